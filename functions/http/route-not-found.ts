@@ -1,0 +1,22 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { ApiError, notFound } from '#lib/errors.ts';
+import { toErrorResponse } from '#lib/http/handler.ts';
+import { matchPath, routes } from '#lib/routes.ts';
+
+/**
+ * The `$default` route: anything the manifest does not know. A known path with another method is a 405
+ * (decisions §10), everything else a 404, both in the contract's error shape.
+ */
+export function unmatchedRoute(method: string, path: string): ApiError {
+  const allowed = routes.filter((r) => matchPath(r.path, path)).map((r) => r.method);
+  if (allowed.length > 0 && !allowed.includes(method as never)) {
+    return new ApiError(405, 'method_not_allowed', `Method ${method} not allowed; use ${allowed.join(', ')}`);
+  }
+  return notFound(`No route for ${method} ${path}`);
+}
+
+export const handler = async (event: APIGatewayProxyEventV2) =>
+  toErrorResponse(
+    unmatchedRoute(event.requestContext.http.method, event.rawPath),
+    event.requestContext.requestId ?? crypto.randomUUID(),
+  );

@@ -1,0 +1,49 @@
+import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { loadConfig } from '#lib/config.ts';
+import { unauthorized } from '#lib/errors.ts';
+import { callerFromClaims, type Caller } from './caller.ts';
+
+/** Asymmetric algorithms only: HS256 would let anyone holding a shared secret mint tokens, and `none` anyone at all. */
+export const ACCEPTED_ALGORITHMS = ['RS256', 'ES256'];
+
+let jwks: { url: string; get: JWTVerifyGetKey } | undefined;
+function keySet(url: string): JWTVerifyGetKey {
+  if (!jwks || jwks.url !== url) jwks = { url, get: createRemoteJWKSet(new URL(url), { cooldownDuration: 30_000 }) };
+  return jwks.get;
+}
+
+type EventWithAuthorizer = APIGatewayProxyEventV2 & {
+  requestContext: { authorizer?: { jwt?: { claims?: Record<string, unknown> } } };
+};
+
+/**
+ * In AWS the HTTP API's JWT authorizer has verified the token and put the claims in the request context.
+ * Where there is no such context (the local server, `sam local`, a misconfigured route) the token is
+ * verified here against the same JWKS, so no path reaches a handler with an unverified caller.
+ */
+export async function authenticate(event: APIGatewayProxyEventV2): Promise<Caller> {
+  const claims = (event as EventWithAuthorizer).requestContext?.authorizer?.jwt?.claims;
+  if (claims) {
+    const caller = callerFromClaims(claims);
+    if (!caller) throw unauthorized();
+    return caller;
+  }
+  const header = event.headers?.authorization ?? event.headers?.Authorization;
+  const match = header?.match(/^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i);
+  if (!match) throw unauthorized();
+  const config = loadConfig('JWT_ISSUER', 'JWT_AUDIENCE', 'JWKS_URL');
+  try {
+    const { payload } = await jwtVerify(match[1], keySet(config.JWKS_URL), {
+      issuer: config.JWT_ISSUER,
+      audience: config.JWT_AUDIENCE,
+      algorithms: ACCEPTED_ALGORITHMS,
+      requiredClaims: ['exp', 'sub'],
+    });
+    const caller = callerFromClaims(payload as Record<string, unknown>);
+    if (!caller) throw unauthorized();
+    return caller;
+  } catch {
+    throw unauthorized();
+  }
+}

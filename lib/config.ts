@@ -1,0 +1,50 @@
+import * as v from 'valibot';
+
+/**
+ * Configuration is read from the environment once per cold start and validated, so a missing setting fails
+ * the first invocation with a message naming it rather than surfacing later as an odd runtime error.
+ * Each function asks only for the settings it needs.
+ */
+const settings = {
+  TABLE_NAME: v.pipe(v.string(), v.minLength(1)),
+  JWT_ISSUER: v.pipe(v.string(), v.minLength(1)),
+  JWT_AUDIENCE: v.pipe(v.string(), v.minLength(1)),
+  JWKS_URL: v.pipe(v.string(), v.url()),
+  GRAPH_API_URL: v.pipe(v.string(), v.url()),
+  GRAPH_API_TOKEN: v.pipe(v.string(), v.minLength(1)),
+  SYNC_QUEUE_URL: v.pipe(v.string(), v.url()),
+  DISPATCH_QUEUE_URL: v.pipe(v.string(), v.url()),
+  EVENT_BUS_NAME: v.pipe(v.string(), v.minLength(1)),
+} as const;
+
+export type SettingName = keyof typeof settings;
+export type Config<K extends SettingName> = { [P in K]: string };
+
+const cache = new Map<string, string>();
+
+export class ConfigurationError extends Error {}
+
+export function loadConfig<K extends SettingName>(...names: K[]): Config<K> {
+  const out = {} as Config<K>;
+  const problems: string[] = [];
+  for (const name of names) {
+    const cached = cache.get(name);
+    if (cached !== undefined) {
+      out[name] = cached;
+      continue;
+    }
+    const raw = process.env[name];
+    const result = v.safeParse(settings[name], raw);
+    if (!result.success) {
+      problems.push(raw === undefined ? `${name} is not set` : `${name} is invalid: ${result.issues[0].message}`);
+      continue;
+    }
+    cache.set(name, result.output);
+    out[name] = result.output;
+  }
+  if (problems.length > 0) throw new ConfigurationError(`Configuration error: ${problems.join('; ')}`);
+  return out;
+}
+
+/** Optional endpoint override for DynamoDB (DynamoDB Local); absent in AWS. */
+export const dynamoEndpoint = () => process.env.DYNAMODB_ENDPOINT || undefined;

@@ -1,0 +1,75 @@
+/**
+ * The local record of an upstream template for one client and at most one channel/campaign pair
+ * (decisions §3). Siblings are a client's records of the same template; a record with no pair is the
+ * client's Unassigned placeholder.
+ */
+export interface MetaTemplate {
+  id: string;
+  name: string;
+  language: string;
+  status: string;
+  category: string;
+  components: Record<string, unknown>[];
+  parameter_format?: string;
+  quality_score?: { score: string; date?: number };
+  [field: string]: unknown;
+}
+
+export interface AssignedChannel {
+  channel_id: number;
+  name: string;
+  did: string;
+  type: string;
+  waba_id: string;
+}
+
+export interface AssignedCampaign {
+  campaign_id: number;
+  campaign_name: string;
+}
+
+export interface SyncMeta {
+  synced_at: string;
+  source: 'create' | 'edit' | 'sync';
+}
+
+export interface TemplateRecord {
+  id: string;
+  client_id: number;
+  waba_id: string;
+  namespace: string;
+  active: boolean;
+  meta_template: MetaTemplate;
+  channel?: AssignedChannel;
+  campaign?: AssignedCampaign;
+  isDirectMessage?: boolean;
+  associatedFlow?: string | null;
+  dynamicPricing?: boolean;
+  headerType?: 'NONE' | 'TEXT' | 'IMAGE' | 'VIDEO' | 'DOCUMENT' | 'LOCATION';
+  highQuality?: boolean;
+  syncMeta?: SyncMeta;
+  createdBy?: string;
+  created_at: string;
+  updated_at: string;
+  deleted?: boolean;
+  optimization_spec?: Record<string, unknown>;
+}
+
+export const UNASSIGNED = 'Unassigned';
+
+export const isPlaceholder = (record: TemplateRecord) => !record.channel && !record.campaign;
+
+/** Record ids look like MongoDB ObjectIds: 24 lowercase hex characters, opaque and permanent. */
+export function newRecordId(now = Date.now()): string {
+  const seconds = Math.floor(now / 1000).toString(16).padStart(8, '0');
+  const random = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
+  return (seconds + random).slice(0, 24);
+}
+
+/** The media kind of a template's header, stored as the record's headerType. */
+export function headerTypeOf(components: Record<string, unknown>[]): TemplateRecord['headerType'] {
+  const header = components.find((c) => String(c.type).toUpperCase() === 'HEADER');
+  if (!header) return 'NONE';
+  const format = String(header.format ?? 'TEXT').toUpperCase();
+  return (['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT', 'LOCATION'] as const).find((f) => f === format) ?? 'NONE';
+}

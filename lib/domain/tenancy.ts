@@ -1,0 +1,58 @@
+import type { Caller } from '#lib/auth/caller.ts';
+import { badRequest, forbidden } from '#lib/errors.ts';
+import type { ChannelRecord } from './directory.ts';
+
+/**
+ * Tenancy rules in one place (spec: Authentication; decisions §1). Every use case that takes a client_id
+ * goes through here, so no endpoint can forget the BSP_CN check.
+ */
+export const CROSS_CLIENT_MESSAGE = 'BSP_CN permission required for cross-client access';
+export const CLIENT_ID_REQUIRED_MESSAGE = 'client_id is required';
+export const AGENT_WITHOUT_CAMPAIGNS_MESSAGE = 'agent without campaigns';
+export const DID_OUTSIDE_HIERARCHY_MESSAGE = 'DID is outside the WABA hierarchy of the client';
+
+/** The client a request acts for: the token's own, or another one when the token holds BSP_CN. */
+export function actingClient(caller: Caller, requested?: number): number {
+  if (requested === undefined || requested === caller.clientId) return caller.clientId;
+  if (!caller.isBsp) throw forbidden(CROSS_CLIENT_MESSAGE);
+  return requested;
+}
+
+/** client_id as it arrives in a query string: a whole number ≥ 1, else the spec's "invalid client_id: <value>". */
+export function parseClientIdParam(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^[1-9][0-9]{0,14}$/.test(raw)) {
+    throw badRequest(`invalid client_id: ${raw}`, [{ path: 'client_id', message: 'must be a whole number ≥ 1' }]);
+  }
+  return Number(raw);
+}
+
+/** The template listing's own rules: BSP_CN must name the client; an agent needs campaigns. */
+export function templateListingClient(caller: Caller, rawClientId: string | undefined): number {
+  const requested = parseClientIdParam(rawClientId);
+  if (caller.isBsp) {
+    if (requested === undefined) throw badRequest(CLIENT_ID_REQUIRED_MESSAGE);
+    return requested;
+  }
+  const client = actingClient(caller, requested);
+  if (caller.campaigns.length === 0) throw badRequest(AGENT_WITHOUT_CAMPAIGNS_MESSAGE);
+  return client;
+}
+
+export interface HierarchyLookup {
+  getChannel(waId: string): Promise<ChannelRecord | null>;
+  clientHasWaba(clientId: number, wabaId: string): Promise<boolean>;
+}
+
+/**
+ * A DID belongs to the acting client's WABA hierarchy when it is the wa_id of a channel record whose WABA
+ * is one of the client's (decisions §1). Unknown DIDs get the same 403 as foreign ones, so the answer does
+ * not reveal which DIDs exist.
+ */
+export async function channelInHierarchy(lookup: HierarchyLookup, clientId: number, did: string): Promise<ChannelRecord> {
+  const channel = await lookup.getChannel(did);
+  if (!channel || channel.deleted || !(await lookup.clientHasWaba(clientId, channel.waba_id))) {
+    throw forbidden(DID_OUTSIDE_HIERARCHY_MESSAGE);
+  }
+  return channel;
+}

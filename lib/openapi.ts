@@ -1,0 +1,107 @@
+import { toJsonSchema } from '@valibot/to-json-schema';
+import type * as v from 'valibot';
+import { routes, type RouteDef } from '#lib/routes.ts';
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Invalid request', 401: 'Missing or invalid token', 403: 'Forbidden', 404: 'Not found',
+  409: 'Conflict', 413: 'Payload too large', 422: 'Unprocessable', 500: 'Internal error', 502: 'Upstream unavailable',
+};
+
+const schemaOf = (schema: v.GenericSchema) => {
+  const { $schema: _drop, ...json } = toJsonSchema(schema, { errorMode: 'ignore' }) as Record<string, unknown>;
+  return json;
+};
+
+function parameters(route: RouteDef) {
+  const out: Record<string, unknown>[] = [];
+  for (const match of route.path.matchAll(/\{(\w+)\}/g)) {
+    out.push({ name: match[1], in: 'path', required: true, schema: { type: 'string' } });
+  }
+  const query = route.request?.query ? schemaOf(route.request.query) : undefined;
+  const props = (query?.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const required = new Set((query?.required as string[] | undefined) ?? []);
+  for (const [name, schema] of Object.entries(props)) {
+    out.push({ name, in: 'query', required: required.has(name), schema });
+  }
+  return out;
+}
+
+function operation(route: RouteDef) {
+  const responses: Record<string, unknown> = {
+    [route.success]: { description: 'Success', content: { 'application/json': { schema: { type: 'object' } } } },
+  };
+  const errors = route.auth ? [...route.errors, 401, 500] : [...route.errors, 500];
+  for (const status of [...new Set(errors)].sort()) {
+    responses[status] = { $ref: `#/components/responses/Error${status}` };
+  }
+  const op: Record<string, unknown> = {
+    operationId: route.name[0].toLowerCase() + route.name.slice(1),
+    summary: route.summary,
+    tags: [route.path.split('/')[2]],
+    parameters: parameters(route),
+    responses,
+    security: route.auth ? [{ bearerAuth: [] }] : [],
+  };
+  if (route.request?.body) {
+    const content: Record<string, unknown> = { 'application/json': { schema: schemaOf(route.request.body) } };
+    if (route.request.multipart) {
+      content['multipart/form-data'] = {
+        schema: {
+          type: 'object',
+          required: ['template'],
+          properties: { template: { type: 'string', description: 'The JSON body' }, file: { type: 'string', format: 'binary' } },
+        },
+      };
+    }
+    op.requestBody = { required: true, content };
+  }
+  return op;
+}
+
+/** The OpenAPI 3.1 document, built from the route manifest and the same valibot schemas that validate requests. */
+export function openApiDocument(serverUrl = '/') {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) {
+    paths[route.path] ??= {};
+    paths[route.path][route.method.toLowerCase()] = operation(route);
+  }
+  const errorResponses: Record<string, unknown> = {};
+  for (const status of Object.keys(STATUS_TEXT)) {
+    errorResponses[`Error${status}`] = {
+      description: STATUS_TEXT[Number(status)],
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Template Messaging Service',
+      version: '1.0.0',
+      description: 'Multi-client management and dispatch layer for WhatsApp Business message templates.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: serverUrl }],
+    security: [{ bearerAuth: [] }],
+    tags: [...new Set(routes.map((r) => r.path.split('/')[2]))].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      schemas: {
+        Error: {
+          type: 'object',
+          required: ['message', 'code', 'request_id'],
+          properties: {
+            message: { type: 'string' },
+            code: { type: 'string' },
+            details: {
+              type: 'array',
+              items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
+            },
+            request_id: { type: 'string' },
+          },
+        },
+      },
+      responses: errorResponses,
+    },
+  };
+}

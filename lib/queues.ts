@@ -1,0 +1,18 @@
+/**
+ * The queues, shared by the CDK stack and the local stack so both declare the same ones with the same
+ * timeouts and redrive. `maxReceiveCount` failures move a message to its dead-letter queue.
+ */
+export interface QueueDef {
+  name: string;
+  visibilityTimeoutSeconds: number;
+  maxReceiveCount: number;
+  /** Env variable through which functions learn the queue URL. */
+  urlSetting: 'SYNC_QUEUE_URL' | 'DISPATCH_QUEUE_URL';
+}
+
+export const QUEUES = {
+  sync: { name: 'template-sync', visibilityTimeoutSeconds: 900, maxReceiveCount: 3, urlSetting: 'SYNC_QUEUE_URL' },
+  dispatch: { name: 'template-dispatch', visibilityTimeoutSeconds: 60, maxReceiveCount: 5, urlSetting: 'DISPATCH_QUEUE_URL' },
+} as const satisfies Record<string, QueueDef>;
+
+export const dlqName = (queue: QueueDef) => `${queue.name}-dlq`;

@@ -1,0 +1,87 @@
+import type * as v from 'valibot';
+import { ListChannelsQuery } from '#lib/schemas/channels.ts';
+import { GetWebhookQuery, SetWebhookBody } from '#lib/schemas/webhook.ts';
+
+/**
+ * The route manifest: the single list of endpoints. The CDK stack makes one function and one route per
+ * entry, the local server dispatches by it, and the OpenAPI document is written from it. Adding an endpoint
+ * is one entry here plus its file under functions/http/.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RouteDef {
+  /** Logical id, also the CDK construct id of the function. */
+  name: string;
+  method: HttpMethod;
+  /** API Gateway path template, `{param}` for path parameters. */
+  path: string;
+  /** Function source relative to the repo root; it exports `handler`. */
+  entry: string;
+  summary: string;
+  success: number;
+  /** False only for public documents; everything else sits behind the JWT authorizer. */
+  auth: boolean;
+  request?: { query?: v.GenericSchema; body?: v.GenericSchema; multipart?: boolean };
+  /** Error statuses this route documents besides 401 and 500. */
+  errors: number[];
+  /** Upstream or queue access the function needs (grants in the stack, env locally). */
+  needs?: ('graph' | 'syncQueue' | 'dispatchQueue' | 'events')[];
+}
+
+export const routes: RouteDef[] = [
+  {
+    name: 'ListClientMsgChannels',
+    method: 'GET',
+    path: '/v1/client-msg-channels',
+    entry: 'functions/http/list-client-msg-channels.ts',
+    summary: 'List client messaging channels',
+    success: 200,
+    auth: true,
+    request: { query: ListChannelsQuery },
+    errors: [400, 403],
+  },
+  {
+    name: 'PutWebhookConfig',
+    method: 'PUT',
+    path: '/v1/webhook/config',
+    entry: 'functions/http/put-webhook-config.ts',
+    summary: "Create or update the client's webhook configuration",
+    success: 200,
+    auth: true,
+    request: { body: SetWebhookBody },
+    errors: [400, 403],
+  },
+  {
+    name: 'GetWebhookConfig',
+    method: 'GET',
+    path: '/v1/webhook/config',
+    entry: 'functions/http/get-webhook-config.ts',
+    summary: "Get the client's webhook configuration",
+    success: 200,
+    auth: true,
+    request: { query: GetWebhookQuery },
+    errors: [400, 403, 404],
+  },
+  {
+    name: 'GetOpenApi',
+    method: 'GET',
+    path: '/v1/openapi.json',
+    entry: 'functions/http/get-openapi.ts',
+    summary: 'This API as an OpenAPI 3.1 document',
+    success: 200,
+    auth: false,
+    errors: [],
+  },
+];
+
+/** Path template to a matcher; `{name}` matches one non-empty segment. */
+export function matchPath(template: string, path: string): Record<string, string> | null {
+  const names: string[] = [];
+  const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  const match = new RegExp(`^${pattern}$`).exec(path);
+  if (!match) return null;
+  return Object.fromEntries(names.map((name, i) => [name, decodeURIComponent(match[i + 1])]));
+}

@@ -1,0 +1,20 @@
+import type { TemplateRecord } from '#lib/domain/template-record.ts';
+import { keys } from '#lib/store/table.ts';
+
+/**
+ * A template record as stored. gsi1 groups every record of one upstream template (siblings across clients,
+ * for edits and sync); gsi2 lists a client's records in the listing's order (name, then language).
+ */
+export function recordItem(record: TemplateRecord): Record<string, unknown> {
+  const t = record.meta_template;
+  return {
+    pk: keys.record(record.id),
+    sk: 'RECORD',
+    entity: 'template_record',
+    gsi1pk: keys.template(record.waba_id, t.id),
+    gsi1sk: `${keys.client(record.client_id)}#${record.id}`,
+    gsi2pk: keys.clientRecords(record.client_id),
+    gsi2sk: `${t.name}#${t.language}#${record.waba_id}#${t.id}#${record.id}`,
+    ...record,
+  };
+}

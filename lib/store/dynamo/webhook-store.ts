@@ -1,0 +1,43 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { WebhookConfig } from '#lib/domain/webhook-config.ts';
+import type { WebhookConfigStore } from '#lib/store/ports.ts';
+import { keys } from '#lib/store/table.ts';
+import { dynamo, tableName } from './client.ts';
+import { stripKeys } from './directory-store.ts';
+
+const SK = 'WEBHOOK';
+
+export class DynamoWebhookConfigStore implements WebhookConfigStore {
+  async get(clientId: number) {
+    const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: keys.client(clientId), sk: SK } }));
+    return stripKeys<WebhookConfig>(result.Item);
+  }
+
+  /**
+   * One UpdateItem, so concurrent first configurations cannot make two secrets: `if_not_exists` keeps the
+   * existing secret and creation date, and `active` defaults to true only when the item is new.
+   */
+  async put(config: { client_id: number; url: string; active?: boolean }, newSecret: string) {
+    const now = new Date().toISOString();
+    const result = await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { pk: keys.client(config.client_id), sk: SK },
+        UpdateExpression:
+          'SET client_id = :c, #url = :u, updated_at = :now, signing_secret = if_not_exists(signing_secret, :s), ' +
+          'created_at = if_not_exists(created_at, :now), active = ' +
+          (config.active === undefined ? 'if_not_exists(active, :true)' : ':a'),
+        ExpressionAttributeNames: { '#url': 'url' },
+        ExpressionAttributeValues: {
+          ':c': config.client_id,
+          ':u': config.url,
+          ':now': now,
+          ':s': newSecret,
+          ...(config.active === undefined ? { ':true': true } : { ':a': config.active }),
+        },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return stripKeys<WebhookConfig>(result.Attributes)!;
+  }
+}

@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { matchPath, routes, type RouteDef } from '#lib/routes.ts';
+import { ROOT } from './keys.ts';
+
+type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+/** API Gateway's HTTP API payload limit. */
+const MAX_PAYLOAD = 10 * 1024 * 1024;
+const TEXT_TYPES = /^(application\/(json|[\w.+-]+\+json|x-www-form-urlencoded|xml)|text\/)/i;
+
+const handlers = new Map<string, Promise<Handler>>();
+function loadHandler(entry: string): Promise<Handler> {
+  if (!handlers.has(entry)) {
+    handlers.set(entry, import(pathToFileURL(join(ROOT, entry)).href).then((m: { handler: Handler }) => m.handler));
+  }
+  return handlers.get(entry)!;
+}
+
+export function lambdaContext(functionName: string, requestId: string, timeoutMs = 29_000): Context {
+  const deadline = Date.now() + timeoutMs;
+  return {
+    awsRequestId: requestId,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
+    memoryLimitInMB: '1024',
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    callbackWaitsForEmptyEventLoop: false,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+/** The event API Gateway (HTTP API, payload 2.0) would hand the function, without an authorizer context. */
+export function toApiGatewayEvent(
+  req: IncomingMessage,
+  url: URL,
+  body: Buffer,
+  route: RouteDef | undefined,
+  pathParameters: Record<string, string> | undefined,
+  requestId: string,
+): APIGatewayProxyEventV2 {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const query: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
+  const contentType = headers['content-type'] ?? '';
+  const isText = body.length === 0 || TEXT_TYPES.test(contentType);
+  const method = req.method ?? 'GET';
+  const routeKey = route ? `${route.method} ${route.path}` : '$default';
+  const now = new Date();
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    cookies: headers.cookie?.split(';').map((c) => c.trim()),
+    headers,
+    queryStringParameters: Object.keys(query).length ? query : undefined,
+    pathParameters: pathParameters && Object.keys(pathParameters).length ? pathParameters : undefined,
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'local',
+      http: {
+        method,
+        path: url.pathname,
+        protocol: `HTTP/${req.httpVersion}`,
+        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId,
+      routeKey,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    body: body.length === 0 ? undefined : isText ? body.toString('utf8') : body.toString('base64'),
+    isBase64Encoded: body.length > 0 && !isText,
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_PAYLOAD) chunks.push(chunk);
+    });
+    req.on('end', () => resolve(size > MAX_PAYLOAD ? null : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function write(res: ServerResponse, result: APIGatewayProxyStructuredResultV2) {
+  res.writeHead(result.statusCode ?? 200, (result.headers ?? {}) as Record<string, string>);
+  res.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? ''));
+}
+
+export interface ApiServerOptions {
+  port: number;
+  host: string;
+  /** Extra routes served before the manifest's (the local JWKS, the EventBridge endpoint). */
+  extra?: (req: IncomingMessage, url: URL, body: Buffer, res: ServerResponse) => Promise<boolean>;
+}
+
+/** Serves the manifest's routes by invoking the same handlers the stack deploys. */
+export async function startApiServer(options: ApiServerOptions): Promise<{ server: Server; url: string }> {
+  const notFound = (await loadHandler('functions/http/route-not-found.ts')) as Handler;
+  const server = createServer(async (req, res) => {
+    const requestId = randomUUID();
+    try {
+      const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+      const body = await readBody(req);
+      if (body === null) {
+        res.writeHead(413, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ message: 'Request Entity Too Large' }));
+      }
+      if (options.extra && (await options.extra(req, url, body, res))) return;
+      let route: RouteDef | undefined;
+      let params: Record<string, string> | undefined;
+      for (const candidate of routes) {
+        if (candidate.method !== req.method) continue;
+        params = matchPath(candidate.path, url.pathname) ?? undefined;
+        if (params) {
+          route = candidate;
+          break;
+        }
+      }
+      const event = toApiGatewayEvent(req, url, body, route, params, requestId);
+      const handler = route ? await loadHandler(route.entry) : notFound;
+      write(res, await handler(event, lambdaContext(route?.name ?? 'RouteNotFound', requestId)));
+    } catch (error) {
+      console.error(JSON.stringify({ level: 'ERROR', message: 'local server failure', request_id: requestId, error: String(error) }));
+      write(res, { statusCode: 500, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'Internal server error', code: 'internal_error', request_id: requestId }) });
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(options.port, options.host, resolve));
+  return { server, url: `http://${options.host}:${(server.address() as AddressInfo).port}` };
+}

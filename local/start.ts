@@ -1,0 +1,31 @@
+import { mintToken } from './keys.ts';
+import { startLocalStack } from './stack.ts';
+
+/** `npm start`: the whole service on 127.0.0.1. PORT, FIXTURE and GRAPH_API_URL as in decisions §10. */
+const started = Date.now();
+const stack = await startLocalStack({
+  port: process.env.PORT ? Number(process.env.PORT) : 3000,
+  fixture: process.env.FIXTURE || undefined,
+  graphApiUrl: process.env.GRAPH_API_URL || undefined,
+  log: (line) => console.error(line),
+});
+const clientToken = await mintToken({ clientId: 7, campaigns: [31], sub: 'demo-agent' });
+const bspToken = await mintToken({ clientId: 7, bsp: true, sub: 'demo-bsp' });
+console.log(`Template Messaging Service ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+console.log(`API base URL: ${stack.apiUrl}/v1`);
+console.log(`OpenAPI:      ${stack.apiUrl}/v1/openapi.json`);
+console.log(`Graph API:    ${stack.graphUrl}${stack.emulator ? ' (emulator)' : ''}`);
+console.log(`Client token (client 7, campaigns 31):\n${clientToken}`);
+console.log(`BSP_CN token (client 7):\n${bspToken}`);
+console.log(`Try: curl -H "Authorization: Bearer <token>" ${stack.apiUrl}/v1/client-msg-channels`);
+
+let stopping = false;
+const shutdown = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  console.error(`${signal}: stopping`);
+  await stack.stop();
+  process.exit(0);
+};
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
