@@ -7,6 +7,15 @@ const STATUS_TEXT: Record<number, string> = {
   409: 'Conflict', 413: 'Payload too large', 422: 'Unprocessable', 500: 'Internal error', 502: 'Upstream unavailable',
 };
 
+const TAGS: Record<string, string> = {
+  'client-msg-channels': 'Client messaging channels (the directory)',
+  webhook: 'Webhook notification configuration',
+  'openapi.json': 'This document',
+  templates: 'Template records, creation, edits, assignments and status',
+  template: 'Sending templates',
+  catalogs: 'Commerce catalogs and products',
+};
+
 const schemaOf = (schema: v.GenericSchema) => {
   const { $schema: _drop, ...json } = toJsonSchema(schema, { errorMode: 'ignore' }) as Record<string, unknown>;
   return json;
@@ -66,7 +75,8 @@ export function openApiDocument(serverUrl = '/') {
     paths[route.path][route.method.toLowerCase()] = operation(route);
   }
   const errorResponses: Record<string, unknown> = {};
-  for (const status of Object.keys(STATUS_TEXT)) {
+  const used = new Set(routes.flatMap((r) => (r.auth ? [...r.errors, 401, 500] : [...r.errors, 500])));
+  for (const status of [...used].sort()) {
     errorResponses[`Error${status}`] = {
       description: STATUS_TEXT[Number(status)],
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
@@ -82,7 +92,7 @@ export function openApiDocument(serverUrl = '/') {
     },
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],
-    tags: [...new Set(routes.map((r) => r.path.split('/')[2]))].map((name) => ({ name })),
+    tags: [...new Set(routes.map((r) => r.path.split('/')[2]))].map((name) => ({ name, description: TAGS[name] ?? name })),
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },

@@ -1,0 +1,73 @@
+import { generateKeyPair, SignJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { LOCAL_AUDIENCE, LOCAL_ISSUER } from '../../local/keys.ts';
+import { call, expectErrorShape, token } from '../support/api.ts';
+
+const PATH = '/v1/client-msg-channels';
+const claims = { client_id: 7, permissions: [], campaigns: [31] };
+const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+async function expectRefused(authorization: string | undefined) {
+  // Act
+  const response = await call('GET', PATH, { headers: authorization ? { authorization } : {} });
+  // Assess
+  const body = expectErrorShape(response, 401, 'unauthorized');
+  expect(body.message).toBe('Unauthorized');
+}
+
+describe('bearer tokens (decisions §1)', () => {
+  it('accepts a valid RS256 token from the local issuer', async () => {
+    const response = await call('GET', PATH, { token: await token({ clientId: 7, campaigns: [31] }) });
+    expect(response.status).toBe(200);
+  });
+
+  it('refuses a request without Authorization', () => expectRefused(undefined));
+
+  it('refuses a malformed header', () => expectRefused('Bearer not-a-jwt'));
+
+  it('refuses a non-Bearer scheme', async () => expectRefused(`Basic ${await token({ clientId: 7 })}`));
+
+  it('refuses an expired token', async () => {
+    // Prepare: expired ten seconds ago
+    const expired = await token({ clientId: 7, expiresIn: '-10s' });
+    await expectRefused(`Bearer ${expired}`);
+  });
+
+  it('refuses a token from another issuer', async () =>
+    expectRefused(`Bearer ${await token({ clientId: 7, issuer: 'https://evil.example.com/' })}`));
+
+  it('refuses a token for another audience', async () =>
+    expectRefused(`Bearer ${await token({ clientId: 7, audience: 'someone-else' })}`));
+
+  it('refuses an HS256 token', async () => {
+    const hs = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256', kid: 'local-1' })
+      .setSubject('mallory')
+      .setIssuer(LOCAL_ISSUER)
+      .setAudience(LOCAL_AUDIENCE)
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode('a-shared-secret-that-is-long-enough-for-hs256'));
+    await expectRefused(`Bearer ${hs}`);
+  });
+
+  it('refuses an unsigned alg:none token', async () => {
+    const exp = Math.floor(Date.now() / 1000) + 3600;
+    const none = `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ ...claims, sub: 'mallory', iss: LOCAL_ISSUER, aud: LOCAL_AUDIENCE, exp })}.`;
+    await expectRefused(`Bearer ${none}`);
+  });
+
+  it('refuses a token signed by another key with the same kid', async () => {
+    const { privateKey } = await generateKeyPair('RS256');
+    const forged = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256', kid: 'local-1' })
+      .setSubject('mallory')
+      .setIssuer(LOCAL_ISSUER)
+      .setAudience(LOCAL_AUDIENCE)
+      .setExpirationTime('1h')
+      .sign(privateKey);
+    await expectRefused(`Bearer ${forged}`);
+  });
+
+  it('refuses a token without client_id', async () =>
+    expectRefused(`Bearer ${await token({ clientId: 'abc' })}`));
+});

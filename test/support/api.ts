@@ -1,0 +1,69 @@
+import { inject } from 'vitest';
+import { mintToken, type TokenOptions } from '../../local/keys.ts';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export const apiUrl = () => inject('apiUrl');
+export const graphUrl = () => inject('graphUrl');
+
+export async function call<T = any>(
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; rawBody?: string | Uint8Array; headers?: Record<string, string> } = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | Uint8Array | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${apiUrl()}${path}`, { method, headers, body: body as BodyInit | undefined });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* not JSON: keep the text */
+  }
+  return { status: response.status, body: parsed as T, headers: response.headers };
+}
+
+export const token = (options: TokenOptions) => mintToken(options);
+
+/** Common tokens of the demo fixture. */
+export const tokens = {
+  acme: () => mintToken({ clientId: 7, campaigns: [31, 32], sub: 'alice' }),
+  beta: () => mintToken({ clientId: 8, campaigns: [41], sub: 'bob' }),
+  gamma: () => mintToken({ clientId: 9, campaigns: [51], sub: 'gina' }),
+  delta: () => mintToken({ clientId: 10, campaigns: [], sub: 'dan' }),
+  bsp: () => mintToken({ clientId: 7, bsp: true, sub: 'bsp-operator' }),
+};
+
+/** Asserts the contract's error body (decisions §2) and returns it. */
+export function expectErrorShape(response: ApiResponse, status: number, code?: string) {
+  const body = response.body as Record<string, unknown>;
+  if (response.status !== status) {
+    throw new Error(`expected ${status}, got ${response.status}: ${JSON.stringify(body)}`);
+  }
+  if (typeof body?.message !== 'string' || typeof body?.code !== 'string' || typeof body?.request_id !== 'string') {
+    throw new Error(`not the error shape: ${JSON.stringify(body)}`);
+  }
+  if (code && body.code !== code) throw new Error(`expected code ${code}, got ${String(body.code)}`);
+  if (!response.headers.get('content-type')?.includes('application/json')) throw new Error('error is not JSON');
+  return body as { message: string; code: string; details?: { path: string; message: string }[]; request_id: string };
+}
+
+/** Control of the Graph API emulator. */
+export async function emulator(method: string, path: string, body?: unknown) {
+  const response = await fetch(`${graphUrl()}/_emulator/${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return response.json() as Promise<any>;
+}

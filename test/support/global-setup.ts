@@ -1,0 +1,22 @@
+import type { TestProject } from 'vitest/node';
+import { startLocalStack } from '../../local/stack.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    apiUrl: string;
+    graphUrl: string;
+    dynamoEndpoint: string;
+    tableName: string;
+  }
+}
+
+/** Starts the local stack once per test run; every HTTP test talks to it over real sockets. */
+export default async function setup(project: TestProject) {
+  process.env.LOG_LEVEL ??= 'SILENT';
+  const stack = await startLocalStack();
+  project.provide('apiUrl', stack.apiUrl);
+  project.provide('graphUrl', stack.graphUrl);
+  project.provide('dynamoEndpoint', process.env.DYNAMODB_ENDPOINT!);
+  project.provide('tableName', stack.tableName);
+  return () => stack.stop();
+}
