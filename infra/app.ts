@@ -1,0 +1,13 @@
+import { App, Aspects } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { TemplateMessagingStack } from './stack.ts';
+
+const app = new App();
+const context = (key: string) => app.node.tryGetContext(key) as string | undefined;
+new TemplateMessagingStack(app, context('stackName') ?? 'TemplateMessagingService', {
+  jwtIssuer: context('jwtIssuer') ?? 'https://auth.example.com/',
+  jwtAudience: context('jwtAudience') ?? 'template-messaging-service',
+  jwksUrl: context('jwksUrl'),
+  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+});
+if (context('nag') === 'true') Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true }));

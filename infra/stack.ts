@@ -1,0 +1,116 @@
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CorsHttpMethod, HttpApi, HttpMethod, type CfnStage } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { dlqName, QUEUES } from '#lib/queues.ts';
+import { routes } from '#lib/routes.ts';
+import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#lib/store/table.ts';
+import { ServiceFunction } from './http-function.ts';
+
+export interface ServiceStackProps extends StackProps {
+  jwtIssuer: string;
+  jwtAudience: string;
+  /** Where the issuer publishes its keys; defaults to the OIDC well-known location under the issuer. */
+  jwksUrl?: string;
+}
+
+export class TemplateMessagingStack extends Stack {
+  constructor(scope: Construct, id: string, props: ServiceStackProps) {
+    super(scope, id, props);
+
+    const table = new TableV2(this, 'Table', {
+      partitionKey: { name: TABLE_KEYS.partition, type: AttributeType.STRING },
+      sortKey: { name: TABLE_KEYS.sort, type: AttributeType.STRING },
+      billing: Billing.onDemand(),
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      timeToLiveAttribute: TTL_ATTRIBUTE,
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+      globalSecondaryIndexes: INDEXES.map((index) => ({
+        indexName: index.name,
+        partitionKey: { name: index.partition, type: AttributeType.STRING },
+        sortKey: { name: index.sort, type: AttributeType.STRING },
+      })),
+    });
+
+    const queues = Object.fromEntries(
+      Object.entries(QUEUES).map(([key, def]) => {
+        const deadLetterQueue = new Queue(this, `${key}Dlq`, {
+          queueName: dlqName(def),
+          retentionPeriod: Duration.days(14),
+          encryption: QueueEncryption.SQS_MANAGED,
+          enforceSSL: true,
+        });
+        const queue = new Queue(this, `${key}Queue`, {
+          queueName: def.name,
+          visibilityTimeout: Duration.seconds(def.visibilityTimeoutSeconds),
+          encryption: QueueEncryption.SQS_MANAGED,
+          enforceSSL: true,
+          deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: def.maxReceiveCount },
+        });
+        return [key, { def, queue }];
+      }),
+    );
+
+    const authorizer = new HttpJwtAuthorizer('JwtAuthorizer', props.jwtIssuer, {
+      jwtAudience: [props.jwtAudience],
+      identitySource: ['$request.header.Authorization'],
+    });
+    const api = new HttpApi(this, 'Api', {
+      description: 'Template Messaging Service',
+      corsPreflight: {
+        allowHeaders: ['authorization', 'content-type'],
+        allowMethods: [CorsHttpMethod.ANY],
+        allowOrigins: ['*'],
+        maxAge: Duration.hours(1),
+      },
+    });
+    // Rate limiting is API Gateway's throttling (decisions §7).
+    const stage = api.defaultStage!.node.defaultChild as CfnStage;
+    stage.defaultRouteSettings = { throttlingRateLimit: 100, throttlingBurstLimit: 200 };
+
+    const authEnvironment = {
+      JWT_ISSUER: props.jwtIssuer,
+      JWT_AUDIENCE: props.jwtAudience,
+      JWKS_URL: props.jwksUrl ?? new URL('.well-known/jwks.json', props.jwtIssuer.endsWith('/') ? props.jwtIssuer : `${props.jwtIssuer}/`).href,
+    };
+
+    for (const route of routes) {
+      const environment: Record<string, string> = { ...authEnvironment };
+      const fn = new ServiceFunction(this, route.name, {
+        entry: route.entry,
+        table,
+        access: route.method === 'GET' ? 'read' : 'readwrite',
+        environment,
+      });
+      for (const need of route.needs ?? []) {
+        if (need === 'syncQueue' || need === 'dispatchQueue') {
+          const { def, queue } = queues[need === 'syncQueue' ? 'sync' : 'dispatch'];
+          queue.grantSendMessages(fn);
+          fn.addEnvironment(def.urlSetting, queue.queueUrl);
+        }
+      }
+      api.addRoutes({
+        path: route.path,
+        methods: [HttpMethod[route.method]],
+        integration: new HttpLambdaIntegration(`${route.name}Integration`, fn),
+        authorizer: route.auth ? authorizer : undefined,
+      });
+    }
+
+    // Anything else: 404, or 405 for a known path with another method, in the contract's error shape.
+    const fallback = new ServiceFunction(this, 'RouteNotFound', {
+      entry: 'functions/http/route-not-found.ts',
+      table,
+      access: 'read',
+      memorySize: 256,
+    });
+    api.addRoutes({ path: '/{proxy+}', methods: [HttpMethod.ANY], integration: new HttpLambdaIntegration('RouteNotFoundIntegration', fallback) });
+
+    new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint });
+    new CfnOutput(this, 'TableName', { value: table.tableName });
+  }
+}

@@ -1,0 +1,60 @@
+import { readFileSync } from 'node:fs';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { DirectoryFileError, importDirectory } from '#lib/store/dynamo/directory-import.ts';
+import { createTable, DEMO_FIXTURE } from '../../local/stack.ts';
+
+/** Each test imports into a table of its own on the running DynamoDB Local. */
+let raw: DynamoDBClient;
+const demo = () => JSON.parse(readFileSync(DEMO_FIXTURE, 'utf8'));
+
+async function freshTable(name: string) {
+  await createTable(raw, name);
+  process.env.TABLE_NAME = name;
+}
+
+async function itemCount(name: string) {
+  // A scan is fine in a test that counts a whole throwaway table.
+  const result = await DynamoDBDocumentClient.from(raw).send(new ScanCommand({ TableName: name, Select: 'COUNT' }));
+  return result.Count ?? 0;
+}
+
+beforeAll(() => {
+  process.env.DYNAMODB_ENDPOINT = inject('dynamoEndpoint');
+  process.env.AWS_REGION = 'us-east-1';
+  process.env.AWS_ACCESS_KEY_ID = 'local';
+  process.env.AWS_SECRET_ACCESS_KEY = 'local';
+  raw = new DynamoDBClient({ endpoint: inject('dynamoEndpoint') });
+});
+
+describe('directory import (decisions §8)', () => {
+  it('is idempotent: a second import of the same file changes nothing', async () => {
+    await freshTable('import-idempotent');
+    const first = await importDirectory(demo());
+    const count = await itemCount('import-idempotent');
+    await importDirectory(demo());
+    expect(await itemCount('import-idempotent')).toBe(count);
+    expect(count).toBe(first.items);
+  });
+
+  it('refuses a file with unknown keys or bad references whole, naming each bad entry, and writes nothing', async () => {
+    // Prepare
+    await freshTable('import-invalid');
+    const file = demo();
+    file.channels[1].colour = 'blue';
+    file.campaigns.push({ campaign_id: 99, campaign_name: 'Ghost', client_id: 4242 });
+    // Act
+    const error = await importDirectory(file).catch((e: unknown) => e);
+    // Assess
+    expect(error).toBeInstanceOf(DirectoryFileError);
+    expect((error as DirectoryFileError).problems.map((p) => p.path)).toContain('channels[1].colour');
+    expect(await itemCount('import-invalid')).toBe(0);
+    const refs = demo();
+    refs.campaigns.push({ campaign_id: 99, campaign_name: 'Ghost', client_id: 4242 });
+    const refError = (await importDirectory(refs).catch((e: unknown) => e)) as DirectoryFileError;
+    expect(refError.problems).toEqual([{ path: `campaigns[${refs.campaigns.length - 1}].client_id`, message: 'unknown client_id 4242' }]);
+    expect(await itemCount('import-invalid')).toBe(0);
+  });
+});

@@ -1,0 +1,86 @@
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '#lib/routes.ts';
+import { INDEXES } from '#lib/store/table.ts';
+import { TemplateMessagingStack } from '../../infra/stack.ts';
+
+let template: Template;
+
+beforeAll(() => {
+  // Prepare: synthesise without bundling, which would cost seconds per function.
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stack = new TemplateMessagingStack(app, 'Test', {
+    jwtIssuer: 'https://issuer.example.com/',
+    jwtAudience: 'tms',
+  });
+  template = Template.fromStack(stack, { skipCyclicalDependenciesCheck: true });
+});
+
+const resourcesOf = (type: string) => Object.entries(template.findResources(type));
+
+describe('the CDK stack', () => {
+  it('makes one route per manifest entry plus the fallback', () => {
+    const keys = resourcesOf('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey as string);
+    for (const route of routes) expect(keys).toContain(`${route.method} ${route.path}`);
+    expect(keys).toContain('ANY /{proxy+}');
+  });
+
+  it('puts every authenticated route behind the JWT authorizer with the given issuer and audience', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
+      AuthorizerType: 'JWT',
+      JwtConfiguration: { Issuer: 'https://issuer.example.com/', Audience: ['tms'] },
+      IdentitySource: ['$request.header.Authorization'],
+    });
+    const byKey = new Map(resourcesOf('AWS::ApiGatewayV2::Route').map(([, r]) => [r.Properties.RouteKey, r.Properties]));
+    for (const route of routes) {
+      expect(byKey.get(`${route.method} ${route.path}`)?.AuthorizationType ?? 'NONE').toBe(route.auth ? 'JWT' : 'NONE');
+    }
+  });
+
+  it('runs every function on Node 22 arm64 with the table and JWKS injected', () => {
+    const functions = resourcesOf('AWS::Lambda::Function').filter(([, f]) => f.Properties.Runtime === 'nodejs22.x');
+    expect(functions.length).toBe(routes.length + 1);
+    for (const [, fn] of functions) {
+      expect(fn.Properties.Architectures).toEqual(['arm64']);
+      expect(Object.keys(fn.Properties.Environment.Variables)).toContain('TABLE_NAME');
+    }
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: { Variables: Match.objectLike({ JWKS_URL: 'https://issuer.example.com/.well-known/jwks.json' }) },
+    });
+  });
+
+  it('creates the single table on demand with PITR, TTL and the GSIs', () => {
+    template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
+      BillingMode: 'PAY_PER_REQUEST',
+      TimeToLiveSpecification: { AttributeName: 'expires_at', Enabled: true },
+      Replicas: [Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } })],
+      GlobalSecondaryIndexes: INDEXES.map((i) => Match.objectLike({ IndexName: i.name })),
+    });
+  });
+
+  it('grants GET functions read-only access to the table', () => {
+    const policies = resourcesOf('AWS::IAM::Policy');
+    const getRoute = routes.find((r) => r.method === 'GET' && r.auth)!;
+    const policy = policies.find(([id]) => id.startsWith(getRoute.name));
+    const actions = JSON.stringify(policy?.[1].Properties.PolicyDocument.Statement);
+    expect(actions).toContain('dynamodb:GetItem');
+    expect(actions).not.toContain('dynamodb:PutItem');
+    const putRoute = routes.find((r) => r.method === 'PUT')!;
+    const writer = JSON.stringify(policies.find(([id]) => id.startsWith(putRoute.name))?.[1].Properties.PolicyDocument.Statement);
+    expect(writer).toContain('dynamodb:PutItem');
+  });
+
+  it('throttles the default stage', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      DefaultRouteSettings: { ThrottlingRateLimit: 100, ThrottlingBurstLimit: 200 },
+    });
+  });
+
+  it('gives every queue an encrypted dead-letter queue', () => {
+    const queues = resourcesOf('AWS::SQS::Queue');
+    const withRedrive = queues.filter(([, q]) => q.Properties.RedrivePolicy);
+    expect(withRedrive.length).toBeGreaterThan(0);
+    for (const [, q] of queues) expect(q.Properties.SqsManagedSseEnabled).toBe(true);
+  });
+});
