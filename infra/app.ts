@@ -8,6 +8,7 @@ new TemplateMessagingStack(app, context('stackName') ?? 'TemplateMessagingServic
   jwtIssuer: context('jwtIssuer') ?? 'https://auth.example.com/',
   jwtAudience: context('jwtAudience') ?? 'template-messaging-service',
   jwksUrl: context('jwksUrl'),
+  graphApiUrl: context('graphApiUrl'),
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });
 if (context('nag') === 'true') Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true }));

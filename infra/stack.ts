@@ -3,6 +3,7 @@ import { CorsHttpMethod, HttpApi, HttpMethod, type CfnStage } from 'aws-cdk-lib/
 import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { dlqName, QUEUES } from '#lib/queues.ts';
@@ -15,6 +16,8 @@ export interface ServiceStackProps extends StackProps {
   jwtAudience: string;
   /** Where the issuer publishes its keys; defaults to the OIDC well-known location under the issuer. */
   jwksUrl?: string;
+  /** The upstream; the real Graph API unless a sandbox points elsewhere. */
+  graphApiUrl?: string;
 }
 
 export class TemplateMessagingStack extends Stack {
@@ -55,6 +58,10 @@ export class TemplateMessagingStack extends Stack {
       }),
     );
 
+    // The Graph API access token: set its value out of band (console or CLI); functions read it through
+    // Powertools Parameters and never log it.
+    const graphToken = new Secret(this, 'GraphApiToken', { description: 'Graph API access token of the service' });
+
     const authorizer = new HttpJwtAuthorizer('JwtAuthorizer', props.jwtIssuer, {
       jwtAudience: [props.jwtAudience],
       identitySource: ['$request.header.Authorization'],
@@ -87,6 +94,11 @@ export class TemplateMessagingStack extends Stack {
         environment,
       });
       for (const need of route.needs ?? []) {
+        if (need === 'graph') {
+          graphToken.grantRead(fn);
+          fn.addEnvironment('GRAPH_API_TOKEN_SECRET', graphToken.secretName);
+          fn.addEnvironment('GRAPH_API_URL', props.graphApiUrl ?? 'https://graph.facebook.com');
+        }
         if (need === 'syncQueue' || need === 'dispatchQueue') {
           const { def, queue } = queues[need === 'syncQueue' ? 'sync' : 'dispatch'];
           queue.grantSendMessages(fn);

@@ -1,10 +1,24 @@
 import { lookup } from 'node:dns/promises';
+import { loadConfig } from '#lib/config.ts';
+import type { Resolver } from '#lib/domain/url-guard.ts';
 import { DynamoDirectoryStore } from '#lib/store/dynamo/directory-store.ts';
 import { DynamoWebhookConfigStore } from '#lib/store/dynamo/webhook-store.ts';
-import type { Resolver } from '#lib/domain/url-guard.ts';
+import { GraphClient } from '#lib/upstream/graph-client.ts';
+import { graphApiToken } from '#lib/upstream/token.ts';
 
 /** The production adapters, made once per process. Handlers take what they need from here. */
 export const directory = new DynamoDirectoryStore();
 export const webhookConfigs = new DynamoWebhookConfigStore();
 export const resolveHost: Resolver = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+
+let graphClient: GraphClient | undefined;
+/** The upstream client, made at first use so functions that never call the upstream need no upstream settings. */
+export function graph(): GraphClient {
+  graphClient ??= new GraphClient({
+    baseUrl: loadConfig('GRAPH_API_URL').GRAPH_API_URL,
+    token: graphApiToken,
+    timeoutMs: Number(process.env.GRAPH_API_TIMEOUT_MS ?? 5_000),
+  });
+  return graphClient;
+}

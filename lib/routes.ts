@@ -1,4 +1,5 @@
 import type * as v from 'valibot';
+import { ListCatalogsQuery, ListProductsQuery } from '#lib/schemas/catalogs.ts';
 import { ListChannelsQuery } from '#lib/schemas/channels.ts';
 import { GetWebhookQuery, SetWebhookBody } from '#lib/schemas/webhook.ts';
 
@@ -61,6 +62,30 @@ export const routes: RouteDef[] = [
     auth: true,
     request: { query: GetWebhookQuery },
     errors: [400, 403, 404],
+  },
+  {
+    name: 'ListCatalogs',
+    method: 'GET',
+    path: '/v1/catalogs/{did}',
+    entry: 'functions/http/list-catalogs.ts',
+    summary: "List the commerce catalogs of the DID's WABA",
+    success: 200,
+    auth: true,
+    request: { query: ListCatalogsQuery },
+    errors: [400, 403, 502],
+    needs: ['graph'],
+  },
+  {
+    name: 'ListProducts',
+    method: 'GET',
+    path: '/v1/catalogs/{did}/products',
+    entry: 'functions/http/list-products.ts',
+    summary: 'List the products of one of the WABA’s catalogs, cursor-paged',
+    success: 200,
+    auth: true,
+    request: { query: ListProductsQuery },
+    errors: [400, 403, 404, 502],
+    needs: ['graph'],
   },
   {
     name: 'GetOpenApi',

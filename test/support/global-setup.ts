@@ -13,6 +13,8 @@ declare module 'vitest' {
 /** Starts the local stack once per test run; every HTTP test talks to it over real sockets. */
 export default async function setup(project: TestProject) {
   process.env.LOG_LEVEL ??= 'SILENT';
+  // Short upstream timeouts keep the timeout tests quick; production uses the 5 s default.
+  process.env.GRAPH_API_TIMEOUT_MS ??= '1000';
   const stack = await startLocalStack();
   project.provide('apiUrl', stack.apiUrl);
   project.provide('graphUrl', stack.graphUrl);
