@@ -1,4 +1,4 @@
-import { App, Aspects } from 'aws-cdk-lib';
+import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { TemplateMessagingStack } from './stack.ts';
 
@@ -11,4 +11,4 @@ new TemplateMessagingStack(app, context('stackName') ?? 'TemplateMessagingServic
   graphApiUrl: context('graphApiUrl'),
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });
-if (context('nag') === 'true') Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true }));
+if (context('nag') === 'true') Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));

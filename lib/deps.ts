@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { loadConfig } from '#lib/config.ts';
 import type { Resolver } from '#lib/domain/url-guard.ts';
 import { DynamoDirectoryStore } from '#lib/store/dynamo/directory-store.ts';
+import { DynamoTemplateRecordStore } from '#lib/store/dynamo/template-store.ts';
 import { DynamoWebhookConfigStore } from '#lib/store/dynamo/webhook-store.ts';
 import { GraphClient } from '#lib/upstream/graph-client.ts';
 import { graphApiToken } from '#lib/upstream/token.ts';
@@ -22,3 +23,5 @@ export function graph(): GraphClient {
   });
   return graphClient;
 }
+
+export const templateRecords = new DynamoTemplateRecordStore();

@@ -1,6 +1,7 @@
 import type * as v from 'valibot';
 import { ListCatalogsQuery, ListProductsQuery } from '#lib/schemas/catalogs.ts';
 import { ListChannelsQuery } from '#lib/schemas/channels.ts';
+import { AssignmentBody, BulkStatusBody, ListTemplatesQuery, RemoveAssignmentQuery } from '#lib/schemas/templates.ts';
 import { GetWebhookQuery, SetWebhookBody } from '#lib/schemas/webhook.ts';
 
 /**
@@ -86,6 +87,71 @@ export const routes: RouteDef[] = [
     request: { query: ListProductsQuery },
     errors: [400, 403, 404, 502],
     needs: ['graph'],
+  },
+  {
+    name: 'ListTemplates',
+    method: 'GET',
+    path: '/v1/templates',
+    entry: 'functions/http/list-templates.ts',
+    summary: "List a client's templates, one entry per template with its campaigns and channels",
+    success: 200,
+    auth: true,
+    request: { query: ListTemplatesQuery },
+    errors: [400, 403],
+  },
+  {
+    name: 'ChangeTemplateStatus',
+    method: 'PATCH',
+    path: '/v1/templates/status',
+    entry: 'functions/http/change-template-status.ts',
+    summary: 'Enable or disable many template records',
+    success: 200,
+    auth: true,
+    request: { body: BulkStatusBody },
+    errors: [400, 403],
+  },
+  {
+    name: 'GetChannelCampaignsGrouped',
+    method: 'GET',
+    path: '/v1/templates/{messageTemplateId}/channel-campaigns-grouped',
+    entry: 'functions/http/get-channel-campaigns-grouped.ts',
+    summary: "The template's assignments grouped by campaign (Unassigned excluded)",
+    success: 200,
+    auth: true,
+    errors: [403, 404],
+  },
+  {
+    name: 'AddChannelCampaigns',
+    method: 'POST',
+    path: '/v1/templates/{messageTemplateId}/channel-campaigns',
+    entry: 'functions/http/add-channel-campaigns.ts',
+    summary: 'Assign the template to channel/campaign pairs',
+    success: 201,
+    auth: true,
+    request: { body: AssignmentBody },
+    errors: [400, 403, 404, 409],
+  },
+  {
+    name: 'ReplaceChannelCampaigns',
+    method: 'PUT',
+    path: '/v1/templates/{messageTemplateId}/channel-campaigns',
+    entry: 'functions/http/replace-channel-campaigns.ts',
+    summary: "Set the client's channel/campaign pairs of the template to exactly the given ones",
+    success: 200,
+    auth: true,
+    request: { body: AssignmentBody },
+    errors: [400, 403, 404, 409],
+  },
+  {
+    name: 'RemoveChannelCampaigns',
+    method: 'DELETE',
+    path: '/v1/templates/{messageTemplateId}/channel-campaigns',
+    entry: 'functions/http/remove-channel-campaigns.ts',
+    summary: 'Remove one pair (channel_id and campaign_id) or all pairs of the client',
+    success: 200,
+    auth: true,
+    request: { query: RemoveAssignmentQuery },
+    errors: [400, 403, 404, 409],
   },
   {
     name: 'GetOpenApi',

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,9 +10,15 @@ import { ROOT } from './keys.ts';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
+/** The request being served, so local instrumentation (DynamoDB call counts) can attribute work to it. */
+export const currentRequest = new AsyncLocalStorage<{ requestId: string }>();
+
 /** API Gateway's HTTP API payload limit. */
 const MAX_PAYLOAD = 10 * 1024 * 1024;
 const TEXT_TYPES = /^(application\/(json|[\w.+-]+\+json|x-www-form-urlencoded|xml)|text\/)/i;
+
+/** Literal segments win over parameters, as in API Gateway (`/v1/templates/status` before `/v1/templates/{did}`). */
+const ROUTES_BY_SPECIFICITY = [...routes].sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0));
 
 const handlers = new Map<string, Promise<Handler>>();
 function loadHandler(entry: string): Promise<Handler> {
@@ -131,7 +138,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<{ serve
       if (options.extra && (await options.extra(req, url, body, res))) return;
       let route: RouteDef | undefined;
       let params: Record<string, string> | undefined;
-      for (const candidate of routes) {
+      for (const candidate of ROUTES_BY_SPECIFICITY) {
         if (candidate.method !== req.method) continue;
         params = matchPath(candidate.path, url.pathname) ?? undefined;
         if (params) {
@@ -141,7 +148,8 @@ export async function startApiServer(options: ApiServerOptions): Promise<{ serve
       }
       const event = toApiGatewayEvent(req, url, body, route, params, requestId);
       const handler = route ? await loadHandler(route.entry) : notFound;
-      write(res, await handler(event, lambdaContext(route?.name ?? 'RouteNotFound', requestId)));
+      const result = await currentRequest.run({ requestId }, () => handler(event, lambdaContext(route?.name ?? 'RouteNotFound', requestId)));
+      write(res, result);
     } catch (error) {
       console.error(JSON.stringify({ level: 'ERROR', message: 'local server failure', request_id: requestId, error: String(error) }));
       write(res, { statusCode: 500, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'Internal server error', code: 'internal_error', request_id: requestId }) });

@@ -8,7 +8,8 @@ import { createRequire } from 'node:module';
 import { parseDirectoryFile, importDirectory } from '#lib/store/dynamo/directory-import.ts';
 import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#lib/store/table.ts';
 import { dlqName, QUEUES } from '#lib/queues.ts';
-import { startApiServer } from './api-server.ts';
+import { dynamo } from '#lib/store/dynamo/client.ts';
+import { currentRequest, startApiServer } from './api-server.ts';
 import { EMULATOR_TOKEN, GraphEmulator } from './graph-emulator.ts';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER, publicJwks, ROOT } from './keys.ts';
 
@@ -178,6 +179,22 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     await importDirectory(fixture);
     log(`Directory loaded from ${fixturePath}`);
 
+    // Counts the DynamoDB operations of each API request, so tests can check which operations a request used.
+    const operations = new Map<string, string[]>();
+    dynamo().middlewareStack.add(
+      (next, context) => async (args) => {
+        const requestId = currentRequest.getStore()?.requestId;
+        if (requestId) {
+          const list = operations.get(requestId) ?? [];
+          list.push(String(context.commandName).replace(/Command$/, ''));
+          operations.set(requestId, list);
+          if (operations.size > 10_000) operations.delete(operations.keys().next().value!);
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'localOperationCounter' },
+    );
+
     const jwks = JSON.stringify(await publicJwks());
     const api = await startApiServer({
       port: apiPort,
@@ -186,6 +203,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         if (req.method === 'GET' && url.pathname === '/.well-known/jwks.json') {
           res.writeHead(200, { 'content-type': 'application/json' });
           res.end(jwks);
+          return true;
+        }
+        const ops = /^\/_local\/requests\/([^/]+)\/dynamodb$/.exec(url.pathname);
+        if (req.method === 'GET' && ops) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ operations: operations.get(ops[1]) ?? [] }));
           return true;
         }
         return false;

@@ -1,4 +1,5 @@
 import type { Campaign, ChannelRecord, Client, ContactChannel, Waba } from '#lib/domain/directory.ts';
+import type { TemplateRecord } from '#lib/domain/template-record.ts';
 import type { WebhookConfig } from '#lib/domain/webhook-config.ts';
 
 /** Read side of the directory (decisions §8). */
@@ -17,4 +18,34 @@ export interface WebhookConfigStore {
   get(clientId: number): Promise<WebhookConfig | null>;
   /** Writes the configuration; creates the signing secret only when none exists yet. */
   put(config: Omit<WebhookConfig, 'signing_secret' | 'created_at' | 'updated_at'>, newSecret: string): Promise<WebhookConfig>;
+}
+
+export interface AssignmentChange {
+  /** Records to write whole: new siblings (must not exist) and records changed in place (must exist). */
+  create: TemplateRecord[];
+  update: { before: TemplateRecord; after: TemplateRecord }[];
+  /** Records to remove, as they were read. */
+  remove: TemplateRecord[];
+}
+
+export type ActiveWrite = 'written' | 'changed_meanwhile' | 'missing';
+
+/** Template records (decisions §3). Every multi-record change is one transaction. */
+export interface TemplateRecordStore {
+  get(id: string): Promise<TemplateRecord | null>;
+  getMany(ids: string[]): Promise<Map<string, TemplateRecord>>;
+  /** A client's records in listing order (name, language, WABA, template, record id). */
+  listForClient(clientId: number): Promise<TemplateRecord[]>;
+  /** Records of one upstream template; one client's when clientId is given. */
+  listForTemplate(wabaId: string, templateId: string, clientId?: number): Promise<TemplateRecord[]>;
+  /** Sets `active` only if it still has the value read: concurrent flips cannot both succeed. */
+  setActive(id: string, from: boolean, to: boolean, now: string): Promise<ActiveWrite>;
+  /** Applies an assignment change atomically; throws AssignmentConflict when a record changed meanwhile. */
+  applyAssignments(change: AssignmentChange): Promise<void>;
+}
+
+export class AssignmentConflict extends Error {
+  constructor() {
+    super('The assignments changed while this request was applied; retry it');
+  }
 }

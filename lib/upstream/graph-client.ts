@@ -90,12 +90,12 @@ export class GraphClient {
       try {
         const token = await this.options.token();
         const headers: Record<string, string> = { authorization: `${options.scheme ?? 'Bearer'} ${token}`, ...options.headers };
-        let body: BodyInit | undefined;
+        let body: RequestInit["body"] | undefined;
         if (options.json !== undefined) {
           headers['content-type'] = 'application/json';
           body = JSON.stringify(options.json);
         } else if (options.raw) {
-          body = options.raw as BodyInit;
+          body = options.raw as RequestInit["body"];
         }
         const response = await this.fetchImpl(url, { method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
         const text = await response.text();

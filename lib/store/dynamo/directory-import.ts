@@ -5,7 +5,7 @@ import type { MetaTemplate, TemplateRecord } from '#lib/domain/template-record.t
 import { issuesToDetails } from '#lib/http/validation.ts';
 import { CHANNELS_PARTITION, keys } from '#lib/store/table.ts';
 import { dynamo, tableName } from './client.ts';
-import { recordItem } from './record-items.ts';
+import { assignmentKeyItem, recordItem } from './record-items.ts';
 
 export class DirectoryFileError extends Error {
   constructor(readonly problems: { path: string; message: string }[]) {
@@ -70,7 +70,7 @@ export function directoryItems(file: DirectoryFile, now = new Date().toISOString
       ...(campaign && { campaign: { campaign_id: campaign.campaign_id, campaign_name: campaign.campaign_name } }),
       syncMeta: { synced_at: now, source: 'sync' },
     };
-    items.push(recordItem(record));
+    items.push(recordItem(record), assignmentKeyItem(record));
   }
   return items;
 }

@@ -18,3 +18,17 @@ export function recordItem(record: TemplateRecord): Record<string, unknown> {
     ...record,
   };
 }
+
+/**
+ * The uniqueness guard of an assignment: one item per (template, client, pair), or per placeholder. Written
+ * in the same transaction as the record with `attribute_not_exists`, so two concurrent requests can never
+ * give a client the same pair twice, or two placeholders.
+ */
+export function assignmentKey(record: TemplateRecord): { pk: string; sk: string } {
+  const pair = record.channel && record.campaign ? `${record.channel.channel_id}#${record.campaign.campaign_id}` : 'UNASSIGNED';
+  return { pk: `ASSIGNMENT#${record.waba_id}#${record.meta_template.id}#${record.client_id}`, sk: `PAIR#${pair}` };
+}
+
+export function assignmentKeyItem(record: TemplateRecord): Record<string, unknown> {
+  return { ...assignmentKey(record), entity: 'assignment_key', record_id: record.id };
+}

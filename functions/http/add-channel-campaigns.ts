@@ -1,0 +1,9 @@
+import { directory, templateRecords } from '#lib/deps.ts';
+import { addAssignments } from '#lib/domain/assignments.ts';
+import { httpFunction } from '#lib/http/handler.ts';
+import { AssignmentBody, RecordIdPath } from '#lib/schemas/templates.ts';
+
+export const handler = httpFunction({ path: RecordIdPath, body: AssignmentBody }, async ({ path, body, caller }) => ({
+  status: 201,
+  body: await addAssignments({ directory, records: templateRecords }, caller, path.messageTemplateId, body),
+}));

@@ -1,0 +1,122 @@
+import {
+  BatchGetCommand,
+  GetCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import type { TemplateRecord } from '#lib/domain/template-record.ts';
+import { AssignmentConflict, type ActiveWrite, type AssignmentChange, type TemplateRecordStore } from '#lib/store/ports.ts';
+import { keys } from '#lib/store/table.ts';
+import { dynamo, tableName } from './client.ts';
+import { queryAll, stripKeys } from './directory-store.ts';
+import { assignmentKey, assignmentKeyItem, recordItem } from './record-items.ts';
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+const isConditionFailure = (error: unknown) =>
+  ['ConditionalCheckFailedException', 'TransactionCanceledException'].includes((error as Error)?.name);
+
+export class DynamoTemplateRecordStore implements TemplateRecordStore {
+  async get(id: string) {
+    const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: keys.record(id), sk: 'RECORD' } }));
+    return stripKeys<TemplateRecord>(result.Item);
+  }
+
+  async getMany(ids: string[]) {
+    const found = new Map<string, TemplateRecord>();
+    const unique = [...new Set(ids)];
+    for (let i = 0; i < unique.length; i += 100) {
+      let request: Record<string, any> | undefined = {
+        [tableName()]: { Keys: unique.slice(i, i + 100).map((id) => ({ pk: keys.record(id), sk: 'RECORD' })) },
+      };
+      for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
+        const result: { Responses?: Record<string, Record<string, unknown>[]>; UnprocessedKeys?: Record<string, any> } =
+          await dynamo().send(new BatchGetCommand({ RequestItems: request }));
+        for (const item of result.Responses?.[tableName()] ?? []) {
+          const record = stripKeys<TemplateRecord>(item)!;
+          found.set(record.id, record);
+        }
+        request = result.UnprocessedKeys;
+        if (request && Object.keys(request).length > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
+      }
+    }
+    return found;
+  }
+
+  async listForClient(clientId: number) {
+    const items = await queryAll({
+      IndexName: 'gsi2',
+      KeyConditionExpression: 'gsi2pk = :p',
+      ExpressionAttributeValues: { ':p': keys.clientRecords(clientId) },
+    });
+    return items.map((item) => stripKeys<TemplateRecord>(item)!);
+  }
+
+  async listForTemplate(wabaId: string, templateId: string, clientId?: number) {
+    const items = await queryAll({
+      IndexName: 'gsi1',
+      KeyConditionExpression: clientId === undefined ? 'gsi1pk = :p' : 'gsi1pk = :p AND begins_with(gsi1sk, :c)',
+      ExpressionAttributeValues: {
+        ':p': keys.template(wabaId, templateId),
+        ...(clientId !== undefined && { ':c': `${keys.client(clientId)}#` }),
+      },
+    });
+    return items.map((item) => stripKeys<TemplateRecord>(item)!);
+  }
+
+  async setActive(id: string, from: boolean, to: boolean, now: string): Promise<ActiveWrite> {
+    try {
+      await dynamo().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { pk: keys.record(id), sk: 'RECORD' },
+          UpdateExpression: 'SET active = :to, updated_at = :now',
+          ConditionExpression: 'attribute_exists(pk) AND active = :from',
+          ExpressionAttributeValues: { ':to': to, ':from': from, ':now': now },
+        }),
+      );
+      return 'written';
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      return (await this.get(id)) ? 'changed_meanwhile' : 'missing';
+    }
+  }
+
+  /**
+   * One transaction. Every record written or removed is conditioned on the `updated_at` that was read,
+   * and every assignment key on its absence, so a concurrent change makes the whole request fail cleanly.
+   */
+  async applyAssignments(change: AssignmentChange) {
+    const table = tableName();
+    const items: TransactItem[] = [];
+    const unchanged = (record: TemplateRecord) => ({
+      ConditionExpression: 'updated_at = :seen',
+      ExpressionAttributeValues: { ':seen': record.updated_at },
+    });
+    for (const record of change.create) {
+      items.push({ Put: { TableName: table, Item: recordItem(record), ConditionExpression: 'attribute_not_exists(pk)' } });
+      items.push({ Put: { TableName: table, Item: assignmentKeyItem(record), ConditionExpression: 'attribute_not_exists(pk)' } });
+    }
+    for (const { before, after } of change.update) {
+      items.push({ Put: { TableName: table, Item: recordItem(after), ...unchanged(before) } });
+      const oldKey = assignmentKey(before);
+      const newKey = assignmentKey(after);
+      if (oldKey.sk !== newKey.sk) {
+        items.push({ Delete: { TableName: table, Key: oldKey } });
+        items.push({ Put: { TableName: table, Item: assignmentKeyItem(after), ConditionExpression: 'attribute_not_exists(pk)' } });
+      }
+    }
+    for (const record of change.remove) {
+      items.push({ Delete: { TableName: table, Key: { pk: keys.record(record.id), sk: 'RECORD' }, ...unchanged(record) } });
+      items.push({ Delete: { TableName: table, Key: assignmentKey(record) } });
+    }
+    if (items.length === 0) return;
+    try {
+      await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+    } catch (error) {
+      if (isConditionFailure(error)) throw new AssignmentConflict();
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import { inject } from 'vitest';
+import { importDirectory } from '#lib/store/dynamo/directory-import.ts';
+
+/**
+ * Loads a directory of the test's own into the running stack's table with the real import command, so
+ * each test file owns its clients and records and never depends on another file's writes.
+ */
+export async function seedDirectory(file: Record<string, unknown>) {
+  process.env.TABLE_NAME = inject('tableName');
+  process.env.DYNAMODB_ENDPOINT = inject('dynamoEndpoint');
+  process.env.AWS_REGION = 'us-east-1';
+  process.env.AWS_ACCESS_KEY_ID = 'local';
+  process.env.AWS_SECRET_ACCESS_KEY = 'local';
+  await importDirectory(file);
+}
+
+export const hexId = (prefix: number, n: number) => `${prefix.toString(16).padStart(8, '0')}${n.toString(16).padStart(16, '0')}`;
+
+export const bodyComponent = (text: string, examples: string[] = []) => ({
+  type: 'BODY',
+  text,
+  ...(examples.length ? { example: { body_text: [examples] } } : {}),
+});
+
+/** A WABA entry with templates (upstream state the records point at). */
+export function waba(id: string, templates: Record<string, unknown>[]) {
+  return { waba_id: id, waba_name: `WABA ${id}`, business_id: `b${id}`, business_name: `Business ${id}`, namespace: `ns_${id}`, templates };
+}
+
+export const template = (id: string, name: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  name,
+  language: 'en_US',
+  status: 'APPROVED',
+  category: 'UTILITY',
+  components: [bodyComponent('Hello {{1}}', ['x'])],
+  quality_score: { score: 'GREEN' },
+  ...extra,
+});
