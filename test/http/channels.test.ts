@@ -18,10 +18,14 @@ describe('GET /v1/client-msg-channels (spec §8)', () => {
   });
 
   it('with BSP_CN lists every client ordered by client_id then wa_id', async () => {
-    const response = await list('', await tokens.bsp());
+    // Other test files seed clients of their own, so look at the order and at the demo clients' entries.
+    const response = await list('?size=100', await tokens.bsp());
     expect(response.status).toBe(200);
-    const keys = response.body.data.map((c: any) => `${c.client_id}:${c.wa_id}`);
-    expect(keys).toEqual(['7:5215550001', '7:5215550002', '8:5215550011', '9:5511990021', '9:5511990022', '10:15550100031']);
+    const data = response.body.data as { client_id: number; wa_id: string }[];
+    const sorted = [...data].sort((a, b) => a.client_id - b.client_id || a.wa_id.localeCompare(b.wa_id));
+    expect(data).toEqual(sorted);
+    const demo = data.filter((c) => c.client_id >= 7 && c.client_id <= 10).map((c) => `${c.client_id}:${c.wa_id}`);
+    expect(demo).toEqual(['7:5215550001', '7:5215550002', '8:5215550011', '9:5511990021', '9:5511990022', '10:15550100031']);
   });
 
   it('with BSP_CN filters another client', async () => {
@@ -83,10 +87,12 @@ describe('GET /v1/client-msg-channels (spec §8)', () => {
 
   it('pages with page and size and reports the size used', async () => {
     const t = await tokens.bsp();
-    const second = await list('?size=2&page=2', t);
-    expect(second.body.data.map((c: any) => c.wa_id)).toEqual(['5215550011', '5511990021']);
-    expect(second.body).toMatchObject({ total: 6, page: 2, page_size: 2 });
-    expect((await list('?size=2&page=9', t)).body.data).toEqual([]);
+    const first = await list('?business_id=555&size=2', t);
+    expect(first.body.data.map((c: any) => c.wa_id)).toEqual(['5215550001', '5215550002']);
+    const second = await list('?business_id=555&size=2&page=2', t);
+    expect(second.body.data.map((c: any) => c.wa_id)).toEqual(['5215550011']);
+    expect(second.body).toMatchObject({ total: 3, page: 2, page_size: 2 });
+    expect((await list('?business_id=555&size=2&page=9', t)).body.data).toEqual([]);
   });
 
   it('lowers a size above 100 to 100', async () => {
