@@ -4,7 +4,11 @@ import type { Resolver } from '#lib/domain/url-guard.ts';
 import { DynamoDirectoryStore } from '#lib/store/dynamo/directory-store.ts';
 import { DynamoTemplateRecordStore } from '#lib/store/dynamo/template-store.ts';
 import { DynamoWebhookConfigStore } from '#lib/store/dynamo/webhook-store.ts';
+import type { MediaPorts } from '#lib/domain/media.ts';
+import { EventBridgePublisher } from '#lib/events-eventbridge.ts';
+import { DynamoOutboxStore } from '#lib/store/dynamo/outbox-store.ts';
 import { GraphClient } from '#lib/upstream/graph-client.ts';
+import { fetchMedia } from '#lib/upstream/media-fetch.ts';
 import { graphApiToken } from '#lib/upstream/token.ts';
 
 /** The production adapters, made once per process. Handlers take what they need from here. */
@@ -25,3 +29,13 @@ export function graph(): GraphClient {
 }
 
 export const templateRecords = new DynamoTemplateRecordStore();
+
+export const outbox = new DynamoOutboxStore();
+export const publisher = new EventBridgePublisher();
+
+/** Media for template headers: the guarded downloader and the upstream's resumable upload. */
+export const media: MediaPorts = {
+  resolve: resolveHost,
+  download: (url, maxBytes) => fetchMedia(url, { maxBytes }),
+  upload: (file) => graph().uploadMedia(process.env.GRAPH_APP_ID ?? 'app', file),
+};

@@ -7,12 +7,15 @@ export interface QueueDef {
   visibilityTimeoutSeconds: number;
   maxReceiveCount: number;
   /** Env variable through which functions learn the queue URL. */
-  urlSetting: 'SYNC_QUEUE_URL' | 'DISPATCH_QUEUE_URL';
+  urlSetting: 'SYNC_QUEUE_URL' | 'DISPATCH_QUEUE_URL' | 'WEBHOOK_QUEUE_URL';
 }
 
 export const QUEUES = {
   sync: { name: 'template-sync', visibilityTimeoutSeconds: 900, maxReceiveCount: 3, urlSetting: 'SYNC_QUEUE_URL' },
   dispatch: { name: 'template-dispatch', visibilityTimeoutSeconds: 60, maxReceiveCount: 5, urlSetting: 'DISPATCH_QUEUE_URL' },
+  // Webhook deliveries back off exponentially (see functions/workers/deliver-webhooks.ts): 20 receives
+  // span more than 24 hours before a message moves to the dead-letter queue.
+  webhookEvents: { name: 'template-webhook-events', visibilityTimeoutSeconds: 60, maxReceiveCount: 20, urlSetting: 'WEBHOOK_QUEUE_URL' },
 } as const satisfies Record<string, QueueDef>;
 
 export const dlqName = (queue: QueueDef) => `${queue.name}-dlq`;

@@ -1,6 +1,7 @@
 import type * as v from 'valibot';
 import { ListCatalogsQuery, ListProductsQuery } from '#lib/schemas/catalogs.ts';
 import { ListChannelsQuery } from '#lib/schemas/channels.ts';
+import { CreateTemplateBody, CreateTemplateQuery, EditTemplateBody } from '#lib/schemas/create-template.ts';
 import { AssignmentBody, BulkStatusBody, ListTemplatesQuery, RemoveAssignmentQuery } from '#lib/schemas/templates.ts';
 import { GetWebhookQuery, SetWebhookBody } from '#lib/schemas/webhook.ts';
 
@@ -109,6 +110,30 @@ export const routes: RouteDef[] = [
     auth: true,
     request: { body: BulkStatusBody },
     errors: [400, 403],
+  },
+  {
+    name: 'CreateTemplate',
+    method: 'POST',
+    path: '/v1/templates/{did}',
+    entry: 'functions/http/create-template.ts',
+    summary: 'Create a template at the upstream and register its record (JSON, or multipart with a header file)',
+    success: 200,
+    auth: true,
+    request: { query: CreateTemplateQuery, body: CreateTemplateBody, multipart: true },
+    errors: [400, 403, 409, 413, 502],
+    needs: ['graph', 'events'],
+  },
+  {
+    name: 'EditTemplate',
+    method: 'PUT',
+    path: '/v1/templates/{did}/{messageTemplateId}',
+    entry: 'functions/http/edit-template.ts',
+    summary: 'Edit a template at the upstream (components replace the existing list)',
+    success: 200,
+    auth: true,
+    request: { body: EditTemplateBody },
+    errors: [400, 403, 404, 502],
+    needs: ['graph'],
   },
   {
     name: 'GetChannelCampaignsGrouped',

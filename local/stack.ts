@@ -10,6 +10,11 @@ import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#lib/store/table.ts';
 import { dlqName, QUEUES } from '#lib/queues.ts';
 import { dynamo } from '#lib/store/dynamo/client.ts';
 import { currentRequest, startApiServer } from './api-server.ts';
+import { LocalEventBridge } from './eventbridge.ts';
+import { pollQueue } from './queue-poller.ts';
+import { workers } from '#lib/workers.ts';
+import { relayOutbox } from '#lib/domain/outbox.ts';
+import { pathToFileURL } from 'node:url';
 import { EMULATOR_TOKEN, GraphEmulator } from './graph-emulator.ts';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER, publicJwks, ROOT } from './keys.ts';
 
@@ -134,7 +139,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const sqsEndpoint = `http://${host}:${sqsPort}`;
     const sqs = new SQSClient({ endpoint: sqsEndpoint, region: REGION });
     const queueUrls: Record<string, string> = {};
-    for (const queue of Object.values(QUEUES)) {
+    const queuesByKey: Record<string, { url: string; arn: string }> = {};
+    for (const [key, queue] of Object.entries(QUEUES)) {
       const dlq = await sqs.send(new CreateQueueCommand({ QueueName: dlqName(queue) }));
       const dlqArn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn;
       const created = await sqs.send(
@@ -147,8 +153,16 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         }),
       );
       queueUrls[queue.urlSetting] = created.QueueUrl!;
+      const arn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: created.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes!.QueueArn!;
+      queuesByKey[key] = { url: created.QueueUrl!, arn };
     }
     log(`SQS-compatible server on ${sqsEndpoint}`);
+
+    // EventBridge: PutEvents routed by the stack's rule patterns to their target queues.
+    const eventBridge = new LocalEventBridge(sqs, Object.fromEntries(Object.entries(queuesByKey).map(([k, q]) => [k, q.url])));
+    const eventBridgeUrl = await eventBridge.start(host);
+    cleanups.push(() => eventBridge.stop());
+    log(`EventBridge stand-in on ${eventBridgeUrl}`);
 
     // The upstream: our emulator, unless a real Graph API URL is given.
     let emulator: GraphEmulator | undefined;
@@ -173,6 +187,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       GRAPH_API_URL: graphUrl,
       GRAPH_API_TOKEN: process.env.GRAPH_API_TOKEN ?? EMULATOR_TOKEN,
       EVENT_BUS_NAME: 'template-messaging-events',
+      AWS_ENDPOINT_URL_EVENTBRIDGE: eventBridgeUrl,
+      GRAPH_APP_ID: process.env.GRAPH_APP_ID ?? 'local-app',
       ...queueUrls,
     });
 
@@ -205,6 +221,22 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
           res.end(jwks);
           return true;
         }
+        const json = (status: number, value: unknown) => {
+          res.writeHead(status, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(value));
+          return true;
+        };
+        if (req.method === 'GET' && url.pathname === '/_local/events') return json(200, { routed: eventBridge.routed });
+        if (req.method === 'POST' && url.pathname === '/_local/eventbridge/faults') {
+          eventBridge.failNext(Number(JSON.parse(_body.toString() || '{}').times ?? 1));
+          return json(200, { ok: true });
+        }
+        if (req.method === 'POST' && url.pathname === '/_local/relay-outbox') {
+          const { DynamoOutboxStore } = await import('#lib/store/dynamo/outbox-store.ts');
+          const { EventBridgePublisher } = await import('#lib/events-eventbridge.ts');
+          const relayed = await relayOutbox(new EventBridgePublisher(), new DynamoOutboxStore(), Number(url.searchParams.get('graceMs') ?? 60_000));
+          return json(200, { relayed });
+        }
         const ops = /^\/_local\/requests\/([^/]+)\/dynamodb$/.exec(url.pathname);
         if (req.method === 'GET' && ops) {
           res.writeHead(200, { 'content-type': 'application/json' });
@@ -215,6 +247,19 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       },
     });
     cleanups.push(() => new Promise<void>((resolve) => { api.server.closeAllConnections(); api.server.close(() => resolve()); }));
+
+    // Workers: queue consumers as Lambda's event source mapping runs them, schedules on a timer.
+    for (const worker of workers) {
+      const { handler } = (await import(pathToFileURL(join(ROOT, worker.entry)).href)) as { handler: (...args: any[]) => Promise<any> };
+      if ('queue' in worker.trigger) {
+        const queue = queuesByKey[worker.trigger.queue];
+        const stopPolling = pollQueue({ sqs, queueUrl: queue.url, queueArn: queue.arn, batchSize: worker.trigger.batchSize, name: worker.name, handler });
+        cleanups.push(stopPolling);
+      } else {
+        const timer = setInterval(() => void handler({}, {}).catch(() => undefined), 10_000);
+        cleanups.push(() => clearInterval(timer));
+      }
+    }
     return { apiUrl: api.url, graphUrl, emulator, tableName: TABLE_NAME, stop };
   } catch (error) {
     await stop();

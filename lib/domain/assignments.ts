@@ -49,7 +49,7 @@ async function target(deps: AssignmentDeps, caller: Caller, recordId: string, re
 }
 
 /** Checks each pair against the directory: the channel and the campaign must be the acting client's. */
-async function resolvePairs(deps: AssignmentDeps, clientId: number, wabaId: string, pairs: Pair[]) {
+export async function resolvePairs(deps: AssignmentDeps, clientId: number, wabaId: string, pairs: Pair[]) {
   if (pairs.length > MAX_PAIRS) {
     throw badRequest(`At most ${MAX_PAIRS} channel/campaign pairs per request`, [{ path: 'channel_campaigns', message: `at most ${MAX_PAIRS} pairs` }]);
   }

@@ -53,6 +53,8 @@ export interface TemplateRecord {
   updated_at: string;
   deleted?: boolean;
   optimization_spec?: Record<string, unknown>;
+  /** Asked on create or edit: URL buttons may be migrated to the dynamic (redirect-mapped) format. */
+  allow_button_url_change?: boolean;
 }
 
 export const UNASSIGNED = 'Unassigned';

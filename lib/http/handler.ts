@@ -1,10 +1,11 @@
 import middy from '@middy/core';
 import httpJsonBodyParser from '@middy/http-json-body-parser';
+import httpMultipartBodyParser from '@middy/http-multipart-body-parser';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import * as v from 'valibot';
 import { authenticate } from '#lib/auth/authenticate.ts';
 import type { Caller } from '#lib/auth/caller.ts';
-import { ApiError, badRequest } from '#lib/errors.ts';
+import { ApiError, badRequest, payloadTooLarge } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import { parseOrThrow } from './validation.ts';
 
@@ -15,6 +16,22 @@ export interface HttpRequest<Q, B, P> {
   caller: Caller;
   requestId: string;
   event: APIGatewayProxyEventV2;
+  /** The file part of a multipart request, when the function accepts one. */
+  file?: UploadedFile;
+}
+
+export interface UploadedFile {
+  filename: string;
+  mimetype: string;
+  content: Uint8Array;
+}
+
+export interface MultipartSpec {
+  /** The part holding the JSON body. */
+  jsonPart: string;
+  /** The part holding the file. */
+  filePart: string;
+  maxBytes: number;
 }
 
 export interface HttpResult {
@@ -28,8 +45,8 @@ export interface HttpFunctionSpec<QS extends v.GenericSchema, BS extends v.Gener
   path?: PS;
   /** Message of the 400 when the query or body fails validation (the spec's wording where it has one). */
   invalidMessage?: string;
-  /** Body parsers to try before the JSON one (multipart in file mode). */
-  bodyParsers?: middy.MiddlewareObj<APIGatewayProxyEventV2>[];
+  /** Accept multipart/form-data too: a JSON part validated like a JSON body, plus one file. */
+  multipart?: MultipartSpec;
   /** Skips authentication (only for routes that serve public documents). */
   public?: boolean;
 }
@@ -116,6 +133,7 @@ export function httpFunction<
       caller,
       requestId,
       event,
+      file: files.get(event),
     });
     return respond(result.status, result.body, requestId);
   };
@@ -123,6 +141,7 @@ export function httpFunction<
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>(core);
   const started = new WeakMap<object, number>();
   const callers = new WeakMap<object, Caller>();
+  const files = new WeakMap<object, UploadedFile>();
   handler.use({
     before: (request) => {
       started.set(request, Date.now());
@@ -157,7 +176,7 @@ export function httpFunction<
     });
   }
   if (spec.body) {
-    for (const parser of spec.bodyParsers ?? []) handler.use(parser);
+    if (spec.multipart) handler.use(multipartToJson(spec.multipart, files));
     // Parse JSON only when the body is still a string: a multipart parser before this one may have replaced it.
     const json = httpJsonBodyParser();
     handler.use({
@@ -167,4 +186,41 @@ export function httpFunction<
     });
   }
   return handler;
+}
+
+const isMultipart = (event: APIGatewayProxyEventV2) =>
+  /^multipart\/form-data/i.test(event.headers?.['content-type'] ?? event.headers?.['Content-Type'] ?? '');
+
+/**
+ * File mode: the size is checked before parsing (413 over the limit), middy's multipart parser splits the
+ * parts, and the JSON part becomes the body the function's schema validates, so both modes share one check.
+ */
+function multipartToJson(spec: MultipartSpec, files: WeakMap<object, UploadedFile>): middy.MiddlewareObj<APIGatewayProxyEventV2> {
+  const parser = httpMultipartBodyParser({ busboy: { limits: { fileSize: spec.maxBytes, files: 1, fields: 5 } } });
+  return {
+    before: async (request) => {
+      const event = request.event;
+      if (!isMultipart(event) || typeof event.body !== 'string') return;
+      const size = event.isBase64Encoded ? Buffer.byteLength(event.body, 'base64') : Buffer.byteLength(event.body);
+      if (size > spec.maxBytes) throw payloadTooLarge(`Multipart body exceeds ${spec.maxBytes} bytes`);
+      await parser.before!(request as never);
+      const parts = (event.body ?? {}) as unknown as Record<string, unknown>;
+      const unknown = Object.keys(parts).filter((name) => name !== spec.jsonPart && name !== spec.filePart);
+      if (unknown.length > 0) throw badRequest('Unknown multipart parts', unknown.map((path) => ({ path, message: 'Unknown part' })));
+      const json = parts[spec.jsonPart];
+      if (typeof json !== 'string') throw badRequest(`The ${spec.jsonPart} part is required`, [{ path: spec.jsonPart, message: 'is required' }]);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(json);
+      } catch {
+        throw badRequest(`The ${spec.jsonPart} part is not valid JSON`, [{ path: spec.jsonPart, message: 'must be JSON' }]);
+      }
+      const file = parts[spec.filePart] as { filename?: string; mimetype?: string; content?: Buffer } | undefined;
+      if (file !== undefined) {
+        if (!file?.content) throw badRequest(`The ${spec.filePart} part must be a file`, [{ path: spec.filePart, message: 'must be a file' }]);
+        files.set(event, { filename: file.filename ?? 'upload', mimetype: (file.mimetype ?? '').toLowerCase(), content: file.content });
+      }
+      (event as { body: unknown }).body = parsed;
+    },
+  };
 }

@@ -1,5 +1,6 @@
 import type { Campaign, ChannelRecord, Client, ContactChannel, Waba } from '#lib/domain/directory.ts';
-import type { TemplateRecord } from '#lib/domain/template-record.ts';
+import type { MetaTemplate, TemplateRecord } from '#lib/domain/template-record.ts';
+import type { ServiceEvent } from '#lib/events.ts';
 import type { WebhookConfig } from '#lib/domain/webhook-config.ts';
 
 /** Read side of the directory (decisions §8). */
@@ -42,6 +43,16 @@ export interface TemplateRecordStore {
   setActive(id: string, from: boolean, to: boolean, now: string): Promise<ActiveWrite>;
   /** Applies an assignment change atomically; throws AssignmentConflict when a record changed meanwhile. */
   applyAssignments(change: AssignmentChange): Promise<void>;
+  /** Registers new records and their events in one transaction (the events go to the outbox). */
+  register(records: TemplateRecord[], events: ServiceEvent[]): Promise<void>;
+  /** Replaces the meta_template of the given records (an edit reaches every sibling). */
+  replaceMetaTemplate(records: TemplateRecord[], meta: MetaTemplate, source: 'edit' | 'sync', now: string): Promise<void>;
+}
+
+/** Events written with the change that caused them and removed once published (transactional outbox). */
+export interface OutboxStore {
+  pending(olderThanIso: string, limit: number): Promise<ServiceEvent[]>;
+  remove(ids: string[]): Promise<void>;
 }
 
 export class AssignmentConflict extends Error {

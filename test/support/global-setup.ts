@@ -1,5 +1,4 @@
 import type { TestProject } from 'vitest/node';
-import { startLocalStack } from '../../local/stack.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -15,6 +14,8 @@ export default async function setup(project: TestProject) {
   process.env.LOG_LEVEL ??= 'SILENT';
   // Short upstream timeouts keep the timeout tests quick; production uses the 5 s default.
   process.env.GRAPH_API_TIMEOUT_MS ??= '1000';
+  // Imported only now, so the logger is made after LOG_LEVEL is set.
+  const { startLocalStack } = await import('../../local/stack.ts');
   const stack = await startLocalStack();
   project.provide('apiUrl', stack.apiUrl);
   project.provide('graphUrl', stack.graphUrl);

@@ -5,9 +5,10 @@ import {
   UpdateCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import type { TemplateRecord } from '#lib/domain/template-record.ts';
+import type { MetaTemplate, TemplateRecord } from '#lib/domain/template-record.ts';
+import type { ServiceEvent } from '#lib/events.ts';
 import { AssignmentConflict, type ActiveWrite, type AssignmentChange, type TemplateRecordStore } from '#lib/store/ports.ts';
-import { keys } from '#lib/store/table.ts';
+import { keys, OUTBOX_PARTITION } from '#lib/store/table.ts';
 import { dynamo, tableName } from './client.ts';
 import { queryAll, stripKeys } from './directory-store.ts';
 import { assignmentKey, assignmentKeyItem, recordItem } from './record-items.ts';
@@ -119,4 +120,51 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
       throw error;
     }
   }
+
+  async register(records: TemplateRecord[], events: ServiceEvent[]) {
+    const table = tableName();
+    const items: TransactItem[] = [];
+    for (const record of records) {
+      items.push({ Put: { TableName: table, Item: recordItem(record), ConditionExpression: 'attribute_not_exists(pk)' } });
+      items.push({ Put: { TableName: table, Item: assignmentKeyItem(record), ConditionExpression: 'attribute_not_exists(pk)' } });
+    }
+    for (const event of events) items.push({ Put: { TableName: table, Item: outboxItem(event) } });
+    try {
+      await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+    } catch (error) {
+      if (isConditionFailure(error)) throw new AssignmentConflict();
+      throw error;
+    }
+  }
+
+  async replaceMetaTemplate(records: TemplateRecord[], meta: MetaTemplate, source: 'edit' | 'sync', now: string) {
+    // One UpdateItem per record: each record is whole at every moment, and a retry converges.
+    await Promise.all(
+      records.map((record) =>
+        dynamo().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key: { pk: keys.record(record.id), sk: 'RECORD' },
+            UpdateExpression: 'SET meta_template = :m, syncMeta = :s, updated_at = :now',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':m': meta, ':s': { synced_at: now, source }, ':now': now },
+          }),
+        ).catch((error: unknown) => {
+          // A record removed meanwhile needs no update.
+          if (!isConditionFailure(error)) throw error;
+        }),
+      ),
+    );
+  }
+}
+
+export function outboxItem(event: ServiceEvent): Record<string, unknown> {
+  return {
+    pk: `OUTBOX#${event.id}`,
+    sk: 'OUTBOX',
+    entity: 'outbox_event',
+    gsi1pk: OUTBOX_PARTITION,
+    gsi1sk: `${event.occurred_at}#${event.id}`,
+    event,
+  };
 }

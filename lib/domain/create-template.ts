@@ -1,0 +1,140 @@
+import type { Caller } from '#lib/auth/caller.ts';
+import { badRequest, conflict } from '#lib/errors.ts';
+import { templateEvent, type EventPublisher } from '#lib/events.ts';
+import type { CreateTemplateInput } from '#lib/schemas/create-template.ts';
+import { AssignmentConflict, type DirectoryStore, type OutboxStore, type TemplateRecordStore } from '#lib/store/ports.ts';
+import { callUpstream } from '#lib/upstream/errors.ts';
+import type { CreateTemplateResult } from '#lib/upstream/graph-client.ts';
+import { resolvePairs } from './assignments.ts';
+import { resolveMediaHandle, type MediaFile, type MediaPorts } from './media.ts';
+import { publishSaved } from './outbox.ts';
+import { resolveProvider, type WabaLookup } from './provider.ts';
+import { headerTypeOf, newRecordId, type MetaTemplate, type TemplateRecord } from './template-record.ts';
+import { authenticationComponents, CATEGORIES, checkLanguage, checkName, checkTemplateDraft, type Category } from './template-rules.ts';
+import { actingClient } from './tenancy.ts';
+
+/** POST /v1/templates/{did} (spec §7, decisions §3, §4, §6). */
+export interface CreateDeps {
+  directory: DirectoryStore;
+  records: TemplateRecordStore;
+  outbox: OutboxStore;
+  publisher: EventPublisher;
+  upstream: WabaLookup & { createTemplate(wabaId: string, body: Record<string, unknown>): Promise<CreateTemplateResult> };
+  media: MediaPorts;
+  now?: () => string;
+}
+
+/** Calling codes to countries, for the dynamic max price when neither the body nor the WABA names one. */
+const CALLING_CODES: [string, string][] = [
+  ['52', 'MX'], ['55', 'BR'], ['57', 'CO'], ['54', 'AR'], ['56', 'CL'], ['51', 'PE'], ['593', 'EC'], ['58', 'VE'],
+  ['502', 'GT'], ['503', 'SV'], ['506', 'CR'], ['507', 'PA'], ['34', 'ES'], ['44', 'GB'], ['49', 'DE'], ['33', 'FR'],
+  ['39', 'IT'], ['91', 'IN'], ['62', 'ID'], ['234', 'NG'], ['27', 'ZA'], ['1', 'US'],
+];
+
+export function countryOfDid(did: string): string | undefined {
+  const digits = did.replace(/\D/g, '');
+  return CALLING_CODES.filter(([code]) => digits.startsWith(code)).sort((a, b) => b[0].length - a[0].length)[0]?.[1];
+}
+
+function checkBody(input: CreateTemplateInput) {
+  const category = input.category.toUpperCase() as Category;
+  const problems = [...checkName(input.name), ...checkLanguage(input.language)];
+  if (!CATEGORIES.includes(category)) problems.push({ path: 'category', message: 'must be MARKETING, UTILITY or AUTHENTICATION' });
+  if (input.parameter_format !== undefined && input.parameter_format.toUpperCase() !== 'POSITIONAL') {
+    problems.push({ path: 'parameter_format', message: 'only positional is supported; named is not' });
+  }
+  if (problems.length > 0 || !CATEGORIES.includes(category)) return { category, problems, facts: undefined };
+  const { problems: componentProblems, facts } = checkTemplateDraft({
+    category,
+    components: input.components,
+    message_send_ttl_seconds: input.message_send_ttl_seconds,
+    add_security_recommendation: input.add_security_recommendation,
+    code_expiration_minutes: input.code_expiration_minutes,
+  });
+  return { category, problems: [...problems, ...componentProblems], facts };
+}
+
+export async function createTemplate(
+  deps: CreateDeps,
+  caller: Caller,
+  input: { did: string; queryClientId?: number; body: CreateTemplateInput; file?: MediaFile },
+): Promise<CreateTemplateResult> {
+  const { body } = input;
+  if (body.client_id !== undefined && input.queryClientId !== undefined && body.client_id !== input.queryClientId) {
+    throw badRequest('client_id in the query and the body differ', [{ path: 'client_id', message: 'differs from the query' }]);
+  }
+  const clientId = actingClient(caller, body.client_id ?? input.queryClientId);
+  const provider = await resolveProvider(deps, clientId, input.did);
+
+  // Every rule is checked before anything reaches the upstream.
+  const { category, problems, facts } = checkBody(body);
+  if (problems.length > 0 || !facts) throw badRequest('Template validation failed', problems);
+  const pairs = await resolvePairs(deps, clientId, provider.wabaId, body.channel_campaigns?.assignments ?? []);
+
+  let components = structuredClone(body.components);
+  const handle = await resolveMediaHandle(
+    deps.media,
+    { header_source: body.header_source, header_handle: body.header_handle, file: input.file },
+    { format: facts.headerFormat, isMedia: facts.hasMediaHeader, hasHandle: facts.hasHandle },
+  );
+  if (handle !== undefined && facts.headerIndex !== undefined) {
+    const header = components[facts.headerIndex];
+    header.example = { ...((header.example as Record<string, unknown>) ?? {}), header_handle: [handle] };
+  }
+  if (category === 'AUTHENTICATION') components = authenticationComponents(components, body);
+
+  const country = body.country ?? provider.country ?? countryOfDid(input.did);
+  const optimization = body.optimization_spec ? { ...body.optimization_spec, ...(country && { country }) } : undefined;
+  const upstreamBody: Record<string, unknown> = {
+    name: body.name,
+    language: body.language,
+    category,
+    components,
+    parameter_format: 'POSITIONAL',
+    ...(body.message_send_ttl_seconds !== undefined && { message_send_ttl_seconds: body.message_send_ttl_seconds }),
+    ...(body.allow_category_change !== undefined && { allow_category_change: body.allow_category_change }),
+    ...(optimization && { bid_spec: optimization }),
+  };
+  const created = await callUpstream(() => deps.upstream.createTemplate(provider.wabaId, upstreamBody));
+
+  const now = deps.now?.() ?? new Date().toISOString();
+  const meta: MetaTemplate = {
+    id: String(created.id),
+    name: body.name,
+    language: body.language,
+    status: created.status,
+    category: created.category ?? category,
+    components,
+    parameter_format: 'POSITIONAL',
+    ...(body.message_send_ttl_seconds !== undefined && { message_send_ttl_seconds: body.message_send_ttl_seconds }),
+  };
+  const base: TemplateRecord = {
+    id: newRecordId(),
+    client_id: clientId,
+    waba_id: provider.wabaId,
+    namespace: provider.namespace,
+    active: false,
+    meta_template: meta,
+    isDirectMessage: false,
+    associatedFlow: null,
+    dynamicPricing: optimization !== undefined,
+    headerType: headerTypeOf(components),
+    highQuality: false,
+    syncMeta: { synced_at: now, source: 'create' },
+    createdBy: caller.sub,
+    created_at: now,
+    updated_at: now,
+    ...(optimization && { optimization_spec: optimization }),
+    ...(body.allow_button_url_change !== undefined && { allow_button_url_change: body.allow_button_url_change }),
+  };
+  const records = pairs.length === 0 ? [base] : pairs.map(({ channel, campaign }, i) => ({ ...base, id: i === 0 ? base.id : newRecordId(), channel, campaign }));
+  const event = templateEvent('template.created', records[0], now);
+  try {
+    await deps.records.register(records, [event]);
+  } catch (error) {
+    if (error instanceof AssignmentConflict) throw conflict('The template is already registered for this client');
+    throw error;
+  }
+  await publishSaved(deps.publisher, deps.outbox, [event]);
+  return created;
+}

@@ -1,0 +1,26 @@
+import { lookup as dnsLookup } from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import { isPublicAddress } from '#lib/domain/url-guard.ts';
+
+export class BlockedAddressError extends Error {
+  constructor() {
+    super('address not allowed');
+  }
+}
+
+/**
+ * A DNS lookup for outgoing HTTPS sockets that refuses private, loopback and link-local answers. Used as
+ * the socket's own lookup, the check happens at connect time, so a name that resolved to a public address
+ * when the URL was checked cannot be re-pointed inside afterwards (DNS rebinding).
+ */
+export const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, '', 4);
+    const list = addresses as unknown as { address: string; family: number }[];
+    if (list.length === 0 || list.some((a) => !isPublicAddress(a.address))) {
+      return callback(new BlockedAddressError() as NodeJS.ErrnoException, '', 4);
+    }
+    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
+    callback(null, list[0].address, list[0].family);
+  });
+};

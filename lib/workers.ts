@@ -1,0 +1,27 @@
+import type { QUEUES } from '#lib/queues.ts';
+
+/**
+ * Functions that are not behind the API: queue consumers and scheduled jobs. The CDK stack and the local
+ * stack both read this list, so a worker runs the same way in both.
+ */
+export interface WorkerDef {
+  name: string;
+  entry: string;
+  trigger: { queue: keyof typeof QUEUES; batchSize: number } | { everyMinutes: number };
+  needs: ('events' | 'webhookQueue')[];
+}
+
+export const workers: WorkerDef[] = [
+  {
+    name: 'DeliverWebhooks',
+    entry: 'functions/workers/deliver-webhooks.ts',
+    trigger: { queue: 'webhookEvents', batchSize: 10 },
+    needs: ['webhookQueue'],
+  },
+  {
+    name: 'RelayOutbox',
+    entry: 'functions/workers/relay-outbox.ts',
+    trigger: { everyMinutes: 1 },
+    needs: ['events'],
+  },
+];

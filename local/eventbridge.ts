@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { EVENT_RULES, matchesPattern } from '#lib/events.ts';
+
+/**
+ * A stand-in for EventBridge's PutEvents (AWS JSON 1.1, `AWSEvents.PutEvents`): each entry becomes the
+ * event EventBridge would deliver and goes to the targets of the rules it matches, by the same patterns the
+ * stack declares (lib/events.ts). Routed events are kept for inspection; faults can be injected.
+ */
+export interface RoutedEvent {
+  rule: string;
+  event: Record<string, unknown>;
+}
+
+export class LocalEventBridge {
+  readonly routed: RoutedEvent[] = [];
+  private failures = 0;
+  private server?: Server;
+  url = '';
+
+  constructor(private readonly sqs: SQSClient, private readonly queueUrls: Record<string, string>) {}
+
+  failNext(count: number) {
+    this.failures = count;
+  }
+
+  async start(host: string) {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', async () => {
+        const target = req.headers['x-amz-target'];
+        if (target !== 'AWSEvents.PutEvents') {
+          res.writeHead(400, { 'content-type': 'application/x-amz-json-1.1' });
+          return res.end(JSON.stringify({ __type: 'UnknownOperationException', message: `unsupported ${String(target)}` }));
+        }
+        if (this.failures > 0) {
+          this.failures--;
+          res.writeHead(500, { 'content-type': 'application/x-amz-json-1.1' });
+          return res.end(JSON.stringify({ __type: 'InternalException', message: 'Injected fault' }));
+        }
+        const input = JSON.parse(Buffer.concat(chunks).toString()) as { Entries: Record<string, string>[] };
+        const entries = [];
+        for (const entry of input.Entries) {
+          const id = randomUUID();
+          const event = {
+            version: '0',
+            id,
+            'detail-type': entry.DetailType,
+            source: entry.Source,
+            account: '000000000000',
+            time: new Date().toISOString(),
+            region: 'us-east-1',
+            resources: [],
+            detail: JSON.parse(entry.Detail),
+          };
+          for (const rule of EVENT_RULES) {
+            if (!matchesPattern(rule.pattern, event)) continue;
+            await this.sqs.send(new SendMessageCommand({ QueueUrl: this.queueUrls[rule.targetQueue], MessageBody: JSON.stringify(event) }));
+            this.routed.push({ rule: rule.name, event });
+          }
+          entries.push({ EventId: id });
+        }
+        res.writeHead(200, { 'content-type': 'application/x-amz-json-1.1' });
+        res.end(JSON.stringify({ FailedEntryCount: 0, Entries: entries }));
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, host, resolve));
+    this.url = `http://${host}:${(this.server.address() as AddressInfo).port}`;
+    return this.url;
+  }
+
+  async stop() {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}

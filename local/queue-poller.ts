@@ -1,0 +1,68 @@
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { lambdaContext } from './api-server.ts';
+
+/**
+ * What Lambda's SQS event source mapping does: receive a batch, invoke the consumer with an SQS event,
+ * delete the messages it did not report in batchItemFailures. Failed messages stay and come back after
+ * their visibility timeout (which the consumer may lengthen), up to the queue's redrive to its DLQ.
+ */
+export function pollQueue(options: {
+  sqs: SQSClient;
+  queueUrl: string;
+  queueArn: string;
+  batchSize: number;
+  name: string;
+  handler: (event: SQSEvent, context: ReturnType<typeof lambdaContext>) => Promise<SQSBatchResponse | void>;
+}) {
+  let running = true;
+  const loop = async () => {
+    while (running) {
+      try {
+        const received = await options.sqs.send(
+          new ReceiveMessageCommand({ QueueUrl: options.queueUrl, MaxNumberOfMessages: options.batchSize, WaitTimeSeconds: 1, MessageSystemAttributeNames: ['All'] }),
+        );
+        const messages = received.Messages ?? [];
+        if (messages.length === 0) continue;
+        const event: SQSEvent = {
+          Records: messages.map((m) => ({
+            messageId: m.MessageId!,
+            receiptHandle: m.ReceiptHandle!,
+            body: m.Body ?? '',
+            attributes: {
+              ApproximateReceiveCount: m.Attributes?.ApproximateReceiveCount ?? '1',
+              SentTimestamp: m.Attributes?.SentTimestamp ?? String(Date.now()),
+              SenderId: 'local',
+              ApproximateFirstReceiveTimestamp: m.Attributes?.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+            },
+            messageAttributes: {},
+            md5OfBody: m.MD5OfBody ?? '',
+            eventSource: 'aws:sqs',
+            eventSourceARN: options.queueArn,
+            awsRegion: 'us-east-1',
+          })),
+        };
+        let failed = new Set(messages.map((m) => m.MessageId!));
+        try {
+          const response = await options.handler(event, lambdaContext(options.name, crypto.randomUUID(), 60_000));
+          failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+        } catch {
+          /* the whole batch failed: every message comes back after its visibility timeout */
+        }
+        const done = messages.filter((m) => !failed.has(m.MessageId!));
+        if (done.length > 0) {
+          await options.sqs.send(
+            new DeleteMessageBatchCommand({ QueueUrl: options.queueUrl, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }),
+          );
+        }
+      } catch {
+        if (running) await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+  };
+  const finished = loop();
+  return async () => {
+    running = false;
+    await finished;
+  };
+}
