@@ -9,6 +9,7 @@ new TemplateMessagingStack(app, context('stackName') ?? 'TemplateMessagingServic
   jwtAudience: context('jwtAudience') ?? 'template-messaging-service',
   jwksUrl: context('jwksUrl'),
   graphApiUrl: context('graphApiUrl'),
+  graphAppId: context('graphAppId'),
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });
 if (context('nag') === 'true') Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));

@@ -3,10 +3,15 @@ import { CorsHttpMethod, HttpApi, HttpMethod, type CfnStage } from 'aws-cdk-lib/
 import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { EventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { LambdaFunction, SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { EVENT_RULES } from '#lib/events.ts';
 import { dlqName, QUEUES } from '#lib/queues.ts';
+import { workers } from '#lib/workers.ts';
 import { routes } from '#lib/routes.ts';
 import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#lib/store/table.ts';
 import { ServiceFunction } from './http-function.ts';
@@ -18,6 +23,8 @@ export interface ServiceStackProps extends StackProps {
   jwksUrl?: string;
   /** The upstream; the real Graph API unless a sandbox points elsewhere. */
   graphApiUrl?: string;
+  /** The Meta app id used for resumable uploads of header media. */
+  graphAppId?: string;
 }
 
 export class TemplateMessagingStack extends Stack {
@@ -62,6 +69,38 @@ export class TemplateMessagingStack extends Stack {
     // Powertools Parameters and never log it.
     const graphToken = new Secret(this, 'GraphApiToken', { description: 'Graph API access token of the service' });
 
+    // Service events: the bus, and the rules of lib/events.ts sending matching events to their queues.
+    const bus = new EventBus(this, 'Events', { eventBusName: 'template-messaging-events' });
+    for (const rule of EVENT_RULES) {
+      new Rule(this, rule.name, {
+        eventBus: bus,
+        eventPattern: { source: rule.pattern.source, detailType: rule.pattern['detail-type'] },
+        targets: [new SqsQueue(queues[rule.targetQueue].queue)],
+      });
+    }
+
+    const grantNeeds = (fn: ServiceFunction, needs: readonly string[]) => {
+      for (const need of needs) {
+        if (need === 'graph') {
+          graphToken.grantRead(fn);
+          fn.addEnvironment('GRAPH_API_TOKEN_SECRET', graphToken.secretName);
+          fn.addEnvironment('GRAPH_API_URL', props.graphApiUrl ?? 'https://graph.facebook.com');
+          fn.addEnvironment('GRAPH_APP_ID', props.graphAppId ?? 'set-graph-app-id');
+        }
+        if (need === 'events') {
+          bus.grantPutEventsTo(fn);
+          fn.addEnvironment('EVENT_BUS_NAME', bus.eventBusName);
+        }
+        const queueKey = ({ syncQueue: 'sync', dispatchQueue: 'dispatch', webhookQueue: 'webhookEvents' } as Record<string, string>)[need];
+        if (queueKey) {
+          const { def, queue } = queues[queueKey];
+          if (need === 'webhookQueue') queue.grantConsumeMessages(fn);
+          else queue.grantSendMessages(fn);
+          fn.addEnvironment(def.urlSetting, queue.queueUrl);
+        }
+      }
+    };
+
     const authorizer = new HttpJwtAuthorizer('JwtAuthorizer', props.jwtIssuer, {
       jwtAudience: [props.jwtAudience],
       identitySource: ['$request.header.Authorization'],
@@ -93,18 +132,7 @@ export class TemplateMessagingStack extends Stack {
         access: route.method === 'GET' ? 'read' : 'readwrite',
         environment,
       });
-      for (const need of route.needs ?? []) {
-        if (need === 'graph') {
-          graphToken.grantRead(fn);
-          fn.addEnvironment('GRAPH_API_TOKEN_SECRET', graphToken.secretName);
-          fn.addEnvironment('GRAPH_API_URL', props.graphApiUrl ?? 'https://graph.facebook.com');
-        }
-        if (need === 'syncQueue' || need === 'dispatchQueue') {
-          const { def, queue } = queues[need === 'syncQueue' ? 'sync' : 'dispatch'];
-          queue.grantSendMessages(fn);
-          fn.addEnvironment(def.urlSetting, queue.queueUrl);
-        }
-      }
+      grantNeeds(fn, route.needs ?? []);
       api.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],
@@ -121,6 +149,17 @@ export class TemplateMessagingStack extends Stack {
       memorySize: 256,
     });
     api.addRoutes({ path: '/{proxy+}', methods: [HttpMethod.ANY], integration: new HttpLambdaIntegration('RouteNotFoundIntegration', fallback) });
+
+    // Workers: queue consumers report partial batch failures; scheduled ones run on an EventBridge schedule.
+    for (const worker of workers) {
+      const fn = new ServiceFunction(this, worker.name, { entry: worker.entry, table, access: 'readwrite', timeout: Duration.seconds(50) });
+      grantNeeds(fn, worker.needs);
+      if ('queue' in worker.trigger) {
+        fn.addEventSource(new SqsEventSource(queues[worker.trigger.queue].queue, { batchSize: worker.trigger.batchSize, reportBatchItemFailures: true }));
+      } else {
+        new Rule(this, `${worker.name}Schedule`, { schedule: Schedule.rate(Duration.minutes(worker.trigger.everyMinutes)), targets: [new LambdaFunction(fn)] });
+      }
+    }
 
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: table.tableName });

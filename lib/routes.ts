@@ -28,7 +28,7 @@ export interface RouteDef {
   /** Error statuses this route documents besides 401 and 500. */
   errors: number[];
   /** Upstream or queue access the function needs (grants in the stack, env locally). */
-  needs?: ('graph' | 'syncQueue' | 'dispatchQueue' | 'events')[];
+  needs?: ('graph' | 'syncQueue' | 'dispatchQueue' | 'events' | 'webhookQueue')[];
 }
 
 export const routes: RouteDef[] = [

@@ -203,7 +203,7 @@ export class GraphEmulator {
     const query = Object.fromEntries(url.searchParams);
     try {
       const raw = await readBody(req);
-      if (path.startsWith('/_emulator/')) return this.control(req.method ?? 'GET', path, raw, res);
+      if (path.startsWith('/_emulator/')) return this.control(req.method ?? 'GET', path, raw, res, query);
       const isUpload = /^\/(v\d+\.\d+\/)?upload:/.test(path.slice(1)) || path.includes('/upload:');
       let body: unknown;
       const type = req.headers['content-type'] ?? '';
@@ -387,7 +387,7 @@ export class GraphEmulator {
   }
 
   /** Control endpoints: not part of the Graph API. */
-  private control(method: string, path: string, raw: Buffer, res: ServerResponse) {
+  private control(method: string, path: string, raw: Buffer, res: ServerResponse, query: Record<string, string>) {
     const body = raw.length ? JSON.parse(raw.toString()) : {};
     const status = /^\/_emulator\/templates\/([^/]+)\/status$/.exec(path);
     if (status && method === 'POST') {
@@ -402,8 +402,10 @@ export class GraphEmulator {
       return this.send(res, 200, { faults: this.faults });
     }
     if (path === '/_emulator/faults' && method === 'DELETE') {
-      this.faults = [];
-      return this.send(res, 200, { faults: [] });
+      // ?path=X clears only the faults set for X, so concurrent tests do not clear each other's.
+      const only = query.path;
+      this.faults = only === undefined ? [] : this.faults.filter((f) => f.path !== only);
+      return this.send(res, 200, { faults: this.faults });
     }
     if (path === '/_emulator/calls' && method === 'GET') return this.send(res, 200, { calls: this.calls });
     if (path === '/_emulator/calls' && method === 'DELETE') {

@@ -3,7 +3,10 @@ import { call, emulator, expectErrorShape, tokens } from '../support/api.ts';
 
 const DID = '5215550001'; // client 7, WABA 100200300 (catalogs cat-1 with 230 products, cat-2)
 
-afterEach(() => emulator('DELETE', 'faults'));
+afterEach(async () => {
+  await emulator('DELETE', 'faults?path=/product_catalogs');
+  await emulator('DELETE', 'faults?path=/products');
+});
 
 describe('GET /v1/catalogs/{did} (spec §10)', () => {
   it('lists the WABA’s catalogs as {id, name, vertical}', async () => {
@@ -115,7 +118,7 @@ describe('GET /v1/catalogs/{did}/products (spec §4)', () => {
   it('answers 502 when the upstream is unavailable or times out', async () => {
     await emulator('POST', 'faults', { path: '/products', status: 502 });
     expectErrorShape(await products('?catalog_id=cat-1'), 502, 'upstream_unavailable');
-    await emulator('DELETE', 'faults');
+    await emulator('DELETE', 'faults?path=/products');
     await emulator('POST', 'faults', { path: '/products', delayMs: 1500 });
     expectErrorShape(await products('?catalog_id=cat-1'), 502, 'upstream_unavailable');
   });

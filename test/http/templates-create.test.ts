@@ -11,7 +11,7 @@ const suffix = () => Math.random().toString(36).slice(2, 8);
 const gamma = () => token({ clientId: 9, campaigns: [51], sub: 'gina' });
 
 afterEach(async () => {
-  await emulator('DELETE', 'faults');
+  await emulator('DELETE', 'faults?path=/100200500/message_templates');
 });
 
 const utility = (name: string) => ({

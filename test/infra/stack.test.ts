@@ -2,6 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '#lib/routes.ts';
+import { workers } from '#lib/workers.ts';
 import { INDEXES } from '#lib/store/table.ts';
 import { TemplateMessagingStack } from '../../infra/stack.ts';
 
@@ -40,7 +41,7 @@ describe('the CDK stack', () => {
 
   it('runs every function on Node 22 arm64 with the table and JWKS injected', () => {
     const functions = resourcesOf('AWS::Lambda::Function').filter(([, f]) => f.Properties.Runtime === 'nodejs22.x');
-    expect(functions.length).toBe(routes.length + 1);
+    expect(functions.length).toBe(routes.length + 1 + workers.length);
     for (const [, fn] of functions) {
       expect(fn.Properties.Architectures).toEqual(['arm64']);
       expect(Object.keys(fn.Properties.Environment.Variables)).toContain('TABLE_NAME');
@@ -69,6 +70,21 @@ describe('the CDK stack', () => {
     const putRoute = routes.find((r) => r.method === 'PUT')!;
     const writer = JSON.stringify(policies.find(([id]) => id.startsWith(putRoute.name))?.[1].Properties.PolicyDocument.Statement);
     expect(writer).toContain('dynamodb:PutItem');
+  });
+
+  it('routes service events to the webhook queue and consumes it with partial batch failures', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      EventPattern: { source: ['template-messaging-service'], 'detail-type': ['template.created', 'template.status_changed'] },
+    });
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { FunctionResponseTypes: ['ReportBatchItemFailures'] });
+    template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' });
+  });
+
+  it('lets only the functions that publish put events on the bus', () => {
+    const policies = resourcesOf('AWS::IAM::Policy');
+    const publishers = policies.filter(([, p]) => JSON.stringify(p.Properties.PolicyDocument).includes('events:PutEvents')).map(([id]) => id);
+    expect(publishers.some((id) => id.startsWith('CreateTemplate'))).toBe(true);
+    expect(publishers.some((id) => id.startsWith('ListTemplates'))).toBe(false);
   });
 
   it('throttles the default stage', () => {
