@@ -2,26 +2,19 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DirectoryFile, Product } from '#lib/domain/directory.ts';
+import type { MetaTemplate } from '#lib/domain/template-record.ts';
 
 /**
  * Our emulator of Meta's Graph API (the upstream), with the shapes, paging and error envelopes of
  * shared/spec/upstream-facts.md. Control endpoints under /_emulator let tests and people set a template's
  * review status, inject faults (5xx, 429, timeouts) and read the log of upstream calls.
  */
-export interface EmulatedTemplate {
-  id: string;
-  name: string;
-  language: string;
-  status: string;
-  category: string;
-  components: Record<string, unknown>[];
-  parameter_format?: string;
+/** An upstream template as the emulator holds it: the fields of meta_template plus its edit history. */
+export interface EmulatedTemplate extends MetaTemplate {
   message_send_ttl_seconds?: number;
-  quality_score?: { score: string; date?: number };
   rejected_reason?: string;
   previous_category?: string;
   edits?: number[];
-  [key: string]: unknown;
 }
 
 interface EmulatedWaba {

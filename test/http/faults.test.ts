@@ -1,0 +1,48 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { setDynamo } from '#lib/store/dynamo/client.ts';
+
+/**
+ * An unexpected failure (here: DynamoDB refusing every call, injected into the AWS client) is a 500 with a
+ * request id and nothing internal in the body. The handler is the deployed one, invoked with API
+ * Gateway's event and authorizer claims.
+ */
+let handler: (event: APIGatewayProxyEventV2, context: unknown) => Promise<{ statusCode: number; body: string; headers: Record<string, string> }>;
+
+beforeAll(async () => {
+  process.env.TABLE_NAME = inject('tableName');
+  process.env.AWS_REGION = 'us-east-1';
+  ({ handler } = (await import('../../functions/http/list-templates.ts')) as never);
+});
+
+afterEach(() => setDynamo(undefined));
+
+const event = {
+  version: '2.0',
+  routeKey: 'GET /v1/templates',
+  rawPath: '/v1/templates',
+  rawQueryString: '',
+  headers: {},
+  requestContext: { requestId: 'req-500', http: { method: 'GET', path: '/v1/templates' }, authorizer: { jwt: { claims: { sub: 's', client_id: '7', campaigns: '[31]' } } } },
+  isBase64Encoded: false,
+} as unknown as APIGatewayProxyEventV2;
+
+describe('unexpected failures', () => {
+  it('answer 500 with the request id and no internal detail', async () => {
+    // Prepare: a DynamoDB client whose every call fails with an internal-looking error
+    const broken = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
+    broken.send = (async () => {
+      throw Object.assign(new Error('ProvisionedThroughputExceededException: table arn:aws:dynamodb:secret-table'), { name: 'InternalServerError' });
+    }) as never;
+    setDynamo(broken);
+    // Act
+    const response = await handler(event, {});
+    // Assess
+    expect(response.statusCode).toBe(500);
+    expect(JSON.parse(response.body)).toEqual({ message: 'Internal server error', code: 'internal_error', request_id: 'req-500' });
+    expect(response.body).not.toContain('secret-table');
+  });
+});

@@ -1,0 +1,21 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigurationError, loadConfig } from '#lib/config.ts';
+
+describe('configuration', () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    process.env = { ...saved };
+  });
+
+  it('names every missing or invalid setting in one error', () => {
+    delete process.env.JWT_AUDIENCE;
+    process.env.JWKS_URL = 'not a url';
+    expect(() => loadConfig('JWT_AUDIENCE', 'JWKS_URL')).toThrow(ConfigurationError);
+    expect(() => loadConfig('JWT_AUDIENCE', 'JWKS_URL')).toThrow(/JWT_AUDIENCE is not set; JWKS_URL is invalid/);
+  });
+
+  it('returns the settings asked for', () => {
+    process.env.EVENT_BUS_NAME = 'bus';
+    expect(loadConfig('EVENT_BUS_NAME')).toEqual({ EVENT_BUS_NAME: 'bus' });
+  });
+});
