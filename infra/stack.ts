@@ -91,10 +91,10 @@ export class TemplateMessagingStack extends Stack {
           bus.grantPutEventsTo(fn);
           fn.addEnvironment('EVENT_BUS_NAME', bus.eventBusName);
         }
-        const queueKey = ({ syncQueue: 'sync', dispatchQueue: 'dispatch', webhookQueue: 'webhookEvents' } as Record<string, string>)[need];
+        const queueKey = ({ syncQueue: 'sync', syncQueueConsumer: 'sync', dispatchQueue: 'dispatch', webhookQueue: 'webhookEvents' } as Record<string, string>)[need];
         if (queueKey) {
           const { def, queue } = queues[queueKey];
-          if (need === 'webhookQueue') queue.grantConsumeMessages(fn);
+          if (need === 'webhookQueue' || need === 'syncQueueConsumer') queue.grantConsumeMessages(fn);
           else queue.grantSendMessages(fn);
           fn.addEnvironment(def.urlSetting, queue.queueUrl);
         }
@@ -152,7 +152,9 @@ export class TemplateMessagingStack extends Stack {
 
     // Workers: queue consumers report partial batch failures; scheduled ones run on an EventBridge schedule.
     for (const worker of workers) {
-      const fn = new ServiceFunction(this, worker.name, { entry: worker.entry, table, access: 'readwrite', timeout: Duration.seconds(50) });
+      // The sync worker may page through many WABAs: it gets the lease's 15 minutes, the queue's visibility timeout.
+      const timeout = 'queue' in worker.trigger ? Duration.seconds(Math.min(QUEUES[worker.trigger.queue].visibilityTimeoutSeconds, 900)) : Duration.seconds(50);
+      const fn = new ServiceFunction(this, worker.name, { entry: worker.entry, table, access: 'readwrite', timeout });
       grantNeeds(fn, worker.needs);
       if ('queue' in worker.trigger) {
         fn.addEventSource(new SqsEventSource(queues[worker.trigger.queue].queue, { batchSize: worker.trigger.batchSize, reportBatchItemFailures: true }));

@@ -7,6 +7,8 @@ import { DynamoWebhookConfigStore } from '#lib/store/dynamo/webhook-store.ts';
 import type { MediaPorts } from '#lib/domain/media.ts';
 import { EventBridgePublisher } from '#lib/events-eventbridge.ts';
 import { DynamoOutboxStore } from '#lib/store/dynamo/outbox-store.ts';
+import { DynamoSyncLeaseStore } from '#lib/store/dynamo/lease-store.ts';
+import { SqsJobQueue } from '#lib/queue-sqs.ts';
 import { GraphClient } from '#lib/upstream/graph-client.ts';
 import { fetchMedia } from '#lib/upstream/media-fetch.ts';
 import { graphApiToken } from '#lib/upstream/token.ts';
@@ -39,3 +41,7 @@ export const media: MediaPorts = {
   download: (url, maxBytes) => fetchMedia(url, { maxBytes }),
   upload: (file) => graph().uploadMedia(process.env.GRAPH_APP_ID ?? 'app', file),
 };
+
+export const syncLeases = new DynamoSyncLeaseStore();
+export const syncQueue = new SqsJobQueue(() => loadConfig('SYNC_QUEUE_URL').SYNC_QUEUE_URL);
+export const dispatchQueue = new SqsJobQueue(() => loadConfig('DISPATCH_QUEUE_URL').DISPATCH_QUEUE_URL);

@@ -2,6 +2,7 @@ import type * as v from 'valibot';
 import { ListCatalogsQuery, ListProductsQuery } from '#lib/schemas/catalogs.ts';
 import { ListChannelsQuery } from '#lib/schemas/channels.ts';
 import { CreateTemplateBody, CreateTemplateQuery, EditTemplateBody } from '#lib/schemas/create-template.ts';
+import { SyncBody } from '#lib/schemas/sync.ts';
 import { AssignmentBody, BulkStatusBody, ListTemplatesQuery, RemoveAssignmentQuery } from '#lib/schemas/templates.ts';
 import { GetWebhookQuery, SetWebhookBody } from '#lib/schemas/webhook.ts';
 
@@ -134,6 +135,18 @@ export const routes: RouteDef[] = [
     request: { body: EditTemplateBody },
     errors: [400, 403, 404, 502],
     needs: ['graph'],
+  },
+  {
+    name: 'SyncTemplates',
+    method: 'POST',
+    path: '/v1/templates/sync-from-meta',
+    entry: 'functions/http/sync-templates.ts',
+    summary: "Start a synchronization of the client's templates from the upstream (one at a time)",
+    success: 200,
+    auth: true,
+    request: { body: SyncBody },
+    errors: [400, 403, 409, 502],
+    needs: ['graph', 'syncQueue'],
   },
   {
     name: 'GetChannelCampaignsGrouped',

@@ -8,7 +8,7 @@ export interface WorkerDef {
   name: string;
   entry: string;
   trigger: { queue: keyof typeof QUEUES; batchSize: number } | { everyMinutes: number };
-  needs: ('events' | 'webhookQueue')[];
+  needs: ('events' | 'webhookQueue' | 'graph' | 'syncQueueConsumer')[];
 }
 
 export const workers: WorkerDef[] = [
@@ -17,6 +17,12 @@ export const workers: WorkerDef[] = [
     entry: 'functions/workers/deliver-webhooks.ts',
     trigger: { queue: 'webhookEvents', batchSize: 10 },
     needs: ['webhookQueue'],
+  },
+  {
+    name: 'SyncTemplatesWorker',
+    entry: 'functions/workers/sync-templates.ts',
+    trigger: { queue: 'sync', batchSize: 1 },
+    needs: ['graph', 'events', 'syncQueueConsumer'],
   },
   {
     name: 'RelayOutbox',

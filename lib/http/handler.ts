@@ -47,6 +47,8 @@ export interface HttpFunctionSpec<QS extends v.GenericSchema, BS extends v.Gener
   invalidMessage?: string;
   /** Accept multipart/form-data too: a JSON part validated like a JSON body, plus one file. */
   multipart?: MultipartSpec;
+  /** An absent body counts as `{}` (endpoints whose every body field is optional). */
+  bodyOptional?: boolean;
   /** Skips authentication (only for routes that serve public documents). */
   public?: boolean;
 }
@@ -121,10 +123,9 @@ export function httpFunction<
     const path = spec.path ? parseOrThrow(spec.path, event.pathParameters ?? {}, invalid) : undefined;
     let body: unknown;
     if (spec.body) {
-      if (event.body === undefined || event.body === null || (event.body as unknown) === '') {
-        throw badRequest('Request body is required');
-      }
-      body = parseOrThrow(spec.body, event.body, invalid);
+      const absent = event.body === undefined || event.body === null || (event.body as unknown) === '';
+      if (absent && !spec.bodyOptional) throw badRequest('Request body is required');
+      body = parseOrThrow(spec.body, absent ? {} : event.body, invalid);
     }
     const result = await run({
       query: query as Out<QS>,

@@ -9,6 +9,8 @@ export interface DirectoryStore {
   /** Channels ordered by client_id then wa_id; one client's when clientId is given. */
   listChannels(clientId?: number): Promise<ChannelRecord[]>;
   clientHasWaba(clientId: number, wabaId: string): Promise<boolean>;
+  /** The WABAs of a client (those its channel records name). */
+  listClientWabas(clientId: number): Promise<string[]>;
   getWaba(wabaId: string): Promise<Waba | null>;
   getClient(clientId: number): Promise<Client | null>;
   getCampaign(clientId: number, campaignId: number): Promise<Campaign | null>;
@@ -47,6 +49,20 @@ export interface TemplateRecordStore {
   register(records: TemplateRecord[], events: ServiceEvent[]): Promise<void>;
   /** Replaces the meta_template of the given records (an edit reaches every sibling). */
   replaceMetaTemplate(records: TemplateRecord[], meta: MetaTemplate, source: 'edit' | 'sync', now: string): Promise<void>;
+  /** Sets or clears `deleted` (a sync no longer finds, or finds again, the template upstream). */
+  markDeleted(records: TemplateRecord[], deleted: boolean, now: string): Promise<void>;
+}
+
+/** The one-sync-at-a-time lease per client: a conditional write with an expiry (decisions §4). */
+export interface SyncLeaseStore {
+  acquire(clientId: number, leaseId: string, nowMs: number, ttlMs: number): Promise<boolean>;
+  holds(clientId: number, leaseId: string, nowMs: number): Promise<boolean>;
+  release(clientId: number, leaseId: string): Promise<void>;
+}
+
+/** A queue of jobs for a worker or the dispatch engine. */
+export interface JobQueue {
+  send(messages: Record<string, unknown>[]): Promise<void>;
 }
 
 /** Events written with the change that caused them and removed once published (transactional outbox). */

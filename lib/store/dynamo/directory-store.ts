@@ -53,6 +53,14 @@ export class DynamoDirectoryStore implements DirectoryStore {
     return (await getItem(keys.client(clientId), keys.waba(wabaId))) !== null;
   }
 
+  async listClientWabas(clientId: number) {
+    const items = await queryAll({
+      KeyConditionExpression: 'pk = :p AND begins_with(sk, :w)',
+      ExpressionAttributeValues: { ':p': keys.client(clientId), ':w': 'WABA#' },
+    });
+    return items.map((item) => String(item.waba_id));
+  }
+
   getWaba(wabaId: string) {
     return getItem<Waba>(keys.waba(wabaId), 'WABA');
   }

@@ -137,6 +137,26 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
     }
   }
 
+  async markDeleted(records: TemplateRecord[], deleted: boolean, now: string) {
+    await Promise.all(
+      records.map((record) =>
+        dynamo()
+          .send(
+            new UpdateCommand({
+              TableName: tableName(),
+              Key: { pk: keys.record(record.id), sk: 'RECORD' },
+              UpdateExpression: 'SET deleted = :d, updated_at = :now',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: { ':d': deleted, ':now': now },
+            }),
+          )
+          .catch((error: unknown) => {
+            if (!isConditionFailure(error)) throw error;
+          }),
+      ),
+    );
+  }
+
   async replaceMetaTemplate(records: TemplateRecord[], meta: MetaTemplate, source: 'edit' | 'sync', now: string) {
     // One UpdateItem per record: each record is whole at every moment, and a retry converges.
     await Promise.all(

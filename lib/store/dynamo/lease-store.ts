@@ -1,0 +1,52 @@
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { SyncLeaseStore } from '#lib/store/ports.ts';
+import { keys, TTL_ATTRIBUTE } from '#lib/store/table.ts';
+import { dynamo, tableName } from './client.ts';
+
+const SK = 'SYNC_LEASE';
+
+/**
+ * The sync lease: one item per client, taken with a conditional Put that succeeds only when no lease exists
+ * or the existing one has expired. DynamoDB's TTL deletes expired leases eventually (and DynamoDB Local never),
+ * so the expiry is compared here rather than trusted to TTL.
+ */
+export class DynamoSyncLeaseStore implements SyncLeaseStore {
+  async acquire(clientId: number, leaseId: string, nowMs: number, ttlMs: number) {
+    try {
+      await dynamo().send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: { pk: keys.client(clientId), sk: SK, entity: 'sync_lease', lease_id: leaseId, started_at: new Date(nowMs).toISOString(), [TTL_ATTRIBUTE]: Math.ceil((nowMs + ttlMs) / 1000) },
+          ConditionExpression: 'attribute_not_exists(pk) OR #exp < :now',
+          ExpressionAttributeNames: { '#exp': TTL_ATTRIBUTE },
+          ExpressionAttributeValues: { ':now': Math.floor(nowMs / 1000) },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+      throw error;
+    }
+  }
+
+  async holds(clientId: number, leaseId: string, nowMs: number) {
+    const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: keys.client(clientId), sk: SK }, ConsistentRead: true }));
+    return result.Item?.lease_id === leaseId && Number(result.Item?.[TTL_ATTRIBUTE]) >= Math.floor(nowMs / 1000);
+  }
+
+  async release(clientId: number, leaseId: string) {
+    try {
+      await dynamo().send(
+        new DeleteCommand({
+          TableName: tableName(),
+          Key: { pk: keys.client(clientId), sk: SK },
+          ConditionExpression: 'lease_id = :id',
+          ExpressionAttributeValues: { ':id': leaseId },
+        }),
+      );
+    } catch (error) {
+      // Someone else holds it now (ours expired): theirs must stay.
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    }
+  }
+}
