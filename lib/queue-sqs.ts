@@ -3,6 +3,11 @@ import type { JobQueue } from '#lib/store/ports.ts';
 
 let client: SQSClient | undefined;
 
+/** Replaces the process's SQS client; used by tests that inject faults into the AWS client. */
+export function setSqsClient(replacement: SQSClient | undefined) {
+  client = replacement;
+}
+
 /** Sends jobs in batches of ten; any message SQS refuses fails the call. */
 export class SqsJobQueue implements JobQueue {
   constructor(private readonly queueUrl: () => string) {}

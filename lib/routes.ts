@@ -2,6 +2,7 @@ import type * as v from 'valibot';
 import { ListCatalogsQuery, ListProductsQuery } from '#lib/schemas/catalogs.ts';
 import { ListChannelsQuery } from '#lib/schemas/channels.ts';
 import { CreateTemplateBody, CreateTemplateQuery, EditTemplateBody } from '#lib/schemas/create-template.ts';
+import { SendBody } from '#lib/schemas/send.ts';
 import { SyncBody } from '#lib/schemas/sync.ts';
 import { AssignmentBody, BulkStatusBody, ListTemplatesQuery, RemoveAssignmentQuery } from '#lib/schemas/templates.ts';
 import { GetWebhookQuery, SetWebhookBody } from '#lib/schemas/webhook.ts';
@@ -190,6 +191,18 @@ export const routes: RouteDef[] = [
     auth: true,
     request: { query: RemoveAssignmentQuery },
     errors: [400, 403, 404, 409],
+  },
+  {
+    name: 'SendTemplate',
+    method: 'POST',
+    path: '/v1/template/messages/{did}',
+    entry: 'functions/http/send-template.ts',
+    summary: 'Send an approved template to a list of recipients (queued as dispatch jobs)',
+    success: 200,
+    auth: true,
+    request: { body: SendBody },
+    errors: [400, 403, 404, 422, 502],
+    needs: ['graph', 'dispatchQueue'],
   },
   {
     name: 'GetOpenApi',

@@ -36,6 +36,9 @@ export interface LocalStack {
   graphUrl: string;
   emulator?: GraphEmulator;
   tableName: string;
+  sqsEndpoint: string;
+  /** Queue URLs by the keys of lib/queues.ts. */
+  queueUrls: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -260,7 +263,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         cleanups.push(() => clearInterval(timer));
       }
     }
-    return { apiUrl: api.url, graphUrl, emulator, tableName: TABLE_NAME, stop };
+    const urls = Object.fromEntries(Object.entries(queuesByKey).map(([k, q]) => [k, q.url]));
+    return { apiUrl: api.url, graphUrl, emulator, tableName: TABLE_NAME, sqsEndpoint, queueUrls: urls, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -6,6 +6,8 @@ declare module 'vitest' {
     graphUrl: string;
     dynamoEndpoint: string;
     tableName: string;
+    sqsEndpoint: string;
+    dispatchQueueUrl: string;
   }
 }
 
@@ -21,5 +23,7 @@ export default async function setup(project: TestProject) {
   project.provide('graphUrl', stack.graphUrl);
   project.provide('dynamoEndpoint', process.env.DYNAMODB_ENDPOINT!);
   project.provide('tableName', stack.tableName);
+  project.provide('sqsEndpoint', stack.sqsEndpoint);
+  project.provide('dispatchQueueUrl', stack.queueUrls.dispatch);
   return () => stack.stop();
 }

@@ -1,0 +1,207 @@
+import type { Caller } from '#lib/auth/caller.ts';
+import { badRequest, notFound, unprocessable, upstreamUnavailable, type ErrorDetail } from '#lib/errors.ts';
+import type { SendInput } from '#lib/schemas/send.ts';
+import type { DirectoryStore, JobQueue, TemplateRecordStore } from '#lib/store/ports.ts';
+import type { GraphPage } from '#lib/upstream/graph-client.ts';
+import { UpstreamError } from '#lib/upstream/graph-client.ts';
+import { resolveProvider, type WabaLookup } from './provider.ts';
+import type { MetaTemplate } from './template-record.ts';
+import { placeholders } from './template-rules.ts';
+import { actingClient } from './tenancy.ts';
+import { checkPublicHttpsUrl, type Resolver } from './url-guard.ts';
+
+/** POST /v1/template/messages/{did} (spec §1, decisions §5). */
+type Component = Record<string, any>;
+const upper = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : '');
+
+/** What a template asks of each recipient's params. */
+export interface TemplateNeeds {
+  header: number;
+  body: number;
+  buttons: number;
+  cards?: { body: number; buttons: number }[];
+  products?: 'MPM' | 'SPM';
+  headerFormat?: string;
+}
+
+const countOf = (text: unknown) => (typeof text === 'string' ? new Set(placeholders(text).positions).size : 0);
+
+/** Buttons with a variable: a URL with {{1}}, a COPY_CODE (its code), or an OTP button of an authentication template. */
+function variableButtons(buttons: unknown): number {
+  if (!Array.isArray(buttons)) return 0;
+  return buttons.filter((b: Component) => {
+    const type = upper(b?.type);
+    return (type === 'URL' && countOf(b.url) > 0) || type === 'COPY_CODE' || type === 'OTP';
+  }).length;
+}
+
+export function templateNeeds(template: MetaTemplate): TemplateNeeds {
+  const needs: TemplateNeeds = { header: 0, body: 0, buttons: 0 };
+  for (const component of template.components as Component[]) {
+    const type = upper(component.type);
+    if (type === 'HEADER') {
+      needs.headerFormat = upper(component.format ?? 'TEXT');
+      if (needs.headerFormat === 'TEXT') needs.header = countOf(component.text);
+    } else if (type === 'BODY') {
+      needs.body = countOf(component.text);
+    } else if (type === 'BUTTONS') {
+      needs.buttons = variableButtons(component.buttons);
+      const kinds = (component.buttons as Component[] | undefined)?.map((b) => upper(b?.type)) ?? [];
+      if (kinds.includes('MPM')) needs.products = 'MPM';
+      else if (kinds.includes('SPM')) needs.products = 'SPM';
+    } else if (type === 'CAROUSEL' && Array.isArray(component.cards)) {
+      needs.cards = component.cards.map((card: Component) => {
+        const parts = (card.components ?? []) as Component[];
+        return {
+          body: countOf(parts.find((p) => upper(p.type) === 'BODY')?.text),
+          buttons: variableButtons(parts.find((p) => upper(p.type) === 'BUTTONS')?.buttons),
+        };
+      });
+    }
+  }
+  return needs;
+}
+
+/** Checks every recipient's params against the template; each problem names the recipient index. */
+export function checkRecipients(needs: TemplateNeeds, recipients: SendInput['recipients'], limit = 100): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  const expect = (path: string, got: unknown[] | undefined, wanted: number, what: string) => {
+    const count = got?.length ?? 0;
+    if (count !== wanted) problems.push({ path, message: `needs ${wanted} ${what} value${wanted === 1 ? '' : 's'}, got ${count}` });
+  };
+  recipients.forEach((recipient, i) => {
+    if (problems.length >= limit) return;
+    const p = recipient.params;
+    const base = `recipients[${i}].params`;
+    expect(`${base}.header`, p?.header, needs.header, 'header');
+    expect(`${base}.body`, p?.body, needs.body, 'body');
+    expect(`${base}.buttons`, p?.buttons, needs.buttons, 'button');
+    if (needs.cards) {
+      if ((p?.cards?.length ?? 0) !== needs.cards.length) {
+        problems.push({ path: `${base}.cards`, message: `needs ${needs.cards.length} cards, in the template's order` });
+      } else {
+        needs.cards.forEach((card, j) => {
+          expect(`${base}.cards[${j}].body`, p!.cards![j].body, card.body, 'card body');
+          expect(`${base}.cards[${j}].buttons`, p!.cards![j].buttons, card.buttons, 'card button');
+        });
+      }
+    } else if (p?.cards) {
+      problems.push({ path: `${base}.cards`, message: 'the template has no carousel' });
+    }
+    if (needs.products) {
+      const products = p?.products;
+      if (!products?.length) problems.push({ path: `${base}.products`, message: `a ${needs.products} template needs products` });
+      else if (needs.products === 'MPM' && products.some((x) => !x.action.sections?.length)) {
+        problems.push({ path: `${base}.products`, message: 'an MPM template needs sections' });
+      } else if (needs.products === 'SPM' && products.some((x) => x.action.sections !== undefined)) {
+        problems.push({ path: `${base}.products`, message: 'an SPM action holds only thumbnailProductRetailerId' });
+      }
+    } else if (p?.products) {
+      problems.push({ path: `${base}.products`, message: 'the template takes no products' });
+    }
+  });
+  return problems;
+}
+
+const HEADER_TYPES: Record<string, string> = { IMAGE: 'image_url', VIDEO: 'video_url', DOCUMENT: 'document_url', LOCATION: 'location' };
+
+export interface SendDeps {
+  directory: DirectoryStore;
+  records: TemplateRecordStore;
+  upstream: WabaLookup & { listTemplates(wabaId: string, query: Record<string, string | number | undefined>): Promise<GraphPage<Record<string, unknown>>> };
+  queue: JobQueue;
+  resolve: Resolver;
+}
+
+/** Largest job: recipients per message, and message size, under SQS's 256 KiB. */
+const JOB_RECIPIENTS = 1000;
+const JOB_BYTES = 200 * 1024;
+
+export function splitJobs<T>(recipients: T[]): T[][] {
+  const jobs: T[][] = [];
+  let current: T[] = [];
+  let size = 0;
+  for (const recipient of recipients) {
+    const bytes = Buffer.byteLength(JSON.stringify(recipient));
+    if (current.length > 0 && (current.length >= JOB_RECIPIENTS || size + bytes > JOB_BYTES)) {
+      jobs.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(recipient);
+    size += bytes;
+  }
+  if (current.length > 0) jobs.push(current);
+  return jobs;
+}
+
+export async function sendTemplate(deps: SendDeps, caller: Caller, input: { pathDid: string; body: SendInput; sendId: string }) {
+  const { body } = input;
+  if (body.did !== input.pathDid) throw unprocessable('The path did differs from the body did', [{ path: 'did', message: `must equal the path did ${input.pathDid}` }]);
+  const clientId = actingClient(caller, body.client_id);
+  const provider = await resolveProvider(deps, clientId, body.did);
+
+  let found: MetaTemplate | undefined;
+  try {
+    const page = await deps.upstream.listTemplates(provider.wabaId, {
+      name: body.template.name,
+      language: body.template.language,
+      fields: 'id,name,language,status,category,components,parameter_format',
+      limit: 25,
+    });
+    found = (page.data as unknown as MetaTemplate[]).find((t) => t.name === body.template.name && t.language === body.template.language);
+  } catch (error) {
+    if (error instanceof UpstreamError && error.kind === 'unavailable') throw upstreamUnavailable();
+    throw error instanceof UpstreamError ? upstreamUnavailable('The template provider refused the lookup') : error;
+  }
+  if (!found) throw notFound(`Template ${body.template.name} (${body.template.language}) does not exist`);
+  if (found.status !== 'APPROVED') throw unprocessable(`Template is ${found.status}; only APPROVED templates can be sent`);
+  if (upper(found.parameter_format) === 'NAMED') throw unprocessable('Templates with named parameters cannot be sent');
+
+  const needs = templateNeeds(found);
+  const problems = checkRecipients(needs, body.recipients);
+  const headerType = needs.headerFormat ? HEADER_TYPES[needs.headerFormat] : undefined;
+  const header = body.component?.header;
+  if (headerType && !header) problems.push({ path: 'component.header', message: `is required: the template has a ${needs.headerFormat} header` });
+  if (header && !headerType) problems.push({ path: 'component.header', message: 'the template has no media or location header' });
+  if (header && headerType && header.type !== headerType) problems.push({ path: 'component.header.type', message: `must be ${headerType}` });
+  if (header && 'value' in header) {
+    const check = await checkPublicHttpsUrl(header.value, deps.resolve, { allowUnresolved: true });
+    if (!check.ok) problems.push({ path: 'component.header.value', message: 'must be a public https URL' });
+  }
+  if (problems.length > 0) throw badRequest('Recipients or components do not match the template', problems);
+
+  let warning: string | undefined;
+  if (body.campaignId !== undefined) {
+    const records = await deps.records.listForTemplate(provider.wabaId, String(found.id), clientId);
+    if (!records.some((r) => r.campaign?.campaign_id === body.campaignId)) {
+      warning = `campaign ${body.campaignId} is not assigned to this template for client ${clientId}`;
+    }
+  }
+
+  // Calculated here, never sent by callers: namespace, the BODY/FOOTER/BUTTONS components, the contact count.
+  const components = (found.components as Component[]).filter((c) => ['BODY', 'FOOTER', 'BUTTONS'].includes(upper(c.type)));
+  const jobs = splitJobs(body.recipients);
+  const common = {
+    send_id: input.sendId,
+    client_id: clientId,
+    did: body.did,
+    waba_id: provider.wabaId,
+    phone_number_id: provider.phoneNumberId,
+    namespace: provider.namespace,
+    channel: body.channel,
+    template: { name: found.name, language: found.language, id: String(found.id), components },
+    total_contacts: body.recipients.length,
+    ...(body.component && { component: body.component }),
+    ...(body.attends && { attends: { ...body.attends, waitTime: body.attends.waitTime ?? 0 } }),
+    ...(body.allow_duplicates !== undefined && { allow_duplicates: body.allow_duplicates }),
+    ...(body.message_send_ttl_seconds !== undefined && { message_send_ttl_seconds: body.message_send_ttl_seconds }),
+    ...(body.campaignId !== undefined && { campaignId: body.campaignId }),
+  };
+  try {
+    await deps.queue.send(jobs.map((recipients, i) => ({ ...common, job: i + 1, jobs: jobs.length, recipients })));
+  } catch {
+    throw upstreamUnavailable('The dispatch queue is unreachable');
+  }
+  return { success: true as const, ...(warning && { warning }) };
+}

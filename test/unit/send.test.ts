@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { checkRecipients, splitJobs, templateNeeds } from '#lib/domain/send.ts';
+import type { MetaTemplate } from '#lib/domain/template-record.ts';
+
+const template = (components: Record<string, unknown>[]): MetaTemplate => ({ id: '1', name: 'n', language: 'en', status: 'APPROVED', category: 'UTILITY', components });
+
+describe('send rules', () => {
+  it('counts what a template needs: header and body placeholders, variable buttons, cards', () => {
+    const needs = templateNeeds(
+      template([
+        { type: 'HEADER', format: 'TEXT', text: 'Hi {{1}}' },
+        { type: 'BODY', text: '{{1}} {{2}} {{1}}' },
+        { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY' }, { type: 'URL', url: 'https://a/{{1}}' }, { type: 'URL', url: 'https://a/static' }, { type: 'COPY_CODE' }] },
+      ]),
+    );
+    expect(needs).toMatchObject({ header: 1, body: 2, buttons: 2, headerFormat: 'TEXT' });
+  });
+
+  it('names each recipient whose params do not match', () => {
+    const needs = { header: 0, body: 1, buttons: 0 };
+    const problems = checkRecipients(needs, [{ to: '1', params: { body: ['a'] } }, { to: '2' }, { to: '3', params: { body: ['a', 'b'] } }]);
+    expect(problems.map((p) => p.path)).toEqual(['recipients[1].params.body', 'recipients[2].params.body']);
+  });
+
+  it('splits recipients into jobs by count and by size, keeping every recipient once, in order', () => {
+    const recipients = Array.from({ length: 2345 }, (_, i) => ({ to: String(i) }));
+    const jobs = splitJobs(recipients);
+    expect(jobs.map((j) => j.length)).toEqual([1000, 1000, 345]);
+    expect(jobs.flat()).toEqual(recipients);
+    const big = Array.from({ length: 10 }, (_, i) => ({ to: String(i), params: { body: ['x'.repeat(60_000)] } }));
+    expect(splitJobs(big).every((job) => Buffer.byteLength(JSON.stringify(job)) < 256 * 1024)).toBe(true);
+  });
+});
