@@ -16,14 +16,15 @@ export interface RoutedEvent {
 
 export class LocalEventBridge {
   readonly routed: RoutedEvent[] = [];
-  private failures = 0;
+  private failures: { times: number; match?: string }[] = [];
   private server?: Server;
   url = '';
 
   constructor(private readonly sqs: SQSClient, private readonly queueUrls: Record<string, string>) {}
 
-  failNext(count: number) {
-    this.failures = count;
+  /** Fails the next `times` PutEvents calls, only those whose entries contain `match` when it is given. */
+  failNext(times: number, match?: string) {
+    this.failures.push({ times, match });
   }
 
   async start(host: string) {
@@ -36,12 +37,15 @@ export class LocalEventBridge {
           res.writeHead(400, { 'content-type': 'application/x-amz-json-1.1' });
           return res.end(JSON.stringify({ __type: 'UnknownOperationException', message: `unsupported ${String(target)}` }));
         }
-        if (this.failures > 0) {
-          this.failures--;
+        const text = Buffer.concat(chunks).toString();
+        const fault = this.failures.find((f) => f.times > 0 && (!f.match || text.includes(f.match)));
+        if (fault) {
+          fault.times--;
+          this.failures = this.failures.filter((f) => f.times > 0);
           res.writeHead(500, { 'content-type': 'application/x-amz-json-1.1' });
           return res.end(JSON.stringify({ __type: 'InternalException', message: 'Injected fault' }));
         }
-        const input = JSON.parse(Buffer.concat(chunks).toString()) as { Entries: Record<string, string>[] };
+        const input = JSON.parse(text) as { Entries: Record<string, string>[] };
         const entries = [];
         for (const entry of input.Entries) {
           const id = randomUUID();

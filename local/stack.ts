@@ -231,7 +231,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         };
         if (req.method === 'GET' && url.pathname === '/_local/events') return json(200, { routed: eventBridge.routed });
         if (req.method === 'POST' && url.pathname === '/_local/eventbridge/faults') {
-          eventBridge.failNext(Number(JSON.parse(_body.toString() || '{}').times ?? 1));
+          const fault = JSON.parse(_body.toString() || '{}') as { times?: number; match?: string };
+          eventBridge.failNext(Number(fault.times ?? 1), fault.match);
           return json(200, { ok: true });
         }
         if (req.method === 'POST' && url.pathname === '/_local/relay-outbox') {

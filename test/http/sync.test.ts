@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiUrl, call, emulator, expectErrorShape, graphUrl, token } from '../support/api.ts';
 import { EMULATOR_TOKEN } from '../../local/graph-emulator.ts';
+import { seedDirectory } from '../support/seed.ts';
 
 /**
  * Sync of client 9 (WABA 100200400) and client 10 (WABA 100200500). Upstream changes are made on the
@@ -23,6 +24,15 @@ async function graph(method: string, path: string, body?: unknown) {
 
 async function listing(client: number, query: string) {
   return (await call('GET', `/v1/templates?client_id=${client}&${query}`, { token: await bsp() })).body;
+}
+
+/** True when no sync lease of the client is stored (its sync has ended). */
+async function leaseFree(clientId: number) {
+  await seedDirectory({}); // points this worker's DynamoDB client at the stack's table
+  const { dynamo, tableName } = await import('#lib/store/dynamo/client.ts');
+  const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
+  const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: `CLIENT#${clientId}`, sk: 'SYNC_LEASE' }, ConsistentRead: true }));
+  return result.Item === undefined;
 }
 
 async function eventually(check: () => Promise<boolean>, timeoutMs = 15_000) {
@@ -60,9 +70,15 @@ describe('POST /v1/templates/sync-from-meta (spec §9, decisions §4)', () => {
     expect((await listing(9, `name=review_${suffix}`)).data[0].meta_template.status).toBe('APPROVED');
     expect((await listing(9, `name=doomed_${suffix}`)).total).toBe(0);
     expect((await listing(9, `name=doomed_${suffix}&deleted=true`)).data[0].meta_template.id).toBe(doomed.body.id);
-    const { routed } = (await (await fetch(`${apiUrl()}/_local/events`)).json()) as { routed: { event: any }[] };
-    const changes = routed.filter((r) => r.event['detail-type'] === 'template.status_changed' && r.event.detail.data.meta_template.id === created.body.id);
-    expect(changes).toHaveLength(1);
+    const statusChanges = async () => {
+      const { routed } = (await (await fetch(`${apiUrl()}/_local/events`)).json()) as { routed: { event: any }[] };
+      return routed.filter((r) => r.event['detail-type'] === 'template.status_changed' && r.event.detail.data.meta_template.id === created.body.id);
+    };
+    // Events are published when the sync ends, just after the records are written
+    await eventually(async () => (await statusChanges()).length > 0);
+    // One event (by its id; a relay running at the same moment may publish it again with the same id)
+    const changes = await statusChanges();
+    expect(new Set(changes.map((c) => c.event.detail.id)).size).toBe(1);
     expect(changes[0].event.detail.data.meta_template.status).toBe('APPROVED');
     // The lease is given back when the sync ends, and a second sync changes nothing (idempotent)
     await eventually(async () => (await call('POST', '/v1/templates/sync-from-meta', { token: await gamma() })).status === 200);
@@ -95,7 +111,7 @@ describe('POST /v1/templates/sync-from-meta (spec §9, decisions §4)', () => {
   });
 
   it('answers 502 when the upstream is unreachable, and takes no lease', async () => {
-    await new Promise((r) => setTimeout(r, 3000)); // let the slow sync of the 409 test finish
+    await eventually(() => leaseFree(10)); // the slow sync of the 409 test has ended
     await emulator('POST', 'faults', { path: '/100200500/message_templates', status: 503 });
     expectErrorShape(await call('POST', '/v1/templates/sync-from-meta', { token: await delta(), body: {} }), 502, 'upstream_unavailable');
     await emulator('DELETE', 'faults?path=/100200500/message_templates');

@@ -299,9 +299,9 @@ describe('POST /v1/templates/{did}: errors', () => {
 
 describe('the creation event when EventBridge fails', () => {
   it('keeps the event in the outbox and the relay delivers it exactly once', async () => {
-    // Prepare: EventBridge refuses every attempt of the next publish (the SDK tries three times)
-    await fetch(`${apiUrl()}/_local/eventbridge/faults`, { method: 'POST', body: JSON.stringify({ times: 3 }) });
+    // Prepare: EventBridge refuses every attempt (the SDK tries three times) to publish this template's event
     const name = `outboxed_${suffix()}`;
+    await fetch(`${apiUrl()}/_local/eventbridge/faults`, { method: 'POST', body: JSON.stringify({ times: 3, match: name }) });
     // Act
     const response = await create(utility(name));
     // Assess: the request succeeded, the record exists, the event is not routed yet
