@@ -24,7 +24,7 @@ const schemaOf = (schema: v.GenericSchema) => {
 function parameters(route: RouteDef) {
   const out: Record<string, unknown>[] = [];
   for (const match of route.path.matchAll(/\{(\w+)\}/g)) {
-    out.push({ name: match[1], in: 'path', required: true, schema: { type: 'string' } });
+    out.push({ name: match[1], in: 'path', required: true, description: route.params?.[match[1]] ?? match[1], schema: { type: 'string' } });
   }
   const query = route.request?.query ? schemaOf(route.request.query) : undefined;
   const props = (query?.properties ?? {}) as Record<string, Record<string, unknown>>;

@@ -18,8 +18,13 @@ export interface RouteDef {
   /** Logical id, also the CDK construct id of the function. */
   name: string;
   method: HttpMethod;
-  /** API Gateway path template, `{param}` for path parameters. */
+  /**
+   * API Gateway path template, `{param}` for path parameters. API Gateway refuses two routes with differently
+   * named variables at the same level, so the segment after /v1/templates/ is `{id}` everywhere (a DID for
+   * create and edit, a record id for channel-campaigns); `params` says which, for the OpenAPI document.
+   */
   path: string;
+  params?: Record<string, string>;
   /** Function source relative to the repo root; it exports `handler`. */
   entry: string;
   summary: string;
@@ -116,7 +121,8 @@ export const routes: RouteDef[] = [
   {
     name: 'CreateTemplate',
     method: 'POST',
-    path: '/v1/templates/{did}',
+    path: '/v1/templates/{id}',
+    params: { id: 'The DID (wa_id) the template is created for' },
     entry: 'functions/http/create-template.ts',
     summary: 'Create a template at the upstream and register its record (JSON, or multipart with a header file)',
     success: 200,
@@ -128,7 +134,8 @@ export const routes: RouteDef[] = [
   {
     name: 'EditTemplate',
     method: 'PUT',
-    path: '/v1/templates/{did}/{messageTemplateId}',
+    path: '/v1/templates/{id}/{messageTemplateId}',
+    params: { id: 'The DID (wa_id) of the template’s WABA', messageTemplateId: 'The template record id' },
     entry: 'functions/http/edit-template.ts',
     summary: 'Edit a template at the upstream (components replace the existing list)',
     success: 200,
@@ -152,7 +159,8 @@ export const routes: RouteDef[] = [
   {
     name: 'GetChannelCampaignsGrouped',
     method: 'GET',
-    path: '/v1/templates/{messageTemplateId}/channel-campaigns-grouped',
+    path: '/v1/templates/{id}/channel-campaigns-grouped',
+    params: { id: 'The template record id (messageTemplateId)' },
     entry: 'functions/http/get-channel-campaigns-grouped.ts',
     summary: "The template's assignments grouped by campaign (Unassigned excluded)",
     success: 200,
@@ -162,7 +170,8 @@ export const routes: RouteDef[] = [
   {
     name: 'AddChannelCampaigns',
     method: 'POST',
-    path: '/v1/templates/{messageTemplateId}/channel-campaigns',
+    path: '/v1/templates/{id}/channel-campaigns',
+    params: { id: 'The template record id (messageTemplateId)' },
     entry: 'functions/http/add-channel-campaigns.ts',
     summary: 'Assign the template to channel/campaign pairs',
     success: 201,
@@ -173,7 +182,8 @@ export const routes: RouteDef[] = [
   {
     name: 'ReplaceChannelCampaigns',
     method: 'PUT',
-    path: '/v1/templates/{messageTemplateId}/channel-campaigns',
+    path: '/v1/templates/{id}/channel-campaigns',
+    params: { id: 'The template record id (messageTemplateId)' },
     entry: 'functions/http/replace-channel-campaigns.ts',
     summary: "Set the client's channel/campaign pairs of the template to exactly the given ones",
     success: 200,
@@ -184,7 +194,8 @@ export const routes: RouteDef[] = [
   {
     name: 'RemoveChannelCampaigns',
     method: 'DELETE',
-    path: '/v1/templates/{messageTemplateId}/channel-campaigns',
+    path: '/v1/templates/{id}/channel-campaigns',
+    params: { id: 'The template record id (messageTemplateId)' },
     entry: 'functions/http/remove-channel-campaigns.ts',
     summary: 'Remove one pair (channel_id and campaign_id) or all pairs of the client',
     success: 200,

@@ -2,15 +2,14 @@ import { directory, graph, media, outbox, publisher, templateRecords } from '#li
 import { createTemplate } from '#lib/domain/create-template.ts';
 import { parseClientIdParam } from '#lib/domain/tenancy.ts';
 import { httpFunction } from '#lib/http/handler.ts';
-import { DidPath } from '#lib/schemas/catalogs.ts';
-import { CreateTemplateBody, CreateTemplateQuery } from '#lib/schemas/create-template.ts';
+import { CreateTemplateBody, CreateTemplateQuery, TemplateDidPath } from '#lib/schemas/create-template.ts';
 
 /** Multipart bodies over 4 MiB get 413 (decisions §4). */
 const MAX_MULTIPART_BYTES = 4 * 1024 * 1024;
 
 export const handler = httpFunction(
   {
-    path: DidPath,
+    path: TemplateDidPath,
     query: CreateTemplateQuery,
     body: CreateTemplateBody,
     invalidMessage: 'Template validation failed',
@@ -21,7 +20,7 @@ export const handler = httpFunction(
     body: await createTemplate(
       { directory, records: templateRecords, outbox, publisher, upstream: graph(), media },
       caller,
-      { did: path.did, queryClientId: parseClientIdParam(query.client_id), body, file },
+      { did: path.id, queryClientId: parseClientIdParam(query.client_id), body, file },
     ),
   }),
 );

@@ -8,7 +8,7 @@ export const handler = httpFunction(
   async ({ path, body, caller }) => ({
     status: 200,
     body: await editTemplate({ directory, records: templateRecords, upstream: graph() }, caller, {
-      did: path.did,
+      did: path.id,
       recordId: path.messageTemplateId,
       body,
     }),

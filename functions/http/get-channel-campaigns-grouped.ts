@@ -5,5 +5,5 @@ import { RecordIdPath } from '#lib/schemas/templates.ts';
 
 export const handler = httpFunction({ path: RecordIdPath }, async ({ path, caller }) => ({
   status: 200,
-  body: await groupedAssignments({ directory, records: templateRecords }, caller, path.messageTemplateId),
+  body: await groupedAssignments({ directory, records: templateRecords }, caller, path.id),
 }));

@@ -5,5 +5,5 @@ import { AssignmentBody, RecordIdPath } from '#lib/schemas/templates.ts';
 
 export const handler = httpFunction({ path: RecordIdPath, body: AssignmentBody }, async ({ path, body, caller }) => ({
   status: 200,
-  body: await replaceAssignments({ directory, records: templateRecords }, caller, path.messageTemplateId, body),
+  body: await replaceAssignments({ directory, records: templateRecords }, caller, path.id, body),
 }));

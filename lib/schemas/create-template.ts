@@ -48,8 +48,13 @@ export const EditTemplateBody = v.strictObject({
   optimization_spec: v.optional(OptimizationSpec),
 });
 
+const Did = v.pipe(v.string(), v.trim(), v.minLength(1, 'did is required'), v.maxLength(64));
+
+/** The DID sits in the `{id}` segment (see lib/routes.ts). */
+export const TemplateDidPath = v.object({ id: Did });
+
 export const DidTemplatePath = v.object({
-  did: v.pipe(v.string(), v.trim(), v.minLength(1, 'did is required'), v.maxLength(64)),
+  id: Did,
   messageTemplateId: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(64)),
 });
 

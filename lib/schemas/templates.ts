@@ -3,7 +3,8 @@ import { booleanParam, clientIdBody, textParam, wholeNumberParam } from './commo
 
 const RecordId = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(64));
 
-export const RecordIdPath = v.object({ messageTemplateId: RecordId });
+/** The record id sits in the `{id}` segment (see lib/routes.ts for why it is not called messageTemplateId). */
+export const RecordIdPath = v.object({ id: RecordId });
 
 export const ListTemplatesQuery = v.object({
   state: v.optional(textParam),

@@ -142,7 +142,7 @@ describe('POST /v1/templates/{did}: success', () => {
 describe('POST /v1/templates/{did}: errors', () => {
   it('answers 400 when the did is blank', async () => {
     const error = expectErrorShape(await create(utility(`x_${suffix()}`), { did: '%20' }), 400, 'validation_failed');
-    expect(error.details?.[0].path).toBe('did');
+    expect(error.details?.[0]).toEqual({ path: 'id', message: 'did is required' });
   });
 
   it('answers 403 for a DID outside the client’s hierarchy and for another client without BSP_CN', async () => {

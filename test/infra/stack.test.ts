@@ -100,3 +100,19 @@ describe('the CDK stack', () => {
     for (const [, q] of queues) expect(q.Properties.SqsManagedSseEnabled).toBe(true);
   });
 });
+
+describe('the route manifest', () => {
+  it('never names two variables differently at the same level of one path (API Gateway refuses that)', () => {
+    const seen = new Map<string, string>();
+    for (const route of routes) {
+      const segments = route.path.split('/');
+      segments.forEach((segment, i) => {
+        if (!segment.startsWith('{')) return;
+        const prefix = segments.slice(0, i).join('/');
+        const earlier = seen.get(prefix);
+        expect(earlier === undefined || earlier === segment, `${route.path}: ${segment} vs ${earlier} after ${prefix}`).toBe(true);
+        seen.set(prefix, segment);
+      });
+    }
+  });
+});
