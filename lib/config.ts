@@ -11,7 +11,6 @@ const settings = {
   JWT_AUDIENCE: v.pipe(v.string(), v.minLength(1)),
   JWKS_URL: v.pipe(v.string(), v.url()),
   GRAPH_API_URL: v.pipe(v.string(), v.url()),
-  GRAPH_API_TOKEN: v.pipe(v.string(), v.minLength(1)),
   SYNC_QUEUE_URL: v.pipe(v.string(), v.url()),
   DISPATCH_QUEUE_URL: v.pipe(v.string(), v.url()),
   EVENT_BUS_NAME: v.pipe(v.string(), v.minLength(1)),
