@@ -14,6 +14,7 @@ import { LocalEventBridge } from './eventbridge.ts';
 import { pollQueue } from './queue-poller.ts';
 import { workers } from '#lib/workers.ts';
 import { relayOutbox } from '#lib/domain/outbox.ts';
+import { outbox, publisher } from '#lib/deps.ts';
 import { pathToFileURL } from 'node:url';
 import { EMULATOR_TOKEN, GraphEmulator } from './graph-emulator.ts';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER, publicJwks, ROOT } from './keys.ts';
@@ -236,9 +237,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
           return json(200, { ok: true });
         }
         if (req.method === 'POST' && url.pathname === '/_local/relay-outbox') {
-          const { DynamoOutboxStore } = await import('#lib/store/dynamo/outbox-store.ts');
-          const { EventBridgePublisher } = await import('#lib/events-eventbridge.ts');
-          const relayed = await relayOutbox(new EventBridgePublisher(), new DynamoOutboxStore(), Number(url.searchParams.get('graceMs') ?? 60_000));
+          const relayed = await relayOutbox(publisher, outbox, Number(url.searchParams.get('graceMs') ?? 60_000));
           return json(200, { relayed });
         }
         const ops = /^\/_local\/requests\/([^/]+)\/dynamodb$/.exec(url.pathname);

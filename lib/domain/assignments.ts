@@ -1,6 +1,6 @@
 import type { Caller } from '#lib/auth/caller.ts';
 import { badRequest, conflict, forbidden, notFound, type ErrorDetail } from '#lib/errors.ts';
-import { AssignmentConflict, type DirectoryStore, type TemplateRecordStore } from '#lib/store/ports.ts';
+import { AssignmentConflict, type AssignmentChange, type DirectoryStore, type TemplateRecordStore } from '#lib/store/ports.ts';
 import { channelCampaignGroups, oldestRecord } from './template-listing.ts';
 import { isPlaceholder, newRecordId, type AssignedCampaign, type AssignedChannel, type TemplateRecord } from './template-record.ts';
 import { actingClient } from './tenancy.ts';
@@ -98,7 +98,9 @@ function asPlaceholder(record: TemplateRecord, now: string): TemplateRecord {
 /** DynamoDB's limit of items in one transaction. */
 const TRANSACTION_LIMIT = 100;
 
-async function apply(deps: AssignmentDeps, change: Parameters<TemplateRecordStore['applyAssignments']>[0]) {
+const emptyChange = (): AssignmentChange => ({ create: [], update: [], remove: [] });
+
+async function apply(deps: AssignmentDeps, change: AssignmentChange) {
   // Worst case per change: a record and its assignment key, plus the old key when a pair moves.
   const items = change.create.length * 2 + change.update.length * 3 + change.remove.length * 2;
   if (items > TRANSACTION_LIMIT) {
@@ -121,7 +123,7 @@ export async function addAssignments(deps: AssignmentDeps, caller: Caller, recor
   const now = deps.now?.() ?? new Date().toISOString();
   const held = new Map(siblings.filter((r) => !isPlaceholder(r)).map((r) => [recordPair(r)!, r]));
   const placeholder = siblings.find(isPlaceholder);
-  const change = { create: [] as TemplateRecord[], update: [] as { before: TemplateRecord; after: TemplateRecord }[], remove: [] as TemplateRecord[] };
+  const change = emptyChange();
   const ids: string[] = [];
   for (const { pair, channel, campaign } of resolved) {
     const existing = held.get(pairKey(pair));
@@ -153,7 +155,7 @@ export async function replaceAssignments(deps: AssignmentDeps, caller: Caller, r
   const assigned = siblings.filter((r) => !isPlaceholder(r));
   const placeholders = siblings.filter(isPlaceholder);
   const heldKeys = new Set(assigned.map((r) => recordPair(r)!));
-  const change = { create: [] as TemplateRecord[], update: [] as { before: TemplateRecord; after: TemplateRecord }[], remove: [] as TemplateRecord[] };
+  const change = emptyChange();
   const leaving = assigned.filter((r) => !wanted.has(recordPair(r)!));
   const arriving = resolved.filter((r) => !heldKeys.has(pairKey(r.pair)));
   let reusable: TemplateRecord | undefined = placeholders[0];
@@ -176,7 +178,7 @@ export async function replaceAssignments(deps: AssignmentDeps, caller: Caller, r
 
 /** When a client loses its last pair: keep (or make) exactly one placeholder, for this client only. */
 function finishWithPlaceholder(
-  change: { create: TemplateRecord[]; update: { before: TemplateRecord; after: TemplateRecord }[]; remove: TemplateRecord[] },
+  change: AssignmentChange,
   leaving: TemplateRecord[],
   placeholders: TemplateRecord[],
   original: TemplateRecord,
@@ -216,7 +218,7 @@ export async function removeAssignments(
     leaving = assigned.filter((r) => recordPair(r) === key);
     if (leaving.length === 0) throw notFound(`Client ${clientId} has no assignment {channel_id: ${input.channel_id}, campaign_id: ${input.campaign_id}} for this template`);
   }
-  const change = { create: [] as TemplateRecord[], update: [] as { before: TemplateRecord; after: TemplateRecord }[], remove: [] as TemplateRecord[] };
+  const change = emptyChange();
   if (leaving.length === assigned.length) finishWithPlaceholder(change, leaving, placeholders, original, clientId, now);
   else change.remove.push(...leaving);
   await apply(deps, change);

@@ -143,29 +143,26 @@ export function httpFunction<
   const started = new WeakMap<object, number>();
   const callers = new WeakMap<object, Caller>();
   const files = new WeakMap<object, UploadedFile>();
+  type Request = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>;
+  // One structured line per request, whether it succeeded or failed; nothing from headers or bodies.
+  const logRequest = (request: Request) => {
+    logger.info('request', {
+      method: request.event.requestContext?.http?.method,
+      route: request.event.routeKey,
+      status: request.response?.statusCode,
+      duration_ms: Date.now() - (started.get(request) ?? Date.now()),
+    });
+    logger.resetKeys();
+  };
   handler.use({
     before: (request) => {
       started.set(request, Date.now());
       logger.appendKeys({ request_id: requestIdOf(request.event, request.context) });
     },
-    after: (request) => {
-      logger.info('request', {
-        method: request.event.requestContext?.http?.method,
-        route: request.event.routeKey,
-        status: request.response?.statusCode,
-        duration_ms: Date.now() - (started.get(request) ?? Date.now()),
-      });
-      logger.resetKeys();
-    },
+    after: logRequest,
     onError: (request) => {
       request.response = toErrorResponse(request.error, requestIdOf(request.event, request.context));
-      logger.info('request', {
-        method: request.event.requestContext?.http?.method,
-        route: request.event.routeKey,
-        status: request.response.statusCode,
-        duration_ms: Date.now() - (started.get(request) ?? Date.now()),
-      });
-      logger.resetKeys();
+      logRequest(request);
     },
   });
   if (!spec.public) {

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { useStackTable } from '../support/seed.ts';
 
 /**
  * In AWS the JWT authorizer verifies the token and hands the function flattened claims; the function must
@@ -9,11 +9,7 @@ import { inject } from 'vitest';
 let handler: (event: APIGatewayProxyEventV2, context: unknown) => Promise<{ statusCode: number; body: string }>;
 
 beforeAll(async () => {
-  process.env.TABLE_NAME = inject('tableName');
-  process.env.DYNAMODB_ENDPOINT = inject('dynamoEndpoint');
-  process.env.AWS_REGION = 'us-east-1';
-  process.env.AWS_ACCESS_KEY_ID = 'local';
-  process.env.AWS_SECRET_ACCESS_KEY = 'local';
+  useStackTable();
   ({ handler } = (await import('../../functions/http/list-client-msg-channels.ts')) as never);
 });
 

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { DirectoryFileError, importDirectory } from '#lib/store/dynamo/directory-import.ts';
 import { createTable, DEMO_FIXTURE } from '../../local/stack.ts';
+import { useStackTable } from '../support/seed.ts';
 
 /** Each test imports into a table of its own on the running DynamoDB Local. */
 let raw: DynamoDBClient;
@@ -22,10 +23,7 @@ async function itemCount(name: string) {
 }
 
 beforeAll(() => {
-  process.env.DYNAMODB_ENDPOINT = inject('dynamoEndpoint');
-  process.env.AWS_REGION = 'us-east-1';
-  process.env.AWS_ACCESS_KEY_ID = 'local';
-  process.env.AWS_SECRET_ACCESS_KEY = 'local';
+  useStackTable();
   raw = new DynamoDBClient({ endpoint: inject('dynamoEndpoint') });
 });
 

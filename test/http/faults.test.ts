@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { useStackTable } from '../support/seed.ts';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { setDynamo } from '#lib/store/dynamo/client.ts';
@@ -13,8 +13,7 @@ import { setDynamo } from '#lib/store/dynamo/client.ts';
 let handler: (event: APIGatewayProxyEventV2, context: unknown) => Promise<{ statusCode: number; body: string; headers: Record<string, string> }>;
 
 beforeAll(async () => {
-  process.env.TABLE_NAME = inject('tableName');
-  process.env.AWS_REGION = 'us-east-1';
+  useStackTable();
   ({ handler } = (await import('../../functions/http/list-templates.ts')) as never);
 });
 

@@ -3,6 +3,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { call, emulator, expectErrorShape, token } from '../support/api.ts';
+import { useStackTable } from '../support/seed.ts';
 
 /**
  * Sends through client 7's DID 5215550001 (WABA 100200300). Jobs land on the dispatch queue, which the
@@ -140,12 +141,10 @@ describe('POST /v1/template/messages/{did} (spec §1, decisions §5)', () => {
 
   it('answers 502 when the dispatch queue is unreachable', async () => {
     // Prepare: the deployed handler with an SQS client that cannot connect (a fault injected into the AWS client)
-    process.env.TABLE_NAME = inject('tableName');
-    process.env.DYNAMODB_ENDPOINT = inject('dynamoEndpoint');
+    useStackTable();
     process.env.DISPATCH_QUEUE_URL = inject('dispatchQueueUrl');
     process.env.GRAPH_API_URL = inject('graphUrl');
     process.env.GRAPH_API_TOKEN = 'local-graph-access-token';
-    Object.assign(process.env, { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
     const { setSqsClient } = await import('#lib/queue-sqs.ts');
     setSqsClient(new SQSClient({ endpoint: 'http://127.0.0.1:1', region: 'us-east-1', maxAttempts: 1 }));
     const { handler } = (await import('../../functions/http/send-template.ts')) as { handler: (e: APIGatewayProxyEventV2, c: unknown) => Promise<{ statusCode: number; body: string }> };

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiUrl, call, emulator, expectErrorShape, token } from '../support/api.ts';
+import { useStackTable } from '../support/seed.ts';
 
 /**
  * Creation through the running stack. Client 9 (Gamma) owns DID 5511990021 on WABA 100200400, with
@@ -70,7 +71,7 @@ describe('POST /v1/templates/{did}: success', () => {
     expect(entry).toMatchObject({ client_id: 9, waba_id: '100200400', namespace: 'c1b2c3d4_e5f6_7a8b_9c0d_e1f2a3b4c5d8', active: false, channel_campaigns: [] });
     expect(entry.meta_template).toMatchObject({ id: response.body.id, name, status: 'PENDING', category: 'UTILITY' });
     const { DynamoTemplateRecordStore } = await import('#lib/store/dynamo/template-store.ts');
-    process.env.TABLE_NAME ??= 'template-messaging';
+    useStackTable();
     const record = await new DynamoTemplateRecordStore().get(entry.id);
     expect(record).toMatchObject({ createdBy: 'gina', headerType: 'TEXT', syncMeta: { source: 'create' }, isDirectMessage: false });
     const events = await eventually(() => routedCreations(response.body.id), (e) => e.length > 0);

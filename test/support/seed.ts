@@ -6,12 +6,19 @@ import { importDirectory } from '#lib/store/dynamo/directory-import.ts';
  * each test file owns its clients and records and never depends on another file's writes.
  */
 export async function seedDirectory(file: Record<string, unknown>) {
-  process.env.TABLE_NAME = inject('tableName');
-  process.env.DYNAMODB_ENDPOINT = inject('dynamoEndpoint');
-  process.env.AWS_REGION = 'us-east-1';
-  process.env.AWS_ACCESS_KEY_ID = 'local';
-  process.env.AWS_SECRET_ACCESS_KEY = 'local';
+  useStackTable();
   await importDirectory(file);
+}
+
+/** Points this test worker's AWS clients at the running stack's DynamoDB Local and table. */
+export function useStackTable() {
+  Object.assign(process.env, {
+    TABLE_NAME: inject('tableName'),
+    DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+  });
 }
 
 export const hexId = (prefix: number, n: number) => `${prefix.toString(16).padStart(8, '0')}${n.toString(16).padStart(16, '0')}`;

@@ -137,45 +137,41 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
     }
   }
 
-  async markDeleted(records: TemplateRecord[], deleted: boolean, now: string) {
-    await Promise.all(
-      records.map((record) =>
-        dynamo()
-          .send(
-            new UpdateCommand({
-              TableName: tableName(),
-              Key: { pk: keys.record(record.id), sk: 'RECORD' },
-              UpdateExpression: 'SET deleted = :d, updated_at = :now',
-              ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeValues: { ':d': deleted, ':now': now },
-            }),
-          )
-          .catch((error: unknown) => {
-            if (!isConditionFailure(error)) throw error;
-          }),
-      ),
-    );
+  markDeleted(records: TemplateRecord[], deleted: boolean, now: string) {
+    return updateEach(records, 'SET deleted = :d, updated_at = :now', { ':d': deleted, ':now': now });
   }
 
-  async replaceMetaTemplate(records: TemplateRecord[], meta: MetaTemplate, source: 'edit' | 'sync', now: string) {
-    // One UpdateItem per record: each record is whole at every moment, and a retry converges.
-    await Promise.all(
-      records.map((record) =>
-        dynamo().send(
+  replaceMetaTemplate(records: TemplateRecord[], meta: MetaTemplate, source: 'edit' | 'sync', now: string) {
+    return updateEach(records, 'SET meta_template = :m, syncMeta = :s, updated_at = :now', {
+      ':m': meta,
+      ':s': { synced_at: now, source },
+      ':now': now,
+    });
+  }
+}
+
+/**
+ * One UpdateItem per record: each record is whole at every moment and a retry converges. A record removed
+ * meanwhile (its condition fails) needs no update.
+ */
+async function updateEach(records: TemplateRecord[], expression: string, values: Record<string, unknown>) {
+  await Promise.all(
+    records.map((record) =>
+      dynamo()
+        .send(
           new UpdateCommand({
             TableName: tableName(),
             Key: { pk: keys.record(record.id), sk: 'RECORD' },
-            UpdateExpression: 'SET meta_template = :m, syncMeta = :s, updated_at = :now',
+            UpdateExpression: expression,
             ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeValues: { ':m': meta, ':s': { synced_at: now, source }, ':now': now },
+            ExpressionAttributeValues: values,
           }),
-        ).catch((error: unknown) => {
-          // A record removed meanwhile needs no update.
+        )
+        .catch((error: unknown) => {
           if (!isConditionFailure(error)) throw error;
         }),
-      ),
-    );
-  }
+    ),
+  );
 }
 
 export function outboxItem(event: ServiceEvent): Record<string, unknown> {
