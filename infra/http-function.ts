@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
-import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction, OutputFormat, SourceMapMode, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { BUNDLE_BANNER, BUNDLE_MAIN_FIELDS, BUNDLE_TARGET } from './bundling.ts';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
@@ -10,18 +10,14 @@ export const ROOT = join(import.meta.dirname, '..');
 
 export interface ServiceFunctionProps {
   entry: string;
-  table: ITable;
-  /** Read-only functions get read grants only. */
-  access: 'read' | 'readwrite';
   environment?: Record<string, string>;
   timeout?: Duration;
   memorySize?: number;
 }
 
 /**
- * Every function of the service: Node 22 on arm64, bundled by esbuild (the AWS SDK included, so the
- * deployed code runs on the SDK version the tests ran), minified with source maps, the table granted and
- * injected, its logs kept a month.
+ * Every function of the service: Node 22 on arm64, bundled as infra/bundling.ts says (the same bundles
+ * `npm run bench` measures), its logs kept a month. Grants come from the function's declared needs (stack.ts).
  */
 export class ServiceFunction extends NodejsFunction {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
@@ -37,24 +33,21 @@ export class ServiceFunction extends NodejsFunction {
       projectRoot: ROOT,
       depsLockFilePath: join(ROOT, 'package-lock.json'),
       environment: {
-        NODE_OPTIONS: '--enable-source-maps',
+        // No --enable-source-maps: error logs map their stacks themselves (lib/log/source-mapped-stack.ts).
         POWERTOOLS_SERVICE_NAME: 'template-messaging-service',
-        TABLE_NAME: props.table.tableName,
         ...props.environment,
       },
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node22',
+        target: BUNDLE_TARGET,
         minify: true,
         sourceMap: true,
+        sourceMapMode: SourceMapMode.EXTERNAL,
         bundleAwsSDK: true,
-        mainFields: ['module', 'main'],
-        // ESM output still meets CommonJS dependencies that call require().
-        banner: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+        mainFields: BUNDLE_MAIN_FIELDS,
+        banner: BUNDLE_BANNER,
       },
     };
     super(scope, id, options);
-    if (props.access === 'read') props.table.grantReadData(this);
-    else props.table.grantReadWriteData(this);
   }
 }

@@ -12,8 +12,8 @@ import { Construct } from 'constructs';
 import { EVENT_RULES } from '#lib/events.ts';
 import { dlqName, QUEUES } from '#lib/queues.ts';
 import { workers } from '#lib/workers.ts';
-import { routes } from '#lib/routes.ts';
-import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#lib/store/table.ts';
+import { ROUTE_NOT_FOUND, routes, type Needs } from '#lib/routes.ts';
+import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#lib/adapters/dynamo/table.ts';
 import { ServiceFunction } from './http-function.ts';
 
 export interface ServiceStackProps extends StackProps {
@@ -79,25 +79,27 @@ export class TemplateMessagingStack extends Stack {
       });
     }
 
-    const grantNeeds = (fn: ServiceFunction, needs: readonly string[]) => {
-      for (const need of needs) {
-        if (need === 'graph') {
-          graphToken.grantRead(fn);
-          fn.addEnvironment('GRAPH_API_TOKEN_SECRET', graphToken.secretName);
-          fn.addEnvironment('GRAPH_API_URL', props.graphApiUrl ?? 'https://graph.facebook.com');
-          fn.addEnvironment('GRAPH_APP_ID', props.graphAppId ?? 'set-graph-app-id');
-        }
-        if (need === 'events') {
-          bus.grantPutEventsTo(fn);
-          fn.addEnvironment('EVENT_BUS_NAME', bus.eventBusName);
-        }
-        const queueKey = ({ syncQueue: 'sync', syncQueueConsumer: 'sync', dispatchQueue: 'dispatch', webhookQueue: 'webhookEvents' } as Record<string, string>)[need];
-        if (queueKey) {
-          const { def, queue } = queues[queueKey];
-          if (need === 'webhookQueue' || need === 'syncQueueConsumer') queue.grantConsumeMessages(fn);
-          else queue.grantSendMessages(fn);
-          fn.addEnvironment(def.urlSetting, queue.queueUrl);
-        }
+    /** Grants and settings from a function's declared needs (lib/routes.ts): nothing more. */
+    const grantNeeds = (fn: ServiceFunction, needs: Needs) => {
+      if (needs.table !== 'none') {
+        fn.addEnvironment('TABLE_NAME', table.tableName);
+        if (needs.table === 'read') table.grantReadData(fn);
+        else table.grantReadWriteData(fn);
+      }
+      if (needs.upstream) {
+        graphToken.grantRead(fn);
+        fn.addEnvironment('GRAPH_API_TOKEN_SECRET', graphToken.secretName);
+        fn.addEnvironment('GRAPH_API_URL', props.graphApiUrl ?? 'https://graph.facebook.com');
+        fn.addEnvironment('GRAPH_APP_ID', props.graphAppId ?? 'set-graph-app-id');
+      }
+      if (needs.bus) {
+        bus.grantPutEventsTo(fn);
+        fn.addEnvironment('EVENT_BUS_NAME', bus.eventBusName);
+      }
+      for (const key of needs.queues ?? []) {
+        const { def, queue } = queues[key];
+        queue.grantSendMessages(fn);
+        fn.addEnvironment(def.urlSetting, queue.queueUrl);
       }
     };
 
@@ -126,12 +128,7 @@ export class TemplateMessagingStack extends Stack {
 
     for (const route of routes) {
       const environment: Record<string, string> = { ...authEnvironment };
-      const fn = new ServiceFunction(this, route.name, {
-        entry: route.entry,
-        table,
-        access: route.method === 'GET' ? 'read' : 'readwrite',
-        environment,
-      });
+      const fn = new ServiceFunction(this, route.name, { entry: route.entry, environment });
       grantNeeds(fn, route.needs ?? []);
       api.addRoutes({
         path: route.path,
@@ -142,21 +139,20 @@ export class TemplateMessagingStack extends Stack {
     }
 
     // Anything else: 404, or 405 for a known path with another method, in the contract's error shape.
-    const fallback = new ServiceFunction(this, 'RouteNotFound', {
-      entry: 'functions/http/route-not-found.ts',
-      table,
-      access: 'read',
-      memorySize: 256,
-    });
+    const fallback = new ServiceFunction(this, ROUTE_NOT_FOUND.name, { entry: ROUTE_NOT_FOUND.entry, memorySize: 256 });
+    grantNeeds(fallback, ROUTE_NOT_FOUND.needs);
     api.addRoutes({ path: '/{proxy+}', methods: [HttpMethod.ANY], integration: new HttpLambdaIntegration('RouteNotFoundIntegration', fallback) });
 
     // Workers: queue consumers report partial batch failures; scheduled ones run on an EventBridge schedule.
     for (const worker of workers) {
       // The sync worker may page through many WABAs: it gets the lease's 15 minutes, the queue's visibility timeout.
       const timeout = 'queue' in worker.trigger ? Duration.seconds(Math.min(QUEUES[worker.trigger.queue].visibilityTimeoutSeconds, 900)) : Duration.seconds(50);
-      const fn = new ServiceFunction(this, worker.name, { entry: worker.entry, table, access: 'readwrite', timeout });
+      const fn = new ServiceFunction(this, worker.name, { entry: worker.entry, timeout });
       grantNeeds(fn, worker.needs);
       if ('queue' in worker.trigger) {
+        const { def, queue } = queues[worker.trigger.queue];
+        queue.grantConsumeMessages(fn);
+        fn.addEnvironment(def.urlSetting, queue.queueUrl);
         fn.addEventSource(new SqsEventSource(queues[worker.trigger.queue].queue, { batchSize: worker.trigger.batchSize, reportBatchItemFailures: true }));
       } else {
         new Rule(this, `${worker.name}Schedule`, { schedule: Schedule.rate(Duration.minutes(worker.trigger.everyMinutes)), targets: [new LambdaFunction(fn)] });

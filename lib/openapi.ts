@@ -53,16 +53,20 @@ function operation(route: RouteDef) {
   };
   if (route.request?.body) {
     const content: Record<string, unknown> = { 'application/json': { schema: schemaOf(route.request.body) } };
-    if (route.request.multipart) {
+    const multipart = route.request.multipart;
+    if (multipart) {
       content['multipart/form-data'] = {
         schema: {
           type: 'object',
-          required: ['template'],
-          properties: { template: { type: 'string', description: 'The JSON body' }, file: { type: 'string', format: 'binary' } },
+          required: [multipart.jsonPart],
+          properties: {
+            [multipart.jsonPart]: { type: 'string', description: 'The JSON body' },
+            [multipart.filePart]: { type: 'string', format: 'binary', description: `At most ${multipart.maxBytes} bytes in all` },
+          },
         },
       };
     }
-    op.requestBody = { required: true, content };
+    op.requestBody = { required: !route.request.bodyOptional, content };
   }
   return op;
 }

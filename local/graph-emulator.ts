@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DirectoryFile, Product } from '#lib/domain/directory.ts';
+import type { DirectoryFile, Product } from '#lib/adapters/directory-file.ts';
 import type { MetaTemplate } from '#lib/domain/template-record.ts';
 
 /**

@@ -5,16 +5,18 @@ import { join } from 'node:path';
 import { CreateTableCommand, DynamoDBClient, ListTablesCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { createRequire } from 'node:module';
-import { parseDirectoryFile, importDirectory } from '#lib/store/dynamo/directory-import.ts';
-import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#lib/store/table.ts';
+import { parseDirectoryFile, importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
+import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#lib/adapters/dynamo/table.ts';
 import { dlqName, QUEUES } from '#lib/queues.ts';
-import { dynamo } from '#lib/store/dynamo/client.ts';
+import { dynamo } from '#lib/adapters/dynamo/client.ts';
 import { currentRequest, startApiServer } from './api-server.ts';
 import { LocalEventBridge } from './eventbridge.ts';
 import { pollQueue } from './queue-poller.ts';
 import { workers } from '#lib/workers.ts';
 import { relayOutbox } from '#lib/domain/outbox.ts';
-import { outbox, publisher } from '#lib/deps.ts';
+import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
+import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
+import { logger } from '#lib/log/logger.ts';
 import { pathToFileURL } from 'node:url';
 import { EMULATOR_TOKEN, GraphEmulator } from './graph-emulator.ts';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER, publicJwks, ROOT } from './keys.ts';
@@ -237,7 +239,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
           return json(200, { ok: true });
         }
         if (req.method === 'POST' && url.pathname === '/_local/relay-outbox') {
-          const relayed = await relayOutbox(publisher, outbox, Number(url.searchParams.get('graceMs') ?? 60_000));
+          const relay = { outbox: new DynamoOutboxStore(), publisher: new EventBridgePublisher(), log: logger };
+          const relayed = await relayOutbox(relay, Number(url.searchParams.get('graceMs') ?? 60_000));
           return json(200, { relayed });
         }
         const ops = /^\/_local\/requests\/([^/]+)\/dynamodb$/.exec(url.pathname);

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { DirectoryFileError, importDirectory } from '#lib/store/dynamo/directory-import.ts';
+import { DirectoryFileError, importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
 
 /**
  * `npm run import -- <file.json>`: loads the directory (decisions §8) into the table named by TABLE_NAME

@@ -1,9 +1,9 @@
-import { directory, templateRecords } from '#lib/deps.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
+import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { addAssignments } from '#lib/domain/assignments.ts';
-import { httpFunction } from '#lib/http/handler.ts';
-import { AssignmentBody, RecordIdPath } from '#lib/schemas/templates.ts';
+import { httpFunction } from '#lib/http/http-function.ts';
+import { AddChannelCampaigns } from '#lib/routes.ts';
 
-export const handler = httpFunction({ path: RecordIdPath, body: AssignmentBody }, async ({ path, body, caller }) => ({
-  status: 201,
-  body: await addAssignments({ directory, records: templateRecords }, caller, path.id, body),
-}));
+const deps = { directory: new DynamoDirectoryStore(), records: new DynamoTemplateRecordStore() };
+
+export const handler = httpFunction(AddChannelCampaigns, ({ path, body, caller }) => addAssignments(deps, caller, path.id, body));

@@ -1,9 +1,8 @@
-import { templateRecords } from '#lib/deps.ts';
+import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { changeTemplateStatus } from '#lib/domain/bulk-status.ts';
-import { httpFunction } from '#lib/http/handler.ts';
-import { BulkStatusBody } from '#lib/schemas/templates.ts';
+import { httpFunction } from '#lib/http/http-function.ts';
+import { ChangeTemplateStatus } from '#lib/routes.ts';
 
-export const handler = httpFunction({ body: BulkStatusBody, invalidMessage: 'Invalid bulk status request' }, async ({ body, caller }) => ({
-  status: 200,
-  body: await changeTemplateStatus(templateRecords, caller, body),
-}));
+const records = new DynamoTemplateRecordStore();
+
+export const handler = httpFunction(ChangeTemplateStatus, ({ body, caller }) => changeTemplateStatus(records, caller, body));

@@ -1,26 +1,34 @@
-import { directory, graph, media, outbox, publisher, templateRecords } from '#lib/deps.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
+import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
+import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { createTemplate } from '#lib/domain/create-template.ts';
 import { parseClientIdParam } from '#lib/domain/tenancy.ts';
-import { httpFunction } from '#lib/http/handler.ts';
-import { CreateTemplateBody, CreateTemplateQuery, TemplateDidPath } from '#lib/schemas/create-template.ts';
+import { httpFunction } from '#lib/http/http-function.ts';
+import { multipartBody } from '#lib/http/middlewares/multipart-body.ts';
+import { logger } from '#lib/log/logger.ts';
+import { CreateTemplate } from '#lib/routes.ts';
+import { mediaPorts } from '#lib/wiring/media.ts';
+import { graphUpstream } from '#lib/wiring/upstream.ts';
 
-/** Multipart bodies over 4 MiB get 413 (decisions §4). */
-const MAX_MULTIPART_BYTES = 4 * 1024 * 1024;
+const stores = {
+  directory: new DynamoDirectoryStore(),
+  records: new DynamoTemplateRecordStore(),
+  outbox: new DynamoOutboxStore(),
+  publisher: new EventBridgePublisher(),
+  log: logger,
+};
 
 export const handler = httpFunction(
-  {
-    path: TemplateDidPath,
-    query: CreateTemplateQuery,
-    body: CreateTemplateBody,
-    invalidMessage: 'Template validation failed',
-    multipart: { jsonPart: 'template', filePart: 'file', maxBytes: MAX_MULTIPART_BYTES },
+  CreateTemplate,
+  ({ path, query, body, caller, file }) => {
+    const upstream = graphUpstream();
+    return createTemplate({ ...stores, upstream, media: mediaPorts(upstream) }, caller, {
+      did: path.id,
+      queryClientId: parseClientIdParam(query.client_id),
+      body,
+      file,
+    });
   },
-  async ({ path, query, body, caller, file }) => ({
-    status: 200,
-    body: await createTemplate(
-      { directory, records: templateRecords, outbox, publisher, upstream: graph(), media },
-      caller,
-      { did: path.id, queryClientId: parseClientIdParam(query.client_id), body, file },
-    ),
-  }),
+  { multipart: multipartBody },
 );

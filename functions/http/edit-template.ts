@@ -1,16 +1,12 @@
-import { directory, graph, templateRecords } from '#lib/deps.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
+import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { editTemplate } from '#lib/domain/edit-template.ts';
-import { httpFunction } from '#lib/http/handler.ts';
-import { DidTemplatePath, EditTemplateBody } from '#lib/schemas/create-template.ts';
+import { httpFunction } from '#lib/http/http-function.ts';
+import { EditTemplate } from '#lib/routes.ts';
+import { graphUpstream } from '#lib/wiring/upstream.ts';
 
-export const handler = httpFunction(
-  { path: DidTemplatePath, body: EditTemplateBody, invalidMessage: 'Template validation failed' },
-  async ({ path, body, caller }) => ({
-    status: 200,
-    body: await editTemplate({ directory, records: templateRecords, upstream: graph() }, caller, {
-      did: path.id,
-      recordId: path.messageTemplateId,
-      body,
-    }),
-  }),
+const stores = { directory: new DynamoDirectoryStore(), records: new DynamoTemplateRecordStore() };
+
+export const handler = httpFunction(EditTemplate, ({ path, body, caller }) =>
+  editTemplate({ ...stores, upstream: graphUpstream() }, caller, { did: path.id, recordId: path.messageTemplateId, body }),
 );

@@ -1,9 +1,9 @@
-import { directory, templateRecords } from '#lib/deps.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
+import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { groupedAssignments } from '#lib/domain/assignments.ts';
-import { httpFunction } from '#lib/http/handler.ts';
-import { RecordIdPath } from '#lib/schemas/templates.ts';
+import { httpFunction } from '#lib/http/http-function.ts';
+import { GetChannelCampaignsGrouped } from '#lib/routes.ts';
 
-export const handler = httpFunction({ path: RecordIdPath }, async ({ path, caller }) => ({
-  status: 200,
-  body: await groupedAssignments({ directory, records: templateRecords }, caller, path.id),
-}));
+const deps = { directory: new DynamoDirectoryStore(), records: new DynamoTemplateRecordStore() };
+
+export const handler = httpFunction(GetChannelCampaignsGrouped, ({ path, caller }) => groupedAssignments(deps, caller, path.id));

@@ -1,6 +1,7 @@
-import { httpFunction } from '#lib/http/handler.ts';
+import { httpFunction } from '#lib/http/http-function.ts';
 import { openApiDocument } from '#lib/openapi.ts';
+import { GetOpenApi } from '#lib/routes.ts';
 
 const document = openApiDocument();
 
-export const handler = httpFunction({ public: true }, async () => ({ status: 200, body: document }));
+export const handler = httpFunction(GetOpenApi, () => document);

@@ -1,10 +1,9 @@
-import { getWebhookConfig } from '#lib/domain/webhook-config.ts';
+import { DynamoWebhookConfigStore } from '#lib/adapters/dynamo/webhook-store.ts';
 import { parseClientIdParam } from '#lib/domain/tenancy.ts';
-import { webhookConfigs } from '#lib/deps.ts';
-import { httpFunction } from '#lib/http/handler.ts';
-import { GetWebhookQuery } from '#lib/schemas/webhook.ts';
+import { getWebhookConfig } from '#lib/domain/webhook-config.ts';
+import { httpFunction } from '#lib/http/http-function.ts';
+import { GetWebhookConfig } from '#lib/routes.ts';
 
-export const handler = httpFunction({ query: GetWebhookQuery }, async ({ query, caller }) => ({
-  status: 200,
-  body: await getWebhookConfig(webhookConfigs, caller, parseClientIdParam(query.client_id)),
-}));
+const store = new DynamoWebhookConfigStore();
+
+export const handler = httpFunction(GetWebhookConfig, ({ query, caller }) => getWebhookConfig(store, caller, parseClientIdParam(query.client_id)));

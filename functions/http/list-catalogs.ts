@@ -1,13 +1,12 @@
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { listCatalogs } from '#lib/domain/catalogs.ts';
 import { parseClientIdParam } from '#lib/domain/tenancy.ts';
-import { directory, graph } from '#lib/deps.ts';
-import { httpFunction } from '#lib/http/handler.ts';
-import { DidPath, ListCatalogsQuery } from '#lib/schemas/catalogs.ts';
+import { httpFunction } from '#lib/http/http-function.ts';
+import { ListCatalogs } from '#lib/routes.ts';
+import { graphUpstream } from '#lib/wiring/upstream.ts';
 
-export const handler = httpFunction({ path: DidPath, query: ListCatalogsQuery }, async ({ path, query, caller }) => ({
-  status: 200,
-  body: await listCatalogs({ directory, upstream: graph() }, caller, {
-    did: path.did,
-    clientId: parseClientIdParam(query.client_id),
-  }),
-}));
+const directory = new DynamoDirectoryStore();
+
+export const handler = httpFunction(ListCatalogs, ({ path, query, caller }) =>
+  listCatalogs({ directory, upstream: graphUpstream() }, caller, { did: path.did, clientId: parseClientIdParam(query.client_id) }),
+);

@@ -1,9 +1,8 @@
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { listClientChannels } from '#lib/domain/channels.ts';
-import { directory } from '#lib/deps.ts';
-import { httpFunction } from '#lib/http/handler.ts';
-import { ListChannelsQuery } from '#lib/schemas/channels.ts';
+import { httpFunction } from '#lib/http/http-function.ts';
+import { ListClientMsgChannels } from '#lib/routes.ts';
 
-export const handler = httpFunction(
-  { query: ListChannelsQuery, invalidMessage: 'client_id, deleted, page or size not valid numbers/booleans' },
-  async ({ query, caller }) => ({ status: 200, body: await listClientChannels(directory, caller, query) }),
-);
+const directory = new DynamoDirectoryStore();
+
+export const handler = httpFunction(ListClientMsgChannels, ({ query, caller }) => listClientChannels(directory, caller, query));

@@ -1,24 +1,21 @@
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { listProducts } from '#lib/domain/catalogs.ts';
 import { parseClientIdParam } from '#lib/domain/tenancy.ts';
-import { directory, graph } from '#lib/deps.ts';
-import { badRequest } from '#lib/errors.ts';
-import { httpFunction } from '#lib/http/handler.ts';
-import { DidPath, ListProductsQuery } from '#lib/schemas/catalogs.ts';
+import { badRequest } from '#lib/http/api-error.ts';
+import { httpFunction } from '#lib/http/http-function.ts';
+import { ListProducts } from '#lib/routes.ts';
+import { graphUpstream } from '#lib/wiring/upstream.ts';
 
-export const handler = httpFunction(
-  { path: DidPath, query: ListProductsQuery, invalidMessage: 'Invalid query parameters' },
-  async ({ path, query, caller }) => {
-    const clientId = parseClientIdParam(query.client_id);
-    if (!query.catalog_id) throw badRequest('catalog_id is required', [{ path: 'catalog_id', message: 'is required' }]);
-    return {
-      status: 200,
-      body: await listProducts({ directory, upstream: graph() }, caller, {
-        did: path.did,
-        catalogId: query.catalog_id,
-        clientId,
-        cursor: query.cursor,
-        limit: query.limit,
-      }),
-    };
-  },
-);
+const directory = new DynamoDirectoryStore();
+
+export const handler = httpFunction(ListProducts, ({ path, query, caller }) => {
+  const clientId = parseClientIdParam(query.client_id);
+  if (!query.catalog_id) throw badRequest('catalog_id is required', [{ path: 'catalog_id', message: 'is required' }]);
+  return listProducts({ directory, upstream: graphUpstream() }, caller, {
+    did: path.did,
+    catalogId: query.catalog_id,
+    clientId,
+    cursor: query.cursor,
+    limit: query.limit,
+  });
+});

@@ -1,9 +1,9 @@
-import { directory, templateRecords } from '#lib/deps.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
+import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { listTemplates } from '#lib/domain/templates.ts';
-import { httpFunction } from '#lib/http/handler.ts';
-import { ListTemplatesQuery } from '#lib/schemas/templates.ts';
+import { httpFunction } from '#lib/http/http-function.ts';
+import { ListTemplates } from '#lib/routes.ts';
 
-export const handler = httpFunction({ query: ListTemplatesQuery, invalidMessage: 'Invalid query parameters' }, async ({ query, caller }) => ({
-  status: 200,
-  body: await listTemplates({ directory, records: templateRecords }, caller, query),
-}));
+const deps = { directory: new DynamoDirectoryStore(), records: new DynamoTemplateRecordStore() };
+
+export const handler = httpFunction(ListTemplates, ({ query, caller }) => listTemplates(deps, caller, query));

@@ -1,9 +1,9 @@
+import { DynamoWebhookConfigStore } from '#lib/adapters/dynamo/webhook-store.ts';
+import { resolveHost } from '#lib/adapters/https/resolve-host.ts';
 import { setWebhookConfig } from '#lib/domain/webhook-config.ts';
-import { resolveHost, webhookConfigs } from '#lib/deps.ts';
-import { httpFunction } from '#lib/http/handler.ts';
-import { SetWebhookBody } from '#lib/schemas/webhook.ts';
+import { httpFunction } from '#lib/http/http-function.ts';
+import { PutWebhookConfig } from '#lib/routes.ts';
 
-export const handler = httpFunction({ body: SetWebhookBody }, async ({ body, caller }) => ({
-  status: 200,
-  body: await setWebhookConfig({ store: webhookConfigs, resolve: resolveHost }, caller, body),
-}));
+const deps = { store: new DynamoWebhookConfigStore(), resolve: resolveHost };
+
+export const handler = httpFunction(PutWebhookConfig, ({ body, caller }) => setWebhookConfig(deps, caller, body));

@@ -1,7 +1,9 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { ApiError, notFound } from '#lib/errors.ts';
-import { toErrorResponse } from '#lib/http/handler.ts';
+import { ApiError, notFound } from '#lib/http/api-error.ts';
+import { toErrorResponse } from '#lib/http/error-response.ts';
+import { securityHeaders } from '#lib/http/middlewares/security-headers.ts';
 import { matchPath, routes } from '#lib/routes.ts';
+import middy from '@middy/core';
 
 /**
  * The `$default` route: anything the manifest does not know. A known path with another method is a 405
@@ -15,8 +17,9 @@ export function unmatchedRoute(method: string, path: string): ApiError {
   return notFound(`No route for ${method} ${path}`);
 }
 
-export const handler = async (event: APIGatewayProxyEventV2) =>
+export const handler = middy(async (event: APIGatewayProxyEventV2) =>
   toErrorResponse(
-    unmatchedRoute(event.requestContext.http.method, event.rawPath),
-    event.requestContext.requestId ?? crypto.randomUUID(),
-  );
+    unmatchedRoute(event.requestContext?.http?.method ?? 'GET', event.rawPath ?? '/'),
+    event.requestContext?.requestId ?? crypto.randomUUID(),
+  ),
+).use(securityHeaders() as never);

@@ -1,17 +1,14 @@
-import { directory, dispatchQueue, graph, resolveHost, templateRecords } from '#lib/deps.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
+import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { resolveHost } from '#lib/adapters/https/resolve-host.ts';
 import { sendTemplate } from '#lib/domain/send.ts';
-import { httpFunction } from '#lib/http/handler.ts';
-import { DidPath } from '#lib/schemas/catalogs.ts';
-import { SendBody } from '#lib/schemas/send.ts';
+import { httpFunction } from '#lib/http/http-function.ts';
+import { SendTemplate } from '#lib/routes.ts';
+import { jobQueue } from '#lib/wiring/queues.ts';
+import { graphUpstream } from '#lib/wiring/upstream.ts';
 
-export const handler = httpFunction(
-  { path: DidPath, body: SendBody, invalidMessage: 'Invalid send payload' },
-  async ({ path, body, caller, requestId }) => ({
-    status: 200,
-    body: await sendTemplate(
-      { directory, records: templateRecords, upstream: graph(), queue: dispatchQueue, resolve: resolveHost },
-      caller,
-      { pathDid: path.did, body, sendId: requestId },
-    ),
-  }),
+const stores = { directory: new DynamoDirectoryStore(), records: new DynamoTemplateRecordStore(), queue: jobQueue('dispatch'), resolve: resolveHost };
+
+export const handler = httpFunction(SendTemplate, ({ path, body, caller, requestId }) =>
+  sendTemplate({ ...stores, upstream: graphUpstream() }, caller, { pathDid: path.did, body, sendId: requestId }),
 );

@@ -1,9 +1,11 @@
-import { directory, graph, syncLeases, syncQueue } from '#lib/deps.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
+import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
 import { startSync } from '#lib/domain/sync.ts';
-import { httpFunction } from '#lib/http/handler.ts';
-import { SyncBody } from '#lib/schemas/sync.ts';
+import { httpFunction } from '#lib/http/http-function.ts';
+import { SyncTemplates } from '#lib/routes.ts';
+import { jobQueue } from '#lib/wiring/queues.ts';
+import { graphUpstream } from '#lib/wiring/upstream.ts';
 
-export const handler = httpFunction({ body: SyncBody, bodyOptional: true }, async ({ body, caller }) => ({
-  status: 200,
-  body: await startSync({ directory, leases: syncLeases, queue: syncQueue, upstream: graph() }, caller, body),
-}));
+const stores = { directory: new DynamoDirectoryStore(), leases: new DynamoSyncLeaseStore(), queue: jobQueue('sync') };
+
+export const handler = httpFunction(SyncTemplates, ({ body, caller }) => startSync({ ...stores, upstream: graphUpstream() }, caller, body));

@@ -2,11 +2,11 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { loadConfig } from '#lib/config.ts';
-import { webhookConfigs } from '#lib/deps.ts';
+import { DynamoWebhookConfigStore } from '#lib/adapters/dynamo/webhook-store.ts';
 import { deliverEvent, retryDelaySeconds } from '#lib/domain/webhook-delivery.ts';
-import type { ServiceEvent } from '#lib/events.ts';
-import { logger } from '#lib/log.ts';
-import { httpsWebhookTransport } from '#lib/upstream/webhook-transport.ts';
+import type { ServiceEvent } from '#lib/domain/events.ts';
+import { logger } from '#lib/log/logger.ts';
+import { standardWebhookSender } from '#lib/adapters/https/webhook-transport.ts';
 
 /**
  * Consumes the EventBridge rule's queue and POSTs each event to its client's webhook. A failed message is
@@ -15,12 +15,13 @@ import { httpsWebhookTransport } from '#lib/upstream/webhook-transport.ts';
  */
 const processor = new BatchProcessor(EventType.SQS);
 const sqs = new SQSClient({});
+const deps = { configs: new DynamoWebhookConfigStore(), sender: standardWebhookSender() };
 
 async function deliver(record: SQSRecord) {
   const envelope = JSON.parse(record.body) as { detail: ServiceEvent };
   const event = envelope.detail;
   try {
-    const outcome = await deliverEvent({ configs: webhookConfigs, transport: httpsWebhookTransport }, event);
+    const outcome = await deliverEvent(deps, event);
     logger.info('webhook event handled', { event_id: event.id, type: event.type, client_id: event.client_id, outcome });
   } catch (error) {
     const receives = Number(record.attributes.ApproximateReceiveCount ?? 1);

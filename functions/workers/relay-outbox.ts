@@ -1,5 +1,9 @@
-import { outbox, publisher } from '#lib/deps.ts';
+import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
+import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { relayOutbox } from '#lib/domain/outbox.ts';
+import { logger } from '#lib/log/logger.ts';
 
 /** Every minute: publishes events whose request could not publish them (transactional outbox). */
-export const handler = async () => ({ relayed: await relayOutbox(publisher, outbox) });
+const deps = { outbox: new DynamoOutboxStore(), publisher: new EventBridgePublisher(), log: logger };
+
+export const handler = async () => ({ relayed: await relayOutbox(deps) });

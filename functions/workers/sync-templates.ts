@@ -1,14 +1,28 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
-import { directory, graph, outbox, publisher, syncLeases, templateRecords } from '#lib/deps.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
+import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
+import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
+import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { runSync } from '#lib/domain/sync.ts';
+import { logger } from '#lib/log/logger.ts';
+import { graphUpstream } from '#lib/wiring/upstream.ts';
 
 /** Consumes sync jobs one at a time; a failed job comes back after the queue's visibility timeout. */
 const processor = new BatchProcessor(EventType.SQS);
+const stores = {
+  directory: new DynamoDirectoryStore(),
+  records: new DynamoTemplateRecordStore(),
+  leases: new DynamoSyncLeaseStore(),
+  outbox: new DynamoOutboxStore(),
+  publisher: new EventBridgePublisher(),
+  log: logger,
+};
 
 async function sync(record: SQSRecord) {
   const job = JSON.parse(record.body) as { client_id: number; lease_id: string };
-  await runSync({ directory, records: templateRecords, leases: syncLeases, outbox, publisher, upstream: graph() }, job);
+  await runSync({ ...stores, upstream: graphUpstream() }, job);
 }
 
 export const handler = async (event: SQSEvent, context: Context) => processPartialResponse(event, sync, processor, { context });

@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { loadConfig } from '#lib/config.ts';
-import { unauthorized } from '#lib/errors.ts';
+import { unauthorized } from '#lib/http/api-error.ts';
 import { callerFromClaims, type Caller } from './caller.ts';
 
 /** Asymmetric algorithms only: HS256 would let anyone holding a shared secret mint tokens, and `none` anyone at all. */

@@ -1,6 +1,6 @@
-import type { Caller } from '#lib/auth/caller.ts';
-import { badRequest, conflict, forbidden, notFound, type ErrorDetail } from '#lib/errors.ts';
-import { AssignmentConflict, type AssignmentChange, type DirectoryStore, type TemplateRecordStore } from '#lib/store/ports.ts';
+import type { Caller } from './caller.ts';
+import { Conflict, type ErrorDetail, Forbidden, InvalidRequest, NotFound } from './errors.ts';
+import { AssignmentConflict, ChangeTooLarge, type AssignmentChange, type DirectoryStore, type TemplateRecordStore } from './ports.ts';
 import { channelCampaignGroups, oldestRecord } from './template-listing.ts';
 import { isPlaceholder, newRecordId, type AssignedCampaign, type AssignedChannel, type TemplateRecord } from './template-record.ts';
 import { actingClient } from './tenancy.ts';
@@ -20,7 +20,7 @@ export interface Pair {
   campaign_id: number;
 }
 
-/** Pairs per request: each pair can cost up to four transaction items and DynamoDB allows 100. */
+/** Pairs per request (decisions §3): small enough that every change of one request is one atomic write. */
 export const MAX_PAIRS = 24;
 export const TEMPLATE_NOT_FOUND = 'Template not found';
 
@@ -40,9 +40,9 @@ interface Target {
 async function target(deps: AssignmentDeps, caller: Caller, recordId: string, requestedClient?: number): Promise<Target> {
   const clientId = actingClient(caller, requestedClient);
   const original = await deps.records.get(recordId);
-  if (!original || (original.client_id !== caller.clientId && !caller.isBsp)) throw notFound(TEMPLATE_NOT_FOUND);
+  if (!original || (original.client_id !== caller.clientId && !caller.isBsp)) throw new NotFound(TEMPLATE_NOT_FOUND);
   if (original.client_id !== clientId && !(await deps.directory.clientHasWaba(clientId, original.waba_id))) {
-    throw forbidden(`Client ${clientId} does not hold WABA ${original.waba_id}`);
+    throw new Forbidden(`Client ${clientId} does not hold WABA ${original.waba_id}`);
   }
   const siblings = await deps.records.listForTemplate(original.waba_id, original.meta_template.id, clientId);
   return { original, clientId, siblings };
@@ -51,7 +51,7 @@ async function target(deps: AssignmentDeps, caller: Caller, recordId: string, re
 /** Checks each pair against the directory: the channel and the campaign must be the acting client's. */
 export async function resolvePairs(deps: AssignmentDeps, clientId: number, wabaId: string, pairs: Pair[]) {
   if (pairs.length > MAX_PAIRS) {
-    throw badRequest(`At most ${MAX_PAIRS} channel/campaign pairs per request`, [{ path: 'channel_campaigns', message: `at most ${MAX_PAIRS} pairs` }]);
+    throw new InvalidRequest(`At most ${MAX_PAIRS} channel/campaign pairs per request`, [{ path: 'channel_campaigns', message: `at most ${MAX_PAIRS} pairs` }]);
   }
   const unique = [...new Map(pairs.map((p) => [pairKey(p), p])).values()];
   const problems: ErrorDetail[] = [];
@@ -78,7 +78,7 @@ export async function resolvePairs(deps: AssignmentDeps, clientId: number, wabaI
     }
   }
   if (refused.length > 0) {
-    throw badRequest(`Unknown channel/campaign pair: ${refused.map((p) => `{channel_id: ${p.channel_id}, campaign_id: ${p.campaign_id}}`).join(', ')}`, problems);
+    throw new InvalidRequest(`Unknown channel/campaign pair: ${refused.map((p) => `{channel_id: ${p.channel_id}, campaign_id: ${p.campaign_id}}`).join(', ')}`, problems);
   }
   return resolved;
 }
@@ -95,21 +95,16 @@ function asPlaceholder(record: TemplateRecord, now: string): TemplateRecord {
   return { ...rest, active: false, updated_at: now };
 }
 
-/** DynamoDB's limit of items in one transaction. */
-const TRANSACTION_LIMIT = 100;
-
 const emptyChange = (): AssignmentChange => ({ create: [], update: [], remove: [] });
 
 async function apply(deps: AssignmentDeps, change: AssignmentChange) {
-  // Worst case per change: a record and its assignment key, plus the old key when a pair moves.
-  const items = change.create.length * 2 + change.update.length * 3 + change.remove.length * 2;
-  if (items > TRANSACTION_LIMIT) {
-    throw badRequest('Too many assignment changes for one request; split it into smaller ones', [{ path: 'channel_campaigns', message: 'too many changes at once' }]);
-  }
   try {
     await deps.records.applyAssignments(change);
   } catch (error) {
-    if (error instanceof AssignmentConflict) throw conflict(error.message);
+    if (error instanceof AssignmentConflict) throw new Conflict(error.message);
+    if (error instanceof ChangeTooLarge) {
+      throw new InvalidRequest('Too many assignment changes for one request; split it into smaller ones', [{ path: 'channel_campaigns', message: 'too many changes at once' }]);
+    }
     throw error;
   }
 }
@@ -117,7 +112,7 @@ async function apply(deps: AssignmentDeps, change: AssignmentChange) {
 /** POST: adds pairs. A pair the client holds creates nothing and returns its record's id. */
 export async function addAssignments(deps: AssignmentDeps, caller: Caller, recordId: string, input: { client_id?: number; channel_campaigns?: Pair[] }) {
   const pairs = input.channel_campaigns ?? [];
-  if (pairs.length === 0) throw badRequest('channel_campaigns must name at least one pair', [{ path: 'channel_campaigns', message: 'is required' }]);
+  if (pairs.length === 0) throw new InvalidRequest('channel_campaigns must name at least one pair', [{ path: 'channel_campaigns', message: 'is required' }]);
   const { original, clientId, siblings } = await target(deps, caller, recordId, input.client_id);
   const resolved = await resolvePairs(deps, clientId, original.waba_id, pairs);
   const now = deps.now?.() ?? new Date().toISOString();
@@ -206,7 +201,7 @@ export async function removeAssignments(
   input: { client_id?: number; channel_id?: number; campaign_id?: number },
 ) {
   if ((input.channel_id === undefined) !== (input.campaign_id === undefined)) {
-    throw badRequest('channel_id and campaign_id go together', [{ path: input.channel_id === undefined ? 'channel_id' : 'campaign_id', message: 'is required with the other' }]);
+    throw new InvalidRequest('channel_id and campaign_id go together', [{ path: input.channel_id === undefined ? 'channel_id' : 'campaign_id', message: 'is required with the other' }]);
   }
   const { original, clientId, siblings } = await target(deps, caller, recordId, input.client_id);
   const now = deps.now?.() ?? new Date().toISOString();
@@ -216,7 +211,7 @@ export async function removeAssignments(
   if (input.channel_id !== undefined) {
     const key = pairKey({ channel_id: input.channel_id, campaign_id: input.campaign_id! });
     leaving = assigned.filter((r) => recordPair(r) === key);
-    if (leaving.length === 0) throw notFound(`Client ${clientId} has no assignment {channel_id: ${input.channel_id}, campaign_id: ${input.campaign_id}} for this template`);
+    if (leaving.length === 0) throw new NotFound(`Client ${clientId} has no assignment {channel_id: ${input.channel_id}, campaign_id: ${input.campaign_id}} for this template`);
   }
   const change = emptyChange();
   if (leaving.length === assigned.length) finishWithPlaceholder(change, leaving, placeholders, original, clientId, now);
@@ -228,7 +223,7 @@ export async function removeAssignments(
 /** GET grouped: the acting client's campaign groups of the template, the placeholder left out. */
 export async function groupedAssignments(deps: AssignmentDeps, caller: Caller, recordId: string) {
   const original = await deps.records.get(recordId);
-  if (!original || (original.client_id !== caller.clientId && !caller.isBsp)) throw notFound(TEMPLATE_NOT_FOUND);
+  if (!original || (original.client_id !== caller.clientId && !caller.isBsp)) throw new NotFound(TEMPLATE_NOT_FOUND);
   const clientId = caller.isBsp ? original.client_id : caller.clientId;
   const siblings = await deps.records.listForTemplate(original.waba_id, original.meta_template.id, clientId);
   return channelCampaignGroups(siblings);

@@ -1,6 +1,6 @@
-import type { Caller } from '#lib/auth/caller.ts';
-import { badRequest, type ErrorDetail } from '#lib/errors.ts';
-import type { TemplateRecordStore } from '#lib/store/ports.ts';
+import type { Caller } from './caller.ts';
+import { type ErrorDetail, InvalidRequest } from './errors.ts';
+import type { TemplateRecordStore } from './ports.ts';
 import type { TemplateRecord } from './template-record.ts';
 
 /** PATCH /v1/templates/status (spec §2, decisions §3). */
@@ -42,9 +42,9 @@ export function planBulkStatus(input: { action?: string; templates?: BulkItem[] 
     problems.push({ path: 'action', message: 'must be enable or disable' });
   }
   const templates = input.templates ?? [];
-  if (templates.length === 0) throw badRequest('templates must not be empty', [{ path: 'templates', message: 'must not be empty' }]);
+  if (templates.length === 0) throw new InvalidRequest('templates must not be empty', [{ path: 'templates', message: 'must not be empty' }]);
   if (templates.length > MAX_BULK_ITEMS) {
-    throw badRequest(`At most ${MAX_BULK_ITEMS} templates per request`, [{ path: 'templates', message: `at most ${MAX_BULK_ITEMS} items` }]);
+    throw new InvalidRequest(`At most ${MAX_BULK_ITEMS} templates per request`, [{ path: 'templates', message: `at most ${MAX_BULK_ITEMS} items` }]);
   }
   const resolved = templates.map((item, index) => {
     const id = typeof item === 'string' ? item : item.id;
@@ -54,7 +54,7 @@ export function planBulkStatus(input: { action?: string; templates?: BulkItem[] 
     if (action === undefined) problems.push({ path: `templates[${index}]`, message: 'has no action and no global action is given' });
     return { id, action: action as Action };
   });
-  if (problems.length > 0) throw badRequest('Invalid bulk status request', problems);
+  if (problems.length > 0) throw new InvalidRequest('Invalid bulk status request', problems);
   const actionsById = new Map<string, Set<Action>>();
   for (const { id, action } of resolved) {
     if (!actionsById.has(id)) actionsById.set(id, new Set());

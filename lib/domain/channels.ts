@@ -1,5 +1,5 @@
-import type { Caller } from '#lib/auth/caller.ts';
-import type { DirectoryStore } from '#lib/store/ports.ts';
+import type { Caller } from './caller.ts';
+import type { DirectoryStore } from './ports.ts';
 import type { ChannelRecord } from './directory.ts';
 import { pageOf, resolvePage } from './paging.ts';
 import { actingClient } from './tenancy.ts';
@@ -54,7 +54,7 @@ export function channelMatches(channel: ChannelRecord, query: ChannelQuery): boo
 function project(channel: ChannelRecord, fields: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const field of fields) {
-    const value = (channel as Record<string, unknown>)[field];
+    const value = (channel as unknown as Record<string, unknown>)[field];
     if (value !== undefined) out[field] = value;
   }
   return out;

@@ -1,26 +1,53 @@
-import type { Caller } from '#lib/auth/caller.ts';
-import { badRequest, conflict } from '#lib/errors.ts';
-import { templateEvent, type EventPublisher } from '#lib/events.ts';
-import type { CreateTemplateInput } from '#lib/schemas/create-template.ts';
-import { AssignmentConflict, type DirectoryStore, type OutboxStore, type TemplateRecordStore } from '#lib/store/ports.ts';
-import { callUpstream } from '#lib/upstream/errors.ts';
-import type { CreateTemplateResult } from '#lib/upstream/graph-client.ts';
-import { resolvePairs } from './assignments.ts';
+import type { Caller } from './caller.ts';
+import { Conflict, InvalidRequest, UpstreamRejected } from './errors.ts';
+import { templateEvent } from './events.ts';
+import {
+  AssignmentConflict,
+  type CreatedTemplate,
+  type DirectoryStore,
+  type EventPublisher,
+  type OutboxStore,
+  type TemplateDraftForUpstream,
+  type TemplateRecordStore,
+  type TemplateUpstream,
+} from './ports.ts';
+import { resolvePairs, type Pair } from './assignments.ts';
 import { resolveMediaHandle, type MediaFile, type MediaPorts } from './media.ts';
 import { publishSaved } from './outbox.ts';
-import { resolveProvider, type WabaLookup } from './provider.ts';
+import type { Log } from './log.ts';
+import { resolveProvider } from './provider.ts';
 import { headerTypeOf, newRecordId, type MetaTemplate, type TemplateRecord } from './template-record.ts';
 import { authenticationComponents, CATEGORIES, checkLanguage, checkName, checkTemplateDraft, type Category } from './template-rules.ts';
 import { actingClient } from './tenancy.ts';
 
-/** POST /v1/templates/{did} (spec §7, decisions §3, §4, §6). */
+/** POST /v1/templates/{did} (spec §7, decisions §3, §4, §6): the body as the request schema delivers it. */
+export interface CreateTemplateInput {
+  name: string;
+  language: string;
+  category: string;
+  components: Record<string, unknown>[];
+  parameter_format?: string;
+  client_id?: number;
+  channel_campaigns?: { assignments: Pair[] };
+  optimization_spec?: Record<string, unknown>;
+  allow_button_url_change?: boolean;
+  allow_category_change?: boolean;
+  add_security_recommendation?: boolean;
+  code_expiration_minutes?: number;
+  message_send_ttl_seconds?: number;
+  country?: string;
+  header_source?: string;
+  header_handle?: string;
+}
+
 export interface CreateDeps {
   directory: DirectoryStore;
   records: TemplateRecordStore;
   outbox: OutboxStore;
   publisher: EventPublisher;
-  upstream: WabaLookup & { createTemplate(wabaId: string, body: Record<string, unknown>): Promise<CreateTemplateResult> };
+  upstream: TemplateUpstream;
   media: MediaPorts;
+  log: Log;
   now?: () => string;
 }
 
@@ -30,6 +57,9 @@ const CALLING_CODES: [string, string][] = [
   ['502', 'GT'], ['503', 'SV'], ['506', 'CR'], ['507', 'PA'], ['34', 'ES'], ['44', 'GB'], ['49', 'DE'], ['33', 'FR'],
   ['39', 'IT'], ['91', 'IN'], ['62', 'ID'], ['234', 'NG'], ['27', 'ZA'], ['1', 'US'],
 ];
+
+export const TEMPLATE_INVALID = 'Template validation failed';
+export const DUPLICATE_TEMPLATE = 'A template with this name and language already exists in the WABA';
 
 export function countryOfDid(did: string): string | undefined {
   const digits = did.replace(/\D/g, '');
@@ -58,17 +88,17 @@ export async function createTemplate(
   deps: CreateDeps,
   caller: Caller,
   input: { did: string; queryClientId?: number; body: CreateTemplateInput; file?: MediaFile },
-): Promise<CreateTemplateResult> {
+): Promise<CreatedTemplate> {
   const { body } = input;
   if (body.client_id !== undefined && input.queryClientId !== undefined && body.client_id !== input.queryClientId) {
-    throw badRequest('client_id in the query and the body differ', [{ path: 'client_id', message: 'differs from the query' }]);
+    throw new InvalidRequest('client_id in the query and the body differ', [{ path: 'client_id', message: 'differs from the query' }]);
   }
   const clientId = actingClient(caller, body.client_id ?? input.queryClientId);
   const provider = await resolveProvider(deps, clientId, input.did);
 
   // Every rule is checked before anything reaches the upstream.
   const { category, problems, facts } = checkBody(body);
-  if (problems.length > 0 || !facts) throw badRequest('Template validation failed', problems);
+  if (problems.length > 0 || !facts) throw new InvalidRequest(TEMPLATE_INVALID, problems);
   const pairs = await resolvePairs(deps, clientId, provider.wabaId, body.channel_campaigns?.assignments ?? []);
 
   let components = structuredClone(body.components);
@@ -85,7 +115,7 @@ export async function createTemplate(
 
   const country = body.country ?? provider.country ?? countryOfDid(input.did);
   const optimization = body.optimization_spec ? { ...body.optimization_spec, ...(country && { country }) } : undefined;
-  const upstreamBody: Record<string, unknown> = {
+  const draft: TemplateDraftForUpstream = {
     name: body.name,
     language: body.language,
     category,
@@ -93,9 +123,15 @@ export async function createTemplate(
     parameter_format: 'POSITIONAL',
     ...(body.message_send_ttl_seconds !== undefined && { message_send_ttl_seconds: body.message_send_ttl_seconds }),
     ...(body.allow_category_change !== undefined && { allow_category_change: body.allow_category_change }),
-    ...(optimization && { bid_spec: optimization }),
+    ...(optimization && { optimization }),
   };
-  const created = await callUpstream(() => deps.upstream.createTemplate(provider.wabaId, upstreamBody));
+  let created: CreatedTemplate;
+  try {
+    created = await deps.upstream.createTemplate(provider.wabaId, draft);
+  } catch (error) {
+    if (error instanceof UpstreamRejected && error.reason === 'duplicate_template') throw new Conflict(DUPLICATE_TEMPLATE);
+    throw error;
+  }
 
   const now = deps.now?.() ?? new Date().toISOString();
   const meta: MetaTemplate = {
@@ -132,9 +168,9 @@ export async function createTemplate(
   try {
     await deps.records.register(records, [event]);
   } catch (error) {
-    if (error instanceof AssignmentConflict) throw conflict('The template is already registered for this client');
+    if (error instanceof AssignmentConflict) throw new Conflict('The template is already registered for this client');
     throw error;
   }
-  await publishSaved(deps.publisher, deps.outbox, [event]);
+  await publishSaved(deps, [event]);
   return created;
 }

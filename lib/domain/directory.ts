@@ -1,187 +1,60 @@
-import * as v from 'valibot';
-
 /**
- * The directory: client messaging channels, WABAs, campaigns and contact channels. The service reads it and
- * never creates it through the API; it arrives through the import command from a file of this form (decisions §8).
+ * The directory (decisions §8): client messaging channels, WABAs, clients, campaigns and contact channels.
+ * The service reads it and never creates it through the API; it arrives through the import command, whose
+ * file format is lib/adapters/directory-file.ts.
  */
-const text = v.string();
-const positiveInt = v.pipe(v.number(), v.integer(), v.minValue(1));
+export interface ChannelRecord {
+  wa_id: string;
+  client_id: number;
+  client_name?: string;
+  waba_id: string;
+  waba_name?: string;
+  status?: string;
+  business_id?: string;
+  business_name?: string;
+  current_limit?: string;
+  quality_rating?: string;
+  phone_id?: string;
+  phone_number_id?: string;
+  is_on_biz_app?: boolean;
+  phone_code?: string;
+  phone_number?: string;
+  create_at?: string;
+  create_by?: string;
+  register_at?: string;
+  external_webhook?: string;
+  deleted?: boolean;
+}
 
-export const ProductSchema = v.strictObject({
-  id: text,
-  name: text,
-  retailer_id: text,
-  image_urls: v.array(text),
-  description: text,
-  currency: text,
-  price: text,
-  url: text,
-  category: text,
-  unique_id: text,
-});
-
-export const CatalogSchema = v.strictObject({
-  id: text,
-  name: text,
-  vertical: text,
-  products: v.optional(v.array(ProductSchema), []),
-});
-
-/** An upstream template as the emulator holds it; loose because components are the upstream's own shapes. */
-export const UpstreamTemplateSchema = v.looseObject({
-  id: text,
-  name: text,
-  language: text,
-  status: text,
-  category: text,
-  components: v.array(v.looseObject({ type: text })),
-});
-
-export const WabaSchema = v.strictObject({
-  waba_id: text,
-  waba_name: text,
-  business_id: text,
-  business_name: text,
-  namespace: text,
+export interface Waba {
+  waba_id: string;
+  waba_name: string;
+  business_id: string;
+  business_name: string;
+  namespace: string;
   /** Where the upstream credentials of this WABA live (a Secrets Manager name in AWS). */
-  credentials_ref: v.optional(text),
+  credentials_ref?: string;
   /** Country of the WABA's numbers, used for the dynamic max price when a create omits it. */
-  country: v.optional(v.pipe(text, v.regex(/^[A-Z]{2}$/))),
-  catalogs: v.optional(v.array(CatalogSchema), []),
-  templates: v.optional(v.array(UpstreamTemplateSchema), []),
-});
+  country?: string;
+}
 
-export const ChannelSchema = v.strictObject({
-  wa_id: v.pipe(text, v.minLength(1)),
-  client_id: positiveInt,
-  client_name: v.optional(text),
-  waba_id: text,
-  waba_name: v.optional(text),
-  status: v.optional(text),
-  business_id: v.optional(text),
-  business_name: v.optional(text),
-  current_limit: v.optional(text),
-  quality_rating: v.optional(text),
-  phone_id: v.optional(text),
-  phone_number_id: v.optional(text),
-  is_on_biz_app: v.optional(v.boolean()),
-  phone_code: v.optional(text),
-  phone_number: v.optional(text),
-  create_at: v.optional(text),
-  create_by: v.optional(text),
-  register_at: v.optional(text),
-  external_webhook: v.optional(text),
-  deleted: v.optional(v.boolean()),
-});
+export interface Client {
+  client_id: number;
+  client_name: string;
+}
 
-export const ClientSchema = v.strictObject({ client_id: positiveInt, client_name: text });
-export const CampaignSchema = v.strictObject({ campaign_id: positiveInt, campaign_name: text, client_id: positiveInt });
-export const ContactChannelSchema = v.strictObject({
-  channel_id: positiveInt,
-  name: v.optional(text, ''),
-  did: text,
-  type: v.optional(text, 'MSGCHAN'),
-  waba_id: text,
-  client_id: positiveInt,
-});
+export interface Campaign {
+  campaign_id: number;
+  campaign_name: string;
+  client_id: number;
+}
 
-export const FixtureRecordSchema = v.strictObject({
-  id: v.pipe(text, v.regex(/^[0-9a-f]{24}$/, 'must be 24 lowercase hex characters')),
-  client_id: positiveInt,
-  waba_id: text,
-  template_id: text,
-  channel_id: v.optional(positiveInt),
-  campaign_id: v.optional(positiveInt),
-  active: v.optional(v.boolean(), false),
-  isDirectMessage: v.optional(v.boolean()),
-  associatedFlow: v.optional(v.nullable(text)),
-  dynamicPricing: v.optional(v.boolean()),
-  headerType: v.optional(v.picklist(['NONE', 'TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT', 'LOCATION'])),
-  highQuality: v.optional(v.boolean()),
-  createdBy: v.optional(text),
-  created_at: v.optional(text),
-  updated_at: v.optional(text),
-  deleted: v.optional(v.boolean()),
-});
-
-export const DirectoryFileSchema = v.strictObject({
-  clients: v.optional(v.array(ClientSchema), []),
-  wabas: v.optional(v.array(WabaSchema), []),
-  channels: v.optional(v.array(ChannelSchema), []),
-  campaigns: v.optional(v.array(CampaignSchema), []),
-  contact_channels: v.optional(v.array(ContactChannelSchema), []),
-  template_records: v.optional(v.array(FixtureRecordSchema), []),
-});
-
-export type DirectoryFile = v.InferOutput<typeof DirectoryFileSchema>;
-export type ChannelRecord = v.InferOutput<typeof ChannelSchema>;
-export type WabaEntry = v.InferOutput<typeof WabaSchema>;
-export type Waba = Omit<WabaEntry, 'catalogs' | 'templates'>;
-export type Campaign = v.InferOutput<typeof CampaignSchema>;
-export type ContactChannel = v.InferOutput<typeof ContactChannelSchema>;
-export type Client = v.InferOutput<typeof ClientSchema>;
-export type Product = v.InferOutput<typeof ProductSchema>;
-export type UpstreamTemplate = v.InferOutput<typeof UpstreamTemplateSchema>;
-
-/**
- * Cross-entry rules a schema cannot express: every reference points at an entry of the same file (or,
- * for clients, at least is consistent), and ids are unique. Returns one message per bad entry.
- */
-export function checkDirectoryReferences(file: DirectoryFile): { path: string; message: string }[] {
-  const problems: { path: string; message: string }[] = [];
-  const clientIds = new Set(file.clients.map((c) => c.client_id));
-  const wabas = new Map(file.wabas.map((w) => [w.waba_id, w]));
-  const channelIds = new Set<string>();
-  const duplicate = <T>(list: T[], key: (item: T) => string, name: string) => {
-    const seen = new Set<string>();
-    list.forEach((item, i) => {
-      const k = key(item);
-      if (seen.has(k)) problems.push({ path: `${name}[${i}]`, message: `duplicate ${name} entry ${k}` });
-      seen.add(k);
-    });
-  };
-  duplicate(file.clients, (c) => String(c.client_id), 'clients');
-  duplicate(file.wabas, (w) => w.waba_id, 'wabas');
-  duplicate(file.channels, (c) => c.wa_id, 'channels');
-  duplicate(file.campaigns, (c) => String(c.campaign_id), 'campaigns');
-  duplicate(file.contact_channels, (c) => String(c.channel_id), 'contact_channels');
-  duplicate(file.template_records, (r) => r.id, 'template_records');
-  const needClient = (id: number, path: string) => {
-    if (!clientIds.has(id)) problems.push({ path, message: `unknown client_id ${id}` });
-  };
-  const needWaba = (id: string, path: string) => {
-    if (!wabas.has(id)) problems.push({ path, message: `unknown waba_id ${id}` });
-  };
-  file.channels.forEach((c, i) => {
-    needClient(c.client_id, `channels[${i}].client_id`);
-    needWaba(c.waba_id, `channels[${i}].waba_id`);
-    channelIds.add(c.wa_id);
-  });
-  file.campaigns.forEach((c, i) => needClient(c.client_id, `campaigns[${i}].client_id`));
-  file.contact_channels.forEach((c, i) => {
-    needClient(c.client_id, `contact_channels[${i}].client_id`);
-    needWaba(c.waba_id, `contact_channels[${i}].waba_id`);
-    if (!channelIds.has(c.did)) problems.push({ path: `contact_channels[${i}].did`, message: `unknown did ${c.did}` });
-  });
-  const campaigns = new Map(file.campaigns.map((c) => [c.campaign_id, c]));
-  const contacts = new Map(file.contact_channels.map((c) => [c.channel_id, c]));
-  file.template_records.forEach((r, i) => {
-    const path = `template_records[${i}]`;
-    needClient(r.client_id, `${path}.client_id`);
-    const waba = wabas.get(r.waba_id);
-    if (!waba) problems.push({ path: `${path}.waba_id`, message: `unknown waba_id ${r.waba_id}` });
-    else if (!waba.templates.some((t) => t.id === r.template_id)) {
-      problems.push({ path: `${path}.template_id`, message: `unknown template ${r.template_id} in WABA ${r.waba_id}` });
-    }
-    if ((r.channel_id === undefined) !== (r.campaign_id === undefined)) {
-      problems.push({ path, message: 'channel_id and campaign_id go together' });
-    }
-    if (r.channel_id !== undefined && contacts.get(r.channel_id)?.client_id !== r.client_id) {
-      problems.push({ path: `${path}.channel_id`, message: `channel ${r.channel_id} is not a channel of client ${r.client_id}` });
-    }
-    if (r.campaign_id !== undefined && campaigns.get(r.campaign_id)?.client_id !== r.client_id) {
-      problems.push({ path: `${path}.campaign_id`, message: `campaign ${r.campaign_id} is not a campaign of client ${r.client_id}` });
-    }
-  });
-  return problems;
+/** A contact channel: the channel half of a template assignment. */
+export interface ContactChannel {
+  channel_id: number;
+  name: string;
+  did: string;
+  type: string;
+  waba_id: string;
+  client_id: number;
 }

@@ -1,18 +1,27 @@
-import type { Caller } from '#lib/auth/caller.ts';
-import { badRequest, notFound } from '#lib/errors.ts';
-import type { EditTemplateInput } from '#lib/schemas/create-template.ts';
-import type { DirectoryStore, TemplateRecordStore } from '#lib/store/ports.ts';
-import { callUpstream } from '#lib/upstream/errors.ts';
-import { resolveProvider, type WabaLookup } from './provider.ts';
+import type { Caller } from './caller.ts';
+import { InvalidRequest, NotFound } from './errors.ts';
+import type { DirectoryStore, TemplateEdit, TemplateRecordStore, TemplateUpstream } from './ports.ts';
+import { TEMPLATE_INVALID } from './create-template.ts';
+import { resolveProvider } from './provider.ts';
 import type { MetaTemplate } from './template-record.ts';
 import { CATEGORIES, checkTemplateDraft, normalizeComponents, type Category } from './template-rules.ts';
 import { actingClient } from './tenancy.ts';
 
-/** PUT /v1/templates/{did}/{messageTemplateId} (spec §6, transitions). */
+/** PUT /v1/templates/{did}/{messageTemplateId} (spec §6, transitions): the body as the request schema delivers it. */
+export interface EditTemplateInput {
+  components: Record<string, unknown>[];
+  name?: string;
+  language?: string;
+  category?: string;
+  client_id?: number;
+  allow_button_url_change?: boolean;
+  optimization_spec?: Record<string, unknown>;
+}
+
 export interface EditDeps {
   directory: DirectoryStore;
   records: TemplateRecordStore;
-  upstream: WabaLookup & { editTemplate(templateId: string, body: Record<string, unknown>): Promise<{ success: boolean }> };
+  upstream: TemplateUpstream;
   now?: () => string;
 }
 
@@ -29,16 +38,16 @@ export async function editTemplate(
   const record = await deps.records.get(input.recordId);
   // The record must be a template of the DID's WABA, and visible to the caller (decisions §10).
   if (!record || record.waba_id !== provider.wabaId || (record.client_id !== clientId && !caller.isBsp)) {
-    throw notFound('Template not found for this DID');
+    throw new NotFound('Template not found for this DID');
   }
   const current = record.meta_template;
   const category = (body.category?.toUpperCase() ?? current.category) as Category;
-  if (!CATEGORIES.includes(category)) throw badRequest('Template validation failed', [{ path: 'category', message: 'must be MARKETING, UTILITY or AUTHENTICATION' }]);
+  if (!CATEGORIES.includes(category)) throw new InvalidRequest('Template validation failed', [{ path: 'category', message: 'must be MARKETING, UTILITY or AUTHENTICATION' }]);
   if (current.status === 'APPROVED' && category !== current.category) {
-    throw badRequest('The category of an APPROVED template cannot be changed', [{ path: 'category', message: `stays ${current.category}` }]);
+    throw new InvalidRequest('The category of an APPROVED template cannot be changed', [{ path: 'category', message: `stays ${current.category}` }]);
   }
   const { problems } = checkTemplateDraft({ category, components: body.components });
-  if (problems.length > 0) throw badRequest('Template validation failed', problems);
+  if (problems.length > 0) throw new InvalidRequest(TEMPLATE_INVALID, problems);
 
   const sameComponents = normalizeComponents(body.components) === normalizeComponents(current.components);
   const sameSpec = body.optimization_spec === undefined || JSON.stringify(body.optimization_spec) === JSON.stringify(stripCountry(record.optimization_spec));
@@ -46,10 +55,10 @@ export async function editTemplate(
     return { success: true as const, changed: false as const, message: NO_CHANGE_MESSAGE };
   }
   // name and language never go upstream: they cannot change.
-  const upstreamBody: Record<string, unknown> = { components: body.components };
-  if (category !== current.category) upstreamBody.category = category;
-  if (body.optimization_spec) upstreamBody.bid_spec = body.optimization_spec;
-  await callUpstream(() => deps.upstream.editTemplate(current.id, upstreamBody));
+  const edit: TemplateEdit = { components: body.components };
+  if (category !== current.category) edit.category = category;
+  if (body.optimization_spec) edit.optimization = body.optimization_spec;
+  await deps.upstream.editTemplate(current.id, edit);
 
   const now = deps.now?.() ?? new Date().toISOString();
   const meta: MetaTemplate = { ...current, components: body.components, category, status: 'PENDING' };

@@ -1,4 +1,4 @@
-import { badRequest } from '#lib/errors.ts';
+import { InvalidRequest } from './errors.ts';
 import { checkPublicHttpsUrl, type Resolver } from './url-guard.ts';
 
 /**
@@ -35,7 +35,7 @@ export interface MediaInput {
 
 function checkType(type: string, format: string, path: string) {
   if (!MEDIA_TYPES[format]?.includes(type)) {
-    throw badRequest('invalid media', [{ path, message: `a ${format} header takes ${MEDIA_TYPES[format].join(' or ')}, not ${type || 'an unknown type'}` }]);
+    throw new InvalidRequest('invalid media', [{ path, message: `a ${format} header takes ${MEDIA_TYPES[format].join(' or ')}, not ${type || 'an unknown type'}` }]);
   }
 }
 
@@ -50,39 +50,39 @@ export async function resolveMediaHandle(
 ): Promise<string | undefined> {
   const given = [input.header_source !== undefined, input.header_handle !== undefined, input.file !== undefined].filter(Boolean).length;
   if (input.header_source !== undefined && input.header_handle !== undefined) {
-    throw badRequest(MUTUALLY_EXCLUSIVE, [{ path: 'header_handle', message: 'give header_source or header_handle, not both' }]);
+    throw new InvalidRequest(MUTUALLY_EXCLUSIVE, [{ path: 'header_handle', message: 'give header_source or header_handle, not both' }]);
   }
-  if (given > 1) throw badRequest('Give one media source: header_source, header_handle or the file part', [{ path: 'file', message: 'only one media source' }]);
+  if (given > 1) throw new InvalidRequest('Give one media source: header_source, header_handle or the file part', [{ path: 'file', message: 'only one media source' }]);
   if (!header.isMedia) {
-    if (given > 0) throw badRequest('invalid media', [{ path: 'components', message: 'a media source needs an IMAGE, VIDEO or DOCUMENT header' }]);
+    if (given > 0) throw new InvalidRequest('invalid media', [{ path: 'components', message: 'a media source needs an IMAGE, VIDEO or DOCUMENT header' }]);
     return undefined;
   }
   const format = header.format!;
   if (given === 0) {
     if (header.hasHandle) return undefined;
-    throw badRequest('invalid media', [{ path: 'header_source', message: `a ${format} header needs header_source, header_handle or a file` }]);
+    throw new InvalidRequest('invalid media', [{ path: 'header_source', message: `a ${format} header needs header_source, header_handle or a file` }]);
   }
-  if (header.hasHandle) throw badRequest(MUTUALLY_EXCLUSIVE, [{ path: 'components', message: 'the header already carries example.header_handle' }]);
+  if (header.hasHandle) throw new InvalidRequest(MUTUALLY_EXCLUSIVE, [{ path: 'components', message: 'the header already carries example.header_handle' }]);
   if (input.header_handle !== undefined) {
-    if (input.header_handle.trim() === '') throw badRequest('invalid media', [{ path: 'header_handle', message: 'must not be empty' }]);
+    if (input.header_handle.trim() === '') throw new InvalidRequest('invalid media', [{ path: 'header_handle', message: 'must not be empty' }]);
     return input.header_handle;
   }
   if (input.file) {
     checkType(input.file.mimetype, format, 'file');
-    if (input.file.content.length === 0) throw badRequest('invalid media', [{ path: 'file', message: 'is empty' }]);
+    if (input.file.content.length === 0) throw new InvalidRequest('invalid media', [{ path: 'file', message: 'is empty' }]);
     return ports.upload({ name: input.file.filename || 'header', type: input.file.mimetype, bytes: input.file.content });
   }
   const check = await checkPublicHttpsUrl(input.header_source!, ports.resolve);
   if (!check.ok) {
     const reason = check.reason === 'unresolvable' ? 'host does not resolve' : 'must be HTTPS and must not point at a private address';
-    throw badRequest(BLOCKED_MEDIA_URL, [{ path: 'header_source', message: reason }]);
+    throw new InvalidRequest(BLOCKED_MEDIA_URL, [{ path: 'header_source', message: reason }]);
   }
   let media: { bytes: Uint8Array; contentType: string };
   try {
     media = await ports.download(check.url, MAX_MEDIA_BYTES);
   } catch (error) {
     const tooLarge = (error as Error).message === 'media is too large';
-    throw badRequest('invalid media', [{ path: 'header_source', message: tooLarge ? `exceeds ${MAX_MEDIA_BYTES} bytes` : 'could not be downloaded' }]);
+    throw new InvalidRequest('invalid media', [{ path: 'header_source', message: tooLarge ? `exceeds ${MAX_MEDIA_BYTES} bytes` : 'could not be downloaded' }]);
   }
   checkType(media.contentType, format, 'header_source');
   const name = decodeURIComponent(check.url.pathname.split('/').pop() || 'header');

@@ -1,5 +1,5 @@
-import { upstreamUnavailable } from '#lib/errors.ts';
-import type { DirectoryStore } from '#lib/store/ports.ts';
+import { UpstreamUnavailable } from './errors.ts';
+import type { DirectoryStore, WabaUpstream } from './ports.ts';
 import type { ChannelRecord } from './directory.ts';
 import { channelInHierarchy } from './tenancy.ts';
 
@@ -13,9 +13,6 @@ export interface ProviderConfig {
   country?: string;
 }
 
-export interface WabaLookup {
-  getWaba(wabaId: string, fields: string[]): Promise<Record<string, string>>;
-}
 
 const TTL_MS = 60_000;
 const cache = new Map<string, { value: Omit<ProviderConfig, 'channel' | 'did'>; until: number }>();
@@ -26,7 +23,7 @@ const cache = new Map<string, { value: Omit<ProviderConfig, 'channel' | 'did'>; 
  * it. The WABA part is cached for a minute per WABA; the hierarchy check never is.
  */
 export async function resolveProvider(
-  deps: { directory: DirectoryStore; upstream: WabaLookup },
+  deps: { directory: DirectoryStore; upstream: WabaUpstream },
   clientId: number,
   did: string,
 ): Promise<ProviderConfig> {
@@ -37,11 +34,11 @@ export async function resolveProvider(
   try {
     const waba = await deps.directory.getWaba(channel.waba_id);
     let namespace = waba?.namespace;
-    if (!namespace) namespace = (await deps.upstream.getWaba(channel.waba_id, ['message_template_namespace'])).message_template_namespace;
+    namespace ||= await deps.upstream.namespaceOf(channel.waba_id);
     if (!namespace) throw new Error('no namespace');
     value = { wabaId: channel.waba_id, namespace, country: waba?.country };
   } catch {
-    throw upstreamUnavailable('Provider configuration resolution failed');
+    throw new UpstreamUnavailable('Provider configuration resolution failed');
   }
   cache.set(channel.waba_id, { value, until: Date.now() + TTL_MS });
   return { did, channel, ...value, phoneNumberId: channel.phone_number_id };

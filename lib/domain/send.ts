@@ -1,16 +1,44 @@
-import type { Caller } from '#lib/auth/caller.ts';
-import { badRequest, notFound, unprocessable, upstreamUnavailable, type ErrorDetail } from '#lib/errors.ts';
-import type { SendInput } from '#lib/schemas/send.ts';
-import type { DirectoryStore, JobQueue, TemplateRecordStore } from '#lib/store/ports.ts';
-import type { GraphPage } from '#lib/upstream/graph-client.ts';
-import { UpstreamError } from '#lib/upstream/graph-client.ts';
-import { resolveProvider, type WabaLookup } from './provider.ts';
+import type { Caller } from './caller.ts';
+import { type ErrorDetail, InvalidRequest, NotFound, Unprocessable, UpstreamRejected, UpstreamUnavailable } from './errors.ts';
+import type { DirectoryStore, JobQueue, TemplateRecordStore, TemplateUpstream } from './ports.ts';
+import { resolveProvider } from './provider.ts';
 import type { MetaTemplate } from './template-record.ts';
 import { placeholders } from './template-rules.ts';
 import { actingClient } from './tenancy.ts';
 import { checkPublicHttpsUrl, type Resolver } from './url-guard.ts';
 
-/** POST /v1/template/messages/{did} (spec §1, decisions §5). */
+/** POST /v1/template/messages/{did} (spec §1, decisions §5): the body as the request schema delivers it. */
+export interface ProductAction {
+  type: 'action';
+  action: { thumbnailProductRetailerId: string; sections?: { title: string; product_items: { product_retailer_id: string }[] }[] };
+}
+
+export interface RecipientParams {
+  header?: string[];
+  body?: string[];
+  buttons?: string[];
+  products?: ProductAction[];
+  cards?: { body?: string[]; buttons?: string[] }[];
+}
+
+export type SendHeader =
+  | { type: 'image_url' | 'video_url' | 'document_url'; value: string; filename?: string }
+  | { type: 'location'; location: { latitude: string; longitude: string; name: string; address: string } };
+
+export interface SendInput {
+  did: string;
+  type: 'template';
+  channel: 'MSGCHAN';
+  template: { name: string; language: string };
+  recipients: { to: string; params?: RecipientParams }[];
+  campaignId?: number;
+  client_id?: number;
+  attends?: { waitTime?: number; typification?: number };
+  message_send_ttl_seconds?: number;
+  allow_duplicates?: boolean;
+  component?: { header: SendHeader };
+}
+
 type Component = Record<string, any>;
 const upper = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : '');
 
@@ -108,7 +136,7 @@ const HEADER_TYPES: Record<string, string> = { IMAGE: 'image_url', VIDEO: 'video
 export interface SendDeps {
   directory: DirectoryStore;
   records: TemplateRecordStore;
-  upstream: WabaLookup & { listTemplates(wabaId: string, query: Record<string, string | number | undefined>): Promise<GraphPage<Record<string, unknown>>> };
+  upstream: TemplateUpstream;
   queue: JobQueue;
   resolve: Resolver;
 }
@@ -117,12 +145,14 @@ export interface SendDeps {
 const JOB_RECIPIENTS = 1000;
 const JOB_BYTES = 200 * 1024;
 
+const utf8 = new TextEncoder();
+
 export function splitJobs<T>(recipients: T[]): T[][] {
   const jobs: T[][] = [];
   let current: T[] = [];
   let size = 0;
   for (const recipient of recipients) {
-    const bytes = Buffer.byteLength(JSON.stringify(recipient));
+    const bytes = utf8.encode(JSON.stringify(recipient)).length;
     if (current.length > 0 && (current.length >= JOB_RECIPIENTS || size + bytes > JOB_BYTES)) {
       jobs.push(current);
       current = [];
@@ -137,26 +167,21 @@ export function splitJobs<T>(recipients: T[]): T[][] {
 
 export async function sendTemplate(deps: SendDeps, caller: Caller, input: { pathDid: string; body: SendInput; sendId: string }) {
   const { body } = input;
-  if (body.did !== input.pathDid) throw unprocessable('The path did differs from the body did', [{ path: 'did', message: `must equal the path did ${input.pathDid}` }]);
+  if (body.did !== input.pathDid) throw new Unprocessable('The path did differs from the body did', [{ path: 'did', message: `must equal the path did ${input.pathDid}` }]);
   const clientId = actingClient(caller, body.client_id);
   const provider = await resolveProvider(deps, clientId, body.did);
 
-  let found: MetaTemplate | undefined;
+  let found: MetaTemplate | null;
   try {
-    const page = await deps.upstream.listTemplates(provider.wabaId, {
-      name: body.template.name,
-      language: body.template.language,
-      fields: 'id,name,language,status,category,components,parameter_format',
-      limit: 25,
-    });
-    found = (page.data as unknown as MetaTemplate[]).find((t) => t.name === body.template.name && t.language === body.template.language);
+    found = await deps.upstream.findTemplate(provider.wabaId, body.template.name, body.template.language);
   } catch (error) {
-    if (error instanceof UpstreamError && error.kind === 'unavailable') throw upstreamUnavailable();
-    throw error instanceof UpstreamError ? upstreamUnavailable('The template provider refused the lookup') : error;
+    // A refused lookup is the provider's problem, not the caller's: both are 502.
+    if (error instanceof UpstreamRejected) throw new UpstreamUnavailable('The template provider refused the lookup');
+    throw error;
   }
-  if (!found) throw notFound(`Template ${body.template.name} (${body.template.language}) does not exist`);
-  if (found.status !== 'APPROVED') throw unprocessable(`Template is ${found.status}; only APPROVED templates can be sent`);
-  if (upper(found.parameter_format) === 'NAMED') throw unprocessable('Templates with named parameters cannot be sent');
+  if (!found) throw new NotFound(`Template ${body.template.name} (${body.template.language}) does not exist`);
+  if (found.status !== 'APPROVED') throw new Unprocessable(`Template is ${found.status}; only APPROVED templates can be sent`);
+  if (upper(found.parameter_format) === 'NAMED') throw new Unprocessable('Templates with named parameters cannot be sent');
 
   const needs = templateNeeds(found);
   const problems = checkRecipients(needs, body.recipients);
@@ -169,7 +194,7 @@ export async function sendTemplate(deps: SendDeps, caller: Caller, input: { path
     const check = await checkPublicHttpsUrl(header.value, deps.resolve, { allowUnresolved: true });
     if (!check.ok) problems.push({ path: 'component.header.value', message: 'must be a public https URL' });
   }
-  if (problems.length > 0) throw badRequest('Recipients or components do not match the template', problems);
+  if (problems.length > 0) throw new InvalidRequest('Recipients or components do not match the template', problems);
 
   let warning: string | undefined;
   if (body.campaignId !== undefined) {
@@ -201,7 +226,7 @@ export async function sendTemplate(deps: SendDeps, caller: Caller, input: { path
   try {
     await deps.queue.send(jobs.map((recipients, i) => ({ ...common, job: i + 1, jobs: jobs.length, recipients })));
   } catch {
-    throw upstreamUnavailable('The dispatch queue is unreachable');
+    throw new UpstreamUnavailable('The dispatch queue is unreachable');
   }
   return { success: true as const, ...(warning && { warning }) };
 }

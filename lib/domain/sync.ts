@@ -1,16 +1,17 @@
-import type { Caller } from '#lib/auth/caller.ts';
-import { conflict, upstreamUnavailable } from '#lib/errors.ts';
-import { templateEvent, type EventPublisher, type ServiceEvent } from '#lib/events.ts';
-import { logger } from '#lib/log.ts';
+import type { Caller } from './caller.ts';
+import { Conflict, UpstreamUnavailable } from './errors.ts';
+import { templateEvent, type ServiceEvent } from './events.ts';
+import type { Log } from './log.ts';
 import {
   AssignmentConflict,
   type DirectoryStore,
+  type EventPublisher,
   type JobQueue,
   type OutboxStore,
   type SyncLeaseStore,
   type TemplateRecordStore,
-} from '#lib/store/ports.ts';
-import type { GraphPage } from '#lib/upstream/graph-client.ts';
+  type TemplateUpstream,
+} from './ports.ts';
 import { publishSaved } from './outbox.ts';
 import { oldestRecord } from './template-listing.ts';
 import { newRecordId, type MetaTemplate, type TemplateRecord } from './template-record.ts';
@@ -20,11 +21,8 @@ import { actingClient } from './tenancy.ts';
 /** POST /v1/templates/sync-from-meta and its worker (spec §9, decisions §4). */
 export const LEASE_MS = 15 * 60 * 1000;
 export const SYNC_RUNNING = 'A synchronization is already in progress';
-const TEMPLATE_FIELDS = ['id', 'name', 'language', 'status', 'category', 'components', 'parameter_format', 'quality_score', 'previous_category', 'rejected_reason', 'message_send_ttl_seconds'];
 
-export interface SyncUpstream {
-  listTemplates(wabaId: string, query: Record<string, string | number | undefined>): Promise<GraphPage<Record<string, unknown>>>;
-}
+export type SyncUpstream = Pick<TemplateUpstream, 'probe' | 'templatesOf'>;
 
 export interface StartSyncDeps {
   directory: DirectoryStore;
@@ -43,19 +41,19 @@ export async function startSync(deps: StartSyncDeps, caller: Caller, input: { cl
   const wabas = await deps.directory.listClientWabas(clientId);
   if (wabas.length > 0) {
     try {
-      await deps.upstream.listTemplates(wabas[0], { limit: 1, fields: 'id' });
+      await deps.upstream.probe(wabas[0]);
     } catch {
-      throw upstreamUnavailable();
+      throw new UpstreamUnavailable();
     }
   }
   const leaseId = crypto.randomUUID();
   const now = deps.now?.() ?? Date.now();
-  if (!(await deps.leases.acquire(clientId, leaseId, now, LEASE_MS))) throw conflict(SYNC_RUNNING);
+  if (!(await deps.leases.acquire(clientId, leaseId, now, LEASE_MS))) throw new Conflict(SYNC_RUNNING);
   try {
     await deps.queue.send([{ client_id: clientId, lease_id: leaseId, requested_by: caller.sub, requested_at: new Date(now).toISOString() }]);
   } catch {
     await deps.leases.release(clientId, leaseId);
-    throw upstreamUnavailable('Synchronization could not be queued');
+    throw new UpstreamUnavailable('Synchronization could not be queued');
   }
   return { status: 'started', message: `Synchronization of client ${clientId}'s templates started`, clientId };
 }
@@ -67,19 +65,18 @@ export interface RunSyncDeps {
   outbox: OutboxStore;
   publisher: EventPublisher;
   upstream: SyncUpstream;
+  log: Log;
   now?: () => Date;
 }
 
-async function upstreamTemplates(upstream: SyncUpstream, wabaId: string, clientId: number) {
+async function upstreamTemplates(deps: RunSyncDeps, wabaId: string, clientId: number) {
   const all: MetaTemplate[] = [];
-  let after: string | undefined;
-  for (let page = 1; ; page++) {
-    const result = await upstream.listTemplates(wabaId, { limit: 100, after, fields: TEMPLATE_FIELDS.join(',') });
-    all.push(...(result.data as unknown as MetaTemplate[]));
-    logger.info('sync progress', { client_id: clientId, waba_id: wabaId, page, templates_so_far: all.length });
-    after = result.paging?.cursors?.after;
-    if (!result.paging?.next || !after) return all;
+  let page = 0;
+  for await (const templates of deps.upstream.templatesOf(wabaId)) {
+    all.push(...templates);
+    deps.log.info('sync progress', { client_id: clientId, waba_id: wabaId, page: ++page, templates_so_far: all.length });
   }
+  return all;
 }
 
 const sameMeta = (a: MetaTemplate, b: MetaTemplate) => normalizeComponents(a) === normalizeComponents(b);
@@ -93,7 +90,7 @@ export async function runSync(deps: RunSyncDeps, job: { client_id: number; lease
   const clientId = job.client_id;
   const startedAt = deps.now?.() ?? new Date();
   if (!(await deps.leases.holds(clientId, job.lease_id, startedAt.getTime()))) {
-    logger.warn('sync skipped: the lease is no longer held', { client_id: clientId });
+    deps.log.warn('sync skipped: the lease is no longer held', { client_id: clientId });
     return { skipped: true };
   }
   const stamp = startedAt.toISOString();
@@ -108,7 +105,7 @@ export async function runSync(deps: RunSyncDeps, job: { client_id: number; lease
   for (const wabaId of await deps.directory.listClientWabas(clientId)) {
     const waba = await deps.directory.getWaba(wabaId);
     const seen = new Set<string>();
-    for (const upstream of await upstreamTemplates(deps.upstream, wabaId, clientId)) {
+    for (const upstream of await upstreamTemplates(deps, wabaId, clientId)) {
       const meta = { ...upstream, id: String(upstream.id) } as MetaTemplate;
       seen.add(meta.id);
       const group = groups.get(`${wabaId}#${meta.id}`);
@@ -148,13 +145,12 @@ export async function runSync(deps: RunSyncDeps, job: { client_id: number; lease
       }
     }
   }
-  // Events go through the outbox in transactions within DynamoDB's 100-item limit.
-  for (let i = 0; i < events.length; i += 100) {
-    const batch = events.slice(i, i + 100);
-    await deps.records.register([], batch);
-    await publishSaved(deps.publisher, deps.outbox, batch);
+  // Events go through the outbox, then out.
+  if (events.length > 0) {
+    await deps.records.register([], events);
+    await publishSaved(deps, events);
   }
   await deps.leases.release(clientId, job.lease_id);
-  logger.info('sync finished', { client_id: clientId, ...counts });
+  deps.log.info('sync finished', { client_id: clientId, ...counts });
   return counts;
 }

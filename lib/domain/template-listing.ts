@@ -1,4 +1,4 @@
-import { badRequest } from '#lib/errors.ts';
+import { InvalidRequest } from './errors.ts';
 import type { AssignedChannel, MetaTemplate, TemplateRecord } from './template-record.ts';
 import { UNASSIGNED } from './template-record.ts';
 import { pageOf, resolvePage } from './paging.ts';
@@ -102,7 +102,7 @@ function channelIdSet(value: string | undefined): Set<number> | undefined {
   const list = csv(value);
   if (!list) return undefined;
   if (!list.every((id) => /^[1-9][0-9]{0,14}$/.test(id))) {
-    throw badRequest('channel_ids must be a comma-separated list of channel ids', [{ path: 'channel_ids', message: 'must be whole numbers' }]);
+    throw new InvalidRequest('channel_ids must be a comma-separated list of channel ids', [{ path: 'channel_ids', message: 'must be whole numbers' }]);
   }
   return new Set(list.map(Number));
 }

@@ -1,4 +1,4 @@
-import type { ErrorDetail } from '#lib/errors.ts';
+import type { ErrorDetail } from './errors.ts';
 
 /**
  * The upstream's component rules (upstream-facts §3), checked before anything reaches the upstream so a

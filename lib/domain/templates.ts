@@ -1,5 +1,5 @@
-import type { Caller } from '#lib/auth/caller.ts';
-import type { DirectoryStore, TemplateRecordStore } from '#lib/store/ports.ts';
+import type { Caller } from './caller.ts';
+import type { DirectoryStore, TemplateRecordStore } from './ports.ts';
 import { listTemplateEntries, type TemplateQuery } from './template-listing.ts';
 import { channelInHierarchy, templateListingClient } from './tenancy.ts';
 

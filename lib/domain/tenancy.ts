@@ -1,5 +1,5 @@
-import type { Caller } from '#lib/auth/caller.ts';
-import { badRequest, forbidden } from '#lib/errors.ts';
+import type { Caller } from './caller.ts';
+import { Forbidden, InvalidRequest } from './errors.ts';
 import type { ChannelRecord } from './directory.ts';
 
 /**
@@ -14,7 +14,7 @@ export const DID_OUTSIDE_HIERARCHY_MESSAGE = 'DID is outside the WABA hierarchy 
 /** The client a request acts for: the token's own, or another one when the token holds BSP_CN. */
 export function actingClient(caller: Caller, requested?: number): number {
   if (requested === undefined || requested === caller.clientId) return caller.clientId;
-  if (!caller.isBsp) throw forbidden(CROSS_CLIENT_MESSAGE);
+  if (!caller.isBsp) throw new Forbidden(CROSS_CLIENT_MESSAGE);
   return requested;
 }
 
@@ -22,7 +22,7 @@ export function actingClient(caller: Caller, requested?: number): number {
 export function parseClientIdParam(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   if (!/^[1-9][0-9]{0,14}$/.test(raw)) {
-    throw badRequest(`invalid client_id: ${raw}`, [{ path: 'client_id', message: 'must be a whole number ≥ 1' }]);
+    throw new InvalidRequest(`invalid client_id: ${raw}`, [{ path: 'client_id', message: 'must be a whole number ≥ 1' }]);
   }
   return Number(raw);
 }
@@ -31,11 +31,11 @@ export function parseClientIdParam(raw: string | undefined): number | undefined 
 export function templateListingClient(caller: Caller, rawClientId: string | undefined): number {
   const requested = parseClientIdParam(rawClientId);
   if (caller.isBsp) {
-    if (requested === undefined) throw badRequest(CLIENT_ID_REQUIRED_MESSAGE);
+    if (requested === undefined) throw new InvalidRequest(CLIENT_ID_REQUIRED_MESSAGE);
     return requested;
   }
   const client = actingClient(caller, requested);
-  if (caller.campaigns.length === 0) throw badRequest(AGENT_WITHOUT_CAMPAIGNS_MESSAGE);
+  if (caller.campaigns.length === 0) throw new InvalidRequest(AGENT_WITHOUT_CAMPAIGNS_MESSAGE);
   return client;
 }
 
@@ -52,7 +52,7 @@ export interface HierarchyLookup {
 export async function channelInHierarchy(lookup: HierarchyLookup, clientId: number, did: string): Promise<ChannelRecord> {
   const channel = await lookup.getChannel(did);
   if (!channel || channel.deleted || !(await lookup.clientHasWaba(clientId, channel.waba_id))) {
-    throw forbidden(DID_OUTSIDE_HIERARCHY_MESSAGE);
+    throw new Forbidden(DID_OUTSIDE_HIERARCHY_MESSAGE);
   }
   return channel;
 }

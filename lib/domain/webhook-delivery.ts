@@ -1,16 +1,14 @@
-import { Webhook } from 'standardwebhooks';
-import type { ServiceEvent } from '#lib/events.ts';
-import type { WebhookConfigStore } from '#lib/store/ports.ts';
+import type { ServiceEvent } from './events.ts';
+import type { WebhookConfigStore } from './ports.ts';
 import { parseHttpsUrl } from './url-guard.ts';
 
 /**
- * Delivers one service event to its client's webhook, signed the Standard Webhooks way (decisions §6):
- * `webhook-id` is the event id (stable across retries, so receivers can drop repeats), `webhook-timestamp`
- * the send time, `webhook-signature` `v1,<base64 HMAC-SHA256>` over `id.timestamp.body`.
+ * Delivers one service event to its client's webhook (decisions §6). The event id is the message id (stable
+ * across retries, so receivers can drop repeats); how a message is signed and carried is the sender's.
  */
-export interface WebhookTransport {
-  /** POSTs over HTTPS to a public address only; resolves with the HTTP status. */
-  post(url: URL, headers: Record<string, string>, body: string): Promise<number>;
+export interface WebhookSender {
+  /** Signs the message with the secret, POSTs it over HTTPS to a public address only; resolves with the HTTP status. */
+  send(url: URL, secret: string, message: { id: string; timestamp: Date; body: string }): Promise<number>;
 }
 
 export type DeliveryOutcome = 'delivered' | 'no_configuration' | 'inactive';
@@ -18,7 +16,7 @@ export type DeliveryOutcome = 'delivered' | 'no_configuration' | 'inactive';
 export class DeliveryFailed extends Error {}
 
 export async function deliverEvent(
-  deps: { configs: WebhookConfigStore; transport: WebhookTransport; now?: () => Date },
+  deps: { configs: WebhookConfigStore; sender: WebhookSender; now?: () => Date },
   event: ServiceEvent,
 ): Promise<DeliveryOutcome> {
   const config = await deps.configs.get(event.client_id);
@@ -27,18 +25,13 @@ export async function deliverEvent(
   const parsed = parseHttpsUrl(config.url);
   // A stored URL was checked when it was saved; one that fails now is never called.
   if (!parsed.ok) throw new DeliveryFailed(`webhook URL refused: ${parsed.reason}`);
-  const body = JSON.stringify(event);
-  const timestamp = deps.now?.() ?? new Date();
-  const signature = new Webhook(config.signing_secret).sign(event.id, timestamp, body);
   let status: number;
   try {
-    status = await deps.transport.post(parsed.url, {
-      'content-type': 'application/json',
-      'user-agent': 'template-messaging-service/1',
-      'webhook-id': event.id,
-      'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-      'webhook-signature': signature,
-    }, body);
+    status = await deps.sender.send(parsed.url, config.signing_secret, {
+      id: event.id,
+      timestamp: deps.now?.() ?? new Date(),
+      body: JSON.stringify(event),
+    });
   } catch (error) {
     throw new DeliveryFailed(`webhook not reachable: ${(error as Error).message}`);
   }

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { badRequest, type ErrorDetail } from '#lib/errors.ts';
+import type { ErrorDetail } from '#lib/domain/errors.ts';
+import { badRequest } from '#lib/http/api-error.ts';
 
 /** `recipients[3].params.body` style path of a valibot issue. */
 export function issuePath(issue: v.BaseIssue<unknown>): string {

@@ -85,7 +85,7 @@ describe('channel-campaigns (spec §3, decisions §3)', () => {
       token: await tA(),
       body: { channel_campaigns: [{ channel_id: 3201, campaign_id: 3101 }, { channel_id: 3201, campaign_id: 3102 }] },
     });
-    const { DynamoTemplateRecordStore } = await import('#lib/store/dynamo/template-store.ts');
+    const { DynamoTemplateRecordStore } = await import('#lib/adapters/dynamo/template-store.ts');
     const store = new DynamoTemplateRecordStore();
     const [original, copy] = await Promise.all([store.get(rec(3)), store.get(response.body.ids[1])]);
     const { channel: _a, campaign: _b, id: _c, updated_at: _d, ...originalRest } = original!;

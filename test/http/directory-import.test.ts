@@ -3,7 +3,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { DirectoryFileError, importDirectory } from '#lib/store/dynamo/directory-import.ts';
+import { DirectoryFileError, importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
 import { createTable, DEMO_FIXTURE } from '../../local/stack.ts';
 import { useStackTable } from '../support/seed.ts';
 

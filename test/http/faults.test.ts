@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useStackTable } from '../support/seed.ts';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { setDynamo } from '#lib/store/dynamo/client.ts';
+import { setDynamo } from '#lib/adapters/dynamo/client.ts';
 
 /**
  * An unexpected failure (here: DynamoDB refusing every call, injected into the AWS client) is a 500 with a

@@ -145,7 +145,7 @@ describe('POST /v1/template/messages/{did} (spec §1, decisions §5)', () => {
     process.env.DISPATCH_QUEUE_URL = inject('dispatchQueueUrl');
     process.env.GRAPH_API_URL = inject('graphUrl');
     process.env.GRAPH_API_TOKEN = 'local-graph-access-token';
-    const { setSqsClient } = await import('#lib/queue-sqs.ts');
+    const { setSqsClient } = await import('#lib/adapters/sqs/job-queue.ts');
     setSqsClient(new SQSClient({ endpoint: 'http://127.0.0.1:1', region: 'us-east-1', maxAttempts: 1 }));
     const { handler } = (await import('../../functions/http/send-template.ts')) as { handler: (e: APIGatewayProxyEventV2, c: unknown) => Promise<{ statusCode: number; body: string }> };
     const event = {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DynamoSyncLeaseStore } from '#lib/store/dynamo/lease-store.ts';
+import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
 import { seedDirectory } from '../support/seed.ts';
 
 /** The lease on DynamoDB Local: one holder at a time, and a crashed holder blocks for 15 minutes at most. */

@@ -29,7 +29,7 @@ async function listing(client: number, query: string) {
 /** True when no sync lease of the client is stored (its sync has ended). */
 async function leaseFree(clientId: number) {
   await seedDirectory({}); // points this worker's DynamoDB client at the stack's table
-  const { dynamo, tableName } = await import('#lib/store/dynamo/client.ts');
+  const { dynamo, tableName } = await import('#lib/adapters/dynamo/client.ts');
   const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
   const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: `CLIENT#${clientId}`, sk: 'SYNC_LEASE' }, ConsistentRead: true }));
   return result.Item === undefined;

@@ -70,7 +70,7 @@ describe('POST /v1/templates/{did}: success', () => {
     const [entry] = await listed(9, name);
     expect(entry).toMatchObject({ client_id: 9, waba_id: '100200400', namespace: 'c1b2c3d4_e5f6_7a8b_9c0d_e1f2a3b4c5d8', active: false, channel_campaigns: [] });
     expect(entry.meta_template).toMatchObject({ id: response.body.id, name, status: 'PENDING', category: 'UTILITY' });
-    const { DynamoTemplateRecordStore } = await import('#lib/store/dynamo/template-store.ts');
+    const { DynamoTemplateRecordStore } = await import('#lib/adapters/dynamo/template-store.ts');
     useStackTable();
     const record = await new DynamoTemplateRecordStore().get(entry.id);
     expect(record).toMatchObject({ createdBy: 'gina', headerType: 'TEXT', syncMeta: { source: 'create' }, isDirectMessage: false });

@@ -1,9 +1,9 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '#lib/routes.ts';
+import { ROUTE_NOT_FOUND, routes } from '#lib/routes.ts';
 import { workers } from '#lib/workers.ts';
-import { INDEXES } from '#lib/store/table.ts';
+import { INDEXES } from '#lib/adapters/dynamo/table.ts';
 import { TemplateMessagingStack } from '../../infra/stack.ts';
 
 let template: Template;
@@ -39,12 +39,15 @@ describe('the CDK stack', () => {
     }
   });
 
-  it('runs every function on Node 22 arm64 with the table and JWKS injected', () => {
+  it('runs every function on Node 22 arm64, with the table only where its route or worker needs it', () => {
     const functions = resourcesOf('AWS::Lambda::Function').filter(([, f]) => f.Properties.Runtime === 'nodejs22.x');
-    expect(functions.length).toBe(routes.length + 1 + workers.length);
-    for (const [, fn] of functions) {
+    const declared = [...routes, ROUTE_NOT_FOUND, ...workers];
+    expect(functions.length).toBe(declared.length);
+    for (const { name, needs } of declared) {
+      const [, fn] = functions.find(([id]) => new RegExp(`^${name}[0-9A-F]{8}$`).test(id))!;
       expect(fn.Properties.Architectures).toEqual(['arm64']);
-      expect(Object.keys(fn.Properties.Environment.Variables)).toContain('TABLE_NAME');
+      expect(Object.keys(fn.Properties.Environment.Variables).includes('TABLE_NAME'), name).toBe(needs.table !== 'none');
+      expect(fn.Properties.Environment.Variables.NODE_OPTIONS, name).toBeUndefined();
     }
     template.hasResourceProperties('AWS::Lambda::Function', {
       Environment: { Variables: Match.objectLike({ JWKS_URL: 'https://issuer.example.com/.well-known/jwks.json' }) },

@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
-import { importDirectory } from '#lib/store/dynamo/directory-import.ts';
+import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
 
 /**
  * Loads a directory of the test's own into the running stack's table with the real import command, so

@@ -2,8 +2,9 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, it, vi } from 'vitest';
 import { BLOCKED_MEDIA_URL, resolveMediaHandle, type MediaPorts } from '#lib/domain/media.ts';
 import { deliverEvent, DeliveryFailed, retryDelaySeconds } from '#lib/domain/webhook-delivery.ts';
-import type { WebhookConfig } from '#lib/domain/webhook-config.ts';
-import type { ServiceEvent } from '#lib/events.ts';
+import type { WebhookConfig } from '#lib/domain/webhook.ts';
+import { standardWebhookSender } from '#lib/adapters/https/webhook-transport.ts';
+import type { ServiceEvent } from '#lib/domain/events.ts';
 
 const ports = (overrides: Partial<MediaPorts> = {}): MediaPorts => ({
   resolve: async () => ['93.184.216.34'],
@@ -53,7 +54,7 @@ describe('webhook delivery', () => {
   it('signs the Standard Webhooks way, so a receiver holding the secret verifies it', async () => {
     let seen: { headers: Record<string, string>; body: string } | undefined;
     const outcome = await deliverEvent(
-      { configs: { get: async () => config(), put: async () => config() }, transport: { post: async (_u, headers, body) => ((seen = { headers, body }), 204) } },
+      { configs: { get: async () => config(), put: async () => config() }, sender: standardWebhookSender(async (_u, headers, body) => ((seen = { headers, body }), 204)) },
       event,
     );
     expect(outcome).toBe('delivered');
@@ -63,15 +64,15 @@ describe('webhook delivery', () => {
 
   it('sends nothing without a configuration or when it is inactive', async () => {
     const post = vi.fn(async () => 200);
-    expect(await deliverEvent({ configs: { get: async () => null, put: async () => config() }, transport: { post } }, event)).toBe('no_configuration');
-    expect(await deliverEvent({ configs: { get: async () => config({ active: false }), put: async () => config() }, transport: { post } }, event)).toBe('inactive');
+    expect(await deliverEvent({ configs: { get: async () => null, put: async () => config() }, sender: standardWebhookSender(post) }, event)).toBe('no_configuration');
+    expect(await deliverEvent({ configs: { get: async () => config({ active: false }), put: async () => config() }, sender: standardWebhookSender(post) }, event)).toBe('inactive');
     expect(post).not.toHaveBeenCalled();
   });
 
   it('fails (to be retried) on a non-2xx answer or a network error', async () => {
     const configs = { get: async () => config(), put: async () => config() };
-    await expect(deliverEvent({ configs, transport: { post: async () => 500 } }, event)).rejects.toBeInstanceOf(DeliveryFailed);
-    await expect(deliverEvent({ configs, transport: { post: async () => { throw new Error('ECONNREFUSED'); } } }, event)).rejects.toBeInstanceOf(DeliveryFailed);
+    await expect(deliverEvent({ configs, sender: standardWebhookSender(async () => 500) }, event)).rejects.toBeInstanceOf(DeliveryFailed);
+    await expect(deliverEvent({ configs, sender: standardWebhookSender(async () => { throw new Error('ECONNREFUSED'); }) }, event)).rejects.toBeInstanceOf(DeliveryFailed);
   });
 
   it('backs off so that the queue’s 20 receives span more than 24 hours', () => {

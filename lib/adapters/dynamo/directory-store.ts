@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Campaign, ChannelRecord, Client, ContactChannel, Waba } from '#lib/domain/directory.ts';
-import type { DirectoryStore } from '#lib/store/ports.ts';
-import { CHANNELS_PARTITION, keys } from '#lib/store/table.ts';
+import type { DirectoryStore } from '#lib/domain/ports.ts';
+import { CHANNELS_PARTITION, keys } from '#lib/adapters/dynamo/table.ts';
 import { dynamo, tableName } from './client.ts';
 
 const KEY_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'entity', 'expires_at'];

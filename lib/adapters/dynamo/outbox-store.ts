@@ -1,7 +1,7 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { ServiceEvent } from '#lib/events.ts';
-import type { OutboxStore } from '#lib/store/ports.ts';
-import { OUTBOX_PARTITION } from '#lib/store/table.ts';
+import type { ServiceEvent } from '#lib/domain/events.ts';
+import type { OutboxStore } from '#lib/domain/ports.ts';
+import { OUTBOX_PARTITION } from '#lib/adapters/dynamo/table.ts';
 import { dynamo, tableName } from './client.ts';
 import { queryAll } from './directory-store.ts';
 

@@ -5,15 +5,18 @@ import {
   UpdateCommand,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import type { MetaTemplate, TemplateRecord } from '#lib/domain/template-record.ts';
-import type { ServiceEvent } from '#lib/events.ts';
-import { AssignmentConflict, type ActiveWrite, type AssignmentChange, type TemplateRecordStore } from '#lib/store/ports.ts';
-import { keys, OUTBOX_PARTITION } from '#lib/store/table.ts';
+import { headerTypeOf, type MetaTemplate, type TemplateRecord } from '#lib/domain/template-record.ts';
+import type { ServiceEvent } from '#lib/domain/events.ts';
+import { AssignmentConflict, ChangeTooLarge, type ActiveWrite, type AssignmentChange, type TemplateRecordStore } from '#lib/domain/ports.ts';
+import { keys, OUTBOX_PARTITION } from '#lib/adapters/dynamo/table.ts';
 import { dynamo, tableName } from './client.ts';
 import { queryAll, stripKeys } from './directory-store.ts';
 import { assignmentKey, assignmentKeyItem, recordItem } from './record-items.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** DynamoDB's limit of items in one transaction. */
+export const TRANSACTION_LIMIT = 100;
 
 const isConditionFailure = (error: unknown) =>
   ['ConditionalCheckFailedException', 'TransactionCanceledException'].includes((error as Error)?.name);
@@ -113,6 +116,7 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
       items.push({ Delete: { TableName: table, Key: assignmentKey(record) } });
     }
     if (items.length === 0) return;
+    if (items.length > TRANSACTION_LIMIT) throw new ChangeTooLarge(`${items.length} items exceed one transaction`);
     try {
       await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
     } catch (error) {
@@ -128,7 +132,16 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
       items.push({ Put: { TableName: table, Item: recordItem(record), ConditionExpression: 'attribute_not_exists(pk)' } });
       items.push({ Put: { TableName: table, Item: assignmentKeyItem(record), ConditionExpression: 'attribute_not_exists(pk)' } });
     }
-    for (const event of events) items.push({ Put: { TableName: table, Item: outboxItem(event) } });
+    const eventItems: TransactItem[] = events.map((event) => ({ Put: { TableName: table, Item: outboxItem(event) } }));
+    if (records.length === 0) {
+      // Events alone stand each by itself: write them in transactions of the largest size allowed.
+      for (let i = 0; i < eventItems.length; i += TRANSACTION_LIMIT) {
+        await dynamo().send(new TransactWriteCommand({ TransactItems: eventItems.slice(i, i + TRANSACTION_LIMIT) }));
+      }
+      return;
+    }
+    items.push(...eventItems);
+    if (items.length > TRANSACTION_LIMIT) throw new ChangeTooLarge(`${items.length} items exceed one transaction`);
     try {
       await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
     } catch (error) {
@@ -142,8 +155,10 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
   }
 
   replaceMetaTemplate(records: TemplateRecord[], meta: MetaTemplate, source: 'edit' | 'sync', now: string) {
-    return updateEach(records, 'SET meta_template = :m, syncMeta = :s, updated_at = :now', {
+    // headerType derives from the components, so it changes with them (never left stale by an edit or a sync).
+    return updateEach(records, 'SET meta_template = :m, headerType = :h, syncMeta = :s, updated_at = :now', {
       ':m': meta,
+      ':h': headerTypeOf(meta.components),
       ':s': { synced_at: now, source },
       ':now': now,
     });

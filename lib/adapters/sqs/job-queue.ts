@@ -1,5 +1,5 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { JobQueue } from '#lib/store/ports.ts';
+import type { JobQueue } from '#lib/domain/ports.ts';
 
 let client: SQSClient | undefined;
 

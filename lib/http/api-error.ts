@@ -1,12 +1,10 @@
-/**
- * The contract's error model (decisions §2). Every failure a client can cause is an ApiError;
- * the HTTP error middleware turns it into `{message, code, details?, request_id}`.
- */
-export interface ErrorDetail {
-  path: string;
-  message: string;
-}
+import type { ErrorDetail } from '#lib/domain/errors.ts';
 
+/**
+ * The contract's error model (decisions §2) at the HTTP edge: a status, a code and a message. Use cases throw
+ * domain errors (lib/domain/errors.ts), mapped in error-response.ts; failures of the edge itself (auth,
+ * parsing, validation) are ApiErrors directly.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,

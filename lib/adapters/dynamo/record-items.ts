@@ -1,5 +1,5 @@
 import type { TemplateRecord } from '#lib/domain/template-record.ts';
-import { keys } from '#lib/store/table.ts';
+import { keys } from '#lib/adapters/dynamo/table.ts';
 
 /**
  * A template record as stored. gsi1 groups every record of one upstream template (siblings across clients,

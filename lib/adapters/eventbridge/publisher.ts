@@ -1,6 +1,8 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { loadConfig } from '#lib/config.ts';
-import { EVENT_SOURCE, type EventPublisher, type ServiceEvent } from '#lib/events.ts';
+import type { ServiceEvent } from '#lib/domain/events.ts';
+import type { EventPublisher } from '#lib/domain/ports.ts';
+import { EVENT_SOURCE } from '#lib/events.ts';
 
 let client: EventBridgeClient | undefined;
 

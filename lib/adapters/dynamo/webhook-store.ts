@@ -1,7 +1,7 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { WebhookConfig } from '#lib/domain/webhook-config.ts';
-import type { WebhookConfigStore } from '#lib/store/ports.ts';
-import { keys } from '#lib/store/table.ts';
+import type { WebhookConfig } from '#lib/domain/webhook.ts';
+import type { WebhookConfigStore } from '#lib/domain/ports.ts';
+import { keys } from '#lib/adapters/dynamo/table.ts';
 import { dynamo, tableName } from './client.ts';
 import { stripKeys } from './directory-store.ts';
 

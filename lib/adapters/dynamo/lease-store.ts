@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { SyncLeaseStore } from '#lib/store/ports.ts';
-import { keys, TTL_ATTRIBUTE } from '#lib/store/table.ts';
+import type { SyncLeaseStore } from '#lib/domain/ports.ts';
+import { keys, TTL_ATTRIBUTE } from '#lib/adapters/dynamo/table.ts';
 import { dynamo, tableName } from './client.ts';
 
 const SK = 'SYNC_LEASE';

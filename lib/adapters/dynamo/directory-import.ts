@@ -1,9 +1,9 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { checkDirectoryReferences, DirectoryFileSchema, type DirectoryFile } from '#lib/domain/directory.ts';
+import { checkDirectoryReferences, DirectoryFileSchema, type DirectoryFile } from '#lib/adapters/directory-file.ts';
 import type { MetaTemplate, TemplateRecord } from '#lib/domain/template-record.ts';
 import { issuesToDetails } from '#lib/http/validation.ts';
-import { CHANNELS_PARTITION, keys } from '#lib/store/table.ts';
+import { CHANNELS_PARTITION, keys } from '#lib/adapters/dynamo/table.ts';
 import { dynamo, tableName } from './client.ts';
 import { assignmentKeyItem, recordItem } from './record-items.ts';
 

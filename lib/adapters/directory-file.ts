@@ -1,0 +1,194 @@
+import * as v from 'valibot';
+import type { Campaign, ChannelRecord, Client, ContactChannel, Waba } from '#lib/domain/directory.ts';
+
+/**
+ * The directory file (decisions §8): what the import command and the local stack's fixture read. Its entries
+ * are the domain's directory entities (lib/domain/directory.ts), plus the emulator's upstream side (catalogs,
+ * products and templates of each WABA) and template records in their stored form.
+ */
+const text = v.string();
+const positiveInt = v.pipe(v.number(), v.integer(), v.minValue(1));
+
+export const ProductSchema = v.strictObject({
+  id: text,
+  name: text,
+  retailer_id: text,
+  image_urls: v.array(text),
+  description: text,
+  currency: text,
+  price: text,
+  url: text,
+  category: text,
+  unique_id: text,
+});
+
+export const CatalogSchema = v.strictObject({
+  id: text,
+  name: text,
+  vertical: text,
+  products: v.optional(v.array(ProductSchema), []),
+});
+
+/** An upstream template as the emulator holds it; loose because components are the upstream's own shapes. */
+export const UpstreamTemplateSchema = v.looseObject({
+  id: text,
+  name: text,
+  language: text,
+  status: text,
+  category: text,
+  components: v.array(v.looseObject({ type: text })),
+});
+
+export const WabaSchema = v.strictObject({
+  waba_id: text,
+  waba_name: text,
+  business_id: text,
+  business_name: text,
+  namespace: text,
+  /** Where the upstream credentials of this WABA live (a Secrets Manager name in AWS). */
+  credentials_ref: v.optional(text),
+  /** Country of the WABA's numbers, used for the dynamic max price when a create omits it. */
+  country: v.optional(v.pipe(text, v.regex(/^[A-Z]{2}$/))),
+  catalogs: v.optional(v.array(CatalogSchema), []),
+  templates: v.optional(v.array(UpstreamTemplateSchema), []),
+});
+
+export const ChannelSchema = v.strictObject({
+  wa_id: v.pipe(text, v.minLength(1)),
+  client_id: positiveInt,
+  client_name: v.optional(text),
+  waba_id: text,
+  waba_name: v.optional(text),
+  status: v.optional(text),
+  business_id: v.optional(text),
+  business_name: v.optional(text),
+  current_limit: v.optional(text),
+  quality_rating: v.optional(text),
+  phone_id: v.optional(text),
+  phone_number_id: v.optional(text),
+  is_on_biz_app: v.optional(v.boolean()),
+  phone_code: v.optional(text),
+  phone_number: v.optional(text),
+  create_at: v.optional(text),
+  create_by: v.optional(text),
+  register_at: v.optional(text),
+  external_webhook: v.optional(text),
+  deleted: v.optional(v.boolean()),
+});
+
+export const ClientSchema = v.strictObject({ client_id: positiveInt, client_name: text });
+export const CampaignSchema = v.strictObject({ campaign_id: positiveInt, campaign_name: text, client_id: positiveInt });
+export const ContactChannelSchema = v.strictObject({
+  channel_id: positiveInt,
+  name: v.optional(text, ''),
+  did: text,
+  type: v.optional(text, 'MSGCHAN'),
+  waba_id: text,
+  client_id: positiveInt,
+});
+
+export const FixtureRecordSchema = v.strictObject({
+  id: v.pipe(text, v.regex(/^[0-9a-f]{24}$/, 'must be 24 lowercase hex characters')),
+  client_id: positiveInt,
+  waba_id: text,
+  template_id: text,
+  channel_id: v.optional(positiveInt),
+  campaign_id: v.optional(positiveInt),
+  active: v.optional(v.boolean(), false),
+  isDirectMessage: v.optional(v.boolean()),
+  associatedFlow: v.optional(v.nullable(text)),
+  dynamicPricing: v.optional(v.boolean()),
+  headerType: v.optional(v.picklist(['NONE', 'TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT', 'LOCATION'])),
+  highQuality: v.optional(v.boolean()),
+  createdBy: v.optional(text),
+  created_at: v.optional(text),
+  updated_at: v.optional(text),
+  deleted: v.optional(v.boolean()),
+});
+
+export const DirectoryFileSchema = v.strictObject({
+  clients: v.optional(v.array(ClientSchema), []),
+  wabas: v.optional(v.array(WabaSchema), []),
+  channels: v.optional(v.array(ChannelSchema), []),
+  campaigns: v.optional(v.array(CampaignSchema), []),
+  contact_channels: v.optional(v.array(ContactChannelSchema), []),
+  template_records: v.optional(v.array(FixtureRecordSchema), []),
+});
+
+export type DirectoryFile = v.InferOutput<typeof DirectoryFileSchema>;
+export type WabaEntry = v.InferOutput<typeof WabaSchema>;
+export type Product = v.InferOutput<typeof ProductSchema>;
+export type UpstreamTemplate = v.InferOutput<typeof UpstreamTemplateSchema>;
+
+// The file's entries are the domain's entities: these fail to compile when the two drift apart.
+type Assignable<T extends U, U> = T;
+export type _DirectoryEntriesMatchTheDomain = [
+  Assignable<v.InferOutput<typeof ChannelSchema>, ChannelRecord>,
+  Assignable<Omit<WabaEntry, 'catalogs' | 'templates'>, Waba>,
+  Assignable<v.InferOutput<typeof ClientSchema>, Client>,
+  Assignable<v.InferOutput<typeof CampaignSchema>, Campaign>,
+  Assignable<v.InferOutput<typeof ContactChannelSchema>, ContactChannel>,
+];
+
+/**
+ * Cross-entry rules a schema cannot express: every reference points at an entry of the same file (or,
+ * for clients, at least is consistent), and ids are unique. Returns one message per bad entry.
+ */
+export function checkDirectoryReferences(file: DirectoryFile): { path: string; message: string }[] {
+  const problems: { path: string; message: string }[] = [];
+  const clientIds = new Set(file.clients.map((c) => c.client_id));
+  const wabas = new Map(file.wabas.map((w) => [w.waba_id, w]));
+  const channelIds = new Set<string>();
+  const duplicate = <T>(list: T[], key: (item: T) => string, name: string) => {
+    const seen = new Set<string>();
+    list.forEach((item, i) => {
+      const k = key(item);
+      if (seen.has(k)) problems.push({ path: `${name}[${i}]`, message: `duplicate ${name} entry ${k}` });
+      seen.add(k);
+    });
+  };
+  duplicate(file.clients, (c) => String(c.client_id), 'clients');
+  duplicate(file.wabas, (w) => w.waba_id, 'wabas');
+  duplicate(file.channels, (c) => c.wa_id, 'channels');
+  duplicate(file.campaigns, (c) => String(c.campaign_id), 'campaigns');
+  duplicate(file.contact_channels, (c) => String(c.channel_id), 'contact_channels');
+  duplicate(file.template_records, (r) => r.id, 'template_records');
+  const needClient = (id: number, path: string) => {
+    if (!clientIds.has(id)) problems.push({ path, message: `unknown client_id ${id}` });
+  };
+  const needWaba = (id: string, path: string) => {
+    if (!wabas.has(id)) problems.push({ path, message: `unknown waba_id ${id}` });
+  };
+  file.channels.forEach((c, i) => {
+    needClient(c.client_id, `channels[${i}].client_id`);
+    needWaba(c.waba_id, `channels[${i}].waba_id`);
+    channelIds.add(c.wa_id);
+  });
+  file.campaigns.forEach((c, i) => needClient(c.client_id, `campaigns[${i}].client_id`));
+  file.contact_channels.forEach((c, i) => {
+    needClient(c.client_id, `contact_channels[${i}].client_id`);
+    needWaba(c.waba_id, `contact_channels[${i}].waba_id`);
+    if (!channelIds.has(c.did)) problems.push({ path: `contact_channels[${i}].did`, message: `unknown did ${c.did}` });
+  });
+  const campaigns = new Map(file.campaigns.map((c) => [c.campaign_id, c]));
+  const contacts = new Map(file.contact_channels.map((c) => [c.channel_id, c]));
+  file.template_records.forEach((r, i) => {
+    const path = `template_records[${i}]`;
+    needClient(r.client_id, `${path}.client_id`);
+    const waba = wabas.get(r.waba_id);
+    if (!waba) problems.push({ path: `${path}.waba_id`, message: `unknown waba_id ${r.waba_id}` });
+    else if (!waba.templates.some((t) => t.id === r.template_id)) {
+      problems.push({ path: `${path}.template_id`, message: `unknown template ${r.template_id} in WABA ${r.waba_id}` });
+    }
+    if ((r.channel_id === undefined) !== (r.campaign_id === undefined)) {
+      problems.push({ path, message: 'channel_id and campaign_id go together' });
+    }
+    if (r.channel_id !== undefined && contacts.get(r.channel_id)?.client_id !== r.client_id) {
+      problems.push({ path: `${path}.channel_id`, message: `channel ${r.channel_id} is not a channel of client ${r.client_id}` });
+    }
+    if (r.campaign_id !== undefined && campaigns.get(r.campaign_id)?.client_id !== r.client_id) {
+      problems.push({ path: `${path}.campaign_id`, message: `campaign ${r.campaign_id} is not a campaign of client ${r.client_id}` });
+    }
+  });
+  return problems;
+}

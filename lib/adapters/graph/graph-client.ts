@@ -1,0 +1,118 @@
+import { UpstreamRejected, UpstreamUnavailable } from '#lib/domain/errors.ts';
+import type { Log } from '#lib/domain/log.ts';
+
+/**
+ * The Graph API's wire: a timeout on every call, retries with exponential backoff and full jitter on 5xx,
+ * 429 and network failures for calls that are safe to repeat, and the domain's two upstream errors:
+ * UpstreamUnavailable (no usable answer) or UpstreamRejected (a refusal, with Graph's message for a person).
+ * The access token is only ever put in the Authorization header; it never reaches a log line or an error.
+ */
+export interface GraphErrorBody {
+  message?: string;
+  type?: string;
+  code?: number;
+  error_subcode?: number;
+  error_user_title?: string;
+  error_user_msg?: string;
+}
+
+/** Graph's "Content in This Language Already Exists" (upstream-facts §6.2). */
+const DUPLICATE_SUBCODE = 2388024;
+
+export interface GraphClientOptions {
+  baseUrl: string;
+  token: () => Promise<string>;
+  version?: string;
+  timeoutMs?: number;
+  /** Attempts for idempotent calls, the first included. */
+  attempts?: number;
+  baseDelayMs?: number;
+  fetch?: typeof fetch;
+  log: Log;
+}
+
+export interface GraphPage<T> {
+  data: T[];
+  paging?: { cursors?: { before?: string; after?: string }; next?: string; previous?: string };
+}
+
+type Query = Record<string, string | number | undefined>;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class GraphClient {
+  private readonly version: string;
+  private readonly timeoutMs: number;
+  private readonly attempts: number;
+  private readonly baseDelayMs: number;
+  private readonly fetchImpl: typeof fetch;
+
+  constructor(private readonly options: GraphClientOptions) {
+    this.version = options.version ?? 'v23.0';
+    this.timeoutMs = options.timeoutMs ?? 5_000;
+    this.attempts = options.attempts ?? 3;
+    this.baseDelayMs = options.baseDelayMs ?? 100;
+    this.fetchImpl = options.fetch ?? fetch;
+  }
+
+  private url(path: string, query?: Query) {
+    const url = new URL(`${this.options.baseUrl.replace(/\/$/, '')}/${this.version}/${path.replace(/^\//, '')}`);
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    return url;
+  }
+
+  /** One call; resolves with the parsed JSON answer, which the caller validates (lib/adapters/graph/graph-upstream.ts). */
+  async request(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    options: { query?: Query; json?: unknown; raw?: Uint8Array; headers?: Record<string, string>; idempotent?: boolean; scheme?: 'Bearer' | 'OAuth' } = {},
+  ): Promise<unknown> {
+    const idempotent = options.idempotent ?? method === 'GET';
+    const attempts = idempotent ? this.attempts : 1;
+    const url = this.url(path, options.query);
+    let last: { status?: number; reason: string } | undefined;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      const started = Date.now();
+      let final: Error | undefined;
+      try {
+        const token = await this.options.token();
+        const headers: Record<string, string> = { authorization: `${options.scheme ?? 'Bearer'} ${token}`, ...options.headers };
+        let body: RequestInit["body"] | undefined;
+        if (options.json !== undefined) {
+          headers['content-type'] = 'application/json';
+          body = JSON.stringify(options.json);
+        } else if (options.raw) {
+          body = options.raw as RequestInit["body"];
+        }
+        const response = await this.fetchImpl(url, { method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
+        const text = await response.text();
+        let parsed: any;
+        try {
+          parsed = text ? JSON.parse(text) : {};
+        } catch {
+          parsed = undefined;
+        }
+        this.options.log.debug('upstream call', { method, path: url.pathname, status: response.status, attempt, duration_ms: Date.now() - started });
+        if (response.ok && parsed !== undefined) return parsed;
+        const graph = parsed?.error as GraphErrorBody | undefined;
+        if (response.status >= 500 || response.status === 429 || parsed === undefined) {
+          last = { status: response.status, reason: `Upstream answered ${response.status}` };
+        } else if (response.status === 401 || graph?.code === 190) {
+          // Our own credentials were refused: nothing the caller can fix, and repeating will not help.
+          this.options.log.warn('upstream refused the service credentials', { method, path: url.pathname, status: response.status });
+          final = new UpstreamUnavailable();
+        } else {
+          const message = graph?.error_user_msg || graph?.message || `Upstream answered ${response.status}`;
+          final = new UpstreamRejected(message, graph?.error_subcode === DUPLICATE_SUBCODE ? 'duplicate_template' : undefined);
+        }
+      } catch (error) {
+        const name = (error as Error)?.name;
+        last = { reason: name === 'TimeoutError' || name === 'AbortError' ? 'Upstream timed out' : 'Upstream unreachable' };
+      }
+      if (final) throw final;
+      if (attempt < attempts) await sleep(Math.random() * this.baseDelayMs * 2 ** (attempt - 1));
+    }
+    this.options.log.warn('upstream unavailable', { method, path: url.pathname, status: last?.status, reason: last?.reason });
+    throw new UpstreamUnavailable();
+  }
+}

@@ -1,0 +1,165 @@
+import * as v from 'valibot';
+import { UpstreamUnavailable } from '#lib/domain/errors.ts';
+import type {
+  Catalog,
+  CatalogUpstream,
+  CreatedTemplate,
+  MediaUpload,
+  Product,
+  ProductPage,
+  TemplateDraftForUpstream,
+  TemplateEdit,
+  TemplateUpstream,
+  UpstreamTemplate,
+} from '#lib/domain/ports.ts';
+import type { GraphClient } from './graph-client.ts';
+
+/**
+ * The upstream ports on Meta's Graph API: paths, field lists, paging and payload shapes are Graph's and stay
+ * here. Every answer is validated before the domain sees it; an answer of another shape is the upstream
+ * being unavailable, never a crash further in.
+ */
+const TEMPLATE_FIELDS = 'id,name,language,status,category,components,parameter_format,quality_score,previous_category,rejected_reason,message_send_ttl_seconds';
+const PRODUCT_FIELDS = 'id,name,retailer_id,image_url,image_urls,additional_image_urls,description,currency,price,url,category,unique_id';
+/** Templates per page when listing a WABA's templates. */
+export const TEMPLATES_PAGE_SIZE = 100;
+
+const id = v.pipe(v.union([v.string(), v.number()]), v.transform(String));
+const Paging = v.optional(
+  v.looseObject({
+    cursors: v.optional(v.looseObject({ before: v.optional(v.string()), after: v.optional(v.string()) })),
+    next: v.optional(v.string()),
+  }),
+);
+const pageOf = <T extends v.GenericSchema>(item: T) => v.looseObject({ data: v.array(item), paging: Paging });
+
+const Template = v.looseObject({
+  id,
+  name: v.string(),
+  language: v.string(),
+  status: v.string(),
+  category: v.string(),
+  components: v.array(v.record(v.string(), v.unknown())),
+});
+const Waba = v.looseObject({ message_template_namespace: v.optional(v.string()) });
+const Created = v.looseObject({ id, status: v.optional(v.string(), 'PENDING'), category: v.optional(v.string()) });
+const text = v.optional(v.pipe(v.unknown(), v.transform((value) => (value === undefined || value === null ? '' : String(value)))), '');
+const CatalogItem = v.looseObject({ id, name: text, vertical: text });
+const ProductItem = v.looseObject({
+  id,
+  name: text,
+  retailer_id: text,
+  image_url: v.optional(v.string()),
+  image_urls: v.optional(v.array(v.string())),
+  additional_image_urls: v.optional(v.array(v.string())),
+  description: text,
+  currency: text,
+  price: text,
+  url: text,
+  category: text,
+  unique_id: v.optional(v.string()),
+});
+const UploadSession = v.looseObject({ id: v.string() });
+const UploadResult = v.looseObject({ h: v.string() });
+
+function shaped<S extends v.GenericSchema>(schema: S, answer: unknown): v.InferOutput<S> {
+  const result = v.safeParse(schema, answer);
+  if (!result.success) throw new UpstreamUnavailable('The upstream answered in an unexpected shape');
+  return result.output;
+}
+
+/** The contract's Product from a Graph ProductItem: image_urls gathers the main and additional images. */
+export function toProduct(item: v.InferOutput<typeof ProductItem>): Product {
+  const images = item.image_urls ?? [item.image_url, ...(item.additional_image_urls ?? [])].filter((url): url is string => Boolean(url));
+  const { id: productId, name, retailer_id, description, currency, price, url, category } = item;
+  return { id: productId, name, retailer_id, image_urls: images, description, currency, price, url, category, unique_id: item.unique_id ?? retailer_id };
+}
+
+export class GraphUpstream implements TemplateUpstream, CatalogUpstream, MediaUpload {
+  constructor(
+    private readonly graph: GraphClient,
+    /** The Meta app that owns resumable upload sessions. */
+    private readonly appId: string,
+  ) {}
+
+  async namespaceOf(wabaId: string) {
+    const answer = shaped(Waba, await this.graph.request('GET', wabaId, { query: { fields: 'message_template_namespace' } }));
+    return answer.message_template_namespace || undefined;
+  }
+
+  async findTemplate(wabaId: string, name: string, language: string): Promise<UpstreamTemplate | null> {
+    const answer = await this.graph.request('GET', `${wabaId}/message_templates`, { query: { name, language, fields: TEMPLATE_FIELDS, limit: 25 } });
+    // Graph's name filter matches by prefix: keep the exact one.
+    return shaped(pageOf(Template), answer).data.find((t) => t.name === name && t.language === language) ?? null;
+  }
+
+  async *templatesOf(wabaId: string): AsyncIterable<UpstreamTemplate[]> {
+    let after: string | undefined;
+    for (;;) {
+      const answer = await this.graph.request('GET', `${wabaId}/message_templates`, { query: { limit: TEMPLATES_PAGE_SIZE, after, fields: TEMPLATE_FIELDS } });
+      const page = shaped(pageOf(Template), answer);
+      yield page.data;
+      after = page.paging?.cursors?.after;
+      if (!page.paging?.next || !after) return;
+    }
+  }
+
+  async probe(wabaId: string) {
+    shaped(pageOf(v.looseObject({ id })), await this.graph.request('GET', `${wabaId}/message_templates`, { query: { limit: 1, fields: 'id' } }));
+  }
+
+  async createTemplate(wabaId: string, draft: TemplateDraftForUpstream): Promise<CreatedTemplate> {
+    const { optimization, ...rest } = draft;
+    // Not retried: a repeated create could register the template twice or report a false duplicate.
+    const answer = await this.graph.request('POST', `${wabaId}/message_templates`, {
+      json: { ...rest, ...(optimization && { bid_spec: optimization }) },
+      idempotent: false,
+    });
+    const created = shaped(Created, answer);
+    return { id: created.id, status: created.status, category: created.category ?? draft.category };
+  }
+
+  async editTemplate(templateId: string, edit: TemplateEdit) {
+    const { optimization, ...rest } = edit;
+    // Editing to the same content twice leaves the same state, so it is safe to retry.
+    await this.graph.request('POST', templateId, { json: { ...rest, ...(optimization && { bid_spec: optimization }) }, idempotent: true });
+  }
+
+  async catalogsOf(wabaId: string): Promise<Catalog[]> {
+    const answer = await this.graph.request('GET', `${wabaId}/product_catalogs`, { query: { fields: 'id,name,vertical' } });
+    return shaped(pageOf(CatalogItem), answer).data.map(({ id: catalogId, name, vertical }) => ({ id: catalogId, name, vertical }));
+  }
+
+  async productsOf(catalogId: string, page: { limit: number; cursor?: string }): Promise<ProductPage> {
+    const answer = await this.graph.request('GET', `${catalogId}/products`, { query: { limit: page.limit, after: page.cursor, fields: PRODUCT_FIELDS } });
+    const result = shaped(pageOf(ProductItem), answer);
+    const cursors = result.paging?.cursors;
+    return {
+      products: result.data.map(toProduct),
+      before: cursors?.before ?? '',
+      after: cursors?.after ?? '',
+      hasNext: Boolean(result.paging?.next),
+    };
+  }
+
+  /** Resumable upload (upstream-facts §1.8): opens a session, sends the bytes, returns the header handle. */
+  async uploadMedia(file: { name: string; type: string; bytes: Uint8Array }) {
+    const session = shaped(
+      UploadSession,
+      await this.graph.request('POST', `${this.appId}/uploads`, {
+        query: { file_name: file.name, file_length: file.bytes.length, file_type: file.type },
+        idempotent: false,
+      }),
+    );
+    const result = shaped(
+      UploadResult,
+      await this.graph.request('POST', session.id, {
+        raw: file.bytes,
+        headers: { file_offset: '0', 'content-type': 'application/octet-stream' },
+        scheme: 'OAuth',
+        idempotent: true,
+      }),
+    );
+    return result.h;
+  }
+}

@@ -1,0 +1,39 @@
+import { request } from 'node:https';
+import { Webhook } from 'standardwebhooks';
+import type { WebhookSender } from '#lib/domain/webhook-delivery.ts';
+import { guardedLookup } from './guarded-https.ts';
+
+export type HttpsPost = (url: URL, headers: Record<string, string>, body: string) => Promise<number>;
+
+/** POSTs over HTTPS to public addresses only (checked at connect time), with a deadline; no redirects are followed. */
+export const guardedHttpsPost: HttpsPost = (url, headers, body) =>
+  new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, lookup: guardedLookup, timeout: 10_000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('timeout', () => req.destroy(new Error('webhook timed out')));
+    req.on('error', reject);
+    req.end(body);
+  });
+
+/**
+ * Webhooks signed the Standard Webhooks way (decisions §6): `webhook-id`, `webhook-timestamp` (seconds) and
+ * `webhook-signature` `v1,<base64 HMAC-SHA256>` over `id.timestamp.body`.
+ */
+export function standardWebhookSender(post: HttpsPost = guardedHttpsPost): WebhookSender {
+  return {
+    send: (url, secret, message) =>
+      post(
+        url,
+        {
+          'content-type': 'application/json',
+          'user-agent': 'template-messaging-service/1',
+          'webhook-id': message.id,
+          'webhook-timestamp': String(Math.floor(message.timestamp.getTime() / 1000)),
+          'webhook-signature': new Webhook(secret).sign(message.id, message.timestamp, message.body),
+        },
+        message.body,
+      ),
+  };
+}

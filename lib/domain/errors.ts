@@ -1,0 +1,42 @@
+/**
+ * What can go wrong in a use case, in the domain's words. The HTTP edge (lib/http/error-response.ts) maps
+ * each kind to the contract's status and body; the domain never knows about statuses.
+ */
+export interface ErrorDetail {
+  /** Where the problem is, as a path into the request (`components[1].buttons[0].text`). */
+  path: string;
+  message: string;
+}
+
+export abstract class DomainError extends Error {
+  constructor(message: string, readonly details?: ErrorDetail[]) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** The request breaks a rule; details name every problem found. */
+export class InvalidRequest extends DomainError {}
+/** The caller may not act for that client or on that resource. */
+export class Forbidden extends DomainError {}
+/** The thing named does not exist, or is not visible to the caller. */
+export class NotFound extends DomainError {}
+/** The request is valid but collides with the current state (a concurrent change, a duplicate). */
+export class Conflict extends DomainError {}
+/** The request is understood but cannot be carried out on this resource as it stands. */
+export class Unprocessable extends DomainError {}
+/** The upstream (or a queue the use case needs) gave no usable answer: nothing the caller can fix. */
+export class UpstreamUnavailable extends DomainError {
+  constructor(message = 'External service unreachable') {
+    super(message);
+  }
+}
+/**
+ * The upstream refused the request. `reason` names the refusals a use case reacts to; the message is the
+ * upstream's own words for a person (never a token or trace id).
+ */
+export class UpstreamRejected extends DomainError {
+  constructor(message: string, readonly reason?: 'duplicate_template') {
+    super(message);
+  }
+}

@@ -1,0 +1,189 @@
+import type { Campaign, ChannelRecord, Client, ContactChannel, Waba } from './directory.ts';
+import type { ServiceEvent } from './events.ts';
+import type { MetaTemplate, TemplateRecord } from './template-record.ts';
+import type { WebhookConfig } from './webhook.ts';
+
+/**
+ * The ports: what the use cases need from the outside world, in the domain's words. Adapters under
+ * lib/adapters/ implement them (DynamoDB, SQS, EventBridge, the Graph API, HTTPS) and own every wire detail;
+ * tests use the in-memory ones under test/support/memory/.
+ */
+
+/** Read side of the directory (decisions §8). */
+export interface DirectoryStore {
+  getChannel(waId: string): Promise<ChannelRecord | null>;
+  /** Channels ordered by client_id then wa_id; one client's when clientId is given. */
+  listChannels(clientId?: number): Promise<ChannelRecord[]>;
+  clientHasWaba(clientId: number, wabaId: string): Promise<boolean>;
+  /** The WABAs of a client (those its channel records name). */
+  listClientWabas(clientId: number): Promise<string[]>;
+  getWaba(wabaId: string): Promise<Waba | null>;
+  getClient(clientId: number): Promise<Client | null>;
+  getCampaign(clientId: number, campaignId: number): Promise<Campaign | null>;
+  getContactChannel(clientId: number, channelId: number): Promise<ContactChannel | null>;
+}
+
+export interface WebhookConfigStore {
+  get(clientId: number): Promise<WebhookConfig | null>;
+  /** Writes the configuration; creates the signing secret only when none exists yet. */
+  put(config: Omit<WebhookConfig, 'signing_secret' | 'created_at' | 'updated_at'>, newSecret: string): Promise<WebhookConfig>;
+}
+
+export interface AssignmentChange {
+  /** Records to write whole: new siblings (must not exist) and records changed in place (must exist). */
+  create: TemplateRecord[];
+  update: { before: TemplateRecord; after: TemplateRecord }[];
+  /** Records to remove, as they were read. */
+  remove: TemplateRecord[];
+}
+
+export type ActiveWrite = 'written' | 'changed_meanwhile' | 'missing';
+
+/** Template records (decisions §3). Every multi-record change is one transaction. */
+export interface TemplateRecordStore {
+  get(id: string): Promise<TemplateRecord | null>;
+  getMany(ids: string[]): Promise<Map<string, TemplateRecord>>;
+  /** A client's records in listing order (name, language, WABA, template, record id). */
+  listForClient(clientId: number): Promise<TemplateRecord[]>;
+  /** Records of one upstream template; one client's when clientId is given. */
+  listForTemplate(wabaId: string, templateId: string, clientId?: number): Promise<TemplateRecord[]>;
+  /** Sets `active` only if it still has the value read: concurrent flips cannot both succeed. */
+  setActive(id: string, from: boolean, to: boolean, now: string): Promise<ActiveWrite>;
+  /**
+   * Applies an assignment change atomically; throws AssignmentConflict when a record changed meanwhile and
+   * ChangeTooLarge when the change is more than one atomic write can hold.
+   */
+  applyAssignments(change: AssignmentChange): Promise<void>;
+  /**
+   * Registers new records and their events in one transaction (the events go to the outbox). Events alone
+   * (no records) may be written in several transactions: each event stands by itself.
+   */
+  register(records: TemplateRecord[], events: ServiceEvent[]): Promise<void>;
+  /** Replaces the meta_template of the given records (an edit reaches every sibling). */
+  replaceMetaTemplate(records: TemplateRecord[], meta: MetaTemplate, source: 'edit' | 'sync', now: string): Promise<void>;
+  /** Sets or clears `deleted` (a sync no longer finds, or finds again, the template upstream). */
+  markDeleted(records: TemplateRecord[], deleted: boolean, now: string): Promise<void>;
+}
+
+/** The one-sync-at-a-time lease per client: a conditional write with an expiry (decisions §4). */
+export interface SyncLeaseStore {
+  acquire(clientId: number, leaseId: string, nowMs: number, ttlMs: number): Promise<boolean>;
+  holds(clientId: number, leaseId: string, nowMs: number): Promise<boolean>;
+  release(clientId: number, leaseId: string): Promise<void>;
+}
+
+/** A queue of jobs for a worker or the dispatch engine. */
+export interface JobQueue {
+  send(messages: Record<string, unknown>[]): Promise<void>;
+}
+
+/** Events written with the change that caused them and removed once published (transactional outbox). */
+export interface OutboxStore {
+  pending(olderThanIso: string, limit: number): Promise<ServiceEvent[]>;
+  remove(ids: string[]): Promise<void>;
+}
+
+export class AssignmentConflict extends Error {
+  constructor() {
+    super('The assignments changed while this request was applied; retry it');
+  }
+}
+
+/** The change is larger than the store can apply atomically. */
+export class ChangeTooLarge extends Error {}
+
+/** Publishes service events (to EventBridge in AWS). */
+export interface EventPublisher {
+  publish(events: ServiceEvent[]): Promise<void>;
+}
+
+/**
+ * The upstream (Meta's Graph API), in the domain's words. Failures are UpstreamUnavailable (no usable answer:
+ * network, timeout, 5xx/429 after retries, our credentials refused) or UpstreamRejected (the upstream refused
+ * this request) from ./errors.ts.
+ */
+export interface WabaUpstream {
+  /** The WABA's message template namespace, or undefined when the upstream has none. */
+  namespaceOf(wabaId: string): Promise<string | undefined>;
+}
+
+/** A template as the upstream holds it: name, language, status, category and components, and whatever else it returns. */
+export type UpstreamTemplate = MetaTemplate;
+
+/** What a create sends upstream (the fields of upstream-facts §3). */
+export interface TemplateDraftForUpstream {
+  name: string;
+  language: string;
+  category: string;
+  components: Record<string, unknown>[];
+  parameter_format: 'POSITIONAL';
+  message_send_ttl_seconds?: number;
+  allow_category_change?: boolean;
+  /** The dynamic max price settings (decisions §4); the upstream calls them the bid spec. */
+  optimization?: Record<string, unknown>;
+}
+
+export interface CreatedTemplate {
+  id: string;
+  status: string;
+  category: string;
+}
+
+/** An edit: the new components, and the category and optimization only when they change. */
+export interface TemplateEdit {
+  components: Record<string, unknown>[];
+  category?: string;
+  optimization?: Record<string, unknown>;
+}
+
+export interface TemplateUpstream extends WabaUpstream {
+  /** The template of that name and language, or null. */
+  findTemplate(wabaId: string, name: string, language: string): Promise<UpstreamTemplate | null>;
+  /** Every template of the WABA, a page at a time. */
+  templatesOf(wabaId: string): AsyncIterable<UpstreamTemplate[]>;
+  /** Answers when the upstream can list the WABA's templates; throws when it cannot. */
+  probe(wabaId: string): Promise<void>;
+  /** Throws UpstreamRejected with reason `duplicate_template` when the name and language exist already. */
+  createTemplate(wabaId: string, draft: TemplateDraftForUpstream): Promise<CreatedTemplate>;
+  editTemplate(templateId: string, edit: TemplateEdit): Promise<void>;
+}
+
+/** Header media: the upstream's resumable upload, which answers with a handle for the HEADER example. */
+export interface MediaUpload {
+  uploadMedia(file: { name: string; type: string; bytes: Uint8Array }): Promise<string>;
+}
+
+export interface Catalog {
+  id: string;
+  name: string;
+  vertical: string;
+}
+
+/** A product as the contract shows it. */
+export interface Product {
+  id: string;
+  name: string;
+  retailer_id: string;
+  image_urls: string[];
+  description: string;
+  currency: string;
+  price: string;
+  url: string;
+  category: string;
+  unique_id: string;
+}
+
+export interface ProductPage {
+  products: Product[];
+  /** The upstream's cursors around this page (empty strings when it gives none). */
+  before: string;
+  after: string;
+  /** Whether another page follows this one. */
+  hasNext: boolean;
+}
+
+export interface CatalogUpstream extends WabaUpstream {
+  catalogsOf(wabaId: string): Promise<Catalog[]>;
+  /** Throws UpstreamRejected when the upstream refuses the cursor or the catalog. */
+  productsOf(catalogId: string, page: { limit: number; cursor?: string }): Promise<ProductPage>;
+}

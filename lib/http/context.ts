@@ -1,0 +1,37 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type middy from '@middy/core';
+import type { Caller } from '#lib/domain/caller.ts';
+
+/** A file part of a multipart request. */
+export interface UploadedFile {
+  filename: string;
+  mimetype: string;
+  content: Uint8Array;
+}
+
+/**
+ * What the middlewares hand each other and the handler, on middy's `request.context` (as middy's own
+ * middlewares do): each middleware sets one field and reads only the ones set before it.
+ */
+export interface ServiceContext extends Context {
+  /** Set by requestContext: API Gateway's request id (or the invocation's). */
+  requestId: string;
+  /** Set by authenticateCaller. */
+  caller?: Caller;
+  /** Set by multipartBody when the request carried a file. */
+  file?: UploadedFile;
+  /** Set by validateRequest: the parsed path, query and body. */
+  input?: { path?: unknown; query?: unknown; body?: unknown };
+}
+
+export type HttpRequest = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ServiceContext>;
+export type HttpMiddleware = middy.MiddlewareObj<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ServiceContext>;
+
+/** A JSON response of the service (security headers are added by their own middleware). */
+export function jsonResponse(status: number, body: unknown, requestId: string): APIGatewayProxyStructuredResultV2 {
+  return {
+    statusCode: status,
+    headers: { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-request-id': requestId },
+    body: body === undefined ? '' : JSON.stringify(body),
+  };
+}

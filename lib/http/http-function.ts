@@ -1,0 +1,71 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type * as v from 'valibot';
+import type { Caller } from '#lib/domain/caller.ts';
+import type { MultipartSpec, RouteDef } from '#lib/routes.ts';
+import { jsonResponse, type HttpMiddleware, type ServiceContext, type UploadedFile } from './context.ts';
+import { errorResponse } from './error-response.ts';
+import { authenticateCaller } from './middlewares/authenticate-caller.ts';
+import { jsonBody } from './middlewares/json-body.ts';
+import { requestContext } from './middlewares/request-context.ts';
+import { securityHeaders } from './middlewares/security-headers.ts';
+import { validateRequest } from './middlewares/validate-request.ts';
+
+type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
+type Req<R> = R extends { request: infer Q } ? Q : object;
+
+/** What a handler gets: the route's validated input, the caller and the request id. */
+export interface RouteInput<R extends RouteDef> {
+  path: Out<Req<R> extends { path: infer S } ? S : undefined>;
+  query: Out<Req<R> extends { query: infer S } ? S : undefined>;
+  body: Out<Req<R> extends { body: infer S } ? S : undefined>;
+  caller: Caller;
+  requestId: string;
+  /** The file part, on routes that accept multipart bodies. */
+  file?: UploadedFile;
+}
+
+/** The multipart middleware is handed in by the routes that accept files, so no other bundle carries the parser. */
+export interface BodyMiddlewares {
+  multipart?: (spec: MultipartSpec) => HttpMiddleware;
+}
+
+/**
+ * An HTTP function: its route (lib/routes.ts) plus one use case that returns the response body. The route
+ * decides everything else: authentication, parsing, validation and the success status; errors become the
+ * contract's error body and every response carries the security headers.
+ */
+export function httpFunction<const R extends RouteDef>(
+  route: R,
+  run: (input: RouteInput<R>) => Promise<unknown> | unknown,
+  extra: BodyMiddlewares = {},
+) {
+  const core = async (_event: APIGatewayProxyEventV2, context: ServiceContext): Promise<APIGatewayProxyStructuredResultV2> => {
+    const input = context.input ?? {};
+    const body = await run({
+      path: input.path,
+      query: input.query,
+      body: input.body,
+      caller: context.caller as Caller,
+      requestId: context.requestId,
+      file: context.file,
+    } as RouteInput<R>);
+    return jsonResponse(route.success, body, context.requestId);
+  };
+  const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ServiceContext>(core)
+    .use(requestContext())
+    .use(securityHeaders())
+    .use(errorResponse());
+  // Authenticate before touching the body, so an anonymous caller learns nothing about validation.
+  if (route.auth) handler.use(authenticateCaller());
+  const spec = route.request;
+  if (spec?.body) {
+    if (spec.multipart) {
+      if (!extra.multipart) throw new Error(`${route.name} accepts multipart bodies: pass the multipart middleware`);
+      handler.use(extra.multipart(spec.multipart));
+    }
+    handler.use(jsonBody());
+  }
+  handler.use(validateRequest(spec));
+  return handler;
+}

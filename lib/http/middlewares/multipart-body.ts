@@ -1,0 +1,42 @@
+import httpMultipartBodyParser from '@middy/http-multipart-body-parser';
+import type { MultipartSpec } from '#lib/routes.ts';
+import { badRequest, payloadTooLarge } from '../api-error.ts';
+import type { HttpMiddleware } from '../context.ts';
+
+const isMultipart = (headers: Record<string, string | undefined> | undefined) =>
+  /^multipart\/form-data/i.test(headers?.['content-type'] ?? headers?.['Content-Type'] ?? '');
+
+/**
+ * File mode: the size is checked before parsing (413 over the limit), middy's multipart parser splits the
+ * parts, the JSON part becomes the body (so both modes share one validation) and the file goes to
+ * `context.file`. Any other content type passes through untouched.
+ */
+export const multipartBody = (spec: MultipartSpec): HttpMiddleware => {
+  const parser = httpMultipartBodyParser({ busboy: { limits: { fileSize: spec.maxBytes, files: 1, fields: 5 } } });
+  return {
+    before: async (request) => {
+      const event = request.event;
+      if (!isMultipart(event.headers) || typeof event.body !== 'string') return;
+      const size = event.isBase64Encoded ? Buffer.byteLength(event.body, 'base64') : Buffer.byteLength(event.body);
+      if (size > spec.maxBytes) throw payloadTooLarge(`Multipart body exceeds ${spec.maxBytes} bytes`);
+      await parser.before!(request as never);
+      const parts = (event.body ?? {}) as unknown as Record<string, unknown>;
+      const unknown = Object.keys(parts).filter((name) => name !== spec.jsonPart && name !== spec.filePart);
+      if (unknown.length > 0) throw badRequest('Unknown multipart parts', unknown.map((path) => ({ path, message: 'Unknown part' })));
+      const json = parts[spec.jsonPart];
+      if (typeof json !== 'string') throw badRequest(`The ${spec.jsonPart} part is required`, [{ path: spec.jsonPart, message: 'is required' }]);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(json);
+      } catch {
+        throw badRequest(`The ${spec.jsonPart} part is not valid JSON`, [{ path: spec.jsonPart, message: 'must be JSON' }]);
+      }
+      const file = parts[spec.filePart] as { filename?: string; mimetype?: string; content?: Buffer } | undefined;
+      if (file !== undefined) {
+        if (!file?.content) throw badRequest(`The ${spec.filePart} part must be a file`, [{ path: spec.filePart, message: 'must be a file' }]);
+        request.context.file = { filename: file.filename ?? 'upload', mimetype: (file.mimetype ?? '').toLowerCase(), content: file.content };
+      }
+      (event as { body: unknown }).body = parsed;
+    },
+  };
+};

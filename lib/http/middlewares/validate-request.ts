@@ -1,0 +1,26 @@
+import type { RouteRequest } from '#lib/routes.ts';
+import { badRequest } from '../api-error.ts';
+import type { HttpMiddleware } from '../context.ts';
+import { parseOrThrow } from '../validation.ts';
+
+/**
+ * Validates path parameters, query and body against the route's schemas and sets `context.input`; a failure
+ * is one 400 whose details name every failing field.
+ */
+export const validateRequest = (spec: RouteRequest = {}): HttpMiddleware => {
+  const message = spec.invalidMessage ?? 'Request validation failed';
+  return {
+    before: (request) => {
+      const event = request.event;
+      const input: { path?: unknown; query?: unknown; body?: unknown } = {};
+      if (spec.path) input.path = parseOrThrow(spec.path, event.pathParameters ?? {}, message);
+      if (spec.query) input.query = parseOrThrow(spec.query, event.queryStringParameters ?? {}, message);
+      if (spec.body) {
+        const absent = event.body === undefined || event.body === null || (event.body as unknown) === '';
+        if (absent && !spec.bodyOptional) throw badRequest('Request body is required');
+        input.body = parseOrThrow(spec.body, absent ? {} : event.body, message);
+      }
+      request.context.input = input;
+    },
+  };
+};
