@@ -1,60 +1,58 @@
-import { performance } from 'node:perf_hooks';
-import { checkTemplateDraft } from '#lib/domain/template-rules.ts';
-import { listTemplateEntries } from '#lib/domain/template-listing.ts';
-import type { TemplateRecord } from '#lib/domain/template-record.ts';
+import { cpus, totalmem } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { measureDomainPaths } from './domain-paths.ts';
+import { measureFunctionImports } from './function-imports.ts';
 
 /**
- * `npm run bench`: the hot domain paths, each reported as a ratio to a baseline measured in the same run
- * (a JSON round trip of the same data), so figures compare across machines. No timed tests elsewhere.
+ * `npm run bench`: every figure as a ratio to a baseline measured in the same run, written to BENCHMARKS.md
+ * with the machine and the date. Benchmarks never fail the test run; counts that must hold are asserted in
+ * the tests instead.
  */
-function records(templates: number, perTemplate: number): TemplateRecord[] {
-  const out: TemplateRecord[] = [];
-  for (let t = 0; t < templates; t++) {
-    for (let k = 0; k < perTemplate; k++) {
-      out.push({
-        id: `${t.toString(16).padStart(12, '0')}${k.toString(16).padStart(12, '0')}`,
-        client_id: 1, waba_id: 'w', namespace: 'ns', active: k === 0, created_at: '2026-01-01T00:00:00Z', updated_at: '',
-        meta_template: {
-          id: `m${t}`, name: `template_${String(t).padStart(5, '0')}`, language: 'en_US', status: t % 3 ? 'APPROVED' : 'PENDING', category: 'UTILITY',
-          components: [{ type: 'BODY', text: 'Hello {{1}}, order {{2}}', example: { body_text: [['a', 'b']] } }], quality_score: { score: 'GREEN' },
-        },
-        channel: { channel_id: 10 + k, name: `line ${k}`, did: '1', type: 'MSGCHAN', waba_id: 'w' },
-        campaign: { campaign_id: 100 + k, campaign_name: `c${k}` },
-      });
-    }
-  }
-  return out;
-}
+const rounds = Number(process.env.ROUNDS ?? 25);
+const lines: string[] = [];
+const say = (line = '') => {
+  console.log(line);
+  lines.push(line);
+};
 
-function measure(name: string, run: () => unknown, iterations: number) {
-  const out = run();
-  const start = performance.now();
-  for (let i = 0; i < iterations; i++) run();
-  const ms = (performance.now() - start) / iterations;
-  // Memory: the size of what one call hands back, as JSON bytes (what a response would carry).
-  return { name, ms, outputBytes: Buffer.byteLength(JSON.stringify(out ?? null)) };
-}
+say('# Benchmarks');
+say();
+say(
+  `Written by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}.`,
+);
+say();
 
-const data = records(1000, 3);
-const baseline = measure('baseline: JSON round trip of 3,000 records', () => JSON.parse(JSON.stringify(data)), 20);
-const results = [
-  measure('template listing: 1,000 templates × 3 records, page 10 of 100', () => listTemplateEntries(data, { page: 10, size: 100 }), 20),
-  measure('template listing with filters (state, search, channel_ids)', () => listTemplateEntries(data, { state: 'APPROVED', search: '00', channel_ids: '11' }), 20),
-  measure('template rules: one 4-component draft ×1,000', () => {
-    for (let i = 0; i < 1000; i++) {
-      checkTemplateDraft({
-        category: 'UTILITY',
-        components: [
-          { type: 'HEADER', format: 'TEXT', text: 'Hi {{1}}', example: { header_text: ['a'] } },
-          { type: 'BODY', text: 'Order {{1}} ready {{2}}', example: { body_text: [['a', 'b']] } },
-          { type: 'FOOTER', text: 'f' },
-          { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'Go', url: 'https://a.example.com/{{1}}', example: ['https://a.example.com/x'] }] },
-        ],
-      });
-    }
-  }, 5),
-];
-console.log(`baseline (${baseline.name}): time 1.00, output 1.00`);
-for (const r of results) {
-  console.log(`${r.name}: time ${(r.ms / baseline.ms).toFixed(2)} × baseline, output ${(r.outputBytes / baseline.outputBytes).toFixed(3)} × baseline`);
+say('## Function bundles: size and import time (cold start)');
+say();
+const imports = await measureFunctionImports(rounds);
+say(
+  `Each bundle is built as deployed (infra/bundling.ts) and imported by Node 22 in a fresh process, ${rounds} rounds; the fastest import is kept.`,
+);
+say(
+  `Baseline: middy + lib-dynamodb doing one GetItem (bench/baseline-function.ts), ${(imports.baseline.bytes / 1024).toFixed(0)} KB, ${imports.baseline.importMs.toFixed(1)} ms.`,
+);
+say(
+  `Floor: the baseline + Powertools Logger (bench/baseline-with-logger.ts), ${(imports.withLogger.bytes / 1024).toFixed(0)} KB, ${imports.withLogger.timeRatio.toFixed(3)}× the baseline: the logger imports node:console and node:crypto, which no function that logs through it avoids.`,
+);
+say();
+say('| function | size | size / baseline | import / baseline | import / floor |');
+say('|---|---|---|---|---|');
+for (const f of imports.functions) {
+  say(
+    `| ${f.name} | ${(f.bytes / 1024).toFixed(0)} KB | ${f.sizeRatio.toFixed(2)}× | ${f.timeRatio.toFixed(3)}× | ${f.loggerTimeRatio.toFixed(3)}× |`,
+  );
 }
+say();
+
+say('## Domain paths');
+say();
+const domain = measureDomainPaths();
+say(`Baseline: ${domain.baseline.name}.`);
+say();
+say('| path | time / baseline | output / baseline |');
+say('|---|---|---|');
+for (const r of domain.results)
+  say(`| ${r.name} | ${(r.ms / domain.baseline.ms).toFixed(2)}× | ${(r.outputBytes / domain.baseline.outputBytes).toFixed(3)}× |`);
+
+writeFileSync(join(import.meta.dirname, '..', 'BENCHMARKS.md'), `${lines.join('\n')}\n`);

@@ -8,7 +8,7 @@ import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { LambdaFunction, SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
-import { Construct } from 'constructs';
+import type { Construct } from 'constructs';
 import { EVENT_RULES } from '#lib/events.ts';
 import { dlqName, QUEUES } from '#lib/queues.ts';
 import { workers } from '#lib/workers.ts';
@@ -123,7 +123,8 @@ export class TemplateMessagingStack extends Stack {
     const authEnvironment = {
       JWT_ISSUER: props.jwtIssuer,
       JWT_AUDIENCE: props.jwtAudience,
-      JWKS_URL: props.jwksUrl ?? new URL('.well-known/jwks.json', props.jwtIssuer.endsWith('/') ? props.jwtIssuer : `${props.jwtIssuer}/`).href,
+      JWKS_URL:
+        props.jwksUrl ?? new URL('.well-known/jwks.json', props.jwtIssuer.endsWith('/') ? props.jwtIssuer : `${props.jwtIssuer}/`).href,
     };
 
     for (const route of routes) {
@@ -141,21 +142,33 @@ export class TemplateMessagingStack extends Stack {
     // Anything else: 404, or 405 for a known path with another method, in the contract's error shape.
     const fallback = new ServiceFunction(this, ROUTE_NOT_FOUND.name, { entry: ROUTE_NOT_FOUND.entry, memorySize: 256 });
     grantNeeds(fallback, ROUTE_NOT_FOUND.needs);
-    api.addRoutes({ path: '/{proxy+}', methods: [HttpMethod.ANY], integration: new HttpLambdaIntegration('RouteNotFoundIntegration', fallback) });
+    api.addRoutes({
+      path: '/{proxy+}',
+      methods: [HttpMethod.ANY],
+      integration: new HttpLambdaIntegration('RouteNotFoundIntegration', fallback),
+    });
 
     // Workers: queue consumers report partial batch failures; scheduled ones run on an EventBridge schedule.
     for (const worker of workers) {
       // The sync worker may page through many WABAs: it gets the lease's 15 minutes, the queue's visibility timeout.
-      const timeout = 'queue' in worker.trigger ? Duration.seconds(Math.min(QUEUES[worker.trigger.queue].visibilityTimeoutSeconds, 900)) : Duration.seconds(50);
+      const timeout =
+        'queue' in worker.trigger
+          ? Duration.seconds(Math.min(QUEUES[worker.trigger.queue].visibilityTimeoutSeconds, 900))
+          : Duration.seconds(50);
       const fn = new ServiceFunction(this, worker.name, { entry: worker.entry, timeout });
       grantNeeds(fn, worker.needs);
       if ('queue' in worker.trigger) {
         const { def, queue } = queues[worker.trigger.queue];
         queue.grantConsumeMessages(fn);
         fn.addEnvironment(def.urlSetting, queue.queueUrl);
-        fn.addEventSource(new SqsEventSource(queues[worker.trigger.queue].queue, { batchSize: worker.trigger.batchSize, reportBatchItemFailures: true }));
+        fn.addEventSource(
+          new SqsEventSource(queues[worker.trigger.queue].queue, { batchSize: worker.trigger.batchSize, reportBatchItemFailures: true }),
+        );
       } else {
-        new Rule(this, `${worker.name}Schedule`, { schedule: Schedule.rate(Duration.minutes(worker.trigger.everyMinutes)), targets: [new LambdaFunction(fn)] });
+        new Rule(this, `${worker.name}Schedule`, {
+          schedule: Schedule.rate(Duration.minutes(worker.trigger.everyMinutes)),
+          targets: [new LambdaFunction(fn)],
+        });
       }
     }
 

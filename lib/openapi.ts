@@ -3,8 +3,15 @@ import type * as v from 'valibot';
 import { routes, type RouteDef } from '#lib/routes.ts';
 
 const STATUS_TEXT: Record<number, string> = {
-  400: 'Invalid request', 401: 'Missing or invalid token', 403: 'Forbidden', 404: 'Not found',
-  409: 'Conflict', 413: 'Payload too large', 422: 'Unprocessable', 500: 'Internal error', 502: 'Upstream unavailable',
+  400: 'Invalid request',
+  401: 'Missing or invalid token',
+  403: 'Forbidden',
+  404: 'Not found',
+  409: 'Conflict',
+  413: 'Payload too large',
+  422: 'Unprocessable',
+  500: 'Internal error',
+  502: 'Upstream unavailable',
 };
 
 const TAGS: Record<string, string> = {
@@ -109,7 +116,11 @@ export function openApiDocument(serverUrl = '/') {
             code: { type: 'string' },
             details: {
               type: 'array',
-              items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
+              items: {
+                type: 'object',
+                required: ['path', 'message'],
+                properties: { path: { type: 'string' }, message: { type: 'string' } },
+              },
             },
             request_id: { type: 'string' },
           },

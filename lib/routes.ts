@@ -2,7 +2,13 @@ import type * as v from 'valibot';
 import type { QUEUES } from '#lib/queues.ts';
 import { DidPath, ListCatalogsQuery, ListProductsQuery } from '#lib/schemas/catalogs.ts';
 import { ListChannelsQuery } from '#lib/schemas/channels.ts';
-import { CreateTemplateBody, CreateTemplateQuery, DidTemplatePath, EditTemplateBody, TemplateDidPath } from '#lib/schemas/create-template.ts';
+import {
+  CreateTemplateBody,
+  CreateTemplateQuery,
+  DidTemplatePath,
+  EditTemplateBody,
+  TemplateDidPath,
+} from '#lib/schemas/create-template.ts';
 import { SendBody } from '#lib/schemas/send.ts';
 import { SyncBody } from '#lib/schemas/sync.ts';
 import { AssignmentBody, BulkStatusBody, ListTemplatesQuery, RecordIdPath, RemoveAssignmentQuery } from '#lib/schemas/templates.ts';

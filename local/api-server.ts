@@ -23,7 +23,10 @@ const ROUTES_BY_SPECIFICITY = [...routes].sort((a, b) => (a.path.match(/\{/g)?.l
 const handlers = new Map<string, Promise<Handler>>();
 function loadHandler(entry: string): Promise<Handler> {
   if (!handlers.has(entry)) {
-    handlers.set(entry, import(pathToFileURL(join(ROOT, entry)).href).then((m: { handler: Handler }) => m.handler));
+    handlers.set(
+      entry,
+      import(pathToFileURL(join(ROOT, entry)).href).then((m: { handler: Handler }) => m.handler),
+    );
   }
   return handlers.get(entry)!;
 }
@@ -148,11 +151,17 @@ export async function startApiServer(options: ApiServerOptions): Promise<{ serve
       }
       const event = toApiGatewayEvent(req, url, body, route, params, requestId);
       const handler = route ? await loadHandler(route.entry) : notFound;
-      const result = await currentRequest.run({ requestId }, () => handler(event, lambdaContext(route?.name ?? 'RouteNotFound', requestId)));
+      const result = await currentRequest.run({ requestId }, () =>
+        handler(event, lambdaContext(route?.name ?? 'RouteNotFound', requestId)),
+      );
       write(res, result);
     } catch (error) {
       console.error(JSON.stringify({ level: 'ERROR', message: 'local server failure', request_id: requestId, error: String(error) }));
-      write(res, { statusCode: 500, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'Internal server error', code: 'internal_error', request_id: requestId }) });
+      write(res, {
+        statusCode: 500,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: 'Internal server error', code: 'internal_error', request_id: requestId }),
+      });
     }
   });
   await new Promise<void>((resolve) => server.listen(options.port, options.host, resolve));

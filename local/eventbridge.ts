@@ -20,7 +20,10 @@ export class LocalEventBridge {
   private server?: Server;
   url = '';
 
-  constructor(private readonly sqs: SQSClient, private readonly queueUrls: Record<string, string>) {}
+  constructor(
+    private readonly sqs: SQSClient,
+    private readonly queueUrls: Record<string, string>,
+  ) {}
 
   /** Fails the next `times` PutEvents calls, only those whose entries contain `match` when it is given. */
   failNext(times: number, match?: string) {

@@ -20,7 +20,12 @@ export function pollQueue(options: {
     while (running) {
       try {
         const received = await options.sqs.send(
-          new ReceiveMessageCommand({ QueueUrl: options.queueUrl, MaxNumberOfMessages: options.batchSize, WaitTimeSeconds: 1, MessageSystemAttributeNames: ['All'] }),
+          new ReceiveMessageCommand({
+            QueueUrl: options.queueUrl,
+            MaxNumberOfMessages: options.batchSize,
+            WaitTimeSeconds: 1,
+            MessageSystemAttributeNames: ['All'],
+          }),
         );
         const messages = received.Messages ?? [];
         if (messages.length === 0) continue;
@@ -52,7 +57,10 @@ export function pollQueue(options: {
         const done = messages.filter((m) => !failed.has(m.MessageId!));
         if (done.length > 0) {
           await options.sqs.send(
-            new DeleteMessageBatchCommand({ QueueUrl: options.queueUrl, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }),
+            new DeleteMessageBatchCommand({
+              QueueUrl: options.queueUrl,
+              Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+            }),
           );
         }
       } catch {

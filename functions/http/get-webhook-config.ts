@@ -6,4 +6,6 @@ import { GetWebhookConfig } from '#lib/routes.ts';
 
 const store = new DynamoWebhookConfigStore();
 
-export const handler = httpFunction(GetWebhookConfig, ({ query, caller }) => getWebhookConfig(store, caller, parseClientIdParam(query.client_id)));
+export const handler = httpFunction(GetWebhookConfig, ({ query, caller }) =>
+  getWebhookConfig(store, caller, parseClientIdParam(query.client_id)),
+);

@@ -7,7 +7,12 @@ import { SendTemplate } from '#lib/routes.ts';
 import { jobQueue } from '#lib/wiring/queues.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';
 
-const stores = { directory: new DynamoDirectoryStore(), records: new DynamoTemplateRecordStore(), queue: jobQueue('dispatch'), resolve: resolveHost };
+const stores = {
+  directory: new DynamoDirectoryStore(),
+  records: new DynamoTemplateRecordStore(),
+  queue: jobQueue('dispatch'),
+  resolve: resolveHost,
+};
 
 export const handler = httpFunction(SendTemplate, ({ path, body, caller, requestId }) =>
   sendTemplate({ ...stores, upstream: graphUpstream() }, caller, { pathDid: path.did, body, sendId: requestId }),

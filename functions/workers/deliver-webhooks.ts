@@ -26,13 +26,24 @@ async function deliver(record: SQSRecord) {
   } catch (error) {
     const receives = Number(record.attributes.ApproximateReceiveCount ?? 1);
     const delay = retryDelaySeconds(receives);
-    logger.warn('webhook delivery failed; will retry', { event_id: event.id, client_id: event.client_id, receives, retry_in_s: delay, reason: (error as Error).message });
+    logger.warn('webhook delivery failed; will retry', {
+      event_id: event.id,
+      client_id: event.client_id,
+      receives,
+      retry_in_s: delay,
+      reason: (error as Error).message,
+    });
     await sqs
-      .send(new ChangeMessageVisibilityCommand({ QueueUrl: loadConfig('WEBHOOK_QUEUE_URL').WEBHOOK_QUEUE_URL, ReceiptHandle: record.receiptHandle, VisibilityTimeout: delay }))
+      .send(
+        new ChangeMessageVisibilityCommand({
+          QueueUrl: loadConfig('WEBHOOK_QUEUE_URL').WEBHOOK_QUEUE_URL,
+          ReceiptHandle: record.receiptHandle,
+          VisibilityTimeout: delay,
+        }),
+      )
       .catch((e: unknown) => logger.warn('could not set the retry delay', { error: String(e) }));
     throw error;
   }
 }
 
-export const handler = async (event: SQSEvent, context: Context) =>
-  processPartialResponse(event, deliver, processor, { context });
+export const handler = async (event: SQSEvent, context: Context) => processPartialResponse(event, deliver, processor, { context });

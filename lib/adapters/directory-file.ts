@@ -164,7 +164,9 @@ export function checkDirectoryReferences(file: DirectoryFile): { path: string; m
     needWaba(c.waba_id, `channels[${i}].waba_id`);
     channelIds.add(c.wa_id);
   });
-  file.campaigns.forEach((c, i) => needClient(c.client_id, `campaigns[${i}].client_id`));
+  file.campaigns.forEach((c, i) => {
+    needClient(c.client_id, `campaigns[${i}].client_id`);
+  });
   file.contact_channels.forEach((c, i) => {
     needClient(c.client_id, `contact_channels[${i}].client_id`);
     needWaba(c.waba_id, `contact_channels[${i}].waba_id`);

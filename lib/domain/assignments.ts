@@ -51,7 +51,9 @@ async function target(deps: AssignmentDeps, caller: Caller, recordId: string, re
 /** Checks each pair against the directory: the channel and the campaign must be the acting client's. */
 export async function resolvePairs(deps: AssignmentDeps, clientId: number, wabaId: string, pairs: Pair[]) {
   if (pairs.length > MAX_PAIRS) {
-    throw new InvalidRequest(`At most ${MAX_PAIRS} channel/campaign pairs per request`, [{ path: 'channel_campaigns', message: `at most ${MAX_PAIRS} pairs` }]);
+    throw new InvalidRequest(`At most ${MAX_PAIRS} channel/campaign pairs per request`, [
+      { path: 'channel_campaigns', message: `at most ${MAX_PAIRS} pairs` },
+    ]);
   }
   const unique = [...new Map(pairs.map((p) => [pairKey(p), p])).values()];
   const problems: ErrorDetail[] = [];
@@ -65,20 +67,32 @@ export async function resolvePairs(deps: AssignmentDeps, clientId: number, wabaI
     ]);
     const path = `channel_campaigns[${index}]`;
     const before = problems.length;
-    if (!channel) problems.push({ path: `${path}.channel_id`, message: `channel ${pair.channel_id} is not a channel of client ${clientId}` });
-    else if (channel.waba_id !== wabaId) problems.push({ path: `${path}.channel_id`, message: `channel ${pair.channel_id} is not on WABA ${wabaId}` });
-    if (!campaign) problems.push({ path: `${path}.campaign_id`, message: `campaign ${pair.campaign_id} is not a campaign of client ${clientId}` });
+    if (!channel)
+      problems.push({ path: `${path}.channel_id`, message: `channel ${pair.channel_id} is not a channel of client ${clientId}` });
+    else if (channel.waba_id !== wabaId)
+      problems.push({ path: `${path}.channel_id`, message: `channel ${pair.channel_id} is not on WABA ${wabaId}` });
+    if (!campaign)
+      problems.push({ path: `${path}.campaign_id`, message: `campaign ${pair.campaign_id} is not a campaign of client ${clientId}` });
     if (problems.length > before) refused.push(pair);
     else {
       resolved.push({
         pair,
-        channel: { channel_id: channel!.channel_id, name: channel!.name ?? '', did: channel!.did, type: channel!.type ?? 'MSGCHAN', waba_id: channel!.waba_id },
+        channel: {
+          channel_id: channel!.channel_id,
+          name: channel!.name ?? '',
+          did: channel!.did,
+          type: channel!.type ?? 'MSGCHAN',
+          waba_id: channel!.waba_id,
+        },
         campaign: { campaign_id: campaign!.campaign_id, campaign_name: campaign!.campaign_name },
       });
     }
   }
   if (refused.length > 0) {
-    throw new InvalidRequest(`Unknown channel/campaign pair: ${refused.map((p) => `{channel_id: ${p.channel_id}, campaign_id: ${p.campaign_id}}`).join(', ')}`, problems);
+    throw new InvalidRequest(
+      `Unknown channel/campaign pair: ${refused.map((p) => `{channel_id: ${p.channel_id}, campaign_id: ${p.campaign_id}}`).join(', ')}`,
+      problems,
+    );
   }
   return resolved;
 }
@@ -103,16 +117,24 @@ async function apply(deps: AssignmentDeps, change: AssignmentChange) {
   } catch (error) {
     if (error instanceof AssignmentConflict) throw new Conflict(error.message);
     if (error instanceof ChangeTooLarge) {
-      throw new InvalidRequest('Too many assignment changes for one request; split it into smaller ones', [{ path: 'channel_campaigns', message: 'too many changes at once' }]);
+      throw new InvalidRequest('Too many assignment changes for one request; split it into smaller ones', [
+        { path: 'channel_campaigns', message: 'too many changes at once' },
+      ]);
     }
     throw error;
   }
 }
 
 /** POST: adds pairs. A pair the client holds creates nothing and returns its record's id. */
-export async function addAssignments(deps: AssignmentDeps, caller: Caller, recordId: string, input: { client_id?: number; channel_campaigns?: Pair[] }) {
+export async function addAssignments(
+  deps: AssignmentDeps,
+  caller: Caller,
+  recordId: string,
+  input: { client_id?: number; channel_campaigns?: Pair[] },
+) {
   const pairs = input.channel_campaigns ?? [];
-  if (pairs.length === 0) throw new InvalidRequest('channel_campaigns must name at least one pair', [{ path: 'channel_campaigns', message: 'is required' }]);
+  if (pairs.length === 0)
+    throw new InvalidRequest('channel_campaigns must name at least one pair', [{ path: 'channel_campaigns', message: 'is required' }]);
   const { original, clientId, siblings } = await target(deps, caller, recordId, input.client_id);
   const resolved = await resolvePairs(deps, clientId, original.waba_id, pairs);
   const now = deps.now?.() ?? new Date().toISOString();
@@ -142,7 +164,12 @@ export async function addAssignments(deps: AssignmentDeps, caller: Caller, recor
  * PUT: the client's pairs become exactly the given ones. Held pairs keep their record; new pairs become
  * siblings (the placeholder first); missing pairs are removed; none left means the placeholder.
  */
-export async function replaceAssignments(deps: AssignmentDeps, caller: Caller, recordId: string, input: { client_id?: number; channel_campaigns?: Pair[] }) {
+export async function replaceAssignments(
+  deps: AssignmentDeps,
+  caller: Caller,
+  recordId: string,
+  input: { client_id?: number; channel_campaigns?: Pair[] },
+) {
   const { original, clientId, siblings } = await target(deps, caller, recordId, input.client_id);
   const resolved = await resolvePairs(deps, clientId, original.waba_id, input.channel_campaigns ?? []);
   const now = deps.now?.() ?? new Date().toISOString();
@@ -201,7 +228,9 @@ export async function removeAssignments(
   input: { client_id?: number; channel_id?: number; campaign_id?: number },
 ) {
   if ((input.channel_id === undefined) !== (input.campaign_id === undefined)) {
-    throw new InvalidRequest('channel_id and campaign_id go together', [{ path: input.channel_id === undefined ? 'channel_id' : 'campaign_id', message: 'is required with the other' }]);
+    throw new InvalidRequest('channel_id and campaign_id go together', [
+      { path: input.channel_id === undefined ? 'channel_id' : 'campaign_id', message: 'is required with the other' },
+    ]);
   }
   const { original, clientId, siblings } = await target(deps, caller, recordId, input.client_id);
   const now = deps.now?.() ?? new Date().toISOString();
@@ -211,7 +240,10 @@ export async function removeAssignments(
   if (input.channel_id !== undefined) {
     const key = pairKey({ channel_id: input.channel_id, campaign_id: input.campaign_id! });
     leaving = assigned.filter((r) => recordPair(r) === key);
-    if (leaving.length === 0) throw new NotFound(`Client ${clientId} has no assignment {channel_id: ${input.channel_id}, campaign_id: ${input.campaign_id}} for this template`);
+    if (leaving.length === 0)
+      throw new NotFound(
+        `Client ${clientId} has no assignment {channel_id: ${input.channel_id}, campaign_id: ${input.campaign_id}} for this template`,
+      );
   }
   const change = emptyChange();
   if (leaving.length === assigned.length) finishWithPlaceholder(change, leaving, placeholders, original, clientId, now);

@@ -6,8 +6,15 @@ import type { TemplateRecord } from './template-record.ts';
 /** PATCH /v1/templates/status (spec §2, decisions §3). */
 export type Action = 'enable' | 'disable';
 export type Reason =
-  | 'not_found' | 'forbidden' | 'already_enabled' | 'already_disabled' | 'channel_unassigned'
-  | 'campaign_unassigned' | 'template_not_approved' | 'duplicate_request' | 'conflicting_action';
+  | 'not_found'
+  | 'forbidden'
+  | 'already_enabled'
+  | 'already_disabled'
+  | 'channel_unassigned'
+  | 'campaign_unassigned'
+  | 'template_not_approved'
+  | 'duplicate_request'
+  | 'conflicting_action';
 
 export interface BulkItemResult {
   id: string;
@@ -42,14 +49,18 @@ export function planBulkStatus(input: { action?: string; templates?: BulkItem[] 
     problems.push({ path: 'action', message: 'must be enable or disable' });
   }
   const templates = input.templates ?? [];
-  if (templates.length === 0) throw new InvalidRequest('templates must not be empty', [{ path: 'templates', message: 'must not be empty' }]);
+  if (templates.length === 0)
+    throw new InvalidRequest('templates must not be empty', [{ path: 'templates', message: 'must not be empty' }]);
   if (templates.length > MAX_BULK_ITEMS) {
-    throw new InvalidRequest(`At most ${MAX_BULK_ITEMS} templates per request`, [{ path: 'templates', message: `at most ${MAX_BULK_ITEMS} items` }]);
+    throw new InvalidRequest(`At most ${MAX_BULK_ITEMS} templates per request`, [
+      { path: 'templates', message: `at most ${MAX_BULK_ITEMS} items` },
+    ]);
   }
   const resolved = templates.map((item, index) => {
     const id = typeof item === 'string' ? item : item.id;
     const own = typeof item === 'string' ? undefined : item.action;
-    if (own !== undefined && !ACTIONS.includes(own)) problems.push({ path: `templates[${index}].action`, message: 'must be enable or disable' });
+    if (own !== undefined && !ACTIONS.includes(own))
+      problems.push({ path: `templates[${index}].action`, message: 'must be enable or disable' });
     const action = own ?? input.action;
     if (action === undefined) problems.push({ path: `templates[${index}]`, message: 'has no action and no global action is given' });
     return { id, action: action as Action };
@@ -117,7 +128,12 @@ export async function changeTemplateStatus(
       results.push({ ...base, success: true, skipped: false, previous_active: !to, current_active: to });
     } else {
       // Someone else flipped it between our read and our write: it is already in the wanted state.
-      results.push({ ...base, success: false, skipped: false, reason: outcome === 'missing' ? 'not_found' : to ? 'already_enabled' : 'already_disabled' });
+      results.push({
+        ...base,
+        success: false,
+        skipped: false,
+        reason: outcome === 'missing' ? 'not_found' : to ? 'already_enabled' : 'already_disabled',
+      });
     }
   }
   return { results, summary: summarize(results) };

@@ -1,6 +1,6 @@
 import type { Caller } from './caller.ts';
 import { InvalidRequest, NotFound, UpstreamRejected } from './errors.ts';
-import type { CatalogUpstream, DirectoryStore } from './ports.ts';
+import type { CatalogUpstream, DirectoryStore, ProductPage } from './ports.ts';
 import { resolveProvider } from './provider.ts';
 import { actingClient } from './tenancy.ts';
 
@@ -36,7 +36,7 @@ export async function listProducts(
   const catalogs = await wabaCatalogs(deps, caller, input.did, input.clientId);
   if (!catalogs.some((c) => c.id === input.catalogId)) throw new NotFound(`Catalog ${input.catalogId} not found for this DID`);
   const limit = Math.min(input.limit ?? PRODUCTS_PAGE.size, PRODUCTS_PAGE.max);
-  let page;
+  let page: ProductPage;
   try {
     page = await deps.upstream.productsOf(input.catalogId, { limit, cursor: input.cursor });
   } catch (error) {

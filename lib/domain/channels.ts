@@ -5,12 +5,35 @@ import { pageOf, resolvePage } from './paging.ts';
 import { actingClient } from './tenancy.ts';
 
 export const CHANNEL_FIELDS = [
-  'wa_id', 'client_id', 'client_name', 'waba_id', 'waba_name', 'status', 'business_id', 'business_name',
-  'current_limit', 'quality_rating', 'phone_id', 'phone_number_id', 'is_on_biz_app', 'phone_code',
-  'phone_number', 'create_at', 'create_by', 'register_at', 'external_webhook',
+  'wa_id',
+  'client_id',
+  'client_name',
+  'waba_id',
+  'waba_name',
+  'status',
+  'business_id',
+  'business_name',
+  'current_limit',
+  'quality_rating',
+  'phone_id',
+  'phone_number_id',
+  'is_on_biz_app',
+  'phone_code',
+  'phone_number',
+  'create_at',
+  'create_by',
+  'register_at',
+  'external_webhook',
 ] as const;
 export const DEFAULT_CHANNEL_FIELDS = [
-  'wa_id', 'client_id', 'client_name', 'waba_id', 'waba_name', 'status', 'business_id', 'business_name',
+  'wa_id',
+  'client_id',
+  'client_name',
+  'waba_id',
+  'waba_name',
+  'status',
+  'business_id',
+  'business_name',
 ] as const;
 export const CHANNELS_PAGE = { size: 20, max: 100 };
 
@@ -31,7 +54,14 @@ export interface ChannelQuery {
 /** Unknown names are dropped silently; none left (or none given) means the default set. */
 export function selectChannelFields(csv: string | undefined): string[] {
   const known = new Set<string>(CHANNEL_FIELDS);
-  const chosen = [...new Set((csv ?? '').split(',').map((f) => f.trim()).filter((f) => known.has(f)))];
+  const chosen = [
+    ...new Set(
+      (csv ?? '')
+        .split(',')
+        .map((f) => f.trim())
+        .filter((f) => known.has(f)),
+    ),
+  ];
   return chosen.length > 0 ? chosen : [...DEFAULT_CHANNEL_FIELDS];
 }
 

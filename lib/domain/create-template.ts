@@ -53,9 +53,28 @@ export interface CreateDeps {
 
 /** Calling codes to countries, for the dynamic max price when neither the body nor the WABA names one. */
 const CALLING_CODES: [string, string][] = [
-  ['52', 'MX'], ['55', 'BR'], ['57', 'CO'], ['54', 'AR'], ['56', 'CL'], ['51', 'PE'], ['593', 'EC'], ['58', 'VE'],
-  ['502', 'GT'], ['503', 'SV'], ['506', 'CR'], ['507', 'PA'], ['34', 'ES'], ['44', 'GB'], ['49', 'DE'], ['33', 'FR'],
-  ['39', 'IT'], ['91', 'IN'], ['62', 'ID'], ['234', 'NG'], ['27', 'ZA'], ['1', 'US'],
+  ['52', 'MX'],
+  ['55', 'BR'],
+  ['57', 'CO'],
+  ['54', 'AR'],
+  ['56', 'CL'],
+  ['51', 'PE'],
+  ['593', 'EC'],
+  ['58', 'VE'],
+  ['502', 'GT'],
+  ['503', 'SV'],
+  ['506', 'CR'],
+  ['507', 'PA'],
+  ['34', 'ES'],
+  ['44', 'GB'],
+  ['49', 'DE'],
+  ['33', 'FR'],
+  ['39', 'IT'],
+  ['91', 'IN'],
+  ['62', 'ID'],
+  ['234', 'NG'],
+  ['27', 'ZA'],
+  ['1', 'US'],
 ];
 
 export const TEMPLATE_INVALID = 'Template validation failed';
@@ -163,7 +182,10 @@ export async function createTemplate(
     ...(optimization && { optimization_spec: optimization }),
     ...(body.allow_button_url_change !== undefined && { allow_button_url_change: body.allow_button_url_change }),
   };
-  const records = pairs.length === 0 ? [base] : pairs.map(({ channel, campaign }, i) => ({ ...base, id: i === 0 ? base.id : newRecordId(), channel, campaign }));
+  const records =
+    pairs.length === 0
+      ? [base]
+      : pairs.map(({ channel, campaign }, i) => ({ ...base, id: i === 0 ? base.id : newRecordId(), channel, campaign }));
   const event = templateEvent('template.created', records[0], now);
   try {
     await deps.records.register(records, [event]);

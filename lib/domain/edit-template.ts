@@ -27,11 +27,7 @@ export interface EditDeps {
 
 export const NO_CHANGE_MESSAGE = 'No change detected; the upstream update was skipped';
 
-export async function editTemplate(
-  deps: EditDeps,
-  caller: Caller,
-  input: { did: string; recordId: string; body: EditTemplateInput },
-) {
+export async function editTemplate(deps: EditDeps, caller: Caller, input: { did: string; recordId: string; body: EditTemplateInput }) {
   const { body } = input;
   const clientId = actingClient(caller, body.client_id);
   const provider = await resolveProvider(deps, clientId, input.did);
@@ -42,15 +38,20 @@ export async function editTemplate(
   }
   const current = record.meta_template;
   const category = (body.category?.toUpperCase() ?? current.category) as Category;
-  if (!CATEGORIES.includes(category)) throw new InvalidRequest('Template validation failed', [{ path: 'category', message: 'must be MARKETING, UTILITY or AUTHENTICATION' }]);
+  if (!CATEGORIES.includes(category))
+    throw new InvalidRequest('Template validation failed', [{ path: 'category', message: 'must be MARKETING, UTILITY or AUTHENTICATION' }]);
   if (current.status === 'APPROVED' && category !== current.category) {
-    throw new InvalidRequest('The category of an APPROVED template cannot be changed', [{ path: 'category', message: `stays ${current.category}` }]);
+    throw new InvalidRequest('The category of an APPROVED template cannot be changed', [
+      { path: 'category', message: `stays ${current.category}` },
+    ]);
   }
   const { problems } = checkTemplateDraft({ category, components: body.components });
   if (problems.length > 0) throw new InvalidRequest(TEMPLATE_INVALID, problems);
 
   const sameComponents = normalizeComponents(body.components) === normalizeComponents(current.components);
-  const sameSpec = body.optimization_spec === undefined || JSON.stringify(body.optimization_spec) === JSON.stringify(stripCountry(record.optimization_spec));
+  const sameSpec =
+    body.optimization_spec === undefined ||
+    JSON.stringify(body.optimization_spec) === JSON.stringify(stripCountry(record.optimization_spec));
   if (sameComponents && category === current.category && sameSpec) {
     return { success: true as const, changed: false as const, message: NO_CHANGE_MESSAGE };
   }

@@ -9,7 +9,10 @@ export interface ErrorDetail {
 }
 
 export abstract class DomainError extends Error {
-  constructor(message: string, readonly details?: ErrorDetail[]) {
+  constructor(
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
     super(message);
     this.name = new.target.name;
   }
@@ -36,7 +39,10 @@ export class UpstreamUnavailable extends DomainError {
  * upstream's own words for a person (never a token or trace id).
  */
 export class UpstreamRejected extends DomainError {
-  constructor(message: string, readonly reason?: 'duplicate_template') {
+  constructor(
+    message: string,
+    readonly reason?: 'duplicate_template',
+  ) {
     super(message);
   }
 }

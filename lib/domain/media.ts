@@ -35,7 +35,9 @@ export interface MediaInput {
 
 function checkType(type: string, format: string, path: string) {
   if (!MEDIA_TYPES[format]?.includes(type)) {
-    throw new InvalidRequest('invalid media', [{ path, message: `a ${format} header takes ${MEDIA_TYPES[format].join(' or ')}, not ${type || 'an unknown type'}` }]);
+    throw new InvalidRequest('invalid media', [
+      { path, message: `a ${format} header takes ${MEDIA_TYPES[format].join(' or ')}, not ${type || 'an unknown type'}` },
+    ]);
   }
 }
 
@@ -52,19 +54,29 @@ export async function resolveMediaHandle(
   if (input.header_source !== undefined && input.header_handle !== undefined) {
     throw new InvalidRequest(MUTUALLY_EXCLUSIVE, [{ path: 'header_handle', message: 'give header_source or header_handle, not both' }]);
   }
-  if (given > 1) throw new InvalidRequest('Give one media source: header_source, header_handle or the file part', [{ path: 'file', message: 'only one media source' }]);
+  if (given > 1)
+    throw new InvalidRequest('Give one media source: header_source, header_handle or the file part', [
+      { path: 'file', message: 'only one media source' },
+    ]);
   if (!header.isMedia) {
-    if (given > 0) throw new InvalidRequest('invalid media', [{ path: 'components', message: 'a media source needs an IMAGE, VIDEO or DOCUMENT header' }]);
+    if (given > 0)
+      throw new InvalidRequest('invalid media', [
+        { path: 'components', message: 'a media source needs an IMAGE, VIDEO or DOCUMENT header' },
+      ]);
     return undefined;
   }
   const format = header.format!;
   if (given === 0) {
     if (header.hasHandle) return undefined;
-    throw new InvalidRequest('invalid media', [{ path: 'header_source', message: `a ${format} header needs header_source, header_handle or a file` }]);
+    throw new InvalidRequest('invalid media', [
+      { path: 'header_source', message: `a ${format} header needs header_source, header_handle or a file` },
+    ]);
   }
-  if (header.hasHandle) throw new InvalidRequest(MUTUALLY_EXCLUSIVE, [{ path: 'components', message: 'the header already carries example.header_handle' }]);
+  if (header.hasHandle)
+    throw new InvalidRequest(MUTUALLY_EXCLUSIVE, [{ path: 'components', message: 'the header already carries example.header_handle' }]);
   if (input.header_handle !== undefined) {
-    if (input.header_handle.trim() === '') throw new InvalidRequest('invalid media', [{ path: 'header_handle', message: 'must not be empty' }]);
+    if (input.header_handle.trim() === '')
+      throw new InvalidRequest('invalid media', [{ path: 'header_handle', message: 'must not be empty' }]);
     return input.header_handle;
   }
   if (input.file) {
@@ -82,7 +94,9 @@ export async function resolveMediaHandle(
     media = await ports.download(check.url, MAX_MEDIA_BYTES);
   } catch (error) {
     const tooLarge = (error as Error).message === 'media is too large';
-    throw new InvalidRequest('invalid media', [{ path: 'header_source', message: tooLarge ? `exceeds ${MAX_MEDIA_BYTES} bytes` : 'could not be downloaded' }]);
+    throw new InvalidRequest('invalid media', [
+      { path: 'header_source', message: tooLarge ? `exceeds ${MAX_MEDIA_BYTES} bytes` : 'could not be downloaded' },
+    ]);
   }
   checkType(media.contentType, format, 'header_source');
   const name = decodeURIComponent(check.url.pathname.split('/').pop() || 'header');

@@ -20,9 +20,9 @@ export async function publishSaved({ publisher, outbox, log }: OutboxDeps, event
     log.warn('event publish failed; left in the outbox for the relay', { event_ids: events.map((e) => e.id), error: String(error) });
     return false;
   }
-  await outbox.remove(events.map((e) => e.id)).catch((error: unknown) =>
-    log.warn('published events could not be cleared from the outbox', { error: String(error) }),
-  );
+  await outbox
+    .remove(events.map((e) => e.id))
+    .catch((error: unknown) => log.warn('published events could not be cleared from the outbox', { error: String(error) }));
   return true;
 }
 

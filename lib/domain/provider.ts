@@ -13,7 +13,6 @@ export interface ProviderConfig {
   country?: string;
 }
 
-
 const TTL_MS = 60_000;
 const cache = new Map<string, { value: Omit<ProviderConfig, 'channel' | 'did'>; until: number }>();
 

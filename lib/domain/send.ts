@@ -39,7 +39,7 @@ export interface SendInput {
   component?: { header: SendHeader };
 }
 
-type Component = Record<string, any>;
+type Component = Record<string, unknown>;
 const upper = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : '');
 
 /** What a template asks of each recipient's params. */
@@ -167,7 +167,10 @@ export function splitJobs<T>(recipients: T[]): T[][] {
 
 export async function sendTemplate(deps: SendDeps, caller: Caller, input: { pathDid: string; body: SendInput; sendId: string }) {
   const { body } = input;
-  if (body.did !== input.pathDid) throw new Unprocessable('The path did differs from the body did', [{ path: 'did', message: `must equal the path did ${input.pathDid}` }]);
+  if (body.did !== input.pathDid)
+    throw new Unprocessable('The path did differs from the body did', [
+      { path: 'did', message: `must equal the path did ${input.pathDid}` },
+    ]);
   const clientId = actingClient(caller, body.client_id);
   const provider = await resolveProvider(deps, clientId, body.did);
 
@@ -187,9 +190,11 @@ export async function sendTemplate(deps: SendDeps, caller: Caller, input: { path
   const problems = checkRecipients(needs, body.recipients);
   const headerType = needs.headerFormat ? HEADER_TYPES[needs.headerFormat] : undefined;
   const header = body.component?.header;
-  if (headerType && !header) problems.push({ path: 'component.header', message: `is required: the template has a ${needs.headerFormat} header` });
+  if (headerType && !header)
+    problems.push({ path: 'component.header', message: `is required: the template has a ${needs.headerFormat} header` });
   if (header && !headerType) problems.push({ path: 'component.header', message: 'the template has no media or location header' });
-  if (header && headerType && header.type !== headerType) problems.push({ path: 'component.header.type', message: `must be ${headerType}` });
+  if (header && headerType && header.type !== headerType)
+    problems.push({ path: 'component.header.type', message: `must be ${headerType}` });
   if (header && 'value' in header) {
     const check = await checkPublicHttpsUrl(header.value, deps.resolve, { allowUnresolved: true });
     if (!check.ok) problems.push({ path: 'component.header.value', message: 'must be a public https URL' });

@@ -50,7 +50,9 @@ export async function startSync(deps: StartSyncDeps, caller: Caller, input: { cl
   const now = deps.now?.() ?? Date.now();
   if (!(await deps.leases.acquire(clientId, leaseId, now, LEASE_MS))) throw new Conflict(SYNC_RUNNING);
   try {
-    await deps.queue.send([{ client_id: clientId, lease_id: leaseId, requested_by: caller.sub, requested_at: new Date(now).toISOString() }]);
+    await deps.queue.send([
+      { client_id: clientId, lease_id: leaseId, requested_by: caller.sub, requested_at: new Date(now).toISOString() },
+    ]);
   } catch {
     await deps.leases.release(clientId, leaseId);
     throw new UpstreamUnavailable('Synchronization could not be queued');
@@ -111,9 +113,20 @@ export async function runSync(deps: RunSyncDeps, job: { client_id: number; lease
       const group = groups.get(`${wabaId}#${meta.id}`);
       if (!group) {
         const placeholder: TemplateRecord = {
-          id: newRecordId(), client_id: clientId, waba_id: wabaId, namespace: waba?.namespace ?? '', active: false, meta_template: meta,
-          isDirectMessage: false, associatedFlow: null, dynamicPricing: false, highQuality: false,
-          syncMeta: { synced_at: stamp, source: 'sync' }, createdBy: 'sync', created_at: stamp, updated_at: stamp,
+          id: newRecordId(),
+          client_id: clientId,
+          waba_id: wabaId,
+          namespace: waba?.namespace ?? '',
+          active: false,
+          meta_template: meta,
+          isDirectMessage: false,
+          associatedFlow: null,
+          dynamicPricing: false,
+          highQuality: false,
+          syncMeta: { synced_at: stamp, source: 'sync' },
+          createdBy: 'sync',
+          created_at: stamp,
+          updated_at: stamp,
         };
         try {
           await deps.records.register([placeholder], []);

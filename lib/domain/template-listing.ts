@@ -85,7 +85,9 @@ export function channelCampaignGroups(records: TemplateRecord[]): ChannelCampaig
     }
     if (group.channels.some((c) => c.channel_id === record.channel!.channel_id)) continue;
     const { name, ...channel } = record.channel;
-    group.channels.push(name ? { channel_id: channel.channel_id, name, did: channel.did, type: channel.type, waba_id: channel.waba_id } : channel);
+    group.channels.push(
+      name ? { channel_id: channel.channel_id, name, did: channel.did, type: channel.type, waba_id: channel.waba_id } : channel,
+    );
   }
   return [...groups.values()].sort((a, b) => a.campaign_id - b.campaign_id);
 }
@@ -96,13 +98,20 @@ export function oldestRecord(records: TemplateRecord[]): TemplateRecord {
 }
 
 const csv = (value: string | undefined) =>
-  value === undefined ? undefined : value.split(',').map((v) => v.trim()).filter(Boolean);
+  value === undefined
+    ? undefined
+    : value
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean);
 
 function channelIdSet(value: string | undefined): Set<number> | undefined {
   const list = csv(value);
   if (!list) return undefined;
   if (!list.every((id) => /^[1-9][0-9]{0,14}$/.test(id))) {
-    throw new InvalidRequest('channel_ids must be a comma-separated list of channel ids', [{ path: 'channel_ids', message: 'must be whole numbers' }]);
+    throw new InvalidRequest('channel_ids must be a comma-separated list of channel ids', [
+      { path: 'channel_ids', message: 'must be whole numbers' },
+    ]);
   }
   return new Set(list.map(Number));
 }

@@ -63,7 +63,9 @@ export const isPlaceholder = (record: TemplateRecord) => !record.channel && !rec
 
 /** Record ids look like MongoDB ObjectIds: 24 lowercase hex characters, opaque and permanent. */
 export function newRecordId(now = Date.now()): string {
-  const seconds = Math.floor(now / 1000).toString(16).padStart(8, '0');
+  const seconds = Math.floor(now / 1000)
+    .toString(16)
+    .padStart(8, '0');
   const random = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
   return (seconds + random).slice(0, 24);
 }

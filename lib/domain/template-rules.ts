@@ -47,7 +47,8 @@ function checkVariables(
 ): number {
   const { positions, named, malformed } = placeholders(text);
   if (malformed) problems.push({ path, message: 'has mismatched braces' });
-  if (named.length > 0) problems.push({ path, message: `uses named placeholders (${named.join(', ')}); only positional {{1}}, {{2}}… are supported` });
+  if (named.length > 0)
+    problems.push({ path, message: `uses named placeholders (${named.join(', ')}); only positional {{1}}, {{2}}… are supported` });
   const distinct = [...new Set(positions)];
   const expected = distinct.map((_, i) => i + 1);
   if (positions.length !== distinct.length || JSON.stringify([...positions]) !== JSON.stringify(expected)) {
@@ -59,7 +60,10 @@ function checkVariables(
   if (distinct.length > 0) {
     const examples = options.examples;
     if (!Array.isArray(examples) || examples.length !== distinct.length || !examples.every((e) => isString(e) && e.trim() !== '')) {
-      problems.push({ path: options.examplesPath, message: `must give one non-empty example for each of the ${distinct.length} placeholders` });
+      problems.push({
+        path: options.examplesPath,
+        message: `must give one non-empty example for each of the ${distinct.length} placeholders`,
+      });
     }
   }
   return distinct.length;
@@ -104,10 +108,16 @@ function checkButtons(buttons: unknown, path: string, category: Category, proble
         } else {
           apps.forEach((app: Component, j) => {
             if (!isString(app?.package_name) || app.package_name.length > 224 || !PACKAGE_NAME.test(app.package_name)) {
-              problems.push({ path: `${p}.supported_apps[${j}].package_name`, message: 'must be an Android package name (at least two dot-separated segments)' });
+              problems.push({
+                path: `${p}.supported_apps[${j}].package_name`,
+                message: 'must be an Android package name (at least two dot-separated segments)',
+              });
             }
             if (!isString(app?.signature_hash) || !SIGNATURE_HASH.test(app.signature_hash)) {
-              problems.push({ path: `${p}.supported_apps[${j}].signature_hash`, message: 'must be 11 characters of A-Z, a-z, 0-9, +, / or =' });
+              problems.push({
+                path: `${p}.supported_apps[${j}].signature_hash`,
+                message: 'must be 11 characters of A-Z, a-z, 0-9, +, / or =',
+              });
             }
           });
         }
@@ -115,7 +125,10 @@ function checkButtons(buttons: unknown, path: string, category: Category, proble
       return type;
     }
     if (category === 'AUTHENTICATION') problems.push({ path: `${p}.type`, message: 'AUTHENTICATION templates take OTP buttons only' });
-    if (['QUICK_REPLY', 'URL', 'PHONE_NUMBER', 'COPY_CODE', 'FLOW', 'VOICE_CALL', 'MPM', 'SPM', 'CATALOG'].includes(type) && type !== 'COPY_CODE') {
+    if (
+      ['QUICK_REPLY', 'URL', 'PHONE_NUMBER', 'COPY_CODE', 'FLOW', 'VOICE_CALL', 'MPM', 'SPM', 'CATALOG'].includes(type) &&
+      type !== 'COPY_CODE'
+    ) {
       checkText(button.text, `${p}.text`, 25, problems);
     }
     if (type === 'URL') {
@@ -125,7 +138,8 @@ function checkButtons(buttons: unknown, path: string, category: Category, proble
         if (!/^https?:\/\//i.test(url)) problems.push({ path: `${p}.url`, message: 'must be an http(s) URL' });
         if (positions.length > 1) problems.push({ path: `${p}.url`, message: 'at most one variable' });
         if (positions.length === 1) {
-          if (!/\{\{\s*1\s*\}\}$/.test(url)) problems.push({ path: `${p}.url`, message: 'the variable must be {{1}} at the end of the URL' });
+          if (!/\{\{\s*1\s*\}\}$/.test(url))
+            problems.push({ path: `${p}.url`, message: 'the variable must be {{1}} at the end of the URL' });
           const example = button.example;
           if (!Array.isArray(example) || example.length !== 1 || !isString(example[0])) {
             problems.push({ path: `${p}.example`, message: 'must give one example URL for the variable' });
@@ -189,9 +203,11 @@ function checkCarousel(component: Component, path: string, category: Category, p
       const pp = `${cp}.components[${j}]`;
       const type = upper(part.type);
       if (type === 'HEADER') {
-        if (!['IMAGE', 'VIDEO'].includes(upper(part.format))) problems.push({ path: `${pp}.format`, message: 'card headers are IMAGE or VIDEO' });
+        if (!['IMAGE', 'VIDEO'].includes(upper(part.format)))
+          problems.push({ path: `${pp}.format`, message: 'card headers are IMAGE or VIDEO' });
         const handle = (part.example as Component | undefined)?.header_handle;
-        if (!Array.isArray(handle) || handle.length !== 1) problems.push({ path: `${pp}.example.header_handle`, message: 'must give the media handle' });
+        if (!Array.isArray(handle) || handle.length !== 1)
+          problems.push({ path: `${pp}.example.header_handle`, message: 'must give the media handle' });
       } else if (type === 'BODY') {
         if (checkText(part.text, `${pp}.text`, 160, problems)) {
           const example = (part.example as Component | undefined)?.body_text;
@@ -233,23 +249,30 @@ export function checkTemplateDraft(draft: TemplateDraft): { problems: ErrorDetai
         const format = upper(component.format ?? 'TEXT');
         facts.headerFormat = format;
         facts.headerIndex = i;
-        if (!HEADER_FORMATS.includes(format)) problems.push({ path: `${path}.format`, message: `must be one of ${HEADER_FORMATS.join(', ')}` });
+        if (!HEADER_FORMATS.includes(format))
+          problems.push({ path: `${path}.format`, message: `must be one of ${HEADER_FORMATS.join(', ')}` });
         if (category === 'AUTHENTICATION') problems.push({ path, message: 'AUTHENTICATION templates have no header' });
         if (format === 'TEXT' && checkText(component.text, `${path}.text`, 60, problems)) {
-          checkVariables(component.text as string, `${path}.text`, problems, { max: 1, examples: example?.header_text, examplesPath: `${path}.example.header_text` });
+          checkVariables(component.text as string, `${path}.text`, problems, {
+            max: 1,
+            examples: example?.header_text,
+            examplesPath: `${path}.example.header_text`,
+          });
         }
         if ((MEDIA_FORMATS as readonly string[]).includes(format)) {
           facts.hasMediaHeader = true;
           const handle = example?.header_handle;
           facts.hasHandle = Array.isArray(handle) && handle.length > 0;
         }
-        if (format === 'LOCATION' && category === 'AUTHENTICATION') problems.push({ path: `${path}.format`, message: 'LOCATION headers are for UTILITY or MARKETING' });
+        if (format === 'LOCATION' && category === 'AUTHENTICATION')
+          problems.push({ path: `${path}.format`, message: 'LOCATION headers are for UTILITY or MARKETING' });
         break;
       }
       case 'BODY': {
         if (category === 'AUTHENTICATION') {
           // The upstream presets the text of an authentication body.
-          if (component.text !== undefined) problems.push({ path: `${path}.text`, message: 'AUTHENTICATION bodies take no text; the upstream presets it' });
+          if (component.text !== undefined)
+            problems.push({ path: `${path}.text`, message: 'AUTHENTICATION bodies take no text; the upstream presets it' });
           if (component.add_security_recommendation !== undefined && typeof component.add_security_recommendation !== 'boolean') {
             problems.push({ path: `${path}.add_security_recommendation`, message: 'must be a boolean' });
           }
@@ -297,7 +320,11 @@ export function checkTemplateDraft(draft: TemplateDraft): { problems: ErrorDetai
   if (category === 'AUTHENTICATION') {
     const buttons = draft.components.find((c) => upper(c?.type) === 'BUTTONS')?.buttons;
     const otp = Array.isArray(buttons) ? buttons.filter((b: Component) => upper(b?.type) === 'OTP') : [];
-    if (otp.length !== 1) problems.push({ path: 'components', message: 'AUTHENTICATION templates need exactly one OTP button (COPY_CODE, ONE_TAP or ZERO_TAP)' });
+    if (otp.length !== 1)
+      problems.push({
+        path: 'components',
+        message: 'AUTHENTICATION templates need exactly one OTP button (COPY_CODE, ONE_TAP or ZERO_TAP)',
+      });
   }
   checkOptions(draft, problems);
   return { problems, facts };
@@ -308,18 +335,24 @@ function checkOptions(draft: TemplateDraft, problems: ErrorDetail[]) {
   if (ttl !== undefined) {
     const [min, max] = TTL_RANGES[draft.category];
     if (ttl === -1) {
-      if (draft.category === 'MARKETING') problems.push({ path: 'message_send_ttl_seconds', message: '-1 (30 days) is only for AUTHENTICATION and UTILITY' });
+      if (draft.category === 'MARKETING')
+        problems.push({ path: 'message_send_ttl_seconds', message: '-1 (30 days) is only for AUTHENTICATION and UTILITY' });
     } else if (!Number.isInteger(ttl) || ttl < min || ttl > max) {
       problems.push({ path: 'message_send_ttl_seconds', message: `must be a whole number from ${min} to ${max} for ${draft.category}` });
     }
   }
   if (draft.category !== 'AUTHENTICATION') {
-    if (draft.add_security_recommendation !== undefined) problems.push({ path: 'add_security_recommendation', message: 'only for AUTHENTICATION templates' });
-    if (draft.code_expiration_minutes !== undefined) problems.push({ path: 'code_expiration_minutes', message: 'only for AUTHENTICATION templates' });
+    if (draft.add_security_recommendation !== undefined)
+      problems.push({ path: 'add_security_recommendation', message: 'only for AUTHENTICATION templates' });
+    if (draft.code_expiration_minutes !== undefined)
+      problems.push({ path: 'code_expiration_minutes', message: 'only for AUTHENTICATION templates' });
   } else if (draft.code_expiration_minutes !== undefined) {
     const m = draft.code_expiration_minutes;
     if (!Number.isInteger(m) || m < 1 || m > 15) {
-      problems.push({ path: 'code_expiration_minutes', message: 'must be a whole number of minutes from 1 to 15 (the OTP stays valid 30 seconds to 15 minutes)' });
+      problems.push({
+        path: 'code_expiration_minutes',
+        message: 'must be a whole number of minutes from 1 to 15 (the OTP stays valid 30 seconds to 15 minutes)',
+      });
     }
   }
 }
@@ -334,7 +367,10 @@ export const checkLanguage = (language: string): ErrorDetail[] =>
  * The components as they go upstream for an AUTHENTICATION template: the top-level options move into the
  * body (add_security_recommendation) and footer (code_expiration_minutes) components.
  */
-export function authenticationComponents(components: Component[], options: { add_security_recommendation?: boolean; code_expiration_minutes?: number }) {
+export function authenticationComponents(
+  components: Component[],
+  options: { add_security_recommendation?: boolean; code_expiration_minutes?: number },
+) {
   const out = components.map((c) => ({ ...c }));
   if (options.add_security_recommendation !== undefined) {
     const body = out.find((c) => upper(c.type) === 'BODY');

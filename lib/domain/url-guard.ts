@@ -43,11 +43,7 @@ export function parseHttpsUrl(raw: string): UrlCheck {
  * Full check. `allowUnresolved`: a name that does not resolve now passes (a webhook host may not exist yet;
  * delivery checks again at connect time); for a download it fails.
  */
-export async function checkPublicHttpsUrl(
-  raw: string,
-  resolve: Resolver,
-  options: { allowUnresolved?: boolean } = {},
-): Promise<UrlCheck> {
+export async function checkPublicHttpsUrl(raw: string, resolve: Resolver, options: { allowUnresolved?: boolean } = {}): Promise<UrlCheck> {
   const parsed = parseHttpsUrl(raw);
   if (!parsed.ok) return parsed;
   const hostname = parsed.url.hostname.toLowerCase().replace(/\.$/, '');

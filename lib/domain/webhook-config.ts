@@ -11,17 +11,14 @@ export interface WebhookDeps {
 }
 
 /** PUT /v1/webhook/config: creates or updates the acting client's one configuration. */
-export async function setWebhookConfig(
-  deps: WebhookDeps,
-  caller: Caller,
-  input: { url?: string; client_id?: number; active?: boolean },
-) {
+export async function setWebhookConfig(deps: WebhookDeps, caller: Caller, input: { url?: string; client_id?: number; active?: boolean }) {
   const clientId = actingClient(caller, input.client_id);
   if (input.url === undefined || input.url.trim() === '') {
     throw new InvalidRequest('url is required', [{ path: 'url', message: 'is required' }]);
   }
   const check = await checkPublicHttpsUrl(input.url, deps.resolve, { allowUnresolved: true });
-  if (!check.ok) throw new InvalidRequest(`url ${URL_CHECK_MESSAGES[check.reason]}`, [{ path: 'url', message: URL_CHECK_MESSAGES[check.reason] }]);
+  if (!check.ok)
+    throw new InvalidRequest(`url ${URL_CHECK_MESSAGES[check.reason]}`, [{ path: 'url', message: URL_CHECK_MESSAGES[check.reason] }]);
   const saved = await deps.store.put({ client_id: clientId, url: check.url.href, active: input.active as boolean }, newSigningSecret());
   return toWebhookView(saved);
 }

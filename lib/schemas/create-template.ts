@@ -10,7 +10,10 @@ export const OptimizationSpec = v.strictObject({
   bid_amount: v.pipe(v.number('must be a number'), v.gtValue(0, 'must be greater than 0')),
   bid_strategy: v.pipe(v.string('must be a string'), v.minLength(1)),
   bid_country_multiplier_overrides: v.optional(
-    v.record(v.pipe(v.string(), v.regex(/^[A-Z]{2}$/, 'keys must be two-letter country codes')), v.pipe(v.number(), v.gtValue(0, 'must be greater than 0'))),
+    v.record(
+      v.pipe(v.string(), v.regex(/^[A-Z]{2}$/, 'keys must be two-letter country codes')),
+      v.pipe(v.number(), v.gtValue(0, 'must be greater than 0')),
+    ),
   ),
 });
 

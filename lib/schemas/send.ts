@@ -17,7 +17,12 @@ const Params = v.strictObject({
         action: v.strictObject({
           thumbnailProductRetailerId: v.string(),
           sections: v.optional(
-            v.array(v.strictObject({ title: v.pipe(v.string(), v.maxLength(24)), product_items: v.array(v.strictObject({ product_retailer_id: v.string() })) })),
+            v.array(
+              v.strictObject({
+                title: v.pipe(v.string(), v.maxLength(24)),
+                product_items: v.array(v.strictObject({ product_retailer_id: v.string() })),
+              }),
+            ),
           ),
         }),
       }),
@@ -42,7 +47,12 @@ export const SendBody = v.strictObject({
   channel: v.literal('MSGCHAN', 'must be MSGCHAN'),
   template: v.strictObject({ name: v.pipe(v.string(), v.minLength(1)), language: v.pipe(v.string(), v.minLength(1)) }),
   recipients: v.pipe(
-    v.array(v.strictObject({ to: v.pipe(v.string(), v.regex(/^\+?[0-9]{6,20}$/, 'must be a phone-number style id')), params: v.optional(Params) })),
+    v.array(
+      v.strictObject({
+        to: v.pipe(v.string(), v.regex(/^\+?[0-9]{6,20}$/, 'must be a phone-number style id')),
+        params: v.optional(Params),
+      }),
+    ),
     v.minLength(1, 'must name at least one recipient'),
     v.maxLength(MAX_RECIPIENTS, `at most ${MAX_RECIPIENTS} recipients per request`),
   ),

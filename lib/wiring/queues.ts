@@ -4,7 +4,8 @@ import { QUEUES } from '#lib/queues.ts';
 import type { QueueKey } from '#lib/routes.ts';
 
 /** The job queue of that key; its URL is read from the function's settings at first send. */
-export const jobQueue = (key: QueueKey) => new SqsJobQueue(() => {
-  const setting = QUEUES[key].urlSetting;
-  return loadConfig(setting)[setting];
-});
+export const jobQueue = (key: QueueKey) =>
+  new SqsJobQueue(() => {
+    const setting = QUEUES[key].urlSetting;
+    return loadConfig(setting)[setting];
+  });

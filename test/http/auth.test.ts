@@ -36,8 +36,7 @@ describe('bearer tokens (decisions §1)', () => {
   it('refuses a token from another issuer', async () =>
     expectRefused(`Bearer ${await token({ clientId: 7, issuer: 'https://evil.example.com/' })}`));
 
-  it('refuses a token for another audience', async () =>
-    expectRefused(`Bearer ${await token({ clientId: 7, audience: 'someone-else' })}`));
+  it('refuses a token for another audience', async () => expectRefused(`Bearer ${await token({ clientId: 7, audience: 'someone-else' })}`));
 
   it('refuses an HS256 token', async () => {
     const hs = await new SignJWT(claims)
@@ -68,6 +67,5 @@ describe('bearer tokens (decisions §1)', () => {
     await expectRefused(`Bearer ${forged}`);
   });
 
-  it('refuses a token without client_id', async () =>
-    expectRefused(`Bearer ${await token({ clientId: 'abc' })}`));
+  it('refuses a token without client_id', async () => expectRefused(`Bearer ${await token({ clientId: 'abc' })}`));
 });

@@ -36,7 +36,10 @@ describe('claims from the API Gateway JWT authorizer', () => {
   });
 
   it('honours BSP_CN from a flattened permissions claim', async () => {
-    const response = await handler({ ...event({ sub: 'x', client_id: '9', permissions: '[BSP_CN]' }), queryStringParameters: { size: '100' } }, {});
+    const response = await handler(
+      { ...event({ sub: 'x', client_id: '9', permissions: '[BSP_CN]' }), queryStringParameters: { size: '100' } },
+      {},
+    );
     const clients = new Set(JSON.parse(response.body).data.map((c: { client_id: number }) => c.client_id));
     expect([7, 8, 9, 10].every((c) => clients.has(c))).toBe(true);
   });

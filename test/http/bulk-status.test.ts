@@ -10,18 +10,34 @@ const foreign = hexId(321, 1);
 beforeAll(async () => {
   const records: Record<string, unknown>[] = [];
   // 1–20: approved, inactive, assigned → enable succeeds
-  for (let n = 1; n <= 20; n++) records.push({ id: r(n), client_id: C, waba_id: 'w320', template_id: 'ok', channel_id: 3401, campaign_id: 3501 + n, active: false });
+  for (let n = 1; n <= 20; n++)
+    records.push({ id: r(n), client_id: C, waba_id: 'w320', template_id: 'ok', channel_id: 3401, campaign_id: 3501 + n, active: false });
   // 21–28: active → disable succeeds / enable already_enabled
-  for (let n = 21; n <= 28; n++) records.push({ id: r(n), client_id: C, waba_id: 'w320', template_id: 'ok', channel_id: 3402, campaign_id: 3501 + n, active: true });
+  for (let n = 21; n <= 28; n++)
+    records.push({ id: r(n), client_id: C, waba_id: 'w320', template_id: 'ok', channel_id: 3402, campaign_id: 3501 + n, active: true });
   // 30: pending, 31: placeholder (no channel), 40–49: concurrency targets
   records.push({ id: r(30), client_id: C, waba_id: 'w320', template_id: 'pending', channel_id: 3401, campaign_id: 3502 });
   records.push({ id: r(31), client_id: C, waba_id: 'w320', template_id: 'ok2' });
-  for (let n = 40; n < 50; n++) records.push({ id: r(n), client_id: C, waba_id: 'w320', template_id: 'ok3', channel_id: 3401, campaign_id: 3501 + n, active: false });
+  for (let n = 40; n < 50; n++)
+    records.push({ id: r(n), client_id: C, waba_id: 'w320', template_id: 'ok3', channel_id: 3401, campaign_id: 3501 + n, active: false });
   records.push({ id: foreign, client_id: 321, waba_id: 'w320', template_id: 'ok', channel_id: 3411, campaign_id: 3599, active: false });
   await seedDirectory({
-    clients: [{ client_id: C, client_name: 'Bulk Co' }, { client_id: 321, client_name: 'Bulk Other' }],
-    wabas: [waba('w320', [template('ok', 'ok_t'), template('ok2', 'ok_two'), template('ok3', 'ok_three'), template('pending', 'pending_t', { status: 'PENDING' })])],
-    channels: [{ wa_id: '320001', client_id: C, waba_id: 'w320' }, { wa_id: '321001', client_id: 321, waba_id: 'w320' }],
+    clients: [
+      { client_id: C, client_name: 'Bulk Co' },
+      { client_id: 321, client_name: 'Bulk Other' },
+    ],
+    wabas: [
+      waba('w320', [
+        template('ok', 'ok_t'),
+        template('ok2', 'ok_two'),
+        template('ok3', 'ok_three'),
+        template('pending', 'pending_t', { status: 'PENDING' }),
+      ]),
+    ],
+    channels: [
+      { wa_id: '320001', client_id: C, waba_id: 'w320' },
+      { wa_id: '321001', client_id: 321, waba_id: 'w320' },
+    ],
     campaigns: [
       ...Array.from({ length: 50 }, (_, i) => ({ campaign_id: 3502 + i, campaign_name: `K${i}`, client_id: C })),
       { campaign_id: 3599, campaign_name: 'Other', client_id: 321 },
@@ -42,10 +58,14 @@ describe('PATCH /v1/templates/status (spec §2, decisions §3)', () => {
   it('answers a 50-item request with duplicates, conflicts and every reason with exactly the contract’s items and summary', async () => {
     // Prepare: 50 items in a known order
     const items: unknown[] = [
-      r(1), r(2), r(3), // enable → success
+      r(1),
+      r(2),
+      r(3), // enable → success
       { id: r(21), action: 'disable' }, // disable active → success
-      r(4), r(4), // duplicate of the same action → second skipped
-      r(5), { id: r(5), action: 'disable' }, // conflict: both occurrences conflicting_action
+      r(4),
+      r(4), // duplicate of the same action → second skipped
+      r(5),
+      { id: r(5), action: 'disable' }, // conflict: both occurrences conflicting_action
       'ffffffffffffffffffffffff', // not_found
       foreign, // forbidden
       r(22), // enable an active one → already_enabled
@@ -66,7 +86,14 @@ describe('PATCH /v1/templates/status (spec §2, decisions §3)', () => {
     expect(results).toHaveLength(50);
     expect(results.map((x) => x.id)).toEqual(items.map((x) => (typeof x === 'string' ? x : (x as { id: string }).id)));
     expect(results[0]).toEqual({ id: r(1), action: 'enable', success: true, skipped: false, previous_active: false, current_active: true });
-    expect(results[3]).toEqual({ id: r(21), action: 'disable', success: true, skipped: false, previous_active: true, current_active: false });
+    expect(results[3]).toEqual({
+      id: r(21),
+      action: 'disable',
+      success: true,
+      skipped: false,
+      previous_active: true,
+      current_active: false,
+    });
     expect(results[5]).toEqual({ id: r(4), action: 'enable', success: false, skipped: true, reason: 'duplicate_request' });
     expect(results[6]).toMatchObject({ id: r(5), action: 'enable', skipped: true, reason: 'conflicting_action' });
     expect(results[7]).toMatchObject({ id: r(5), action: 'disable', skipped: true, reason: 'conflicting_action' });
@@ -85,7 +112,12 @@ describe('PATCH /v1/templates/status (spec §2, decisions §3)', () => {
   });
 
   it('writes nothing for a conflicting id', async () => {
-    await patch({ templates: [{ id: r(40), action: 'enable' }, { id: r(40), action: 'disable' }] });
+    await patch({
+      templates: [
+        { id: r(40), action: 'enable' },
+        { id: r(40), action: 'disable' },
+      ],
+    });
     const again = await patch({ templates: [{ id: r(40), action: 'disable' }] });
     expect(again.body.results[0].reason).toBe('already_disabled');
   });

@@ -78,9 +78,16 @@ describe('GET /v1/catalogs/{did}/products (spec §4)', () => {
   it('returns every product field of the spec, image_urls as strings and price as the upstream string', async () => {
     const response = await products('?catalog_id=cat-1&limit=2');
     expect(response.body.data[1]).toEqual({
-      id: 'cat1-p-002', name: 'Product 002', retailer_id: 'CAT1-SKU-002', image_urls: ['https://img.example.com/cat1/002.png'],
-      description: 'Description of product 002', currency: 'USD', price: '$11.00', url: 'https://shop.example.com/cat1/002',
-      category: 'shoes', unique_id: 'cat1-u-002',
+      id: 'cat1-p-002',
+      name: 'Product 002',
+      retailer_id: 'CAT1-SKU-002',
+      image_urls: ['https://img.example.com/cat1/002.png'],
+      description: 'Description of product 002',
+      currency: 'USD',
+      price: '$11.00',
+      url: 'https://shop.example.com/cat1/002',
+      category: 'shoes',
+      unique_id: 'cat1-u-002',
     });
     expect(response.body.paging.cursors).toEqual({ before: expect.any(String), after: expect.any(String) });
   });

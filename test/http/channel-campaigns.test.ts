@@ -14,7 +14,11 @@ const recB = (n: number) => hexId(B, n);
 beforeAll(async () => {
   const templates = Array.from({ length: 12 }, (_, i) => template(`c${i}`, `assign_${i}`));
   await seedDirectory({
-    clients: [{ client_id: A, client_name: 'Assign A' }, { client_id: B, client_name: 'Assign B' }, { client_id: 312, client_name: 'Outsider' }],
+    clients: [
+      { client_id: A, client_name: 'Assign A' },
+      { client_id: B, client_name: 'Assign B' },
+      { client_id: 312, client_name: 'Outsider' },
+    ],
     wabas: [waba('w310', templates), waba('w312', [template('x1', 'outsider')])],
     channels: [
       { wa_id: '310001', client_id: A, waba_id: 'w310' },
@@ -34,13 +38,38 @@ beforeAll(async () => {
     ],
     template_records: [
       // c0: A has the placeholder
-      { id: rec(0), client_id: A, waba_id: 'w310', template_id: 'c0', createdBy: 'creator-0', associatedFlow: 'flow-7', highQuality: true, dynamicPricing: false },
+      {
+        id: rec(0),
+        client_id: A,
+        waba_id: 'w310',
+        template_id: 'c0',
+        createdBy: 'creator-0',
+        associatedFlow: 'flow-7',
+        highQuality: true,
+        dynamicPricing: false,
+      },
       // c1: A holds (3201,3101); B holds (3211,3111)
       { id: rec(1), client_id: A, waba_id: 'w310', template_id: 'c1', channel_id: 3201, campaign_id: 3101, active: true },
       { id: recB(1), client_id: B, waba_id: 'w310', template_id: 'c1', channel_id: 3211, campaign_id: 3111, active: true },
       // c2: A holds two pairs
-      { id: rec(2), client_id: A, waba_id: 'w310', template_id: 'c2', channel_id: 3201, campaign_id: 3101, created_at: '2026-01-01T00:00:00.000Z' },
-      { id: rec(20), client_id: A, waba_id: 'w310', template_id: 'c2', channel_id: 3202, campaign_id: 3102, created_at: '2026-01-02T00:00:00.000Z' },
+      {
+        id: rec(2),
+        client_id: A,
+        waba_id: 'w310',
+        template_id: 'c2',
+        channel_id: 3201,
+        campaign_id: 3101,
+        created_at: '2026-01-01T00:00:00.000Z',
+      },
+      {
+        id: rec(20),
+        client_id: A,
+        waba_id: 'w310',
+        template_id: 'c2',
+        channel_id: 3202,
+        campaign_id: 3102,
+        created_at: '2026-01-02T00:00:00.000Z',
+      },
       // c3, c4, c5, c6: placeholders of A
       { id: rec(3), client_id: A, waba_id: 'w310', template_id: 'c3' },
       { id: rec(4), client_id: A, waba_id: 'w310', template_id: 'c4', channel_id: 3201, campaign_id: 3101 },
@@ -64,7 +93,12 @@ describe('channel-campaigns (spec §3, decisions §3)', () => {
     // Act
     const response = await call('POST', path(rec(0)), {
       token: await tA(),
-      body: { channel_campaigns: [{ channel_id: 3201, campaign_id: 3101 }, { channel_id: 3202, campaign_id: 3102 }] },
+      body: {
+        channel_campaigns: [
+          { channel_id: 3201, campaign_id: 3101 },
+          { channel_id: 3202, campaign_id: 3102 },
+        ],
+      },
     });
     // Assess
     expect(response.status).toBe(201);
@@ -74,7 +108,11 @@ describe('channel-campaigns (spec §3, decisions §3)', () => {
     expect(response.body.ids[1]).not.toBe(rec(0));
     const groups = (await grouped(rec(0))).body;
     expect(groups).toEqual([
-      { campaign_id: 3101, campaign_name: 'A-one', channels: [{ channel_id: 3201, name: 'A line', did: '310001', type: 'MSGCHAN', waba_id: 'w310' }] },
+      {
+        campaign_id: 3101,
+        campaign_name: 'A-one',
+        channels: [{ channel_id: 3201, name: 'A line', did: '310001', type: 'MSGCHAN', waba_id: 'w310' }],
+      },
       { campaign_id: 3102, campaign_name: 'A-two', channels: [{ channel_id: 3202, did: '310001', type: 'MSGCHAN', waba_id: 'w310' }] },
     ]);
   });
@@ -83,7 +121,12 @@ describe('channel-campaigns (spec §3, decisions §3)', () => {
     // Prepare: the sibling made in the previous shape on another template
     const response = await call('POST', path(rec(3)), {
       token: await tA(),
-      body: { channel_campaigns: [{ channel_id: 3201, campaign_id: 3101 }, { channel_id: 3201, campaign_id: 3102 }] },
+      body: {
+        channel_campaigns: [
+          { channel_id: 3201, campaign_id: 3101 },
+          { channel_id: 3201, campaign_id: 3102 },
+        ],
+      },
     });
     const { DynamoTemplateRecordStore } = await import('#lib/adapters/dynamo/template-store.ts');
     const store = new DynamoTemplateRecordStore();
@@ -96,7 +139,10 @@ describe('channel-campaigns (spec §3, decisions §3)', () => {
   });
 
   it('POST of a pair the client holds creates nothing and returns that record’s id', async () => {
-    const response = await call('POST', path(rec(1)), { token: await tA(), body: { channel_campaigns: [{ channel_id: 3201, campaign_id: 3101 }] } });
+    const response = await call('POST', path(rec(1)), {
+      token: await tA(),
+      body: { channel_campaigns: [{ channel_id: 3201, campaign_id: 3101 }] },
+    });
     expect(response.status).toBe(201);
     expect(response.body.ids).toEqual([rec(1)]);
     expect((await grouped(rec(1))).body).toHaveLength(1);
@@ -110,9 +156,17 @@ describe('channel-campaigns (spec §3, decisions §3)', () => {
     expect(response.body).toEqual({ ids: null, success: true });
     expect((await grouped(rec(1))).body).toEqual([]);
     expect((await listOf(A, 'c1')).channel_campaigns).toEqual([]);
-    expect((await call('GET', `/v1/templates?client_id=${A}&template_meta_id=c1&campaign_name=Unassigned`, { token: await bsp() })).body.total).toBe(1);
+    expect(
+      (await call('GET', `/v1/templates?client_id=${A}&template_meta_id=c1&campaign_name=Unassigned`, { token: await bsp() })).body.total,
+    ).toBe(1);
     const theirs = (await grouped(recB(1), await tB())).body;
-    expect(theirs).toEqual([{ campaign_id: 3111, campaign_name: 'B-one', channels: [{ channel_id: 3211, name: 'B line', did: '311001', type: 'MSGCHAN', waba_id: 'w310' }] }]);
+    expect(theirs).toEqual([
+      {
+        campaign_id: 3111,
+        campaign_name: 'B-one',
+        channels: [{ channel_id: 3211, name: 'B line', did: '311001', type: 'MSGCHAN', waba_id: 'w310' }],
+      },
+    ]);
   });
 
   it('DELETE of one pair by channel_id and campaign_id removes only it', async () => {
@@ -128,7 +182,12 @@ describe('channel-campaigns (spec §3, decisions §3)', () => {
     // Act
     const response = await call('PUT', path(rec(4)), {
       token: await tA(),
-      body: { channel_campaigns: [{ channel_id: 3201, campaign_id: 3101 }, { channel_id: 3202, campaign_id: 3102 }] },
+      body: {
+        channel_campaigns: [
+          { channel_id: 3201, campaign_id: 3101 },
+          { channel_id: 3202, campaign_id: 3102 },
+        ],
+      },
     });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ ids: null, success: true });
@@ -142,7 +201,9 @@ describe('channel-campaigns (spec §3, decisions §3)', () => {
     // An empty list leaves the placeholder, which keeps the last record's id
     await call('PUT', path(remaining), { token: await tA(), body: { channel_campaigns: [] } });
     expect((await grouped(remaining)).body).toEqual([]);
-    expect((await call('GET', `/v1/templates?client_id=${A}&template_meta_id=c4&campaign_name=Unassigned`, { token: await bsp() })).body.total).toBe(1);
+    expect(
+      (await call('GET', `/v1/templates?client_id=${A}&template_meta_id=c4&campaign_name=Unassigned`, { token: await bsp() })).body.total,
+    ).toBe(1);
   });
 
   it('answers 400 naming an unknown pair, another client’s channel or campaign, and a channel of another WABA; nothing is written', async () => {
@@ -153,7 +214,10 @@ describe('channel-campaigns (spec §3, decisions §3)', () => {
       { channel_id: 3221, campaign_id: 3101 },
     ]) {
       const body = expectErrorShape(
-        await call('POST', path(rec(5)), { token: await tA(), body: { channel_campaigns: [{ channel_id: 3202, campaign_id: 3102 }, pair] } }),
+        await call('POST', path(rec(5)), {
+          token: await tA(),
+          body: { channel_campaigns: [{ channel_id: 3202, campaign_id: 3102 }, pair] },
+        }),
         400,
         'validation_failed',
       );
@@ -164,42 +228,72 @@ describe('channel-campaigns (spec §3, decisions §3)', () => {
   });
 
   it('answers 400 for malformed bodies and an empty POST', async () => {
-    for (const body of [{ channel_campaigns: [{ channel_id: '1', campaign_id: 2 }] }, { channel_campaigns: {} }, { extra: 1 }, { channel_campaigns: [] }]) {
+    for (const body of [
+      { channel_campaigns: [{ channel_id: '1', campaign_id: 2 }] },
+      { channel_campaigns: {} },
+      { extra: 1 },
+      { channel_campaigns: [] },
+    ]) {
       expectErrorShape(await call('POST', path(rec(5)), { token: await tA(), body }), 400);
     }
   });
 
   it('answers 404 for an unknown record and for another client’s record without BSP_CN', async () => {
     expectErrorShape(await grouped('ffffffffffffffffffffffff'), 404, 'not_found');
-    expectErrorShape(await call('POST', path('ffffffffffffffffffffffff'), { token: await tA(), body: { channel_campaigns: [{ channel_id: 3201, campaign_id: 3101 }] } }), 404);
+    expectErrorShape(
+      await call('POST', path('ffffffffffffffffffffffff'), {
+        token: await tA(),
+        body: { channel_campaigns: [{ channel_id: 3201, campaign_id: 3101 }] },
+      }),
+      404,
+    );
     expectErrorShape(await grouped(recB(1), await tA()), 404);
     expectErrorShape(await call('DELETE', path(recB(1)), { token: await tA() }), 404);
   });
 
   it('answers 403 for a client_id other than the token’s without BSP_CN', async () => {
-    const body = expectErrorShape(await call('POST', path(rec(6)), { token: await tA(), body: { client_id: B, channel_campaigns: [{ channel_id: 3211, campaign_id: 3111 }] } }), 403);
+    const body = expectErrorShape(
+      await call('POST', path(rec(6)), {
+        token: await tA(),
+        body: { client_id: B, channel_campaigns: [{ channel_id: 3211, campaign_id: 3111 }] },
+      }),
+      403,
+    );
     expect(body.message).toBe('BSP_CN permission required for cross-client access');
     expectErrorShape(await call('PUT', path(rec(6)), { token: await tA(), body: { client_id: B } }), 403);
     expectErrorShape(await call('DELETE', `${path(rec(6))}?client_id=${B}`, { token: await tA() }), 403);
   });
 
   it('with BSP_CN assigns for a client sharing the WABA, and refuses a client without it with 403', async () => {
-    const response = await call('POST', path(rec(6)), { token: await bsp(), body: { client_id: B, channel_campaigns: [{ channel_id: 3211, campaign_id: 3111 }] } });
+    const response = await call('POST', path(rec(6)), {
+      token: await bsp(),
+      body: { client_id: B, channel_campaigns: [{ channel_id: 3211, campaign_id: 3111 }] },
+    });
     expect(response.status).toBe(201);
     const theirs = await listOf(B, 'c6');
     expect(theirs).toMatchObject({ id: response.body.ids[0], client_id: B });
     expect((await listOf(A, 'c6')).channel_campaigns.map((g: { campaign_id: number }) => g.campaign_id)).toEqual([3101]);
-    expectErrorShape(await call('POST', path(rec(6)), { token: await bsp(), body: { client_id: 312, channel_campaigns: [{ channel_id: 3221, campaign_id: 3101 }] } }), 403);
+    expectErrorShape(
+      await call('POST', path(rec(6)), {
+        token: await bsp(),
+        body: { client_id: 312, channel_campaigns: [{ channel_id: 3221, campaign_id: 3101 }] },
+      }),
+      403,
+    );
   });
 
   it('never gives a client the same pair twice under concurrent POSTs', async () => {
     const t = await tA();
     const results = await Promise.all(
-      Array.from({ length: 6 }, () => call('POST', path(rec(7)), { token: t, body: { channel_campaigns: [{ channel_id: 3202, campaign_id: 3102 }] } })),
+      Array.from({ length: 6 }, () =>
+        call('POST', path(rec(7)), { token: t, body: { channel_campaigns: [{ channel_id: 3202, campaign_id: 3102 }] } }),
+      ),
     );
     expect(results.every((r) => r.status === 201 || r.status === 409)).toBe(true);
     expect(results.some((r) => r.status === 201)).toBe(true);
     const groups = (await grouped(rec(7))).body;
-    expect(groups).toEqual([{ campaign_id: 3102, campaign_name: 'A-two', channels: [{ channel_id: 3202, did: '310001', type: 'MSGCHAN', waba_id: 'w310' }] }]);
+    expect(groups).toEqual([
+      { campaign_id: 3102, campaign_name: 'A-two', channels: [{ channel_id: 3202, did: '310001', type: 'MSGCHAN', waba_id: 'w310' }] },
+    ]);
   });
 });

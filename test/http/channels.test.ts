@@ -11,7 +11,14 @@ describe('GET /v1/client-msg-channels (spec §8)', () => {
     expect(response.status).toBe(200);
     expect(response.body.data.map((c: any) => c.wa_id)).toEqual(['5215550001', '5215550002']);
     expect(Object.keys(response.body.data[0])).toEqual([
-      'wa_id', 'client_id', 'client_name', 'waba_id', 'waba_name', 'status', 'business_id', 'business_name',
+      'wa_id',
+      'client_id',
+      'client_name',
+      'waba_id',
+      'waba_name',
+      'status',
+      'business_id',
+      'business_name',
     ]);
     expect(response.body).toMatchObject({ total: 2, page: 1, page_size: 20 });
     expect(response.body.fields).toBe('wa_id,client_id,client_name,waba_id,waba_name,status,business_id,business_name');

@@ -4,7 +4,8 @@ import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { DirectoryFileError, importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
-import { createTable, DEMO_FIXTURE } from '../../local/stack.ts';
+import { createTable } from '../../local/parts/dynamodb.ts';
+import { DEMO_FIXTURE } from '../../local/stack.ts';
 import { useStackTable } from '../support/seed.ts';
 
 /** Each test imports into a table of its own on the running DynamoDB Local. */

@@ -10,7 +10,10 @@ import { setDynamo } from '#lib/adapters/dynamo/client.ts';
  * request id and nothing internal in the body. The handler is the deployed one, invoked with API
  * Gateway's event and authorizer claims.
  */
-let handler: (event: APIGatewayProxyEventV2, context: unknown) => Promise<{ statusCode: number; body: string; headers: Record<string, string> }>;
+let handler: (
+  event: APIGatewayProxyEventV2,
+  context: unknown,
+) => Promise<{ statusCode: number; body: string; headers: Record<string, string> }>;
 
 beforeAll(async () => {
   useStackTable();
@@ -25,7 +28,11 @@ const event = {
   rawPath: '/v1/templates',
   rawQueryString: '',
   headers: {},
-  requestContext: { requestId: 'req-500', http: { method: 'GET', path: '/v1/templates' }, authorizer: { jwt: { claims: { sub: 's', client_id: '7', campaigns: '[31]' } } } },
+  requestContext: {
+    requestId: 'req-500',
+    http: { method: 'GET', path: '/v1/templates' },
+    authorizer: { jwt: { claims: { sub: 's', client_id: '7', campaigns: '[31]' } } },
+  },
   isBase64Encoded: false,
 } as unknown as APIGatewayProxyEventV2;
 
@@ -34,7 +41,9 @@ describe('unexpected failures', () => {
     // Prepare: a DynamoDB client whose every call fails with an internal-looking error
     const broken = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
     broken.send = (async () => {
-      throw Object.assign(new Error('ProvisionedThroughputExceededException: table arn:aws:dynamodb:secret-table'), { name: 'InternalServerError' });
+      throw Object.assign(new Error('ProvisionedThroughputExceededException: table arn:aws:dynamodb:secret-table'), {
+        name: 'InternalServerError',
+      });
     }) as never;
     setDynamo(broken);
     // Act

@@ -11,12 +11,16 @@ import { useStackTable } from '../support/seed.ts';
  */
 const DID = '5215550001';
 const acme = () => token({ clientId: 7, campaigns: [31] });
-const sqs = () => new SQSClient({ endpoint: inject('sqsEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+const sqs = () =>
+  new SQSClient({ endpoint: inject('sqsEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 
 afterEach(() => emulator('DELETE', 'faults?path=/100200300/message_templates'));
 
 const send = async (body: Record<string, unknown>, options: { did?: string; t?: string } = {}) =>
-  call('POST', `/v1/template/messages/${options.did ?? DID}`, { token: options.t ?? (await acme()), body: { did: DID, type: 'template', channel: 'MSGCHAN', ...body } });
+  call('POST', `/v1/template/messages/${options.did ?? DID}`, {
+    token: options.t ?? (await acme()),
+    body: { did: DID, type: 'template', channel: 'MSGCHAN', ...body },
+  });
 
 /** The dispatch jobs of one send (its send_id is the request id). */
 async function jobsOf(sendId: string, expected: number) {
@@ -24,7 +28,14 @@ async function jobsOf(sendId: string, expected: number) {
   const jobs: Record<string, any>[] = [];
   const deadline = Date.now() + 10_000;
   while (jobs.length < expected && Date.now() < deadline) {
-    const received = await client.send(new ReceiveMessageCommand({ QueueUrl: inject('dispatchQueueUrl'), MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 30 }));
+    const received = await client.send(
+      new ReceiveMessageCommand({
+        QueueUrl: inject('dispatchQueueUrl'),
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: 0,
+        VisibilityTimeout: 30,
+      }),
+    );
     for (const message of received.Messages ?? []) {
       const job = JSON.parse(message.Body!);
       if (job.send_id !== sendId) continue;
@@ -40,7 +51,10 @@ describe('POST /v1/template/messages/{did} (spec §1, decisions §5)', () => {
     // Act
     const response = await send({
       template: { name: 'order_update', language: 'es' },
-      recipients: [{ to: '5215550100', params: { body: ['A-7'] } }, { to: '5215550100', params: { body: ['A-8'] } }],
+      recipients: [
+        { to: '5215550100', params: { body: ['A-7'] } },
+        { to: '5215550100', params: { body: ['A-8'] } },
+      ],
       attends: { typification: 4 },
       allow_duplicates: false,
       message_send_ttl_seconds: 3600,
@@ -67,7 +81,11 @@ describe('POST /v1/template/messages/{did} (spec §1, decisions §5)', () => {
   });
 
   it('warns when campaignId names a campaign the template is not assigned to for the client', async () => {
-    const response = await send({ template: { name: 'order_update', language: 'es' }, recipients: [{ to: '5215550100', params: { body: ['x'] } }], campaignId: 32 });
+    const response = await send({
+      template: { name: 'order_update', language: 'es' },
+      recipients: [{ to: '5215550100', params: { body: ['x'] } }],
+      campaignId: 32,
+    });
     expect(response.status).toBe(200);
     expect(response.body.warning).toContain('campaign 32');
   });
@@ -94,17 +112,50 @@ describe('POST /v1/template/messages/{did} (spec §1, decisions §5)', () => {
   });
 
   it('checks carousel cards and requires a matching media or location header', async () => {
-    const cards = await send({ template: { name: 'spring_cards', language: 'en_US' }, recipients: [{ to: '5215550100', params: { cards: [{ body: ['1'], buttons: ['a'] }] } }] });
+    const cards = await send({
+      template: { name: 'spring_cards', language: 'en_US' },
+      recipients: [{ to: '5215550100', params: { cards: [{ body: ['1'], buttons: ['a'] }] } }],
+    });
     expect(expectErrorShape(cards, 400).details?.[0].path).toBe('recipients[0].params.cards');
-    const okCards = await send({ template: { name: 'spring_cards', language: 'en_US' }, recipients: [{ to: '5215550100', params: { cards: [{ body: ['1'], buttons: ['a'] }, { body: ['2'], buttons: ['b'] }] } }] });
+    const okCards = await send({
+      template: { name: 'spring_cards', language: 'en_US' },
+      recipients: [
+        {
+          to: '5215550100',
+          params: {
+            cards: [
+              { body: ['1'], buttons: ['a'] },
+              { body: ['2'], buttons: ['b'] },
+            ],
+          },
+        },
+      ],
+    });
     expect(okCards.status).toBe(200);
     const image = { template: { name: 'promo_image', language: 'en_US' }, recipients: [{ to: '5215550100', params: { body: ['Ana'] } }] };
     expect(expectErrorShape(await send(image), 400).details?.[0].path).toBe('component.header');
-    expect(expectErrorShape(await send({ ...image, component: { header: { type: 'video_url', value: 'https://cdn.example.com/v.mp4' } } }), 400).details?.[0].path).toBe('component.header.type');
-    expect(expectErrorShape(await send({ ...image, component: { header: { type: 'image_url', value: 'https://169.254.169.254/x.png' } } }), 400).details?.[0].path).toBe('component.header.value');
-    expect((await send({ ...image, component: { header: { type: 'image_url', value: 'https://cdn.example.com/a.png', filename: 'a.png' } } })).status).toBe(200);
-    const location = { template: { name: 'store_location', language: 'en_US' }, recipients: [{ to: '5215550100', params: { body: ['Main St'] } }] };
-    const located = await send({ ...location, component: { header: { type: 'location', location: { latitude: '19.43', longitude: '-99.13', name: 'Store', address: 'Main St 1' } } } });
+    expect(
+      expectErrorShape(await send({ ...image, component: { header: { type: 'video_url', value: 'https://cdn.example.com/v.mp4' } } }), 400)
+        .details?.[0].path,
+    ).toBe('component.header.type');
+    expect(
+      expectErrorShape(await send({ ...image, component: { header: { type: 'image_url', value: 'https://169.254.169.254/x.png' } } }), 400)
+        .details?.[0].path,
+    ).toBe('component.header.value');
+    expect(
+      (await send({ ...image, component: { header: { type: 'image_url', value: 'https://cdn.example.com/a.png', filename: 'a.png' } } }))
+        .status,
+    ).toBe(200);
+    const location = {
+      template: { name: 'store_location', language: 'en_US' },
+      recipients: [{ to: '5215550100', params: { body: ['Main St'] } }],
+    };
+    const located = await send({
+      ...location,
+      component: {
+        header: { type: 'location', location: { latitude: '19.43', longitude: '-99.13', name: 'Store', address: 'Main St 1' } },
+      },
+    });
     expect(located.status).toBe(200);
   });
 
@@ -133,7 +184,10 @@ describe('POST /v1/template/messages/{did} (spec §1, decisions §5)', () => {
   it('answers 404 for an unknown name/language, 403 outside the hierarchy or for another client, 502 when the provider is down', async () => {
     const recipients = [{ to: '5215550100', params: { body: ['x'] } }];
     expectErrorShape(await send({ template: { name: 'order_update', language: 'fr' }, recipients }), 404, 'not_found');
-    expectErrorShape(await send({ template: { name: 'order_update', language: 'es' }, recipients, did: '5511990021' }, { did: '5511990021' }), 403);
+    expectErrorShape(
+      await send({ template: { name: 'order_update', language: 'es' }, recipients, did: '5511990021' }, { did: '5511990021' }),
+      403,
+    );
     expectErrorShape(await send({ template: { name: 'order_update', language: 'es' }, recipients, client_id: 8 }), 403);
     await emulator('POST', 'faults', { path: '/100200300/message_templates', status: 503 });
     expectErrorShape(await send({ template: { name: 'order_update', language: 'es' }, recipients }), 502, 'upstream_unavailable');
@@ -147,12 +201,29 @@ describe('POST /v1/template/messages/{did} (spec §1, decisions §5)', () => {
     process.env.GRAPH_API_TOKEN = 'local-graph-access-token';
     const { setSqsClient } = await import('#lib/adapters/sqs/job-queue.ts');
     setSqsClient(new SQSClient({ endpoint: 'http://127.0.0.1:1', region: 'us-east-1', maxAttempts: 1 }));
-    const { handler } = (await import('../../functions/http/send-template.ts')) as { handler: (e: APIGatewayProxyEventV2, c: unknown) => Promise<{ statusCode: number; body: string }> };
+    const { handler } = (await import('../../functions/http/send-template.ts')) as {
+      handler: (e: APIGatewayProxyEventV2, c: unknown) => Promise<{ statusCode: number; body: string }>;
+    };
     const event = {
-      version: '2.0', routeKey: 'POST /v1/template/messages/{did}', rawPath: `/v1/template/messages/${DID}`, rawQueryString: '',
-      headers: { 'content-type': 'application/json' }, pathParameters: { did: DID }, isBase64Encoded: false,
-      requestContext: { requestId: 'req-q', http: { method: 'POST', path: '/' }, authorizer: { jwt: { claims: { sub: 's', client_id: '7', campaigns: '[31]' } } } },
-      body: JSON.stringify({ did: DID, type: 'template', channel: 'MSGCHAN', template: { name: 'order_update', language: 'es' }, recipients: [{ to: '5215550100', params: { body: ['x'] } }] }),
+      version: '2.0',
+      routeKey: 'POST /v1/template/messages/{did}',
+      rawPath: `/v1/template/messages/${DID}`,
+      rawQueryString: '',
+      headers: { 'content-type': 'application/json' },
+      pathParameters: { did: DID },
+      isBase64Encoded: false,
+      requestContext: {
+        requestId: 'req-q',
+        http: { method: 'POST', path: '/' },
+        authorizer: { jwt: { claims: { sub: 's', client_id: '7', campaigns: '[31]' } } },
+      },
+      body: JSON.stringify({
+        did: DID,
+        type: 'template',
+        channel: 'MSGCHAN',
+        template: { name: 'order_update', language: 'es' },
+        recipients: [{ to: '5215550100', params: { body: ['x'] } }],
+      }),
     } as unknown as APIGatewayProxyEventV2;
     // Act
     const response = await handler(event, {});

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiUrl, call, emulator, expectErrorShape, graphUrl, token } from '../support/api.ts';
-import { EMULATOR_TOKEN } from '../../local/graph-emulator.ts';
+import { EMULATOR_TOKEN } from '../../local/graph/emulator.ts';
 import { seedDirectory } from '../support/seed.ts';
 
 /**
@@ -31,7 +31,9 @@ async function leaseFree(clientId: number) {
   await seedDirectory({}); // points this worker's DynamoDB client at the stack's table
   const { dynamo, tableName } = await import('#lib/adapters/dynamo/client.ts');
   const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
-  const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: `CLIENT#${clientId}`, sk: 'SYNC_LEASE' }, ConsistentRead: true }));
+  const result = await dynamo().send(
+    new GetCommand({ TableName: tableName(), Key: { pk: `CLIENT#${clientId}`, sk: 'SYNC_LEASE' }, ConsistentRead: true }),
+  );
   return result.Item === undefined;
 }
 
@@ -47,7 +49,12 @@ describe('POST /v1/templates/sync-from-meta (spec §9, decisions §4)', () => {
   it('answers started, then brings upstream changes in: new templates get a placeholder, reviews update status, gone ones are marked deleted', async () => {
     // Prepare: upstream gains a template, approves another, loses a third
     const suffix = Math.random().toString(36).slice(2, 8);
-    const made = await graph('POST', '100200400/message_templates', { name: `outside_${suffix}`, language: 'pt_BR', category: 'UTILITY', components: [{ type: 'BODY', text: 'Olá' }] });
+    const made = await graph('POST', '100200400/message_templates', {
+      name: `outside_${suffix}`,
+      language: 'pt_BR',
+      category: 'UTILITY',
+      components: [{ type: 'BODY', text: 'Olá' }],
+    });
     const created = await call('POST', '/v1/templates/5511990021', {
       token: await gamma(),
       body: { name: `review_${suffix}`, language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: 'Hello' }] },
@@ -72,7 +79,9 @@ describe('POST /v1/templates/sync-from-meta (spec §9, decisions §4)', () => {
     expect((await listing(9, `name=doomed_${suffix}&deleted=true`)).data[0].meta_template.id).toBe(doomed.body.id);
     const statusChanges = async () => {
       const { routed } = (await (await fetch(`${apiUrl()}/_local/events`)).json()) as { routed: { event: any }[] };
-      return routed.filter((r) => r.event['detail-type'] === 'template.status_changed' && r.event.detail.data.meta_template.id === created.body.id);
+      return routed.filter(
+        (r) => r.event['detail-type'] === 'template.status_changed' && r.event.detail.data.meta_template.id === created.body.id,
+      );
     };
     // Events are published when the sync ends, just after the records are written
     await eventually(async () => (await statusChanges()).length > 0);
@@ -100,7 +109,11 @@ describe('POST /v1/templates/sync-from-meta (spec §9, decisions §4)', () => {
   });
 
   it('answers 403 for another client without BSP_CN, and starts it with BSP_CN', async () => {
-    expectErrorShape(await call('POST', '/v1/templates/sync-from-meta', { token: await gamma(), body: { client_id: 8 } }), 403, 'forbidden');
+    expectErrorShape(
+      await call('POST', '/v1/templates/sync-from-meta', { token: await gamma(), body: { client_id: 8 } }),
+      403,
+      'forbidden',
+    );
     const response = await call('POST', '/v1/templates/sync-from-meta', { token: await bsp(), body: { client_id: 8 } });
     expect(response.body).toMatchObject({ status: 'started', clientId: 8 });
   });

@@ -23,7 +23,12 @@ const utility = (name: string) => ({
     { type: 'HEADER', format: 'TEXT', text: 'Order {{1}}', example: { header_text: ['A-1'] } },
     { type: 'BODY', text: 'Hi {{1}}, your order {{2}} is ready.', example: { body_text: [['Ana', 'A-1']] } },
     { type: 'FOOTER', text: 'Thanks for shopping' },
-    { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'Track', url: 'https://shop.example.com/track/{{1}}', example: ['https://shop.example.com/track/A-1'] }] },
+    {
+      type: 'BUTTONS',
+      buttons: [
+        { type: 'URL', text: 'Track', url: 'https://shop.example.com/track/{{1}}', example: ['https://shop.example.com/track/A-1'] },
+      ],
+    },
   ],
 });
 
@@ -68,13 +73,22 @@ describe('POST /v1/templates/{did}: success', () => {
     const upstream = await upstreamTemplate(response.body.id);
     expect(upstream).toMatchObject({ name, language: 'en_US', status: 'PENDING', parameter_format: 'POSITIONAL' });
     const [entry] = await listed(9, name);
-    expect(entry).toMatchObject({ client_id: 9, waba_id: '100200400', namespace: 'c1b2c3d4_e5f6_7a8b_9c0d_e1f2a3b4c5d8', active: false, channel_campaigns: [] });
+    expect(entry).toMatchObject({
+      client_id: 9,
+      waba_id: '100200400',
+      namespace: 'c1b2c3d4_e5f6_7a8b_9c0d_e1f2a3b4c5d8',
+      active: false,
+      channel_campaigns: [],
+    });
     expect(entry.meta_template).toMatchObject({ id: response.body.id, name, status: 'PENDING', category: 'UTILITY' });
     const { DynamoTemplateRecordStore } = await import('#lib/adapters/dynamo/template-store.ts');
     useStackTable();
     const record = await new DynamoTemplateRecordStore().get(entry.id);
     expect(record).toMatchObject({ createdBy: 'gina', headerType: 'TEXT', syncMeta: { source: 'create' }, isDirectMessage: false });
-    const events = await eventually(() => routedCreations(response.body.id), (e) => e.length > 0);
+    const events = await eventually(
+      () => routedCreations(response.body.id),
+      (e) => e.length > 0,
+    );
     expect(events).toHaveLength(1);
     expect(events[0].rule).toBe('TemplateEventsToWebhookQueue');
     expect(events[0].event.detail).toMatchObject({ type: 'template.created', client_id: 9, data: { id: entry.id } });
@@ -86,12 +100,19 @@ describe('POST /v1/templates/{did}: success', () => {
       name,
       language: 'es',
       category: 'MARKETING',
-      components: [{ type: 'HEADER', format: 'IMAGE' }, { type: 'BODY', text: 'Spring sale: {{1}} off', example: { body_text: [['20%']] } }],
+      components: [
+        { type: 'HEADER', format: 'IMAGE' },
+        { type: 'BODY', text: 'Spring sale: {{1}} off', example: { body_text: [['20%']] } },
+      ],
     };
     const form = new FormData();
     form.append('template', JSON.stringify(template));
     form.append('file', new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3])], { type: 'image/png' }), 'banner.png');
-    const response = await fetch(`${apiUrl()}/v1/templates/${DID}`, { method: 'POST', headers: { authorization: `Bearer ${await gamma()}` }, body: form });
+    const response = await fetch(`${apiUrl()}/v1/templates/${DID}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await gamma()}` },
+      body: form,
+    });
     const body = (await response.json()) as { id: string; category: string };
     expect(response.status).toBe(200);
     expect(body.category).toBe('MARKETING');
@@ -129,7 +150,13 @@ describe('POST /v1/templates/{did}: success', () => {
     const response = await create({ ...utility(name), channel_campaigns: { assignments: [{ channel_id: 71, campaign_id: 51 }] } });
     expect(response.status).toBe(200);
     const [entry] = await listed(9, name);
-    expect(entry.channel_campaigns).toEqual([{ campaign_id: 51, campaign_name: 'Reminders', channels: [{ channel_id: 71, name: 'Gamma WA', did: DID, type: 'MSGCHAN', waba_id: '100200400' }] }]);
+    expect(entry.channel_campaigns).toEqual([
+      {
+        campaign_id: 51,
+        campaign_name: 'Reminders',
+        channels: [{ channel_id: 71, name: 'Gamma WA', did: DID, type: 'MSGCHAN', waba_id: '100200400' }],
+      },
+    ]);
   });
 
   it('lets BSP_CN create for another client through client_id in the query', async () => {
@@ -158,25 +185,113 @@ describe('POST /v1/templates/{did}: errors', () => {
     ['category', { category: 'PROMO' }],
     ['parameter_format', { parameter_format: 'named' }],
     ['components[0].text', { components: [{ type: 'BODY', text: 'x'.repeat(1025) }] }],
-    ['components[0].text', { components: [{ type: 'HEADER', format: 'TEXT', text: 'h'.repeat(61) }, { type: 'BODY', text: 'Hi' }] }],
-    ['components[1].text', { components: [{ type: 'BODY', text: 'Hi' }, { type: 'FOOTER', text: 'f'.repeat(61) }] }],
-    ['components[0].example.body_text', { components: [{ type: 'BODY', text: 'Hi {{1}} and {{2}}', example: { body_text: [['only one']] } }] }],
+    [
+      'components[0].text',
+      {
+        components: [
+          { type: 'HEADER', format: 'TEXT', text: 'h'.repeat(61) },
+          { type: 'BODY', text: 'Hi' },
+        ],
+      },
+    ],
+    [
+      'components[1].text',
+      {
+        components: [
+          { type: 'BODY', text: 'Hi' },
+          { type: 'FOOTER', text: 'f'.repeat(61) },
+        ],
+      },
+    ],
+    [
+      'components[0].example.body_text',
+      { components: [{ type: 'BODY', text: 'Hi {{1}} and {{2}}', example: { body_text: [['only one']] } }] },
+    ],
     ['components[0].text', { components: [{ type: 'BODY', text: 'Hi {{1}} and {{3}}', example: { body_text: [['a', 'b']] } }] }],
     ['components[0].text', { components: [{ type: 'BODY', text: 'Hi {{first_name}}' }] }],
-    ['components[0].text', { components: [{ type: 'HEADER', format: 'TEXT', text: '{{1}} {{2}}', example: { header_text: ['a', 'b'] } }, { type: 'BODY', text: 'x' }] }],
-    ['components[1].buttons', { components: [{ type: 'BODY', text: 'x' }, { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'a' }, { type: 'URL', text: 'u', url: 'https://a.example.com' }, { type: 'QUICK_REPLY', text: 'b' }] }] }],
-    ['components[1].buttons[0].text', { components: [{ type: 'BODY', text: 'x' }, { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'q'.repeat(26) }] }] }],
-    ['components[1].buttons[0].url', { components: [{ type: 'BODY', text: 'x' }, { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'u', url: 'https://a.example.com/{{1}}/x', example: ['https://a.example.com/1/x'] }] }] }],
-    ['components[1].buttons', { components: [{ type: 'BODY', text: 'x' }, { type: 'BUTTONS', buttons: [1, 2, 3].map((n) => ({ type: 'URL', text: `u${n}`, url: 'https://a.example.com' })) }] }],
-    ['components[1].buttons[0].phone_number', { components: [{ type: 'BODY', text: 'x' }, { type: 'BUTTONS', buttons: [{ type: 'PHONE_NUMBER', text: 'Call', phone_number: '1'.repeat(21) }] }] }],
-    ['components[1].buttons[0].type', { components: [{ type: 'BODY', text: 'x' }, { type: 'BUTTONS', buttons: [{ type: 'OTP', otp_type: 'COPY_CODE' }] }] }],
+    [
+      'components[0].text',
+      {
+        components: [
+          { type: 'HEADER', format: 'TEXT', text: '{{1}} {{2}}', example: { header_text: ['a', 'b'] } },
+          { type: 'BODY', text: 'x' },
+        ],
+      },
+    ],
+    [
+      'components[1].buttons',
+      {
+        components: [
+          { type: 'BODY', text: 'x' },
+          {
+            type: 'BUTTONS',
+            buttons: [
+              { type: 'QUICK_REPLY', text: 'a' },
+              { type: 'URL', text: 'u', url: 'https://a.example.com' },
+              { type: 'QUICK_REPLY', text: 'b' },
+            ],
+          },
+        ],
+      },
+    ],
+    [
+      'components[1].buttons[0].text',
+      {
+        components: [
+          { type: 'BODY', text: 'x' },
+          { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'q'.repeat(26) }] },
+        ],
+      },
+    ],
+    [
+      'components[1].buttons[0].url',
+      {
+        components: [
+          { type: 'BODY', text: 'x' },
+          {
+            type: 'BUTTONS',
+            buttons: [{ type: 'URL', text: 'u', url: 'https://a.example.com/{{1}}/x', example: ['https://a.example.com/1/x'] }],
+          },
+        ],
+      },
+    ],
+    [
+      'components[1].buttons',
+      {
+        components: [
+          { type: 'BODY', text: 'x' },
+          { type: 'BUTTONS', buttons: [1, 2, 3].map((n) => ({ type: 'URL', text: `u${n}`, url: 'https://a.example.com' })) },
+        ],
+      },
+    ],
+    [
+      'components[1].buttons[0].phone_number',
+      {
+        components: [
+          { type: 'BODY', text: 'x' },
+          { type: 'BUTTONS', buttons: [{ type: 'PHONE_NUMBER', text: 'Call', phone_number: '1'.repeat(21) }] },
+        ],
+      },
+    ],
+    [
+      'components[1].buttons[0].type',
+      {
+        components: [
+          { type: 'BODY', text: 'x' },
+          { type: 'BUTTONS', buttons: [{ type: 'OTP', otp_type: 'COPY_CODE' }] },
+        ],
+      },
+    ],
     ['components', { components: [{ type: 'FOOTER', text: 'no body' }] }],
     ['message_send_ttl_seconds', { message_send_ttl_seconds: 29 }],
     ['message_send_ttl_seconds', { message_send_ttl_seconds: 43_201 }],
     ['add_security_recommendation', { add_security_recommendation: true }],
     ['code_expiration_minutes', { code_expiration_minutes: 5 }],
     ['optimization_spec.bid_amount', { optimization_spec: { bid_amount: 0, bid_strategy: 'LOWEST_COST' } }],
-    ['optimization_spec.bid_country_multiplier_overrides.mexico', { optimization_spec: { bid_amount: 1, bid_strategy: 'CAP', bid_country_multiplier_overrides: { mexico: 2 } } }],
+    [
+      'optimization_spec.bid_country_multiplier_overrides.mexico',
+      { optimization_spec: { bid_amount: 1, bid_strategy: 'CAP', bid_country_multiplier_overrides: { mexico: 2 } } },
+    ],
     ['country', { country: 'mex' }],
     ['surprise', { surprise: true }],
   ])('answers 400 naming %s', async (path, change) => {
@@ -190,10 +305,14 @@ describe('POST /v1/templates/{did}: errors', () => {
     ['MARKETING with -1', 'MARKETING', -1],
     ['AUTHENTICATION above 900', 'AUTHENTICATION', 901],
   ])('refuses message_send_ttl_seconds for %s', async (_, category, ttl) => {
-    const components = category === 'AUTHENTICATION'
-      ? [{ type: 'BODY' }, { type: 'BUTTONS', buttons: [{ type: 'OTP', otp_type: 'COPY_CODE' }] }]
-      : [{ type: 'BODY', text: 'Sale' }];
-    const error = expectErrorShape(await create({ name: `ttl_${suffix()}`, language: 'en_US', category, components, message_send_ttl_seconds: ttl }), 400);
+    const components =
+      category === 'AUTHENTICATION'
+        ? [{ type: 'BODY' }, { type: 'BUTTONS', buttons: [{ type: 'OTP', otp_type: 'COPY_CODE' }] }]
+        : [{ type: 'BODY', text: 'Sale' }];
+    const error = expectErrorShape(
+      await create({ name: `ttl_${suffix()}`, language: 'en_US', category, components, message_send_ttl_seconds: ttl }),
+      400,
+    );
     expect(error.details?.[0].path).toBe('message_send_ttl_seconds');
   });
 
@@ -202,65 +321,147 @@ describe('POST /v1/templates/{did}: errors', () => {
   });
 
   it('refuses AUTHENTICATION without an OTP button, a bad otp_type, bad apps and a code expiry out of range', async () => {
-    const auth = (components: unknown[], extra = {}) => create({ name: `auth_${suffix()}`, language: 'en_US', category: 'AUTHENTICATION', components, ...extra });
+    const auth = (components: unknown[], extra = {}) =>
+      create({ name: `auth_${suffix()}`, language: 'en_US', category: 'AUTHENTICATION', components, ...extra });
     expectErrorShape(await auth([{ type: 'BODY' }]), 400);
     expectErrorShape(await auth([{ type: 'BODY' }, { type: 'BUTTONS', buttons: [{ type: 'OTP', otp_type: 'MAGIC' }] }]), 400);
-    const apps = await auth([{ type: 'BODY' }, { type: 'BUTTONS', buttons: [{ type: 'OTP', otp_type: 'ONE_TAP', supported_apps: [{ package_name: 'nodots', signature_hash: 'short' }] }] }]);
+    const apps = await auth([
+      { type: 'BODY' },
+      {
+        type: 'BUTTONS',
+        buttons: [{ type: 'OTP', otp_type: 'ONE_TAP', supported_apps: [{ package_name: 'nodots', signature_hash: 'short' }] }],
+      },
+    ]);
     expect(expectErrorShape(apps, 400).details?.map((d) => d.path)).toEqual([
       'components[1].buttons[0].supported_apps[0].package_name',
       'components[1].buttons[0].supported_apps[0].signature_hash',
     ]);
-    const expiry = await auth([{ type: 'BODY' }, { type: 'BUTTONS', buttons: [{ type: 'OTP', otp_type: 'COPY_CODE' }] }], { code_expiration_minutes: 16 });
+    const expiry = await auth([{ type: 'BODY' }, { type: 'BUTTONS', buttons: [{ type: 'OTP', otp_type: 'COPY_CODE' }] }], {
+      code_expiration_minutes: 16,
+    });
     expect(expectErrorShape(expiry, 400).details?.[0].path).toBe('code_expiration_minutes');
-    const ok = await auth([{ type: 'BODY' }, { type: 'BUTTONS', buttons: [{ type: 'OTP', otp_type: 'ONE_TAP', autofill_text: 'Autofill', supported_apps: [{ package_name: 'com.example.app', signature_hash: 'K8a/AINcGX7' }] }] }]);
+    const ok = await auth([
+      { type: 'BODY' },
+      {
+        type: 'BUTTONS',
+        buttons: [
+          {
+            type: 'OTP',
+            otp_type: 'ONE_TAP',
+            autofill_text: 'Autofill',
+            supported_apps: [{ package_name: 'com.example.app', signature_hash: 'K8a/AINcGX7' }],
+          },
+        ],
+      },
+    ]);
     expect(ok.status).toBe(200);
   });
 
   it('answers 400 when header_source and header_handle come together', async () => {
-    const body = { ...utility(`media_${suffix()}`), components: [{ type: 'HEADER', format: 'IMAGE' }, { type: 'BODY', text: 'x' }], header_source: 'https://cdn.example.com/a.png', header_handle: '4::abc' };
+    const body = {
+      ...utility(`media_${suffix()}`),
+      components: [
+        { type: 'HEADER', format: 'IMAGE' },
+        { type: 'BODY', text: 'x' },
+      ],
+      header_source: 'https://cdn.example.com/a.png',
+      header_handle: '4::abc',
+    };
     expect(expectErrorShape(await create(body), 400).message).toBe('header_source and header_handle are mutually exclusive');
   });
 
-  it.each(['http://cdn.example.com/a.png', 'https://127.0.0.1/a.png', 'https://[::ffff:10.0.0.1]/a.png', 'https://0xa9fea9fe/latest', 'https://localhost/a.png'])(
-    'answers 400 for the blocked media URL %s',
-    async (url) => {
-      const body = { ...utility(`media_${suffix()}`), components: [{ type: 'HEADER', format: 'IMAGE' }, { type: 'BODY', text: 'x' }], header_source: url };
-      expect(expectErrorShape(await create(body), 400).message).toBe('Media URL is not HTTPS or points to a private IP (blocked)');
-    },
-  );
+  it.each([
+    'http://cdn.example.com/a.png',
+    'https://127.0.0.1/a.png',
+    'https://[::ffff:10.0.0.1]/a.png',
+    'https://0xa9fea9fe/latest',
+    'https://localhost/a.png',
+  ])('answers 400 for the blocked media URL %s', async (url) => {
+    const body = {
+      ...utility(`media_${suffix()}`),
+      components: [
+        { type: 'HEADER', format: 'IMAGE' },
+        { type: 'BODY', text: 'x' },
+      ],
+      header_source: url,
+    };
+    expect(expectErrorShape(await create(body), 400).message).toBe('Media URL is not HTTPS or points to a private IP (blocked)');
+  });
 
   it('accepts a caller’s header_handle and puts it in the header example', async () => {
     const name = `handle_${suffix()}`;
-    const response = await create({ ...utility(name), category: 'MARKETING', components: [{ type: 'HEADER', format: 'VIDEO' }, { type: 'BODY', text: 'Watch' }], header_handle: '4::dmlkZW8=:given' });
+    const response = await create({
+      ...utility(name),
+      category: 'MARKETING',
+      components: [
+        { type: 'HEADER', format: 'VIDEO' },
+        { type: 'BODY', text: 'Watch' },
+      ],
+      header_handle: '4::dmlkZW8=:given',
+    });
     expect(response.status).toBe(200);
     expect((await upstreamTemplate(response.body.id)).components[0].example.header_handle).toEqual(['4::dmlkZW8=:given']);
   });
 
   it('answers 400 for a media header without a source and for a file of the wrong type', async () => {
-    const media = { ...utility(`media_${suffix()}`), components: [{ type: 'HEADER', format: 'IMAGE' }, { type: 'BODY', text: 'x' }] };
+    const media = {
+      ...utility(`media_${suffix()}`),
+      components: [
+        { type: 'HEADER', format: 'IMAGE' },
+        { type: 'BODY', text: 'x' },
+      ],
+    };
     expectErrorShape(await create(media), 400);
     const form = new FormData();
     form.append('template', JSON.stringify(media));
     form.append('file', new Blob([new Uint8Array([1, 2, 3])], { type: 'application/pdf' }), 'doc.pdf');
-    const response = await fetch(`${apiUrl()}/v1/templates/${DID}`, { method: 'POST', headers: { authorization: `Bearer ${await gamma()}` }, body: form });
+    const response = await fetch(`${apiUrl()}/v1/templates/${DID}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await gamma()}` },
+      body: form,
+    });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { details: { path: string }[] }).details[0].path).toBe('file');
   });
 
   it('answers 413 for a multipart body over 4 MiB', async () => {
     const form = new FormData();
-    form.append('template', JSON.stringify({ ...utility(`big_${suffix()}`), components: [{ type: 'HEADER', format: 'IMAGE' }, { type: 'BODY', text: 'x' }] }));
+    form.append(
+      'template',
+      JSON.stringify({
+        ...utility(`big_${suffix()}`),
+        components: [
+          { type: 'HEADER', format: 'IMAGE' },
+          { type: 'BODY', text: 'x' },
+        ],
+      }),
+    );
     form.append('file', new Blob([new Uint8Array(4 * 1024 * 1024 + 10)], { type: 'image/png' }), 'big.png');
-    const response = await fetch(`${apiUrl()}/v1/templates/${DID}`, { method: 'POST', headers: { authorization: `Bearer ${await gamma()}` }, body: form });
+    const response = await fetch(`${apiUrl()}/v1/templates/${DID}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await gamma()}` },
+      body: form,
+    });
     expect(response.status).toBe(413);
     expect(((await response.json()) as { code: string }).code).toBe('payload_too_large');
   });
 
   it('answers 400 for malformed JSON, a multipart body without its template part, and an unknown part', async () => {
-    expectErrorShape(await call('POST', `/v1/templates/${DID}`, { token: await gamma(), rawBody: '{"name":', headers: { 'content-type': 'application/json' } }), 400);
+    expectErrorShape(
+      await call('POST', `/v1/templates/${DID}`, {
+        token: await gamma(),
+        rawBody: '{"name":',
+        headers: { 'content-type': 'application/json' },
+      }),
+      400,
+    );
     const form = new FormData();
     form.append('other', 'x');
-    const response = await fetch(`${apiUrl()}/v1/templates/${DID}`, { method: 'POST', headers: { authorization: `Bearer ${await gamma()}` }, body: form });
+    const response = await fetch(`${apiUrl()}/v1/templates/${DID}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await gamma()}` },
+      body: form,
+    });
     expect(response.status).toBe(400);
   });
 
@@ -274,7 +475,10 @@ describe('POST /v1/templates/{did}: errors', () => {
 
   it('refuses an unknown pair before anything reaches the upstream', async () => {
     const name = `pairless_${suffix()}`;
-    const error = expectErrorShape(await create({ ...utility(name), channel_campaigns: { assignments: [{ channel_id: 41, campaign_id: 51 }] } }), 400);
+    const error = expectErrorShape(
+      await create({ ...utility(name), channel_campaigns: { assignments: [{ channel_id: 41, campaign_id: 51 }] } }),
+      400,
+    );
     expect(error.message).toContain('channel_id: 41');
     const { calls } = await emulator('GET', 'calls');
     expect(calls.filter((c: { body?: { name?: string } }) => c.body?.name === name)).toHaveLength(0);

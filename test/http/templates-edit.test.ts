@@ -22,7 +22,10 @@ describe('PUT /v1/templates/{did}/{messageTemplateId} (spec §6)', () => {
   it('answers changed:false for an edit with no real change and calls no upstream', async () => {
     // Prepare: the same components, spelled differently (key order, case of type, surrounding spaces)
     const before = (await upstreamCalls('/9101')).length;
-    const body = { components: [{ example: { body_text: [['amanhã']] }, text: ' Sua consulta é {{1}} ', type: 'body' }], name: 'renamed_ignored' };
+    const body = {
+      components: [{ example: { body_text: [['amanhã']] }, text: ' Sua consulta é {{1}} ', type: 'body' }],
+      name: 'renamed_ignored',
+    };
     // Act
     const response = await edit('5511990021', GAMMA_RECORD, body);
     // Assess
@@ -32,12 +35,17 @@ describe('PUT /v1/templates/{did}/{messageTemplateId} (spec §6)', () => {
   });
 
   it('answers 400 when the category of an APPROVED template would change', async () => {
-    const response = await edit('5511990021', GAMMA_RECORD, { category: 'MARKETING', components: [{ type: 'BODY', text: 'Sua consulta é {{1}}', example: { body_text: [['amanhã']] } }] });
+    const response = await edit('5511990021', GAMMA_RECORD, {
+      category: 'MARKETING',
+      components: [{ type: 'BODY', text: 'Sua consulta é {{1}}', example: { body_text: [['amanhã']] } }],
+    });
     expect(expectErrorShape(response, 400).details?.[0].path).toBe('category');
   });
 
   it('answers 400 when the components break the rules', async () => {
-    const response = await edit('5511990021', GAMMA_RECORD, { components: [{ type: 'BODY', text: 'Hi {{2}}', example: { body_text: [['x']] } }] });
+    const response = await edit('5511990021', GAMMA_RECORD, {
+      components: [{ type: 'BODY', text: 'Hi {{2}}', example: { body_text: [['x']] } }],
+    });
     expect(expectErrorShape(response, 400, 'validation_failed').details?.[0].path).toBe('components[0].text');
     expectErrorShape(await edit('5511990021', GAMMA_RECORD, { name: 'only_a_name' }), 400);
     expectErrorShape(await edit('5511990021', GAMMA_RECORD, { components: [], language: 'es', extra: 1 }), 400);

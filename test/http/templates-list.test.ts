@@ -8,12 +8,20 @@ const id = (n: number) => hexId(C, n);
 
 beforeAll(async () => {
   await seedDirectory({
-    clients: [{ client_id: C, client_name: 'Listing Co' }, { client_id: 301, client_name: 'Other Co' }],
+    clients: [
+      { client_id: C, client_name: 'Listing Co' },
+      { client_id: 301, client_name: 'Other Co' },
+    ],
     wabas: [
       waba('w300', [
         template('t1', 'alpha_notice', { quality_score: { score: 'GREEN' }, previous_category: '', rejected_reason: null, example: {} }),
         template('t2', 'alpha_notice', { language: 'es', status: 'PENDING', category: 'MARKETING', quality_score: { score: 'YELLOW' } }),
-        template('t3', 'beta_offer', { status: 'REJECTED', category: 'MARKETING', rejected_reason: 'PROMOTIONAL', quality_score: { score: 'RED' } }),
+        template('t3', 'beta_offer', {
+          status: 'REJECTED',
+          category: 'MARKETING',
+          rejected_reason: 'PROMOTIONAL',
+          quality_score: { score: 'RED' },
+        }),
         template('t4', 'direct_only'),
         template('t5', 'gamma_gone'),
         template('t6', 'delta_multi'),
@@ -36,9 +44,36 @@ beforeAll(async () => {
       { channel_id: 3111, name: 'Theirs', did: '301001', waba_id: 'w300', client_id: 301 },
     ],
     template_records: [
-      { id: id(1), client_id: C, waba_id: 'w300', template_id: 't1', channel_id: 3101, campaign_id: 3001, active: false, created_at: '2026-01-01T00:00:00.000Z' },
-      { id: id(2), client_id: C, waba_id: 'w300', template_id: 't1', channel_id: 3102, campaign_id: 3001, active: true, created_at: '2026-01-02T00:00:00.000Z' },
-      { id: id(3), client_id: C, waba_id: 'w300', template_id: 't1', channel_id: 3101, campaign_id: 3002, active: false, created_at: '2026-01-03T00:00:00.000Z' },
+      {
+        id: id(1),
+        client_id: C,
+        waba_id: 'w300',
+        template_id: 't1',
+        channel_id: 3101,
+        campaign_id: 3001,
+        active: false,
+        created_at: '2026-01-01T00:00:00.000Z',
+      },
+      {
+        id: id(2),
+        client_id: C,
+        waba_id: 'w300',
+        template_id: 't1',
+        channel_id: 3102,
+        campaign_id: 3001,
+        active: true,
+        created_at: '2026-01-02T00:00:00.000Z',
+      },
+      {
+        id: id(3),
+        client_id: C,
+        waba_id: 'w300',
+        template_id: 't1',
+        channel_id: 3101,
+        campaign_id: 3002,
+        active: false,
+        created_at: '2026-01-03T00:00:00.000Z',
+      },
       { id: id(4), client_id: C, waba_id: 'w300', template_id: 't2' },
       { id: id(5), client_id: C, waba_id: 'w300', template_id: 't3', channel_id: 3102, campaign_id: 3002 },
       { id: id(6), client_id: C, waba_id: 'w300', template_id: 't4', isDirectMessage: true },
@@ -60,7 +95,13 @@ describe('GET /v1/templates (spec §5)', () => {
   it('lists one entry per template, ordered by name then language, without direct-message or deleted ones', async () => {
     const response = await list(`?client_id=${C}`);
     expect(response.status).toBe(200);
-    expect(names(response)).toEqual(['alpha_notice/en_US', 'alpha_notice/es', 'beta_offer/en_US', 'delta_multi/en_US', 'zeta_elsewhere/en_US']);
+    expect(names(response)).toEqual([
+      'alpha_notice/en_US',
+      'alpha_notice/es',
+      'beta_offer/en_US',
+      'delta_multi/en_US',
+      'zeta_elsewhere/en_US',
+    ]);
     expect(response.body).toMatchObject({ total: 5, page: 1, pageSize: 20, paging: null });
   });
 
@@ -76,7 +117,11 @@ describe('GET /v1/templates (spec §5)', () => {
           { channel_id: 3102, did: '300001', type: 'MSGCHAN', waba_id: 'w300' },
         ],
       },
-      { campaign_id: 3002, campaign_name: 'South', channels: [{ channel_id: 3101, name: 'Main line', did: '300001', type: 'MSGCHAN', waba_id: 'w300' }] },
+      {
+        campaign_id: 3002,
+        campaign_name: 'South',
+        channels: [{ channel_id: 3101, name: 'Main line', did: '300001', type: 'MSGCHAN', waba_id: 'w300' }],
+      },
     ]);
   });
 
@@ -115,7 +160,10 @@ describe('GET /v1/templates (spec §5)', () => {
 
   it('limits each entry to the fields asked for, keeping total, page and pageSize', async () => {
     const response = await list(`?client_id=${C}&fields=id,active,unknown&size=2&page=2`);
-    expect(response.body.data).toEqual([{ id: id(5), active: false }, { id: id(10), active: false }]);
+    expect(response.body.data).toEqual([
+      { id: id(5), active: false },
+      { id: id(10), active: false },
+    ]);
     expect(response.body).toMatchObject({ total: 5, page: 2, pageSize: 2, paging: null });
   });
 
@@ -166,7 +214,14 @@ describe('listing 1,000 templates with 3 assignments each', () => {
   beforeAll(async () => {
     const templates = Array.from({ length: 1000 }, (_, i) => template(`b${i}`, `bulk_${String(i).padStart(4, '0')}`));
     const records = templates.flatMap((t, i) =>
-      [0, 1, 2].map((k) => ({ id: hexId(BIG, i * 3 + k), client_id: BIG, waba_id: 'w330', template_id: t.id, channel_id: 3301 + k, campaign_id: 3311 })),
+      [0, 1, 2].map((k) => ({
+        id: hexId(BIG, i * 3 + k),
+        client_id: BIG,
+        waba_id: 'w330',
+        template_id: t.id,
+        channel_id: 3301 + k,
+        campaign_id: 3311,
+      })),
     );
     await seedDirectory({
       clients: [{ client_id: BIG, client_name: 'Big Co' }],

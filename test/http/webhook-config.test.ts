@@ -65,20 +65,21 @@ describe('PUT and GET /v1/webhook/config (spec §11–12, decisions §6)', () =>
     const t = await token({ clientId: 28 });
     const unknown = expectErrorShape(await put({ url: 'https://hooks.example.com/x', secret: 'x' }, t), 400);
     expect(unknown.details).toEqual([{ path: 'secret', message: 'Unknown field' }]);
-    expectErrorShape(await call('PUT', '/v1/webhook/config', { token: t, rawBody: '{"url":', headers: { 'content-type': 'application/json' } }), 400);
+    expectErrorShape(
+      await call('PUT', '/v1/webhook/config', { token: t, rawBody: '{"url":', headers: { 'content-type': 'application/json' } }),
+      400,
+    );
     expectErrorShape(await put({ url: 'https://hooks.example.com/x', active: 'yes' }, t), 400);
     expectErrorShape(await put([], t), 400);
     expectErrorShape(await put('https://hooks.example.com', t), 400);
   });
 
-  it.each([
-    'http://hooks.example.com/plain',
-    'ftp://hooks.example.com/',
-    'not a url',
-    'https://user:pass@hooks.example.com/',
-  ])('refuses %s with 400', async (url) => {
-    expectErrorShape(await put({ url }, await token({ clientId: 29 })), 400, 'validation_failed');
-  });
+  it.each(['http://hooks.example.com/plain', 'ftp://hooks.example.com/', 'not a url', 'https://user:pass@hooks.example.com/'])(
+    'refuses %s with 400',
+    async (url) => {
+      expectErrorShape(await put({ url }, await token({ clientId: 29 })), 400, 'validation_failed');
+    },
+  );
 
   it.each([
     'https://127.0.0.1/hook',

@@ -85,7 +85,9 @@ describe('the CDK stack', () => {
 
   it('lets only the functions that publish put events on the bus', () => {
     const policies = resourcesOf('AWS::IAM::Policy');
-    const publishers = policies.filter(([, p]) => JSON.stringify(p.Properties.PolicyDocument).includes('events:PutEvents')).map(([id]) => id);
+    const publishers = policies
+      .filter(([, p]) => JSON.stringify(p.Properties.PolicyDocument).includes('events:PutEvents'))
+      .map(([id]) => id);
     expect(publishers.some((id) => id.startsWith('CreateTemplate'))).toBe(true);
     expect(publishers.some((id) => id.startsWith('ListTemplates'))).toBe(false);
   });

@@ -22,7 +22,7 @@ export async function call<T = any>(
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const response = await fetch(`${apiUrl()}${path}`, { method, headers, body: body as RequestInit["body"] | undefined });
+  const response = await fetch(`${apiUrl()}${path}`, { method, headers, body: body as RequestInit['body'] | undefined });
   const text = await response.text();
   let parsed: unknown = text;
   try {

@@ -4,7 +4,13 @@ import { planBulkStatus, refusal, summarize, type BulkItemResult } from '#lib/do
 import type { TemplateRecord } from '#lib/domain/template-record.ts';
 
 const record = (over: Partial<TemplateRecord>): TemplateRecord => ({
-  id: 'r', client_id: 1, waba_id: 'w', namespace: 'n', active: false, created_at: '', updated_at: '',
+  id: 'r',
+  client_id: 1,
+  waba_id: 'w',
+  namespace: 'n',
+  active: false,
+  created_at: '',
+  updated_at: '',
   meta_template: { id: 't', name: 'n', language: 'en', status: 'APPROVED', category: 'UTILITY', components: [] },
   channel: { channel_id: 1, name: '', did: 'd', type: 'MSGCHAN', waba_id: 'w' },
   campaign: { campaign_id: 2, campaign_name: 'c' },
@@ -29,8 +35,12 @@ describe('bulk status planning', () => {
   });
 
   it('checks enable reasons in the decided order', () => {
-    expect(refusal(record({ active: true, meta_template: { ...record({}).meta_template, status: 'PENDING' } }), 'enable')).toBe('already_enabled');
-    expect(refusal(record({ channel: undefined, meta_template: { ...record({}).meta_template, status: 'PENDING' } }), 'enable')).toBe('template_not_approved');
+    expect(refusal(record({ active: true, meta_template: { ...record({}).meta_template, status: 'PENDING' } }), 'enable')).toBe(
+      'already_enabled',
+    );
+    expect(refusal(record({ channel: undefined, meta_template: { ...record({}).meta_template, status: 'PENDING' } }), 'enable')).toBe(
+      'template_not_approved',
+    );
     expect(refusal(record({ channel: undefined, campaign: undefined }), 'enable')).toBe('channel_unassigned');
     expect(refusal(record({ campaign: undefined }), 'enable')).toBe('campaign_unassigned');
     expect(refusal(record({}), 'enable')).toBeUndefined();

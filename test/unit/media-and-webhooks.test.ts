@@ -28,7 +28,9 @@ describe('media header sources', () => {
       expect(p.download).not.toHaveBeenCalled();
     }
     const rebinding = ports({ resolve: async () => ['10.0.0.5'] });
-    await expect(resolveMediaHandle(rebinding, { header_source: 'https://evil.example.com/a.png' }, imageHeader)).rejects.toThrow(BLOCKED_MEDIA_URL);
+    await expect(resolveMediaHandle(rebinding, { header_source: 'https://evil.example.com/a.png' }, imageHeader)).rejects.toThrow(
+      BLOCKED_MEDIA_URL,
+    );
     expect(rebinding.download).not.toHaveBeenCalled();
   });
 
@@ -40,21 +42,41 @@ describe('media header sources', () => {
 
   it('needs no source when the header already carries a handle, and refuses a source for a text header', async () => {
     expect(await resolveMediaHandle(ports(), {}, { ...imageHeader, hasHandle: true })).toBeUndefined();
-    await expect(resolveMediaHandle(ports(), { header_handle: 'x' }, { isMedia: false, hasHandle: false })).rejects.toThrow('invalid media');
+    await expect(resolveMediaHandle(ports(), { header_handle: 'x' }, { isMedia: false, hasHandle: false })).rejects.toThrow(
+      'invalid media',
+    );
   });
 });
 
 describe('webhook delivery', () => {
   const secret = `whsec_${Buffer.from('a'.repeat(32)).toString('base64')}`;
   const config = (over: Partial<WebhookConfig> = {}): WebhookConfig => ({
-    client_id: 9, url: 'https://hooks.example.com/in', active: true, signing_secret: secret, created_at: '', updated_at: '', ...over,
+    client_id: 9,
+    url: 'https://hooks.example.com/in',
+    active: true,
+    signing_secret: secret,
+    created_at: '',
+    updated_at: '',
+    ...over,
   });
-  const event = { id: 'evt-1', type: 'template.created', occurred_at: '2026-11-21T00:00:00Z', client_id: 9, data: {} } as unknown as ServiceEvent;
+  const event = {
+    id: 'evt-1',
+    type: 'template.created',
+    occurred_at: '2026-11-21T00:00:00Z',
+    client_id: 9,
+    data: {},
+  } as unknown as ServiceEvent;
 
   it('signs the Standard Webhooks way, so a receiver holding the secret verifies it', async () => {
     let seen: { headers: Record<string, string>; body: string } | undefined;
     const outcome = await deliverEvent(
-      { configs: { get: async () => config(), put: async () => config() }, sender: standardWebhookSender(async (_u, headers, body) => ((seen = { headers, body }), 204)) },
+      {
+        configs: { get: async () => config(), put: async () => config() },
+        sender: standardWebhookSender(async (_u, headers, body) => {
+          seen = { headers, body };
+          return 204;
+        }),
+      },
       event,
     );
     expect(outcome).toBe('delivered');
@@ -64,15 +86,32 @@ describe('webhook delivery', () => {
 
   it('sends nothing without a configuration or when it is inactive', async () => {
     const post = vi.fn(async () => 200);
-    expect(await deliverEvent({ configs: { get: async () => null, put: async () => config() }, sender: standardWebhookSender(post) }, event)).toBe('no_configuration');
-    expect(await deliverEvent({ configs: { get: async () => config({ active: false }), put: async () => config() }, sender: standardWebhookSender(post) }, event)).toBe('inactive');
+    expect(
+      await deliverEvent({ configs: { get: async () => null, put: async () => config() }, sender: standardWebhookSender(post) }, event),
+    ).toBe('no_configuration');
+    expect(
+      await deliverEvent(
+        { configs: { get: async () => config({ active: false }), put: async () => config() }, sender: standardWebhookSender(post) },
+        event,
+      ),
+    ).toBe('inactive');
     expect(post).not.toHaveBeenCalled();
   });
 
   it('fails (to be retried) on a non-2xx answer or a network error', async () => {
     const configs = { get: async () => config(), put: async () => config() };
     await expect(deliverEvent({ configs, sender: standardWebhookSender(async () => 500) }, event)).rejects.toBeInstanceOf(DeliveryFailed);
-    await expect(deliverEvent({ configs, sender: standardWebhookSender(async () => { throw new Error('ECONNREFUSED'); }) }, event)).rejects.toBeInstanceOf(DeliveryFailed);
+    await expect(
+      deliverEvent(
+        {
+          configs,
+          sender: standardWebhookSender(async () => {
+            throw new Error('ECONNREFUSED');
+          }),
+        },
+        event,
+      ),
+    ).rejects.toBeInstanceOf(DeliveryFailed);
   });
 
   it('backs off so that the queue’s 20 receives span more than 24 hours', () => {

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { checkRecipients, splitJobs, templateNeeds } from '#lib/domain/send.ts';
 import type { MetaTemplate } from '#lib/domain/template-record.ts';
 
-const template = (components: Record<string, unknown>[]): MetaTemplate => ({ id: '1', name: 'n', language: 'en', status: 'APPROVED', category: 'UTILITY', components });
+const template = (components: Record<string, unknown>[]): MetaTemplate => ({
+  id: '1',
+  name: 'n',
+  language: 'en',
+  status: 'APPROVED',
+  category: 'UTILITY',
+  components,
+});
 
 describe('send rules', () => {
   it('counts what a template needs: header and body placeholders, variable buttons, cards', () => {
@@ -10,7 +17,15 @@ describe('send rules', () => {
       template([
         { type: 'HEADER', format: 'TEXT', text: 'Hi {{1}}' },
         { type: 'BODY', text: '{{1}} {{2}} {{1}}' },
-        { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY' }, { type: 'URL', url: 'https://a/{{1}}' }, { type: 'URL', url: 'https://a/static' }, { type: 'COPY_CODE' }] },
+        {
+          type: 'BUTTONS',
+          buttons: [
+            { type: 'QUICK_REPLY' },
+            { type: 'URL', url: 'https://a/{{1}}' },
+            { type: 'URL', url: 'https://a/static' },
+            { type: 'COPY_CODE' },
+          ],
+        },
       ]),
     );
     expect(needs).toMatchObject({ header: 1, body: 2, buttons: 2, headerFormat: 'TEXT' });

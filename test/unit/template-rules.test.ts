@@ -17,7 +17,14 @@ describe('template rules', () => {
         components: [
           { type: 'header', format: 'text', text: 'Hi {{1}}', example: { header_text: ['Ana'] } },
           { type: 'BODY', text: '{{1}} and {{2}}', example: { body_text: [['a', 'b']] } },
-          { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'Yes' }, { type: 'QUICK_REPLY', text: 'No' }, { type: 'PHONE_NUMBER', text: 'Call', phone_number: '+5215550001' }] },
+          {
+            type: 'BUTTONS',
+            buttons: [
+              { type: 'QUICK_REPLY', text: 'Yes' },
+              { type: 'QUICK_REPLY', text: 'No' },
+              { type: 'PHONE_NUMBER', text: 'Call', phone_number: '+5215550001' },
+            ],
+          },
         ],
       }),
     ).toEqual([]);
@@ -44,14 +51,45 @@ describe('template rules', () => {
         { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'Buy' }] },
       ],
     });
-    expect(paths({ category: 'MARKETING', components: [{ type: 'BODY', text: 'See' }, { type: 'CAROUSEL', cards: [card(true), card(true)] }] })).toEqual([]);
-    expect(paths({ category: 'MARKETING', components: [{ type: 'BODY', text: 'See' }, { type: 'CAROUSEL', cards: [card(true)] }] })).toContain('components[1].cards');
-    expect(paths({ category: 'MARKETING', components: [{ type: 'BODY', text: 'See' }, { type: 'CAROUSEL', cards: [card(true), card(false)] }] })).toContain('components[1].cards[1].components');
+    expect(
+      paths({
+        category: 'MARKETING',
+        components: [
+          { type: 'BODY', text: 'See' },
+          { type: 'CAROUSEL', cards: [card(true), card(true)] },
+        ],
+      }),
+    ).toEqual([]);
+    expect(
+      paths({
+        category: 'MARKETING',
+        components: [
+          { type: 'BODY', text: 'See' },
+          { type: 'CAROUSEL', cards: [card(true)] },
+        ],
+      }),
+    ).toContain('components[1].cards');
+    expect(
+      paths({
+        category: 'MARKETING',
+        components: [
+          { type: 'BODY', text: 'See' },
+          { type: 'CAROUSEL', cards: [card(true), card(false)] },
+        ],
+      }),
+    ).toContain('components[1].cards[1].components');
   });
 
   it('moves the AUTHENTICATION options into the body and a footer before the buttons', () => {
-    const out = authenticationComponents([{ type: 'BODY' }, { type: 'BUTTONS', buttons: [] }], { add_security_recommendation: true, code_expiration_minutes: 7 });
-    expect(out).toEqual([{ type: 'BODY', add_security_recommendation: true }, { type: 'FOOTER', code_expiration_minutes: 7 }, { type: 'BUTTONS', buttons: [] }]);
+    const out = authenticationComponents([{ type: 'BODY' }, { type: 'BUTTONS', buttons: [] }], {
+      add_security_recommendation: true,
+      code_expiration_minutes: 7,
+    });
+    expect(out).toEqual([
+      { type: 'BODY', add_security_recommendation: true },
+      { type: 'FOOTER', code_expiration_minutes: 7 },
+      { type: 'BUTTONS', buttons: [] },
+    ]);
   });
 
   it('normalises components so spelling differences are no change, and real differences are', () => {

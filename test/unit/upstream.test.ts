@@ -16,7 +16,13 @@ function upstreamWith(responses: (() => Response | Promise<Response>)[]) {
     if (!next) throw new Error('no more responses');
     return next();
   }) as unknown as typeof fetch;
-  const client = new GraphClient({ baseUrl: 'https://graph.test', token: async () => 'secret-token', fetch: fake, baseDelayMs: 1, log: silentLog });
+  const client = new GraphClient({
+    baseUrl: 'https://graph.test',
+    token: async () => 'secret-token',
+    fetch: fake,
+    baseDelayMs: 1,
+    log: silentLog,
+  });
   return { upstream: new GraphUpstream(client, 'app-1'), seen };
 }
 
@@ -39,7 +45,10 @@ describe('Graph upstream adapter', () => {
   });
 
   it('never retries a create, and reports the duplicate name+language as such', async () => {
-    const { upstream, seen } = upstreamWith([() => graphError(400, { code: 100, error_subcode: 2388024, message: 'dup', error_user_msg: 'Content in this language already exists' })]);
+    const { upstream, seen } = upstreamWith([
+      () =>
+        graphError(400, { code: 100, error_subcode: 2388024, message: 'dup', error_user_msg: 'Content in this language already exists' }),
+    ]);
     const draft = { name: 'n', language: 'en', category: 'UTILITY', components: [], parameter_format: 'POSITIONAL' as const };
     const error = await upstream.createTemplate('1', draft).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamRejected);
@@ -50,7 +59,12 @@ describe('Graph upstream adapter', () => {
   it('sends the optimization as Graph’s bid_spec', async () => {
     const { upstream, seen } = upstreamWith([() => Response.json({ id: '9', status: 'PENDING', category: 'MARKETING' })]);
     const created = await upstream.createTemplate('1', {
-      name: 'n', language: 'en', category: 'MARKETING', components: [], parameter_format: 'POSITIONAL', optimization: { bid_amount: 1 },
+      name: 'n',
+      language: 'en',
+      category: 'MARKETING',
+      components: [],
+      parameter_format: 'POSITIONAL',
+      optimization: { bid_amount: 1 },
     });
     expect(created).toEqual({ id: '9', status: 'PENDING', category: 'MARKETING' });
     expect(JSON.parse(String(seen[0].body))).toMatchObject({ bid_spec: { bid_amount: 1 } });
@@ -92,9 +106,23 @@ describe('Graph upstream adapter', () => {
 describe('product mapping', () => {
   it('gathers image_url and additional_image_urls into image_urls', () => {
     const product = toProduct({
-      id: '1', image_url: 'https://a/1.png', additional_image_urls: ['https://a/2.png'], price: '$1.00', retailer_id: 'R',
-      name: '', description: '', currency: '', url: '', category: '',
+      id: '1',
+      image_url: 'https://a/1.png',
+      additional_image_urls: ['https://a/2.png'],
+      price: '$1.00',
+      retailer_id: 'R',
+      name: '',
+      description: '',
+      currency: '',
+      url: '',
+      category: '',
     });
-    expect(product).toMatchObject({ id: '1', image_urls: ['https://a/1.png', 'https://a/2.png'], price: '$1.00', unique_id: 'R', name: '' });
+    expect(product).toMatchObject({
+      id: '1',
+      image_urls: ['https://a/1.png', 'https://a/2.png'],
+      price: '$1.00',
+      unique_id: 'R',
+      name: '',
+    });
   });
 });

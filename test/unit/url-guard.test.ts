@@ -7,10 +7,18 @@ const noDns = async () => [] as string[];
 describe('url guard', () => {
   it('refuses every spelling of a loopback IPv4 address (property)', async () => {
     // Prepare: any 127.x.y.z written as dotted decimal, one decimal number, hex or octal
-    const spellings = fc.tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 254 })).chain(([b, c, d]) => {
-      const n = (127 << 24 >>> 0) + (b << 16) + (c << 8) + d;
-      return fc.constantFrom(`127.${b}.${c}.${d}`, String(n), `0x${n.toString(16)}`, `0${(127).toString(8)}.${b}.${c}.${d}`, `0x7f.${b}.${c}.${d}`);
-    });
+    const spellings = fc
+      .tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 254 }))
+      .chain(([b, c, d]) => {
+        const n = ((127 << 24) >>> 0) + (b << 16) + (c << 8) + d;
+        return fc.constantFrom(
+          `127.${b}.${c}.${d}`,
+          String(n),
+          `0x${n.toString(16)}`,
+          `0${(127).toString(8)}.${b}.${c}.${d}`,
+          `0x7f.${b}.${c}.${d}`,
+        );
+      });
     await fc.assert(
       fc.asyncProperty(spellings, async (host) => {
         const check = await checkPublicHttpsUrl(`https://${host}/x`, noDns);
@@ -36,7 +44,10 @@ describe('url guard', () => {
   });
 
   it('accepts a name that resolves to public addresses only', async () => {
-    const check = await checkPublicHttpsUrl('https://cdn.example.com/a.png', async () => ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946']);
+    const check = await checkPublicHttpsUrl('https://cdn.example.com/a.png', async () => [
+      '93.184.216.34',
+      '2606:2800:220:1:248:1893:25c8:1946',
+    ]);
     expect(check.ok).toBe(true);
   });
 
@@ -46,8 +57,16 @@ describe('url guard', () => {
   });
 
   it.each(['8.8.8.8', '93.184.216.34', '2606:4700::1111'])('counts %s as public', (a) => expect(isPublicAddress(a)).toBe(true));
-  it.each(['127.0.0.1', '10.0.0.1', '169.254.1.1', '::1', 'fe80::1', 'fc00::1', '::ffff:192.168.0.1', '224.0.0.1', '255.255.255.255', 'nonsense'])(
-    'counts %s as not public',
-    (a) => expect(isPublicAddress(a)).toBe(false),
-  );
+  it.each([
+    '127.0.0.1',
+    '10.0.0.1',
+    '169.254.1.1',
+    '::1',
+    'fe80::1',
+    'fc00::1',
+    '::ffff:192.168.0.1',
+    '224.0.0.1',
+    '255.255.255.255',
+    'nonsense',
+  ])('counts %s as not public', (a) => expect(isPublicAddress(a)).toBe(false));
 });

@@ -2,7 +2,7 @@ import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { checkDirectoryReferences, DirectoryFileSchema, type DirectoryFile } from '#lib/adapters/directory-file.ts';
 import type { MetaTemplate, TemplateRecord } from '#lib/domain/template-record.ts';
-import { issuesToDetails } from '#lib/http/validation.ts';
+import { issuesToDetails } from '#lib/schemas/issues.ts';
 import { CHANNELS_PARTITION, keys } from '#lib/adapters/dynamo/table.ts';
 import { dynamo, tableName } from './client.ts';
 import { assignmentKeyItem, recordItem } from './record-items.ts';
@@ -44,7 +44,13 @@ export function directoryItems(file: DirectoryFile, now = new Date().toISOString
   }
   for (const m of memberships) {
     const [clientId, wabaId] = m.split('|');
-    items.push({ pk: keys.client(Number(clientId)), sk: keys.waba(wabaId), entity: 'client_waba', client_id: Number(clientId), waba_id: wabaId });
+    items.push({
+      pk: keys.client(Number(clientId)),
+      sk: keys.waba(wabaId),
+      entity: 'client_waba',
+      client_id: Number(clientId),
+      waba_id: wabaId,
+    });
   }
   for (const c of file.campaigns) items.push({ pk: keys.client(c.client_id), sk: `CAMPAIGN#${c.campaign_id}`, entity: 'campaign', ...c });
   for (const c of file.contact_channels) {

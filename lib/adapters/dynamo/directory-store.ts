@@ -39,12 +39,9 @@ export class DynamoDirectoryStore implements DirectoryStore {
   async listChannels(clientId?: number) {
     const items = await queryAll({
       IndexName: 'gsi1',
-      KeyConditionExpression:
-        clientId === undefined ? 'gsi1pk = :p' : 'gsi1pk = :p AND begins_with(gsi1sk, :c)',
+      KeyConditionExpression: clientId === undefined ? 'gsi1pk = :p' : 'gsi1pk = :p AND begins_with(gsi1sk, :c)',
       ExpressionAttributeValues:
-        clientId === undefined
-          ? { ':p': CHANNELS_PARTITION }
-          : { ':p': CHANNELS_PARTITION, ':c': `${keys.clientOrder(clientId)}#` },
+        clientId === undefined ? { ':p': CHANNELS_PARTITION } : { ':p': CHANNELS_PARTITION, ':c': `${keys.clientOrder(clientId)}#` },
     });
     return items.map((item) => stripKeys<ChannelRecord>(item)!);
   }

@@ -16,7 +16,14 @@ export class DynamoSyncLeaseStore implements SyncLeaseStore {
       await dynamo().send(
         new PutCommand({
           TableName: tableName(),
-          Item: { pk: keys.client(clientId), sk: SK, entity: 'sync_lease', lease_id: leaseId, started_at: new Date(nowMs).toISOString(), [TTL_ATTRIBUTE]: Math.ceil((nowMs + ttlMs) / 1000) },
+          Item: {
+            pk: keys.client(clientId),
+            sk: SK,
+            entity: 'sync_lease',
+            lease_id: leaseId,
+            started_at: new Date(nowMs).toISOString(),
+            [TTL_ATTRIBUTE]: Math.ceil((nowMs + ttlMs) / 1000),
+          },
           ConditionExpression: 'attribute_not_exists(pk) OR #exp < :now',
           ExpressionAttributeNames: { '#exp': TTL_ATTRIBUTE },
           ExpressionAttributeValues: { ':now': Math.floor(nowMs / 1000) },
@@ -30,7 +37,9 @@ export class DynamoSyncLeaseStore implements SyncLeaseStore {
   }
 
   async holds(clientId: number, leaseId: string, nowMs: number) {
-    const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: keys.client(clientId), sk: SK }, ConsistentRead: true }));
+    const result = await dynamo().send(
+      new GetCommand({ TableName: tableName(), Key: { pk: keys.client(clientId), sk: SK }, ConsistentRead: true }),
+    );
     return result.Item?.lease_id === leaseId && Number(result.Item?.[TTL_ATTRIBUTE]) >= Math.floor(nowMs / 1000);
   }
 

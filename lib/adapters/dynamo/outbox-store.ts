@@ -20,7 +20,9 @@ export class DynamoOutboxStore implements OutboxStore {
     for (let i = 0; i < ids.length; i += 25) {
       await dynamo().send(
         new BatchWriteCommand({
-          RequestItems: { [tableName()]: ids.slice(i, i + 25).map((id) => ({ DeleteRequest: { Key: { pk: `OUTBOX#${id}`, sk: 'OUTBOX' } } })) },
+          RequestItems: {
+            [tableName()]: ids.slice(i, i + 25).map((id) => ({ DeleteRequest: { Key: { pk: `OUTBOX#${id}`, sk: 'OUTBOX' } } })),
+          },
         }),
       );
     }

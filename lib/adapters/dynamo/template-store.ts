@@ -3,11 +3,19 @@ import {
   GetCommand,
   TransactWriteCommand,
   UpdateCommand,
+  type BatchGetCommandInput,
+  type BatchGetCommandOutput,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { headerTypeOf, type MetaTemplate, type TemplateRecord } from '#lib/domain/template-record.ts';
 import type { ServiceEvent } from '#lib/domain/events.ts';
-import { AssignmentConflict, ChangeTooLarge, type ActiveWrite, type AssignmentChange, type TemplateRecordStore } from '#lib/domain/ports.ts';
+import {
+  AssignmentConflict,
+  ChangeTooLarge,
+  type ActiveWrite,
+  type AssignmentChange,
+  type TemplateRecordStore,
+} from '#lib/domain/ports.ts';
 import { keys, OUTBOX_PARTITION } from '#lib/adapters/dynamo/table.ts';
 import { dynamo, tableName } from './client.ts';
 import { queryAll, stripKeys } from './directory-store.ts';
@@ -31,12 +39,11 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
     const found = new Map<string, TemplateRecord>();
     const unique = [...new Set(ids)];
     for (let i = 0; i < unique.length; i += 100) {
-      let request: Record<string, any> | undefined = {
+      let request: BatchGetCommandInput['RequestItems'] = {
         [tableName()]: { Keys: unique.slice(i, i + 100).map((id) => ({ pk: keys.record(id), sk: 'RECORD' })) },
       };
       for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
-        const result: { Responses?: Record<string, Record<string, unknown>[]>; UnprocessedKeys?: Record<string, any> } =
-          await dynamo().send(new BatchGetCommand({ RequestItems: request }));
+        const result: BatchGetCommandOutput = await dynamo().send(new BatchGetCommand({ RequestItems: request }));
         for (const item of result.Responses?.[tableName()] ?? []) {
           const record = stripKeys<TemplateRecord>(item)!;
           found.set(record.id, record);

@@ -6,15 +6,17 @@ import { EVENT_SOURCE } from '#lib/events.ts';
 
 let client: EventBridgeClient | undefined;
 
+/** PutEvents takes at most ten entries a call. */
+const ENTRIES_PER_CALL = 10;
+
 /** Publishes service events to the bus; any entry EventBridge refuses fails the whole call. */
 export class EventBridgePublisher implements EventPublisher {
-  constructor(private readonly eventBridge: () => EventBridgeClient = () => (client ??= new EventBridgeClient({}))) {}
-
   async publish(events: ServiceEvent[]) {
+    client ??= new EventBridgeClient({});
     const bus = loadConfig('EVENT_BUS_NAME').EVENT_BUS_NAME;
-    for (let i = 0; i < events.length; i += 10) {
-      const batch = events.slice(i, i + 10);
-      const result = await this.eventBridge().send(
+    for (let i = 0; i < events.length; i += ENTRIES_PER_CALL) {
+      const batch = events.slice(i, i + ENTRIES_PER_CALL);
+      const result = await client.send(
         new PutEventsCommand({
           Entries: batch.map((event) => ({
             EventBusName: bus,

@@ -65,7 +65,14 @@ export class GraphClient {
   async request(
     method: 'GET' | 'POST' | 'DELETE',
     path: string,
-    options: { query?: Query; json?: unknown; raw?: Uint8Array; headers?: Record<string, string>; idempotent?: boolean; scheme?: 'Bearer' | 'OAuth' } = {},
+    options: {
+      query?: Query;
+      json?: unknown;
+      raw?: Uint8Array;
+      headers?: Record<string, string>;
+      idempotent?: boolean;
+      scheme?: 'Bearer' | 'OAuth';
+    } = {},
   ): Promise<unknown> {
     const idempotent = options.idempotent ?? method === 'GET';
     const attempts = idempotent ? this.attempts : 1;
@@ -77,24 +84,30 @@ export class GraphClient {
       try {
         const token = await this.options.token();
         const headers: Record<string, string> = { authorization: `${options.scheme ?? 'Bearer'} ${token}`, ...options.headers };
-        let body: RequestInit["body"] | undefined;
+        let body: RequestInit['body'] | undefined;
         if (options.json !== undefined) {
           headers['content-type'] = 'application/json';
           body = JSON.stringify(options.json);
         } else if (options.raw) {
-          body = options.raw as RequestInit["body"];
+          body = options.raw as RequestInit['body'];
         }
         const response = await this.fetchImpl(url, { method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
         const text = await response.text();
-        let parsed: any;
+        let parsed: unknown;
         try {
           parsed = text ? JSON.parse(text) : {};
         } catch {
           parsed = undefined;
         }
-        this.options.log.debug('upstream call', { method, path: url.pathname, status: response.status, attempt, duration_ms: Date.now() - started });
+        this.options.log.debug('upstream call', {
+          method,
+          path: url.pathname,
+          status: response.status,
+          attempt,
+          duration_ms: Date.now() - started,
+        });
         if (response.ok && parsed !== undefined) return parsed;
-        const graph = parsed?.error as GraphErrorBody | undefined;
+        const graph = (parsed as { error?: GraphErrorBody } | undefined)?.error;
         if (response.status >= 500 || response.status === 429 || parsed === undefined) {
           last = { status: response.status, reason: `Upstream answered ${response.status}` };
         } else if (response.status === 401 || graph?.code === 190) {

@@ -19,7 +19,8 @@ import type { GraphClient } from './graph-client.ts';
  * here. Every answer is validated before the domain sees it; an answer of another shape is the upstream
  * being unavailable, never a crash further in.
  */
-const TEMPLATE_FIELDS = 'id,name,language,status,category,components,parameter_format,quality_score,previous_category,rejected_reason,message_send_ttl_seconds';
+const TEMPLATE_FIELDS =
+  'id,name,language,status,category,components,parameter_format,quality_score,previous_category,rejected_reason,message_send_ttl_seconds';
 const PRODUCT_FIELDS = 'id,name,retailer_id,image_url,image_urls,additional_image_urls,description,currency,price,url,category,unique_id';
 /** Templates per page when listing a WABA's templates. */
 export const TEMPLATES_PAGE_SIZE = 100;
@@ -43,7 +44,13 @@ const Template = v.looseObject({
 });
 const Waba = v.looseObject({ message_template_namespace: v.optional(v.string()) });
 const Created = v.looseObject({ id, status: v.optional(v.string(), 'PENDING'), category: v.optional(v.string()) });
-const text = v.optional(v.pipe(v.unknown(), v.transform((value) => (value === undefined || value === null ? '' : String(value)))), '');
+const text = v.optional(
+  v.pipe(
+    v.unknown(),
+    v.transform((value) => (value === undefined || value === null ? '' : String(value))),
+  ),
+  '',
+);
 const CatalogItem = v.looseObject({ id, name: text, vertical: text });
 const ProductItem = v.looseObject({
   id,
@@ -72,7 +79,18 @@ function shaped<S extends v.GenericSchema>(schema: S, answer: unknown): v.InferO
 export function toProduct(item: v.InferOutput<typeof ProductItem>): Product {
   const images = item.image_urls ?? [item.image_url, ...(item.additional_image_urls ?? [])].filter((url): url is string => Boolean(url));
   const { id: productId, name, retailer_id, description, currency, price, url, category } = item;
-  return { id: productId, name, retailer_id, image_urls: images, description, currency, price, url, category, unique_id: item.unique_id ?? retailer_id };
+  return {
+    id: productId,
+    name,
+    retailer_id,
+    image_urls: images,
+    description,
+    currency,
+    price,
+    url,
+    category,
+    unique_id: item.unique_id ?? retailer_id,
+  };
 }
 
 export class GraphUpstream implements TemplateUpstream, CatalogUpstream, MediaUpload {
@@ -88,7 +106,9 @@ export class GraphUpstream implements TemplateUpstream, CatalogUpstream, MediaUp
   }
 
   async findTemplate(wabaId: string, name: string, language: string): Promise<UpstreamTemplate | null> {
-    const answer = await this.graph.request('GET', `${wabaId}/message_templates`, { query: { name, language, fields: TEMPLATE_FIELDS, limit: 25 } });
+    const answer = await this.graph.request('GET', `${wabaId}/message_templates`, {
+      query: { name, language, fields: TEMPLATE_FIELDS, limit: 25 },
+    });
     // Graph's name filter matches by prefix: keep the exact one.
     return shaped(pageOf(Template), answer).data.find((t) => t.name === name && t.language === language) ?? null;
   }
@@ -96,7 +116,9 @@ export class GraphUpstream implements TemplateUpstream, CatalogUpstream, MediaUp
   async *templatesOf(wabaId: string): AsyncIterable<UpstreamTemplate[]> {
     let after: string | undefined;
     for (;;) {
-      const answer = await this.graph.request('GET', `${wabaId}/message_templates`, { query: { limit: TEMPLATES_PAGE_SIZE, after, fields: TEMPLATE_FIELDS } });
+      const answer = await this.graph.request('GET', `${wabaId}/message_templates`, {
+        query: { limit: TEMPLATES_PAGE_SIZE, after, fields: TEMPLATE_FIELDS },
+      });
       const page = shaped(pageOf(Template), answer);
       yield page.data;
       after = page.paging?.cursors?.after;
@@ -105,7 +127,10 @@ export class GraphUpstream implements TemplateUpstream, CatalogUpstream, MediaUp
   }
 
   async probe(wabaId: string) {
-    shaped(pageOf(v.looseObject({ id })), await this.graph.request('GET', `${wabaId}/message_templates`, { query: { limit: 1, fields: 'id' } }));
+    shaped(
+      pageOf(v.looseObject({ id })),
+      await this.graph.request('GET', `${wabaId}/message_templates`, { query: { limit: 1, fields: 'id' } }),
+    );
   }
 
   async createTemplate(wabaId: string, draft: TemplateDraftForUpstream): Promise<CreatedTemplate> {
@@ -131,7 +156,9 @@ export class GraphUpstream implements TemplateUpstream, CatalogUpstream, MediaUp
   }
 
   async productsOf(catalogId: string, page: { limit: number; cursor?: string }): Promise<ProductPage> {
-    const answer = await this.graph.request('GET', `${catalogId}/products`, { query: { limit: page.limit, after: page.cursor, fields: PRODUCT_FIELDS } });
+    const answer = await this.graph.request('GET', `${catalogId}/products`, {
+      query: { limit: page.limit, after: page.cursor, fields: PRODUCT_FIELDS },
+    });
     const result = shaped(pageOf(ProductItem), answer);
     const cursors = result.paging?.cursors;
     return {

@@ -34,7 +34,13 @@ export function fetchMedia(url: URL, options: { maxBytes: number; timeoutMs?: nu
         } else chunks.push(chunk);
       });
       res.on('end', () =>
-        resolve({ bytes: Buffer.concat(chunks), contentType: String(res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase() }),
+        resolve({
+          bytes: Buffer.concat(chunks),
+          contentType: String(res.headers['content-type'] ?? '')
+            .split(';')[0]
+            .trim()
+            .toLowerCase(),
+        }),
       );
       res.on('error', reject);
     });

@@ -22,9 +22,14 @@ export const multipartBody = (spec: MultipartSpec): HttpMiddleware => {
       await parser.before!(request as never);
       const parts = (event.body ?? {}) as unknown as Record<string, unknown>;
       const unknown = Object.keys(parts).filter((name) => name !== spec.jsonPart && name !== spec.filePart);
-      if (unknown.length > 0) throw badRequest('Unknown multipart parts', unknown.map((path) => ({ path, message: 'Unknown part' })));
+      if (unknown.length > 0)
+        throw badRequest(
+          'Unknown multipart parts',
+          unknown.map((path) => ({ path, message: 'Unknown part' })),
+        );
       const json = parts[spec.jsonPart];
-      if (typeof json !== 'string') throw badRequest(`The ${spec.jsonPart} part is required`, [{ path: spec.jsonPart, message: 'is required' }]);
+      if (typeof json !== 'string')
+        throw badRequest(`The ${spec.jsonPart} part is required`, [{ path: spec.jsonPart, message: 'is required' }]);
       let parsed: unknown;
       try {
         parsed = JSON.parse(json);
@@ -33,8 +38,13 @@ export const multipartBody = (spec: MultipartSpec): HttpMiddleware => {
       }
       const file = parts[spec.filePart] as { filename?: string; mimetype?: string; content?: Buffer } | undefined;
       if (file !== undefined) {
-        if (!file?.content) throw badRequest(`The ${spec.filePart} part must be a file`, [{ path: spec.filePart, message: 'must be a file' }]);
-        request.context.file = { filename: file.filename ?? 'upload', mimetype: (file.mimetype ?? '').toLowerCase(), content: file.content };
+        if (!file?.content)
+          throw badRequest(`The ${spec.filePart} part must be a file`, [{ path: spec.filePart, message: 'must be a file' }]);
+        request.context.file = {
+          filename: file.filename ?? 'upload',
+          mimetype: (file.mimetype ?? '').toLowerCase(),
+          content: file.content,
+        };
       }
       (event as { body: unknown }).body = parsed;
     },

@@ -1,7 +1,15 @@
+import * as v from 'valibot';
 import type { RouteRequest } from '#lib/routes.ts';
+import { issuesToDetails } from '#lib/schemas/issues.ts';
 import { badRequest } from '../api-error.ts';
 import type { HttpMiddleware } from '../context.ts';
-import { parseOrThrow } from '../validation.ts';
+
+/** Parses with a schema; a failure is a 400 whose details name every failing field. */
+function parseOrThrow<S extends v.GenericSchema>(schema: S, input: unknown, message: string): v.InferOutput<S> {
+  const result = v.safeParse(schema, input, { abortPipeEarly: true });
+  if (!result.success) throw badRequest(message, issuesToDetails(result.issues));
+  return result.output;
+}
 
 /**
  * Validates path parameters, query and body against the route's schemas and sets `context.input`; a failure

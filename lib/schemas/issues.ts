@@ -1,6 +1,7 @@
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import type { ErrorDetail } from '#lib/domain/errors.ts';
-import { badRequest } from '#lib/http/api-error.ts';
+
+/** Valibot issues as the contract's error details. */
 
 /** `recipients[3].params.body` style path of a valibot issue. */
 export function issuePath(issue: v.BaseIssue<unknown>): string {
@@ -24,16 +25,4 @@ export function issuesToDetails(issues: readonly v.BaseIssue<unknown>[], prefix 
     const path = issuePath(issue);
     return { path: prefix && path ? `${prefix}.${path}` : prefix || path, message: issueMessage(issue) };
   });
-}
-
-/** Parses with a schema; a failure is a 400 whose details name every failing field. */
-export function parseOrThrow<S extends v.GenericSchema>(
-  schema: S,
-  input: unknown,
-  message: string,
-  prefix = '',
-): v.InferOutput<S> {
-  const result = v.safeParse(schema, input, { abortPipeEarly: true });
-  if (!result.success) throw badRequest(message, issuesToDetails(result.issues, prefix));
-  return result.output;
 }

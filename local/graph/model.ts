@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { DirectoryFile, Product } from '#lib/adapters/directory-file.ts';
 import type { MetaTemplate } from '#lib/domain/template-record.ts';
 
 /**
- * Our emulator of Meta's Graph API (the upstream), with the shapes, paging and error envelopes of
- * shared/spec/upstream-facts.md. Control endpoints under /_emulator let tests and people set a template's
- * review status, inject faults (5xx, 429, timeouts) and read the log of upstream calls.
+ * Meta's Graph API as a model in memory: WABAs, phone numbers, templates, catalogs and products, uploads and
+ * sent messages, with the shapes, paging and errors of shared/spec/upstream-facts.md. No HTTP here: the
+ * emulator (./emulator.ts) puts authentication, faults and a call log in front of it, and its server
+ * (./server.ts) or an in-process fetch carries requests to it.
  */
-/** An upstream template as the emulator holds it: the fields of meta_template plus its edit history. */
+/** An upstream template as the model holds it: the fields of meta_template plus its edit history. */
 export interface EmulatedTemplate extends MetaTemplate {
   message_send_ttl_seconds?: number;
   rejected_reason?: string;
@@ -17,7 +16,7 @@ export interface EmulatedTemplate extends MetaTemplate {
   edits?: number[];
 }
 
-interface EmulatedWaba {
+export interface EmulatedWaba {
   id: string;
   name: string;
   namespace: string;
@@ -26,30 +25,11 @@ interface EmulatedWaba {
   catalogs: { id: string; name: string; vertical: string; products: Product[] }[];
 }
 
-interface Fault {
-  /** Substring of the request path the fault applies to; all paths when absent. */
-  path?: string;
-  status?: number;
-  /** Graph error code for the envelope (defaults by status). */
-  code?: number;
-  /** Hang this long before answering (a timeout for a client with a shorter one). */
-  delayMs?: number;
-  /** How many requests it affects; unlimited when absent. */
-  times?: number;
-}
-
-export interface UpstreamCall {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  body?: unknown;
-}
-
-export const EMULATOR_TOKEN = 'local-graph-access-token';
 const TEMPLATE_NAME = /^[a-z0-9_]+$/;
 const CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'];
 
-class GraphError extends Error {
+/** A refusal in Graph's terms: HTTP status, error code, subcode and the message for a person. */
+export class GraphError extends Error {
   constructor(
     readonly status: number,
     readonly code: number,
@@ -105,27 +85,18 @@ function pick(item: Record<string, unknown>, fields: string | undefined, default
   return out;
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
+/** A request body as Graph receives it: JSON or form fields, whatever their shape. */
+// biome-ignore lint/suspicious/noExplicitAny: Graph accepts any JSON; the model checks what it reads.
+type Body = Record<string, any>;
 
-export class GraphEmulator {
+export class GraphModel {
   readonly wabas = new Map<string, EmulatedWaba>();
   readonly phoneNumbers = new Map<string, { id: string; waba_id: string; display_phone_number: string }>();
-  readonly calls: UpstreamCall[] = [];
   readonly sent: Record<string, unknown>[] = [];
-  private faults: Fault[] = [];
   private uploads = new Map<string, { length: number; type: string; received: number }>();
   private nextId = 7_000_000_000_000_000;
-  private server?: Server;
-  url = '';
 
-  constructor(fixture: DirectoryFile, private readonly token = EMULATOR_TOKEN) {
+  constructor(fixture: DirectoryFile) {
     for (const w of fixture.wabas) {
       this.wabas.set(w.waba_id, {
         id: w.waba_id,
@@ -138,21 +109,13 @@ export class GraphEmulator {
     }
     for (const c of fixture.channels) {
       if (c.phone_number_id) {
-        this.phoneNumbers.set(c.phone_number_id, { id: c.phone_number_id, waba_id: c.waba_id, display_phone_number: c.phone_number ?? c.wa_id });
+        this.phoneNumbers.set(c.phone_number_id, {
+          id: c.phone_number_id,
+          waba_id: c.waba_id,
+          display_phone_number: c.phone_number ?? c.wa_id,
+        });
       }
     }
-  }
-
-  async start(port = 0, host = '127.0.0.1'): Promise<string> {
-    this.server = createServer((req, res) => void this.handle(req, res));
-    await new Promise<void>((resolve) => this.server!.listen(port, host, resolve));
-    this.url = `http://${host}:${(this.server.address() as AddressInfo).port}`;
-    return this.url;
-  }
-
-  async stop() {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
   findTemplate(id: string): { waba: EmulatedWaba; template: EmulatedTemplate } | undefined {
@@ -163,70 +126,26 @@ export class GraphEmulator {
     return undefined;
   }
 
-  private send(res: ServerResponse, status: number, body: unknown) {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(body));
+  /** Answers one Graph request (path segments without the version); throws GraphError for a refusal. */
+  answer(
+    method: string,
+    segments: string[],
+    query: Record<string, string>,
+    body: Body | undefined,
+    raw: Uint8Array,
+    href: string,
+  ): unknown {
+    return this.route(method, segments, query, body, raw, href);
   }
 
-  private sendError(res: ServerResponse, error: GraphError) {
-    this.send(res, error.status, {
-      error: {
-        message: `(#${error.code}) ${error.message}`,
-        type: 'OAuthException',
-        code: error.code,
-        ...(error.subcode && { error_subcode: error.subcode }),
-        ...(error.userMessage && { error_user_msg: error.userMessage }),
-        is_transient: error.status >= 500,
-        fbtrace_id: randomBytes(9).toString('base64url'),
-      },
-    });
-  }
-
-  private takeFault(path: string): Fault | undefined {
-    const index = this.faults.findIndex((f) => !f.path || path.includes(f.path));
-    if (index < 0) return undefined;
-    const fault = this.faults[index];
-    if (fault.times !== undefined && --fault.times <= 0) this.faults.splice(index, 1);
-    return fault;
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse) {
-    const url = new URL(req.url ?? '/', this.url);
-    const path = url.pathname;
-    const query = Object.fromEntries(url.searchParams);
-    try {
-      const raw = await readBody(req);
-      if (path.startsWith('/_emulator/')) return this.control(req.method ?? 'GET', path, raw, res, query);
-      const isUpload = /^\/(v\d+\.\d+\/)?upload:/.test(path.slice(1)) || path.includes('/upload:');
-      let body: unknown;
-      const type = req.headers['content-type'] ?? '';
-      if (!isUpload && raw.length > 0) {
-        body = type.includes('json') ? JSON.parse(raw.toString()) : Object.fromEntries(new URLSearchParams(raw.toString()));
-      }
-      this.calls.push({ method: req.method ?? 'GET', path, query, body: isUpload ? `<${raw.length} bytes>` : body });
-      const fault = this.takeFault(path);
-      if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
-      if (fault?.status) {
-        const code = fault.code ?? (fault.status === 429 ? 80007 : fault.status >= 500 ? 2 : 100);
-        return this.sendError(res, new GraphError(fault.status, code, 'Injected fault'));
-      }
-      const auth = req.headers.authorization ?? '';
-      const expected = isUpload ? `OAuth ${this.token}` : `Bearer ${this.token}`;
-      if (auth !== expected && query.access_token !== this.token) {
-        throw new GraphError(401, 190, 'Invalid OAuth access token - Cannot parse access token');
-      }
-      const segments = path.split('/').filter(Boolean);
-      if (/^v\d+\.\d+$/.test(segments[0] ?? '')) segments.shift();
-      const result = this.route(req.method ?? 'GET', segments, query, body, raw, url.href);
-      this.send(res, 200, result);
-    } catch (error) {
-      if (error instanceof GraphError) return this.sendError(res, error);
-      if (error instanceof SyntaxError) return this.sendError(res, new GraphError(400, 100, 'Invalid JSON body'));
-      this.sendError(res, new GraphError(500, 1, 'An unknown error occurred'));
-    }
-  }
-
-  private route(method: string, s: string[], query: Record<string, string>, body: any, raw: Buffer, href: string): unknown {
+  private route(
+    method: string,
+    s: string[],
+    query: Record<string, string>,
+    body: Body | undefined,
+    raw: Uint8Array,
+    href: string,
+  ): unknown {
     const [first, edge] = s;
     if (s.length === 2 && edge === 'message_templates') {
       const waba = this.wabaOr404(first);
@@ -243,7 +162,11 @@ export class GraphEmulator {
       if (!catalog) throw new GraphError(400, 100, `Unsupported get request. Object with ID '${first}' does not exist`);
       const page = pageOf(catalog.products, query, href, 100);
       const defaults = ['id'];
-      return { ...page, data: page.data.map((p) => pick(p as never, query.fields, defaults)), summary: { total_count: catalog.products.length } };
+      return {
+        ...page,
+        data: page.data.map((p) => pick(p as never, query.fields, defaults)),
+        summary: { total_count: catalog.products.length },
+      };
     }
     if (s.length === 2 && edge === 'uploads' && method === 'POST') return this.startUpload(query);
     if (s.length === 1 && first.startsWith('upload:') && method === 'POST') return this.receiveUpload(first, raw);
@@ -251,11 +174,10 @@ export class GraphEmulator {
     if (s.length === 1) {
       const waba = this.wabas.get(first);
       if (waba && method === 'GET') {
-        return pick(
-          { id: waba.id, name: waba.name, message_template_namespace: waba.namespace, country: waba.country },
-          query.fields,
-          ['id', 'name'],
-        );
+        return pick({ id: waba.id, name: waba.name, message_template_namespace: waba.namespace, country: waba.country }, query.fields, [
+          'id',
+          'name',
+        ]);
       }
       const found = this.findTemplate(first);
       if (found && method === 'GET') {
@@ -285,13 +207,25 @@ export class GraphEmulator {
         (!languages || languages.includes(t.language)),
     );
     const page = pageOf(matching, query, href, 131059);
-    const defaults = ['id', 'name', 'language', 'status', 'category', 'components', 'parameter_format', 'quality_score', 'previous_category', 'rejected_reason'];
+    const defaults = [
+      'id',
+      'name',
+      'language',
+      'status',
+      'category',
+      'components',
+      'parameter_format',
+      'quality_score',
+      'previous_category',
+      'rejected_reason',
+    ];
     return { ...page, data: page.data.map((t) => pick(t, query.fields, defaults)) };
   }
 
-  private createTemplate(waba: EmulatedWaba, body: Record<string, any>) {
+  private createTemplate(waba: EmulatedWaba, body: Body) {
     const name = String(body.name ?? '');
-    if (!TEMPLATE_NAME.test(name) || name.length > 512) throw new GraphError(400, 100, 'Invalid parameter', 2388042, 'Template name is invalid');
+    if (!TEMPLATE_NAME.test(name) || name.length > 512)
+      throw new GraphError(400, 100, 'Invalid parameter', 2388042, 'Template name is invalid');
     const category = String(body.category ?? '').toUpperCase();
     if (!CATEGORIES.includes(category)) throw new GraphError(400, 100, 'Invalid parameter', undefined, 'Invalid category');
     if (!body.language) throw new GraphError(400, 100, 'Invalid parameter', undefined, 'language is required');
@@ -314,7 +248,7 @@ export class GraphEmulator {
     return { id: template.id, status: template.status, category: template.category };
   }
 
-  private editTemplate(template: EmulatedTemplate, body: Record<string, any>) {
+  private editTemplate(template: EmulatedTemplate, body: Body) {
     if (!['APPROVED', 'REJECTED', 'PAUSED'].includes(template.status)) {
       throw new GraphError(400, 100, 'Invalid parameter', 2388082, `A template in status ${template.status} cannot be edited`);
     }
@@ -353,7 +287,7 @@ export class GraphEmulator {
     return { id };
   }
 
-  private receiveUpload(id: string, raw: Buffer) {
+  private receiveUpload(id: string, raw: Uint8Array) {
     const session = this.uploads.get(id);
     if (!session) throw new GraphError(400, 100, 'Unknown upload session');
     if (raw.length !== session.length) throw new GraphError(400, 100, 'Uploaded length does not match file_length');
@@ -361,7 +295,7 @@ export class GraphEmulator {
     return { h: `4::${Buffer.from(session.type).toString('base64')}:${randomBytes(24).toString('base64url')}` };
   }
 
-  private sendMessage(phoneNumberId: string, body: Record<string, any>) {
+  private sendMessage(phoneNumberId: string, body: Body) {
     const phone = this.phoneNumbers.get(phoneNumberId);
     if (!phone) throw new GraphError(400, 100, `Object with ID '${phoneNumberId}' does not exist`);
     const waba = this.wabas.get(phone.waba_id)!;
@@ -377,37 +311,5 @@ export class GraphEmulator {
       contacts: [{ input: body.to, wa_id: String(body.to).replace(/\D/g, '') }],
       messages: [{ id: `wamid.${randomBytes(16).toString('base64url')}`, message_status: 'accepted' }],
     };
-  }
-
-  /** Control endpoints: not part of the Graph API. */
-  private control(method: string, path: string, raw: Buffer, res: ServerResponse, query: Record<string, string>) {
-    const body = raw.length ? JSON.parse(raw.toString()) : {};
-    const status = /^\/_emulator\/templates\/([^/]+)\/status$/.exec(path);
-    if (status && method === 'POST') {
-      const found = this.findTemplate(status[1]);
-      if (!found) return this.send(res, 404, { error: 'no such template' });
-      found.template.status = String(body.status).toUpperCase();
-      if (body.reason) found.template.rejected_reason = body.reason;
-      return this.send(res, 200, found.template);
-    }
-    if (path === '/_emulator/faults' && method === 'POST') {
-      this.faults.push(body as Fault);
-      return this.send(res, 200, { faults: this.faults });
-    }
-    if (path === '/_emulator/faults' && method === 'DELETE') {
-      // ?path=X clears only the faults set for X, so concurrent tests do not clear each other's.
-      const only = query.path;
-      this.faults = only === undefined ? [] : this.faults.filter((f) => f.path !== only);
-      return this.send(res, 200, { faults: this.faults });
-    }
-    if (path === '/_emulator/calls' && method === 'GET') return this.send(res, 200, { calls: this.calls });
-    if (path === '/_emulator/calls' && method === 'DELETE') {
-      this.calls.length = 0;
-      return this.send(res, 200, { calls: [] });
-    }
-    if (path === '/_emulator/state' && method === 'GET') {
-      return this.send(res, 200, { wabas: [...this.wabas.values()], sent: this.sent });
-    }
-    this.send(res, 404, { error: 'unknown control endpoint' });
   }
 }

@@ -1,0 +1,39 @@
+import { statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { build } from 'esbuild';
+import { ROUTE_NOT_FOUND, routes, type Needs } from '#lib/routes.ts';
+import { workers } from '#lib/workers.ts';
+import { esbuildOptions } from './bundling.ts';
+
+export const ROOT = join(import.meta.dirname, '..');
+
+/** Every deployed function: its name, source, what it may use, and whether it parses multipart bodies. */
+export interface DeployedFunction {
+  name: string;
+  entry: string;
+  needs: Needs;
+  kind: 'http' | 'worker';
+  multipart: boolean;
+}
+
+export const deployedFunctions = (): DeployedFunction[] => [
+  ...routes.map((r) => ({ name: r.name, entry: r.entry, needs: r.needs, kind: 'http' as const, multipart: Boolean(r.request?.multipart) })),
+  { ...ROUTE_NOT_FOUND, kind: 'http' as const, multipart: false },
+  ...workers.map((w) => ({ name: w.name, entry: w.entry, needs: w.needs, kind: 'worker' as const, multipart: false })),
+];
+
+export interface BuiltBundle {
+  file: string;
+  bytes: number;
+  /** Source files in the bundle, relative to the repo root (node_modules paths included). */
+  inputs: string[];
+}
+
+/** Builds one function exactly as it is deployed (infra/bundling.ts) into `outdir/index.mjs`. */
+export async function bundleFunction(entry: string, outdir: string): Promise<BuiltBundle> {
+  const file = join(outdir, 'index.mjs');
+  const result = await build({ ...esbuildOptions(join(ROOT, entry), file), absWorkingDir: ROOT });
+  const output = Object.values(result.metafile!.outputs).find((o) => o.entryPoint);
+  const inputs = Object.keys(output?.inputs ?? {}).map((input) => relative(ROOT, join(ROOT, input)));
+  return { file, bytes: statSync(file).size, inputs };
+}

