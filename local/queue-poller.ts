@@ -13,7 +13,7 @@ export function pollQueue(options: {
   queueArn: string;
   batchSize: number;
   name: string;
-  handler: (event: SQSEvent, context: ReturnType<typeof lambdaContext>) => Promise<SQSBatchResponse | void>;
+  handler: (event: SQSEvent, context: ReturnType<typeof lambdaContext>) => Promise<SQSBatchResponse | undefined>;
 }) {
   let running = true;
   const loop = async () => {

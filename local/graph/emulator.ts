@@ -63,7 +63,7 @@ export class GraphEmulator {
         body = (headers['content-type'] ?? '').includes('json') ? JSON.parse(text) : Object.fromEntries(new URLSearchParams(text));
       }
       this.calls.push({ method, path, query, body: isUpload ? `<${raw.length} bytes>` : body });
-      const fault = this.faults.take(path);
+      const fault = this.faults.take(method, path, url.search);
       if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
       if (fault?.status) {
         const code = fault.code ?? (fault.status === 429 ? 80007 : fault.status >= 500 ? 2 : 100);
@@ -107,7 +107,8 @@ export class GraphEmulator {
       return { status: 200, body: found.template };
     }
     if (path === '/_emulator/faults' && method === 'POST') return { status: 200, body: { faults: this.faults.add(body as Fault) } };
-    if (path === '/_emulator/faults' && method === 'DELETE') return { status: 200, body: { faults: this.faults.clear(query.path) } };
+    if (path === '/_emulator/faults' && method === 'DELETE')
+      return { status: 200, body: { faults: this.faults.clear(query.path, query.method) } };
     if (path === '/_emulator/calls' && method === 'GET') return { status: 200, body: { calls: this.calls } };
     if (path === '/_emulator/calls' && method === 'DELETE') {
       this.calls.length = 0;

@@ -2,6 +2,10 @@
 export interface Fault {
   /** Substring of the request path the fault applies to; all paths when absent. */
   path?: string;
+  /** The HTTP method it applies to; every method when absent. */
+  method?: string;
+  /** Substring of the query string it applies to (`name=order_update`); every query when absent. */
+  query?: string;
   status?: number;
   /** Graph error code for the envelope (defaults by status). */
   code?: number;
@@ -19,15 +23,20 @@ export class Faults {
     return this.list;
   }
 
-  /** Clears every fault, or only those set for one path (so concurrent tests do not clear each other's). */
-  clear(path?: string) {
-    this.list = path === undefined ? [] : this.list.filter((f) => f.path !== path);
+  /**
+   * Clears every fault, or only those set for one path (and method), so test files running at the same time
+   * do not clear each other's.
+   */
+  clear(path?: string, method?: string) {
+    this.list = path === undefined ? [] : this.list.filter((f) => f.path !== path || (method !== undefined && f.method !== method));
     return this.list;
   }
 
   /** The fault for this request, if any; a counted fault is used up. */
-  take(path: string): Fault | undefined {
-    const index = this.list.findIndex((f) => !f.path || path.includes(f.path));
+  take(method: string, path: string, query = ''): Fault | undefined {
+    const index = this.list.findIndex(
+      (f) => (!f.path || path.includes(f.path)) && (!f.method || f.method === method) && (!f.query || query.includes(f.query)),
+    );
     if (index < 0) return undefined;
     const fault = this.list[index];
     if (fault.times !== undefined && --fault.times <= 0) this.list.splice(index, 1);

@@ -300,7 +300,7 @@ export class GraphModel {
     if (!phone) throw new GraphError(400, 100, `Object with ID '${phoneNumberId}' does not exist`);
     const waba = this.wabas.get(phone.waba_id)!;
     const t = waba.templates.find((x) => x.name === body.template?.name && x.language === body.template?.language?.code);
-    if (!t || t.status !== 'APPROVED') {
+    if (t?.status !== 'APPROVED') {
       if (t?.status === 'PAUSED') throw new GraphError(400, 132015, 'Template is paused');
       if (t?.status === 'DISABLED') throw new GraphError(400, 132016, 'Template is disabled');
       throw new GraphError(404, 132001, 'Template name does not exist in the translation');

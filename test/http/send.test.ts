@@ -189,7 +189,8 @@ describe('POST /v1/template/messages/{did} (spec §1, decisions §5)', () => {
       403,
     );
     expectErrorShape(await send({ template: { name: 'order_update', language: 'es' }, recipients, client_id: 8 }), 403);
-    await emulator('POST', 'faults', { path: '/100200300/message_templates', status: 503 });
+    // Only this test's lookups fail: other files read the same WABA's templates at the same time.
+    await emulator('POST', 'faults', { path: '/100200300/message_templates', query: 'name=order_update&language=es', status: 503 });
     expectErrorShape(await send({ template: { name: 'order_update', language: 'es' }, recipients }), 502, 'upstream_unavailable');
   });
 

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { apiUrl, call, emulator, expectErrorShape, graphUrl, token } from '../support/api.ts';
 import { EMULATOR_TOKEN } from '../../local/graph/emulator.ts';
 import { seedDirectory } from '../support/seed.ts';
+import { keys, SORT } from '#lib/adapters/dynamo/table.ts';
 
 /**
  * Sync of client 9 (WABA 100200400) and client 10 (WABA 100200500). Upstream changes are made on the
@@ -11,7 +12,7 @@ const gamma = () => token({ clientId: 9, campaigns: [51], sub: 'gina' });
 const delta = () => token({ clientId: 10, campaigns: [1], sub: 'dan' });
 const bsp = () => token({ clientId: 1, bsp: true });
 
-afterEach(() => emulator('DELETE', 'faults?path=/100200500/message_templates'));
+afterEach(() => emulator('DELETE', 'faults?path=/100200500/message_templates&method=GET'));
 
 async function graph(method: string, path: string, body?: unknown) {
   const response = await fetch(`${graphUrl()}/v23.0/${path}`, {
@@ -32,7 +33,7 @@ async function leaseFree(clientId: number) {
   const { dynamo, tableName } = await import('#lib/adapters/dynamo/client.ts');
   const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
   const result = await dynamo().send(
-    new GetCommand({ TableName: tableName(), Key: { pk: `CLIENT#${clientId}`, sk: 'SYNC_LEASE' }, ConsistentRead: true }),
+    new GetCommand({ TableName: tableName(), Key: { pk: keys.client(clientId), sk: SORT.syncLease }, ConsistentRead: true }),
   );
   return result.Item === undefined;
 }
@@ -97,7 +98,7 @@ describe('POST /v1/templates/sync-from-meta (spec §9, decisions §4)', () => {
 
   it('answers 409 while a sync of the client runs', async () => {
     // Prepare: a slow upstream keeps the first sync busy
-    await emulator('POST', 'faults', { path: '/100200500/message_templates', delayMs: 700, times: 3 });
+    await emulator('POST', 'faults', { path: '/100200500/message_templates', method: 'GET', delayMs: 700, times: 3 });
     const first = call('POST', '/v1/templates/sync-from-meta', { token: await delta(), body: {} });
     const firstResponse = await first;
     // Act
@@ -125,9 +126,9 @@ describe('POST /v1/templates/sync-from-meta (spec §9, decisions §4)', () => {
 
   it('answers 502 when the upstream is unreachable, and takes no lease', async () => {
     await eventually(() => leaseFree(10)); // the slow sync of the 409 test has ended
-    await emulator('POST', 'faults', { path: '/100200500/message_templates', status: 503 });
+    await emulator('POST', 'faults', { path: '/100200500/message_templates', method: 'GET', status: 503 });
     expectErrorShape(await call('POST', '/v1/templates/sync-from-meta', { token: await delta(), body: {} }), 502, 'upstream_unavailable');
-    await emulator('DELETE', 'faults?path=/100200500/message_templates');
+    await emulator('DELETE', 'faults?path=/100200500/message_templates&method=GET');
     expect((await call('POST', '/v1/templates/sync-from-meta', { token: await delta() })).status).toBe(200);
   });
 });

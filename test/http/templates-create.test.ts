@@ -12,7 +12,7 @@ const suffix = () => Math.random().toString(36).slice(2, 8);
 const gamma = () => token({ clientId: 9, campaigns: [51], sub: 'gina' });
 
 afterEach(async () => {
-  await emulator('DELETE', 'faults?path=/100200500/message_templates');
+  await emulator('DELETE', 'faults?path=/100200500/message_templates&method=POST');
 });
 
 const utility = (name: string) => ({
@@ -486,7 +486,7 @@ describe('POST /v1/templates/{did}: errors', () => {
 
   it('answers 502 when the upstream is down and leaves no record behind', async () => {
     // Prepare: Delta's WABA answers 503 to every create
-    await emulator('POST', 'faults', { path: '/100200500/message_templates', status: 503 });
+    await emulator('POST', 'faults', { path: '/100200500/message_templates', method: 'POST', status: 503 });
     const name = `outage_${suffix()}`;
     // Act
     const response = await create(utility(name), { did: '15550100031', t: await token({ clientId: 10, campaigns: [1] }) });
@@ -496,7 +496,7 @@ describe('POST /v1/templates/{did}: errors', () => {
   });
 
   it('answers 502 when the upstream times out', async () => {
-    await emulator('POST', 'faults', { path: '/100200500/message_templates', delayMs: 1500, times: 1 });
+    await emulator('POST', 'faults', { path: '/100200500/message_templates', method: 'POST', delayMs: 1500, times: 1 });
     const response = await create(utility(`slow_${suffix()}`), { did: '15550100031', t: await token({ clientId: 10, campaigns: [1] }) });
     expectErrorShape(response, 502, 'upstream_unavailable');
   });

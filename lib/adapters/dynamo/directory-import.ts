@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { checkDirectoryReferences, DirectoryFileSchema, type DirectoryFile } from '#lib/adapters/directory-file.ts';
 import type { MetaTemplate, TemplateRecord } from '#lib/domain/template-record.ts';
 import { issuesToDetails } from '#lib/schemas/issues.ts';
-import { CHANNELS_PARTITION, keys } from '#lib/adapters/dynamo/table.ts';
+import { CHANNELS_PARTITION, keys, SORT } from '#lib/adapters/dynamo/table.ts';
 import { dynamo, tableName } from './client.ts';
 import { assignmentKeyItem, recordItem } from './record-items.ts';
 
@@ -25,19 +25,19 @@ export function parseDirectoryFile(input: unknown): DirectoryFile {
 /** The items an import writes. Upstream state under a WABA (catalogs, templates) is not stored. */
 export function directoryItems(file: DirectoryFile, now = new Date().toISOString()): Record<string, unknown>[] {
   const items: Record<string, unknown>[] = [];
-  for (const client of file.clients) items.push({ pk: keys.client(client.client_id), sk: 'CLIENT', entity: 'client', ...client });
+  for (const client of file.clients) items.push({ pk: keys.client(client.client_id), sk: SORT.client, entity: 'client', ...client });
   const wabas = new Map(file.wabas.map((w) => [w.waba_id, w]));
   for (const { catalogs: _c, templates: _t, ...waba } of file.wabas) {
-    items.push({ pk: keys.waba(waba.waba_id), sk: 'WABA', entity: 'waba', ...waba });
+    items.push({ pk: keys.waba(waba.waba_id), sk: SORT.waba, entity: 'waba', ...waba });
   }
   const memberships = new Set<string>();
   for (const channel of file.channels) {
     items.push({
       pk: keys.channel(channel.wa_id),
-      sk: 'CHANNEL',
+      sk: SORT.channel,
       entity: 'channel',
       gsi1pk: CHANNELS_PARTITION,
-      gsi1sk: `${keys.clientOrder(channel.client_id)}#${channel.wa_id}`,
+      gsi1sk: keys.channelOrder(channel.client_id, channel.wa_id),
       ...channel,
     });
     memberships.add(`${channel.client_id}|${channel.waba_id}`);
@@ -52,9 +52,9 @@ export function directoryItems(file: DirectoryFile, now = new Date().toISOString
       waba_id: wabaId,
     });
   }
-  for (const c of file.campaigns) items.push({ pk: keys.client(c.client_id), sk: `CAMPAIGN#${c.campaign_id}`, entity: 'campaign', ...c });
+  for (const c of file.campaigns) items.push({ pk: keys.client(c.client_id), sk: keys.campaign(c.campaign_id), entity: 'campaign', ...c });
   for (const c of file.contact_channels) {
-    items.push({ pk: keys.client(c.client_id), sk: `CONTACT_CHANNEL#${c.channel_id}`, entity: 'contact_channel', ...c });
+    items.push({ pk: keys.client(c.client_id), sk: keys.contactChannel(c.channel_id), entity: 'contact_channel', ...c });
   }
   const campaigns = new Map(file.campaigns.map((c) => [c.campaign_id, c]));
   const contacts = new Map(file.contact_channels.map((c) => [c.channel_id, c]));

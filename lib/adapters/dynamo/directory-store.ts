@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Campaign, ChannelRecord, Client, ContactChannel, Waba } from '#lib/domain/directory.ts';
 import type { DirectoryStore } from '#lib/domain/ports.ts';
-import { CHANNELS_PARTITION, keys } from '#lib/adapters/dynamo/table.ts';
+import { CHANNELS_PARTITION, keys, SORT } from '#lib/adapters/dynamo/table.ts';
 import { dynamo, tableName } from './client.ts';
 
 const KEY_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'entity', 'expires_at'];
@@ -41,7 +41,7 @@ export class DynamoDirectoryStore implements DirectoryStore {
       IndexName: 'gsi1',
       KeyConditionExpression: clientId === undefined ? 'gsi1pk = :p' : 'gsi1pk = :p AND begins_with(gsi1sk, :c)',
       ExpressionAttributeValues:
-        clientId === undefined ? { ':p': CHANNELS_PARTITION } : { ':p': CHANNELS_PARTITION, ':c': `${keys.clientOrder(clientId)}#` },
+        clientId === undefined ? { ':p': CHANNELS_PARTITION } : { ':p': CHANNELS_PARTITION, ':c': keys.channelOrder(clientId, '') },
     });
     return items.map((item) => stripKeys<ChannelRecord>(item)!);
   }
@@ -53,24 +53,24 @@ export class DynamoDirectoryStore implements DirectoryStore {
   async listClientWabas(clientId: number) {
     const items = await queryAll({
       KeyConditionExpression: 'pk = :p AND begins_with(sk, :w)',
-      ExpressionAttributeValues: { ':p': keys.client(clientId), ':w': 'WABA#' },
+      ExpressionAttributeValues: { ':p': keys.client(clientId), ':w': SORT.wabaPrefix },
     });
     return items.map((item) => String(item.waba_id));
   }
 
   getWaba(wabaId: string) {
-    return getItem<Waba>(keys.waba(wabaId), 'WABA');
+    return getItem<Waba>(keys.waba(wabaId), SORT.waba);
   }
 
   getClient(clientId: number) {
-    return getItem<Client>(keys.client(clientId), 'CLIENT');
+    return getItem<Client>(keys.client(clientId), SORT.client);
   }
 
   getCampaign(clientId: number, campaignId: number) {
-    return getItem<Campaign>(keys.client(clientId), `CAMPAIGN#${campaignId}`);
+    return getItem<Campaign>(keys.client(clientId), keys.campaign(campaignId));
   }
 
   getContactChannel(clientId: number, channelId: number) {
-    return getItem<ContactChannel>(keys.client(clientId), `CONTACT_CHANNEL#${channelId}`);
+    return getItem<ContactChannel>(keys.client(clientId), keys.contactChannel(channelId));
   }
 }

@@ -1,9 +1,9 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { SyncLeaseStore } from '#lib/domain/ports.ts';
-import { keys, TTL_ATTRIBUTE } from '#lib/adapters/dynamo/table.ts';
+import { keys, SORT, TTL_ATTRIBUTE } from '#lib/adapters/dynamo/table.ts';
 import { dynamo, tableName } from './client.ts';
 
-const SK = 'SYNC_LEASE';
+const SK = SORT.syncLease;
 
 /**
  * The sync lease: one item per client, taken with a conditional Put that succeeds only when no lease exists

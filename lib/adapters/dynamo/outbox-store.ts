@@ -1,7 +1,7 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { ServiceEvent } from '#lib/domain/events.ts';
 import type { OutboxStore } from '#lib/domain/ports.ts';
-import { OUTBOX_PARTITION } from '#lib/adapters/dynamo/table.ts';
+import { keys, OUTBOX_PARTITION, SORT } from '#lib/adapters/dynamo/table.ts';
 import { dynamo, tableName } from './client.ts';
 import { queryAll } from './directory-store.ts';
 
@@ -21,7 +21,7 @@ export class DynamoOutboxStore implements OutboxStore {
       await dynamo().send(
         new BatchWriteCommand({
           RequestItems: {
-            [tableName()]: ids.slice(i, i + 25).map((id) => ({ DeleteRequest: { Key: { pk: `OUTBOX#${id}`, sk: 'OUTBOX' } } })),
+            [tableName()]: ids.slice(i, i + 25).map((id) => ({ DeleteRequest: { Key: { pk: keys.outbox(id), sk: SORT.outbox } } })),
           },
         }),
       );

@@ -1,5 +1,5 @@
 import type { TemplateRecord } from '#lib/domain/template-record.ts';
-import { keys } from '#lib/adapters/dynamo/table.ts';
+import { keys, SORT } from '#lib/adapters/dynamo/table.ts';
 
 /**
  * A template record as stored. gsi1 groups every record of one upstream template (siblings across clients,
@@ -9,12 +9,12 @@ export function recordItem(record: TemplateRecord): Record<string, unknown> {
   const t = record.meta_template;
   return {
     pk: keys.record(record.id),
-    sk: 'RECORD',
+    sk: SORT.record,
     entity: 'template_record',
     gsi1pk: keys.template(record.waba_id, t.id),
-    gsi1sk: `${keys.client(record.client_id)}#${record.id}`,
+    gsi1sk: keys.recordOfClient(record.client_id, record.id),
     gsi2pk: keys.clientRecords(record.client_id),
-    gsi2sk: `${t.name}#${t.language}#${record.waba_id}#${t.id}#${record.id}`,
+    gsi2sk: keys.listingOrder(t.name, t.language, record.waba_id, t.id, record.id),
     ...record,
   };
 }
@@ -25,8 +25,8 @@ export function recordItem(record: TemplateRecord): Record<string, unknown> {
  * give a client the same pair twice, or two placeholders.
  */
 export function assignmentKey(record: TemplateRecord): { pk: string; sk: string } {
-  const pair = record.channel && record.campaign ? `${record.channel.channel_id}#${record.campaign.campaign_id}` : 'UNASSIGNED';
-  return { pk: `ASSIGNMENT#${record.waba_id}#${record.meta_template.id}#${record.client_id}`, sk: `PAIR#${pair}` };
+  const sk = record.channel && record.campaign ? keys.pair(record.channel.channel_id, record.campaign.campaign_id) : SORT.placeholder;
+  return { pk: keys.assignments(record.waba_id, record.meta_template.id, record.client_id), sk };
 }
 
 export function assignmentKeyItem(record: TemplateRecord): Record<string, unknown> {

@@ -16,7 +16,7 @@ import {
   type AssignmentChange,
   type TemplateRecordStore,
 } from '#lib/domain/ports.ts';
-import { keys, OUTBOX_PARTITION } from '#lib/adapters/dynamo/table.ts';
+import { keys, OUTBOX_PARTITION, SORT } from '#lib/adapters/dynamo/table.ts';
 import { dynamo, tableName } from './client.ts';
 import { queryAll, stripKeys } from './directory-store.ts';
 import { assignmentKey, assignmentKeyItem, recordItem } from './record-items.ts';
@@ -31,7 +31,7 @@ const isConditionFailure = (error: unknown) =>
 
 export class DynamoTemplateRecordStore implements TemplateRecordStore {
   async get(id: string) {
-    const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: keys.record(id), sk: 'RECORD' } }));
+    const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: keys.record(id), sk: SORT.record } }));
     return stripKeys<TemplateRecord>(result.Item);
   }
 
@@ -40,7 +40,7 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
     const unique = [...new Set(ids)];
     for (let i = 0; i < unique.length; i += 100) {
       let request: BatchGetCommandInput['RequestItems'] = {
-        [tableName()]: { Keys: unique.slice(i, i + 100).map((id) => ({ pk: keys.record(id), sk: 'RECORD' })) },
+        [tableName()]: { Keys: unique.slice(i, i + 100).map((id) => ({ pk: keys.record(id), sk: SORT.record })) },
       };
       for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
         const result: BatchGetCommandOutput = await dynamo().send(new BatchGetCommand({ RequestItems: request }));
@@ -70,7 +70,7 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
       KeyConditionExpression: clientId === undefined ? 'gsi1pk = :p' : 'gsi1pk = :p AND begins_with(gsi1sk, :c)',
       ExpressionAttributeValues: {
         ':p': keys.template(wabaId, templateId),
-        ...(clientId !== undefined && { ':c': `${keys.client(clientId)}#` }),
+        ...(clientId !== undefined && { ':c': keys.recordOfClient(clientId, '') }),
       },
     });
     return items.map((item) => stripKeys<TemplateRecord>(item)!);
@@ -81,7 +81,7 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
       await dynamo().send(
         new UpdateCommand({
           TableName: tableName(),
-          Key: { pk: keys.record(id), sk: 'RECORD' },
+          Key: { pk: keys.record(id), sk: SORT.record },
           UpdateExpression: 'SET active = :to, updated_at = :now',
           ConditionExpression: 'attribute_exists(pk) AND active = :from',
           ExpressionAttributeValues: { ':to': to, ':from': from, ':now': now },
@@ -119,7 +119,7 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
       }
     }
     for (const record of change.remove) {
-      items.push({ Delete: { TableName: table, Key: { pk: keys.record(record.id), sk: 'RECORD' }, ...unchanged(record) } });
+      items.push({ Delete: { TableName: table, Key: { pk: keys.record(record.id), sk: SORT.record }, ...unchanged(record) } });
       items.push({ Delete: { TableName: table, Key: assignmentKey(record) } });
     }
     if (items.length === 0) return;
@@ -183,7 +183,7 @@ async function updateEach(records: TemplateRecord[], expression: string, values:
         .send(
           new UpdateCommand({
             TableName: tableName(),
-            Key: { pk: keys.record(record.id), sk: 'RECORD' },
+            Key: { pk: keys.record(record.id), sk: SORT.record },
             UpdateExpression: expression,
             ConditionExpression: 'attribute_exists(pk)',
             ExpressionAttributeValues: values,
@@ -198,11 +198,11 @@ async function updateEach(records: TemplateRecord[], expression: string, values:
 
 export function outboxItem(event: ServiceEvent): Record<string, unknown> {
   return {
-    pk: `OUTBOX#${event.id}`,
-    sk: 'OUTBOX',
+    pk: keys.outbox(event.id),
+    sk: SORT.outbox,
     entity: 'outbox_event',
     gsi1pk: OUTBOX_PARTITION,
-    gsi1sk: `${event.occurred_at}#${event.id}`,
+    gsi1sk: keys.outboxOrder(event.occurred_at, event.id),
     event,
   };
 }

@@ -1,11 +1,11 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { WebhookConfig } from '#lib/domain/webhook.ts';
 import type { WebhookConfigStore } from '#lib/domain/ports.ts';
-import { keys } from '#lib/adapters/dynamo/table.ts';
+import { keys, SORT } from '#lib/adapters/dynamo/table.ts';
 import { dynamo, tableName } from './client.ts';
 import { stripKeys } from './directory-store.ts';
 
-const SK = 'WEBHOOK';
+const SK = SORT.webhookConfig;
 
 export class DynamoWebhookConfigStore implements WebhookConfigStore {
   async get(clientId: number) {
