@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { importDirectory, parseDirectoryFile } from '#lib/adapters/dynamo/directory-import.ts';
+import { parseDirectoryFile } from '#lib/adapters/directory-file.ts';
+import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
 import { QUEUES } from '#lib/queues.ts';
 import { startApiServer } from './api-server.ts';
 import { LocalEventBridge } from './eventbridge.ts';

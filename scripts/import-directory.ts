@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { DirectoryFileError, importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
+import { DirectoryFileError } from '#lib/adapters/directory-file.ts';
+import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
 
 /**
  * `npm run import -- <file.json>`: loads the directory (decisions §8) into the table named by TABLE_NAME

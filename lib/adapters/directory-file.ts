@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import type { Campaign, ChannelRecord, Client, ContactChannel, Waba } from '#lib/domain/directory.ts';
+import type { MetaTemplate, TemplateRecord } from '#lib/domain/template-record.ts';
+import { issuesToDetails } from '#lib/schemas/issues.ts';
 
 /**
  * The directory file (decisions §8): what the import command and the local stack's fixture read. Its entries
@@ -193,4 +195,68 @@ export function checkDirectoryReferences(file: DirectoryFile): { path: string; m
     }
   });
   return problems;
+}
+
+export class DirectoryFileError extends Error {
+  constructor(readonly problems: { path: string; message: string }[]) {
+    super(`Directory file is invalid:\n${problems.map((p) => `  ${p.path || '(file)'}: ${p.message}`).join('\n')}`);
+  }
+}
+
+/** Validates the whole file before anything is written: an invalid file changes nothing. */
+export function parseDirectoryFile(input: unknown): DirectoryFile {
+  const result = v.safeParse(DirectoryFileSchema, input);
+  if (!result.success) throw new DirectoryFileError(issuesToDetails(result.issues));
+  const problems = checkDirectoryReferences(result.output);
+  if (problems.length > 0) throw new DirectoryFileError(problems);
+  return result.output;
+}
+
+/** The domain's entities a directory file describes: what an import stores, in the domain's shapes. */
+export interface DirectoryEntities {
+  clients: Client[];
+  wabas: Waba[];
+  channels: ChannelRecord[];
+  /** Which clients hold which WABAs (from their channels). */
+  memberships: { client_id: number; waba_id: string }[];
+  campaigns: Campaign[];
+  contactChannels: ContactChannel[];
+  records: TemplateRecord[];
+}
+
+export function directoryEntities(file: DirectoryFile, now = new Date().toISOString()): DirectoryEntities {
+  const wabaEntries = new Map(file.wabas.map((w) => [w.waba_id, w]));
+  const memberships = new Map<string, { client_id: number; waba_id: string }>();
+  for (const channel of file.channels)
+    memberships.set(`${channel.client_id}|${channel.waba_id}`, { client_id: channel.client_id, waba_id: channel.waba_id });
+  const campaigns = new Map(file.campaigns.map((c) => [c.campaign_id, c]));
+  const contacts = new Map(file.contact_channels.map((c) => [c.channel_id, c]));
+  const records = file.template_records.map((r): TemplateRecord => {
+    const waba = wabaEntries.get(r.waba_id)!;
+    const upstream = waba.templates.find((t) => t.id === r.template_id)!;
+    const { template_id: _id, channel_id, campaign_id, ...fields } = r;
+    const contact = channel_id !== undefined ? contacts.get(channel_id)! : undefined;
+    const campaign = campaign_id !== undefined ? campaigns.get(campaign_id)! : undefined;
+    return {
+      created_at: now,
+      updated_at: now,
+      ...fields,
+      namespace: waba.namespace,
+      meta_template: upstream as MetaTemplate,
+      ...(contact && {
+        channel: { channel_id: contact.channel_id, name: contact.name, did: contact.did, type: contact.type, waba_id: contact.waba_id },
+      }),
+      ...(campaign && { campaign: { campaign_id: campaign.campaign_id, campaign_name: campaign.campaign_name } }),
+      syncMeta: { synced_at: now, source: 'sync' },
+    };
+  });
+  return {
+    clients: file.clients,
+    wabas: file.wabas.map(({ catalogs: _c, templates: _t, ...waba }) => waba),
+    channels: file.channels,
+    memberships: [...memberships.values()],
+    campaigns: file.campaigns,
+    contactChannels: file.contact_channels,
+    records,
+  };
 }

@@ -3,8 +3,21 @@ import type { MultipartSpec } from '#lib/routes.ts';
 import { badRequest, payloadTooLarge } from '../api-error.ts';
 import type { HttpMiddleware } from '../context.ts';
 
-const isMultipart = (headers: Record<string, string | undefined> | undefined) =>
-  /^multipart\/form-data/i.test(headers?.['content-type'] ?? headers?.['Content-Type'] ?? '');
+const contentTypeOf = (headers: Record<string, string | undefined> | undefined) =>
+  headers?.['content-type'] ?? headers?.['Content-Type'] ?? '';
+const isMultipart = (headers: Record<string, string | undefined> | undefined) => /^multipart\/form-data/i.test(contentTypeOf(headers));
+
+/**
+ * A body whose boundary is missing or never closed is refused before busboy sees it: busboy reports such a
+ * body as an 'error' on a file stream that middy's parser does not listen to, which would end the process.
+ */
+function checkClosed(contentType: string, body: Buffer) {
+  const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  const value = boundary?.[1] ?? boundary?.[2];
+  if (!value) throw badRequest('Malformed multipart body', [{ path: 'content-type', message: 'needs a boundary' }]);
+  if (!body.includes(`--${value}--`))
+    throw badRequest('Malformed multipart body', [{ path: 'body', message: 'the closing boundary is missing' }]);
+}
 
 /**
  * File mode: the size is checked before parsing (413 over the limit), middy's multipart parser splits the
@@ -19,6 +32,7 @@ export const multipartBody = (spec: MultipartSpec): HttpMiddleware => {
       if (!isMultipart(event.headers) || typeof event.body !== 'string') return;
       const size = event.isBase64Encoded ? Buffer.byteLength(event.body, 'base64') : Buffer.byteLength(event.body);
       if (size > spec.maxBytes) throw payloadTooLarge(`Multipart body exceeds ${spec.maxBytes} bytes`);
+      checkClosed(contentTypeOf(event.headers), Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8'));
       await parser.before!(request as never);
       const parts = (event.body ?? {}) as unknown as Record<string, unknown>;
       const unknown = Object.keys(parts).filter((name) => name !== spec.jsonPart && name !== spec.filePart);

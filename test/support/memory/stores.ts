@@ -1,0 +1,251 @@
+import { type DirectoryEntities, directoryEntities, parseDirectoryFile } from '#lib/adapters/directory-file.ts';
+import type { Campaign, ChannelRecord, Client, ContactChannel, Waba } from '#lib/domain/directory.ts';
+import type { ServiceEvent } from '#lib/domain/events.ts';
+import {
+  type ActiveWrite,
+  AssignmentConflict,
+  type AssignmentChange,
+  ChangeTooLarge,
+  type DirectoryStore,
+  type EventPublisher,
+  type JobQueue,
+  type OutboxStore,
+  type SyncLeaseStore,
+  type TemplateRecordStore,
+  type WebhookConfigStore,
+} from '#lib/domain/ports.ts';
+import { headerTypeOf, type MetaTemplate, type TemplateRecord } from '#lib/domain/template-record.ts';
+import type { WebhookConfig } from '#lib/domain/webhook.ts';
+
+/**
+ * In-memory adapters of the store ports, with the DynamoDB adapters' conditional semantics: a record written
+ * in place must still have the `updated_at` that was read, a client holds each pair (or its placeholder) at
+ * most once, a change too large for one transaction is refused whole, a lease is taken only when free or
+ * expired. Use cases run on them in milliseconds, without Java; test/unit/store-contract.test.ts runs the
+ * same contract against these and the DynamoDB adapters.
+ */
+const copy = <T>(value: T): T => structuredClone(value);
+
+export class MemoryDirectoryStore implements DirectoryStore {
+  constructor(private readonly entities: DirectoryEntities) {}
+
+  static fromFile(file: unknown) {
+    return new MemoryDirectoryStore(directoryEntities(parseDirectoryFile(file)));
+  }
+
+  async getChannel(waId: string) {
+    return copy(this.entities.channels.find((c) => c.wa_id === waId) ?? null);
+  }
+  async listChannels(clientId?: number): Promise<ChannelRecord[]> {
+    return copy(
+      this.entities.channels
+        .filter((c) => clientId === undefined || c.client_id === clientId)
+        .sort((a, b) => a.client_id - b.client_id || a.wa_id.localeCompare(b.wa_id)),
+    );
+  }
+  async clientHasWaba(clientId: number, wabaId: string) {
+    return this.entities.memberships.some((m) => m.client_id === clientId && m.waba_id === wabaId);
+  }
+  async listClientWabas(clientId: number) {
+    return this.entities.memberships
+      .filter((m) => m.client_id === clientId)
+      .map((m) => m.waba_id)
+      .sort();
+  }
+  async getWaba(wabaId: string): Promise<Waba | null> {
+    return copy(this.entities.wabas.find((w) => w.waba_id === wabaId) ?? null);
+  }
+  async getClient(clientId: number): Promise<Client | null> {
+    return copy(this.entities.clients.find((c) => c.client_id === clientId) ?? null);
+  }
+  async getCampaign(clientId: number, campaignId: number): Promise<Campaign | null> {
+    return copy(this.entities.campaigns.find((c) => c.client_id === clientId && c.campaign_id === campaignId) ?? null);
+  }
+  async getContactChannel(clientId: number, channelId: number): Promise<ContactChannel | null> {
+    return copy(this.entities.contactChannels.find((c) => c.client_id === clientId && c.channel_id === channelId) ?? null);
+  }
+}
+
+/** DynamoDB's limit of items in one transaction, counted as the DynamoDB adapter counts them. */
+const TRANSACTION_LIMIT = 100;
+
+const assignmentKey = (r: TemplateRecord) =>
+  `${r.waba_id}#${r.meta_template.id}#${r.client_id}#${r.channel && r.campaign ? `${r.channel.channel_id}#${r.campaign.campaign_id}` : 'UNASSIGNED'}`;
+const listingOrder = (r: TemplateRecord) =>
+  `${r.meta_template.name}#${r.meta_template.language}#${r.waba_id}#${r.meta_template.id}#${r.id}`;
+
+export class MemoryTemplateRecordStore implements TemplateRecordStore {
+  readonly records = new Map<string, TemplateRecord>();
+  /** Assignment keys: (template, client, pair) → record id. */
+  private readonly keys = new Map<string, string>();
+  readonly outbox = new Map<string, ServiceEvent>();
+
+  constructor(initial: TemplateRecord[] = []) {
+    for (const record of initial) this.put(record);
+  }
+
+  private put(record: TemplateRecord) {
+    this.records.set(record.id, copy(record));
+    this.keys.set(assignmentKey(record), record.id);
+  }
+
+  async get(id: string) {
+    return copy(this.records.get(id) ?? null);
+  }
+  async getMany(ids: string[]) {
+    return new Map([...new Set(ids)].filter((id) => this.records.has(id)).map((id) => [id, copy(this.records.get(id)!)]));
+  }
+  async listForClient(clientId: number) {
+    return [...this.records.values()]
+      .filter((r) => r.client_id === clientId)
+      .sort((a, b) => (listingOrder(a) < listingOrder(b) ? -1 : 1))
+      .map(copy);
+  }
+  async listForTemplate(wabaId: string, templateId: string, clientId?: number) {
+    return [...this.records.values()]
+      .filter((r) => r.waba_id === wabaId && r.meta_template.id === templateId && (clientId === undefined || r.client_id === clientId))
+      .map(copy);
+  }
+  async setActive(id: string, from: boolean, to: boolean, now: string): Promise<ActiveWrite> {
+    const record = this.records.get(id);
+    if (!record) return 'missing';
+    if (record.active !== from) return 'changed_meanwhile';
+    Object.assign(record, { active: to, updated_at: now });
+    return 'written';
+  }
+
+  /** All or nothing, checked before anything is written, as one DynamoDB transaction. */
+  async applyAssignments(change: AssignmentChange) {
+    let items = change.create.length * 2 + change.remove.length * 2;
+    for (const { before, after } of change.update) items += assignmentKey(before) === assignmentKey(after) ? 1 : 3;
+    if (items === 0) return;
+    if (items > TRANSACTION_LIMIT) throw new ChangeTooLarge(`${items} items exceed one transaction`);
+    const unchanged = (r: TemplateRecord) => this.records.get(r.id)?.updated_at === r.updated_at;
+    const freedKeys = new Set([...change.remove, ...change.update.map((u) => u.before)].map(assignmentKey));
+    const takenKeys = new Set<string>();
+    const claim = (r: TemplateRecord) => {
+      const key = assignmentKey(r);
+      const holder = this.keys.get(key);
+      if ((holder !== undefined && !freedKeys.has(key)) || takenKeys.has(key)) return false;
+      takenKeys.add(key);
+      return true;
+    };
+    const ok =
+      change.create.every((r) => !this.records.has(r.id) && claim(r)) &&
+      change.update.every(({ before, after }) => unchanged(before) && (assignmentKey(before) === assignmentKey(after) || claim(after))) &&
+      change.remove.every(unchanged);
+    if (!ok) throw new AssignmentConflict();
+    for (const r of [...change.remove, ...change.update.map((u) => u.before)]) this.keys.delete(assignmentKey(r));
+    for (const r of change.remove) this.records.delete(r.id);
+    for (const r of [...change.create, ...change.update.map((u) => u.after)]) this.put(r);
+  }
+
+  async register(records: TemplateRecord[], events: ServiceEvent[]) {
+    if (records.length > 0) {
+      if (records.length * 2 + events.length > TRANSACTION_LIMIT) throw new ChangeTooLarge('too many items for one transaction');
+      const keys = records.map(assignmentKey);
+      if (records.some((r) => this.records.has(r.id)) || keys.some((k) => this.keys.has(k)) || new Set(keys).size < keys.length) {
+        throw new AssignmentConflict();
+      }
+      for (const record of records) this.put(record);
+    }
+    for (const event of events) this.outbox.set(event.id, copy(event));
+  }
+
+  async markDeleted(records: TemplateRecord[], deleted: boolean, now: string) {
+    for (const r of records) {
+      const stored = this.records.get(r.id);
+      if (stored) Object.assign(stored, { deleted, updated_at: now });
+    }
+  }
+
+  async replaceMetaTemplate(records: TemplateRecord[], meta: MetaTemplate, source: 'edit' | 'sync', now: string) {
+    for (const r of records) {
+      const stored = this.records.get(r.id);
+      if (stored) {
+        Object.assign(stored, {
+          meta_template: copy(meta),
+          headerType: headerTypeOf(meta.components),
+          syncMeta: { synced_at: now, source },
+          updated_at: now,
+        });
+      }
+    }
+  }
+}
+
+export class MemoryOutboxStore implements OutboxStore {
+  constructor(private readonly records: MemoryTemplateRecordStore) {}
+
+  async pending(olderThanIso: string, limit: number) {
+    return [...this.records.outbox.values()]
+      .filter((e) => e.occurred_at < olderThanIso)
+      .sort((a, b) => (a.occurred_at < b.occurred_at ? -1 : 1))
+      .slice(0, limit)
+      .map(copy);
+  }
+  async remove(ids: string[]) {
+    for (const id of ids) this.records.outbox.delete(id);
+  }
+}
+
+export class MemorySyncLeaseStore implements SyncLeaseStore {
+  readonly leases = new Map<number, { leaseId: string; expiresAtMs: number }>();
+
+  async acquire(clientId: number, leaseId: string, nowMs: number, ttlMs: number) {
+    const current = this.leases.get(clientId);
+    if (current && current.expiresAtMs >= nowMs) return false;
+    this.leases.set(clientId, { leaseId, expiresAtMs: nowMs + ttlMs });
+    return true;
+  }
+  async holds(clientId: number, leaseId: string, nowMs: number) {
+    const current = this.leases.get(clientId);
+    return current?.leaseId === leaseId && current.expiresAtMs >= nowMs;
+  }
+  async release(clientId: number, leaseId: string) {
+    if (this.leases.get(clientId)?.leaseId === leaseId) this.leases.delete(clientId);
+  }
+}
+
+export class MemoryWebhookConfigStore implements WebhookConfigStore {
+  readonly configs = new Map<number, WebhookConfig>();
+
+  async get(clientId: number) {
+    return copy(this.configs.get(clientId) ?? null);
+  }
+  async put(config: Omit<WebhookConfig, 'signing_secret' | 'created_at' | 'updated_at'>, newSecret: string) {
+    const now = new Date().toISOString();
+    const existing = this.configs.get(config.client_id);
+    const saved: WebhookConfig = {
+      ...config,
+      active: config.active ?? existing?.active ?? true,
+      signing_secret: existing?.signing_secret ?? newSecret,
+      created_at: existing?.created_at ?? now,
+      updated_at: now,
+    };
+    this.configs.set(config.client_id, saved);
+    return copy(saved);
+  }
+}
+
+/** A queue that keeps what it was sent, or refuses everything when told to. */
+export class MemoryJobQueue implements JobQueue {
+  readonly sent: Record<string, unknown>[] = [];
+  failing = false;
+
+  async send(messages: Record<string, unknown>[]) {
+    if (this.failing) throw new Error('queue unreachable');
+    this.sent.push(...copy(messages));
+  }
+}
+
+/** An event publisher that keeps what it published, or fails when told to. */
+export class MemoryEventPublisher implements EventPublisher {
+  readonly published: ServiceEvent[] = [];
+  failing = false;
+
+  async publish(events: ServiceEvent[]) {
+    if (this.failing) throw new Error('bus unreachable');
+    this.published.push(...copy(events));
+  }
+}

@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type DirectoryFile, directoryEntities, parseDirectoryFile } from '#lib/adapters/directory-file.ts';
+import { GraphClient } from '#lib/adapters/graph/graph-client.ts';
+import { GraphUpstream } from '#lib/adapters/graph/graph-upstream.ts';
+import type { Caller } from '#lib/domain/caller.ts';
+import { silentLog } from '#lib/domain/log.ts';
+import type { MediaPorts } from '#lib/domain/media.ts';
+import { EMULATOR_TOKEN, GraphEmulator } from '../../../local/graph/emulator.ts';
+import {
+  MemoryDirectoryStore,
+  MemoryEventPublisher,
+  MemoryJobQueue,
+  MemoryOutboxStore,
+  MemorySyncLeaseStore,
+  MemoryTemplateRecordStore,
+  MemoryWebhookConfigStore,
+} from './stores.ts';
+
+export const DEMO_FIXTURE: DirectoryFile = parseDirectoryFile(
+  JSON.parse(readFileSync(join(import.meta.dirname, '../../../fixtures/demo.json'), 'utf8')),
+);
+
+/**
+ * Everything a use case needs, in process: the in-memory stores loaded with a directory file, and the real
+ * Graph adapter talking to the Graph emulator without sockets. A fresh world per test: nothing is shared.
+ */
+export function memoryWorld(fixture: DirectoryFile = DEMO_FIXTURE) {
+  const entities = directoryEntities(fixture);
+  const emulator = new GraphEmulator(fixture);
+  const upstream = new GraphUpstream(
+    new GraphClient({
+      baseUrl: 'http://graph.emulator',
+      token: async () => EMULATOR_TOKEN,
+      fetch: emulator.fetch,
+      log: silentLog,
+      baseDelayMs: 1,
+    }),
+    'app',
+  );
+  const records = new MemoryTemplateRecordStore(entities.records);
+  // Host names resolve to one public address: no network is asked.
+  const resolve = async () => ['93.184.216.34'];
+  const media: MediaPorts = {
+    resolve,
+    download: async () => ({ bytes: new Uint8Array([1, 2, 3]), contentType: 'image/png' }),
+    upload: (file) => upstream.uploadMedia(file),
+  };
+  return {
+    emulator,
+    upstream,
+    directory: new MemoryDirectoryStore(entities),
+    records,
+    outbox: new MemoryOutboxStore(records),
+    publisher: new MemoryEventPublisher(),
+    leases: new MemorySyncLeaseStore(),
+    webhooks: new MemoryWebhookConfigStore(),
+    queue: new MemoryJobQueue(),
+    media,
+    resolve,
+    log: silentLog,
+  };
+}
+
+export type MemoryWorld = ReturnType<typeof memoryWorld>;
+
+export const callerOf = (clientId: number, extra: Partial<Caller> = {}): Caller => ({
+  sub: `user-${clientId}`,
+  clientId,
+  permissions: [],
+  campaigns: [31],
+  isBsp: false,
+  ...extra,
+});
+
+export const bspCaller = (clientId = 1): Caller => callerOf(clientId, { permissions: ['BSP_CN'], isBsp: true });

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { AssignmentConflict, ChangeTooLarge, type SyncLeaseStore, type TemplateRecordStore } from '#lib/domain/ports.ts';
+import { newRecordId, type TemplateRecord } from '#lib/domain/template-record.ts';
+
+/**
+ * The conditional semantics every template record store and lease store keeps, run against the in-memory
+ * adapters (test/unit/) and the DynamoDB adapters on DynamoDB Local (test/http/): the use-case tests on memory
+ * prove something only while both pass the same contract.
+ */
+const unique = () => `${Date.now()}${Math.floor(Math.random() * 1e6)}`;
+
+function record(templateId: string, clientId: number, pair?: [number, number], extra: Partial<TemplateRecord> = {}): TemplateRecord {
+  const now = new Date().toISOString();
+  return {
+    id: newRecordId(),
+    client_id: clientId,
+    waba_id: 'contract-waba',
+    namespace: 'ns',
+    active: false,
+    meta_template: { id: templateId, name: `t_${templateId}`, language: 'en_US', status: 'APPROVED', category: 'UTILITY', components: [] },
+    ...(pair && {
+      channel: { channel_id: pair[0], name: 'c', did: '1', type: 'MSGCHAN', waba_id: 'contract-waba' },
+      campaign: { campaign_id: pair[1], campaign_name: 'k' },
+    }),
+    created_at: now,
+    updated_at: now,
+    ...extra,
+  };
+}
+
+export function templateRecordStoreContract(name: string, makeStore: () => TemplateRecordStore | Promise<TemplateRecordStore>) {
+  describe(`${name}: the template record store contract`, () => {
+    it('registers a pair once: a second registration of the same pair is an AssignmentConflict', async () => {
+      const store = await makeStore();
+      const template = unique();
+      await store.register([record(template, 7, [1, 2])], []);
+      await expect(store.register([record(template, 7, [1, 2])], [])).rejects.toBeInstanceOf(AssignmentConflict);
+      expect(await store.listForTemplate('contract-waba', template, 7)).toHaveLength(1);
+    });
+
+    it('refuses a change whose record changed since it was read, and writes none of it', async () => {
+      const store = await makeStore();
+      const template = unique();
+      const held = record(template, 7, [1, 2]);
+      await store.register([held], []);
+      await store.setActive(held.id, false, true, new Date(Date.now() + 1000).toISOString());
+      const added = record(template, 7, [3, 4]);
+      const stale = store.applyAssignments({ create: [added], update: [], remove: [held] });
+      await expect(stale).rejects.toBeInstanceOf(AssignmentConflict);
+      expect((await store.listForTemplate('contract-waba', template, 7)).map((r) => r.id)).toEqual([held.id]);
+    });
+
+    it('lets exactly one of two concurrent changes claim the same pair', async () => {
+      const store = await makeStore();
+      const template = unique();
+      await store.register([record(template, 7, [1, 2])], []);
+      const outcomes = await Promise.allSettled([
+        store.applyAssignments({ create: [record(template, 7, [5, 6])], update: [], remove: [] }),
+        store.applyAssignments({ create: [record(template, 7, [5, 6])], update: [], remove: [] }),
+      ]);
+      expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+      expect(await store.listForTemplate('contract-waba', template, 7)).toHaveLength(2);
+    });
+
+    it('flips active only from the value read', async () => {
+      const store = await makeStore();
+      const held = record(unique(), 7, [1, 2]);
+      await store.register([held], []);
+      const now = new Date().toISOString();
+      expect(await store.setActive(held.id, false, true, now)).toBe('written');
+      expect(await store.setActive(held.id, false, true, now)).toBe('changed_meanwhile');
+      expect(await store.setActive(newRecordId(), false, true, now)).toBe('missing');
+    });
+
+    it('refuses, whole, a change larger than one atomic write', async () => {
+      const store = await makeStore();
+      const template = unique();
+      const many = Array.from({ length: 60 }, (_, i) => record(template, 7, [100 + i, 1]));
+      await expect(store.applyAssignments({ create: many, update: [], remove: [] })).rejects.toBeInstanceOf(ChangeTooLarge);
+      expect(await store.listForTemplate('contract-waba', template, 7)).toEqual([]);
+    });
+
+    it('keeps the header type with the components when they are replaced', async () => {
+      const store = await makeStore();
+      const held = record(unique(), 7, [1, 2], { headerType: 'NONE' });
+      await store.register([held], []);
+      const meta = { ...held.meta_template, components: [{ type: 'HEADER', format: 'IMAGE' }] };
+      await store.replaceMetaTemplate([held], meta, 'edit', new Date().toISOString());
+      expect(await store.get(held.id)).toMatchObject({ headerType: 'IMAGE', syncMeta: { source: 'edit' } });
+    });
+  });
+}
+
+export function syncLeaseStoreContract(name: string, makeStore: () => SyncLeaseStore | Promise<SyncLeaseStore>) {
+  describe(`${name}: the sync lease contract`, () => {
+    it('is taken once until it expires, and only its holder releases it', async () => {
+      const leases = await makeStore();
+      const client = Number(String(Date.now()).slice(-8)) + Math.floor(Math.random() * 1000);
+      const now = Date.now();
+      expect(await leases.acquire(client, 'a', now, 60_000)).toBe(true);
+      expect(await leases.acquire(client, 'b', now + 1_000, 60_000)).toBe(false);
+      await leases.release(client, 'b');
+      expect(await leases.holds(client, 'a', now + 2_000)).toBe(true);
+      expect(await leases.acquire(client, 'b', now + 120_000, 60_000)).toBe(true);
+      expect(await leases.holds(client, 'a', now + 120_000)).toBe(false);
+      await leases.release(client, 'b');
+      expect(await leases.acquire(client, 'c', now + 121_000, 60_000)).toBe(true);
+    });
+  });
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { Conflict, UpstreamUnavailable } from '#lib/domain/errors.ts';
+import { runSync, startSync } from '#lib/domain/sync.ts';
+import { isPlaceholder } from '#lib/domain/template-record.ts';
+import { callerOf, type MemoryWorld, memoryWorld } from '../../support/memory/world.ts';
+
+const acme = callerOf(7);
+const WABA = '100200300';
+
+async function syncOnce(world: MemoryWorld, clientId = 7) {
+  await startSync(world, callerOf(clientId), {});
+  const job = world.queue.sent.at(-1) as { client_id: number; lease_id: string };
+  return runSync(world, job);
+}
+
+describe('sync from the upstream (use cases, in memory)', () => {
+  it('takes the client’s lease and queues one job; a second start meanwhile is a Conflict', async () => {
+    const world = memoryWorld();
+    await startSync(world, acme, {});
+    await expect(startSync(world, acme, {})).rejects.toBeInstanceOf(Conflict);
+    expect(world.queue.sent).toHaveLength(1);
+  });
+
+  it('answers UpstreamUnavailable before taking a lease when the upstream is down', async () => {
+    const world = memoryWorld();
+    world.emulator.faults.add({ path: '/message_templates', status: 503 });
+    await expect(startSync(world, acme, {})).rejects.toBeInstanceOf(UpstreamUnavailable);
+    expect(world.leases.leases.size).toBe(0);
+  });
+
+  it('stores a changed status on every record of the template with one status_changed event, and releases the lease', async () => {
+    // Prepare: the upstream rejects template 9001 after review
+    const world = memoryWorld();
+    world.emulator.model.findTemplate('9001')!.template.status = 'REJECTED';
+    // Act
+    const counts = await syncOnce(world);
+    // Assess
+    expect(counts).toMatchObject({ status_changed: 1 });
+    const records = await world.records.listForTemplate(WABA, '9001', 7);
+    expect(records.every((r) => r.meta_template.status === 'REJECTED')).toBe(true);
+    expect(world.publisher.published.filter((e) => e.type === 'template.status_changed')).toHaveLength(1);
+    expect(world.leases.leases.size).toBe(0);
+  });
+
+  it('gives the client a placeholder for an upstream template it had no record of, and marks vanished ones deleted', async () => {
+    const world = memoryWorld();
+    const waba = world.emulator.model.wabas.get(WABA)!;
+    waba.templates.push({ ...structuredClone(waba.templates[0]), id: '9999', name: 'brand_new' });
+    waba.templates = waba.templates.filter((t) => t.id !== '9003');
+    await syncOnce(world);
+    const fresh = await world.records.listForTemplate(WABA, '9999', 7);
+    expect(fresh).toHaveLength(1);
+    expect(isPlaceholder(fresh[0])).toBe(true);
+    expect((await world.records.listForTemplate(WABA, '9003', 7)).every((r) => r.deleted)).toBe(true);
+  });
+
+  it('writes nothing when nothing changed upstream', async () => {
+    const world = memoryWorld();
+    await syncOnce(world);
+    const before = JSON.stringify([...world.records.records.values()].map((r) => r.updated_at));
+    const published = world.publisher.published.length;
+    await syncOnce(world);
+    expect(JSON.stringify([...world.records.records.values()].map((r) => r.updated_at))).toBe(before);
+    expect(world.publisher.published.length).toBe(published);
+  });
+});

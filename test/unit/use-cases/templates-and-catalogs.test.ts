@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { changeTemplateStatus } from '#lib/domain/bulk-status.ts';
+import { listProducts } from '#lib/domain/catalogs.ts';
+import { editTemplate, NO_CHANGE_MESSAGE } from '#lib/domain/edit-template.ts';
+import { InvalidRequest, NotFound, Unprocessable, UpstreamUnavailable } from '#lib/domain/errors.ts';
+import { sendTemplate } from '#lib/domain/send.ts';
+import { listTemplates } from '#lib/domain/templates.ts';
+import { callerOf, memoryWorld } from '../../support/memory/world.ts';
+
+const acme = callerOf(7);
+const DID = '5215550001';
+const ORDER_UPDATE_EN = '65a1b2c3d4e5f60718293a4b';
+const sendBody = (template: { name: string; language: string }, recipients: { to: string; params?: Record<string, string[]> }[]) => ({
+  did: DID,
+  type: 'template' as const,
+  channel: 'MSGCHAN' as const,
+  template,
+  recipients,
+});
+
+describe('edit (use case, in memory)', () => {
+  it('skips the upstream when nothing changes, and otherwise stores the new components as PENDING on every sibling', async () => {
+    const world = memoryWorld();
+    const current = (await world.records.get(ORDER_UPDATE_EN))!.meta_template;
+    const same = await editTemplate(world, acme, { did: DID, recordId: ORDER_UPDATE_EN, body: { components: current.components } });
+    expect(same).toMatchObject({ changed: false, message: NO_CHANGE_MESSAGE });
+    const components = [{ type: 'HEADER', format: 'TEXT', text: 'Update' }, ...current.components];
+    await editTemplate(world, acme, { did: DID, recordId: ORDER_UPDATE_EN, body: { components } });
+    const siblings = await world.records.listForTemplate('100200300', current.id);
+    expect(siblings.length).toBeGreaterThan(1);
+    for (const record of siblings) expect(record).toMatchObject({ meta_template: { status: 'PENDING' }, headerType: 'TEXT' });
+    expect(world.emulator.model.findTemplate(current.id)?.template.components).toEqual(components);
+  });
+
+  it('refuses a category change of an APPROVED template', async () => {
+    const world = memoryWorld();
+    const current = (await world.records.get(ORDER_UPDATE_EN))!.meta_template;
+    const edit = editTemplate(world, acme, {
+      did: DID,
+      recordId: ORDER_UPDATE_EN,
+      body: { components: current.components, category: 'MARKETING' },
+    });
+    await expect(edit).rejects.toBeInstanceOf(InvalidRequest);
+  });
+});
+
+/** A send of order_update (es) whose recipient gives one value per body variable. */
+function orderUpdateSend(world: ReturnType<typeof memoryWorld>) {
+  const template = world.emulator.model.findTemplate('9002')!.template;
+  const variables = new Set(JSON.stringify(template.components).match(/\{\{\d+\}\}/g)).size;
+  const params = { body: Array.from({ length: variables }, (_, i) => `v${i}`) };
+  return sendBody({ name: 'order_update', language: 'es' }, [{ to: '5215550009999', params }]);
+}
+
+describe('send (use case, in memory)', () => {
+  it('queues the recipients with the namespace and the template’s components, never the caller’s', async () => {
+    const world = memoryWorld();
+    await sendTemplate(world, acme, { pathDid: DID, sendId: 's-1', body: orderUpdateSend(world) });
+    expect(world.queue.sent).toHaveLength(1);
+    expect(world.queue.sent[0]).toMatchObject({
+      send_id: 's-1',
+      namespace: expect.any(String),
+      total_contacts: 1,
+      template: { id: '9002' },
+    });
+  });
+
+  it('refuses a template that is not APPROVED, an unknown one, and recipients whose values do not fit', async () => {
+    const world = memoryWorld();
+    const send = (name: string, params?: Record<string, string[]>) =>
+      sendTemplate(world, acme, {
+        pathDid: DID,
+        sendId: 's',
+        body: sendBody({ name, language: 'en_US' }, [{ to: '5215550009999', params }]),
+      });
+    await expect(send('summer_promo')).rejects.toBeInstanceOf(Unprocessable);
+    await expect(send('no_such_template')).rejects.toBeInstanceOf(NotFound);
+    const error = (await send('order_update', { body: [] }).catch((e: unknown) => e)) as InvalidRequest;
+    expect(error).toBeInstanceOf(InvalidRequest);
+    expect(error.details?.[0].path).toMatch(/^recipients\[0\]\.params/);
+    expect(world.queue.sent).toEqual([]);
+  });
+
+  it('answers UpstreamUnavailable when the dispatch queue refuses the jobs', async () => {
+    const world = memoryWorld();
+    world.queue.failing = true;
+    await expect(sendTemplate(world, acme, { pathDid: DID, sendId: 's', body: orderUpdateSend(world) })).rejects.toBeInstanceOf(
+      UpstreamUnavailable,
+    );
+  });
+});
+
+describe('listing, bulk status and catalogs (use cases, in memory)', () => {
+  it('lists the client’s templates one entry per template, and enables a record whose pair is whole', async () => {
+    const world = memoryWorld();
+    const listing = await listTemplates(world, acme, {});
+    expect(listing.total).toBeGreaterThan(0);
+    const result = await changeTemplateStatus(world.records, acme, { action: 'disable', templates: [ORDER_UPDATE_EN] });
+    expect(result.summary).toMatchObject({ succeeded: 1 });
+    expect((await world.records.get(ORDER_UPDATE_EN))?.active).toBe(false);
+  });
+
+  it('pages a catalog’s 230 products as 100, 100 and 30, and refuses a cursor of nothing', async () => {
+    const world = memoryWorld();
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    const sizes: number[] = [];
+    do {
+      const page = await listProducts(world, acme, { did: DID, catalogId: 'cat-1', limit: 100, cursor });
+      sizes.push(page.data.length);
+      seen.push(...page.data.map((p) => p.id));
+      cursor = page.paging.next;
+    } while (cursor);
+    expect(sizes).toEqual([100, 100, 30]);
+    expect(new Set(seen).size).toBe(230);
+    await expect(listProducts(world, acme, { did: DID, catalogId: 'cat-1', cursor: 'bm9wZQ' })).rejects.toBeInstanceOf(InvalidRequest);
+  });
+});
