@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { checkTemplateDraft } from '#lib/domain/template-rules.ts';
+import { checkTemplateDraft } from '#lib/domain/template-rules/draft.ts';
 import { listTemplateEntries } from '#lib/domain/template-listing.ts';
 import type { TemplateRecord } from '#lib/domain/template-record.ts';
 

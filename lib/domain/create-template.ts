@@ -17,7 +17,9 @@ import { publishSaved } from './outbox.ts';
 import type { Log } from './log.ts';
 import { resolveProvider } from './provider.ts';
 import { headerTypeOf, newRecordId, type MetaTemplate, type TemplateRecord } from './template-record.ts';
-import { authenticationComponents, CATEGORIES, checkLanguage, checkName, checkTemplateDraft, type Category } from './template-rules.ts';
+import { authenticationComponents } from './template-rules/authentication.ts';
+import { CATEGORIES, type Category } from './template-rules/components.ts';
+import { checkLanguage, checkName, checkTemplateDraft } from './template-rules/draft.ts';
 import { actingClient } from './tenancy.ts';
 
 /** POST /v1/templates/{did} (spec §7, decisions §3, §4, §6): the body as the request schema delivers it. */

@@ -4,7 +4,9 @@ import type { DirectoryStore, TemplateEdit, TemplateRecordStore, TemplateUpstrea
 import { TEMPLATE_INVALID } from './create-template.ts';
 import { resolveProvider } from './provider.ts';
 import type { MetaTemplate } from './template-record.ts';
-import { CATEGORIES, checkTemplateDraft, normalizeComponents, type Category } from './template-rules.ts';
+import { normalizeComponents } from './template-rules/changes.ts';
+import { CATEGORIES, type Category } from './template-rules/components.ts';
+import { checkTemplateDraft } from './template-rules/draft.ts';
 import { actingClient } from './tenancy.ts';
 
 /** PUT /v1/templates/{did}/{messageTemplateId} (spec §6, transitions): the body as the request schema delivers it. */

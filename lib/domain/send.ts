@@ -3,7 +3,7 @@ import { type ErrorDetail, InvalidRequest, NotFound, Unprocessable, UpstreamReje
 import type { DirectoryStore, JobQueue, TemplateRecordStore, TemplateUpstream } from './ports.ts';
 import { resolveProvider } from './provider.ts';
 import type { MetaTemplate } from './template-record.ts';
-import { placeholders } from './template-rules.ts';
+import { placeholders } from './template-rules/placeholders.ts';
 import { actingClient } from './tenancy.ts';
 import { checkPublicHttpsUrl, type Resolver } from './url-guard.ts';
 

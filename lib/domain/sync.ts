@@ -15,7 +15,7 @@ import {
 import { publishSaved } from './outbox.ts';
 import { oldestRecord } from './template-listing.ts';
 import { newRecordId, type MetaTemplate, type TemplateRecord } from './template-record.ts';
-import { normalizeComponents } from './template-rules.ts';
+import { normalizeComponents } from './template-rules/changes.ts';
 import { actingClient } from './tenancy.ts';
 
 /** POST /v1/templates/sync-from-meta and its worker (spec §9, decisions §4). */

@@ -31,11 +31,6 @@ export interface GraphClientOptions {
   log: Log;
 }
 
-export interface GraphPage<T> {
-  data: T[];
-  paging?: { cursors?: { before?: string; after?: string }; next?: string; previous?: string };
-}
-
 type Query = Record<string, string | number | undefined>;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

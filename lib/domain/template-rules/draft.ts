@@ -1,172 +1,22 @@
-import type { ErrorDetail } from './errors.ts';
+import type { ErrorDetail } from '../errors.ts';
+import { checkButtons } from './buttons.ts';
+import { CATEGORIES, type Category, type Component, upper } from './components.ts';
+import { checkText, checkVariables, isString, placeholders } from './placeholders.ts';
 
 /**
  * The upstream's component rules (upstream-facts §3), checked before anything reaches the upstream so a
  * caller gets every problem at once, each named by its path (`components[1].buttons[0].text`).
- * Plain TypeScript, no I/O.
  */
-export const CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
-export type Category = (typeof CATEGORIES)[number];
 export const MEDIA_FORMATS = ['IMAGE', 'VIDEO', 'DOCUMENT'] as const;
 const HEADER_FORMATS = ['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT', 'LOCATION'];
-const BUTTON_TYPES = ['QUICK_REPLY', 'URL', 'PHONE_NUMBER', 'COPY_CODE', 'OTP', 'CATALOG', 'MPM', 'SPM', 'FLOW', 'VOICE_CALL'];
-const OTP_TYPES = ['COPY_CODE', 'ONE_TAP', 'ZERO_TAP'];
 const NAME = /^[a-z0-9_]+$/;
 const LANGUAGE = /^[a-z]{2,3}(_[A-Z]{2,4})?$/;
-const PACKAGE_NAME = /^[a-zA-Z][a-zA-Z0-9_]*(\.[a-zA-Z][a-zA-Z0-9_]*)+$/;
-const SIGNATURE_HASH = /^[A-Za-z0-9+/=]{11}$/;
 
 export const TTL_RANGES: Record<Category, [number, number]> = {
   AUTHENTICATION: [30, 900],
   UTILITY: [30, 43_200],
   MARKETING: [43_200, 2_592_000],
 };
-
-type Component = Record<string, unknown>;
-const upper = (value: unknown) => (typeof value === 'string' ? value.toUpperCase() : '');
-const isString = (value: unknown): value is string => typeof value === 'string';
-
-/** Placeholders of a text: positional numbers, or names (refused), and whether the braces are balanced. */
-export function placeholders(text: string): { positions: number[]; named: string[]; malformed: boolean } {
-  const positions: number[] = [];
-  const named: string[] = [];
-  for (const match of text.matchAll(/\{\{\s*([^{}]*?)\s*\}\}/g)) {
-    if (/^[0-9]+$/.test(match[1])) positions.push(Number(match[1]));
-    else named.push(match[1]);
-  }
-  const stripped = text.replace(/\{\{\s*[^{}]*?\s*\}\}/g, '');
-  return { positions, named, malformed: stripped.includes('{{') || stripped.includes('}}') };
-}
-
-/** Checks a text's variables: positional, sequential from 1, at most `max`, with one example each. */
-function checkVariables(
-  text: string,
-  path: string,
-  problems: ErrorDetail[],
-  options: { max?: number; examples?: unknown; examplesPath: string },
-): number {
-  const { positions, named, malformed } = placeholders(text);
-  if (malformed) problems.push({ path, message: 'has mismatched braces' });
-  if (named.length > 0)
-    problems.push({ path, message: `uses named placeholders (${named.join(', ')}); only positional {{1}}, {{2}}… are supported` });
-  const distinct = [...new Set(positions)];
-  const expected = distinct.map((_, i) => i + 1);
-  if (positions.length !== distinct.length || JSON.stringify([...positions]) !== JSON.stringify(expected)) {
-    if (distinct.length > 0) problems.push({ path, message: 'placeholders must be {{1}}, {{2}}… in order, each once' });
-  }
-  if (options.max !== undefined && distinct.length > options.max) {
-    problems.push({ path, message: `has ${distinct.length} placeholders; at most ${options.max} allowed` });
-  }
-  if (distinct.length > 0) {
-    const examples = options.examples;
-    if (!Array.isArray(examples) || examples.length !== distinct.length || !examples.every((e) => isString(e) && e.trim() !== '')) {
-      problems.push({
-        path: options.examplesPath,
-        message: `must give one non-empty example for each of the ${distinct.length} placeholders`,
-      });
-    }
-  }
-  return distinct.length;
-}
-
-function checkText(value: unknown, path: string, max: number, problems: ErrorDetail[], required = true): value is string {
-  if (value === undefined && !required) return false;
-  if (!isString(value) || value.trim() === '') {
-    problems.push({ path, message: 'is required' });
-    return false;
-  }
-  if (value.length > max) problems.push({ path, message: `must be at most ${max} characters` });
-  return true;
-}
-
-function checkButtons(buttons: unknown, path: string, category: Category, problems: ErrorDetail[], options: { maxButtons?: number } = {}) {
-  if (!Array.isArray(buttons) || buttons.length === 0) {
-    problems.push({ path, message: 'must be a non-empty array' });
-    return;
-  }
-  const max = options.maxButtons ?? 10;
-  if (buttons.length > max) problems.push({ path, message: `at most ${max} buttons` });
-  const counts: Record<string, number> = {};
-  const types = buttons.map((button: Component, i) => {
-    const p = `${path}[${i}]`;
-    const type = upper(button?.type);
-    if (!BUTTON_TYPES.includes(type)) {
-      problems.push({ path: `${p}.type`, message: `must be one of ${BUTTON_TYPES.join(', ')}` });
-      return type;
-    }
-    counts[type] = (counts[type] ?? 0) + 1;
-    if (type === 'OTP') {
-      if (category !== 'AUTHENTICATION') problems.push({ path: `${p}.type`, message: 'OTP buttons belong to AUTHENTICATION templates' });
-      const otp = upper(button.otp_type);
-      if (!OTP_TYPES.includes(otp)) problems.push({ path: `${p}.otp_type`, message: `must be one of ${OTP_TYPES.join(', ')}` });
-      if (button.text !== undefined) checkText(button.text, `${p}.text`, 25, problems);
-      if (otp === 'ONE_TAP' || otp === 'ZERO_TAP') {
-        if (button.autofill_text !== undefined) checkText(button.autofill_text, `${p}.autofill_text`, 25, problems);
-        const apps = button.supported_apps;
-        if (!Array.isArray(apps) || apps.length === 0 || apps.length > 5) {
-          problems.push({ path: `${p}.supported_apps`, message: 'must list 1 to 5 apps' });
-        } else {
-          apps.forEach((app: Component, j) => {
-            if (!isString(app?.package_name) || app.package_name.length > 224 || !PACKAGE_NAME.test(app.package_name)) {
-              problems.push({
-                path: `${p}.supported_apps[${j}].package_name`,
-                message: 'must be an Android package name (at least two dot-separated segments)',
-              });
-            }
-            if (!isString(app?.signature_hash) || !SIGNATURE_HASH.test(app.signature_hash)) {
-              problems.push({
-                path: `${p}.supported_apps[${j}].signature_hash`,
-                message: 'must be 11 characters of A-Z, a-z, 0-9, +, / or =',
-              });
-            }
-          });
-        }
-      }
-      return type;
-    }
-    if (category === 'AUTHENTICATION') problems.push({ path: `${p}.type`, message: 'AUTHENTICATION templates take OTP buttons only' });
-    if (
-      ['QUICK_REPLY', 'URL', 'PHONE_NUMBER', 'COPY_CODE', 'FLOW', 'VOICE_CALL', 'MPM', 'SPM', 'CATALOG'].includes(type) &&
-      type !== 'COPY_CODE'
-    ) {
-      checkText(button.text, `${p}.text`, 25, problems);
-    }
-    if (type === 'URL') {
-      if (checkText(button.url, `${p}.url`, 2000, problems)) {
-        const url = button.url as string;
-        const { positions } = placeholders(url);
-        if (!/^https?:\/\//i.test(url)) problems.push({ path: `${p}.url`, message: 'must be an http(s) URL' });
-        if (positions.length > 1) problems.push({ path: `${p}.url`, message: 'at most one variable' });
-        if (positions.length === 1) {
-          if (!/\{\{\s*1\s*\}\}$/.test(url))
-            problems.push({ path: `${p}.url`, message: 'the variable must be {{1}} at the end of the URL' });
-          const example = button.example;
-          if (!Array.isArray(example) || example.length !== 1 || !isString(example[0])) {
-            problems.push({ path: `${p}.example`, message: 'must give one example URL for the variable' });
-          }
-        }
-      }
-    }
-    if (type === 'PHONE_NUMBER') checkText(button.phone_number, `${p}.phone_number`, 20, problems);
-    if (type === 'COPY_CODE') {
-      const example = button.example;
-      if (!isString(example) || example === '' || example.length > 15) {
-        problems.push({ path: `${p}.example`, message: 'must be an example code of 1 to 15 characters' });
-      }
-    }
-    return type;
-  });
-  const limits: Record<string, number> = { QUICK_REPLY: 10, URL: 2, PHONE_NUMBER: 1, COPY_CODE: 1, OTP: 1 };
-  for (const [type, limit] of Object.entries(limits)) {
-    if ((counts[type] ?? 0) > limit) problems.push({ path, message: `at most ${limit} ${type} button${limit > 1 ? 's' : ''}` });
-  }
-  // Quick replies must stand together: QR,QR,URL is fine, QR,URL,QR is not.
-  const firstQr = types.indexOf('QUICK_REPLY');
-  const lastQr = types.lastIndexOf('QUICK_REPLY');
-  if (firstQr >= 0 && types.slice(firstQr, lastQr + 1).some((t) => t !== 'QUICK_REPLY')) {
-    problems.push({ path, message: 'QUICK_REPLY buttons must be grouped together' });
-  }
-}
 
 export interface TemplateDraft {
   category: Category;
@@ -362,53 +212,3 @@ export const checkName = (name: string): ErrorDetail[] =>
 
 export const checkLanguage = (language: string): ErrorDetail[] =>
   LANGUAGE.test(language) ? [] : [{ path: 'language', message: 'must be a locale code such as es, en_US or pt_BR' }];
-
-/**
- * The components as they go upstream for an AUTHENTICATION template: the top-level options move into the
- * body (add_security_recommendation) and footer (code_expiration_minutes) components.
- */
-export function authenticationComponents(
-  components: Component[],
-  options: { add_security_recommendation?: boolean; code_expiration_minutes?: number },
-) {
-  const out = components.map((c) => ({ ...c }));
-  if (options.add_security_recommendation !== undefined) {
-    const body = out.find((c) => upper(c.type) === 'BODY');
-    if (body) body.add_security_recommendation = options.add_security_recommendation;
-  }
-  if (options.code_expiration_minutes !== undefined) {
-    let footer = out.find((c) => upper(c.type) === 'FOOTER');
-    if (!footer) {
-      footer = { type: 'FOOTER' };
-      const buttonsAt = out.findIndex((c) => upper(c.type) === 'BUTTONS');
-      out.splice(buttonsAt >= 0 ? buttonsAt : out.length, 0, footer);
-    }
-    footer.code_expiration_minutes = options.code_expiration_minutes;
-  }
-  return out;
-}
-
-/**
- * Canonical form for "is this edit a real change?": types and formats upper-cased, strings trimmed,
- * undefined and null dropped, keys sorted. Two component lists are the same when their forms are equal.
- */
-export function normalizeComponents(components: unknown): string {
-  const canon = (value: unknown, key?: string): unknown => {
-    if (Array.isArray(value)) return value.map((v) => canon(v));
-    if (value && typeof value === 'object') {
-      const out: Record<string, unknown> = {};
-      for (const k of Object.keys(value).sort()) {
-        const v = (value as Record<string, unknown>)[k];
-        if (v === undefined || v === null) continue;
-        out[k] = canon(v, k);
-      }
-      return out;
-    }
-    if (typeof value === 'string') {
-      const trimmed = value.trim();
-      return key && ['type', 'format', 'otp_type', 'sub_type'].includes(key) ? trimmed.toUpperCase() : trimmed;
-    }
-    return value;
-  };
-  return JSON.stringify(canon(components));
-}
