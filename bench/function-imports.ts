@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,10 +23,15 @@ export interface ImportFigure {
 }
 
 const NODE = join(ROOT, 'node_modules', '.bin', 'node');
+const PIN = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 
 function importMs(file: string): number {
   const script = `const t = performance.now(); await import(${JSON.stringify(file)}); process.stdout.write(String(performance.now() - t));`;
-  return Number(execFileSync(NODE, ['--input-type=module', '-e', script], { env: { ...process.env, LOG_LEVEL: 'SILENT' } }).toString());
+  // Pinned to one core (where taskset exists), so every import runs on the same CPU as the baseline's.
+  const [command, args] = PIN ? ['taskset', ['-c', '0', NODE]] : [NODE, []];
+  return Number(
+    execFileSync(command, [...args, '--input-type=module', '-e', script], { env: { ...process.env, LOG_LEVEL: 'SILENT' } }).toString(),
+  );
 }
 
 export async function measureFunctionImports(

@@ -9,7 +9,7 @@ import { measureFunctionImports } from './function-imports.ts';
  * with the machine and the date. Benchmarks never fail the test run; counts that must hold are asserted in
  * the tests instead.
  */
-const rounds = Number(process.env.ROUNDS ?? 25);
+const rounds = Number(process.env.ROUNDS ?? 40);
 const lines: string[] = [];
 const say = (line = '') => {
   console.log(line);
