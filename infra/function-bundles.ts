@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { build } from 'esbuild';
 import { ROUTE_NOT_FOUND, routes, type Needs } from '#lib/routes.ts';
 import { workers } from '#lib/workers.ts';
@@ -32,7 +32,7 @@ export interface BuiltBundle {
 /** Builds one function exactly as it is deployed (infra/bundling.ts) into `outdir/index.mjs`. */
 export async function bundleFunction(entry: string, outdir: string): Promise<BuiltBundle> {
   const file = join(outdir, 'index.mjs');
-  const result = await build({ ...esbuildOptions(join(ROOT, entry), file), absWorkingDir: ROOT });
+  const result = await build({ ...esbuildOptions(isAbsolute(entry) ? entry : join(ROOT, entry), file), absWorkingDir: ROOT });
   const output = Object.values(result.metafile!.outputs).find((o) => o.entryPoint);
   const inputs = Object.keys(output?.inputs ?? {}).map((input) => relative(ROOT, join(ROOT, input)));
   return { file, bytes: statSync(file).size, inputs };
