@@ -2,7 +2,8 @@ import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { loadConfig } from '#lib/config.ts';
 import { unauthorized } from '#lib/http/api-error.ts';
-import { callerFromClaims, type Caller } from './caller.ts';
+import type { Caller } from '#lib/domain/caller.ts';
+import { callerFromClaims } from './caller.ts';
 
 /** Asymmetric algorithms only: HS256 would let anyone holding a shared secret mint tokens, and `none` anyone at all. */
 export const ACCEPTED_ALGORITHMS = ['RS256', 'ES256'];

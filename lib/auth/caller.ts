@@ -1,16 +1,5 @@
 import * as v from 'valibot';
-
-/** Who is calling, as read from a verified token (decisions §1). */
-export interface Caller {
-  sub: string;
-  clientId: number;
-  permissions: string[];
-  campaigns: number[];
-  role?: string;
-  isBsp: boolean;
-}
-
-export const BSP_PERMISSION = 'BSP_CN';
+import { BSP_PERMISSION, type Caller } from '#lib/domain/caller.ts';
 
 /**
  * API Gateway's JWT authorizer hands claims over flattened to strings: an array claim arrives as

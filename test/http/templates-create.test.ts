@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiUrl, call, emulator, expectErrorShape, token } from '../support/api.ts';
 import { useStackTable } from '../support/seed.ts';
-import { CREATE_RULE_CASES } from '../support/template-rule-cases.ts';
+import { CREATE_RULE_CASES, validUtilityTemplate } from '../support/template-rule-cases.ts';
 
 /**
  * Creation through the running stack. Client 9 (Gamma) owns DID 5511990021 on WABA 100200400, with
@@ -16,22 +16,7 @@ afterEach(async () => {
   await emulator('DELETE', 'faults?path=/100200500/message_templates&method=POST');
 });
 
-const utility = (name: string) => ({
-  name,
-  language: 'en_US',
-  category: 'UTILITY',
-  components: [
-    { type: 'HEADER', format: 'TEXT', text: 'Order {{1}}', example: { header_text: ['A-1'] } },
-    { type: 'BODY', text: 'Hi {{1}}, your order {{2}} is ready.', example: { body_text: [['Ana', 'A-1']] } },
-    { type: 'FOOTER', text: 'Thanks for shopping' },
-    {
-      type: 'BUTTONS',
-      buttons: [
-        { type: 'URL', text: 'Track', url: 'https://shop.example.com/track/{{1}}', example: ['https://shop.example.com/track/A-1'] },
-      ],
-    },
-  ],
-});
+const utility = validUtilityTemplate;
 
 const create = async (body: unknown, options: { did?: string; t?: string; query?: string } = {}) =>
   call('POST', `/v1/templates/${options.did ?? DID}${options.query ?? ''}`, { token: options.t ?? (await gamma()), body });

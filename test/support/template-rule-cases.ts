@@ -120,3 +120,21 @@ export const CREATE_RULE_CASES: [string, Record<string, unknown>][] = [
   ['country', { country: 'mex' }],
   ['surprise', { surprise: true }],
 ];
+
+/** A valid UTILITY template every rule case starts from. */
+export const validUtilityTemplate = (name: string) => ({
+  name,
+  language: 'en_US',
+  category: 'UTILITY',
+  components: [
+    { type: 'HEADER', format: 'TEXT', text: 'Order {{1}}', example: { header_text: ['A-1'] } },
+    { type: 'BODY', text: 'Hi {{1}}, your order {{2}} is ready.', example: { body_text: [['Ana', 'A-1']] } },
+    { type: 'FOOTER', text: 'Thanks for shopping' },
+    {
+      type: 'BUTTONS',
+      buttons: [
+        { type: 'URL', text: 'Track', url: 'https://shop.example.com/track/{{1}}', example: ['https://shop.example.com/track/A-1'] },
+      ],
+    },
+  ],
+});

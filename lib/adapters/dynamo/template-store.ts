@@ -29,6 +29,17 @@ export const TRANSACTION_LIMIT = 100;
 const isConditionFailure = (error: unknown) =>
   ['ConditionalCheckFailedException', 'TransactionCanceledException'].includes((error as Error)?.name);
 
+/** One transaction, all or nothing: too many items is ChangeTooLarge, a failed condition AssignmentConflict. */
+async function transactAtomically(items: TransactItem[]) {
+  if (items.length > TRANSACTION_LIMIT) throw new ChangeTooLarge(`${items.length} items exceed one transaction`);
+  try {
+    await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (error) {
+    if (isConditionFailure(error)) throw new AssignmentConflict();
+    throw error;
+  }
+}
+
 export class DynamoTemplateRecordStore implements TemplateRecordStore {
   async get(id: string) {
     const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: keys.record(id), sk: SORT.record } }));
@@ -123,13 +134,7 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
       items.push({ Delete: { TableName: table, Key: assignmentKey(record) } });
     }
     if (items.length === 0) return;
-    if (items.length > TRANSACTION_LIMIT) throw new ChangeTooLarge(`${items.length} items exceed one transaction`);
-    try {
-      await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
-    } catch (error) {
-      if (isConditionFailure(error)) throw new AssignmentConflict();
-      throw error;
-    }
+    await transactAtomically(items);
   }
 
   async register(records: TemplateRecord[], events: ServiceEvent[]) {
@@ -148,13 +153,7 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
       return;
     }
     items.push(...eventItems);
-    if (items.length > TRANSACTION_LIMIT) throw new ChangeTooLarge(`${items.length} items exceed one transaction`);
-    try {
-      await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
-    } catch (error) {
-      if (isConditionFailure(error)) throw new AssignmentConflict();
-      throw error;
-    }
+    await transactAtomically(items);
   }
 
   markDeleted(records: TemplateRecord[], deleted: boolean, now: string) {

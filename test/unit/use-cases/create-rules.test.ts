@@ -5,25 +5,10 @@ import { InvalidRequest } from '#lib/domain/errors.ts';
 import { CreateTemplateBody } from '#lib/schemas/create-template.ts';
 import { issuesToDetails } from '#lib/schemas/issues.ts';
 import { callerOf, memoryWorld } from '../../support/memory/world.ts';
-import { CREATE_RULE_CASES } from '../../support/template-rule-cases.ts';
+import { CREATE_RULE_CASES, validUtilityTemplate } from '../../support/template-rule-cases.ts';
 
 /** The same rule rows as the HTTP tests, through the request schema and then the use case, in memory. */
-const utility = (name: string) => ({
-  name,
-  language: 'en_US',
-  category: 'UTILITY',
-  components: [
-    { type: 'HEADER', format: 'TEXT', text: 'Order {{1}}', example: { header_text: ['A-1'] } },
-    { type: 'BODY', text: 'Hi {{1}}, your order {{2}} is ready.', example: { body_text: [['Ana', 'A-1']] } },
-    { type: 'FOOTER', text: 'Thanks for shopping' },
-    {
-      type: 'BUTTONS',
-      buttons: [
-        { type: 'URL', text: 'Track', url: 'https://shop.example.com/track/{{1}}', example: ['https://shop.example.com/track/A-1'] },
-      ],
-    },
-  ],
-});
+const utility = validUtilityTemplate;
 
 async function problemPaths(body: Record<string, unknown>): Promise<string[]> {
   const parsed = v.safeParse(CreateTemplateBody, body, { abortPipeEarly: true });
