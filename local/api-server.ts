@@ -114,6 +114,15 @@ function readBody(req: IncomingMessage): Promise<Buffer | null> {
   });
 }
 
+/** An answer of the local server itself, in the contract's error shape. */
+function errorBody(status: number, code: string, message: string, requestId: string): APIGatewayProxyStructuredResultV2 {
+  return {
+    statusCode: status,
+    headers: { 'content-type': 'application/json', 'x-request-id': requestId },
+    body: JSON.stringify({ message, code, request_id: requestId }),
+  };
+}
+
 function write(res: ServerResponse, result: APIGatewayProxyStructuredResultV2) {
   res.writeHead(result.statusCode ?? 200, (result.headers ?? {}) as Record<string, string>);
   res.end(result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : (result.body ?? ''));
@@ -132,12 +141,10 @@ export async function startApiServer(options: ApiServerOptions): Promise<{ serve
   const server = createServer(async (req, res) => {
     const requestId = randomUUID();
     try {
-      const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+      // Routing needs only the path: the Host header (which a client may garble) is never parsed.
+      const url = new URL(req.url ?? '/', 'http://localhost');
       const body = await readBody(req);
-      if (body === null) {
-        res.writeHead(413, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify({ message: 'Request Entity Too Large' }));
-      }
+      if (body === null) return write(res, errorBody(413, 'payload_too_large', 'Request body exceeds the 10 MiB limit', requestId));
       if (options.extra && (await options.extra(req, url, body, res))) return;
       let route: RouteDef | undefined;
       let params: Record<string, string> | undefined;
@@ -157,12 +164,21 @@ export async function startApiServer(options: ApiServerOptions): Promise<{ serve
       write(res, result);
     } catch (error) {
       console.error(JSON.stringify({ level: 'ERROR', message: 'local server failure', request_id: requestId, error: String(error) }));
-      write(res, {
-        statusCode: 500,
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ message: 'Internal server error', code: 'internal_error', request_id: requestId }),
-      });
+      write(res, errorBody(500, 'internal_error', 'Internal server error', requestId));
     }
+  });
+  // Requests Node refuses before any handler runs (headers too large, malformed request lines) still get the
+  // contract's error body, as API Gateway answers them with its own.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const result = tooLarge
+      ? errorBody(431, 'request_header_fields_too_large', 'Request headers are too large', randomUUID())
+      : errorBody(400, 'bad_request', 'Malformed HTTP request', randomUUID());
+    const text = String(result.body);
+    socket.end(
+      `HTTP/1.1 ${result.statusCode} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+    );
   });
   await new Promise<void>((resolve) => server.listen(options.port, options.host, resolve));
   return { server, url: `http://${options.host}:${(server.address() as AddressInfo).port}` };

@@ -1,5 +1,5 @@
 import type { Caller } from './caller.ts';
-import { Conflict, InvalidRequest, UpstreamRejected } from './errors.ts';
+import { Conflict, InvalidRequest, UpstreamRejected, UpstreamUnavailable } from './errors.ts';
 import { templateEvent } from './events.ts';
 import {
   AssignmentConflict,
@@ -18,6 +18,7 @@ import type { Log } from './log.ts';
 import { resolveProvider } from './provider.ts';
 import { headerTypeOf, newRecordId, type MetaTemplate, type TemplateRecord } from './template-record.ts';
 import { authenticationComponents } from './template-rules/authentication.ts';
+import { normalizeComponents } from './template-rules/changes.ts';
 import { CATEGORIES, type Category } from './template-rules/components.ts';
 import { checkLanguage, checkName, checkTemplateDraft } from './template-rules/draft.ts';
 import { actingClient } from './tenancy.ts';
@@ -81,6 +82,39 @@ const CALLING_CODES: [string, string][] = [
 
 export const TEMPLATE_INVALID = 'Template validation failed';
 export const DUPLICATE_TEMPLATE = 'A template with this name and language already exists in the WABA';
+
+/** Stands in for the upstream id while the record is checked; as long as any id Graph gives. */
+const PROVISIONAL_ID = '0'.repeat(24);
+
+/**
+ * Creates the template upstream. When the answer is lost (a timeout after Graph may have made it) or Graph
+ * says the name and language exist, the upstream is asked: a template there with this draft's category and
+ * components is the one this request (or its earlier try) made, and is adopted, so a retried create answers as
+ * the first would have and never leaves an upstream template without its record.
+ */
+async function createUpstream(deps: CreateDeps, wabaId: string, draft: TemplateDraftForUpstream): Promise<CreatedTemplate> {
+  try {
+    return await deps.upstream.createTemplate(wabaId, draft);
+  } catch (error) {
+    const ambiguous = error instanceof UpstreamUnavailable;
+    const duplicate = error instanceof UpstreamRejected && error.reason === 'duplicate_template';
+    if (!ambiguous && !duplicate) throw error;
+    const existing = await deps.upstream.findTemplate(wabaId, draft.name, draft.language).catch(() => null);
+    if (
+      existing &&
+      existing.category === draft.category &&
+      normalizeComponents(existing.components) === normalizeComponents(draft.components)
+    ) {
+      deps.log.info('create reconciled with the upstream template it made', {
+        template_id: existing.id,
+        after: ambiguous ? 'lost answer' : 'duplicate',
+      });
+      return { id: existing.id, status: existing.status, category: existing.category };
+    }
+    if (duplicate) throw new Conflict(DUPLICATE_TEMPLATE);
+    throw error;
+  }
+}
 
 export function countryOfDid(did: string): string | undefined {
   const digits = did.replace(/\D/g, '');
@@ -146,21 +180,14 @@ export async function createTemplate(
     ...(body.allow_category_change !== undefined && { allow_category_change: body.allow_category_change }),
     ...(optimization && { optimization }),
   };
-  let created: CreatedTemplate;
-  try {
-    created = await deps.upstream.createTemplate(provider.wabaId, draft);
-  } catch (error) {
-    if (error instanceof UpstreamRejected && error.reason === 'duplicate_template') throw new Conflict(DUPLICATE_TEMPLATE);
-    throw error;
-  }
-
+  // The records are built, and checked against what the store can hold, before the upstream makes anything.
   const now = deps.now?.() ?? new Date().toISOString();
   const meta: MetaTemplate = {
-    id: String(created.id),
+    id: PROVISIONAL_ID,
     name: body.name,
     language: body.language,
-    status: created.status,
-    category: created.category ?? category,
+    status: 'PENDING',
+    category,
     components,
     parameter_format: 'POSITIONAL',
     ...(body.message_send_ttl_seconds !== undefined && { message_send_ttl_seconds: body.message_send_ttl_seconds }),
@@ -184,6 +211,11 @@ export async function createTemplate(
     ...(optimization && { optimization_spec: optimization }),
     ...(body.allow_button_url_change !== undefined && { allow_button_url_change: body.allow_button_url_change }),
   };
+  const unstorable = deps.records.storageProblem(base);
+  if (unstorable) throw new InvalidRequest(TEMPLATE_INVALID, [unstorable]);
+
+  const created = await createUpstream(deps, provider.wabaId, draft);
+  Object.assign(meta, { id: String(created.id), status: created.status, category: created.category ?? category });
   const records =
     pairs.length === 0
       ? [base]

@@ -1,5 +1,5 @@
 import type { Caller } from './caller.ts';
-import { InvalidRequest, NotFound } from './errors.ts';
+import { InvalidRequest, NotFound, UpstreamRejected, UpstreamUnavailable } from './errors.ts';
 import type { DirectoryStore, TemplateEdit, TemplateRecordStore, TemplateUpstream } from './ports.ts';
 import { TEMPLATE_INVALID } from './create-template.ts';
 import { resolveProvider } from './provider.ts';
@@ -57,17 +57,34 @@ export async function editTemplate(deps: EditDeps, caller: Caller, input: { did:
   if (sameComponents && category === current.category && sameSpec) {
     return { success: true as const, changed: false as const, message: NO_CHANGE_MESSAGE };
   }
+  const meta: MetaTemplate = { ...current, components: body.components, category, status: 'PENDING' };
+  // Checked before the upstream changes anything: an edit the records cannot hold is never sent.
+  const unstorable = deps.records.storageProblem({ ...record, meta_template: meta });
+  if (unstorable) throw new InvalidRequest(TEMPLATE_INVALID, [unstorable]);
+
   // name and language never go upstream: they cannot change.
   const edit: TemplateEdit = { components: body.components };
   if (category !== current.category) edit.category = category;
   if (body.optimization_spec) edit.optimization = body.optimization_spec;
-  await deps.upstream.editTemplate(current.id, edit);
-
-  const now = deps.now?.() ?? new Date().toISOString();
-  const meta: MetaTemplate = { ...current, components: body.components, category, status: 'PENDING' };
   // Every record of the template, for every client sharing the WABA, shows the new content.
   const siblings = await deps.records.listForTemplate(record.waba_id, current.id);
-  await deps.records.replaceMetaTemplate(siblings, meta, 'edit', now);
+  const store = (stored: MetaTemplate) =>
+    deps.records.replaceMetaTemplate(siblings, stored, 'edit', deps.now?.() ?? new Date().toISOString());
+  try {
+    await deps.upstream.editTemplate(current.id, edit);
+  } catch (error) {
+    // A lost answer, or a retry refused because the first try was applied (the template is PENDING now),
+    // does not say whether the edit happened: store what the upstream holds now.
+    if (!(error instanceof UpstreamUnavailable || error instanceof UpstreamRejected)) throw error;
+    const held = await deps.upstream.findTemplate(record.waba_id, current.name, current.language).catch(() => null);
+    if (held && held.id === current.id && normalizeComponents(held.components) !== normalizeComponents(current.components)) {
+      await store({ ...current, ...held });
+      if (normalizeComponents(held.components) === normalizeComponents(body.components))
+        return { success: true as const, changed: true as const };
+    }
+    throw error;
+  }
+  await store(meta);
   return { success: true as const, changed: true as const };
 }
 

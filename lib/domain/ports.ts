@@ -1,4 +1,5 @@
 import type { Campaign, ChannelRecord, Client, ContactChannel, Waba } from './directory.ts';
+import type { ErrorDetail } from './errors.ts';
 import type { ServiceEvent } from './events.ts';
 import type { MetaTemplate, TemplateRecord } from './template-record.ts';
 import type { WebhookConfig } from './webhook.ts';
@@ -61,6 +62,12 @@ export interface TemplateRecordStore {
   register(records: TemplateRecord[], events: ServiceEvent[]): Promise<void>;
   /** Replaces the meta_template of the given records (an edit reaches every sibling). */
   replaceMetaTemplate(records: TemplateRecord[], meta: MetaTemplate, source: 'edit' | 'sync', now: string): Promise<void>;
+  /**
+   * Why this record could not be stored (too large, nested too deep), naming the request field to blame;
+   * undefined when it can. Use cases ask before they call the upstream, so nothing is made there that
+   * cannot be recorded here.
+   */
+  storageProblem(record: TemplateRecord): ErrorDetail | undefined;
   /** Sets or clears `deleted` (a sync no longer finds, or finds again, the template upstream). */
   markDeleted(records: TemplateRecord[], deleted: boolean, now: string): Promise<void>;
 }

@@ -66,7 +66,7 @@ function variableButtons(buttons: unknown): number {
 export function templateNeeds(template: MetaTemplate): TemplateNeeds {
   const needs: TemplateNeeds = { header: 0, body: 0, buttons: 0 };
   for (const component of template.components as Component[]) {
-    const type = upper(component.type);
+    const type = upper(component?.type);
     if (type === 'HEADER') {
       needs.headerFormat = upper(component.format ?? 'TEXT');
       if (needs.headerFormat === 'TEXT') needs.header = countOf(component.text);
@@ -79,10 +79,10 @@ export function templateNeeds(template: MetaTemplate): TemplateNeeds {
       else if (kinds.includes('SPM')) needs.products = 'SPM';
     } else if (type === 'CAROUSEL' && Array.isArray(component.cards)) {
       needs.cards = component.cards.map((card: Component) => {
-        const parts = (card.components ?? []) as Component[];
+        const parts = (card?.components ?? []) as Component[];
         return {
-          body: countOf(parts.find((p) => upper(p.type) === 'BODY')?.text),
-          buttons: variableButtons(parts.find((p) => upper(p.type) === 'BUTTONS')?.buttons),
+          body: countOf(parts.find((p) => upper(p?.type) === 'BODY')?.text),
+          buttons: variableButtons(parts.find((p) => upper(p?.type) === 'BUTTONS')?.buttons),
         };
       });
     }
@@ -210,7 +210,7 @@ export async function sendTemplate(deps: SendDeps, caller: Caller, input: { path
   }
 
   // Calculated here, never sent by callers: namespace, the BODY/FOOTER/BUTTONS components, the contact count.
-  const components = (found.components as Component[]).filter((c) => ['BODY', 'FOOTER', 'BUTTONS'].includes(upper(c.type)));
+  const components = (found.components as Component[]).filter((c) => ['BODY', 'FOOTER', 'BUTTONS'].includes(upper(c?.type)));
   const jobs = splitJobs(body.recipients);
   const common = {
     send_id: input.sendId,

@@ -72,7 +72,7 @@ export function newRecordId(now = Date.now()): string {
 
 /** The media kind of a template's header, stored as the record's headerType. */
 export function headerTypeOf(components: Record<string, unknown>[]): TemplateRecord['headerType'] {
-  const header = components.find((c) => String(c.type).toUpperCase() === 'HEADER');
+  const header = components.find((c) => String(c?.type).toUpperCase() === 'HEADER');
   if (!header) return 'NONE';
   const format = String(header.format ?? 'TEXT').toUpperCase();
   return (['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT', 'LOCATION'] as const).find((f) => f === format) ?? 'NONE';

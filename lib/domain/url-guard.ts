@@ -16,9 +16,13 @@ export type UrlCheck =
 
 const BLOCKED_SUFFIXES = ['.localhost', '.local', '.internal', '.localdomain', '.home.arpa'];
 
+/** IPv6 global unicast: everything else (IPv4-compatible `::a.b.c.d`, NAT64, site-local…) is never public. */
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
+
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   const parsed = ipaddr.process(address); // IPv4-mapped IPv6 becomes its IPv4 address
+  if (parsed.kind() === 'ipv6' && !(parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6)) return false;
   return parsed.range() === 'unicast';
 }
 

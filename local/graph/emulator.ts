@@ -64,7 +64,7 @@ export class GraphEmulator {
       }
       this.calls.push({ method, path, query, body: isUpload ? `<${raw.length} bytes>` : body });
       const fault = this.faults.take(method, path, url.search);
-      if (fault?.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
+      if (fault?.delayMs && !fault.afterAccept) await new Promise((r) => setTimeout(r, fault.delayMs));
       if (fault?.status) {
         const code = fault.code ?? (fault.status === 429 ? 80007 : fault.status >= 500 ? 2 : 100);
         return errorEnvelope(new GraphError(fault.status, code, 'Injected fault'));
@@ -75,7 +75,9 @@ export class GraphEmulator {
       }
       const segments = path.split('/').filter(Boolean);
       if (/^v\d+\.\d+$/.test(segments[0] ?? '')) segments.shift();
-      return { status: 200, body: this.model.answer(method, segments, query, body, raw, url.href) };
+      const answer = { status: 200, body: this.model.answer(method, segments, query, body, raw, url.href) };
+      if (fault?.afterAccept) await new Promise((r) => setTimeout(r, fault.delayMs ?? 60_000));
+      return answer;
     } catch (error) {
       if (error instanceof GraphError) return errorEnvelope(error);
       if (error instanceof SyntaxError) return errorEnvelope(new GraphError(400, 100, 'Invalid JSON body'));
@@ -91,7 +93,14 @@ export class GraphEmulator {
     );
     const raw =
       typeof init.body === 'string' ? new TextEncoder().encode(init.body) : ((init.body as Uint8Array | undefined) ?? new Uint8Array());
-    const answer = await this.answer(init.method ?? 'GET', url, headers, raw);
+    const answering = this.answer(init.method ?? 'GET', url, headers, raw);
+    // Like a socket, the caller's deadline ends the wait, whatever the emulator is still doing.
+    const signal = init.signal;
+    const deadline = new Promise<never>((_, reject) => {
+      if (signal?.aborted) reject(signal.reason);
+      signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+    });
+    const answer = await (signal ? Promise.race([answering, deadline]) : answering);
     return Response.json(answer.body, { status: answer.status });
   }) as typeof fetch;
 

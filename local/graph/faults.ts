@@ -11,6 +11,11 @@ export interface Fault {
   code?: number;
   /** Hang this long before answering (a timeout for a client with a shorter one). */
   delayMs?: number;
+  /**
+   * Carry the request out first, then hang `delayMs` before answering: the upstream accepted, the client
+   * times out and never learns it (the ambiguous failure a create or edit must reconcile).
+   */
+  afterAccept?: boolean;
   /** How many requests it affects; unlimited when absent. */
   times?: number;
 }

@@ -68,5 +68,45 @@ describe('url guard', () => {
     '224.0.0.1',
     '255.255.255.255',
     'nonsense',
+    // IPv4-compatible IPv6 (a reproduced bypass), NAT64, 6to4 and Teredo embed an IPv4 address.
+    '::7f00:1',
+    '::127.0.0.1',
+    '::169.254.169.254',
+    '::10.0.0.1',
+    '64:ff9b::7f00:1',
+    '2002:7f00:1::',
+    '2001:0:7f00:1::',
+    '5f00::1',
   ])('counts %s as not public', (a) => expect(isPublicAddress(a)).toBe(false));
+
+  it.each(['https://[::127.0.0.1]/', 'https://[::7f00:1]/a.png', 'https://[::169.254.169.254]/latest', 'https://[::10.0.0.1]/'])(
+    'refuses the IPv4-compatible IPv6 URL %s',
+    async (url) => expect(await checkPublicHttpsUrl(url, async () => [])).toEqual({ ok: false, reason: 'private_address' }),
+  );
+});
+
+describe('the connected address', () => {
+  it('is checked for IP-literal hosts too, which skip the DNS lookup: a loopback receiver is never reached', async () => {
+    // Prepare: a plain TCP listener on loopback that records whether anything arrives
+    const { createServer } = await import('node:net');
+    const { guardedHttpsPost } = await import('#lib/adapters/https/webhook-transport.ts');
+    let received = 0;
+    const server = createServer((socket) => {
+      socket.on('data', (chunk) => {
+        received += chunk.length;
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    try {
+      // Act
+      const outcome = await guardedHttpsPost(new URL(`https://127.0.0.1:${port}/hook`), {}, '{"secret":true}').catch((e: Error) => e);
+      // Assess
+      expect(outcome).toBeInstanceOf(Error);
+      expect((outcome as Error).message).toBe('address not allowed');
+      expect(received).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
 });

@@ -19,6 +19,7 @@ import {
 import { keys, OUTBOX_PARTITION, SORT } from '#lib/adapters/dynamo/table.ts';
 import { dynamo, tableName } from './client.ts';
 import { queryAll, stripKeys } from './directory-store.ts';
+import { recordStorageProblem } from './item-limits.ts';
 import { assignmentKey, assignmentKeyItem, recordItem } from './record-items.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -154,6 +155,10 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
     }
     items.push(...eventItems);
     await transactAtomically(items);
+  }
+
+  storageProblem(record: TemplateRecord) {
+    return recordStorageProblem(record);
   }
 
   markDeleted(records: TemplateRecord[], deleted: boolean, now: string) {

@@ -1,4 +1,5 @@
 import { lookup as dnsLookup } from 'node:dns';
+import type { ClientRequest } from 'node:http';
 import type { LookupFunction } from 'node:net';
 import { isPublicAddress } from '#lib/domain/url-guard.ts';
 
@@ -6,6 +7,19 @@ export class BlockedAddressError extends Error {
   constructor() {
     super('address not allowed');
   }
+}
+
+/**
+ * Checks the address a request's socket actually connected to. Node skips the lookup for IP-literal hosts,
+ * so this is what guards them; for names it checks again what guardedLookup allowed.
+ */
+export function guardConnectedAddress(request: ClientRequest) {
+  request.on('socket', (socket) => {
+    socket.once('connect', () => {
+      if (!isPublicAddress(socket.remoteAddress ?? '')) request.destroy(new BlockedAddressError());
+    });
+  });
+  return request;
 }
 
 /**

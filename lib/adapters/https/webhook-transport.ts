@@ -1,25 +1,27 @@
 import { request } from 'node:https';
 import { Webhook } from 'standardwebhooks';
 import type { WebhookSender } from '#lib/domain/webhook-delivery.ts';
-import { guardedLookup } from './guarded-https.ts';
+import { guardConnectedAddress, guardedLookup } from './guarded-https.ts';
 
 export type HttpsPost = (url: URL, headers: Record<string, string>, body: string) => Promise<number>;
 
 /** POSTs over HTTPS to public addresses only (checked at connect time), with a deadline; no redirects are followed. */
 export const guardedHttpsPost: HttpsPost = (url, headers, body) =>
   new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        lookup: guardedLookup,
-        timeout: 10_000,
-      },
-      (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      },
+    const req = guardConnectedAddress(
+      request(
+        url,
+        {
+          method: 'POST',
+          headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+          lookup: guardedLookup,
+          timeout: 10_000,
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      ),
     );
     req.on('timeout', () => req.destroy(new Error('webhook timed out')));
     req.on('error', reject);

@@ -10,14 +10,14 @@ export function authenticationComponents(
 ) {
   const out = components.map((c) => ({ ...c }));
   if (options.add_security_recommendation !== undefined) {
-    const body = out.find((c) => upper(c.type) === 'BODY');
+    const body = out.find((c) => upper(c?.type) === 'BODY');
     if (body) body.add_security_recommendation = options.add_security_recommendation;
   }
   if (options.code_expiration_minutes !== undefined) {
-    let footer = out.find((c) => upper(c.type) === 'FOOTER');
+    let footer = out.find((c) => upper(c?.type) === 'FOOTER');
     if (!footer) {
       footer = { type: 'FOOTER' };
-      const buttonsAt = out.findIndex((c) => upper(c.type) === 'BUTTONS');
+      const buttonsAt = out.findIndex((c) => upper(c?.type) === 'BUTTONS');
       out.splice(buttonsAt >= 0 ? buttonsAt : out.length, 0, footer);
     }
     footer.code_expiration_minutes = options.code_expiration_minutes;

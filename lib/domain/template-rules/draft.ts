@@ -46,11 +46,15 @@ function checkCarousel(component: Component, path: string, category: Category, p
     const cp = `${path}.cards[${i}]`;
     const parts = Array.isArray(card?.components) ? (card.components as Component[]) : [];
     if (parts.length === 0) problems.push({ path: `${cp}.components`, message: 'must be a non-empty array' });
-    const cardShape = parts.map((c) => upper(c.type)).join(',');
+    const cardShape = parts.map((c) => upper(c?.type)).join(',');
     if (shape === undefined) shape = cardShape;
     else if (cardShape !== shape) problems.push({ path: `${cp}.components`, message: 'every card must have the same components' });
     parts.forEach((part, j) => {
       const pp = `${cp}.components[${j}]`;
+      if (!part || typeof part !== 'object' || Array.isArray(part)) {
+        problems.push({ path: pp, message: 'must be an object' });
+        return;
+      }
       const type = upper(part.type);
       if (type === 'HEADER') {
         if (!['IMAGE', 'VIDEO'].includes(upper(part.format)))

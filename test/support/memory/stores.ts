@@ -1,3 +1,4 @@
+import { recordStorageProblem } from '#lib/adapters/dynamo/item-limits.ts';
 import { type DirectoryEntities, directoryEntities, parseDirectoryFile } from '#lib/adapters/directory-file.ts';
 import type { Campaign, ChannelRecord, Client, ContactChannel, Waba } from '#lib/domain/directory.ts';
 import type { ServiceEvent } from '#lib/domain/events.ts';
@@ -150,6 +151,11 @@ export class MemoryTemplateRecordStore implements TemplateRecordStore {
       for (const record of records) this.put(record);
     }
     for (const event of events) this.outbox.set(event.id, copy(event));
+  }
+
+  /** The same limits as DynamoDB's (the contract test holds both to them). */
+  storageProblem(record: TemplateRecord) {
+    return recordStorageProblem(record);
   }
 
   async markDeleted(records: TemplateRecord[], deleted: boolean, now: string) {

@@ -35,6 +35,7 @@ export function memoryWorld(fixture: DirectoryFile = DEMO_FIXTURE) {
       fetch: emulator.fetch,
       log: silentLog,
       baseDelayMs: 1,
+      timeoutMs: 300,
     }),
     'app',
   );
