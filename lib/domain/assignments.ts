@@ -31,6 +31,8 @@ interface Target {
   original: TemplateRecord;
   clientId: number;
   siblings: TemplateRecord[];
+  /** The version the siblings were read at: the change is written only if it is still the current one. */
+  of: AssignmentChange['of'];
 }
 
 /**
@@ -44,8 +46,8 @@ async function target(deps: AssignmentDeps, caller: Caller, recordId: string, re
   if (original.client_id !== clientId && !(await deps.directory.clientHasWaba(clientId, original.waba_id))) {
     throw new Forbidden(`Client ${clientId} does not hold WABA ${original.waba_id}`);
   }
-  const siblings = await deps.records.listForTemplate(original.waba_id, original.meta_template.id, clientId);
-  return { original, clientId, siblings };
+  const { records: siblings, version } = await deps.records.readAssignments(original.waba_id, original.meta_template.id, clientId);
+  return { original, clientId, siblings, of: { wabaId: original.waba_id, templateId: original.meta_template.id, clientId, version } };
 }
 
 /** Checks each pair against the directory: the channel and the campaign must be the acting client's. */
@@ -109,7 +111,7 @@ function asPlaceholder(record: TemplateRecord, now: string): TemplateRecord {
   return { ...rest, active: false, updated_at: now };
 }
 
-const emptyChange = (): AssignmentChange => ({ create: [], update: [], remove: [] });
+const emptyChange = (of: AssignmentChange['of']): AssignmentChange => ({ of, create: [], update: [], remove: [] });
 
 async function apply(deps: AssignmentDeps, change: AssignmentChange) {
   try {
@@ -135,12 +137,12 @@ export async function addAssignments(
   const pairs = input.channel_campaigns ?? [];
   if (pairs.length === 0)
     throw new InvalidRequest('channel_campaigns must name at least one pair', [{ path: 'channel_campaigns', message: 'is required' }]);
-  const { original, clientId, siblings } = await target(deps, caller, recordId, input.client_id);
+  const { original, clientId, siblings, of } = await target(deps, caller, recordId, input.client_id);
   const resolved = await resolvePairs(deps, clientId, original.waba_id, pairs);
   const now = deps.now?.() ?? new Date().toISOString();
   const held = new Map(siblings.filter((r) => !isPlaceholder(r)).map((r) => [recordPair(r)!, r]));
   const placeholder = siblings.find(isPlaceholder);
-  const change = emptyChange();
+  const change = emptyChange(of);
   const ids: string[] = [];
   for (const { pair, channel, campaign } of resolved) {
     const existing = held.get(pairKey(pair));
@@ -170,14 +172,14 @@ export async function replaceAssignments(
   recordId: string,
   input: { client_id?: number; channel_campaigns?: Pair[] },
 ) {
-  const { original, clientId, siblings } = await target(deps, caller, recordId, input.client_id);
+  const { original, clientId, siblings, of } = await target(deps, caller, recordId, input.client_id);
   const resolved = await resolvePairs(deps, clientId, original.waba_id, input.channel_campaigns ?? []);
   const now = deps.now?.() ?? new Date().toISOString();
   const wanted = new Set(resolved.map((r) => pairKey(r.pair)));
   const assigned = siblings.filter((r) => !isPlaceholder(r));
   const placeholders = siblings.filter(isPlaceholder);
   const heldKeys = new Set(assigned.map((r) => recordPair(r)!));
-  const change = emptyChange();
+  const change = emptyChange(of);
   const leaving = assigned.filter((r) => !wanted.has(recordPair(r)!));
   const arriving = resolved.filter((r) => !heldKeys.has(pairKey(r.pair)));
   let reusable: TemplateRecord | undefined = placeholders[0];
@@ -232,7 +234,7 @@ export async function removeAssignments(
       { path: input.channel_id === undefined ? 'channel_id' : 'campaign_id', message: 'is required with the other' },
     ]);
   }
-  const { original, clientId, siblings } = await target(deps, caller, recordId, input.client_id);
+  const { original, clientId, siblings, of } = await target(deps, caller, recordId, input.client_id);
   const now = deps.now?.() ?? new Date().toISOString();
   const assigned = siblings.filter((r) => !isPlaceholder(r));
   const placeholders = siblings.filter(isPlaceholder);
@@ -245,7 +247,7 @@ export async function removeAssignments(
         `Client ${clientId} has no assignment {channel_id: ${input.channel_id}, campaign_id: ${input.campaign_id}} for this template`,
       );
   }
-  const change = emptyChange();
+  const change = emptyChange(of);
   if (leaving.length === assigned.length) finishWithPlaceholder(change, leaving, placeholders, original, clientId, now);
   else change.remove.push(...leaving);
   await apply(deps, change);

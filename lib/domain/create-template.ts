@@ -224,7 +224,8 @@ export async function createTemplate(
   try {
     await deps.records.register(records, [event]);
   } catch (error) {
-    if (error instanceof AssignmentConflict) throw new Conflict('The template is already registered for this client');
+    // The client holds this template already (a retry of a create that was recorded): the name and language exist.
+    if (error instanceof AssignmentConflict) throw new Conflict(DUPLICATE_TEMPLATE);
     throw error;
   }
   await publishSaved(deps, [event]);

@@ -30,7 +30,18 @@ export interface WebhookConfigStore {
   put(config: Omit<WebhookConfig, 'signing_secret' | 'created_at' | 'updated_at'>, newSecret: string): Promise<WebhookConfig>;
 }
 
+/**
+ * A client's records of one template, read together with their version: every change of them is conditioned
+ * on that version (decisions §11), so of two concurrent changes exactly one is written.
+ */
+export interface ClientAssignments {
+  records: TemplateRecord[];
+  version: number;
+}
+
 export interface AssignmentChange {
+  /** The (client, template) whose records change, and the version they were read at. */
+  of: { wabaId: string; templateId: string; clientId: number; version: number };
   /** Records to write whole: new siblings (must not exist) and records changed in place (must exist). */
   create: TemplateRecord[];
   update: { before: TemplateRecord; after: TemplateRecord }[];
@@ -46,6 +57,8 @@ export interface TemplateRecordStore {
   getMany(ids: string[]): Promise<Map<string, TemplateRecord>>;
   /** A client's records in listing order (name, language, WABA, template, record id). */
   listForClient(clientId: number): Promise<TemplateRecord[]>;
+  /** One client's records of one template and their version, read consistently (never from a stale index). */
+  readAssignments(wabaId: string, templateId: string, clientId: number): Promise<ClientAssignments>;
   /** Records of one upstream template; one client's when clientId is given. */
   listForTemplate(wabaId: string, templateId: string, clientId?: number): Promise<TemplateRecord[]>;
   /** Sets `active` only if it still has the value read: concurrent flips cannot both succeed. */
@@ -56,8 +69,9 @@ export interface TemplateRecordStore {
    */
   applyAssignments(change: AssignmentChange): Promise<void>;
   /**
-   * Registers new records and their events in one transaction (the events go to the outbox). Events alone
-   * (no records) may be written in several transactions: each event stands by itself.
+   * Registers new records and their events in one transaction (the events go to the outbox); the records
+   * must be the first of their (client, template), else AssignmentConflict. Events alone (no records) may be
+   * written in several transactions: each event stands by itself.
    */
   register(records: TemplateRecord[], events: ServiceEvent[]): Promise<void>;
   /** Replaces the meta_template of the given records (an edit reaches every sibling). */

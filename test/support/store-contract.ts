@@ -28,6 +28,11 @@ function record(templateId: string, clientId: number, pair?: [number, number], e
   };
 }
 
+async function versionOf(store: TemplateRecordStore, templateId: string) {
+  const { version } = await store.readAssignments('contract-waba', templateId, 7);
+  return { wabaId: 'contract-waba', templateId, clientId: 7, version };
+}
+
 export function templateRecordStoreContract(name: string, makeStore: () => TemplateRecordStore | Promise<TemplateRecordStore>) {
   describe(`${name}: the template record store contract`, () => {
     it('registers a pair once: a second registration of the same pair is an AssignmentConflict', async () => {
@@ -45,7 +50,7 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       await store.register([held], []);
       await store.setActive(held.id, false, true, new Date(Date.now() + 1000).toISOString());
       const added = record(template, 7, [3, 4]);
-      const stale = store.applyAssignments({ create: [added], update: [], remove: [held] });
+      const stale = store.applyAssignments({ of: await versionOf(store, template), create: [added], update: [], remove: [held] });
       await expect(stale).rejects.toBeInstanceOf(AssignmentConflict);
       expect((await store.listForTemplate('contract-waba', template, 7)).map((r) => r.id)).toEqual([held.id]);
     });
@@ -54,12 +59,44 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       const store = await makeStore();
       const template = unique();
       await store.register([record(template, 7, [1, 2])], []);
+      const seen = await versionOf(store, template);
       const outcomes = await Promise.allSettled([
-        store.applyAssignments({ create: [record(template, 7, [5, 6])], update: [], remove: [] }),
-        store.applyAssignments({ create: [record(template, 7, [5, 6])], update: [], remove: [] }),
+        store.applyAssignments({ of: seen, create: [record(template, 7, [5, 6])], update: [], remove: [] }),
+        store.applyAssignments({ of: seen, create: [record(template, 7, [5, 6])], update: [], remove: [] }),
       ]);
       expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
       expect(await store.listForTemplate('contract-waba', template, 7)).toHaveLength(2);
+    });
+
+    it('writes two changes read at the same version only once, even when they touch different records', async () => {
+      // Prepare: pairs A and B; each request removes one, and each alone would leave the other in place
+      const store = await makeStore();
+      const template = unique();
+      const a = record(template, 7, [1, 2]);
+      const b = record(template, 7, [3, 4]);
+      await store.register([a, b], []);
+      const seen = await versionOf(store, template);
+      // Act
+      const outcomes = await Promise.allSettled([
+        store.applyAssignments({ of: seen, create: [], update: [], remove: [a] }),
+        store.applyAssignments({ of: seen, create: [], update: [], remove: [b] }),
+      ]);
+      // Assess: the loser wrote nothing, so the client still holds a record of the template
+      expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+      const after = await store.readAssignments('contract-waba', template, 7);
+      expect(after.records).toHaveLength(1);
+      expect(after.version).toBe(seen.version + 1);
+    });
+
+    it('reads back what it registered, consistently, with a version', async () => {
+      const store = await makeStore();
+      const template = unique();
+      const held = record(template, 7, [1, 2]);
+      await store.register([held], []);
+      const read = await store.readAssignments('contract-waba', template, 7);
+      expect(read.records.map((r) => r.id)).toEqual([held.id]);
+      expect(read.version).toBeGreaterThan(0);
+      await expect(store.register([record(template, 7, [9, 9])], [])).rejects.toBeInstanceOf(AssignmentConflict);
     });
 
     it('flips active only from the value read', async () => {
@@ -76,7 +113,9 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       const store = await makeStore();
       const template = unique();
       const many = Array.from({ length: 60 }, (_, i) => record(template, 7, [100 + i, 1]));
-      await expect(store.applyAssignments({ create: many, update: [], remove: [] })).rejects.toBeInstanceOf(ChangeTooLarge);
+      await expect(
+        store.applyAssignments({ of: await versionOf(store, template), create: many, update: [], remove: [] }),
+      ).rejects.toBeInstanceOf(ChangeTooLarge);
       expect(await store.listForTemplate('contract-waba', template, 7)).toEqual([]);
     });
 

@@ -46,6 +46,8 @@ export const SORT = {
   syncLease: 'SYNC_LEASE',
   webhookConfig: 'WEBHOOK',
   placeholder: 'PAIR#UNASSIGNED',
+  /** The version of one client's records of one template, beside their assignment keys. */
+  assignmentsVersion: 'VERSION',
   /** A client's WABA memberships sort as `WABA#<id>` under the client. */
   wabaPrefix: 'WABA#',
 } as const;

@@ -30,6 +30,22 @@ export const TRANSACTION_LIMIT = 100;
 const isConditionFailure = (error: unknown) =>
   ['ConditionalCheckFailedException', 'TransactionCanceledException'].includes((error as Error)?.name);
 
+/**
+ * Moves a (client, template)'s version from the one read to the next, on condition it is still the one read
+ * (a version never written counts as 0; `fresh` demands that none exists).
+ */
+function versionBump(wabaId: string, templateId: string, clientId: number, seen: number, fresh = false): TransactItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: { pk: keys.assignments(wabaId, templateId, clientId), sk: SORT.assignmentsVersion },
+      UpdateExpression: 'SET version = :next, entity = :entity',
+      ConditionExpression: fresh || seen === 0 ? 'attribute_not_exists(pk)' + (fresh ? '' : ' OR version = :seen') : 'version = :seen',
+      ExpressionAttributeValues: { ':next': seen + 1, ':entity': 'assignments_version', ...(!fresh && { ':seen': seen }) },
+    },
+  };
+}
+
 /** One transaction, all or nothing: too many items is ChangeTooLarge, a failed condition AssignmentConflict. */
 async function transactAtomically(items: TransactItem[]) {
   if (items.length > TRANSACTION_LIMIT) throw new ChangeTooLarge(`${items.length} items exceed one transaction`);
@@ -47,12 +63,15 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
     return stripKeys<TemplateRecord>(result.Item);
   }
 
-  async getMany(ids: string[]) {
+  async getMany(ids: string[], consistent = false) {
     const found = new Map<string, TemplateRecord>();
     const unique = [...new Set(ids)];
     for (let i = 0; i < unique.length; i += 100) {
       let request: BatchGetCommandInput['RequestItems'] = {
-        [tableName()]: { Keys: unique.slice(i, i + 100).map((id) => ({ pk: keys.record(id), sk: SORT.record })) },
+        [tableName()]: {
+          Keys: unique.slice(i, i + 100).map((id) => ({ pk: keys.record(id), sk: SORT.record })),
+          ConsistentRead: consistent,
+        },
       };
       for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
         const result: BatchGetCommandOutput = await dynamo().send(new BatchGetCommand({ RequestItems: request }));
@@ -74,6 +93,22 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
       ExpressionAttributeValues: { ':p': keys.clientRecords(clientId) },
     });
     return items.map((item) => stripKeys<TemplateRecord>(item)!);
+  }
+
+  /**
+   * Strongly consistent, from the base table: the (client, template)'s assignment keys and version in one
+   * Query, then its records by key. A change built on this read cannot miss a sibling another request made.
+   */
+  async readAssignments(wabaId: string, templateId: string, clientId: number) {
+    const items = await queryAll({
+      KeyConditionExpression: 'pk = :p',
+      ExpressionAttributeValues: { ':p': keys.assignments(wabaId, templateId, clientId) },
+      ConsistentRead: true,
+    });
+    const version = Number(items.find((item) => item.sk === SORT.assignmentsVersion)?.version ?? 0);
+    const ids = items.filter((item) => typeof item.record_id === 'string').map((item) => String(item.record_id));
+    const found = await this.getMany(ids, true);
+    return { records: ids.map((id) => found.get(id)).filter((r): r is TemplateRecord => r !== undefined), version };
   }
 
   async listForTemplate(wabaId: string, templateId: string, clientId?: number) {
@@ -135,6 +170,7 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
       items.push({ Delete: { TableName: table, Key: assignmentKey(record) } });
     }
     if (items.length === 0) return;
+    items.push(versionBump(change.of.wabaId, change.of.templateId, change.of.clientId, change.of.version));
     await transactAtomically(items);
   }
 
@@ -153,6 +189,9 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
       }
       return;
     }
+    // The first records of a (client, template): its version must not exist yet.
+    const groups = new Map(records.map((r) => [keys.assignments(r.waba_id, r.meta_template.id, r.client_id), r]));
+    for (const r of groups.values()) items.push(versionBump(r.waba_id, r.meta_template.id, r.client_id, 0, true));
     items.push(...eventItems);
     await transactAtomically(items);
   }

@@ -80,6 +80,8 @@ export class MemoryTemplateRecordStore implements TemplateRecordStore {
   /** Assignment keys: (template, client, pair) → record id. */
   private readonly keys = new Map<string, string>();
   readonly outbox = new Map<string, ServiceEvent>();
+  /** The version of each (client, template)'s records; absent counts as 0. */
+  private readonly versions = new Map<string, number>();
 
   constructor(initial: TemplateRecord[] = []) {
     for (const record of initial) this.put(record);
@@ -102,6 +104,13 @@ export class MemoryTemplateRecordStore implements TemplateRecordStore {
       .sort((a, b) => (listingOrder(a) < listingOrder(b) ? -1 : 1))
       .map(copy);
   }
+  async readAssignments(wabaId: string, templateId: string, clientId: number) {
+    return {
+      records: await this.listForTemplate(wabaId, templateId, clientId),
+      version: this.versions.get(`${wabaId}#${templateId}#${clientId}`) ?? 0,
+    };
+  }
+
   async listForTemplate(wabaId: string, templateId: string, clientId?: number) {
     return [...this.records.values()]
       .filter((r) => r.waba_id === wabaId && r.meta_template.id === templateId && (clientId === undefined || r.client_id === clientId))
@@ -120,6 +129,8 @@ export class MemoryTemplateRecordStore implements TemplateRecordStore {
     let items = change.create.length * 2 + change.remove.length * 2;
     for (const { before, after } of change.update) items += assignmentKey(before) === assignmentKey(after) ? 1 : 3;
     if (items === 0) return;
+    items += 1; // the version
+    const versionKey = `${change.of.wabaId}#${change.of.templateId}#${change.of.clientId}`;
     if (items > TRANSACTION_LIMIT) throw new ChangeTooLarge(`${items} items exceed one transaction`);
     const unchanged = (r: TemplateRecord) => this.records.get(r.id)?.updated_at === r.updated_at;
     const freedKeys = new Set([...change.remove, ...change.update.map((u) => u.before)].map(assignmentKey));
@@ -132,6 +143,7 @@ export class MemoryTemplateRecordStore implements TemplateRecordStore {
       return true;
     };
     const ok =
+      (this.versions.get(versionKey) ?? 0) === change.of.version &&
       change.create.every((r) => !this.records.has(r.id) && claim(r)) &&
       change.update.every(({ before, after }) => unchanged(before) && (assignmentKey(before) === assignmentKey(after) || claim(after))) &&
       change.remove.every(unchanged);
@@ -139,16 +151,20 @@ export class MemoryTemplateRecordStore implements TemplateRecordStore {
     for (const r of [...change.remove, ...change.update.map((u) => u.before)]) this.keys.delete(assignmentKey(r));
     for (const r of change.remove) this.records.delete(r.id);
     for (const r of [...change.create, ...change.update.map((u) => u.after)]) this.put(r);
+    this.versions.set(versionKey, change.of.version + 1);
   }
 
   async register(records: TemplateRecord[], events: ServiceEvent[]) {
     if (records.length > 0) {
       if (records.length * 2 + events.length > TRANSACTION_LIMIT) throw new ChangeTooLarge('too many items for one transaction');
       const keys = records.map(assignmentKey);
-      if (records.some((r) => this.records.has(r.id)) || keys.some((k) => this.keys.has(k)) || new Set(keys).size < keys.length) {
+      const groups = new Set(records.map((r) => `${r.waba_id}#${r.meta_template.id}#${r.client_id}`));
+      const taken = [...groups].some((g) => this.versions.has(g));
+      if (taken || records.some((r) => this.records.has(r.id)) || keys.some((k) => this.keys.has(k)) || new Set(keys).size < keys.length) {
         throw new AssignmentConflict();
       }
       for (const record of records) this.put(record);
+      for (const group of groups) this.versions.set(group, 1);
     }
     for (const event of events) this.outbox.set(event.id, copy(event));
   }
