@@ -74,8 +74,17 @@ export interface TemplateRecordStore {
    * written in several transactions: each event stands by itself.
    */
   register(records: TemplateRecord[], events: ServiceEvent[]): Promise<void>;
-  /** Replaces the meta_template of the given records (an edit reaches every sibling). */
-  replaceMetaTemplate(records: TemplateRecord[], meta: MetaTemplate, source: 'edit' | 'sync', now: string): Promise<void>;
+  /**
+   * Replaces the meta_template of the given records (an edit reaches every sibling); the events, when given,
+   * go to the outbox in the same write, so a change and its event are never written one without the other.
+   */
+  replaceMetaTemplate(
+    records: TemplateRecord[],
+    meta: MetaTemplate,
+    source: 'edit' | 'sync',
+    now: string,
+    events?: ServiceEvent[],
+  ): Promise<void>;
   /**
    * Why this record could not be stored (too large, nested too deep), naming the request field to blame;
    * undefined when it can. Use cases ask before they call the upstream, so nothing is made there that
@@ -86,11 +95,24 @@ export interface TemplateRecordStore {
   markDeleted(records: TemplateRecord[], deleted: boolean, now: string): Promise<void>;
 }
 
+/** How a sync run ended (decisions §14). */
+export interface SyncRunResult {
+  started_at: string;
+  finished_at: string;
+  result: 'succeeded' | 'failed';
+  templates_seen: number;
+  changes: number;
+  error?: string;
+}
+
 /** The one-sync-at-a-time lease per client: a conditional write with an expiry (decisions §4). */
 export interface SyncLeaseStore {
   acquire(clientId: number, leaseId: string, nowMs: number, ttlMs: number): Promise<boolean>;
   holds(clientId: number, leaseId: string, nowMs: number): Promise<boolean>;
-  release(clientId: number, leaseId: string): Promise<void>;
+  /** Gives the lease back (only its holder can); with a run's result, records it as the client's last run. */
+  release(clientId: number, leaseId: string, lastRun?: SyncRunResult): Promise<void>;
+  /** The client's last finished run, if any. */
+  lastRun(clientId: number): Promise<SyncRunResult | null>;
 }
 
 /** A queue of jobs for a worker or the dispatch engine. */

@@ -71,43 +71,40 @@ export interface RunSyncDeps {
   now?: () => Date;
 }
 
-async function upstreamTemplates(deps: RunSyncDeps, wabaId: string, clientId: number) {
-  const all: MetaTemplate[] = [];
-  let page = 0;
-  for await (const templates of deps.upstream.templatesOf(wabaId)) {
-    all.push(...templates);
-    deps.log.info('sync progress', { client_id: clientId, waba_id: wabaId, page: ++page, templates_so_far: all.length });
-  }
-  return all;
-}
-
 const sameMeta = (a: MetaTemplate, b: MetaTemplate) => normalizeComponents(a) === normalizeComponents(b);
 
+/** What a run did, for the log and the client's sync status (decisions §14). */
+export interface SyncCounts {
+  updated: number;
+  created: number;
+  deleted: number;
+  status_changed: number;
+  templates_seen: number;
+  skipped: number;
+}
+
 /**
- * The sync itself, idempotent: for every WABA of the client, each upstream template updates the client's
- * records of it (a status change fires template.status_changed), gets an Unassigned placeholder when the
- * client had none, and records whose template is gone upstream are marked deleted.
+ * One WABA of the client: each upstream template updates the client's records of it (a status change writes
+ * its template.status_changed event in the same write), gets an Unassigned placeholder when the client had
+ * none, and records whose template is gone upstream are marked deleted. The events are published as soon as
+ * the WABA is done; whatever happens later, they are in the outbox already.
  */
-export async function runSync(deps: RunSyncDeps, job: { client_id: number; lease_id: string }) {
-  const clientId = job.client_id;
-  const startedAt = deps.now?.() ?? new Date();
-  if (!(await deps.leases.holds(clientId, job.lease_id, startedAt.getTime()))) {
-    deps.log.warn('sync skipped: the lease is no longer held', { client_id: clientId });
-    return { skipped: true };
-  }
-  const stamp = startedAt.toISOString();
-  const counts = { updated: 0, created: 0, deleted: 0, status_changed: 0 };
-  const records = await deps.records.listForClient(clientId);
-  const groups = new Map<string, TemplateRecord[]>();
-  for (const record of records) {
-    const key = `${record.waba_id}#${record.meta_template.id}`;
-    groups.set(key, [...(groups.get(key) ?? []), record]);
-  }
+async function syncWaba(
+  deps: RunSyncDeps,
+  clientId: number,
+  wabaId: string,
+  groups: Map<string, TemplateRecord[]>,
+  stamp: string,
+  counts: SyncCounts,
+) {
+  const waba = await deps.directory.getWaba(wabaId);
+  const seen = new Set<string>();
   const events: ServiceEvent[] = [];
-  for (const wabaId of await deps.directory.listClientWabas(clientId)) {
-    const waba = await deps.directory.getWaba(wabaId);
-    const seen = new Set<string>();
-    for (const upstream of await upstreamTemplates(deps, wabaId, clientId)) {
+  let page = 0;
+  for await (const templates of deps.upstream.templatesOf(wabaId)) {
+    counts.templates_seen += templates.length;
+    deps.log.info('sync progress', { client_id: clientId, waba_id: wabaId, page: ++page, templates_so_far: counts.templates_seen });
+    for (const upstream of templates) {
       const meta = { ...upstream, id: String(upstream.id) } as MetaTemplate;
       seen.add(meta.id);
       const group = groups.get(`${wabaId}#${meta.id}`);
@@ -128,6 +125,18 @@ export async function runSync(deps: RunSyncDeps, job: { client_id: number; lease
           created_at: stamp,
           updated_at: stamp,
         };
+        const problem = deps.records.storageProblem(placeholder);
+        if (problem) {
+          // One template the table cannot hold must not stop the others.
+          deps.log.error('sync skipped a template it cannot store', {
+            client_id: clientId,
+            waba_id: wabaId,
+            template_id: meta.id,
+            reason: problem.message,
+          });
+          counts.skipped++;
+          continue;
+        }
         try {
           await deps.records.register([placeholder], []);
           counts.created++;
@@ -139,31 +148,74 @@ export async function runSync(deps: RunSyncDeps, job: { client_id: number; lease
       }
       const current = group[0].meta_template;
       if (!sameMeta(current, meta)) {
-        await deps.records.replaceMetaTemplate(group, meta, 'sync', stamp);
+        const changed =
+          current.status !== meta.status
+            ? [templateEvent('template.status_changed', { ...oldestRecord(group), meta_template: meta }, stamp)]
+            : [];
+        await deps.records.replaceMetaTemplate(group, meta, 'sync', stamp, changed);
+        events.push(...changed);
         counts.updated++;
-        if (current.status !== meta.status) {
-          events.push(templateEvent('template.status_changed', { ...oldestRecord(group), meta_template: meta }, stamp));
-          counts.status_changed++;
-        }
+        counts.status_changed += changed.length;
       }
       const back = group.filter((r) => r.deleted);
       if (back.length > 0) await deps.records.markDeleted(back, false, stamp);
     }
-    for (const [key, group] of groups) {
-      if (!key.startsWith(`${wabaId}#`) || seen.has(group[0].meta_template.id)) continue;
-      const live = group.filter((r) => !r.deleted);
-      if (live.length > 0) {
-        await deps.records.markDeleted(live, true, stamp);
-        counts.deleted++;
-      }
+  }
+  for (const [key, group] of groups) {
+    if (!key.startsWith(`${wabaId}#`) || seen.has(group[0].meta_template.id)) continue;
+    const live = group.filter((r) => !r.deleted);
+    if (live.length > 0) {
+      await deps.records.markDeleted(live, true, stamp);
+      counts.deleted++;
     }
   }
-  // Events go through the outbox, then out.
-  if (events.length > 0) {
-    await deps.records.register([], events);
-    await publishSaved(deps, events);
+  if (events.length > 0) await publishSaved(deps, events);
+}
+
+/**
+ * The sync itself, idempotent. A WABA that fails (the upstream down, a write refused) is logged with its
+ * cause and the others still run; the lease is given back the moment the run ends, with the run's result
+ * recorded for the client's sync status.
+ */
+export async function runSync(deps: RunSyncDeps, job: { client_id: number; lease_id: string }) {
+  const clientId = job.client_id;
+  const startedAt = deps.now?.() ?? new Date();
+  if (!(await deps.leases.holds(clientId, job.lease_id, startedAt.getTime()))) {
+    deps.log.warn('sync skipped: the lease is no longer held', { client_id: clientId });
+    return { skipped: true };
   }
-  await deps.leases.release(clientId, job.lease_id);
-  deps.log.info('sync finished', { client_id: clientId, ...counts });
+  const stamp = startedAt.toISOString();
+  const counts: SyncCounts = { updated: 0, created: 0, deleted: 0, status_changed: 0, templates_seen: 0, skipped: 0 };
+  const failures: string[] = [];
+  try {
+    const groups = new Map<string, TemplateRecord[]>();
+    for (const record of await deps.records.listForClient(clientId)) {
+      const key = `${record.waba_id}#${record.meta_template.id}`;
+      groups.set(key, [...(groups.get(key) ?? []), record]);
+    }
+    for (const wabaId of await deps.directory.listClientWabas(clientId)) {
+      try {
+        await syncWaba(deps, clientId, wabaId, groups, stamp, counts);
+      } catch (error) {
+        failures.push(`WABA ${wabaId}: ${(error as Error).message}`);
+        deps.log.error('sync of a WABA failed', { client_id: clientId, waba_id: wabaId, error: (error as Error).message });
+      }
+    }
+  } catch (error) {
+    failures.push((error as Error).message);
+    deps.log.error('sync failed', { client_id: clientId, error: (error as Error).message });
+  } finally {
+    const finishedAt = (deps.now?.() ?? new Date()).toISOString();
+    const changes = counts.updated + counts.created + counts.deleted;
+    await deps.leases.release(clientId, job.lease_id, {
+      started_at: stamp,
+      finished_at: finishedAt,
+      result: failures.length === 0 ? 'succeeded' : 'failed',
+      templates_seen: counts.templates_seen,
+      changes,
+      ...(failures.length > 0 && { error: failures.join('; ') }),
+    });
+  }
+  deps.log.info('sync finished', { client_id: clientId, ...counts, failures: failures.length });
   return counts;
 }

@@ -12,7 +12,7 @@ describe('stack traces of deployed bundles', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tms-maps-'));
     try {
       const entry = join(dir, 'failing-function.ts');
-      writeFileSync(entry, "export function handler() {\n  const detail = 'x';\n  throw new Error(`failed ${detail}`);\n}\n");
+      writeFileSync(entry, "export function handler() {\n  const detail = 'x';\n  throw new Error('failed ' + detail);\n}\n");
       const bundle = await bundleFunction(entry, join(dir, 'out'));
       const { handler } = (await import(pathToFileURL(bundle.file).href)) as { handler: () => void };
       // Act

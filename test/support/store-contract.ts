@@ -145,5 +145,15 @@ export function syncLeaseStoreContract(name: string, makeStore: () => SyncLeaseS
       await leases.release(client, 'b');
       expect(await leases.acquire(client, 'c', now + 121_000, 60_000)).toBe(true);
     });
+
+    it('keeps the last run’s result when its holder releases it', async () => {
+      const leases = await makeStore();
+      const client = Number(String(Date.now()).slice(-8)) + Math.floor(Math.random() * 1000) + 2000;
+      const run = { started_at: 'a', finished_at: 'b', result: 'failed' as const, templates_seen: 3, changes: 1, error: 'WABA 1: down' };
+      expect(await leases.acquire(client, 'a', Date.now(), 60_000)).toBe(true);
+      await leases.release(client, 'a', run);
+      expect(await leases.lastRun(client)).toEqual(run);
+      expect(await leases.acquire(client, 'b', Date.now(), 60_000)).toBe(true);
+    });
   });
 }

@@ -1,5 +1,5 @@
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { SyncLeaseStore } from '#lib/domain/ports.ts';
+import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { SyncLeaseStore, SyncRunResult } from '#lib/domain/ports.ts';
 import { keys, SORT, TTL_ATTRIBUTE } from '#lib/adapters/dynamo/table.ts';
 import { dynamo, tableName } from './client.ts';
 
@@ -43,19 +43,46 @@ export class DynamoSyncLeaseStore implements SyncLeaseStore {
     return result.Item?.lease_id === leaseId && Number(result.Item?.[TTL_ATTRIBUTE]) >= Math.floor(nowMs / 1000);
   }
 
-  async release(clientId: number, leaseId: string) {
+  /**
+   * Deletes the lease if this run still holds it and, in the same transaction, records the run's result, so
+   * a finished run is never left holding the lease nor loses its outcome.
+   */
+  async release(clientId: number, leaseId: string, lastRun?: SyncRunResult) {
+    const deleteLease = {
+      TableName: tableName(),
+      Key: { pk: keys.client(clientId), sk: SK },
+      ConditionExpression: 'lease_id = :id',
+      ExpressionAttributeValues: { ':id': leaseId },
+    };
     try {
-      await dynamo().send(
-        new DeleteCommand({
+      if (!lastRun) await dynamo().send(new DeleteCommand(deleteLease));
+      else {
+        const record = {
           TableName: tableName(),
-          Key: { pk: keys.client(clientId), sk: SK },
-          ConditionExpression: 'lease_id = :id',
-          ExpressionAttributeValues: { ':id': leaseId },
-        }),
-      );
+          Item: { pk: keys.client(clientId), sk: SORT.syncLastRun, entity: 'sync_last_run', ...lastRun },
+        };
+        await dynamo().send(new TransactWriteCommand({ TransactItems: [{ Delete: deleteLease }, { Put: record }] }));
+      }
     } catch (error) {
-      // Someone else holds it now (ours expired): theirs must stay.
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      // Someone else holds it now (ours expired): theirs must stay; our result is still worth keeping.
+      const name = (error as Error).name;
+      if (name !== 'ConditionalCheckFailedException' && name !== 'TransactionCanceledException') throw error;
+      if (lastRun)
+        await dynamo().send(
+          new PutCommand({
+            TableName: tableName(),
+            Item: { pk: keys.client(clientId), sk: SORT.syncLastRun, entity: 'sync_last_run', ...lastRun },
+          }),
+        );
     }
+  }
+
+  async lastRun(clientId: number): Promise<SyncRunResult | null> {
+    const result = await dynamo().send(
+      new GetCommand({ TableName: tableName(), Key: { pk: keys.client(clientId), sk: SORT.syncLastRun } }),
+    );
+    if (!result.Item) return null;
+    const { pk: _pk, sk: _sk, entity: _entity, ...run } = result.Item;
+    return run as SyncRunResult;
   }
 }

@@ -44,6 +44,7 @@ export const SORT = {
   record: 'RECORD',
   outbox: 'OUTBOX',
   syncLease: 'SYNC_LEASE',
+  syncLastRun: 'SYNC_LAST_RUN',
   webhookConfig: 'WEBHOOK',
   placeholder: 'PAIR#UNASSIGNED',
   /** The version of one client's records of one template, beside their assignment keys. */

@@ -40,7 +40,11 @@ function versionBump(wabaId: string, templateId: string, clientId: number, seen:
       TableName: tableName(),
       Key: { pk: keys.assignments(wabaId, templateId, clientId), sk: SORT.assignmentsVersion },
       UpdateExpression: 'SET version = :next, entity = :entity',
-      ConditionExpression: fresh || seen === 0 ? 'attribute_not_exists(pk)' + (fresh ? '' : ' OR version = :seen') : 'version = :seen',
+      ConditionExpression: fresh
+        ? 'attribute_not_exists(pk)'
+        : seen === 0
+          ? 'attribute_not_exists(pk) OR version = :seen'
+          : 'version = :seen',
       ExpressionAttributeValues: { ':next': seen + 1, ':entity': 'assignments_version', ...(!fresh && { ':seen': seen }) },
     },
   };
@@ -204,14 +208,31 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
     return updateEach(records, 'SET deleted = :d, updated_at = :now', { ':d': deleted, ':now': now });
   }
 
-  replaceMetaTemplate(records: TemplateRecord[], meta: MetaTemplate, source: 'edit' | 'sync', now: string) {
+  async replaceMetaTemplate(
+    records: TemplateRecord[],
+    meta: MetaTemplate,
+    source: 'edit' | 'sync',
+    now: string,
+    events: ServiceEvent[] = [],
+  ) {
     // headerType derives from the components, so it changes with them (never left stale by an edit or a sync).
-    return updateEach(records, 'SET meta_template = :m, headerType = :h, syncMeta = :s, updated_at = :now', {
-      ':m': meta,
-      ':h': headerTypeOf(meta.components),
-      ':s': { synced_at: now, source },
-      ':now': now,
-    });
+    const expression = 'SET meta_template = :m, headerType = :h, syncMeta = :s, updated_at = :now';
+    const values = { ':m': meta, ':h': headerTypeOf(meta.components), ':s': { synced_at: now, source }, ':now': now };
+    if (events.length === 0) return updateEach(records, expression, values);
+    // With events: the records and the events in one transaction (a record removed meanwhile fails it, and
+    // the next run retries).
+    await transactAtomically([
+      ...records.map((record) => ({
+        Update: {
+          TableName: tableName(),
+          Key: { pk: keys.record(record.id), sk: SORT.record },
+          UpdateExpression: expression,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: values,
+        },
+      })),
+      ...events.map((event) => ({ Put: { TableName: tableName(), Item: outboxItem(event) } })),
+    ]);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { ErrorDetail } from '../errors.ts';
 import { checkButtons } from './buttons.ts';
-import { CATEGORIES, type Category, type Component, upper } from './components.ts';
+import type { Category, Component } from './components.ts';
+import { upper } from './components.ts';
 import { checkText, checkVariables, isString, placeholders } from './placeholders.ts';
 
 /**

@@ -12,6 +12,7 @@ import {
   type JobQueue,
   type OutboxStore,
   type SyncLeaseStore,
+  type SyncRunResult,
   type TemplateRecordStore,
   type WebhookConfigStore,
 } from '#lib/domain/ports.ts';
@@ -181,7 +182,14 @@ export class MemoryTemplateRecordStore implements TemplateRecordStore {
     }
   }
 
-  async replaceMetaTemplate(records: TemplateRecord[], meta: MetaTemplate, source: 'edit' | 'sync', now: string) {
+  async replaceMetaTemplate(
+    records: TemplateRecord[],
+    meta: MetaTemplate,
+    source: 'edit' | 'sync',
+    now: string,
+    events: ServiceEvent[] = [],
+  ) {
+    for (const event of events) this.outbox.set(event.id, copy(event));
     for (const r of records) {
       const stored = this.records.get(r.id);
       if (stored) {
@@ -224,8 +232,14 @@ export class MemorySyncLeaseStore implements SyncLeaseStore {
     const current = this.leases.get(clientId);
     return current?.leaseId === leaseId && current.expiresAtMs >= nowMs;
   }
-  async release(clientId: number, leaseId: string) {
+  readonly lastRuns = new Map<number, SyncRunResult>();
+
+  async release(clientId: number, leaseId: string, lastRun?: SyncRunResult) {
     if (this.leases.get(clientId)?.leaseId === leaseId) this.leases.delete(clientId);
+    if (lastRun) this.lastRuns.set(clientId, copy(lastRun));
+  }
+  async lastRun(clientId: number) {
+    return copy(this.lastRuns.get(clientId) ?? null);
   }
 }
 

@@ -64,3 +64,37 @@ describe('sync from the upstream (use cases, in memory)', () => {
     expect(world.publisher.published.length).toBe(published);
   });
 });
+
+describe('a sync that fails on one WABA (use case, in memory)', () => {
+  it('finishes the others, keeps their events, releases the lease at once and records the failure', async () => {
+    // Prepare: client 7 has WABAs 100200300 and 100200301; the second answers 503; the first has a review result
+    const world = memoryWorld();
+    world.emulator.model.findTemplate('9001')!.template.status = 'REJECTED';
+    world.emulator.faults.add({ path: '/100200301/message_templates', status: 503 });
+    // Act
+    await syncOnce(world);
+    // Assess
+    expect((await world.records.listForTemplate(WABA, '9001', 7)).every((r) => r.meta_template.status === 'REJECTED')).toBe(true);
+    expect(world.publisher.published.filter((e) => e.type === 'template.status_changed')).toHaveLength(1);
+    expect(world.leases.leases.size).toBe(0);
+    const lastRun = await world.leases.lastRun(7);
+    expect(lastRun).toMatchObject({ result: 'failed', error: expect.stringContaining('100200301') });
+    await expect(startSync(world, acme, {})).resolves.toMatchObject({ status: 'started' });
+  });
+
+  it('skips a template it cannot store and syncs the rest', async () => {
+    const world = memoryWorld();
+    const waba = world.emulator.model.wabas.get(WABA)!;
+    waba.templates.push({
+      ...structuredClone(waba.templates[0]),
+      id: '9998',
+      name: 'huge',
+      components: [{ type: 'BODY', text: 'x'.repeat(500 * 1024) }],
+    });
+    waba.templates.push({ ...structuredClone(waba.templates[0]), id: '9997', name: 'small_new' });
+    const counts = await syncOnce(world);
+    expect(counts).toMatchObject({ skipped: 1 });
+    expect(await world.records.listForTemplate(WABA, '9997', 7)).toHaveLength(1);
+    expect(await world.leases.lastRun(7)).toMatchObject({ result: 'succeeded' });
+  });
+});
