@@ -142,7 +142,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<{ serve
     const requestId = randomUUID();
     try {
       // Routing needs only the path: the Host header (which a client may garble) is never parsed.
-      const url = new URL(req.url ?? '/', 'http://localhost');
+      // A path that starts with `//` is a path here, never a host (as it is for API Gateway).
+      let url: URL;
+      try {
+        url = new URL(`http://localhost${(req.url ?? '/').startsWith('/') ? req.url : `/${req.url}`}`);
+      } catch {
+        return write(res, errorBody(400, 'bad_request', 'Malformed request path', requestId));
+      }
       const body = await readBody(req);
       if (body === null) return write(res, errorBody(413, 'payload_too_large', 'Request body exceeds the 10 MiB limit', requestId));
       if (options.extra && (await options.extra(req, url, body, res))) return;

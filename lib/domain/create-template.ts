@@ -1,6 +1,6 @@
 import type { Caller } from './caller.ts';
 import { Conflict, InvalidRequest, UpstreamRejected, UpstreamUnavailable } from './errors.ts';
-import { templateEvent } from './events.ts';
+import { type ServiceEvent, templateEvent } from './events.ts';
 import {
   AssignmentConflict,
   type CreatedTemplate,
@@ -16,7 +16,7 @@ import { resolveMediaHandle, type MediaFile, type MediaPorts } from './media.ts'
 import { publishSaved } from './outbox.ts';
 import type { Log } from './log.ts';
 import { resolveProvider } from './provider.ts';
-import { headerTypeOf, newRecordId, type MetaTemplate, type TemplateRecord } from './template-record.ts';
+import { headerTypeOf, isPlaceholder, newRecordId, type MetaTemplate, type TemplateRecord } from './template-record.ts';
 import { authenticationComponents } from './template-rules/authentication.ts';
 import { normalizeComponents } from './template-rules/changes.ts';
 import { CATEGORIES, type Category } from './template-rules/components.ts';
@@ -224,10 +224,32 @@ export async function createTemplate(
   try {
     await deps.records.register(records, [event]);
   } catch (error) {
-    // The client holds this template already (a retry of a create that was recorded): the name and language exist.
-    if (error instanceof AssignmentConflict) throw new Conflict(DUPLICATE_TEMPLATE);
-    throw error;
+    if (!(error instanceof AssignmentConflict)) throw error;
+    await takeOverSyncPlaceholder(deps, records, event);
   }
   await publishSaved(deps, [event]);
   return created;
+}
+
+/**
+ * The client holds records of the template already. When that is only the placeholder a concurrent sync made
+ * for the template this request just created, the request's records take its place (the placeholder becomes
+ * the first one, in one write conditioned on the version read). Anything else means the name and language
+ * were this client's before: 409.
+ */
+async function takeOverSyncPlaceholder(deps: CreateDeps, records: TemplateRecord[], event: ServiceEvent) {
+  const [first] = records;
+  const held = await deps.records.readAssignments(first.waba_id, first.meta_template.id, first.client_id);
+  const placeholder =
+    held.records.length === 1 && held.records[0].createdBy === 'sync' && isPlaceholder(held.records[0]) ? held.records[0] : undefined;
+  if (!placeholder) throw new Conflict(DUPLICATE_TEMPLATE);
+  const [replacing, ...rest] = records;
+  await deps.records.applyAssignments({
+    of: { wabaId: first.waba_id, templateId: first.meta_template.id, clientId: first.client_id, version: held.version },
+    create: rest,
+    update: [{ before: placeholder, after: { ...replacing, id: placeholder.id, created_at: placeholder.created_at } }],
+    remove: [],
+  });
+  event.data = { ...replacing, id: placeholder.id };
+  await deps.records.register([], [event]);
 }

@@ -63,7 +63,7 @@ export class GraphEmulator {
         body = (headers['content-type'] ?? '').includes('json') ? JSON.parse(text) : Object.fromEntries(new URLSearchParams(text));
       }
       this.calls.push({ method, path, query, body: isUpload ? `<${raw.length} bytes>` : body });
-      const fault = this.faults.take(method, path, url.search);
+      const fault = this.faults.take(method, path, url.search, isUpload ? '' : text);
       if (fault?.delayMs && !fault.afterAccept) await new Promise((r) => setTimeout(r, fault.delayMs));
       if (fault?.status) {
         const code = fault.code ?? (fault.status === 429 ? 80007 : fault.status >= 500 ? 2 : 100);

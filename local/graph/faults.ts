@@ -6,6 +6,8 @@ export interface Fault {
   method?: string;
   /** Substring of the query string it applies to (`name=order_update`); every query when absent. */
   query?: string;
+  /** Substring of the request body it applies to (a template's name); every body when absent. */
+  body?: string;
   status?: number;
   /** Graph error code for the envelope (defaults by status). */
   code?: number;
@@ -38,9 +40,13 @@ export class Faults {
   }
 
   /** The fault for this request, if any; a counted fault is used up. */
-  take(method: string, path: string, query = ''): Fault | undefined {
+  take(method: string, path: string, query = '', body = ''): Fault | undefined {
     const index = this.list.findIndex(
-      (f) => (!f.path || path.includes(f.path)) && (!f.method || f.method === method) && (!f.query || query.includes(f.query)),
+      (f) =>
+        (!f.path || path.includes(f.path)) &&
+        (!f.method || f.method === method) &&
+        (!f.query || query.includes(f.query)) &&
+        (!f.body || body.includes(f.body)),
     );
     if (index < 0) return undefined;
     const fault = this.list[index];

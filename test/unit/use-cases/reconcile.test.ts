@@ -75,3 +75,26 @@ describe('upstream faults after the upstream accepted (use cases, in memory)', (
     expect(world.emulator.calls.filter((c) => c.method === 'POST')).toEqual([]);
   });
 });
+
+describe('a create racing a sync (use case, in memory)', () => {
+  it('takes over the placeholder the sync made for the template it just created', async () => {
+    // Prepare: the create's answer is late; meanwhile a sync of the client finds the new template
+    const world = memoryWorld();
+    world.emulator.faults.add({ path: `/${WABA}/message_templates`, method: 'POST', afterAccept: true, delayMs: 1_000, times: 1 });
+    const { runSync, startSync } = await import('#lib/domain/sync.ts');
+    // Act
+    const creating = createTemplate(world, acme, {
+      did: DID,
+      body: { ...body('raced'), channel_campaigns: { assignments: [{ channel_id: 41, campaign_id: 31 }] } },
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    await startSync(world, acme, {});
+    await runSync(world, world.queue.sent.at(-1) as { client_id: number; lease_id: string });
+    const created = await creating;
+    // Assess: one record with the pair, no placeholder left
+    const records = await world.records.listForTemplate(WABA, created.id, 7);
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ campaign: { campaign_id: 31 }, createdBy: 'user-7' });
+    expect(world.publisher.published.filter((e) => e.type === 'template.created')).toHaveLength(1);
+  });
+});

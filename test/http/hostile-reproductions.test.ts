@@ -1,0 +1,154 @@
+import { connect } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { apiUrl, call, emulator, expectErrorShape, token } from '../support/api.ts';
+
+/** Each defect reproduced against the running stack (issue 9), with the contract's answer it now gets. */
+const DID = '5511990021'; // client 9, WABA 100200400
+const gamma = () => token({ clientId: 9, campaigns: [51] });
+const suffix = () => Math.random().toString(36).slice(2, 8);
+const template = (name: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  language: 'en_US',
+  category: 'UTILITY',
+  components: [{ type: 'BODY', text: 'Parcel {{1}} left', example: { body_text: [['P-1']] } }],
+  ...extra,
+});
+
+afterEach(() => emulator('DELETE', 'faults?path=/100200400/message_templates&method=POST'));
+
+/** Sends raw bytes over a socket and returns the status line and body (what fetch would refuse to send). */
+function rawRequest(text: string): Promise<{ status: number; body: string }> {
+  const url = new URL(apiUrl());
+  return new Promise((resolve, reject) => {
+    // Written, not ended: the server answers and closes (Connection: close, or after its own refusal).
+    const socket = connect(Number(url.port), url.hostname, () => socket.write(text));
+    socket.setTimeout(5_000, () => socket.destroy(new Error('no answer')));
+    let answer = '';
+    socket.on('data', (chunk) => {
+      answer += chunk.toString();
+    });
+    socket.on('end', () => resolve({ status: Number(answer.split(' ')[1]), body: answer.slice(answer.indexOf('\r\n\r\n') + 4) }));
+    socket.on('error', reject);
+  });
+}
+
+describe('hostile input, reproduced', () => {
+  it('a multipart body with no closing boundary is a 400, and the stack keeps serving', async () => {
+    const body = '--XyZ\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\nabc';
+    const response = await call('POST', `/v1/templates/${DID}`, {
+      token: await gamma(),
+      rawBody: body,
+      headers: { 'content-type': 'multipart/form-data; boundary=XyZ' },
+    });
+    expectErrorShape(response, 400, 'validation_failed');
+    expect((await call('GET', '/v1/client-msg-channels', { token: await gamma() })).status).toBe(200);
+  });
+
+  it('a malformed percent-escape in a path segment is a 4xx in the error shape', async () => {
+    const response = await call('GET', '/v1/catalogs/%E0%A4%A', { token: await gamma() });
+    expect(response.status).toBe(403);
+    expectErrorShape(response, 403);
+    expectErrorShape(await call('GET', '/v1/nowhere/%E0%A4%A', { token: await gamma() }), 404);
+  });
+
+  it('a null card component is a 400 naming it, in create and in edit', async () => {
+    const cards = [{ components: [null] }, { components: [null] }];
+    const components = [
+      { type: 'BODY', text: 'Hi' },
+      { type: 'CAROUSEL', cards },
+    ];
+    const created = expectErrorShape(
+      await call('POST', `/v1/templates/${DID}`, {
+        token: await gamma(),
+        body: { ...template(`cards_${suffix()}`), category: 'MARKETING', components },
+      }),
+      400,
+    );
+    expect(created.details?.map((d) => d.path)).toContain('components[1].cards[0].components[0]');
+    const edited = await call('PUT', `/v1/templates/5215550001/65a1b2c3d4e5f60718293a4b`, {
+      token: await token({ clientId: 7, campaigns: [31] }),
+      body: { components },
+    });
+    expectErrorShape(edited, 400);
+  });
+
+  it('the local server’s own refusals are in the error shape: 413, 431 and a malformed Host', async () => {
+    const big = await fetch(`${apiUrl()}/v1/webhook/config`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: 'x'.repeat(11 * 1024 * 1024),
+    });
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({ code: 'payload_too_large', request_id: expect.any(String) });
+    const headers = await rawRequest(`GET /v1/templates HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(headers.status).toBe(431);
+    expect(JSON.parse(headers.body)).toMatchObject({ code: 'request_header_fields_too_large' });
+    const host = await rawRequest('GET /v1/openapi.json HTTP/1.1\r\nHost: [::1\r\nConnection: close\r\n\r\n');
+    expect(host.status).toBeLessThan(500);
+  });
+
+  it('refuses, before the upstream is called, an optimization_spec or components the record could not hold', async () => {
+    const name = `huge_${suffix()}`;
+    const spec = {
+      bid_amount: 1,
+      bid_strategy: 'LOWEST_COST',
+      bid_country_multiplier_overrides: Object.fromEntries(
+        Array.from({ length: 26 * 26 }, (_, i) => [
+          `${String.fromCharCode(65 + Math.floor(i / 26))}${String.fromCharCode(65 + (i % 26))}`,
+          1.5,
+        ]),
+      ),
+    };
+    const deep = (() => {
+      let value: unknown = 'x';
+      for (let i = 0; i < 40; i++) value = { nested: value };
+      return value;
+    })();
+    const tooDeep = expectErrorShape(
+      await call('POST', `/v1/templates/${DID}`, {
+        token: await gamma(),
+        body: template(name, { components: [{ type: 'BODY', text: 'Hi', extra: deep }] }),
+      }),
+      400,
+    );
+    expect(tooDeep.details?.[0].path).toBe('components');
+    const large = template(name, { components: [{ type: 'BODY', text: 'Hi', note: 'x'.repeat(410 * 1024) }], optimization_spec: spec });
+    expect(expectErrorShape(await call('POST', `/v1/templates/${DID}`, { token: await gamma(), body: large }), 400).details?.[0].path).toBe(
+      'components',
+    );
+    const { calls } = await emulator('GET', 'calls');
+    expect(calls.filter((c: { body?: { name?: string } }) => c.body?.name === name)).toEqual([]);
+  });
+
+  it('a create whose upstream answer is lost is adopted: record and event made, and a retry gets 409, not a second template', async () => {
+    // Prepare: Graph makes this template, then answers too late for the service's deadline
+    const name = `lost_${suffix()}`;
+    await emulator('POST', 'faults', {
+      path: '/100200400/message_templates',
+      method: 'POST',
+      body: name,
+      afterAccept: true,
+      delayMs: 2_000,
+      times: 1,
+    });
+    // Act
+    const first = await call('POST', `/v1/templates/${DID}`, { token: await gamma(), body: template(name) });
+    const retry = await call('POST', `/v1/templates/${DID}`, { token: await gamma(), body: template(name) });
+    // Assess
+    expect(first.status).toBe(200);
+    expectErrorShape(retry, 409, 'conflict');
+    const state = await emulator('GET', 'state');
+    const made = state.wabas
+      .flatMap((w: { templates: { name: string; id: string }[] }) => w.templates)
+      .filter((t: { name: string }) => t.name === name);
+    expect(made.map((t: { id: string }) => t.id)).toEqual([first.body.id]);
+    const listed = await call('GET', `/v1/templates?name=${name}`, { token: await gamma() });
+    expect(listed.body.data).toHaveLength(1);
+  });
+
+  it('refuses an IPv4-compatible IPv6 webhook URL', async () => {
+    for (const url of ['https://[::127.0.0.1]/hook', 'https://[::169.254.169.254]/latest', 'https://[::10.0.0.1]/']) {
+      expectErrorShape(await call('PUT', '/v1/webhook/config', { token: await gamma(), body: { url } }), 400);
+    }
+  });
+});
