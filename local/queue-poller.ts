@@ -1,4 +1,4 @@
-import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand, DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { lambdaContext } from './api-server.ts';
 
@@ -16,6 +16,8 @@ export function pollQueue(options: {
   handler: (event: SQSEvent, context: ReturnType<typeof lambdaContext>) => Promise<SQSBatchResponse | undefined>;
 }) {
   let running = true;
+  /** Failed messages waiting for their next receive: their receipt handles, so a stop can hand them back. */
+  const inFlight = new Map<string, string>();
   const loop = async () => {
     while (running) {
       try {
@@ -24,6 +26,9 @@ export function pollQueue(options: {
             QueueUrl: options.queueUrl,
             MaxNumberOfMessages: options.batchSize,
             WaitTimeSeconds: 1,
+            // local-aws-sqs reads the older AttributeNames (AWS reads either): without it no receive count
+            // arrives, and the webhook backoff would never grow locally.
+            AttributeNames: ['All'],
             MessageSystemAttributeNames: ['All'],
           }),
         );
@@ -54,6 +59,10 @@ export function pollQueue(options: {
         } catch {
           /* the whole batch failed: every message comes back after its visibility timeout */
         }
+        for (const m of messages) {
+          if (failed.has(m.MessageId!)) inFlight.set(m.MessageId!, m.ReceiptHandle!);
+          else inFlight.delete(m.MessageId!);
+        }
         const done = messages.filter((m) => !failed.has(m.MessageId!));
         if (done.length > 0) {
           await options.sqs.send(
@@ -69,8 +78,14 @@ export function pollQueue(options: {
     }
   };
   const finished = loop();
+  /** Stops polling and makes the messages it was retrying visible again, so nothing it held stays hidden. */
   return async () => {
     running = false;
     await finished;
+    for (const receiptHandle of inFlight.values()) {
+      await options.sqs
+        .send(new ChangeMessageVisibilityCommand({ QueueUrl: options.queueUrl, ReceiptHandle: receiptHandle, VisibilityTimeout: 0 }))
+        .catch(() => undefined);
+    }
   };
 }

@@ -11,6 +11,7 @@ import { startDynamoDbLocal } from './parts/dynamodb.ts';
 import { startGraphEmulator } from './parts/graph.ts';
 import { localEndpoints } from './parts/local-endpoints.ts';
 import { freePort, type Stop } from './parts/network.ts';
+import { prepareDataDir, restoreQueues, saveQueues } from './parts/persistence.ts';
 import { startSqs } from './parts/sqs.ts';
 import { startWorkers } from './parts/workers.ts';
 
@@ -24,6 +25,10 @@ export interface LocalStackOptions {
   fixture?: string;
   /** Use this upstream instead of starting the emulator (decisions §10). */
   graphApiUrl?: string;
+  /** Keep the table, the emulator's state and the queues' messages here between runs (decisions §16); in memory when absent. */
+  dataDir?: string;
+  /** Start from the fixture even when data was kept. */
+  fresh?: boolean;
   log?: (line: string) => void;
 }
 
@@ -55,9 +60,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     Object.assign(process.env, { AWS_REGION: REGION, AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
     delete process.env.AWS_PROFILE;
 
-    const dynamo = await startDynamoDbLocal(host, REGION, TABLE_NAME);
+    const data = options.dataDir ? prepareDataDir(options.dataDir, fixturePath, options.fresh ?? false) : undefined;
+    const dynamo = await startDynamoDbLocal(host, REGION, TABLE_NAME, data?.dynamoPath);
     stops.push(dynamo.stop);
-    log(`DynamoDB Local on ${dynamo.endpoint}, table ${TABLE_NAME}`);
+    log(`DynamoDB Local on ${dynamo.endpoint}, table ${TABLE_NAME}${data ? `, kept in ${data.dynamoPath}` : ' (in memory)'}`);
 
     const sqs = await startSqs(host, REGION);
     stops.push(sqs.stop);
@@ -73,7 +79,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     let graphUrl = options.graphApiUrl ?? '';
     let emulator: GraphEmulator | undefined;
     if (!graphUrl) {
-      const graph = await startGraphEmulator(fixture, host);
+      const graph = await startGraphEmulator(fixture, host, data && { file: data.graphFile, load: !data.fresh });
       stops.push(graph.stop);
       ({ url: graphUrl, emulator } = graph);
       log(`Graph API emulator on ${graphUrl}`);
@@ -100,8 +106,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       ...queueSettings,
     });
 
-    await importDirectory(fixture);
-    log(`Directory loaded from ${fixturePath}`);
+    if (dynamo.created) {
+      await importDirectory(fixture);
+      log(`Directory loaded from ${fixturePath}`);
+    } else log(`Kept data in ${data?.root} (FRESH=true starts from the fixture)`);
+    if (data && !data.fresh) log(`Queued messages restored: ${await restoreQueues(sqs.sqs, sqs.queues, sqs.dlqs, data.queuesFile)}`);
 
     const api = await startApiServer({ port: apiPort, host, extra: await localEndpoints(eventBridge) });
     stops.push(
@@ -112,6 +121,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         }),
     );
 
+    // Stopped in reverse: the workers first (handing back what they were retrying), then the queues are kept.
+    if (data) stops.push(async () => log(`Queued messages kept: ${await saveQueues(sqs.sqs, sqs.queues, sqs.dlqs, data.queuesFile)}`));
     stops.push(await startWorkers(sqs.sqs, sqs.queues));
     const queueUrls = Object.fromEntries(Object.entries(sqs.queues).map(([k, q]) => [k, q.url]));
     return { apiUrl: api.url, graphUrl, emulator, tableName: TABLE_NAME, sqsEndpoint: sqs.endpoint, queueUrls, stop };

@@ -1,4 +1,5 @@
-import { mintToken } from './keys.ts';
+import { join } from 'node:path';
+import { mintToken, ROOT } from './keys.ts';
 import { startLocalStack } from './stack.ts';
 
 /** `npm start`: the whole service on 127.0.0.1. PORT, FIXTURE and GRAPH_API_URL as in decisions §10. */
@@ -7,6 +8,9 @@ const stack = await startLocalStack({
   port: process.env.PORT ? Number(process.env.PORT) : 3000,
   fixture: process.env.FIXTURE || undefined,
   graphApiUrl: process.env.GRAPH_API_URL || undefined,
+  // Kept between runs (decisions §16); FRESH=true starts from the fixture.
+  dataDir: process.env.DATA_DIR || join(ROOT, '.local', 'data'),
+  fresh: process.env.FRESH === 'true',
   log: (line) => console.error(line),
 });
 const clientToken = await mintToken({ clientId: 7, campaigns: [31], sub: 'demo-agent' });

