@@ -151,4 +151,27 @@ describe('hostile input, reproduced', () => {
       expectErrorShape(await call('PUT', '/v1/webhook/config', { token: await gamma(), body: { url } }), 400);
     }
   });
+
+  it('an edit whose upstream answer is lost leaves the record holding what the upstream holds', async () => {
+    // Prepare: a template of this test's own, approved upstream
+    const name = `edit_lost_${suffix()}`;
+    const created = await call('POST', `/v1/templates/${DID}`, { token: await gamma(), body: template(name) });
+    await emulator('POST', `templates/${created.body.id}/status`, { status: 'APPROVED' });
+    const [record] = (await call('GET', `/v1/templates?name=${name}`, { token: await gamma() })).body.data as { id: string }[];
+    const components = [{ type: 'BODY', text: 'Parcel {{1}} arrived', example: { body_text: [['P-1']] } }];
+    await emulator('POST', 'faults', { path: `/${created.body.id}`, method: 'POST', afterAccept: true, delayMs: 2_000, times: 1 });
+    // Act
+    const edited = await call('PUT', `/v1/templates/${DID}/${record.id}`, { token: await gamma(), body: { components } });
+    // Assess
+    expect(edited.status).toBe(200);
+    const state = await emulator('GET', 'state');
+    const upstream = state.wabas
+      .flatMap((w: { templates: { id: string }[] }) => w.templates)
+      .find((t: { id: string }) => t.id === created.body.id);
+    const [entry] = (await call('GET', `/v1/templates?name=${name}`, { token: await gamma() })).body.data as {
+      meta_template: { components: unknown; status: string };
+    }[];
+    expect(entry.meta_template.components).toEqual(upstream.components);
+    expect(entry.meta_template.status).toBe(upstream.status);
+  });
 });

@@ -1,0 +1,90 @@
+import fc from 'fast-check';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { addAssignments, replaceAssignments } from '#lib/domain/assignments.ts';
+import { changeTemplateStatus } from '#lib/domain/bulk-status.ts';
+import { createTemplate } from '#lib/domain/create-template.ts';
+import { editTemplate } from '#lib/domain/edit-template.ts';
+import { DomainError } from '#lib/domain/errors.ts';
+import { sendTemplate } from '#lib/domain/send.ts';
+import { startSync } from '#lib/domain/sync.ts';
+import { setWebhookConfig } from '#lib/domain/webhook-config.ts';
+import {
+  AddChannelCampaigns,
+  ChangeTemplateStatus,
+  CreateTemplate,
+  EditTemplate,
+  PutWebhookConfig,
+  ReplaceChannelCampaigns,
+  SendTemplate,
+  SyncTemplates,
+} from '#lib/routes.ts';
+import { callerOf, memoryWorld } from '../../support/memory/world.ts';
+import { validUtilityTemplate } from '../../support/template-rule-cases.ts';
+
+/**
+ * Each route's body schema against its use case: whatever the schema lets through, the use case answers
+ * with a result or a domain error (a 4xx/502 at the edge), never anything else (a 500).
+ */
+const acme = callerOf(7, { campaigns: [31, 32] });
+const RECORD = '65a1b2c3d4e5f60718293a4b';
+const valid: Record<string, Record<string, unknown>> = {
+  create: validUtilityTemplate('prop_template'),
+  edit: { components: [{ type: 'BODY', text: 'Hi {{1}}', example: { body_text: [['x']] } }] },
+  send: {
+    did: '5215550001',
+    type: 'template',
+    channel: 'MSGCHAN',
+    template: { name: 'order_update', language: 'es' },
+    recipients: [{ to: '5215550009', params: { body: ['a'] } }],
+  },
+  assignments: { channel_campaigns: [{ channel_id: 41, campaign_id: 31 }] },
+  status: { action: 'enable', templates: [RECORD] },
+  webhook: { url: 'https://hooks.example.com/in' },
+  sync: {},
+};
+/** Anything, or a valid body with one field (or a new one) replaced by anything. */
+const bodyFor = (base: Record<string, unknown>) =>
+  fc.oneof(
+    fc.constant(base),
+    fc.jsonValue(),
+    fc.tuple(fc.constantFrom(...Object.keys(base), 'extra'), fc.jsonValue()).map(([k, value]) => ({ ...base, [k]: value })),
+  );
+
+type UseCase = (world: ReturnType<typeof memoryWorld>, body: never) => Promise<unknown>;
+const cases: [string, v.GenericSchema, Record<string, unknown>, UseCase][] = [
+  ['create', CreateTemplate.request.body, valid.create, (w, body) => createTemplate(w, acme, { did: '5215550001', body })],
+  ['edit', EditTemplate.request.body, valid.edit, (w, body) => editTemplate(w, acme, { did: '5215550001', recordId: RECORD, body })],
+  ['send', SendTemplate.request.body, valid.send, (w, body) => sendTemplate(w, acme, { pathDid: '5215550001', sendId: 's', body })],
+  ['add assignments', AddChannelCampaigns.request.body, valid.assignments, (w, body) => addAssignments(w, acme, RECORD, body)],
+  ['replace assignments', ReplaceChannelCampaigns.request.body, valid.assignments, (w, body) => replaceAssignments(w, acme, RECORD, body)],
+  ['bulk status', ChangeTemplateStatus.request.body, valid.status, (w, body) => changeTemplateStatus(w.records, acme, body)],
+  [
+    'webhook config',
+    PutWebhookConfig.request.body,
+    valid.webhook,
+    (w, body) => setWebhookConfig({ store: w.webhooks, resolve: w.resolve }, acme, body),
+  ],
+  ['sync', SyncTemplates.request.body, valid.sync, (w, body) => startSync(w, acme, body)],
+];
+
+describe('body schemas against their use cases', () => {
+  it.each(cases)('%s: anything the schema accepts gets a result or a domain error', async (_name, schema, base, run) => {
+    const world = memoryWorld();
+    let accepted = 0;
+    await fc.assert(
+      fc.asyncProperty(bodyFor(base), async (input) => {
+        const parsed = v.safeParse(schema, input);
+        if (!parsed.success) return;
+        accepted++;
+        const outcome = await run(world, parsed.output as never).then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        if (outcome !== undefined) expect(outcome, String(outcome)).toBeInstanceOf(DomainError);
+      }),
+      { numRuns: 150 },
+    );
+    expect(accepted).toBeGreaterThan(0);
+  });
+});
