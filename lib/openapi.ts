@@ -1,5 +1,6 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
+import { REVIEW_RULES } from '#lib/domain/template-rules/review.ts';
 import { routes, type RouteDef } from '#lib/routes.ts';
 
 const STATUS_TEXT: Record<number, string> = {
@@ -42,9 +43,44 @@ function parameters(route: RouteDef) {
   return out;
 }
 
+/** Review warnings (decisions §18): predicted rejection reasons, never a refusal. */
+const REVIEW_WARNINGS = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['rule', 'path', 'message'],
+    properties: {
+      rule: { type: 'string', enum: REVIEW_RULES },
+      path: { type: 'string' },
+      message: { type: 'string' },
+    },
+  },
+};
+const DRY_RUN_RESULT = {
+  type: 'object',
+  required: ['valid', 'errors', 'review_warnings'],
+  properties: {
+    valid: { type: 'boolean' },
+    errors: {
+      type: 'array',
+      items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
+    },
+    review_warnings: REVIEW_WARNINGS,
+  },
+};
+
 function operation(route: RouteDef) {
   const responses: Record<string, unknown> = {
-    [route.success]: { description: 'Success', content: { 'application/json': { schema: { type: 'object' } } } },
+    [route.success]: route.request?.dryRun
+      ? {
+          description: 'The result, with `review_warnings` when there are any; with `?dry_run=true`, the dry run’s answer instead',
+          content: {
+            'application/json': {
+              schema: { oneOf: [{ type: 'object', properties: { review_warnings: REVIEW_WARNINGS } }, DRY_RUN_RESULT] },
+            },
+          },
+        }
+      : { description: 'Success', content: { 'application/json': { schema: { type: 'object' } } } },
   };
   const errors = route.auth ? [...route.errors, 401, 500] : [...route.errors, 500];
   for (const status of [...new Set(errors)].sort()) {

@@ -7,6 +7,7 @@ import {
   CreateTemplateQuery,
   DidTemplatePath,
   EditTemplateBody,
+  EditTemplateQuery,
   TemplateDidPath,
 } from '#lib/schemas/create-template.ts';
 import { SendBody } from '#lib/schemas/send.ts';
@@ -53,6 +54,11 @@ export interface RouteRequest {
   multipart?: MultipartSpec;
   /** Message of the 400 when the request fails validation (the spec's wording where it has one). */
   invalidMessage?: string;
+  /**
+   * The route has `?dry_run=true` (decisions §18): then a body that fails its schema is no 400 but handed to
+   * the handler as `invalid`, which answers 200 `{valid: false, errors}` with the same details.
+   */
+  dryRun?: boolean;
 }
 
 export interface RouteDef {
@@ -187,6 +193,7 @@ export const CreateTemplate = {
     // Multipart bodies over 4 MiB get 413 (decisions §4).
     multipart: { jsonPart: 'template', filePart: 'file', maxBytes: 4 * 1024 * 1024 },
     invalidMessage: 'Template validation failed',
+    dryRun: true,
   },
   errors: [400, 403, 409, 413, 502],
   needs: { table: 'write', upstream: true, bus: true },
@@ -201,7 +208,13 @@ export const EditTemplate = {
   summary: 'Edit a template at the upstream (components replace the existing list)',
   success: 200,
   auth: true,
-  request: { path: DidTemplatePath, body: EditTemplateBody, invalidMessage: 'Template validation failed' },
+  request: {
+    path: DidTemplatePath,
+    query: EditTemplateQuery,
+    body: EditTemplateBody,
+    invalidMessage: 'Template validation failed',
+    dryRun: true,
+  },
   errors: [400, 403, 404, 502],
   needs: { table: 'write', upstream: true },
 } satisfies RouteDef;

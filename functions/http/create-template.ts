@@ -2,7 +2,7 @@ import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
-import { createTemplate } from '#lib/domain/create-template.ts';
+import { createTemplate, dryRunCreate } from '#lib/domain/create-template.ts';
 import { parseClientIdParam } from '#lib/domain/tenancy.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { multipartBody } from '#lib/http/middlewares/multipart-body.ts';
@@ -21,14 +21,12 @@ const stores = {
 
 export const handler = httpFunction(
   CreateTemplate,
-  ({ path, query, body, caller, file }) => {
+  ({ path, query, body, caller, file, invalid }) => {
     const upstream = graphUpstream();
-    return createTemplate({ ...stores, upstream, media: mediaPorts(upstream) }, caller, {
-      did: path.id,
-      queryClientId: parseClientIdParam(query.client_id),
-      body,
-      file,
-    });
+    const deps = { ...stores, upstream, media: mediaPorts(upstream) };
+    const input = { did: path.id, queryClientId: parseClientIdParam(query.client_id), body, file };
+    if (query.dry_run !== 'true') return createTemplate(deps, caller, input);
+    return invalid ? { valid: false, errors: invalid, review_warnings: [] } : dryRunCreate(deps, caller, input);
   },
   { multipart: multipartBody },
 );

@@ -7,6 +7,8 @@ import { graphUpstream } from '#lib/wiring/upstream.ts';
 
 const stores = { directory: new DynamoDirectoryStore(), records: new DynamoTemplateRecordStore() };
 
-export const handler = httpFunction(EditTemplate, ({ path, body, caller }) =>
-  editTemplate({ ...stores, upstream: graphUpstream() }, caller, { did: path.id, recordId: path.messageTemplateId, body }),
-);
+export const handler = httpFunction(EditTemplate, ({ path, query, body, caller, invalid }) => {
+  const dryRun = query.dry_run === 'true';
+  if (dryRun && invalid) return { valid: false, errors: invalid, review_warnings: [] };
+  return editTemplate({ ...stores, upstream: graphUpstream() }, caller, { did: path.id, recordId: path.messageTemplateId, body, dryRun });
+});

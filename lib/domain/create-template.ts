@@ -1,5 +1,5 @@
 import type { Caller } from './caller.ts';
-import { Conflict, InvalidRequest, UpstreamRejected, UpstreamUnavailable } from './errors.ts';
+import { Conflict, type ErrorDetail, InvalidRequest, UpstreamRejected, UpstreamUnavailable } from './errors.ts';
 import { type ServiceEvent, templateEvent } from './events.ts';
 import {
   AssignmentConflict,
@@ -12,7 +12,7 @@ import {
   type TemplateUpstream,
 } from './ports.ts';
 import { resolvePairs, type Pair } from './assignments.ts';
-import { resolveMediaHandle, type MediaFile, type MediaPorts } from './media.ts';
+import { MEDIA_TYPES, type MediaFile, type MediaPorts, resolveMediaHandle } from './media.ts';
 import { publishSaved } from './outbox.ts';
 import type { Log } from './log.ts';
 import { resolveProvider } from './provider.ts';
@@ -21,6 +21,7 @@ import { authenticationComponents } from './template-rules/authentication.ts';
 import { normalizeComponents } from './template-rules/changes.ts';
 import { CATEGORIES, type Category } from './template-rules/components.ts';
 import { checkLanguage, checkName, checkTemplateDraft } from './template-rules/draft.ts';
+import { type ReviewWarning, reviewWarnings } from './template-rules/review.ts';
 import { actingClient } from './tenancy.ts';
 
 /** POST /v1/templates/{did} (spec §7, decisions §3, §4, §6): the body as the request schema delivers it. */
@@ -139,26 +140,29 @@ function checkBody(input: CreateTemplateInput) {
   return { category, problems: [...problems, ...componentProblems], facts };
 }
 
-export async function createTemplate(
+/**
+ * Every rule, checked before anything reaches the upstream, and the records built and checked against what
+ * the store can hold.
+ */
+async function prepare(
   deps: CreateDeps,
   caller: Caller,
-  input: { did: string; queryClientId?: number; body: CreateTemplateInput; file?: MediaFile },
-): Promise<CreatedTemplate> {
+  input: CreateInput,
+  clientId: number,
+  provider: Awaited<ReturnType<typeof resolveProvider>>,
+  dryRun: boolean,
+) {
   const { body } = input;
-  if (body.client_id !== undefined && input.queryClientId !== undefined && body.client_id !== input.queryClientId) {
-    throw new InvalidRequest('client_id in the query and the body differ', [{ path: 'client_id', message: 'differs from the query' }]);
-  }
-  const clientId = actingClient(caller, body.client_id ?? input.queryClientId);
-  const provider = await resolveProvider(deps, clientId, input.did);
-
-  // Every rule is checked before anything reaches the upstream.
   const { category, problems, facts } = checkBody(body);
   if (problems.length > 0 || !facts) throw new InvalidRequest(TEMPLATE_INVALID, problems);
   const pairs = await resolvePairs(deps, clientId, provider.wabaId, body.channel_campaigns?.assignments ?? []);
 
   let components = structuredClone(body.components);
+  // A dry run checks the media source but never downloads: the stand-in answers with the header's own type.
+  const format = facts.headerFormat ?? '';
+  const dryDownload = async () => ({ bytes: new Uint8Array([0]), contentType: MEDIA_TYPES[format]?.[0] ?? '' });
   const handle = await resolveMediaHandle(
-    deps.media,
+    dryRun ? { ...deps.media, download: dryDownload } : deps.media,
     { header_source: body.header_source, header_handle: body.header_handle, file: input.file },
     { format: facts.headerFormat, isMedia: facts.hasMediaHeader, hasHandle: facts.hasHandle },
   );
@@ -214,6 +218,75 @@ export async function createTemplate(
   const unstorable = deps.records.storageProblem(base);
   if (unstorable) throw new InvalidRequest(TEMPLATE_INVALID, [unstorable]);
 
+  return { draft, meta, base, pairs, category, now };
+}
+
+export interface CreateInput {
+  did: string;
+  queryClientId?: number;
+  body: CreateTemplateInput;
+  file?: MediaFile;
+}
+
+/** `?dry_run=true` (decisions §18): every check and the review warnings, without the upstream or a write. */
+export interface DryRunResult {
+  valid: boolean;
+  errors: ErrorDetail[];
+  review_warnings: ReviewWarning[];
+}
+
+/** The acting client, the DID's provider and the review warnings: what both a create and its dry run start with. */
+async function begin(deps: CreateDeps, caller: Caller, input: CreateInput) {
+  const { body } = input;
+  if (body.client_id !== undefined && input.queryClientId !== undefined && body.client_id !== input.queryClientId) {
+    throw new InvalidRequest('client_id in the query and the body differ', [{ path: 'client_id', message: 'differs from the query' }]);
+  }
+  const clientId = actingClient(caller, body.client_id ?? input.queryClientId);
+  const provider = await resolveProvider(deps, clientId, input.did);
+  const warnings = reviewWarnings(body.components, await wabaWordings(deps.records, clientId, provider.wabaId, body));
+  return { clientId, provider, warnings };
+}
+
+/** The templates of the WABA the client has records of, but this one: to compare wordings with. */
+export async function wabaWordings(
+  records: TemplateRecordStore,
+  clientId: number,
+  wabaId: string,
+  self: { name: string; language: string },
+) {
+  const byTemplate = new Map<string, MetaTemplate>();
+  for (const record of await records.listForClient(clientId)) {
+    const meta = record.meta_template;
+    if (record.waba_id === wabaId && !(meta.name === self.name && meta.language === self.language)) byTemplate.set(meta.id, meta);
+  }
+  return [...byTemplate.values()];
+}
+
+/** A dry run: the same checks as a create, in the same order, answering with what a create would refuse. */
+export async function dryRunCreate(deps: CreateDeps, caller: Caller, input: CreateInput): Promise<DryRunResult> {
+  const { clientId, provider, warnings } = await begin(deps, caller, input);
+  // Media is checked as for a create (sources, types, the URL's address) but never uploaded.
+  const media: MediaPorts = { ...deps.media, upload: async () => 'dry-run' };
+  try {
+    await prepare({ ...deps, media }, caller, input, clientId, provider, true);
+    return { valid: true, errors: [], review_warnings: warnings };
+  } catch (error) {
+    if (!(error instanceof InvalidRequest)) throw error;
+    return {
+      valid: false,
+      errors: error.details?.length ? error.details : [{ path: '', message: error.message }],
+      review_warnings: warnings,
+    };
+  }
+}
+
+export async function createTemplate(
+  deps: CreateDeps,
+  caller: Caller,
+  input: CreateInput,
+): Promise<CreatedTemplate & { review_warnings?: ReviewWarning[] }> {
+  const { clientId, provider, warnings } = await begin(deps, caller, input);
+  const { draft, meta, base, pairs, category, now } = await prepare(deps, caller, input, clientId, provider, false);
   const created = await createUpstream(deps, provider.wabaId, draft);
   Object.assign(meta, { id: String(created.id), status: created.status, category: created.category ?? category });
   const records =
@@ -228,7 +301,7 @@ export async function createTemplate(
     await takeOverSyncPlaceholder(deps, records, event);
   }
   await publishSaved(deps, [event]);
-  return created;
+  return { ...created, ...(warnings.length > 0 && { review_warnings: warnings }) };
 }
 
 /**

@@ -1,12 +1,13 @@
 import type { Caller } from './caller.ts';
 import { InvalidRequest, NotFound, UpstreamRejected, UpstreamUnavailable } from './errors.ts';
 import type { DirectoryStore, TemplateEdit, TemplateRecordStore, TemplateUpstream } from './ports.ts';
-import { TEMPLATE_INVALID } from './create-template.ts';
+import { TEMPLATE_INVALID, wabaWordings } from './create-template.ts';
 import { resolveProvider } from './provider.ts';
-import type { MetaTemplate } from './template-record.ts';
+import type { MetaTemplate, TemplateRecord } from './template-record.ts';
 import { normalizeComponents } from './template-rules/changes.ts';
 import { CATEGORIES, type Category } from './template-rules/components.ts';
 import { checkTemplateDraft } from './template-rules/draft.ts';
+import { reviewWarnings } from './template-rules/review.ts';
 import { actingClient } from './tenancy.ts';
 
 /** PUT /v1/templates/{did}/{messageTemplateId} (spec §6, transitions): the body as the request schema delivers it. */
@@ -29,7 +30,15 @@ export interface EditDeps {
 
 export const NO_CHANGE_MESSAGE = 'No change detected; the upstream update was skipped';
 
-export async function editTemplate(deps: EditDeps, caller: Caller, input: { did: string; recordId: string; body: EditTemplateInput }) {
+export interface EditInput {
+  did: string;
+  recordId: string;
+  body: EditTemplateInput;
+  /** `?dry_run=true` (decisions §18): every check and the review warnings, without the upstream or a write. */
+  dryRun?: boolean;
+}
+
+export async function editTemplate(deps: EditDeps, caller: Caller, input: EditInput) {
   const { body } = input;
   const clientId = actingClient(caller, body.client_id);
   const provider = await resolveProvider(deps, clientId, input.did);
@@ -39,29 +48,29 @@ export async function editTemplate(deps: EditDeps, caller: Caller, input: { did:
     throw new NotFound('Template not found for this DID');
   }
   const current = record.meta_template;
-  const category = (body.category?.toUpperCase() ?? current.category) as Category;
-  if (!CATEGORIES.includes(category))
-    throw new InvalidRequest('Template validation failed', [{ path: 'category', message: 'must be MARKETING, UTILITY or AUTHENTICATION' }]);
-  if (current.status === 'APPROVED' && category !== current.category) {
-    throw new InvalidRequest('The category of an APPROVED template cannot be changed', [
-      { path: 'category', message: `stays ${current.category}` },
-    ]);
+  const warnings = reviewWarnings(body.components, await wabaWordings(deps.records, clientId, record.waba_id, current));
+  if (input.dryRun) {
+    try {
+      checkEdit(deps, record, body);
+      return { valid: true, errors: [], review_warnings: warnings };
+    } catch (error) {
+      if (!(error instanceof InvalidRequest)) throw error;
+      return {
+        valid: false,
+        errors: error.details?.length ? error.details : [{ path: '', message: error.message }],
+        review_warnings: warnings,
+      };
+    }
   }
-  const { problems } = checkTemplateDraft({ category, components: body.components });
-  if (problems.length > 0) throw new InvalidRequest(TEMPLATE_INVALID, problems);
-
+  const { category, meta } = checkEdit(deps, record, body);
+  const withWarnings = <T extends object>(result: T) => ({ ...result, ...(warnings.length > 0 && { review_warnings: warnings }) });
   const sameComponents = normalizeComponents(body.components) === normalizeComponents(current.components);
   const sameSpec =
     body.optimization_spec === undefined ||
     JSON.stringify(body.optimization_spec) === JSON.stringify(stripCountry(record.optimization_spec));
   if (sameComponents && category === current.category && sameSpec) {
-    return { success: true as const, changed: false as const, message: NO_CHANGE_MESSAGE };
+    return withWarnings({ success: true as const, changed: false as const, message: NO_CHANGE_MESSAGE });
   }
-  const meta: MetaTemplate = { ...current, components: body.components, category, status: 'PENDING' };
-  // Checked before the upstream changes anything: an edit the records cannot hold is never sent.
-  const unstorable = deps.records.storageProblem({ ...record, meta_template: meta });
-  if (unstorable) throw new InvalidRequest(TEMPLATE_INVALID, [unstorable]);
-
   // name and language never go upstream: they cannot change.
   const edit: TemplateEdit = { components: body.components };
   if (category !== current.category) edit.category = category;
@@ -85,7 +94,28 @@ export async function editTemplate(deps: EditDeps, caller: Caller, input: { did:
     throw error;
   }
   await store(meta);
-  return { success: true as const, changed: true as const };
+  return withWarnings({ success: true as const, changed: true as const });
+}
+
+/** The rules of an edit: the category, the APPROVED category lock, the draft, and what the records can hold. */
+function checkEdit(deps: EditDeps, record: TemplateRecord, body: EditTemplateInput) {
+  const current = record.meta_template;
+  const category = (body.category?.toUpperCase() ?? current.category) as Category;
+  if (!CATEGORIES.includes(category)) {
+    throw new InvalidRequest(TEMPLATE_INVALID, [{ path: 'category', message: 'must be MARKETING, UTILITY or AUTHENTICATION' }]);
+  }
+  if (current.status === 'APPROVED' && category !== current.category) {
+    throw new InvalidRequest('The category of an APPROVED template cannot be changed', [
+      { path: 'category', message: `stays ${current.category}` },
+    ]);
+  }
+  const { problems } = checkTemplateDraft({ category, components: body.components });
+  if (problems.length > 0) throw new InvalidRequest(TEMPLATE_INVALID, problems);
+  const meta: MetaTemplate = { ...current, components: body.components, category, status: 'PENDING' };
+  // Checked before the upstream changes anything: an edit the records cannot hold is never sent.
+  const unstorable = deps.records.storageProblem({ ...record, meta_template: meta });
+  if (unstorable) throw new InvalidRequest(TEMPLATE_INVALID, [unstorable]);
+  return { category, meta };
 }
 
 function stripCountry(spec: Record<string, unknown> | undefined) {

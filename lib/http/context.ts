@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type middy from '@middy/core';
 import type { Caller } from '#lib/domain/caller.ts';
+import type { ErrorDetail } from '#lib/domain/errors.ts';
 
 /** A file part of a multipart request. */
 export interface UploadedFile {
@@ -20,8 +21,8 @@ export interface ServiceContext extends Context {
   caller?: Caller;
   /** Set by multipartBody when the request carried a file. */
   file?: UploadedFile;
-  /** Set by validateRequest: the parsed path, query and body. */
-  input?: { path?: unknown; query?: unknown; body?: unknown };
+  /** Set by validateRequest: the parsed path, query and body; in a dry run, the body's problems instead. */
+  input?: { path?: unknown; query?: unknown; body?: unknown; invalid?: ErrorDetail[] };
 }
 
 export type HttpRequest = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ServiceContext>;

@@ -2,6 +2,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type * as v from 'valibot';
 import type { Caller } from '#lib/domain/caller.ts';
+import type { ErrorDetail } from '#lib/domain/errors.ts';
 import type { MultipartSpec, RouteDef } from '#lib/routes.ts';
 import { jsonResponse, type HttpMiddleware, type ServiceContext, type UploadedFile } from './context.ts';
 import { errorResponse } from './error-response.ts';
@@ -23,6 +24,8 @@ export interface RouteInput<R extends RouteDef> {
   requestId: string;
   /** The file part, on routes that accept multipart bodies. */
   file?: UploadedFile;
+  /** In a dry run (routes with `dryRun`), the body's schema problems; `body` is then absent. */
+  invalid?: ErrorDetail[];
 }
 
 /** The multipart middleware is handed in by the routes that accept files, so no other bundle carries the parser. */
@@ -49,6 +52,7 @@ export function httpFunction<const R extends RouteDef>(
       caller: context.caller as Caller,
       requestId: context.requestId,
       file: context.file,
+      invalid: input.invalid,
     } as RouteInput<R>);
     return jsonResponse(route.success, body, context.requestId);
   };

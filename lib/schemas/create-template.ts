@@ -39,7 +39,11 @@ export const CreateTemplateBody = v.strictObject({
   header_handle: v.optional(v.pipe(v.string(), v.maxLength(4096))),
 });
 
-export const CreateTemplateQuery = v.object({ client_id: v.optional(v.string()) });
+/** `dry_run=true` validates and lints without calling the upstream or writing anything (decisions §18). */
+const DryRun = v.optional(v.picklist(['true', 'false'], 'must be true or false'));
+
+export const CreateTemplateQuery = v.object({ client_id: v.optional(v.string()), dry_run: DryRun });
+export const EditTemplateQuery = v.object({ dry_run: DryRun });
 
 export const EditTemplateBody = v.strictObject({
   components: Components,

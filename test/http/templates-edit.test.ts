@@ -30,7 +30,9 @@ describe('PUT /v1/templates/{did}/{messageTemplateId} (spec §6)', () => {
     const response = await edit('5511990021', GAMMA_RECORD, body);
     // Assess
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ success: true, changed: false, message: expect.any(String) });
+    expect(response.body).toMatchObject({ success: true, changed: false, message: expect.any(String) });
+    // The body ends with its variable: decisions §18 adds that warning to every edit answer, a no-change one too.
+    expect(response.body.review_warnings?.map((w: { rule: string }) => w.rule)).toEqual(['trailing_variable']);
     expect((await upstreamCalls('/9101')).length).toBe(before);
   });
 

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import type { RouteRequest } from '#lib/routes.ts';
 import { issuesToDetails } from '#lib/schemas/issues.ts';
 import { badRequest } from '../api-error.ts';
-import type { HttpMiddleware } from '../context.ts';
+import type { HttpMiddleware, HttpRequest } from '../context.ts';
 
 /** Parses with a schema; a failure is a 400 whose details name every failing field. */
 function parseOrThrow<S extends v.GenericSchema>(schema: S, input: unknown, message: string): v.InferOutput<S> {
@@ -20,13 +20,18 @@ export const validateRequest = (spec: RouteRequest = {}): HttpMiddleware => {
   return {
     before: (request) => {
       const event = request.event;
-      const input: { path?: unknown; query?: unknown; body?: unknown } = {};
+      const input: NonNullable<HttpRequest['context']['input']> = {};
       if (spec.path) input.path = parseOrThrow(spec.path, event.pathParameters ?? {}, message);
       if (spec.query) input.query = parseOrThrow(spec.query, event.queryStringParameters ?? {}, message);
       if (spec.body) {
         const absent = event.body === undefined || event.body === null || (event.body as unknown) === '';
-        if (absent && !spec.bodyOptional) throw badRequest('Request body is required');
-        input.body = parseOrThrow(spec.body, absent ? {} : event.body, message);
+        const dryRun = spec.dryRun && event.queryStringParameters?.dry_run === 'true';
+        if (absent && !spec.bodyOptional && !dryRun) throw badRequest('Request body is required');
+        if (dryRun) {
+          const result = v.safeParse(spec.body, absent ? undefined : event.body, { abortPipeEarly: true });
+          if (result.success) input.body = result.output;
+          else input.invalid = absent ? [{ path: '', message: 'Request body is required' }] : issuesToDetails(result.issues);
+        } else input.body = parseOrThrow(spec.body, absent ? {} : event.body, message);
       }
       request.context.input = input;
     },
