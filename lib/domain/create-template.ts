@@ -1,5 +1,5 @@
 import type { Caller } from './caller.ts';
-import { Conflict, type ErrorDetail, InvalidRequest, UpstreamRejected, UpstreamUnavailable } from './errors.ts';
+import { Conflict, InvalidRequest, UpstreamRejected, UpstreamUnavailable } from './errors.ts';
 import { type ServiceEvent, templateEvent } from './events.ts';
 import {
   AssignmentConflict,
@@ -21,7 +21,7 @@ import { authenticationComponents } from './template-rules/authentication.ts';
 import { normalizeComponents } from './template-rules/changes.ts';
 import { CATEGORIES, type Category } from './template-rules/components.ts';
 import { checkLanguage, checkName, checkTemplateDraft } from './template-rules/draft.ts';
-import { type ReviewWarning, reviewWarnings } from './template-rules/review.ts';
+import { type DryRunResult, dryRun, type ReviewWarning, reviewWarnings } from './template-rules/review.ts';
 import { actingClient } from './tenancy.ts';
 
 /** POST /v1/templates/{did} (spec §7, decisions §3, §4, §6): the body as the request schema delivers it. */
@@ -150,7 +150,7 @@ async function prepare(
   input: CreateInput,
   clientId: number,
   provider: Awaited<ReturnType<typeof resolveProvider>>,
-  dryRun: boolean,
+  simulated: boolean,
 ) {
   const { body } = input;
   const { category, problems, facts } = checkBody(body);
@@ -158,11 +158,16 @@ async function prepare(
   const pairs = await resolvePairs(deps, clientId, provider.wabaId, body.channel_campaigns?.assignments ?? []);
 
   let components = structuredClone(body.components);
-  // A dry run checks the media source but never downloads: the stand-in answers with the header's own type.
+  // A dry run checks the media source (its address too) but never downloads or uploads: the stand-ins answer
+  // with the header's own type and a handle.
   const format = facts.headerFormat ?? '';
-  const dryDownload = async () => ({ bytes: new Uint8Array([0]), contentType: MEDIA_TYPES[format]?.[0] ?? '' });
+  const dryMedia: MediaPorts = {
+    ...deps.media,
+    download: async () => ({ bytes: new Uint8Array([0]), contentType: MEDIA_TYPES[format]?.[0] ?? '' }),
+    upload: async () => 'dry-run',
+  };
   const handle = await resolveMediaHandle(
-    dryRun ? { ...deps.media, download: dryDownload } : deps.media,
+    simulated ? dryMedia : deps.media,
     { header_source: body.header_source, header_handle: body.header_handle, file: input.file },
     { format: facts.headerFormat, isMedia: facts.hasMediaHeader, hasHandle: facts.hasHandle },
   );
@@ -228,13 +233,6 @@ export interface CreateInput {
   file?: MediaFile;
 }
 
-/** `?dry_run=true` (decisions §18): every check and the review warnings, without the upstream or a write. */
-export interface DryRunResult {
-  valid: boolean;
-  errors: ErrorDetail[];
-  review_warnings: ReviewWarning[];
-}
-
 /** The acting client, the DID's provider and the review warnings: what both a create and its dry run start with. */
 async function begin(deps: CreateDeps, caller: Caller, input: CreateInput) {
   const { body } = input;
@@ -265,19 +263,7 @@ export async function wabaWordings(
 /** A dry run: the same checks as a create, in the same order, answering with what a create would refuse. */
 export async function dryRunCreate(deps: CreateDeps, caller: Caller, input: CreateInput): Promise<DryRunResult> {
   const { clientId, provider, warnings } = await begin(deps, caller, input);
-  // Media is checked as for a create (sources, types, the URL's address) but never uploaded.
-  const media: MediaPorts = { ...deps.media, upload: async () => 'dry-run' };
-  try {
-    await prepare({ ...deps, media }, caller, input, clientId, provider, true);
-    return { valid: true, errors: [], review_warnings: warnings };
-  } catch (error) {
-    if (!(error instanceof InvalidRequest)) throw error;
-    return {
-      valid: false,
-      errors: error.details?.length ? error.details : [{ path: '', message: error.message }],
-      review_warnings: warnings,
-    };
-  }
+  return dryRun(() => prepare(deps, caller, input, clientId, provider, true), warnings);
 }
 
 export async function createTemplate(

@@ -7,7 +7,7 @@ import type { MetaTemplate, TemplateRecord } from './template-record.ts';
 import { normalizeComponents } from './template-rules/changes.ts';
 import { CATEGORIES, type Category } from './template-rules/components.ts';
 import { checkTemplateDraft } from './template-rules/draft.ts';
-import { reviewWarnings } from './template-rules/review.ts';
+import { dryRun, reviewWarnings } from './template-rules/review.ts';
 import { actingClient } from './tenancy.ts';
 
 /** PUT /v1/templates/{did}/{messageTemplateId} (spec §6, transitions): the body as the request schema delivers it. */
@@ -49,19 +49,7 @@ export async function editTemplate(deps: EditDeps, caller: Caller, input: EditIn
   }
   const current = record.meta_template;
   const warnings = reviewWarnings(body.components, await wabaWordings(deps.records, clientId, record.waba_id, current));
-  if (input.dryRun) {
-    try {
-      checkEdit(deps, record, body);
-      return { valid: true, errors: [], review_warnings: warnings };
-    } catch (error) {
-      if (!(error instanceof InvalidRequest)) throw error;
-      return {
-        valid: false,
-        errors: error.details?.length ? error.details : [{ path: '', message: error.message }],
-        review_warnings: warnings,
-      };
-    }
-  }
+  if (input.dryRun) return dryRun(() => checkEdit(deps, record, body), warnings);
   const { category, meta } = checkEdit(deps, record, body);
   const withWarnings = <T extends object>(result: T) => ({ ...result, ...(warnings.length > 0 && { review_warnings: warnings }) });
   const sameComponents = normalizeComponents(body.components) === normalizeComponents(current.components);

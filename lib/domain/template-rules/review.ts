@@ -1,3 +1,4 @@
+import { type ErrorDetail, InvalidRequest } from '../errors.ts';
 import type { Component } from './components.ts';
 import { upper } from './components.ts';
 import { placeholders } from './placeholders.ts';
@@ -78,6 +79,31 @@ const textOf = (components: Component[], type: string) => {
   const text = components.find((c) => upper(c?.type) === type)?.text;
   return typeof text === 'string' ? text.replace(/\s+/g, ' ').trim().toLowerCase() : '';
 };
+
+/** `?dry_run=true` (decisions §18): every check and the review warnings, without the upstream or a write. */
+export interface DryRunResult {
+  valid: boolean;
+  errors: ErrorDetail[];
+  review_warnings: ReviewWarning[];
+}
+
+/**
+ * Runs a request's checks as a dry run: what the real request would refuse with a 400 becomes `errors`;
+ * anything else (403, 404, 502) is thrown as for the real request.
+ */
+export async function dryRun(check: () => unknown, warnings: ReviewWarning[]): Promise<DryRunResult> {
+  try {
+    await check();
+    return { valid: true, errors: [], review_warnings: warnings };
+  } catch (error) {
+    if (!(error instanceof InvalidRequest)) throw error;
+    return {
+      valid: false,
+      errors: error.details?.length ? error.details : [{ path: '', message: error.message }],
+      review_warnings: warnings,
+    };
+  }
+}
 
 /** Every rule name a warning can carry. */
 export const REVIEW_RULES = [...TEXT_RULES.map((r) => r.rule), 'duplicate_wording'];
