@@ -3,6 +3,7 @@ import { apiUrl, call, emulator, expectErrorShape, graphUrl, token } from '../su
 import { EMULATOR_TOKEN } from '../../local/graph/emulator.ts';
 import { seedDirectory } from '../support/seed.ts';
 import { keys, SORT } from '#lib/adapters/dynamo/table.ts';
+import { TEMPLATES_PAGE_SIZE } from '#lib/adapters/graph/graph-upstream.ts';
 
 /**
  * Sync of client 9 (WABA 100200400) and client 10 (WABA 100200500). Upstream changes are made on the
@@ -97,8 +98,16 @@ describe('POST /v1/templates/sync-from-meta (spec §9, decisions §4)', () => {
   });
 
   it('answers 409 while a sync of the client runs', async () => {
-    // Prepare: a slow upstream keeps the first sync busy
-    await emulator('POST', 'faults', { path: '/100200500/message_templates', method: 'GET', delayMs: 700, times: 3 });
+    // Prepare: a slow upstream keeps the first sync's worker busy. Only the worker's paging is slowed, not the
+    // probe each POST makes first: a slowed probe let the worker finish (and free the lease) while the second
+    // POST was still probing, so the second POST could win the lease.
+    await emulator('POST', 'faults', {
+      path: '/100200500/message_templates',
+      method: 'GET',
+      query: `limit=${TEMPLATES_PAGE_SIZE}`,
+      delayMs: 1500,
+      times: 3,
+    });
     const first = call('POST', '/v1/templates/sync-from-meta', { token: await delta(), body: {} });
     const firstResponse = await first;
     // Act
