@@ -2,7 +2,7 @@ import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-
 import { CorsHttpMethod, HttpApi, HttpMethod, type CfnStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, ProjectionType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -43,6 +43,8 @@ export class TemplateMessagingStack extends Stack {
         indexName: index.name,
         partitionKey: { name: index.partition, type: AttributeType.STRING },
         sortKey: { name: index.sort, type: AttributeType.STRING },
+        projectionType: typeof index.projection === 'string' ? ProjectionType[index.projection] : ProjectionType.INCLUDE,
+        ...(typeof index.projection !== 'string' && { nonKeyAttributes: index.projection.include }),
       })),
     });
 

@@ -61,12 +61,16 @@ export async function resolvePairs(deps: AssignmentDeps, clientId: number, wabaI
   const problems: ErrorDetail[] = [];
   const refused: Pair[] = [];
   const resolved: { pair: Pair; channel: AssignedChannel; campaign: AssignedCampaign }[] = [];
+  // Every pair's channel and campaign in one read.
+  const found = await deps.directory.getAssignables(
+    clientId,
+    unique.map((p) => p.channel_id),
+    unique.map((p) => p.campaign_id),
+  );
   for (const pair of unique) {
     const index = pairs.findIndex((p) => pairKey(p) === pairKey(pair));
-    const [channel, campaign] = await Promise.all([
-      deps.directory.getContactChannel(clientId, pair.channel_id),
-      deps.directory.getCampaign(clientId, pair.campaign_id),
-    ]);
+    const channel = found.channels.get(pair.channel_id);
+    const campaign = found.campaigns.get(pair.campaign_id);
     const path = `channel_campaigns[${index}]`;
     const before = problems.length;
     if (!channel)
@@ -111,7 +115,13 @@ function asPlaceholder(record: TemplateRecord, now: string): TemplateRecord {
   return { ...rest, active: false, updated_at: now };
 }
 
-const emptyChange = (of: AssignmentChange['of']): AssignmentChange => ({ of, create: [], update: [], remove: [] });
+const emptyChange = (of: AssignmentChange['of'], current: TemplateRecord[]): AssignmentChange => ({
+  of,
+  current,
+  create: [],
+  update: [],
+  remove: [],
+});
 
 async function apply(deps: AssignmentDeps, change: AssignmentChange) {
   try {
@@ -142,7 +152,7 @@ export async function addAssignments(
   const now = deps.now?.() ?? new Date().toISOString();
   const held = new Map(siblings.filter((r) => !isPlaceholder(r)).map((r) => [recordPair(r)!, r]));
   const placeholder = siblings.find(isPlaceholder);
-  const change = emptyChange(of);
+  const change = emptyChange(of, siblings);
   const ids: string[] = [];
   for (const { pair, channel, campaign } of resolved) {
     const existing = held.get(pairKey(pair));
@@ -179,7 +189,7 @@ export async function replaceAssignments(
   const assigned = siblings.filter((r) => !isPlaceholder(r));
   const placeholders = siblings.filter(isPlaceholder);
   const heldKeys = new Set(assigned.map((r) => recordPair(r)!));
-  const change = emptyChange(of);
+  const change = emptyChange(of, siblings);
   const leaving = assigned.filter((r) => !wanted.has(recordPair(r)!));
   const arriving = resolved.filter((r) => !heldKeys.has(pairKey(r.pair)));
   let reusable: TemplateRecord | undefined = placeholders[0];
@@ -247,7 +257,7 @@ export async function removeAssignments(
         `Client ${clientId} has no assignment {channel_id: ${input.channel_id}, campaign_id: ${input.campaign_id}} for this template`,
       );
   }
-  const change = emptyChange(of);
+  const change = emptyChange(of, siblings);
   if (leaving.length === assigned.length) finishWithPlaceholder(change, leaving, placeholders, original, clientId, now);
   else change.remove.push(...leaving);
   await apply(deps, change);

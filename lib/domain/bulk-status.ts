@@ -104,37 +104,35 @@ export async function changeTemplateStatus(
 ) {
   const plan = planBulkStatus(input);
   const found = await records.getMany(plan.filter((p) => p.plan === 'process').map((p) => p.id));
-  const results: BulkItemResult[] = [];
-  // Writes go one at a time in input order, each conditional on the value read.
-  for (const item of plan) {
+  const decided = plan.map((item) => {
+    const record = item.plan === 'process' ? found.get(item.id) : undefined;
+    const reason: Reason | undefined =
+      item.plan !== 'process'
+        ? item.plan
+        : !record
+          ? 'not_found'
+          : record.client_id !== caller.clientId && !caller.isBsp
+            ? 'forbidden'
+            : refusal(record, item.action);
+    return { item, record, reason };
+  });
+  // The writes, each conditional on the value read; the store groups them per template.
+  const flips = decided.filter((d) => d.reason === undefined).map((d) => ({ record: d.record!, to: d.item.action === 'enable' }));
+  const outcomes = await records.setActive(flips, now());
+  let next = 0;
+  const results = decided.map(({ item, reason }): BulkItemResult => {
     const base = { id: item.id, action: item.action };
-    if (item.plan !== 'process') {
-      results.push({ ...base, success: false, skipped: true, reason: item.plan });
-      continue;
-    }
-    const record = found.get(item.id);
-    const reason: Reason | undefined = !record
-      ? 'not_found'
-      : record.client_id !== caller.clientId && !caller.isBsp
-        ? 'forbidden'
-        : refusal(record, item.action);
-    if (reason) {
-      results.push({ ...base, success: false, skipped: false, reason });
-      continue;
-    }
+    if (reason) return { ...base, success: false, skipped: item.plan !== 'process', reason };
     const to = item.action === 'enable';
-    const outcome = await records.setActive(item.id, !to, to, now());
-    if (outcome === 'written') {
-      results.push({ ...base, success: true, skipped: false, previous_active: !to, current_active: to });
-    } else {
-      // Someone else flipped it between our read and our write: it is already in the wanted state.
-      results.push({
-        ...base,
-        success: false,
-        skipped: false,
-        reason: outcome === 'missing' ? 'not_found' : to ? 'already_enabled' : 'already_disabled',
-      });
-    }
-  }
+    const outcome = outcomes[next++];
+    if (outcome === 'written') return { ...base, success: true, skipped: false, previous_active: !to, current_active: to };
+    // Someone else flipped it between our read and our write: it is already in the wanted state.
+    return {
+      ...base,
+      success: false,
+      skipped: false,
+      reason: outcome === 'missing' ? 'not_found' : to ? 'already_enabled' : 'already_disabled',
+    };
+  });
   return { results, summary: summarize(results) };
 }

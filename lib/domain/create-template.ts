@@ -305,6 +305,7 @@ async function takeOverSyncPlaceholder(deps: CreateDeps, records: TemplateRecord
   const [replacing, ...rest] = records;
   await deps.records.applyAssignments({
     of: { wabaId: first.waba_id, templateId: first.meta_template.id, clientId: first.client_id, version: held.version },
+    current: held.records,
     create: rest,
     update: [{ before: placeholder, after: { ...replacing, id: placeholder.id, created_at: placeholder.created_at } }],
     remove: [],

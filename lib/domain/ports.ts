@@ -1,6 +1,7 @@
 import type { Campaign, ChannelRecord, Client, ContactChannel, Waba } from './directory.ts';
 import type { ErrorDetail } from './errors.ts';
 import type { ServiceEvent } from './events.ts';
+import type { ListingCriteria, ListingEntry } from './template-listing.ts';
 import type { MetaTemplate, TemplateRecord } from './template-record.ts';
 import type { WebhookConfig } from './webhook.ts';
 
@@ -22,6 +23,17 @@ export interface DirectoryStore {
   getClient(clientId: number): Promise<Client | null>;
   getCampaign(clientId: number, campaignId: number): Promise<Campaign | null>;
   getContactChannel(clientId: number, channelId: number): Promise<ContactChannel | null>;
+  /** The client's contact channels and campaigns among these ids, in one read (assignment checks). */
+  getAssignables(
+    clientId: number,
+    channelIds: number[],
+    campaignIds: number[],
+  ): Promise<{ channels: Map<number, ContactChannel>; campaigns: Map<number, Campaign> }>;
+  /**
+   * The channel of this DID when it is in the client's WABA hierarchy (decisions §1), else null: the DID check
+   * in one read.
+   */
+  channelOfClient(clientId: number, did: string): Promise<ChannelRecord | null>;
 }
 
 export interface WebhookConfigStore {
@@ -42,6 +54,8 @@ export interface ClientAssignments {
 export interface AssignmentChange {
   /** The (client, template) whose records change, and the version they were read at. */
   of: { wabaId: string; templateId: string; clientId: number; version: number };
+  /** The client's records of the template as read at that version (the listing entry is derived from them). */
+  current: TemplateRecord[];
   /** Records to write whole: new siblings (must not exist) and records changed in place (must exist). */
   create: TemplateRecord[];
   update: { before: TemplateRecord; after: TemplateRecord }[];
@@ -50,6 +64,10 @@ export interface AssignmentChange {
 }
 
 export type ActiveWrite = 'written' | 'changed_meanwhile' | 'missing';
+export interface ActiveFlip {
+  record: TemplateRecord;
+  to: boolean;
+}
 
 /** Template records (decisions §3). Every multi-record change is one transaction. */
 export interface TemplateRecordStore {
@@ -57,12 +75,25 @@ export interface TemplateRecordStore {
   getMany(ids: string[]): Promise<Map<string, TemplateRecord>>;
   /** A client's records in listing order (name, language, WABA, template, record id). */
   listForClient(clientId: number): Promise<TemplateRecord[]>;
+  /**
+   * One page of a client's listing entries (one per template, decisions §9) that meet the criteria, in listing
+   * order, and how many meet them. Reads grow with the page and the matches, never with the client's records.
+   */
+  listingPage(
+    clientId: number,
+    criteria: ListingCriteria,
+    page: { offset: number; size: number },
+  ): Promise<{ entries: ListingEntry[]; total: number }>;
   /** One client's records of one template and their version, read consistently (never from a stale index). */
   readAssignments(wabaId: string, templateId: string, clientId: number): Promise<ClientAssignments>;
   /** Records of one upstream template; one client's when clientId is given. */
   listForTemplate(wabaId: string, templateId: string, clientId?: number): Promise<TemplateRecord[]>;
-  /** Sets `active` only if it still has the value read: concurrent flips cannot both succeed. */
-  setActive(id: string, from: boolean, to: boolean, now: string): Promise<ActiveWrite>;
+  /**
+   * Sets each record's `active` to `to` only if it still has the other value: concurrent flips cannot both
+   * succeed. Records are passed as read, so the store knows their (client, template)s without a read; the
+   * outcomes answer in the flips' order.
+   */
+  setActive(flips: ActiveFlip[], now: string): Promise<ActiveWrite[]>;
   /**
    * Applies an assignment change atomically; throws AssignmentConflict when a record changed meanwhile and
    * ChangeTooLarge when the change is more than one atomic write can hold.

@@ -1,7 +1,7 @@
 import { InvalidRequest } from './errors.ts';
 import type { AssignedChannel, MetaTemplate, TemplateRecord } from './template-record.ts';
 import { UNASSIGNED } from './template-record.ts';
-import { pageOf, resolvePage } from './paging.ts';
+import { pageOf } from './paging.ts';
 
 /** GET /v1/templates: one entry per template with its campaigns and channels (spec §5, decisions §3, §9). */
 export const TEMPLATE_FIELDS = ['id', 'waba_id', 'client_id', 'active', 'namespace', 'meta_template', 'channel_campaigns'] as const;
@@ -105,7 +105,7 @@ const csv = (value: string | undefined) =>
         .map((v) => v.trim())
         .filter(Boolean);
 
-function channelIdSet(value: string | undefined): Set<number> | undefined {
+function channelIdList(value: string | undefined): number[] | undefined {
   const list = csv(value);
   if (!list) return undefined;
   if (!list.every((id) => /^[1-9][0-9]{0,14}$/.test(id))) {
@@ -113,68 +113,158 @@ function channelIdSet(value: string | undefined): Set<number> | undefined {
       { path: 'channel_ids', message: 'must be whole numbers' },
     ]);
   }
-  return new Set(list.map(Number));
+  return list.map(Number);
 }
 
-interface TemplateGroup {
-  records: TemplateRecord[];
-  meta: MetaTemplate;
+/** What the listing shows and filters on, for one (client, template): its facets and its entry. */
+export interface ListingFacets {
+  name: string;
+  language: string;
+  status: string;
+  category: string;
+  quality: string;
+  active: boolean;
+  waba_id: string;
+  template_id: string;
+  /** Campaign names of the client's records; `Unassigned` for the placeholder. */
+  campaigns: string[];
+  channels: number[];
 }
 
-/** Groups a client's records, already in listing order, per upstream template. */
-function groupByTemplate(records: TemplateRecord[]): TemplateGroup[] {
-  const groups = new Map<string, TemplateGroup>();
-  for (const record of records) {
-    const key = `${record.waba_id}#${record.meta_template.id}`;
-    const group = groups.get(key);
-    if (group) group.records.push(record);
-    else groups.set(key, { records: [record], meta: record.meta_template });
-  }
-  return [...groups.values()];
+/**
+ * The listing read model: one entry per (client, template), derived from the client's records of the template
+ * and written in the same transaction as every change of them (decisions §9). `meta_template` is kept as
+ * stored; it is cleaned when answered.
+ */
+export interface ListingEntry {
+  client_id: number;
+  waba_id: string;
+  template_id: string;
+  deleted: boolean;
+  facets: ListingFacets;
+  entry: TemplateEntry;
 }
 
-export function listTemplateEntries(records: TemplateRecord[], query: TemplateQuery) {
-  const states = csv(query.state)?.map((s) => s.toUpperCase());
-  const categories = csv(query.category)?.map((s) => s.toUpperCase());
-  const qualities = csv(query.quality_scores)?.map((s) => s.toUpperCase());
-  const channelIds = channelIdSet(query.channel_ids);
-  const search = query.search?.toLowerCase();
-  const matching = groupByTemplate(records).filter(({ records: group, meta }) => {
-    if (group.some((r) => r.isDirectMessage === true)) return false;
-    if (group.some((r) => r.deleted === true) !== Boolean(query.deleted)) return false;
-    if (states && !states.includes(String(meta.status).toUpperCase())) return false;
-    if (categories && !categories.includes(String(meta.category).toUpperCase())) return false;
-    if (query.lang !== undefined && meta.language !== query.lang) return false;
-    if (query.wabaId !== undefined && group[0].waba_id !== query.wabaId) return false;
-    if (query.name !== undefined && meta.name !== query.name) return false;
-    if (search !== undefined && !meta.name.toLowerCase().includes(search)) return false;
-    if (query.template_meta_id !== undefined && meta.id !== query.template_meta_id) return false;
-    if (query.active !== undefined && group.some((r) => r.active) !== query.active) return false;
-    if (qualities && !qualities.includes(String(meta.quality_score?.score ?? '').toUpperCase())) return false;
-    if (channelIds && !group.some((r) => r.channel && channelIds.has(r.channel.channel_id))) return false;
-    if (query.campaign_name !== undefined) {
-      const wanted = query.campaign_name;
-      const has = group.some((r) => (r.campaign ? r.campaign.campaign_name === wanted : wanted === UNASSIGNED));
-      if (!has) return false;
-    }
-    return true;
-  });
-  const page = resolvePage({ page: query.page, size: query.size }, TEMPLATES_PAGE);
-  const known = new Set<string>(TEMPLATE_FIELDS);
-  const chosen = (csv(query.fields) ?? []).filter((f) => known.has(f));
-  const fields = chosen.length > 0 ? new Set(chosen) : known;
-  const data = pageOf(matching, page).map(({ records: group, meta }) => {
-    const first = oldestRecord(group);
-    const entry: TemplateEntry = {
+/** The (client, template) entry of these records (a client's records of one template); null when unlisted. */
+export function listingEntryOf(records: TemplateRecord[]): ListingEntry | null {
+  if (records.length === 0 || records.some((r) => r.isDirectMessage === true)) return null;
+  const first = oldestRecord(records);
+  const meta = first.meta_template;
+  const active = records.some((r) => r.active);
+  const campaigns = [...new Set(records.map((r) => (r.campaign ? r.campaign.campaign_name : UNASSIGNED)))].sort();
+  const channels = [...new Set(records.flatMap((r) => (r.channel ? [r.channel.channel_id] : [])))].sort((a, b) => a - b);
+  return {
+    client_id: first.client_id,
+    waba_id: first.waba_id,
+    template_id: meta.id,
+    deleted: records.some((r) => r.deleted === true),
+    facets: {
+      name: meta.name,
+      language: meta.language,
+      status: String(meta.status ?? '').toUpperCase(),
+      category: String(meta.category ?? '').toUpperCase(),
+      quality: String(meta.quality_score?.score ?? '').toUpperCase(),
+      active,
+      waba_id: first.waba_id,
+      template_id: meta.id,
+      campaigns,
+      channels,
+    },
+    entry: {
       id: first.id,
       waba_id: first.waba_id,
       client_id: first.client_id,
-      active: group.some((r) => r.active),
+      active,
       namespace: first.namespace,
-      meta_template: cleanMetaTemplate(meta),
-      channel_campaigns: channelCampaignGroups(group),
-    };
-    return Object.fromEntries(Object.entries(entry).filter(([key]) => fields.has(key)));
+      meta_template: meta,
+      channel_campaigns: channelCampaignGroups(records),
+    },
+  };
+}
+
+/** The listing's order: name, then language, then WABA and template (decisions §9). */
+export const listingOrder = (e: Pick<ListingEntry, 'facets'>) =>
+  [e.facets.name, e.facets.language, e.facets.waba_id, e.facets.template_id] as const;
+
+export function compareListing(a: Pick<ListingEntry, 'facets'>, b: Pick<ListingEntry, 'facets'>) {
+  const x = listingOrder(a);
+  const y = listingOrder(b);
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+  return 0;
+}
+
+/** The filters of one listing request, parsed; the store picks the narrowest index they allow. */
+export interface ListingCriteria {
+  deleted: boolean;
+  states?: string[];
+  categories?: string[];
+  language?: string;
+  wabaId?: string;
+  name?: string;
+  search?: string;
+  templateId?: string;
+  active?: boolean;
+  campaignName?: string;
+  channelIds?: number[];
+  qualities?: string[];
+}
+
+export function listingCriteria(query: TemplateQuery): ListingCriteria {
+  const criteria: ListingCriteria = {
+    deleted: Boolean(query.deleted),
+    states: csv(query.state)?.map((s) => s.toUpperCase()),
+    categories: csv(query.category)?.map((s) => s.toUpperCase()),
+    language: query.lang,
+    wabaId: query.wabaId,
+    name: query.name,
+    search: query.search?.toLowerCase(),
+    templateId: query.template_meta_id,
+    active: query.active,
+    campaignName: query.campaign_name,
+    channelIds: channelIdList(query.channel_ids),
+    qualities: csv(query.quality_scores)?.map((s) => s.toUpperCase()),
+  };
+  return Object.fromEntries(Object.entries(criteria).filter(([, v]) => v !== undefined)) as ListingCriteria;
+}
+
+/** True when the criteria ask for nothing but the bucket (live or deleted): the total is the bucket's count. */
+export const isUnfiltered = (criteria: ListingCriteria) => Object.keys(criteria).every((key) => key === 'deleted');
+
+/** Whether an entry's facets meet the criteria (the bucket is the store's to choose). */
+export function matchesListing(f: ListingFacets, c: ListingCriteria): boolean {
+  if (c.states && !c.states.includes(f.status)) return false;
+  if (c.categories && !c.categories.includes(f.category)) return false;
+  if (c.language !== undefined && f.language !== c.language) return false;
+  if (c.wabaId !== undefined && f.waba_id !== c.wabaId) return false;
+  if (c.name !== undefined && f.name !== c.name) return false;
+  if (c.search !== undefined && !f.name.toLowerCase().includes(c.search)) return false;
+  if (c.templateId !== undefined && f.template_id !== c.templateId) return false;
+  if (c.active !== undefined && f.active !== c.active) return false;
+  if (c.qualities && !c.qualities.includes(f.quality)) return false;
+  if (c.channelIds && !f.channels.some((id) => c.channelIds!.includes(id))) return false;
+  if (c.campaignName !== undefined && !f.campaigns.includes(c.campaignName)) return false;
+  return true;
+}
+
+/** A page of the listing from every entry of a client (the in-memory store's way; the same rules). */
+export function pageOfEntries(entries: ListingEntry[], criteria: ListingCriteria, page: { offset: number; size: number }) {
+  const matching = entries.filter((e) => e.deleted === criteria.deleted && matchesListing(e.facets, criteria)).sort(compareListing);
+  return { entries: pageOf(matching, page), total: matching.length };
+}
+
+/** The answer of GET /v1/templates: the page's entries, cleaned and cut to the asked fields. */
+export function listingAnswer(
+  entries: ListingEntry[],
+  total: number,
+  page: { page: number; size: number },
+  fieldsParam: string | undefined,
+) {
+  const known = new Set<string>(TEMPLATE_FIELDS);
+  const chosen = (csv(fieldsParam) ?? []).filter((f) => known.has(f));
+  const fields = chosen.length > 0 ? new Set(chosen) : known;
+  const data = entries.map(({ entry }) => {
+    const answer = { ...entry, meta_template: cleanMetaTemplate(entry.meta_template as MetaTemplate) };
+    return Object.fromEntries(Object.entries(answer).filter(([key]) => fields.has(key)));
   });
-  return { data, total: matching.length, page: page.page, pageSize: page.size, paging: null };
+  return { data, total, page: page.page, pageSize: page.size, paging: null };
 }

@@ -1,9 +1,10 @@
 import type { Caller } from './caller.ts';
 import type { DirectoryStore, TemplateRecordStore } from './ports.ts';
-import { listTemplateEntries, type TemplateQuery } from './template-listing.ts';
+import { resolvePage } from './paging.ts';
+import { listingAnswer, listingCriteria, TEMPLATES_PAGE, type TemplateQuery } from './template-listing.ts';
 import { channelInHierarchy, templateListingClient } from './tenancy.ts';
 
-/** GET /v1/templates: the listing rules of the token, then one Query of the client's records. */
+/** GET /v1/templates: the listing rules of the token, then one page of the client's listing entries. */
 export async function listTemplates(
   deps: { directory: DirectoryStore; records: TemplateRecordStore },
   caller: Caller,
@@ -11,6 +12,8 @@ export async function listTemplates(
 ) {
   const clientId = templateListingClient(caller, query.client_id);
   const wabaId = query.did ? (await channelInHierarchy(deps.directory, clientId, query.did)).waba_id : undefined;
-  const records = await deps.records.listForClient(clientId);
-  return listTemplateEntries(records, { ...query, size: query.size ?? query.limit, wabaId });
+  const criteria = listingCriteria({ ...query, wabaId });
+  const page = resolvePage({ page: query.page, size: query.size ?? query.limit }, TEMPLATES_PAGE);
+  const { entries, total } = await deps.records.listingPage(clientId, criteria, page);
+  return listingAnswer(entries, total, page, query.fields);
 }

@@ -40,8 +40,7 @@ export function templateListingClient(caller: Caller, rawClientId: string | unde
 }
 
 export interface HierarchyLookup {
-  getChannel(waId: string): Promise<ChannelRecord | null>;
-  clientHasWaba(clientId: number, wabaId: string): Promise<boolean>;
+  channelOfClient(clientId: number, did: string): Promise<ChannelRecord | null>;
 }
 
 /**
@@ -50,8 +49,8 @@ export interface HierarchyLookup {
  * not reveal which DIDs exist.
  */
 export async function channelInHierarchy(lookup: HierarchyLookup, clientId: number, did: string): Promise<ChannelRecord> {
-  const channel = await lookup.getChannel(did);
-  if (!channel || channel.deleted || !(await lookup.clientHasWaba(clientId, channel.waba_id))) {
+  const channel = await lookup.channelOfClient(clientId, did);
+  if (!channel || channel.deleted) {
     throw new Forbidden(DID_OUTSIDE_HIERARCHY_MESSAGE);
   }
   return channel;

@@ -22,7 +22,10 @@ export async function createTable(client: DynamoDBClient, tableName: string) {
           { AttributeName: index.partition, KeyType: 'HASH' },
           { AttributeName: index.sort, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'ALL' },
+        Projection:
+          typeof index.projection === 'string'
+            ? { ProjectionType: index.projection }
+            : { ProjectionType: 'INCLUDE', NonKeyAttributes: index.projection.include },
       })),
     }),
   );

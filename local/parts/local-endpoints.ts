@@ -7,27 +7,26 @@ import { logger } from '#lib/log/logger.ts';
 import { currentRequest } from '../api-server.ts';
 import type { LocalEventBridge } from '../eventbridge.ts';
 import { publicJwks } from '../keys.ts';
+import { type DynamoMeter, emptyMeter, meterDynamo } from '../dynamo-meter.ts';
 
 /**
- * Counts the DynamoDB operations of each API request, so tests can check which operations a request made
- * (`GET /_local/requests/{request id}/dynamodb`).
+ * Meters the DynamoDB calls of each API request (operations, items and bytes read, items written), so tests
+ * can check what a request cost (`GET /_local/requests/{request id}/dynamodb`).
  */
-function countDynamoOperations(): Map<string, string[]> {
-  const operations = new Map<string, string[]>();
-  dynamo().middlewareStack.add(
-    (next, context) => async (args) => {
-      const requestId = currentRequest.getStore()?.requestId;
-      if (requestId) {
-        const list = operations.get(requestId) ?? [];
-        list.push(String(context.commandName).replace(/Command$/, ''));
-        operations.set(requestId, list);
-        if (operations.size > 10_000) operations.delete(operations.keys().next().value ?? '');
-      }
-      return next(args);
-    },
-    { step: 'initialize', name: 'localOperationCounter' },
-  );
-  return operations;
+function meterRequests(): Map<string, DynamoMeter> {
+  const meters = new Map<string, DynamoMeter>();
+  meterDynamo(dynamo(), () => {
+    const requestId = currentRequest.getStore()?.requestId;
+    if (!requestId) return undefined;
+    let meter = meters.get(requestId);
+    if (!meter) {
+      meter = emptyMeter();
+      meters.set(requestId, meter);
+      if (meters.size > 10_000) meters.delete(meters.keys().next().value ?? '');
+    }
+    return meter;
+  });
+  return meters;
 }
 
 /**
@@ -36,7 +35,7 @@ function countDynamoOperations(): Map<string, string[]> {
  */
 export async function localEndpoints(eventBridge: LocalEventBridge) {
   const jwks = JSON.stringify(await publicJwks());
-  const operations = countDynamoOperations();
+  const meters = meterRequests();
   return async (req: IncomingMessage, url: URL, body: Buffer, res: ServerResponse): Promise<boolean> => {
     const json = (status: number, value: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -55,7 +54,7 @@ export async function localEndpoints(eventBridge: LocalEventBridge) {
       return json(200, { relayed: await relayOutbox(relay, Number(url.searchParams.get('graceMs') ?? 60_000)) });
     }
     const ops = /^\/_local\/requests\/([^/]+)\/dynamodb$/.exec(url.pathname);
-    if (req.method === 'GET' && ops) return json(200, { operations: operations.get(ops[1]) ?? [] });
+    if (req.method === 'GET' && ops) return json(200, meters.get(ops[1]) ?? emptyMeter());
     return false;
   };
 }

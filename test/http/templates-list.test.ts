@@ -1,3 +1,4 @@
+import type { DynamoMeter } from '../../local/dynamo-meter.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiUrl, call, expectErrorShape, token } from '../support/api.ts';
 import { hexId, seedDirectory, template, waba } from '../support/seed.ts';
@@ -233,7 +234,7 @@ describe('listing 1,000 templates with 3 assignments each', () => {
     });
   }, 120_000);
 
-  it('uses only Query and GetItem operations, never a Scan', async () => {
+  it('reads one page of the listing read model: never a Scan, never the client’s records', async () => {
     // Act
     const response = await list(`?client_id=${BIG}&size=100&page=10`);
     // Assess
@@ -242,8 +243,9 @@ describe('listing 1,000 templates with 3 assignments each', () => {
     expect(response.body.data[99].meta_template.name).toBe('bulk_0999');
     expect(response.body.data[0].channel_campaigns[0].channels).toHaveLength(3);
     const requestId = response.headers.get('x-request-id');
-    const { operations } = (await (await fetch(`${apiUrl()}/_local/requests/${requestId}/dynamodb`)).json()) as { operations: string[] };
-    expect(operations.length).toBeGreaterThan(0);
-    expect(operations.every((op) => op === 'Query' || op === 'GetItem')).toBe(true);
+    const meter = (await (await fetch(`${apiUrl()}/_local/requests/${requestId}/dynamodb`)).json()) as DynamoMeter;
+    expect(meter.operations.every((op) => ['Query', 'GetItem', 'BatchGetItem'].includes(op))).toBe(true);
+    // Page 10 of 100: the 1,000 compact keys up to it, the page's 100 entries and the count; no record.
+    expect(meter.itemsRead).toBe(1000 + 100 + 1);
   });
 });

@@ -28,9 +28,10 @@ function record(templateId: string, clientId: number, pair?: [number, number], e
   };
 }
 
-async function versionOf(store: TemplateRecordStore, templateId: string) {
-  const { version } = await store.readAssignments('contract-waba', templateId, 7);
-  return { wabaId: 'contract-waba', templateId, clientId: 7, version };
+/** What a change is built on: the (client, template)'s version and its records as read at it. */
+async function readFor(store: TemplateRecordStore, templateId: string, clientId = 7) {
+  const { version, records } = await store.readAssignments('contract-waba', templateId, clientId);
+  return { of: { wabaId: 'contract-waba', templateId, clientId, version }, current: records };
 }
 
 export function templateRecordStoreContract(name: string, makeStore: () => TemplateRecordStore | Promise<TemplateRecordStore>) {
@@ -48,9 +49,9 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       const template = unique();
       const held = record(template, 7, [1, 2]);
       await store.register([held], []);
-      await store.setActive(held.id, false, true, new Date(Date.now() + 1000).toISOString());
+      await store.setActive([{ record: held, to: true }], new Date(Date.now() + 1000).toISOString());
       const added = record(template, 7, [3, 4]);
-      const stale = store.applyAssignments({ of: await versionOf(store, template), create: [added], update: [], remove: [held] });
+      const stale = store.applyAssignments({ ...(await readFor(store, template)), create: [added], update: [], remove: [held] });
       await expect(stale).rejects.toBeInstanceOf(AssignmentConflict);
       expect((await store.listForTemplate('contract-waba', template, 7)).map((r) => r.id)).toEqual([held.id]);
     });
@@ -59,10 +60,10 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       const store = await makeStore();
       const template = unique();
       await store.register([record(template, 7, [1, 2])], []);
-      const seen = await versionOf(store, template);
+      const seen = await readFor(store, template);
       const outcomes = await Promise.allSettled([
-        store.applyAssignments({ of: seen, create: [record(template, 7, [5, 6])], update: [], remove: [] }),
-        store.applyAssignments({ of: seen, create: [record(template, 7, [5, 6])], update: [], remove: [] }),
+        store.applyAssignments({ ...seen, create: [record(template, 7, [5, 6])], update: [], remove: [] }),
+        store.applyAssignments({ ...seen, create: [record(template, 7, [5, 6])], update: [], remove: [] }),
       ]);
       expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
       expect(await store.listForTemplate('contract-waba', template, 7)).toHaveLength(2);
@@ -75,17 +76,17 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       const a = record(template, 7, [1, 2]);
       const b = record(template, 7, [3, 4]);
       await store.register([a, b], []);
-      const seen = await versionOf(store, template);
+      const seen = await readFor(store, template);
       // Act
       const outcomes = await Promise.allSettled([
-        store.applyAssignments({ of: seen, create: [], update: [], remove: [a] }),
-        store.applyAssignments({ of: seen, create: [], update: [], remove: [b] }),
+        store.applyAssignments({ ...seen, create: [], update: [], remove: [a] }),
+        store.applyAssignments({ ...seen, create: [], update: [], remove: [b] }),
       ]);
       // Assess: the loser wrote nothing, so the client still holds a record of the template
       expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
       const after = await store.readAssignments('contract-waba', template, 7);
       expect(after.records).toHaveLength(1);
-      expect(after.version).toBe(seen.version + 1);
+      expect(after.version).toBe(seen.of.version + 1);
     });
 
     it('reads back what it registered, consistently, with a version', async () => {
@@ -104,9 +105,9 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       const held = record(unique(), 7, [1, 2]);
       await store.register([held], []);
       const now = new Date().toISOString();
-      expect(await store.setActive(held.id, false, true, now)).toBe('written');
-      expect(await store.setActive(held.id, false, true, now)).toBe('changed_meanwhile');
-      expect(await store.setActive(newRecordId(), false, true, now)).toBe('missing');
+      expect(await store.setActive([{ record: held, to: true }], now)).toEqual(['written']);
+      expect(await store.setActive([{ record: held, to: true }], now)).toEqual(['changed_meanwhile']);
+      expect(await store.setActive([{ record: { ...held, id: newRecordId() }, to: true }], now)).toEqual(['missing']);
     });
 
     it('refuses, whole, a change larger than one atomic write', async () => {
@@ -114,7 +115,7 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       const template = unique();
       const many = Array.from({ length: 60 }, (_, i) => record(template, 7, [100 + i, 1]));
       await expect(
-        store.applyAssignments({ of: await versionOf(store, template), create: many, update: [], remove: [] }),
+        store.applyAssignments({ ...(await readFor(store, template)), create: many, update: [], remove: [] }),
       ).rejects.toBeInstanceOf(ChangeTooLarge);
       expect(await store.listForTemplate('contract-waba', template, 7)).toEqual([]);
     });

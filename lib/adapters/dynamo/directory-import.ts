@@ -3,6 +3,9 @@ import { type DirectoryFile, directoryEntities, parseDirectoryFile } from '#lib/
 import { CHANNELS_PARTITION, keys, SORT } from '#lib/adapters/dynamo/table.ts';
 import { dynamo, tableName } from './client.ts';
 import { assignmentKeyItem, recordItem } from './record-items.ts';
+import { entryItem } from './listing-items.ts';
+import { listingEntryOf } from '#lib/domain/template-listing.ts';
+import type { TemplateRecord } from '#lib/domain/template-record.ts';
 
 /** The items an import writes. Upstream state under a WABA (catalogs, templates) is not stored. */
 export function directoryItems(file: DirectoryFile, now = new Date().toISOString()): Record<string, unknown>[] {
@@ -25,6 +28,12 @@ export function directoryItems(file: DirectoryFile, now = new Date().toISOString
       client_id,
       waba_id,
     })),
+    // Every channel of every WABA a client holds, under the client (decisions §1's hierarchy, precomputed).
+    ...entities.memberships.flatMap(({ client_id, waba_id }) =>
+      entities.channels
+        .filter((channel) => channel.waba_id === waba_id)
+        .map((channel) => ({ pk: keys.client(client_id), sk: keys.clientChannel(channel.wa_id), entity: 'client_channel', ...channel })),
+    ),
     ...entities.campaigns.map((c) => ({ pk: keys.client(c.client_id), sk: keys.campaign(c.campaign_id), entity: 'campaign', ...c })),
     ...entities.contactChannels.map((c) => ({
       pk: keys.client(c.client_id),
@@ -33,7 +42,32 @@ export function directoryItems(file: DirectoryFile, now = new Date().toISOString
       ...c,
     })),
     ...entities.records.flatMap((record) => [recordItem(record), assignmentKeyItem(record)]),
+    ...listingItems(entities.records),
   ];
+}
+
+/** The imported records' listing entries (one per client and template) and each client's listing counts. */
+function listingItems(records: TemplateRecord[]): Record<string, unknown>[] {
+  const groups = new Map<string, TemplateRecord[]>();
+  for (const r of records) {
+    const key = keys.assignments(r.waba_id, r.meta_template.id, r.client_id);
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  const counts = new Map<string, { clientId: number; deleted: boolean; entries: number }>();
+  const items = [...groups.values()].map((group) => {
+    const entry = listingEntryOf(group);
+    if (entry) {
+      const key = `${entry.client_id}#${entry.deleted}`;
+      const count = counts.get(key) ?? { clientId: entry.client_id, deleted: entry.deleted, entries: 0 };
+      count.entries++;
+      counts.set(key, count);
+    }
+    return entryItem({ wabaId: group[0].waba_id, templateId: group[0].meta_template.id, clientId: group[0].client_id }, entry, 1);
+  });
+  for (const c of counts.values()) {
+    items.push({ pk: keys.client(c.clientId), sk: keys.listingCount(c.deleted), entity: 'listing_count', entries: c.entries });
+  }
+  return items;
 }
 
 /** Writes the directory; every write is a full put by key, so running an import twice changes nothing. */

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Campaign, ChannelRecord, Client, ContactChannel, Waba } from '#lib/domain/directory.ts';
 import type { DirectoryStore } from '#lib/domain/ports.ts';
 import { CHANNELS_PARTITION, keys, SORT } from '#lib/adapters/dynamo/table.ts';
@@ -23,6 +23,29 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName'>): Pro
     items.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
   } while (start);
+  return items;
+}
+
+/** BatchGetItem of any number of keys, 100 at a time, until DynamoDB has answered for every key. */
+export async function batchGet(wanted: { pk: string; sk: string }[], consistent = false): Promise<Record<string, unknown>[]> {
+  const chunks: { pk: string; sk: string }[][] = [];
+  for (let i = 0; i < wanted.length; i += 100) chunks.push(wanted.slice(i, i + 100));
+  // The chunks go at once (a bulk request reads at most 10 of them).
+  const answers = await Promise.all(chunks.map((chunk) => batchGetChunk(chunk, consistent)));
+  return answers.flat();
+}
+
+async function batchGetChunk(keys: { pk: string; sk: string }[], consistent: boolean) {
+  const items: Record<string, unknown>[] = [];
+  let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
+    [tableName()]: { Keys: keys, ConsistentRead: consistent },
+  };
+  for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
+    if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** Math.min(attempt, 6)));
+    const result = await dynamo().send(new BatchGetCommand({ RequestItems: request }));
+    items.push(...(result.Responses?.[tableName()] ?? []));
+    request = result.UnprocessedKeys as typeof request;
+  }
   return items;
 }
 
@@ -72,5 +95,23 @@ export class DynamoDirectoryStore implements DirectoryStore {
 
   getContactChannel(clientId: number, channelId: number) {
     return getItem<ContactChannel>(keys.client(clientId), keys.contactChannel(channelId));
+  }
+
+  async getAssignables(clientId: number, channelIds: number[], campaignIds: number[]) {
+    const wanted = [
+      ...[...new Set(channelIds)].map((id) => ({ pk: keys.client(clientId), sk: keys.contactChannel(id) })),
+      ...[...new Set(campaignIds)].map((id) => ({ pk: keys.client(clientId), sk: keys.campaign(id) })),
+    ];
+    const channels = new Map<number, ContactChannel>();
+    const campaigns = new Map<number, Campaign>();
+    for (const item of await batchGet(wanted)) {
+      if (item.entity === 'contact_channel') channels.set(Number(item.channel_id), stripKeys<ContactChannel>(item)!);
+      if (item.entity === 'campaign') campaigns.set(Number(item.campaign_id), stripKeys<Campaign>(item)!);
+    }
+    return { channels, campaigns };
+  }
+
+  channelOfClient(clientId: number, did: string) {
+    return getItem<ChannelRecord>(keys.client(clientId), keys.clientChannel(did));
   }
 }

@@ -1,5 +1,6 @@
 import type { TemplateRecord } from '#lib/domain/template-record.ts';
 import { keys, SORT } from '#lib/adapters/dynamo/table.ts';
+import { campaignFacet } from './listing-items.ts';
 
 /**
  * A template record as stored. gsi1 groups every record of one upstream template (siblings across clients,
@@ -14,7 +15,7 @@ export function recordItem(record: TemplateRecord): Record<string, unknown> {
     gsi1pk: keys.template(record.waba_id, t.id),
     gsi1sk: keys.recordOfClient(record.client_id, record.id),
     gsi2pk: keys.clientRecords(record.client_id),
-    gsi2sk: keys.listingOrder(t.name, t.language, record.waba_id, t.id, record.id),
+    gsi2sk: keys.recordOrder(t.name, t.language, record.waba_id, t.id, record.id),
     ...record,
   };
 }
@@ -30,5 +31,5 @@ export function assignmentKey(record: TemplateRecord): { pk: string; sk: string 
 }
 
 export function assignmentKeyItem(record: TemplateRecord): Record<string, unknown> {
-  return { ...assignmentKey(record), entity: 'assignment_key', record_id: record.id };
+  return { ...assignmentKey(record), entity: 'assignment_key', record_id: record.id, ...campaignFacet(record) };
 }

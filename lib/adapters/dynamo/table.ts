@@ -5,10 +5,25 @@
 export const TABLE_KEYS = { partition: 'pk', sort: 'sk' } as const;
 export const TTL_ATTRIBUTE = 'expires_at';
 
-export const INDEXES = [
-  { name: 'gsi1', partition: 'gsi1pk', sort: 'gsi1sk' },
-  { name: 'gsi2', partition: 'gsi2pk', sort: 'gsi2sk' },
-] as const;
+/** What an index copies of each item: everything, the keys, or the keys and these attributes. */
+export type IndexProjection = 'ALL' | 'KEYS_ONLY' | { include: string[] };
+
+/** The listing's facet indexes copy only the entry's compact facets (decisions §9; docs/data-model.md). */
+const FACETS: IndexProjection = { include: ['facets'] };
+
+export const INDEXES: readonly { name: string; partition: string; sort: string; projection: IndexProjection }[] = [
+  { name: 'gsi1', partition: 'gsi1pk', sort: 'gsi1sk', projection: 'ALL' },
+  { name: 'gsi2', partition: 'gsi2pk', sort: 'gsi2sk', projection: 'ALL' },
+  { name: 'listing', partition: 'listing_pk', sort: 'listing_sk', projection: FACETS },
+  { name: 'listing_state', partition: 'listing_state_pk', sort: 'listing_sk', projection: FACETS },
+  { name: 'listing_category', partition: 'listing_category_pk', sort: 'listing_sk', projection: FACETS },
+  { name: 'listing_language', partition: 'listing_language_pk', sort: 'listing_sk', projection: FACETS },
+  { name: 'listing_waba', partition: 'listing_waba_pk', sort: 'listing_sk', projection: FACETS },
+  { name: 'listing_active', partition: 'listing_active_pk', sort: 'listing_sk', projection: FACETS },
+  { name: 'listing_template', partition: 'listing_template_pk', sort: 'listing_sk', projection: FACETS },
+  // Assignment keys by campaign name: a template's entry is found through any of its records' campaigns.
+  { name: 'listing_campaign', partition: 'listing_campaign_pk', sort: 'listing_sk', projection: 'KEYS_ONLY' },
+];
 
 /** Key builders: every key the service writes or queries is made here, so the data model has one spelling. */
 export const keys = {
@@ -19,6 +34,8 @@ export const keys = {
   template: (wabaId: string, templateId: string) => `TEMPLATE#${wabaId}#${templateId}`,
   clientRecords: (clientId: number) => `CLIENT#${clientId}#RECORDS`,
   campaign: (campaignId: number) => `CAMPAIGN#${campaignId}`,
+  /** A channel of the client's WABA hierarchy, under the client: the DID check in one GetItem. */
+  clientChannel: (waId: string) => `DID#${waId}`,
   contactChannel: (channelId: number) => `CONTACT_CHANNEL#${channelId}`,
   outbox: (eventId: string) => `OUTBOX#${eventId}`,
   /** One (template, client)'s assignment keys; the sort key names the pair, or the placeholder. */
@@ -30,8 +47,17 @@ export const keys = {
   /** gsi1 of template records: a template's records by client; a client's prefix is `recordOfClient(id, '')`. */
   recordOfClient: (clientId: number, recordId: string) => `CLIENT#${clientId}#${recordId}`,
   /** gsi2 of template records: a client's records in listing order (name, language, WABA, template, record). */
-  listingOrder: (name: string, language: string, wabaId: string, templateId: string, recordId: string) =>
+  recordOrder: (name: string, language: string, wabaId: string, templateId: string, recordId: string) =>
     `${name}#${language}#${wabaId}#${templateId}#${recordId}`,
+  /** The listing's partition of a client: live or deleted entries (decisions §9). */
+  listing: (clientId: number, deleted: boolean) => `LISTING#${clientId}#${deleted ? 'DELETED' : 'LIVE'}`,
+  /** A facet partition of the listing: `<listing partition>#<facet>#<value>`. */
+  listingFacet: (clientId: number, deleted: boolean, facet: string, value: string) =>
+    `LISTING#${clientId}#${deleted ? 'DELETED' : 'LIVE'}#${facet}#${value}`,
+  /** The listing's order of a template's entry: name, language, WABA, template. */
+  listingOrder: (name: string, language: string, wabaId: string, templateId: string) => `${name}#${language}#${wabaId}#${templateId}`,
+  /** The number of entries of a client's listing partition, kept with every entry written or removed. */
+  listingCount: (deleted: boolean) => `LISTING_COUNT#${deleted ? 'DELETED' : 'LIVE'}`,
   /** gsi1 of outbox events: by the time they occurred. */
   outboxOrder: (occurredAt: string, eventId: string) => `${occurredAt}#${eventId}`,
 } as const;

@@ -1,64 +1,91 @@
-import {
-  BatchGetCommand,
-  GetCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type BatchGetCommandInput,
-  type BatchGetCommandOutput,
-  type TransactWriteCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { headerTypeOf, type MetaTemplate, type TemplateRecord } from '#lib/domain/template-record.ts';
 import type { ServiceEvent } from '#lib/domain/events.ts';
 import {
   AssignmentConflict,
   ChangeTooLarge,
+  type ActiveFlip,
   type ActiveWrite,
   type AssignmentChange,
   type TemplateRecordStore,
 } from '#lib/domain/ports.ts';
 import { keys, OUTBOX_PARTITION, SORT } from '#lib/adapters/dynamo/table.ts';
+import { type ListingCriteria, listingEntryOf } from '#lib/domain/template-listing.ts';
 import { dynamo, tableName } from './client.ts';
-import { queryAll, stripKeys } from './directory-store.ts';
+import { batchGet, queryAll, stripKeys } from './directory-store.ts';
+import { countChanges, putEntry, type TransactItem } from './listing-items.ts';
+import { readListingPage } from './listing-reader.ts';
+import { inParallel } from '#lib/domain/parallel.ts';
 import { recordStorageProblem } from './item-limits.ts';
 import { assignmentKey, assignmentKeyItem, recordItem } from './record-items.ts';
 
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-
 /** DynamoDB's limit of items in one transaction. */
 export const TRANSACTION_LIMIT = 100;
+/** Tries of a read-modify-write of one (client, template) before a concurrent writer's win is reported. */
+const REWRITE_TRIES = 8;
+/** Aggregates rewritten at once by a change that reaches several (an edit's siblings, a sync's WABA). */
+const REWRITE_PARALLELISM = 8;
 
 const isConditionFailure = (error: unknown) =>
   ['ConditionalCheckFailedException', 'TransactionCanceledException'].includes((error as Error)?.name);
 
-/**
- * Moves a (client, template)'s version from the one read to the next, on condition it is still the one read
- * (a version never written counts as 0; `fresh` demands that none exists).
- */
-function versionBump(wabaId: string, templateId: string, clientId: number, seen: number, fresh = false): TransactItem {
-  return {
-    Update: {
-      TableName: tableName(),
-      Key: { pk: keys.assignments(wabaId, templateId, clientId), sk: SORT.assignmentsVersion },
-      UpdateExpression: 'SET version = :next, entity = :entity',
-      ConditionExpression: fresh
-        ? 'attribute_not_exists(pk)'
-        : seen === 0
-          ? 'attribute_not_exists(pk) OR version = :seen'
-          : 'version = :seen',
-      ExpressionAttributeValues: { ':next': seen + 1, ':entity': 'assignments_version', ...(!fresh && { ':seen': seen }) },
-    },
-  };
+/** Cancelled only because another transaction held an item at that moment: worth trying again as it was. */
+function isTransactionConflict(error: unknown) {
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] })?.CancellationReasons;
+  if ((error as Error)?.name !== 'TransactionCanceledException' || !reasons) return false;
+  return (
+    reasons.some((r) => r.Code === 'TransactionConflict') && reasons.every((r) => r.Code === 'None' || r.Code === 'TransactionConflict')
+  );
 }
 
-/** One transaction, all or nothing: too many items is ChangeTooLarge, a failed condition AssignmentConflict. */
+/**
+ * One transaction, all or nothing: too many items is ChangeTooLarge, a failed condition AssignmentConflict. A
+ * cancellation by a concurrent transaction alone (two changes touching a listing count at once) is retried.
+ */
 async function transactAtomically(items: TransactItem[]) {
   if (items.length > TRANSACTION_LIMIT) throw new ChangeTooLarge(`${items.length} items exceed one transaction`);
-  try {
-    await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
-  } catch (error) {
-    if (isConditionFailure(error)) throw new AssignmentConflict();
-    throw error;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+      return;
+    } catch (error) {
+      if (isTransactionConflict(error) && attempt < 4) {
+        await new Promise((r) => setTimeout(r, 10 * 2 ** attempt + Math.random() * 20));
+        continue;
+      }
+      if (isConditionFailure(error)) throw new AssignmentConflict();
+      throw error;
+    }
   }
+}
+
+/** Records updated in one transaction, with room left for the entry, the counts and an event. */
+const RECORDS_PER_REWRITE = 90;
+
+type RecordUpdate = AssignmentChange['update'][number];
+
+const chunked = <T>(items: T[], size: number) =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+
+const aggregateOf = (r: TemplateRecord) => ({ wabaId: r.waba_id, templateId: r.meta_template.id, clientId: r.client_id });
+const aggregateKey = (r: TemplateRecord) => keys.assignments(r.waba_id, r.meta_template.id, r.client_id);
+
+function byAggregate(records: TemplateRecord[]) {
+  const groups = new Map<string, TemplateRecord[]>();
+  for (const record of records) groups.set(aggregateKey(record), [...(groups.get(aggregateKey(record)) ?? []), record]);
+  return [...groups.values()];
+}
+
+/** The client's records of the template once the change is applied. */
+function recordsAfter(change: AssignmentChange): TemplateRecord[] {
+  const after = new Map(change.current.map((r) => [r.id, r]));
+  for (const r of change.remove) after.delete(r.id);
+  for (const { before, after: changed } of change.update) {
+    after.delete(before.id);
+    after.set(changed.id, changed);
+  }
+  for (const r of change.create) after.set(r.id, r);
+  return [...after.values()];
 }
 
 export class DynamoTemplateRecordStore implements TemplateRecordStore {
@@ -68,24 +95,11 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
   }
 
   async getMany(ids: string[], consistent = false) {
+    const wanted = [...new Set(ids)].map((id) => ({ pk: keys.record(id), sk: SORT.record }));
     const found = new Map<string, TemplateRecord>();
-    const unique = [...new Set(ids)];
-    for (let i = 0; i < unique.length; i += 100) {
-      let request: BatchGetCommandInput['RequestItems'] = {
-        [tableName()]: {
-          Keys: unique.slice(i, i + 100).map((id) => ({ pk: keys.record(id), sk: SORT.record })),
-          ConsistentRead: consistent,
-        },
-      };
-      for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
-        const result: BatchGetCommandOutput = await dynamo().send(new BatchGetCommand({ RequestItems: request }));
-        for (const item of result.Responses?.[tableName()] ?? []) {
-          const record = stripKeys<TemplateRecord>(item)!;
-          found.set(record.id, record);
-        }
-        request = result.UnprocessedKeys;
-        if (request && Object.keys(request).length > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** attempt));
-      }
+    for (const item of await batchGet(wanted, consistent)) {
+      const record = stripKeys<TemplateRecord>(item)!;
+      found.set(record.id, record);
     }
     return found;
   }
@@ -97,6 +111,10 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
       ExpressionAttributeValues: { ':p': keys.clientRecords(clientId) },
     });
     return items.map((item) => stripKeys<TemplateRecord>(item)!);
+  }
+
+  listingPage(clientId: number, criteria: ListingCriteria, page: { offset: number; size: number }) {
+    return readListingPage(clientId, criteria, page);
   }
 
   /**
@@ -127,29 +145,41 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
     return items.map((item) => stripKeys<TemplateRecord>(item)!);
   }
 
-  async setActive(id: string, from: boolean, to: boolean, now: string): Promise<ActiveWrite> {
-    try {
-      await dynamo().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: { pk: keys.record(id), sk: SORT.record },
-          UpdateExpression: 'SET active = :to, updated_at = :now',
-          ConditionExpression: 'attribute_exists(pk) AND active = :from',
-          ExpressionAttributeValues: { ':to': to, ':from': from, ':now': now },
-        }),
-      );
-      return 'written';
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      return (await this.get(id)) ? 'changed_meanwhile' : 'missing';
-    }
+  /** Each (client, template)'s flips in one transaction; the groups a few at a time. */
+  async setActive(flips: ActiveFlip[], now: string): Promise<ActiveWrite[]> {
+    const outcomes = new Array<ActiveWrite>(flips.length);
+    const groups = new Map<string, number[]>();
+    flips.forEach(({ record }, i) => groups.set(aggregateKey(record), [...(groups.get(aggregateKey(record)) ?? []), i]));
+    const chunks = [...groups.values()].flatMap((indexes) => chunked(indexes, RECORDS_PER_REWRITE));
+    await inParallel(chunks, REWRITE_PARALLELISM, async (indexes) => {
+      const written = await this.rewrite(aggregateOf(flips[indexes[0]].record), [], (held) => {
+        const update: RecordUpdate[] = [];
+        const result = indexes.map((i): ActiveWrite => {
+          const current = held.find((r) => r.id === flips[i].record.id);
+          if (!current) return 'missing';
+          if (current.active === flips[i].to) return 'changed_meanwhile';
+          update.push({ before: current, after: { ...current, active: flips[i].to, updated_at: now } });
+          return 'written';
+        });
+        return { update, result };
+      });
+      indexes.forEach((i, k) => {
+        outcomes[i] = written[k];
+      });
+    });
+    return outcomes;
   }
 
   /**
    * One transaction. Every record written or removed is conditioned on the `updated_at` that was read,
-   * and every assignment key on its absence, so a concurrent change makes the whole request fail cleanly.
+   * every assignment key on its absence, and the listing entry on the version read, so a concurrent change
+   * makes the whole request fail cleanly.
    */
-  async applyAssignments(change: AssignmentChange) {
+  applyAssignments(change: AssignmentChange) {
+    return this.write(change, []);
+  }
+
+  private async write(change: AssignmentChange, events: ServiceEvent[]) {
     const table = tableName();
     const items: TransactItem[] = [];
     const unchanged = (record: TemplateRecord) => ({
@@ -167,6 +197,9 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
       if (oldKey.sk !== newKey.sk) {
         items.push({ Delete: { TableName: table, Key: oldKey } });
         items.push({ Put: { TableName: table, Item: assignmentKeyItem(after), ConditionExpression: 'attribute_not_exists(pk)' } });
+      } else if (Boolean(before.deleted) !== Boolean(after.deleted)) {
+        // The key's campaign facet moves between the live and the deleted listing with its record.
+        items.push({ Put: { TableName: table, Item: assignmentKeyItem(after) } });
       }
     }
     for (const record of change.remove) {
@@ -174,17 +207,46 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
       items.push({ Delete: { TableName: table, Key: assignmentKey(record) } });
     }
     if (items.length === 0) return;
-    items.push(versionBump(change.of.wabaId, change.of.templateId, change.of.clientId, change.of.version));
+    const before = listingEntryOf(change.current);
+    const after = listingEntryOf(recordsAfter(change));
+    items.push(putEntry(change.of, after), ...countChanges([{ before, after }]));
+    items.push(...events.map((event) => ({ Put: { TableName: table, Item: outboxItem(event) } })));
     await transactAtomically(items);
   }
 
+  /**
+   * Read-modify-write of one (client, template): its records and version read consistently, the planned
+   * updates written on condition nothing changed meanwhile, planned again from a fresh read when something did.
+   */
+  private async rewrite<T>(
+    of: { wabaId: string; templateId: string; clientId: number },
+    events: ServiceEvent[],
+    plan: (records: TemplateRecord[]) => { update: RecordUpdate[]; result: T },
+  ): Promise<T> {
+    for (let attempt = 0; attempt < REWRITE_TRIES; attempt++) {
+      const { records, version } = await this.readAssignments(of.wabaId, of.templateId, of.clientId);
+      const { update, result } = plan(records);
+      if (update.length === 0) {
+        if (events.length > 0) await this.register([], events);
+        return result;
+      }
+      try {
+        await this.write({ of: { ...of, version }, current: records, create: [], update, remove: [] }, events);
+        return result;
+      } catch (error) {
+        if (!(error instanceof AssignmentConflict)) throw error;
+        await new Promise((r) => setTimeout(r, Math.random() * 20 * (attempt + 1)));
+      }
+    }
+    throw new AssignmentConflict();
+  }
+
+  /**
+   * Registers the first records of one or more (client, template)s in one transaction: records and keys
+   * must not exist, nor the version items; each gets its listing entry, the counts move, the events go along.
+   */
   async register(records: TemplateRecord[], events: ServiceEvent[]) {
     const table = tableName();
-    const items: TransactItem[] = [];
-    for (const record of records) {
-      items.push({ Put: { TableName: table, Item: recordItem(record), ConditionExpression: 'attribute_not_exists(pk)' } });
-      items.push({ Put: { TableName: table, Item: assignmentKeyItem(record), ConditionExpression: 'attribute_not_exists(pk)' } });
-    }
     const eventItems: TransactItem[] = events.map((event) => ({ Put: { TableName: table, Item: outboxItem(event) } }));
     if (records.length === 0) {
       // Events alone stand each by itself: write them in transactions of the largest size allowed.
@@ -193,9 +255,14 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
       }
       return;
     }
-    // The first records of a (client, template): its version must not exist yet.
-    const groups = new Map(records.map((r) => [keys.assignments(r.waba_id, r.meta_template.id, r.client_id), r]));
-    for (const r of groups.values()) items.push(versionBump(r.waba_id, r.meta_template.id, r.client_id, 0, true));
+    const items: TransactItem[] = [];
+    for (const record of records) {
+      items.push({ Put: { TableName: table, Item: recordItem(record), ConditionExpression: 'attribute_not_exists(pk)' } });
+      items.push({ Put: { TableName: table, Item: assignmentKeyItem(record), ConditionExpression: 'attribute_not_exists(pk)' } });
+    }
+    const entries = byAggregate(records).map((group) => ({ group, entry: listingEntryOf(group) }));
+    for (const { group, entry } of entries) items.push(putEntry({ ...aggregateOf(group[0]), version: 0 }, entry, true));
+    items.push(...countChanges(entries.map(({ entry }) => ({ before: null, after: entry }))));
     items.push(...eventItems);
     await transactAtomically(items);
   }
@@ -204,10 +271,22 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
     return recordStorageProblem(record);
   }
 
-  markDeleted(records: TemplateRecord[], deleted: boolean, now: string) {
-    return updateEach(records, 'SET deleted = :d, updated_at = :now', { ':d': deleted, ':now': now });
+  async markDeleted(records: TemplateRecord[], deleted: boolean, now: string) {
+    const ids = new Set(records.map((r) => r.id));
+    await inParallel(byAggregate(records), REWRITE_PARALLELISM, (group) =>
+      this.rewrite(aggregateOf(group[0]), [], (held) => ({
+        update: held
+          .filter((r) => ids.has(r.id) && Boolean(r.deleted) !== deleted)
+          .map((r) => ({ before: r, after: { ...r, deleted, updated_at: now } })),
+        result: undefined,
+      })),
+    );
   }
 
+  /**
+   * Each (client, template) of the records in one transaction with its listing entry; the events go with the
+   * first, so a change and its event are never written one without the other.
+   */
   async replaceMetaTemplate(
     records: TemplateRecord[],
     meta: MetaTemplate,
@@ -215,49 +294,24 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
     now: string,
     events: ServiceEvent[] = [],
   ) {
+    const ids = new Set(records.map((r) => r.id));
     // headerType derives from the components, so it changes with them (never left stale by an edit or a sync).
-    const expression = 'SET meta_template = :m, headerType = :h, syncMeta = :s, updated_at = :now';
-    const values = { ':m': meta, ':h': headerTypeOf(meta.components), ':s': { synced_at: now, source }, ':now': now };
-    if (events.length === 0) return updateEach(records, expression, values);
-    // With events: the records and the events in one transaction (a record removed meanwhile fails it, and
-    // the next run retries).
-    await transactAtomically([
-      ...records.map((record) => ({
-        Update: {
-          TableName: tableName(),
-          Key: { pk: keys.record(record.id), sk: SORT.record },
-          UpdateExpression: expression,
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: values,
-        },
+    const replaced = (r: TemplateRecord): TemplateRecord => ({
+      ...r,
+      meta_template: meta,
+      headerType: headerTypeOf(meta.components),
+      syncMeta: { synced_at: now, source },
+      updated_at: now,
+    });
+    const groups = byAggregate(records);
+    if (groups.length === 0) return this.register([], events);
+    await inParallel(groups, REWRITE_PARALLELISM, (group, index) =>
+      this.rewrite(aggregateOf(group[0]), index === 0 ? events : [], (held) => ({
+        update: held.filter((r) => ids.has(r.id)).map((r) => ({ before: r, after: replaced(r) })),
+        result: undefined,
       })),
-      ...events.map((event) => ({ Put: { TableName: tableName(), Item: outboxItem(event) } })),
-    ]);
+    );
   }
-}
-
-/**
- * One UpdateItem per record: each record is whole at every moment and a retry converges. A record removed
- * meanwhile (its condition fails) needs no update.
- */
-async function updateEach(records: TemplateRecord[], expression: string, values: Record<string, unknown>) {
-  await Promise.all(
-    records.map((record) =>
-      dynamo()
-        .send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: { pk: keys.record(record.id), sk: SORT.record },
-            UpdateExpression: expression,
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeValues: values,
-          }),
-        )
-        .catch((error: unknown) => {
-          if (!isConditionFailure(error)) throw error;
-        }),
-    ),
-  );
 }
 
 export function outboxItem(event: ServiceEvent): Record<string, unknown> {

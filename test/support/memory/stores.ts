@@ -3,6 +3,7 @@ import { type DirectoryEntities, directoryEntities, parseDirectoryFile } from '#
 import type { Campaign, ChannelRecord, Client, ContactChannel, Waba } from '#lib/domain/directory.ts';
 import type { ServiceEvent } from '#lib/domain/events.ts';
 import {
+  type ActiveFlip,
   type ActiveWrite,
   AssignmentConflict,
   type AssignmentChange,
@@ -17,6 +18,7 @@ import {
   type WebhookConfigStore,
 } from '#lib/domain/ports.ts';
 import { headerTypeOf, type MetaTemplate, type TemplateRecord } from '#lib/domain/template-record.ts';
+import { type ListingCriteria, type ListingEntry, listingEntryOf, pageOfEntries } from '#lib/domain/template-listing.ts';
 import type { WebhookConfig } from '#lib/domain/webhook.ts';
 
 /**
@@ -65,6 +67,23 @@ export class MemoryDirectoryStore implements DirectoryStore {
   }
   async getContactChannel(clientId: number, channelId: number): Promise<ContactChannel | null> {
     return copy(this.entities.contactChannels.find((c) => c.client_id === clientId && c.channel_id === channelId) ?? null);
+  }
+  async getAssignables(clientId: number, channelIds: number[], campaignIds: number[]) {
+    const channels = new Map<number, ContactChannel>();
+    const campaigns = new Map<number, Campaign>();
+    for (const id of channelIds) {
+      const found = await this.getContactChannel(clientId, id);
+      if (found) channels.set(id, found);
+    }
+    for (const id of campaignIds) {
+      const found = await this.getCampaign(clientId, id);
+      if (found) campaigns.set(id, found);
+    }
+    return { channels, campaigns };
+  }
+  async channelOfClient(clientId: number, did: string) {
+    const channel = await this.getChannel(did);
+    return channel && (await this.clientHasWaba(clientId, channel.waba_id)) ? channel : null;
   }
 }
 
@@ -117,12 +136,29 @@ export class MemoryTemplateRecordStore implements TemplateRecordStore {
       .filter((r) => r.waba_id === wabaId && r.meta_template.id === templateId && (clientId === undefined || r.client_id === clientId))
       .map(copy);
   }
-  async setActive(id: string, from: boolean, to: boolean, now: string): Promise<ActiveWrite> {
-    const record = this.records.get(id);
-    if (!record) return 'missing';
-    if (record.active !== from) return 'changed_meanwhile';
-    Object.assign(record, { active: to, updated_at: now });
-    return 'written';
+  async listingPage(clientId: number, criteria: ListingCriteria, page: { offset: number; size: number }) {
+    const groups = new Map<string, TemplateRecord[]>();
+    for (const r of this.records.values()) {
+      if (r.client_id !== clientId) continue;
+      const key = `${r.waba_id}#${r.meta_template.id}`;
+      groups.set(key, [...(groups.get(key) ?? []), copy(r)]);
+    }
+    const entries = [...groups.values()].map(listingEntryOf).filter((e): e is ListingEntry => e !== null);
+    return pageOfEntries(entries, criteria, page);
+  }
+  async setActive(flips: ActiveFlip[], now: string): Promise<ActiveWrite[]> {
+    return flips.map(({ record: held, to }) => {
+      const record = this.records.get(held.id);
+      if (!record) return 'missing';
+      if (record.active === to) return 'changed_meanwhile';
+      Object.assign(record, { active: to, updated_at: now });
+      this.bump(record);
+      return 'written';
+    });
+  }
+  private bump(r: TemplateRecord) {
+    const key = `${r.waba_id}#${r.meta_template.id}#${r.client_id}`;
+    this.versions.set(key, (this.versions.get(key) ?? 0) + 1);
   }
 
   /** All or nothing, checked before anything is written, as one DynamoDB transaction. */
@@ -178,7 +214,10 @@ export class MemoryTemplateRecordStore implements TemplateRecordStore {
   async markDeleted(records: TemplateRecord[], deleted: boolean, now: string) {
     for (const r of records) {
       const stored = this.records.get(r.id);
-      if (stored) Object.assign(stored, { deleted, updated_at: now });
+      if (stored && Boolean(stored.deleted) !== deleted) {
+        Object.assign(stored, { deleted, updated_at: now });
+        this.bump(stored);
+      }
     }
   }
 
@@ -199,6 +238,7 @@ export class MemoryTemplateRecordStore implements TemplateRecordStore {
           syncMeta: { synced_at: now, source },
           updated_at: now,
         });
+        this.bump(stored);
       }
     }
   }
