@@ -298,7 +298,7 @@ export const SendTemplate = {
   auth: true,
   request: { path: DidPath, body: SendBody, invalidMessage: 'Invalid send payload' },
   errors: [400, 403, 404, 422, 502],
-  needs: { table: 'read', upstream: true, queues: ['dispatch'] },
+  needs: { table: 'write', upstream: true, queues: ['dispatch'] },
 } satisfies RouteDef;
 
 export const GetOpenApi = {

@@ -1,5 +1,6 @@
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
 import { resolveHost } from '#lib/adapters/https/resolve-host.ts';
 import { sendTemplate } from '#lib/domain/send.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
@@ -10,6 +11,7 @@ import { graphUpstream } from '#lib/wiring/upstream.ts';
 const stores = {
   directory: new DynamoDirectoryStore(),
   records: new DynamoTemplateRecordStore(),
+  sends: new DynamoSendStore(),
   queue: jobQueue('dispatch'),
   resolve: resolveHost,
 };

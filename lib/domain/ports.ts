@@ -106,6 +106,11 @@ export interface TemplateRecordStore {
    */
   register(records: TemplateRecord[], events: ServiceEvent[]): Promise<void>;
   /**
+   * Registers many first records (a sync's placeholders, each of its own (client, template)) in as few writes
+   * as the store allows; a record whose (client, template) has records already is left out and answered back.
+   */
+  registerEach(records: TemplateRecord[]): Promise<{ refused: TemplateRecord[] }>;
+  /**
    * Replaces the meta_template of the given records (an edit reaches every sibling); the events, when given,
    * go to the outbox in the same write, so a change and its event are never written one without the other.
    */
@@ -124,6 +129,33 @@ export interface TemplateRecordStore {
   storageProblem(record: TemplateRecord): ErrorDetail | undefined;
   /** Sets or clears `deleted` (a sync no longer finds, or finds again, the template upstream). */
   markDeleted(records: TemplateRecord[], deleted: boolean, now: string): Promise<void>;
+  /** The client's live listing entry of the WABA's template of this name and language (a send's template). */
+  templateEntry(clientId: number, wabaId: string, name: string, language: string): Promise<ListingEntry | null>;
+}
+
+/** A send as accepted (decisions §12): its jobs are dispatched only once it is `queued`. */
+export interface SendRecord {
+  send_id: string;
+  client_id: number;
+  did: string;
+  template: { name: string; language: string };
+  campaignId?: number;
+  /** `queuing` while its jobs go onto the queue; `queued` once all of them are; `abandoned` when not all could be. */
+  status: 'queuing' | 'queued' | 'abandoned';
+  created_at: string;
+  total: number;
+  jobs: number;
+}
+
+/**
+ * The sends (decisions §12). A send's jobs are queued in several requests, which cannot be one write: the send
+ * is recorded as `queuing` first and settled after, and a dispatcher acts only on jobs of a `queued` send, so
+ * a send whose jobs were not all queued is dispatched not at all.
+ */
+export interface SendStore {
+  begin(send: SendRecord): Promise<void>;
+  settle(sendId: string, status: 'queued' | 'abandoned'): Promise<void>;
+  get(sendId: string): Promise<SendRecord | null>;
 }
 
 /** How a sync run ended (decisions §14). */

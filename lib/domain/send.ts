@@ -1,6 +1,6 @@
 import type { Caller } from './caller.ts';
 import { type ErrorDetail, InvalidRequest, NotFound, Unprocessable, UpstreamRejected, UpstreamUnavailable } from './errors.ts';
-import type { DirectoryStore, JobQueue, TemplateRecordStore, TemplateUpstream } from './ports.ts';
+import type { DirectoryStore, JobQueue, SendRecord, SendStore, TemplateRecordStore, TemplateUpstream } from './ports.ts';
 import { resolveProvider } from './provider.ts';
 import type { MetaTemplate } from './template-record.ts';
 import { placeholders } from './template-rules/placeholders.ts';
@@ -136,24 +136,55 @@ const HEADER_TYPES: Record<string, string> = { IMAGE: 'image_url', VIDEO: 'video
 export interface SendDeps {
   directory: DirectoryStore;
   records: TemplateRecordStore;
+  sends: SendStore;
   upstream: TemplateUpstream;
   queue: JobQueue;
   resolve: Resolver;
+  now?: () => string;
 }
 
-/** Largest job: recipients per message, and message size, under SQS's 256 KiB. */
+/**
+ * The template a send names: the client's synced record of it (no upstream call), else the upstream's (a
+ * template the client has no record of yet). Returns whether the campaign is one of the record's.
+ */
+async function templateToSend(
+  deps: SendDeps,
+  clientId: number,
+  wabaId: string,
+  body: SendInput,
+): Promise<{ found: MetaTemplate | null; campaigns: number[] }> {
+  const entry = await deps.records.templateEntry(clientId, wabaId, body.template.name, body.template.language);
+  if (entry) {
+    const campaigns = entry.entry.channel_campaigns.map((group) => group.campaign_id);
+    return { found: entry.entry.meta_template as MetaTemplate, campaigns };
+  }
+  try {
+    return { found: await deps.upstream.findTemplate(wabaId, body.template.name, body.template.language), campaigns: [] };
+  } catch (error) {
+    // A refused lookup is the provider's problem, not the caller's: both are 502.
+    if (error instanceof UpstreamRejected) throw new UpstreamUnavailable('The template provider refused the lookup');
+    throw error;
+  }
+}
+
+/**
+ * Largest job: recipients per job, and a job's bytes with everything it carries. Five jobs of at most 204,000
+ * bytes fill one 1 MiB queue batch, so a send takes about one queue request per MiB of recipients.
+ */
 const JOB_RECIPIENTS = 1000;
-const JOB_BYTES = 200 * 1024;
+export const JOB_BYTES = 204_000;
 
 const utf8 = new TextEncoder();
+const bytesOf = (value: unknown) => utf8.encode(JSON.stringify(value)).length;
 
-export function splitJobs<T>(recipients: T[]): T[][] {
+/** Recipients in jobs of at most `budget` bytes of recipients each (a comma between two counted). */
+export function splitJobs<T>(recipients: T[], budget = JOB_BYTES): T[][] {
   const jobs: T[][] = [];
   let current: T[] = [];
   let size = 0;
   for (const recipient of recipients) {
-    const bytes = utf8.encode(JSON.stringify(recipient)).length;
-    if (current.length > 0 && (current.length >= JOB_RECIPIENTS || size + bytes > JOB_BYTES)) {
+    const bytes = bytesOf(recipient) + 1;
+    if (current.length > 0 && (current.length >= JOB_RECIPIENTS || size + bytes > budget)) {
       jobs.push(current);
       current = [];
       size = 0;
@@ -165,6 +196,31 @@ export function splitJobs<T>(recipients: T[]): T[][] {
   return jobs;
 }
 
+/**
+ * All of a send's jobs are queued or none is dispatched (decisions §12): the send is recorded `queuing`, its
+ * jobs queued, then it is settled `queued`; when the queue fails partway it is settled `abandoned`, and jobs
+ * of a send that is not `queued` are never dispatched.
+ */
+async function queueAllOrNothing(deps: SendDeps, send: SendRecord, jobs: Record<string, unknown>[]) {
+  try {
+    await deps.sends.begin(send);
+  } catch {
+    throw new UpstreamUnavailable('The send could not be recorded');
+  }
+  try {
+    await deps.queue.send(jobs);
+  } catch {
+    await deps.sends.settle(send.send_id, 'abandoned').catch(() => undefined);
+    throw new UpstreamUnavailable('The dispatch queue is unreachable');
+  }
+  try {
+    await deps.sends.settle(send.send_id, 'queued');
+  } catch {
+    // Still `queuing`: its jobs are never dispatched, so the caller may send again.
+    throw new UpstreamUnavailable('The send could not be recorded');
+  }
+}
+
 export async function sendTemplate(deps: SendDeps, caller: Caller, input: { pathDid: string; body: SendInput; sendId: string }) {
   const { body } = input;
   if (body.did !== input.pathDid)
@@ -174,14 +230,7 @@ export async function sendTemplate(deps: SendDeps, caller: Caller, input: { path
   const clientId = actingClient(caller, body.client_id);
   const provider = await resolveProvider(deps, clientId, body.did);
 
-  let found: MetaTemplate | null;
-  try {
-    found = await deps.upstream.findTemplate(provider.wabaId, body.template.name, body.template.language);
-  } catch (error) {
-    // A refused lookup is the provider's problem, not the caller's: both are 502.
-    if (error instanceof UpstreamRejected) throw new UpstreamUnavailable('The template provider refused the lookup');
-    throw error;
-  }
+  const { found, campaigns } = await templateToSend(deps, clientId, provider.wabaId, body);
   if (!found) throw new NotFound(`Template ${body.template.name} (${body.template.language}) does not exist`);
   if (found.status !== 'APPROVED') throw new Unprocessable(`Template is ${found.status}; only APPROVED templates can be sent`);
   if (upper(found.parameter_format) === 'NAMED') throw new Unprocessable('Templates with named parameters cannot be sent');
@@ -201,17 +250,13 @@ export async function sendTemplate(deps: SendDeps, caller: Caller, input: { path
   }
   if (problems.length > 0) throw new InvalidRequest('Recipients or components do not match the template', problems);
 
-  let warning: string | undefined;
-  if (body.campaignId !== undefined) {
-    const records = await deps.records.listForTemplate(provider.wabaId, String(found.id), clientId);
-    if (!records.some((r) => r.campaign?.campaign_id === body.campaignId)) {
-      warning = `campaign ${body.campaignId} is not assigned to this template for client ${clientId}`;
-    }
-  }
+  const warning =
+    body.campaignId !== undefined && !campaigns.includes(body.campaignId)
+      ? `campaign ${body.campaignId} is not assigned to this template for client ${clientId}`
+      : undefined;
 
   // Calculated here, never sent by callers: namespace, the BODY/FOOTER/BUTTONS components, the contact count.
   const components = (found.components as Component[]).filter((c) => ['BODY', 'FOOTER', 'BUTTONS'].includes(upper(c?.type)));
-  const jobs = splitJobs(body.recipients);
   const common = {
     send_id: input.sendId,
     client_id: clientId,
@@ -228,10 +273,22 @@ export async function sendTemplate(deps: SendDeps, caller: Caller, input: { path
     ...(body.message_send_ttl_seconds !== undefined && { message_send_ttl_seconds: body.message_send_ttl_seconds }),
     ...(body.campaignId !== undefined && { campaignId: body.campaignId }),
   };
-  try {
-    await deps.queue.send(jobs.map((recipients, i) => ({ ...common, job: i + 1, jobs: jobs.length, recipients })));
-  } catch {
-    throw new UpstreamUnavailable('The dispatch queue is unreachable');
-  }
+  // Each job carries the common part too: it counts against the job's bytes.
+  const jobs = splitJobs(body.recipients, JOB_BYTES - bytesOf({ ...common, job: 0, jobs: 0, recipients: [] }));
+  await queueAllOrNothing(
+    deps,
+    {
+      send_id: input.sendId,
+      client_id: clientId,
+      did: body.did,
+      template: { name: found.name, language: found.language },
+      ...(body.campaignId !== undefined && { campaignId: body.campaignId }),
+      status: 'queuing',
+      created_at: deps.now?.() ?? new Date().toISOString(),
+      total: body.recipients.length,
+      jobs: jobs.length,
+    },
+    jobs.map((recipients, i) => ({ ...common, job: i + 1, jobs: jobs.length, recipients })),
+  );
   return { success: true as const, ...(warning && { warning }) };
 }

@@ -2,15 +2,14 @@ import type { Caller } from './caller.ts';
 import { Conflict, UpstreamUnavailable } from './errors.ts';
 import { templateEvent, type ServiceEvent } from './events.ts';
 import type { Log } from './log.ts';
-import {
-  AssignmentConflict,
-  type DirectoryStore,
-  type EventPublisher,
-  type JobQueue,
-  type OutboxStore,
-  type SyncLeaseStore,
-  type TemplateRecordStore,
-  type TemplateUpstream,
+import type {
+  DirectoryStore,
+  EventPublisher,
+  JobQueue,
+  OutboxStore,
+  SyncLeaseStore,
+  TemplateRecordStore,
+  TemplateUpstream,
 } from './ports.ts';
 import { publishSaved } from './outbox.ts';
 import { oldestRecord } from './template-listing.ts';
@@ -100,6 +99,7 @@ async function syncWaba(
   const waba = await deps.directory.getWaba(wabaId);
   const seen = new Set<string>();
   const events: ServiceEvent[] = [];
+  const placeholders: TemplateRecord[] = [];
   let page = 0;
   for await (const templates of deps.upstream.templatesOf(wabaId)) {
     counts.templates_seen += templates.length;
@@ -137,13 +137,7 @@ async function syncWaba(
           counts.skipped++;
           continue;
         }
-        try {
-          await deps.records.register([placeholder], []);
-          counts.created++;
-        } catch (error) {
-          // A concurrent registration made the placeholder first: nothing to add.
-          if (!(error instanceof AssignmentConflict)) throw error;
-        }
+        placeholders.push(placeholder);
         continue;
       }
       const current = group[0].meta_template;
@@ -160,6 +154,11 @@ async function syncWaba(
       const back = group.filter((r) => r.deleted);
       if (back.length > 0) await deps.records.markDeleted(back, false, stamp);
     }
+    // Written a page at a time, in as few writes as the store allows; one a concurrent create registered first
+    // has its records already: nothing to add.
+    const batch = placeholders.splice(0);
+    const { refused } = await deps.records.registerEach(batch);
+    counts.created += batch.length - refused.length;
   }
   for (const [key, group] of groups) {
     if (!key.startsWith(`${wabaId}#`) || seen.has(group[0].meta_template.id)) continue;

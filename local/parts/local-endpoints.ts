@@ -7,15 +7,17 @@ import { logger } from '#lib/log/logger.ts';
 import { currentRequest } from '../api-server.ts';
 import type { LocalEventBridge } from '../eventbridge.ts';
 import { publicJwks } from '../keys.ts';
-import { type DynamoMeter, emptyMeter, meterDynamo } from '../dynamo-meter.ts';
+import { emptyMeter, meterDynamo, meterQueue, type RequestMeter } from '../request-meter.ts';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { setSqsClient } from '#lib/adapters/sqs/job-queue.ts';
 
 /**
- * Meters the DynamoDB calls of each API request (operations, items and bytes read, items written), so tests
- * can check what a request cost (`GET /_local/requests/{request id}/dynamodb`).
+ * Meters the DynamoDB and SQS calls of each API request (operations, items and bytes read, items written,
+ * queue requests), so tests can check what a request cost (`GET /_local/requests/{request id}/meter`).
  */
-function meterRequests(): Map<string, DynamoMeter> {
-  const meters = new Map<string, DynamoMeter>();
-  meterDynamo(dynamo(), () => {
+function meterRequests(): Map<string, RequestMeter> {
+  const meters = new Map<string, RequestMeter>();
+  const current = () => {
     const requestId = currentRequest.getStore()?.requestId;
     if (!requestId) return undefined;
     let meter = meters.get(requestId);
@@ -25,7 +27,11 @@ function meterRequests(): Map<string, DynamoMeter> {
       if (meters.size > 10_000) meters.delete(meters.keys().next().value ?? '');
     }
     return meter;
-  });
+  };
+  meterDynamo(dynamo(), current);
+  const sqs = new SQSClient({});
+  meterQueue(sqs, current);
+  setSqsClient(sqs);
   return meters;
 }
 
@@ -53,7 +59,7 @@ export async function localEndpoints(eventBridge: LocalEventBridge) {
       const relay = { outbox: new DynamoOutboxStore(), publisher: new EventBridgePublisher(), log: logger };
       return json(200, { relayed: await relayOutbox(relay, Number(url.searchParams.get('graceMs') ?? 60_000)) });
     }
-    const ops = /^\/_local\/requests\/([^/]+)\/dynamodb$/.exec(url.pathname);
+    const ops = /^\/_local\/requests\/([^/]+)\/meter$/.exec(url.pathname);
     if (req.method === 'GET' && ops) return json(200, meters.get(ops[1]) ?? emptyMeter());
     return false;
   };

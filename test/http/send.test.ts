@@ -2,7 +2,8 @@ import { ReceiveMessageCommand, DeleteMessageCommand, SQSClient } from '@aws-sdk
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { call, emulator, expectErrorShape, token } from '../support/api.ts';
+import { call, emulator, expectErrorShape, meterOf, token } from '../support/api.ts';
+import { BATCH_BYTES } from '#lib/adapters/sqs/job-queue.ts';
 import { useStackTable } from '../support/seed.ts';
 
 /**
@@ -189,9 +190,52 @@ describe('POST /v1/template/messages/{did} (spec §1, decisions §5)', () => {
       403,
     );
     expectErrorShape(await send({ template: { name: 'order_update', language: 'es' }, recipients, client_id: 8 }), 403);
-    // Only this test's lookups fail: other files read the same WABA's templates at the same time.
+    // A template the client has no record of is looked up upstream: a provider down is 502. Only this test's
+    // lookups fail: other files read the same WABA's templates at the same time.
+    const name = `outside_${Math.random().toString(36).slice(2, 8)}`;
+    await emulator('POST', 'faults', { path: '/100200300/message_templates', query: `name=${name}`, status: 503 });
+    expectErrorShape(await send({ template: { name, language: 'es' }, recipients }), 502, 'upstream_unavailable');
+  });
+
+  it('takes a synced template from the client’s record, without asking the upstream', async () => {
+    // Prepare: every upstream lookup of the template fails
     await emulator('POST', 'faults', { path: '/100200300/message_templates', query: 'name=order_update&language=es', status: 503 });
-    expectErrorShape(await send({ template: { name: 'order_update', language: 'es' }, recipients }), 502, 'upstream_unavailable');
+    // Act
+    const response = await send({
+      template: { name: 'order_update', language: 'es' },
+      recipients: [{ to: '5215550177', params: { body: ['B-1'] } }],
+    });
+    // Assess
+    expect(response.status).toBe(200);
+    const [job] = await jobsOf(response.headers.get('x-request-id')!, 1);
+    expect(job.template).toMatchObject({
+      name: 'order_update',
+      language: 'es',
+      components: [{ type: 'BODY', text: 'Pedido {{1}} enviado' }],
+    });
+  });
+
+  it('accepts 10,000 recipients with header, body and button values (over 1.2 MB) in the fewest queue requests', async () => {
+    // Prepare: track_order takes one header, two body and two button values
+    const recipients = Array.from({ length: 10_000 }, (_, i) => ({
+      to: `5215${String(i).padStart(8, '0')}`,
+      params: {
+        header: [`O-${i}`],
+        body: [`Customer number ${i}`, `ORD-${String(i).padStart(10, '0')}`],
+        buttons: [`track-${i}`, `CODE${String(i).padStart(8, '0')}`],
+      },
+    }));
+    const payload = Buffer.byteLength(JSON.stringify(recipients));
+    expect(payload).toBeGreaterThan(1_200_000);
+    // Act
+    const response = await send({ template: { name: 'track_order', language: 'en_US' }, recipients });
+    // Assess: accepted; every recipient queued once; SQS requests the fewest the bytes allow
+    expect(response.status).toBe(200);
+    const meter = await meterOf(response);
+    expect(meter.queueRequests).toBe(Math.ceil(meter.queueBytes / BATCH_BYTES));
+    const jobs = await jobsOf(response.headers.get('x-request-id')!, Math.ceil(meter.queueBytes / 204_000));
+    expect(jobs.flatMap((job) => job.recipients.map((r: { to: string }) => r.to))).toEqual(recipients.map((r) => r.to));
+    expect(jobs.every((job) => job.jobs === jobs.length)).toBe(true);
   });
 
   it('answers 502 when the dispatch queue is unreachable', async () => {

@@ -1,6 +1,5 @@
-import type { DynamoMeter } from '../../local/dynamo-meter.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { apiUrl, call, expectErrorShape, token } from '../support/api.ts';
+import { call, meterOf, expectErrorShape, token } from '../support/api.ts';
 import { hexId, seedDirectory, template, waba } from '../support/seed.ts';
 
 /** Client 300 owns WABA w300 (DID 300001) and shares nothing; client 301 shares WABA w300. */
@@ -242,8 +241,7 @@ describe('listing 1,000 templates with 3 assignments each', () => {
     expect(response.body.total).toBe(1000);
     expect(response.body.data[99].meta_template.name).toBe('bulk_0999');
     expect(response.body.data[0].channel_campaigns[0].channels).toHaveLength(3);
-    const requestId = response.headers.get('x-request-id');
-    const meter = (await (await fetch(`${apiUrl()}/_local/requests/${requestId}/dynamodb`)).json()) as DynamoMeter;
+    const meter = await meterOf(response);
     expect(meter.operations.every((op) => ['Query', 'GetItem', 'BatchGetItem'].includes(op))).toBe(true);
     // Page 10 of 100: the 1,000 compact keys up to it, the page's 100 entries and the count; no record.
     expect(meter.itemsRead).toBe(1000 + 100 + 1);

@@ -1,5 +1,6 @@
 import { inject } from 'vitest';
 import { mintToken, type TokenOptions } from '../../local/keys.ts';
+import type { RequestMeter } from '../../local/request-meter.ts';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -8,6 +9,12 @@ export interface ApiResponse<T = any> {
 }
 
 export const apiUrl = () => inject('apiUrl');
+
+/** What one API request cost on the local stack's DynamoDB and SQS (by its x-request-id). */
+export async function meterOf(response: ApiResponse): Promise<RequestMeter> {
+  const requestId = response.headers.get('x-request-id');
+  return (await (await fetch(`${apiUrl()}/_local/requests/${requestId}/meter`)).json()) as RequestMeter;
+}
 export const graphUrl = () => inject('graphUrl');
 
 export async function call<T = any>(

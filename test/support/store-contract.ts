@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AssignmentConflict, ChangeTooLarge, type SyncLeaseStore, type TemplateRecordStore } from '#lib/domain/ports.ts';
 import { newRecordId, type TemplateRecord } from '#lib/domain/template-record.ts';
+import type { ListingCriteria } from '#lib/domain/template-listing.ts';
 
 /**
  * The conditional semantics every template record store and lease store keeps, run against the in-memory
@@ -29,6 +30,11 @@ function record(templateId: string, clientId: number, pair?: [number, number], e
 }
 
 /** What a change is built on: the (client, template)'s version and its records as read at it. */
+const withPair = (channelId: number, campaignId: number, campaignName: string) => ({
+  channel: { channel_id: channelId, name: 'c', did: '1', type: 'MSGCHAN', waba_id: 'contract-waba' },
+  campaign: { campaign_id: campaignId, campaign_name: campaignName },
+});
+
 async function readFor(store: TemplateRecordStore, templateId: string, clientId = 7) {
   const { version, records } = await store.readAssignments('contract-waba', templateId, clientId);
   return { of: { wabaId: 'contract-waba', templateId, clientId, version }, current: records };
@@ -118,6 +124,59 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
         store.applyAssignments({ ...(await readFor(store, template)), create: many, update: [], remove: [] }),
       ).rejects.toBeInstanceOf(ChangeTooLarge);
       expect(await store.listForTemplate('contract-waba', template, 7)).toEqual([]);
+    });
+
+    it('keeps each (client, template) listing entry exact through every kind of change', async () => {
+      // Prepare: a client of its own, three templates; one with two pairs, one a placeholder
+      const store = await makeStore();
+      const client = Number(unique().slice(-9));
+      const t = [unique(), unique(), unique()];
+      const named = (id: string, name: string, extra: Partial<TemplateRecord> = {}) =>
+        record(id, client, undefined, { meta_template: { ...record(id, client).meta_template, name }, ...extra });
+      const a1 = { ...named(t[0], 'alpha'), ...withPair(1, 2, 'north') };
+      const a2 = { ...named(t[0], 'alpha'), ...withPair(3, 4, 'south') };
+      const b = named(t[1], 'bravo');
+      const c = named(t[2], 'charlie', { meta_template: { ...record(t[2], client).meta_template, name: 'charlie', status: 'PENDING' } });
+      await store.register([a1, a2], []);
+      await store.register([b], []);
+      await store.register([c], []);
+      const page = (criteria: ListingCriteria) => store.listingPage(client, criteria, { offset: 0, size: 20 });
+      const names = async (criteria: ListingCriteria) => (await page(criteria)).entries.map((e) => e.facets.name);
+      // Act + Assess: each filter, then each kind of change
+      expect(await page({ deleted: false })).toMatchObject({ total: 3 });
+      expect(await names({ deleted: false })).toEqual(['alpha', 'bravo', 'charlie']);
+      expect((await page({ deleted: false })).entries[0].entry.channel_campaigns).toHaveLength(2);
+      expect(await names({ deleted: false, states: ['PENDING'] })).toEqual(['charlie']);
+      expect(await names({ deleted: false, campaignName: 'south' })).toEqual(['alpha']);
+      expect(await names({ deleted: false, campaignName: 'Unassigned' })).toEqual(['bravo', 'charlie']);
+      expect(await names({ deleted: false, name: 'bravo' })).toEqual(['bravo']);
+      expect(await names({ deleted: false, templateId: t[2] })).toEqual(['charlie']);
+      expect(await names({ deleted: false, search: 'ra', states: ['APPROVED'] })).toEqual(['bravo']);
+      expect(await page({ deleted: false, active: true })).toMatchObject({ total: 0 });
+      await store.setActive([{ record: a2, to: true }], new Date().toISOString());
+      expect(await names({ deleted: false, active: true })).toEqual(['alpha']);
+      expect(await names({ deleted: false, active: false })).toEqual(['bravo', 'charlie']);
+      await store.replaceMetaTemplate([c], { ...c.meta_template, status: 'APPROVED' }, 'sync', new Date().toISOString());
+      expect(await names({ deleted: false, states: ['APPROVED'] })).toEqual(['alpha', 'bravo', 'charlie']);
+      await store.markDeleted([b], true, new Date().toISOString());
+      expect(await page({ deleted: false })).toMatchObject({ total: 2 });
+      expect(await page({ deleted: true })).toMatchObject({ total: 1 });
+      expect(await names({ deleted: true, campaignName: 'Unassigned' })).toEqual(['bravo']);
+      expect(await names({ deleted: false, campaignName: 'Unassigned' })).toEqual(['charlie']);
+      const { records, version } = await store.readAssignments('contract-waba', t[0], client);
+      await store.applyAssignments({
+        of: { wabaId: 'contract-waba', templateId: t[0], clientId: client, version },
+        current: records,
+        create: [],
+        update: [],
+        remove: records.filter((r) => r.campaign?.campaign_name === 'south'),
+      });
+      expect(await names({ deleted: false, campaignName: 'south' })).toEqual([]);
+      expect(await names({ deleted: false, active: true })).toEqual([]);
+      expect(await store.listingPage(client, { deleted: false }, { offset: 1, size: 1 })).toMatchObject({ total: 2 });
+      expect((await store.listingPage(client, { deleted: false }, { offset: 1, size: 1 })).entries.map((e) => e.facets.name)).toEqual([
+        'charlie',
+      ]);
     });
 
     it('keeps the header type with the components when they are replaced', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkRecipients, splitJobs, templateNeeds } from '#lib/domain/send.ts';
+import { BATCH_BYTES, packBatches } from '#lib/adapters/sqs/job-queue.ts';
 import type { MetaTemplate } from '#lib/domain/template-record.ts';
 
 const template = (components: Record<string, unknown>[]): MetaTemplate => ({
@@ -44,5 +45,18 @@ describe('send rules', () => {
     expect(jobs.flat()).toEqual(recipients);
     const big = Array.from({ length: 10 }, (_, i) => ({ to: String(i), params: { body: ['x'.repeat(60_000)] } }));
     expect(splitJobs(big).every((job) => Buffer.byteLength(JSON.stringify(job)) < 256 * 1024)).toBe(true);
+  });
+
+  it('packs jobs in the fewest SQS batches: at most ten messages and 1 MiB each', () => {
+    // Prepare: 7 jobs of 200,000 bytes, and 25 small ones
+    const large = Array.from({ length: 7 }, () => 'x'.repeat(200_000));
+    const small = Array.from({ length: 25 }, () => 'y');
+    // Act
+    const largeBatches = packBatches(large);
+    const smallBatches = packBatches(small);
+    // Assess
+    expect(largeBatches.map((b) => b.length)).toEqual([5, 2]);
+    expect(largeBatches.every((b) => b.reduce((n, m) => n + m.length, 0) <= BATCH_BYTES)).toBe(true);
+    expect(smallBatches.map((b) => b.length)).toEqual([10, 10, 5]);
   });
 });

@@ -149,3 +149,21 @@ async function entriesByKey(pks: string[]): Promise<ListingEntry[]> {
   const byKey = new Map(items.map((item) => [String(item.pk), entryFromItem(item)]));
   return pks.map((pk) => byKey.get(pk)).filter((e): e is ListingEntry => e !== null && e !== undefined);
 }
+
+/** A client's live entry of one WABA template by name and language: one key from the listing, then the entry. */
+export async function readTemplateEntry(clientId: number, wabaId: string, name: string, language: string) {
+  const found = await dynamo().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: 'listing',
+      KeyConditionExpression: 'listing_pk = :p AND begins_with(listing_sk, :o)',
+      ExpressionAttributeValues: { ':p': keys.listing(clientId, false), ':o': `${keys.listingOrder(name, language, wabaId, '')}` },
+      ProjectionExpression: 'pk',
+      Limit: 1,
+    }),
+  );
+  const pk = found.Items?.[0]?.pk;
+  if (typeof pk !== 'string') return null;
+  const entry = await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk, sk: SORT.assignmentsVersion } }));
+  return entry.Item ? entryFromItem(entry.Item) : null;
+}

@@ -38,6 +38,10 @@ export const keys = {
   clientChannel: (waId: string) => `DID#${waId}`,
   contactChannel: (channelId: number) => `CONTACT_CHANNEL#${channelId}`,
   outbox: (eventId: string) => `OUTBOX#${eventId}`,
+  send: (sendId: string) => `SEND#${sendId}`,
+  clientSends: (clientId: number) => `CLIENT#${clientId}#SENDS`,
+  /** gsi1 of sends: a client's sends by acceptance time. */
+  sendOrder: (createdAt: string, sendId: string) => `${createdAt}#${sendId}`,
   /** One (template, client)'s assignment keys; the sort key names the pair, or the placeholder. */
   assignments: (wabaId: string, templateId: string, clientId: number) => `ASSIGNMENT#${wabaId}#${templateId}#${clientId}`,
   pair: (channelId: number, campaignId: number) => `PAIR#${channelId}#${campaignId}`,
@@ -69,6 +73,7 @@ export const SORT = {
   channel: 'CHANNEL',
   record: 'RECORD',
   outbox: 'OUTBOX',
+  send: 'SEND',
   syncLease: 'SYNC_LEASE',
   syncLastRun: 'SYNC_LAST_RUN',
   webhookConfig: 'WEBHOOK',

@@ -14,7 +14,7 @@ import { type ListingCriteria, listingEntryOf } from '#lib/domain/template-listi
 import { dynamo, tableName } from './client.ts';
 import { batchGet, queryAll, stripKeys } from './directory-store.ts';
 import { countChanges, putEntry, type TransactItem } from './listing-items.ts';
-import { readListingPage } from './listing-reader.ts';
+import { readListingPage, readTemplateEntry } from './listing-reader.ts';
 import { inParallel } from '#lib/domain/parallel.ts';
 import { recordStorageProblem } from './item-limits.ts';
 import { assignmentKey, assignmentKeyItem, recordItem } from './record-items.ts';
@@ -58,6 +58,9 @@ async function transactAtomically(items: TransactItem[]) {
     }
   }
 }
+
+/** First records registered in one transaction: each writes its record, its key and its entry, plus one count. */
+const FIRST_RECORDS_PER_WRITE = 33;
 
 /** Records updated in one transaction, with room left for the entry, the counts and an event. */
 const RECORDS_PER_REWRITE = 90;
@@ -117,6 +120,10 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
     return readListingPage(clientId, criteria, page);
   }
 
+  templateEntry(clientId: number, wabaId: string, name: string, language: string) {
+    return readTemplateEntry(clientId, wabaId, name, language);
+  }
+
   /**
    * Strongly consistent, from the base table: the (client, template)'s assignment keys and version in one
    * Query, then its records by key. A change built on this read cannot miss a sibling another request made.
@@ -149,7 +156,9 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
   async setActive(flips: ActiveFlip[], now: string): Promise<ActiveWrite[]> {
     const outcomes = new Array<ActiveWrite>(flips.length);
     const groups = new Map<string, number[]>();
-    flips.forEach(({ record }, i) => groups.set(aggregateKey(record), [...(groups.get(aggregateKey(record)) ?? []), i]));
+    flips.forEach(({ record }, i) => {
+      groups.set(aggregateKey(record), [...(groups.get(aggregateKey(record)) ?? []), i]);
+    });
     const chunks = [...groups.values()].flatMap((indexes) => chunked(indexes, RECORDS_PER_REWRITE));
     await inParallel(chunks, REWRITE_PARALLELISM, async (indexes) => {
       const written = await this.rewrite(aggregateOf(flips[indexes[0]].record), [], (held) => {
@@ -265,6 +274,25 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
     items.push(...countChanges(entries.map(({ entry }) => ({ before: null, after: entry }))));
     items.push(...eventItems);
     await transactAtomically(items);
+  }
+
+  async registerEach(records: TemplateRecord[]) {
+    const refused: TemplateRecord[] = [];
+    for (const chunk of chunked(records, FIRST_RECORDS_PER_WRITE)) {
+      try {
+        await this.register(chunk, []);
+      } catch (error) {
+        if (!(error instanceof AssignmentConflict)) throw error;
+        // One of them was registered meanwhile (a create): the others one at a time.
+        for (const record of chunk) {
+          await this.register([record], []).catch((e: unknown) => {
+            if (!(e instanceof AssignmentConflict)) throw e;
+            refused.push(record);
+          });
+        }
+      }
+    }
+    return { refused };
   }
 
   storageProblem(record: TemplateRecord) {

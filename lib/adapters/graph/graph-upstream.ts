@@ -22,8 +22,12 @@ import type { GraphClient } from './graph-client.ts';
 const TEMPLATE_FIELDS =
   'id,name,language,status,category,components,parameter_format,quality_score,previous_category,rejected_reason,message_send_ttl_seconds';
 const PRODUCT_FIELDS = 'id,name,retailer_id,image_url,image_urls,additional_image_urls,description,currency,price,url,category,unique_id';
-/** Templates per page when listing a WABA's templates. */
-export const TEMPLATES_PAGE_SIZE = 100;
+/**
+ * Templates per page when listing a WABA's templates: the largest page we ask for, so a sync makes the fewest
+ * requests. Meta documents no maximum (upstream-facts §2: default 25, maximum UNCONFIRMED); 1,000 is the
+ * usual Graph edge maximum and the emulator's. A WABA holds at most a few thousand templates.
+ */
+export const TEMPLATES_PAGE_SIZE = 1000;
 
 const id = v.pipe(v.union([v.string(), v.number()]), v.transform(String));
 const Paging = v.optional(

@@ -12,6 +12,8 @@ import {
   type EventPublisher,
   type JobQueue,
   type OutboxStore,
+  type SendRecord,
+  type SendStore,
   type SyncLeaseStore,
   type SyncRunResult,
   type TemplateRecordStore,
@@ -146,6 +148,10 @@ export class MemoryTemplateRecordStore implements TemplateRecordStore {
     const entries = [...groups.values()].map(listingEntryOf).filter((e): e is ListingEntry => e !== null);
     return pageOfEntries(entries, criteria, page);
   }
+  async templateEntry(clientId: number, wabaId: string, name: string, language: string) {
+    const { entries } = await this.listingPage(clientId, { deleted: false, wabaId, name, language }, { offset: 0, size: 1 });
+    return entries[0] ?? null;
+  }
   async setActive(flips: ActiveFlip[], now: string): Promise<ActiveWrite[]> {
     return flips.map(({ record: held, to }) => {
       const record = this.records.get(held.id);
@@ -206,6 +212,17 @@ export class MemoryTemplateRecordStore implements TemplateRecordStore {
     for (const event of events) this.outbox.set(event.id, copy(event));
   }
 
+  async registerEach(records: TemplateRecord[]) {
+    const refused: TemplateRecord[] = [];
+    for (const record of records) {
+      await this.register([record], []).catch((error: unknown) => {
+        if (!(error instanceof AssignmentConflict)) throw error;
+        refused.push(record);
+      });
+    }
+    return { refused };
+  }
+
   /** The same limits as DynamoDB's (the contract test holds both to them). */
   storageProblem(record: TemplateRecord) {
     return recordStorageProblem(record);
@@ -241,6 +258,25 @@ export class MemoryTemplateRecordStore implements TemplateRecordStore {
         this.bump(stored);
       }
     }
+  }
+}
+
+export class MemorySendStore implements SendStore {
+  readonly sends = new Map<string, SendRecord>();
+  failing = false;
+
+  async begin(send: SendRecord) {
+    if (this.failing) throw new Error('storage down');
+    if (this.sends.has(send.send_id)) throw new Error('send exists');
+    this.sends.set(send.send_id, copy(send));
+  }
+  async settle(sendId: string, status: 'queued' | 'abandoned') {
+    const send = this.sends.get(sendId);
+    if (send?.status !== 'queuing') throw new Error('not queuing');
+    send.status = status;
+  }
+  async get(sendId: string) {
+    return copy(this.sends.get(sendId) ?? null);
   }
 }
 

@@ -81,12 +81,26 @@ describe('send (use case, in memory)', () => {
     expect(world.queue.sent).toEqual([]);
   });
 
-  it('answers UpstreamUnavailable when the dispatch queue refuses the jobs', async () => {
+  it('answers UpstreamUnavailable when the dispatch queue refuses the jobs, and abandons the send', async () => {
     const world = memoryWorld();
     world.queue.failing = true;
     await expect(sendTemplate(world, acme, { pathDid: DID, sendId: 's', body: orderUpdateSend(world) })).rejects.toBeInstanceOf(
       UpstreamUnavailable,
     );
+    expect(await world.sends.get('s')).toMatchObject({ status: 'abandoned' });
+  });
+
+  it('records the send queued once all its jobs are on the queue, and queues nothing when it cannot record it', async () => {
+    // Prepare
+    const world = memoryWorld();
+    // Act
+    await sendTemplate(world, acme, { pathDid: DID, sendId: 'ok', body: orderUpdateSend(world) });
+    world.sends.failing = true;
+    const refused = sendTemplate(world, acme, { pathDid: DID, sendId: 'down', body: orderUpdateSend(world) });
+    // Assess
+    expect(await world.sends.get('ok')).toMatchObject({ status: 'queued', total: 1, jobs: 1, client_id: 7 });
+    await expect(refused).rejects.toBeInstanceOf(UpstreamUnavailable);
+    expect(world.queue.sent).toHaveLength(1);
   });
 });
 

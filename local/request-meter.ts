@@ -1,7 +1,8 @@
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
-/** What a unit of work (an API request, a benchmark run) asked of DynamoDB. */
-export interface DynamoMeter {
+/** What a unit of work (an API request, a benchmark run) asked of DynamoDB and of SQS. */
+export interface RequestMeter {
   operations: string[];
   /** Items DynamoDB read: a Query's scanned count, a GetItem's item, a BatchGetItem's answers. */
   itemsRead: number;
@@ -9,9 +10,19 @@ export interface DynamoMeter {
   bytesRead: number;
   /** Items written: a put/update/delete each, inside a transaction or a batch too. */
   itemsWritten: number;
+  /** SQS requests, and the message bytes they carried. */
+  queueRequests: number;
+  queueBytes: number;
 }
 
-export const emptyMeter = (): DynamoMeter => ({ operations: [], itemsRead: 0, bytesRead: 0, itemsWritten: 0 });
+export const emptyMeter = (): RequestMeter => ({
+  operations: [],
+  itemsRead: 0,
+  bytesRead: 0,
+  itemsWritten: 0,
+  queueRequests: 0,
+  queueBytes: 0,
+});
 
 const sizeOf = (items: unknown[] | undefined) => (items ? Buffer.byteLength(JSON.stringify(items)) : 0);
 
@@ -19,7 +30,7 @@ const sizeOf = (items: unknown[] | undefined) => (items ? Buffer.byteLength(JSON
  * Meters every DynamoDB call of the client into the meter `current()` names (none: not metered). Local and
  * benchmark use only; the deployed functions never install it.
  */
-export function meterDynamo(client: DynamoDBDocumentClient, current: () => DynamoMeter | undefined, name = 'localMeter') {
+export function meterDynamo(client: DynamoDBDocumentClient, current: () => RequestMeter | undefined, name = 'localMeter') {
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const meter = current();
@@ -27,8 +38,13 @@ export function meterDynamo(client: DynamoDBDocumentClient, current: () => Dynam
       if (!meter) return result;
       const command = String(context.commandName).replace(/Command$/, '');
       meter.operations.push(command);
-      const input = args.input as Record<string, any>;
-      const output = result.output as Record<string, any>;
+      const input = args.input as { TransactItems?: unknown[]; RequestItems?: Record<string, unknown[]> };
+      const output = result.output as {
+        ScannedCount?: number;
+        Items?: unknown[];
+        Item?: unknown;
+        Responses?: Record<string, unknown[]>;
+      };
       if (command === 'Query' || command === 'Scan') {
         meter.itemsRead += Number(output.ScannedCount ?? output.Items?.length ?? 0);
         meter.bytesRead += sizeOf(output.Items);
@@ -47,6 +63,23 @@ export function meterDynamo(client: DynamoDBDocumentClient, current: () => Dynam
         meter.itemsWritten += 1;
       }
       return result;
+    },
+    { step: 'initialize', name },
+  );
+}
+
+/** Meters every SQS request of the client (and the bytes of the messages it sends). */
+export function meterQueue(client: SQSClient, current: () => RequestMeter | undefined, name = 'localQueueMeter') {
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      const meter = current();
+      if (meter) {
+        meter.queueRequests += 1;
+        const input = args.input as { MessageBody?: string; Entries?: { MessageBody?: string }[] };
+        const bodies = input.Entries?.map((e) => e.MessageBody ?? '') ?? (input.MessageBody ? [input.MessageBody] : []);
+        meter.queueBytes += bodies.reduce((sum, body) => sum + Buffer.byteLength(body), 0);
+      }
+      return next(args);
     },
     { step: 'initialize', name },
   );
