@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { measureDomainPaths } from './domain-paths.ts';
 import { measureFunctionImports } from './function-imports.ts';
+import { measureStorePaths } from './store-paths.ts';
 
 /**
  * `npm run bench`: every figure as a ratio to a baseline measured in the same run, written to BENCHMARKS.md
@@ -43,6 +44,25 @@ for (const f of imports.functions) {
     `| ${f.name} | ${(f.bytes / 1024).toFixed(0)} KB | ${f.sizeRatio.toFixed(2)}× | ${f.timeRatio.toFixed(3)}× | ${f.loggerTimeRatio.toFixed(3)}× |`,
   );
 }
+say();
+
+say('## Store paths: cost that grows with the request (issue 10)');
+say();
+const storeRounds = Number(process.env.STORE_ROUNDS ?? 5);
+const store = await measureStorePaths(storeRounds);
+say(
+  `On the local stack's real parts (DynamoDB Local, the SQS server, the Graph emulator), in this process; the fastest of ${storeRounds} rounds. Each baseline issues the same DynamoDB, SQS and Graph calls directly, in the same run. Counts come from a meter on the AWS clients (local/request-meter.ts) and the emulator's call log; the tests assert the counts that must hold.`,
+);
+say();
+say('| path | time | baseline | ratio | counts | budget |');
+say('|---|---|---|---|---|---|');
+for (const r of store.rows) {
+  say(
+    `| ${r.path} | ${r.ms.toFixed(1)} ms | ${r.baselineMs.toFixed(1)} ms (${r.baseline}) | ${(r.ms / r.baselineMs).toFixed(2)}× | ${r.counts} | ${r.budget} |`,
+  );
+}
+say();
+for (const note of store.notes) say(`- ${note}`);
 say();
 
 say('## Domain paths');

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { DirectoryFile } from '#lib/adapters/directory-file.ts';
 import { Faults, type Fault } from './faults.ts';
-import { GraphError, GraphModel } from './model.ts';
+import { type EmulatedTemplate, GraphError, GraphModel } from './model.ts';
 
 /**
  * Our emulator of Meta's Graph API (the upstream): the model (./model.ts) behind Graph's authentication,
@@ -118,6 +118,19 @@ export class GraphEmulator {
       if (body.reason) found.template.rejected_reason = body.reason;
       this.onChange?.();
       return { status: 200, body: found.template };
+    }
+    // A WABA (and its templates) as if made with Meta's own tools: large upstream states for tests and benchmarks.
+    if (path === '/_emulator/wabas' && method === 'POST') {
+      const waba = body as { id: string; name?: string; namespace?: string; templates?: EmulatedTemplate[] };
+      this.model.wabas.set(waba.id, {
+        id: waba.id,
+        name: waba.name ?? waba.id,
+        namespace: waba.namespace ?? `ns_${waba.id}`,
+        templates: waba.templates ?? [],
+        catalogs: [],
+      });
+      this.onChange?.();
+      return { status: 200, body: { id: waba.id, templates: waba.templates?.length ?? 0 } };
     }
     if (path === '/_emulator/faults' && method === 'POST') return { status: 200, body: { faults: this.faults.add(body as Fault) } };
     if (path === '/_emulator/faults' && method === 'DELETE')

@@ -246,4 +246,22 @@ describe('listing 1,000 templates with 3 assignments each', () => {
     // Page 10 of 100: the 1,000 compact keys up to it, the page's 100 entries and the count; no record.
     expect(meter.itemsRead).toBe(1000 + 100 + 1);
   });
+
+  it('reads as many items for a page of 20 of 1,000 templates as of a few, and only the matches of a filter', async () => {
+    // Act
+    const big = await list(`?client_id=${BIG}&size=20`);
+    const few = await list(`?client_id=${C}&size=20`);
+    const byName = await list(`?client_id=${BIG}&name=bulk_0500`);
+    const byCampaign = await list(`?client_id=${BIG}&campaign_name=All&size=20`);
+    // Assess: the count, the page's keys and its entries; never the client's records
+    expect(big.body.total).toBe(1000);
+    expect((await meterOf(big)).itemsRead).toBe(1 + 20 + 20);
+    expect((await meterOf(few)).itemsRead).toBeLessThanOrEqual(1 + 20 + 20);
+    expect((await meterOf(big)).bytesRead).toBeLessThan(100 * 1024);
+    expect(byName.body.total).toBe(1);
+    expect((await meterOf(byName)).itemsRead).toBe(2);
+    // The campaign index holds one key per template and campaign (not one per record), then the page's entries
+    expect(byCampaign.body.total).toBe(1000);
+    expect((await meterOf(byCampaign)).itemsRead).toBe(1000 + 20);
+  });
 });

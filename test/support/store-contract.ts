@@ -135,9 +135,10 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
         record(id, client, undefined, { meta_template: { ...record(id, client).meta_template, name }, ...extra });
       const a1 = { ...named(t[0], 'alpha'), ...withPair(1, 2, 'north') };
       const a2 = { ...named(t[0], 'alpha'), ...withPair(3, 4, 'south') };
+      const a3 = { ...named(t[0], 'alpha'), ...withPair(5, 6, 'north') };
       const b = named(t[1], 'bravo');
       const c = named(t[2], 'charlie', { meta_template: { ...record(t[2], client).meta_template, name: 'charlie', status: 'PENDING' } });
-      await store.register([a1, a2], []);
+      await store.register([a1, a2, a3], []);
       await store.register([b], []);
       await store.register([c], []);
       const page = (criteria: ListingCriteria) => store.listingPage(client, criteria, { offset: 0, size: 20 });
@@ -145,7 +146,7 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       // Act + Assess: each filter, then each kind of change
       expect(await page({ deleted: false })).toMatchObject({ total: 3 });
       expect(await names({ deleted: false })).toEqual(['alpha', 'bravo', 'charlie']);
-      expect((await page({ deleted: false })).entries[0].entry.channel_campaigns).toHaveLength(2);
+      expect((await page({ deleted: false })).entries[0].entry.channel_campaigns).toHaveLength(3);
       expect(await names({ deleted: false, states: ['PENDING'] })).toEqual(['charlie']);
       expect(await names({ deleted: false, campaignName: 'south' })).toEqual(['alpha']);
       expect(await names({ deleted: false, campaignName: 'Unassigned' })).toEqual(['bravo', 'charlie']);
@@ -173,6 +174,19 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       });
       expect(await names({ deleted: false, campaignName: 'south' })).toEqual([]);
       expect(await names({ deleted: false, active: true })).toEqual([]);
+      // Either north record removed (whichever held the campaign), the other still lists the template under it
+      for (const gone of [a1, a3].sort((x, y) => (x.id < y.id ? -1 : 1)).slice(0, 1)) {
+        const held = await store.readAssignments('contract-waba', t[0], client);
+        const current = held.records.find((r) => r.id === gone.id)!;
+        await store.applyAssignments({
+          of: { wabaId: 'contract-waba', templateId: t[0], clientId: client, version: held.version },
+          current: held.records,
+          create: [],
+          update: [],
+          remove: [current],
+        });
+      }
+      expect(await names({ deleted: false, campaignName: 'north' })).toEqual(['alpha']);
       expect(await store.listingPage(client, { deleted: false }, { offset: 1, size: 1 })).toMatchObject({ total: 2 });
       expect((await store.listingPage(client, { deleted: false }, { offset: 1, size: 1 })).entries.map((e) => e.facets.name)).toEqual([
         'charlie',

@@ -3,7 +3,7 @@ import { type DirectoryFile, directoryEntities, parseDirectoryFile } from '#lib/
 import { CHANNELS_PARTITION, keys, SORT } from '#lib/adapters/dynamo/table.ts';
 import { dynamo, tableName } from './client.ts';
 import { assignmentKeyItem, recordItem } from './record-items.ts';
-import { entryItem } from './listing-items.ts';
+import { campaignHolders, entryItem } from './listing-items.ts';
 import { listingEntryOf } from '#lib/domain/template-listing.ts';
 import type { TemplateRecord } from '#lib/domain/template-record.ts';
 
@@ -41,18 +41,29 @@ export function directoryItems(file: DirectoryFile, now = new Date().toISOString
       entity: 'contact_channel',
       ...c,
     })),
-    ...entities.records.flatMap((record) => [recordItem(record), assignmentKeyItem(record)]),
+    ...recordItems(entities.records),
     ...listingItems(entities.records),
   ];
 }
 
-/** The imported records' listing entries (one per client and template) and each client's listing counts. */
-function listingItems(records: TemplateRecord[]): Record<string, unknown>[] {
+/** The records and their assignment keys, each template's campaign holders carrying its campaign facets. */
+function recordItems(records: TemplateRecord[]): Record<string, unknown>[] {
+  const holders = new Set([...groupByAggregate(records).values()].flatMap((group) => [...campaignHolders(group)]));
+  return records.flatMap((record) => [recordItem(record), assignmentKeyItem(record, holders.has(record.id))]);
+}
+
+function groupByAggregate(records: TemplateRecord[]) {
   const groups = new Map<string, TemplateRecord[]>();
   for (const r of records) {
     const key = keys.assignments(r.waba_id, r.meta_template.id, r.client_id);
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
+  return groups;
+}
+
+/** The imported records' listing entries (one per client and template) and each client's listing counts. */
+function listingItems(records: TemplateRecord[]): Record<string, unknown>[] {
+  const groups = groupByAggregate(records);
   const counts = new Map<string, { clientId: number; deleted: boolean; entries: number }>();
   const items = [...groups.values()].map((group) => {
     const entry = listingEntryOf(group);

@@ -133,11 +133,26 @@ export function countChanges(changes: { before: ListingEntry | null; after: List
 }
 
 /**
- * The campaign facet of an assignment key: a listed record's key sits in the campaign partition of its
- * client's listing (the placeholder under `Unassigned`), in the entry's order.
+ * The records whose assignment keys carry the campaign facets of their (client, template): one per campaign
+ * name (the lowest id), so the campaign index holds one key per template and campaign, not one per record.
  */
-export function campaignFacet(record: TemplateRecord): Record<string, unknown> {
-  if (record.isDirectMessage === true) return {};
+export function campaignHolders(records: TemplateRecord[]): Set<string> {
+  const holders = new Map<string, string>();
+  for (const record of records) {
+    if (record.isDirectMessage === true) continue;
+    const campaign = record.campaign?.campaign_name ?? UNASSIGNED;
+    const held = holders.get(campaign);
+    if (held === undefined || record.id < held) holders.set(campaign, record.id);
+  }
+  return new Set(holders.values());
+}
+
+/**
+ * The campaign facet of a holder's assignment key (see campaignHolders): the key sits in the campaign
+ * partition of its client's listing (the placeholder under `Unassigned`), in the entry's order.
+ */
+export function campaignFacet(record: TemplateRecord, holder: boolean): Record<string, unknown> {
+  if (!holder || record.isDirectMessage === true) return {};
   const t = record.meta_template;
   const deleted = record.deleted === true;
   return {

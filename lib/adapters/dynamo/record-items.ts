@@ -30,6 +30,7 @@ export function assignmentKey(record: TemplateRecord): { pk: string; sk: string 
   return { pk: keys.assignments(record.waba_id, record.meta_template.id, record.client_id), sk };
 }
 
-export function assignmentKeyItem(record: TemplateRecord): Record<string, unknown> {
-  return { ...assignmentKey(record), entity: 'assignment_key', record_id: record.id, ...campaignFacet(record) };
+/** The key item; a holder of its template's campaign (listing-items.ts, campaignHolders) carries the facet. */
+export function assignmentKeyItem(record: TemplateRecord, campaignHolder: boolean): Record<string, unknown> {
+  return { ...assignmentKey(record), entity: 'assignment_key', record_id: record.id, ...campaignFacet(record, campaignHolder) };
 }

@@ -13,7 +13,7 @@ import { keys, OUTBOX_PARTITION, SORT } from '#lib/adapters/dynamo/table.ts';
 import { type ListingCriteria, listingEntryOf } from '#lib/domain/template-listing.ts';
 import { dynamo, tableName } from './client.ts';
 import { batchGet, queryAll, stripKeys } from './directory-store.ts';
-import { countChanges, putEntry, type TransactItem } from './listing-items.ts';
+import { campaignHolders, countChanges, putEntry, type TransactItem } from './listing-items.ts';
 import { readListingPage, readTemplateEntry } from './listing-reader.ts';
 import { inParallel } from '#lib/domain/parallel.ts';
 import { recordStorageProblem } from './item-limits.ts';
@@ -195,9 +195,15 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
       ConditionExpression: 'updated_at = :seen',
       ExpressionAttributeValues: { ':seen': record.updated_at },
     });
+    const afterRecords = recordsAfter(change);
+    const heldBefore = campaignHolders(change.current);
+    const heldAfter = campaignHolders(afterRecords);
+    const keyItem = (record: TemplateRecord) => assignmentKeyItem(record, heldAfter.has(record.id));
+    const keysWritten = new Set<string>();
     for (const record of change.create) {
       items.push({ Put: { TableName: table, Item: recordItem(record), ConditionExpression: 'attribute_not_exists(pk)' } });
-      items.push({ Put: { TableName: table, Item: assignmentKeyItem(record), ConditionExpression: 'attribute_not_exists(pk)' } });
+      items.push({ Put: { TableName: table, Item: keyItem(record), ConditionExpression: 'attribute_not_exists(pk)' } });
+      keysWritten.add(record.id);
     }
     for (const { before, after } of change.update) {
       items.push({ Put: { TableName: table, Item: recordItem(after), ...unchanged(before) } });
@@ -205,10 +211,12 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
       const newKey = assignmentKey(after);
       if (oldKey.sk !== newKey.sk) {
         items.push({ Delete: { TableName: table, Key: oldKey } });
-        items.push({ Put: { TableName: table, Item: assignmentKeyItem(after), ConditionExpression: 'attribute_not_exists(pk)' } });
+        items.push({ Put: { TableName: table, Item: keyItem(after), ConditionExpression: 'attribute_not_exists(pk)' } });
+        keysWritten.add(after.id);
       } else if (Boolean(before.deleted) !== Boolean(after.deleted)) {
         // The key's campaign facet moves between the live and the deleted listing with its record.
-        items.push({ Put: { TableName: table, Item: assignmentKeyItem(after) } });
+        items.push({ Put: { TableName: table, Item: keyItem(after) } });
+        keysWritten.add(after.id);
       }
     }
     for (const record of change.remove) {
@@ -216,8 +224,14 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
       items.push({ Delete: { TableName: table, Key: assignmentKey(record) } });
     }
     if (items.length === 0) return;
+    // A kept key whose record starts or stops holding its campaign's facet is written again.
+    for (const record of afterRecords) {
+      if (!keysWritten.has(record.id) && heldBefore.has(record.id) !== heldAfter.has(record.id)) {
+        items.push({ Put: { TableName: table, Item: keyItem(record) } });
+      }
+    }
     const before = listingEntryOf(change.current);
-    const after = listingEntryOf(recordsAfter(change));
+    const after = listingEntryOf(afterRecords);
     items.push(putEntry(change.of, after), ...countChanges([{ before, after }]));
     items.push(...events.map((event) => ({ Put: { TableName: table, Item: outboxItem(event) } })));
     await transactAtomically(items);
@@ -265,9 +279,12 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
       return;
     }
     const items: TransactItem[] = [];
+    const holders = new Set(byAggregate(records).flatMap((group) => [...campaignHolders(group)]));
     for (const record of records) {
       items.push({ Put: { TableName: table, Item: recordItem(record), ConditionExpression: 'attribute_not_exists(pk)' } });
-      items.push({ Put: { TableName: table, Item: assignmentKeyItem(record), ConditionExpression: 'attribute_not_exists(pk)' } });
+      items.push({
+        Put: { TableName: table, Item: assignmentKeyItem(record, holders.has(record.id)), ConditionExpression: 'attribute_not_exists(pk)' },
+      });
     }
     const entries = byAggregate(records).map((group) => ({ group, entry: listingEntryOf(group) }));
     for (const { group, entry } of entries) items.push(putEntry({ ...aggregateOf(group[0]), version: 0 }, entry, true));

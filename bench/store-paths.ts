@@ -1,0 +1,549 @@
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { dynamo, tableName } from '#lib/adapters/dynamo/client.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
+import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
+import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
+import { entryItem } from '#lib/adapters/dynamo/listing-items.ts';
+import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
+import { assignmentKeyItem, recordItem } from '#lib/adapters/dynamo/record-items.ts';
+import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
+import { keys, SORT } from '#lib/adapters/dynamo/table.ts';
+import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { GraphClient } from '#lib/adapters/graph/graph-client.ts';
+import { GraphUpstream, TEMPLATES_PAGE_SIZE } from '#lib/adapters/graph/graph-upstream.ts';
+import { resolveHost } from '#lib/adapters/https/resolve-host.ts';
+import { packBatches, SqsJobQueue, setSqsClient } from '#lib/adapters/sqs/job-queue.ts';
+import { resolvePairs } from '#lib/domain/assignments.ts';
+import { changeTemplateStatus } from '#lib/domain/bulk-status.ts';
+import type { Caller } from '#lib/domain/caller.ts';
+import { silentLog } from '#lib/domain/log.ts';
+import { inParallel } from '#lib/domain/parallel.ts';
+import { sendTemplate } from '#lib/domain/send.ts';
+import { runSync } from '#lib/domain/sync.ts';
+import { listingEntryOf } from '#lib/domain/template-listing.ts';
+import type { TemplateRecord } from '#lib/domain/template-record.ts';
+import { listTemplates } from '#lib/domain/templates.ts';
+import { channelInHierarchy } from '#lib/domain/tenancy.ts';
+import { EMULATOR_TOKEN } from '../local/graph/emulator.ts';
+import type { EmulatedTemplate } from '../local/graph/model.ts';
+import { emptyMeter, meterDynamo, meterQueue, type RequestMeter } from '../local/request-meter.ts';
+import { DEMO_FIXTURE, startLocalStack } from '../local/stack.ts';
+
+/**
+ * The cost rows of issue 10 on the local stack's real parts (DynamoDB Local, the SQS server, the Graph
+ * emulator), each against a baseline measured in the same run: the same DynamoDB, SQS and Graph calls issued
+ * directly, without the service's code. Times are the fastest of a few rounds; counts come from a meter on the
+ * AWS clients (local/request-meter.ts) and the emulator's call log.
+ */
+export interface StoreRow {
+  path: string;
+  ms: number;
+  baselineMs: number;
+  baseline: string;
+  counts: string;
+  budget: string;
+}
+
+let meter: RequestMeter | undefined;
+async function metered<T>(work: () => Promise<T>): Promise<{ value: T; meter: RequestMeter; ms: number }> {
+  meter = emptyMeter();
+  const start = performance.now();
+  const value = await work();
+  const ms = performance.now() - start;
+  const used = meter;
+  meter = undefined;
+  return { value, meter: used, ms };
+}
+
+const progress = (what: string) => process.stderr.write(`bench: ${what} (${new Date().toISOString().slice(11, 19)})\n`);
+
+async function fastest(rounds: number, work: (round: number) => Promise<unknown>) {
+  let best = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < rounds; round++) {
+    const start = performance.now();
+    await work(round);
+    best = Math.min(best, performance.now() - start);
+  }
+  return best;
+}
+
+const writeRequests = (m: RequestMeter) =>
+  m.operations.filter((op) => ['TransactWriteItems', 'BatchWriteItem', 'PutItem', 'UpdateItem', 'DeleteItem'].includes(op)).length;
+
+const bsp: Caller = { sub: 'bench', clientId: 1, isBsp: true, campaigns: [] } as unknown as Caller;
+
+function templates(count: number, prefix: string): EmulatedTemplate[] {
+  return Array.from({ length: count }, (_, i) => ({
+    id: `${prefix}${i}`,
+    name: `${prefix}_${String(i).padStart(5, '0')}`,
+    language: 'en_US',
+    status: i % 3 === 0 ? 'PENDING' : 'APPROVED',
+    category: 'UTILITY',
+    components: [{ type: 'BODY', text: 'Hello {{1}}, your order {{2}} ships today', example: { body_text: [['Ana', 'A-1']] } }],
+    quality_score: { score: 'GREEN' },
+  })) as EmulatedTemplate[];
+}
+
+/** A client with `count` templates × `perTemplate` records on WABA `w<client>`, loaded by the real import. */
+async function seedListingClient(client: number, count: number, perTemplate: number) {
+  const wabaId = `w${client}`;
+  const records = [];
+  for (let t = 0; t < count; t++) {
+    for (let k = 0; k < perTemplate; k++) {
+      records.push({
+        id: `${client.toString(16).padStart(8, '0')}${(t * 10 + k).toString(16).padStart(16, '0')}`,
+        client_id: client,
+        waba_id: wabaId,
+        template_id: `t${client}_${t}`,
+        channel_id: client * 10 + k,
+        campaign_id: client * 10 + k,
+        active: k === 0,
+      });
+    }
+  }
+  await importDirectory({
+    clients: [{ client_id: client, client_name: `Bench ${client}` }],
+    wabas: [
+      {
+        waba_id: wabaId,
+        waba_name: `WABA ${wabaId}`,
+        business_id: `b${wabaId}`,
+        business_name: 'Bench',
+        namespace: `ns_${wabaId}`,
+        templates: templates(count, `t${client}`).map((t, i) => ({ ...t, id: `t${client}_${i}` })),
+      },
+    ],
+    channels: [{ wa_id: `${client}001`, client_id: client, waba_id: wabaId }],
+    campaigns: Array.from({ length: perTemplate }, (_, k) => ({
+      campaign_id: client * 10 + k,
+      campaign_name: `Campaign ${k}`,
+      client_id: client,
+    })),
+    contact_channels: Array.from({ length: perTemplate }, (_, k) => ({
+      channel_id: client * 10 + k,
+      name: `Line ${k}`,
+      did: `${client}001`,
+      waba_id: wabaId,
+      client_id: client,
+    })),
+    template_records: records,
+  });
+}
+
+export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[]; notes: string[] }> {
+  const stack = await startLocalStack();
+  try {
+    meterDynamo(dynamo(), () => meter, 'benchMeter');
+    const sqs = new SQSClient({});
+    meterQueue(sqs, () => meter, 'benchQueueMeter');
+    setSqsClient(sqs);
+    const records = new DynamoTemplateRecordStore();
+    const directory = new DynamoDirectoryStore();
+    const graph = new GraphClient({ baseUrl: stack.graphUrl, token: async () => EMULATOR_TOKEN, timeoutMs: 30_000, log: silentLog });
+    const upstream = new GraphUpstream(graph, 'bench');
+    const rows: StoreRow[] = [];
+    const notes: string[] = [];
+
+    progress('seeding listing clients');
+    // --- Listing -------------------------------------------------------------------------------------
+    await seedListingClient(901, 1000, 3);
+    await seedListingClient(902, 100, 3);
+    await seedListingClient(903, 10_000, 3);
+    const page = (client: number, query: Record<string, unknown> = {}) =>
+      listTemplates({ directory, records }, bsp, { client_id: String(client), size: 20, ...query });
+    const directPage = async (client: number) => {
+      const [, keysPage] = await Promise.all([
+        dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: keys.client(client), sk: keys.listingCount(false) } })),
+        dynamo().send(
+          new QueryCommand({
+            TableName: tableName(),
+            IndexName: 'listing',
+            KeyConditionExpression: 'listing_pk = :p',
+            ExpressionAttributeValues: { ':p': keys.listing(client, false) },
+            ProjectionExpression: 'pk',
+            Limit: 20,
+          }),
+        ),
+      ]);
+      const pks = (keysPage.Items ?? []).map((i) => ({ pk: i.pk, sk: SORT.assignmentsVersion }));
+      await dynamo().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pks } } }));
+    };
+    progress('listing');
+    const listed = await metered(() => page(901));
+    const listedMs = await fastest(rounds * 4, () => page(901));
+    const directMs = await fastest(rounds * 4, () => directPage(901));
+    rows.push({
+      path: 'GET /v1/templates, 1,000 templates × 3 records, page of 20, no filter',
+      ms: listedMs,
+      baselineMs: directMs,
+      baseline: 'the same count GetItem, key Query and BatchGetItem issued directly',
+      counts: `${listed.meter.operations.length} requests, ${listed.meter.itemsRead} items read (${(listed.meter.bytesRead / 1024).toFixed(1)} KB); total ${listed.value.total}`,
+      budget: `≤ 60 items, ≤ 100 KB, ≤ 1.3×: ${listed.meter.itemsRead <= 60 && listed.meter.bytesRead <= 100 * 1024 && listedMs / directMs <= 1.3 ? 'met' : 'NOT met'}`,
+    });
+    const directFiltered = async (client: number) => {
+      let start: Record<string, unknown> | undefined;
+      const found: string[] = [];
+      do {
+        const answer = await dynamo().send(
+          new QueryCommand({
+            TableName: tableName(),
+            IndexName: 'listing_state',
+            KeyConditionExpression: 'listing_state_pk = :p',
+            ExpressionAttributeValues: { ':p': keys.listingFacet(client, false, 'state', 'APPROVED') },
+            ExclusiveStartKey: start,
+          }),
+        );
+        found.push(...(answer.Items ?? []).map((i) => String(i.pk)));
+        start = answer.LastEvaluatedKey;
+      } while (start);
+      const pks = found.slice(0, 20).map((pk) => ({ pk, sk: SORT.assignmentsVersion }));
+      await dynamo().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pks } } }));
+    };
+    const filtered = await metered(() => page(901, { state: 'APPROVED' }));
+    const filteredMs = await fastest(rounds * 4, () => page(901, { state: 'APPROVED' }));
+    const directFilteredMs = await fastest(rounds * 4, () => directFiltered(901));
+    rows.push({
+      path: 'GET /v1/templates?state=APPROVED, same client (667 of 1,000 match)',
+      ms: filteredMs,
+      baselineMs: directFilteredMs,
+      baseline: 'the same facet Query (all pages) and BatchGetItem issued directly',
+      counts: `${filtered.meter.operations.length} requests, ${filtered.meter.itemsRead} items read (${(filtered.meter.bytesRead / 1024).toFixed(1)} KB); total ${filtered.value.total}`,
+      budget: `≤ one compact entry per template, ≤ 1.3×: ${filtered.meter.itemsRead <= 1000 + 20 && filteredMs / directFilteredMs <= 1.3 ? 'met' : 'NOT met'}`,
+    });
+    const before = await metered(async () => {
+      let start: Record<string, unknown> | undefined;
+      do {
+        const answer = await dynamo().send(
+          new QueryCommand({
+            TableName: tableName(),
+            IndexName: 'gsi2',
+            KeyConditionExpression: 'gsi2pk = :p',
+            ExpressionAttributeValues: { ':p': keys.clientRecords(901) },
+            ExclusiveStartKey: start,
+          }),
+        );
+        start = answer.LastEvaluatedKey;
+      } while (start);
+    });
+    notes.push(
+      `Before the read model, every listing request read the client's whole record partition: for the 1,000 × 3 client that is ${before.meter.operations.length} Queries, ${before.meter.itemsRead} items, ${(before.meter.bytesRead / 1024).toFixed(0)} KB (${before.ms.toFixed(0)} ms here), whatever the page or the filters.`,
+    );
+    const small = await metered(() => page(902));
+    const large = await metered(() => page(903));
+    const largeFiltered = await metered(() => page(903, { name: 't903_09999' }));
+    rows.push({
+      path: 'GET /v1/templates page of 20: 10,000 templates × 3 records against 100 × 3',
+      ms: large.ms,
+      baselineMs: small.ms,
+      baseline: 'the same request for a client of 100 templates × 3 records',
+      counts: `items read ${large.meter.itemsRead} (10,000) vs ${small.meter.itemsRead} (100); by name: ${largeFiltered.meter.itemsRead} items`,
+      budget: `no more items than for 100: ${large.meter.itemsRead <= small.meter.itemsRead ? 'met' : 'NOT met'}`,
+    });
+
+    progress('sync');
+    // --- Sync of 5,000 new upstream templates ------------------------------------------------------------
+    const syncClients = [911, 912, 913].slice(0, Math.max(1, Math.min(3, rounds)));
+    const leases = new DynamoSyncLeaseStore();
+    const syncDeps = {
+      directory,
+      records,
+      leases,
+      outbox: new DynamoOutboxStore(),
+      publisher: { publish: async () => undefined },
+      upstream,
+      log: silentLog,
+    };
+    let syncBest = Number.POSITIVE_INFINITY;
+    let syncMeter = emptyMeter();
+    let syncGraph = 0;
+    for (const client of syncClients) {
+      const wabaId = `w${client}`;
+      await importDirectory({
+        clients: [{ client_id: client, client_name: `Sync ${client}` }],
+        wabas: [{ waba_id: wabaId, waba_name: wabaId, business_id: 'b', business_name: 'b', namespace: `ns_${wabaId}`, templates: [] }],
+        channels: [{ wa_id: `${client}001`, client_id: client, waba_id: wabaId }],
+      });
+      stack.emulator!.model.wabas.set(wabaId, {
+        id: wabaId,
+        name: wabaId,
+        namespace: `ns_${wabaId}`,
+        templates: templates(5000, `s${client}`),
+        catalogs: [],
+      });
+      await leases.acquire(client, `lease-${client}`, Date.now(), 600_000);
+      const callsBefore = stack.emulator!.calls.length;
+      const run = await metered(() => runSync(syncDeps, { client_id: client, lease_id: `lease-${client}` }));
+      if (run.ms < syncBest) {
+        syncBest = run.ms;
+        syncMeter = run.meter;
+        syncGraph = stack.emulator!.calls.length - callsBefore;
+      }
+    }
+    // Re-sync of the last client: nothing changed upstream.
+    const last = syncClients[syncClients.length - 1];
+    await leases.acquire(last, 'again', Date.now(), 600_000);
+    const again = await metered(() => runSync(syncDeps, { client_id: last, lease_id: 'again' }));
+    // Baseline: the same Graph pages fetched directly, and the same items (3 per template) in 25-item batches.
+    const sampleItems: Record<string, unknown>[] = [];
+    for (const t of templates(5000, 'base')) {
+      const record: TemplateRecord = {
+        id: `b${t.id}`.padEnd(24, '0'),
+        client_id: 999,
+        waba_id: 'wbase',
+        namespace: 'ns',
+        active: false,
+        meta_template: t,
+        created_at: '2026-01-01T00:00:00Z',
+        updated_at: '2026-01-01T00:00:00Z',
+      };
+      sampleItems.push(
+        recordItem(record),
+        assignmentKeyItem(record, true),
+        entryItem({ wabaId: 'wbase', templateId: t.id, clientId: 999 }, listingEntryOf([record]), 1),
+      );
+    }
+    const syncBaselineMs = await fastest(Math.min(3, rounds), async () => {
+      let after: string | undefined;
+      do {
+        const url = new URL(`${stack.graphUrl}/v23.0/w${last}/message_templates`);
+        url.searchParams.set('limit', String(TEMPLATES_PAGE_SIZE));
+        url.searchParams.set('fields', 'id,name,language,status,category,components,parameter_format,quality_score');
+        if (after) url.searchParams.set('after', after);
+        const answer = (await (await fetch(url, { headers: { authorization: `Bearer ${EMULATOR_TOKEN}` } })).json()) as {
+          paging?: { next?: string; cursors?: { after?: string } };
+        };
+        after = answer.paging?.next ? answer.paging.cursors?.after : undefined;
+      } while (after);
+      for (let i = 0; i < sampleItems.length; i += 25) {
+        await dynamo().send(
+          new BatchWriteCommand({
+            RequestItems: { [tableName()]: sampleItems.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) },
+          }),
+        );
+      }
+    });
+    const syncWrites = writeRequests(syncMeter);
+    const fewestWrites = Math.ceil(15_000 / 25);
+    rows.push({
+      path: 'sync of 5,000 new upstream templates (one WABA)',
+      ms: syncBest,
+      baselineMs: syncBaselineMs,
+      baseline: `the same ${Math.ceil(5000 / TEMPLATES_PAGE_SIZE)} Graph pages and ${fewestWrites} BatchWriteItems of the same 15,000 items, issued directly`,
+      counts: `Graph requests ${syncGraph}; DynamoDB write requests ${syncWrites} (${syncMeter.itemsWritten} items); a re-sync with no change writes ${again.meter.itemsWritten - 2} template items (plus the lease's 2)`,
+      budget: `Graph ≤ ${Math.ceil(5000 / TEMPLATES_PAGE_SIZE) + 1}, writes ≤ ${Math.floor(1.1 * fewestWrites)}, ≤ 1.5×: ${syncGraph <= Math.ceil(5000 / TEMPLATES_PAGE_SIZE) + 1 && syncWrites <= 1.1 * fewestWrites && syncBest / syncBaselineMs <= 1.5 ? 'met' : 'NOT met'}`,
+    });
+
+    progress('bulk status');
+    // --- Bulk status, 1,000 items -----------------------------------------------------------------
+    await importDirectory({
+      clients: [{ client_id: 921, client_name: 'Bulk' }],
+      wabas: [
+        {
+          waba_id: 'w921',
+          waba_name: 'w921',
+          business_id: 'b',
+          business_name: 'b',
+          namespace: 'ns',
+          templates: templates(1000, 'k').map((t) => ({ ...t, status: 'APPROVED' })),
+        },
+      ],
+      channels: [{ wa_id: '921001', client_id: 921, waba_id: 'w921' }],
+      campaigns: [{ campaign_id: 9211, campaign_name: 'Bulk', client_id: 921 }],
+      contact_channels: [{ channel_id: 9211, name: 'L', did: '921001', waba_id: 'w921', client_id: 921 }],
+      template_records: Array.from({ length: 1000 }, (_, i) => ({
+        id: `0000039${String(i).padStart(17, '0')}`,
+        client_id: 921,
+        waba_id: 'w921',
+        template_id: `k${i}`,
+        channel_id: 9211,
+        campaign_id: 9211,
+        active: false,
+      })),
+    });
+    const ids = Array.from({ length: 1000 }, (_, i) => `0000039${String(i).padStart(17, '0')}`);
+    let bulkBest = Number.POSITIVE_INFINITY;
+    let bulkMeter = emptyMeter();
+    for (let round = 0; round < rounds; round++) {
+      const run = await metered(() =>
+        changeTemplateStatus(records, bsp, { action: round % 2 === 0 ? 'enable' : 'disable', templates: ids }),
+      );
+      if (run.ms < bulkBest) [bulkBest, bulkMeter] = [run.ms, run.meter];
+    }
+    const bulkBaselineMs = await fastest(rounds, async () => {
+      const found = await records.getMany(ids);
+      await inParallel([...found.values()], 8, async (record) => {
+        const pk = keys.assignments(record.waba_id, record.meta_template.id, record.client_id);
+        await dynamo().send(
+          new QueryCommand({
+            TableName: tableName(),
+            KeyConditionExpression: 'pk = :p',
+            ExpressionAttributeValues: { ':p': pk },
+            ConsistentRead: true,
+          }),
+        );
+        await dynamo().send(
+          new BatchGetCommand({
+            RequestItems: { [tableName()]: { Keys: [{ pk: keys.record(record.id), sk: SORT.record }], ConsistentRead: true } },
+          }),
+        );
+        const flipped = { ...record, active: !record.active };
+        await dynamo().send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Put: { TableName: tableName(), Item: recordItem(flipped) } },
+              {
+                Put: {
+                  TableName: tableName(),
+                  Item: entryItem(
+                    { wabaId: record.waba_id, templateId: record.meta_template.id, clientId: 921 },
+                    listingEntryOf([flipped]),
+                    1,
+                  ),
+                },
+              },
+            ],
+          }),
+        );
+      });
+    });
+    rows.push({
+      path: 'PATCH /v1/templates/status, 1,000 items (1,000 templates)',
+      ms: bulkBest,
+      baselineMs: bulkBaselineMs,
+      baseline: 'the same reads and transactions issued directly, 8 templates at a time',
+      counts: `${bulkMeter.operations.filter((o) => o === 'BatchGetItem').length} BatchGetItems, ${bulkMeter.operations.filter((o) => o === 'TransactWriteItems').length} transactions (${bulkMeter.itemsWritten} items)`,
+      budget: `≤ 1.2×: ${bulkBest / bulkBaselineMs <= 1.2 ? 'met' : 'NOT met'}`,
+    });
+
+    progress('send');
+    // --- Send, 10,000 recipients with header, body and button values -----------------------------------
+    const recipients = Array.from({ length: 10_000 }, (_, i) => ({
+      to: `5215${String(i).padStart(8, '0')}`,
+      params: {
+        header: [`O-${i}`],
+        body: [`Customer number ${i}`, `ORD-${String(i).padStart(10, '0')}`],
+        buttons: [`track-${i}`, `CODE${String(i).padStart(8, '0')}`],
+      },
+    }));
+    // Client 931 holds a synced record of a template with a text header, two body values and two buttons.
+    const demo = JSON.parse(readFileSync(DEMO_FIXTURE, 'utf8')) as { wabas: { templates: { name: string }[] }[] };
+    const trackOrder = demo.wabas.flatMap((w) => w.templates).find((t) => t.name === 'track_order')!;
+    await importDirectory({
+      clients: [{ client_id: 931, client_name: 'Sender' }],
+      wabas: [
+        {
+          waba_id: 'w931',
+          waba_name: 'w931',
+          business_id: 'b',
+          business_name: 'b',
+          namespace: 'ns_w931',
+          templates: [{ ...trackOrder, id: 'tr931' }],
+        },
+      ],
+      channels: [{ wa_id: '931001', client_id: 931, waba_id: 'w931', phone_number_id: '931' }],
+      campaigns: [{ campaign_id: 9311, campaign_name: 'Send', client_id: 931 }],
+      contact_channels: [{ channel_id: 9311, name: 'L', did: '931001', waba_id: 'w931', client_id: 931 }],
+      template_records: [
+        {
+          id: '000003a30000000000000001',
+          client_id: 931,
+          waba_id: 'w931',
+          template_id: 'tr931',
+          channel_id: 9311,
+          campaign_id: 9311,
+          active: true,
+        },
+      ],
+    });
+    const sendDeps = {
+      directory,
+      records,
+      sends: new DynamoSendStore(),
+      upstream,
+      queue: new SqsJobQueue(() => stack.queueUrls.dispatch),
+      resolve: resolveHost,
+    };
+    const body = {
+      did: '931001',
+      type: 'template' as const,
+      channel: 'MSGCHAN' as const,
+      template: { name: 'track_order', language: 'en_US' },
+      recipients,
+    };
+    const sender = { sub: 'bench', clientId: 931, isBsp: false, campaigns: [9311] } as unknown as Caller;
+    let sendRound = 0;
+    const oneSend = () => sendTemplate(sendDeps, sender, { pathDid: '931001', body, sendId: `bench-${sendRound++}` });
+    const graphBefore = stack.emulator!.calls.length;
+    const sent = await metered(oneSend);
+    const graphCalls = stack.emulator!.calls.length - graphBefore;
+    const sendMs = await fastest(rounds, oneSend);
+    const bodies = sent.meter.queueBytes;
+    const jobBodies = packBatches(
+      Array.from({ length: Math.ceil(bodies / 200_000) }, () => 'x'.repeat(Math.floor(bodies / Math.ceil(bodies / 200_000)))),
+    );
+    const sendBaselineMs = await fastest(rounds, async (round) => {
+      await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: keys.client(931), sk: keys.clientChannel('931001') } }));
+      const key = await dynamo().send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: 'listing',
+          KeyConditionExpression: 'listing_pk = :p AND begins_with(listing_sk, :o)',
+          ExpressionAttributeValues: { ':p': keys.listing(931, false), ':o': 'track_order#en_US#w931#' },
+          Limit: 1,
+        }),
+      );
+      if (key.Items?.[0])
+        await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: key.Items[0].pk, sk: SORT.assignmentsVersion } }));
+      await dynamo().send(new PutCommand({ TableName: tableName(), Item: { pk: `SEND#direct-${round}`, sk: 'SEND', status: 'queuing' } }));
+      for (const batch of jobBodies) {
+        await sqs.send(
+          new SendMessageBatchCommand({
+            QueueUrl: stack.queueUrls.dispatch,
+            Entries: batch.map((MessageBody, j) => ({ Id: String(j), MessageBody })),
+          }),
+        );
+      }
+      await dynamo().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { pk: `SEND#direct-${round}`, sk: 'SEND' },
+          UpdateExpression: 'SET #s = :s',
+          ExpressionAttributeNames: { '#s': 'status' },
+          ExpressionAttributeValues: { ':s': 'queued' },
+        }),
+      );
+    });
+    const payload = Buffer.byteLength(JSON.stringify(recipients));
+    rows.push({
+      path: `POST /v1/template/messages/{did}, 10,000 recipients with header, body and button values (${(payload / 1e6).toFixed(2)} MB)`,
+      ms: sendMs,
+      baselineMs: sendBaselineMs,
+      baseline: 'the same DynamoDB reads and writes and the same SQS batches of the same bytes, issued directly',
+      counts: `accepted; Graph requests ${graphCalls}; SQS requests ${sent.meter.queueRequests} for ${(bodies / 2 ** 20).toFixed(2)} MiB (fewest possible: ${Math.ceil(bodies / 2 ** 20)}); DynamoDB requests ${sent.meter.operations.length}`,
+      budget: `fewest SQS requests, ≤ 1.5×: ${sent.meter.queueRequests === Math.ceil(bodies / 2 ** 20) && sendMs / sendBaselineMs <= 1.5 ? 'met' : 'NOT met'}`,
+    });
+
+    // --- Tenancy and assignment checks: request counts ------------------------------------------------
+    const did = await metered(() => channelInHierarchy(directory, 7, '5215550001'));
+    const pairs = [0, 1, 2].flatMap((c) => [0, 1, 2].map((k) => ({ channel_id: 9010 + c, campaign_id: 9010 + k })));
+    const assign = await metered(() => resolvePairs({ directory, records }, 901, 'w901', pairs));
+    notes.push(
+      `A DID check is ${did.meter.operations.length} request (${did.meter.operations.join(', ')}; it was 2 sequential GetItems). Checking an assignment request's pairs is ${assign.meter.operations.length} request (${assign.meter.operations.join(', ')}; it was 2 GetItems per pair, one pair at a time).`,
+    );
+    return { rows, notes };
+  } finally {
+    setSqsClient(undefined);
+    await stack.stop();
+  }
+}
