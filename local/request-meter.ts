@@ -68,8 +68,13 @@ export function meterDynamo(client: DynamoDBDocumentClient, current: () => Reque
   );
 }
 
-/** Meters every SQS request of the client (and the bytes of the messages it sends). */
-export function meterQueue(client: SQSClient, current: () => RequestMeter | undefined, name = 'localQueueMeter') {
+/** Meters every SQS request of the client (and the bytes of the messages it sends, handed to `capture` too). */
+export function meterQueue(
+  client: SQSClient,
+  current: () => RequestMeter | undefined,
+  name = 'localQueueMeter',
+  capture?: (bodies: string[]) => void,
+) {
   client.middlewareStack.add(
     (next) => async (args) => {
       const meter = current();
@@ -78,6 +83,7 @@ export function meterQueue(client: SQSClient, current: () => RequestMeter | unde
         const input = args.input as { MessageBody?: string; Entries?: { MessageBody?: string }[] };
         const bodies = input.Entries?.map((e) => e.MessageBody ?? '') ?? (input.MessageBody ? [input.MessageBody] : []);
         meter.queueBytes += bodies.reduce((sum, body) => sum + Buffer.byteLength(body), 0);
+        capture?.(bodies);
       }
       return next(args);
     },

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDirectoryFile } from '#lib/adapters/directory-file.ts';
 import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
+import { rebuildDerivedItems } from '#lib/adapters/dynamo/derived-items.ts';
 import { QUEUES } from '#lib/queues.ts';
 import { startApiServer } from './api-server.ts';
 import { LocalEventBridge } from './eventbridge.ts';
@@ -110,6 +111,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       await importDirectory(fixture);
       log(`Directory loaded from ${fixturePath}`);
     } else log(`Kept data in ${data?.root} (FRESH=true starts from the fixture)`);
+    if (dynamo.indexesAdded.length > 0) {
+      // Data kept by an earlier version: its derived items (listing entries, DID hierarchy) are written now.
+      const rebuilt = await rebuildDerivedItems();
+      log(
+        `Indexes added to the kept table (${dynamo.indexesAdded.join(', ')}); rebuilt ${rebuilt.entries} listing entries and ${rebuilt.channels} client channels`,
+      );
+    }
     if (data && !data.fresh) log(`Queued messages restored: ${await restoreQueues(sqs.sqs, sqs.queues, sqs.dlqs, data.queuesFile)}`);
 
     const api = await startApiServer({ port: apiPort, host, extra: await localEndpoints(eventBridge) });

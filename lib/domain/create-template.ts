@@ -252,12 +252,8 @@ export async function wabaWordings(
   wabaId: string,
   self: { name: string; language: string },
 ) {
-  const byTemplate = new Map<string, MetaTemplate>();
-  for (const record of await records.listForClient(clientId)) {
-    const meta = record.meta_template;
-    if (record.waba_id === wabaId && !(meta.name === self.name && meta.language === self.language)) byTemplate.set(meta.id, meta);
-  }
-  return [...byTemplate.values()];
+  const templates = await records.templatesOfWaba(clientId, wabaId);
+  return templates.filter((meta) => !(meta.name === self.name && meta.language === self.language));
 }
 
 /** A dry run: the same checks as a create, in the same order, answering with what a create would refuse. */

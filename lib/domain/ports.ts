@@ -129,6 +129,8 @@ export interface TemplateRecordStore {
   storageProblem(record: TemplateRecord): ErrorDetail | undefined;
   /** Sets or clears `deleted` (a sync no longer finds, or finds again, the template upstream). */
   markDeleted(records: TemplateRecord[], deleted: boolean, now: string): Promise<void>;
+  /** The templates of the client's live listing entries on the WABA, one per template. */
+  templatesOfWaba(clientId: number, wabaId: string): Promise<MetaTemplate[]>;
   /** The client's live listing entry of the WABA's template of this name and language (a send's template). */
   templateEntry(clientId: number, wabaId: string, name: string, language: string): Promise<ListingEntry | null>;
 }

@@ -174,25 +174,45 @@ async function templateToSend(
 const JOB_RECIPIENTS = 1000;
 export const JOB_BYTES = 204_000;
 
-const utf8 = new TextEncoder();
-const bytesOf = (value: unknown) => utf8.encode(JSON.stringify(value)).length;
+/** The UTF-8 length of a string, counted without encoding it (a send counts 10,000 recipients). */
+function utf8Length(text: string) {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      bytes += 4; // a surrogate pair: one 4-byte character
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
 
-/** Recipients in jobs of at most `budget` bytes of recipients each (a comma between two counted). */
+const bytesOf = (value: unknown) => utf8Length(JSON.stringify(value));
+
+/**
+ * Recipients in jobs of at most JOB_RECIPIENTS recipients and `budget` bytes of recipients each. A full chunk
+ * is measured whole (one serialization); only a chunk over the budget is measured recipient by recipient.
+ */
 export function splitJobs<T>(recipients: T[], budget = JOB_BYTES): T[][] {
   const jobs: T[][] = [];
-  let current: T[] = [];
-  let size = 0;
-  for (const recipient of recipients) {
-    const bytes = bytesOf(recipient) + 1;
-    if (current.length > 0 && (current.length >= JOB_RECIPIENTS || size + bytes > budget)) {
-      jobs.push(current);
-      current = [];
-      size = 0;
+  for (let start = 0; start < recipients.length; ) {
+    const chunk = recipients.slice(start, start + JOB_RECIPIENTS);
+    let count = chunk.length;
+    if (bytesOf(chunk) > budget) {
+      let size = 2; // the brackets
+      count = 0;
+      while (count < chunk.length) {
+        const bytes = bytesOf(chunk[count]) + (count > 0 ? 1 : 0);
+        if (count > 0 && size + bytes > budget) break;
+        size += bytes;
+        count++;
+      }
     }
-    current.push(recipient);
-    size += bytes;
+    jobs.push(chunk.slice(0, count));
+    start += count;
   }
-  if (current.length > 0) jobs.push(current);
   return jobs;
 }
 

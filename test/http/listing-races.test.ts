@@ -48,7 +48,10 @@ describe('the listing under concurrent changes', () => {
       ),
     );
     // Assess
-    expect(created.map((c) => c.status), JSON.stringify(created[0].body)).toEqual(Array(20).fill(200));
+    expect(
+      created.map((c) => c.status),
+      JSON.stringify(created[0].body),
+    ).toEqual(Array(20).fill(200));
     const all = await listing();
     expect(all.total).toBe(20);
     expect(all.data.map((e) => e.meta_template.name)).toEqual(Array.from({ length: 20 }, (_, i) => `race_${String(i).padStart(2, '0')}`));

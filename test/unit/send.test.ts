@@ -47,6 +47,20 @@ describe('send rules', () => {
     expect(splitJobs(big).every((job) => Buffer.byteLength(JSON.stringify(job)) < 256 * 1024)).toBe(true);
   });
 
+  it('counts a job’s bytes as UTF-8: accented letters, other scripts and emoji never push a job over its budget', () => {
+    // Prepare: 2- 3- and 4-byte characters, each recipient about 12 KB
+    const texts = ['ñandú '.repeat(2000), '注文 '.repeat(4000), '📦 '.repeat(2400)];
+    const recipients = Array.from({ length: 90 }, (_, i) => ({ to: String(i), params: { body: [texts[i % 3]] } }));
+    // Act
+    const jobs = splitJobs(recipients, 100_000);
+    // Assess
+    expect(jobs.flat()).toEqual(recipients);
+    expect(jobs.every((job) => Buffer.byteLength(JSON.stringify(job)) <= 100_000)).toBe(true);
+    // Greedy packing leaves at most one recipient's bytes unused per job
+    const largest = Math.max(...recipients.map((r) => Buffer.byteLength(JSON.stringify(r)) + 1));
+    expect(jobs.length).toBeLessThanOrEqual(Math.ceil(Buffer.byteLength(JSON.stringify(recipients)) / (100_000 - largest)));
+  });
+
   it('packs jobs in the fewest SQS batches: at most ten messages and 1 MiB each', () => {
     // Prepare: 7 jobs of 200,000 bytes, and 25 small ones
     const large = Array.from({ length: 7 }, () => 'x'.repeat(200_000));

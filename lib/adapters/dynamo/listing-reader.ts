@@ -1,5 +1,6 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { isUnfiltered, type ListingCriteria, type ListingEntry, type ListingFacets, matchesListing } from '#lib/domain/template-listing.ts';
+import type { MetaTemplate } from '#lib/domain/template-record.ts';
 import { dynamo, tableName } from './client.ts';
 import { batchGet, queryAll } from './directory-store.ts';
 import { entryFromItem, FACET_INDEXES, type Facet } from './listing-items.ts';
@@ -166,4 +167,10 @@ export async function readTemplateEntry(clientId: number, wabaId: string, name: 
   if (typeof pk !== 'string') return null;
   const entry = await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk, sk: SORT.assignmentsVersion } }));
   return entry.Item ? entryFromItem(entry.Item) : null;
+}
+
+/** The meta templates of a client's live entries on one WABA (review warnings compare wordings with them). */
+export async function readWabaTemplates(clientId: number, wabaId: string) {
+  const matches = await facetMatches(FACET_INDEXES.waba, [keys.listingFacet(clientId, false, 'waba', wabaId)]);
+  return (await entriesByKey(matches.map((m) => m.pk))).map((e) => e.entry.meta_template as MetaTemplate);
 }

@@ -14,7 +14,7 @@ import { type ListingCriteria, listingEntryOf } from '#lib/domain/template-listi
 import { dynamo, tableName } from './client.ts';
 import { batchGet, queryAll, stripKeys } from './directory-store.ts';
 import { campaignHolders, countChanges, putEntry, type TransactItem } from './listing-items.ts';
-import { readListingPage, readTemplateEntry } from './listing-reader.ts';
+import { readListingPage, readTemplateEntry, readWabaTemplates } from './listing-reader.ts';
 import { inParallel } from '#lib/domain/parallel.ts';
 import { recordStorageProblem } from './item-limits.ts';
 import { assignmentKey, assignmentKeyItem, recordItem } from './record-items.ts';
@@ -122,6 +122,10 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
 
   templateEntry(clientId: number, wabaId: string, name: string, language: string) {
     return readTemplateEntry(clientId, wabaId, name, language);
+  }
+
+  templatesOfWaba(clientId: number, wabaId: string) {
+    return readWabaTemplates(clientId, wabaId);
   }
 
   /**
@@ -293,6 +297,10 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
     await transactAtomically(items);
   }
 
+  /**
+   * Batches of first records, one transaction after the other: they all move the client's listing count, so
+   * running them at once only makes them cancel each other. A refused batch is written one record at a time.
+   */
   async registerEach(records: TemplateRecord[]) {
     const refused: TemplateRecord[] = [];
     for (const chunk of chunked(records, FIRST_RECORDS_PER_WRITE)) {

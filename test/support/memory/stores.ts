@@ -148,6 +148,10 @@ export class MemoryTemplateRecordStore implements TemplateRecordStore {
     const entries = [...groups.values()].map(listingEntryOf).filter((e): e is ListingEntry => e !== null);
     return pageOfEntries(entries, criteria, page);
   }
+  async templatesOfWaba(clientId: number, wabaId: string) {
+    const { entries } = await this.listingPage(clientId, { deleted: false, wabaId }, { offset: 0, size: Number.MAX_SAFE_INTEGER });
+    return entries.map((e) => e.entry.meta_template as MetaTemplate);
+  }
   async templateEntry(clientId: number, wabaId: string, name: string, language: string) {
     const { entries } = await this.listingPage(clientId, { deleted: false, wabaId, name, language }, { offset: 0, size: 1 });
     return entries[0] ?? null;

@@ -1,0 +1,73 @@
+import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { describe, expect, inject, it } from 'vitest';
+import { addMissingIndexes } from '../../local/parts/dynamodb.ts';
+
+/**
+ * A table kept by an earlier version (decisions §16) has neither the listing's indexes nor its derived items:
+ * the local stack adds the indexes and rebuilds the items, and the listing and the DID check then answer from
+ * them. On a table of this file's own in the stack's DynamoDB Local.
+ */
+const TABLE = `kept-${Date.now()}`;
+Object.assign(process.env, {
+  TABLE_NAME: TABLE,
+  DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+  AWS_REGION: 'us-east-1',
+  AWS_ACCESS_KEY_ID: 'local',
+  AWS_SECRET_ACCESS_KEY: 'local',
+});
+
+const DERIVED = ['assignments_version', 'listing_count', 'client_channel'];
+
+describe('data kept by an earlier version', () => {
+  it('gets the missing indexes and its derived items, then lists and checks DIDs from them', async () => {
+    // Prepare: the old table (gsi1 and gsi2 only) holding the demo directory as the old import wrote it
+    const client = new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1' });
+    await client.send(
+      new CreateTableCommand({
+        TableName: TABLE,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk'].map((AttributeName) => ({
+          AttributeName,
+          AttributeType: 'S',
+        })),
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: [1, 2].map((n) => ({
+          IndexName: `gsi${n}`,
+          KeySchema: [
+            { AttributeName: `gsi${n}pk`, KeyType: 'HASH' as const },
+            { AttributeName: `gsi${n}sk`, KeyType: 'RANGE' as const },
+          ],
+          Projection: { ProjectionType: 'ALL' as const },
+        })),
+      }),
+    );
+    const { readFileSync } = await import('node:fs');
+    const { parseDirectoryFile } = await import('#lib/adapters/directory-file.ts');
+    const { directoryItems } = await import('#lib/adapters/dynamo/directory-import.ts');
+    const { putAll, rebuildDerivedItems } = await import('#lib/adapters/dynamo/derived-items.ts');
+    const fixture = parseDirectoryFile(JSON.parse(readFileSync(new URL('../../fixtures/demo.json', import.meta.url), 'utf8')));
+    const old = directoryItems(fixture)
+      .filter((item) => !DERIVED.includes(String(item.entity)))
+      .map(({ listing_campaign_pk: _c, listing_sk: _s, ...item }) => item);
+    await putAll(old);
+    // Act
+    const added = await addMissingIndexes(client, TABLE);
+    const rebuilt = await rebuildDerivedItems();
+    // Assess
+    expect(added).toContain('listing');
+    expect(await addMissingIndexes(client, TABLE)).toEqual([]);
+    expect(rebuilt.entries).toBeGreaterThan(0);
+    const { DynamoTemplateRecordStore } = await import('#lib/adapters/dynamo/template-store.ts');
+    const { DynamoDirectoryStore } = await import('#lib/adapters/dynamo/directory-store.ts');
+    const page = await new DynamoTemplateRecordStore().listingPage(7, { deleted: false }, { offset: 0, size: 20 });
+    expect(page.total).toBeGreaterThan(0);
+    expect(page.entries.map((e) => e.facets.name)).toContain('order_update');
+    expect(
+      (await new DynamoTemplateRecordStore().listingPage(7, { deleted: false, campaignName: 'Unassigned' }, { offset: 0, size: 20 })).total,
+    ).toBeGreaterThanOrEqual(0);
+    expect(await new DynamoDirectoryStore().channelOfClient(7, '5215550001')).toMatchObject({ wa_id: '5215550001' });
+  });
+});
