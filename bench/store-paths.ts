@@ -302,9 +302,9 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     const again = await metered(() => runSync(syncDeps, { client_id: last, lease_id: 'again' }));
     // Baseline: the same Graph pages fetched directly, and the same items (3 per template) in 25-item batches.
     const sampleItems: Record<string, unknown>[] = [];
-    for (const t of templates(5000, 'base')) {
+    for (const [i, t] of templates(5000, 'base').entries()) {
       const record: TemplateRecord = {
-        id: `b${t.id}`.padEnd(24, '0'),
+        id: `b${String(i).padStart(23, '0')}`,
         client_id: 999,
         waba_id: 'wbase',
         namespace: 'ns',

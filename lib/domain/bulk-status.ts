@@ -1,6 +1,6 @@
 import type { Caller } from './caller.ts';
-import { type ErrorDetail, InvalidRequest } from './errors.ts';
-import type { TemplateRecordStore } from './ports.ts';
+import { Conflict, type ErrorDetail, InvalidRequest } from './errors.ts';
+import { AssignmentConflict, type TemplateRecordStore } from './ports.ts';
 import type { TemplateRecord } from './template-record.ts';
 
 /** PATCH /v1/templates/status (spec §2, decisions §3). */
@@ -118,7 +118,11 @@ export async function changeTemplateStatus(
   });
   // The writes, each conditional on the value read; the store groups them per template.
   const flips = decided.filter((d) => d.reason === undefined).map((d) => ({ record: d.record!, to: d.item.action === 'enable' }));
-  const outcomes = await records.setActive(flips, now());
+  const outcomes = await records.setActive(flips, now()).catch((error: unknown) => {
+    // Other writers kept winning on one template: nothing of it was written; the caller may retry.
+    if (error instanceof AssignmentConflict) throw new Conflict('Templates changed while this request was applied; retry it');
+    throw error;
+  });
   let next = 0;
   const results = decided.map(({ item, reason }): BulkItemResult => {
     const base = { id: item.id, action: item.action };

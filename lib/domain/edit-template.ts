@@ -1,6 +1,6 @@
 import type { Caller } from './caller.ts';
-import { InvalidRequest, NotFound, UpstreamRejected, UpstreamUnavailable } from './errors.ts';
-import type { DirectoryStore, TemplateEdit, TemplateRecordStore, TemplateUpstream } from './ports.ts';
+import { Conflict, InvalidRequest, NotFound, UpstreamRejected, UpstreamUnavailable } from './errors.ts';
+import { AssignmentConflict, type DirectoryStore, type TemplateEdit, type TemplateRecordStore, type TemplateUpstream } from './ports.ts';
 import { TEMPLATE_INVALID, wabaWordings } from './create-template.ts';
 import { resolveProvider } from './provider.ts';
 import type { MetaTemplate, TemplateRecord } from './template-record.ts';
@@ -66,7 +66,11 @@ export async function editTemplate(deps: EditDeps, caller: Caller, input: EditIn
   // Every record of the template, for every client sharing the WABA, shows the new content.
   const siblings = await deps.records.listForTemplate(record.waba_id, current.id);
   const store = (stored: MetaTemplate) =>
-    deps.records.replaceMetaTemplate(siblings, stored, 'edit', deps.now?.() ?? new Date().toISOString());
+    deps.records.replaceMetaTemplate(siblings, stored, 'edit', deps.now?.() ?? new Date().toISOString()).catch((error: unknown) => {
+      // Other writers kept winning on these records: the upstream holds the edit and the next sync stores it.
+      if (error instanceof AssignmentConflict) throw new Conflict('The template records changed while this edit was stored; retry it');
+      throw error;
+    });
   try {
     await deps.upstream.editTemplate(current.id, edit);
   } catch (error) {

@@ -193,6 +193,38 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       ]);
     });
 
+    it('changes more records of one template than one transaction holds, and keeps their entry whole', async () => {
+      // Prepare: one template with 120 records (three changes of 40 pairs)
+      const store = await makeStore();
+      const client = Number(unique().slice(-9));
+      const template = unique();
+      const first = record(template, client, [1, 1]);
+      await store.register([first], []);
+      for (let part = 0; part < 3; part++) {
+        const created = Array.from({ length: part === 0 ? 39 : 40 }, (_, i) => record(template, client, [1000 + part * 100 + i, 1]));
+        const { records, version } = await store.readAssignments('contract-waba', template, client);
+        await store.applyAssignments({
+          of: { wabaId: 'contract-waba', templateId: template, clientId: client, version },
+          current: records,
+          create: created,
+          update: [],
+          remove: [],
+        });
+      }
+      const { records } = await store.readAssignments('contract-waba', template, client);
+      expect(records).toHaveLength(120);
+      // Act
+      await store.replaceMetaTemplate(records, { ...first.meta_template, status: 'PAUSED' }, 'sync', new Date().toISOString());
+      await store.markDeleted(records, true, new Date().toISOString());
+      // Assess
+      const after = await store.readAssignments('contract-waba', template, client);
+      expect(after.records.every((r) => r.deleted === true && r.meta_template.status === 'PAUSED')).toBe(true);
+      const deleted = await store.listingPage(client, { deleted: true }, { offset: 0, size: 20 });
+      expect(deleted.total).toBe(1);
+      expect(deleted.entries[0].facets.status).toBe('PAUSED');
+      expect((await store.listingPage(client, { deleted: false }, { offset: 0, size: 20 })).total).toBe(0);
+    });
+
     it('keeps the header type with the components when they are replaced', async () => {
       const store = await makeStore();
       const held = record(unique(), 7, [1, 2], { headerType: 'NONE' });

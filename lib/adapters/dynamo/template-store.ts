@@ -62,10 +62,23 @@ async function transactAtomically(items: TransactItem[]) {
 /** First records registered in one transaction: each writes its record, its key and its entry, plus one count. */
 const FIRST_RECORDS_PER_WRITE = 33;
 
-/** Records updated in one transaction, with room left for the entry, the counts and an event. */
-const RECORDS_PER_REWRITE = 90;
+/**
+ * Records updated in one transaction: each may take two items (the record, and its key when it moves between
+ * the live and the deleted listing), with room left for the entry, the counts and an event.
+ */
+const RECORDS_PER_REWRITE = 45;
 
 type RecordUpdate = AssignmentChange['update'][number];
+
+/** Transactions one rewrite may take: a (client, template) of 10,000 records. */
+const MAX_REWRITE_CHUNKS = Math.ceil(10_000 / RECORDS_PER_REWRITE);
+
+/** JSON with object keys sorted: two values DynamoDB and the caller hold alike compare equal. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
+  );
+}
 
 const chunked = <T>(items: T[], size: number) =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
@@ -244,26 +257,36 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
   /**
    * Read-modify-write of one (client, template): its records and version read consistently, the planned
    * updates written on condition nothing changed meanwhile, planned again from a fresh read when something did.
+   * More updates than one transaction holds are written a transaction at a time (each leaves the records and
+   * their entry consistent), so plans must leave out what is already done.
    */
   private async rewrite<T>(
     of: { wabaId: string; templateId: string; clientId: number },
     events: ServiceEvent[],
     plan: (records: TemplateRecord[]) => { update: RecordUpdate[]; result: T },
   ): Promise<T> {
+    let pending = events;
+    let chunksWritten = 0;
     for (let attempt = 0; attempt < REWRITE_TRIES; attempt++) {
       const { records, version } = await this.readAssignments(of.wabaId, of.templateId, of.clientId);
-      const { update, result } = plan(records);
-      if (update.length === 0) {
-        if (events.length > 0) await this.register([], events);
-        return result;
+      const planned = plan(records);
+      if (planned.update.length === 0) {
+        if (pending.length > 0) await this.register([], pending);
+        return planned.result;
       }
+      const update = planned.update.slice(0, RECORDS_PER_REWRITE);
       try {
-        await this.write({ of: { ...of, version }, current: records, create: [], update, remove: [] }, events);
-        return result;
+        await this.write({ of: { ...of, version }, current: records, create: [], update, remove: [] }, pending);
       } catch (error) {
         if (!(error instanceof AssignmentConflict)) throw error;
         await new Promise((r) => setTimeout(r, Math.random() * 20 * (attempt + 1)));
+        continue;
       }
+      pending = [];
+      if (planned.update.length === update.length) return planned.result;
+      // Progress made: the rest gets its own tries (a plan that never empties is a bug, not a reason to loop).
+      if (++chunksWritten > MAX_REWRITE_CHUNKS) throw new Error('A rewrite planned more updates than the records it reads');
+      attempt = -1;
     }
     throw new AssignmentConflict();
   }
@@ -358,9 +381,10 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
     });
     const groups = byAggregate(records);
     if (groups.length === 0) return this.register([], events);
+    const target = canonical(meta);
     await inParallel(groups, REWRITE_PARALLELISM, (group, index) =>
       this.rewrite(aggregateOf(group[0]), index === 0 ? events : [], (held) => ({
-        update: held.filter((r) => ids.has(r.id)).map((r) => ({ before: r, after: replaced(r) })),
+        update: held.filter((r) => ids.has(r.id) && canonical(r.meta_template) !== target).map((r) => ({ before: r, after: replaced(r) })),
         result: undefined,
       })),
     );
