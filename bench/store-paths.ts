@@ -319,7 +319,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
         entryItem({ wabaId: 'wbase', templateId: t.id, clientId: 999 }, listingEntryOf([record]), 1),
       );
     }
-    const syncBaselineMs = await fastest(Math.min(3, rounds), async () => {
+    const fetchPages = async () => {
       let after: string | undefined;
       do {
         const url = new URL(`${stack.graphUrl}/v23.0/w${last}/message_templates`);
@@ -331,6 +331,9 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
         };
         after = answer.paging?.next ? answer.paging.cursors?.after : undefined;
       } while (after);
+    };
+    const syncBaselineMs = await fastest(Math.min(3, rounds), async () => {
+      await fetchPages();
       for (let i = 0; i < sampleItems.length; i += 25) {
         await dynamo().send(
           new BatchWriteCommand({
@@ -339,28 +342,30 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
         );
       }
     });
-    // The floor of conditional writes: the same items in the sync's own transactions (33 templates), issued directly.
-    const transactionsMs = await fastest(1, async () => {
+    // The floor of conditional writes: the same pages, and the same items in the sync's own transactions (33
+    // templates each, conditioned on not existing), issued directly.
+    const transactionsMs = await fastest(1, async (round) => {
+      await fetchPages();
       const perTemplate = Array.from({ length: sampleItems.length / 3 }, (_, i) => sampleItems.slice(i * 3, i * 3 + 3));
-      const transactions = Array.from({ length: Math.ceil(perTemplate.length / 33) }, (_, i) =>
-        perTemplate.slice(i * 33, i * 33 + 33).flat(),
-      );
-      await inParallel(transactions, 1, (items) =>
-        dynamo().send(
+      for (let i = 0; i < perTemplate.length; i += 33) {
+        await dynamo().send(
           new TransactWriteCommand({
-            TransactItems: items.map((Item) => ({
-              Put: {
-                TableName: tableName(),
-                Item: { ...Item, pk: `FLOOR#${String(Item.pk)}` },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            })),
+            TransactItems: perTemplate
+              .slice(i, i + 33)
+              .flat()
+              .map((Item) => ({
+                Put: {
+                  TableName: tableName(),
+                  Item: { ...Item, pk: `FLOOR${round}#${String(Item.pk)}` },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
+              })),
           }),
-        ),
-      );
+        );
+      }
     });
     notes.push(
-      `Sync's writes are transactions (each new template's record, key and entry conditioned on not existing, so a create made meanwhile is never overwritten). The same 152 transactions issued directly, one after the other, took ${transactionsMs.toFixed(0)} ms here against ${syncBaselineMs.toFixed(0)} ms for the 600 unconditional BatchWriteItems: that difference is DynamoDB Local's price for transactions, not the service's code.`,
+      `A sync writes new templates in transactions (each template's record, key and entry conditioned on not existing, so a create made meanwhile is never overwritten) where the budget's baseline writes unconditional BatchWriteItems. The same pages and the same ${Math.ceil(5000 / 33)} transactions issued directly took ${transactionsMs.toFixed(0)} ms here against ${syncBaselineMs.toFixed(0)} ms for the pages and the ${Math.ceil(15_000 / 25)} BatchWriteItems: that is DynamoDB Local's price for conditional transactions (the floor of a sync that may not overwrite a concurrent create), and the sync itself takes ${(syncBest / transactionsMs).toFixed(2)}× that floor.`,
     );
     const syncWrites = writeRequests(syncMeter);
     const fewestWrites = Math.ceil(15_000 / 25);
@@ -370,7 +375,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
       baselineMs: syncBaselineMs,
       baseline: `the same ${Math.ceil(5000 / TEMPLATES_PAGE_SIZE)} Graph pages and ${fewestWrites} BatchWriteItems of the same 15,000 items, issued directly, one after the other as the sync's writes are`,
       counts: `Graph requests ${syncGraph}; DynamoDB write requests ${syncWrites} (${syncMeter.itemsWritten} items); a re-sync with no change writes ${again.meter.itemsWritten - 2} template items (plus the lease's 2)`,
-      budget: `Graph ≤ ${Math.ceil(5000 / TEMPLATES_PAGE_SIZE) + 1}, writes ≤ ${Math.floor(1.1 * fewestWrites)}, ≤ 1.5×: ${syncGraph <= Math.ceil(5000 / TEMPLATES_PAGE_SIZE) + 1 && syncWrites <= 1.1 * fewestWrites && syncBest / syncBaselineMs <= 1.5 ? 'met' : 'NOT met'}`,
+      budget: `Graph ≤ ${Math.ceil(5000 / TEMPLATES_PAGE_SIZE) + 1}: ${syncGraph <= Math.ceil(5000 / TEMPLATES_PAGE_SIZE) + 1 ? 'met' : 'NOT met'}; writes ≤ ${Math.floor(1.1 * fewestWrites)}: ${syncWrites <= 1.1 * fewestWrites ? 'met' : 'NOT met'}; no writes on a re-sync: ${again.meter.itemsWritten - 2 === 0 ? 'met' : 'NOT met'}; ≤ 1.5× the BatchWriteItems: ${syncBest / syncBaselineMs <= 1.5 ? 'met' : `not met (${(syncBest / transactionsMs).toFixed(2)}× the conditional floor, see below)`}`,
     });
 
     progress('bulk status');
@@ -401,15 +406,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
       })),
     });
     const ids = Array.from({ length: 1000 }, (_, i) => `0000039${String(i).padStart(17, '0')}`);
-    let bulkBest = Number.POSITIVE_INFINITY;
-    let bulkMeter = emptyMeter();
-    for (let round = 0; round < rounds; round++) {
-      const run = await metered(() =>
-        changeTemplateStatus(records, bsp, { action: round % 2 === 0 ? 'enable' : 'disable', templates: ids }),
-      );
-      if (run.ms < bulkBest) [bulkBest, bulkMeter] = [run.ms, run.meter];
-    }
-    const bulkBaselineMs = await fastest(rounds, async () => {
+    const directBulk = async () => {
       const found = await records.getMany(ids);
       await inParallel([...found.values()], 8, async (record) => {
         const pk = keys.assignments(record.waba_id, record.meta_template.id, record.client_id);
@@ -445,7 +442,21 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
           }),
         );
       });
-    });
+    };
+    // Ours and the baseline alternate, round by round, so drift in DynamoDB Local's speed hits both alike.
+    let bulkBest = Number.POSITIVE_INFINITY;
+    let bulkBaselineMs = Number.POSITIVE_INFINITY;
+    let bulkMeter = emptyMeter();
+    for (let round = 0; round < rounds; round++) {
+      const run = await metered(() =>
+        // Each round enables all 1,000; the direct run after it flips them back.
+        changeTemplateStatus(records, bsp, { action: 'enable', templates: ids }),
+      );
+      if (run.ms < bulkBest) [bulkBest, bulkMeter] = [run.ms, run.meter];
+      const start = performance.now();
+      await directBulk();
+      bulkBaselineMs = Math.min(bulkBaselineMs, performance.now() - start);
+    }
     rows.push({
       path: 'PATCH /v1/templates/status, 1,000 items (1,000 templates)',
       ms: bulkBest,
@@ -518,9 +529,8 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     const sent = await metered(oneSend);
     const sentBatches = captured;
     const graphCalls = stack.emulator!.calls.length - graphBefore;
-    const sendMs = await fastest(rounds, oneSend);
     const bodies = sent.meter.queueBytes;
-    const sendBaselineMs = await fastest(rounds, async (round) => {
+    const directSend = async (round: number) => {
       await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: keys.client(931), sk: keys.clientChannel('931001') } }));
       const key = await dynamo().send(
         new QueryCommand({
@@ -551,7 +561,18 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
           ExpressionAttributeValues: { ':s': 'queued' },
         }),
       );
-    });
+    };
+    // Ours and the baseline alternate, round by round.
+    let sendMs = Number.POSITIVE_INFINITY;
+    let sendBaselineMs = Number.POSITIVE_INFINITY;
+    for (let round = 0; round < rounds * 2; round++) {
+      let start = performance.now();
+      await oneSend();
+      sendMs = Math.min(sendMs, performance.now() - start);
+      start = performance.now();
+      await directSend(round);
+      sendBaselineMs = Math.min(sendBaselineMs, performance.now() - start);
+    }
     const payload = Buffer.byteLength(JSON.stringify(recipients));
     rows.push({
       path: `POST /v1/template/messages/{did}, 10,000 recipients with header, body and button values (${(payload / 1e6).toFixed(2)} MB)`,
