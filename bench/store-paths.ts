@@ -38,6 +38,7 @@ import { channelInHierarchy } from '#lib/domain/tenancy.ts';
 import { EMULATOR_TOKEN } from '../local/graph/emulator.ts';
 import type { EmulatedTemplate } from '../local/graph/model.ts';
 import { emptyMeter, meterDynamo, meterQueue, type RequestMeter } from '../local/request-meter.ts';
+import { trackOrderRecipients } from '../test/support/recipients.ts';
 import { DEMO_FIXTURE, startLocalStack } from '../local/stack.ts';
 
 /**
@@ -490,14 +491,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
 
     progress('send');
     // --- Send, 10,000 recipients with header, body and button values -----------------------------------
-    const recipients = Array.from({ length: 10_000 }, (_, i) => ({
-      to: `5215${String(i).padStart(8, '0')}`,
-      params: {
-        header: [`O-${i}`],
-        body: [`Customer number ${i}`, `ORD-${String(i).padStart(10, '0')}`],
-        buttons: [`track-${i}`, `CODE${String(i).padStart(8, '0')}`],
-      },
-    }));
+    const recipients = trackOrderRecipients(10_000);
     // Client 931 holds a synced record of a template with a text header, two body values and two buttons.
     const demo = JSON.parse(readFileSync(DEMO_FIXTURE, 'utf8')) as { wabas: { templates: { name: string }[] }[] };
     const trackOrder = demo.wabas.flatMap((w) => w.templates).find((t) => t.name === 'track_order')!;

@@ -5,6 +5,7 @@ import { inject } from 'vitest';
 import { call, emulator, expectErrorShape, meterOf, token } from '../support/api.ts';
 import { BATCH_BYTES } from '#lib/adapters/sqs/job-queue.ts';
 import { useStackTable } from '../support/seed.ts';
+import { trackOrderRecipients } from '../support/recipients.ts';
 
 /**
  * Sends through client 7's DID 5215550001 (WABA 100200300). Jobs land on the dispatch queue, which the
@@ -217,14 +218,7 @@ describe('POST /v1/template/messages/{did} (spec §1, decisions §5)', () => {
 
   it('accepts 10,000 recipients with header, body and button values (over 1.2 MB) in the fewest queue requests', async () => {
     // Prepare: track_order takes one header, two body and two button values
-    const recipients = Array.from({ length: 10_000 }, (_, i) => ({
-      to: `5215${String(i).padStart(8, '0')}`,
-      params: {
-        header: [`O-${i}`],
-        body: [`Customer number ${i}`, `ORD-${String(i).padStart(10, '0')}`],
-        buttons: [`track-${i}`, `CODE${String(i).padStart(8, '0')}`],
-      },
-    }));
+    const recipients = trackOrderRecipients(10_000);
     const payload = Buffer.byteLength(JSON.stringify(recipients));
     expect(payload).toBeGreaterThan(1_200_000);
     // Act
