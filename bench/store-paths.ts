@@ -28,7 +28,7 @@ import { resolvePairs } from '#lib/domain/assignments.ts';
 import { changeTemplateStatus } from '#lib/domain/bulk-status.ts';
 import type { Caller } from '#lib/domain/caller.ts';
 import { silentLog } from '#lib/domain/log.ts';
-import { inParallel } from '#lib/domain/parallel.ts';
+import { inParallel } from '#lib/adapters/parallel.ts';
 import { sendTemplate } from '#lib/domain/send.ts';
 import { runSync } from '#lib/domain/sync.ts';
 import { listingEntryOf } from '#lib/domain/template-listing.ts';

@@ -1,11 +1,12 @@
-import { BatchWriteCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { ChannelRecord } from '#lib/domain/directory.ts';
 import { listingEntryOf } from '#lib/domain/template-listing.ts';
 import type { TemplateRecord } from '#lib/domain/template-record.ts';
+import { putAll } from './batch-write.ts';
 import { dynamo, tableName } from './client.ts';
 import { stripKeys } from './directory-store.ts';
 import { campaignHolders, entryItem } from './listing-items.ts';
-import { assignmentKeyItem } from './record-items.ts';
+import { assignmentKeyItem, byAggregate } from './record-items.ts';
 import { keys, SORT } from './table.ts';
 
 /**
@@ -14,11 +15,7 @@ import { keys, SORT } from './table.ts';
  * keys with their campaign facets, and each client's listing counts.
  */
 export function listingItemsOf(records: TemplateRecord[], versionOf: (aggregate: string) => number = () => 1) {
-  const groups = new Map<string, TemplateRecord[]>();
-  for (const r of records) {
-    const key = keys.assignments(r.waba_id, r.meta_template.id, r.client_id);
-    groups.set(key, [...(groups.get(key) ?? []), r]);
-  }
+  const groups = byAggregate(records);
   const items: Record<string, unknown>[] = [];
   const counts = new Map<string, { clientId: number; deleted: boolean; entries: number }>();
   for (const [key, group] of groups) {
@@ -75,17 +72,4 @@ export async function rebuildDerivedItems(table = tableName()): Promise<{ entrie
   const channelItems = clientChannelItems(memberships, channels);
   await putAll([...listing.items, ...channelItems], table);
   return { entries: listing.entries, channels: channelItems.length };
-}
-
-/** Puts items by key in batches of 25, until DynamoDB has taken every one. */
-export async function putAll(items: Record<string, unknown>[], table = tableName()) {
-  for (let i = 0; i < items.length; i += 25) {
-    let pending: Record<string, unknown>[] | undefined = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
-    for (let attempt = 0; pending && pending.length > 0; attempt++) {
-      if (attempt > 8) throw new Error('DynamoDB kept refusing writes');
-      const result = await dynamo().send(new BatchWriteCommand({ RequestItems: { [table]: pending as never } }));
-      pending = result.UnprocessedItems?.[table] as Record<string, unknown>[] | undefined;
-      if (pending?.length) await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
-    }
-  }
 }

@@ -1,6 +1,7 @@
 import { type DirectoryFile, directoryEntities, parseDirectoryFile } from '#lib/adapters/directory-file.ts';
 import { CHANNELS_PARTITION, keys, SORT } from '#lib/adapters/dynamo/table.ts';
-import { clientChannelItems, listingItemsOf, putAll } from './derived-items.ts';
+import { putAll } from './batch-write.ts';
+import { clientChannelItems, listingItemsOf } from './derived-items.ts';
 import { recordItem } from './record-items.ts';
 
 /** The items an import writes. Upstream state under a WABA (catalogs, templates) is not stored. */

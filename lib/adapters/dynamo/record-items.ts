@@ -34,3 +34,13 @@ export function assignmentKey(record: TemplateRecord): { pk: string; sk: string 
 export function assignmentKeyItem(record: TemplateRecord, campaignHolder: boolean): Record<string, unknown> {
   return { ...assignmentKey(record), entity: 'assignment_key', record_id: record.id, ...campaignFacet(record, campaignHolder) };
 }
+
+/** The key of a record's (client, template): its version item's partition. */
+export const aggregateKey = (r: TemplateRecord) => keys.assignments(r.waba_id, r.meta_template.id, r.client_id);
+
+/** Records grouped by (client, template), by aggregateKey. */
+export function byAggregate(records: TemplateRecord[]): Map<string, TemplateRecord[]> {
+  const groups = new Map<string, TemplateRecord[]>();
+  for (const record of records) groups.set(aggregateKey(record), [...(groups.get(aggregateKey(record)) ?? []), record]);
+  return groups;
+}

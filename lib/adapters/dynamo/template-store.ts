@@ -15,9 +15,9 @@ import { dynamo, tableName } from './client.ts';
 import { batchGet, queryAll, stripKeys } from './directory-store.ts';
 import { campaignHolders, countChanges, putEntry, type TransactItem } from './listing-items.ts';
 import { readListingPage, readTemplateEntry, readWabaTemplates } from './listing-reader.ts';
-import { inParallel } from '#lib/domain/parallel.ts';
+import { inParallel } from '#lib/adapters/parallel.ts';
 import { recordStorageProblem } from './item-limits.ts';
-import { assignmentKey, assignmentKeyItem, recordItem } from './record-items.ts';
+import { aggregateKey, assignmentKey, assignmentKeyItem, byAggregate, recordItem } from './record-items.ts';
 
 /** DynamoDB's limit of items in one transaction. */
 export const TRANSACTION_LIMIT = 100;
@@ -84,12 +84,17 @@ const chunked = <T>(items: T[], size: number) =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 const aggregateOf = (r: TemplateRecord) => ({ wabaId: r.waba_id, templateId: r.meta_template.id, clientId: r.client_id });
-const aggregateKey = (r: TemplateRecord) => keys.assignments(r.waba_id, r.meta_template.id, r.client_id);
 
-function byAggregate(records: TemplateRecord[]) {
-  const groups = new Map<string, TemplateRecord[]>();
-  for (const record of records) groups.set(aggregateKey(record), [...(groups.get(aggregateKey(record)) ?? []), record]);
-  return [...groups.values()];
+/** Registers each record alone; answers those whose (client, template) had records already. */
+export async function registerOneByOne(store: Pick<TemplateRecordStore, 'register'>, records: TemplateRecord[]) {
+  const refused: TemplateRecord[] = [];
+  for (const record of records) {
+    await store.register([record], []).catch((error: unknown) => {
+      if (!(error instanceof AssignmentConflict)) throw error;
+      refused.push(record);
+    });
+  }
+  return refused;
 }
 
 /** The client's records of the template once the change is applied. */
@@ -306,14 +311,14 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
       return;
     }
     const items: TransactItem[] = [];
-    const holders = new Set(byAggregate(records).flatMap((group) => [...campaignHolders(group)]));
+    const holders = new Set([...byAggregate(records).values()].flatMap((group) => [...campaignHolders(group)]));
     for (const record of records) {
       items.push({ Put: { TableName: table, Item: recordItem(record), ConditionExpression: 'attribute_not_exists(pk)' } });
       items.push({
         Put: { TableName: table, Item: assignmentKeyItem(record, holders.has(record.id)), ConditionExpression: 'attribute_not_exists(pk)' },
       });
     }
-    const entries = byAggregate(records).map((group) => ({ group, entry: listingEntryOf(group) }));
+    const entries = [...byAggregate(records).values()].map((group) => ({ group, entry: listingEntryOf(group) }));
     for (const { group, entry } of entries) items.push(putEntry({ ...aggregateOf(group[0]), version: 0 }, entry, true));
     items.push(...countChanges(entries.map(({ entry }) => ({ before: null, after: entry }))));
     items.push(...eventItems);
@@ -332,12 +337,7 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
       } catch (error) {
         if (!(error instanceof AssignmentConflict)) throw error;
         // One of them was registered meanwhile (a create): the others one at a time.
-        for (const record of chunk) {
-          await this.register([record], []).catch((e: unknown) => {
-            if (!(e instanceof AssignmentConflict)) throw e;
-            refused.push(record);
-          });
-        }
+        refused.push(...(await registerOneByOne(this, chunk)));
       }
     }
     return { refused };
@@ -349,7 +349,7 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
 
   async markDeleted(records: TemplateRecord[], deleted: boolean, now: string) {
     const ids = new Set(records.map((r) => r.id));
-    await inParallel(byAggregate(records), REWRITE_PARALLELISM, (group) =>
+    await inParallel([...byAggregate(records).values()], REWRITE_PARALLELISM, (group) =>
       this.rewrite(aggregateOf(group[0]), [], (held) => ({
         update: held
           .filter((r) => ids.has(r.id) && Boolean(r.deleted) !== deleted)
@@ -379,7 +379,7 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
       syncMeta: { synced_at: now, source },
       updated_at: now,
     });
-    const groups = byAggregate(records);
+    const groups = [...byAggregate(records).values()];
     if (groups.length === 0) return this.register([], events);
     const target = canonical(meta);
     await inParallel(groups, REWRITE_PARALLELISM, (group, index) =>

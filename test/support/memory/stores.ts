@@ -1,4 +1,5 @@
 import { recordStorageProblem } from '#lib/adapters/dynamo/item-limits.ts';
+import { registerOneByOne } from '#lib/adapters/dynamo/template-store.ts';
 import { type DirectoryEntities, directoryEntities, parseDirectoryFile } from '#lib/adapters/directory-file.ts';
 import type { Campaign, ChannelRecord, Client, ContactChannel, Waba } from '#lib/domain/directory.ts';
 import type { ServiceEvent } from '#lib/domain/events.ts';
@@ -217,14 +218,7 @@ export class MemoryTemplateRecordStore implements TemplateRecordStore {
   }
 
   async registerEach(records: TemplateRecord[]) {
-    const refused: TemplateRecord[] = [];
-    for (const record of records) {
-      await this.register([record], []).catch((error: unknown) => {
-        if (!(error instanceof AssignmentConflict)) throw error;
-        refused.push(record);
-      });
-    }
-    return { refused };
+    return { refused: await registerOneByOne(this, records) };
   }
 
   /** The same limits as DynamoDB's (the contract test holds both to them). */
