@@ -14,12 +14,21 @@ export interface DeployedFunction {
   needs: Needs;
   kind: 'http' | 'worker';
   multipart: boolean;
+  /** A worker that sets when the messages it fails come back (lib/workers.ts). */
+  redelivers?: boolean;
 }
 
 export const deployedFunctions = (): DeployedFunction[] => [
   ...routes.map((r) => ({ name: r.name, entry: r.entry, needs: r.needs, kind: 'http' as const, multipart: Boolean(r.request?.multipart) })),
   { ...ROUTE_NOT_FOUND, kind: 'http' as const, multipart: false },
-  ...workers.map((w) => ({ name: w.name, entry: w.entry, needs: w.needs, kind: 'worker' as const, multipart: false })),
+  ...workers.map((w) => ({
+    name: w.name,
+    entry: w.entry,
+    needs: w.needs,
+    kind: 'worker' as const,
+    multipart: false,
+    redelivers: 'queue' in w.trigger && Boolean(w.trigger.redelivers),
+  })),
 ];
 
 export interface BuiltBundle {

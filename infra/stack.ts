@@ -3,6 +3,7 @@ import { CorsHttpMethod, HttpApi, HttpMethod, type CfnStage } from 'aws-cdk-lib/
 import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, Billing, ProjectionType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { EventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -25,6 +26,8 @@ export interface ServiceStackProps extends StackProps {
   graphApiUrl?: string;
   /** The Meta app id used for resumable uploads of header media. */
   graphAppId?: string;
+  /** Messages per second per sending number (decisions §12); 80 when not given. */
+  messagesPerSecond?: number;
 }
 
 export class TemplateMessagingStack extends Stack {
@@ -62,6 +65,15 @@ export class TemplateMessagingStack extends Stack {
           encryption: QueueEncryption.SQS_MANAGED,
           enforceSSL: true,
           deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: def.maxReceiveCount },
+        });
+        // Anything in a dead-letter queue was given up on: someone must look (and replay it).
+        new Alarm(this, `${key}DlqNotEmpty`, {
+          metric: deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1) }),
+          threshold: 0,
+          comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+          evaluationPeriods: 1,
+          treatMissingData: TreatMissingData.NOT_BREACHING,
+          alarmDescription: `Messages in ${dlqName(def)}`,
         });
         return [key, { def, queue }];
       }),
@@ -162,10 +174,23 @@ export class TemplateMessagingStack extends Stack {
       if ('queue' in worker.trigger) {
         const { def, queue } = queues[worker.trigger.queue];
         queue.grantConsumeMessages(fn);
+        if (worker.trigger.queue === 'dispatch') fn.addEnvironment('MESSAGES_PER_SECOND', String(props.messagesPerSecond ?? 80));
         fn.addEnvironment(def.urlSetting, queue.queueUrl);
         fn.addEventSource(
-          new SqsEventSource(queues[worker.trigger.queue].queue, { batchSize: worker.trigger.batchSize, reportBatchItemFailures: true }),
+          new SqsEventSource(queues[worker.trigger.queue].queue, {
+            batchSize: worker.trigger.batchSize,
+            reportBatchItemFailures: true,
+            ...(worker.trigger.maxConcurrency && { maxConcurrency: worker.trigger.maxConcurrency }),
+          }),
         );
+        // A worker that keeps failing shows as errors before its messages reach the dead-letter queue.
+        new Alarm(this, `${worker.name}Errors`, {
+          metric: fn.metricErrors({ period: Duration.minutes(5) }),
+          threshold: 5,
+          evaluationPeriods: 1,
+          treatMissingData: TreatMissingData.NOT_BREACHING,
+          alarmDescription: `${worker.name} failed more than 5 times in 5 minutes`,
+        });
       } else {
         new Rule(this, `${worker.name}Schedule`, {
           schedule: Schedule.rate(Duration.minutes(worker.trigger.everyMinutes)),

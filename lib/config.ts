@@ -48,3 +48,13 @@ export function loadConfig<K extends SettingName>(...names: K[]): Config<K> {
 
 /** Optional endpoint override for DynamoDB (DynamoDB Local); absent in AWS. */
 export const dynamoEndpoint = () => process.env.DYNAMODB_ENDPOINT || undefined;
+
+/** Messages per second per sending number (decisions §12): MESSAGES_PER_SECOND, 80 when unset. */
+export function messagesPerSecond(): number {
+  const raw = process.env.MESSAGES_PER_SECOND;
+  if (raw === undefined || raw === '') return 80;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0 || value > 1000)
+    throw new ConfigurationError('Configuration error: MESSAGES_PER_SECOND must be a number in (0, 1000]');
+  return value;
+}

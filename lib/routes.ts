@@ -10,7 +10,7 @@ import {
   EditTemplateQuery,
   TemplateDidPath,
 } from '#lib/schemas/create-template.ts';
-import { SendBody } from '#lib/schemas/send.ts';
+import { ListSendsQuery, SendBody, SendIdPath, SendQuery } from '#lib/schemas/send.ts';
 import { SyncBody } from '#lib/schemas/sync.ts';
 import { AssignmentBody, BulkStatusBody, ListTemplatesQuery, RecordIdPath, RemoveAssignmentQuery } from '#lib/schemas/templates.ts';
 import { GetWebhookQuery, SetWebhookBody } from '#lib/schemas/webhook.ts';
@@ -59,6 +59,8 @@ export interface RouteRequest {
    * the handler as `invalid`, which answers 200 `{valid: false, errors}` with the same details.
    */
   dryRun?: boolean;
+  /** The route takes an `Idempotency-Key` header (decisions §12), checked before the handler runs. */
+  idempotencyKey?: boolean;
 }
 
 export interface RouteDef {
@@ -296,9 +298,35 @@ export const SendTemplate = {
   summary: 'Send an approved template to a list of recipients (queued as dispatch jobs)',
   success: 200,
   auth: true,
-  request: { path: DidPath, body: SendBody, invalidMessage: 'Invalid send payload' },
-  errors: [400, 403, 404, 422, 502],
+  request: { path: DidPath, query: SendQuery, body: SendBody, invalidMessage: 'Invalid send payload', dryRun: true, idempotencyKey: true },
+  errors: [400, 403, 404, 409, 422, 502],
   needs: { table: 'write', upstream: true, queues: ['dispatch'] },
+} satisfies RouteDef;
+
+export const GetSend = {
+  name: 'GetSend',
+  method: 'GET',
+  path: '/v1/sends/{send_id}',
+  entry: 'functions/http/get-send.ts',
+  summary: 'A send’s status: what the dispatcher sent, removed, expired and failed so far',
+  success: 200,
+  auth: true,
+  request: { path: SendIdPath },
+  errors: [400, 404],
+  needs: { table: 'read' },
+} satisfies RouteDef;
+
+export const ListSends = {
+  name: 'ListSends',
+  method: 'GET',
+  path: '/v1/sends',
+  entry: 'functions/http/list-sends.ts',
+  summary: 'The acting client’s sends, newest first',
+  success: 200,
+  auth: true,
+  request: { query: ListSendsQuery, invalidMessage: 'client_id, page or size not valid numbers' },
+  errors: [400, 403],
+  needs: { table: 'read' },
 } satisfies RouteDef;
 
 export const GetOpenApi = {
@@ -330,6 +358,8 @@ export const routes: RouteDef[] = [
   ReplaceChannelCampaigns,
   RemoveChannelCampaigns,
   SendTemplate,
+  GetSend,
+  ListSends,
   GetOpenApi,
 ];
 

@@ -9,7 +9,12 @@ import type { Needs } from '#lib/routes.ts';
 export interface WorkerDef {
   name: string;
   entry: string;
-  trigger: { queue: keyof typeof QUEUES; batchSize: number } | { everyMinutes: number };
+  /**
+   * A queue consumer (batchSize messages per invocation, at most `maxConcurrency` invocations at once: Lambda's
+   * event source mapping cap, and the local stack's number of pollers) or a schedule. `redelivers`: the worker
+   * says when a message it failed comes back (ChangeMessageVisibility on the queue it consumes).
+   */
+  trigger: { queue: keyof typeof QUEUES; batchSize: number; maxConcurrency?: number; redelivers?: boolean } | { everyMinutes: number };
   needs: Needs;
 }
 
@@ -17,7 +22,7 @@ export const workers: WorkerDef[] = [
   {
     name: 'DeliverWebhooks',
     entry: 'functions/workers/deliver-webhooks.ts',
-    trigger: { queue: 'webhookEvents', batchSize: 10 },
+    trigger: { queue: 'webhookEvents', batchSize: 10, redelivers: true },
     needs: { table: 'read' },
   },
   {
@@ -25,6 +30,13 @@ export const workers: WorkerDef[] = [
     entry: 'functions/workers/sync-templates.ts',
     trigger: { queue: 'sync', batchSize: 1 },
     needs: { table: 'write', upstream: true, bus: true },
+  },
+  {
+    // One job per invocation, so a slow job never holds back another's; 10 at once is 10 numbers at full pace.
+    name: 'DispatchMessages',
+    entry: 'functions/workers/dispatch-messages.ts',
+    trigger: { queue: 'dispatch', batchSize: 1, maxConcurrency: 10, redelivers: true },
+    needs: { table: 'write', upstream: true },
   },
   {
     name: 'RelayOutbox',

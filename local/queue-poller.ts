@@ -13,6 +13,10 @@ export function pollQueue(options: {
   queueArn: string;
   batchSize: number;
   name: string;
+  /** The function's timeout: its context's remaining time counts down from it. */
+  timeoutMs?: number;
+  /** Invocations at once (the event source mapping's maximum concurrency). */
+  concurrency?: number;
   handler: (event: SQSEvent, context: ReturnType<typeof lambdaContext>) => Promise<SQSBatchResponse | undefined>;
 }) {
   let running = true;
@@ -54,7 +58,7 @@ export function pollQueue(options: {
         };
         let failed = new Set(messages.map((m) => m.MessageId!));
         try {
-          const response = await options.handler(event, lambdaContext(options.name, crypto.randomUUID(), 60_000));
+          const response = await options.handler(event, lambdaContext(options.name, crypto.randomUUID(), options.timeoutMs ?? 60_000));
           failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
         } catch {
           /* the whole batch failed: every message comes back after its visibility timeout */
@@ -77,7 +81,7 @@ export function pollQueue(options: {
       }
     }
   };
-  const finished = loop();
+  const finished = Promise.all(Array.from({ length: options.concurrency ?? 1 }, () => loop()));
   /** Stops polling and makes the messages it was retrying visible again, so nothing it held stays hidden. */
   return async () => {
     running = false;

@@ -1,10 +1,16 @@
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
-import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { idempotent } from '#lib/adapters/dynamo/idempotency.ts';
 import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
+import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { resolveHost } from '#lib/adapters/https/resolve-host.ts';
-import { sendTemplate } from '#lib/domain/send.ts';
+import type { Caller } from '#lib/domain/caller.ts';
+import { dryRunSend, type SendInput, sendTemplate } from '#lib/domain/send.ts';
+import { actingClient } from '#lib/domain/tenancy.ts';
+import { badRequest } from '#lib/http/api-error.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
+import { logger } from '#lib/log/logger.ts';
 import { SendTemplate } from '#lib/routes.ts';
+import { dryRunInput } from '#lib/schemas/send.ts';
 import { jobQueue } from '#lib/wiring/queues.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';
 
@@ -16,6 +22,23 @@ const stores = {
   resolve: resolveHost,
 };
 
-export const handler = httpFunction(SendTemplate, ({ path, body, caller, requestId }) =>
-  sendTemplate({ ...stores, upstream: graphUpstream() }, caller, { pathDid: path.did, body, sendId: requestId }),
+/** A send with an Idempotency-Key runs once per (acting client, key): its retries get the first answer. */
+const sendOnce = idempotent(
+  ({ body, sendId, caller }: { scope: string; key: string; body: { pathDid: string; body: SendInput }; sendId: string; caller: Caller }) =>
+    sendTemplate({ ...stores, upstream: graphUpstream() }, caller, { ...body, sendId }),
 );
+
+export const handler = httpFunction(SendTemplate, ({ path, query, body, raw, caller, idempotencyKey, context }) => {
+  const deps = { ...stores, upstream: graphUpstream() };
+  if (query.dry_run === 'true') {
+    const input = dryRunInput(raw);
+    if ('problems' in input) throw badRequest(SendTemplate.request.invalidMessage, input.problems);
+    return dryRunSend(deps, caller, { pathDid: path.did, ...input });
+  }
+  const sendId = crypto.randomUUID();
+  // The send's id correlates this request with every line its dispatch writes.
+  logger.appendKeys({ send_id: sendId, correlation_id: sendId });
+  if (idempotencyKey === undefined) return sendTemplate(deps, caller, { pathDid: path.did, body, sendId });
+  const scope = String(actingClient(caller, body.client_id));
+  return sendOnce({ scope, key: idempotencyKey, body: { pathDid: path.did, body }, sendId, caller }, context);
+});

@@ -1,6 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
-import { ChangeMessageVisibilityCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import { redeliverIn } from '#lib/adapters/sqs/redelivery.ts';
 import { loadConfig } from '#lib/config.ts';
 import { DynamoWebhookConfigStore } from '#lib/adapters/dynamo/webhook-store.ts';
 import { deliverEvent, retryDelaySeconds } from '#lib/domain/webhook-delivery.ts';
@@ -14,7 +14,6 @@ import { standardWebhookSender } from '#lib/adapters/https/webhook-transport.ts'
  * (more than 24 hours of tries), moves to the dead-letter queue: none is dropped silently.
  */
 const processor = new BatchProcessor(EventType.SQS);
-const sqs = new SQSClient({});
 const deps = { configs: new DynamoWebhookConfigStore(), sender: standardWebhookSender() };
 
 async function deliver(record: SQSRecord) {
@@ -33,15 +32,9 @@ async function deliver(record: SQSRecord) {
       retry_in_s: delay,
       reason: (error as Error).message,
     });
-    await sqs
-      .send(
-        new ChangeMessageVisibilityCommand({
-          QueueUrl: loadConfig('WEBHOOK_QUEUE_URL').WEBHOOK_QUEUE_URL,
-          ReceiptHandle: record.receiptHandle,
-          VisibilityTimeout: delay,
-        }),
-      )
-      .catch((e: unknown) => logger.warn('could not set the retry delay', { error: String(e) }));
+    await redeliverIn(loadConfig('WEBHOOK_QUEUE_URL').WEBHOOK_QUEUE_URL, record.receiptHandle, delay).catch((e: unknown) =>
+      logger.warn('could not set the retry delay', { error: String(e) }),
+    );
     throw error;
   }
 }

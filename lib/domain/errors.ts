@@ -24,8 +24,18 @@ export class InvalidRequest extends DomainError {}
 export class Forbidden extends DomainError {}
 /** The thing named does not exist, or is not visible to the caller. */
 export class NotFound extends DomainError {}
-/** The request is valid but collides with the current state (a concurrent change, a duplicate). */
-export class Conflict extends DomainError {}
+/**
+ * The request is valid but collides with the current state (a concurrent change, a duplicate). `reason` is
+ * the stable code programs key on when the contract names one (`idempotency_key_reused`).
+ */
+export class Conflict extends DomainError {
+  constructor(
+    message: string,
+    readonly reason?: string,
+  ) {
+    super(message);
+  }
+}
 /** The request is understood but cannot be carried out on this resource as it stands. */
 export class Unprocessable extends DomainError {}
 /** The upstream (or a queue the use case needs) gave no usable answer: nothing the caller can fix. */

@@ -147,6 +147,47 @@ export interface SendRecord {
   created_at: string;
   total: number;
   jobs: number;
+  /** What the dispatcher did so far (absent until it starts): kept exact by the store's atomic counters. */
+  counts?: SendCounts;
+  /** Failures by Graph error code (or the dispatcher's own codes such as `outcome_unknown`). */
+  errors?: { code: string; title: string; count: number }[];
+  /** Set once when the template was found paused or disabled: the rest of the send is not sent. */
+  stopped?: { code: string; title: string };
+}
+
+export interface SendCounts {
+  duplicates_removed: number;
+  expired: number;
+  sent: number;
+  failed: number;
+  delivered: number;
+  read: number;
+}
+
+/** What became of one recipient of a send. */
+export type RecipientOutcome = { kind: 'sent'; message_id: string } | { kind: 'failed'; code: string; title: string } | { kind: 'expired' };
+
+/**
+ * One recipient of a send as the dispatcher claims it: its position in the send, and the key that makes it
+ * one recipient (its digits, or its position when the send allows duplicates).
+ */
+export interface RecipientClaim {
+  index: number;
+  key: string;
+}
+
+/**
+ * What a claim found: `claimed` (ours to send now), `done` (settled by an earlier delivery of the job), `busy`
+ * (another invocation holds it), `duplicate` (another position of the send has this number: counted once as
+ * removed), `lost` (a crashed invocation held it and may have sent it: settled as failed `outcome_unknown`,
+ * never sent again).
+ */
+export type ClaimStatus = 'claimed' | 'done' | 'busy' | 'duplicate' | 'lost';
+
+/** Who holds claims, and until when: a claim of a holder that did not settle it is `lost` after `untilMs`. */
+export interface ClaimLease {
+  holder: string;
+  untilMs: number;
 }
 
 /**
@@ -158,6 +199,40 @@ export interface SendStore {
   begin(send: SendRecord): Promise<void>;
   settle(sendId: string, status: 'queued' | 'abandoned'): Promise<void>;
   get(sendId: string): Promise<SendRecord | null>;
+  /** A client's `queued` sends, newest first, and how many there are. */
+  list(clientId: number, page: { offset: number; size: number }): Promise<{ sends: SendRecord[]; total: number }>;
+  /**
+   * Claims recipients before they are sent, each with a conditional write: of two invocations (a job
+   * delivered twice) exactly one claims a recipient. Answers in the claims' order.
+   */
+  claim(sendId: string, claims: RecipientClaim[], lease: ClaimLease, nowMs: number): Promise<ClaimStatus[]>;
+  /** Settles claimed recipients and adds their outcomes to the send's counts, together. */
+  record(sendId: string, outcomes: { claim: RecipientClaim; outcome: RecipientOutcome }[], lease: ClaimLease): Promise<void>;
+  /** Marks the send stopped (the template was paused or disabled); the first reason stays. */
+  stop(sendId: string, reason: { code: string; title: string }): Promise<void>;
+}
+
+/**
+ * Paces a sending number across every invocation (decisions §12): reserves `count` consecutive send slots
+ * `intervalMs` apart, none before `nowMs`, and answers when the first is. Reservations never overlap.
+ */
+export interface Pacer {
+  reserve(numberId: string, count: number, intervalMs: number, nowMs: number): Promise<number>;
+}
+
+/** What the upstream answered to one message. */
+export type MessageAnswer =
+  | { kind: 'accepted'; message_id: string }
+  /** Refused: `retryable` for throughput limits and the upstream's own faults. */
+  | { kind: 'refused'; code: string; title: string; retryable: boolean }
+  /** No answer in time after the request left: the upstream may have accepted it. */
+  | { kind: 'unknown' };
+
+/** Sending messages through the upstream (Cloud API). */
+export interface MessageUpstream {
+  sendMessage(phoneNumberId: string, message: Record<string, unknown>): Promise<MessageAnswer>;
+  /** The WABA's first catalog (SPM messages name it), or undefined. */
+  catalogOf(wabaId: string): Promise<string | undefined>;
 }
 
 /** How a sync run ended (decisions §14). */

@@ -1,5 +1,8 @@
 import type { Caller } from './caller.ts';
 import { type ErrorDetail, InvalidRequest, NotFound, Unprocessable, UpstreamRejected, UpstreamUnavailable } from './errors.ts';
+import type { DispatchJob, RecipientParams, SendHeader } from './dispatch-job.ts';
+
+export type { ProductAction, RecipientParams, SendHeader } from './dispatch-job.ts';
 import type { DirectoryStore, JobQueue, SendRecord, SendStore, TemplateRecordStore, TemplateUpstream } from './ports.ts';
 import { resolveProvider } from './provider.ts';
 import type { MetaTemplate } from './template-record.ts';
@@ -8,23 +11,6 @@ import { actingClient } from './tenancy.ts';
 import { checkPublicHttpsUrl, type Resolver } from './url-guard.ts';
 
 /** POST /v1/template/messages/{did} (spec §1, decisions §5): the body as the request schema delivers it. */
-export interface ProductAction {
-  type: 'action';
-  action: { thumbnailProductRetailerId: string; sections?: { title: string; product_items: { product_retailer_id: string }[] }[] };
-}
-
-export interface RecipientParams {
-  header?: string[];
-  body?: string[];
-  buttons?: string[];
-  products?: ProductAction[];
-  cards?: { body?: string[]; buttons?: string[] }[];
-}
-
-export type SendHeader =
-  | { type: 'image_url' | 'video_url' | 'document_url'; value: string; filename?: string }
-  | { type: 'location'; location: { latitude: string; longitude: string; name: string; address: string } };
-
 export interface SendInput {
   did: string;
   type: 'template';
@@ -65,6 +51,7 @@ function variableButtons(buttons: unknown): number {
 
 export function templateNeeds(template: MetaTemplate): TemplateNeeds {
   const needs: TemplateNeeds = { header: 0, body: 0, buttons: 0 };
+  let codeButton = false;
   for (const component of template.components as Component[]) {
     const type = upper(component?.type);
     if (type === 'HEADER') {
@@ -75,6 +62,7 @@ export function templateNeeds(template: MetaTemplate): TemplateNeeds {
     } else if (type === 'BUTTONS') {
       needs.buttons = variableButtons(component.buttons);
       const kinds = (component.buttons as Component[] | undefined)?.map((b) => upper(b?.type)) ?? [];
+      codeButton = kinds.some((kind) => kind === 'OTP' || kind === 'URL' || kind === 'COPY_CODE');
       if (kinds.includes('MPM')) needs.products = 'MPM';
       else if (kinds.includes('SPM')) needs.products = 'SPM';
     } else if (type === 'CAROUSEL' && Array.isArray(component.cards)) {
@@ -87,10 +75,19 @@ export function templateNeeds(template: MetaTemplate): TemplateNeeds {
       });
     }
   }
+  // An AUTHENTICATION template takes the code once for the body and once for its code button, whether its
+  // components are as created (no body text, an OTP button) or as Graph stores them (decisions §12).
+  if (upper(template.category) === 'AUTHENTICATION') {
+    needs.body = 1;
+    needs.buttons = codeButton ? 1 : 0;
+  }
   return needs;
 }
 
-/** Checks every recipient's params against the template; each problem names the recipient index. */
+/**
+ * Checks every recipient's params against the template; each problem names the recipient index. Stops after
+ * `limit` problems (a send's 400 names the first ones; a dry run asks for all).
+ */
 export function checkRecipients(needs: TemplateNeeds, recipients: SendInput['recipients'], limit = 100): ErrorDetail[] {
   const problems: ErrorDetail[] = [];
   const expect = (path: string, got: unknown[] | undefined, wanted: number, what: string) => {
@@ -151,7 +148,7 @@ async function templateToSend(
   deps: SendDeps,
   clientId: number,
   wabaId: string,
-  body: SendInput,
+  body: Pick<SendInput, 'template'>,
 ): Promise<{ found: MetaTemplate | null; campaigns: number[] }> {
   const entry = await deps.records.templateEntry(clientId, wabaId, body.template.name, body.template.language);
   if (entry) {
@@ -241,12 +238,10 @@ async function queueAllOrNothing(deps: SendDeps, send: SendRecord, jobs: Record<
   }
 }
 
-export async function sendTemplate(deps: SendDeps, caller: Caller, input: { pathDid: string; body: SendInput; sendId: string }) {
-  const { body } = input;
-  if (body.did !== input.pathDid)
-    throw new Unprocessable('The path did differs from the body did', [
-      { path: 'did', message: `must equal the path did ${input.pathDid}` },
-    ]);
+/** What a send resolves before it queues anything: the acting client, the number, the template and its needs. */
+async function resolveSend(deps: SendDeps, caller: Caller, pathDid: string, body: Omit<SendInput, 'recipients'>) {
+  if (body.did !== pathDid)
+    throw new Unprocessable('The path did differs from the body did', [{ path: 'did', message: `must equal the path did ${pathDid}` }]);
   const clientId = actingClient(caller, body.client_id);
   const provider = await resolveProvider(deps, clientId, body.did);
 
@@ -256,7 +251,7 @@ export async function sendTemplate(deps: SendDeps, caller: Caller, input: { path
   if (upper(found.parameter_format) === 'NAMED') throw new Unprocessable('Templates with named parameters cannot be sent');
 
   const needs = templateNeeds(found);
-  const problems = checkRecipients(needs, body.recipients);
+  const problems: ErrorDetail[] = [];
   const headerType = needs.headerFormat ? HEADER_TYPES[needs.headerFormat] : undefined;
   const header = body.component?.header;
   if (headerType && !header)
@@ -268,16 +263,21 @@ export async function sendTemplate(deps: SendDeps, caller: Caller, input: { path
     const check = await checkPublicHttpsUrl(header.value, deps.resolve, { allowUnresolved: true });
     if (!check.ok) problems.push({ path: 'component.header.value', message: 'must be a public https URL' });
   }
-  if (problems.length > 0) throw new InvalidRequest('Recipients or components do not match the template', problems);
-
   const warning =
     body.campaignId !== undefined && !campaigns.includes(body.campaignId)
       ? `campaign ${body.campaignId} is not assigned to this template for client ${clientId}`
       : undefined;
+  return { clientId, provider, found, needs, componentProblems: problems, warning };
+}
 
-  // Calculated here, never sent by callers: namespace, the BODY/FOOTER/BUTTONS components, the contact count.
-  const components = (found.components as Component[]).filter((c) => ['BODY', 'FOOTER', 'BUTTONS'].includes(upper(c?.type)));
-  const common = {
+export async function sendTemplate(deps: SendDeps, caller: Caller, input: { pathDid: string; body: SendInput; sendId: string }) {
+  const { body } = input;
+  const { clientId, provider, found, needs, componentProblems, warning } = await resolveSend(deps, caller, input.pathDid, body);
+  const problems = [...checkRecipients(needs, body.recipients), ...componentProblems];
+  if (problems.length > 0) throw new InvalidRequest('Recipients or components do not match the template', problems);
+
+  // Calculated here, never sent by callers: namespace, the template's components, the contact count.
+  const common: Omit<DispatchJob, 'job' | 'jobs' | 'first_index' | 'recipients'> = {
     send_id: input.sendId,
     client_id: clientId,
     did: body.did,
@@ -285,7 +285,7 @@ export async function sendTemplate(deps: SendDeps, caller: Caller, input: { path
     phone_number_id: provider.phoneNumberId,
     namespace: provider.namespace,
     channel: body.channel,
-    template: { name: found.name, language: found.language, id: String(found.id), components },
+    template: { name: found.name, language: found.language, id: String(found.id), category: found.category, components: found.components },
     total_contacts: body.recipients.length,
     ...(body.component && { component: body.component }),
     ...(body.attends && { attends: { ...body.attends, waitTime: body.attends.waitTime ?? 0 } }),
@@ -294,7 +294,13 @@ export async function sendTemplate(deps: SendDeps, caller: Caller, input: { path
     ...(body.campaignId !== undefined && { campaignId: body.campaignId }),
   };
   // Each job carries the common part too: it counts against the job's bytes.
-  const jobs = splitJobs(body.recipients, JOB_BYTES - bytesOf({ ...common, job: 0, jobs: 0, recipients: [] }));
+  const jobs = splitJobs(body.recipients, JOB_BYTES - bytesOf({ ...common, job: 0, jobs: 0, first_index: 0, recipients: [] }));
+  let firstIndex = 0;
+  const dispatchJobs = jobs.map((recipients, i): DispatchJob => {
+    const job = { ...common, job: i + 1, jobs: jobs.length, first_index: firstIndex, recipients };
+    firstIndex += recipients.length;
+    return job;
+  });
   await queueAllOrNothing(
     deps,
     {
@@ -308,7 +314,48 @@ export async function sendTemplate(deps: SendDeps, caller: Caller, input: { path
       total: body.recipients.length,
       jobs: jobs.length,
     },
-    jobs.map((recipients, i) => ({ ...common, job: i + 1, jobs: jobs.length, recipients })),
+    dispatchJobs as unknown as Record<string, unknown>[],
   );
-  return { success: true as const, ...(warning && { warning }) };
+  return { success: true as const, send_id: input.sendId, ...(warning && { warning }) };
+}
+
+/** A recipient the request's schema refused, by its position in the request (a dry run reports it). */
+export interface RecipientProblem {
+  index: number;
+  path: string;
+  message: string;
+}
+
+/**
+ * `?dry_run=true` (decisions §12): every check of a send, nothing queued. The recipients the schema accepted
+ * come with their positions; the ones it refused come as problems. Tenancy and template errors throw as for a
+ * real send; every failing recipient is reported, not only the first ones.
+ */
+export async function dryRunSend(
+  deps: Omit<SendDeps, 'sends' | 'queue'>,
+  caller: Caller,
+  input: {
+    pathDid: string;
+    body: Omit<SendInput, 'recipients'>;
+    recipients: { index: number; recipient: SendInput['recipients'][number] }[];
+    refused: RecipientProblem[];
+    total: number;
+  },
+) {
+  const { needs, componentProblems } = await resolveSend(deps as SendDeps, caller, input.pathDid, input.body);
+  if (componentProblems.length > 0) throw new InvalidRequest('Components do not match the template', componentProblems);
+  const invalid = [...input.refused];
+  const found = checkRecipients(
+    needs,
+    input.recipients.map((r) => r.recipient),
+    Number.POSITIVE_INFINITY,
+  );
+  for (const problem of found) {
+    const match = /^recipients\[(\d+)\](.*)$/.exec(problem.path);
+    const at = input.recipients[Number(match?.[1])];
+    invalid.push({ index: at.index, path: `recipients[${at.index}]${match?.[2] ?? ''}`, message: problem.message });
+  }
+  invalid.sort((a, b) => a.index - b.index);
+  const invalidCount = new Set(invalid.map((problem) => problem.index)).size;
+  return { success: invalid.length === 0, dry_run: true as const, total: input.total, valid: input.total - invalidCount, invalid };
 }

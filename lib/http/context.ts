@@ -22,7 +22,7 @@ export interface ServiceContext extends Context {
   /** Set by multipartBody when the request carried a file. */
   file?: UploadedFile;
   /** Set by validateRequest: the parsed path, query and body; in a dry run, the body's problems instead. */
-  input?: { path?: unknown; query?: unknown; body?: unknown; invalid?: ErrorDetail[] };
+  input?: { path?: unknown; query?: unknown; body?: unknown; invalid?: ErrorDetail[]; raw?: unknown; idempotencyKey?: string };
 }
 
 export type HttpRequest = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ServiceContext>;

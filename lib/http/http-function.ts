@@ -26,6 +26,12 @@ export interface RouteInput<R extends RouteDef> {
   file?: UploadedFile;
   /** In a dry run (routes with `dryRun`), the body's schema problems; `body` is then absent. */
   invalid?: ErrorDetail[];
+  /** In a dry run, the body as sent (before its schema). */
+  raw?: unknown;
+  /** The `Idempotency-Key` header, on routes that take one. */
+  idempotencyKey?: string;
+  /** The Lambda context (its remaining time). */
+  context: ServiceContext;
 }
 
 /** The multipart middleware is handed in by the routes that accept files, so no other bundle carries the parser. */
@@ -53,6 +59,9 @@ export function httpFunction<const R extends RouteDef>(
       requestId: context.requestId,
       file: context.file,
       invalid: input.invalid,
+      raw: input.raw,
+      idempotencyKey: input.idempotencyKey,
+      context,
     } as RouteInput<R>);
     return jsonResponse(route.success, body, context.requestId);
   };

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { clientIdBody } from './common.ts';
+import { clientIdBody, wholeNumberParam } from './common.ts';
+import { issuesToDetails } from './issues.ts';
 
 /** Maximum recipients per send request (decisions §5). */
 export const MAX_RECIPIENTS = 10_000;
@@ -41,18 +42,18 @@ const LocationHeader = v.strictObject({
   location: v.strictObject({ latitude: v.string(), longitude: v.string(), name: v.string(), address: v.string() }),
 });
 
+export const Recipient = v.strictObject({
+  to: v.pipe(v.string(), v.regex(/^\+?[0-9]{6,20}$/, 'must be a phone-number style id')),
+  params: v.optional(Params),
+});
+
 export const SendBody = v.strictObject({
   did: v.pipe(v.string('did is required'), v.trim(), v.minLength(1, 'did is required')),
   type: v.literal('template', 'must be template'),
   channel: v.literal('MSGCHAN', 'must be MSGCHAN'),
   template: v.strictObject({ name: v.pipe(v.string(), v.minLength(1)), language: v.pipe(v.string(), v.minLength(1)) }),
   recipients: v.pipe(
-    v.array(
-      v.strictObject({
-        to: v.pipe(v.string(), v.regex(/^\+?[0-9]{6,20}$/, 'must be a phone-number style id')),
-        params: v.optional(Params),
-      }),
-    ),
+    v.array(Recipient),
     v.minLength(1, 'must name at least one recipient'),
     v.maxLength(MAX_RECIPIENTS, `at most ${MAX_RECIPIENTS} recipients per request`),
   ),
@@ -65,3 +66,41 @@ export const SendBody = v.strictObject({
 });
 
 export type SendInput = v.InferOutput<typeof SendBody>;
+
+/** `?dry_run=true` checks a send without queuing it (decisions §12). */
+export const SendQuery = v.object({ dry_run: v.optional(v.picklist(['true', 'false'], 'must be true or false')) });
+
+/** A send's envelope in a dry run: every field as for a send, the recipients checked one by one after. */
+export const SendEnvelope = v.strictObject({
+  ...SendBody.entries,
+  recipients: v.pipe(
+    v.array(v.unknown(), 'must be an array'),
+    v.minLength(1, 'must name at least one recipient'),
+    v.maxLength(MAX_RECIPIENTS, `at most ${MAX_RECIPIENTS} recipients per request`),
+  ),
+});
+
+export const SendIdPath = v.object({ send_id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_=+-]{1,128}$/, 'must be a send id')) });
+export const ListSendsQuery = v.object({
+  client_id: v.optional(wholeNumberParam),
+  page: v.optional(wholeNumberParam),
+  size: v.optional(wholeNumberParam),
+});
+
+/**
+ * A dry run's body (decisions §12): the envelope is checked as for a send (its problems are a 400), each
+ * recipient on its own, so a dry run names every recipient the schema refuses with its position.
+ */
+export function dryRunInput(raw: unknown) {
+  const envelope = v.safeParse(SendEnvelope, raw ?? {}, { abortPipeEarly: true });
+  if (!envelope.success) return { problems: issuesToDetails(envelope.issues) };
+  const { recipients: items, ...body } = envelope.output;
+  const recipients: { index: number; recipient: v.InferOutput<typeof Recipient> }[] = [];
+  const refused: { index: number; path: string; message: string }[] = [];
+  items.forEach((item, index) => {
+    const result = v.safeParse(Recipient, item, { abortPipeEarly: true });
+    if (result.success) recipients.push({ index, recipient: result.output });
+    else for (const detail of issuesToDetails(result.issues, `recipients[${index}]`)) refused.push({ index, ...detail });
+  });
+  return { body, recipients, refused, total: items.length };
+}

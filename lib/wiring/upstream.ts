@@ -1,21 +1,30 @@
 import { GraphClient } from '#lib/adapters/graph/graph-client.ts';
+import { GraphMessages } from '#lib/adapters/graph/graph-messages.ts';
 import { GraphUpstream } from '#lib/adapters/graph/graph-upstream.ts';
 import { graphApiToken } from '#lib/adapters/graph/token.ts';
 import { loadConfig } from '#lib/config.ts';
 import { logger } from '#lib/log/logger.ts';
 
+let client: GraphClient | undefined;
 let upstream: GraphUpstream | undefined;
+let messages: GraphMessages | undefined;
+
+const graphClient = () =>
+  (client ??= new GraphClient({
+    baseUrl: loadConfig('GRAPH_API_URL').GRAPH_API_URL,
+    token: graphApiToken,
+    timeoutMs: Number(process.env.GRAPH_API_TIMEOUT_MS ?? 5_000),
+    log: logger,
+  }));
 
 /** The Graph API adapter, made at first use (only functions whose route needs the upstream import this). */
 export function graphUpstream(): GraphUpstream {
-  upstream ??= new GraphUpstream(
-    new GraphClient({
-      baseUrl: loadConfig('GRAPH_API_URL').GRAPH_API_URL,
-      token: graphApiToken,
-      timeoutMs: Number(process.env.GRAPH_API_TIMEOUT_MS ?? 5_000),
-      log: logger,
-    }),
-    process.env.GRAPH_APP_ID ?? 'app',
-  );
+  upstream ??= new GraphUpstream(graphClient(), process.env.GRAPH_APP_ID ?? 'app');
   return upstream;
+}
+
+/** Cloud API sends, on the same Graph client. */
+export function graphMessages(): GraphMessages {
+  messages ??= new GraphMessages(graphClient(), graphUpstream());
+  return messages;
 }

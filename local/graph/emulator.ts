@@ -121,7 +121,20 @@ export class GraphEmulator {
     }
     // A WABA (and its templates) as if made with Meta's own tools: large upstream states for tests and benchmarks.
     if (path === '/_emulator/wabas' && method === 'POST') {
-      const waba = body as { id: string; name?: string; namespace?: string; templates?: EmulatedTemplate[] };
+      const waba = body as {
+        id: string;
+        name?: string;
+        namespace?: string;
+        templates?: EmulatedTemplate[];
+        phone_numbers?: { id: string; display_phone_number?: string }[];
+      };
+      for (const phone of waba.phone_numbers ?? []) {
+        this.model.phoneNumbers.set(phone.id, {
+          id: phone.id,
+          waba_id: waba.id,
+          display_phone_number: phone.display_phone_number ?? phone.id,
+        });
+      }
       this.model.wabas.set(waba.id, {
         id: waba.id,
         name: waba.name ?? waba.id,
@@ -142,6 +155,16 @@ export class GraphEmulator {
     }
     if (path === '/_emulator/state' && method === 'GET') {
       return { status: 200, body: { wabas: [...this.model.wabas.values()], sent: this.model.sent } };
+    }
+    // The accepted messages alone, narrowed to one recipient or template: what tests of the dispatcher read.
+    if (path === '/_emulator/sent' && method === 'GET') {
+      const sent = this.model.sent.filter(
+        (m) =>
+          (!query.to || m.message?.to === query.to) &&
+          (!query.template || (m.message?.template as { name?: string } | undefined)?.name === query.template) &&
+          (!query.phone_number_id || m.phone_number_id === query.phone_number_id),
+      );
+      return { status: 200, body: { sent } };
     }
     return { status: 404, body: { error: 'unknown control endpoint' } };
   }

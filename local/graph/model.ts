@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { DirectoryFile, Product } from '#lib/adapters/directory-file.ts';
 import type { MetaTemplate } from '#lib/domain/template-record.ts';
+import { GraphError } from './graph-error.ts';
+import { checkMessage, storedAuthenticationComponents } from './message-check.ts';
 
 /**
  * Meta's Graph API as a model in memory: WABAs, phone numbers, templates, catalogs and products, uploads and
@@ -16,6 +18,13 @@ export interface EmulatedTemplate extends MetaTemplate {
   edits?: number[];
 }
 
+export interface SentMessage {
+  id: string;
+  phone_number_id: string;
+  accepted_at: number;
+  message: Record<string, unknown>;
+}
+
 export interface EmulatedWaba {
   id: string;
   name: string;
@@ -28,18 +37,7 @@ export interface EmulatedWaba {
 const TEMPLATE_NAME = /^[a-z0-9_]+$/;
 const CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'];
 
-/** A refusal in Graph's terms: HTTP status, error code, subcode and the message for a person. */
-export class GraphError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: number,
-    message: string,
-    readonly subcode?: number,
-    readonly userMessage?: string,
-  ) {
-    super(message);
-  }
-}
+export { GraphError };
 
 const encodeCursor = (index: number) => Buffer.from(`cursor:${index}`).toString('base64url');
 function decodeCursor(cursor: string, code: number): number {
@@ -92,7 +90,8 @@ type Body = Record<string, any>;
 export class GraphModel {
   readonly wabas = new Map<string, EmulatedWaba>();
   readonly phoneNumbers = new Map<string, { id: string; waba_id: string; display_phone_number: string }>();
-  readonly sent: Record<string, unknown>[] = [];
+  /** Messages accepted by the messages endpoint: their id, sending number, when, and the message as received. */
+  readonly sent: SentMessage[] = [];
   private uploads = new Map<string, { length: number; type: string; received: number }>();
   private nextId = 7_000_000_000_000_000;
 
@@ -260,7 +259,7 @@ export class GraphModel {
       language: String(body.language),
       status: 'PENDING',
       category,
-      components: body.components,
+      components: category === 'AUTHENTICATION' ? storedAuthenticationComponents(body.components) : body.components,
       parameter_format: String(body.parameter_format ?? 'POSITIONAL').toUpperCase(),
       quality_score: { score: 'UNKNOWN' },
       ...(body.message_send_ttl_seconds !== undefined && { message_send_ttl_seconds: body.message_send_ttl_seconds }),
@@ -284,8 +283,9 @@ export class GraphModel {
       }
       template.edits = [...edits, now];
     }
-    if (body.components) template.components = body.components;
     if (body.category) template.category = String(body.category).toUpperCase();
+    if (body.components)
+      template.components = template.category === 'AUTHENTICATION' ? storedAuthenticationComponents(body.components) : body.components;
     if (body.message_send_ttl_seconds !== undefined) template.message_send_ttl_seconds = body.message_send_ttl_seconds;
     template.status = 'PENDING';
     return { success: true };
@@ -326,11 +326,13 @@ export class GraphModel {
       if (t?.status === 'DISABLED') throw new GraphError(400, 132016, 'Template is disabled');
       throw new GraphError(404, 132001, 'Template name does not exist in the translation');
     }
-    this.sent.push(body);
+    checkMessage(t, body);
+    const id = `wamid.${randomBytes(16).toString('base64url')}`;
+    this.sent.push({ id, phone_number_id: phoneNumberId, accepted_at: Date.now(), message: body });
     return {
       messaging_product: 'whatsapp',
       contacts: [{ input: body.to, wa_id: String(body.to).replace(/\D/g, '') }],
-      messages: [{ id: `wamid.${randomBytes(16).toString('base64url')}`, message_status: 'accepted' }],
+      messages: [{ id, message_status: 'accepted' }],
     };
   }
 }

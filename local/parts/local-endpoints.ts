@@ -13,10 +13,13 @@ import { setSqsClient } from '#lib/adapters/sqs/job-queue.ts';
 
 /**
  * Meters the DynamoDB and SQS calls of each API request (operations, items and bytes read, items written,
- * queue requests), so tests can check what a request cost (`GET /_local/requests/{request id}/meter`).
+ * queue requests), so tests can check what a request cost (`GET /_local/requests/{request id}/meter`), and what it queued (`…/queued`).
  */
-function meterRequests(): Map<string, RequestMeter> {
+function meterRequests(): { meters: Map<string, RequestMeter>; queued: Map<string, string[]> } {
   const meters = new Map<string, RequestMeter>();
+  // The messages of the last requests that queued any: a test reads a send's jobs here, since the dispatcher
+  // takes them off the queue at once.
+  const queued = new Map<string, string[]>();
   const current = () => {
     const requestId = currentRequest.getStore()?.requestId;
     if (!requestId) return undefined;
@@ -30,9 +33,14 @@ function meterRequests(): Map<string, RequestMeter> {
   };
   meterDynamo(dynamo(), current);
   const sqs = new SQSClient({});
-  meterQueue(sqs, current);
+  meterQueue(sqs, current, 'localQueueMeter', (bodies) => {
+    const requestId = currentRequest.getStore()?.requestId;
+    if (!requestId) return;
+    queued.set(requestId, [...(queued.get(requestId) ?? []), ...bodies]);
+    if (queued.size > 50) queued.delete(queued.keys().next().value ?? '');
+  });
   setSqsClient(sqs);
-  return meters;
+  return { meters, queued };
 }
 
 /**
@@ -41,7 +49,7 @@ function meterRequests(): Map<string, RequestMeter> {
  */
 export async function localEndpoints(eventBridge: LocalEventBridge) {
   const jwks = JSON.stringify(await publicJwks());
-  const meters = meterRequests();
+  const { meters, queued } = meterRequests();
   return async (req: IncomingMessage, url: URL, body: Buffer, res: ServerResponse): Promise<boolean> => {
     const json = (status: number, value: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -61,6 +69,8 @@ export async function localEndpoints(eventBridge: LocalEventBridge) {
     }
     const ops = /^\/_local\/requests\/([^/]+)\/meter$/.exec(url.pathname);
     if (req.method === 'GET' && ops) return json(200, meters.get(ops[1]) ?? emptyMeter());
+    const jobs = /^\/_local\/requests\/([^/]+)\/queued$/.exec(url.pathname);
+    if (req.method === 'GET' && jobs) return json(200, `[${(queued.get(jobs[1]) ?? []).join(',')}]`);
     return false;
   };
 }

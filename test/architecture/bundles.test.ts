@@ -27,7 +27,7 @@ const expectations = (fn: DeployedFunction): [string, boolean][] => [
   ['node_modules/@aws-sdk/client-secrets-manager/', Boolean(fn.needs.upstream)],
   ['lib/adapters/eventbridge/', Boolean(fn.needs.bus)],
   ['node_modules/@aws-sdk/client-eventbridge/', Boolean(fn.needs.bus)],
-  ['lib/adapters/sqs/', (fn.needs.queues ?? []).length > 0],
+  ['lib/adapters/sqs/', (fn.needs.queues ?? []).length > 0 || Boolean(fn.redelivers)],
   ['node_modules/@fastify/busboy/', fn.multipart],
 ];
 

@@ -120,14 +120,20 @@ describe('POST /v1/templates/{did}: success', () => {
       message_send_ttl_seconds: 300,
     });
     expect(response.status).toBe(200);
-    const upstream = await upstreamTemplate(response.body.id);
-    expect(upstream.category).toBe('AUTHENTICATION');
-    expect(upstream.message_send_ttl_seconds).toBe(300);
-    expect(upstream.components).toEqual([
+    // Assess: what the service asked of the upstream, in the create syntax of upstream-facts §3.6
+    const { calls } = await emulator('GET', 'calls');
+    const sent = calls.find((c: { method: string; body?: { name?: string } }) => c.method === 'POST' && c.body?.name === name).body;
+    expect(sent.category).toBe('AUTHENTICATION');
+    expect(sent.message_send_ttl_seconds).toBe(300);
+    expect(sent.components).toEqual([
       { type: 'BODY', add_security_recommendation: true },
       { type: 'FOOTER', code_expiration_minutes: 5 },
       { type: 'BUTTONS', buttons: [{ type: 'OTP', otp_type: 'COPY_CODE', text: 'Copy code' }] },
     ]);
+    // ... and what the upstream stores: Graph's form, the preset text with the code as {{1}} and a URL button
+    const upstream = await upstreamTemplate(response.body.id);
+    expect(upstream.components[0].text).toBe('{{1}} is your verification code. For your security, do not share this code.');
+    expect(upstream.components[2].buttons[0]).toMatchObject({ type: 'URL', url: expect.stringContaining('otp{{1}}') });
     expect(await listed(9, name)).toHaveLength(1);
   });
 

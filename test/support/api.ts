@@ -15,6 +15,11 @@ export async function meterOf(response: ApiResponse): Promise<RequestMeter> {
   const requestId = response.headers.get('x-request-id');
   return (await (await fetch(`${apiUrl()}/_local/requests/${requestId}/meter`)).json()) as RequestMeter;
 }
+/** The messages one API request put on the queues (the dispatch jobs of a send), in order. */
+export async function queuedBy(response: ApiResponse): Promise<Record<string, any>[]> {
+  const requestId = response.headers.get('x-request-id');
+  return (await (await fetch(`${apiUrl()}/_local/requests/${requestId}/queued`)).json()) as Record<string, any>[];
+}
 export const graphUrl = () => inject('graphUrl');
 
 export async function call<T = any>(

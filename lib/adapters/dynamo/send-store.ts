@@ -1,10 +1,83 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { SendRecord, SendStore } from '#lib/domain/ports.ts';
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import type { ClaimLease, ClaimStatus, RecipientClaim, RecipientOutcome, SendCounts, SendRecord, SendStore } from '#lib/domain/ports.ts';
 import { dynamo, tableName } from './client.ts';
 import { stripKeys } from './directory-store.ts';
-import { keys, SORT } from './table.ts';
+import { keys, SORT, TTL_ATTRIBUTE } from './table.ts';
 
-/** Sends by id, and a client's sends newest first on gsi1 (docs/data-model.md). */
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** Claims and recipients are kept this long after the send (then TTL removes them): longer than any send's TTL. */
+const RECIPIENT_DAYS = 35;
+const ZERO_COUNTS: SendCounts = { duplicates_removed: 0, expired: 0, sent: 0, failed: 0, delivered: 0, read: 0 };
+
+const isConditionFailure = (error: unknown) => (error as Error)?.name === 'ConditionalCheckFailedException';
+const cancellationCodes = (error: unknown) =>
+  (error as Error)?.name === 'TransactionCanceledException'
+    ? ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons?.map((r) => r.Code ?? 'None') ?? [])
+    : undefined;
+
+/**
+ * A send's numbers, one update: adds outcomes to the counts and the error tally. Codes become attribute names
+ * (`#e0`), never part of the expression text.
+ */
+function countUpdate(sendId: string, add: Partial<SendCounts>, errors: Map<string, { title: string; count: number }>): TransactItem {
+  const sets: string[] = [];
+  const names: Record<string, string> = { '#c': 'counts' };
+  const values: Record<string, unknown> = { ':zero': 0 };
+  for (const [field, n] of Object.entries(add)) {
+    if (!n) continue;
+    names[`#${field}`] = field;
+    values[`:${field}`] = n;
+    sets.push(`#c.#${field} = if_not_exists(#c.#${field}, :zero) + :${field}`);
+  }
+  if (errors.size > 0) Object.assign(names, { '#ec': 'error_counts', '#et': 'error_titles' });
+  [...errors.entries()].forEach(([code, { title, count }], i) => {
+    names[`#e${i}`] = code;
+    values[`:e${i}`] = count;
+    values[`:t${i}`] = title;
+    sets.push(`#ec.#e${i} = if_not_exists(#ec.#e${i}, :zero) + :e${i}`, `#et.#e${i} = :t${i}`);
+  });
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: { pk: keys.send(sendId), sk: SORT.send },
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/** What outcomes add to a send's counts and errors. */
+function tally(outcomes: RecipientOutcome[]) {
+  const add: Partial<SendCounts> = {};
+  const errors = new Map<string, { title: string; count: number }>();
+  for (const outcome of outcomes) {
+    if (outcome.kind === 'sent') add.sent = (add.sent ?? 0) + 1;
+    else if (outcome.kind === 'expired') add.expired = (add.expired ?? 0) + 1;
+    else {
+      add.failed = (add.failed ?? 0) + 1;
+      const known = errors.get(outcome.code) ?? { title: outcome.title, count: 0 };
+      known.count += 1;
+      errors.set(outcome.code, known);
+    }
+  }
+  return { add, errors };
+}
+
+/**
+ * Sends by id, and a client's queued sends newest first on gsi1 (docs/data-model.md). Each recipient of a send
+ * is an item under the send (`RECIPIENT#<digits>`, or `RECIPIENT##<position>` when duplicates are allowed):
+ * claimed with a conditional Put before its message goes out, settled with the send's counts in one
+ * transaction after.
+ */
 export class DynamoSendStore implements SendStore {
   async begin(send: SendRecord) {
     await dynamo().send(
@@ -14,30 +87,271 @@ export class DynamoSendStore implements SendStore {
           pk: keys.send(send.send_id),
           sk: SORT.send,
           entity: 'send',
-          gsi1pk: keys.clientSends(send.client_id),
-          gsi1sk: keys.sendOrder(send.created_at, send.send_id),
           ...send,
+          counts: ZERO_COUNTS,
+          error_counts: {},
+          error_titles: {},
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
   }
 
+  /** `queued` also puts the send in its client's list and counts it there, together. */
   async settle(sendId: string, status: 'queued' | 'abandoned') {
+    const condition = {
+      ConditionExpression: '#s = :queuing',
+      ExpressionAttributeNames: { '#s': 'status' },
+    };
+    if (status === 'abandoned') {
+      await dynamo().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { pk: keys.send(sendId), sk: SORT.send },
+          UpdateExpression: 'SET #s = :s',
+          ...condition,
+          ExpressionAttributeValues: { ':s': status, ':queuing': 'queuing' },
+        }),
+      );
+      return;
+    }
+    const send = await this.get(sendId);
+    if (!send) throw new Error(`send ${sendId} was not begun`);
     await dynamo().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: { pk: keys.send(sendId), sk: SORT.send },
-        UpdateExpression: 'SET #s = :s',
-        ConditionExpression: '#s = :queuing',
-        ExpressionAttributeNames: { '#s': 'status' },
-        ExpressionAttributeValues: { ':s': status, ':queuing': 'queuing' },
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: { pk: keys.send(sendId), sk: SORT.send },
+              UpdateExpression: 'SET #s = :s, gsi1pk = :gpk, gsi1sk = :gsk',
+              ...condition,
+              ExpressionAttributeValues: {
+                ':s': status,
+                ':queuing': 'queuing',
+                ':gpk': keys.clientSends(send.client_id),
+                ':gsk': keys.sendOrder(send.created_at, sendId),
+              },
+            },
+          },
+          {
+            Update: {
+              TableName: tableName(),
+              Key: { pk: keys.client(send.client_id), sk: SORT.sendCount },
+              UpdateExpression: 'ADD #n :one',
+              ExpressionAttributeNames: { '#n': 'sends' },
+              ExpressionAttributeValues: { ':one': 1 },
+            },
+          },
+        ],
       }),
     );
   }
 
   async get(sendId: string) {
-    const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: keys.send(sendId), sk: SORT.send } }));
-    return stripKeys<SendRecord>(result.Item);
+    const result = await dynamo().send(
+      new GetCommand({ TableName: tableName(), Key: { pk: keys.send(sendId), sk: SORT.send }, ConsistentRead: true }),
+    );
+    return result.Item ? toSend(result.Item) : null;
   }
+
+  /** One page: reads the page's items and the ones before it on the index, and the client's count. */
+  async list(clientId: number, page: { offset: number; size: number }) {
+    const wanted = page.offset + page.size;
+    const items: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const result = await dynamo().send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.clientSends(clientId) },
+          ScanIndexForward: false,
+          Limit: wanted - items.length,
+          ExclusiveStartKey: start,
+        }),
+      );
+      items.push(...(result.Items ?? []));
+      start = result.LastEvaluatedKey;
+    } while (start && items.length < wanted);
+    const count = await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: keys.client(clientId), sk: SORT.sendCount } }));
+    return { sends: items.slice(page.offset).map(toSend), total: Number(count.Item?.sends ?? 0) };
+  }
+
+  async claim(sendId: string, claims: RecipientClaim[], lease: ClaimLease, nowMs: number): Promise<ClaimStatus[]> {
+    const statuses = new Array<ClaimStatus | undefined>(claims.length);
+    // A key twice in one block cannot be two puts of one transaction: the later one is resolved afterwards.
+    const seen = new Set<string>();
+    let fresh: number[] = [];
+    for (const [i, claim] of claims.entries()) {
+      if (seen.has(claim.key)) continue;
+      seen.add(claim.key);
+      fresh.push(i);
+    }
+    const expires = Math.ceil(nowMs / 1000) + RECIPIENT_DAYS * 86_400;
+    while (fresh.length > 0) {
+      try {
+        await dynamo().send(
+          new TransactWriteCommand({
+            TransactItems: fresh.map((i) => ({
+              Put: {
+                TableName: tableName(),
+                Item: {
+                  pk: keys.send(sendId),
+                  sk: keys.sendRecipient(claims[i].key),
+                  entity: 'send_recipient',
+                  index: claims[i].index,
+                  state: 'claimed',
+                  holder: lease.holder,
+                  lease_until: lease.untilMs,
+                  [TTL_ATTRIBUTE]: expires,
+                },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            })),
+          }),
+        );
+        for (const i of fresh) statuses[i] = 'claimed';
+        fresh = [];
+      } catch (error) {
+        const codes = cancellationCodes(error);
+        if (!codes?.length) throw error;
+        // Those whose condition failed exist already and are resolved one by one; the rest are tried again.
+        const failed = fresh.filter((_, j) => codes[j] === 'ConditionalCheckFailed');
+        if (failed.length === 0) throw error;
+        fresh = fresh.filter((_, j) => codes[j] !== 'ConditionalCheckFailed');
+        for (const i of failed) statuses[i] = undefined;
+      }
+    }
+    for (const [i, claim] of claims.entries()) {
+      if (statuses[i] === undefined) statuses[i] = await this.resolveTaken(sendId, claim, lease, nowMs);
+    }
+    return statuses as ClaimStatus[];
+  }
+
+  /** A recipient key that exists already: the same position from an earlier delivery, or a duplicate. */
+  private async resolveTaken(sendId: string, claim: RecipientClaim, lease: ClaimLease, nowMs: number): Promise<ClaimStatus> {
+    const key = { pk: keys.send(sendId), sk: keys.sendRecipient(claim.key) };
+    const existing = (await dynamo().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+    if (!existing) throw new Error('a claimed recipient vanished');
+    if (existing.index !== claim.index) {
+      try {
+        await dynamo().send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Put: {
+                  TableName: tableName(),
+                  Item: { pk: keys.send(sendId), sk: keys.sendDuplicate(claim.index), entity: 'send_duplicate', of: existing.index },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
+              },
+              countUpdate(sendId, { duplicates_removed: 1 }, new Map()),
+            ],
+          }),
+        );
+      } catch (error) {
+        if (!cancellationCodes(error)?.includes('ConditionalCheckFailed')) throw error;
+      }
+      return 'duplicate';
+    }
+    if (existing.state !== 'claimed') return 'done';
+    if (existing.holder === lease.holder) return 'claimed';
+    if (Number(existing.lease_until) > nowMs) return 'busy';
+    // Its holder's time ran out before it settled: the message may have gone out, so it is never sent again.
+    const lost: RecipientOutcome = {
+      kind: 'failed',
+      code: 'outcome_unknown',
+      title: 'The dispatcher stopped before it learned the outcome',
+    };
+    try {
+      await this.settleOne(sendId, claim, lost, { holder: existing.holder, untilMs: existing.lease_until });
+      return 'lost';
+    } catch (error) {
+      if (cancellationCodes(error)?.includes('ConditionalCheckFailed')) return 'done';
+      throw error;
+    }
+  }
+
+  async record(sendId: string, outcomes: { claim: RecipientClaim; outcome: RecipientOutcome }[], lease: ClaimLease) {
+    for (let start = 0; start < outcomes.length; start += 99) {
+      const chunk = outcomes.slice(start, start + 99);
+      const { add, errors } = tally(chunk.map((o) => o.outcome));
+      try {
+        await dynamo().send(
+          new TransactWriteCommand({
+            TransactItems: [
+              ...chunk.map(({ claim, outcome }) => this.settleItem(sendId, claim, outcome, lease)),
+              countUpdate(sendId, add, errors),
+            ],
+          }),
+        );
+      } catch (error) {
+        if (!cancellationCodes(error)?.includes('ConditionalCheckFailed')) throw error;
+        // A claim was settled meanwhile as lost (its lease ran out): settle the others one by one.
+        for (const { claim, outcome } of chunk) {
+          await this.settleOne(sendId, claim, outcome, lease).catch((e) => {
+            if (!cancellationCodes(e)?.includes('ConditionalCheckFailed')) throw e;
+          });
+        }
+      }
+    }
+  }
+
+  private settleItem(sendId: string, claim: RecipientClaim, outcome: RecipientOutcome, lease: ClaimLease): TransactItem {
+    return {
+      Update: {
+        TableName: tableName(),
+        Key: { pk: keys.send(sendId), sk: keys.sendRecipient(claim.key) },
+        UpdateExpression: 'SET #state = :state, #detail = :detail REMOVE holder',
+        ConditionExpression: '#state = :claimed AND holder = :holder AND lease_until = :until',
+        ExpressionAttributeNames: { '#state': 'state', '#detail': 'detail' },
+        ExpressionAttributeValues: {
+          ':state': outcome.kind,
+          ':detail': outcome.kind === 'sent' ? outcome.message_id : outcome.kind === 'failed' ? outcome.code : '-',
+          ':claimed': 'claimed',
+          ':holder': lease.holder,
+          ':until': lease.untilMs,
+        },
+      },
+    };
+  }
+
+  private async settleOne(sendId: string, claim: RecipientClaim, outcome: RecipientOutcome, lease: ClaimLease) {
+    const { add, errors } = tally([outcome]);
+    await dynamo().send(
+      new TransactWriteCommand({ TransactItems: [this.settleItem(sendId, claim, outcome, lease), countUpdate(sendId, add, errors)] }),
+    );
+  }
+
+  async stop(sendId: string, reason: { code: string; title: string }) {
+    try {
+      await dynamo().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { pk: keys.send(sendId), sk: SORT.send },
+          UpdateExpression: 'SET stopped = :r',
+          ConditionExpression: 'attribute_not_exists(stopped)',
+          ExpressionAttributeValues: { ':r': reason },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+}
+
+/** The stored item as the domain's send: its counts, and its error tally as a list. */
+function toSend(item: Record<string, unknown>): SendRecord {
+  const { counts, error_counts, error_titles, gsi1pk: _p, gsi1sk: _s, ...rest } = stripKeys<Record<string, unknown>>(item) ?? {};
+  const tallies = (error_counts ?? {}) as Record<string, number>;
+  const titles = (error_titles ?? {}) as Record<string, string>;
+  return {
+    ...(rest as unknown as SendRecord),
+    counts: { ...ZERO_COUNTS, ...(counts as Partial<SendCounts>) },
+    errors: Object.entries(tallies)
+      .map(([code, count]) => ({ code, title: titles[code] ?? code, count }))
+      .sort((a, b) => b.count - a.count || a.code.localeCompare(b.code)),
+  };
 }

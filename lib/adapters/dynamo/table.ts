@@ -40,6 +40,12 @@ export const keys = {
   outbox: (eventId: string) => `OUTBOX#${eventId}`,
   send: (sendId: string) => `SEND#${sendId}`,
   clientSends: (clientId: number) => `CLIENT#${clientId}#SENDS`,
+  /** A recipient of a send, under the send: its digits, or `#<position>` when the send allows duplicates. */
+  sendRecipient: (key: string) => `RECIPIENT#${key}`,
+  /** A position of a send removed as a repeat of another: counted once. */
+  sendDuplicate: (index: number) => `DUPLICATE#${index}`,
+  /** A sending number's pacing: the next free send slot (decisions §12). */
+  pacing: (phoneNumberId: string) => `PACING#${phoneNumberId}`,
   /** gsi1 of sends: a client's sends by acceptance time. */
   sendOrder: (createdAt: string, sendId: string) => `${createdAt}#${sendId}`,
   /** One (template, client)'s assignment keys; the sort key names the pair, or the placeholder. */
@@ -74,6 +80,9 @@ export const SORT = {
   record: 'RECORD',
   outbox: 'OUTBOX',
   send: 'SEND',
+  /** How many queued sends a client has, under the client. */
+  sendCount: 'SEND_COUNT',
+  pacing: 'PACING',
   syncLease: 'SYNC_LEASE',
   syncLastRun: 'SYNC_LAST_RUN',
   webhookConfig: 'WEBHOOK',

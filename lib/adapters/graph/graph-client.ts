@@ -33,6 +33,9 @@ export interface GraphClientOptions {
 
 type Query = Record<string, string | number | undefined>;
 
+/** Socket errors raised before any byte of the request left: nothing can have reached the upstream. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class GraphClient {
@@ -54,6 +57,41 @@ export class GraphClient {
     const url = new URL(`${this.options.baseUrl.replace(/\/$/, '')}/${this.version}/${path.replace(/^\//, '')}`);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     return url;
+  }
+
+  /**
+   * One POST of JSON, never repeated (a message must not be sent twice): Graph's status and parsed body, or
+   * `network` when no connection was made (safe to try again), or `timeout` when the request may have arrived.
+   */
+  async exchange(path: string, json: unknown): Promise<{ status: number; body: unknown } | { failure: 'network' | 'timeout' }> {
+    const url = this.url(path);
+    const started = Date.now();
+    try {
+      const token = await this.options.token();
+      const response = await this.fetchImpl(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(json),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      const text = await response.text();
+      let body: unknown;
+      try {
+        body = text ? JSON.parse(text) : {};
+      } catch {
+        body = undefined;
+      }
+      this.options.log.debug('upstream call', {
+        method: 'POST',
+        path: url.pathname,
+        status: response.status,
+        duration_ms: Date.now() - started,
+      });
+      return { status: response.status, body };
+    } catch (error) {
+      const code = ((error as { cause?: { code?: string } })?.cause?.code ?? '') as string;
+      return { failure: NOT_CONNECTED.has(code) ? 'network' : 'timeout' };
+    }
   }
 
   /** One call; resolves with the parsed JSON answer, which the caller validates (lib/adapters/graph/graph-upstream.ts). */

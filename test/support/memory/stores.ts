@@ -13,6 +13,10 @@ import {
   type EventPublisher,
   type JobQueue,
   type OutboxStore,
+  type ClaimLease,
+  type ClaimStatus,
+  type RecipientClaim,
+  type RecipientOutcome,
   type SendRecord,
   type SendStore,
   type SyncLeaseStore,
@@ -261,12 +265,19 @@ export class MemoryTemplateRecordStore implements TemplateRecordStore {
 
 export class MemorySendStore implements SendStore {
   readonly sends = new Map<string, SendRecord>();
+  /** Recipients by `<send>|<key>`: as the DynamoDB adapter's recipient items. */
+  readonly recipients = new Map<string, { index: number; state: string; holder?: string; untilMs?: number; detail?: string }>();
+  readonly duplicates = new Set<string>();
   failing = false;
 
   async begin(send: SendRecord) {
     if (this.failing) throw new Error('storage down');
     if (this.sends.has(send.send_id)) throw new Error('send exists');
-    this.sends.set(send.send_id, copy(send));
+    this.sends.set(send.send_id, {
+      ...copy(send),
+      counts: { duplicates_removed: 0, expired: 0, sent: 0, failed: 0, delivered: 0, read: 0 },
+      errors: [],
+    });
   }
   async settle(sendId: string, status: 'queued' | 'abandoned') {
     const send = this.sends.get(sendId);
@@ -275,6 +286,63 @@ export class MemorySendStore implements SendStore {
   }
   async get(sendId: string) {
     return copy(this.sends.get(sendId) ?? null);
+  }
+  async list(clientId: number, page: { offset: number; size: number }) {
+    const all = [...this.sends.values()]
+      .filter((send) => send.client_id === clientId && send.status === 'queued')
+      .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.send_id.localeCompare(a.send_id));
+    return { sends: copy(all.slice(page.offset, page.offset + page.size)), total: all.length };
+  }
+  private add(sendId: string, outcome: RecipientOutcome | { kind: 'duplicate' }) {
+    const send = this.sends.get(sendId)!;
+    const counts = send.counts!;
+    if (outcome.kind === 'duplicate') counts.duplicates_removed += 1;
+    else if (outcome.kind === 'sent') counts.sent += 1;
+    else if (outcome.kind === 'expired') counts.expired += 1;
+    else {
+      counts.failed += 1;
+      const known = send.errors!.find((e) => e.code === outcome.code);
+      if (known) known.count += 1;
+      else send.errors!.push({ code: outcome.code, title: outcome.title, count: 1 });
+    }
+  }
+  async claim(sendId: string, claims: RecipientClaim[], lease: ClaimLease, nowMs: number): Promise<ClaimStatus[]> {
+    return claims.map((claim) => {
+      const id = `${sendId}|${claim.key}`;
+      const existing = this.recipients.get(id);
+      if (!existing) {
+        this.recipients.set(id, { index: claim.index, state: 'claimed', holder: lease.holder, untilMs: lease.untilMs });
+        return 'claimed';
+      }
+      if (existing.index !== claim.index) {
+        const marker = `${sendId}|${claim.index}`;
+        if (!this.duplicates.has(marker)) {
+          this.duplicates.add(marker);
+          this.add(sendId, { kind: 'duplicate' });
+        }
+        return 'duplicate';
+      }
+      if (existing.state !== 'claimed') return 'done';
+      if (existing.holder === lease.holder) return 'claimed';
+      if ((existing.untilMs ?? 0) > nowMs) return 'busy';
+      existing.state = 'failed';
+      existing.detail = 'outcome_unknown';
+      this.add(sendId, { kind: 'failed', code: 'outcome_unknown', title: 'The dispatcher stopped before it learned the outcome' });
+      return 'lost';
+    });
+  }
+  async record(sendId: string, outcomes: { claim: RecipientClaim; outcome: RecipientOutcome }[], lease: ClaimLease) {
+    for (const { claim, outcome } of outcomes) {
+      const existing = this.recipients.get(`${sendId}|${claim.key}`);
+      if (existing?.state !== 'claimed' || existing.holder !== lease.holder) continue;
+      existing.state = outcome.kind;
+      existing.detail = outcome.kind === 'sent' ? outcome.message_id : outcome.kind === 'failed' ? outcome.code : undefined;
+      this.add(sendId, outcome);
+    }
+  }
+  async stop(sendId: string, reason: { code: string; title: string }) {
+    const send = this.sends.get(sendId);
+    if (send && !send.stopped) send.stopped = reason;
   }
 }
 

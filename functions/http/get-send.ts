@@ -1,0 +1,8 @@
+import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
+import { getSend } from '#lib/domain/send-status.ts';
+import { httpFunction } from '#lib/http/http-function.ts';
+import { GetSend } from '#lib/routes.ts';
+
+const stores = { sends: new DynamoSendStore() };
+
+export const handler = httpFunction(GetSend, ({ path, caller }) => getSend(stores, caller, path.send_id));

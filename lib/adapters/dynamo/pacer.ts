@@ -1,0 +1,42 @@
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Pacer } from '#lib/domain/ports.ts';
+import { dynamo, tableName } from './client.ts';
+import { keys, SORT } from './table.ts';
+
+const TRIES = 50;
+
+/**
+ * A number's next free send slot as one item (`PACING#<phone number id>`): a reservation reads it, then moves
+ * it past its slots with a write conditioned on the value it read, so concurrent invocations never take the
+ * same slots. One read and one write per block of messages, not per message.
+ */
+export class DynamoPacer implements Pacer {
+  async reserve(numberId: string, count: number, intervalMs: number, nowMs: number) {
+    const Key = { pk: keys.pacing(numberId), sk: SORT.pacing };
+    for (let attempt = 0; attempt < TRIES; attempt++) {
+      const item = (await dynamo().send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: true }))).Item;
+      const next = item ? Number(item.next_slot_ms) : undefined;
+      const first = Math.max(next ?? 0, nowMs);
+      try {
+        await dynamo().send(
+          new UpdateCommand({
+            TableName: tableName(),
+            Key,
+            UpdateExpression: 'SET next_slot_ms = :next, entity = :entity',
+            ConditionExpression: next === undefined ? 'attribute_not_exists(pk)' : 'next_slot_ms = :read',
+            ExpressionAttributeValues: {
+              ':next': first + count * intervalMs,
+              ':entity': 'pacing',
+              ...(next !== undefined && { ':read': next }),
+            },
+          }),
+        );
+        return first;
+      } catch (error) {
+        if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+        await new Promise((r) => setTimeout(r, Math.random() * 5 * (attempt + 1)));
+      }
+    }
+    throw new Error(`could not reserve send slots for ${numberId}`);
+  }
+}

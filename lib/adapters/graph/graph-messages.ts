@@ -1,0 +1,42 @@
+import type { GraphUpstream } from './graph-upstream.ts';
+import type { MessageAnswer, MessageUpstream } from '#lib/domain/ports.ts';
+import type { GraphClient, GraphErrorBody } from './graph-client.ts';
+
+/**
+ * Graph's codes that mean "not now" rather than "not this message" (upstream-facts §6.2): throughput and rate
+ * limits, and the upstream's own faults. Everything else refuses the message for good.
+ */
+const RETRYABLE_CODES = new Set([1, 2, 4, 80007, 130429, 131000, 131016, 131048, 131056]);
+
+/** Cloud API sends (`POST /{phone_number_id}/messages`, upstream-facts §1.9) as the domain's message answers. */
+export class GraphMessages implements MessageUpstream {
+  constructor(
+    private readonly graph: GraphClient,
+    private readonly catalogs: Pick<GraphUpstream, 'catalogsOf'>,
+  ) {}
+
+  async sendMessage(phoneNumberId: string, message: Record<string, unknown>): Promise<MessageAnswer> {
+    const answer = await this.graph.exchange(`${phoneNumberId}/messages`, message);
+    if ('failure' in answer) {
+      return answer.failure === 'network'
+        ? { kind: 'refused', code: 'network', title: 'The upstream could not be reached', retryable: true }
+        : { kind: 'unknown' };
+    }
+    const body = answer.body as { messages?: { id?: unknown }[]; error?: GraphErrorBody } | undefined;
+    const messageId = body?.messages?.[0]?.id;
+    if (answer.status >= 200 && answer.status < 300 && typeof messageId === 'string') return { kind: 'accepted', message_id: messageId };
+    const code = body?.error?.code;
+    const retryable = answer.status === 429 || answer.status >= 500 || (code !== undefined && RETRYABLE_CODES.has(code));
+    return {
+      kind: 'refused',
+      code: code === undefined ? `http_${answer.status}` : String(code),
+      // Graph's title for a person, without its trace id or our token (neither is ever in these fields).
+      title: body?.error?.error_user_title || body?.error?.message?.replace(/^\(#\d+\)\s*/, '') || `Upstream answered ${answer.status}`,
+      retryable,
+    };
+  }
+
+  async catalogOf(wabaId: string) {
+    return (await this.catalogs.catalogsOf(wabaId))[0]?.id;
+  }
+}

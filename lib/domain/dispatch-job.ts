@@ -1,0 +1,54 @@
+/**
+ * A dispatch job: one part of an accepted send, as it travels on the `template-dispatch` queue (docs/dispatch-jobs.md).
+ * The send use case makes them; the dispatcher (./dispatch.ts), or any other engine, consumes them.
+ */
+/** A recipient's values (spec §1), and the send's header: as the caller gave them. */
+export interface ProductAction {
+  type: 'action';
+  action: { thumbnailProductRetailerId: string; sections?: { title: string; product_items: { product_retailer_id: string }[] }[] };
+}
+
+export interface RecipientParams {
+  header?: string[];
+  body?: string[];
+  buttons?: string[];
+  products?: ProductAction[];
+  cards?: { body?: string[]; buttons?: string[] }[];
+}
+
+export type SendHeader =
+  | { type: 'image_url' | 'video_url' | 'document_url'; value: string; filename?: string }
+  | { type: 'location'; location: { latitude: string; longitude: string; name: string; address: string } };
+
+export interface JobRecipient {
+  to: string;
+  params?: RecipientParams;
+}
+
+export interface DispatchJob {
+  send_id: string;
+  client_id: number;
+  did: string;
+  waba_id: string;
+  /** The sending number at the upstream (Cloud API `POST /{phone_number_id}/messages`); a DID without one cannot send. */
+  phone_number_id?: string;
+  namespace?: string;
+  channel: 'MSGCHAN';
+  /** The template as resolved at acceptance: its category and components (BODY, FOOTER, BUTTONS; HEADER and CAROUSEL when it has them). */
+  template: { name: string; language: string; id: string; category?: string; components: Record<string, unknown>[] };
+  total_contacts: number;
+  component?: { header: SendHeader };
+  attends?: { waitTime?: number; typification?: number };
+  allow_duplicates?: boolean;
+  message_send_ttl_seconds?: number;
+  campaignId?: number;
+  /** This job's number among the send's jobs (1-based), and how many there are. */
+  job: number;
+  jobs: number;
+  /** The position in the send's recipient list of this job's first recipient (0-based). */
+  first_index: number;
+  recipients: JobRecipient[];
+}
+
+/** The digits of a recipient's number: `+52 1 555…` and `521555…` are one recipient (decisions §12). */
+export const recipientDigits = (to: string) => to.replace(/\D/g, '');
