@@ -1,6 +1,7 @@
 import { cpus, totalmem } from 'node:os';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { measureDispatchRate } from './dispatch-rate.ts';
 import { measureDomainPaths } from './domain-paths.ts';
 import { measureFunctionImports } from './function-imports.ts';
 import { measureStorePaths } from './store-paths.ts';
@@ -63,6 +64,28 @@ for (const r of store.rows) {
 }
 say();
 for (const note of store.notes) say(`- ${note}`);
+say();
+
+say('## Dispatch: messages per second per number (issue 11)');
+say();
+const pace = await measureDispatchRate(Number(process.env.DISPATCH_PER_NUMBER ?? 800));
+const ratio = (measured: number, wanted: number) => `${(measured / wanted).toFixed(3)}×`;
+say(
+  `On the local stack's real parts: sends through the API, the dispatch queue, ${10} dispatcher pollers, DynamoDB Local and the Graph emulator, all on this machine. The baseline is the configured rate (MESSAGES_PER_SECOND = ${pace.configured}); a rate is messages over the span from a number's first accepted message to its last (the emulator's accept times); the peak is the most accepts in any one second.`,
+);
+say();
+say('| run | messages | per number (msg/s) | per number / configured | peak second | total (msg/s) |');
+say('|---|---|---|---|---|---|');
+say(
+  `| one number, ${pace.oneNumber.jobs} jobs at once | ${pace.oneNumber.messages} | ${pace.oneNumber.perSecond.toFixed(1)} | ${ratio(pace.oneNumber.perSecond, pace.configured)} (within 5 %: ${Math.abs(pace.oneNumber.perSecond / pace.configured - 1) <= 0.05 ? 'yes' : 'NO'}) | ${pace.oneNumber.peakSecond} | ${pace.oneNumber.perSecond.toFixed(1)} |`,
+);
+for (const run of pace.tenNumbers) {
+  const low = Math.min(...run.perNumber);
+  const high = Math.max(...run.perNumber);
+  say(
+    `| ten numbers at ${run.perSecond}/s each | ${run.messages} | ${low.toFixed(1)}–${high.toFixed(1)} | ${ratio(low, run.perSecond)}–${ratio(high, run.perSecond)} | ${run.peakSecond} | ${run.totalPerSecond.toFixed(1)} |`,
+  );
+}
 say();
 
 say('## Domain paths');

@@ -40,6 +40,15 @@ function parameters(route: RouteDef) {
   for (const [name, schema] of Object.entries(props)) {
     out.push({ name, in: 'query', required: required.has(name), schema });
   }
+  if (route.request?.idempotencyKey) {
+    out.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description: 'Retries with the same key and body answer the first response (decisions §12), for 24 hours',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
+  }
   return out;
 }
 
@@ -69,18 +78,48 @@ const DRY_RUN_RESULT = {
   },
 };
 
+/** A send's dry run (decisions §12): every failing recipient by its position. */
+const SEND_DRY_RUN_RESULT = {
+  type: 'object',
+  required: ['success', 'dry_run', 'total', 'valid', 'invalid'],
+  properties: {
+    success: { type: 'boolean' },
+    dry_run: { type: 'boolean', enum: [true] },
+    total: { type: 'integer' },
+    valid: { type: 'integer' },
+    invalid: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['index', 'path', 'message'],
+        properties: { index: { type: 'integer' }, path: { type: 'string' }, message: { type: 'string' } },
+      },
+    },
+  },
+};
+
 function operation(route: RouteDef) {
+  const sendDryRun = route.request?.dryRun && route.request.idempotencyKey;
   const responses: Record<string, unknown> = {
-    [route.success]: route.request?.dryRun
+    [route.success]: sendDryRun
       ? {
-          description: 'The result, with `review_warnings` when there are any; with `?dry_run=true`, the dry run’s answer instead',
+          description: '`{success, send_id, warning?}`; with `?dry_run=true`, the dry run’s answer instead',
           content: {
             'application/json': {
-              schema: { oneOf: [{ type: 'object', properties: { review_warnings: REVIEW_WARNINGS } }, DRY_RUN_RESULT] },
+              schema: { oneOf: [{ type: 'object', properties: { send_id: { type: 'string' } } }, SEND_DRY_RUN_RESULT] },
             },
           },
         }
-      : { description: 'Success', content: { 'application/json': { schema: { type: 'object' } } } },
+      : route.request?.dryRun
+        ? {
+            description: 'The result, with `review_warnings` when there are any; with `?dry_run=true`, the dry run’s answer instead',
+            content: {
+              'application/json': {
+                schema: { oneOf: [{ type: 'object', properties: { review_warnings: REVIEW_WARNINGS } }, DRY_RUN_RESULT] },
+              },
+            },
+          }
+        : { description: 'Success', content: { 'application/json': { schema: { type: 'object' } } } },
   };
   const errors = route.auth ? [...route.errors, 401, 500] : [...route.errors, 500];
   for (const status of [...new Set(errors)].sort()) {

@@ -12,9 +12,10 @@ export interface QueueDef {
 
 export const QUEUES = {
   sync: { name: 'template-sync', visibilityTimeoutSeconds: 900, maxReceiveCount: 3, urlSetting: 'SYNC_QUEUE_URL' },
-  // A dispatch job of 1,000 recipients takes 12.5 s at 80 messages per second, longer when several jobs share
-  // a number: the dispatcher gets 5 minutes (the visibility timeout) and hands an unfinished job back.
-  dispatch: { name: 'template-dispatch', visibilityTimeoutSeconds: 300, maxReceiveCount: 10, urlSetting: 'DISPATCH_QUEUE_URL' },
+  // A dispatch job of 1,000 recipients takes 12.5 s at 80 messages per second: the dispatcher gets 5 minutes
+  // (the visibility timeout). A job whose number is busy with other jobs yields and comes back later, and each
+  // turn counts as a receive: 100 receives let a job wait its turns behind a large send before the DLQ.
+  dispatch: { name: 'template-dispatch', visibilityTimeoutSeconds: 300, maxReceiveCount: 100, urlSetting: 'DISPATCH_QUEUE_URL' },
   // Webhook deliveries back off exponentially (see functions/workers/deliver-webhooks.ts): 20 receives
   // span more than 24 hours before a message moves to the dead-letter queue.
   webhookEvents: { name: 'template-webhook-events', visibilityTimeoutSeconds: 60, maxReceiveCount: 20, urlSetting: 'WEBHOOK_QUEUE_URL' },

@@ -30,6 +30,8 @@ export interface LocalStackOptions {
   dataDir?: string;
   /** Start from the fixture even when data was kept. */
   fresh?: boolean;
+  /** Workers of lib/workers.ts not to run (a benchmark of the send path leaves its jobs undispatched). */
+  skipWorkers?: string[];
   log?: (line: string) => void;
 }
 
@@ -131,7 +133,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
     // Stopped in reverse: the workers first (handing back what they were retrying), then the queues are kept.
     if (data) stops.push(async () => log(`Queued messages kept: ${await saveQueues(sqs.sqs, sqs.queues, sqs.dlqs, data.queuesFile)}`));
-    stops.push(await startWorkers(sqs.sqs, sqs.queues));
+    stops.push(await startWorkers(sqs.sqs, sqs.queues, options.skipWorkers));
     const queueUrls = Object.fromEntries(Object.entries(sqs.queues).map(([k, q]) => [k, q.url]));
     return { apiUrl: api.url, graphUrl, emulator, tableName: TABLE_NAME, sqsEndpoint: sqs.endpoint, queueUrls, stop };
   } catch (error) {

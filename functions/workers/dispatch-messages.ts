@@ -6,7 +6,7 @@ import { redeliverIn } from '#lib/adapters/sqs/redelivery.ts';
 import { loadConfig, messagesPerSecond } from '#lib/config.ts';
 import { DEFAULT_DISPATCH, dispatchJob } from '#lib/domain/dispatch.ts';
 import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
-import { logger } from '#lib/log/logger.ts';
+import { workLogger } from '#lib/log/logger.ts';
 import { errorForLog } from '#lib/log/source-mapped-stack.ts';
 import { graphMessages } from '#lib/wiring/upstream.ts';
 
@@ -26,9 +26,7 @@ export const handler = async (event: SQSEvent, context: Context) => {
   const dispatch = async (record: SQSRecord) => {
     const job = JSON.parse(record.body) as DispatchJob;
     // Every line of this job names its send: the correlation id from the request that accepted it.
-    const log = logger.createChild({
-      persistentKeys: { request_id: context.awsRequestId, send_id: job.send_id, correlation_id: job.send_id, job: job.job },
-    });
+    const log = workLogger({ request_id: context.awsRequestId, send_id: job.send_id, correlation_id: job.send_id, job: job.job });
     let result: Awaited<ReturnType<typeof dispatchJob>>;
     try {
       result = await dispatchJob(

@@ -54,6 +54,8 @@ const STOPPING = new Set(['132015', '132016']);
 const BLOCK = 90;
 /** An invocation stops taking blocks this long before its time is up, so it settles what it sent. */
 const SAFETY_MS = 15_000;
+/** How far ahead a number may be booked before a job leaves it to the others (see the loop). */
+const MAX_BACKLOG_MS = 5_000;
 /** A claim outlives its invocation by this much before another invocation may call it lost. */
 const LEASE_MARGIN_MS = 30_000;
 const THIRTY_DAYS_S = 30 * 86_400;
@@ -100,53 +102,106 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
   let stopped = send.stopped ?? (job.phone_number_id ? undefined : { code: 'no_phone_number', title: 'The DID has no phone number id' });
   let unfinished = false;
 
-  for (let start = 0; start < claims.length; start += BLOCK) {
+  // A job that can send nothing (the send expired or stopped before it began) is settled whole, in one write;
+  // otherwise it is marked begun first, so it is never also settled whole by a later delivery.
+  const whole: RecipientOutcome | undefined = stopped
+    ? { kind: 'failed', code: stopped.code, title: stopped.title }
+    : clock.now() >= expiresAt
+      ? { kind: 'expired' }
+      : undefined;
+  if (whole && (await sends.settleJob(job.send_id, job.job, job.recipients.length, whole))) return { outcome: 'done' };
+  if ((await sends.beginJob(job.send_id, job.job)) === 'settled') return { outcome: 'done' };
+
+  const hasTimeFor = (messages: number) => deps.remainingMs() >= SAFETY_MS + messages * intervalMs;
+  /**
+   * A block made ready to send: its recipients claimed, the send's stop looked up, and its slots reserved.
+   * Done for the next block while this one sends, so the number's slots follow each other without a gap.
+   */
+  const prepareBlock = async (start: number) => {
     const block = claims.slice(start, start + BLOCK);
-    if (deps.remainingMs() < SAFETY_MS + block.length * intervalMs)
-      return { outcome: 'retry_later', reason: 'invocation time is up', afterSeconds: 0 };
     const lease: ClaimLease = { holder: deps.holder, untilMs: clock.now() + deps.remainingMs() + LEASE_MARGIN_MS };
     const statuses = await sends.claim(job.send_id, block, lease, clock.now());
     if (statuses.includes('busy')) unfinished = true;
     const mine = block.filter((_, i) => statuses[i] === 'claimed');
-    if (mine.length === 0) continue;
+    if (mine.length === 0) return { mine, lease, first: 0 };
     if (start > 0) stopped ??= (await sends.get(job.send_id))?.stopped;
+    const sendable = !stopped && clock.now() < expiresAt;
+    const first = sendable ? await deps.pacer.reserve(job.phone_number_id as string, mine.length, intervalMs, clock.now()) : 0;
+    return { mine, lease, first };
+  };
+  // Promises that run beside the loop get a handler at once (an early throw must not leave one unhandled);
+  // the loop still awaits each, so their errors are not lost.
+  const aside = <T>(promise: Promise<T>) => {
+    promise.catch(() => undefined);
+    return promise;
+  };
+  const running = new Set<Promise<void>>();
+  let lastLaunch = Number.NEGATIVE_INFINITY;
+  const recordings: Promise<void>[] = [];
+  let timeUp = !hasTimeFor(Math.min(BLOCK, claims.length));
+  let crowdedFor: number | undefined;
+  let next = timeUp ? undefined : aside(prepareBlock(0));
+
+  for (let start = 0; next; start += BLOCK) {
+    const { mine, lease, first } = await next;
+    const following = start + BLOCK;
+    next = undefined;
+    // A number booked further ahead than MAX_BACKLOG_MS (other jobs send on it) is left to them after this
+    // block: the invocation is freed for other numbers and the job comes back when the number has room.
+    const backlog = first - clock.now();
+    if (following < claims.length) {
+      if (mine.length > 0 && backlog > MAX_BACKLOG_MS) crowdedFor = backlog;
+      else if (hasTimeFor(mine.length + Math.min(BLOCK, claims.length - following))) next = aside(prepareBlock(following));
+      else timeUp = true;
+    }
+    if (mine.length === 0) continue;
 
     const outcomes: { claim: RecipientClaim; outcome: RecipientOutcome }[] = [];
-    const settleAll = (outcome: RecipientOutcome) => {
-      for (const claim of mine) outcomes.push({ claim, outcome });
-    };
-    if (stopped) settleAll({ kind: 'failed', code: stopped.code, title: stopped.title });
-    else if (clock.now() >= expiresAt) settleAll({ kind: 'expired' });
+    const block: Promise<void>[] = [];
+    if (stopped) for (const claim of mine) outcomes.push({ claim, outcome: { kind: 'failed', code: stopped.code, title: stopped.title } });
+    else if (clock.now() >= expiresAt) for (const claim of mine) outcomes.push({ claim, outcome: { kind: 'expired' } });
     else {
-      const numberId = job.phone_number_id as string;
-      const first = await deps.pacer.reserve(numberId, mine.length, intervalMs, clock.now());
-      const running = new Set<Promise<void>>();
       for (const [k, claim] of mine.entries()) {
-        const wait = first + k * intervalMs - clock.now();
+        // At its slot, and never sooner than one interval after the last one: a stalled invocation does not
+        // catch up in a burst, so no second ever carries more than the rate.
+        const wait = Math.max(first + k * intervalMs, lastLaunch + intervalMs) - clock.now();
         if (wait > 0) await clock.sleep(wait);
-        if (running.size >= settings.inFlight) await Promise.race(running);
+        lastLaunch = clock.now();
+        while (running.size >= settings.inFlight) await Promise.race(running);
         const sending = (async () => {
           const outcome = await sendOne(deps, job, claim.position, { expiresAt, catalogId, isStopped: () => stopped });
           if (outcome.kind === 'failed' && STOPPING.has(outcome.code) && !stopped) {
             stopped = { code: outcome.code, title: outcome.title };
             await sends.stop(job.send_id, stopped);
-            log.warn('send stopped: the template may no longer be sent', { send_id: job.send_id, code: outcome.code });
+            log.warn('send stopped: the template may no longer be sent', { code: outcome.code });
           }
           outcomes.push({ claim, outcome });
         })();
         running.add(sending);
-        void sending.finally(() => running.delete(sending));
+        block.push(sending);
+        void sending.then(
+          () => running.delete(sending),
+          () => running.delete(sending),
+        );
       }
-      await Promise.all(running);
     }
-    await sends.record(job.send_id, outcomes, lease);
-    log.info('dispatched block', {
-      send_id: job.send_id,
-      job: job.job,
-      recipients: outcomes.length,
-      sent: outcomes.filter((o) => o.outcome.kind === 'sent').length,
-    });
+    // Settled once the block's last answer is in, while the next block already sends.
+    recordings.push(
+      aside(
+        Promise.all(block).then(async () => {
+          await sends.record(job.send_id, outcomes, lease);
+          log.info('dispatched block', {
+            recipients: outcomes.length,
+            sent: outcomes.filter((o) => o.outcome.kind === 'sent').length,
+          });
+        }),
+      ),
+    );
   }
+  await Promise.all(recordings);
+  if (timeUp) return { outcome: 'retry_later', reason: 'invocation time is up', afterSeconds: 0 };
+  if (crowdedFor !== undefined)
+    return { outcome: 'retry_later', reason: 'the number is busy with other jobs', afterSeconds: Math.ceil(crowdedFor / 1000) };
   // Recipients another invocation holds are settled by it, or called lost once its lease is over.
   return unfinished ? { outcome: 'retry_later', reason: 'recipients held by another invocation', afterSeconds: 30 } : { outcome: 'done' };
 }

@@ -197,7 +197,8 @@ export interface ClaimLease {
  */
 export interface SendStore {
   begin(send: SendRecord): Promise<void>;
-  settle(sendId: string, status: 'queued' | 'abandoned'): Promise<void>;
+  /** Settles a `queuing` send (as begun): `queued` also lists it among its client's sends. */
+  settle(send: SendRecord, status: 'queued' | 'abandoned'): Promise<void>;
   get(sendId: string): Promise<SendRecord | null>;
   /** A client's `queued` sends, newest first, and how many there are. */
   list(clientId: number, page: { offset: number; size: number }): Promise<{ sends: SendRecord[]; total: number }>;
@@ -208,6 +209,17 @@ export interface SendStore {
   claim(sendId: string, claims: RecipientClaim[], lease: ClaimLease, nowMs: number): Promise<ClaimStatus[]>;
   /** Settles claimed recipients and adds their outcomes to the send's counts, together. */
   record(sendId: string, outcomes: { claim: RecipientClaim; outcome: RecipientOutcome }[], lease: ClaimLease): Promise<void>;
+  /**
+   * Marks a job begun before its first claim; answers `settled` when the job was settled whole already (then
+   * nothing of it may be claimed).
+   */
+  beginJob(sendId: string, job: number): Promise<'begun' | 'settled'>;
+  /**
+   * Settles a job that was never begun whole, with one outcome for each of its recipients (an expired or
+   * stopped send): one write for the job. Answers false when the job was begun (its recipients are settled
+   * one by one).
+   */
+  settleJob(sendId: string, job: number, recipients: number, outcome: RecipientOutcome): Promise<boolean>;
   /** Marks the send stopped (the template was paused or disabled); the first reason stays. */
   stop(sendId: string, reason: { code: string; title: string }): Promise<void>;
 }

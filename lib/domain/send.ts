@@ -227,11 +227,11 @@ async function queueAllOrNothing(deps: SendDeps, send: SendRecord, jobs: Record<
   try {
     await deps.queue.send(jobs);
   } catch {
-    await deps.sends.settle(send.send_id, 'abandoned').catch(() => undefined);
+    await deps.sends.settle(send, 'abandoned').catch(() => undefined);
     throw new UpstreamUnavailable('The dispatch queue is unreachable');
   }
   try {
-    await deps.sends.settle(send.send_id, 'queued');
+    await deps.sends.settle(send, 'queued');
   } catch {
     // Still `queuing`: its jobs are never dispatched, so the caller may send again.
     throw new UpstreamUnavailable('The send could not be recorded');

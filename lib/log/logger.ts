@@ -1,7 +1,15 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 
-/** One structured JSON logger per process; the request id is appended per invocation. */
-export const logger = new Logger({
+const options = () => ({
   serviceName: 'template-messaging-service',
   logLevel: (process.env.LOG_LEVEL as 'INFO' | 'DEBUG' | 'WARN' | 'ERROR' | 'SILENT' | undefined) ?? 'INFO',
 });
+
+/** One structured JSON logger per process; the request id is appended per invocation. */
+export const logger = new Logger(options());
+
+/**
+ * A logger of one unit of work (a dispatch job) with its own keys: unlike a child of `logger`, it takes none of
+ * the keys a request appended, even where requests and workers share a process (the local stack).
+ */
+export const workLogger = (keys: Record<string, string | number>) => new Logger({ ...options(), persistentKeys: keys });

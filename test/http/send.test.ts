@@ -1,10 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { call, emulator, expectErrorShape, meterOf, queuedBy, token } from '../support/api.ts';
 import { BATCH_BYTES } from '#lib/adapters/sqs/job-queue.ts';
-import { useStackTable } from '../support/seed.ts';
+import { seedDirectory, useStackTable, waba } from '../support/seed.ts';
 import { trackOrderRecipients } from '../support/recipients.ts';
 
 /**
@@ -16,6 +17,9 @@ const DID = '5215550001';
 const acme = () => token({ clientId: 7, campaigns: [31] });
 
 afterEach(() => emulator('DELETE', 'faults?path=/100200300/message_templates'));
+
+const demo = JSON.parse(readFileSync(new URL('../../fixtures/demo.json', import.meta.url), 'utf8'));
+const trackOrder = { ...demo.wabas[0].templates.find((t: { name: string }) => t.name === 'track_order'), id: 't450' };
 
 const send = async (body: Record<string, unknown>, options: { did?: string; t?: string } = {}) =>
   call('POST', `/v1/template/messages/${options.did ?? DID}`, {
@@ -196,8 +200,19 @@ describe('POST /v1/template/messages/{did} (spec §1, decisions §5)', () => {
     const recipients = trackOrderRecipients(10_000);
     const payload = Buffer.byteLength(JSON.stringify(recipients));
     expect(payload).toBeGreaterThan(1_200_000);
+    // (through a DID of its own that has no upstream number: its jobs are settled whole as failed, so the
+    // 10,000 messages do not occupy the dispatcher during the rest of the test run)
+    await seedDirectory({
+      clients: [{ client_id: 450, client_name: 'Bulk' }],
+      wabas: [waba('w450', [trackOrder])],
+      channels: [{ wa_id: '5215545001', client_id: 450, waba_id: 'w450' }],
+    });
+    await emulator('POST', 'wabas', { id: 'w450', templates: [trackOrder] });
     // Act
-    const response = await send({ template: { name: 'track_order', language: 'en_US' }, recipients });
+    const response = await send(
+      { did: '5215545001', template: { name: 'track_order', language: 'en_US' }, recipients },
+      { did: '5215545001', t: await token({ clientId: 450, campaigns: [] }) },
+    );
     // Assess: accepted; every recipient queued once; SQS requests the fewest the bytes allow
     expect(response.status).toBe(200);
     const meter = await meterOf(response);

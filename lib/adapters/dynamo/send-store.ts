@@ -1,27 +1,18 @@
-import {
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  type TransactWriteCommandInput,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ClaimLease, ClaimStatus, RecipientClaim, RecipientOutcome, SendCounts, SendRecord, SendStore } from '#lib/domain/ports.ts';
+import { inParallel } from '../parallel.ts';
 import { dynamo, tableName } from './client.ts';
 import { stripKeys } from './directory-store.ts';
 import { keys, SORT, TTL_ATTRIBUTE } from './table.ts';
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+import { cancellationCodes, type TransactItem, transactWrite } from './transactions.ts';
 
 /** Claims and recipients are kept this long after the send (then TTL removes them): longer than any send's TTL. */
 const RECIPIENT_DAYS = 35;
+/** Claims written at once by one block. */
+const CLAIM_PARALLELISM = 16;
 const ZERO_COUNTS: SendCounts = { duplicates_removed: 0, expired: 0, sent: 0, failed: 0, delivered: 0, read: 0 };
 
 const isConditionFailure = (error: unknown) => (error as Error)?.name === 'ConditionalCheckFailedException';
-const cancellationCodes = (error: unknown) =>
-  (error as Error)?.name === 'TransactionCanceledException'
-    ? ((error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons?.map((r) => r.Code ?? 'None') ?? [])
-    : undefined;
 
 /**
  * A send's numbers, one update: adds outcomes to the counts and the error tally. Codes become attribute names
@@ -98,7 +89,8 @@ export class DynamoSendStore implements SendStore {
   }
 
   /** `queued` also puts the send in its client's list and counts it there, together. */
-  async settle(sendId: string, status: 'queued' | 'abandoned') {
+  async settle(send: SendRecord, status: 'queued' | 'abandoned') {
+    const sendId = send.send_id;
     const condition = {
       ConditionExpression: '#s = :queuing',
       ExpressionAttributeNames: { '#s': 'status' },
@@ -115,37 +107,32 @@ export class DynamoSendStore implements SendStore {
       );
       return;
     }
-    const send = await this.get(sendId);
-    if (!send) throw new Error(`send ${sendId} was not begun`);
-    await dynamo().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: { pk: keys.send(sendId), sk: SORT.send },
-              UpdateExpression: 'SET #s = :s, gsi1pk = :gpk, gsi1sk = :gsk',
-              ...condition,
-              ExpressionAttributeValues: {
-                ':s': status,
-                ':queuing': 'queuing',
-                ':gpk': keys.clientSends(send.client_id),
-                ':gsk': keys.sendOrder(send.created_at, sendId),
-              },
-            },
+    // Concurrent sends of one client meet on its count: a conflict is tried again.
+    await transactWrite([
+      {
+        Update: {
+          TableName: tableName(),
+          Key: { pk: keys.send(sendId), sk: SORT.send },
+          UpdateExpression: 'SET #s = :s, gsi1pk = :gpk, gsi1sk = :gsk',
+          ...condition,
+          ExpressionAttributeValues: {
+            ':s': status,
+            ':queuing': 'queuing',
+            ':gpk': keys.clientSends(send.client_id),
+            ':gsk': keys.sendOrder(send.created_at, sendId),
           },
-          {
-            Update: {
-              TableName: tableName(),
-              Key: { pk: keys.client(send.client_id), sk: SORT.sendCount },
-              UpdateExpression: 'ADD #n :one',
-              ExpressionAttributeNames: { '#n': 'sends' },
-              ExpressionAttributeValues: { ':one': 1 },
-            },
-          },
-        ],
-      }),
-    );
+        },
+      },
+      {
+        Update: {
+          TableName: tableName(),
+          Key: { pk: keys.client(send.client_id), sk: SORT.sendCount },
+          UpdateExpression: 'ADD #n :one',
+          ExpressionAttributeNames: { '#n': 'sends' },
+          ExpressionAttributeValues: { ':one': 1 },
+        },
+      },
+    ]);
   }
 
   async get(sendId: string) {
@@ -179,53 +166,42 @@ export class DynamoSendStore implements SendStore {
     return { sends: items.slice(page.offset).map(toSend), total: Number(count.Item?.sends ?? 0) };
   }
 
+  /**
+   * Each claim is its own conditional Put, CLAIM_PARALLELISM at a time: independent writes (half the cost of
+   * a transaction's), and a claim that exists already costs only itself. A key twice in one block is put
+   * once; the later one is resolved as a duplicate afterwards.
+   */
   async claim(sendId: string, claims: RecipientClaim[], lease: ClaimLease, nowMs: number): Promise<ClaimStatus[]> {
-    const statuses = new Array<ClaimStatus | undefined>(claims.length);
-    // A key twice in one block cannot be two puts of one transaction: the later one is resolved afterwards.
-    const seen = new Set<string>();
-    let fresh: number[] = [];
-    for (const [i, claim] of claims.entries()) {
-      if (seen.has(claim.key)) continue;
-      seen.add(claim.key);
-      fresh.push(i);
-    }
     const expires = Math.ceil(nowMs / 1000) + RECIPIENT_DAYS * 86_400;
-    while (fresh.length > 0) {
+    const seen = new Set<string>();
+    const first = claims.map((claim) => !seen.has(claim.key) && Boolean(seen.add(claim.key)));
+    const statuses = await inParallel(claims, CLAIM_PARALLELISM, async (claim, i): Promise<ClaimStatus | undefined> => {
+      if (!first[i]) return undefined;
       try {
         await dynamo().send(
-          new TransactWriteCommand({
-            TransactItems: fresh.map((i) => ({
-              Put: {
-                TableName: tableName(),
-                Item: {
-                  pk: keys.send(sendId),
-                  sk: keys.sendRecipient(claims[i].key),
-                  entity: 'send_recipient',
-                  index: claims[i].index,
-                  state: 'claimed',
-                  holder: lease.holder,
-                  lease_until: lease.untilMs,
-                  [TTL_ATTRIBUTE]: expires,
-                },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            })),
+          new PutCommand({
+            TableName: tableName(),
+            Item: {
+              pk: keys.send(sendId),
+              sk: keys.sendRecipient(claim.key),
+              entity: 'send_recipient',
+              index: claim.index,
+              state: 'claimed',
+              holder: lease.holder,
+              lease_until: lease.untilMs,
+              [TTL_ATTRIBUTE]: expires,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
           }),
         );
-        for (const i of fresh) statuses[i] = 'claimed';
-        fresh = [];
+        return 'claimed';
       } catch (error) {
-        const codes = cancellationCodes(error);
-        if (!codes?.length) throw error;
-        // Those whose condition failed exist already and are resolved one by one; the rest are tried again.
-        const failed = fresh.filter((_, j) => codes[j] === 'ConditionalCheckFailed');
-        if (failed.length === 0) throw error;
-        fresh = fresh.filter((_, j) => codes[j] !== 'ConditionalCheckFailed');
-        for (const i of failed) statuses[i] = undefined;
+        if (isConditionFailure(error)) return undefined;
+        throw error;
       }
-    }
+    });
     for (const [i, claim] of claims.entries()) {
-      if (statuses[i] === undefined) statuses[i] = await this.resolveTaken(sendId, claim, lease, nowMs);
+      statuses[i] ??= await this.resolveTaken(sendId, claim, lease, nowMs);
     }
     return statuses as ClaimStatus[];
   }
@@ -237,20 +213,16 @@ export class DynamoSendStore implements SendStore {
     if (!existing) throw new Error('a claimed recipient vanished');
     if (existing.index !== claim.index) {
       try {
-        await dynamo().send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Put: {
-                  TableName: tableName(),
-                  Item: { pk: keys.send(sendId), sk: keys.sendDuplicate(claim.index), entity: 'send_duplicate', of: existing.index },
-                  ConditionExpression: 'attribute_not_exists(pk)',
-                },
-              },
-              countUpdate(sendId, { duplicates_removed: 1 }, new Map()),
-            ],
-          }),
-        );
+        await transactWrite([
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { pk: keys.send(sendId), sk: keys.sendDuplicate(claim.index), entity: 'send_duplicate', of: existing.index },
+              ConditionExpression: 'attribute_not_exists(pk)',
+            },
+          },
+          countUpdate(sendId, { duplicates_removed: 1 }, new Map()),
+        ]);
       } catch (error) {
         if (!cancellationCodes(error)?.includes('ConditionalCheckFailed')) throw error;
       }
@@ -320,9 +292,41 @@ export class DynamoSendStore implements SendStore {
 
   private async settleOne(sendId: string, claim: RecipientClaim, outcome: RecipientOutcome, lease: ClaimLease) {
     const { add, errors } = tally([outcome]);
-    await dynamo().send(
-      new TransactWriteCommand({ TransactItems: [this.settleItem(sendId, claim, outcome, lease), countUpdate(sendId, add, errors)] }),
+    await transactWrite([this.settleItem(sendId, claim, outcome, lease), countUpdate(sendId, add, errors)]);
+  }
+
+  async beginJob(sendId: string, job: number) {
+    const result = await dynamo().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { pk: keys.send(sendId), sk: keys.sendJob(job) },
+        UpdateExpression: 'SET #state = if_not_exists(#state, :begun), entity = :entity',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':begun': 'begun', ':entity': 'send_job' },
+        ReturnValues: 'ALL_NEW',
+      }),
     );
+    return result.Attributes?.state === 'settled' ? 'settled' : 'begun';
+  }
+
+  async settleJob(sendId: string, job: number, recipients: number, outcome: RecipientOutcome) {
+    const { add, errors } = tally(Array.from({ length: recipients }, () => outcome));
+    try {
+      await transactWrite([
+        {
+          Put: {
+            TableName: tableName(),
+            Item: { pk: keys.send(sendId), sk: keys.sendJob(job), entity: 'send_job', state: 'settled', outcome: outcome.kind },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        countUpdate(sendId, add, errors),
+      ]);
+      return true;
+    } catch (error) {
+      if (cancellationCodes(error)?.includes('ConditionalCheckFailed')) return false;
+      throw error;
+    }
   }
 
   async stop(sendId: string, reason: { code: string; title: string }) {

@@ -42,6 +42,8 @@ export const keys = {
   clientSends: (clientId: number) => `CLIENT#${clientId}#SENDS`,
   /** A recipient of a send, under the send: its digits, or `#<position>` when the send allows duplicates. */
   sendRecipient: (key: string) => `RECIPIENT#${key}`,
+  /** A job of a send: begun (its recipients are claimed one by one) or settled whole. */
+  sendJob: (job: number) => `JOB#${job}`,
   /** A position of a send removed as a repeat of another: counted once. */
   sendDuplicate: (index: number) => `DUPLICATE#${index}`,
   /** A sending number's pacing: the next free send slot (decisions §12). */

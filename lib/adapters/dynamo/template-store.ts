@@ -12,6 +12,7 @@ import {
 import { keys, OUTBOX_PARTITION, SORT } from '#lib/adapters/dynamo/table.ts';
 import { type ListingCriteria, listingEntryOf } from '#lib/domain/template-listing.ts';
 import { dynamo, tableName } from './client.ts';
+import { isTransactionConflict } from './transactions.ts';
 import { batchGet, queryAll, stripKeys } from './directory-store.ts';
 import { campaignHolders, countChanges, putEntry, type TransactItem } from './listing-items.ts';
 import { readListingPage, readTemplateEntry, readWabaTemplates } from './listing-reader.ts';
@@ -28,15 +29,6 @@ const REWRITE_PARALLELISM = 8;
 
 const isConditionFailure = (error: unknown) =>
   ['ConditionalCheckFailedException', 'TransactionCanceledException'].includes((error as Error)?.name);
-
-/** Cancelled only because another transaction held an item at that moment: worth trying again as it was. */
-function isTransactionConflict(error: unknown) {
-  const reasons = (error as { CancellationReasons?: { Code?: string }[] })?.CancellationReasons;
-  if ((error as Error)?.name !== 'TransactionCanceledException' || !reasons) return false;
-  return (
-    reasons.some((r) => r.Code === 'TransactionConflict') && reasons.every((r) => r.Code === 'None' || r.Code === 'TransactionConflict')
-  );
-}
 
 /**
  * One transaction, all or nothing: too many items is ChangeTooLarge, a failed condition AssignmentConflict. A

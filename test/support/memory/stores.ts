@@ -13,6 +13,7 @@ import {
   type EventPublisher,
   type JobQueue,
   type OutboxStore,
+  type Pacer,
   type ClaimLease,
   type ClaimStatus,
   type RecipientClaim,
@@ -279,8 +280,8 @@ export class MemorySendStore implements SendStore {
       errors: [],
     });
   }
-  async settle(sendId: string, status: 'queued' | 'abandoned') {
-    const send = this.sends.get(sendId);
+  async settle(begun: SendRecord, status: 'queued' | 'abandoned') {
+    const send = this.sends.get(begun.send_id);
     if (send?.status !== 'queuing') throw new Error('not queuing');
     send.status = status;
   }
@@ -339,6 +340,19 @@ export class MemorySendStore implements SendStore {
       existing.detail = outcome.kind === 'sent' ? outcome.message_id : outcome.kind === 'failed' ? outcome.code : undefined;
       this.add(sendId, outcome);
     }
+  }
+  readonly jobs = new Map<string, 'begun' | 'settled'>();
+  async beginJob(sendId: string, job: number) {
+    const id = `${sendId}|${job}`;
+    if (!this.jobs.has(id)) this.jobs.set(id, 'begun');
+    return this.jobs.get(id)!;
+  }
+  async settleJob(sendId: string, job: number, recipients: number, outcome: RecipientOutcome) {
+    const id = `${sendId}|${job}`;
+    if (this.jobs.has(id)) return false;
+    this.jobs.set(id, 'settled');
+    for (let i = 0; i < recipients; i++) this.add(sendId, outcome);
+    return true;
   }
   async stop(sendId: string, reason: { code: string; title: string }) {
     const send = this.sends.get(sendId);
@@ -425,5 +439,18 @@ export class MemoryEventPublisher implements EventPublisher {
   async publish(events: ServiceEvent[]) {
     if (this.failing) throw new Error('bus unreachable');
     this.published.push(...copy(events));
+  }
+}
+
+/** The pacing of each number, as the DynamoDB pacer keeps it: the next free slot; reservations never overlap. */
+export class MemoryPacer implements Pacer {
+  readonly next = new Map<string, number>();
+  readonly reservations: { numberId: string; first: number; count: number; intervalMs: number }[] = [];
+
+  async reserve(numberId: string, count: number, intervalMs: number, nowMs: number) {
+    const first = Math.max(this.next.get(numberId) ?? 0, nowMs);
+    this.next.set(numberId, first + count * intervalMs);
+    this.reservations.push({ numberId, first, count, intervalMs });
+    return first;
   }
 }

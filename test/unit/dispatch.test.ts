@@ -1,0 +1,339 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { cloudMessage } from '#lib/domain/cloud-message.ts';
+import { DEFAULT_DISPATCH, type DispatchDeps, dispatchJob } from '#lib/domain/dispatch.ts';
+import type { DispatchJob, JobRecipient } from '#lib/domain/dispatch-job.ts';
+import { silentLog } from '#lib/domain/log.ts';
+import type { MessageAnswer, SendRecord } from '#lib/domain/ports.ts';
+import { templateNeeds } from '#lib/domain/send.ts';
+import type { MetaTemplate } from '#lib/domain/template-record.ts';
+import { GraphError } from '../../local/graph/graph-error.ts';
+import { checkMessage, storedAuthenticationComponents } from '../../local/graph/message-check.ts';
+import { MemoryPacer, MemorySendStore } from '../support/memory/stores.ts';
+
+/**
+ * The dispatcher's rules on in-memory adapters and a virtual clock (no waiting): exactly once per recipient,
+ * duplicates, lost claims, retries, refusals, the template's stop, expiry and pacing. The emulator's message
+ * checks (local/graph/message-check.ts) judge what cloudMessage makes for every demo template.
+ */
+const demo = JSON.parse(readFileSync(new URL('../../fixtures/demo.json', import.meta.url), 'utf8'));
+const templates: MetaTemplate[] = demo.wabas.flatMap((w: { templates: MetaTemplate[] }) => w.templates);
+const templateNamed = (name: string) => templates.find((t) => t.name === name)!;
+
+function virtualClock(start = Date.parse('2026-11-22T10:00:00Z')) {
+  let now = start;
+  return {
+    now: () => now,
+    sleep: async (ms: number) => {
+      now += Math.max(0, ms);
+    },
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
+}
+
+/** An upstream that answers from a script per recipient (accepted when the script runs out) and logs each call. */
+function scriptedUpstream(clock: { now(): number }, script: Record<string, MessageAnswer[]> = {}) {
+  const calls: { to: string; at: number; message: Record<string, unknown> }[] = [];
+  return {
+    calls,
+    async sendMessage(_phone: string, message: Record<string, unknown>): Promise<MessageAnswer> {
+      const to = String(message.to);
+      calls.push({ to, at: clock.now(), message });
+      return script[to]?.shift() ?? { kind: 'accepted', message_id: `wamid.${calls.length}` };
+    },
+    async catalogOf() {
+      return 'catalog-1';
+    },
+  };
+}
+
+const trackOrder = templateNamed('track_order');
+const recipient = (to: string): JobRecipient => ({ to, params: { header: ['h'], body: ['a', 'b'], buttons: ['p', 'c'] } });
+
+function jobOf(recipients: JobRecipient[], extra: Partial<DispatchJob> = {}): DispatchJob {
+  return {
+    send_id: 'send-1',
+    client_id: 7,
+    did: '5215550001',
+    waba_id: '100200300',
+    phone_number_id: '110001',
+    channel: 'MSGCHAN',
+    template: {
+      name: trackOrder.name,
+      language: trackOrder.language,
+      id: trackOrder.id,
+      category: trackOrder.category,
+      components: trackOrder.components,
+    },
+    total_contacts: recipients.length,
+    job: 1,
+    jobs: 1,
+    first_index: 0,
+    recipients,
+    ...extra,
+  };
+}
+
+async function world(total: number, options: { status?: SendRecord['status']; script?: Record<string, MessageAnswer[]> } = {}) {
+  const clock = virtualClock();
+  const sends = new MemorySendStore();
+  const send: SendRecord = {
+    send_id: 'send-1',
+    client_id: 7,
+    did: '5215550001',
+    template: { name: 'track_order', language: 'en_US' },
+    status: 'queuing',
+    created_at: new Date(clock.now()).toISOString(),
+    total,
+    jobs: 1,
+  };
+  await sends.begin(send);
+  if (options.status !== 'queuing') await sends.settle(send, options.status === 'abandoned' ? 'abandoned' : 'queued');
+  const pacer = new MemoryPacer();
+  const upstream = scriptedUpstream(clock, options.script);
+  const deps = (holder = 'invocation-1'): DispatchDeps => ({
+    sends,
+    pacer,
+    upstream,
+    log: silentLog,
+    clock,
+    settings: { ...DEFAULT_DISPATCH, messagesPerSecond: 80 },
+    holder,
+    remainingMs: () => 300_000,
+    random: () => 0.5,
+  });
+  return { clock, sends, pacer, upstream, deps, status: async () => (await sends.get('send-1'))! };
+}
+
+describe('the dispatcher: exactly once per recipient', () => {
+  it('sends a repeated recipient once and counts the repeat as removed, unless duplicates are allowed', async () => {
+    // Prepare
+    const recipients = [recipient('5215550100'), recipient('+52 1555 0100'.replace(/ /g, '')), recipient('5215550101')];
+    const { deps, upstream, status } = await world(3);
+    // Act
+    const result = await dispatchJob(deps(), jobOf(recipients));
+    // Assess: +521555 0100 and 5215550100 are one recipient (its digits)
+    expect(result).toEqual({ outcome: 'done' });
+    expect(upstream.calls.map((c) => c.to)).toEqual(['5215550100', '5215550101']);
+    expect((await status()).counts).toMatchObject({ sent: 2, duplicates_removed: 1 });
+
+    const allowed = await world(3);
+    await dispatchJob(allowed.deps(), jobOf(recipients, { allow_duplicates: true }));
+    expect(allowed.upstream.calls).toHaveLength(3);
+  });
+
+  it('sends nothing twice when the same job runs twice, one after the other or at once', async () => {
+    const recipients = Array.from({ length: 200 }, (_, i) => recipient(String(5215550000 + i)));
+    const { deps, upstream, status } = await world(200);
+    const job = jobOf(recipients);
+    const [a, b] = await Promise.all([dispatchJob(deps('a'), job), dispatchJob(deps('b'), job)]);
+    const again = await dispatchJob(deps('c'), job);
+    expect(upstream.calls).toHaveLength(200);
+    expect(new Set(upstream.calls.map((c) => c.to)).size).toBe(200);
+    expect((await status()).counts).toMatchObject({ sent: 200, failed: 0, duplicates_removed: 0 });
+    expect(again).toEqual({ outcome: 'done' });
+    // A run that found recipients held by the other asks to come back; nothing else may happen.
+    for (const run of [a, b]) expect(['done', 'retry_later']).toContain(run.outcome);
+  });
+
+  it('never sends a recipient a crashed invocation held: once its lease is over it is counted outcome_unknown', async () => {
+    // Prepare: invocation "crashed" claimed the first recipient and never settled it
+    const { deps, sends, clock, upstream, status } = await world(2);
+    await sends.claim('send-1', [{ index: 0, key: '5215550100' }], { holder: 'crashed', untilMs: clock.now() + 1000 }, clock.now());
+    const job = jobOf([recipient('5215550100'), recipient('5215550101')]);
+    // Act: while its lease lasts the job must come back later; after it, the recipient is settled unknown
+    const early = await dispatchJob(deps(), job);
+    clock.advance(5_000);
+    const late = await dispatchJob(deps('next'), job);
+    // Assess
+    expect(early).toMatchObject({ outcome: 'retry_later' });
+    expect(late).toEqual({ outcome: 'done' });
+    expect(upstream.calls.map((c) => c.to)).toEqual(['5215550101']);
+    expect(await status()).toMatchObject({ counts: { sent: 1, failed: 1 }, errors: [{ code: 'outcome_unknown', count: 1 }] });
+  });
+
+  it('dispatches nothing of a send still being queued or abandoned', async () => {
+    const queuing = await world(1, { status: 'queuing' });
+    expect(await dispatchJob(queuing.deps(), jobOf([recipient('5215550100')]))).toMatchObject({ outcome: 'retry_later', afterSeconds: 10 });
+    const abandoned = await world(1, { status: 'abandoned' });
+    expect(await dispatchJob(abandoned.deps(), jobOf([recipient('5215550100')]))).toMatchObject({ outcome: 'dropped' });
+    expect([...queuing.upstream.calls, ...abandoned.upstream.calls]).toEqual([]);
+  });
+});
+
+describe('the dispatcher: the upstream’s answers', () => {
+  it('retries throughput limits with backoff, and refuses for good what the upstream refuses', async () => {
+    const limited: MessageAnswer = { kind: 'refused', code: '130429', title: 'Throughput', retryable: true };
+    const { deps, upstream, status } = await world(3, {
+      script: {
+        '5215550100': [limited, limited],
+        '5215550101': [{ kind: 'refused', code: '131026', title: 'Undeliverable', retryable: false }],
+        '5215550102': [{ kind: 'unknown' }],
+      },
+    });
+    await dispatchJob(deps(), jobOf([recipient('5215550100'), recipient('5215550101'), recipient('5215550102')]));
+    expect(upstream.calls.filter((c) => c.to === '5215550100')).toHaveLength(3);
+    expect(upstream.calls.filter((c) => c.to === '5215550101')).toHaveLength(1);
+    // No answer in time: the message may have gone out, so it is not sent again.
+    expect(upstream.calls.filter((c) => c.to === '5215550102')).toHaveLength(1);
+    expect(await status()).toMatchObject({
+      counts: { sent: 1, failed: 2 },
+      errors: [
+        { code: '131026', title: 'Undeliverable', count: 1 },
+        { code: 'outcome_unknown', count: 1 },
+      ],
+    });
+  });
+
+  it('stops the send when the template is paused: the rest fail with the reason, unsent', async () => {
+    const recipients = Array.from({ length: 120 }, (_, i) => recipient(String(5215550000 + i)));
+    const paused: MessageAnswer = { kind: 'refused', code: '132015', title: 'Template paused', retryable: false };
+    const script = Object.fromEntries(recipients.map((r) => [r.to, [paused]]));
+    const { deps, upstream, status } = await world(120, { script });
+    await dispatchJob(deps(), jobOf(recipients));
+    // Messages already on their way when the first answer came may be refused too; none after it is sent.
+    expect(upstream.calls.length).toBeLessThan(5);
+    expect(await status()).toMatchObject({
+      counts: { sent: 0, failed: 120 },
+      stopped: { code: '132015' },
+      errors: [{ code: '132015', count: 120 }],
+    });
+  });
+
+  it('sends nothing after message_send_ttl_seconds from acceptance, counted expired', async () => {
+    // Prepare: 200 recipients at 80 per second take 2.5 s; the TTL is 1 s
+    const recipients = Array.from({ length: 200 }, (_, i) => recipient(String(5215550000 + i)));
+    const { deps, upstream, status } = await world(200);
+    await dispatchJob(deps(), jobOf(recipients, { message_send_ttl_seconds: 1 }));
+    const counts = (await status()).counts!;
+    expect(counts.sent + counts.expired).toBe(200);
+    expect(counts.sent).toBe(upstream.calls.length);
+    expect(counts.sent).toBeLessThanOrEqual(81);
+    expect(Math.max(...upstream.calls.map((c) => c.at)) - upstream.calls[0].at).toBeLessThan(1000);
+  });
+});
+
+describe('the dispatcher: a job that can send nothing', () => {
+  it('settles a job that begins after its send expired whole, in one write, and only once', async () => {
+    const recipients = Array.from({ length: 300 }, (_, i) => recipient(String(5215550000 + i)));
+    const { deps, clock, upstream, sends, status } = await world(300);
+    clock.advance(5_000);
+    const job = jobOf(recipients, { message_send_ttl_seconds: 1 });
+    expect(await dispatchJob(deps(), job)).toEqual({ outcome: 'done' });
+    expect(await dispatchJob(deps('again'), job)).toEqual({ outcome: 'done' });
+    expect(upstream.calls).toEqual([]);
+    expect((await status()).counts).toMatchObject({ expired: 300, sent: 0 });
+    expect(sends.recipients.size).toBe(0);
+  });
+});
+
+describe('the dispatcher: pacing', () => {
+  it('sends one number’s messages an interval apart, from slots reserved in blocks', async () => {
+    const recipients = Array.from({ length: 200 }, (_, i) => recipient(String(5215550000 + i)));
+    const { deps, upstream, pacer } = await world(200);
+    await dispatchJob(deps(), jobOf(recipients));
+    const gaps = upstream.calls.slice(1).map((c, i) => c.at - upstream.calls[i].at);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(12.5 - 1e-9);
+    expect(pacer.reservations.map((r) => r.count)).toEqual([90, 90, 20]);
+    // Reservations follow each other: the next block's slots start where the last one's end.
+    for (let i = 1; i < pacer.reservations.length; i++) {
+      const before = pacer.reservations[i - 1];
+      expect(pacer.reservations[i].first).toBeGreaterThanOrEqual(before.first + before.count * before.intervalMs);
+    }
+  });
+});
+
+describe('Cloud API messages (upstream-facts §1.9) against the emulator’s checks', () => {
+  const sendable = templates.filter(
+    (t) => t.status === 'APPROVED' && t.parameter_format !== 'NAMED' && (t.parameter_format as string) !== 'named',
+  );
+  const values = fc.array(
+    fc.string({ minLength: 1, maxLength: 12 }).filter((s) => s.trim().length > 0),
+    { minLength: 30, maxLength: 30 },
+  );
+
+  /** Values for what the template needs, taken from a pool, as a valid send would carry them. */
+  function recipientFor(template: MetaTemplate, pool: string[]): JobRecipient {
+    const needs = templateNeeds(template);
+    let i = 0;
+    const take = (n: number) => Array.from({ length: n }, () => pool[i++ % pool.length]);
+    return {
+      to: '5215550100',
+      params: {
+        ...(needs.header && { header: take(needs.header) }),
+        ...(needs.body && { body: take(needs.body) }),
+        ...(needs.buttons && { buttons: take(needs.buttons) }),
+        ...(needs.cards && { cards: needs.cards.map((card) => ({ body: take(card.body), buttons: take(card.buttons) })) }),
+      },
+    };
+  }
+  const headerFor = (template: MetaTemplate): DispatchJob['component'] => {
+    const format = String(template.components.find((c) => c.type === 'HEADER')?.format ?? '');
+    if (format === 'IMAGE') return { header: { type: 'image_url', value: 'https://cdn.example.com/a.png' } };
+    if (format === 'LOCATION')
+      return { header: { type: 'location', location: { latitude: '1', longitude: '2', name: 'n', address: 'a' } } };
+    return undefined;
+  };
+  const jobFor = (template: MetaTemplate, recipients: JobRecipient[]) => {
+    const component = headerFor(template);
+    return jobOf(recipients, {
+      template: {
+        name: template.name,
+        language: template.language,
+        id: template.id,
+        category: template.category,
+        components: template.components,
+      },
+      ...(component && { component }),
+    });
+  };
+
+  it.each(sendable.map((t) => [t.name, t] as const))(
+    '%s: every valid recipient makes a message the emulator accepts',
+    (_name, template) => {
+      fc.assert(
+        fc.property(values, (pool) => {
+          const r = recipientFor(template, pool);
+          expect(() => checkMessage(template, cloudMessage(jobFor(template, [r]), r) as never)).not.toThrow();
+        }),
+        { numRuns: 50 },
+      );
+    },
+  );
+
+  it.each(sendable.filter((t) => templateNeeds(t).body > 0).map((t) => [t.name, t] as const))(
+    '%s: a message with a body value missing is refused with 132000',
+    (_name, template) => {
+      const r = recipientFor(template, ['x']);
+      const message = cloudMessage(jobFor(template, [r]), { ...r, params: { ...r.params, body: r.params!.body!.slice(1) } });
+      const refusal = (() => {
+        try {
+          checkMessage(template, message as never);
+        } catch (error) {
+          return error as GraphError;
+        }
+      })();
+      expect(refusal).toBeInstanceOf(GraphError);
+      expect(refusal?.code).toBe(132000);
+    },
+  );
+
+  it('an AUTHENTICATION template as created is stored as Graph stores it, and its code message is accepted', () => {
+    const created = storedAuthenticationComponents([
+      { type: 'BODY', add_security_recommendation: true },
+      { type: 'BUTTONS', buttons: [{ type: 'OTP', otp_type: 'COPY_CODE', text: 'Copy code' }] },
+    ]);
+    const stored = { ...templateNamed('login_code'), components: created };
+    expect(templateNeeds(stored)).toMatchObject({ body: 1, buttons: 1 });
+    const r = { to: '5215550100', params: { body: ['482913'], buttons: ['482913'] } };
+    const message = cloudMessage(jobFor(stored, [r]), r);
+    expect(() => checkMessage(stored, message as never)).not.toThrow();
+    expect(message.template.components).toEqual([
+      { type: 'body', parameters: [{ type: 'text', text: '482913' }] },
+      { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: '482913' }] },
+    ]);
+  });
+});
