@@ -68,10 +68,10 @@ say();
 
 say('## Dispatch: messages per second per number (issue 11)');
 say();
-const pace = await measureDispatchRate(Number(process.env.DISPATCH_PER_NUMBER ?? 800));
+const pace = measureDispatchRate(Number(process.env.DISPATCH_PER_NUMBER ?? 800));
 const ratio = (measured: number, wanted: number) => `${(measured / wanted).toFixed(3)}×`;
 say(
-  `On the local stack's real parts: sends through the API, the dispatch queue, ${10} dispatcher pollers, DynamoDB Local and the Graph emulator, all on this machine. The baseline is the configured rate (MESSAGES_PER_SECOND = ${pace.configured}); a rate is messages over the span from a number's first accepted message to its last (the emulator's accept times); the peak is the most accepts in any one second.`,
+  `On the local stack's real parts: sends through the API, the dispatch queue, ${10} dispatcher pollers, DynamoDB Local and the Graph emulator, all on this machine. The baseline is the configured rate (MESSAGES_PER_SECOND = ${pace.configured}); a rate is the least-squares slope of a number's accept times at the emulator against the messages' order; the peak is the most accepts in any one second.`,
 );
 say();
 say('| run | messages | per number (msg/s) | per number / configured | peak second | total (msg/s) |');

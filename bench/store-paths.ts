@@ -1,15 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamo, tableName } from '#lib/adapters/dynamo/client.ts';
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
@@ -569,13 +561,32 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
           }),
         );
       }
+      // Settled `queued` as the send is: listed under its client and counted there, in one transaction.
       await dynamo().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: { pk: `SEND#direct-${round}`, sk: 'SEND' },
-          UpdateExpression: 'SET #s = :s',
-          ExpressionAttributeNames: { '#s': 'status' },
-          ExpressionAttributeValues: { ':s': 'queued' },
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName(),
+                Key: { pk: `SEND#direct-${round}`, sk: 'SEND' },
+                UpdateExpression: 'SET #s = :s, gsi1pk = :p, gsi1sk = :o',
+                ExpressionAttributeNames: { '#s': 'status' },
+                ExpressionAttributeValues: {
+                  ':s': 'queued',
+                  ':p': 'CLIENT#931#SENDS',
+                  ':o': `${new Date().toISOString()}#direct-${round}`,
+                },
+              },
+            },
+            {
+              Update: {
+                TableName: tableName(),
+                Key: { pk: keys.client(931), sk: SORT.sendCount },
+                UpdateExpression: 'ADD sends :one',
+                ExpressionAttributeValues: { ':one': 1 },
+              },
+            },
+          ],
         }),
       );
     };

@@ -171,6 +171,14 @@ export class TemplateMessagingStack extends Stack {
           : Duration.seconds(50);
       const fn = new ServiceFunction(this, worker.name, { entry: worker.entry, timeout });
       grantNeeds(fn, worker.needs);
+      // A worker that keeps failing shows as errors before its messages reach a dead-letter queue.
+      new Alarm(this, `${worker.name}Errors`, {
+        metric: fn.metricErrors({ period: Duration.minutes(5) }),
+        threshold: 5,
+        evaluationPeriods: 1,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        alarmDescription: `${worker.name} failed more than 5 times in 5 minutes`,
+      });
       if ('queue' in worker.trigger) {
         const { def, queue } = queues[worker.trigger.queue];
         queue.grantConsumeMessages(fn);
@@ -183,14 +191,6 @@ export class TemplateMessagingStack extends Stack {
             ...(worker.trigger.maxConcurrency && { maxConcurrency: worker.trigger.maxConcurrency }),
           }),
         );
-        // A worker that keeps failing shows as errors before its messages reach the dead-letter queue.
-        new Alarm(this, `${worker.name}Errors`, {
-          metric: fn.metricErrors({ period: Duration.minutes(5) }),
-          threshold: 5,
-          evaluationPeriods: 1,
-          treatMissingData: TreatMissingData.NOT_BREACHING,
-          alarmDescription: `${worker.name} failed more than 5 times in 5 minutes`,
-        });
       } else {
         new Rule(this, `${worker.name}Schedule`, {
           schedule: Schedule.rate(Duration.minutes(worker.trigger.everyMinutes)),

@@ -162,9 +162,9 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
     else if (clock.now() >= expiresAt) for (const claim of mine) outcomes.push({ claim, outcome: { kind: 'expired' } });
     else {
       for (const [k, claim] of mine.entries()) {
-        // At its slot, and never sooner than one interval after the last one: a stalled invocation does not
-        // catch up in a burst, so no second ever carries more than the rate.
-        const wait = Math.max(first + k * intervalMs, lastLaunch + intervalMs) - clock.now();
+        // At its slot; a late invocation catches up at most at twice the pace (never sooner than half an
+        // interval after its previous message), so timer lateness does not add up and a stall ends in no burst.
+        const wait = Math.max(first + k * intervalMs, lastLaunch + intervalMs / 2) - clock.now();
         if (wait > 0) await clock.sleep(wait);
         lastLaunch = clock.now();
         while (running.size >= settings.inFlight) await Promise.race(running);

@@ -120,4 +120,25 @@ describe('the route manifest', () => {
       });
     }
   });
+
+  it("deploys the dispatcher on the dispatch queue with a concurrency cap, the queue's timeout, the pace, and alarms", () => {
+    // Assess: the event source mapping caps concurrent dispatchers and reports partial failures
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      BatchSize: 1,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      ScalingConfig: { MaximumConcurrency: 10 },
+    });
+    const [, dispatcher] = resourcesOf('AWS::Lambda::Function').find(([id]) => /^DispatchMessages[0-9A-F]{8}$/.test(id))!;
+    expect(dispatcher.Properties.Timeout).toBe(300);
+    expect(dispatcher.Properties.Environment.Variables.MESSAGES_PER_SECOND).toBe('80');
+    template.hasResourceProperties('AWS::SQS::Queue', {
+      QueueName: 'template-dispatch',
+      VisibilityTimeout: 300,
+      RedrivePolicy: Match.objectLike({ maxReceiveCount: 100 }),
+    });
+    // Assess: every dead-letter queue and every worker has an alarm
+    const alarms = resourcesOf('AWS::CloudWatch::Alarm').map(([id]) => id);
+    expect(alarms.filter((id) => id.includes('DlqNotEmpty'))).toHaveLength(3);
+    for (const worker of workers) expect(alarms.some((id) => id.startsWith(`${worker.name}Errors`))).toBe(true);
+  });
 });
