@@ -171,8 +171,13 @@ async function templateToSend(
 const JOB_RECIPIENTS = 1000;
 export const JOB_BYTES = 204_000;
 
+/** Whether every character is ASCII (one native regex scan). */
+const isAscii = (text: string) => !/[\u0080-\uffff]/.test(text);
+
 /** The UTF-8 length of a string, counted without encoding it (a send counts 10,000 recipients). */
 function utf8Length(text: string) {
+  // ASCII (the usual JSON of recipients) is one byte a character: a native scan decides it far faster than the loop.
+  if (isAscii(text)) return text.length;
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);

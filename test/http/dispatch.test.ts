@@ -279,6 +279,68 @@ describe('the dispatcher (decisions §12)', () => {
   });
 });
 
+describe('a send recorded before the dispatcher existed (kept data)', () => {
+  it('gets its counts at its first job and is dispatched', async () => {
+    // Prepare: a queued send as the previous version wrote it (no counts), and its job
+    useStackTable();
+    const { dynamo, tableName } = await import('#lib/adapters/dynamo/client.ts');
+    const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
+    const sendId = `legacy-${run}`;
+    const to = numberOf(16, 1);
+    await dynamo().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          pk: `SEND#${sendId}`,
+          sk: 'SEND',
+          entity: 'send',
+          send_id: sendId,
+          client_id: CLIENT,
+          did: DID,
+          template: { name: 'track_order', language: 'en_US' },
+          status: 'queued',
+          created_at: new Date().toISOString(),
+          total: 1,
+          jobs: 1,
+        },
+      }),
+    );
+    const track = templates.find((t: { name: string }) => t.name === 'track_order');
+    const job = {
+      send_id: sendId,
+      client_id: CLIENT,
+      did: DID,
+      waba_id: WABA,
+      phone_number_id: NUMBER_ID,
+      channel: 'MSGCHAN',
+      template: { name: track.name, language: track.language, id: track.id, category: track.category, components: track.components },
+      total_contacts: 1,
+      job: 1,
+      jobs: 1,
+      first_index: 0,
+      recipients: [trackOrder(to)],
+    };
+    // Act
+    const sqs = new SQSClient({
+      endpoint: inject('sqsEndpoint'),
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'l', secretAccessKey: 'l' },
+    });
+    await sqs.send(new SendMessageCommand({ QueueUrl: inject('dispatchQueueUrl'), MessageBody: JSON.stringify(job) }));
+    // Assess
+    const deadline = Date.now() + 20_000;
+    while ((await acceptedFor([to])).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(await acceptedFor([to])).toHaveLength(1);
+    const { DynamoSendStore } = await import('#lib/adapters/dynamo/send-store.ts');
+    let stored = await new DynamoSendStore().get(sendId);
+    while (stored?.counts?.sent !== 1 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      stored = await new DynamoSendStore().get(sendId);
+    }
+    expect(stored?.counts).toMatchObject({ sent: 1, failed: 0 });
+  });
+});
+
 describe('send status: GET /v1/sends/{send_id} and GET /v1/sends (decisions §12)', () => {
   it('reports a send’s counts to its client and to BSP_CN, and hides it from other clients', async () => {
     const response = await send({

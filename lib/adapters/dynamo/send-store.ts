@@ -295,7 +295,26 @@ export class DynamoSendStore implements SendStore {
     await transactWrite([this.settleItem(sendId, claim, outcome, lease), countUpdate(sendId, add, errors)]);
   }
 
+  /** A send recorded by a version without counts (before the dispatcher) gets them before its first outcome. */
+  private async ensureCounts(sendId: string) {
+    await dynamo()
+      .send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { pk: keys.send(sendId), sk: SORT.send },
+          UpdateExpression: 'SET #c = if_not_exists(#c, :zero), #ec = if_not_exists(#ec, :none), #et = if_not_exists(#et, :none)',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#c)',
+          ExpressionAttributeNames: { '#c': 'counts', '#ec': 'error_counts', '#et': 'error_titles' },
+          ExpressionAttributeValues: { ':zero': ZERO_COUNTS, ':none': {} },
+        }),
+      )
+      .catch((error) => {
+        if (!isConditionFailure(error)) throw error;
+      });
+  }
+
   async beginJob(sendId: string, job: number) {
+    await this.ensureCounts(sendId);
     const result = await dynamo().send(
       new UpdateCommand({
         TableName: tableName(),
@@ -310,6 +329,7 @@ export class DynamoSendStore implements SendStore {
   }
 
   async settleJob(sendId: string, job: number, recipients: number, outcome: RecipientOutcome) {
+    await this.ensureCounts(sendId);
     const { add, errors } = tally(Array.from({ length: recipients }, () => outcome));
     try {
       await transactWrite([
