@@ -65,6 +65,12 @@ const REVIEW_WARNINGS = {
     },
   },
 };
+/** One problem of a request: where (`recipients[3].params.body`) and what (decisions §2). */
+const ERROR_DETAIL = {
+  type: 'object',
+  required: ['path', 'message'],
+  properties: { path: { type: 'string' }, message: { type: 'string' } },
+};
 const DRY_RUN_RESULT = {
   type: 'object',
   required: ['valid', 'errors', 'review_warnings'],
@@ -72,7 +78,7 @@ const DRY_RUN_RESULT = {
     valid: { type: 'boolean' },
     errors: {
       type: 'array',
-      items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
+      items: ERROR_DETAIL,
     },
     review_warnings: REVIEW_WARNINGS,
   },
@@ -91,35 +97,35 @@ const SEND_DRY_RUN_RESULT = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['index', 'path', 'message'],
-        properties: { index: { type: 'integer' }, path: { type: 'string' }, message: { type: 'string' } },
+        required: ['index', ...ERROR_DETAIL.required],
+        properties: { index: { type: 'integer' }, ...ERROR_DETAIL.properties },
       },
     },
   },
 };
 
 function operation(route: RouteDef) {
-  const sendDryRun = route.request?.dryRun && route.request.idempotencyKey;
   const responses: Record<string, unknown> = {
-    [route.success]: sendDryRun
-      ? {
-          description: '`{success, send_id, warning?}`; with `?dry_run=true`, the dry run’s answer instead',
-          content: {
-            'application/json': {
-              schema: { oneOf: [{ type: 'object', properties: { send_id: { type: 'string' } } }, SEND_DRY_RUN_RESULT] },
-            },
-          },
-        }
-      : route.request?.dryRun
+    [route.success]:
+      route.request?.dryRun === 'recipients'
         ? {
-            description: 'The result, with `review_warnings` when there are any; with `?dry_run=true`, the dry run’s answer instead',
+            description: '`{success, send_id, warning?}`; with `?dry_run=true`, the dry run’s answer instead',
             content: {
               'application/json': {
-                schema: { oneOf: [{ type: 'object', properties: { review_warnings: REVIEW_WARNINGS } }, DRY_RUN_RESULT] },
+                schema: { oneOf: [{ type: 'object', properties: { send_id: { type: 'string' } } }, SEND_DRY_RUN_RESULT] },
               },
             },
           }
-        : { description: 'Success', content: { 'application/json': { schema: { type: 'object' } } } },
+        : route.request?.dryRun
+          ? {
+              description: 'The result, with `review_warnings` when there are any; with `?dry_run=true`, the dry run’s answer instead',
+              content: {
+                'application/json': {
+                  schema: { oneOf: [{ type: 'object', properties: { review_warnings: REVIEW_WARNINGS } }, DRY_RUN_RESULT] },
+                },
+              },
+            }
+          : { description: 'Success', content: { 'application/json': { schema: { type: 'object' } } } },
   };
   const errors = route.auth ? [...route.errors, 401, 500] : [...route.errors, 500];
   for (const status of [...new Set(errors)].sort()) {
@@ -191,11 +197,7 @@ export function openApiDocument(serverUrl = '/') {
             code: { type: 'string' },
             details: {
               type: 'array',
-              items: {
-                type: 'object',
-                required: ['path', 'message'],
-                properties: { path: { type: 'string' }, message: { type: 'string' } },
-              },
+              items: ERROR_DETAIL,
             },
             request_id: { type: 'string' },
           },

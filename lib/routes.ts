@@ -55,10 +55,11 @@ export interface RouteRequest {
   /** Message of the 400 when the request fails validation (the spec's wording where it has one). */
   invalidMessage?: string;
   /**
-   * The route has `?dry_run=true` (decisions §18): then a body that fails its schema is no 400 but handed to
-   * the handler as `invalid`, which answers 200 `{valid: false, errors}` with the same details.
+   * The route has `?dry_run=true`: then a body that fails its schema is no 400 but handed to the handler as
+   * `invalid` (and `raw`). What the dry run answers: `template` (decisions §18: `{valid, errors,
+   * review_warnings}`) or `recipients` (decisions §12: `{success, dry_run, total, valid, invalid}`).
    */
-  dryRun?: boolean;
+  dryRun?: 'template' | 'recipients';
   /** The route takes an `Idempotency-Key` header (decisions §12), checked before the handler runs. */
   idempotencyKey?: boolean;
 }
@@ -195,7 +196,7 @@ export const CreateTemplate = {
     // Multipart bodies over 4 MiB get 413 (decisions §4).
     multipart: { jsonPart: 'template', filePart: 'file', maxBytes: 4 * 1024 * 1024 },
     invalidMessage: 'Template validation failed',
-    dryRun: true,
+    dryRun: 'template',
   },
   errors: [400, 403, 409, 413, 502],
   needs: { table: 'write', upstream: true, bus: true },
@@ -215,7 +216,7 @@ export const EditTemplate = {
     query: EditTemplateQuery,
     body: EditTemplateBody,
     invalidMessage: 'Template validation failed',
-    dryRun: true,
+    dryRun: 'template',
   },
   errors: [400, 403, 404, 502],
   needs: { table: 'write', upstream: true },
@@ -298,7 +299,14 @@ export const SendTemplate = {
   summary: 'Send an approved template to a list of recipients (queued as dispatch jobs)',
   success: 200,
   auth: true,
-  request: { path: DidPath, query: SendQuery, body: SendBody, invalidMessage: 'Invalid send payload', dryRun: true, idempotencyKey: true },
+  request: {
+    path: DidPath,
+    query: SendQuery,
+    body: SendBody,
+    invalidMessage: 'Invalid send payload',
+    dryRun: 'recipients',
+    idempotencyKey: true,
+  },
   errors: [400, 403, 404, 409, 422, 502],
   needs: { table: 'write', upstream: true, queues: ['dispatch'] },
 } satisfies RouteDef;

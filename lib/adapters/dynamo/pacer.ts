@@ -2,6 +2,7 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Pacer } from '#lib/domain/ports.ts';
 import { dynamo, tableName } from './client.ts';
 import { keys, SORT } from './table.ts';
+import { isConditionalCheckFailure } from './transactions.ts';
 
 const TRIES = 50;
 
@@ -33,7 +34,7 @@ export class DynamoPacer implements Pacer {
         );
         return first;
       } catch (error) {
-        if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+        if (!isConditionalCheckFailure(error)) throw error;
         await new Promise((r) => setTimeout(r, Math.random() * 5 * (attempt + 1)));
       }
     }

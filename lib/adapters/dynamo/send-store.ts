@@ -4,15 +4,13 @@ import { inParallel } from '../parallel.ts';
 import { dynamo, tableName } from './client.ts';
 import { stripKeys } from './directory-store.ts';
 import { keys, SORT, TTL_ATTRIBUTE } from './table.ts';
-import { cancellationCodes, type TransactItem, transactWrite } from './transactions.ts';
+import { cancellationCodes, isConditionalCheckFailure, type TransactItem, transactWrite } from './transactions.ts';
 
 /** Claims and recipients are kept this long after the send (then TTL removes them): longer than any send's TTL. */
 const RECIPIENT_DAYS = 35;
 /** Claims written at once by one block. */
 const CLAIM_PARALLELISM = 16;
 const ZERO_COUNTS: SendCounts = { duplicates_removed: 0, expired: 0, sent: 0, failed: 0, delivered: 0, read: 0 };
-
-const isConditionFailure = (error: unknown) => (error as Error)?.name === 'ConditionalCheckFailedException';
 
 /**
  * A send's numbers, one update: adds outcomes to the counts and the error tally. Codes become attribute names
@@ -173,10 +171,10 @@ export class DynamoSendStore implements SendStore {
    */
   async claim(sendId: string, claims: RecipientClaim[], lease: ClaimLease, nowMs: number): Promise<ClaimStatus[]> {
     const expires = Math.ceil(nowMs / 1000) + RECIPIENT_DAYS * 86_400;
-    const seen = new Set<string>();
-    const first = claims.map((claim) => !seen.has(claim.key) && Boolean(seen.add(claim.key)));
+    const firstOfKey = new Map<string, number>();
+    for (const [i, claim] of claims.entries()) if (!firstOfKey.has(claim.key)) firstOfKey.set(claim.key, i);
     const statuses = await inParallel(claims, CLAIM_PARALLELISM, async (claim, i): Promise<ClaimStatus | undefined> => {
-      if (!first[i]) return undefined;
+      if (firstOfKey.get(claim.key) !== i) return undefined;
       try {
         await dynamo().send(
           new PutCommand({
@@ -196,14 +194,12 @@ export class DynamoSendStore implements SendStore {
         );
         return 'claimed';
       } catch (error) {
-        if (isConditionFailure(error)) return undefined;
+        if (isConditionalCheckFailure(error)) return undefined;
         throw error;
       }
     });
-    for (const [i, claim] of claims.entries()) {
-      statuses[i] ??= await this.resolveTaken(sendId, claim, lease, nowMs);
-    }
-    return statuses as ClaimStatus[];
+    // Those taken already (a redelivered block: all of them) are resolved as many at a time as they were put.
+    return inParallel(claims, CLAIM_PARALLELISM, async (claim, i) => statuses[i] ?? this.resolveTaken(sendId, claim, lease, nowMs));
   }
 
   /** A recipient key that exists already: the same position from an earlier delivery, or a duplicate. */
@@ -309,7 +305,7 @@ export class DynamoSendStore implements SendStore {
         }),
       )
       .catch((error) => {
-        if (!isConditionFailure(error)) throw error;
+        if (!isConditionalCheckFailure(error)) throw error;
       });
   }
 
@@ -361,7 +357,7 @@ export class DynamoSendStore implements SendStore {
         }),
       );
     } catch (error) {
-      if (!isConditionFailure(error)) throw error;
+      if (!isConditionalCheckFailure(error)) throw error;
     }
   }
 }

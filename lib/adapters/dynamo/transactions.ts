@@ -3,6 +3,9 @@ import { dynamo } from './client.ts';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
+/** A single write's condition failed. */
+export const isConditionalCheckFailure = (error: unknown) => (error as Error)?.name === 'ConditionalCheckFailedException';
+
 /** DynamoDB's reason per item of a cancelled transaction (`None` for the items that were fine), or undefined. */
 export function cancellationCodes(error: unknown): string[] | undefined {
   if ((error as Error)?.name !== 'TransactionCanceledException') return undefined;

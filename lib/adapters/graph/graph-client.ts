@@ -36,6 +36,15 @@ type Query = Record<string, string | number | undefined>;
 /** Socket errors raised before any byte of the request left: nothing can have reached the upstream. */
 const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
 
+/** Graph's answer as JSON (`{}` when empty), or undefined when it is not JSON. */
+function parseAnswer(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : {};
+  } catch {
+    return undefined;
+  }
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class GraphClient {
@@ -74,13 +83,7 @@ export class GraphClient {
         body: JSON.stringify(json),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
-      const text = await response.text();
-      let body: unknown;
-      try {
-        body = text ? JSON.parse(text) : {};
-      } catch {
-        body = undefined;
-      }
+      const body = parseAnswer(await response.text());
       this.options.log.debug('upstream call', {
         method: 'POST',
         path: url.pathname,
@@ -125,13 +128,7 @@ export class GraphClient {
           body = options.raw as RequestInit['body'];
         }
         const response = await this.fetchImpl(url, { method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
-        const text = await response.text();
-        let parsed: unknown;
-        try {
-          parsed = text ? JSON.parse(text) : {};
-        } catch {
-          parsed = undefined;
-        }
+        const parsed = parseAnswer(await response.text());
         this.options.log.debug('upstream call', {
           method,
           path: url.pathname,
