@@ -176,6 +176,7 @@ export function checkDirectoryReferences(file: DirectoryFile): { path: string; m
   });
   const campaigns = new Map(file.campaigns.map((c) => [c.campaign_id, c]));
   const contacts = new Map(file.contact_channels.map((c) => [c.channel_id, c]));
+  const slots = new Map<string, Set<string>>();
   file.template_records.forEach((r, i) => {
     const path = `template_records[${i}]`;
     needClient(r.client_id, `${path}.client_id`);
@@ -184,9 +185,16 @@ export function checkDirectoryReferences(file: DirectoryFile): { path: string; m
     else if (!waba.templates.some((t) => t.id === r.template_id)) {
       problems.push({ path: `${path}.template_id`, message: `unknown template ${r.template_id} in WABA ${r.waba_id}` });
     }
-    if ((r.channel_id === undefined) !== (r.campaign_id === undefined)) {
-      problems.push({ path, message: 'channel_id and campaign_id go together' });
-    }
+    // A record may hold half a pair (decisions §11); each (client, template) holds one record per slot, and
+    // either assignment records or one placeholder.
+    const slot =
+      r.channel_id === undefined && r.campaign_id === undefined ? 'placeholder' : `${r.channel_id ?? '-'}#${r.campaign_id ?? '-'}`;
+    const aggregate = `${r.client_id}#${r.waba_id}#${r.template_id}`;
+    const held = slots.get(aggregate) ?? new Set<string>();
+    if (held.has(slot)) problems.push({ path, message: `client ${r.client_id} has this assignment of template ${r.template_id} twice` });
+    else if (held.size > 0 && (slot === 'placeholder' || held.has('placeholder')))
+      problems.push({ path, message: `client ${r.client_id} has both assignments and the placeholder of template ${r.template_id}` });
+    slots.set(aggregate, held.add(slot));
     if (r.channel_id !== undefined && contacts.get(r.channel_id)?.client_id !== r.client_id) {
       problems.push({ path: `${path}.channel_id`, message: `channel ${r.channel_id} is not a channel of client ${r.client_id}` });
     }

@@ -1,6 +1,6 @@
 import { InvalidRequest } from './errors.ts';
 import type { AssignedChannel, MetaTemplate, TemplateRecord } from './template-record.ts';
-import { UNASSIGNED } from './template-record.ts';
+import { listedCampaign } from './template-record.ts';
 import { pageOf } from './paging.ts';
 
 /** GET /v1/templates: one entry per template with its campaigns and channels (spec §5, decisions §3, §9). */
@@ -151,7 +151,7 @@ export function listingEntryOf(records: TemplateRecord[]): ListingEntry | null {
   const first = oldestRecord(records);
   const meta = first.meta_template;
   const active = records.some((r) => r.active);
-  const campaigns = [...new Set(records.map((r) => (r.campaign ? r.campaign.campaign_name : UNASSIGNED)))].sort();
+  const campaigns = [...new Set(records.flatMap((r) => listedCampaign(r) ?? []))].sort();
   const channels = [...new Set(records.flatMap((r) => (r.channel ? [r.channel.channel_id] : [])))].sort((a, b) => a - b);
   return {
     client_id: first.client_id,

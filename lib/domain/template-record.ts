@@ -61,6 +61,24 @@ export const UNASSIGNED = 'Unassigned';
 
 export const isPlaceholder = (record: TemplateRecord) => !record.channel && !record.campaign;
 
+/**
+ * What a record holds of an assignment (decisions §11): a whole pair, half of one (records imported from older
+ * data), or nothing (the placeholder). A client holds at most one record per slot of a template.
+ */
+export function assignmentSlot(record: TemplateRecord): string {
+  if (isPlaceholder(record)) return UNASSIGNED;
+  return `${record.channel?.channel_id ?? '-'}#${record.campaign?.campaign_id ?? '-'}`;
+}
+
+/**
+ * The campaign a record lists its template under: its campaign's name, `Unassigned` for the placeholder, none
+ * for a record with a channel and no campaign (it is neither assigned to a campaign nor the placeholder).
+ */
+export function listedCampaign(record: TemplateRecord): string | undefined {
+  if (record.campaign) return record.campaign.campaign_name;
+  return record.channel ? undefined : UNASSIGNED;
+}
+
 /** Record ids look like MongoDB ObjectIds: 24 lowercase hex characters, opaque and permanent. */
 export function newRecordId(now = Date.now()): string {
   const seconds = Math.floor(now / 1000)

@@ -1,7 +1,7 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ListingEntry } from '#lib/domain/template-listing.ts';
 import type { TemplateRecord } from '#lib/domain/template-record.ts';
-import { UNASSIGNED } from '#lib/domain/template-record.ts';
+import { listedCampaign } from '#lib/domain/template-record.ts';
 import { keys, SORT } from './table.ts';
 import { tableName } from './client.ts';
 
@@ -139,8 +139,8 @@ export function countChanges(changes: { before: ListingEntry | null; after: List
 export function campaignHolders(records: TemplateRecord[]): Set<string> {
   const holders = new Map<string, string>();
   for (const record of records) {
-    if (record.isDirectMessage === true) continue;
-    const campaign = record.campaign?.campaign_name ?? UNASSIGNED;
+    const campaign = record.isDirectMessage === true ? undefined : listedCampaign(record);
+    if (campaign === undefined) continue;
     const held = holders.get(campaign);
     if (held === undefined || record.id < held) holders.set(campaign, record.id);
   }
@@ -149,14 +149,16 @@ export function campaignHolders(records: TemplateRecord[]): Set<string> {
 
 /**
  * The campaign facet of a holder's assignment key (see campaignHolders): the key sits in the campaign
- * partition of its client's listing (the placeholder under `Unassigned`), in the entry's order.
+ * partition of its client's listing (the placeholder under `Unassigned`), in the entry's order. A record with a
+ * channel and no campaign holds no campaign facet (decisions §11).
  */
 export function campaignFacet(record: TemplateRecord, holder: boolean): Record<string, unknown> {
-  if (!holder || record.isDirectMessage === true) return {};
+  const campaign = listedCampaign(record);
+  if (!holder || record.isDirectMessage === true || campaign === undefined) return {};
   const t = record.meta_template;
   const deleted = record.deleted === true;
   return {
-    listing_campaign_pk: keys.listingFacet(record.client_id, deleted, 'campaign', record.campaign?.campaign_name ?? UNASSIGNED),
+    listing_campaign_pk: keys.listingFacet(record.client_id, deleted, 'campaign', campaign),
     listing_sk: keys.listingOrder(t.name, t.language, record.waba_id, t.id),
   };
 }

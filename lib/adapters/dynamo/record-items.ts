@@ -1,4 +1,4 @@
-import type { TemplateRecord } from '#lib/domain/template-record.ts';
+import { assignmentSlot, type TemplateRecord, UNASSIGNED } from '#lib/domain/template-record.ts';
 import { keys, SORT } from '#lib/adapters/dynamo/table.ts';
 import { campaignFacet } from './listing-items.ts';
 
@@ -21,12 +21,14 @@ export function recordItem(record: TemplateRecord): Record<string, unknown> {
 }
 
 /**
- * The uniqueness guard of an assignment: one item per (template, client, pair), or per placeholder. Written
+ * The uniqueness guard of an assignment: one item per (template, client, slot): a pair, half of one, or the
+ * placeholder (PAIR#<channel>#<campaign>, `-` for a missing half; PAIR#UNASSIGNED). Written
  * in the same transaction as the record with `attribute_not_exists`, so two concurrent requests can never
  * give a client the same pair twice, or two placeholders.
  */
 export function assignmentKey(record: TemplateRecord): { pk: string; sk: string } {
-  const sk = record.channel && record.campaign ? keys.pair(record.channel.channel_id, record.campaign.campaign_id) : SORT.placeholder;
+  const slot = assignmentSlot(record);
+  const sk = slot === UNASSIGNED ? SORT.placeholder : keys.pair(slot);
   return { pk: keys.assignments(record.waba_id, record.meta_template.id, record.client_id), sk };
 }
 

@@ -52,7 +52,8 @@ export const keys = {
   sendOrder: (createdAt: string, sendId: string) => `${createdAt}#${sendId}`,
   /** One (template, client)'s assignment keys; the sort key names the pair, or the placeholder. */
   assignments: (wabaId: string, templateId: string, clientId: number) => `ASSIGNMENT#${wabaId}#${templateId}#${clientId}`,
-  pair: (channelId: number, campaignId: number) => `PAIR#${channelId}#${campaignId}`,
+  /** An assignment slot (domain's assignmentSlot): `<channel>#<campaign>`, `-` for a half that is missing. */
+  pair: (slot: string) => `PAIR#${slot}`,
   // Index sort keys.
   /** gsi1 of channels: by client_id (numerically), then wa_id; a client's prefix is `channelOrder(id, '')`. */
   channelOrder: (clientId: number, waId: string) => `${String(clientId).padStart(12, '0')}#${waId}`,

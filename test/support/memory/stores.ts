@@ -25,7 +25,7 @@ import {
   type TemplateRecordStore,
   type WebhookConfigStore,
 } from '#lib/domain/ports.ts';
-import { headerTypeOf, type MetaTemplate, type TemplateRecord } from '#lib/domain/template-record.ts';
+import { assignmentSlot, headerTypeOf, type MetaTemplate, type TemplateRecord } from '#lib/domain/template-record.ts';
 import { type ListingCriteria, type ListingEntry, listingEntryOf, pageOfEntries } from '#lib/domain/template-listing.ts';
 import type { WebhookConfig } from '#lib/domain/webhook.ts';
 
@@ -98,8 +98,7 @@ export class MemoryDirectoryStore implements DirectoryStore {
 /** DynamoDB's limit of items in one transaction, counted as the DynamoDB adapter counts them. */
 const TRANSACTION_LIMIT = 100;
 
-const assignmentKey = (r: TemplateRecord) =>
-  `${r.waba_id}#${r.meta_template.id}#${r.client_id}#${r.channel && r.campaign ? `${r.channel.channel_id}#${r.campaign.campaign_id}` : 'UNASSIGNED'}`;
+const assignmentKey = (r: TemplateRecord) => `${r.waba_id}#${r.meta_template.id}#${r.client_id}#${assignmentSlot(r)}`;
 const listingOrder = (r: TemplateRecord) =>
   `${r.meta_template.name}#${r.meta_template.language}#${r.waba_id}#${r.meta_template.id}#${r.id}`;
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addAssignments, groupedAssignments, removeAssignments, replaceAssignments } from '#lib/domain/assignments.ts';
 import { InvalidRequest, NotFound } from '#lib/domain/errors.ts';
 import { isPlaceholder } from '#lib/domain/template-record.ts';
-import { bspCaller, callerOf, memoryWorld } from '../../support/memory/world.ts';
+import { bspCaller, callerOf, DEMO_FIXTURE, memoryWorld } from '../../support/memory/world.ts';
 
 const ASSIGNED = '65a1b2c3d4e5f60718293a4b'; // client 7, template 9001, pair (41, 31), active
 const PLACEHOLDER = '65a1b2c3d4e5f60718293a4d'; // client 7, template 9002, no pair
@@ -72,5 +72,23 @@ describe('assignments (use cases, in memory)', () => {
     const siblings = await world.records.listForTemplate('100200300', '9001', 8);
     expect(siblings.map((r) => r.id)).toContain(result.ids[0]);
     expect(siblings.filter(isPlaceholder)).toEqual([]);
+  });
+
+  it('keeps a half record when a pair is added, and forms no group or Unassigned entry from it (decisions §11)', async () => {
+    // Prepare: client 7's record of 9001 holds its channel only
+    const fixture = structuredClone(DEMO_FIXTURE);
+    const record = fixture.template_records.find((r) => r.id === ASSIGNED)!;
+    delete record.campaign_id;
+    const world = memoryWorld(fixture);
+    // Act
+    const before = await groupedAssignments(world, acme, ASSIGNED);
+    const unassigned = await world.records.listingPage(7, { deleted: false, campaignName: 'Unassigned' }, { offset: 0, size: 100 });
+    const added = await addAssignments(world, acme, ASSIGNED, { channel_campaigns: [{ channel_id: 41, campaign_id: 31 }] });
+    // Assess
+    expect(before).toEqual([]);
+    expect(unassigned.entries.map((e) => e.template_id)).not.toContain('9001');
+    expect(added.ids).not.toContain(ASSIGNED);
+    const siblings = await world.records.listForTemplate('100200300', '9001', 7);
+    expect(siblings.map((r) => `${r.channel?.channel_id}/${r.campaign?.campaign_id}`).sort()).toEqual(['41/31', '41/undefined']);
   });
 });
