@@ -11,7 +11,7 @@ import {
   TemplateDidPath,
 } from '#lib/schemas/create-template.ts';
 import { ListSendsQuery, SendBody, SendIdPath, SendQuery } from '#lib/schemas/send.ts';
-import { SyncBody } from '#lib/schemas/sync.ts';
+import { SyncBody, SyncStatusQuery } from '#lib/schemas/sync.ts';
 import { AssignmentBody, BulkStatusBody, ListTemplatesQuery, RecordIdPath, RemoveAssignmentQuery } from '#lib/schemas/templates.ts';
 import { GetWebhookQuery, SetWebhookBody } from '#lib/schemas/webhook.ts';
 
@@ -235,6 +235,19 @@ export const SyncTemplates = {
   needs: { table: 'write', upstream: true, queues: ['sync'] },
 } satisfies RouteDef;
 
+export const GetSyncStatus = {
+  name: 'GetSyncStatus',
+  method: 'GET',
+  path: '/v1/templates/sync-from-meta',
+  entry: 'functions/http/get-sync-status.ts',
+  summary: "The client's synchronization: the running one's progress and the last run's result",
+  success: 200,
+  auth: true,
+  request: { query: SyncStatusQuery, invalidMessage: 'client_id must be a whole number' },
+  errors: [400, 403],
+  needs: { table: 'read' },
+} satisfies RouteDef;
+
 export const GetChannelCampaignsGrouped = {
   name: 'GetChannelCampaignsGrouped',
   method: 'GET',
@@ -361,6 +374,7 @@ export const routes: RouteDef[] = [
   CreateTemplate,
   EditTemplate,
   SyncTemplates,
+  GetSyncStatus,
   GetChannelCampaignsGrouped,
   AddChannelCampaigns,
   ReplaceChannelCampaigns,

@@ -21,7 +21,7 @@ const stores = {
 };
 
 async function sync(record: SQSRecord) {
-  const job = JSON.parse(record.body) as { client_id: number; lease_id: string };
+  const job = JSON.parse(record.body) as { client_id: number; lease_id: string; requested_at?: string };
   await runSync({ ...stores, upstream: graphUpstream() }, job);
 }
 

@@ -59,6 +59,19 @@ export async function startSync(deps: StartSyncDeps, caller: Caller, input: { cl
   return { status: 'started', message: `Synchronization of client ${clientId}'s templates started`, clientId };
 }
 
+/** GET /v1/templates/sync-from-meta (decisions §14): the running sync's progress and the last run's result. */
+export async function syncStatus(deps: { leases: SyncLeaseStore; now?: () => number }, caller: Caller, input: { client_id?: number }) {
+  const clientId = actingClient(caller, input.client_id);
+  const { running, lastRun } = await deps.leases.state(clientId, deps.now?.() ?? Date.now());
+  return {
+    clientId,
+    state: running ? ('running' as const) : ('idle' as const),
+    ...(running && { started_at: running.started_at }),
+    ...(running?.progress && { progress: running.progress }),
+    ...(lastRun && { last_run: lastRun }),
+  };
+}
+
 export interface RunSyncDeps {
   directory: DirectoryStore;
   records: TemplateRecordStore;
@@ -80,7 +93,10 @@ export interface SyncCounts {
   status_changed: number;
   templates_seen: number;
   skipped: number;
+  pages: number;
 }
+
+const changesOf = (counts: SyncCounts) => counts.updated + counts.created + counts.deleted;
 
 /**
  * One WABA of the client: each upstream template updates the client's records of it (a status change writes
@@ -95,15 +111,16 @@ async function syncWaba(
   groups: Map<string, TemplateRecord[]>,
   stamp: string,
   counts: SyncCounts,
+  reportProgress: () => Promise<void>,
 ) {
   const waba = await deps.directory.getWaba(wabaId);
   const seen = new Set<string>();
   const events: ServiceEvent[] = [];
   const placeholders: TemplateRecord[] = [];
-  let page = 0;
   for await (const templates of deps.upstream.templatesOf(wabaId)) {
     counts.templates_seen += templates.length;
-    deps.log.info('sync progress', { client_id: clientId, waba_id: wabaId, page: ++page, templates_so_far: counts.templates_seen });
+    counts.pages++;
+    deps.log.info('sync progress', { client_id: clientId, waba_id: wabaId, pages: counts.pages, templates_so_far: counts.templates_seen });
     for (const upstream of templates) {
       const meta = { ...upstream, id: String(upstream.id) } as MetaTemplate;
       seen.add(meta.id);
@@ -159,6 +176,7 @@ async function syncWaba(
     const batch = placeholders.splice(0);
     const { refused } = await deps.records.registerEach(batch);
     counts.created += batch.length - refused.length;
+    await reportProgress();
   }
   for (const [key, group] of groups) {
     if (!key.startsWith(`${wabaId}#`) || seen.has(group[0].meta_template.id)) continue;
@@ -176,7 +194,7 @@ async function syncWaba(
  * cause and the others still run; the lease is given back the moment the run ends, with the run's result
  * recorded for the client's sync status.
  */
-export async function runSync(deps: RunSyncDeps, job: { client_id: number; lease_id: string }) {
+export async function runSync(deps: RunSyncDeps, job: { client_id: number; lease_id: string; requested_at?: string }) {
   const clientId = job.client_id;
   const startedAt = deps.now?.() ?? new Date();
   if (!(await deps.leases.holds(clientId, job.lease_id, startedAt.getTime()))) {
@@ -184,30 +202,50 @@ export async function runSync(deps: RunSyncDeps, job: { client_id: number; lease
     return { skipped: true };
   }
   const stamp = startedAt.toISOString();
-  const counts: SyncCounts = { updated: 0, created: 0, deleted: 0, status_changed: 0, templates_seen: 0, skipped: 0 };
+  const counts: SyncCounts = { updated: 0, created: 0, deleted: 0, status_changed: 0, templates_seen: 0, skipped: 0, pages: 0 };
   const failures: string[] = [];
+  let wabasDone = 0;
+  let wabasTotal = 0;
+  // Progress is shown, not relied on: a failed report never fails the run.
+  const reportProgress = () =>
+    deps.leases
+      .report(clientId, job.lease_id, {
+        wabas_done: wabasDone,
+        wabas_total: wabasTotal,
+        pages: counts.pages,
+        templates_seen: counts.templates_seen,
+        changes: changesOf(counts),
+      })
+      .catch((error: unknown) => deps.log.warn('sync progress not recorded', { client_id: clientId, error: (error as Error).message }));
   try {
     const groups = new Map<string, TemplateRecord[]>();
     for (const record of await deps.records.listForClient(clientId)) {
       const key = `${record.waba_id}#${record.meta_template.id}`;
       groups.set(key, [...(groups.get(key) ?? []), record]);
     }
-    for (const wabaId of await deps.directory.listClientWabas(clientId)) {
+    const wabas = await deps.directory.listClientWabas(clientId);
+    wabasTotal = wabas.length;
+    await reportProgress();
+    for (const wabaId of wabas) {
       try {
-        await syncWaba(deps, clientId, wabaId, groups, stamp, counts);
+        await syncWaba(deps, clientId, wabaId, groups, stamp, counts, reportProgress);
       } catch (error) {
         failures.push(`WABA ${wabaId}: ${(error as Error).message}`);
         deps.log.error('sync of a WABA failed', { client_id: clientId, waba_id: wabaId, error: (error as Error).message });
       }
+      // Done means gone through, whether it succeeded or not (its failure is in the run's result).
+      wabasDone++;
+      await reportProgress();
     }
   } catch (error) {
     failures.push((error as Error).message);
     deps.log.error('sync failed', { client_id: clientId, error: (error as Error).message });
   } finally {
     const finishedAt = (deps.now?.() ?? new Date()).toISOString();
-    const changes = counts.updated + counts.created + counts.deleted;
+    const changes = changesOf(counts);
     await deps.leases.release(clientId, job.lease_id, {
-      started_at: stamp,
+      // The run started when its lease was taken (the status showed it running from then on).
+      started_at: job.requested_at ?? stamp,
       finished_at: finishedAt,
       result: failures.length === 0 ? 'succeeded' : 'failed',
       templates_seen: counts.templates_seen,

@@ -258,8 +258,23 @@ export function syncLeaseStoreContract(name: string, makeStore: () => SyncLeaseS
       const run = { started_at: 'a', finished_at: 'b', result: 'failed' as const, templates_seen: 3, changes: 1, error: 'WABA 1: down' };
       expect(await leases.acquire(client, 'a', Date.now(), 60_000)).toBe(true);
       await leases.release(client, 'a', run);
-      expect(await leases.lastRun(client)).toEqual(run);
+      expect(await leases.state(client, Date.now())).toEqual({ lastRun: run });
       expect(await leases.acquire(client, 'b', Date.now(), 60_000)).toBe(true);
+    });
+
+    it('shows the running lease with its holder’s progress only; an expired lease is not running', async () => {
+      const leases = await makeStore();
+      const client = Number(String(Date.now()).slice(-8)) + Math.floor(Math.random() * 1000) + 4000;
+      const now = Date.now();
+      const progress = { wabas_done: 1, wabas_total: 3, pages: 2, templates_seen: 40, changes: 5 };
+      expect(await leases.acquire(client, 'a', now, 60_000)).toBe(true);
+      await leases.report(client, 'a', progress);
+      await leases.report(client, 'someone-else', { ...progress, pages: 99 });
+      expect(await leases.state(client, now + 1_000)).toEqual({
+        lastRun: null,
+        running: { started_at: new Date(now).toISOString(), progress },
+      });
+      expect(await leases.state(client, now + 120_000)).toEqual({ lastRun: null });
     });
   });
 }

@@ -1,7 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { SyncLeaseStore, SyncRunResult } from '#lib/domain/ports.ts';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { SyncLeaseStore, SyncProgress, SyncRunResult, SyncState } from '#lib/domain/ports.ts';
 import { keys, SORT, TTL_ATTRIBUTE } from '#lib/adapters/dynamo/table.ts';
 import { dynamo, tableName } from './client.ts';
+import { isConditionalCheckFailure } from './transactions.ts';
 
 const SK = SORT.syncLease;
 
@@ -77,12 +78,44 @@ export class DynamoSyncLeaseStore implements SyncLeaseStore {
     }
   }
 
-  async lastRun(clientId: number): Promise<SyncRunResult | null> {
+  async report(clientId: number, leaseId: string, progress: SyncProgress) {
+    try {
+      await dynamo().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { pk: keys.client(clientId), sk: SK },
+          UpdateExpression: 'SET progress = :p',
+          ConditionExpression: 'lease_id = :id',
+          ExpressionAttributeValues: { ':p': progress, ':id': leaseId },
+        }),
+      );
+    } catch (error) {
+      // The lease is no longer this run's: its progress is nobody's to show.
+      if (!isConditionalCheckFailure(error)) throw error;
+    }
+  }
+
+  /** The lease and the last run sort side by side under the client (SYNC_LAST_RUN, SYNC_LEASE): one Query. */
+  async state(clientId: number, nowMs: number): Promise<SyncState> {
     const result = await dynamo().send(
-      new GetCommand({ TableName: tableName(), Key: { pk: keys.client(clientId), sk: SORT.syncLastRun } }),
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sync)',
+        ExpressionAttributeValues: { ':pk': keys.client(clientId), ':sync': 'SYNC_' },
+        ConsistentRead: true,
+      }),
     );
-    if (!result.Item) return null;
-    const { pk: _pk, sk: _sk, entity: _entity, ...run } = result.Item;
-    return run as SyncRunResult;
+    const items = result.Items ?? [];
+    const lease = items.find((item) => item.sk === SK);
+    const last = items.find((item) => item.sk === SORT.syncLastRun);
+    const state: SyncState = { lastRun: null };
+    if (last) {
+      const { pk: _pk, sk: _sk, entity: _entity, ...run } = last;
+      state.lastRun = run as SyncRunResult;
+    }
+    if (lease && Number(lease[TTL_ATTRIBUTE]) >= Math.floor(nowMs / 1000)) {
+      state.running = { started_at: String(lease.started_at), ...(lease.progress && { progress: lease.progress as SyncProgress }) };
+    }
+    return state;
   }
 }

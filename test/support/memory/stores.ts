@@ -21,7 +21,9 @@ import {
   type SendRecord,
   type SendStore,
   type SyncLeaseStore,
+  type SyncProgress,
   type SyncRunResult,
+  type SyncState,
   type TemplateRecordStore,
   type WebhookConfigStore,
 } from '#lib/domain/ports.ts';
@@ -375,12 +377,12 @@ export class MemoryOutboxStore implements OutboxStore {
 }
 
 export class MemorySyncLeaseStore implements SyncLeaseStore {
-  readonly leases = new Map<number, { leaseId: string; expiresAtMs: number }>();
+  readonly leases = new Map<number, { leaseId: string; expiresAtMs: number; startedAt: string; progress?: SyncProgress }>();
 
   async acquire(clientId: number, leaseId: string, nowMs: number, ttlMs: number) {
     const current = this.leases.get(clientId);
     if (current && current.expiresAtMs >= nowMs) return false;
-    this.leases.set(clientId, { leaseId, expiresAtMs: nowMs + ttlMs });
+    this.leases.set(clientId, { leaseId, expiresAtMs: nowMs + ttlMs, startedAt: new Date(nowMs).toISOString() });
     return true;
   }
   async holds(clientId: number, leaseId: string, nowMs: number) {
@@ -393,8 +395,15 @@ export class MemorySyncLeaseStore implements SyncLeaseStore {
     if (this.leases.get(clientId)?.leaseId === leaseId) this.leases.delete(clientId);
     if (lastRun) this.lastRuns.set(clientId, copy(lastRun));
   }
-  async lastRun(clientId: number) {
-    return copy(this.lastRuns.get(clientId) ?? null);
+  async report(clientId: number, leaseId: string, progress: SyncProgress) {
+    const current = this.leases.get(clientId);
+    if (current?.leaseId === leaseId) current.progress = copy(progress);
+  }
+  async state(clientId: number, nowMs: number): Promise<SyncState> {
+    const lease = this.leases.get(clientId);
+    const lastRun = copy(this.lastRuns.get(clientId) ?? null);
+    if (!lease || lease.expiresAtMs < nowMs) return { lastRun };
+    return { lastRun, running: { started_at: lease.startedAt, ...(lease.progress && { progress: copy(lease.progress) }) } };
   }
 }
 

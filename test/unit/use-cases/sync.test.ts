@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Conflict, UpstreamUnavailable } from '#lib/domain/errors.ts';
-import { runSync, startSync } from '#lib/domain/sync.ts';
+import { runSync, startSync, syncStatus } from '#lib/domain/sync.ts';
 import { isPlaceholder } from '#lib/domain/template-record.ts';
-import { callerOf, type MemoryWorld, memoryWorld } from '../../support/memory/world.ts';
+import { bspCaller, callerOf, type MemoryWorld, memoryWorld } from '../../support/memory/world.ts';
 
 const acme = callerOf(7);
 const WABA = '100200300';
@@ -77,7 +77,7 @@ describe('a sync that fails on one WABA (use case, in memory)', () => {
     expect((await world.records.listForTemplate(WABA, '9001', 7)).every((r) => r.meta_template.status === 'REJECTED')).toBe(true);
     expect(world.publisher.published.filter((e) => e.type === 'template.status_changed')).toHaveLength(1);
     expect(world.leases.leases.size).toBe(0);
-    const lastRun = await world.leases.lastRun(7);
+    const { lastRun } = await world.leases.state(7, Date.now());
     expect(lastRun).toMatchObject({ result: 'failed', error: expect.stringContaining('100200301') });
     await expect(startSync(world, acme, {})).resolves.toMatchObject({ status: 'started' });
   });
@@ -95,6 +95,52 @@ describe('a sync that fails on one WABA (use case, in memory)', () => {
     const counts = await syncOnce(world);
     expect(counts).toMatchObject({ skipped: 1 });
     expect(await world.records.listForTemplate(WABA, '9997', 7)).toHaveLength(1);
-    expect(await world.leases.lastRun(7)).toMatchObject({ result: 'succeeded' });
+    expect((await world.leases.state(7, Date.now())).lastRun).toMatchObject({ result: 'succeeded' });
+  });
+});
+
+describe('sync status (use case, in memory; decisions §14)', () => {
+  it('is idle before any run, shows a running run’s progress on its lease, and the last run once it ends', async () => {
+    // Prepare: the second WABA's listing is watched, so the status can be read while the run is between WABAs
+    const world = memoryWorld();
+    const seen: unknown[] = [];
+    const idle = await syncStatus(world, acme, {});
+    await startSync(world, acme, {});
+    const job = world.queue.sent.at(-1) as { client_id: number; lease_id: string };
+    const templatesOf = world.upstream.templatesOf.bind(world.upstream);
+    world.upstream.templatesOf = async function* (wabaId: string) {
+      if (wabaId === '100200301') seen.push(await syncStatus(world, acme, {}));
+      yield* templatesOf(wabaId);
+    };
+    // Act
+    await runSync(world, job);
+    const after = await syncStatus(world, acme, {});
+    // Assess
+    expect(idle).toEqual({ clientId: 7, state: 'idle' });
+    expect(seen).toEqual([
+      {
+        clientId: 7,
+        state: 'running',
+        started_at: expect.any(String),
+        progress: { wabas_done: 1, wabas_total: 2, pages: 1, templates_seen: expect.any(Number), changes: expect.any(Number) },
+      },
+    ]);
+    expect(after).toEqual({
+      clientId: 7,
+      state: 'idle',
+      last_run: {
+        started_at: expect.any(String),
+        finished_at: expect.any(String),
+        result: 'succeeded',
+        templates_seen: expect.any(Number),
+        changes: expect.any(Number),
+      },
+    });
+  });
+
+  it('answers for another client only to BSP_CN', async () => {
+    const world = memoryWorld();
+    await expect(syncStatus(world, acme, { client_id: 8 })).rejects.toThrow();
+    await expect(syncStatus(world, bspCaller(7), { client_id: 8 })).resolves.toMatchObject({ clientId: 8, state: 'idle' });
   });
 });

@@ -1,0 +1,8 @@
+import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
+import { syncStatus } from '#lib/domain/sync.ts';
+import { httpFunction } from '#lib/http/http-function.ts';
+import { GetSyncStatus } from '#lib/routes.ts';
+
+const stores = { leases: new DynamoSyncLeaseStore() };
+
+export const handler = httpFunction(GetSyncStatus, ({ query, caller }) => syncStatus(stores, caller, query));
