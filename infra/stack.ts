@@ -82,6 +82,17 @@ export class TemplateMessagingStack extends Stack {
     // The Graph API access token: set its value out of band (console or CLI); functions read it through
     // Powertools Parameters and never log it.
     const graphToken = new Secret(this, 'GraphApiToken', { description: 'Graph API access token of the service' });
+    // Meta's webhooks (decisions §13): set app_secret to the Meta app's secret; the verify token is generated
+    // here and given to Meta when the callback URL is registered.
+    const metaWebhook = new Secret(this, 'MetaWebhookSecret', {
+      description: 'Meta app secret (app_secret) and webhook verify token (verify_token)',
+      generateSecretString: {
+        secretStringTemplate: JSON.stringify({ app_secret: 'set-the-meta-app-secret' }),
+        generateStringKey: 'verify_token',
+        excludePunctuation: true,
+        passwordLength: 40,
+      },
+    });
 
     // Service events: the bus, and the rules of lib/events.ts sending matching events to their queues.
     const bus = new EventBus(this, 'Events', { eventBusName: 'template-messaging-events' });
@@ -105,6 +116,10 @@ export class TemplateMessagingStack extends Stack {
         fn.addEnvironment('GRAPH_API_TOKEN_SECRET', graphToken.secretName);
         fn.addEnvironment('GRAPH_API_URL', props.graphApiUrl ?? 'https://graph.facebook.com');
         fn.addEnvironment('GRAPH_APP_ID', props.graphAppId ?? 'set-graph-app-id');
+      }
+      if (needs.metaApp) {
+        metaWebhook.grantRead(fn);
+        fn.addEnvironment('META_WEBHOOK_SECRET', metaWebhook.secretName);
       }
       if (needs.bus) {
         bus.grantPutEventsTo(fn);
@@ -201,5 +216,7 @@ export class TemplateMessagingStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'MetaWebhookUrl', { value: `${api.apiEndpoint}/v1/meta/webhooks` });
+    new CfnOutput(this, 'MetaWebhookSecretName', { value: metaWebhook.secretName });
   }
 }

@@ -15,6 +15,7 @@ const settings = {
   DISPATCH_QUEUE_URL: v.pipe(v.string(), v.url()),
   EVENT_BUS_NAME: v.pipe(v.string(), v.minLength(1)),
   WEBHOOK_QUEUE_URL: v.pipe(v.string(), v.url()),
+  META_QUEUE_URL: v.pipe(v.string(), v.url()),
 } as const;
 
 export type SettingName = keyof typeof settings;

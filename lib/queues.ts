@@ -7,7 +7,7 @@ export interface QueueDef {
   visibilityTimeoutSeconds: number;
   maxReceiveCount: number;
   /** Env variable through which functions learn the queue URL. */
-  urlSetting: 'SYNC_QUEUE_URL' | 'DISPATCH_QUEUE_URL' | 'WEBHOOK_QUEUE_URL';
+  urlSetting: 'SYNC_QUEUE_URL' | 'DISPATCH_QUEUE_URL' | 'WEBHOOK_QUEUE_URL' | 'META_QUEUE_URL';
 }
 
 export const QUEUES = {
@@ -19,6 +19,9 @@ export const QUEUES = {
   // Webhook deliveries back off exponentially (see functions/workers/deliver-webhooks.ts): 20 receives
   // span more than 24 hours before a message moves to the dead-letter queue.
   webhookEvents: { name: 'template-webhook-events', visibilityTimeoutSeconds: 60, maxReceiveCount: 20, urlSetting: 'WEBHOOK_QUEUE_URL' },
+  // Meta's notifications, one change per message: applying one takes a few writes. A status that overtook the
+  // dispatcher comes back within seconds (the worker says when); 10 receives before the DLQ.
+  metaNotifications: { name: 'meta-notifications', visibilityTimeoutSeconds: 60, maxReceiveCount: 10, urlSetting: 'META_QUEUE_URL' },
 } as const satisfies Record<string, QueueDef>;
 
 export const dlqName = (queue: QueueDef) => `${queue.name}-dlq`;

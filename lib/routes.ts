@@ -12,6 +12,7 @@ import {
 } from '#lib/schemas/create-template.ts';
 import { ListSendsQuery, SendBody, SendIdPath, SendQuery } from '#lib/schemas/send.ts';
 import { SyncBody, SyncStatusQuery } from '#lib/schemas/sync.ts';
+import { VerifyMetaQuery } from '#lib/schemas/meta-webhooks.ts';
 import { AssignmentBody, BulkStatusBody, ListTemplatesQuery, RecordIdPath, RemoveAssignmentQuery } from '#lib/schemas/templates.ts';
 import { GetWebhookQuery, SetWebhookBody } from '#lib/schemas/webhook.ts';
 
@@ -33,6 +34,8 @@ export interface Needs {
   bus?: boolean;
   /** Calls the Graph API (its URL, app id and the token secret). */
   upstream?: boolean;
+  /** Reads the Meta app's webhook secrets (decisions §13). */
+  metaApp?: boolean;
 }
 
 export interface MultipartSpec {
@@ -62,6 +65,8 @@ export interface RouteRequest {
   dryRun?: 'template' | 'recipients';
   /** The route takes an `Idempotency-Key` header (decisions §12), checked before the handler runs. */
   idempotencyKey?: boolean;
+  /** The body must carry Meta's signature (decisions §13); the handler gets it raw once verified. */
+  signedBy?: 'meta';
 }
 
 export interface RouteDef {
@@ -79,7 +84,12 @@ export interface RouteDef {
   entry: string;
   summary: string;
   success: number;
-  /** False only for public documents; everything else sits behind the JWT authorizer. */
+  /** The success body's type: JSON unless said otherwise. */
+  produces?: 'text/plain';
+  /**
+   * False for public documents and for Meta's webhooks (which prove themselves by signature); everything else
+   * sits behind the JWT authorizer.
+   */
   auth: boolean;
   request?: RouteRequest;
   /** Error statuses this route documents besides 401 and 500. */
@@ -350,6 +360,33 @@ export const ListSends = {
   needs: { table: 'read' },
 } satisfies RouteDef;
 
+export const VerifyMetaWebhook = {
+  name: 'VerifyMetaWebhook',
+  method: 'GET',
+  path: '/v1/meta/webhooks',
+  entry: 'functions/http/verify-meta-webhook.ts',
+  summary: 'Meta’s verification handshake: the challenge back, as text, for the configured verify token',
+  success: 200,
+  produces: 'text/plain',
+  auth: false,
+  request: { query: VerifyMetaQuery, invalidMessage: 'Invalid verification request' },
+  errors: [400, 403],
+  needs: { table: 'none', metaApp: true },
+} satisfies RouteDef;
+
+export const ReceiveMetaWebhook = {
+  name: 'ReceiveMetaWebhook',
+  method: 'POST',
+  path: '/v1/meta/webhooks',
+  entry: 'functions/http/receive-meta-webhook.ts',
+  summary: 'Meta’s notifications (template reviews, categories, quality, message statuses), signed; queued and applied by a worker',
+  success: 200,
+  auth: false,
+  request: { signedBy: 'meta' },
+  errors: [400, 413],
+  needs: { table: 'none', metaApp: true, queues: ['metaNotifications'] },
+} satisfies RouteDef;
+
 export const GetOpenApi = {
   name: 'GetOpenApi',
   method: 'GET',
@@ -382,6 +419,8 @@ export const routes: RouteDef[] = [
   SendTemplate,
   GetSend,
   ListSends,
+  VerifyMetaWebhook,
+  ReceiveMetaWebhook,
   GetOpenApi,
 ];
 

@@ -39,6 +39,13 @@ export const workers: WorkerDef[] = [
     needs: { table: 'write', upstream: true },
   },
   {
+    // Meta's notifications: template changes reach every client's records (with their events), statuses the sends.
+    name: 'ApplyMetaNotifications',
+    entry: 'functions/workers/apply-meta-notifications.ts',
+    trigger: { queue: 'metaNotifications', batchSize: 10, redelivers: true },
+    needs: { table: 'write', bus: true },
+  },
+  {
     name: 'RelayOutbox',
     entry: 'functions/workers/relay-outbox.ts',
     trigger: { everyMinutes: 1 },

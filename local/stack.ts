@@ -6,7 +6,8 @@ import { rebuildDerivedItems } from '#lib/adapters/dynamo/derived-items.ts';
 import { QUEUES } from '#lib/queues.ts';
 import { startApiServer } from './api-server.ts';
 import { LocalEventBridge } from './eventbridge.ts';
-import { EMULATOR_TOKEN, type GraphEmulator } from './graph/emulator.ts';
+import { EMULATOR_TOKEN, type GraphEmulator, type MessageStatus } from './graph/emulator.ts';
+import { MetaNotifier } from './graph/notifier.ts';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER, ROOT } from './keys.ts';
 import { startDynamoDbLocal } from './parts/dynamodb.ts';
 import { startGraphEmulator } from './parts/graph.ts';
@@ -32,6 +33,8 @@ export interface LocalStackOptions {
   fresh?: boolean;
   /** Workers of lib/workers.ts not to run (a benchmark of the send path leaves its jobs undispatched). */
   skipWorkers?: string[];
+  /** Statuses the emulator reports on its own for every accepted message (decisions §13); none when absent. */
+  autoStatuses?: MessageStatus[];
   log?: (line: string) => void;
 }
 
@@ -47,6 +50,8 @@ export interface LocalStack {
 }
 
 export const DEMO_FIXTURE = join(ROOT, 'fixtures', 'demo.json');
+export const LOCAL_META_APP_SECRET = 'local-app-secret';
+export const LOCAL_META_VERIFY_TOKEN = 'local-verify-token';
 const TABLE_NAME = 'template-messaging';
 const REGION = 'us-east-1';
 
@@ -106,8 +111,18 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       GRAPH_API_URL: graphUrl,
       GRAPH_API_TOKEN: process.env.GRAPH_API_TOKEN ?? EMULATOR_TOKEN,
       GRAPH_APP_ID: process.env.GRAPH_APP_ID ?? 'local-app',
+      // Meta's webhooks (decisions §13): the emulator signs with the same app secret.
+      META_APP_SECRET: process.env.META_APP_SECRET ?? LOCAL_META_APP_SECRET,
+      META_VERIFY_TOKEN: process.env.META_VERIFY_TOKEN ?? LOCAL_META_VERIFY_TOKEN,
       ...queueSettings,
     });
+    if (emulator) {
+      emulator.notifier = new MetaNotifier({ url: `${apiUrl}/v1/meta/webhooks`, appSecret: process.env.META_APP_SECRET as string });
+      emulator.autoStatuses = options.autoStatuses ?? [];
+      log(
+        `Emulator notifies ${apiUrl}/v1/meta/webhooks${emulator.autoStatuses.length ? ` (message statuses: ${emulator.autoStatuses.join(', ')})` : ''}`,
+      );
+    }
 
     if (dynamo.created) {
       await importDirectory(fixture);

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { mintToken, ROOT } from './keys.ts';
+import type { MessageStatus } from './graph/emulator.ts';
 import { startLocalStack } from './stack.ts';
 
 /** `npm start`: the whole service on 127.0.0.1. PORT, FIXTURE and GRAPH_API_URL as in decisions §10. */
@@ -11,6 +12,8 @@ const stack = await startLocalStack({
   // Kept between runs (decisions §16); FRESH=true starts from the fixture.
   dataDir: process.env.DATA_DIR || join(ROOT, '.local', 'data'),
   fresh: process.env.FRESH === 'true',
+  // As Meta does: every accepted message is reported sent, then delivered (AUTO_STATUSES= turns it off).
+  autoStatuses: (process.env.AUTO_STATUSES ?? 'sent,delivered').split(',').filter(Boolean) as MessageStatus[],
   log: (line) => console.error(line),
 });
 const clientToken = await mintToken({ clientId: 7, campaigns: [31], sub: 'demo-agent' });
@@ -19,6 +22,9 @@ console.log(`Template Messaging Service ready in ${((Date.now() - started) / 100
 console.log(`API base URL: ${stack.apiUrl}/v1`);
 console.log(`OpenAPI:      ${stack.apiUrl}/v1/openapi.json`);
 console.log(`Graph API:    ${stack.graphUrl}${stack.emulator ? ' (emulator)' : ''}`);
+console.log(
+  `Meta webhooks: ${stack.apiUrl}/v1/meta/webhooks (app secret ${process.env.META_APP_SECRET}, verify token ${process.env.META_VERIFY_TOKEN})`,
+);
 console.log(`Client token (client 7, campaigns 31):\n${clientToken}`);
 console.log(`BSP_CN token (client 7):\n${bspToken}`);
 console.log(`Try: curl -H "Authorization: Bearer <token>" ${stack.apiUrl}/v1/client-msg-channels`);

@@ -1,5 +1,6 @@
 import { cloudMessage, needsCatalog } from './cloud-message.ts';
 import { type DispatchJob, recipientDigits } from './dispatch-job.ts';
+import { messageReference } from './delivery.ts';
 import type { Log } from './log.ts';
 import type { ClaimLease, MessageUpstream, Pacer, RecipientClaim, RecipientOutcome, SendRecord, SendStore } from './ports.ts';
 
@@ -169,7 +170,7 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
         lastLaunch = clock.now();
         while (running.size >= settings.inFlight) await Promise.race(running);
         const sending = (async () => {
-          const outcome = await sendOne(deps, job, claim.position, { expiresAt, catalogId, isStopped: () => stopped });
+          const outcome = await sendOne(deps, job, claim, { expiresAt, catalogId, isStopped: () => stopped });
           if (outcome.kind === 'failed' && STOPPING.has(outcome.code) && !stopped) {
             stopped = { code: outcome.code, title: outcome.title };
             await sends.stop(job.send_id, stopped);
@@ -210,18 +211,19 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
 async function sendOne(
   deps: DispatchDeps,
   job: DispatchJob,
-  position: number,
+  recipient: { position: number; key: string },
   context: { expiresAt: number; catalogId?: string; isStopped: () => { code: string; title: string } | undefined },
 ): Promise<RecipientOutcome> {
   const { clock, settings } = deps;
-  const message = cloudMessage(job, job.recipients[position], { catalogId: context.catalogId });
+  const message = cloudMessage(job, job.recipients[recipient.position], { catalogId: context.catalogId });
+  const reference = messageReference(job.send_id, recipient.key);
   const random = deps.random ?? Math.random;
   let last: RecipientOutcome = { kind: 'failed', code: 'not_attempted', title: 'Not attempted' };
   for (let attempt = 1; attempt <= settings.attempts; attempt++) {
     const stopped = context.isStopped();
     if (stopped) return { kind: 'failed', code: stopped.code, title: stopped.title };
     if (clock.now() >= context.expiresAt) return { kind: 'expired' };
-    const answer = await deps.upstream.sendMessage(job.phone_number_id as string, message as unknown as Record<string, unknown>);
+    const answer = await deps.upstream.sendMessage(job.phone_number_id as string, message as unknown as Record<string, unknown>, reference);
     if (answer.kind === 'accepted') return { kind: 'sent', message_id: answer.message_id };
     // The request left and no answer came: the upstream may have sent it, so it is never sent again.
     if (answer.kind === 'unknown') return { kind: 'failed', code: 'outcome_unknown', title: 'No answer from the upstream in time' };

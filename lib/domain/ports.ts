@@ -1,8 +1,9 @@
 import type { Campaign, ChannelRecord, Client, ContactChannel, Waba } from './directory.ts';
 import type { ErrorDetail } from './errors.ts';
+import type { DeliveryChange, DeliveryState } from './delivery.ts';
 import type { ServiceEvent } from './events.ts';
 import type { ListingCriteria, ListingEntry } from './template-listing.ts';
-import type { MetaTemplate, TemplateRecord } from './template-record.ts';
+import type { MetaTemplate, NotifiedAt, TemplateRecord } from './template-record.ts';
 import type { WebhookConfig } from './webhook.ts';
 
 /**
@@ -110,17 +111,20 @@ export interface TemplateRecordStore {
    * as the store allows; a record whose (client, template) has records already is left out and answered back.
    */
   registerEach(records: TemplateRecord[]): Promise<{ refused: TemplateRecord[] }>;
+  /** Replaces the meta_template of the given records (an edit reaches every sibling, a test's fixture). */
+  replaceMetaTemplate(records: TemplateRecord[], meta: MetaTemplate, source: 'edit' | 'sync', now: string): Promise<void>;
   /**
-   * Replaces the meta_template of the given records (an edit reaches every sibling); the events, when given,
-   * go to the outbox in the same write, so a change and its event are never written one without the other.
+   * Revises one client's records of one template from what they hold now (a notification or a sync): `revise`
+   * gets them as read, consistently, and answers the template they then have and the events of the change,
+   * or null for no change. Records and events are written together; a concurrent change makes it read and
+   * revise again. Answers whether the records changed and the events written.
    */
-  replaceMetaTemplate(
-    records: TemplateRecord[],
-    meta: MetaTemplate,
-    source: 'edit' | 'sync',
+  reviseTemplate(
+    of: { wabaId: string; templateId: string; clientId: number },
+    revise: (records: TemplateRecord[]) => TemplateRevision | null,
     now: string,
-    events?: ServiceEvent[],
-  ): Promise<void>;
+    source: 'sync' | 'webhook',
+  ): Promise<{ revised: boolean; events: ServiceEvent[] }>;
   /**
    * Why this record could not be stored (too large, nested too deep), naming the request field to blame;
    * undefined when it can. Use cases ask before they call the upstream, so nothing is made there that
@@ -133,6 +137,13 @@ export interface TemplateRecordStore {
   templatesOfWaba(clientId: number, wabaId: string): Promise<MetaTemplate[]>;
   /** The client's live listing entry of the WABA's template of this name and language (a send's template). */
   templateEntry(clientId: number, wabaId: string, name: string, language: string): Promise<ListingEntry | null>;
+}
+
+export interface TemplateRevision {
+  meta: MetaTemplate;
+  /** When the records took the news, for a notification; kept as it was when absent. */
+  notified_at?: NotifiedAt;
+  events: ServiceEvent[];
 }
 
 /** A send as accepted (decisions §12): its jobs are dispatched only once it is `queued`. */
@@ -222,6 +233,18 @@ export interface SendStore {
   settleJob(sendId: string, job: number, recipients: number, outcome: RecipientOutcome): Promise<boolean>;
   /** Marks the send stopped (the template was paused or disabled); the first reason stays. */
   stop(sendId: string, reason: { code: string; title: string }): Promise<void>;
+  /**
+   * Applies a status report of one sent message (decisions §13): `change` gets the message's delivery state as
+   * stored and answers how it moves (null: not at all); the state and the send's counts move together, on
+   * condition the state is still the one read. `unknown`: the send has no such recipient or message;
+   * `unsettled`: the recipient is claimed and its outcome not recorded yet (the report overtook the dispatcher).
+   */
+  applyDelivery(
+    sendId: string,
+    recipientKey: string,
+    messageId: string,
+    change: (state: DeliveryState) => DeliveryChange | null,
+  ): Promise<'applied' | 'unchanged' | 'unknown' | 'unsettled'>;
 }
 
 /**
@@ -242,7 +265,8 @@ export type MessageAnswer =
 
 /** Sending messages through the upstream (Cloud API). */
 export interface MessageUpstream {
-  sendMessage(phoneNumberId: string, message: Record<string, unknown>): Promise<MessageAnswer>;
+  /** `reference` comes back with the message's status reports (delivery.ts, messageReference). */
+  sendMessage(phoneNumberId: string, message: Record<string, unknown>, reference: string): Promise<MessageAnswer>;
   /** The WABA's first catalog (SPM messages name it), or undefined. */
   catalogOf(wabaId: string): Promise<string | undefined>;
 }

@@ -157,16 +157,26 @@ async function syncWaba(
         placeholders.push(placeholder);
         continue;
       }
-      const current = group[0].meta_template;
-      if (!sameMeta(current, meta)) {
-        const changed =
-          current.status !== meta.status
-            ? [templateEvent('template.status_changed', { ...oldestRecord(group), meta_template: meta }, stamp)]
-            : [];
-        await deps.records.replaceMetaTemplate(group, meta, 'sync', stamp, changed);
-        events.push(...changed);
-        counts.updated++;
-        counts.status_changed += changed.length;
+      if (!sameMeta(group[0].meta_template, meta)) {
+        // Decided again on the records as they are when written: a notification from the upstream may have
+        // brought the same news meanwhile, with its own event.
+        const { revised, events: written } = await deps.records.reviseTemplate(
+          { wabaId, templateId: meta.id, clientId },
+          (held) => {
+            const first = oldestRecord(held);
+            if (sameMeta(first.meta_template, meta)) return null;
+            const statusChanged = first.meta_template.status !== meta.status;
+            return {
+              meta,
+              events: statusChanged ? [templateEvent('template.status_changed', { ...first, meta_template: meta }, stamp)] : [],
+            };
+          },
+          stamp,
+          'sync',
+        );
+        events.push(...written);
+        if (revised) counts.updated++;
+        counts.status_changed += written.length;
       }
       const back = group.filter((r) => r.deleted);
       if (back.length > 0) await deps.records.markDeleted(back, false, stamp);

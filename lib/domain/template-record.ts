@@ -30,8 +30,14 @@ export interface AssignedCampaign {
 
 export interface SyncMeta {
   synced_at: string;
-  source: 'create' | 'edit' | 'sync';
+  source: 'create' | 'edit' | 'sync' | 'webhook';
 }
+
+/**
+ * When the template's records last took a notification from the upstream, per kind (epoch ms of Meta's entry
+ * time): an older notification arriving late is dropped (meta-notifications.ts).
+ */
+export type NotifiedAt = Partial<Record<'template_status' | 'template_category' | 'template_quality', number>>;
 
 export interface TemplateRecord {
   id: string;
@@ -55,6 +61,7 @@ export interface TemplateRecord {
   optimization_spec?: Record<string, unknown>;
   /** Asked on create or edit: URL buttons may be migrated to the dynamic (redirect-mapped) format. */
   allow_button_url_change?: boolean;
+  notified_at?: NotifiedAt;
 }
 
 export const UNASSIGNED = 'Unassigned';

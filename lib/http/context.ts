@@ -21,6 +21,8 @@ export interface ServiceContext extends Context {
   caller?: Caller;
   /** Set by multipartBody when the request carried a file. */
   file?: UploadedFile;
+  /** Set by metaSignature: the body as it arrived, once its signature is verified. */
+  rawBody?: string;
   /** Set by validateRequest: the parsed path, query and body; in a dry run, the body's problems instead. */
   input?: { path?: unknown; query?: unknown; body?: unknown; invalid?: ErrorDetail[]; raw?: unknown; idempotencyKey?: string };
 }
@@ -34,5 +36,14 @@ export function jsonResponse(status: number, body: unknown, requestId: string): 
     statusCode: status,
     headers: { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-request-id': requestId },
     body: body === undefined ? '' : JSON.stringify(body),
+  };
+}
+
+/** A plain-text response (Meta's verification handshake answers its challenge as text/plain). */
+export function textResponse(status: number, body: string, requestId: string): APIGatewayProxyStructuredResultV2 {
+  return {
+    statusCode: status,
+    headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'x-request-id': requestId },
+    body,
   };
 }

@@ -4,7 +4,7 @@ import type * as v from 'valibot';
 import type { Caller } from '#lib/domain/caller.ts';
 import type { ErrorDetail } from '#lib/domain/errors.ts';
 import type { MultipartSpec, RouteDef } from '#lib/routes.ts';
-import { jsonResponse, type HttpMiddleware, type ServiceContext, type UploadedFile } from './context.ts';
+import { jsonResponse, textResponse, type HttpMiddleware, type ServiceContext, type UploadedFile } from './context.ts';
 import { errorResponse } from './error-response.ts';
 import { authenticateCaller } from './middlewares/authenticate-caller.ts';
 import { jsonBody } from './middlewares/json-body.ts';
@@ -30,13 +30,19 @@ export interface RouteInput<R extends RouteDef> {
   raw?: unknown;
   /** The `Idempotency-Key` header, on routes that take one. */
   idempotencyKey?: string;
+  /** On routes signed by Meta, the body as it arrived (its signature verified). */
+  rawBody?: string;
   /** The Lambda context (its remaining time). */
   context: ServiceContext;
 }
 
-/** The multipart middleware is handed in by the routes that accept files, so no other bundle carries the parser. */
+/**
+ * Middlewares handed in by the routes that use them, so no other bundle carries them: the multipart parser
+ * (routes that accept files) and Meta's signature check (with the secrets client it needs).
+ */
 export interface BodyMiddlewares {
   multipart?: (spec: MultipartSpec) => HttpMiddleware;
+  signature?: () => HttpMiddleware;
 }
 
 /**
@@ -61,8 +67,10 @@ export function httpFunction<const R extends RouteDef>(
       invalid: input.invalid,
       raw: input.raw,
       idempotencyKey: input.idempotencyKey,
+      rawBody: context.rawBody,
       context,
     } as RouteInput<R>);
+    if (route.produces === 'text/plain') return textResponse(route.success, String(body), context.requestId);
     return jsonResponse(route.success, body, context.requestId);
   };
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ServiceContext>(core)
@@ -72,6 +80,10 @@ export function httpFunction<const R extends RouteDef>(
   // Authenticate before touching the body, so an anonymous caller learns nothing about validation.
   if (route.auth) handler.use(authenticateCaller());
   const spec = route.request;
+  if (spec?.signedBy) {
+    if (!extra.signature) throw new Error(`${route.name} takes signed bodies: pass the signature middleware`);
+    handler.use(extra.signature());
+  }
   if (spec?.body) {
     if (spec.multipart) {
       if (!extra.multipart) throw new Error(`${route.name} accepts multipart bodies: pass the multipart middleware`);

@@ -1,7 +1,32 @@
 import { randomBytes } from 'node:crypto';
 import type { DirectoryFile } from '#lib/adapters/directory-file.ts';
 import { Faults, type Fault } from './faults.ts';
-import { type EmulatedTemplate, GraphError, GraphModel } from './model.ts';
+import { type EmulatedTemplate, GraphError, GraphModel, type SentMessage } from './model.ts';
+import type { MetaNotifier } from './notifier.ts';
+
+/** Statuses the emulator can report of a message, as Cloud API's `messages` webhook names them. */
+export type MessageStatus = 'sent' | 'delivered' | 'read' | 'failed';
+
+/** A status of one accepted message, as the `messages` field's value carries it. */
+function statusValue(message: SentMessage, status: MessageStatus, error?: { code: number; title: string }) {
+  const to = String(message.message.to ?? '').replace(/\D/g, '');
+  return {
+    messaging_product: 'whatsapp',
+    metadata: { display_phone_number: message.phone_number_id, phone_number_id: message.phone_number_id },
+    statuses: [
+      {
+        id: message.id,
+        status,
+        timestamp: String(Math.floor(Date.now() / 1000)),
+        recipient_id: to,
+        ...(typeof message.message.biz_opaque_callback_data === 'string' && {
+          biz_opaque_callback_data: message.message.biz_opaque_callback_data,
+        }),
+        ...(error && { errors: [{ code: error.code, title: error.title, message: error.title }] }),
+      },
+    ],
+  };
+}
 
 /**
  * Our emulator of Meta's Graph API (the upstream): the model (./model.ts) behind Graph's authentication,
@@ -44,6 +69,10 @@ export class GraphEmulator {
   readonly faults = new Faults();
   /** Called after every request that may have changed the model (the local stack keeps it on disk). */
   onChange?: () => void;
+  /** Sends Meta's webhooks to the service (upstream-facts §5), when the local stack gives one. */
+  notifier?: MetaNotifier;
+  /** Statuses reported on their own for every accepted message, a moment apart (none unless asked). */
+  autoStatuses: MessageStatus[] = [];
 
   constructor(
     fixture: DirectoryFile,
@@ -79,6 +108,8 @@ export class GraphEmulator {
       if (/^v\d+\.\d+$/.test(segments[0] ?? '')) segments.shift();
       const answer = { status: 200, body: this.model.answer(method, segments, query, body, raw, url.href) };
       if (method !== 'GET') this.onChange?.();
+      if (method === 'POST' && segments[1] === 'messages')
+        this.reportAutomatically((answer.body as { messages?: { id: string }[] }).messages?.[0]?.id);
       if (fault?.afterAccept) await new Promise((r) => setTimeout(r, fault.delayMs ?? 60_000));
       return answer;
     } catch (error) {
@@ -107,6 +138,19 @@ export class GraphEmulator {
     return Response.json(answer.body, { status: answer.status });
   }) as typeof fetch;
 
+  private wabaOfNumber(phoneNumberId: string) {
+    return this.model.phoneNumbers.get(phoneNumberId)?.waba_id ?? '';
+  }
+
+  /** The statuses of `autoStatuses` for the message just accepted, a quarter of a second apart. */
+  private reportAutomatically(messageId: string | undefined) {
+    const message = this.model.sent.findLast((m) => m.id === messageId);
+    if (!this.notifier || !message || this.autoStatuses.length === 0) return;
+    this.autoStatuses.forEach((status, i) => {
+      this.notifier!.notify(this.wabaOfNumber(message.phone_number_id), 'messages', statusValue(message, status), 250 * (i + 1));
+    });
+  }
+
   /** Control endpoints: not part of the Graph API. */
   private control(method: string, path: string, raw: Uint8Array, query: Record<string, string>): EmulatorAnswer {
     const body = raw.length ? JSON.parse(new TextDecoder().decode(raw)) : {};
@@ -115,8 +159,18 @@ export class GraphEmulator {
       const found = this.model.findTemplate(status[1]);
       if (!found) return { status: 404, body: { error: 'no such template' } };
       found.template.status = String(body.status).toUpperCase();
-      if (body.reason) found.template.rejected_reason = body.reason;
+      const reason = body.reason ?? (found.template.status === 'REJECTED' ? 'INVALID_FORMAT' : 'NONE');
+      found.template.rejected_reason = reason;
       this.onChange?.();
+      // Meta tells the app of every review result (message_template_status_update, upstream-facts §5).
+      this.notifier?.notify(found.waba.id, 'message_template_status_update', {
+        event: found.template.status,
+        message_template_id: Number(found.template.id),
+        message_template_name: found.template.name,
+        message_template_language: found.template.language,
+        message_template_category: found.template.category,
+        reason,
+      });
       return { status: 200, body: found.template };
     }
     // A WABA (and its templates) as if made with Meta's own tools: large upstream states for tests and benchmarks.
@@ -148,6 +202,24 @@ export class GraphEmulator {
     if (path === '/_emulator/faults' && method === 'POST') return { status: 200, body: { faults: this.faults.add(body as Fault) } };
     if (path === '/_emulator/faults' && method === 'DELETE')
       return { status: 200, body: { faults: this.faults.clear(query.path, query.method) } };
+    // A message's status, reported as Meta would (the `messages` field), e.g. {status: "read"}.
+    const messageStatus = /^\/_emulator\/messages\/([^/]+)\/status$/.exec(path);
+    if (messageStatus && method === 'POST') {
+      const message = this.model.sent.find((m) => m.id === decodeURIComponent(messageStatus[1]));
+      if (!message) return { status: 404, body: { error: 'no such message' } };
+      if (!['sent', 'delivered', 'read', 'failed'].includes(body.status))
+        return { status: 400, body: { error: 'status must be sent, delivered, read or failed' } };
+      if (!this.notifier) return { status: 409, body: { error: 'no webhook target configured' } };
+      this.notifier.notify(this.wabaOfNumber(message.phone_number_id), 'messages', statusValue(message, body.status, body.error));
+      return { status: 200, body: { id: message.id, status: body.status } };
+    }
+    // Any notification, as given ({waba_id, field, value}): category and quality changes, unknown fields.
+    if (path === '/_emulator/notify' && method === 'POST') {
+      if (!this.notifier) return { status: 409, body: { error: 'no webhook target configured' } };
+      this.notifier.notify(String(body.waba_id), String(body.field), body.value ?? {});
+      return { status: 200, body: { queued: true } };
+    }
+    if (path === '/_emulator/notifications' && method === 'GET') return { status: 200, body: { notifications: this.notifier?.log ?? [] } };
     if (path === '/_emulator/calls' && method === 'GET') return { status: 200, body: { calls: this.calls } };
     if (path === '/_emulator/calls' && method === 'DELETE') {
       this.calls.length = 0;

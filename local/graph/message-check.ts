@@ -101,6 +101,9 @@ export function checkMessage(template: Json, message: Json) {
   if (typeof message.to !== 'string' || !/^\+?\d{6,20}$/.test(message.to))
     throw new GraphError(400, 131009, 'Parameter value is not valid: to');
   if (message.type !== 'template') throw new GraphError(400, 131051, 'Unsupported message type');
+  const reference = message.biz_opaque_callback_data;
+  if (reference !== undefined && (typeof reference !== 'string' || reference.length > 512))
+    throw new GraphError(400, 131009, 'Parameter value is not valid: biz_opaque_callback_data');
   const stored: Json[] = template.components ?? [];
   const given: Json[] = message.template?.components ?? [];
   const known = new Set(['header', 'body', 'button', 'carousel']);

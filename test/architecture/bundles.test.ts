@@ -24,7 +24,8 @@ const has = (bundle: BuiltBundle, path: string) => bundle.inputs.some((input) =>
 const expectations = (fn: DeployedFunction): [string, boolean][] => [
   ['lib/adapters/dynamo/', fn.needs.table !== 'none'],
   ['lib/adapters/graph/', Boolean(fn.needs.upstream)],
-  ['node_modules/@aws-sdk/client-secrets-manager/', Boolean(fn.needs.upstream)],
+  ['node_modules/@aws-sdk/client-secrets-manager/', Boolean(fn.needs.upstream || fn.needs.metaApp)],
+  ['lib/adapters/meta/webhook-secrets', Boolean(fn.needs.metaApp)],
   ['lib/adapters/eventbridge/', Boolean(fn.needs.bus)],
   ['node_modules/@aws-sdk/client-eventbridge/', Boolean(fn.needs.bus)],
   ['lib/adapters/sqs/', (fn.needs.queues ?? []).length > 0 || Boolean(fn.redelivers)],

@@ -2,6 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_NOT_FOUND, routes } from '#lib/routes.ts';
+import { QUEUES } from '#lib/queues.ts';
 import { workers } from '#lib/workers.ts';
 import { INDEXES } from '#lib/adapters/dynamo/table.ts';
 import { TemplateMessagingStack } from '../../infra/stack.ts';
@@ -138,7 +139,7 @@ describe('the route manifest', () => {
     });
     // Assess: every dead-letter queue and every worker has an alarm
     const alarms = resourcesOf('AWS::CloudWatch::Alarm').map(([id]) => id);
-    expect(alarms.filter((id) => id.includes('DlqNotEmpty'))).toHaveLength(3);
+    expect(alarms.filter((id) => id.includes('DlqNotEmpty'))).toHaveLength(Object.keys(QUEUES).length);
     for (const worker of workers) expect(alarms.some((id) => id.startsWith(`${worker.name}Errors`))).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DeliveryChange, DeliveryState } from '#lib/domain/delivery.ts';
 import type { ClaimLease, ClaimStatus, RecipientClaim, RecipientOutcome, SendCounts, SendRecord, SendStore } from '#lib/domain/ports.ts';
 import { inParallel } from '../parallel.ts';
 import { dynamo, tableName } from './client.ts';
@@ -345,6 +346,41 @@ export class DynamoSendStore implements SendStore {
     }
   }
 
+  /**
+   * The recipient item keeps the message's delivery state and a version; the state moves with the send's counts
+   * in one transaction conditioned on the version read, so two reports of one message never both count.
+   */
+  async applyDelivery(sendId: string, recipientKey: string, messageId: string, change: (state: DeliveryState) => DeliveryChange | null) {
+    const key = { pk: keys.send(sendId), sk: keys.sendRecipient(recipientKey) };
+    for (let attempt = 1; ; attempt++) {
+      const item = (await dynamo().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+      if (!item) return 'unknown';
+      if (item.state === 'claimed') return 'unsettled';
+      if (item.state !== 'sent' || item.detail !== messageId) return 'unknown';
+      const version = Number(item.delivery_version ?? 0);
+      const moved = change((item.delivery ?? {}) as DeliveryState);
+      if (!moved) return 'unchanged';
+      const errors = new Map(moved.errors.map((e) => [e.code, { title: e.title, count: e.count as number }]));
+      try {
+        await transactWrite([
+          {
+            Update: {
+              TableName: tableName(),
+              Key: key,
+              UpdateExpression: 'SET delivery = :next, delivery_version = :v',
+              ConditionExpression: version === 0 ? 'attribute_not_exists(delivery_version)' : 'delivery_version = :seen',
+              ExpressionAttributeValues: { ':next': moved.next, ':v': version + 1, ...(version > 0 && { ':seen': version }) },
+            },
+          },
+          countUpdate(sendId, moved.counts, errors),
+        ]);
+        return 'applied';
+      } catch (error) {
+        if (!cancellationCodes(error)?.includes('ConditionalCheckFailed') || attempt >= DELIVERY_TRIES) throw error;
+      }
+    }
+  }
+
   async stop(sendId: string, reason: { code: string; title: string }) {
     try {
       await dynamo().send(
@@ -362,6 +398,9 @@ export class DynamoSendStore implements SendStore {
   }
 }
 
+/** Tries of a delivery report against concurrent reports of the same message. */
+const DELIVERY_TRIES = 8;
+
 /** The stored item as the domain's send: its counts, and its error tally as a list. */
 function toSend(item: Record<string, unknown>): SendRecord {
   const { counts, error_counts, error_titles, gsi1pk: _p, gsi1sk: _s, ...rest } = stripKeys<Record<string, unknown>>(item) ?? {};
@@ -371,6 +410,8 @@ function toSend(item: Record<string, unknown>): SendRecord {
     ...(rest as unknown as SendRecord),
     counts: { ...ZERO_COUNTS, ...(counts as Partial<SendCounts>) },
     errors: Object.entries(tallies)
+      // A failure taken back (the message was delivered after all) leaves its code at 0.
+      .filter(([, count]) => count > 0)
       .map(([code, count]) => ({ code, title: titles[code] ?? code, count }))
       .sort((a, b) => b.count - a.count || a.code.localeCompare(b.code)),
   };

@@ -1,5 +1,6 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { headerTypeOf, type MetaTemplate, type TemplateRecord } from '#lib/domain/template-record.ts';
+import { revisedRecord } from '#lib/domain/meta-notifications.ts';
 import type { ServiceEvent } from '#lib/domain/events.ts';
 import {
   AssignmentConflict,
@@ -8,6 +9,7 @@ import {
   type ActiveWrite,
   type AssignmentChange,
   type TemplateRecordStore,
+  type TemplateRevision,
 } from '#lib/domain/ports.ts';
 import { keys, OUTBOX_PARTITION, SORT } from '#lib/adapters/dynamo/table.ts';
 import { type ListingCriteria, listingEntryOf } from '#lib/domain/template-listing.ts';
@@ -175,7 +177,7 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
     });
     const chunks = [...groups.values()].flatMap((indexes) => chunked(indexes, RECORDS_PER_REWRITE));
     await inParallel(chunks, REWRITE_PARALLELISM, async (indexes) => {
-      const written = await this.rewrite(aggregateOf(flips[indexes[0]].record), [], (held) => {
+      const written = await this.rewrite(aggregateOf(flips[indexes[0]].record), (held) => {
         const update: RecordUpdate[] = [];
         const result = indexes.map((i): ActiveWrite => {
           const current = held.find((r) => r.id === flips[i].record.id);
@@ -259,18 +261,16 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
    */
   private async rewrite<T>(
     of: { wabaId: string; templateId: string; clientId: number },
-    events: ServiceEvent[],
-    plan: (records: TemplateRecord[]) => { update: RecordUpdate[]; result: T },
+    plan: (records: TemplateRecord[]) => { update: RecordUpdate[]; result: T; events?: ServiceEvent[] },
   ): Promise<T> {
-    let pending = events;
+    let pending: ServiceEvent[] = [];
     let chunksWritten = 0;
     for (let attempt = 0; attempt < REWRITE_TRIES; attempt++) {
       const { records, version } = await this.readAssignments(of.wabaId, of.templateId, of.clientId);
       const planned = plan(records);
-      if (planned.update.length === 0) {
-        if (pending.length > 0) await this.register([], pending);
-        return planned.result;
-      }
+      // The events of a plan are of the records it read: they go with its first chunk, never without it.
+      if (chunksWritten === 0) pending = planned.events ?? [];
+      if (planned.update.length === 0) return planned.result;
       const update = planned.update.slice(0, RECORDS_PER_REWRITE);
       try {
         await this.write({ of: { ...of, version }, current: records, create: [], update, remove: [] }, pending);
@@ -342,7 +342,7 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
   async markDeleted(records: TemplateRecord[], deleted: boolean, now: string) {
     const ids = new Set(records.map((r) => r.id));
     await inParallel([...byAggregate(records).values()], REWRITE_PARALLELISM, (group) =>
-      this.rewrite(aggregateOf(group[0]), [], (held) => ({
+      this.rewrite(aggregateOf(group[0]), (held) => ({
         update: held
           .filter((r) => ids.has(r.id) && Boolean(r.deleted) !== deleted)
           .map((r) => ({ before: r, after: { ...r, deleted, updated_at: now } })),
@@ -351,17 +351,29 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
     );
   }
 
+  /** Every record of the (client, template) takes the revised template; the events go with the first write. */
+  async reviseTemplate(
+    of: { wabaId: string; templateId: string; clientId: number },
+    revise: (records: TemplateRecord[]) => TemplateRevision | null,
+    now: string,
+    source: 'sync' | 'webhook',
+  ) {
+    return this.rewrite(of, (held) => {
+      const revision = held.length > 0 ? revise(held) : null;
+      if (!revision) return { update: [], result: { revised: false, events: [] as ServiceEvent[] } };
+      return {
+        update: held.map((r) => ({ before: r, after: revisedRecord(r, revision, now, source) })),
+        result: { revised: true, events: revision.events },
+        events: revision.events,
+      };
+    });
+  }
+
   /**
    * Each (client, template) of the records in one transaction with its listing entry; the events go with the
    * first, so a change and its event are never written one without the other.
    */
-  async replaceMetaTemplate(
-    records: TemplateRecord[],
-    meta: MetaTemplate,
-    source: 'edit' | 'sync',
-    now: string,
-    events: ServiceEvent[] = [],
-  ) {
+  async replaceMetaTemplate(records: TemplateRecord[], meta: MetaTemplate, source: 'edit' | 'sync', now: string) {
     const ids = new Set(records.map((r) => r.id));
     // headerType derives from the components, so it changes with them (never left stale by an edit or a sync).
     const replaced = (r: TemplateRecord): TemplateRecord => ({
@@ -372,10 +384,9 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
       updated_at: now,
     });
     const groups = [...byAggregate(records).values()];
-    if (groups.length === 0) return this.register([], events);
     const target = canonical(meta);
-    await inParallel(groups, REWRITE_PARALLELISM, (group, index) =>
-      this.rewrite(aggregateOf(group[0]), index === 0 ? events : [], (held) => ({
+    await inParallel(groups, REWRITE_PARALLELISM, (group) =>
+      this.rewrite(aggregateOf(group[0]), (held) => ({
         update: held.filter((r) => ids.has(r.id) && canonical(r.meta_template) !== target).map((r) => ({ before: r, after: replaced(r) })),
         result: undefined,
       })),

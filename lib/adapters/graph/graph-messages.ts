@@ -15,8 +15,9 @@ export class GraphMessages implements MessageUpstream {
     private readonly catalogs: Pick<GraphUpstream, 'catalogsOf'>,
   ) {}
 
-  async sendMessage(phoneNumberId: string, message: Record<string, unknown>): Promise<MessageAnswer> {
-    const answer = await this.graph.exchange(`${phoneNumberId}/messages`, message);
+  /** The reference travels as `biz_opaque_callback_data`, which Cloud API echoes in the message's status webhooks. */
+  async sendMessage(phoneNumberId: string, message: Record<string, unknown>, reference: string): Promise<MessageAnswer> {
+    const answer = await this.graph.exchange(`${phoneNumberId}/messages`, { ...message, biz_opaque_callback_data: reference });
     if ('failure' in answer) {
       return answer.failure === 'network'
         ? { kind: 'refused', code: 'network', title: 'The upstream could not be reached', retryable: true }

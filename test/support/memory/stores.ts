@@ -1,5 +1,6 @@
 import { recordStorageProblem } from '#lib/adapters/dynamo/item-limits.ts';
 import { registerOneByOne } from '#lib/adapters/dynamo/template-store.ts';
+import { revisedRecord } from '#lib/domain/meta-notifications.ts';
 import { type DirectoryEntities, directoryEntities, parseDirectoryFile } from '#lib/adapters/directory-file.ts';
 import type { Campaign, ChannelRecord, Client, ContactChannel, Waba } from '#lib/domain/directory.ts';
 import type { ServiceEvent } from '#lib/domain/events.ts';
@@ -18,6 +19,7 @@ import {
   type ClaimStatus,
   type RecipientClaim,
   type RecipientOutcome,
+  type SendCounts,
   type SendRecord,
   type SendStore,
   type SyncLeaseStore,
@@ -25,8 +27,10 @@ import {
   type SyncRunResult,
   type SyncState,
   type TemplateRecordStore,
+  type TemplateRevision,
   type WebhookConfigStore,
 } from '#lib/domain/ports.ts';
+import type { DeliveryChange, DeliveryState } from '#lib/domain/delivery.ts';
 import { assignmentSlot, headerTypeOf, type MetaTemplate, type TemplateRecord } from '#lib/domain/template-record.ts';
 import { type ListingCriteria, type ListingEntry, listingEntryOf, pageOfEntries } from '#lib/domain/template-listing.ts';
 import type { WebhookConfig } from '#lib/domain/webhook.ts';
@@ -242,14 +246,26 @@ export class MemoryTemplateRecordStore implements TemplateRecordStore {
     }
   }
 
-  async replaceMetaTemplate(
-    records: TemplateRecord[],
-    meta: MetaTemplate,
-    source: 'edit' | 'sync',
+  async reviseTemplate(
+    of: { wabaId: string; templateId: string; clientId: number },
+    revise: (records: TemplateRecord[]) => TemplateRevision | null,
     now: string,
-    events: ServiceEvent[] = [],
+    source: 'sync' | 'webhook',
   ) {
-    for (const event of events) this.outbox.set(event.id, copy(event));
+    const held = [...this.records.values()].filter(
+      (r) => r.waba_id === of.wabaId && r.meta_template.id === of.templateId && r.client_id === of.clientId,
+    );
+    const revision = held.length > 0 ? revise(copy(held)) : null;
+    if (!revision) return { revised: false, events: [] };
+    for (const r of held) {
+      Object.assign(r, revisedRecord(r, copy(revision), now, source));
+      this.bump(r);
+    }
+    for (const event of revision.events) this.outbox.set(event.id, copy(event));
+    return { revised: true, events: copy(revision.events) };
+  }
+
+  async replaceMetaTemplate(records: TemplateRecord[], meta: MetaTemplate, source: 'edit' | 'sync', now: string) {
     for (const r of records) {
       const stored = this.records.get(r.id);
       if (stored) {
@@ -268,7 +284,10 @@ export class MemoryTemplateRecordStore implements TemplateRecordStore {
 export class MemorySendStore implements SendStore {
   readonly sends = new Map<string, SendRecord>();
   /** Recipients by `<send>|<key>`: as the DynamoDB adapter's recipient items. */
-  readonly recipients = new Map<string, { index: number; state: string; holder?: string; untilMs?: number; detail?: string }>();
+  readonly recipients = new Map<
+    string,
+    { index: number; state: string; holder?: string; untilMs?: number; detail?: string; delivery?: DeliveryState }
+  >();
   readonly duplicates = new Set<string>();
   failing = false;
 
@@ -332,6 +351,24 @@ export class MemorySendStore implements SendStore {
       this.add(sendId, { kind: 'failed', code: 'outcome_unknown', title: 'The dispatcher stopped before it learned the outcome' });
       return 'lost';
     });
+  }
+  async applyDelivery(sendId: string, recipientKey: string, messageId: string, change: (state: DeliveryState) => DeliveryChange | null) {
+    const recipient = this.recipients.get(`${sendId}|${recipientKey}`);
+    if (!recipient) return 'unknown' as const;
+    if (recipient.state === 'claimed') return 'unsettled' as const;
+    if (recipient.state !== 'sent' || recipient.detail !== messageId) return 'unknown' as const;
+    const moved = change(copy(recipient.delivery ?? {}));
+    if (!moved) return 'unchanged' as const;
+    recipient.delivery = copy(moved.next);
+    const send = this.sends.get(sendId)!;
+    for (const [field, n] of Object.entries(moved.counts)) send.counts![field as keyof SendCounts] += n;
+    for (const { code, title, count } of moved.errors) {
+      const known = send.errors!.find((e) => e.code === code);
+      if (known) known.count += count;
+      else send.errors!.push({ code, title, count });
+    }
+    send.errors = send.errors!.filter((e) => e.count > 0);
+    return 'applied' as const;
   }
   async record(sendId: string, outcomes: { claim: RecipientClaim; outcome: RecipientOutcome }[], lease: ClaimLease) {
     for (const { claim, outcome } of outcomes) {

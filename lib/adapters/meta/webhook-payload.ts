@@ -1,0 +1,154 @@
+import * as v from 'valibot';
+import { InvalidRequest } from '#lib/domain/errors.ts';
+import type { MetaNotification, NotifiedChange } from '#lib/domain/meta-notifications.ts';
+import { issuesToDetails } from '#lib/schemas/issues.ts';
+
+/**
+ * Meta's webhook payloads (upstream-facts §5; the `messages` field's statuses as Cloud API sends them), read
+ * into the domain's notifications. The envelope is read by the endpoint (after the signature), each change by
+ * the worker; fields this service does not handle are left out at the endpoint and never queued.
+ */
+export const HANDLED_FIELDS = [
+  'message_template_status_update',
+  'template_category_update',
+  'message_template_quality_update',
+  'messages',
+] as const;
+
+/** Statuses per queued change: a `messages` change of many statuses is split so each job stays small. */
+const STATUSES_PER_JOB = 100;
+
+const Envelope = v.object({
+  object: v.literal('whatsapp_business_account', 'must be whatsapp_business_account'),
+  entry: v.array(
+    v.object({
+      id: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
+      time: v.optional(v.pipe(v.number(), v.finite())),
+      changes: v.optional(v.array(v.object({ field: v.pipe(v.string(), v.maxLength(128)), value: v.unknown() })), []),
+    }),
+  ),
+});
+
+/** The changes of a notification body worth queuing, and the fields it carried that are not handled. */
+export function changesOfNotification(raw: string, nowMs = Date.now()): { changes: NotifiedChange[]; ignored: string[] } {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    throw new InvalidRequest('The notification is not JSON', [{ path: '', message: 'must be a JSON object' }]);
+  }
+  const parsed = v.safeParse(Envelope, body);
+  if (!parsed.success) throw new InvalidRequest('Not a WhatsApp Business Account notification', issuesToDetails(parsed.issues));
+  const changes: NotifiedChange[] = [];
+  const ignored: string[] = [];
+  for (const entry of parsed.output.entry) {
+    const at = entry.time !== undefined ? entry.time * 1000 : nowMs;
+    for (const { field, value } of entry.changes) {
+      if (!(HANDLED_FIELDS as readonly string[]).includes(field)) {
+        ignored.push(field);
+        continue;
+      }
+      const statuses = field === 'messages' ? (value as { statuses?: unknown })?.statuses : undefined;
+      if (field === 'messages' && !Array.isArray(statuses)) {
+        // Incoming messages and other `messages` content: not this service's.
+        ignored.push('messages (no statuses)');
+        continue;
+      }
+      if (Array.isArray(statuses)) {
+        for (let i = 0; i < statuses.length; i += STATUSES_PER_JOB) {
+          changes.push({
+            waba_id: entry.id,
+            at,
+            field,
+            value: { ...(value as object), statuses: statuses.slice(i, i + STATUSES_PER_JOB) },
+          });
+        }
+      } else changes.push({ waba_id: entry.id, at, field, value });
+    }
+  }
+  return { changes, ignored };
+}
+
+const id = v.pipe(
+  v.union([v.string(), v.number()]),
+  v.transform((x) => String(x)),
+  v.regex(/^[0-9A-Za-z_-]{1,64}$/),
+);
+const text = v.pipe(v.string(), v.maxLength(1024));
+
+const StatusUpdate = v.object({
+  event: v.pipe(text, v.toUpperCase()),
+  message_template_id: id,
+  reason: v.optional(v.nullable(text)),
+});
+const CategoryUpdate = v.object({
+  message_template_id: id,
+  new_category: v.pipe(text, v.toUpperCase()),
+  previous_category: v.optional(v.nullable(text)),
+  correct_category: v.optional(v.nullable(text)),
+});
+const QualityUpdate = v.object({ message_template_id: id, new_quality_score: v.pipe(text, v.toUpperCase()) });
+const MessageStatus = v.object({
+  id: v.pipe(v.string(), v.minLength(1), v.maxLength(256)),
+  status: v.picklist(['sent', 'delivered', 'read', 'failed']),
+  timestamp: v.optional(v.union([v.string(), v.number()])),
+  biz_opaque_callback_data: v.optional(v.string()),
+  errors: v.optional(v.array(v.object({ code: v.union([v.number(), v.string()]), title: v.optional(text), message: v.optional(text) }))),
+});
+
+/**
+ * What a queued change says. A change whose value is not what Meta documents yields nothing (logged by the
+ * caller); statuses other than sent/delivered/read/failed (Meta adds new ones) are skipped one by one.
+ */
+export function notificationsOf(change: NotifiedChange): MetaNotification[] {
+  const base = { waba_id: change.waba_id, at: change.at };
+  switch (change.field) {
+    case 'message_template_status_update': {
+      const r = v.safeParse(StatusUpdate, change.value);
+      return r.success
+        ? [{ kind: 'template_status', ...base, template_id: r.output.message_template_id, event: r.output.event, reason: r.output.reason }]
+        : [];
+    }
+    case 'template_category_update': {
+      const r = v.safeParse(CategoryUpdate, change.value);
+      if (!r.success) return [];
+      return [
+        {
+          kind: 'template_category',
+          ...base,
+          template_id: r.output.message_template_id,
+          new_category: r.output.new_category,
+          ...(r.output.previous_category ? { previous_category: r.output.previous_category } : {}),
+          ...(r.output.correct_category ? { correct_category: r.output.correct_category } : {}),
+        },
+      ];
+    }
+    case 'message_template_quality_update': {
+      const r = v.safeParse(QualityUpdate, change.value);
+      return r.success
+        ? [{ kind: 'template_quality', ...base, template_id: r.output.message_template_id, new_quality: r.output.new_quality_score }]
+        : [];
+    }
+    case 'messages': {
+      const statuses = (change.value as { statuses?: unknown[] })?.statuses ?? [];
+      return statuses.flatMap((status): MetaNotification[] => {
+        const r = v.safeParse(MessageStatus, status);
+        if (!r.success) return [];
+        const error = r.output.errors?.[0];
+        const seconds = Number(r.output.timestamp);
+        return [
+          {
+            kind: 'message_status',
+            message_id: r.output.id,
+            status: r.output.status,
+            reference: r.output.biz_opaque_callback_data,
+            at: Number.isFinite(seconds) ? seconds * 1000 : change.at,
+            ...(error && { error: { code: String(error.code), title: error.title ?? error.message ?? String(error.code) } }),
+          },
+        ];
+      });
+    }
+    default:
+      return [];
+  }
+}

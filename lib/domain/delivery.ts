@@ -1,0 +1,82 @@
+/**
+ * What the upstream reports of a message after it accepted it (decisions §13): `sent`, `delivered`, `read`,
+ * or `failed` with an error. Reports come out of order and more than once; each message's state moves so that
+ * each fact is counted on its send once.
+ */
+export type DeliveryReport = 'sent' | 'delivered' | 'read' | 'failed';
+
+/** What is known of one message: reached the device, was read, or failed after acceptance (with why). */
+export interface DeliveryState {
+  delivered?: boolean;
+  read?: boolean;
+  failed?: { code: string; title: string };
+}
+
+/** How a send's counts and error tally move with one report. */
+export interface DeliveryChange {
+  next: DeliveryState;
+  /** How the send's `sent`, `failed`, `delivered` and `read` counts move. */
+  counts: Partial<Record<'sent' | 'failed' | 'delivered' | 'read', number>>;
+  /** The error tally: +1 for a failure counted, -1 for one taken back. */
+  errors: { code: string; title: string; count: 1 | -1 }[];
+}
+
+const add = (counts: DeliveryChange['counts'], field: keyof DeliveryChange['counts'], n: number) => {
+  counts[field] = (counts[field] ?? 0) + n;
+};
+
+/**
+ * The change one report makes, or null when it adds nothing (a repeat, or news older than what is known).
+ * - `read` implies `delivered`; each is counted once.
+ * - `failed` after acceptance moves the message from `sent` to `failed` with its error, unless it was
+ *   delivered already (a later failure on another device does not undo a delivery).
+ * - `delivered` or `read` after `failed` takes the failure back: the message reached the person.
+ * - `sent` is what acceptance counted already.
+ */
+export function deliveryChange(
+  state: DeliveryState,
+  report: DeliveryReport,
+  error?: { code: string; title: string },
+): DeliveryChange | null {
+  const next: DeliveryState = { ...state };
+  const counts: DeliveryChange['counts'] = {};
+  const errors: DeliveryChange['errors'] = [];
+  if (report === 'sent') return null;
+  if (report === 'failed') {
+    if (state.delivered || state.failed) return null;
+    const why = error ?? { code: 'unknown', title: 'The upstream reported a failure without an error' };
+    next.failed = why;
+    add(counts, 'sent', -1);
+    add(counts, 'failed', 1);
+    errors.push({ ...why, count: 1 });
+    return { next, counts, errors };
+  }
+  const reaches = report === 'read' ? ['delivered', 'read'] : ['delivered'];
+  for (const fact of reaches as ('delivered' | 'read')[]) {
+    if (state[fact]) continue;
+    next[fact] = true;
+    add(counts, fact, 1);
+  }
+  if (Object.keys(counts).length === 0) return null;
+  if (state.failed) {
+    delete next.failed;
+    add(counts, 'sent', 1);
+    add(counts, 'failed', -1);
+    errors.push({ ...state.failed, count: -1 });
+  }
+  return { next, counts, errors };
+}
+
+/**
+ * The reference a message carries to the upstream and back in its status reports: the send and the recipient's
+ * key under it. Opaque to the upstream; only what this service wrote is read back.
+ */
+const REFERENCE = /^tms1:([A-Za-z0-9_=+-]{1,128}):([^:]{1,64})$/;
+
+export const messageReference = (sendId: string, recipientKey: string) => `tms1:${sendId}:${recipientKey}`;
+
+export function parseMessageReference(reference: unknown): { sendId: string; recipientKey: string } | undefined {
+  if (typeof reference !== 'string') return undefined;
+  const match = REFERENCE.exec(reference);
+  return match ? { sendId: match[1], recipientKey: match[2] } : undefined;
+}

@@ -1,0 +1,178 @@
+import { type DeliveryReport, deliveryChange, parseMessageReference } from './delivery.ts';
+import { templateEvent, type ServiceEvent } from './events.ts';
+import type { Log } from './log.ts';
+import { publishSaved } from './outbox.ts';
+import type { EventPublisher, JobQueue, OutboxStore, SendStore, TemplateRecordStore, TemplateRevision } from './ports.ts';
+import { oldestRecord } from './template-listing.ts';
+import { headerTypeOf, type MetaTemplate, type TemplateRecord } from './template-record.ts';
+
+/**
+ * Meta's webhooks (decisions §13), in the domain's words. The endpoint only checks the signature and queues
+ * each change; the worker applies them here. Every notification is applied so that a repeat, or one older
+ * than what the records already know, changes nothing.
+ */
+
+/** One change of a notification as it is queued: the WABA it is about, when Meta sent it, its field and value. */
+export interface NotifiedChange {
+  waba_id: string;
+  /** Meta's entry time, epoch milliseconds. */
+  at: number;
+  field: string;
+  value: unknown;
+}
+
+/** What a change says, once read (lib/adapters/meta/webhook-payload.ts). */
+export type MetaNotification =
+  | { kind: 'template_status'; waba_id: string; template_id: string; at: number; event: string; reason?: string | null }
+  | {
+      kind: 'template_category';
+      waba_id: string;
+      template_id: string;
+      at: number;
+      new_category: string;
+      /** Present when the change is done; absent when Meta only announces it (then `correct_category` is). */
+      previous_category?: string;
+      correct_category?: string;
+    }
+  | { kind: 'template_quality'; waba_id: string; template_id: string; at: number; new_quality: string }
+  | {
+      kind: 'message_status';
+      message_id: string;
+      status: DeliveryReport;
+      reference?: string;
+      error?: { code: string; title: string };
+      at: number;
+    };
+
+export type TemplateNotification = Extract<MetaNotification, { waba_id: string }>;
+
+/** The change as the endpoint accepted it: queued for the worker, one job per change. */
+export async function acceptNotification(deps: { queue: JobQueue; log: Log }, changes: NotifiedChange[]) {
+  if (changes.length > 0) await deps.queue.send(changes as unknown as Record<string, unknown>[]);
+  deps.log.info('meta notification accepted', { changes: changes.length, fields: [...new Set(changes.map((c) => c.field))] });
+  return { success: true as const, changes: changes.length };
+}
+
+/**
+ * Template statuses as the webhook names them, mapped to the status the template then has (upstream-facts §2).
+ * FLAGGED, LOCKED and UNLOCKED say something about the template without changing its status.
+ */
+const STATUS_OF_EVENT: Record<string, string | undefined> = {
+  REINSTATED: 'APPROVED',
+  UNARCHIVED: 'APPROVED',
+  FLAGGED: undefined,
+  LOCKED: undefined,
+  UNLOCKED: undefined,
+};
+const statusOf = (event: string) => (event in STATUS_OF_EVENT ? STATUS_OF_EVENT[event] : event);
+
+/** The template as it is after the notification, or null when the notification adds nothing. */
+export function notifiedTemplate(meta: MetaTemplate, notification: TemplateNotification): MetaTemplate | null {
+  const next: MetaTemplate = { ...meta };
+  switch (notification.kind) {
+    case 'template_status': {
+      const status = statusOf(notification.event);
+      if (status === undefined) return null;
+      next.status = status;
+      // An approval says NONE; a template scheduled for deletion has none.
+      if (notification.reason !== undefined) next.rejected_reason = notification.reason ?? 'NONE';
+      break;
+    }
+    case 'template_category':
+      if (notification.previous_category !== undefined) {
+        next.category = notification.new_category;
+        next.previous_category = notification.previous_category;
+        delete next.correct_category;
+      } else if (notification.correct_category !== undefined) next.correct_category = notification.correct_category;
+      break;
+    case 'template_quality':
+      next.quality_score = { score: notification.new_quality, date: Math.floor(notification.at / 1000) };
+      break;
+  }
+  return JSON.stringify(next) === JSON.stringify(meta) ? null : next;
+}
+
+export interface ApplyNotificationDeps {
+  records: TemplateRecordStore;
+  sends: SendStore;
+  outbox: OutboxStore;
+  publisher: EventPublisher;
+  log: Log;
+}
+
+/** What became of one notification: the worker retries `later` ones after a short while. */
+export type NotificationOutcome = 'applied' | 'unchanged' | 'ignored' | 'later';
+
+/**
+ * A template notification reaches every record of the template, of every client sharing the WABA. Each client's
+ * records change in one write with that client's `template.status_changed` event when the status changed.
+ */
+async function applyToTemplate(deps: ApplyNotificationDeps, n: TemplateNotification, now: string): Promise<NotificationOutcome> {
+  const clients = [...new Set((await deps.records.listForTemplate(n.waba_id, n.template_id)).map((r) => r.client_id))];
+  if (clients.length === 0) {
+    deps.log.info('meta notification ignored: unknown template', { waba_id: n.waba_id, template_id: n.template_id, kind: n.kind });
+    return 'ignored';
+  }
+  const events: ServiceEvent[] = [];
+  for (const clientId of clients) {
+    const { events: written } = await deps.records.reviseTemplate(
+      { wabaId: n.waba_id, templateId: n.template_id, clientId },
+      (records: TemplateRecord[]) => {
+        const first = oldestRecord(records);
+        // Meta does not promise order: news older than what the records took already is dropped.
+        if ((first.notified_at?.[n.kind] ?? 0) > n.at) return null;
+        const meta = notifiedTemplate(first.meta_template, n);
+        if (!meta) return null;
+        const notified_at = { ...first.notified_at, [n.kind]: n.at };
+        const statusChanged = meta.status !== first.meta_template.status;
+        return {
+          meta,
+          notified_at,
+          events: statusChanged ? [templateEvent('template.status_changed', { ...first, meta_template: meta, notified_at }, now)] : [],
+        };
+      },
+      now,
+      'webhook',
+    );
+    events.push(...written);
+  }
+  if (events.length > 0) await publishSaved(deps, events);
+  return 'applied';
+}
+
+/** A message's status counted on its send, found by the reference the message carried. */
+async function applyToSend(
+  deps: ApplyNotificationDeps,
+  n: Extract<MetaNotification, { kind: 'message_status' }>,
+): Promise<NotificationOutcome> {
+  const reference = parseMessageReference(n.reference);
+  if (!reference) {
+    deps.log.info('meta notification ignored: a message not sent by this service', { message_id: n.message_id });
+    return 'ignored';
+  }
+  const result = await deps.sends.applyDelivery(reference.sendId, reference.recipientKey, n.message_id, (state) =>
+    deliveryChange(state, n.status, n.error),
+  );
+  if (result === 'unsettled') return 'later';
+  if (result === 'unknown') {
+    deps.log.info('meta notification ignored: no such message of the send', { send_id: reference.sendId, message_id: n.message_id });
+    return 'ignored';
+  }
+  return result;
+}
+
+export async function applyNotification(deps: ApplyNotificationDeps, n: MetaNotification, now = new Date().toISOString()) {
+  return n.kind === 'message_status' ? applyToSend(deps, n) : applyToTemplate(deps, n, now);
+}
+
+/** A record as a revision leaves it: the new template (and header type), when it took the news. */
+export function revisedRecord(r: TemplateRecord, revision: TemplateRevision, now: string, source: 'sync' | 'webhook'): TemplateRecord {
+  return {
+    ...r,
+    meta_template: revision.meta,
+    headerType: headerTypeOf(revision.meta.components),
+    ...(revision.notified_at && { notified_at: revision.notified_at }),
+    syncMeta: { synced_at: now, source },
+    updated_at: now,
+  };
+}
