@@ -63,12 +63,28 @@ export async function startSync(deps: StartSyncDeps, caller: Caller, input: { cl
 export async function syncStatus(deps: { leases: SyncLeaseStore; now?: () => number }, caller: Caller, input: { client_id?: number }) {
   const clientId = actingClient(caller, input.client_id);
   const { running, lastRun } = await deps.leases.state(clientId, deps.now?.() ?? Date.now());
+  // Fields in the contract's order, whatever order the store kept them in.
+  const progress = running?.progress && {
+    wabas_done: running.progress.wabas_done,
+    wabas_total: running.progress.wabas_total,
+    pages: running.progress.pages,
+    templates_seen: running.progress.templates_seen,
+    changes: running.progress.changes,
+  };
+  const last = lastRun && {
+    started_at: lastRun.started_at,
+    finished_at: lastRun.finished_at,
+    result: lastRun.result,
+    templates_seen: lastRun.templates_seen,
+    changes: lastRun.changes,
+    ...(lastRun.error !== undefined && { error: lastRun.error }),
+  };
   return {
     clientId,
     state: running ? ('running' as const) : ('idle' as const),
     ...(running && { started_at: running.started_at }),
-    ...(running?.progress && { progress: running.progress }),
-    ...(lastRun && { last_run: lastRun }),
+    ...(progress && { progress }),
+    ...(last && { last_run: last }),
   };
 }
 

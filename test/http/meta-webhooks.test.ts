@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { metaSignature } from '#lib/adapters/meta/webhook-signature.ts';
 import { LOCAL_META_APP_SECRET, LOCAL_META_VERIFY_TOKEN } from '../../local/stack.ts';
@@ -244,6 +245,40 @@ describe('POST /v1/meta/webhooks: template notifications (decisions §13)', () =
     expectErrorShape(notJson, 400);
     expectErrorShape(notMeta, 400);
     expect((await entry(`signed_${run}`)).meta_template.status).toBe('APPROVED');
+  });
+
+  it('answers every signed body of any shape with 200 or a 400 in the contract’s shape, never a 5xx', async () => {
+    // Prepare: arbitrary JSON, and notifications whose changes carry arbitrary values
+    const change = fc.record({
+      field: fc.constantFrom(
+        'messages',
+        'message_template_status_update',
+        'template_category_update',
+        'message_template_quality_update',
+        'x',
+      ),
+      value: fc.jsonValue(),
+    });
+    const body = fc.oneof(
+      fc.json(),
+      fc
+        .record({
+          object: fc.constant('whatsapp_business_account'),
+          entry: fc.array(
+            fc.record({ id: fc.constantFrom(WABA, 'w-x'), time: fc.integer(), changes: fc.array(change, { maxLength: 3 }) }),
+            { maxLength: 2 },
+          ),
+        })
+        .map((b) => JSON.stringify(b)),
+    );
+    // Act and assess
+    await fc.assert(
+      fc.asyncProperty(body, async (raw) => {
+        const response = await post(raw);
+        if (response.status !== 200) expectErrorShape(response, 400);
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('refuses a body over 1 MiB with 413 before checking anything else', async () => {

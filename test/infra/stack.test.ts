@@ -55,6 +55,22 @@ describe('the CDK stack', () => {
     });
   });
 
+  it('gives the Meta webhook secret to the two functions Meta calls only, and consumes their queue with a worker', () => {
+    // Assess
+    const functions = resourcesOf('AWS::Lambda::Function').filter(([, f]) => f.Properties.Runtime === 'nodejs22.x');
+    const holding = functions
+      .filter(([, f]) => 'META_WEBHOOK_SECRET' in (f.Properties.Environment?.Variables ?? {}))
+      .map(([id]) => id.slice(0, -8));
+    expect(holding.sort()).toEqual(['ReceiveMetaWebhook', 'VerifyMetaWebhook']);
+    template.hasResourceProperties('AWS::SecretsManager::Secret', {
+      GenerateSecretString: Match.objectLike({ GenerateStringKey: 'verify_token' }),
+    });
+    template.hasResourceProperties('AWS::SQS::Queue', { QueueName: 'meta-notifications', VisibilityTimeout: 60 });
+    const [, worker] = functions.find(([id]) => /^ApplyMetaNotifications[0-9A-F]{8}$/.test(id))!;
+    expect(worker.Properties.Environment.Variables).toHaveProperty('META_QUEUE_URL');
+    expect(worker.Properties.Environment.Variables).toHaveProperty('EVENT_BUS_NAME');
+  });
+
   it('creates the single table on demand with PITR, TTL and the GSIs', () => {
     template.hasResourceProperties('AWS::DynamoDB::GlobalTable', {
       BillingMode: 'PAY_PER_REQUEST',

@@ -6,6 +6,8 @@ import type { HttpMiddleware, HttpRequest, ServiceContext } from '#lib/http/cont
 import { errorResponse, toErrorResponse } from '#lib/http/error-response.ts';
 import { authenticateCaller } from '#lib/http/middlewares/authenticate-caller.ts';
 import { jsonBody } from '#lib/http/middlewares/json-body.ts';
+import { MAX_NOTIFICATION_BYTES, metaSignature } from '#lib/http/middlewares/meta-signature.ts';
+import { metaSignature as signatureOf } from '#lib/adapters/meta/webhook-signature.ts';
 import { multipartBody } from '#lib/http/middlewares/multipart-body.ts';
 import { requestContext } from '#lib/http/middlewares/request-context.ts';
 import { securityHeaders } from '#lib/http/middlewares/security-headers.ts';
@@ -53,6 +55,27 @@ describe('authenticateCaller', () => {
     await run(authenticateCaller(), request);
     expect(request.context.caller).toMatchObject({ sub: 'ann', clientId: 7, isBsp: true });
     expect(await statusOf(run(authenticateCaller(), requestOf()))).toBe(401);
+  });
+});
+
+describe('metaSignature', () => {
+  it('hands on the raw body (text or base64) only with Meta’s signature of it; else 401, and 413 when too large', async () => {
+    // Prepare
+    process.env.META_APP_SECRET = 'unit-secret';
+    process.env.META_VERIFY_TOKEN = 'unit-token';
+    const body = '{"object":"whatsapp_business_account","entry":[]}';
+    const signed = { 'x-hub-signature-256': signatureOf(body, 'unit-secret') };
+    const text = requestOf({ headers: signed, body });
+    const base64 = requestOf({ headers: signed, body: Buffer.from(body).toString('base64'), isBase64Encoded: true });
+    // Act
+    await run(metaSignature(), text);
+    await run(metaSignature(), base64);
+    // Assess
+    expect(text.context.rawBody).toBe(body);
+    expect(base64.context.rawBody).toBe(body);
+    expect(await statusOf(run(metaSignature(), requestOf({ body })))).toBe(401);
+    expect(await statusOf(run(metaSignature(), requestOf({ headers: signed, body: `${body} ` })))).toBe(401);
+    expect(await statusOf(run(metaSignature(), requestOf({ headers: signed, body: 'x'.repeat(MAX_NOTIFICATION_BYTES + 1) })))).toBe(413);
   });
 });
 
