@@ -11,7 +11,7 @@ import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
 import { assignmentKeyItem, recordItem } from '#lib/adapters/dynamo/record-items.ts';
 import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
 import { keys, SORT } from '#lib/adapters/dynamo/table.ts';
-import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { DynamoTemplateRecordStore, outboxItem } from '#lib/adapters/dynamo/template-store.ts';
 import { GraphClient } from '#lib/adapters/graph/graph-client.ts';
 import { GraphUpstream, TEMPLATES_PAGE_SIZE } from '#lib/adapters/graph/graph-upstream.ts';
 import { resolveHost } from '#lib/adapters/https/resolve-host.ts';
@@ -20,7 +20,8 @@ import { resolvePairs } from '#lib/domain/assignments.ts';
 import { changeTemplateStatus } from '#lib/domain/bulk-status.ts';
 import type { Caller } from '#lib/domain/caller.ts';
 import { silentLog } from '#lib/domain/log.ts';
-import { inParallel } from '#lib/adapters/parallel.ts';
+import { applyNotification } from '#lib/domain/meta-notifications.ts';
+import { inParallel } from '#lib/domain/parallel.ts';
 import { sendTemplate } from '#lib/domain/send.ts';
 import { runSync } from '#lib/domain/sync.ts';
 import { listingEntryOf } from '#lib/domain/template-listing.ts';
@@ -480,6 +481,94 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
       baseline: 'the same reads and transactions issued directly, 8 templates at a time',
       counts: `${bulkMeter.operations.filter((o) => o === 'BatchGetItem').length} BatchGetItems, ${bulkMeter.operations.filter((o) => o === 'TransactWriteItems').length} transactions (${bulkMeter.itemsWritten} items)`,
       budget: `≤ 1.2×: ${bulkBest / bulkBaselineMs <= 1.2 ? 'met' : 'NOT met'}`,
+    });
+
+    progress('meta notification');
+    // --- A review result from Meta's webhook, reaching 100 clients that share the WABA ----------------
+    const sharing = Array.from({ length: 100 }, (_, i) => 9400 + i);
+    await importDirectory({
+      clients: sharing.map((client_id) => ({ client_id, client_name: `Sharing ${client_id}` })),
+      wabas: [{ waba_id: 'w940', waba_name: 'w940', business_id: 'b', business_name: 'b', namespace: 'ns', templates: templates(1, 'n') }],
+      channels: sharing.map((client_id) => ({ wa_id: `${client_id}01`, client_id, waba_id: 'w940' })),
+      template_records: sharing.map((client_id, i) => ({
+        id: `0000094${String(i).padStart(17, '0')}`,
+        client_id,
+        waba_id: 'w940',
+        template_id: 'n0',
+      })),
+    });
+    const outbox = new DynamoOutboxStore();
+    const noticeDeps = { records, sends: new DynamoSendStore(), outbox, publisher: { publish: async () => undefined }, log: silentLog };
+    let noticeAt = Date.now();
+    const notice = (event: string) =>
+      applyNotification(noticeDeps, { kind: 'template_status', waba_id: 'w940', template_id: 'n0', at: ++noticeAt, event, reason: 'NONE' });
+    const directNotice = async (status: string) => {
+      const found = await dynamo().send(
+        new QueryCommand({
+          TableName: tableName(),
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :p',
+          ExpressionAttributeValues: { ':p': keys.template('w940', 'n0') },
+        }),
+      );
+      const events: string[] = [];
+      await inParallel(found.Items ?? [], 8, async (item) => {
+        const record = item as unknown as TemplateRecord;
+        const pk = keys.assignments('w940', 'n0', record.client_id);
+        await dynamo().send(
+          new QueryCommand({
+            TableName: tableName(),
+            KeyConditionExpression: 'pk = :p',
+            ExpressionAttributeValues: { ':p': pk },
+            ConsistentRead: true,
+          }),
+        );
+        await dynamo().send(
+          new BatchGetCommand({
+            RequestItems: { [tableName()]: { Keys: [{ pk: keys.record(record.id), sk: SORT.record }], ConsistentRead: true } },
+          }),
+        );
+        const revised = { ...record, meta_template: { ...record.meta_template, status } };
+        const event = {
+          id: crypto.randomUUID(),
+          type: 'template.status_changed' as const,
+          occurred_at: new Date().toISOString(),
+          client_id: record.client_id,
+          data: revised,
+        };
+        events.push(event.id);
+        await dynamo().send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Put: { TableName: tableName(), Item: recordItem(revised) } },
+              {
+                Put: {
+                  TableName: tableName(),
+                  Item: entryItem({ wabaId: 'w940', templateId: 'n0', clientId: record.client_id }, listingEntryOf([revised]), 1),
+                },
+              },
+              { Put: { TableName: tableName(), Item: outboxItem(event) } },
+            ],
+          }),
+        );
+      });
+      await outbox.remove(events);
+    };
+    // Each round of ours flips the status (a new review result); the direct run writes the same items.
+    let noticeRound = 0;
+    const noticed = await metered(() => notice('PAUSED'));
+    const [noticeMs, noticeBaselineMs] = await alternating(
+      rounds,
+      () => notice(noticeRound++ % 2 === 0 ? 'APPROVED' : 'PAUSED'),
+      () => directNotice('APPROVED'),
+    );
+    rows.push({
+      path: "Meta's review result (message_template_status_update) applied to a template of 100 clients sharing the WABA",
+      ms: noticeMs,
+      baselineMs: noticeBaselineMs,
+      baseline: 'the same reads and transactions (record, entry, event) issued directly, 8 clients at a time, and the outbox cleared',
+      counts: `${noticed.meter.operations.filter((o) => o === 'Query').length} Queries, ${noticed.meter.operations.filter((o) => o === 'BatchGetItem').length} BatchGetItems, ${noticed.meter.operations.filter((o) => o === 'TransactWriteItems').length} transactions (${noticed.meter.itemsWritten} items written)`,
+      budget: `≤ 1.2×: ${noticeMs / noticeBaselineMs <= 1.2 ? 'met' : 'NOT met'}`,
     });
 
     progress('send');

@@ -1,7 +1,8 @@
 import { type DeliveryReport, deliveryChange, parseMessageReference } from './delivery.ts';
-import { templateEvent, type ServiceEvent } from './events.ts';
+import { templateEvent } from './events.ts';
 import type { Log } from './log.ts';
 import { publishSaved } from './outbox.ts';
+import { inParallel } from './parallel.ts';
 import type { EventPublisher, JobQueue, OutboxStore, SendStore, TemplateRecordStore, TemplateRevision } from './ports.ts';
 import { oldestRecord } from './template-listing.ts';
 import { headerTypeOf, type MetaTemplate, type TemplateRecord } from './template-record.ts';
@@ -45,6 +46,9 @@ export type MetaNotification =
     };
 
 export type TemplateNotification = Extract<MetaNotification, { waba_id: string }>;
+
+/** Clients whose records one template notification rewrites at once. */
+const CLIENTS_AT_ONCE = 8;
 
 /** The change as the endpoint accepted it: queued for the worker, one job per change. */
 export async function acceptNotification(deps: { queue: JobQueue; log: Log }, changes: NotifiedChange[]) {
@@ -113,9 +117,9 @@ async function applyToTemplate(deps: ApplyNotificationDeps, n: TemplateNotificat
     deps.log.info('meta notification ignored: unknown template', { waba_id: n.waba_id, template_id: n.template_id, kind: n.kind });
     return 'ignored';
   }
-  const events: ServiceEvent[] = [];
-  for (const clientId of clients) {
-    const { events: written } = await deps.records.reviseTemplate(
+  // Each client's records are their own write: a few clients at a time.
+  const written = await inParallel(clients, CLIENTS_AT_ONCE, async (clientId) => {
+    const { events } = await deps.records.reviseTemplate(
       { wabaId: n.waba_id, templateId: n.template_id, clientId },
       (records: TemplateRecord[]) => {
         const first = oldestRecord(records);
@@ -134,8 +138,9 @@ async function applyToTemplate(deps: ApplyNotificationDeps, n: TemplateNotificat
       now,
       'webhook',
     );
-    events.push(...written);
-  }
+    return events;
+  });
+  const events = written.flat();
   if (events.length > 0) await publishSaved(deps, events);
   return 'applied';
 }

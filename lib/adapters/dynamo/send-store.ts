@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryChange, DeliveryState } from '#lib/domain/delivery.ts';
 import type { ClaimLease, ClaimStatus, RecipientClaim, RecipientOutcome, SendCounts, SendRecord, SendStore } from '#lib/domain/ports.ts';
-import { inParallel } from '../parallel.ts';
+import { inParallel } from '#lib/domain/parallel.ts';
 import { dynamo, tableName } from './client.ts';
 import { stripKeys } from './directory-store.ts';
 import { keys, SORT, TTL_ATTRIBUTE } from './table.ts';

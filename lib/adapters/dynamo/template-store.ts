@@ -18,7 +18,7 @@ import { isTransactionConflict } from './transactions.ts';
 import { batchGet, queryAll, stripKeys } from './directory-store.ts';
 import { campaignHolders, countChanges, putEntry, type TransactItem } from './listing-items.ts';
 import { readListingPage, readTemplateEntry, readWabaTemplates } from './listing-reader.ts';
-import { inParallel } from '#lib/adapters/parallel.ts';
+import { inParallel } from '#lib/domain/parallel.ts';
 import { recordStorageProblem } from './item-limits.ts';
 import { aggregateKey, assignmentKey, assignmentKeyItem, byAggregate, recordItem } from './record-items.ts';
 
