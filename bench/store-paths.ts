@@ -386,13 +386,16 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     );
     const syncWrites = writeRequests(syncMeter);
     const fewestWrites = Math.ceil(15_000 / 25);
+    // A run's progress goes on its lease (decisions §14): UpdateItems, apart from the templates' writes.
+    const againProgress = again.meter.operations.filter((o) => o === 'UpdateItem').length;
+    const againTemplateItems = again.meter.itemsWritten - 2 - againProgress;
     rows.push({
       path: 'sync of 5,000 new upstream templates (one WABA)',
       ms: syncBest,
       baselineMs: syncBaselineMs,
       baseline: `the same ${Math.ceil(5000 / TEMPLATES_PAGE_SIZE)} Graph pages and ${fewestWrites} BatchWriteItems of the same 15,000 items, issued directly, one after the other as the sync's writes are`,
-      counts: `Graph requests ${syncGraph}; DynamoDB write requests ${syncWrites} (${syncMeter.itemsWritten} items); a re-sync with no change writes ${again.meter.itemsWritten - 2} template items (plus the lease's 2)`,
-      budget: `Graph ≤ ${Math.ceil(5000 / TEMPLATES_PAGE_SIZE) + 1}: ${syncGraph <= Math.ceil(5000 / TEMPLATES_PAGE_SIZE) + 1 ? 'met' : 'NOT met'}; writes ≤ ${Math.floor(1.1 * fewestWrites)}: ${syncWrites <= 1.1 * fewestWrites ? 'met' : 'NOT met'}; no writes on a re-sync: ${again.meter.itemsWritten - 2 === 0 ? 'met' : 'NOT met'}; ≤ 1.5× the BatchWriteItems: ${syncBest / syncBaselineMs <= 1.5 ? 'met' : `not met (${(syncBest / transactionsMs).toFixed(2)}× the conditional floor, see below)`}`,
+      counts: `Graph requests ${syncGraph}; DynamoDB write requests ${syncWrites} (${syncMeter.itemsWritten} items); a re-sync with no change writes ${againTemplateItems} template items (plus the lease's 2 and ${againProgress} progress updates of the lease)`,
+      budget: `Graph ≤ ${Math.ceil(5000 / TEMPLATES_PAGE_SIZE) + 1}: ${syncGraph <= Math.ceil(5000 / TEMPLATES_PAGE_SIZE) + 1 ? 'met' : 'NOT met'}; writes ≤ ${Math.floor(1.1 * fewestWrites)}: ${syncWrites <= 1.1 * fewestWrites ? 'met' : 'NOT met'}; no writes on a re-sync: ${againTemplateItems === 0 ? 'met' : 'NOT met'}; ≤ 1.5× the BatchWriteItems: ${syncBest / syncBaselineMs <= 1.5 ? 'met' : `not met (${(syncBest / transactionsMs).toFixed(2)}× the conditional floor, see below)`}`,
     });
 
     progress('bulk status');
@@ -554,13 +557,14 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
       });
       await outbox.remove(events);
     };
-    // Each round of ours flips the status (a new review result); the direct run writes the same items.
-    let noticeRound = 0;
-    const noticed = await metered(() => notice('PAUSED'));
+    // Each round of ours brings a new review result (APPROVED); the direct run writes the same items back to
+    // PAUSED, so every round of ours finds a change to make.
+    const noticed = await metered(() => notice('APPROVED'));
+    await directNotice('PAUSED');
     const [noticeMs, noticeBaselineMs] = await alternating(
       rounds,
-      () => notice(noticeRound++ % 2 === 0 ? 'APPROVED' : 'PAUSED'),
-      () => directNotice('APPROVED'),
+      () => notice('APPROVED'),
+      () => directNotice('PAUSED'),
     );
     rows.push({
       path: "Meta's review result (message_template_status_update) applied to a template of 100 clients sharing the WABA",

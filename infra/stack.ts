@@ -96,11 +96,27 @@ export class TemplateMessagingStack extends Stack {
 
     // Service events: the bus, and the rules of lib/events.ts sending matching events to their queues.
     const bus = new EventBus(this, 'Events', { eventBusName: 'template-messaging-events' });
+    // An event EventBridge cannot put on its target queue (after its own retries for up to a day) is kept here.
+    const eventsDlq = new Queue(this, 'EventTargetDlq', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    new Alarm(this, 'EventTargetDlqNotEmpty', {
+      metric: eventsDlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1) }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      alarmDescription: 'Service events EventBridge could not put on their queue',
+    });
     for (const rule of EVENT_RULES) {
       new Rule(this, rule.name, {
         eventBus: bus,
         eventPattern: { source: rule.pattern.source, detailType: rule.pattern['detail-type'] },
-        targets: [new SqsQueue(queues[rule.targetQueue].queue)],
+        targets: [
+          new SqsQueue(queues[rule.targetQueue].queue, { deadLetterQueue: eventsDlq, maxEventAge: Duration.hours(24), retryAttempts: 185 }),
+        ],
       });
     }
 

@@ -59,3 +59,16 @@ export function messagesPerSecond(): number {
     throw new ConfigurationError('Configuration error: MESSAGES_PER_SECOND must be a number in (0, 1000]');
   return value;
 }
+
+/** The local stack's opt-in to `http://127.0.0.1:<port>/` webhook receivers (decisions §15); never set in AWS. */
+export const allowLocalWebhooks = () => process.env.ALLOW_LOCAL_WEBHOOKS === 'true';
+
+/** The first webhook retry's delay in seconds, doubling per try (decisions §15): WEBHOOK_RETRY_BASE_SECONDS, 30 when unset. */
+export function webhookRetryBaseSeconds(): number {
+  const raw = process.env.WEBHOOK_RETRY_BASE_SECONDS;
+  if (raw === undefined || raw === '') return 30;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0 || value > 3600)
+    throw new ConfigurationError('Configuration error: WEBHOOK_RETRY_BASE_SECONDS must be a number of seconds in [0, 3600]');
+  return value;
+}

@@ -14,7 +14,7 @@ import { ListSendsQuery, SendBody, SendIdPath, SendQuery } from '#lib/schemas/se
 import { SyncBody, SyncStatusQuery } from '#lib/schemas/sync.ts';
 import { VerifyMetaQuery } from '#lib/schemas/meta-webhooks.ts';
 import { AssignmentBody, BulkStatusBody, ListTemplatesQuery, RecordIdPath, RemoveAssignmentQuery } from '#lib/schemas/templates.ts';
-import { GetWebhookQuery, SetWebhookBody } from '#lib/schemas/webhook.ts';
+import { DeliveryIdPath, GetWebhookQuery, ListDeliveriesQuery, RotateSecretBody, SetWebhookBody } from '#lib/schemas/webhook.ts';
 
 /**
  * The route manifest: everything about each endpoint, once. A handler (functions/http/) is its route plus one
@@ -136,6 +136,46 @@ export const GetWebhookConfig = {
   request: { query: GetWebhookQuery },
   errors: [400, 403, 404],
   needs: { table: 'read' },
+} satisfies RouteDef;
+
+export const RotateWebhookSecret = {
+  name: 'RotateWebhookSecret',
+  method: 'POST',
+  path: '/v1/webhook/config/rotate-secret',
+  entry: 'functions/http/rotate-webhook-secret.ts',
+  summary: 'Make a new signing secret; for 24 hours deliveries are signed with the old and the new one',
+  success: 200,
+  auth: true,
+  request: { body: RotateSecretBody, bodyOptional: true },
+  errors: [400, 403, 404],
+  needs: { table: 'write' },
+} satisfies RouteDef;
+
+export const ListWebhookDeliveries = {
+  name: 'ListWebhookDeliveries',
+  method: 'GET',
+  path: '/v1/webhook/deliveries',
+  entry: 'functions/http/list-webhook-deliveries.ts',
+  summary: 'The acting client’s webhook deliveries, newest first: attempts, last answer, next attempt, outcome',
+  success: 200,
+  auth: true,
+  request: { query: ListDeliveriesQuery, invalidMessage: 'client_id, status, page or size not valid' },
+  errors: [400, 403],
+  needs: { table: 'read' },
+} satisfies RouteDef;
+
+export const ReplayWebhookDelivery = {
+  name: 'ReplayWebhookDelivery',
+  method: 'POST',
+  path: '/v1/webhook/deliveries/{id}/replay',
+  params: { id: 'The delivery id (its event’s id, the webhook-id receivers saw)' },
+  entry: 'functions/http/replay-webhook-delivery.ts',
+  summary: 'Queue a delivery’s event again for the client’s current configuration, with the same webhook-id',
+  success: 202,
+  auth: true,
+  request: { path: DeliveryIdPath },
+  errors: [400, 404, 409],
+  needs: { table: 'write', queues: ['webhookEvents'] },
 } satisfies RouteDef;
 
 export const ListCatalogs = {
@@ -404,6 +444,9 @@ export const routes: RouteDef[] = [
   ListClientMsgChannels,
   PutWebhookConfig,
   GetWebhookConfig,
+  RotateWebhookSecret,
+  ListWebhookDeliveries,
+  ReplayWebhookDelivery,
   ListCatalogs,
   ListProducts,
   ListTemplates,

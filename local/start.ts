@@ -25,6 +25,8 @@ console.log(`Graph API:    ${stack.graphUrl}${stack.emulator ? ' (emulator)' : '
 console.log(
   `Meta webhooks: ${stack.apiUrl}/v1/meta/webhooks (app secret ${process.env.META_APP_SECRET}, verify token ${process.env.META_VERIFY_TOKEN})`,
 );
+if (process.env.ALLOW_LOCAL_WEBHOOKS === 'true')
+  console.log('Webhook receivers at http://127.0.0.1:<port>/ are allowed (ALLOW_LOCAL_WEBHOOKS)');
 console.log(`Client token (client 7, campaigns 31):\n${clientToken}`);
 console.log(`BSP_CN token (client 7):\n${bspToken}`);
 console.log(`Try: curl -H "Authorization: Bearer <token>" ${stack.apiUrl}/v1/client-msg-channels`);

@@ -21,10 +21,10 @@ const stores = {
 
 export const handler = httpFunction(
   CreateTemplate,
-  ({ path, query, body, caller, file, invalid }) => {
+  ({ path, query, body, caller, file, invalid, requestId }) => {
     const upstream = graphUpstream();
     const deps = { ...stores, upstream, media: mediaPorts(upstream) };
-    const input = { did: path.id, queryClientId: parseClientIdParam(query.client_id), body, file };
+    const input = { did: path.id, queryClientId: parseClientIdParam(query.client_id), body, file, correlationId: requestId };
     if (query.dry_run !== 'true') return createTemplate(deps, caller, input);
     return invalid ? { valid: false, errors: invalid, review_warnings: [] } : dryRunCreate(deps, caller, input);
   },

@@ -1,9 +1,10 @@
 import { DynamoWebhookConfigStore } from '#lib/adapters/dynamo/webhook-store.ts';
 import { resolveHost } from '#lib/adapters/https/resolve-host.ts';
+import { allowLocalWebhooks } from '#lib/config.ts';
 import { setWebhookConfig } from '#lib/domain/webhook-config.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { PutWebhookConfig } from '#lib/routes.ts';
 
-const deps = { store: new DynamoWebhookConfigStore(), resolve: resolveHost };
+const deps = { store: new DynamoWebhookConfigStore(), resolve: resolveHost, allowLocalReceivers: allowLocalWebhooks() };
 
 export const handler = httpFunction(PutWebhookConfig, ({ body, caller }) => setWebhookConfig(deps, caller, body));

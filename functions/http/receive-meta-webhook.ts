@@ -11,10 +11,10 @@ const queue = jobQueue('metaNotifications');
 /** Answers as soon as the changes are queued, so Meta never retries a slow request (decisions §13). */
 export const handler = httpFunction(
   ReceiveMetaWebhook,
-  async ({ rawBody }) => {
+  async ({ rawBody, requestId }) => {
     const { changes, ignored } = changesOfNotification(rawBody ?? '');
     if (ignored.length > 0) logger.info('meta notification fields ignored', { fields: ignored });
-    return acceptNotification({ queue, log: logger }, changes);
+    return acceptNotification({ queue, log: logger }, changes, requestId);
   },
   { signature: metaSignature },
 );

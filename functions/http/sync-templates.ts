@@ -8,4 +8,6 @@ import { graphUpstream } from '#lib/wiring/upstream.ts';
 
 const stores = { directory: new DynamoDirectoryStore(), leases: new DynamoSyncLeaseStore(), queue: jobQueue('sync') };
 
-export const handler = httpFunction(SyncTemplates, ({ body, caller }) => startSync({ ...stores, upstream: graphUpstream() }, caller, body));
+export const handler = httpFunction(SyncTemplates, ({ body, caller, requestId }) =>
+  startSync({ ...stores, upstream: graphUpstream() }, caller, body, requestId),
+);

@@ -31,7 +31,7 @@ export const handler = async (event: SQSEvent, context: Context) => {
     const change = JSON.parse(record.body) as NotifiedChange;
     const log = workLogger({
       request_id: context.awsRequestId,
-      correlation_id: record.messageId,
+      correlation_id: change.correlation_id ?? record.messageId,
       waba_id: change.waba_id,
       field: change.field,
     });
@@ -39,7 +39,7 @@ export const handler = async (event: SQSEvent, context: Context) => {
     if (notifications.length === 0) log.warn('meta notification not understood; ignored', { field: change.field });
     let later = 0;
     for (const notification of notifications) {
-      const outcome = await applyNotification({ ...stores, log }, notification);
+      const outcome = await applyNotification({ ...stores, log }, notification, undefined, change.correlation_id);
       if (outcome === 'later') later++;
     }
     log.info('meta notification applied', { notifications: notifications.length, later });

@@ -5,7 +5,7 @@ import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
-import { runSync } from '#lib/domain/sync.ts';
+import { runSync, type SyncJob } from '#lib/domain/sync.ts';
 import { logger } from '#lib/log/logger.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';
 
@@ -21,7 +21,7 @@ const stores = {
 };
 
 async function sync(record: SQSRecord) {
-  const job = JSON.parse(record.body) as { client_id: number; lease_id: string; requested_at?: string };
+  const job = JSON.parse(record.body) as SyncJob;
   await runSync({ ...stores, upstream: graphUpstream() }, job);
 }
 

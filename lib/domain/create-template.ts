@@ -231,6 +231,8 @@ export interface CreateInput {
   queryClientId?: number;
   body: CreateTemplateInput;
   file?: MediaFile;
+  /** The request's id: the event carries it to the webhook delivery (decisions §15). */
+  correlationId?: string;
 }
 
 /** The acting client, the DID's provider and the review warnings: what both a create and its dry run start with. */
@@ -275,7 +277,7 @@ export async function createTemplate(
     pairs.length === 0
       ? [base]
       : pairs.map(({ channel, campaign }, i) => ({ ...base, id: i === 0 ? base.id : newRecordId(), channel, campaign }));
-  const event = templateEvent('template.created', records[0], now);
+  const event = templateEvent('template.created', records[0], now, input.correlationId);
   try {
     await deps.records.register(records, [event]);
   } catch (error) {

@@ -10,8 +10,22 @@ export interface ServiceEvent {
   occurred_at: string;
   client_id: number;
   data: TemplateRecord;
+  /** The request (or job) that caused the event: in the delivery's logs and its `x-correlation-id` header. */
+  correlation_id?: string;
 }
 
-export function templateEvent(type: EventType, record: TemplateRecord, now = new Date().toISOString()): ServiceEvent {
-  return { id: crypto.randomUUID(), type, occurred_at: now, client_id: record.client_id, data: record };
+export function templateEvent(
+  type: EventType,
+  record: TemplateRecord,
+  now = new Date().toISOString(),
+  correlationId?: string,
+): ServiceEvent {
+  return {
+    id: crypto.randomUUID(),
+    type,
+    occurred_at: now,
+    client_id: record.client_id,
+    data: record,
+    ...(correlationId && { correlation_id: correlationId }),
+  };
 }

@@ -16,6 +16,8 @@ import { headerTypeOf, type MetaTemplate, type TemplateRecord } from './template
 /** One change of a notification as it is queued: the WABA it is about, when Meta sent it, its field and value. */
 export interface NotifiedChange {
   waba_id: string;
+  /** The id of the request that brought it: the events it causes carry it (decisions §15). */
+  correlation_id?: string;
   /** Meta's entry time, epoch milliseconds. */
   at: number;
   field: string;
@@ -51,8 +53,9 @@ export type TemplateNotification = Extract<MetaNotification, { waba_id: string }
 const CLIENTS_AT_ONCE = 8;
 
 /** The change as the endpoint accepted it: queued for the worker, one job per change. */
-export async function acceptNotification(deps: { queue: JobQueue; log: Log }, changes: NotifiedChange[]) {
-  if (changes.length > 0) await deps.queue.send(changes as unknown as Record<string, unknown>[]);
+export async function acceptNotification(deps: { queue: JobQueue; log: Log }, changes: NotifiedChange[], requestId?: string) {
+  const jobs = changes.map((change) => ({ ...change, ...(requestId && { correlation_id: requestId }) }));
+  if (jobs.length > 0) await deps.queue.send(jobs as unknown as Record<string, unknown>[]);
   deps.log.info('meta notification accepted', { changes: changes.length, fields: [...new Set(changes.map((c) => c.field))] });
   return { success: true as const, changes: changes.length };
 }
@@ -111,7 +114,12 @@ export type NotificationOutcome = 'applied' | 'unchanged' | 'ignored' | 'later';
  * A template notification reaches every record of the template, of every client sharing the WABA. Each client's
  * records change in one write with that client's `template.status_changed` event when the status changed.
  */
-async function applyToTemplate(deps: ApplyNotificationDeps, n: TemplateNotification, now: string): Promise<NotificationOutcome> {
+async function applyToTemplate(
+  deps: ApplyNotificationDeps,
+  n: TemplateNotification,
+  now: string,
+  correlationId?: string,
+): Promise<NotificationOutcome> {
   const clients = [...new Set((await deps.records.listForTemplate(n.waba_id, n.template_id)).map((r) => r.client_id))];
   if (clients.length === 0) {
     deps.log.info('meta notification ignored: unknown template', { waba_id: n.waba_id, template_id: n.template_id, kind: n.kind });
@@ -132,7 +140,9 @@ async function applyToTemplate(deps: ApplyNotificationDeps, n: TemplateNotificat
         return {
           meta,
           notified_at,
-          events: statusChanged ? [templateEvent('template.status_changed', { ...first, meta_template: meta, notified_at }, now)] : [],
+          events: statusChanged
+            ? [templateEvent('template.status_changed', { ...first, meta_template: meta, notified_at }, now, correlationId)]
+            : [],
         };
       },
       now,
@@ -166,8 +176,13 @@ async function applyToSend(
   return result;
 }
 
-export async function applyNotification(deps: ApplyNotificationDeps, n: MetaNotification, now = new Date().toISOString()) {
-  return n.kind === 'message_status' ? applyToSend(deps, n) : applyToTemplate(deps, n, now);
+export async function applyNotification(
+  deps: ApplyNotificationDeps,
+  n: MetaNotification,
+  now = new Date().toISOString(),
+  correlationId?: string,
+) {
+  return n.kind === 'message_status' ? applyToSend(deps, n) : applyToTemplate(deps, n, now, correlationId);
 }
 
 /** A record as a revision leaves it: the new template (and header type), when it took the news. */

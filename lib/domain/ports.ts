@@ -4,7 +4,7 @@ import type { DeliveryChange, DeliveryState } from './delivery.ts';
 import type { ServiceEvent } from './events.ts';
 import type { ListingCriteria, ListingEntry } from './template-listing.ts';
 import type { MetaTemplate, NotifiedAt, TemplateRecord } from './template-record.ts';
-import type { WebhookConfig } from './webhook.ts';
+import type { DeliveryStatus, WebhookConfig, WebhookDelivery } from './webhook.ts';
 
 /**
  * The ports: what the use cases need from the outside world, in the domain's words. Adapters under
@@ -40,7 +40,32 @@ export interface DirectoryStore {
 export interface WebhookConfigStore {
   get(clientId: number): Promise<WebhookConfig | null>;
   /** Writes the configuration; creates the signing secret only when none exists yet. */
-  put(config: Omit<WebhookConfig, 'signing_secret' | 'created_at' | 'updated_at'>, newSecret: string): Promise<WebhookConfig>;
+  put(config: Pick<WebhookConfig, 'client_id' | 'url' | 'active'>, newSecret: string): Promise<WebhookConfig>;
+  /**
+   * Makes `newSecret` the signing secret and keeps the one it replaces until `previousUntil` (decisions §15);
+   * null when the client has no configuration.
+   */
+  rotate(clientId: number, newSecret: string, previousUntil: string): Promise<WebhookConfig | null>;
+}
+
+/**
+ * The webhook delivery log (decisions §15): one delivery per event, written at every attempt, kept a while
+ * (then it expires), listed per client newest first.
+ */
+export interface DeliveryLog {
+  /** The delivery and the event it carries (absent when it was too large to keep), or null. */
+  get(id: string): Promise<{ delivery: WebhookDelivery; event?: ServiceEvent } | null>;
+  /**
+   * Writes the delivery as it now is, on condition it is still as read (`previous`; null: it must not exist
+   * yet), else DeliveryChanged. The client's counts move with its status in the same write.
+   */
+  save(delivery: WebhookDelivery, event: ServiceEvent, previous: WebhookDelivery | null): Promise<void>;
+  /** A page of the client's deliveries (of one status, when given), newest first, and how many there are. */
+  list(
+    clientId: number,
+    status: DeliveryStatus | undefined,
+    page: { offset: number; size: number },
+  ): Promise<{ deliveries: WebhookDelivery[]; total: number }>;
 }
 
 /**

@@ -35,7 +35,7 @@ export interface StartSyncDeps {
  * Takes the client's lease and queues the sync. The upstream is probed first, so an unreachable upstream is
  * a 502 rather than a sync that can only fail; the lease is given back if the job cannot be queued.
  */
-export async function startSync(deps: StartSyncDeps, caller: Caller, input: { client_id?: number }) {
+export async function startSync(deps: StartSyncDeps, caller: Caller, input: { client_id?: number }, requestId?: string) {
   const clientId = actingClient(caller, input.client_id);
   const wabas = await deps.directory.listClientWabas(clientId);
   if (wabas.length > 0) {
@@ -50,7 +50,13 @@ export async function startSync(deps: StartSyncDeps, caller: Caller, input: { cl
   if (!(await deps.leases.acquire(clientId, leaseId, now, LEASE_MS))) throw new Conflict(SYNC_RUNNING);
   try {
     await deps.queue.send([
-      { client_id: clientId, lease_id: leaseId, requested_by: caller.sub, requested_at: new Date(now).toISOString() },
+      {
+        client_id: clientId,
+        lease_id: leaseId,
+        requested_by: caller.sub,
+        requested_at: new Date(now).toISOString(),
+        ...(requestId && { request_id: requestId }),
+      },
     ]);
   } catch {
     await deps.leases.release(clientId, leaseId);
@@ -88,6 +94,14 @@ export async function syncStatus(deps: { leases: SyncLeaseStore; now?: () => num
   };
 }
 
+/** A sync job as the POST queues it; `request_id` is the POST's, carried by the run's events. */
+export interface SyncJob {
+  client_id: number;
+  lease_id: string;
+  requested_at?: string;
+  request_id?: string;
+}
+
 export interface RunSyncDeps {
   directory: DirectoryStore;
   records: TemplateRecordStore;
@@ -112,6 +126,15 @@ export interface SyncCounts {
   pages: number;
 }
 
+/** One run of a client's sync, as each WABA's part of it sees it. */
+interface SyncRun {
+  clientId: number;
+  stamp: string;
+  counts: SyncCounts;
+  reportProgress: () => Promise<void>;
+  correlationId?: string;
+}
+
 const changesOf = (counts: SyncCounts) => counts.updated + counts.created + counts.deleted;
 
 /**
@@ -120,15 +143,8 @@ const changesOf = (counts: SyncCounts) => counts.updated + counts.created + coun
  * none, and records whose template is gone upstream are marked deleted. The events are published as soon as
  * the WABA is done; whatever happens later, they are in the outbox already.
  */
-async function syncWaba(
-  deps: RunSyncDeps,
-  clientId: number,
-  wabaId: string,
-  groups: Map<string, TemplateRecord[]>,
-  stamp: string,
-  counts: SyncCounts,
-  reportProgress: () => Promise<void>,
-) {
+async function syncWaba(deps: RunSyncDeps, run: SyncRun, wabaId: string, groups: Map<string, TemplateRecord[]>) {
+  const { clientId, stamp, counts, reportProgress } = run;
   const waba = await deps.directory.getWaba(wabaId);
   const seen = new Set<string>();
   const events: ServiceEvent[] = [];
@@ -184,7 +200,9 @@ async function syncWaba(
             const statusChanged = first.meta_template.status !== meta.status;
             return {
               meta,
-              events: statusChanged ? [templateEvent('template.status_changed', { ...first, meta_template: meta }, stamp)] : [],
+              events: statusChanged
+                ? [templateEvent('template.status_changed', { ...first, meta_template: meta }, run.stamp, run.correlationId)]
+                : [],
             };
           },
           stamp,
@@ -220,7 +238,7 @@ async function syncWaba(
  * cause and the others still run; the lease is given back the moment the run ends, with the run's result
  * recorded for the client's sync status.
  */
-export async function runSync(deps: RunSyncDeps, job: { client_id: number; lease_id: string; requested_at?: string }) {
+export async function runSync(deps: RunSyncDeps, job: SyncJob) {
   const clientId = job.client_id;
   const startedAt = deps.now?.() ?? new Date();
   if (!(await deps.leases.holds(clientId, job.lease_id, startedAt.getTime()))) {
@@ -254,7 +272,7 @@ export async function runSync(deps: RunSyncDeps, job: { client_id: number; lease
     await reportProgress();
     for (const wabaId of wabas) {
       try {
-        await syncWaba(deps, clientId, wabaId, groups, stamp, counts, reportProgress);
+        await syncWaba(deps, { clientId, stamp, counts, reportProgress, correlationId: job.request_id }, wabaId, groups);
       } catch (error) {
         failures.push(`WABA ${wabaId}: ${(error as Error).message}`);
         deps.log.error('sync of a WABA failed', { client_id: clientId, waba_id: wabaId, error: (error as Error).message });

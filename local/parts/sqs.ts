@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
+import Module, { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { dlqName, QUEUES } from '#lib/queues.ts';
 import { freePort, type Stop } from './network.ts';
@@ -6,6 +9,27 @@ import { freePort, type Stop } from './network.ts';
 export interface LocalQueue {
   url: string;
   arn: string;
+}
+
+/**
+ * `local-aws-sqs` 2.0.x counts a ChangeMessageVisibility as a receive (it shares the receive's bookkeeping), so
+ * a worker that sets its own retry delay would reach its DLQ in half the receives AWS allows. Loaded here with
+ * that one line corrected, so receive counts, visibility and redrive behave as in AWS; an upgrade that moves the
+ * line fails loudly instead of silently counting wrong.
+ */
+const RECEIVE_COUNT = 'let n=Number(t.record.attributes.ApproximateReceiveCount)+1;';
+const RECEIVE_COUNT_FIXED = 'let n=Number(t.record.attributes.ApproximateReceiveCount)+(i?0:1);';
+
+function loadLocalSqs(): { createSqsServer(o: Record<string, unknown>): Promise<Server> } {
+  const require = createRequire(import.meta.url);
+  const path = require.resolve('local-aws-sqs');
+  const source = readFileSync(path, 'utf8');
+  if (!source.includes(RECEIVE_COUNT)) throw new Error(`local-aws-sqs changed: ${path} no longer has the receive count line to correct`);
+  const loaded = new Module(path) as Module & { _compile(code: string, filename: string): void; paths: string[] };
+  loaded.filename = path;
+  loaded.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(dirname(path));
+  loaded._compile(source.replace(RECEIVE_COUNT, RECEIVE_COUNT_FIXED), path);
+  return loaded.exports as { createSqsServer(o: Record<string, unknown>): Promise<Server> };
 }
 
 /** `local-aws-sqs` with the stack's queues (lib/queues.ts) and their dead-letter queues, redrive included. */
@@ -19,9 +43,7 @@ export async function startSqs(
   dlqs: Record<keyof typeof QUEUES, LocalQueue>;
   stop: Stop;
 }> {
-  const { createSqsServer } = (await import('local-aws-sqs')) as unknown as {
-    createSqsServer(o: Record<string, unknown>): Promise<Server>;
-  };
+  const { createSqsServer } = loadLocalSqs();
   const port = await freePort(host);
   const server = await createSqsServer({ port, hostname: host, emulateQueueCreationLifecycle: false });
   const stop = () =>

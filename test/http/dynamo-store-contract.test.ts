@@ -1,7 +1,8 @@
+import { DynamoDeliveryLog } from '#lib/adapters/dynamo/delivery-log.ts';
 import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { useStackTable } from '../support/seed.ts';
-import { syncLeaseStoreContract, templateRecordStoreContract } from '../support/store-contract.ts';
+import { deliveryLogContract, syncLeaseStoreContract, templateRecordStoreContract } from '../support/store-contract.ts';
 
 templateRecordStoreContract('DynamoDB', () => {
   useStackTable();
@@ -10,4 +11,8 @@ templateRecordStoreContract('DynamoDB', () => {
 syncLeaseStoreContract('DynamoDB', () => {
   useStackTable();
   return new DynamoSyncLeaseStore();
+});
+deliveryLogContract('DynamoDB', () => {
+  useStackTable();
+  return new DynamoDeliveryLog();
 });

@@ -55,6 +55,15 @@ describe('the CDK stack', () => {
     });
   });
 
+  it('never lets a deployed function call local webhook receivers, and keeps what EventBridge cannot deliver', () => {
+    // Assess: ALLOW_LOCAL_WEBHOOKS is the local stack's alone (decisions §15)
+    const functions = resourcesOf('AWS::Lambda::Function');
+    expect(functions.filter(([, f]) => 'ALLOW_LOCAL_WEBHOOKS' in (f.Properties.Environment?.Variables ?? {}))).toEqual([]);
+    const [, rule] = resourcesOf('AWS::Events::Rule').find(([id]) => id.startsWith('TemplateEventsToWebhookQueue'))!;
+    expect(rule.Properties.Targets[0].DeadLetterConfig.Arn).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^EventTargetDlq/), 'Arn'] });
+    expect(resourcesOf('AWS::CloudWatch::Alarm').some(([id]) => id.startsWith('EventTargetDlqNotEmpty'))).toBe(true);
+  });
+
   it('gives the Meta webhook secret to the two functions Meta calls only, and consumes their queue with a worker', () => {
     // Assess
     const functions = resourcesOf('AWS::Lambda::Function').filter(([, f]) => f.Properties.Runtime === 'nodejs22.x');
@@ -155,7 +164,7 @@ describe('the route manifest', () => {
     });
     // Assess: every dead-letter queue and every worker has an alarm
     const alarms = resourcesOf('AWS::CloudWatch::Alarm').map(([id]) => id);
-    expect(alarms.filter((id) => id.includes('DlqNotEmpty'))).toHaveLength(Object.keys(QUEUES).length);
+    expect(alarms.filter((id) => id.includes('DlqNotEmpty'))).toHaveLength(Object.keys(QUEUES).length + 1);
     for (const worker of workers) expect(alarms.some((id) => id.startsWith(`${worker.name}Errors`))).toBe(true);
   });
 });

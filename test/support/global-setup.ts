@@ -16,6 +16,9 @@ export default async function setup(project: TestProject) {
   process.env.LOG_LEVEL ??= 'SILENT';
   // Short upstream timeouts keep the timeout tests quick; production uses the 5 s default.
   process.env.GRAPH_API_TIMEOUT_MS ??= '1000';
+  // Webhook deliveries to the tests' own receivers on 127.0.0.1, retried at once (decisions §15).
+  process.env.ALLOW_LOCAL_WEBHOOKS ??= 'true';
+  process.env.WEBHOOK_RETRY_BASE_SECONDS ??= '0';
   // Imported only now, so the logger is made after LOG_LEVEL is set.
   const { startLocalStack } = await import('../../local/stack.ts');
   const stack = await startLocalStack();

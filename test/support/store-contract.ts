@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AssignmentConflict, ChangeTooLarge, type SyncLeaseStore, type TemplateRecordStore } from '#lib/domain/ports.ts';
+import type { ServiceEvent } from '#lib/domain/events.ts';
+import { AssignmentConflict, ChangeTooLarge, type DeliveryLog, type SyncLeaseStore, type TemplateRecordStore } from '#lib/domain/ports.ts';
+import { DeliveryChanged, type WebhookDelivery } from '#lib/domain/webhook.ts';
 import { newRecordId, type TemplateRecord } from '#lib/domain/template-record.ts';
 import type { ListingCriteria } from '#lib/domain/template-listing.ts';
 
@@ -275,6 +277,69 @@ export function syncLeaseStoreContract(name: string, makeStore: () => SyncLeaseS
         running: { started_at: new Date(now).toISOString(), progress },
       });
       expect(await leases.state(client, now + 120_000)).toEqual({ lastRun: null });
+    });
+  });
+}
+
+/** The delivery log (decisions §15): conditional on the delivery as read, listed newest first with exact totals. */
+export function deliveryLogContract(name: string, makeLog: () => DeliveryLog | Promise<DeliveryLog>) {
+  describe(`${name}: the webhook delivery log contract`, () => {
+    const client = () => 600_000 + Math.floor(Math.random() * 100_000);
+    const eventOf = (id: string, clientId: number) =>
+      ({ id, type: 'template.created', occurred_at: new Date().toISOString(), client_id: clientId, data: {} }) as unknown as ServiceEvent;
+    const deliveryOf = (id: string, clientId: number, createdAt: string): WebhookDelivery => ({
+      id,
+      client_id: clientId,
+      event_id: id,
+      type: 'template.created',
+      status: 'pending',
+      attempts: 0,
+      created_at: createdAt,
+    });
+
+    it('writes a delivery once, then only from the state it was read in', async () => {
+      // Prepare
+      const log = await makeLog();
+      const clientId = client();
+      const id = crypto.randomUUID();
+      const first = deliveryOf(id, clientId, new Date().toISOString());
+      // Act
+      await log.save(first, eventOf(id, clientId), null);
+      const again = await log.save(first, eventOf(id, clientId), null).catch((e: unknown) => e);
+      const tried = { ...first, attempts: 1, status: 'delivered' as const, last_status_code: 204 };
+      await log.save(tried, eventOf(id, clientId), first);
+      const stale = await log.save({ ...first, attempts: 1 }, eventOf(id, clientId), first).catch((e: unknown) => e);
+      // Assess
+      expect(again).toBeInstanceOf(DeliveryChanged);
+      expect(stale).toBeInstanceOf(DeliveryChanged);
+      expect(await log.get(id)).toEqual({ delivery: tried, event: expect.objectContaining({ id }) });
+    });
+
+    it('lists a client’s deliveries newest first, by status, with totals that follow every status change', async () => {
+      // Prepare: five deliveries a second apart; two delivered, one failed
+      const log = await makeLog();
+      const clientId = client();
+      const base = Date.now() - 10_000;
+      const ids = Array.from({ length: 5 }, () => crypto.randomUUID());
+      for (const [i, id] of ids.entries())
+        await log.save(deliveryOf(id, clientId, new Date(base + i * 1000).toISOString()), eventOf(id, clientId), null);
+      for (const i of [1, 3]) {
+        const held = (await log.get(ids[i]))!.delivery;
+        await log.save({ ...held, status: 'delivered', attempts: 1 }, eventOf(ids[i], clientId), held);
+      }
+      const held = (await log.get(ids[4]))!.delivery;
+      await log.save({ ...held, status: 'failed', attempts: 20 }, eventOf(ids[4], clientId), held);
+      // Act
+      const page = await log.list(clientId, undefined, { offset: 1, size: 2 });
+      const delivered = await log.list(clientId, 'delivered', { offset: 0, size: 10 });
+      const pending = await log.list(clientId, 'pending', { offset: 0, size: 10 });
+      const otherClient = await log.list(clientId + 1, undefined, { offset: 0, size: 10 });
+      // Assess
+      expect(page.total).toBe(5);
+      expect(page.deliveries.map((d) => d.id)).toEqual([ids[3], ids[2]]);
+      expect(delivered).toMatchObject({ total: 2, deliveries: [{ id: ids[3] }, { id: ids[1] }] });
+      expect(pending.total).toBe(2);
+      expect(otherClient).toEqual({ deliveries: [], total: 0 });
     });
   });
 }

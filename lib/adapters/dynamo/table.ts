@@ -38,6 +38,13 @@ export const keys = {
   clientChannel: (waId: string) => `DID#${waId}`,
   contactChannel: (channelId: number) => `CONTACT_CHANNEL#${channelId}`,
   outbox: (eventId: string) => `OUTBOX#${eventId}`,
+  /** A webhook delivery (decisions §15): one per event, its id the event's. */
+  delivery: (deliveryId: string) => `DELIVERY#${deliveryId}`,
+  /** gsi1 of deliveries: a client's, newest first; gsi2: a client's of one status. */
+  clientDeliveries: (clientId: number, status?: string) => `CLIENT#${clientId}#DELIVERIES${status ? `#${status}` : ''}`,
+  deliveryOrder: (createdAt: string, deliveryId: string) => `${createdAt}#${deliveryId}`,
+  /** A client's delivery counts by status, one item per day the deliveries were made (they expire by day). */
+  deliveryCounts: (day: string) => `DELIVERY_COUNTS#${day}`,
   send: (sendId: string) => `SEND#${sendId}`,
   clientSends: (clientId: number) => `CLIENT#${clientId}#SENDS`,
   /** A recipient of a send, under the send: its digits, or `#<position>` when the send allows duplicates. */
@@ -89,6 +96,7 @@ export const SORT = {
   syncLease: 'SYNC_LEASE',
   syncLastRun: 'SYNC_LAST_RUN',
   webhookConfig: 'WEBHOOK',
+  delivery: 'DELIVERY',
   placeholder: 'PAIR#UNASSIGNED',
   /** The version of one client's records of one template, beside their assignment keys. */
   assignmentsVersion: 'VERSION',

@@ -4,6 +4,7 @@ import type { WebhookConfigStore } from '#lib/domain/ports.ts';
 import { keys, SORT } from '#lib/adapters/dynamo/table.ts';
 import { dynamo, tableName } from './client.ts';
 import { stripKeys } from './directory-store.ts';
+import { isConditionalCheckFailure } from './transactions.ts';
 
 const SK = SORT.webhookConfig;
 
@@ -39,5 +40,26 @@ export class DynamoWebhookConfigStore implements WebhookConfigStore {
       }),
     );
     return stripKeys<WebhookConfig>(result.Attributes)!;
+  }
+
+  /** One conditional UpdateItem: the current secret becomes the previous one, with its end, as the new one is set. */
+  async rotate(clientId: number, newSecret: string, previousUntil: string) {
+    try {
+      const result = await dynamo().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { pk: keys.client(clientId), sk: SK },
+          UpdateExpression:
+            'SET previous_secret = signing_secret, previous_secret_expires_at = :until, signing_secret = :s, updated_at = :now',
+          ConditionExpression: 'attribute_exists(signing_secret)',
+          ExpressionAttributeValues: { ':until': previousUntil, ':s': newSecret, ':now': new Date().toISOString() },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return stripKeys<WebhookConfig>(result.Attributes);
+    } catch (error) {
+      if (isConditionalCheckFailure(error)) return null;
+      throw error;
+    }
   }
 }

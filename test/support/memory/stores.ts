@@ -29,11 +29,12 @@ import {
   type TemplateRecordStore,
   type TemplateRevision,
   type WebhookConfigStore,
+  type DeliveryLog,
 } from '#lib/domain/ports.ts';
 import type { DeliveryChange, DeliveryState } from '#lib/domain/delivery.ts';
 import { assignmentSlot, headerTypeOf, type MetaTemplate, type TemplateRecord } from '#lib/domain/template-record.ts';
 import { type ListingCriteria, type ListingEntry, listingEntryOf, pageOfEntries } from '#lib/domain/template-listing.ts';
-import type { WebhookConfig } from '#lib/domain/webhook.ts';
+import { DeliveryChanged, type DeliveryStatus, type WebhookConfig, type WebhookDelivery } from '#lib/domain/webhook.ts';
 
 /**
  * In-memory adapters of the store ports, with the DynamoDB adapters' conditional semantics: a record written
@@ -450,10 +451,11 @@ export class MemoryWebhookConfigStore implements WebhookConfigStore {
   async get(clientId: number) {
     return copy(this.configs.get(clientId) ?? null);
   }
-  async put(config: Omit<WebhookConfig, 'signing_secret' | 'created_at' | 'updated_at'>, newSecret: string) {
+  async put(config: Pick<WebhookConfig, 'client_id' | 'url' | 'active'>, newSecret: string) {
     const now = new Date().toISOString();
     const existing = this.configs.get(config.client_id);
     const saved: WebhookConfig = {
+      ...existing,
       ...config,
       active: config.active ?? existing?.active ?? true,
       signing_secret: existing?.signing_secret ?? newSecret,
@@ -462,6 +464,39 @@ export class MemoryWebhookConfigStore implements WebhookConfigStore {
     };
     this.configs.set(config.client_id, saved);
     return copy(saved);
+  }
+  async rotate(clientId: number, newSecret: string, previousUntil: string) {
+    const existing = this.configs.get(clientId);
+    if (!existing) return null;
+    Object.assign(existing, {
+      previous_secret: existing.signing_secret,
+      previous_secret_expires_at: previousUntil,
+      signing_secret: newSecret,
+      updated_at: new Date().toISOString(),
+    });
+    return copy(existing);
+  }
+}
+
+/** The delivery log as the DynamoDB adapter keeps it: conditional on the delivery as read, counts by status. */
+export class MemoryDeliveryLog implements DeliveryLog {
+  readonly deliveries = new Map<string, { delivery: WebhookDelivery; event: ServiceEvent }>();
+
+  async get(id: string) {
+    return copy(this.deliveries.get(id) ?? null);
+  }
+  async save(delivery: WebhookDelivery, event: ServiceEvent, previous: WebhookDelivery | null) {
+    const held = this.deliveries.get(delivery.id)?.delivery;
+    const unchanged = previous ? held?.attempts === previous.attempts && held.status === previous.status : held === undefined;
+    if (!unchanged) throw new DeliveryChanged();
+    this.deliveries.set(delivery.id, copy({ delivery, event }));
+  }
+  async list(clientId: number, status: DeliveryStatus | undefined, page: { offset: number; size: number }) {
+    const all = [...this.deliveries.values()]
+      .map((d) => d.delivery)
+      .filter((d) => d.client_id === clientId && (!status || d.status === status))
+      .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
+    return { deliveries: copy(all.slice(page.offset, page.offset + page.size)), total: all.length };
   }
 }
 

@@ -8,6 +8,7 @@ import { silentLog } from '#lib/domain/log.ts';
 import type { MediaPorts } from '#lib/domain/media.ts';
 import { EMULATOR_TOKEN, GraphEmulator } from '../../../local/graph/emulator.ts';
 import {
+  MemoryDeliveryLog,
   MemoryDirectoryStore,
   MemoryEventPublisher,
   MemoryJobQueue,
@@ -57,6 +58,7 @@ export function memoryWorld(fixture: DirectoryFile = DEMO_FIXTURE) {
     publisher: new MemoryEventPublisher(),
     leases: new MemorySyncLeaseStore(),
     webhooks: new MemoryWebhookConfigStore(),
+    deliveries: new MemoryDeliveryLog(),
     queue: new MemoryJobQueue(),
     sends: new MemorySendStore(),
     media,

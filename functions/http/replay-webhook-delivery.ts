@@ -1,0 +1,9 @@
+import { DynamoDeliveryLog } from '#lib/adapters/dynamo/delivery-log.ts';
+import { replayDelivery } from '#lib/domain/webhook-delivery.ts';
+import { httpFunction } from '#lib/http/http-function.ts';
+import { ReplayWebhookDelivery } from '#lib/routes.ts';
+import { jobQueue } from '#lib/wiring/queues.ts';
+
+const deps = { log: new DynamoDeliveryLog(), queue: jobQueue('webhookEvents') };
+
+export const handler = httpFunction(ReplayWebhookDelivery, ({ path, caller }) => replayDelivery(deps, caller, path.id));
