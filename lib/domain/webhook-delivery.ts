@@ -125,7 +125,23 @@ export async function listDeliveries(
   const page = input.page ?? 1;
   const size = Math.min(input.size ?? 20, 100);
   const { deliveries, total } = await log.list(clientId, input.status, { offset: (page - 1) * size, size });
-  return { data: deliveries, total, page, page_size: size };
+  return { data: deliveries.map(deliveryView), total, page, page_size: size };
+}
+
+/** A delivery as decisions §15 shows it, in its order; absent fields are left out. */
+export function deliveryView(d: WebhookDelivery) {
+  return {
+    id: d.id,
+    event_id: d.event_id,
+    type: d.type,
+    status: d.status,
+    attempts: d.attempts,
+    ...(d.last_status_code !== undefined && { last_status_code: d.last_status_code }),
+    ...(d.last_error !== undefined && { last_error: d.last_error }),
+    ...(d.next_attempt_at !== undefined && { next_attempt_at: d.next_attempt_at }),
+    created_at: d.created_at,
+    ...(d.delivered_at !== undefined && { delivered_at: d.delivered_at }),
+  };
 }
 
 /**

@@ -1,4 +1,10 @@
-import { CreateQueueCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  ChangeMessageVisibilityCommand,
+  CreateQueueCommand,
+  ReceiveMessageCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, inject, it } from 'vitest';
 import { pollQueue } from '../../local/queue-poller.ts';
@@ -33,6 +39,30 @@ describe('the local SQS poller', () => {
     while (counts.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     await new Promise((r) => setTimeout(r, 1_500));
     await stop();
+    // Assess
+    expect(counts).toEqual(['1', '2', '3']);
+  }, 30_000);
+
+  it('counts a receive, not a visibility change, as AWS does: a consumer that sets its own retry delay keeps its receives', async () => {
+    // Prepare
+    const sqs = new SQSClient({
+      endpoint: inject('sqsEndpoint'),
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    const { QueueUrl } = await sqs.send(
+      new CreateQueueCommand({ QueueName: `visibility-${Date.now()}`, Attributes: { VisibilityTimeout: '30' } }),
+    );
+    await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: 'job' }));
+    const counts: string[] = [];
+    // Act: each receive is followed by two visibility changes (the second makes it visible at once)
+    for (let i = 0; i < 3; i++) {
+      const { Messages } = await sqs.send(new ReceiveMessageCommand({ QueueUrl, AttributeNames: ['All'], WaitTimeSeconds: 2 }));
+      counts.push(Messages?.[0]?.Attributes?.ApproximateReceiveCount ?? 'none');
+      const handle = Messages?.[0]?.ReceiptHandle;
+      await sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl, ReceiptHandle: handle, VisibilityTimeout: 10 }));
+      await sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl, ReceiptHandle: handle, VisibilityTimeout: 0 }));
+    }
     // Assess
     expect(counts).toEqual(['1', '2', '3']);
   }, 30_000);

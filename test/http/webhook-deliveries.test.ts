@@ -257,6 +257,19 @@ describe('GET /v1/webhook/deliveries (decisions §15)', () => {
     // Assess
     expect(all.data.map((d: any) => d.created_at)).toEqual([...all.data.map((d: any) => d.created_at)].sort().reverse());
     expect(all.total).toBe(all.data.length);
+    const shape = [
+      'id',
+      'event_id',
+      'type',
+      'status',
+      'attempts',
+      'last_status_code',
+      'last_error',
+      'next_attempt_at',
+      'created_at',
+      'delivered_at',
+    ];
+    for (const delivery of all.data) expect(Object.keys(delivery).filter((k) => !shape.includes(k))).toEqual([]);
     expect(firstPage).toMatchObject({ total: all.total, page: 1, page_size: 1, data: [all.data[0]] });
     expect(secondPage.data).toEqual([all.data[1]]);
     expect(bsp.body.total).toBe(all.total);
