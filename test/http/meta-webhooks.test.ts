@@ -4,6 +4,7 @@ import { metaSignature } from '#lib/adapters/meta/webhook-signature.ts';
 import { LOCAL_META_APP_SECRET, LOCAL_META_VERIFY_TOKEN } from '../../local/stack.ts';
 import { apiUrl, call, emulator, expectErrorShape, token } from '../support/api.ts';
 import { hexId, seedDirectory, template, waba } from '../support/seed.ts';
+import { until } from '../support/until.ts';
 
 /**
  * Meta's webhooks through the running local stack (decisions §13): the emulator notifies the API signed, the
@@ -95,14 +96,6 @@ async function statusEvents(templateId: string) {
   return [...new Map(events.map((e) => [e.detail.id, e.detail])).values()];
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > end) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 const settle = () => new Promise((r) => setTimeout(r, 700));
 
 describe('GET /v1/meta/webhooks: the verification handshake (decisions §13)', () => {

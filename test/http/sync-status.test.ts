@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEMPLATES_PAGE_SIZE } from '#lib/adapters/graph/graph-upstream.ts';
 import { call, emulator, expectErrorShape, token } from '../support/api.ts';
 import { seedDirectory, template, waba } from '../support/seed.ts';
+import { until } from '../support/until.ts';
 
 /** Client 480 with two WABAs of its own: the second one's listing is slowed so a run can be watched. */
 const C = 480;
@@ -24,15 +25,6 @@ beforeAll(async () => {
 afterAll(() => emulator('DELETE', `faults?path=${encodeURIComponent(SLOW)}`));
 
 const status = async (query = '') => call('GET', `/v1/templates/sync-from-meta${query}`, { token: await token({ clientId: C }) });
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > end) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('GET /v1/templates/sync-from-meta (decisions §14)', () => {
   it('shows a running sync’s progress while it runs, then idle with the last run’s result', async () => {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dlqName, QUEUES } from '#lib/queues.ts';
 import { call, emulator, expectErrorShape, token } from '../support/api.ts';
 import { seedDirectory, waba } from '../support/seed.ts';
+import { until as untilWithin } from '../support/until.ts';
 
 /**
  * Webhook delivery end to end (decisions §6, §15) with a real HTTP receiver on 127.0.0.1 (the test stack runs
@@ -53,6 +54,8 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
 
 const tok = (clientId: number) => token({ clientId });
+/** Deliveries go through the outbox, EventBridge, the queue and one worker shared with other test files: a generous wait. */
+const until = <T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 30_000) => untilWithin(read, done, timeoutMs);
 async function configure(clientId: number, path: string, active = true) {
   const response = await call('PUT', '/v1/webhook/config', { token: await tok(clientId), body: { url: `${receiverUrl}${path}`, active } });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
@@ -69,14 +72,6 @@ async function createTemplate(clientId: number, name: string) {
 const deliveriesOf = async (clientId: number, query = '') =>
   (await call('GET', `/v1/webhook/deliveries?size=100${query}`, { token: await tok(clientId) })).body;
 
-async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > end) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 const at = (path: string, name: string) => received.filter((r) => r.path === path && r.body.includes(`${name}_${run}`));
 
 describe('webhook delivery to a local receiver (decisions §15)', () => {

@@ -3,7 +3,7 @@ import type { ServiceEvent } from '#lib/domain/events.ts';
 import type { DeliveryLog } from '#lib/domain/ports.ts';
 import { DELIVERY_STATUSES, DeliveryChanged, type DeliveryStatus, type WebhookDelivery } from '#lib/domain/webhook.ts';
 import { dynamo, tableName } from './client.ts';
-import { stripKeys } from './directory-store.ts';
+import { queryFirst, stripKeys } from './directory-store.ts';
 import { keys, SORT, TTL_ATTRIBUTE } from './table.ts';
 import { cancellationCodes, type TransactItem, transactWrite } from './transactions.ts';
 
@@ -95,28 +95,19 @@ export class DynamoDeliveryLog implements DeliveryLog {
   /** The page's keys and the ones before it on the index, newest first, then the day counts for the total. */
   async list(clientId: number, status: DeliveryStatus | undefined, page: { offset: number; size: number }) {
     const nowSeconds = Math.floor(Date.now() / 1000);
-    const wanted = page.offset + page.size;
-    const found: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const result = await dynamo().send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: status ? 'gsi2' : 'gsi1',
-          KeyConditionExpression: `${status ? 'gsi2pk' : 'gsi1pk'} = :pk`,
-          FilterExpression: '#ttl > :now',
-          ProjectionExpression:
-            'id, client_id, event_id, #type, #status, attempts, last_status_code, last_error, next_attempt_at, created_at, delivered_at',
-          ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE, '#type': 'type', '#status': 'status' },
-          ExpressionAttributeValues: { ':pk': keys.clientDeliveries(clientId, status), ':now': nowSeconds },
-          ScanIndexForward: false,
-          Limit: wanted - found.length,
-          ExclusiveStartKey: start,
-        }),
-      );
-      found.push(...(result.Items ?? []));
-      start = result.LastEvaluatedKey;
-    } while (start && found.length < wanted);
+    const found = await queryFirst(
+      {
+        IndexName: status ? 'gsi2' : 'gsi1',
+        KeyConditionExpression: `${status ? 'gsi2pk' : 'gsi1pk'} = :pk`,
+        FilterExpression: '#ttl > :now',
+        ProjectionExpression:
+          'id, client_id, event_id, #type, #status, attempts, last_status_code, last_error, next_attempt_at, created_at, delivered_at',
+        ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE, '#type': 'type', '#status': 'status' },
+        ExpressionAttributeValues: { ':pk': keys.clientDeliveries(clientId, status), ':now': nowSeconds },
+        ScanIndexForward: false,
+      },
+      page.offset + page.size,
+    );
     const today = new Date().toISOString();
     const counts = await dynamo().send(
       new QueryCommand({

@@ -26,6 +26,26 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName'>): Pro
   return items;
 }
 
+/**
+ * The first `wanted` items of a Query (a page and the ones before it), asking each request for only what is
+ * still missing; a filter can make a request answer fewer, so it goes on until it has them or the end.
+ */
+export async function queryFirst(
+  input: Omit<QueryCommandInput, 'TableName' | 'Limit'>,
+  wanted: number,
+): Promise<Record<string, unknown>[]> {
+  const items: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await dynamo().send(
+      new QueryCommand({ ...input, TableName: tableName(), Limit: wanted - items.length, ExclusiveStartKey: start }),
+    );
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start && items.length < wanted);
+  return items;
+}
+
 /** BatchGetItem of any number of keys, 100 at a time, until DynamoDB has answered for every key. */
 export async function batchGet(wanted: { pk: string; sk: string }[], consistent = false): Promise<Record<string, unknown>[]> {
   const chunks: { pk: string; sk: string }[][] = [];

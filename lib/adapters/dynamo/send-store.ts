@@ -1,9 +1,9 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryChange, DeliveryState } from '#lib/domain/delivery.ts';
 import type { ClaimLease, ClaimStatus, RecipientClaim, RecipientOutcome, SendCounts, SendRecord, SendStore } from '#lib/domain/ports.ts';
 import { inParallel } from '#lib/domain/parallel.ts';
 import { dynamo, tableName } from './client.ts';
-import { stripKeys } from './directory-store.ts';
+import { queryFirst, stripKeys } from './directory-store.ts';
 import { keys, SORT, TTL_ATTRIBUTE } from './table.ts';
 import { cancellationCodes, isConditionalCheckFailure, type TransactItem, transactWrite } from './transactions.ts';
 
@@ -143,24 +143,15 @@ export class DynamoSendStore implements SendStore {
 
   /** One page: reads the page's items and the ones before it on the index, and the client's count. */
   async list(clientId: number, page: { offset: number; size: number }) {
-    const wanted = page.offset + page.size;
-    const items: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const result = await dynamo().send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :pk',
-          ExpressionAttributeValues: { ':pk': keys.clientSends(clientId) },
-          ScanIndexForward: false,
-          Limit: wanted - items.length,
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...(result.Items ?? []));
-      start = result.LastEvaluatedKey;
-    } while (start && items.length < wanted);
+    const items = await queryFirst(
+      {
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.clientSends(clientId) },
+        ScanIndexForward: false,
+      },
+      page.offset + page.size,
+    );
     const count = await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: keys.client(clientId), sk: SORT.sendCount } }));
     return { sends: items.slice(page.offset).map(toSend), total: Number(count.Item?.sends ?? 0) };
   }

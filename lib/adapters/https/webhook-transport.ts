@@ -1,52 +1,39 @@
-import { request as httpRequest } from 'node:http';
-import { request } from 'node:https';
+import { type ClientRequest, request as httpRequest } from 'node:http';
+import { type RequestOptions, request } from 'node:https';
 import { Webhook } from 'standardwebhooks';
 import type { WebhookSender } from '#lib/domain/webhook-delivery.ts';
 import { guardConnectedAddress, guardedLookup } from './guarded-https.ts';
 
 export type HttpsPost = (url: URL, headers: Record<string, string>, body: string) => Promise<number>;
 
-/** POSTs over HTTPS to public addresses only (checked at connect time), with a deadline; no redirects are followed. */
-export const guardedHttpsPost: HttpsPost = (url, headers, body) =>
-  new Promise((resolve, reject) => {
-    const req = guardConnectedAddress(
-      request(
-        url,
-        {
-          method: 'POST',
-          headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-          lookup: guardedLookup,
-          timeout: 10_000,
-        },
-        (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        },
-      ),
-    );
-    req.on('timeout', () => req.destroy(new Error('webhook timed out')));
-    req.on('error', reject);
-    req.end(body);
-  });
+/** One POST with a deadline and no redirects followed: resolves with the status, the answer's body discarded. */
+function postWith(send: typeof request, guard: (req: ClientRequest) => ClientRequest, extra: RequestOptions): HttpsPost {
+  return (url, headers, body) =>
+    new Promise((resolve, reject) => {
+      const req = guard(
+        send(
+          url,
+          { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, timeout: 10_000, ...extra },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        ),
+      );
+      req.on('timeout', () => req.destroy(new Error('webhook timed out')));
+      req.on('error', reject);
+      req.end(body);
+    });
+}
+
+/** POSTs over HTTPS to public addresses only (checked at lookup and again at connect time). */
+export const guardedHttpsPost: HttpsPost = postWith(request, guardConnectedAddress, { lookup: guardedLookup });
 
 /**
  * POSTs to a local receiver (`http://127.0.0.1:<port>/`, decisions §15) without the address guard: only the
  * local stack, with ALLOW_LOCAL_WEBHOOKS, ever hands such a URL over.
  */
-export const localHttpPost: HttpsPost = (url, headers, body) =>
-  new Promise((resolve, reject) => {
-    const req = httpRequest(
-      url,
-      { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, timeout: 10_000 },
-      (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('webhook timed out')));
-    req.on('error', reject);
-    req.end(body);
-  });
+export const localHttpPost: HttpsPost = postWith(httpRequest as unknown as typeof request, (req) => req, {});
 
 /**
  * Webhooks signed the Standard Webhooks way (decisions §6): `webhook-id`, `webhook-timestamp` (seconds) and
