@@ -125,9 +125,12 @@ function operation(route: RouteDef) {
                 },
               },
             }
-          : { description: 'Success', content: { 'application/json': { schema: { type: 'object' } } } },
+          : route.produces === 'text/plain'
+            ? { description: 'Success, as text', content: { 'text/plain': { schema: { type: 'string' } } } }
+            : { description: 'Success', content: { 'application/json': { schema: { type: 'object' } } } },
   };
-  const errors = route.auth ? [...route.errors, 401, 500] : [...route.errors, 500];
+  // Meta's calls prove themselves by signature: a bad one is a 401 as a bad token is elsewhere.
+  const errors = route.auth || route.request?.signedBy ? [...route.errors, 401, 500] : [...route.errors, 500];
   for (const status of [...new Set(errors)].sort()) {
     responses[status] = { $ref: `#/components/responses/Error${status}` };
   }
@@ -139,6 +142,23 @@ function operation(route: RouteDef) {
     responses,
     security: route.auth ? [{ bearerAuth: [] }] : [],
   };
+  if (route.request?.signedBy === 'meta') {
+    (op.parameters as unknown[]).push({
+      name: 'X-Hub-Signature-256',
+      in: 'header',
+      required: true,
+      description: '`sha256=<hex HMAC-SHA256 of the raw body with the Meta app secret>`',
+      schema: { type: 'string' },
+    });
+    op.requestBody = {
+      required: true,
+      content: {
+        'application/json': {
+          schema: { type: 'object', description: 'Meta’s notification: `{object, entry: [{id, time, changes: [{field, value}]}]}`' },
+        },
+      },
+    };
+  }
   if (route.request?.body) {
     const content: Record<string, unknown> = { 'application/json': { schema: schemaOf(route.request.body) } };
     const multipart = route.request.multipart;
