@@ -43,6 +43,7 @@ export const handler = async (event: SQSEvent, context: Context) => {
       maxReceives: QUEUES.webhookEvents.maxReceiveCount,
       retryBaseSeconds: webhookRetryBaseSeconds(),
       now: new Date(),
+      replay: envelope.replay === true,
     });
     log.info('webhook event handled', { type: serviceEvent.type, receive, replay: envelope.replay === true, ...result });
     if (result.outcome === 'retry' || result.outcome === 'failed') {

@@ -25,6 +25,8 @@ export interface Attempt {
   maxReceives: number;
   retryBaseSeconds: number;
   now: Date;
+  /** A replay (decisions §15): sent again even when delivered before. */
+  replay?: boolean;
 }
 
 export type AttemptResult =
@@ -62,8 +64,8 @@ export const eventBody = (event: ServiceEvent) =>
 
 export async function deliverEvent(deps: DeliveryDeps, event: ServiceEvent, attempt: Attempt): Promise<AttemptResult> {
   const previous = await deps.log.get(event.id);
-  // A queue message delivered again after a success (SQS is at least once) sends nothing twice.
-  if (previous?.delivery.status === 'delivered') return { outcome: 'already_delivered' };
+  // A queue message delivered again after a success (SQS is at least once) sends nothing twice; a replay does.
+  if (previous?.delivery.status === 'delivered' && !attempt.replay) return { outcome: 'already_delivered' };
   const base: WebhookDelivery = previous?.delivery ?? {
     id: event.id,
     client_id: event.client_id,

@@ -103,6 +103,9 @@ describe('webhook delivery (use case, in memory)', () => {
       delivered_at: expect.any(String),
     });
     expect(await deliverEvent(deps, event, attempt(2))).toEqual({ outcome: 'already_delivered' });
+    // A replay reaching the worker before the log says pending is sent all the same
+    expect(await deliverEvent(deps, event, { ...attempt(1), replay: true })).toEqual({ outcome: 'delivered' });
+    expect((await deps.log.get('evt-1'))?.delivery.attempts).toBe(2);
   });
 
   it('signs with both secrets while a rotated-out one lasts, and with the new one only after', async () => {
