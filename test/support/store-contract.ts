@@ -227,6 +227,51 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       expect((await store.listingPage(client, { deleted: false }, { offset: 0, size: 20 })).total).toBe(0);
     });
 
+    it('revises every record of a (client, template) larger than one transaction, deciding once, with one event', async () => {
+      // Prepare: one template with 100 records of one client
+      const store = await makeStore();
+      const client = Number(unique().slice(-9));
+      const template = unique();
+      const first = record(template, client, [1, 1]);
+      await store.register([first], []);
+      for (let part = 0; part < 3; part++) {
+        const created = Array.from({ length: 33 }, (_, i) => record(template, client, [2000 + part * 100 + i, 1]));
+        const { records, version } = await store.readAssignments('contract-waba', template, client);
+        await store.applyAssignments({
+          of: { wabaId: 'contract-waba', templateId: template, clientId: client, version },
+          current: records,
+          create: created,
+          update: [],
+          remove: [],
+        });
+      }
+      let decisions = 0;
+      const event = {
+        id: unique(),
+        type: 'template.status_changed' as const,
+        occurred_at: new Date().toISOString(),
+        client_id: client,
+        data: first,
+      };
+      // Act: a revision that applies only while no record is PAUSED yet (as a notification's does)
+      const result = await store.reviseTemplate(
+        { wabaId: 'contract-waba', templateId: template, clientId: client },
+        (held) => {
+          if (held.some((r) => r.meta_template.status === 'PAUSED')) return null;
+          decisions++;
+          return { meta: { ...held[0].meta_template, status: 'PAUSED' }, notified_at: { template_status: 1 }, events: [event] };
+        },
+        new Date().toISOString(),
+        'webhook',
+      );
+      // Assess
+      const after = await store.readAssignments('contract-waba', template, client);
+      expect(after.records).toHaveLength(100);
+      expect(after.records.every((r) => r.meta_template.status === 'PAUSED' && r.notified_at?.template_status === 1)).toBe(true);
+      expect(result).toEqual({ revised: true, events: [event] });
+      expect(decisions).toBe(1);
+    });
+
     it('keeps the header type with the components when they are replaced', async () => {
       const store = await makeStore();
       const held = record(unique(), 7, [1, 2], { headerType: 'NONE' });

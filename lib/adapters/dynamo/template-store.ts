@@ -351,18 +351,28 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
     );
   }
 
-  /** Every record of the (client, template) takes the revised template; the events go with the first write. */
+  /**
+   * Every record of the (client, template) takes the revised template; the events go with the first write. A
+   * (client, template) larger than one transaction is written a transaction at a time: once the first is
+   * written, the revision decided then is carried to the records not yet revised (asking `revise` again would
+   * see half of them revised already).
+   */
   async reviseTemplate(
     of: { wabaId: string; templateId: string; clientId: number },
     revise: (records: TemplateRecord[]) => TemplateRevision | null,
     now: string,
     source: 'sync' | 'webhook',
   ) {
+    let decided: TemplateRevision | null = null;
+    const revisedBy = (r: TemplateRecord, revision: TemplateRevision) =>
+      r.updated_at === now && r.syncMeta?.source === source && canonical(r.meta_template) === canonical(revision.meta);
     return this.rewrite(of, (held) => {
-      const revision = held.length > 0 ? revise(held) : null;
+      const carried = decided !== null && held.some((r) => revisedBy(r, decided!));
+      const revision = carried ? decided : held.length > 0 ? revise(held) : null;
+      decided = revision;
       if (!revision) return { update: [], result: { revised: false, events: [] as ServiceEvent[] } };
       return {
-        update: held.map((r) => ({ before: r, after: revisedRecord(r, revision, now, source) })),
+        update: held.filter((r) => !revisedBy(r, revision)).map((r) => ({ before: r, after: revisedRecord(r, revision, now, source) })),
         result: { revised: true, events: revision.events },
         events: revision.events,
       };
