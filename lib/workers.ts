@@ -22,7 +22,9 @@ export const workers: WorkerDef[] = [
   {
     name: 'DeliverWebhooks',
     entry: 'functions/workers/deliver-webhooks.ts',
-    trigger: { queue: 'webhookEvents', batchSize: 10, redelivers: true },
+    // At most 8 at once: a client's slow receiver (10 s per attempt) holds up only its own batch, and the
+    // service's concurrency is not spent on receivers that do not answer.
+    trigger: { queue: 'webhookEvents', batchSize: 10, maxConcurrency: 8, redelivers: true },
     needs: { table: 'read' },
   },
   {

@@ -261,13 +261,16 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
    */
   private async rewrite<T>(
     of: { wabaId: string; templateId: string; clientId: number },
-    plan: (records: TemplateRecord[]) => { update: RecordUpdate[]; result: T; events?: ServiceEvent[] },
+    plan: (
+      records: TemplateRecord[],
+      progress: { chunksWritten: number },
+    ) => { update: RecordUpdate[]; result: T; events?: ServiceEvent[] },
   ): Promise<T> {
     let pending: ServiceEvent[] = [];
     let chunksWritten = 0;
     for (let attempt = 0; attempt < REWRITE_TRIES; attempt++) {
       const { records, version } = await this.readAssignments(of.wabaId, of.templateId, of.clientId);
-      const planned = plan(records);
+      const planned = plan(records, { chunksWritten });
       // The events of a plan are of the records it read: they go with its first chunk, never without it.
       if (chunksWritten === 0) pending = planned.events ?? [];
       if (planned.update.length === 0) return planned.result;
@@ -364,15 +367,15 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
     source: 'sync' | 'webhook',
   ) {
     let decided: TemplateRevision | null = null;
-    const revisedBy = (r: TemplateRecord, revision: TemplateRevision) =>
-      r.updated_at === now && r.syncMeta?.source === source && canonical(r.meta_template) === canonical(revision.meta);
-    return this.rewrite(of, (held) => {
-      const carried = decided !== null && held.some((r) => revisedBy(r, decided!));
-      const revision = carried ? decided : held.length > 0 ? revise(held) : null;
+    return this.rewrite(of, (held, { chunksWritten }) => {
+      // Until this call has written, every read is decided afresh (a concurrent writer may have brought the news).
+      const revision = chunksWritten > 0 ? decided : held.length > 0 ? revise(held) : null;
       decided = revision;
       if (!revision) return { update: [], result: { revised: false, events: [] as ServiceEvent[] } };
+      const target = canonical(revision.meta);
+      const done = (r: TemplateRecord) => chunksWritten > 0 && r.updated_at === now && canonical(r.meta_template) === target;
       return {
-        update: held.filter((r) => !revisedBy(r, revision)).map((r) => ({ before: r, after: revisedRecord(r, revision, now, source) })),
+        update: held.filter((r) => !done(r)).map((r) => ({ before: r, after: revisedRecord(r, revision, now, source) })),
         result: { revised: true, events: revision.events },
         events: revision.events,
       };
