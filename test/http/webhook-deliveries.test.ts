@@ -4,7 +4,7 @@ import { GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/c
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dlqName, QUEUES } from '#lib/queues.ts';
-import { call, emulator, expectErrorShape, token } from '../support/api.ts';
+import { apiUrl, call, emulator, expectErrorShape, token } from '../support/api.ts';
 import { seedDirectory, waba } from '../support/seed.ts';
 import { until as untilWithin } from '../support/until.ts';
 
@@ -72,6 +72,10 @@ async function createTemplate(clientId: number, name: string) {
 const deliveriesOf = async (clientId: number, query = '') =>
   (await call('GET', `/v1/webhook/deliveries?size=100${query}`, { token: await tok(clientId) })).body;
 
+async function routedFor(clientId: number) {
+  const { routed } = (await (await fetch(`${apiUrl()}/_local/events`)).json()) as { routed: { event: any }[] };
+  return routed.filter((r) => r.event.detail?.client_id === clientId).map((r) => ({ id: r.event.detail.id, type: r.event['detail-type'] }));
+}
 const at = (path: string, name: string) => received.filter((r) => r.path === path && r.body.includes(`${name}_${run}`));
 
 describe('webhook delivery to a local receiver (decisions §15)', () => {
@@ -169,8 +173,10 @@ describe('webhook delivery to a local receiver (decisions §15)', () => {
       () => deliveriesOf(INACTIVE, '&status=skipped'),
       (l) => l.total === 1,
     );
-    // Assess
-    expect(log.data[0]).toMatchObject({ status: 'skipped', attempts: 0, type: 'template.created' });
+    // Assess (when it fails, say what the log and the event bus saw of the client)
+    const everything =
+      log.total === 1 ? undefined : JSON.stringify({ log: await deliveriesOf(INACTIVE), routed: await routedFor(INACTIVE) });
+    expect(log.data[0], everything).toMatchObject({ status: 'skipped', attempts: 0, type: 'template.created' });
     expect(received.filter((r) => r.path === '/inactive')).toEqual([]);
   });
 
