@@ -2,14 +2,23 @@ import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { TemplateMessagingStack } from './stack.ts';
 
+/**
+ * The deployment's settings are context values (`cdk deploy -c key=value`, or cdk.json): README, "Deploy",
+ * lists each one. cdk-nag's AwsSolutions checks run at every synth: an unacknowledged finding fails it.
+ */
 const app = new App();
 const context = (key: string) => app.node.tryGetContext(key) as string | undefined;
+const number = (key: string) => (context(key) === undefined ? undefined : Number(context(key)));
 new TemplateMessagingStack(app, context('stackName') ?? 'TemplateMessagingService', {
-  jwtIssuer: context('jwtIssuer') ?? 'https://auth.example.com/',
-  jwtAudience: context('jwtAudience') ?? 'template-messaging-service',
+  cognito: context('cognito') === 'true' || (context('cognito') as unknown) === true,
+  jwtIssuer: context('jwtIssuer'),
+  jwtAudience: context('jwtAudience'),
   jwksUrl: context('jwksUrl'),
+  claims: { clientId: context('claimClientId'), permissions: context('claimPermissions'), campaigns: context('claimCampaigns') },
   graphApiUrl: context('graphApiUrl'),
   graphAppId: context('graphAppId'),
+  messagesPerSecond: number('messagesPerSecond'),
+  alarmEmail: context('alarmEmail'),
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });
-if (context('nag') === 'true') Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));
+if (context('nag') !== 'false') Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

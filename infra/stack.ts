@@ -1,38 +1,86 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, SecretValue, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { CorsHttpMethod, HttpApi, HttpMethod, type CfnStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Alarm, ComparisonOperator, MathExpression, Metric, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { AttributeType, Billing, ProjectionType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { EventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { LambdaFunction, SqsQueue } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { EVENT_RULES } from '#lib/events.ts';
-import { dlqName, QUEUES } from '#lib/queues.ts';
-import { workers } from '#lib/workers.ts';
-import { ROUTE_NOT_FOUND, routes, type Needs } from '#lib/routes.ts';
 import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#lib/adapters/dynamo/table.ts';
-import { ServiceFunction } from './http-function.ts';
+import type { ClaimNames } from '#lib/auth/claim-names.ts';
+import { EVENT_RULES } from '#lib/events.ts';
+import { GRAPH_TOKEN_UNSET } from '#lib/adapters/graph/token.ts';
+import { QUEUES } from '#lib/queues.ts';
+import { ROUTE_NOT_FOUND, routes, type Needs } from '#lib/routes.ts';
+import { workers } from '#lib/workers.ts';
+import { METRICS_NAMESPACE, SERVICE_NAME, ServiceFunction } from './service-function.ts';
+import { Identity } from './identity.ts';
 
 export interface ServiceStackProps extends StackProps {
-  jwtIssuer: string;
-  jwtAudience: string;
+  /** The token issuer API Gateway trusts; ignored with `cognito` (the user pool is the issuer). */
+  jwtIssuer?: string;
+  /** The audience (or Cognito app client id) API Gateway requires; ignored with `cognito`. */
+  jwtAudience?: string;
   /** Where the issuer publishes its keys; defaults to the OIDC well-known location under the issuer. */
   jwksUrl?: string;
+  /** Create a Cognito user pool as the issuer (decisions §17). */
+  cognito?: boolean;
+  /** The claims that carry a caller's client id, permissions and campaigns (decisions §17). */
+  claims?: Partial<ClaimNames>;
   /** The upstream; the real Graph API unless a sandbox points elsewhere. */
   graphApiUrl?: string;
-  /** The Meta app id used for resumable uploads of header media. */
+  /** The Meta app id used for resumable uploads of header media; without it, uploads answer 502 saying so. */
   graphAppId?: string;
   /** Messages per second per sending number (decisions §12); 80 when not given. */
   messagesPerSecond?: number;
+  /** Where alarms are mailed; without it the topic is there to subscribe to by hand. */
+  alarmEmail?: string;
 }
+
+/** DynamoDB actions per level of need: what the stores issue (transactions are authorised per item action). */
+const TABLE_ACTIONS = {
+  read: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
+  write: [
+    'dynamodb:GetItem',
+    'dynamodb:BatchGetItem',
+    'dynamodb:Query',
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:BatchWriteItem',
+    'dynamodb:ConditionCheckItem',
+  ],
+} as const;
 
 export class TemplateMessagingStack extends Stack {
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
+
+    // Every alarm goes to one topic (an output): subscribe a mail address, a chat hook or an incident tool.
+    const alarms = new Topic(this, 'Alarms', { displayName: 'Template Messaging Service alarms', enforceSSL: true });
+    Validations.of(alarms).acknowledge({
+      id: 'AwsSolutions-SNS2',
+      reason: 'CloudWatch alarms publish here; a topic encrypted with the AWS managed key refuses them. Alarm texts carry no data.',
+    });
+    if (props.alarmEmail) alarms.addSubscription(new EmailSubscription(props.alarmEmail));
+    const alarm = (id: string, metric: IMetric, description: string, threshold = 0) =>
+      new Alarm(this, id, {
+        metric,
+        threshold,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        alarmDescription: description,
+      }).addAlarmAction(new SnsAction(alarms));
 
     const table = new TableV2(this, 'Table', {
       partitionKey: { name: TABLE_KEYS.partition, type: AttributeType.STRING },
@@ -50,38 +98,43 @@ export class TemplateMessagingStack extends Stack {
         ...(typeof index.projection !== 'string' && { nonKeyAttributes: index.projection.include }),
       })),
     });
+    // The table and each index by name: no wildcard, no Scan, no stream.
+    const tableResources = [table.tableArn, ...INDEXES.map((index) => `${table.tableArn}/index/${index.name}`)];
 
+    // Queues are named by CloudFormation, so two stacks can share an account; functions learn their URLs.
     const queues = Object.fromEntries(
       Object.entries(QUEUES).map(([key, def]) => {
         const deadLetterQueue = new Queue(this, `${key}Dlq`, {
-          queueName: dlqName(def),
           retentionPeriod: Duration.days(14),
           encryption: QueueEncryption.SQS_MANAGED,
           enforceSSL: true,
         });
         const queue = new Queue(this, `${key}Queue`, {
-          queueName: def.name,
           visibilityTimeout: Duration.seconds(def.visibilityTimeoutSeconds),
           encryption: QueueEncryption.SQS_MANAGED,
           enforceSSL: true,
           deadLetterQueue: { queue: deadLetterQueue, maxReceiveCount: def.maxReceiveCount },
         });
         // Anything in a dead-letter queue was given up on: someone must look (and replay it).
-        new Alarm(this, `${key}DlqNotEmpty`, {
-          metric: deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1) }),
-          threshold: 0,
-          comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-          evaluationPeriods: 1,
-          treatMissingData: TreatMissingData.NOT_BREACHING,
-          alarmDescription: `Messages in ${dlqName(def)}`,
-        });
+        alarm(
+          `${key}DlqNotEmpty`,
+          deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1) }),
+          `Messages in the ${def.name} dead-letter queue`,
+        );
         return [key, { def, queue }];
       }),
     );
 
-    // The Graph API access token: set its value out of band (console or CLI); functions read it through
-    // Powertools Parameters and never log it.
-    const graphToken = new Secret(this, 'GraphApiToken', { description: 'Graph API access token of the service' });
+    // The Graph API access token: created holding a marker that functions recognise, so until it is set
+    // (README, "Deploy") upstream routes answer 502 saying so. Functions read it through Powertools Parameters.
+    const graphToken = new Secret(this, 'GraphApiToken', {
+      description: 'Graph API access token of the service (a Meta system user token)',
+      secretStringValue: SecretValue.unsafePlainText(GRAPH_TOKEN_UNSET),
+    });
+    Validations.of(graphToken).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'A Meta system user token: Meta issues and revokes it; no Lambda can rotate it. Set with put-secret-value (README).',
+    });
     // Meta's webhooks (decisions §13): set app_secret to the Meta app's secret; the verify token is generated
     // here and given to Meta when the callback URL is registered.
     const metaWebhook = new Secret(this, 'MetaWebhookSecret', {
@@ -93,23 +146,28 @@ export class TemplateMessagingStack extends Stack {
         passwordLength: 40,
       },
     });
+    Validations.of(metaWebhook).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: "The Meta app's secret is issued by Meta (rotated in the app dashboard), and the verify token is registered there.",
+    });
 
     // Service events: the bus, and the rules of lib/events.ts sending matching events to their queues.
-    const bus = new EventBus(this, 'Events', { eventBusName: 'template-messaging-events' });
-    // An event EventBridge cannot put on its target queue (after its own retries for up to a day) is kept here.
+    const bus = new EventBus(this, 'Events');
+    // An event EventBridge cannot hand to its target (after its own retries for up to a day) is kept here.
     const eventsDlq = new Queue(this, 'EventTargetDlq', {
       retentionPeriod: Duration.days(14),
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
-    new Alarm(this, 'EventTargetDlqNotEmpty', {
-      metric: eventsDlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1) }),
-      threshold: 0,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-      alarmDescription: 'Service events EventBridge could not put on their queue',
+    Validations.of(eventsDlq).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: "It is a dead-letter queue: of the EventBridge rules' targets (cdk-nag sees only queues' redrive policies).",
     });
+    alarm(
+      'EventTargetDlqNotEmpty',
+      eventsDlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1) }),
+      'Service events EventBridge could not hand to their target',
+    );
     for (const rule of EVENT_RULES) {
       new Rule(this, rule.name, {
         eventBus: bus,
@@ -120,18 +178,19 @@ export class TemplateMessagingStack extends Stack {
       });
     }
 
+    const identity = new Identity(this, 'Identity', props);
+
     /** Grants and settings from a function's declared needs (lib/routes.ts): nothing more. */
     const grantNeeds = (fn: ServiceFunction, needs: Needs) => {
       if (needs.table !== 'none') {
         fn.addEnvironment('TABLE_NAME', table.tableName);
-        if (needs.table === 'read') table.grantReadData(fn);
-        else table.grantReadWriteData(fn);
+        fn.addToRolePolicy(new PolicyStatement({ actions: [...TABLE_ACTIONS[needs.table]], resources: tableResources }));
       }
       if (needs.upstream) {
         graphToken.grantRead(fn);
         fn.addEnvironment('GRAPH_API_TOKEN_SECRET', graphToken.secretName);
         fn.addEnvironment('GRAPH_API_URL', props.graphApiUrl ?? 'https://graph.facebook.com');
-        fn.addEnvironment('GRAPH_APP_ID', props.graphAppId ?? 'set-graph-app-id');
+        if (props.graphAppId) fn.addEnvironment('GRAPH_APP_ID', props.graphAppId);
       }
       if (needs.metaApp) {
         metaWebhook.grantRead(fn);
@@ -146,10 +205,17 @@ export class TemplateMessagingStack extends Stack {
         queue.grantSendMessages(fn);
         fn.addEnvironment(def.urlSetting, queue.queueUrl);
       }
+      // A function that fails or is throttled shows here before its callers or messages give up.
+      alarm(`${fn.node.id}Errors`, fn.metricErrors({ period: Duration.minutes(5) }), `${fn.node.id} failed in the last 5 minutes`);
+      alarm(
+        `${fn.node.id}Throttles`,
+        fn.metricThrottles({ period: Duration.minutes(5) }),
+        `${fn.node.id} was throttled in the last 5 minutes`,
+      );
     };
 
-    const authorizer = new HttpJwtAuthorizer('JwtAuthorizer', props.jwtIssuer, {
-      jwtAudience: [props.jwtAudience],
+    const authorizer = new HttpJwtAuthorizer('JwtAuthorizer', identity.issuer, {
+      jwtAudience: [identity.audience],
       identitySource: ['$request.header.Authorization'],
     });
     const api = new HttpApi(this, 'Api', {
@@ -161,62 +227,63 @@ export class TemplateMessagingStack extends Stack {
         maxAge: Duration.hours(1),
       },
     });
-    // Rate limiting is API Gateway's throttling (decisions §7).
+    // Rate limiting is API Gateway's throttling (decisions §7); every request is logged as one JSON line.
     const stage = api.defaultStage!.node.defaultChild as CfnStage;
     stage.defaultRouteSettings = { throttlingRateLimit: 100, throttlingBurstLimit: 200 };
+    const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.ONE_MONTH });
+    stage.accessLogSettings = { destinationArn: accessLogs.logGroupArn, format: JSON.stringify(ACCESS_LOG_FORMAT) };
+    const serverErrorRate = new MathExpression({
+      expression: '100 * errors / MAX([requests, 1])',
+      usingMetrics: {
+        errors: api.metricServerError({ period: Duration.minutes(5) }),
+        requests: api.metricCount({ period: Duration.minutes(5) }),
+      },
+      period: Duration.minutes(5),
+      label: '5xx %',
+    });
+    alarm('Api5xxRate', serverErrorRate, 'More than 1% of API requests answered 5xx in 5 minutes', 1);
 
-    const authEnvironment = {
-      JWT_ISSUER: props.jwtIssuer,
-      JWT_AUDIENCE: props.jwtAudience,
-      JWKS_URL:
-        props.jwksUrl ?? new URL('.well-known/jwks.json', props.jwtIssuer.endsWith('/') ? props.jwtIssuer : `${props.jwtIssuer}/`).href,
-    };
-
+    const authEnvironment = { ...identity.environment };
     for (const route of routes) {
-      const environment: Record<string, string> = { ...authEnvironment };
-      const fn = new ServiceFunction(this, route.name, { entry: route.entry, environment });
+      const fn = new ServiceFunction(this, route.name, {
+        entry: route.entry,
+        environment: { ...authEnvironment },
+        ...(route.files && { copyFiles: route.files }),
+      });
       grantNeeds(fn, route.needs ?? []);
-      api.addRoutes({
+      const [created] = api.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],
         integration: new HttpLambdaIntegration(`${route.name}Integration`, fn),
         authorizer: route.auth ? authorizer : undefined,
       });
+      if (!route.auth) Validations.of(created).acknowledge({ id: 'AwsSolutions-APIG4', reason: route.publicBecause ?? 'public' });
     }
 
     // Anything else: 404, or 405 for a known path with another method, in the contract's error shape.
     const fallback = new ServiceFunction(this, ROUTE_NOT_FOUND.name, { entry: ROUTE_NOT_FOUND.entry, memorySize: 256 });
     grantNeeds(fallback, ROUTE_NOT_FOUND.needs);
-    api.addRoutes({
+    const [fallbackRoute] = api.addRoutes({
       path: '/{proxy+}',
       methods: [HttpMethod.ANY],
       integration: new HttpLambdaIntegration('RouteNotFoundIntegration', fallback),
     });
+    Validations.of(fallbackRoute).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason: 'Answers 404/405 for paths no route has; reads nothing.',
+    });
 
     // Workers: queue consumers report partial batch failures; scheduled ones run on an EventBridge schedule.
     for (const worker of workers) {
-      // The sync worker may page through many WABAs: it gets the lease's 15 minutes, the queue's visibility timeout.
-      const timeout =
-        'queue' in worker.trigger
-          ? Duration.seconds(Math.min(QUEUES[worker.trigger.queue].visibilityTimeoutSeconds, 900))
-          : Duration.seconds(50);
-      const fn = new ServiceFunction(this, worker.name, { entry: worker.entry, timeout });
+      const fn = new ServiceFunction(this, worker.name, { entry: worker.entry, timeout: Duration.seconds(worker.timeoutSeconds) });
       grantNeeds(fn, worker.needs);
-      // A worker that keeps failing shows as errors before its messages reach a dead-letter queue.
-      new Alarm(this, `${worker.name}Errors`, {
-        metric: fn.metricErrors({ period: Duration.minutes(5) }),
-        threshold: 5,
-        evaluationPeriods: 1,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-        alarmDescription: `${worker.name} failed more than 5 times in 5 minutes`,
-      });
       if ('queue' in worker.trigger) {
         const { def, queue } = queues[worker.trigger.queue];
         queue.grantConsumeMessages(fn);
         if (worker.trigger.queue === 'dispatch') fn.addEnvironment('MESSAGES_PER_SECOND', String(props.messagesPerSecond ?? 80));
         fn.addEnvironment(def.urlSetting, queue.queueUrl);
         fn.addEventSource(
-          new SqsEventSource(queues[worker.trigger.queue].queue, {
+          new SqsEventSource(queue, {
             batchSize: worker.trigger.batchSize,
             reportBatchItemFailures: true,
             ...(worker.trigger.maxConcurrency && { maxConcurrency: worker.trigger.maxConcurrency }),
@@ -225,14 +292,48 @@ export class TemplateMessagingStack extends Stack {
       } else {
         new Rule(this, `${worker.name}Schedule`, {
           schedule: Schedule.rate(Duration.minutes(worker.trigger.everyMinutes)),
-          targets: [new LambdaFunction(fn)],
+          // A run EventBridge could not start is kept; the next minute's run does the same work anyway.
+          targets: [new LambdaFunction(fn, { deadLetterQueue: eventsDlq, retryAttempts: 2, maxEventAge: Duration.minutes(5) })],
         });
       }
     }
 
+    // The service's own failure counts (lib/log/metrics.ts), beside the functions' errors.
+    const serviceMetric = (metricName: string) =>
+      new Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName,
+        dimensionsMap: { service: SERVICE_NAME },
+        statistic: 'Sum',
+        period: Duration.minutes(5),
+      });
+    alarm('SyncRunsFailed', serviceMetric('SyncRunsFailed'), 'A sync from Meta failed in the last 5 minutes');
+    alarm('WebhookDeliveriesFailed', serviceMetric('WebhookDeliveriesFailed'), 'A webhook delivery gave up after its last retry');
+
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint });
+    new CfnOutput(this, 'ApiDocsUrl', { value: `${api.apiEndpoint}/v1/docs` });
     new CfnOutput(this, 'TableName', { value: table.tableName });
+    new CfnOutput(this, 'AlarmTopicArn', { value: alarms.topicArn });
+    new CfnOutput(this, 'GraphApiTokenSecretName', { value: graphToken.secretName });
     new CfnOutput(this, 'MetaWebhookUrl', { value: `${api.apiEndpoint}/v1/meta/webhooks` });
     new CfnOutput(this, 'MetaWebhookSecretName', { value: metaWebhook.secretName });
   }
 }
+
+/** One JSON line per API request: who, what, how it ended, and the id the function logs as `request_id`. */
+const ACCESS_LOG_FORMAT = {
+  requestId: '$context.requestId',
+  time: '$context.requestTime',
+  ip: '$context.identity.sourceIp',
+  method: '$context.httpMethod',
+  path: '$context.path',
+  routeKey: '$context.routeKey',
+  status: '$context.status',
+  responseLength: '$context.responseLength',
+  latencyMs: '$context.responseLatency',
+  integrationLatencyMs: '$context.integrationLatency',
+  integrationError: '$context.integrationErrorMessage',
+  authorizerError: '$context.authorizer.error',
+  sub: '$context.authorizer.claims.sub',
+  userAgent: '$context.identity.userAgent',
+};

@@ -125,8 +125,8 @@ function operation(route: RouteDef) {
                 },
               },
             }
-          : route.produces === 'text/plain'
-            ? { description: 'Success, as text', content: { 'text/plain': { schema: { type: 'string' } } } }
+          : route.produces
+            ? { description: `Success, as ${route.produces}`, content: { [route.produces]: { schema: { type: 'string' } } } }
             : { description: 'Success', content: { 'application/json': { schema: { type: 'object' } } } },
   };
   // Meta's calls prove themselves by signature: a bad one is a 401 as a bad token is elsewhere.

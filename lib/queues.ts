@@ -1,6 +1,9 @@
 /**
  * The queues, shared by the CDK stack and the local stack so both declare the same ones with the same
- * timeouts and redrive. `maxReceiveCount` failures move a message to its dead-letter queue.
+ * timeouts and redrive. `maxReceiveCount` failures move a message to its dead-letter queue. Each visibility
+ * timeout is six times its consumer's timeout (lib/workers.ts), as AWS asks of a queue behind Lambda: a batch
+ * the event source mapping retries after a throttle is not seen again while still being worked on. A message
+ * whose worker failed it comes back after that (the workers that retry on purpose say sooner, `redelivers`).
  */
 export interface QueueDef {
   name: string;
@@ -11,17 +14,18 @@ export interface QueueDef {
 }
 
 export const QUEUES = {
-  sync: { name: 'template-sync', visibilityTimeoutSeconds: 900, maxReceiveCount: 3, urlSetting: 'SYNC_QUEUE_URL' },
+  sync: { name: 'template-sync', visibilityTimeoutSeconds: 5400, maxReceiveCount: 3, urlSetting: 'SYNC_QUEUE_URL' },
   // A dispatch job of 1,000 recipients takes 12.5 s at 80 messages per second: the dispatcher gets 5 minutes
-  // (the visibility timeout). A job whose number is busy with other jobs yields and comes back later, and each
+  // (its timeout). A job whose number is busy with other jobs yields and comes back later, and each
   // turn counts as a receive: 100 receives let a job wait its turns behind a large send before the DLQ.
-  dispatch: { name: 'template-dispatch', visibilityTimeoutSeconds: 300, maxReceiveCount: 100, urlSetting: 'DISPATCH_QUEUE_URL' },
+  dispatch: { name: 'template-dispatch', visibilityTimeoutSeconds: 1800, maxReceiveCount: 100, urlSetting: 'DISPATCH_QUEUE_URL' },
   // Webhook deliveries back off exponentially (see functions/workers/deliver-webhooks.ts): 20 receives
   // span more than 24 hours before a message moves to the dead-letter queue.
-  webhookEvents: { name: 'template-webhook-events', visibilityTimeoutSeconds: 60, maxReceiveCount: 20, urlSetting: 'WEBHOOK_QUEUE_URL' },
+  webhookEvents: { name: 'template-webhook-events', visibilityTimeoutSeconds: 720, maxReceiveCount: 20, urlSetting: 'WEBHOOK_QUEUE_URL' },
   // Meta's notifications, one change per message: applying one takes a few writes. A status that overtook the
   // dispatcher comes back within seconds (the worker says when); 10 receives before the DLQ.
-  metaNotifications: { name: 'meta-notifications', visibilityTimeoutSeconds: 60, maxReceiveCount: 10, urlSetting: 'META_QUEUE_URL' },
+  metaNotifications: { name: 'meta-notifications', visibilityTimeoutSeconds: 360, maxReceiveCount: 10, urlSetting: 'META_QUEUE_URL' },
 } as const satisfies Record<string, QueueDef>;
 
+/** The local stack's queue names; the deployed stack lets CloudFormation name them (two stacks can share an account). */
 export const dlqName = (queue: QueueDef) => `${queue.name}-dlq`;

@@ -85,12 +85,16 @@ export interface RouteDef {
   summary: string;
   success: number;
   /** The success body's type: JSON unless said otherwise. */
-  produces?: 'text/plain';
+  produces?: 'text/plain' | 'text/html';
   /**
    * False for public documents and for Meta's webhooks (which prove themselves by signature); everything else
    * sits behind the JWT authorizer.
    */
   auth: boolean;
+  /** Why a route without the authorizer may be public (the stack's cdk-nag acknowledgement says it). */
+  publicBecause?: string;
+  /** Files the function serves, copied next to its bundle (paths relative to the repo root). */
+  files?: readonly { from: string; to: string }[];
   request?: RouteRequest;
   /** Error statuses this route documents besides 401 and 500. */
   errors: readonly number[];
@@ -409,6 +413,7 @@ export const VerifyMetaWebhook = {
   success: 200,
   produces: 'text/plain',
   auth: false,
+  publicBecause: "Meta's handshake: answers only the configured verify token, and reads nothing else.",
   request: { query: VerifyMetaQuery, invalidMessage: 'Invalid verification request' },
   errors: [400, 403],
   needs: { table: 'none', metaApp: true },
@@ -422,6 +427,7 @@ export const ReceiveMetaWebhook = {
   summary: 'Meta’s notifications (template reviews, categories, quality, message statuses), signed; queued and applied by a worker',
   success: 200,
   auth: false,
+  publicBecause: 'Meta calls it without a token; every body must carry a valid X-Hub-Signature-256 of the app secret.',
   request: { signedBy: 'meta' },
   errors: [400, 413],
   needs: { table: 'none', metaApp: true, queues: ['metaNotifications'] },
@@ -435,6 +441,28 @@ export const GetOpenApi = {
   summary: 'This API as an OpenAPI 3.1 document',
   success: 200,
   auth: false,
+  publicBecause: "The API's public description; no data.",
+  errors: [],
+  needs: { table: 'none' },
+} satisfies RouteDef;
+
+/** Where Swagger UI's files come from (npm swagger-ui-dist) and where the function finds them (next to its bundle). */
+export const API_DOCS_FILES = [
+  { from: 'node_modules/swagger-ui-dist/swagger-ui-bundle.js', to: 'swagger-ui-bundle.js' },
+  { from: 'node_modules/swagger-ui-dist/swagger-ui.css', to: 'swagger-ui.css' },
+] as const;
+
+export const GetApiDocs = {
+  name: 'GetApiDocs',
+  method: 'GET',
+  path: '/v1/docs',
+  entry: 'functions/http/get-api-docs.ts',
+  summary: 'This API’s reference page (Swagger UI over the OpenAPI document), for a browser',
+  success: 200,
+  produces: 'text/html',
+  auth: false,
+  publicBecause: "The API's public reference page; no data.",
+  files: API_DOCS_FILES,
   errors: [],
   needs: { table: 'none' },
 } satisfies RouteDef;
@@ -465,6 +493,7 @@ export const routes: RouteDef[] = [
   VerifyMetaWebhook,
   ReceiveMetaWebhook,
   GetOpenApi,
+  GetApiDocs,
 ];
 
 /** The `$default` route's function: anything the manifest does not know (404, or 405 for a known path). */

@@ -16,6 +16,8 @@ export interface WorkerDef {
    */
   trigger: { queue: keyof typeof QUEUES; batchSize: number; maxConcurrency?: number; redelivers?: boolean } | { everyMinutes: number };
   needs: Needs;
+  /** The function's timeout; its queue's visibility timeout is six times this (lib/queues.ts). */
+  timeoutSeconds: number;
 }
 
 export const workers: WorkerDef[] = [
@@ -25,13 +27,17 @@ export const workers: WorkerDef[] = [
     // At most 8 at once: a client's slow receiver (10 s per attempt) holds up only its own batch, and the
     // service's concurrency is not spent on receivers that do not answer.
     trigger: { queue: 'webhookEvents', batchSize: 10, maxConcurrency: 8, redelivers: true },
-    needs: { table: 'read' },
+    // It writes the delivery log. A batch is at most 10 attempts of at most 10 s each.
+    needs: { table: 'write' },
+    timeoutSeconds: 120,
   },
   {
     name: 'SyncTemplatesWorker',
     entry: 'functions/workers/sync-templates.ts',
-    trigger: { queue: 'sync', batchSize: 1 },
+    // Two at once at most: every sync pages through the rate-limited Graph API. It gets the lease's 15 minutes.
+    trigger: { queue: 'sync', batchSize: 1, maxConcurrency: 2 },
     needs: { table: 'write', upstream: true, bus: true },
+    timeoutSeconds: 900,
   },
   {
     // One job per invocation, so a slow job never holds back another's; 10 at once is 10 numbers at full pace.
@@ -39,6 +45,7 @@ export const workers: WorkerDef[] = [
     entry: 'functions/workers/dispatch-messages.ts',
     trigger: { queue: 'dispatch', batchSize: 1, maxConcurrency: 10, redelivers: true },
     needs: { table: 'write', upstream: true },
+    timeoutSeconds: 300,
   },
   {
     // Meta's notifications: template changes reach every client's records (with their events), statuses the sends.
@@ -46,11 +53,13 @@ export const workers: WorkerDef[] = [
     entry: 'functions/workers/apply-meta-notifications.ts',
     trigger: { queue: 'metaNotifications', batchSize: 10, redelivers: true },
     needs: { table: 'write', bus: true },
+    timeoutSeconds: 60,
   },
   {
     name: 'RelayOutbox',
     entry: 'functions/workers/relay-outbox.ts',
     trigger: { everyMinutes: 1 },
     needs: { table: 'write', bus: true },
+    timeoutSeconds: 50,
   },
 ];

@@ -114,6 +114,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       // Meta's webhooks (decisions §13): the emulator signs with the same app secret.
       META_APP_SECRET: process.env.META_APP_SECRET ?? LOCAL_META_APP_SECRET,
       META_VERIFY_TOKEN: process.env.META_VERIFY_TOKEN ?? LOCAL_META_VERIFY_TOKEN,
+      // Powertools' EMF metrics lines go to stdout; POWERTOOLS_METRICS_DISABLED=false shows them locally.
+      POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
       ...queueSettings,
     });
     if (emulator) {

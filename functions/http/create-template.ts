@@ -7,6 +7,7 @@ import { parseClientIdParam } from '#lib/domain/tenancy.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { multipartBody } from '#lib/http/middlewares/multipart-body.ts';
 import { logger } from '#lib/log/logger.ts';
+import { countMetrics } from '#lib/log/metrics.ts';
 import { CreateTemplate } from '#lib/routes.ts';
 import { mediaPorts } from '#lib/wiring/media.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';
@@ -25,7 +26,11 @@ export const handler = httpFunction(
     const upstream = graphUpstream();
     const deps = { ...stores, upstream, media: mediaPorts(upstream) };
     const input = { did: path.id, queryClientId: parseClientIdParam(query.client_id), body, file, correlationId: requestId };
-    if (query.dry_run !== 'true') return createTemplate(deps, caller, input);
+    if (query.dry_run !== 'true')
+      return createTemplate(deps, caller, input).then((created) => {
+        countMetrics({ TemplatesCreated: 1 });
+        return created;
+      });
     return invalid ? { valid: false, errors: invalid, review_warnings: [] } : dryRunCreate(deps, caller, input);
   },
   { multipart: multipartBody },

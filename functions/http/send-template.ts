@@ -7,8 +7,9 @@ import type { Caller } from '#lib/domain/caller.ts';
 import { dryRunSend, type SendInput, sendTemplate } from '#lib/domain/send.ts';
 import { actingClient } from '#lib/domain/tenancy.ts';
 import { badRequest } from '#lib/http/api-error.ts';
-import { httpFunction } from '#lib/http/http-function.ts';
+import { httpFunction, type RouteInput } from '#lib/http/http-function.ts';
 import { logger } from '#lib/log/logger.ts';
+import { countMetrics } from '#lib/log/metrics.ts';
 import { SendTemplate } from '#lib/routes.ts';
 import { dryRunInput } from '#lib/schemas/send.ts';
 import { jobQueue } from '#lib/wiring/queues.ts';
@@ -28,7 +29,13 @@ const sendOnce = idempotent(
     sendTemplate({ ...stores, upstream: graphUpstream() }, caller, { ...body, sendId }),
 );
 
-export const handler = httpFunction(SendTemplate, ({ path, query, body, raw, caller, idempotencyKey, context }) => {
+export const handler = httpFunction(SendTemplate, async (input) => {
+  const accepted = await send(input);
+  if (input.query.dry_run !== 'true') countMetrics({ SendsAccepted: 1 });
+  return accepted;
+});
+
+function send({ path, query, body, raw, caller, idempotencyKey, context }: RouteInput<typeof SendTemplate>) {
   const deps = { ...stores, upstream: graphUpstream() };
   if (query.dry_run === 'true') {
     const input = dryRunInput(raw);
@@ -41,4 +48,4 @@ export const handler = httpFunction(SendTemplate, ({ path, query, body, raw, cal
   if (idempotencyKey === undefined) return sendTemplate(deps, caller, { pathDid: path.did, body, sendId });
   const scope = String(actingClient(caller, body.client_id));
   return sendOnce({ scope, key: idempotencyKey, body: { pathDid: path.did, body }, sendId, caller }, context);
-});
+}

@@ -8,6 +8,7 @@ import { allowLocalWebhooks, loadConfig, webhookRetryBaseSeconds } from '#lib/co
 import type { ServiceEvent } from '#lib/domain/events.ts';
 import { deliverEvent } from '#lib/domain/webhook-delivery.ts';
 import { workLogger } from '#lib/log/logger.ts';
+import { countMetrics } from '#lib/log/metrics.ts';
 import { QUEUES } from '#lib/queues.ts';
 
 /**
@@ -46,6 +47,10 @@ export const handler = async (event: SQSEvent, context: Context) => {
       replay: envelope.replay === true,
     });
     log.info('webhook event handled', { type: serviceEvent.type, receive, replay: envelope.replay === true, ...result });
+    countMetrics({
+      WebhooksDelivered: result.outcome === 'delivered' ? 1 : 0,
+      WebhookDeliveriesFailed: result.outcome === 'failed' ? 1 : 0,
+    });
     if (result.outcome === 'retry' || result.outcome === 'failed') {
       // A last failure comes back at once, and SQS moves it to the dead-letter queue on that receive.
       const afterSeconds = result.outcome === 'retry' ? result.afterSeconds : 0;

@@ -7,6 +7,7 @@ import { loadConfig, messagesPerSecond } from '#lib/config.ts';
 import { DEFAULT_DISPATCH, dispatchJob } from '#lib/domain/dispatch.ts';
 import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
 import { workLogger } from '#lib/log/logger.ts';
+import { countMetrics } from '#lib/log/metrics.ts';
 import { errorForLog } from '#lib/log/source-mapped-stack.ts';
 import { graphMessages } from '#lib/wiring/upstream.ts';
 
@@ -38,6 +39,7 @@ export const handler = async (event: SQSEvent, context: Context) => {
           settings,
           holder: `${context.awsRequestId}:${record.messageId}`,
           remainingMs: () => context.getRemainingTimeInMillis(),
+          onSettled: ({ sent, failed }) => countMetrics({ MessagesDispatched: sent, MessagesFailed: failed }),
         },
         job,
       );

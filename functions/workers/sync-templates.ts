@@ -7,6 +7,7 @@ import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.t
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { runSync, type SyncJob } from '#lib/domain/sync.ts';
 import { logger } from '#lib/log/logger.ts';
+import { countMetrics } from '#lib/log/metrics.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';
 
 /** Consumes sync jobs one at a time; a failed job comes back after the queue's visibility timeout. */
@@ -22,7 +23,8 @@ const stores = {
 
 async function sync(record: SQSRecord) {
   const job = JSON.parse(record.body) as SyncJob;
-  await runSync({ ...stores, upstream: graphUpstream() }, job);
+  const run = await runSync({ ...stores, upstream: graphUpstream() }, job);
+  if ('result' in run) countMetrics({ SyncRuns: 1, SyncRunsFailed: run.result === 'failed' ? 1 : 0 });
 }
 
 export const handler = async (event: SQSEvent, context: Context) => processPartialResponse(event, sync, processor, { context });

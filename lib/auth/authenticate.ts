@@ -5,8 +5,21 @@ import { unauthorized } from '#lib/http/api-error.ts';
 import type { Caller } from '#lib/domain/caller.ts';
 import { callerFromClaims } from './caller.ts';
 
-/** Asymmetric algorithms only: HS256 would let anyone holding a shared secret mint tokens, and `none` anyone at all. */
-export const ACCEPTED_ALGORITHMS = ['RS256', 'ES256'];
+/**
+ * RS256 only: the one algorithm API Gateway's JWT authorizer verifies, so a token accepted here (sam local, the
+ * local stack) is one a deployment accepts too. HS256 would let anyone holding a shared secret mint tokens.
+ */
+export const ACCEPTED_ALGORITHMS = ['RS256'];
+
+/**
+ * The audience check as API Gateway's JWT authorizer makes it: `aud` names the audience, or a token without
+ * `aud` (a Cognito access token) carries it as `client_id`.
+ */
+export function audienceMatches(payload: Record<string, unknown>, audience: string): boolean {
+  const aud = payload.aud;
+  if (aud === undefined) return payload.client_id === audience;
+  return Array.isArray(aud) ? aud.includes(audience) : aud === audience;
+}
 
 let jwks: { url: string; get: JWTVerifyGetKey } | undefined;
 function keySet(url: string): JWTVerifyGetKey {
@@ -37,10 +50,10 @@ export async function authenticate(event: APIGatewayProxyEventV2): Promise<Calle
   try {
     const { payload } = await jwtVerify(match[1], keySet(config.JWKS_URL), {
       issuer: config.JWT_ISSUER,
-      audience: config.JWT_AUDIENCE,
       algorithms: ACCEPTED_ALGORITHMS,
       requiredClaims: ['exp', 'sub'],
     });
+    if (!audienceMatches(payload as Record<string, unknown>, config.JWT_AUDIENCE)) throw unauthorized();
     const caller = callerFromClaims(payload as Record<string, unknown>);
     if (!caller) throw unauthorized();
     return caller;

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { BSP_PERMISSION, type Caller } from '#lib/domain/caller.ts';
+import { type ClaimNames, claimNames } from './claim-names.ts';
 
 /**
  * API Gateway's JWT authorizer hands claims over flattened to strings: an array claim arrives as
@@ -31,14 +32,17 @@ const ClientIdClaim = v.union([
   v.pipe(v.string(), v.regex(/^[1-9][0-9]*$/), v.transform(Number)),
 ]);
 
-/** Returns null when the claims do not describe a caller this service accepts. */
-export function callerFromClaims(claims: Record<string, unknown>): Caller | null {
+/**
+ * Returns null when the claims do not describe a caller this service accepts. The claim names are settings
+ * (decisions §17), the defaults those of decisions §1.
+ */
+export function callerFromClaims(claims: Record<string, unknown>, names: ClaimNames = claimNames()): Caller | null {
   const sub = claims.sub;
   if (typeof sub !== 'string' || sub === '') return null;
-  const client = v.safeParse(ClientIdClaim, claims.client_id);
+  const client = v.safeParse(ClientIdClaim, claims[names.clientId]);
   if (!client.success) return null;
-  const permissions = listClaim(claims.permissions);
-  const campaigns = listClaim(claims.campaigns)
+  const permissions = listClaim(claims[names.permissions]);
+  const campaigns = listClaim(claims[names.campaigns])
     .map(Number)
     .filter((n) => Number.isInteger(n));
   return {

@@ -47,6 +47,8 @@ export interface DispatchDeps {
   holder: string;
   remainingMs: () => number;
   random?: () => number;
+  /** Told each settled block's tally (the worker counts messages dispatched and failed as metrics). */
+  onSettled?: (tally: { sent: number; failed: number }) => void;
 }
 
 /** Graph's codes for a template that may no longer be sent: the send stops (upstream-facts §6.2). */
@@ -191,10 +193,9 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
       aside(
         Promise.all(block).then(async () => {
           await sends.record(job.send_id, outcomes, lease);
-          log.info('dispatched block', {
-            recipients: outcomes.length,
-            sent: outcomes.filter((o) => o.outcome.kind === 'sent').length,
-          });
+          const sent = outcomes.filter((o) => o.outcome.kind === 'sent').length;
+          log.info('dispatched block', { recipients: outcomes.length, sent });
+          deps.onSettled?.({ sent, failed: outcomes.length - sent });
         }),
       ),
     );

@@ -298,5 +298,5 @@ export async function runSync(deps: RunSyncDeps, job: SyncJob) {
     });
   }
   deps.log.info('sync finished', { client_id: clientId, ...counts, failures: failures.length });
-  return counts;
+  return { ...counts, result: failures.length === 0 ? ('succeeded' as const) : ('failed' as const) };
 }

@@ -40,10 +40,15 @@ export function jsonResponse(status: number, body: unknown, requestId: string): 
 }
 
 /** A plain-text response (Meta's verification handshake answers its challenge as text/plain). */
-export function textResponse(status: number, body: string, requestId: string): APIGatewayProxyStructuredResultV2 {
+export function textResponse(
+  status: number,
+  body: string,
+  requestId: string,
+  type: 'text/plain' | 'text/html' = 'text/plain',
+): APIGatewayProxyStructuredResultV2 {
   return {
     statusCode: status,
-    headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', 'x-request-id': requestId },
+    headers: { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-store', 'x-request-id': requestId },
     body,
   };
 }

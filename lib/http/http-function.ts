@@ -43,6 +43,8 @@ export interface RouteInput<R extends RouteDef> {
 export interface BodyMiddlewares {
   multipart?: (spec: MultipartSpec) => HttpMiddleware;
   signature?: () => HttpMiddleware;
+  /** A page's own Content-Security-Policy directives (routes that produce text/html), instead of the API's. */
+  contentSecurityPolicy?: Record<string, string>;
 }
 
 /**
@@ -70,12 +72,12 @@ export function httpFunction<const R extends RouteDef>(
       rawBody: context.rawBody,
       context,
     } as RouteInput<R>);
-    if (route.produces === 'text/plain') return textResponse(route.success, String(body), context.requestId);
+    if (route.produces) return textResponse(route.success, String(body), context.requestId, route.produces);
     return jsonResponse(route.success, body, context.requestId);
   };
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ServiceContext>(core)
     .use(requestContext())
-    .use(securityHeaders())
+    .use(securityHeaders(extra.contentSecurityPolicy))
     .use(errorResponse());
   // Authenticate before touching the body, so an anonymous caller learns nothing about validation.
   if (route.auth) handler.use(authenticateCaller());

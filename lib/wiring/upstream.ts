@@ -12,14 +12,14 @@ let messages: GraphMessages | undefined;
 const graphClient = () =>
   (client ??= new GraphClient({
     baseUrl: loadConfig('GRAPH_API_URL').GRAPH_API_URL,
-    token: graphApiToken,
+    token: () => graphApiToken(),
     timeoutMs: Number(process.env.GRAPH_API_TIMEOUT_MS ?? 5_000),
     log: logger,
   }));
 
 /** The Graph API adapter, made at first use (only functions whose route needs the upstream import this). */
 export function graphUpstream(): GraphUpstream {
-  upstream ??= new GraphUpstream(graphClient(), process.env.GRAPH_APP_ID ?? 'app');
+  upstream ??= new GraphUpstream(graphClient(), process.env.GRAPH_APP_ID ?? '');
   return upstream;
 }
 

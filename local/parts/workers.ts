@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { QUEUES } from '#lib/queues.ts';
+import type { QUEUES } from '#lib/queues.ts';
 import { workers } from '#lib/workers.ts';
 import { ROOT } from '../keys.ts';
 import { pollQueue } from '../queue-poller.ts';
@@ -24,8 +24,8 @@ export async function startWorkers(sqs: SQSClient, queues: Record<keyof typeof Q
           queueArn: queue.arn,
           batchSize: worker.trigger.batchSize,
           name: worker.name,
-          // As deployed: the function's timeout is its queue's visibility timeout (infra/stack.ts).
-          timeoutMs: QUEUES[worker.trigger.queue].visibilityTimeoutSeconds * 1000,
+          // As deployed: the function's own timeout (infra/stack.ts).
+          timeoutMs: worker.timeoutSeconds * 1000,
           concurrency: worker.trigger.maxConcurrency,
           handler: handler as never,
         }),

@@ -74,7 +74,7 @@ describe('the CDK stack', () => {
     template.hasResourceProperties('AWS::SecretsManager::Secret', {
       GenerateSecretString: Match.objectLike({ GenerateStringKey: 'verify_token' }),
     });
-    template.hasResourceProperties('AWS::SQS::Queue', { QueueName: 'meta-notifications', VisibilityTimeout: 60 });
+    template.hasResourceProperties('AWS::SQS::Queue', { VisibilityTimeout: QUEUES.metaNotifications.visibilityTimeoutSeconds });
     const [, worker] = functions.find(([id]) => /^ApplyMetaNotifications[0-9A-F]{8}$/.test(id))!;
     expect(worker.Properties.Environment.Variables).toHaveProperty('META_QUEUE_URL');
     expect(worker.Properties.Environment.Variables).toHaveProperty('EVENT_BUS_NAME');
@@ -158,8 +158,7 @@ describe('the route manifest', () => {
     expect(dispatcher.Properties.Timeout).toBe(300);
     expect(dispatcher.Properties.Environment.Variables.MESSAGES_PER_SECOND).toBe('80');
     template.hasResourceProperties('AWS::SQS::Queue', {
-      QueueName: 'template-dispatch',
-      VisibilityTimeout: 300,
+      VisibilityTimeout: 1800,
       RedrivePolicy: Match.objectLike({ maxReceiveCount: 100 }),
     });
     // Assess: every dead-letter queue and every worker has an alarm

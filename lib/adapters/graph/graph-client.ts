@@ -75,8 +75,9 @@ export class GraphClient {
   async exchange(path: string, json: unknown): Promise<{ status: number; body: unknown } | { failure: 'network' | 'timeout' }> {
     const url = this.url(path);
     const started = Date.now();
+    // Outside the try: missing credentials are not a lost request (nothing left), they are the answer.
+    const token = await this.options.token();
     try {
-      const token = await this.options.token();
       const response = await this.fetchImpl(url, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -117,8 +118,9 @@ export class GraphClient {
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const started = Date.now();
       let final: Error | undefined;
+      // Outside the try: missing credentials are the answer (502 saying so), not a reason to try again.
+      const token = await this.options.token();
       try {
-        const token = await this.options.token();
         const headers: Record<string, string> = { authorization: `${options.scheme ?? 'Bearer'} ${token}`, ...options.headers };
         let body: RequestInit['body'] | undefined;
         if (options.json !== undefined) {

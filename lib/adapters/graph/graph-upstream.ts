@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { UpstreamUnavailable } from '#lib/domain/errors.ts';
+import { UpstreamNotConfigured } from './token.ts';
 import type {
   Catalog,
   CatalogUpstream,
@@ -101,6 +102,7 @@ export class GraphUpstream implements TemplateUpstream, CatalogUpstream, MediaUp
   constructor(
     private readonly graph: GraphClient,
     /** The Meta app that owns resumable upload sessions. */
+    /** The Meta app id resumable uploads go through; empty when the deployment has none (uploads answer 502). */
     private readonly appId: string,
   ) {}
 
@@ -175,6 +177,8 @@ export class GraphUpstream implements TemplateUpstream, CatalogUpstream, MediaUp
 
   /** Resumable upload (upstream-facts §1.8): opens a session, sends the bytes, returns the header handle. */
   async uploadMedia(file: { name: string; type: string; bytes: Uint8Array }) {
+    if (!this.appId)
+      throw new UpstreamNotConfigured('The service is not configured to upload media: GRAPH_APP_ID (the Meta app id) is not set');
     const session = shaped(
       UploadSession,
       await this.graph.request('POST', `${this.appId}/uploads`, {

@@ -1,16 +1,37 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
+import { UpstreamUnavailable } from '#lib/domain/errors.ts';
+import { logger } from '#lib/log/logger.ts';
+
+/** What the stack puts in the token secret until the deployer sets the real token (README, "Deploy"). */
+export const GRAPH_TOKEN_UNSET = 'SET-ME: the Graph API access token (a Meta system user token)';
+
+/** The upstream credentials are missing: every call would fail, so none is made. */
+export class UpstreamNotConfigured extends UpstreamUnavailable {}
+
+let reported = false;
+function notConfigured(message: string): never {
+  // Once per process: each request still answers 502, but the log says it once, not at every call.
+  if (!reported) logger.error('upstream credentials are not set', { problem: message });
+  reported = true;
+  throw new UpstreamNotConfigured(`The service is not configured to call the Graph API: ${message}`);
+}
 
 /**
  * The Graph API access token. In AWS it lives in Secrets Manager (GRAPH_API_TOKEN_SECRET names it) and is
  * read through Powertools Parameters, cached for five minutes so a rotation reaches every function soon.
- * Locally GRAPH_API_TOKEN holds it. Either way it stays in memory and never reaches a log.
+ * Locally GRAPH_API_TOKEN holds it. Either way it stays in memory and never reaches a log. Unset, or still the
+ * stack's marker: a 502 saying so (UpstreamNotConfigured).
  */
-export async function graphApiToken(): Promise<string> {
-  const direct = process.env.GRAPH_API_TOKEN;
+export async function graphApiToken(
+  env: Record<string, string | undefined> = process.env,
+  readSecret: (name: string) => Promise<string | undefined> = (name) => getSecret<string>(name, { maxAge: 300 }),
+): Promise<string> {
+  const direct = env.GRAPH_API_TOKEN;
   if (direct) return direct;
-  const secretName = process.env.GRAPH_API_TOKEN_SECRET;
-  if (!secretName) throw new Error('Configuration error: GRAPH_API_TOKEN or GRAPH_API_TOKEN_SECRET must be set');
-  const value = await getSecret<string>(secretName, { maxAge: 300 });
-  if (!value) throw new Error('Configuration error: the Graph API token secret is empty');
-  return value;
+  const secretName = env.GRAPH_API_TOKEN_SECRET;
+  if (!secretName) notConfigured('neither GRAPH_API_TOKEN nor GRAPH_API_TOKEN_SECRET is set');
+  const value = await readSecret(secretName);
+  if (!value || value.trim() === '' || value === GRAPH_TOKEN_UNSET)
+    notConfigured(`the secret ${secretName} holds no token yet (set it with aws secretsmanager put-secret-value)`);
+  return value.trim();
 }

@@ -1,0 +1,9 @@
+import { swaggerUiAssets } from '#lib/adapters/docs-assets.ts';
+import { apiReferencePage } from '#lib/docs/api-reference-page.ts';
+import { httpFunction } from '#lib/http/http-function.ts';
+import { openApiDocument } from '#lib/openapi.ts';
+import { GetApiDocs } from '#lib/routes.ts';
+
+const page = apiReferencePage(openApiDocument(), swaggerUiAssets());
+
+export const handler = httpFunction(GetApiDocs, () => page.html, { contentSecurityPolicy: page.contentSecurityPolicy });

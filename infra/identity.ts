@@ -1,0 +1,107 @@
+import { CfnOutput, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import {
+  AccountRecovery,
+  ClientAttributes,
+  FeaturePlan,
+  LambdaVersion,
+  StringAttribute,
+  UserPool,
+  UserPoolOperation,
+  type UserPoolClient,
+} from 'aws-cdk-lib/aws-cognito';
+import { Construct } from 'constructs';
+import { CLAIM_DEFAULTS, CLAIM_SETTINGS, COGNITO_CLAIMS, type ClaimNames } from '#lib/auth/claim-names.ts';
+import { ServiceFunction } from './service-function.ts';
+
+export interface IdentityProps {
+  jwtIssuer?: string;
+  jwtAudience?: string;
+  jwksUrl?: string;
+  cognito?: boolean;
+  claims?: Partial<ClaimNames>;
+}
+
+/**
+ * Who issues the tokens API Gateway accepts (decisions §17): an issuer of the deployer's (context jwtIssuer,
+ * jwtAudience), or with `cognito` a user pool made here whose pre-token-generation trigger puts each user's
+ * client id, permissions and campaigns into the access token. Either way the functions get the issuer, the
+ * audience, the keys' URL and the claim names as settings.
+ */
+export class Identity extends Construct {
+  readonly issuer: string;
+  readonly audience: string;
+  readonly environment: Record<string, string>;
+  readonly userPoolClient?: UserPoolClient;
+
+  constructor(scope: Construct, id: string, props: IdentityProps) {
+    super(scope, id);
+    const given = Object.fromEntries(Object.entries(props.claims ?? {}).filter(([, name]) => name));
+    const claims: ClaimNames = { ...(props.cognito ? COGNITO_CLAIMS : CLAIM_DEFAULTS), ...given };
+    if (props.cognito) {
+      const trigger = new ServiceFunction(this, 'PreTokenGeneration', {
+        entry: 'functions/identity/pre-token-generation.ts',
+        environment: claimEnvironment(claims),
+        memorySize: 256,
+        timeout: Duration.seconds(5),
+      });
+      const pool = new UserPool(this, 'Users', {
+        selfSignUpEnabled: false,
+        signInAliases: { username: true, email: true },
+        // Essentials: the plan under which a V2 trigger may change access tokens.
+        featurePlan: FeaturePlan.ESSENTIALS,
+        passwordPolicy: { minLength: 12, requireDigits: true, requireLowercase: true, requireUppercase: true, requireSymbols: true },
+        accountRecovery: AccountRecovery.EMAIL_ONLY,
+        customAttributes: {
+          client_id: new StringAttribute({ minLen: 1, maxLen: 20, mutable: true }),
+          permissions: new StringAttribute({ maxLen: 2048, mutable: true }),
+          campaigns: new StringAttribute({ maxLen: 2048, mutable: true }),
+        },
+        removalPolicy: RemovalPolicy.DESTROY,
+      });
+      pool.addTrigger(UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG, trigger, LambdaVersion.V2_0);
+      Validations.of(pool).acknowledge({
+        id: 'AwsSolutions-COG2',
+        reason: "Identity for the service's own API callers (machine users with long passwords); MFA is the operator's to add.",
+      });
+      Validations.of(pool).acknowledge({
+        id: 'AwsSolutions-COG8',
+        reason:
+          'Essentials is the plan that lets the V2 trigger write access tokens; Plus adds threat protection at a cost (the operator decides).',
+      });
+      Validations.of(pool).acknowledge({
+        id: 'AwsSolutions-COG3',
+        reason: 'Threat protection (AdvancedSecurityMode) is a paid plan beyond Essentials; not enabled for a sandbox pool.',
+      });
+      // Only an administrator sets these three attributes (README: admin-create-user / admin-update-user-attributes).
+      const client = pool.addClient('ApiClient', {
+        authFlows: { userPassword: true, userSrp: true },
+        generateSecret: false,
+        accessTokenValidity: Duration.hours(1),
+        preventUserExistenceErrors: true,
+        // Users must never change their own client id, permissions or campaigns (UpdateUserAttributes).
+        writeAttributes: new ClientAttributes().withStandardAttributes({ email: true }),
+      });
+      this.userPoolClient = client;
+      this.issuer = `https://cognito-idp.${Stack.of(this).region}.amazonaws.com/${pool.userPoolId}`;
+      this.audience = client.userPoolClientId;
+      new CfnOutput(Stack.of(this), 'UserPoolId', { value: pool.userPoolId });
+      new CfnOutput(Stack.of(this), 'UserPoolClientId', { value: client.userPoolClientId });
+    } else {
+      this.issuer = props.jwtIssuer ?? 'https://auth.example.com/';
+      this.audience = props.jwtAudience ?? 'template-messaging-service';
+    }
+    const jwksUrl =
+      props.jwksUrl ??
+      (props.cognito
+        ? `${this.issuer}/.well-known/jwks.json`
+        : new URL('.well-known/jwks.json', this.issuer.endsWith('/') ? this.issuer : `${this.issuer}/`).href);
+    this.environment = { JWT_ISSUER: this.issuer, JWT_AUDIENCE: this.audience, JWKS_URL: jwksUrl, ...claimEnvironment(claims) };
+    new CfnOutput(Stack.of(this), 'JwtIssuer', { value: this.issuer });
+  }
+}
+
+const claimEnvironment = (claims: ClaimNames) => ({
+  [CLAIM_SETTINGS.clientId]: claims.clientId,
+  [CLAIM_SETTINGS.permissions]: claims.permissions,
+  [CLAIM_SETTINGS.campaigns]: claims.campaigns,
+});

@@ -1,0 +1,19 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { SwaggerUiAssets } from '#lib/docs/api-reference-page.ts';
+import { API_DOCS_FILES } from '#lib/routes.ts';
+
+/**
+ * Swagger UI's files: next to the deployed bundle (the stack copies them there, lib/routes.ts `files`), or
+ * from node_modules when the source runs as it is (the local stack, tests).
+ */
+export function swaggerUiAssets(bundleDir = import.meta.dirname): SwaggerUiAssets {
+  const [script, css] = API_DOCS_FILES.map(({ from, to }) => {
+    const beside = join(bundleDir, to);
+    if (existsSync(beside)) return readFileSync(beside, 'utf8');
+    const packageDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+    return readFileSync(join(packageDir, from.replace(/^node_modules\/swagger-ui-dist\//, '')), 'utf8');
+  });
+  return { script, css };
+}

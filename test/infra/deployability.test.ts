@@ -1,0 +1,224 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, type Stack, Validations } from 'aws-cdk-lib';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { INDEXES } from '#lib/adapters/dynamo/table.ts';
+import { GRAPH_TOKEN_UNSET } from '#lib/adapters/graph/token.ts';
+import { QUEUES } from '#lib/queues.ts';
+import { ROUTE_NOT_FOUND, routes } from '#lib/routes.ts';
+import { workers } from '#lib/workers.ts';
+import { TemplateMessagingStack, type ServiceStackProps } from '../../infra/stack.ts';
+
+interface Synthesized {
+  template: Template;
+  report: { pluginReports: { conclusion: string; violations: { ruleName: string; violatingConstructs: { constructPath: string }[] }[] }[] };
+}
+
+/** Synthesises the stack as `npm run synth` does (cdk-nag's AwsSolutions checks on), bundling off. */
+function synth(props: Partial<ServiceStackProps>, extra?: (stack: Stack) => void): Synthesized {
+  const outdir = mkdtempSync(join(tmpdir(), 'tms-synth-'));
+  const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [] } });
+  const stack = new TemplateMessagingStack(app, 'Deployable', { jwtIssuer: 'https://issuer.example.com/', jwtAudience: 'tms', ...props });
+  extra?.(stack);
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  try {
+    app.synth();
+  } catch {
+    /* a failed validation: the report says which */
+  }
+  return {
+    template: Template.fromJSON(JSON.parse(readFileSync(join(outdir, 'Deployable.template.json'), 'utf8'))),
+    report: JSON.parse(readFileSync(join(outdir, 'validation-report.json'), 'utf8')),
+  };
+}
+
+let plain: Synthesized;
+let cognito: Synthesized;
+beforeAll(() => {
+  plain = synth({});
+  cognito = synth({ cognito: true });
+});
+
+const resources = (template: Template, type: string) => Object.entries(template.findResources(type)) as [string, any][];
+const functionsOf = (template: Template) =>
+  resources(template, 'AWS::Lambda::Function').filter(([, f]) => f.Properties.Runtime === 'nodejs22.x');
+const named = (template: Template, name: string) => functionsOf(template).find(([id]) => new RegExp(`^${name}[0-9A-F]{8}$`).test(id))!;
+const refId = (value: any): string => value?.Ref ?? value?.['Fn::GetAtt']?.[0];
+const declared = [...routes, ROUTE_NOT_FOUND, ...workers];
+
+/** Every statement of the policies attached to a function's role. */
+function statementsOf(template: Template, functionName: string) {
+  const [, fn] = named(template, functionName);
+  const role = refId(fn.Properties.Role);
+  return resources(template, 'AWS::IAM::Policy')
+    .filter(([, p]) => p.Properties.Roles.some((r: any) => refId(r) === role))
+    .flatMap(([, p]) => p.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]);
+}
+const actionsOf = (statements: { Action: string | string[] }[]) => statements.flatMap((s) => [s.Action].flat());
+
+describe('the deployed stack, as an AWS team reads it before launch (issue 14)', () => {
+  it('passes cdk-nag AwsSolutions with every finding acknowledged, with and without the Cognito user pool', () => {
+    // Assess: no unacknowledged violation in either variant
+    const violationsOf = ({ report }: Synthesized) =>
+      report.pluginReports.flatMap((p) =>
+        p.violations.map((v) => `${v.ruleName} at ${v.violatingConstructs.map((c) => c.constructPath).join(', ')}`),
+      );
+    expect(violationsOf(plain)).toEqual([]);
+    expect(violationsOf(cognito)).toEqual([]);
+    // Assess: the same checks do report a queue nobody acknowledged (the plugin ran)
+    const careless = synth({}, (stack) => new Queue(stack, 'Careless'));
+    expect(violationsOf(careless)).toEqual(expect.arrayContaining([expect.stringMatching(/^AwsSolutions-SQS3 at Deployable\/Careless/)]));
+  });
+
+  it('gives each function only the table actions its needs name, on the table and its indexes by name', () => {
+    for (const { name, needs } of declared) {
+      // Prepare
+      const statements = statementsOf(plain.template, name);
+      const dynamo = statements.filter((s) => actionsOf([s]).some((a) => a.startsWith('dynamodb:')));
+      // Assess
+      if (needs.table === 'none') {
+        expect(dynamo, name).toEqual([]);
+        continue;
+      }
+      const actions = actionsOf(dynamo).sort();
+      expect(actions, name).toContain('dynamodb:Query');
+      expect(actions.includes('dynamodb:PutItem'), name).toBe(needs.table === 'write');
+      expect(
+        actions.filter((a) => /Scan|Stream|\*|DescribeTable|DeleteTable/.test(a)),
+        name,
+      ).toEqual([]);
+      const targets = JSON.stringify(dynamo.flatMap((s) => [s.Resource].flat()));
+      expect(targets).not.toContain('/index/*');
+      for (const index of INDEXES) expect(targets, `${name} ${index.name}`).toContain(`/index/${index.name}`);
+    }
+  });
+
+  it('lets every role write its own log group only, and gives no function a managed policy', () => {
+    for (const [id, role] of resources(plain.template, 'AWS::IAM::Role')) {
+      expect(role.Properties.ManagedPolicyArns, id).toBeUndefined();
+    }
+    for (const { name } of declared) {
+      const [, fn] = named(plain.template, name);
+      const logs = statementsOf(plain.template, name).filter((s) => actionsOf([s]).some((a) => a.startsWith('logs:')));
+      expect(
+        logs.map((s) => refId(s.Resource)),
+        name,
+      ).toEqual([refId(fn.Properties.LoggingConfig.LogGroup)]);
+    }
+  });
+
+  it('logs every function as JSON into a log group kept a month, traced by X-Ray; API requests as JSON lines', () => {
+    for (const { name } of declared) {
+      const [, fn] = named(plain.template, name);
+      expect(fn.Properties.LoggingConfig.LogFormat, name).toBe('JSON');
+      expect(fn.Properties.TracingConfig, name).toEqual({ Mode: 'Active' });
+      const group = plain.template.findResources('AWS::Logs::LogGroup')[refId(fn.Properties.LoggingConfig.LogGroup)];
+      expect(group.Properties.RetentionInDays, name).toBe(30);
+      expect(fn.Properties.Environment.Variables.POWERTOOLS_METRICS_NAMESPACE, name).toBe('TemplateMessagingService');
+      expect(fn.Properties.Environment.Variables, name).not.toHaveProperty('ALLOW_LOCAL_WEBHOOKS');
+      expect(fn.Properties.Environment.Variables, name).not.toHaveProperty('WEBHOOK_RETRY_BASE_SECONDS');
+    }
+    const [[, stage]] = resources(plain.template, 'AWS::ApiGatewayV2::Stage');
+    const format = JSON.parse(stage.Properties.AccessLogSettings.Format);
+    expect(format).toMatchObject({ requestId: '$context.requestId', status: '$context.status', routeKey: '$context.routeKey' });
+    expect(refId(stage.Properties.AccessLogSettings.DestinationArn)).toMatch(/^ApiAccessLogs/);
+  });
+
+  it('sizes every queue for its consumer (visibility at least 6x its timeout), each with a dead-letter queue, named by CloudFormation', () => {
+    const queues = resources(plain.template, 'AWS::SQS::Queue');
+    for (const [id, queue] of queues) expect(queue.Properties.QueueName, id).toBeUndefined();
+    for (const worker of workers) {
+      if (!('queue' in worker.trigger)) continue;
+      const def = QUEUES[worker.trigger.queue];
+      // Assess: the function's timeout and its queue's visibility
+      const [, fn] = named(plain.template, worker.name);
+      expect(fn.Properties.Timeout, worker.name).toBe(worker.timeoutSeconds);
+      expect(def.visibilityTimeoutSeconds, worker.name).toBeGreaterThanOrEqual(6 * worker.timeoutSeconds);
+      const [, queue] = queues.find(([queueId]) =>
+        queueId.startsWith(`${worker.trigger && 'queue' in worker.trigger ? worker.trigger.queue : ''}Queue`),
+      )!;
+      expect(queue.Properties.VisibilityTimeout, worker.name).toBe(def.visibilityTimeoutSeconds);
+      expect(queue.Properties.RedrivePolicy.maxReceiveCount, worker.name).toBe(def.maxReceiveCount);
+    }
+    for (const [id, bus] of resources(plain.template, 'AWS::Events::EventBus')) expect(bus.Properties.Name, id).toMatch(/^Deployable/);
+  });
+
+  it('caps the workers that call the rate-limited Graph API, and gives every EventBridge target a dead-letter queue', () => {
+    const mappings = resources(plain.template, 'AWS::Lambda::EventSourceMapping');
+    for (const worker of workers.filter((w) => w.needs.upstream && 'queue' in w.trigger)) {
+      const [, fn] = named(plain.template, worker.name);
+      const mapping = mappings.find(([id]) => id.startsWith(worker.name))![1];
+      expect(refId(mapping.Properties.FunctionName)).toBe(named(plain.template, worker.name)[0]);
+      expect(mapping.Properties.ScalingConfig?.MaximumConcurrency, worker.name).toBeLessThanOrEqual(10);
+      expect(fn).toBeDefined();
+    }
+    for (const [id, rule] of resources(plain.template, 'AWS::Events::Rule')) {
+      for (const target of rule.Properties.Targets) expect(refId(target.DeadLetterConfig?.Arn), id).toMatch(/^EventTargetDlq/);
+    }
+  });
+
+  it('alarms on every dead-letter queue, every function’s errors and throttles, the API’s 5xx rate and the failure metrics, all to one topic', () => {
+    const alarms = resources(plain.template, 'AWS::CloudWatch::Alarm');
+    const ids = alarms.map(([id]) => id);
+    for (const key of Object.keys(QUEUES))
+      expect(
+        ids.some((id) => id.startsWith(`${key}DlqNotEmpty`)),
+        key,
+      ).toBe(true);
+    expect(ids.some((id) => id.startsWith('EventTargetDlqNotEmpty'))).toBe(true);
+    for (const { name } of declared) {
+      expect(
+        ids.some((id) => id.startsWith(`${name}Errors`)),
+        name,
+      ).toBe(true);
+      expect(
+        ids.some((id) => id.startsWith(`${name}Throttles`)),
+        name,
+      ).toBe(true);
+    }
+    for (const name of ['Api5xxRate', 'SyncRunsFailed', 'WebhookDeliveriesFailed'])
+      expect(
+        ids.some((id) => id.startsWith(name)),
+        name,
+      ).toBe(true);
+    const [[topicId]] = resources(plain.template, 'AWS::SNS::Topic');
+    for (const [id, alarm] of alarms) expect(alarm.Properties.AlarmActions.map(refId), id).toEqual([topicId]);
+    expect(plain.template.findOutputs('AlarmTopicArn')).not.toEqual({});
+  });
+
+  it('leaves the Graph token secret holding a marker until it is set, and names it in an output', () => {
+    const [, token] = resources(plain.template, 'AWS::SecretsManager::Secret').find(([id]) => id.startsWith('GraphApiToken'))!;
+    expect(token.Properties.SecretString).toBe(GRAPH_TOKEN_UNSET);
+    expect(Object.keys(plain.template.findOutputs('*'))).toEqual(
+      expect.arrayContaining(['ApiUrl', 'ApiDocsUrl', 'GraphApiTokenSecretName', 'MetaWebhookSecretName', 'JwtIssuer']),
+    );
+  });
+
+  it('with cognito: a user pool as the issuer, its V2 trigger and every function reading the tms_ claims', () => {
+    // Assess: the trigger and the pool
+    const [triggerId, trigger] = named(cognito.template, 'IdentityPreTokenGeneration');
+    expect(trigger.Properties.Environment.Variables).toMatchObject({
+      CLAIM_CLIENT_ID: 'tms_client_id',
+      CLAIM_PERMISSIONS: 'tms_permissions',
+    });
+    const [[, pool]] = resources(cognito.template, 'AWS::Cognito::UserPool');
+    expect(pool.Properties.LambdaConfig.PreTokenGenerationConfig).toEqual({
+      LambdaArn: { 'Fn::GetAtt': [triggerId, 'Arn'] },
+      LambdaVersion: 'V2_0',
+    });
+    expect(pool.Properties.AdminCreateUserConfig.AllowAdminCreateUserOnly).toBe(true);
+    // Assess: a user cannot rewrite its own tenancy
+    const [[, client]] = resources(cognito.template, 'AWS::Cognito::UserPoolClient');
+    expect(client.Properties.WriteAttributes.filter((a: string) => a.startsWith('custom:'))).toEqual([]);
+    // Assess: API Gateway trusts the pool, functions read the same claims
+    const [[, authorizer]] = resources(cognito.template, 'AWS::ApiGatewayV2::Authorizer');
+    expect(JSON.stringify(authorizer.Properties.JwtConfiguration.Issuer)).toContain('cognito-idp');
+    for (const { name } of routes) {
+      expect(named(cognito.template, name)[1].Properties.Environment.Variables.CLAIM_CLIENT_ID, name).toBe('tms_client_id');
+    }
+  });
+});
