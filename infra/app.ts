@@ -10,7 +10,8 @@ const app = new App();
 const context = (key: string) => app.node.tryGetContext(key) as string | undefined;
 const number = (key: string) => (context(key) === undefined ? undefined : Number(context(key)));
 new TemplateMessagingStack(app, context('stackName') ?? 'TemplateMessagingService', {
-  cognito: context('cognito') === 'true' || (context('cognito') as unknown) === true,
+  // A user pool of its own unless the deployer brings an issuer (README, "Deploying").
+  cognito: context('cognito') === undefined ? !context('jwtIssuer') : String(context('cognito')) === 'true',
   jwtIssuer: context('jwtIssuer'),
   jwtAudience: context('jwtAudience'),
   jwksUrl: context('jwksUrl'),

@@ -46,6 +46,8 @@ export interface LocalStack {
   sqsEndpoint: string;
   /** Queue URLs by the keys of lib/queues.ts. */
   queueUrls: Record<string, string>;
+  /** The settings the stack gives its functions (table, endpoints, queues, issuer, upstream, Meta secrets). */
+  settings: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -99,7 +101,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const queueSettings = Object.fromEntries(
       Object.entries(QUEUES).map(([key, q]) => [q.urlSetting, sqs.queues[key as keyof typeof QUEUES].url]),
     );
-    Object.assign(process.env, {
+    const settings: Record<string, string> = {
       TABLE_NAME,
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       AWS_ENDPOINT_URL_SQS: sqs.endpoint,
@@ -117,7 +119,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       // Powertools' EMF metrics lines go to stdout; POWERTOOLS_METRICS_DISABLED=false shows them locally.
       POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
       ...queueSettings,
-    });
+    };
+    // The functions' settings: this process runs the handlers; `npm run sam:env` hands the same to sam local.
+    Object.assign(process.env, settings);
     if (emulator) {
       emulator.notifier = new MetaNotifier({ url: `${apiUrl}/v1/meta/webhooks`, appSecret: process.env.META_APP_SECRET as string });
       emulator.autoStatuses = options.autoStatuses ?? [];
@@ -152,7 +156,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     if (data) stops.push(async () => log(`Queued messages kept: ${await saveQueues(sqs.sqs, sqs.queues, sqs.dlqs, data.queuesFile)}`));
     stops.push(await startWorkers(sqs.sqs, sqs.queues, options.skipWorkers));
     const queueUrls = Object.fromEntries(Object.entries(sqs.queues).map(([k, q]) => [k, q.url]));
-    return { apiUrl: api.url, graphUrl, emulator, tableName: TABLE_NAME, sqsEndpoint: sqs.endpoint, queueUrls, stop };
+    return { apiUrl: api.url, graphUrl, emulator, tableName: TABLE_NAME, sqsEndpoint: sqs.endpoint, queueUrls, settings, stop };
   } catch (error) {
     await stop();
     throw error;

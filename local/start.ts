@@ -1,3 +1,4 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mintToken, ROOT } from './keys.ts';
 import type { MessageStatus } from './graph/emulator.ts';
@@ -16,11 +17,15 @@ const stack = await startLocalStack({
   autoStatuses: (process.env.AUTO_STATUSES ?? 'sent,delivered').split(',').filter(Boolean) as MessageStatus[],
   log: (line) => console.error(line),
 });
+// What `npm run sam:env` reads to point sam local at this stack (removed at a clean stop).
+const RUNNING_FILE = join(ROOT, '.local', 'running.json');
+mkdirSync(join(ROOT, '.local'), { recursive: true });
+writeFileSync(RUNNING_FILE, `${JSON.stringify({ apiUrl: stack.apiUrl, graphUrl: stack.graphUrl, settings: stack.settings }, null, 2)}\n`);
 const clientToken = await mintToken({ clientId: 7, campaigns: [31], sub: 'demo-agent' });
 const bspToken = await mintToken({ clientId: 7, bsp: true, sub: 'demo-bsp' });
 console.log(`Template Messaging Service ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(`API base URL: ${stack.apiUrl}/v1`);
-console.log(`OpenAPI:      ${stack.apiUrl}/v1/openapi.json`);
+console.log(`OpenAPI:      ${stack.apiUrl}/v1/openapi.json (reference page: ${stack.apiUrl}/v1/docs)`);
 console.log(`Graph API:    ${stack.graphUrl}${stack.emulator ? ' (emulator)' : ''}`);
 console.log(
   `Meta webhooks: ${stack.apiUrl}/v1/meta/webhooks (app secret ${process.env.META_APP_SECRET}, verify token ${process.env.META_VERIFY_TOKEN})`,
@@ -37,6 +42,7 @@ const shutdown = async (signal: string) => {
   stopping = true;
   console.error(`${signal}: stopping`);
   await stack.stop();
+  rmSync(RUNNING_FILE, { force: true });
   process.exit(0);
 };
 process.on('SIGINT', () => void shutdown('SIGINT'));

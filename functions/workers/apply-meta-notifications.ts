@@ -29,12 +29,15 @@ export class NotificationNotApplied extends Error {}
 export const handler = async (event: SQSEvent, context: Context) => {
   const apply = async (record: SQSRecord) => {
     const change = JSON.parse(record.body) as NotifiedChange;
-    const log = workLogger({
-      request_id: context.awsRequestId,
-      correlation_id: change.correlation_id ?? record.messageId,
-      waba_id: change.waba_id,
-      field: change.field,
-    });
+    const log = workLogger(
+      {
+        request_id: context.awsRequestId,
+        correlation_id: change.correlation_id ?? record.messageId,
+        waba_id: change.waba_id,
+        field: change.field,
+      },
+      context,
+    );
     const notifications = notificationsOf(change);
     if (notifications.length === 0) log.warn('meta notification not understood; ignored', { field: change.field });
     let later = 0;

@@ -32,12 +32,15 @@ export const handler = async (event: SQSEvent, context: Context) => {
     const envelope = JSON.parse(record.body) as { detail: ServiceEvent; replay?: boolean };
     const serviceEvent = envelope.detail;
     // Every line of this delivery names the request that caused the event.
-    const log = workLogger({
-      request_id: context.awsRequestId,
-      correlation_id: serviceEvent.correlation_id ?? serviceEvent.id,
-      event_id: serviceEvent.id,
-      client_id: serviceEvent.client_id,
-    });
+    const log = workLogger(
+      {
+        request_id: context.awsRequestId,
+        correlation_id: serviceEvent.correlation_id ?? serviceEvent.id,
+        event_id: serviceEvent.id,
+        client_id: serviceEvent.client_id,
+      },
+      context,
+    );
     const receive = Number(record.attributes.ApproximateReceiveCount ?? 1);
     const result = await deliverEvent(deps, serviceEvent, {
       receive,

@@ -27,7 +27,7 @@ export const handler = async (event: SQSEvent, context: Context) => {
   const dispatch = async (record: SQSRecord) => {
     const job = JSON.parse(record.body) as DispatchJob;
     // Every line of this job names its send: the correlation id from the request that accepted it.
-    const log = workLogger({ request_id: context.awsRequestId, send_id: job.send_id, correlation_id: job.send_id, job: job.job });
+    const log = workLogger({ request_id: context.awsRequestId, send_id: job.send_id, correlation_id: job.send_id, job: job.job }, context);
     let result: Awaited<ReturnType<typeof dispatchJob>>;
     try {
       result = await dispatchJob(

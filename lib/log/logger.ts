@@ -1,4 +1,5 @@
 import { Logger } from '@aws-lambda-powertools/logger';
+import type { Context } from 'aws-lambda';
 
 const options = () => ({
   serviceName: 'template-messaging-service',
@@ -12,4 +13,9 @@ export const logger = new Logger(options());
  * A logger of one unit of work (a dispatch job) with its own keys: unlike a child of `logger`, it takes none of
  * the keys a request appended, even where requests and workers share a process (the local stack).
  */
-export const workLogger = (keys: Record<string, string | number>) => new Logger({ ...options(), persistentKeys: keys });
+export function workLogger(keys: Record<string, string | number>, context?: Context): Logger {
+  const log = new Logger({ ...options(), persistentKeys: keys });
+  // The invocation's function name, version, memory, cold start and request id on every line.
+  if (context) log.addContext(context);
+  return log;
+}

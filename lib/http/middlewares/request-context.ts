@@ -22,7 +22,10 @@ export const requestContext = (): HttpMiddleware => {
       started.set(request, Date.now());
       const requestId = request.event.requestContext?.requestId || request.context?.awsRequestId || crypto.randomUUID();
       request.context.requestId = requestId;
-      logger.appendKeys({ request_id: requestId });
+      // The invocation (function, version, cold start) on every line; the request id is also the correlation id
+      // its events, jobs and deliveries carry on (decisions §15).
+      if (request.context?.functionName) logger.addContext(request.context as never);
+      logger.appendKeys({ request_id: requestId, correlation_id: requestId });
     },
     after: logRequest,
     onError: logRequest,

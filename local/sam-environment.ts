@@ -1,0 +1,38 @@
+import { CLAIM_DEFAULTS, CLAIM_SETTINGS } from '#lib/auth/claim-names.ts';
+
+/** What of a synthesized template these helpers read and write. */
+export interface FunctionProperties {
+  Runtime?: string;
+  Environment?: { Variables?: Record<string, unknown> };
+}
+export interface SynthesizedTemplate {
+  Resources: Record<string, { Type: string; Properties: FunctionProperties; Metadata?: Record<string, string> }>;
+}
+
+/** The synthesized stack's Node functions by logical id. */
+export const nodeFunctions = (template: SynthesizedTemplate) =>
+  Object.entries(template.Resources).filter(([, r]) => r.Type === 'AWS::Lambda::Function' && r.Properties.Runtime?.startsWith('nodejs'));
+
+/** A logical id without CDK's hash and scope (`IdentityPreTokenGeneration1A2B3C4D` → `PreTokenGeneration`). */
+export const functionName = (logicalId: string) => logicalId.replace(/^Identity/, '').replace(/[0-9A-F]{8}$/, '');
+
+/**
+ * Each function's environment for `sam local` against a running local stack: the template's own settings,
+ * with the stack's (table, queues, bus, endpoints, issuer and keys, upstream, Meta secrets) over them. A `Ref`
+ * SAM would resolve to a logical id becomes the stack's value or nothing. The local issuer's tokens carry the
+ * claims under their default names, so the claim settings are the defaults here.
+ */
+export function samEnvironment(template: SynthesizedTemplate, settings: Record<string, string>): Record<string, Record<string, string>> {
+  const claims = {
+    [CLAIM_SETTINGS.clientId]: CLAIM_DEFAULTS.clientId,
+    [CLAIM_SETTINGS.permissions]: CLAIM_DEFAULTS.permissions,
+    [CLAIM_SETTINGS.campaigns]: CLAIM_DEFAULTS.campaigns,
+  };
+  return Object.fromEntries(
+    nodeFunctions(template).map(([logicalId, resource]) => {
+      const declared = (resource.Properties.Environment?.Variables ?? {}) as Record<string, unknown>;
+      const own = Object.fromEntries(Object.entries(declared).map(([key, value]) => [key, typeof value === 'string' ? value : '']));
+      return [logicalId, { ...own, ...settings, ...claims }];
+    }),
+  );
+}

@@ -1,0 +1,305 @@
+import { createHmac } from 'node:crypto';
+import type { APIGatewayProxyEventV2, SQSEvent } from 'aws-lambda';
+import { type RouteDef, ROUTE_NOT_FOUND, routes } from '#lib/routes.ts';
+import { mintToken } from './keys.ts';
+
+/**
+ * One sample event per deployed function (`events/<FunctionName>.json`, written by `npm run events`), shaped
+ * as API Gateway (HTTP API 2.0), SQS, EventBridge Scheduler or Cognito hands it over, against the demo fixture
+ * (`npm start`). Secrets are placeholders filled in for a running stack (`fillSampleEvent`, `npm run sam:env`):
+ * `{{token:<name>}}` a bearer token of the local issuer, `{{meta-signature}}` the body's X-Hub-Signature-256,
+ * `{{meta-verify-token}}` the verify token. `expect` is the status (HTTP) the demo fixture answers.
+ */
+export interface HttpSample {
+  route: string;
+  path?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+  token?: keyof typeof SAMPLE_TOKENS;
+  signedByMeta?: boolean;
+  expect: number;
+}
+
+/** The demo fixture's callers (fixtures/demo.json). */
+export const SAMPLE_TOKENS = {
+  acme: { clientId: 7, campaigns: [31, 32, 33], sub: 'sample-agent' },
+  delta: { clientId: 10, campaigns: [], sub: 'sample-delta' },
+} as const;
+
+const RECORD = '65a1b2c3d4e5f60718293a4b';
+const DID = '5215550001';
+const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
+
+/** In the order the tests run them: a webhook configuration exists before it is read or rotated. */
+export const HTTP_SAMPLES: Record<string, HttpSample> = {
+  ListClientMsgChannels: { route: 'ListClientMsgChannels', token: 'acme', expect: 200 },
+  PutWebhookConfig: {
+    route: 'PutWebhookConfig',
+    token: 'delta',
+    body: { url: 'https://hooks.example.com/delta', active: false },
+    expect: 200,
+  },
+  GetWebhookConfig: { route: 'GetWebhookConfig', token: 'delta', expect: 200 },
+  RotateWebhookSecret: { route: 'RotateWebhookSecret', token: 'delta', expect: 200 },
+  ListWebhookDeliveries: { route: 'ListWebhookDeliveries', token: 'delta', query: { size: '10' }, expect: 200 },
+  ReplayWebhookDelivery: { route: 'ReplayWebhookDelivery', token: 'delta', path: { id: NO_SUCH_ID }, expect: 404 },
+  ListCatalogs: { route: 'ListCatalogs', token: 'acme', path: { did: DID }, expect: 200 },
+  ListProducts: { route: 'ListProducts', token: 'acme', path: { did: DID }, query: { catalog_id: 'cat-1', limit: '5' }, expect: 200 },
+  ListTemplates: { route: 'ListTemplates', token: 'acme', query: { size: '5' }, expect: 200 },
+  ChangeTemplateStatus: {
+    route: 'ChangeTemplateStatus',
+    token: 'acme',
+    body: { templates: [{ id: RECORD, action: 'enable' }] },
+    expect: 200,
+  },
+  CreateTemplate: {
+    route: 'CreateTemplate',
+    token: 'acme',
+    path: { id: DID },
+    query: { dry_run: 'true' },
+    body: {
+      name: 'pickup_ready',
+      language: 'en_US',
+      category: 'UTILITY',
+      components: [{ type: 'BODY', text: 'Hi {{1}}, your order is ready to collect at the store.', example: { body_text: [['Ana']] } }],
+    },
+    expect: 200,
+  },
+  EditTemplate: {
+    route: 'EditTemplate',
+    token: 'acme',
+    path: { id: DID, messageTemplateId: RECORD },
+    query: { dry_run: 'true' },
+    body: {
+      components: [{ type: 'BODY', text: 'Your order {{1}} is on its way and arrives tomorrow.', example: { body_text: [['A-1']] } }],
+    },
+    expect: 200,
+  },
+  SyncTemplates: { route: 'SyncTemplates', token: 'acme', body: {}, expect: 200 },
+  GetSyncStatus: { route: 'GetSyncStatus', token: 'acme', expect: 200 },
+  GetChannelCampaignsGrouped: { route: 'GetChannelCampaignsGrouped', token: 'acme', path: { id: RECORD }, expect: 200 },
+  AddChannelCampaigns: {
+    route: 'AddChannelCampaigns',
+    token: 'acme',
+    path: { id: RECORD },
+    body: { channel_campaigns: [{ channel_id: 42, campaign_id: 33 }] },
+    expect: 201,
+  },
+  ReplaceChannelCampaigns: {
+    route: 'ReplaceChannelCampaigns',
+    token: 'acme',
+    path: { id: RECORD },
+    body: {
+      channel_campaigns: [
+        { channel_id: 41, campaign_id: 31 },
+        { channel_id: 42, campaign_id: 33 },
+      ],
+    },
+    expect: 200,
+  },
+  RemoveChannelCampaigns: {
+    route: 'RemoveChannelCampaigns',
+    token: 'acme',
+    path: { id: RECORD },
+    query: { channel_id: '42', campaign_id: '33' },
+    expect: 200,
+  },
+  SendTemplate: {
+    route: 'SendTemplate',
+    token: 'acme',
+    path: { did: DID },
+    query: { dry_run: 'true' },
+    body: {
+      did: DID,
+      type: 'template',
+      channel: 'MSGCHAN',
+      template: { name: 'order_update', language: 'en_US' },
+      recipients: [{ to: '+52 1 555 010 0001', params: { body: ['A-1001'] } }],
+    },
+    expect: 200,
+  },
+  GetSend: { route: 'GetSend', token: 'acme', path: { send_id: NO_SUCH_ID }, expect: 404 },
+  ListSends: { route: 'ListSends', token: 'acme', expect: 200 },
+  VerifyMetaWebhook: {
+    route: 'VerifyMetaWebhook',
+    query: { 'hub.mode': 'subscribe', 'hub.challenge': '4711', 'hub.verify_token': '{{meta-verify-token}}' },
+    expect: 200,
+  },
+  ReceiveMetaWebhook: {
+    route: 'ReceiveMetaWebhook',
+    signedByMeta: true,
+    body: {
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: '100200300',
+          time: 1767225600,
+          changes: [
+            {
+              field: 'message_template_quality_update',
+              value: { previous_quality_score: 'UNKNOWN', new_quality_score: 'GREEN', message_template_id: 9001 },
+            },
+          ],
+        },
+      ],
+    },
+    expect: 200,
+  },
+  GetOpenApi: { route: 'GetOpenApi', expect: 200 },
+  GetApiDocs: { route: 'GetApiDocs', expect: 200 },
+  RouteNotFound: { route: ROUTE_NOT_FOUND.name, expect: 404 },
+};
+
+const routeNamed = (name: string): RouteDef | undefined => routes.find((r) => r.name === name);
+
+/** The HTTP API 2.0 event of a sample, placeholders in place. */
+export function httpSampleEvent(sample: HttpSample): APIGatewayProxyEventV2 {
+  const route = routeNamed(sample.route);
+  const template = route?.path ?? '/v1/nowhere';
+  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(sample.path?.[name] ?? name));
+  const rawQueryString = new URLSearchParams(sample.query ?? {}).toString();
+  const body = sample.body === undefined ? undefined : JSON.stringify(sample.body);
+  const headers: Record<string, string> = { host: 'localhost', 'user-agent': 'sample-event' };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (sample.token) headers.authorization = `Bearer {{token:${sample.token}}}`;
+  if (sample.signedByMeta) headers['x-hub-signature-256'] = '{{meta-signature}}';
+  const routeKey = route ? `${route.method} ${route.path}` : '$default';
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: path,
+    rawQueryString,
+    headers,
+    ...(sample.query && { queryStringParameters: sample.query }),
+    ...(sample.path && { pathParameters: sample.path }),
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'sample',
+      domainName: 'localhost',
+      domainPrefix: 'sample',
+      http: { method: route?.method ?? 'GET', path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'sample-event' },
+      requestId: `sample-${sample.route}`,
+      routeKey,
+      stage: '$default',
+      time: '01/Jan/2026:00:00:00 +0000',
+      timeEpoch: 1767225600000,
+    },
+    ...(body !== undefined && { body }),
+    isBase64Encoded: false,
+  };
+}
+
+const sqsEvent = (queue: string, bodies: unknown[]): SQSEvent => ({
+  Records: bodies.map((body, i) => ({
+    messageId: `sample-${queue}-${i + 1}`,
+    receiptHandle: `sample-receipt-${i + 1}`,
+    body: JSON.stringify(body),
+    attributes: {
+      ApproximateReceiveCount: '1',
+      SentTimestamp: '1767225600000',
+      SenderId: 'sample',
+      ApproximateFirstReceiveTimestamp: '1767225600000',
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: `arn:aws:sqs:us-east-1:000000000000:${queue}`,
+    awsRegion: 'us-east-1',
+  })),
+});
+
+/** The workers' and the identity trigger's samples, and what each leaves undone (none: `[]` failures). */
+export const OTHER_SAMPLES: Record<string, unknown> = {
+  // An event of client 10, whose configuration the PutWebhookConfig sample leaves inactive: logged `skipped`.
+  DeliverWebhooks: sqsEvent('template-webhook-events', [
+    {
+      detail: {
+        id: 'sample-event-1',
+        type: 'template.created',
+        occurred_at: '2026-01-01T00:00:00.000Z',
+        client_id: 10,
+        correlation_id: 'sample',
+        data: { id: RECORD, client_id: 10, waba_id: '100200500', status: 'PENDING' },
+      },
+    },
+  ]),
+  // A job whose lease nobody holds: the sync says so and does nothing.
+  SyncTemplatesWorker: sqsEvent('template-sync', [{ client_id: 10, lease_id: 'sample-lease-not-held' }]),
+  // A job of a send that does not exist: dropped.
+  DispatchMessages: sqsEvent('template-dispatch', [
+    {
+      send_id: NO_SUCH_ID,
+      client_id: 7,
+      did: DID,
+      waba_id: '100200300',
+      phone_number_id: '110001',
+      channel: 'MSGCHAN',
+      template: { name: 'order_update', language: 'en_US', id: '9001', components: [] },
+      total_contacts: 1,
+      job: 1,
+      jobs: 1,
+      first_index: 0,
+      recipients: [{ to: '5215550100001', params: { body: ['A-1001'] } }],
+    },
+  ]),
+  // Meta's quality rating of template 9001, as the webhook route queues it.
+  ApplyMetaNotifications: sqsEvent('meta-notifications', [
+    {
+      waba_id: '100200300',
+      at: 1767225600000,
+      field: 'message_template_quality_update',
+      value: { previous_quality_score: 'UNKNOWN', new_quality_score: 'GREEN', message_template_id: 9001 },
+    },
+  ]),
+  RelayOutbox: {
+    version: '0',
+    id: 'sample-schedule',
+    'detail-type': 'Scheduled Event',
+    source: 'aws.events',
+    account: '000000000000',
+    time: '2026-01-01T00:00:00Z',
+    region: 'us-east-1',
+    resources: [],
+    detail: {},
+  },
+  PreTokenGeneration: {
+    version: '2',
+    triggerSource: 'TokenGeneration_Authentication',
+    region: 'us-east-1',
+    userPoolId: 'us-east-1_sample',
+    userName: 'sample-agent',
+    callerContext: { awsSdkVersion: 'sample', clientId: 'sample-client' },
+    request: {
+      userAttributes: { sub: 'sample-agent', 'custom:client_id': '7', 'custom:permissions': '', 'custom:campaigns': '31 32' },
+      groupConfiguration: { groupsToOverride: [], iamRolesToOverride: [] },
+      scopes: [],
+    },
+    response: {},
+  },
+};
+
+/** Every sample event by function name (what `events/` holds). */
+export function sampleEvents(): Record<string, unknown> {
+  return {
+    ...Object.fromEntries(Object.entries(HTTP_SAMPLES).map(([name, sample]) => [name, httpSampleEvent(sample)])),
+    ...OTHER_SAMPLES,
+  };
+}
+
+/** A sample with its placeholders filled for the running stack whose settings are given. */
+export async function fillSampleEvent<T>(event: T, settings: { META_APP_SECRET?: string; META_VERIFY_TOKEN?: string }): Promise<T> {
+  let text = JSON.stringify(event);
+  for (const [name, spec] of Object.entries(SAMPLE_TOKENS)) {
+    if (text.includes(`{{token:${name}}}`))
+      text = text.replaceAll(`{{token:${name}}}`, await mintToken({ ...spec, campaigns: [...spec.campaigns] }));
+  }
+  text = text.replaceAll('{{meta-verify-token}}', settings.META_VERIFY_TOKEN ?? '');
+  const filled = JSON.parse(text) as T & { body?: string; headers?: Record<string, string> };
+  if (filled.headers?.['x-hub-signature-256'] === '{{meta-signature}}') {
+    const mac = createHmac('sha256', settings.META_APP_SECRET ?? '')
+      .update(filled.body ?? '', 'utf8')
+      .digest('hex');
+    filled.headers['x-hub-signature-256'] = `sha256=${mac}`;
+  }
+  return filled;
+}

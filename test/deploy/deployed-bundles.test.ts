@@ -1,0 +1,130 @@
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { App } from 'aws-cdk-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TemplateMessagingStack } from '../../infra/stack.ts';
+import { lambdaContext } from '../../local/api-server.ts';
+import { fillSampleEvent, HTTP_SAMPLES, OTHER_SAMPLES } from '../../local/sample-events.ts';
+import { functionName, nodeFunctions, samEnvironment, type SynthesizedTemplate } from '../../local/sam-environment.ts';
+import { type LocalStack, startLocalStack } from '../../local/stack.ts';
+import { EVENTS_DIR, sampleEventFiles } from '../../scripts/write-sample-events.ts';
+
+/**
+ * CI checks what is deployed (issue 14): the stack is synthesized with bundling, as `cdk deploy` does; every
+ * function's asset is copied into a folder with no node_modules anywhere above it and imported there; then each
+ * answers its sample event (events/) against a local stack of its own (the demo fixture, as `npm start` has it).
+ */
+type Handler = (event: unknown, context: unknown) => Promise<any>;
+const work = mkdtempSync(join(tmpdir(), 'tms-deployed-'));
+const handlers = new Map<string, Handler>();
+/** Each function's environment as `npm run sam:env` gives it: the template's, the local stack's over it. */
+const environments = new Map<string, Record<string, string>>();
+let stack: LocalStack;
+
+beforeAll(async () => {
+  // Prepare: a stack of this file's own, so the samples' writes meet no other test's data
+  stack = await startLocalStack();
+  // Prepare: synthesize with bundling (Cognito on: its trigger is deployed too)
+  const outdir = join(work, 'cdk.out');
+  const app = new App({ outdir, context: { 'aws:cdk:enable-asset-metadata': true } });
+  new TemplateMessagingStack(app, 'Deployed', { cognito: true, env: { region: 'us-east-1' } });
+  app.synth();
+  const template = JSON.parse(readFileSync(join(outdir, 'Deployed.template.json'), 'utf8')) as SynthesizedTemplate;
+  const environment = samEnvironment(template, stack.settings);
+  for (const [logicalId, resource] of nodeFunctions(template)) {
+    const name = functionName(logicalId);
+    const bundle = join(work, 'bundles', name);
+    cpSync(join(outdir, resource.Metadata!['aws:asset:path']), bundle, { recursive: true });
+    const module = (await import(pathToFileURL(join(bundle, 'index.mjs')).href)) as { handler: Handler };
+    handlers.set(name, module.handler);
+    environments.set(name, environment[logicalId]);
+  }
+}, 180_000);
+afterAll(async () => {
+  await stack?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** One invocation in the function's own environment (only its declared settings, as Lambda gives them). */
+async function invoke(name: string, event: unknown) {
+  const saved = { ...process.env };
+  Object.assign(process.env, environments.get(name));
+  try {
+    return await handlers.get(name)!(await fillSampleEvent(event, stack.settings), lambdaContext(name, `sample-${name}`));
+  } finally {
+    for (const key of Object.keys(process.env)) if (!(key in saved)) delete process.env[key];
+    Object.assign(process.env, saved);
+  }
+}
+
+describe('the deployed bundles (issue 14)', () => {
+  it('are importable with no node_modules within reach, one per function, each with its own code', () => {
+    // Assess: nothing above the bundles could lend them a package
+    for (let dir = join(work, 'bundles'); dir !== dirname(dir); dir = dirname(dir))
+      expect(existsSync(join(dir, 'node_modules')), dir).toBe(false);
+    expect([...handlers.keys()].sort()).toEqual([...Object.keys(HTTP_SAMPLES), ...Object.keys(OTHER_SAMPLES)].sort());
+    for (const [name, handler] of handlers) expect(typeof handler, name).toBe('function');
+  });
+
+  it('events/ holds exactly the sample events of local/sample-events.ts (npm run events)', () => {
+    const expected = sampleEventFiles();
+    expect(readdirSync(EVENTS_DIR).sort()).toEqual(Object.keys(expected).sort());
+    for (const [file, text] of Object.entries(expected)) expect(readFileSync(join(EVENTS_DIR, file), 'utf8'), file).toBe(text);
+  });
+
+  it('each HTTP bundle answers its sample event with the status the demo fixture gives', async () => {
+    const answers: Record<string, number> = {};
+    const expected: Record<string, number> = {};
+    for (const [name, sample] of Object.entries(HTTP_SAMPLES)) {
+      // Act: in order (the webhook configuration is written before it is read)
+      const event = JSON.parse(readFileSync(join(EVENTS_DIR, `${name}.json`), 'utf8'));
+      const response = await invoke(name, event);
+      answers[name] = response.statusCode;
+      expected[name] = sample.expect;
+    }
+    // Assess
+    expect(answers).toEqual(expected);
+  }, 60_000);
+
+  it('an upstream route of a deployment whose Graph token was never set answers 502 saying what to set', async () => {
+    // Prepare: the stack's token secret not set (nothing for the function to read)
+    const own = environments.get('ListCatalogs')!;
+    environments.set('ListCatalogs', { ...own, GRAPH_API_TOKEN: '', GRAPH_API_TOKEN_SECRET: '' });
+    try {
+      // Act
+      const response = await invoke('ListCatalogs', JSON.parse(readFileSync(join(EVENTS_DIR, 'ListCatalogs.json'), 'utf8')));
+      // Assess
+      expect(response.statusCode).toBe(502);
+      expect(JSON.parse(response.body)).toMatchObject({
+        code: 'upstream_unavailable',
+        message: expect.stringContaining('not configured to call the Graph API'),
+      });
+    } finally {
+      environments.set('ListCatalogs', own);
+    }
+  });
+
+  it('the docs bundle serves the Swagger UI files copied beside it, and the handshake answers its challenge', async () => {
+    const docs = await invoke('GetApiDocs', JSON.parse(readFileSync(join(EVENTS_DIR, 'GetApiDocs.json'), 'utf8')));
+    expect(docs.body).toContain('SwaggerUIBundle');
+    const handshake = await invoke('VerifyMetaWebhook', JSON.parse(readFileSync(join(EVENTS_DIR, 'VerifyMetaWebhook.json'), 'utf8')));
+    expect(handshake.body).toBe('4711');
+  });
+
+  it('each worker bundle takes its sample batch without failing a message, and the trigger fills the claims', async () => {
+    for (const name of ['DeliverWebhooks', 'SyncTemplatesWorker', 'DispatchMessages', 'ApplyMetaNotifications']) {
+      const result = await invoke(name, JSON.parse(readFileSync(join(EVENTS_DIR, `${name}.json`), 'utf8')));
+      expect(result, name).toEqual({ batchItemFailures: [] });
+    }
+    await expect(invoke('RelayOutbox', OTHER_SAMPLES.RelayOutbox)).resolves.not.toThrow;
+    const token = await invoke('PreTokenGeneration', OTHER_SAMPLES.PreTokenGeneration);
+    // Under the claim names its environment gives (sam:env: the local issuer's defaults; deployed: tms_…)
+    expect(token.response.claimsAndScopeOverrideDetails.accessTokenGeneration.claimsToAddOrOverride).toEqual({
+      client_id: 7,
+      permissions: [],
+      campaigns: ['31', '32'],
+    });
+  });
+});
