@@ -13,6 +13,8 @@ import { Construct } from 'constructs';
 import { CLAIM_DEFAULTS, CLAIM_SETTINGS, COGNITO_CLAIMS, type ClaimNames } from '#lib/auth/claim-names.ts';
 import { ServiceFunction } from './service-function.ts';
 
+export const PRE_TOKEN_GENERATION_ENTRY = 'functions/identity/pre-token-generation.ts';
+
 export interface IdentityProps {
   jwtIssuer?: string;
   jwtAudience?: string;
@@ -39,7 +41,7 @@ export class Identity extends Construct {
     const claims: ClaimNames = { ...(props.cognito ? COGNITO_CLAIMS : CLAIM_DEFAULTS), ...given };
     if (props.cognito) {
       const trigger = new ServiceFunction(this, 'PreTokenGeneration', {
-        entry: 'functions/identity/pre-token-generation.ts',
+        entry: PRE_TOKEN_GENERATION_ENTRY,
         environment: claimEnvironment(claims),
         memorySize: 256,
         timeout: Duration.seconds(5),

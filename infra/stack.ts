@@ -22,8 +22,8 @@ import { GRAPH_TOKEN_UNSET } from '#lib/adapters/graph/token.ts';
 import { QUEUES } from '#lib/queues.ts';
 import { ROUTE_NOT_FOUND, routes, type Needs } from '#lib/routes.ts';
 import { workers } from '#lib/workers.ts';
-import { METRICS_NAMESPACE, SERVICE_NAME, ServiceFunction } from './service-function.ts';
-import { Identity } from './identity.ts';
+import { METRICS_NAMESPACE, prebuildBundles, SERVICE_NAME, ServiceFunction } from './service-function.ts';
+import { Identity, PRE_TOKEN_GENERATION_ENTRY } from './identity.ts';
 
 export interface ServiceStackProps extends StackProps {
   /** The token issuer API Gateway trusts; ignored with `cognito` (the user pool is the issuer). */
@@ -178,6 +178,12 @@ export class TemplateMessagingStack extends Stack {
       });
     }
 
+    // Every bundle in one esbuild run, when this synth bundles at all (tests of the template skip it).
+    if (this.bundlingRequired) {
+      prebuildBundles(
+        [...routes, ROUTE_NOT_FOUND, ...workers].map((f) => f.entry).concat(props.cognito ? [PRE_TOKEN_GENERATION_ENTRY] : []),
+      );
+    }
     const identity = new Identity(this, 'Identity', props);
 
     /** Grants and settings from a function's declared needs (lib/routes.ts): nothing more. */
