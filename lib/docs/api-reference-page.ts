@@ -19,7 +19,7 @@ const inert = (text: string) => text.replace(/<\/(script|style)/gi, '<\\/$1');
 export function apiReferencePage(
   document: unknown,
   assets: SwaggerUiAssets,
-): { html: string; contentSecurityPolicy: Record<string, string> } {
+): { html: string; contentSecurityPolicy: Record<string, string | false> } {
   const bundle = inert(assets.script);
   const init = inert(
     `window.ui = SwaggerUIBundle({ spec: ${JSON.stringify(document)}, dom_id: '#reference', deepLinking: true, tryItOutEnabled: false });`,
@@ -49,6 +49,11 @@ export function apiReferencePage(
       'img-src': 'data:',
       'connect-src': "'self'",
       'frame-ancestors': "'none'",
+      // The API's defaults that a page cannot live with: a sandboxed page runs no script, and Swagger UI (React)
+      // writes rendered Markdown as HTML, which Trusted Types would refuse. Its own hashes still bound the scripts.
+      sandbox: false,
+      'require-trusted-types-for': false,
+      'upgrade-insecure-requests': false,
     },
   };
 }

@@ -44,7 +44,7 @@ export interface BodyMiddlewares {
   multipart?: (spec: MultipartSpec) => HttpMiddleware;
   signature?: () => HttpMiddleware;
   /** A page's own Content-Security-Policy directives (routes that produce text/html), instead of the API's. */
-  contentSecurityPolicy?: Record<string, string>;
+  contentSecurityPolicy?: Record<string, string | false>;
 }
 
 /**

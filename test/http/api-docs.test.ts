@@ -25,6 +25,10 @@ describe('GET /v1/docs: the API reference page (issue 14)', () => {
     expect(scriptSrc).toBe(`script-src ${hashes.join(' ')}`);
     expect(policy).toContain("default-src 'none'");
     expect(policy).toContain("connect-src 'self'");
+    // Assess: none of the API's directives that stop a page: a sandboxed page runs no script at all, and
+    // Trusted Types refuse Swagger UI's rendered Markdown (both left the page blank in headless Chromium)
+    expect(policy).not.toMatch(/(^|;\s*)sandbox\b/);
+    expect(policy).not.toContain('require-trusted-types-for');
   });
 
   it('keeps the JSON API’s own policy on every other route', async () => {
