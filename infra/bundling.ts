@@ -1,7 +1,7 @@
 import type { BuildOptions } from 'esbuild';
 
 /**
- * How every function is bundled, in one place: the CDK stack hands these to NodejsFunction, and
+ * How every function is bundled, in one place: the CDK stack builds its assets with these (infra/service-function.ts), and
  * `npm run bench` builds the same bundles with esbuild directly to measure their size and import time.
  * ESM for Node 22, the AWS SDK included (the deployed code runs the SDK version the tests ran), minified,
  * with an external source map that the error log reads only when an error is logged (lib/log/), so no

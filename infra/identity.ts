@@ -89,7 +89,9 @@ export class Identity extends Construct {
       new CfnOutput(Stack.of(this), 'UserPoolId', { value: pool.userPoolId });
       new CfnOutput(Stack.of(this), 'UserPoolClientId', { value: client.userPoolClientId });
     } else {
-      this.issuer = props.jwtIssuer ?? 'https://auth.example.com/';
+      if (!props.jwtIssuer)
+        throw new Error('Without the Cognito user pool (-c cognito=false) the stack needs -c jwtIssuer=… (README, "Deploying")');
+      this.issuer = props.jwtIssuer;
       this.audience = props.jwtAudience ?? 'template-messaging-service';
     }
     const jwksUrl =
