@@ -34,6 +34,8 @@ export class Identity extends Construct {
   readonly audience: string;
   readonly environment: Record<string, string>;
   readonly userPoolClient?: UserPoolClient;
+  /** The user pool's pre-token-generation trigger, when there is a pool. */
+  readonly trigger?: ServiceFunction;
 
   constructor(scope: Construct, id: string, props: IdentityProps) {
     super(scope, id);
@@ -61,6 +63,7 @@ export class Identity extends Construct {
         removalPolicy: RemovalPolicy.DESTROY,
       });
       pool.addTrigger(UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG, trigger, LambdaVersion.V2_0);
+      this.trigger = trigger;
       Validations.of(pool).acknowledge({
         id: 'AwsSolutions-COG2',
         reason: "Identity for the service's own API callers (machine users with long passwords); MFA is the operator's to add.",

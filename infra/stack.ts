@@ -186,6 +186,14 @@ export class TemplateMessagingStack extends Stack {
     }
     const identity = new Identity(this, 'Identity', props);
 
+    /** A function that fails or is throttled shows here before its callers or messages give up. */
+    const alarmOn = (fn: ServiceFunction) => {
+      const id = fn.node.id;
+      alarm(`${id}Errors`, fn.metricErrors({ period: Duration.minutes(5) }), `${id} failed in the last 5 minutes`);
+      alarm(`${id}Throttles`, fn.metricThrottles({ period: Duration.minutes(5) }), `${id} was throttled in the last 5 minutes`);
+    };
+    if (identity.trigger) alarmOn(identity.trigger);
+
     /** Grants and settings from a function's declared needs (lib/routes.ts): nothing more. */
     const grantNeeds = (fn: ServiceFunction, needs: Needs) => {
       if (needs.table !== 'none') {
@@ -211,13 +219,7 @@ export class TemplateMessagingStack extends Stack {
         queue.grantSendMessages(fn);
         fn.addEnvironment(def.urlSetting, queue.queueUrl);
       }
-      // A function that fails or is throttled shows here before its callers or messages give up.
-      alarm(`${fn.node.id}Errors`, fn.metricErrors({ period: Duration.minutes(5) }), `${fn.node.id} failed in the last 5 minutes`);
-      alarm(
-        `${fn.node.id}Throttles`,
-        fn.metricThrottles({ period: Duration.minutes(5) }),
-        `${fn.node.id} was throttled in the last 5 minutes`,
-      );
+      alarmOn(fn);
     };
 
     const authorizer = new HttpJwtAuthorizer('JwtAuthorizer', identity.issuer, {

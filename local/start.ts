@@ -6,7 +6,9 @@ import { startLocalStack } from './stack.ts';
 
 /** `npm start`: the whole service on 127.0.0.1. PORT, FIXTURE and GRAPH_API_URL as in decisions §10. */
 const started = Date.now();
-const stack = await startLocalStack({
+// What `npm run sam:env` reads to point sam local at this stack (removed at a clean stop).
+const RUNNING_FILE = join(ROOT, '.local', 'running.json');
+const starting = startLocalStack({
   port: process.env.PORT ? Number(process.env.PORT) : 3000,
   fixture: process.env.FIXTURE || undefined,
   graphApiUrl: process.env.GRAPH_API_URL || undefined,
@@ -17,8 +19,22 @@ const stack = await startLocalStack({
   autoStatuses: (process.env.AUTO_STATUSES ?? 'sent,delivered').split(',').filter(Boolean) as MessageStatus[],
   log: (line) => console.error(line),
 });
-// What `npm run sam:env` reads to point sam local at this stack (removed at a clean stop).
-const RUNNING_FILE = join(ROOT, '.local', 'running.json');
+
+// Handlers first: a stop asked for while the stack starts waits for it, then stops it cleanly (its data kept).
+let stopping = false;
+const shutdown = async (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  console.error(`${signal}: stopping`);
+  const stack = await starting.catch(() => undefined);
+  await stack?.stop();
+  rmSync(RUNNING_FILE, { force: true });
+  process.exit(0);
+};
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+const stack = await starting;
 mkdirSync(join(ROOT, '.local'), { recursive: true });
 writeFileSync(RUNNING_FILE, `${JSON.stringify({ apiUrl: stack.apiUrl, graphUrl: stack.graphUrl, settings: stack.settings }, null, 2)}\n`);
 const clientToken = await mintToken({ clientId: 7, campaigns: [31], sub: 'demo-agent' });
@@ -35,15 +51,3 @@ if (process.env.ALLOW_LOCAL_WEBHOOKS === 'true')
 console.log(`Client token (client 7, campaigns 31):\n${clientToken}`);
 console.log(`BSP_CN token (client 7):\n${bspToken}`);
 console.log(`Try: curl -H "Authorization: Bearer <token>" ${stack.apiUrl}/v1/client-msg-channels`);
-
-let stopping = false;
-const shutdown = async (signal: string) => {
-  if (stopping) return;
-  stopping = true;
-  console.error(`${signal}: stopping`);
-  await stack.stop();
-  rmSync(RUNNING_FILE, { force: true });
-  process.exit(0);
-};
-process.on('SIGINT', () => void shutdown('SIGINT'));
-process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -4,7 +4,7 @@ import { GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/c
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dlqName, QUEUES } from '#lib/queues.ts';
-import { apiUrl, call, emulator, expectErrorShape, token } from '../support/api.ts';
+import { call, emulator, expectErrorShape, token } from '../support/api.ts';
 import { seedDirectory, waba } from '../support/seed.ts';
 import { until as untilWithin } from '../support/until.ts';
 
@@ -72,10 +72,11 @@ async function createTemplate(clientId: number, name: string) {
 const deliveriesOf = async (clientId: number, query = '') =>
   (await call('GET', `/v1/webhook/deliveries?size=100${query}`, { token: await tok(clientId) })).body;
 
-async function routedFor(clientId: number) {
-  const { routed } = (await (await fetch(`${apiUrl()}/_local/events`)).json()) as { routed: { event: any }[] };
-  return routed.filter((r) => r.event.detail?.client_id === clientId).map((r) => ({ id: r.event.detail.id, type: r.event['detail-type'] }));
-}
+/**
+ * One delivery shown, in the page and in its total. They are two reads (the page's keys, then the day counts):
+ * an attempt written between them shows in one only, so a test waits for both.
+ */
+const shown = <L extends { total: number; data: unknown[] }>(log: L) => log.total === 1 && log.data.length === 1;
 const at = (path: string, name: string) => received.filter((r) => r.path === path && r.body.includes(`${name}_${run}`));
 
 describe('webhook delivery to a local receiver (decisions §15)', () => {
@@ -122,10 +123,7 @@ describe('webhook delivery to a local receiver (decisions §15)', () => {
     // Assess
     expect(attempts).toHaveLength(4);
     expect(new Set(attempts.map((a) => a.headers['webhook-id'])).size).toBe(1);
-    const log = await until(
-      () => deliveriesOf(FLAKY, '&status=delivered'),
-      (l) => l.total === 1,
-    );
+    const log = await until(() => deliveriesOf(FLAKY, '&status=delivered'), shown);
     expect(log.data[0]).toMatchObject({ status: 'delivered', attempts: 4, last_status_code: 204 });
     expect(log.data[0].last_error).toBeUndefined();
   });
@@ -135,11 +133,7 @@ describe('webhook delivery to a local receiver (decisions §15)', () => {
     await configure(DOWN, '/down');
     // Act
     await createTemplate(DOWN, 'down');
-    const log = await until(
-      () => deliveriesOf(DOWN, '&status=failed'),
-      (l) => l.total === 1,
-      60_000,
-    );
+    const log = await until(() => deliveriesOf(DOWN, '&status=failed'), shown, 60_000);
     // Assess: every receive the queue allows was one attempt
     expect(log.data[0]).toMatchObject({
       status: 'failed',
@@ -169,14 +163,9 @@ describe('webhook delivery to a local receiver (decisions §15)', () => {
     await configure(INACTIVE, '/inactive', false);
     // Act
     await createTemplate(INACTIVE, 'quiet');
-    const log = await until(
-      () => deliveriesOf(INACTIVE, '&status=skipped'),
-      (l) => l.total === 1,
-    );
-    // Assess (when it fails, say what the log and the event bus saw of the client)
-    const everything =
-      log.total === 1 ? undefined : JSON.stringify({ log: await deliveriesOf(INACTIVE), routed: await routedFor(INACTIVE) });
-    expect(log.data[0], everything).toMatchObject({ status: 'skipped', attempts: 0, type: 'template.created' });
+    const log = await until(() => deliveriesOf(INACTIVE, '&status=skipped'), shown);
+    // Assess
+    expect(log.data[0]).toMatchObject({ status: 'skipped', attempts: 0, type: 'template.created' });
     expect(received.filter((r) => r.path === '/inactive')).toEqual([]);
   });
 

@@ -204,6 +204,12 @@ describe('the deployed stack, as an AWS team reads it before launch (issue 14)',
         ids.some((id) => id.startsWith(name)),
         name,
       ).toBe(true);
+    const cognitoAlarms = resources(cognito.template, 'AWS::CloudWatch::Alarm').map(([id]) => id);
+    for (const suffix of ['Errors', 'Throttles'])
+      expect(
+        cognitoAlarms.some((id) => id.startsWith(`PreTokenGeneration${suffix}`)),
+        suffix,
+      ).toBe(true);
     const [[topicId]] = resources(plain.template, 'AWS::SNS::Topic');
     for (const [id, alarm] of alarms) expect(alarm.Properties.AlarmActions.map(refId), id).toEqual([topicId]);
     expect(plain.template.findOutputs('AlarmTopicArn')).not.toEqual({});
