@@ -4,6 +4,7 @@ import { CLAIM_DEFAULTS, CLAIM_SETTINGS } from '#lib/auth/claim-names.ts';
 export interface FunctionProperties {
   Runtime?: string;
   Environment?: { Variables?: Record<string, unknown> };
+  Architectures?: string[];
 }
 export interface SynthesizedTemplate {
   Resources: Record<string, { Type: string; Properties: FunctionProperties; Metadata?: Record<string, string> }>;

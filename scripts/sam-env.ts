@@ -22,8 +22,13 @@ if (!existsSync(templateFile)) throw new Error(`No ${templateFile}: run \`npm ru
 const { settings } = JSON.parse(readFileSync(runningFile, 'utf8')) as { settings: Record<string, string> };
 const template = JSON.parse(readFileSync(templateFile, 'utf8')) as SynthesizedTemplate;
 const envVars = samEnvironment(template, settings);
-// SAM overrides only what the template declares: the SAM copy of the template declares it all.
-for (const [logicalId, resource] of nodeFunctions(template)) resource.Properties.Environment = { Variables: envVars[logicalId] };
+// SAM overrides only what the template declares: the SAM copy of the template declares it all. The bundles are
+// plain JavaScript, so they run on this machine's architecture (arm64 on an x86 host would need emulation).
+const architecture = process.arch === 'arm64' ? 'arm64' : 'x86_64';
+for (const [logicalId, resource] of nodeFunctions(template)) {
+  resource.Properties.Environment = { Variables: envVars[logicalId] };
+  resource.Properties.Architectures = [architecture];
+}
 writeFileSync(join(ROOT, 'cdk.out', 'sam-local.template.json'), `${JSON.stringify(template, null, 1)}\n`);
 mkdirSync(join(ROOT, '.local', 'sam', 'events'), { recursive: true });
 writeFileSync(join(ROOT, '.local', 'sam', 'env.json'), `${JSON.stringify(envVars, null, 2)}\n`);
