@@ -1,4 +1,7 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { CLAIM_DEFAULTS, CLAIM_SETTINGS } from '#lib/auth/claim-names.ts';
+import { fillSampleEvent, sampleEvents } from './sample-events.ts';
 
 /** What of a synthesized template these helpers read and write. */
 export interface FunctionProperties {
@@ -36,4 +39,33 @@ export function samEnvironment(template: SynthesizedTemplate, settings: Record<s
       return [logicalId, { ...own, ...settings, ...claims }];
     }),
   );
+}
+
+/**
+ * What `sam local` needs for a running local stack. SAM overrides only the variables a function's template
+ * declares, and resolves `Ref`s to logical ids, so this writes
+ *  - `templateFile` (beside the synthesized one, so asset paths still resolve): every function's environment set
+ *    to `samEnvironment`'s, and its architecture the host's (the bundles are plain JavaScript; arm64 on an x86
+ *    host would need emulation);
+ *  - `<dir>/env.json`: the same settings as an `--env-vars` file, per logical id;
+ *  - `<dir>/events/<FunctionName>.json`: the sample events of `events/` with fresh tokens and signatures.
+ */
+export async function writeSamFiles(
+  synthesized: SynthesizedTemplate,
+  settings: Record<string, string>,
+  out: { templateFile: string; dir: string },
+): Promise<void> {
+  const template = structuredClone(synthesized);
+  const environment = samEnvironment(template, settings);
+  const architecture = process.arch === 'arm64' ? 'arm64' : 'x86_64';
+  for (const [logicalId, resource] of nodeFunctions(template)) {
+    resource.Properties.Environment = { Variables: environment[logicalId] };
+    resource.Properties.Architectures = [architecture];
+  }
+  writeFileSync(out.templateFile, `${JSON.stringify(template, null, 1)}\n`);
+  mkdirSync(join(out.dir, 'events'), { recursive: true });
+  writeFileSync(join(out.dir, 'env.json'), `${JSON.stringify(environment, null, 2)}\n`);
+  for (const [name, event] of Object.entries(sampleEvents())) {
+    writeFileSync(join(out.dir, 'events', `${name}.json`), `${JSON.stringify(await fillSampleEvent(event, settings), null, 2)}\n`);
+  }
 }
