@@ -44,7 +44,9 @@ export async function measureFunctionImports(
       { name: 'baseline + Powertools Logger', entry: 'bench/baseline-with-logger.ts' },
       ...deployedFunctions().filter((fn) => fn.kind === 'http'),
     ];
-    const built = await Promise.all(targets.map(async (t) => ({ name: t.name, ...(await bundleFunction(t.entry, join(outdir, t.name))) })));
+    const built = await Promise.all(
+      targets.map(async (t) => ({ name: t.name, ...(await bundleFunction(t.entry, join(outdir, t.name), 'files' in t ? t.files : [])) })),
+    );
     const times = new Map<string, number[]>(built.map((b) => [b.name, []]));
     for (let i = 0; i < rounds; i++) for (const bundle of built) times.get(bundle.name)!.push(importMs(bundle.file));
     const fastest = (name: string) => Math.min(...times.get(name)!);

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { copyFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { build } from 'esbuild';
 import { ROUTE_NOT_FOUND, routes, type Needs } from '#lib/routes.ts';
@@ -16,10 +16,19 @@ export interface DeployedFunction {
   multipart: boolean;
   /** A worker that sets when the messages it fails come back (lib/workers.ts). */
   redelivers?: boolean;
+  /** Files the function serves, copied beside its bundle (lib/routes.ts `files`). */
+  files?: readonly { from: string; to: string }[];
 }
 
 export const deployedFunctions = (): DeployedFunction[] => [
-  ...routes.map((r) => ({ name: r.name, entry: r.entry, needs: r.needs, kind: 'http' as const, multipart: Boolean(r.request?.multipart) })),
+  ...routes.map((r) => ({
+    name: r.name,
+    entry: r.entry,
+    needs: r.needs,
+    kind: 'http' as const,
+    multipart: Boolean(r.request?.multipart),
+    files: r.files,
+  })),
   { ...ROUTE_NOT_FOUND, kind: 'http' as const, multipart: false },
   ...workers.map((w) => ({
     name: w.name,
@@ -38,10 +47,11 @@ export interface BuiltBundle {
   inputs: string[];
 }
 
-/** Builds one function exactly as it is deployed (infra/bundling.ts) into `outdir/index.mjs`. */
-export async function bundleFunction(entry: string, outdir: string): Promise<BuiltBundle> {
+/** Builds one function exactly as it is deployed (infra/bundling.ts) into `outdir/index.mjs`, its files beside it. */
+export async function bundleFunction(entry: string, outdir: string, files: DeployedFunction['files'] = []): Promise<BuiltBundle> {
   const file = join(outdir, 'index.mjs');
   const result = await build({ ...esbuildOptions(isAbsolute(entry) ? entry : join(ROOT, entry), file), absWorkingDir: ROOT });
+  for (const { from, to } of files) copyFileSync(join(ROOT, from), join(outdir, to));
   const output = Object.values(result.metafile!.outputs).find((o) => o.entryPoint);
   const inputs = Object.keys(output?.inputs ?? {}).map((input) => relative(ROOT, join(ROOT, input)));
   return { file, bytes: statSync(file).size, inputs };
