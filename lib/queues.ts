@@ -6,6 +6,7 @@
  * whose worker failed it comes back after that (the workers that retry on purpose say sooner, `redelivers`).
  */
 export interface QueueDef {
+  /** The local stack's queue name; the deployed stack lets CloudFormation name its queues (two stacks per account). */
   name: string;
   visibilityTimeoutSeconds: number;
   maxReceiveCount: number;
@@ -27,5 +28,5 @@ export const QUEUES = {
   metaNotifications: { name: 'meta-notifications', visibilityTimeoutSeconds: 360, maxReceiveCount: 10, urlSetting: 'META_QUEUE_URL' },
 } as const satisfies Record<string, QueueDef>;
 
-/** The local stack's queue names; the deployed stack lets CloudFormation name them (two stacks can share an account). */
+/** A dead-letter queue's name in the local stack. */
 export const dlqName = (queue: QueueDef) => `${queue.name}-dlq`;
