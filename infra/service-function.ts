@@ -1,4 +1,4 @@
-import { copyFileSync, cpSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { AssetHashType, DockerImage, Duration, Validations } from 'aws-cdk-lib';
@@ -25,7 +25,10 @@ export interface ServiceFunctionProps {
   copyFiles?: readonly { from: string; to: string }[];
 }
 
-/** Bundles built ahead, by entry (prebuildBundles): a function's asset copies its folder. */
+/**
+ * Bundles built ahead, by entry (prebuildBundles): a function's asset copies its folder. Kept for the process,
+ * which is one synth (`cdk synth`, `cdk deploy` and `cdk watch` run the app afresh each time).
+ */
 const prebuilt = new Map<string, string>();
 
 /**
@@ -36,6 +39,8 @@ export function prebuildBundles(entries: readonly string[]): void {
   const todo = [...new Set(entries)].filter((entry) => !prebuilt.has(entry));
   if (todo.length === 0) return;
   const outdir = mkdtempSync(join(tmpdir(), 'tms-bundles-'));
+  // The assets are copies in cdk.out: the build folder goes with the process.
+  process.once('exit', () => rmSync(outdir, { recursive: true, force: true }));
   const { outfile: _single, entryPoints: _one, ...options } = esbuildOptions(join(ROOT, todo[0]), join(outdir, 'unused.mjs'));
   buildSync({
     ...options,
