@@ -39,7 +39,7 @@ describe('the start command', () => {
       headers: { authorization: `Bearer ${lineAfter('BSP_CN token')}` },
     });
     // Assess
-    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(out).toContain('Template Messaging Service ready in');
     expect(base).toBe(`http://127.0.0.1:${port}/v1`);
     expect(response.status).toBe(200);
     expect(bsp.status).toBe(200);
