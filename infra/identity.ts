@@ -7,7 +7,6 @@ import {
   StringAttribute,
   UserPool,
   UserPoolOperation,
-  type UserPoolClient,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
 import { CLAIM_DEFAULTS, CLAIM_SETTINGS, COGNITO_CLAIMS, type ClaimNames } from '#lib/auth/claim-names.ts';
@@ -33,7 +32,6 @@ export class Identity extends Construct {
   readonly issuer: string;
   readonly audience: string;
   readonly environment: Record<string, string>;
-  readonly userPoolClient?: UserPoolClient;
   /** The user pool's pre-token-generation trigger, when there is a pool. */
   readonly trigger?: ServiceFunction;
 
@@ -86,7 +84,6 @@ export class Identity extends Construct {
         // Users must never change their own client id, permissions or campaigns (UpdateUserAttributes).
         writeAttributes: new ClientAttributes().withStandardAttributes({ email: true }),
       });
-      this.userPoolClient = client;
       this.issuer = `https://cognito-idp.${Stack.of(this).region}.amazonaws.com/${pool.userPoolId}`;
       this.audience = client.userPoolClientId;
       new CfnOutput(Stack.of(this), 'UserPoolId', { value: pool.userPoolId });

@@ -7,14 +7,10 @@ import { Architecture, Code, Function as LambdaFunction, LoggingFormat, Runtime,
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { buildSync } from 'esbuild';
+import { METRICS_NAMESPACE, SERVICE_NAME } from '#lib/log/service.ts';
 import { esbuildOptions } from './bundling.ts';
 
 export const ROOT = join(import.meta.dirname, '..');
-
-/** What every function of the service is called in logs and metrics (Powertools' service name). */
-export const SERVICE_NAME = 'template-messaging-service';
-/** The CloudWatch namespace of the service's own metrics (lib/log/metrics.ts). */
-export const METRICS_NAMESPACE = 'TemplateMessagingService';
 
 export interface ServiceFunctionProps {
   entry: string;

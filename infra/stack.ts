@@ -22,7 +22,9 @@ import { GRAPH_TOKEN_UNSET } from '#lib/adapters/graph/token.ts';
 import { QUEUES } from '#lib/queues.ts';
 import { ROUTE_NOT_FOUND, routes, type Needs } from '#lib/routes.ts';
 import { workers } from '#lib/workers.ts';
-import { METRICS_NAMESPACE, prebuildBundles, SERVICE_NAME, ServiceFunction } from './service-function.ts';
+import { METRICS_NAMESPACE, SERVICE_NAME } from '#lib/log/service.ts';
+import { deployedFunctions } from './function-bundles.ts';
+import { prebuildBundles, ServiceFunction } from './service-function.ts';
 import { Identity, PRE_TOKEN_GENERATION_ENTRY } from './identity.ts';
 
 export interface ServiceStackProps extends StackProps {
@@ -180,9 +182,7 @@ export class TemplateMessagingStack extends Stack {
 
     // Every bundle in one esbuild run, when this synth bundles at all (tests of the template skip it).
     if (this.bundlingRequired) {
-      prebuildBundles(
-        [...routes, ROUTE_NOT_FOUND, ...workers].map((f) => f.entry).concat(props.cognito ? [PRE_TOKEN_GENERATION_ENTRY] : []),
-      );
+      prebuildBundles([...deployedFunctions().map((f) => f.entry), ...(props.cognito ? [PRE_TOKEN_GENERATION_ENTRY] : [])]);
     }
     const identity = new Identity(this, 'Identity', props);
 
@@ -251,11 +251,10 @@ export class TemplateMessagingStack extends Stack {
     });
     alarm('Api5xxRate', serverErrorRate, 'More than 1% of API requests answered 5xx in 5 minutes', 1);
 
-    const authEnvironment = { ...identity.environment };
     for (const route of routes) {
       const fn = new ServiceFunction(this, route.name, {
         entry: route.entry,
-        environment: { ...authEnvironment },
+        environment: { ...identity.environment },
         ...(route.files && { copyFiles: route.files }),
       });
       grantNeeds(fn, route.needs ?? []);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { matchPath, routes, type RouteDef } from '#lib/routes.ts';
+import { apiGatewayEvent } from './api-gateway-event.ts';
 import { ROOT } from './keys.ts';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
@@ -15,7 +16,6 @@ export const currentRequest = new AsyncLocalStorage<{ requestId: string }>();
 
 /** API Gateway's HTTP API payload limit. */
 const MAX_PAYLOAD = 10 * 1024 * 1024;
-const TEXT_TYPES = /^(application\/(json|[\w.+-]+\+json|x-www-form-urlencoded|xml)|text\/)/i;
 
 /** Literal segments win over parameters, as in API Gateway (`/v1/templates/status` before `/v1/templates/{did}`). */
 const ROUTES_BY_SPECIFICITY = [...routes].sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0));
@@ -49,8 +49,8 @@ export function lambdaContext(functionName: string, requestId: string, timeoutMs
   };
 }
 
-/** The event API Gateway (HTTP API, payload 2.0) would hand the function, without an authorizer context. */
-export function toApiGatewayEvent(
+/** The local request as API Gateway's event (local/api-gateway-event.ts). */
+function toApiGatewayEvent(
   req: IncomingMessage,
   url: URL,
   body: Buffer,
@@ -62,43 +62,15 @@ export function toApiGatewayEvent(
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
   }
-  const query: Record<string, string> = {};
-  for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
-  const contentType = headers['content-type'] ?? '';
-  const isText = body.length === 0 || TEXT_TYPES.test(contentType);
-  const method = req.method ?? 'GET';
-  const routeKey = route ? `${route.method} ${route.path}` : '$default';
-  const now = new Date();
-  return {
-    version: '2.0',
-    routeKey,
-    rawPath: url.pathname,
-    rawQueryString: url.search.slice(1),
-    cookies: headers.cookie?.split(';').map((c) => c.trim()),
+  const request = {
+    method: req.method ?? 'GET',
+    url,
     headers,
-    queryStringParameters: Object.keys(query).length ? query : undefined,
-    pathParameters: pathParameters && Object.keys(pathParameters).length ? pathParameters : undefined,
-    requestContext: {
-      accountId: '000000000000',
-      apiId: 'local',
-      domainName: headers.host ?? 'localhost',
-      domainPrefix: 'local',
-      http: {
-        method,
-        path: url.pathname,
-        protocol: `HTTP/${req.httpVersion}`,
-        sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
-        userAgent: headers['user-agent'] ?? '',
-      },
-      requestId,
-      routeKey,
-      stage: '$default',
-      time: now.toUTCString(),
-      timeEpoch: now.getTime(),
-    },
-    body: body.length === 0 ? undefined : isText ? body.toString('utf8') : body.toString('base64'),
-    isBase64Encoded: body.length > 0 && !isText,
+    body,
+    protocol: `HTTP/${req.httpVersion}`,
+    sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
   };
+  return apiGatewayEvent(request, route, pathParameters, requestId);
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer | null> {

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { APIGatewayProxyEventV2, SQSEvent } from 'aws-lambda';
 import { type RouteDef, ROUTE_NOT_FOUND, routes } from '#lib/routes.ts';
+import { apiGatewayEvent } from './api-gateway-event.ts';
 import { mintToken } from './keys.ts';
 
 /**
@@ -29,6 +30,8 @@ export const SAMPLE_TOKENS = {
 const RECORD = '65a1b2c3d4e5f60718293a4b';
 const DID = '5215550001';
 const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
+/** Every sample's time: the committed events stay the same from one `npm run events` to the next. */
+const SAMPLE_TIME = new Date('2026-01-01T00:00:00Z');
 
 /** In the order the tests run them: a webhook configuration exists before it is read or rotated. */
 export const HTTP_SAMPLES: Record<string, HttpSample> = {
@@ -152,41 +155,19 @@ export const HTTP_SAMPLES: Record<string, HttpSample> = {
 
 const routeNamed = (name: string): RouteDef | undefined => routes.find((r) => r.name === name);
 
-/** The HTTP API 2.0 event of a sample, placeholders in place. */
+/** The HTTP API 2.0 event of a sample, placeholders in place, as the local server builds its events. */
 export function httpSampleEvent(sample: HttpSample): APIGatewayProxyEventV2 {
   const route = routeNamed(sample.route);
-  const template = route?.path ?? '/v1/nowhere';
-  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(sample.path?.[name] ?? name));
-  const rawQueryString = new URLSearchParams(sample.query ?? {}).toString();
-  const body = sample.body === undefined ? undefined : JSON.stringify(sample.body);
+  const path = (route?.path ?? '/v1/nowhere').replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(sample.path?.[name] ?? name));
+  const url = new URL(`http://localhost${path}`);
+  url.search = new URLSearchParams(sample.query ?? {}).toString();
+  const body = sample.body === undefined ? '' : JSON.stringify(sample.body);
   const headers: Record<string, string> = { host: 'localhost', 'user-agent': 'sample-event' };
-  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (body) headers['content-type'] = 'application/json';
   if (sample.token) headers.authorization = `Bearer {{token:${sample.token}}}`;
   if (sample.signedByMeta) headers['x-hub-signature-256'] = '{{meta-signature}}';
-  const routeKey = route ? `${route.method} ${route.path}` : '$default';
-  return {
-    version: '2.0',
-    routeKey,
-    rawPath: path,
-    rawQueryString,
-    headers,
-    ...(sample.query && { queryStringParameters: sample.query }),
-    ...(sample.path && { pathParameters: sample.path }),
-    requestContext: {
-      accountId: '000000000000',
-      apiId: 'sample',
-      domainName: 'localhost',
-      domainPrefix: 'sample',
-      http: { method: route?.method ?? 'GET', path, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'sample-event' },
-      requestId: `sample-${sample.route}`,
-      routeKey,
-      stage: '$default',
-      time: '01/Jan/2026:00:00:00 +0000',
-      timeEpoch: 1767225600000,
-    },
-    ...(body !== undefined && { body }),
-    isBase64Encoded: false,
-  };
+  const request = { method: route?.method ?? 'GET', url, headers, body: Buffer.from(body), protocol: 'HTTP/1.1', sourceIp: '127.0.0.1' };
+  return apiGatewayEvent(request, route, sample.path, `sample-${sample.route}`, SAMPLE_TIME);
 }
 
 const sqsEvent = (queue: string, bodies: unknown[]): SQSEvent => ({

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { SwaggerUiAssets } from '#lib/docs/api-reference-page.ts';
 import { API_DOCS_FILES } from '#lib/routes.ts';
 
@@ -12,8 +12,7 @@ export function swaggerUiAssets(bundleDir = import.meta.dirname): SwaggerUiAsset
   const [script, css] = API_DOCS_FILES.map(({ from, to }) => {
     const beside = join(bundleDir, to);
     if (existsSync(beside)) return readFileSync(beside, 'utf8');
-    const packageDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-    return readFileSync(join(packageDir, from.replace(/^node_modules\/swagger-ui-dist\//, '')), 'utf8');
+    return readFileSync(createRequire(import.meta.url).resolve(from.replace(/^node_modules\//, '')), 'utf8');
   });
   return { script, css };
 }

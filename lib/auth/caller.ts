@@ -32,11 +32,15 @@ const ClientIdClaim = v.union([
   v.pipe(v.string(), v.regex(/^[1-9][0-9]*$/), v.transform(Number)),
 ]);
 
+/** The settings are read once per process (a cold start), not at every request. */
+let settled: ClaimNames | undefined;
+const processClaimNames = () => (settled ??= claimNames());
+
 /**
  * Returns null when the claims do not describe a caller this service accepts. The claim names are settings
  * (decisions §17), the defaults those of decisions §1.
  */
-export function callerFromClaims(claims: Record<string, unknown>, names: ClaimNames = claimNames()): Caller | null {
+export function callerFromClaims(claims: Record<string, unknown>, names: ClaimNames = processClaimNames()): Caller | null {
   const sub = claims.sub;
   if (typeof sub !== 'string' || sub === '') return null;
   const client = v.safeParse(ClientIdClaim, claims[names.clientId]);

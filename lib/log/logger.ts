@@ -1,8 +1,9 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import type { Context } from 'aws-lambda';
+import { SERVICE_NAME } from './service.ts';
 
 const options = () => ({
-  serviceName: 'template-messaging-service',
+  serviceName: SERVICE_NAME,
   logLevel: (process.env.LOG_LEVEL as 'INFO' | 'DEBUG' | 'WARN' | 'ERROR' | 'SILENT' | undefined) ?? 'INFO',
 });
 

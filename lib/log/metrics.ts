@@ -1,4 +1,5 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
+import { METRICS_NAMESPACE, SERVICE_NAME } from './service.ts';
 
 /** The service's own metrics (CloudWatch namespace TemplateMessagingService, dimension `service`). */
 export type ServiceMetric =
@@ -14,8 +15,8 @@ export type ServiceMetric =
 let metrics: Metrics | undefined;
 const emitter = () =>
   (metrics ??= new Metrics({
-    namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? 'TemplateMessagingService',
-    serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'template-messaging-service',
+    namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? METRICS_NAMESPACE,
+    serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? SERVICE_NAME,
   }));
 
 /**

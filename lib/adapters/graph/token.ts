@@ -30,8 +30,8 @@ export async function graphApiToken(
   if (direct) return direct;
   const secretName = env.GRAPH_API_TOKEN_SECRET;
   if (!secretName) notConfigured('neither GRAPH_API_TOKEN nor GRAPH_API_TOKEN_SECRET is set');
-  const value = await readSecret(secretName);
-  if (!value || value.trim() === '' || value === GRAPH_TOKEN_UNSET)
+  const token = (await readSecret(secretName))?.trim();
+  if (!token || token === GRAPH_TOKEN_UNSET)
     notConfigured(`the secret ${secretName} holds no token yet (set it with aws secretsmanager put-secret-value)`);
-  return value.trim();
+  return token;
 }
