@@ -1,14 +1,44 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Three projects, so the fast loop needs no Java (`npm run test:unit`):
+ * - unit: rules, use cases and middlewares on in-memory adapters; no stack, no Java;
+ * - static: the dependency rule, the bundles and the synthesized template (esbuild, CDK, cfn-lint; no stack);
+ * - stack: everything that talks to the local stack (DynamoDB Local, SQS server, Graph emulator, API), started
+ *   once by the project's global setup and shared by its files.
+ */
 export default defineConfig({
   test: {
-    // One local stack (DynamoDB Local, SQS server, Graph emulator, API) for the whole run.
-    globalSetup: ['test/support/global-setup.ts'],
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     // Two cores: two workers keep the stack responsive.
     maxWorkers: 2,
     reporters: ['default', './test/support/summary-reporter.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts'],
+          setupFiles: ['test/support/quiet-logs.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'static',
+          include: ['test/architecture/**/*.test.ts', 'test/infra/**/*.test.ts'],
+          setupFiles: ['test/support/quiet-logs.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'stack',
+          include: ['test/http/**/*.test.ts', 'test/deploy/**/*.test.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+        },
+      },
+    ],
   },
 });

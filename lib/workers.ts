@@ -20,46 +20,51 @@ export interface WorkerDef {
   timeoutSeconds: number;
 }
 
-export const workers: WorkerDef[] = [
-  {
-    name: 'DeliverWebhooks',
-    entry: 'functions/workers/deliver-webhooks.ts',
-    // At most 8 at once: a client's slow receiver (10 s per attempt) holds up only its own batch, and the
-    // service's concurrency is not spent on receivers that do not answer.
-    trigger: { queue: 'webhookEvents', batchSize: 10, maxConcurrency: 8, redelivers: true },
-    // It writes the delivery log. A batch is at most 10 attempts of at most 10 s each.
-    needs: { table: 'write' },
-    timeoutSeconds: 120,
-  },
-  {
-    name: 'SyncTemplatesWorker',
-    entry: 'functions/workers/sync-templates.ts',
-    // Two at once at most: every sync pages through the rate-limited Graph API. It gets the lease's 15 minutes.
-    trigger: { queue: 'sync', batchSize: 1, maxConcurrency: 2 },
-    needs: { table: 'write', upstream: true, bus: true },
-    timeoutSeconds: 900,
-  },
-  {
-    // One job per invocation, so a slow job never holds back another's; 10 at once is 10 numbers at full pace.
-    name: 'DispatchMessages',
-    entry: 'functions/workers/dispatch-messages.ts',
-    trigger: { queue: 'dispatch', batchSize: 1, maxConcurrency: 10, redelivers: true },
-    needs: { table: 'write', upstream: true },
-    timeoutSeconds: 300,
-  },
-  {
-    // Meta's notifications: template changes reach every client's records (with their events), statuses the sends.
-    name: 'ApplyMetaNotifications',
-    entry: 'functions/workers/apply-meta-notifications.ts',
-    trigger: { queue: 'metaNotifications', batchSize: 10, redelivers: true },
-    needs: { table: 'write', bus: true },
-    timeoutSeconds: 60,
-  },
-  {
-    name: 'RelayOutbox',
-    entry: 'functions/workers/relay-outbox.ts',
-    trigger: { everyMinutes: 1 },
-    needs: { table: 'write', bus: true },
-    timeoutSeconds: 50,
-  },
-];
+export const DeliverWebhooks = {
+  name: 'DeliverWebhooks',
+  entry: 'functions/workers/deliver-webhooks.ts',
+  // At most 8 at once: a client's slow receiver (10 s per attempt) holds up only its own batch, and the
+  // service's concurrency is not spent on receivers that do not answer.
+  trigger: { queue: 'webhookEvents', batchSize: 10, maxConcurrency: 8, redelivers: true },
+  // It writes the delivery log. A batch is at most 10 attempts of at most 10 s each.
+  needs: { table: 'write' },
+  timeoutSeconds: 120,
+} satisfies WorkerDef;
+
+export const SyncTemplatesWorker = {
+  name: 'SyncTemplatesWorker',
+  entry: 'functions/workers/sync-templates.ts',
+  // Two at once at most: every sync pages through the rate-limited Graph API. It gets the lease's 15 minutes.
+  trigger: { queue: 'sync', batchSize: 1, maxConcurrency: 2 },
+  needs: { table: 'write', upstream: true, bus: true },
+  timeoutSeconds: 900,
+} satisfies WorkerDef;
+
+export const DispatchMessages = {
+  // One job per invocation, so a slow job never holds back another's; 10 at once is 10 numbers at full pace.
+  name: 'DispatchMessages',
+  entry: 'functions/workers/dispatch-messages.ts',
+  trigger: { queue: 'dispatch', batchSize: 1, maxConcurrency: 10, redelivers: true },
+  needs: { table: 'write', upstream: true },
+  timeoutSeconds: 300,
+} satisfies WorkerDef;
+
+export const ApplyMetaNotifications = {
+  // Meta's notifications: template changes reach every client's records (with their events), statuses the sends.
+  name: 'ApplyMetaNotifications',
+  entry: 'functions/workers/apply-meta-notifications.ts',
+  trigger: { queue: 'metaNotifications', batchSize: 10, redelivers: true },
+  needs: { table: 'write', bus: true },
+  timeoutSeconds: 60,
+} satisfies WorkerDef;
+
+export const RelayOutbox = {
+  name: 'RelayOutbox',
+  entry: 'functions/workers/relay-outbox.ts',
+  trigger: { everyMinutes: 1 },
+  needs: { table: 'write', bus: true },
+  timeoutSeconds: 50,
+} satisfies WorkerDef;
+
+/** Every worker, as the stack and the local stack run them. */
+export const workers: WorkerDef[] = [DeliverWebhooks, SyncTemplatesWorker, DispatchMessages, ApplyMetaNotifications, RelayOutbox];

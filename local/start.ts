@@ -2,10 +2,16 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mintToken, ROOT } from './keys.ts';
 import type { MessageStatus } from './graph/emulator.ts';
+import { logFormatOf, writePrettyLogs } from './pretty-logs.ts';
 import { startLocalStack } from './stack.ts';
 
 /** `npm start`: the whole service on 127.0.0.1. PORT, FIXTURE and GRAPH_API_URL as in decisions §10. */
 const started = Date.now();
+// One short line per request on a terminal, the functions' JSON lines otherwise (decisions §21).
+if (logFormatOf(process.env.LOG_FORMAT, Boolean(process.stdout.isTTY)) === 'pretty') {
+  writePrettyLogs(process.stdout);
+  writePrettyLogs(process.stderr);
+}
 // What `npm run sam:env` reads to point sam local at this stack (removed at a clean stop).
 const RUNNING_FILE = join(ROOT, '.local', 'running.json');
 const starting = startLocalStack({

@@ -1,9 +1,11 @@
+import type { Context } from 'aws-lambda';
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { relayOutbox } from '#lib/domain/outbox.ts';
-import { logger } from '#lib/log/logger.ts';
+import { inInvocation, logger } from '#lib/log/logger.ts';
 
 /** Every minute: publishes events whose request could not publish them (transactional outbox). */
 const deps = { outbox: new DynamoOutboxStore(), publisher: new EventBridgePublisher(), log: logger };
 
-export const handler = async () => ({ relayed: await relayOutbox(deps) });
+export const handler = (_event: unknown, context?: Context) =>
+  inInvocation(context, {}, async () => ({ relayed: await relayOutbox(deps) }));

@@ -1,8 +1,9 @@
 import middy from '@middy/core';
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as v from 'valibot';
 import type { Caller } from '#lib/domain/caller.ts';
 import type { ErrorDetail } from '#lib/domain/errors.ts';
+import { inInvocation } from '#lib/log/logger.ts';
 import type { MultipartSpec, RouteDef } from '#lib/routes.ts';
 import { jsonResponse, textResponse, type HttpMiddleware, type ServiceContext, type UploadedFile } from './context.ts';
 import { errorResponse } from './error-response.ts';
@@ -94,5 +95,6 @@ export function httpFunction<const R extends RouteDef>(
     handler.use(jsonBody());
   }
   handler.use(validateRequest(spec));
-  return handler;
+  // Each invocation logs through a logger of its own, also where many run at once in one process (the local stack).
+  return (event: APIGatewayProxyEventV2, context: Context) => inInvocation(context, {}, () => handler(event, context as ServiceContext));
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { DirectoryFile } from '#lib/adapters/directory-file.ts';
 import { Faults, type Fault } from './faults.ts';
-import { type EmulatedTemplate, GraphError, GraphModel, type SentMessage } from './model.ts';
+import { type EmulatedTemplate, GraphError, GraphModel, type SentMessage, storedTemplate } from './model.ts';
 import type { MetaNotifier } from './notifier.ts';
 
 /** Statuses the emulator can report of a message, as Cloud API's `messages` webhook names them. */
@@ -193,7 +193,7 @@ export class GraphEmulator {
         id: waba.id,
         name: waba.name ?? waba.id,
         namespace: waba.namespace ?? `ns_${waba.id}`,
-        templates: waba.templates ?? [],
+        templates: (waba.templates ?? []).map(storedTemplate),
         catalogs: [],
       });
       this.onChange?.();

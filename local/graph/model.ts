@@ -40,6 +40,17 @@ const CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'];
 export { GraphError };
 
 const encodeCursor = (index: number) => Buffer.from(`cursor:${index}`).toString('base64url');
+/**
+ * A template as Graph keeps it, however it was given (a fixture, the control endpoint, a create): AUTHENTICATION
+ * templates in their stored form (preset body, OTP button as a URL carrying the code), as Meta shows them.
+ */
+export function storedTemplate(template: EmulatedTemplate): EmulatedTemplate {
+  const copy = structuredClone(template);
+  if (String(copy.category).toUpperCase() === 'AUTHENTICATION' && Array.isArray(copy.components))
+    copy.components = storedAuthenticationComponents(copy.components as never) as never;
+  return copy;
+}
+
 function decodeCursor(cursor: string, code: number): number {
   const text = Buffer.from(cursor, 'base64url').toString();
   const match = /^cursor:(\d+)$/.exec(text);
@@ -102,7 +113,7 @@ export class GraphModel {
         name: w.waba_name,
         namespace: w.namespace,
         country: w.country,
-        templates: w.templates.map((t) => structuredClone(t) as EmulatedTemplate),
+        templates: w.templates.map((t) => storedTemplate(t as EmulatedTemplate)),
         catalogs: w.catalogs.map((c) => ({ id: c.id, name: c.name, vertical: c.vertical, products: c.products })),
       });
     }

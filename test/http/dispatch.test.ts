@@ -24,6 +24,18 @@ const demo = JSON.parse(readFileSync(new URL('../../fixtures/demo.json', import.
 const templates = demo.wabas
   .find((w: { waba_id: string }) => w.waba_id === '100200300')
   .templates.map((t: { id: string }) => ({ ...t, id: `440${t.id}` }));
+// An AUTHENTICATION template given in its creation form (no body text, an OTP button), as a fixture may hold it.
+templates.push({
+  id: '4409999',
+  name: 'login_code_created',
+  language: 'en_US',
+  status: 'APPROVED',
+  category: 'AUTHENTICATION',
+  components: [
+    { type: 'BODY', add_security_recommendation: true },
+    { type: 'BUTTONS', buttons: [{ type: 'OTP', otp_type: 'COPY_CODE', text: 'Copy code' }] },
+  ],
+});
 const tokens = {
   acme: () => token({ clientId: CLIENT, campaigns: [4401] }),
   beta: () => token({ clientId: OTHER_CLIENT, campaigns: [4411] }),
@@ -139,6 +151,24 @@ describe('the dispatcher (decisions §12)', () => {
     expect(message.message.template.components).toEqual([
       { type: 'body', parameters: [{ type: 'text', text: '482913' }] },
       { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: '482913' }] },
+    ]);
+  });
+
+  it('sends an AUTHENTICATION template the fixture gave in its creation form, with the code in the body and the button', async () => {
+    // Prepare
+    const to = numberOf(3, 2);
+    // Act
+    const response = await send({
+      template: { name: 'login_code_created', language: 'en_US' },
+      recipients: [{ to, params: { body: ['551177'], buttons: ['551177'] } }],
+    });
+    // Assess: the emulator keeps it as Graph does, so the code message is accepted
+    expect(response.status).toBe(200);
+    expect(await settled(response.body.send_id)).toMatchObject({ sent: 1, failed: 0 });
+    const [message] = await acceptedFor([to]);
+    expect(message.message.template.components).toEqual([
+      { type: 'body', parameters: [{ type: 'text', text: '551177' }] },
+      { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: '551177' }] },
     ]);
   });
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../local/parts/network.ts';
 import { ROOT } from '../../local/keys.ts';
+import { routes } from '../../lib/routes.ts';
 
 const tsx = join(ROOT, 'node_modules', '.bin', 'tsx');
 /**
@@ -16,38 +17,6 @@ const start = (env: NodeJS.ProcessEnv) =>
 
 /** `npm start` as a person runs it: it prints the base URL and tokens, serves them, and stops on SIGTERM. */
 describe('the start command', () => {
-  it('serves GET /v1/client-msg-channels to the printed tokens and shuts down cleanly on SIGTERM', async () => {
-    // Prepare
-    const port = await freePort();
-    const child = start({
-      ...process.env,
-      PORT: String(port),
-      LOG_LEVEL: 'SILENT',
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'tms-start-')),
-      FRESH: 'true',
-    });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    const started = Date.now();
-    while (!out.includes('BSP_CN token') && Date.now() - started < 60_000) await new Promise((r) => setTimeout(r, 100));
-    const lines = out.split('\n');
-    const lineAfter = (label: string) => lines[lines.findIndex((l) => l.startsWith(label)) + 1];
-    // Act
-    const base = /API base URL: (\S+)/.exec(out)?.[1];
-    const response = await fetch(`${base}/client-msg-channels`, { headers: { authorization: `Bearer ${lineAfter('Client token')}` } });
-    const bsp = await fetch(`${base}/client-msg-channels?client_id=9`, {
-      headers: { authorization: `Bearer ${lineAfter('BSP_CN token')}` },
-    });
-    // Assess
-    expect(out).toContain('Template Messaging Service ready in');
-    expect(base).toBe(`http://127.0.0.1:${port}/v1`);
-    expect(response.status).toBe(200);
-    expect(bsp.status).toBe(200);
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-  }, 90_000);
-
   it('npm run token prints one JWT alone on stdout', () => {
     const result = spawnSync(tsx, ['local/token.ts', '--client-id', '7', '--bsp', '--campaigns', '1,2', '--sub', 'alice'], {
       cwd: ROOT,
@@ -60,12 +29,53 @@ describe('the start command', () => {
     expect(spawnSync(tsx, ['local/token.ts'], { cwd: ROOT, encoding: 'utf8' }).status).toBe(2);
   });
 
-  it('keeps what it accepted across a restart: records, webhook config, the upstream’s templates and queued messages', async () => {
-    // Prepare: a first run from the fixture, in a data folder of this test's own
+  it('serves the printed tokens, logs each request under its own function, stops cleanly and keeps what it accepted', async () => {
+    // Prepare: a first run from the fixture, in a data folder of this test's own, its logs as JSON lines
     const dataDir = mkdtempSync(join(tmpdir(), 'tms-data-'));
     try {
-      const first = await startOnce(dataDir, { FRESH: 'true' });
+      const first = await startOnce(dataDir, { FRESH: 'true', LOG_LEVEL: 'INFO', LOG_FORMAT: 'json' });
+      expect(first.out).toContain('Template Messaging Service ready in');
+      expect(first.base).toBe(`http://127.0.0.1:${first.port}/v1`);
       const auth = { authorization: `Bearer ${first.token}`, 'content-type': 'application/json' };
+      // Act: the printed tokens
+      const channels = await fetch(`${first.base}/client-msg-channels`, { headers: auth });
+      const bsp = await fetch(`${first.base}/client-msg-channels?client_id=9`, { headers: { authorization: `Bearer ${first.bspToken}` } });
+      // Act: 30 requests at once on six routes, so their invocations overlap in the one process (decisions §21)
+      const concurrent = [
+        ['GET', '/client-msg-channels'],
+        ['GET', '/templates?size=5'],
+        ['GET', '/templates/sync-from-meta'],
+        ['PATCH', '/templates/status'],
+        ['POST', '/meta/webhooks'],
+        ['GET', '/sends'],
+      ] as const;
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () => concurrent)
+          .flat()
+          .map(([method, path]) =>
+            fetch(`${first.base}${path}`, {
+              method,
+              headers: auth,
+              body: method === 'GET' ? undefined : JSON.stringify({ templates: [] }),
+            }),
+          ),
+      );
+      // Assess: the tokens work; every request line names its own route's function, and each function only its own
+      expect([channels.status, bsp.status]).toEqual([200, 200]);
+      expect(answers.every((answer) => answer.status < 500)).toBe(true);
+      const functionOf = new Map(routes.map((route) => [`${route.method} ${route.path}`, route.name]));
+      const requestLines = first.out
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { message: string; route: string; function_name: string; request_id: string })
+        .filter((line) => line.message === 'request');
+      const named = requestLines.map((line) => [line.route, line.function_name]);
+      expect(named.length).toBeGreaterThanOrEqual(32);
+      expect(named.filter(([route, fn]) => functionOf.get(route) !== fn)).toEqual([]);
+      const linesOf = (name: string) => requestLines.filter((line) => line.function_name === name).length;
+      for (const name of ['GetSyncStatus', 'ChangeTemplateStatus', 'ReceiveMetaWebhook', 'ListSends', 'ListTemplates'])
+        expect(linesOf(name), name).toBe(5);
+      expect(new Set(requestLines.map((line) => line.request_id)).size).toBe(requestLines.length);
       const name = `kept_${Date.now()}`;
       // A receiver that is never reachable keeps the template's event in the queue, being retried.
       const config = await fetch(`${first.base}/webhook/config`, {
@@ -85,14 +95,18 @@ describe('the start command', () => {
       });
       expect([config.status, created.status]).toEqual([200, 200]);
       await new Promise((r) => setTimeout(r, 2_500));
-      // Act: stop, start again on the same folder
+      // Act: stop, start again on the same folder, logging for a terminal
       const firstLog = await first.stop();
-      const second = await startOnce(dataDir, {});
+      const second = await startOnce(dataDir, { LOG_LEVEL: 'INFO', LOG_FORMAT: 'pretty' });
       const listed = (await (await fetch(`${second.base}/templates?name=${name}`, { headers: auth })).json()) as { data: unknown[] };
       const kept = await fetch(`${second.base}/webhook/config`, { headers: auth });
       const upstream = (await (await fetch(`${second.graphUrl}/_emulator/state`)).json()) as { wabas: { templates: { name: string }[] }[] };
       const secondLog = await second.stop();
-      // Assess
+      // Assess: one short line per request on the terminal format
+      expect(second.out).toMatch(/^\d\d:\d\d:\d\d\.\d{3} 200 GET \/v1\/templates \d+ ms ListTemplates [0-9a-f]{8}$/m);
+      expect(second.out).toMatch(/^\d\d:\d\d:\d\d\.\d{3} 200 GET \/v1\/webhook\/config \d+ ms GetWebhookConfig [0-9a-f]{8}$/m);
+      expect(second.out.split('\n').filter((line) => line.startsWith('{'))).toEqual([]);
+      // Assess: what the first run accepted
       expect(listed.data).toHaveLength(1);
       expect(kept.status).toBe(200);
       expect(upstream.wabas.flatMap((w) => w.templates).some((t) => t.name === name)).toBe(true);
@@ -121,13 +135,19 @@ async function startOnce(dataDir: string, env: Record<string, string>) {
   while (!out.includes('BSP_CN token') && Date.now() - started < 60_000) await new Promise((r) => setTimeout(r, 100));
   const lines = out.split('\n');
   const token = lines[lines.findIndex((l) => l.startsWith('Client token')) + 1];
+  const bspToken = lines[lines.findIndex((l) => l.startsWith('BSP_CN token')) + 1];
   const base = /API base URL: (\S+)/.exec(out)?.[1] ?? '';
   const graphUrl = /Graph API: +(\S+)/.exec(out)?.[1] ?? '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return {
+    port,
     base,
     token,
+    bspToken,
     graphUrl,
+    get out() {
+      return out;
+    },
     stop: async () => {
       child.kill('SIGTERM');
       expect(await exited).toBe(0);

@@ -15,16 +15,14 @@ export const requestContext = (): HttpMiddleware => {
       status: request.response?.statusCode,
       duration_ms: Date.now() - (started.get(request) ?? Date.now()),
     });
-    logger.resetKeys();
   };
   return {
     before: (request) => {
       started.set(request, Date.now());
       const requestId = request.event.requestContext?.requestId || request.context?.awsRequestId || crypto.randomUUID();
       request.context.requestId = requestId;
-      // The invocation (function, version, cold start) on every line; the request id is also the correlation id
-      // its events, jobs and deliveries carry on (decisions §15).
-      if (request.context?.functionName) logger.addContext(request.context as never);
+      // The invocation's logger (httpFunction) names the function; the request id is also the correlation id its
+      // events, jobs and deliveries carry on (decisions §15).
       logger.appendKeys({ request_id: requestId, correlation_id: requestId });
     },
     after: logRequest,

@@ -1,0 +1,55 @@
+import type { Context, SQSEvent } from 'aws-lambda';
+import { describe, expect, it, vi } from 'vitest';
+import { queueWorker } from '#lib/worker/queue-worker.ts';
+import type { WorkerDef } from '#lib/workers.ts';
+
+const worker = (redelivers: boolean): WorkerDef => ({
+  name: 'TestWorker',
+  entry: 'functions/workers/test.ts',
+  trigger: { queue: 'dispatch', batchSize: 10, redelivers },
+  needs: { table: 'none' },
+  timeoutSeconds: 30,
+});
+const context = { awsRequestId: 'inv-1', functionName: 'TestWorker', getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
+const batch = (...bodies: string[]): SQSEvent => ({
+  Records: bodies.map((body, i) => ({
+    messageId: `m${i}`,
+    receiptHandle: `rh${i}`,
+    body,
+    attributes: { ApproximateReceiveCount: String(i + 1) },
+  })) as never,
+});
+
+describe('queueWorker: a manifest entry plus one record handler', () => {
+  it('hands each parsed message its receive count, reports failures per message, and redelivers on the manifest’s queue', async () => {
+    // Prepare
+    process.env.DISPATCH_QUEUE_URL = 'http://127.0.0.1:1/queue/dispatch';
+    const redeliver = vi.fn(async () => undefined);
+    const seen: [number, number][] = [];
+    const handler = queueWorker<{ n: number }>(
+      worker(true),
+      (message, { receive }) => {
+        seen.push([message.n, receive]);
+        if (message.n === 2) return { retry: { afterSeconds: 4.4, reason: 'not yet' } };
+        if (message.n === 3) throw new Error('broken');
+      },
+      { keysOf: (message) => ({ correlation_id: `c${message.n}` }), redeliver },
+    );
+    // Act
+    const result = await handler(batch('{"n":1}', '{"n":2}', '{"n":3}', 'not json'), context);
+    // Assess
+    expect(seen.sort()).toEqual([
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ]);
+    expect(result.batchItemFailures.map((failure) => failure.itemIdentifier).sort()).toEqual(['m1', 'm2', 'm3']);
+    expect(redeliver).toHaveBeenCalledExactlyOnceWith('http://127.0.0.1:1/queue/dispatch', 'rh1', 4);
+  });
+
+  it('refuses a worker that redelivers without the redelivery function, and a scheduled worker', () => {
+    expect(() => queueWorker(worker(true), () => undefined, { keysOf: () => ({}) })).toThrow('redelivers');
+    const scheduled = { ...worker(false), trigger: { everyMinutes: 1 } };
+    expect(() => queueWorker(scheduled, () => undefined, { keysOf: () => ({}) })).toThrow('not a queue consumer');
+  });
+});
