@@ -5,6 +5,9 @@ import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
 import { mintToken } from '../local/keys.ts';
 import { DEMO_FIXTURE, startLocalStack } from '../local/stack.ts';
 import { trackOrderRecipients } from '../test/support/recipients.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const table = serviceTable();
 
 /**
  * The dispatcher's pace on the local stack's real parts (the dispatch queue, 10 dispatcher pollers, DynamoDB
@@ -83,7 +86,7 @@ async function measure(perNumber: number): Promise<DispatchRate> {
     const demo = JSON.parse(readFileSync(DEMO_FIXTURE, 'utf8')) as { wabas: { templates: { name: string }[] }[] };
     const trackOrder = { ...demo.wabas.flatMap((w) => w.templates).find((t) => t.name === 'track_order')!, id: 't950' };
     const numbers = Array.from({ length: 10 }, (_, i) => i + 1);
-    await importDirectory({
+    await importDirectory(table, {
       clients: [{ client_id: CLIENT, client_name: 'Pace' }],
       wabas: [{ waba_id: WABA, waba_name: WABA, business_id: 'b', business_name: 'b', namespace: `ns_${WABA}`, templates: [trackOrder] }],
       channels: numbers.map((n) => ({ wa_id: did(n), client_id: CLIENT, waba_id: WABA, phone_number_id: numberId(n) })),

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamo, tableName } from '#lib/adapters/dynamo/client.ts';
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
 import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
@@ -15,7 +14,7 @@ import { DynamoTemplateRecordStore, outboxItem } from '#lib/adapters/dynamo/temp
 import { GraphClient } from '#lib/adapters/graph/graph-client.ts';
 import { GraphUpstream, TEMPLATES_PAGE_SIZE } from '#lib/adapters/graph/graph-upstream.ts';
 import { resolveHost } from '#lib/adapters/https/resolve-host.ts';
-import { SqsJobQueue, setSqsClient } from '#lib/adapters/sqs/job-queue.ts';
+import { SqsJobQueue } from '#lib/adapters/sqs/job-queue.ts';
 import { resolvePairs } from '#lib/domain/assignments.ts';
 import { changeTemplateStatus } from '#lib/domain/bulk-status.ts';
 import type { Caller } from '#lib/domain/caller.ts';
@@ -33,6 +32,9 @@ import type { EmulatedTemplate } from '../local/graph/model.ts';
 import { emptyMeter, meterDynamo, meterQueue, type RequestMeter } from '../local/request-meter.ts';
 import { trackOrderRecipients } from '../test/support/recipients.ts';
 import { DEMO_FIXTURE, startLocalStack } from '../local/stack.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const table = serviceTable();
 
 /**
  * The cost rows of issue 10 on the local stack's real parts (DynamoDB Local, the SQS server, the Graph
@@ -122,7 +124,7 @@ async function seedListingClient(client: number, count: number, perTemplate: num
       });
     }
   }
-  await importDirectory({
+  await importDirectory(table, {
     clients: [{ client_id: client, client_name: `Bench ${client}` }],
     wabas: [
       {
@@ -155,7 +157,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
   // The send path's jobs are not dispatched here: 10,000 messages per round would run beside the later rows.
   const stack = await startLocalStack({ skipWorkers: ['DispatchMessages'] });
   try {
-    meterDynamo(dynamo(), () => meter, 'benchMeter');
+    meterDynamo(table.client, () => meter, 'benchMeter');
     const sqs = new SQSClient({});
     let captured: string[][] = [];
     meterQueue(
@@ -164,9 +166,8 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
       'benchQueueMeter',
       (bodies) => captured.push(bodies),
     );
-    setSqsClient(sqs);
-    const records = new DynamoTemplateRecordStore();
-    const directory = new DynamoDirectoryStore();
+    const records = new DynamoTemplateRecordStore(table);
+    const directory = new DynamoDirectoryStore(table);
     const graph = new GraphClient({ baseUrl: stack.graphUrl, token: async () => EMULATOR_TOKEN, timeoutMs: 30_000, log: silentLog });
     const upstream = new GraphUpstream(graph, 'bench');
     const rows: StoreRow[] = [];
@@ -181,10 +182,10 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
       listTemplates({ directory, records }, bsp, { client_id: String(client), size: 20, ...query });
     const directPage = async (client: number) => {
       const [, keysPage] = await Promise.all([
-        dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: keys.client(client), sk: keys.listingCount(false) } })),
-        dynamo().send(
+        table.client.send(new GetCommand({ TableName: table.name, Key: { pk: keys.client(client), sk: keys.listingCount(false) } })),
+        table.client.send(
           new QueryCommand({
-            TableName: tableName(),
+            TableName: table.name,
             IndexName: 'listing',
             KeyConditionExpression: 'listing_pk = :p',
             ExpressionAttributeValues: { ':p': keys.listing(client, false) },
@@ -194,7 +195,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
         ),
       ]);
       const pks = (keysPage.Items ?? []).map((i) => ({ pk: i.pk, sk: SORT.assignmentsVersion }));
-      await dynamo().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pks } } }));
+      await table.client.send(new BatchGetCommand({ RequestItems: { [table.name]: { Keys: pks } } }));
     };
     progress('listing');
     const listed = await metered(() => page(901));
@@ -215,9 +216,9 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
       let start: Record<string, unknown> | undefined;
       const found: string[] = [];
       do {
-        const answer = await dynamo().send(
+        const answer = await table.client.send(
           new QueryCommand({
-            TableName: tableName(),
+            TableName: table.name,
             IndexName: 'listing_state',
             KeyConditionExpression: 'listing_state_pk = :p',
             ExpressionAttributeValues: { ':p': keys.listingFacet(client, false, 'state', 'APPROVED') },
@@ -228,7 +229,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
         start = answer.LastEvaluatedKey;
       } while (start);
       const pks = found.slice(0, 20).map((pk) => ({ pk, sk: SORT.assignmentsVersion }));
-      await dynamo().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pks } } }));
+      await table.client.send(new BatchGetCommand({ RequestItems: { [table.name]: { Keys: pks } } }));
     };
     const filtered = await metered(() => page(901, { state: 'APPROVED' }));
     const [filteredMs, directFilteredMs] = await alternating(
@@ -247,9 +248,9 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     const before = await metered(async () => {
       let start: Record<string, unknown> | undefined;
       do {
-        const answer = await dynamo().send(
+        const answer = await table.client.send(
           new QueryCommand({
-            TableName: tableName(),
+            TableName: table.name,
             IndexName: 'gsi2',
             KeyConditionExpression: 'gsi2pk = :p',
             ExpressionAttributeValues: { ':p': keys.clientRecords(901) },
@@ -277,12 +278,12 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     progress('sync');
     // --- Sync of 5,000 new upstream templates ------------------------------------------------------------
     const syncClients = [911, 912, 913].slice(0, Math.max(1, Math.min(3, rounds)));
-    const leases = new DynamoSyncLeaseStore();
+    const leases = new DynamoSyncLeaseStore(table);
     const syncDeps = {
       directory,
       records,
       leases,
-      outbox: new DynamoOutboxStore(),
+      outbox: new DynamoOutboxStore(table),
       publisher: { publish: async () => undefined },
       upstream,
       log: silentLog,
@@ -292,7 +293,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     let syncGraph = 0;
     for (const client of syncClients) {
       const wabaId = `w${client}`;
-      await importDirectory({
+      await importDirectory(table, {
         clients: [{ client_id: client, client_name: `Sync ${client}` }],
         wabas: [{ waba_id: wabaId, waba_name: wabaId, business_id: 'b', business_name: 'b', namespace: `ns_${wabaId}`, templates: [] }],
         channels: [{ wa_id: `${client}001`, client_id: client, waba_id: wabaId }],
@@ -352,9 +353,9 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     const syncBaselineMs = await fastest(Math.min(3, rounds), async () => {
       await fetchPages();
       for (let i = 0; i < sampleItems.length; i += 25) {
-        await dynamo().send(
+        await table.client.send(
           new BatchWriteCommand({
-            RequestItems: { [tableName()]: sampleItems.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) },
+            RequestItems: { [table.name]: sampleItems.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) },
           }),
         );
       }
@@ -365,14 +366,14 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
       await fetchPages();
       const perTemplate = Array.from({ length: sampleItems.length / 3 }, (_, i) => sampleItems.slice(i * 3, i * 3 + 3));
       for (let i = 0; i < perTemplate.length; i += 33) {
-        await dynamo().send(
+        await table.client.send(
           new TransactWriteCommand({
             TransactItems: perTemplate
               .slice(i, i + 33)
               .flat()
               .map((Item) => ({
                 Put: {
-                  TableName: tableName(),
+                  TableName: table.name,
                   Item: { ...Item, pk: `FLOOR${round}#${String(Item.pk)}` },
                   ConditionExpression: 'attribute_not_exists(pk)',
                 },
@@ -400,7 +401,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
 
     progress('bulk status');
     // --- Bulk status, 1,000 items -----------------------------------------------------------------
-    await importDirectory({
+    await importDirectory(table, {
       clients: [{ client_id: 921, client_name: 'Bulk' }],
       wabas: [
         {
@@ -430,27 +431,27 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
       const found = await records.getMany(ids);
       await inParallel([...found.values()], 8, async (record) => {
         const pk = keys.assignments(record.waba_id, record.meta_template.id, record.client_id);
-        await dynamo().send(
+        await table.client.send(
           new QueryCommand({
-            TableName: tableName(),
+            TableName: table.name,
             KeyConditionExpression: 'pk = :p',
             ExpressionAttributeValues: { ':p': pk },
             ConsistentRead: true,
           }),
         );
-        await dynamo().send(
+        await table.client.send(
           new BatchGetCommand({
-            RequestItems: { [tableName()]: { Keys: [{ pk: keys.record(record.id), sk: SORT.record }], ConsistentRead: true } },
+            RequestItems: { [table.name]: { Keys: [{ pk: keys.record(record.id), sk: SORT.record }], ConsistentRead: true } },
           }),
         );
         const flipped = { ...record, active: !record.active };
-        await dynamo().send(
+        await table.client.send(
           new TransactWriteCommand({
             TransactItems: [
-              { Put: { TableName: tableName(), Item: recordItem(flipped) } },
+              { Put: { TableName: table.name, Item: recordItem(flipped) } },
               {
                 Put: {
-                  TableName: tableName(),
+                  TableName: table.name,
                   Item: entryItem(
                     { wabaId: record.waba_id, templateId: record.meta_template.id, clientId: 921 },
                     listingEntryOf([flipped]),
@@ -492,7 +493,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     // Client 931 holds a synced record of a template with a text header, two body values and two buttons.
     const demo = JSON.parse(readFileSync(DEMO_FIXTURE, 'utf8')) as { wabas: { templates: { name: string }[] }[] };
     const trackOrder = demo.wabas.flatMap((w) => w.templates).find((t) => t.name === 'track_order')!;
-    await importDirectory({
+    await importDirectory(table, {
       clients: [{ client_id: 931, client_name: 'Sender' }],
       wabas: [
         {
@@ -522,9 +523,9 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     const sendDeps = {
       directory,
       records,
-      sends: new DynamoSendStore(),
+      sends: new DynamoSendStore(table),
       upstream,
-      queue: new SqsJobQueue(() => stack.queueUrls.dispatch),
+      queue: new SqsJobQueue({ client: sqs, url: stack.queueUrls.dispatch }),
       resolve: resolveHost,
     };
     const body = {
@@ -544,10 +545,10 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     const graphCalls = stack.emulator!.calls.length - graphBefore;
     const bodies = sent.meter.queueBytes;
     const directSend = async (round: number) => {
-      await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: keys.client(931), sk: keys.clientChannel('931001') } }));
-      const key = await dynamo().send(
+      await table.client.send(new GetCommand({ TableName: table.name, Key: { pk: keys.client(931), sk: keys.clientChannel('931001') } }));
+      const key = await table.client.send(
         new QueryCommand({
-          TableName: tableName(),
+          TableName: table.name,
           IndexName: 'listing',
           KeyConditionExpression: 'listing_pk = :p AND begins_with(listing_sk, :o)',
           ExpressionAttributeValues: { ':p': keys.listing(931, false), ':o': 'track_order#en_US#w931#' },
@@ -555,8 +556,10 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
         }),
       );
       if (key.Items?.[0])
-        await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: key.Items[0].pk, sk: SORT.assignmentsVersion } }));
-      await dynamo().send(new PutCommand({ TableName: tableName(), Item: { pk: `SEND#direct-${round}`, sk: 'SEND', status: 'queuing' } }));
+        await table.client.send(new GetCommand({ TableName: table.name, Key: { pk: key.Items[0].pk, sk: SORT.assignmentsVersion } }));
+      await table.client.send(
+        new PutCommand({ TableName: table.name, Item: { pk: `SEND#direct-${round}`, sk: 'SEND', status: 'queuing' } }),
+      );
       for (const batch of sentBatches) {
         await sqs.send(
           new SendMessageBatchCommand({
@@ -566,12 +569,12 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
         );
       }
       // Settled `queued` as the send is: listed under its client and counted there, in one transaction.
-      await dynamo().send(
+      await table.client.send(
         new TransactWriteCommand({
           TransactItems: [
             {
               Update: {
-                TableName: tableName(),
+                TableName: table.name,
                 Key: { pk: `SEND#direct-${round}`, sk: 'SEND' },
                 UpdateExpression: 'SET #s = :s, gsi1pk = :p, gsi1sk = :o',
                 ExpressionAttributeNames: { '#s': 'status' },
@@ -584,7 +587,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
             },
             {
               Update: {
-                TableName: tableName(),
+                TableName: table.name,
                 Key: { pk: keys.client(931), sk: SORT.sendCount },
                 UpdateExpression: 'ADD sends :one',
                 ExpressionAttributeValues: { ':one': 1 },
@@ -610,7 +613,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     // After the send: its 1.4 MB request is timed with the process's heap as it was before this row existed.
     // --- A review result from Meta's webhook, reaching 100 clients that share the WABA ----------------
     const sharing = Array.from({ length: 100 }, (_, i) => 9400 + i);
-    await importDirectory({
+    await importDirectory(table, {
       clients: sharing.map((client_id) => ({ client_id, client_name: `Sharing ${client_id}` })),
       wabas: [{ waba_id: 'w940', waba_name: 'w940', business_id: 'b', business_name: 'b', namespace: 'ns', templates: templates(1, 'n') }],
       channels: sharing.map((client_id) => ({ wa_id: `${client_id}01`, client_id, waba_id: 'w940' })),
@@ -621,15 +624,21 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
         template_id: 'n0',
       })),
     });
-    const outbox = new DynamoOutboxStore();
-    const noticeDeps = { records, sends: new DynamoSendStore(), outbox, publisher: { publish: async () => undefined }, log: silentLog };
+    const outbox = new DynamoOutboxStore(table);
+    const noticeDeps = {
+      records,
+      sends: new DynamoSendStore(table),
+      outbox,
+      publisher: { publish: async () => undefined },
+      log: silentLog,
+    };
     let noticeAt = Date.now();
     const notice = (event: string) =>
       applyNotification(noticeDeps, { kind: 'template_status', waba_id: 'w940', template_id: 'n0', at: ++noticeAt, event, reason: 'NONE' });
     const directNotice = async (status: string) => {
-      const found = await dynamo().send(
+      const found = await table.client.send(
         new QueryCommand({
-          TableName: tableName(),
+          TableName: table.name,
           IndexName: 'gsi1',
           KeyConditionExpression: 'gsi1pk = :p',
           ExpressionAttributeValues: { ':p': keys.template('w940', 'n0') },
@@ -639,17 +648,17 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
       await inParallel(found.Items ?? [], 8, async (item) => {
         const record = item as unknown as TemplateRecord;
         const pk = keys.assignments('w940', 'n0', record.client_id);
-        await dynamo().send(
+        await table.client.send(
           new QueryCommand({
-            TableName: tableName(),
+            TableName: table.name,
             KeyConditionExpression: 'pk = :p',
             ExpressionAttributeValues: { ':p': pk },
             ConsistentRead: true,
           }),
         );
-        await dynamo().send(
+        await table.client.send(
           new BatchGetCommand({
-            RequestItems: { [tableName()]: { Keys: [{ pk: keys.record(record.id), sk: SORT.record }], ConsistentRead: true } },
+            RequestItems: { [table.name]: { Keys: [{ pk: keys.record(record.id), sk: SORT.record }], ConsistentRead: true } },
           }),
         );
         const revised = { ...record, meta_template: { ...record.meta_template, status } };
@@ -661,17 +670,17 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
           data: revised,
         };
         events.push(event.id);
-        await dynamo().send(
+        await table.client.send(
           new TransactWriteCommand({
             TransactItems: [
-              { Put: { TableName: tableName(), Item: recordItem(revised) } },
+              { Put: { TableName: table.name, Item: recordItem(revised) } },
               {
                 Put: {
-                  TableName: tableName(),
+                  TableName: table.name,
                   Item: entryItem({ wabaId: 'w940', templateId: 'n0', clientId: record.client_id }, listingEntryOf([revised]), 1),
                 },
               },
-              { Put: { TableName: tableName(), Item: outboxItem(event) } },
+              { Put: { TableName: table.name, Item: outboxItem(event) } },
             ],
           }),
         );
@@ -705,7 +714,6 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     );
     return { rows, notes };
   } finally {
-    setSqsClient(undefined);
     await stack.stop();
   }
 }

@@ -21,6 +21,7 @@ import { EVENT_RULES } from '#lib/events.ts';
 import { GRAPH_TOKEN_UNSET } from '#lib/adapters/graph/token.ts';
 import { QUEUES } from '#lib/queues.ts';
 import { ROUTE_NOT_FOUND, routes, type Needs } from '#lib/routes.ts';
+import { type SettingSources, settingsFor } from '#lib/config.ts';
 import { workers } from '#lib/workers.ts';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '#lib/log/service.ts';
 import { deployedFunctions } from './function-bundles.ts';
@@ -42,7 +43,7 @@ export interface ServiceStackProps extends StackProps {
   graphApiUrl?: string;
   /** The Meta app id used for resumable uploads of header media; without it, uploads answer 502 saying so. */
   graphAppId?: string;
-  /** Messages per second per sending number (decisions §12); 80 when not given. */
+  /** Messages per second per sending number (decisions §12); the dispatcher's default when not given. */
   messagesPerSecond?: number;
   /** Where alarms are mailed; without it the topic is there to subscribe to by hand. */
   alarmEmail?: string;
@@ -194,31 +195,27 @@ export class TemplateMessagingStack extends Stack {
     };
     if (identity.trigger) alarmOn(identity.trigger);
 
+    /** What the functions' settings are made of: this stack's resources. */
+    const sources: SettingSources = {
+      tableName: table.tableName,
+      graphApiUrl: props.graphApiUrl ?? 'https://graph.facebook.com',
+      graphToken: { secretName: graphToken.secretName },
+      graphAppId: props.graphAppId,
+      metaApp: { secretName: metaWebhook.secretName },
+      eventBusName: bus.eventBusName,
+      queueUrls: Object.fromEntries(Object.entries(queues).map(([key, { queue }]) => [key, queue.queueUrl])) as SettingSources['queueUrls'],
+      messagesPerSecond: props.messagesPerSecond,
+    };
     /** Grants and settings from a function's declared needs (lib/routes.ts): nothing more. */
     const grantNeeds = (fn: ServiceFunction, needs: Needs) => {
+      for (const [name, value] of Object.entries(settingsFor(needs, sources))) fn.addEnvironment(name, value);
       if (needs.table !== 'none') {
-        fn.addEnvironment('TABLE_NAME', table.tableName);
         fn.addToRolePolicy(new PolicyStatement({ actions: [...TABLE_ACTIONS[needs.table]], resources: tableResources }));
       }
-      if (needs.upstream) {
-        graphToken.grantRead(fn);
-        fn.addEnvironment('GRAPH_API_TOKEN_SECRET', graphToken.secretName);
-        fn.addEnvironment('GRAPH_API_URL', props.graphApiUrl ?? 'https://graph.facebook.com');
-        if (props.graphAppId) fn.addEnvironment('GRAPH_APP_ID', props.graphAppId);
-      }
-      if (needs.metaApp) {
-        metaWebhook.grantRead(fn);
-        fn.addEnvironment('META_WEBHOOK_SECRET', metaWebhook.secretName);
-      }
-      if (needs.bus) {
-        bus.grantPutEventsTo(fn);
-        fn.addEnvironment('EVENT_BUS_NAME', bus.eventBusName);
-      }
-      for (const key of needs.queues ?? []) {
-        const { def, queue } = queues[key];
-        queue.grantSendMessages(fn);
-        fn.addEnvironment(def.urlSetting, queue.queueUrl);
-      }
+      if (needs.upstream) graphToken.grantRead(fn);
+      if (needs.metaApp) metaWebhook.grantRead(fn);
+      if (needs.bus) bus.grantPutEventsTo(fn);
+      for (const key of needs.queues ?? []) queues[key].queue.grantSendMessages(fn);
       alarmOn(fn);
     };
 
@@ -287,7 +284,6 @@ export class TemplateMessagingStack extends Stack {
       if ('queue' in worker.trigger) {
         const { def, queue } = queues[worker.trigger.queue];
         queue.grantConsumeMessages(fn);
-        if (worker.trigger.queue === 'dispatch') fn.addEnvironment('MESSAGES_PER_SECOND', String(props.messagesPerSecond ?? 80));
         fn.addEnvironment(def.urlSetting, queue.queueUrl);
         fn.addEventSource(
           new SqsEventSource(queue, {

@@ -1,4 +1,7 @@
 import * as v from 'valibot';
+import { STANDARD_MESSAGES_PER_SECOND } from '#lib/domain/throughput.ts';
+import { QUEUES } from '#lib/queues.ts';
+import type { Needs, QueueKey } from '#lib/routes.ts';
 
 /**
  * Configuration is read from the environment once per cold start and validated, so a missing setting fails
@@ -50,10 +53,10 @@ export function loadConfig<K extends SettingName>(...names: K[]): Config<K> {
 /** Optional endpoint override for DynamoDB (DynamoDB Local); absent in AWS. */
 export const dynamoEndpoint = () => process.env.DYNAMODB_ENDPOINT || undefined;
 
-/** Messages per second per sending number (decisions §12): MESSAGES_PER_SECOND, 80 when unset. */
+/** Messages per second per sending number (decisions §12): MESSAGES_PER_SECOND, the dispatcher's default when unset. */
 export function messagesPerSecond(): number {
   const raw = process.env.MESSAGES_PER_SECOND;
-  if (raw === undefined || raw === '') return 80;
+  if (raw === undefined || raw === '') return STANDARD_MESSAGES_PER_SECOND;
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0 || value > 1000)
     throw new ConfigurationError('Configuration error: MESSAGES_PER_SECOND must be a number in (0, 1000]');
@@ -71,4 +74,71 @@ export function webhookRetryBaseSeconds(): number {
   if (!Number.isFinite(value) || value < 0 || value > 3600)
     throw new ConfigurationError('Configuration error: WEBHOOK_RETRY_BASE_SECONDS must be a number of seconds in [0, 3600]');
   return value;
+}
+
+/** How long one Graph API call may take: GRAPH_API_TIMEOUT_MS, 5 s when unset (the tests shorten it). */
+export const graphApiTimeoutMs = () => Number(process.env.GRAPH_API_TIMEOUT_MS || 5_000);
+
+/** The Meta app's id (GRAPH_APP_ID), for resumable media uploads; empty when not given. */
+export const graphAppId = () => process.env.GRAPH_APP_ID ?? '';
+
+/** Where the Graph API token is: GRAPH_API_TOKEN (local) or the secret GRAPH_API_TOKEN_SECRET names (AWS). */
+export const graphTokenSettings = () => ({
+  GRAPH_API_TOKEN: process.env.GRAPH_API_TOKEN,
+  GRAPH_API_TOKEN_SECRET: process.env.GRAPH_API_TOKEN_SECRET,
+});
+
+/** Where the Meta app's webhook secrets are: META_APP_SECRET and META_VERIFY_TOKEN (local), or META_WEBHOOK_SECRET. */
+export const metaWebhookSettings = () => ({
+  META_APP_SECRET: process.env.META_APP_SECRET,
+  META_VERIFY_TOKEN: process.env.META_VERIFY_TOKEN,
+  META_WEBHOOK_SECRET: process.env.META_WEBHOOK_SECRET,
+});
+
+/** The settings naming the token claims (decisions §17); lib/auth/claim-names.ts checks them. */
+export const claimNameSettings = () => ({
+  CLAIM_CLIENT_ID: process.env.CLAIM_CLIENT_ID,
+  CLAIM_PERMISSIONS: process.env.CLAIM_PERMISSIONS,
+  CLAIM_CAMPAIGNS: process.env.CLAIM_CAMPAIGNS,
+});
+
+/**
+ * What the settings of a function are made of: the CDK stack gives its resources (tokens resolved at deploy),
+ * the local stack its parts' addresses and local secrets.
+ */
+export interface SettingSources {
+  tableName: string;
+  graphApiUrl: string;
+  /** The token's secret in AWS, the token itself locally. */
+  graphToken: { secretName: string } | { token: string };
+  graphAppId?: string;
+  /** The Meta app's webhook secret in AWS, its values locally. */
+  metaApp: { secretName: string } | { appSecret: string; verifyToken: string };
+  eventBusName: string;
+  queueUrls: Record<QueueKey, string>;
+  /** MESSAGES_PER_SECOND for the dispatcher; the default when not given. */
+  messagesPerSecond?: number;
+}
+
+/**
+ * The settings a function with these needs reads, and nothing else: the one list both stacks set (the CDK stack
+ * per function, the local stack once for every function in its process).
+ */
+export function settingsFor(needs: Needs, sources: SettingSources): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (needs.table !== 'none') out.TABLE_NAME = sources.tableName;
+  if (needs.upstream) {
+    out.GRAPH_API_URL = sources.graphApiUrl;
+    if ('secretName' in sources.graphToken) out.GRAPH_API_TOKEN_SECRET = sources.graphToken.secretName;
+    else out.GRAPH_API_TOKEN = sources.graphToken.token;
+    if (sources.graphAppId) out.GRAPH_APP_ID = sources.graphAppId;
+  }
+  if (needs.metaApp) {
+    if ('secretName' in sources.metaApp) out.META_WEBHOOK_SECRET = sources.metaApp.secretName;
+    else Object.assign(out, { META_APP_SECRET: sources.metaApp.appSecret, META_VERIFY_TOKEN: sources.metaApp.verifyToken });
+  }
+  if (needs.bus) out.EVENT_BUS_NAME = sources.eventBusName;
+  for (const key of needs.queues ?? []) out[QUEUES[key].urlSetting] = sources.queueUrls[key];
+  if (needs.pacing && sources.messagesPerSecond !== undefined) out.MESSAGES_PER_SECOND = String(sources.messagesPerSecond);
+  return out;
 }

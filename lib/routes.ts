@@ -36,6 +36,8 @@ export interface Needs {
   upstream?: boolean;
   /** Reads the Meta app's webhook secrets (decisions §13). */
   metaApp?: boolean;
+  /** Paces messages per sending number (MESSAGES_PER_SECOND, decisions §12). */
+  pacing?: boolean;
 }
 
 export interface MultipartSpec {

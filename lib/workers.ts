@@ -45,7 +45,7 @@ export const DispatchMessages = {
   name: 'DispatchMessages',
   entry: 'functions/workers/dispatch-messages.ts',
   trigger: { queue: 'dispatch', batchSize: 1, maxConcurrency: 10, redelivers: true },
-  needs: { table: 'write', upstream: true },
+  needs: { table: 'write', upstream: true, pacing: true },
   timeoutSeconds: 300,
 } satisfies WorkerDef;
 

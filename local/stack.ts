@@ -3,7 +3,11 @@ import { join } from 'node:path';
 import { parseDirectoryFile } from '#lib/adapters/directory-file.ts';
 import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
 import { rebuildDerivedItems } from '#lib/adapters/dynamo/derived-items.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+import { settingsFor } from '#lib/config.ts';
 import { QUEUES } from '#lib/queues.ts';
+import { type Needs, type QueueKey, ROUTE_NOT_FOUND, routes } from '#lib/routes.ts';
+import { workers } from '#lib/workers.ts';
 import { startApiServer } from './api-server.ts';
 import { LocalEventBridge } from './eventbridge.ts';
 import { EMULATOR_TOKEN, type GraphEmulator, type MessageStatus } from './graph/emulator.ts';
@@ -57,6 +61,19 @@ export const LOCAL_META_VERIFY_TOKEN = 'local-verify-token';
 const TABLE_NAME = 'template-messaging';
 const REGION = 'us-east-1';
 
+/** Every function's needs together: the local stack runs them all in one process. */
+function allNeeds(): Needs {
+  const every = [...routes.map((r) => r.needs), ...workers.map((w) => w.needs), ROUTE_NOT_FOUND.needs];
+  return {
+    table: every.some((n) => n.table === 'write') ? 'write' : 'read',
+    queues: [...new Set(every.flatMap((n) => n.queues ?? []))],
+    bus: every.some((n) => n.bus),
+    upstream: every.some((n) => n.upstream),
+    metaApp: every.some((n) => n.metaApp),
+    pacing: every.some((n) => n.pacing),
+  };
+}
+
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => undefined);
@@ -98,27 +115,36 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // The functions' settings. The API's port is fixed before the handlers load: their JWKS URL points at it.
     const apiPort = options.port ?? (await freePort(host));
     const apiUrl = `http://${host}:${apiPort}`;
-    const queueSettings = Object.fromEntries(
-      Object.entries(QUEUES).map(([key, q]) => [q.urlSetting, sqs.queues[key as keyof typeof QUEUES].url]),
-    );
+    const queueUrls = Object.fromEntries(Object.keys(QUEUES).map((key) => [key, sqs.queues[key as QueueKey].url])) as Record<
+      QueueKey,
+      string
+    >;
+    // Every function runs in this one process, so it gets every function's settings, made as the CDK stack makes them.
+    const functionSettings = settingsFor(allNeeds(), {
+      tableName: TABLE_NAME,
+      graphApiUrl: graphUrl,
+      graphToken: { token: process.env.GRAPH_API_TOKEN ?? EMULATOR_TOKEN },
+      graphAppId: process.env.GRAPH_APP_ID ?? 'local-app',
+      // Meta's webhooks (decisions §13): the emulator signs with the same app secret.
+      metaApp: {
+        appSecret: process.env.META_APP_SECRET ?? LOCAL_META_APP_SECRET,
+        verifyToken: process.env.META_VERIFY_TOKEN ?? LOCAL_META_VERIFY_TOKEN,
+      },
+      eventBusName: 'template-messaging-events',
+      queueUrls,
+      ...(process.env.MESSAGES_PER_SECOND && { messagesPerSecond: Number(process.env.MESSAGES_PER_SECOND) }),
+    });
     const settings: Record<string, string> = {
-      TABLE_NAME,
+      ...functionSettings,
+      // Where the AWS parts are, and the local identity provider: what API Gateway and AWS give the deployed functions.
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       AWS_ENDPOINT_URL_SQS: sqs.endpoint,
       AWS_ENDPOINT_URL_EVENTBRIDGE: eventBridgeUrl,
-      EVENT_BUS_NAME: 'template-messaging-events',
       JWT_ISSUER: LOCAL_ISSUER,
       JWT_AUDIENCE: LOCAL_AUDIENCE,
       JWKS_URL: `${apiUrl}/.well-known/jwks.json`,
-      GRAPH_API_URL: graphUrl,
-      GRAPH_API_TOKEN: process.env.GRAPH_API_TOKEN ?? EMULATOR_TOKEN,
-      GRAPH_APP_ID: process.env.GRAPH_APP_ID ?? 'local-app',
-      // Meta's webhooks (decisions §13): the emulator signs with the same app secret.
-      META_APP_SECRET: process.env.META_APP_SECRET ?? LOCAL_META_APP_SECRET,
-      META_VERIFY_TOKEN: process.env.META_VERIFY_TOKEN ?? LOCAL_META_VERIFY_TOKEN,
       // Powertools' EMF metrics lines go to stdout; POWERTOOLS_METRICS_DISABLED=false shows them locally.
       POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
-      ...queueSettings,
     };
     // The functions' settings: this process runs the handlers; `npm run sam:env` hands the same to sam local.
     Object.assign(process.env, settings);
@@ -131,12 +157,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     }
 
     if (dynamo.created) {
-      await importDirectory(fixture);
+      await importDirectory(serviceTable(), fixture);
       log(`Directory loaded from ${fixturePath}`);
     } else log(`Kept data in ${data?.root} (FRESH=true starts from the fixture)`);
     if (dynamo.indexesAdded.length > 0) {
       // Data kept by an earlier version: its derived items (listing entries, DID hierarchy) are written now.
-      const rebuilt = await rebuildDerivedItems();
+      const rebuilt = await rebuildDerivedItems(serviceTable());
       log(
         `Indexes added to the kept table (${dynamo.indexesAdded.join(', ')}); rebuilt ${rebuilt.entries} listing entries and ${rebuilt.channels} client channels`,
       );
@@ -155,7 +181,6 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // Stopped in reverse: the workers first (handing back what they were retrying), then the queues are kept.
     if (data) stops.push(async () => log(`Queued messages kept: ${await saveQueues(sqs.sqs, sqs.queues, sqs.dlqs, data.queuesFile)}`));
     stops.push(await startWorkers(sqs.sqs, sqs.queues, options.skipWorkers));
-    const queueUrls = Object.fromEntries(Object.entries(sqs.queues).map(([k, q]) => [k, q.url]));
     return { apiUrl: api.url, graphUrl, emulator, tableName: TABLE_NAME, sqsEndpoint: sqs.endpoint, queueUrls, settings, stop };
   } catch (error) {
     await stop();

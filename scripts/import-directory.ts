@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { DirectoryFileError } from '#lib/adapters/directory-file.ts';
 import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
 
 /**
  * `npm run import -- <file.json>`: loads the directory (decisions §8) into the table named by TABLE_NAME
@@ -12,7 +13,7 @@ if (!file) {
   process.exit(2);
 }
 try {
-  const { items } = await importDirectory(JSON.parse(readFileSync(file, 'utf8')));
+  const { items } = await importDirectory(serviceTable(), JSON.parse(readFileSync(file, 'utf8')));
   console.log(`imported ${items} items into ${process.env.TABLE_NAME}`);
 } catch (error) {
   console.error(error instanceof DirectoryFileError || error instanceof SyntaxError ? error.message : String(error));

@@ -3,7 +3,10 @@ import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.t
 import { addAssignments } from '#lib/domain/assignments.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { AddChannelCampaigns } from '#lib/routes.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
 
-const deps = { directory: new DynamoDirectoryStore(), records: new DynamoTemplateRecordStore() };
+const table = serviceTable();
+
+const deps = { directory: new DynamoDirectoryStore(table), records: new DynamoTemplateRecordStore(table) };
 
 export const handler = httpFunction(AddChannelCampaigns, ({ path, body, caller }) => addAssignments(deps, caller, path.id, body));

@@ -11,11 +11,14 @@ import { countMetrics } from '#lib/log/metrics.ts';
 import { CreateTemplate } from '#lib/routes.ts';
 import { mediaPorts } from '#lib/wiring/media.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const table = serviceTable();
 
 const stores = {
-  directory: new DynamoDirectoryStore(),
-  records: new DynamoTemplateRecordStore(),
-  outbox: new DynamoOutboxStore(),
+  directory: new DynamoDirectoryStore(table),
+  records: new DynamoTemplateRecordStore(table),
+  outbox: new DynamoOutboxStore(table),
   publisher: new EventBridgePublisher(),
   log: logger,
 };

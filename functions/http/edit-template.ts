@@ -4,8 +4,11 @@ import { editTemplate } from '#lib/domain/edit-template.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { EditTemplate } from '#lib/routes.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
 
-const stores = { directory: new DynamoDirectoryStore(), records: new DynamoTemplateRecordStore() };
+const table = serviceTable();
+
+const stores = { directory: new DynamoDirectoryStore(table), records: new DynamoTemplateRecordStore(table) };
 
 export const handler = httpFunction(EditTemplate, ({ path, query, body, caller, invalid }) => {
   const dryRun = query.dry_run === 'true';

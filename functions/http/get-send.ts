@@ -2,7 +2,10 @@ import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
 import { getSend } from '#lib/domain/send-status.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { GetSend } from '#lib/routes.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
 
-const stores = { sends: new DynamoSendStore() };
+const table = serviceTable();
+
+const stores = { sends: new DynamoSendStore(table) };
 
 export const handler = httpFunction(GetSend, ({ path, caller }) => getSend(stores, caller, path.send_id));

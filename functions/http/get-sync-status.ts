@@ -2,7 +2,10 @@ import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
 import { syncStatus } from '#lib/domain/sync.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { GetSyncStatus } from '#lib/routes.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
 
-const stores = { leases: new DynamoSyncLeaseStore() };
+const table = serviceTable();
+
+const stores = { leases: new DynamoSyncLeaseStore(table) };
 
 export const handler = httpFunction(GetSyncStatus, ({ query, caller }) => syncStatus(stores, caller, query));

@@ -3,8 +3,11 @@ import { parseClientIdParam } from '#lib/domain/tenancy.ts';
 import { getWebhookConfig } from '#lib/domain/webhook-config.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { GetWebhookConfig } from '#lib/routes.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
 
-const store = new DynamoWebhookConfigStore();
+const table = serviceTable();
+
+const store = new DynamoWebhookConfigStore(table);
 
 export const handler = httpFunction(GetWebhookConfig, ({ query, caller }) =>
   getWebhookConfig(store, caller, parseClientIdParam(query.client_id)),

@@ -4,8 +4,11 @@ import { parseClientIdParam } from '#lib/domain/tenancy.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { ListCatalogs } from '#lib/routes.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
 
-const directory = new DynamoDirectoryStore();
+const table = serviceTable();
+
+const directory = new DynamoDirectoryStore(table);
 
 export const handler = httpFunction(ListCatalogs, ({ path, query, caller }) =>
   listCatalogs({ directory, upstream: graphUpstream() }, caller, { did: path.did, clientId: parseClientIdParam(query.client_id) }),

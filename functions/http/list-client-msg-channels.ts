@@ -2,7 +2,10 @@ import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { listClientChannels } from '#lib/domain/channels.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { ListClientMsgChannels } from '#lib/routes.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
 
-const directory = new DynamoDirectoryStore();
+const table = serviceTable();
+
+const directory = new DynamoDirectoryStore(table);
 
 export const handler = httpFunction(ListClientMsgChannels, ({ query, caller }) => listClientChannels(directory, caller, query));

@@ -5,8 +5,11 @@ import { badRequest } from '#lib/http/api-error.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { ListProducts } from '#lib/routes.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
 
-const directory = new DynamoDirectoryStore();
+const table = serviceTable();
+
+const directory = new DynamoDirectoryStore(table);
 
 export const handler = httpFunction(ListProducts, ({ path, query, caller }) => {
   const clientId = parseClientIdParam(query.client_id);

@@ -2,7 +2,10 @@ import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
 import { listSends } from '#lib/domain/send-status.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { ListSends } from '#lib/routes.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
 
-const stores = { sends: new DynamoSendStore() };
+const table = serviceTable();
+
+const stores = { sends: new DynamoSendStore(table) };
 
 export const handler = httpFunction(ListSends, ({ query, caller }) => listSends(stores, caller, query));

@@ -3,7 +3,10 @@ import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.t
 import { listTemplates } from '#lib/domain/templates.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { ListTemplates } from '#lib/routes.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
 
-const deps = { directory: new DynamoDirectoryStore(), records: new DynamoTemplateRecordStore() };
+const table = serviceTable();
+
+const deps = { directory: new DynamoDirectoryStore(table), records: new DynamoTemplateRecordStore(table) };
 
 export const handler = httpFunction(ListTemplates, ({ query, caller }) => listTemplates(deps, caller, query));

@@ -2,7 +2,10 @@ import { DynamoDeliveryLog } from '#lib/adapters/dynamo/delivery-log.ts';
 import { listDeliveries } from '#lib/domain/webhook-delivery.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { ListWebhookDeliveries } from '#lib/routes.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
 
-const log = new DynamoDeliveryLog();
+const table = serviceTable();
+
+const log = new DynamoDeliveryLog(table);
 
 export const handler = httpFunction(ListWebhookDeliveries, ({ query, caller }) => listDeliveries(log, caller, query));

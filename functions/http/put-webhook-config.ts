@@ -4,7 +4,10 @@ import { allowLocalWebhooks } from '#lib/config.ts';
 import { setWebhookConfig } from '#lib/domain/webhook-config.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { PutWebhookConfig } from '#lib/routes.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
 
-const deps = { store: new DynamoWebhookConfigStore(), resolve: resolveHost, allowLocalReceivers: allowLocalWebhooks() };
+const table = serviceTable();
+
+const deps = { store: new DynamoWebhookConfigStore(table), resolve: resolveHost, allowLocalReceivers: allowLocalWebhooks() };
 
 export const handler = httpFunction(PutWebhookConfig, ({ body, caller }) => setWebhookConfig(deps, caller, body));

@@ -4,8 +4,11 @@ import { removeAssignments } from '#lib/domain/assignments.ts';
 import { parseClientIdParam } from '#lib/domain/tenancy.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { RemoveChannelCampaigns } from '#lib/routes.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
 
-const deps = { directory: new DynamoDirectoryStore(), records: new DynamoTemplateRecordStore() };
+const table = serviceTable();
+
+const deps = { directory: new DynamoDirectoryStore(table), records: new DynamoTemplateRecordStore(table) };
 
 export const handler = httpFunction(RemoveChannelCampaigns, ({ path, query, caller }) =>
   removeAssignments(deps, caller, path.id, {

@@ -3,7 +3,10 @@ import { replayDelivery } from '#lib/domain/webhook-delivery.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { ReplayWebhookDelivery } from '#lib/routes.ts';
 import { jobQueue } from '#lib/wiring/queues.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
 
-const deps = { log: new DynamoDeliveryLog(), queue: jobQueue('webhookEvents') };
+const table = serviceTable();
+
+const deps = { log: new DynamoDeliveryLog(table), queue: jobQueue('webhookEvents') };
 
 export const handler = httpFunction(ReplayWebhookDelivery, ({ path, caller }) => replayDelivery(deps, caller, path.id));

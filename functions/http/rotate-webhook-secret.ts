@@ -2,7 +2,10 @@ import { DynamoWebhookConfigStore } from '#lib/adapters/dynamo/webhook-store.ts'
 import { rotateWebhookSecret } from '#lib/domain/webhook-config.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { RotateWebhookSecret } from '#lib/routes.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
 
-const store = new DynamoWebhookConfigStore();
+const table = serviceTable();
+
+const store = new DynamoWebhookConfigStore(table);
 
 export const handler = httpFunction(RotateWebhookSecret, ({ body, caller }) => rotateWebhookSecret(store, caller, body));

@@ -14,17 +14,21 @@ import { SendTemplate } from '#lib/routes.ts';
 import { dryRunInput } from '#lib/schemas/send.ts';
 import { jobQueue } from '#lib/wiring/queues.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const table = serviceTable();
 
 const stores = {
-  directory: new DynamoDirectoryStore(),
-  records: new DynamoTemplateRecordStore(),
-  sends: new DynamoSendStore(),
+  directory: new DynamoDirectoryStore(table),
+  records: new DynamoTemplateRecordStore(table),
+  sends: new DynamoSendStore(table),
   queue: jobQueue('dispatch'),
   resolve: resolveHost,
 };
 
 /** A send with an Idempotency-Key runs once per (acting client, key): its retries get the first answer. */
 const sendOnce = idempotent(
+  table,
   ({ body, sendId, caller }: { scope: string; key: string; body: { pathDid: string; body: SendInput }; sendId: string; caller: Caller }) =>
     sendTemplate({ ...stores, upstream: graphUpstream() }, caller, { ...body, sendId }),
 );

@@ -5,8 +5,11 @@ import { httpFunction } from '#lib/http/http-function.ts';
 import { SyncTemplates } from '#lib/routes.ts';
 import { jobQueue } from '#lib/wiring/queues.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
 
-const stores = { directory: new DynamoDirectoryStore(), leases: new DynamoSyncLeaseStore(), queue: jobQueue('sync') };
+const table = serviceTable();
+
+const stores = { directory: new DynamoDirectoryStore(table), leases: new DynamoSyncLeaseStore(table), queue: jobQueue('sync') };
 
 export const handler = httpFunction(SyncTemplates, ({ body, caller, requestId }) =>
   startSync({ ...stores, upstream: graphUpstream() }, caller, body, requestId),

@@ -7,6 +7,9 @@ import { redeliverIn } from '#lib/adapters/sqs/redelivery.ts';
 import { applyNotification, type NotifiedChange } from '#lib/domain/meta-notifications.ts';
 import { queueWorker } from '#lib/worker/queue-worker.ts';
 import { ApplyMetaNotifications } from '#lib/workers.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const table = serviceTable();
 
 /**
  * Applies Meta's notifications, one queued change per message. A message status that overtook the dispatcher
@@ -14,9 +17,9 @@ import { ApplyMetaNotifications } from '#lib/workers.ts';
  * queue's visibility timeout, and after 10 receives goes to the dead-letter queue.
  */
 const stores = {
-  records: new DynamoTemplateRecordStore(),
-  sends: new DynamoSendStore(),
-  outbox: new DynamoOutboxStore(),
+  records: new DynamoTemplateRecordStore(table),
+  sends: new DynamoSendStore(table),
+  outbox: new DynamoOutboxStore(table),
   publisher: new EventBridgePublisher(),
 };
 const RETRY_UNSETTLED_SECONDS = 2;

@@ -8,6 +8,9 @@ import { deliverEvent } from '#lib/domain/webhook-delivery.ts';
 import { QUEUES } from '#lib/queues.ts';
 import { queueWorker } from '#lib/worker/queue-worker.ts';
 import { DeliverWebhooks } from '#lib/workers.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const table = serviceTable();
 
 /**
  * Consumes the EventBridge rule's queue (and replays) and POSTs each event to its client's webhook, keeping the
@@ -16,8 +19,8 @@ import { DeliverWebhooks } from '#lib/workers.ts';
  * dead-letter queue: none is dropped silently.
  */
 const deps = {
-  configs: new DynamoWebhookConfigStore(),
-  log: new DynamoDeliveryLog(),
+  configs: new DynamoWebhookConfigStore(table),
+  log: new DynamoDeliveryLog(table),
   sender: standardWebhookSender(guardedHttpsPost, allowLocalWebhooks() ? localHttpPost : undefined),
   allowLocalReceivers: allowLocalWebhooks(),
 };

@@ -9,6 +9,9 @@ import { errorForLog } from '#lib/log/source-mapped-stack.ts';
 import { queueWorker } from '#lib/worker/queue-worker.ts';
 import { DispatchMessages } from '#lib/workers.ts';
 import { graphMessages } from '#lib/wiring/upstream.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const table = serviceTable();
 
 /**
  * The dispatcher: consumes dispatch jobs (docs/dispatch-jobs.md), one job per invocation. A job that is not
@@ -16,7 +19,7 @@ import { graphMessages } from '#lib/wiring/upstream.ts';
  * reported failed and comes back sooner than the queue's visibility timeout when the reason allows; what it
  * settled stays settled.
  */
-const stores = { sends: new DynamoSendStore(), pacer: new DynamoPacer() };
+const stores = { sends: new DynamoSendStore(table), pacer: new DynamoPacer(table) };
 const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)) };
 
 export const handler = queueWorker<DispatchJob>(

@@ -7,13 +7,16 @@ import { runSync, type SyncJob } from '#lib/domain/sync.ts';
 import { queueWorker } from '#lib/worker/queue-worker.ts';
 import { SyncTemplatesWorker } from '#lib/workers.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const table = serviceTable();
 
 /** Consumes sync jobs one at a time; a failed job comes back after the queue's visibility timeout. */
 const stores = {
-  directory: new DynamoDirectoryStore(),
-  records: new DynamoTemplateRecordStore(),
-  leases: new DynamoSyncLeaseStore(),
-  outbox: new DynamoOutboxStore(),
+  directory: new DynamoDirectoryStore(table),
+  records: new DynamoTemplateRecordStore(table),
+  leases: new DynamoSyncLeaseStore(table),
+  outbox: new DynamoOutboxStore(table),
   publisher: new EventBridgePublisher(),
 };
 

@@ -1,7 +1,6 @@
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { loadConfig } from '#lib/config.ts';
-import { unauthorized } from '#lib/http/api-error.ts';
 import type { Caller } from '#lib/domain/caller.ts';
 import { callerFromClaims } from './caller.ts';
 
@@ -35,17 +34,14 @@ type EventWithAuthorizer = APIGatewayProxyEventV2 & {
  * In AWS the HTTP API's JWT authorizer has verified the token and put the claims in the request context.
  * Where there is no such context (the local server, `sam local`, a misconfigured route) the token is
  * verified here against the same JWKS, so no path reaches a handler with an unverified caller.
+ * Undefined: no caller (no token, a token refused, or claims that name no caller); the HTTP layer answers 401.
  */
-export async function authenticate(event: APIGatewayProxyEventV2): Promise<Caller> {
+export async function authenticate(event: APIGatewayProxyEventV2): Promise<Caller | undefined> {
   const claims = (event as EventWithAuthorizer).requestContext?.authorizer?.jwt?.claims;
-  if (claims) {
-    const caller = callerFromClaims(claims);
-    if (!caller) throw unauthorized();
-    return caller;
-  }
+  if (claims) return callerFromClaims(claims) ?? undefined;
   const header = event.headers?.authorization ?? event.headers?.Authorization;
   const match = header?.match(/^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i);
-  if (!match) throw unauthorized();
+  if (!match) return undefined;
   const config = loadConfig('JWT_ISSUER', 'JWT_AUDIENCE', 'JWKS_URL');
   try {
     const { payload } = await jwtVerify(match[1], keySet(config.JWKS_URL), {
@@ -53,11 +49,9 @@ export async function authenticate(event: APIGatewayProxyEventV2): Promise<Calle
       algorithms: ACCEPTED_ALGORITHMS,
       requiredClaims: ['exp', 'sub'],
     });
-    if (!audienceMatches(payload as Record<string, unknown>, config.JWT_AUDIENCE)) throw unauthorized();
-    const caller = callerFromClaims(payload as Record<string, unknown>);
-    if (!caller) throw unauthorized();
-    return caller;
+    if (!audienceMatches(payload as Record<string, unknown>, config.JWT_AUDIENCE)) return undefined;
+    return callerFromClaims(payload as Record<string, unknown>) ?? undefined;
   } catch {
-    throw unauthorized();
+    return undefined;
   }
 }

@@ -1,3 +1,5 @@
+import { claimNameSettings } from '#lib/config.ts';
+
 /**
  * Which token claims carry a caller's client id, permissions and campaigns (decisions §17). Settings, so an
  * identity provider that reserves a name (Cognito access tokens own `client_id`) can be used as it is.
@@ -20,7 +22,7 @@ export const CLAIM_SETTINGS = { clientId: 'CLAIM_CLIENT_ID', permissions: 'CLAIM
 const CLAIM_NAME = /^[A-Za-z_][A-Za-z0-9_:.-]{0,99}$/;
 
 /** The claim names of this process: the settings where given (and sane), else the defaults. */
-export function claimNames(env: Record<string, string | undefined> = process.env): ClaimNames {
+export function claimNames(env: Record<string, string | undefined> = claimNameSettings()): ClaimNames {
   const pick = (key: keyof ClaimNames) => {
     const value = env[CLAIM_SETTINGS[key]];
     if (value === undefined || value === '') return CLAIM_DEFAULTS[key];

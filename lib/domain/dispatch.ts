@@ -2,6 +2,7 @@ import { cloudMessage, needsCatalog } from './cloud-message.ts';
 import { type DispatchJob, recipientDigits } from './dispatch-job.ts';
 import { messageReference } from './delivery.ts';
 import type { Log } from './log.ts';
+import { STANDARD_MESSAGES_PER_SECOND } from './throughput.ts';
 import type { ClaimLease, MessageUpstream, Pacer, RecipientClaim, RecipientOutcome, SendRecord, SendStore } from './ports.ts';
 
 /**
@@ -24,7 +25,7 @@ export interface DispatchSettings {
 }
 
 export const DEFAULT_DISPATCH: DispatchSettings = {
-  messagesPerSecond: 80,
+  messagesPerSecond: STANDARD_MESSAGES_PER_SECOND,
   attempts: 6,
   backoffMs: 200,
   maxBackoffMs: 10_000,

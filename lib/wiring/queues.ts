@@ -1,11 +1,28 @@
-import { SqsJobQueue } from '#lib/adapters/sqs/job-queue.ts';
+import { newQueueClient, type ServiceQueue, SqsJobQueue } from '#lib/adapters/sqs/job-queue.ts';
 import { loadConfig } from '#lib/config.ts';
 import { QUEUES } from '#lib/queues.ts';
 import type { QueueKey } from '#lib/routes.ts';
 
-/** The job queue of that key; its URL is read from the function's settings at first send. */
-export const jobQueue = (key: QueueKey) =>
-  new SqsJobQueue(() => {
-    const setting = QUEUES[key].urlSetting;
-    return loadConfig(setting)[setting];
-  });
+let client: ServiceQueue['client'] | undefined;
+
+/** The process's SQS client, made at first use and reused across invocations (the local stack meters it). */
+export const queueClient = () => {
+  client ??= newQueueClient();
+  return client;
+};
+
+/** The queue of that key: the process's client, and its URL read from the function's settings at first send. */
+export function serviceQueue(key: QueueKey): ServiceQueue {
+  return {
+    get client() {
+      return queueClient();
+    },
+    get url() {
+      const setting = QUEUES[key].urlSetting;
+      return loadConfig(setting)[setting];
+    },
+  };
+}
+
+/** The job queue of that key. */
+export const jobQueue = (key: QueueKey) => new SqsJobQueue(serviceQueue(key));

@@ -2,7 +2,7 @@ import { GraphClient } from '#lib/adapters/graph/graph-client.ts';
 import { GraphMessages } from '#lib/adapters/graph/graph-messages.ts';
 import { GraphUpstream } from '#lib/adapters/graph/graph-upstream.ts';
 import { graphApiToken } from '#lib/adapters/graph/token.ts';
-import { loadConfig } from '#lib/config.ts';
+import { graphApiTimeoutMs, graphAppId, loadConfig } from '#lib/config.ts';
 import { logger } from '#lib/log/logger.ts';
 
 let client: GraphClient | undefined;
@@ -13,13 +13,13 @@ const graphClient = () =>
   (client ??= new GraphClient({
     baseUrl: loadConfig('GRAPH_API_URL').GRAPH_API_URL,
     token: () => graphApiToken(),
-    timeoutMs: Number(process.env.GRAPH_API_TIMEOUT_MS ?? 5_000),
+    timeoutMs: graphApiTimeoutMs(),
     log: logger,
   }));
 
 /** The Graph API adapter, made at first use (only functions whose route needs the upstream import this). */
 export function graphUpstream(): GraphUpstream {
-  upstream ??= new GraphUpstream(graphClient(), process.env.GRAPH_APP_ID ?? '');
+  upstream ??= new GraphUpstream(graphClient(), graphAppId());
   return upstream;
 }
 

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { dynamo } from '#lib/adapters/dynamo/client.ts';
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { relayOutbox } from '#lib/domain/outbox.ts';
@@ -8,8 +7,8 @@ import { currentRequest } from '../api-server.ts';
 import type { LocalEventBridge } from '../eventbridge.ts';
 import { publicJwks } from '../keys.ts';
 import { emptyMeter, meterDynamo, meterQueue, type RequestMeter } from '../request-meter.ts';
-import { SQSClient } from '@aws-sdk/client-sqs';
-import { setSqsClient } from '#lib/adapters/sqs/job-queue.ts';
+import { queueClient } from '#lib/wiring/queues.ts';
+import { serviceTable, tableClient } from '#lib/wiring/table.ts';
 
 /**
  * Meters the DynamoDB and SQS calls of each API request (operations, items and bytes read, items written,
@@ -31,15 +30,13 @@ function meterRequests(): { meters: Map<string, RequestMeter>; queued: Map<strin
     }
     return meter;
   };
-  meterDynamo(dynamo(), current);
-  const sqs = new SQSClient({});
-  meterQueue(sqs, current, 'localQueueMeter', (bodies) => {
+  meterDynamo(tableClient(), current);
+  meterQueue(queueClient(), current, 'localQueueMeter', (bodies) => {
     const requestId = currentRequest.getStore()?.requestId;
     if (!requestId) return;
     queued.set(requestId, [...(queued.get(requestId) ?? []), ...bodies]);
     if (queued.size > 50) queued.delete(queued.keys().next().value ?? '');
   });
-  setSqsClient(sqs);
   return { meters, queued };
 }
 
@@ -64,7 +61,7 @@ export async function localEndpoints(eventBridge: LocalEventBridge) {
       return json(200, { ok: true });
     }
     if (req.method === 'POST' && url.pathname === '/_local/relay-outbox') {
-      const relay = { outbox: new DynamoOutboxStore(), publisher: new EventBridgePublisher(), log: logger };
+      const relay = { outbox: new DynamoOutboxStore(serviceTable()), publisher: new EventBridgePublisher(), log: logger };
       return json(200, { relayed: await relayOutbox(relay, Number(url.searchParams.get('graceMs') ?? 60_000)) });
     }
     const ops = /^\/_local\/requests\/([^/]+)\/meter$/.exec(url.pathname);

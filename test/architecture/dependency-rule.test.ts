@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cyclesOf, importGraph } from './imports.ts';
+import { cyclesOf, folderGraph, importGraph } from './imports.ts';
 
 /**
  * The layers (docs/architecture.md): the domain depends on nothing outside itself; adapters implement its
@@ -46,11 +46,25 @@ describe('the dependency rule', () => {
     expect(cyclesOf(graph)).toEqual([]);
   });
 
+  it('has no import cycles between folders (a folder of lib never needs one that needs it)', () => {
+    const folders = folderGraph(graph);
+    const cycles = cyclesOf(folders).map((cycle) =>
+      cycle.slice(1).map((folder, i) => folders.get(cycle[i])?.find((edge) => edge.file === folder)?.specifier),
+    );
+    expect(cycles).toEqual([]);
+  });
+
   it('finds a cycle when there is one (the check itself works)', () => {
     const looped = new Map([
       ['a.ts', [{ specifier: './b.ts', file: 'b.ts' }]],
       ['b.ts', [{ specifier: './a.ts', file: 'a.ts' }]],
     ]);
     expect(cyclesOf(looped)).toEqual([['a.ts', 'b.ts', 'a.ts']]);
+    const between = new Map([
+      ['lib/x/a.ts', [{ specifier: '../y/b.ts', file: 'lib/y/b.ts' }]],
+      ['lib/y/b.ts', [{ specifier: '../x/deep/c.ts', file: 'lib/x/deep/c.ts' }]],
+      ['lib/x/deep/c.ts', []],
+    ]);
+    expect(cyclesOf(folderGraph(between))).toEqual([['lib/x', 'lib/y', 'lib/x']]);
   });
 });

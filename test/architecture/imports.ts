@@ -58,3 +58,27 @@ export function cyclesOf(graph: Map<string, ImportEdge[]>): string[][] {
   for (const file of graph.keys()) if (!state.has(file)) visit(file);
   return cycles;
 }
+
+/**
+ * The layer a file belongs to: lib's folders (lib/domain, lib/http, lib/adapters… with their subfolders), lib's
+ * own files (lib), or a top-level folder (functions, local, infra, scripts).
+ */
+export function layerOf(file: string): string {
+  const parts = file.split('/');
+  return parts[0] === 'lib' && parts.length > 2 ? `lib/${parts[1]}` : parts.length > 1 ? parts[0] : '.';
+}
+
+/** The same graph between layers: a layer imports another when one of its files imports one of the other's. */
+export function folderGraph(graph: Map<string, ImportEdge[]>): Map<string, ImportEdge[]> {
+  const folders = new Map<string, Map<string, ImportEdge>>();
+  for (const [file, edges] of graph) {
+    const from = layerOf(file);
+    const targets = folders.get(from) ?? new Map<string, ImportEdge>();
+    folders.set(from, targets);
+    for (const edge of edges) {
+      if (!edge.file || !graph.has(edge.file) || layerOf(edge.file) === from) continue;
+      targets.set(layerOf(edge.file), { specifier: `${file} → ${edge.specifier}`, file: layerOf(edge.file) });
+    }
+  }
+  return new Map([...folders].map(([folder, targets]) => [folder, [...targets.values()]]));
+}

@@ -1,6 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, expectErrorShape, token } from '../support/api.ts';
 import { hexId, seedDirectory, template, waba } from '../support/seed.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const table = serviceTable();
 
 /**
  * Clients 310 and 311 share WABA w310. Each test works on its own template of that WABA, so tests do not
@@ -129,7 +132,7 @@ describe('channel-campaigns (spec §3, decisions §3)', () => {
       },
     });
     const { DynamoTemplateRecordStore } = await import('#lib/adapters/dynamo/template-store.ts');
-    const store = new DynamoTemplateRecordStore();
+    const store = new DynamoTemplateRecordStore(table);
     const [original, copy] = await Promise.all([store.get(rec(3)), store.get(response.body.ids[1])]);
     const { channel: _a, campaign: _b, id: _c, updated_at: _d, ...originalRest } = original!;
     const { channel: _e, campaign: copyCampaign, id: copyId, updated_at: _f, ...copyRest } = copy!;

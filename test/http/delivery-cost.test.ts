@@ -2,6 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceEvent } from '#lib/domain/events.ts';
 import { emptyMeter, meterDynamo, type RequestMeter } from '../../local/request-meter.ts';
 import { useStackTable } from '../support/seed.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const table = serviceTable();
 
 /**
  * What a webhook delivery attempt and a page of the delivery log cost on the stack's DynamoDB Local (decisions
@@ -13,8 +16,7 @@ let meter: RequestMeter | undefined;
 
 beforeAll(async () => {
   useStackTable();
-  const { dynamo } = await import('#lib/adapters/dynamo/client.ts');
-  meterDynamo(dynamo(), () => meter, 'deliveryCostMeter');
+  meterDynamo(table.client, () => meter, 'deliveryCostMeter');
 });
 
 async function metered<T>(work: () => Promise<T>) {
@@ -32,7 +34,11 @@ describe('the cost of webhook deliveries (decisions §15)', () => {
     const { DynamoWebhookConfigStore } = await import('#lib/adapters/dynamo/webhook-store.ts');
     const { standardWebhookSender } = await import('#lib/adapters/https/webhook-transport.ts');
     const { deliverEvent, listDeliveries } = await import('#lib/domain/webhook-delivery.ts');
-    const deps = { configs: new DynamoWebhookConfigStore(), log: new DynamoDeliveryLog(), sender: standardWebhookSender(async () => 204) };
+    const deps = {
+      configs: new DynamoWebhookConfigStore(table),
+      log: new DynamoDeliveryLog(table),
+      sender: standardWebhookSender(async () => 204),
+    };
     const event = (n: number) =>
       ({
         id: `cost-${Date.now()}-${n}`,

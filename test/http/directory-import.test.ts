@@ -8,6 +8,9 @@ import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
 import { createTable } from '../../local/parts/dynamodb.ts';
 import { DEMO_FIXTURE } from '../../local/stack.ts';
 import { useStackTable } from '../support/seed.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const table = serviceTable();
 
 /** Each test imports into a table of its own on the running DynamoDB Local. */
 let raw: DynamoDBClient;
@@ -32,9 +35,9 @@ beforeAll(() => {
 describe('directory import (decisions §8)', () => {
   it('is idempotent: a second import of the same file changes nothing', async () => {
     await freshTable('import-idempotent');
-    const first = await importDirectory(demo());
+    const first = await importDirectory(table, demo());
     const count = await itemCount('import-idempotent');
-    await importDirectory(demo());
+    await importDirectory(table, demo());
     expect(await itemCount('import-idempotent')).toBe(count);
     expect(count).toBe(first.items);
   });
@@ -46,14 +49,14 @@ describe('directory import (decisions §8)', () => {
     file.channels[1].colour = 'blue';
     file.campaigns.push({ campaign_id: 99, campaign_name: 'Ghost', client_id: 4242 });
     // Act
-    const error = await importDirectory(file).catch((e: unknown) => e);
+    const error = await importDirectory(table, file).catch((e: unknown) => e);
     // Assess
     expect(error).toBeInstanceOf(DirectoryFileError);
     expect((error as DirectoryFileError).problems.map((p) => p.path)).toContain('channels[1].colour');
     expect(await itemCount('import-invalid')).toBe(0);
     const refs = demo();
     refs.campaigns.push({ campaign_id: 99, campaign_name: 'Ghost', client_id: 4242 });
-    const refError = (await importDirectory(refs).catch((e: unknown) => e)) as DirectoryFileError;
+    const refError = (await importDirectory(table, refs).catch((e: unknown) => e)) as DirectoryFileError;
     expect(refError.problems).toEqual([{ path: `campaigns[${refs.campaigns.length - 1}].client_id`, message: 'unknown client_id 4242' }]);
     expect(await itemCount('import-invalid')).toBe(0);
   });

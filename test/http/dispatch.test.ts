@@ -4,6 +4,9 @@ import type { Context, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { call, emulator, expectErrorShape, queuedBy, token } from '../support/api.ts';
 import { seedDirectory, useStackTable, waba } from '../support/seed.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const table = serviceTable();
 
 /**
  * The dispatcher on the running local stack (decisions §12): sends go through the real queue, the dispatcher
@@ -313,13 +316,12 @@ describe('a send recorded before the dispatcher existed (kept data)', () => {
   it('gets its counts at its first job and is dispatched', async () => {
     // Prepare: a queued send as the previous version wrote it (no counts), and its job
     useStackTable();
-    const { dynamo, tableName } = await import('#lib/adapters/dynamo/client.ts');
     const { PutCommand } = await import('@aws-sdk/lib-dynamodb');
     const sendId = `legacy-${run}`;
     const to = numberOf(16, 1);
-    await dynamo().send(
+    await table.client.send(
       new PutCommand({
-        TableName: tableName(),
+        TableName: table.name,
         Item: {
           pk: `SEND#${sendId}`,
           sk: 'SEND',
@@ -362,10 +364,10 @@ describe('a send recorded before the dispatcher existed (kept data)', () => {
     while ((await acceptedFor([to])).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     expect(await acceptedFor([to])).toHaveLength(1);
     const { DynamoSendStore } = await import('#lib/adapters/dynamo/send-store.ts');
-    let stored = await new DynamoSendStore().get(sendId);
+    let stored = await new DynamoSendStore(table).get(sendId);
     while (stored?.counts?.sent !== 1 && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 200));
-      stored = await new DynamoSendStore().get(sendId);
+      stored = await new DynamoSendStore(table).get(sendId);
     }
     expect(stored?.counts).toMatchObject({ sent: 1, failed: 0 });
   });

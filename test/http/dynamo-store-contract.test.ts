@@ -3,16 +3,19 @@ import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { useStackTable } from '../support/seed.ts';
 import { deliveryLogContract, syncLeaseStoreContract, templateRecordStoreContract } from '../support/store-contract.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const table = serviceTable();
 
 templateRecordStoreContract('DynamoDB', () => {
   useStackTable();
-  return new DynamoTemplateRecordStore();
+  return new DynamoTemplateRecordStore(table);
 });
 syncLeaseStoreContract('DynamoDB', () => {
   useStackTable();
-  return new DynamoSyncLeaseStore();
+  return new DynamoSyncLeaseStore(table);
 });
 deliveryLogContract('DynamoDB', () => {
   useStackTable();
-  return new DynamoDeliveryLog();
+  return new DynamoDeliveryLog(table);
 });

@@ -1,9 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { tableClient } from '#lib/wiring/table.ts';
 import { useStackTable } from '../support/seed.ts';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { setDynamo } from '#lib/adapters/dynamo/client.ts';
 
 /**
  * An unexpected failure (here: DynamoDB refusing every call, injected into the AWS client) is a 500 with a
@@ -20,7 +18,7 @@ beforeAll(async () => {
   ({ handler } = (await import('../../functions/http/list-templates.ts')) as never);
 });
 
-afterEach(() => setDynamo(undefined));
+afterEach(() => vi.restoreAllMocks());
 
 const event = {
   version: '2.0',
@@ -39,13 +37,11 @@ const event = {
 describe('unexpected failures', () => {
   it('answer 500 with the request id and no internal detail', async () => {
     // Prepare: a DynamoDB client whose every call fails with an internal-looking error
-    const broken = DynamoDBDocumentClient.from(new DynamoDBClient({ region: 'us-east-1' }));
-    broken.send = (async () => {
-      throw Object.assign(new Error('ProvisionedThroughputExceededException: table arn:aws:dynamodb:secret-table'), {
+    vi.spyOn(tableClient(), 'send').mockRejectedValue(
+      Object.assign(new Error('ProvisionedThroughputExceededException: table arn:aws:dynamodb:secret-table'), {
         name: 'InternalServerError',
-      });
-    }) as never;
-    setDynamo(broken);
+      }),
+    );
     // Act
     const response = await handler(event, {});
     // Assess

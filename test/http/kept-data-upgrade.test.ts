@@ -1,6 +1,9 @@
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
 import { addMissingIndexes } from '../../local/parts/dynamodb.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const table = serviceTable();
 
 /**
  * A table kept by an earlier version (decisions §16) has neither the listing's indexes nor its derived items:
@@ -53,22 +56,23 @@ describe('data kept by an earlier version', () => {
     const old = directoryItems(fixture)
       .filter((item) => !DERIVED.includes(String(item.entity)))
       .map(({ listing_campaign_pk: _c, listing_sk: _s, ...item }) => item);
-    await putAll(old);
+    await putAll(table, old);
     // Act
     const added = await addMissingIndexes(client, TABLE);
-    const rebuilt = await rebuildDerivedItems();
+    const rebuilt = await rebuildDerivedItems(table);
     // Assess
     expect(added).toContain('listing');
     expect(await addMissingIndexes(client, TABLE)).toEqual([]);
     expect(rebuilt.entries).toBeGreaterThan(0);
     const { DynamoTemplateRecordStore } = await import('#lib/adapters/dynamo/template-store.ts');
     const { DynamoDirectoryStore } = await import('#lib/adapters/dynamo/directory-store.ts');
-    const page = await new DynamoTemplateRecordStore().listingPage(7, { deleted: false }, { offset: 0, size: 20 });
+    const page = await new DynamoTemplateRecordStore(table).listingPage(7, { deleted: false }, { offset: 0, size: 20 });
     expect(page.total).toBeGreaterThan(0);
     expect(page.entries.map((e) => e.facets.name)).toContain('order_update');
     expect(
-      (await new DynamoTemplateRecordStore().listingPage(7, { deleted: false, campaignName: 'Unassigned' }, { offset: 0, size: 20 })).total,
+      (await new DynamoTemplateRecordStore(table).listingPage(7, { deleted: false, campaignName: 'Unassigned' }, { offset: 0, size: 20 }))
+        .total,
     ).toBeGreaterThanOrEqual(0);
-    expect(await new DynamoDirectoryStore().channelOfClient(7, '5215550001')).toMatchObject({ wa_id: '5215550001' });
+    expect(await new DynamoDirectoryStore(table).channelOfClient(7, '5215550001')).toMatchObject({ wa_id: '5215550001' });
   });
 });

@@ -2,6 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { MetaNotification } from '#lib/domain/meta-notifications.ts';
 import { emptyMeter, meterDynamo, type RequestMeter } from '../../local/request-meter.ts';
 import { hexId, seedDirectory, template, waba } from '../support/seed.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const table = serviceTable();
 
 /**
  * What applying one of Meta's notifications costs on the stack's DynamoDB Local: it grows with the records the
@@ -43,8 +46,7 @@ beforeAll(async () => {
     ],
     template_records: records,
   });
-  const { dynamo } = await import('#lib/adapters/dynamo/client.ts');
-  meterDynamo(dynamo(), () => meter, 'notificationCostMeter');
+  meterDynamo(table.client, () => meter, 'notificationCostMeter');
 });
 
 async function applyMetered(notification: MetaNotification) {
@@ -57,9 +59,9 @@ async function applyMetered(notification: MetaNotification) {
   meter = emptyMeter();
   const outcome = await applyNotification(
     {
-      records: new DynamoTemplateRecordStore(),
-      sends: new DynamoSendStore(),
-      outbox: new DynamoOutboxStore(),
+      records: new DynamoTemplateRecordStore(table),
+      sends: new DynamoSendStore(table),
+      outbox: new DynamoOutboxStore(table),
       publisher: { publish: async (events) => void published.push(...events) },
       log: silentLog,
     },
@@ -104,7 +106,7 @@ describe('the cost of applying a notification (decisions §13)', () => {
     // Prepare: a send with one recipient, sent
     const { DynamoSendStore } = await import('#lib/adapters/dynamo/send-store.ts');
     const { messageReference } = await import('#lib/domain/delivery.ts');
-    const sends = new DynamoSendStore();
+    const sends = new DynamoSendStore(table);
     const sendId = `cost-${Date.now()}`;
     await sends.begin({
       send_id: sendId,

@@ -1,17 +1,18 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { afterEach, describe, expect, it } from 'vitest';
-import { dynamo, setDynamo } from '#lib/adapters/dynamo/client.ts';
+import { describe, expect, it } from 'vitest';
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import type { ServiceEvent } from '#lib/domain/events.ts';
 import { useStackTable } from '../support/seed.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const table = serviceTable();
 
 /**
- * The outbox on DynamoDB Local, with throttling injected into the AWS client. The events are dated in the
- * future, so the local relay (which takes events older than a minute) never takes them meanwhile.
+ * The outbox on DynamoDB Local, with throttling injected into the AWS client it is given. The events are dated in
+ * the future, so the local relay (which takes events older than a minute) never takes them meanwhile.
  */
-afterEach(() => setDynamo(undefined));
 
 const events = (count: number, at: string): ServiceEvent[] =>
   Array.from({ length: count }, (_, i) => ({
@@ -24,7 +25,6 @@ const events = (count: number, at: string): ServiceEvent[] =>
 
 /** The stack's table through a client that counts commands and throttles the first `throttled` batch writes. */
 function instrumented(throttled: number) {
-  useStackTable();
   const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: process.env.DYNAMODB_ENDPOINT, region: 'us-east-1' }), {
     marshallOptions: { removeUndefinedValues: true },
   });
@@ -37,8 +37,7 @@ function instrumented(throttled: number) {
     if (command.constructor.name === 'BatchWriteCommand' && left-- > 0) return { UnprocessedItems: command.input.RequestItems };
     return send(command as never);
   }) as never;
-  setDynamo(client);
-  return commands;
+  return { commands, table: { client, name: table.name } };
 }
 
 describe('the DynamoDB outbox', () => {
@@ -47,28 +46,25 @@ describe('the DynamoDB outbox', () => {
     useStackTable();
     const at = '2998-01-01T00:00:00.000Z';
     const written = events(30, at);
-    await new DynamoTemplateRecordStore().register([], written);
-    const outbox = new DynamoOutboxStore();
-    const commands = instrumented(2);
+    await new DynamoTemplateRecordStore(table).register([], written);
+    const throttled = instrumented(2);
     // Act
-    await outbox.remove(written.map((e) => e.id));
+    await new DynamoOutboxStore(throttled.table).remove(written.map((e) => e.id));
     // Assess
-    setDynamo(undefined);
-    expect(commands.filter((c) => c === 'BatchWriteCommand').length).toBeGreaterThanOrEqual(4);
+    expect(throttled.commands.filter((c) => c === 'BatchWriteCommand').length).toBeGreaterThanOrEqual(4);
+    const outbox = new DynamoOutboxStore(table);
     const left = (await outbox.pending('2998-01-01T00:00:01.000Z', 1000)).filter((e) => e.id.startsWith(`outbox-${at}`));
     expect(left).toEqual([]);
-    expect(dynamo()).toBeDefined();
   });
 
   it('reads one page to relay 100 events, not the whole backlog', async () => {
     useStackTable();
     const at = '2997-01-01T00:00:00.000Z';
-    await new DynamoTemplateRecordStore().register([], events(150, at));
-    const commands = instrumented(0);
-    const pending = await new DynamoOutboxStore().pending('2997-01-01T00:00:01.000Z', 100);
+    await new DynamoTemplateRecordStore(table).register([], events(150, at));
+    const counted = instrumented(0);
+    const pending = await new DynamoOutboxStore(counted.table).pending('2997-01-01T00:00:01.000Z', 100);
     expect(pending).toHaveLength(100);
-    expect(commands).toEqual(['QueryCommand']);
-    setDynamo(undefined);
-    await new DynamoOutboxStore().remove(events(150, at).map((e) => e.id));
+    expect(counted.commands).toEqual(['QueryCommand']);
+    await new DynamoOutboxStore(table).remove(events(150, at).map((e) => e.id));
   });
 });

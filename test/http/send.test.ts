@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { inject } from 'vitest';
 import { call, emulator, expectErrorShape, meterOf, queuedBy, token } from '../support/api.ts';
 import { BATCH_BYTES } from '#lib/adapters/sqs/job-queue.ts';
@@ -230,8 +230,9 @@ describe('POST /v1/template/messages/{did} (spec §1, decisions §5)', () => {
     process.env.DISPATCH_QUEUE_URL = inject('dispatchQueueUrl');
     process.env.GRAPH_API_URL = inject('graphUrl');
     process.env.GRAPH_API_TOKEN = 'local-graph-access-token';
-    const { setSqsClient } = await import('#lib/adapters/sqs/job-queue.ts');
-    setSqsClient(new SQSClient({ endpoint: 'http://127.0.0.1:1', region: 'us-east-1', maxAttempts: 1 }));
+    const { queueClient } = await import('#lib/wiring/queues.ts');
+    const unreachable = new SQSClient({ endpoint: 'http://127.0.0.1:1', region: 'us-east-1', maxAttempts: 1 });
+    const send = vi.spyOn(queueClient(), 'send').mockImplementation((command) => unreachable.send(command as never));
     const { handler } = (await import('../../functions/http/send-template.ts')) as {
       handler: (e: APIGatewayProxyEventV2, c: unknown) => Promise<{ statusCode: number; body: string }>;
     };
@@ -261,6 +262,6 @@ describe('POST /v1/template/messages/{did} (spec §1, decisions §5)', () => {
     // Assess
     expect(response.statusCode).toBe(502);
     expect(JSON.parse(response.body)).toMatchObject({ code: 'upstream_unavailable', request_id: 'req-q' });
-    setSqsClient(undefined);
+    send.mockRestore();
   });
 });

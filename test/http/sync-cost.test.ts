@@ -2,6 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { emptyMeter, meterDynamo, type RequestMeter } from '../../local/request-meter.ts';
 import { call, emulator, graphUrl, token } from '../support/api.ts';
 import { seedDirectory } from '../support/seed.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const table = serviceTable();
 
 /**
  * Issue 10's counts for a sync, on the stack's DynamoDB Local and Graph emulator: the fewest Graph pages,
@@ -29,8 +32,7 @@ beforeAll(async () => {
     components: [{ type: 'BODY', text: 'Hello' }],
   }));
   await emulator('POST', 'wabas', { id: WABA, templates });
-  const { dynamo } = await import('#lib/adapters/dynamo/client.ts');
-  meterDynamo(dynamo(), () => meter, 'syncCostMeter');
+  meterDynamo(table.client, () => meter, 'syncCostMeter');
 });
 
 async function sync(leaseId: string) {
@@ -43,7 +45,7 @@ async function sync(leaseId: string) {
   const { silentLog } = await import('#lib/domain/log.ts');
   const { runSync } = await import('#lib/domain/sync.ts');
   const { EMULATOR_TOKEN } = await import('../../local/graph/emulator.ts');
-  const leases = new DynamoSyncLeaseStore();
+  const leases = new DynamoSyncLeaseStore(table);
   expect(await leases.acquire(CLIENT, leaseId, Date.now(), 60_000)).toBe(true);
   const upstream = new GraphUpstream(new GraphClient({ baseUrl: graphUrl(), token: async () => EMULATOR_TOKEN, log: silentLog }), 'test');
   const callsTo = async () =>
@@ -52,10 +54,10 @@ async function sync(leaseId: string) {
   meter = emptyMeter();
   const counts = await runSync(
     {
-      directory: new DynamoDirectoryStore(),
-      records: new DynamoTemplateRecordStore(),
+      directory: new DynamoDirectoryStore(table),
+      records: new DynamoTemplateRecordStore(table),
       leases,
-      outbox: new DynamoOutboxStore(),
+      outbox: new DynamoOutboxStore(table),
       publisher: { publish: async () => undefined },
       upstream,
       log: silentLog,

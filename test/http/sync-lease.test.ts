@@ -1,9 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
 import { seedDirectory } from '../support/seed.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const table = serviceTable();
 
 /** The lease on DynamoDB Local: one holder at a time, and a crashed holder blocks for 15 minutes at most. */
-const leases = new DynamoSyncLeaseStore();
+const leases = new DynamoSyncLeaseStore(table);
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
 
 beforeAll(() => seedDirectory({}));

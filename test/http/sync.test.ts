@@ -4,6 +4,9 @@ import { EMULATOR_TOKEN } from '../../local/graph/emulator.ts';
 import { seedDirectory } from '../support/seed.ts';
 import { keys, SORT } from '#lib/adapters/dynamo/table.ts';
 import { TEMPLATES_PAGE_SIZE } from '#lib/adapters/graph/graph-upstream.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const table = serviceTable();
 
 /**
  * Sync of client 9 (WABA 100200400) and client 10 (WABA 100200500). Upstream changes are made on the
@@ -31,10 +34,9 @@ async function listing(client: number, query: string) {
 /** True when no sync lease of the client is stored (its sync has ended). */
 async function leaseFree(clientId: number) {
   await seedDirectory({}); // points this worker's DynamoDB client at the stack's table
-  const { dynamo, tableName } = await import('#lib/adapters/dynamo/client.ts');
   const { GetCommand } = await import('@aws-sdk/lib-dynamodb');
-  const result = await dynamo().send(
-    new GetCommand({ TableName: tableName(), Key: { pk: keys.client(clientId), sk: SORT.syncLease }, ConsistentRead: true }),
+  const result = await table.client.send(
+    new GetCommand({ TableName: table.name, Key: { pk: keys.client(clientId), sk: SORT.syncLease }, ConsistentRead: true }),
   );
   return result.Item === undefined;
 }

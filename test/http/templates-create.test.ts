@@ -2,6 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { apiUrl, call, emulator, expectErrorShape, token } from '../support/api.ts';
 import { useStackTable } from '../support/seed.ts';
 import { CREATE_RULE_CASES, validUtilityTemplate } from '../support/template-rule-cases.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const table = serviceTable();
 
 /**
  * Creation through the running stack. Client 9 (Gamma) owns DID 5511990021 on WABA 100200400, with
@@ -69,7 +72,7 @@ describe('POST /v1/templates/{did}: success', () => {
     expect(entry.meta_template).toMatchObject({ id: response.body.id, name, status: 'PENDING', category: 'UTILITY' });
     const { DynamoTemplateRecordStore } = await import('#lib/adapters/dynamo/template-store.ts');
     useStackTable();
-    const record = await new DynamoTemplateRecordStore().get(entry.id);
+    const record = await new DynamoTemplateRecordStore(table).get(entry.id);
     expect(record).toMatchObject({ createdBy: 'gina', headerType: 'TEXT', syncMeta: { source: 'create' }, isDirectMessage: false });
     const events = await eventually(
       () => routedCreations(response.body.id),

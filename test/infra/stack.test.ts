@@ -15,6 +15,7 @@ beforeAll(() => {
   const stack = new TemplateMessagingStack(app, 'Test', {
     jwtIssuer: 'https://issuer.example.com/',
     jwtAudience: 'tms',
+    messagesPerSecond: 40,
   });
   template = Template.fromStack(stack, { skipCyclicalDependenciesCheck: true });
 });
@@ -156,7 +157,10 @@ describe('the route manifest', () => {
     });
     const [, dispatcher] = resourcesOf('AWS::Lambda::Function').find(([id]) => /^DispatchMessages[0-9A-F]{8}$/.test(id))!;
     expect(dispatcher.Properties.Timeout).toBe(300);
-    expect(dispatcher.Properties.Environment.Variables.MESSAGES_PER_SECOND).toBe('80');
+    // The pace set at deploy reaches the dispatcher only (its `pacing` need); unset, the dispatcher's default holds.
+    expect(dispatcher.Properties.Environment.Variables.MESSAGES_PER_SECOND).toBe('40');
+    const paced = resourcesOf('AWS::Lambda::Function').filter(([, fn]) => fn.Properties.Environment?.Variables?.MESSAGES_PER_SECOND);
+    expect(paced).toHaveLength(1);
     template.hasResourceProperties('AWS::SQS::Queue', {
       VisibilityTimeout: 1800,
       RedrivePolicy: Match.objectLike({ maxReceiveCount: 100 }),

@@ -1,5 +1,8 @@
 import { inject } from 'vitest';
 import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const table = serviceTable();
 
 /**
  * Loads a directory of the test's own into the running stack's table with the real import command, so
@@ -7,7 +10,7 @@ import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
  */
 export async function seedDirectory(file: Record<string, unknown>) {
   useStackTable();
-  await importDirectory(file);
+  await importDirectory(table, file);
 }
 
 /** Points this test worker's AWS clients at the running stack's DynamoDB Local and table. */

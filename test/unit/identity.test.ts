@@ -110,12 +110,12 @@ describe('token verification where no authorizer ran (sam local, the local stack
   });
 
   it('refuses an ES256 token signed by a key of the same issuer: API Gateway would not verify it', async () => {
-    await expect(authenticate(withBearer(await cognitoAccessToken(ec, 'ES256', 'ec')))).rejects.toMatchObject({ status: 401 });
+    expect(await authenticate(withBearer(await cognitoAccessToken(ec, 'ES256', 'ec')))).toBeUndefined();
   });
 
   it('refuses a token for another app client', async () => {
     const other = await cognitoAccessToken(rsa, 'RS256', 'rsa', { client_id: 'another-client' });
-    await expect(authenticate(withBearer(other))).rejects.toMatchObject({ status: 401 });
+    expect(await authenticate(withBearer(other))).toBeUndefined();
   });
 
   it('matches the audience as API Gateway does', () => {

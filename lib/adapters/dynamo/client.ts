@@ -1,24 +1,17 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { dynamoEndpoint, loadConfig } from '#lib/config.ts';
 
-let documentClient: DynamoDBDocumentClient | undefined;
-
-/** One document client per process, created at first use and reused across invocations. */
-export function dynamo(): DynamoDBDocumentClient {
-  if (!documentClient) {
-    const endpoint = dynamoEndpoint();
-    const client = new DynamoDBClient(endpoint ? { endpoint } : {});
-    documentClient = DynamoDBDocumentClient.from(client, {
-      marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
-    });
-  }
-  return documentClient;
+/**
+ * The service's table as every DynamoDB adapter gets it, through its constructor: the document client and the
+ * table's name. The composition root decides where they come from (lib/wiring/table.ts: the function's settings;
+ * a test: the local stack's table, or a client that injects faults).
+ */
+export interface ServiceTable {
+  readonly client: DynamoDBDocumentClient;
+  readonly name: string;
 }
 
-/** Replaces the process's client; used by tests that inject faults into the AWS client. */
-export function setDynamo(client: DynamoDBDocumentClient | undefined) {
-  documentClient = client;
+/** A document client as the adapters expect it (undefined attributes dropped); `endpoint` for DynamoDB Local. */
+export function documentClient(endpoint?: string, client = new DynamoDBClient(endpoint ? { endpoint } : {})): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false } });
 }
-
-export const tableName = () => loadConfig('TABLE_NAME').TABLE_NAME;

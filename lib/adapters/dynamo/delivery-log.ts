@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ServiceEvent } from '#lib/domain/events.ts';
 import type { DeliveryLog } from '#lib/domain/ports.ts';
 import { DELIVERY_STATUSES, DeliveryChanged, type DeliveryStatus, type WebhookDelivery } from '#lib/domain/webhook.ts';
-import { dynamo, tableName } from './client.ts';
+import type { ServiceTable } from './client.ts';
 import { queryFirst, stripKeys } from './directory-store.ts';
 import { keys, SORT, TTL_ATTRIBUTE } from './table.ts';
 import { cancellationCodes, type TransactItem, transactWrite } from './transactions.ts';
@@ -25,9 +25,11 @@ const expiresAt = (createdAt: string, extraDays = 0) =>
  * (TTL deletes them within days) are filtered out of every read.
  */
 export class DynamoDeliveryLog implements DeliveryLog {
+  constructor(private readonly table: ServiceTable) {}
+
   async get(id: string) {
-    const result = await dynamo().send(
-      new GetCommand({ TableName: tableName(), Key: { pk: keys.delivery(id), sk: SORT.delivery }, ConsistentRead: true }),
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: { pk: keys.delivery(id), sk: SORT.delivery }, ConsistentRead: true }),
     );
     const item = result.Item;
     if (!item || Number(item[TTL_ATTRIBUTE]) <= Date.now() / 1000) return null;
@@ -52,7 +54,7 @@ export class DynamoDeliveryLog implements DeliveryLog {
     };
     const put: TransactItem = {
       Put: {
-        TableName: tableName(),
+        TableName: this.table.name,
         Item: item,
         ...(previous
           ? {
@@ -74,7 +76,7 @@ export class DynamoDeliveryLog implements DeliveryLog {
       const values = Object.fromEntries(Object.entries(moves).map(([status, n]) => [`:${status}`, n]));
       items.push({
         Update: {
-          TableName: tableName(),
+          TableName: this.table.name,
           Key: { pk: keys.client(delivery.client_id), sk: keys.deliveryCounts(dayOf(delivery.created_at)) },
           UpdateExpression: `ADD ${Object.keys(moves)
             .map((status) => `#${status} :${status}`)
@@ -85,7 +87,7 @@ export class DynamoDeliveryLog implements DeliveryLog {
       });
     }
     try {
-      await transactWrite(items);
+      await transactWrite(this.table, items);
     } catch (error) {
       if (cancellationCodes(error)?.includes('ConditionalCheckFailed')) throw new DeliveryChanged();
       throw error;
@@ -96,6 +98,7 @@ export class DynamoDeliveryLog implements DeliveryLog {
   async list(clientId: number, status: DeliveryStatus | undefined, page: { offset: number; size: number }) {
     const nowSeconds = Math.floor(Date.now() / 1000);
     const found = await queryFirst(
+      this.table,
       {
         IndexName: status ? 'gsi2' : 'gsi1',
         KeyConditionExpression: `${status ? 'gsi2pk' : 'gsi1pk'} = :pk`,
@@ -109,9 +112,9 @@ export class DynamoDeliveryLog implements DeliveryLog {
       page.offset + page.size,
     );
     const today = new Date().toISOString();
-    const counts = await dynamo().send(
+    const counts = await this.table.client.send(
       new QueryCommand({
-        TableName: tableName(),
+        TableName: this.table.name,
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
         ExpressionAttributeValues: {
           ':pk': keys.client(clientId),

@@ -3,7 +3,7 @@ import type { ChannelRecord } from '#lib/domain/directory.ts';
 import { listingEntryOf } from '#lib/domain/template-listing.ts';
 import type { TemplateRecord } from '#lib/domain/template-record.ts';
 import { putAll } from './batch-write.ts';
-import { dynamo, tableName } from './client.ts';
+import type { ServiceTable } from './client.ts';
 import { stripKeys } from './directory-store.ts';
 import { campaignHolders, entryItem } from './listing-items.ts';
 import { assignmentKeyItem, byAggregate } from './record-items.ts';
@@ -52,14 +52,14 @@ export function clientChannelItems(memberships: { client_id: number; waba_id: st
  * kept data; it is the backfill for a deployed table too. It reads the whole table (a Scan), so it is a
  * migration, never a request's path.
  */
-export async function rebuildDerivedItems(table = tableName()): Promise<{ entries: number; channels: number }> {
+export async function rebuildDerivedItems(table: ServiceTable): Promise<{ entries: number; channels: number }> {
   const records: TemplateRecord[] = [];
   const versions = new Map<string, number>();
   const channels: ChannelRecord[] = [];
   const memberships: { client_id: number; waba_id: string }[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await dynamo().send(new ScanCommand({ TableName: table, ExclusiveStartKey: start }));
+    const page = await table.client.send(new ScanCommand({ TableName: table.name, ExclusiveStartKey: start }));
     for (const item of page.Items ?? []) {
       if (item.entity === 'template_record') records.push(stripKeys<TemplateRecord>(item)!);
       else if (item.sk === SORT.assignmentsVersion) versions.set(String(item.pk), Number(item.version ?? 0));
@@ -70,6 +70,6 @@ export async function rebuildDerivedItems(table = tableName()): Promise<{ entrie
   } while (start);
   const listing = listingItemsOf(records, (aggregate) => versions.get(aggregate) || 1);
   const channelItems = clientChannelItems(memberships, channels);
-  await putAll([...listing.items, ...channelItems], table);
+  await putAll(table, [...listing.items, ...channelItems]);
   return { entries: listing.entries, channels: channelItems.length };
 }

@@ -1,5 +1,6 @@
 import { type DirectoryFile, directoryEntities, parseDirectoryFile } from '#lib/adapters/directory-file.ts';
 import { CHANNELS_PARTITION, keys, SORT } from '#lib/adapters/dynamo/table.ts';
+import type { ServiceTable } from './client.ts';
 import { putAll } from './batch-write.ts';
 import { clientChannelItems, listingItemsOf } from './derived-items.ts';
 import { recordItem } from './record-items.ts';
@@ -39,9 +40,9 @@ export function directoryItems(file: DirectoryFile, now = new Date().toISOString
 }
 
 /** Writes the directory; every write is a full put by key, so running an import twice changes nothing. */
-export async function importDirectory(input: unknown): Promise<{ items: number }> {
+export async function importDirectory(table: ServiceTable, input: unknown): Promise<{ items: number }> {
   const file = parseDirectoryFile(input);
   const items = directoryItems(file);
-  await putAll(items);
+  await putAll(table, items);
   return { items: items.length };
 }

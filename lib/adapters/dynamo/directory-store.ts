@@ -2,7 +2,7 @@ import { BatchGetCommand, GetCommand, QueryCommand, type QueryCommandInput } fro
 import type { Campaign, ChannelRecord, Client, ContactChannel, Waba } from '#lib/domain/directory.ts';
 import type { DirectoryStore } from '#lib/domain/ports.ts';
 import { CHANNELS_PARTITION, keys, SORT } from '#lib/adapters/dynamo/table.ts';
-import { dynamo, tableName } from './client.ts';
+import type { ServiceTable } from './client.ts';
 
 const KEY_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'entity', 'expires_at'];
 
@@ -15,11 +15,11 @@ export function stripKeys<T>(item: Record<string, unknown> | undefined): T | nul
 }
 
 /** Runs a Query to the end, page by page. */
-export async function queryAll(input: Omit<QueryCommandInput, 'TableName'>): Promise<Record<string, unknown>[]> {
+export async function queryAll(table: ServiceTable, input: Omit<QueryCommandInput, 'TableName'>): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await dynamo().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: start }));
+    const page = await table.client.send(new QueryCommand({ ...input, TableName: table.name, ExclusiveStartKey: start }));
     items.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
   } while (start);
@@ -31,14 +31,15 @@ export async function queryAll(input: Omit<QueryCommandInput, 'TableName'>): Pro
  * still missing; a filter can make a request answer fewer, so it goes on until it has them or the end.
  */
 export async function queryFirst(
+  table: ServiceTable,
   input: Omit<QueryCommandInput, 'TableName' | 'Limit'>,
   wanted: number,
 ): Promise<Record<string, unknown>[]> {
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await dynamo().send(
-      new QueryCommand({ ...input, TableName: tableName(), Limit: wanted - items.length, ExclusiveStartKey: start }),
+    const page = await table.client.send(
+      new QueryCommand({ ...input, TableName: table.name, Limit: wanted - items.length, ExclusiveStartKey: start }),
     );
     items.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
@@ -47,40 +48,46 @@ export async function queryFirst(
 }
 
 /** BatchGetItem of any number of keys, 100 at a time, until DynamoDB has answered for every key. */
-export async function batchGet(wanted: { pk: string; sk: string }[], consistent = false): Promise<Record<string, unknown>[]> {
+export async function batchGet(
+  table: ServiceTable,
+  wanted: { pk: string; sk: string }[],
+  consistent = false,
+): Promise<Record<string, unknown>[]> {
   const chunks: { pk: string; sk: string }[][] = [];
   for (let i = 0; i < wanted.length; i += 100) chunks.push(wanted.slice(i, i + 100));
   // The chunks go at once (a bulk request reads at most 10 of them).
-  const answers = await Promise.all(chunks.map((chunk) => batchGetChunk(chunk, consistent)));
+  const answers = await Promise.all(chunks.map((chunk) => batchGetChunk(table, chunk, consistent)));
   return answers.flat();
 }
 
-async function batchGetChunk(keys: { pk: string; sk: string }[], consistent: boolean) {
+async function batchGetChunk(table: ServiceTable, keys: { pk: string; sk: string }[], consistent: boolean) {
   const items: Record<string, unknown>[] = [];
   let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
-    [tableName()]: { Keys: keys, ConsistentRead: consistent },
+    [table.name]: { Keys: keys, ConsistentRead: consistent },
   };
   for (let attempt = 0; request && Object.keys(request).length > 0; attempt++) {
     if (attempt > 0) await new Promise((r) => setTimeout(r, 20 * 2 ** Math.min(attempt, 6)));
-    const result = await dynamo().send(new BatchGetCommand({ RequestItems: request }));
-    items.push(...(result.Responses?.[tableName()] ?? []));
+    const result = await table.client.send(new BatchGetCommand({ RequestItems: request }));
+    items.push(...(result.Responses?.[table.name] ?? []));
     request = result.UnprocessedKeys as typeof request;
   }
   return items;
 }
 
-async function getItem<T>(pk: string, sk: string): Promise<T | null> {
-  const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk, sk } }));
+async function getItem<T>(table: ServiceTable, pk: string, sk: string): Promise<T | null> {
+  const result = await table.client.send(new GetCommand({ TableName: table.name, Key: { pk, sk } }));
   return stripKeys<T>(result.Item);
 }
 
 export class DynamoDirectoryStore implements DirectoryStore {
+  constructor(private readonly table: ServiceTable) {}
+
   getChannel(waId: string) {
-    return getItem<ChannelRecord>(keys.channel(waId), 'CHANNEL');
+    return getItem<ChannelRecord>(this.table, keys.channel(waId), 'CHANNEL');
   }
 
   async listChannels(clientId?: number) {
-    const items = await queryAll({
+    const items = await queryAll(this.table, {
       IndexName: 'gsi1',
       KeyConditionExpression: clientId === undefined ? 'gsi1pk = :p' : 'gsi1pk = :p AND begins_with(gsi1sk, :c)',
       ExpressionAttributeValues:
@@ -90,11 +97,11 @@ export class DynamoDirectoryStore implements DirectoryStore {
   }
 
   async clientHasWaba(clientId: number, wabaId: string) {
-    return (await getItem(keys.client(clientId), keys.waba(wabaId))) !== null;
+    return (await getItem(this.table, keys.client(clientId), keys.waba(wabaId))) !== null;
   }
 
   async listClientWabas(clientId: number) {
-    const items = await queryAll({
+    const items = await queryAll(this.table, {
       KeyConditionExpression: 'pk = :p AND begins_with(sk, :w)',
       ExpressionAttributeValues: { ':p': keys.client(clientId), ':w': SORT.wabaPrefix },
     });
@@ -102,19 +109,19 @@ export class DynamoDirectoryStore implements DirectoryStore {
   }
 
   getWaba(wabaId: string) {
-    return getItem<Waba>(keys.waba(wabaId), SORT.waba);
+    return getItem<Waba>(this.table, keys.waba(wabaId), SORT.waba);
   }
 
   getClient(clientId: number) {
-    return getItem<Client>(keys.client(clientId), SORT.client);
+    return getItem<Client>(this.table, keys.client(clientId), SORT.client);
   }
 
   getCampaign(clientId: number, campaignId: number) {
-    return getItem<Campaign>(keys.client(clientId), keys.campaign(campaignId));
+    return getItem<Campaign>(this.table, keys.client(clientId), keys.campaign(campaignId));
   }
 
   getContactChannel(clientId: number, channelId: number) {
-    return getItem<ContactChannel>(keys.client(clientId), keys.contactChannel(channelId));
+    return getItem<ContactChannel>(this.table, keys.client(clientId), keys.contactChannel(channelId));
   }
 
   async getAssignables(clientId: number, channelIds: number[], campaignIds: number[]) {
@@ -124,7 +131,7 @@ export class DynamoDirectoryStore implements DirectoryStore {
     ];
     const channels = new Map<number, ContactChannel>();
     const campaigns = new Map<number, Campaign>();
-    for (const item of await batchGet(wanted)) {
+    for (const item of await batchGet(this.table, wanted)) {
       if (item.entity === 'contact_channel') channels.set(Number(item.channel_id), stripKeys<ContactChannel>(item)!);
       if (item.entity === 'campaign') campaigns.set(Number(item.campaign_id), stripKeys<Campaign>(item)!);
     }
@@ -132,6 +139,6 @@ export class DynamoDirectoryStore implements DirectoryStore {
   }
 
   channelOfClient(clientId: number, did: string) {
-    return getItem<ChannelRecord>(keys.client(clientId), keys.clientChannel(did));
+    return getItem<ChannelRecord>(this.table, keys.client(clientId), keys.clientChannel(did));
   }
 }

@@ -1,11 +1,9 @@
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { IdempotencyAlreadyInProgressError, IdempotencyValidationError } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Context } from 'aws-lambda';
-import { dynamoEndpoint } from '#lib/config.ts';
 import { Conflict } from '#lib/domain/errors.ts';
-import { tableName } from './client.ts';
+import type { ServiceTable } from './client.ts';
 import { TTL_ATTRIBUTE } from './table.ts';
 
 /**
@@ -21,30 +19,30 @@ export interface IdempotentRequest {
 /** How long a key's first answer is kept (decisions §12). */
 const KEEP_SECONDS = 24 * 60 * 60;
 
-let persistence: DynamoDBPersistenceLayer | undefined;
-
 /**
  * Powertools Idempotency on the service's table (items `IDEMPOTENCY` / `<function>#<hash of scope and key>`,
  * removed by the table's TTL): the first request with a key runs, later ones with the same key and body get
  * its answer, with another body 409 `idempotency_key_reused`, while it still runs 409 `idempotency_in_progress`.
  * A request that throws leaves no record, so it may be tried again.
  */
-export function idempotent<Q extends IdempotentRequest, R>(run: (request: Q) => Promise<R>) {
+export function idempotent<Q extends IdempotentRequest, R>(table: ServiceTable, run: (request: Q) => Promise<R>) {
   const config = new IdempotencyConfig({
     eventKeyJmesPath: '[scope, key]',
     payloadValidationJmesPath: 'body',
     expiresAfterSeconds: KEEP_SECONDS,
     throwOnNoIdempotencyKey: true,
   });
+  let persistence: DynamoDBPersistenceLayer | undefined;
   let wrapped: ((request: Q) => Promise<R>) | undefined;
   return async (request: Q, context: Context): Promise<R> => {
     persistence ??= new DynamoDBPersistenceLayer({
-      tableName: tableName(),
+      tableName: table.name,
       keyAttr: 'pk',
       sortKeyAttr: 'sk',
       staticPkValue: 'IDEMPOTENCY',
       expiryAttr: TTL_ATTRIBUTE,
-      awsSdkV3Client: new DynamoDBClient(dynamoEndpoint() ? { endpoint: dynamoEndpoint() } : {}),
+      // The table's own client: Powertools sends plain commands, which a document client passes through as they are.
+      awsSdkV3Client: table.client,
     });
     wrapped ??= makeIdempotent(run, { persistenceStore: persistence, config });
     // A request that dies mid-way frees its key when the invocation's time is up, not 24 hours later.

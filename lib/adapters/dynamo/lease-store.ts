@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SyncLeaseStore, SyncProgress, SyncRunResult, SyncState } from '#lib/domain/ports.ts';
 import { keys, SORT, TTL_ATTRIBUTE } from '#lib/adapters/dynamo/table.ts';
-import { dynamo, tableName } from './client.ts';
+import type { ServiceTable } from './client.ts';
 import { isConditionalCheckFailure } from './transactions.ts';
 
 const SK = SORT.syncLease;
@@ -12,11 +12,13 @@ const SK = SORT.syncLease;
  * so the expiry is compared here rather than trusted to TTL.
  */
 export class DynamoSyncLeaseStore implements SyncLeaseStore {
+  constructor(private readonly table: ServiceTable) {}
+
   async acquire(clientId: number, leaseId: string, nowMs: number, ttlMs: number) {
     try {
-      await dynamo().send(
+      await this.table.client.send(
         new PutCommand({
-          TableName: tableName(),
+          TableName: this.table.name,
           Item: {
             pk: keys.client(clientId),
             sk: SK,
@@ -38,8 +40,8 @@ export class DynamoSyncLeaseStore implements SyncLeaseStore {
   }
 
   async holds(clientId: number, leaseId: string, nowMs: number) {
-    const result = await dynamo().send(
-      new GetCommand({ TableName: tableName(), Key: { pk: keys.client(clientId), sk: SK }, ConsistentRead: true }),
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: { pk: keys.client(clientId), sk: SK }, ConsistentRead: true }),
     );
     return result.Item?.lease_id === leaseId && Number(result.Item?.[TTL_ATTRIBUTE]) >= Math.floor(nowMs / 1000);
   }
@@ -50,28 +52,28 @@ export class DynamoSyncLeaseStore implements SyncLeaseStore {
    */
   async release(clientId: number, leaseId: string, lastRun?: SyncRunResult) {
     const deleteLease = {
-      TableName: tableName(),
+      TableName: this.table.name,
       Key: { pk: keys.client(clientId), sk: SK },
       ConditionExpression: 'lease_id = :id',
       ExpressionAttributeValues: { ':id': leaseId },
     };
     try {
-      if (!lastRun) await dynamo().send(new DeleteCommand(deleteLease));
+      if (!lastRun) await this.table.client.send(new DeleteCommand(deleteLease));
       else {
         const record = {
-          TableName: tableName(),
+          TableName: this.table.name,
           Item: { pk: keys.client(clientId), sk: SORT.syncLastRun, entity: 'sync_last_run', ...lastRun },
         };
-        await dynamo().send(new TransactWriteCommand({ TransactItems: [{ Delete: deleteLease }, { Put: record }] }));
+        await this.table.client.send(new TransactWriteCommand({ TransactItems: [{ Delete: deleteLease }, { Put: record }] }));
       }
     } catch (error) {
       // Someone else holds it now (ours expired): theirs must stay; our result is still worth keeping.
       const name = (error as Error).name;
       if (name !== 'ConditionalCheckFailedException' && name !== 'TransactionCanceledException') throw error;
       if (lastRun)
-        await dynamo().send(
+        await this.table.client.send(
           new PutCommand({
-            TableName: tableName(),
+            TableName: this.table.name,
             Item: { pk: keys.client(clientId), sk: SORT.syncLastRun, entity: 'sync_last_run', ...lastRun },
           }),
         );
@@ -80,9 +82,9 @@ export class DynamoSyncLeaseStore implements SyncLeaseStore {
 
   async report(clientId: number, leaseId: string, progress: SyncProgress) {
     try {
-      await dynamo().send(
+      await this.table.client.send(
         new UpdateCommand({
-          TableName: tableName(),
+          TableName: this.table.name,
           Key: { pk: keys.client(clientId), sk: SK },
           UpdateExpression: 'SET progress = :p',
           ConditionExpression: 'lease_id = :id',
@@ -97,9 +99,9 @@ export class DynamoSyncLeaseStore implements SyncLeaseStore {
 
   /** The lease and the last run sort side by side under the client (SYNC_LAST_RUN, SYNC_LEASE): one Query. */
   async state(clientId: number, nowMs: number): Promise<SyncState> {
-    const result = await dynamo().send(
+    const result = await this.table.client.send(
       new QueryCommand({
-        TableName: tableName(),
+        TableName: this.table.name,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sync)',
         ExpressionAttributeValues: { ':pk': keys.client(clientId), ':sync': 'SYNC_' },
         ConsistentRead: true,

@@ -3,7 +3,6 @@ import type { ListingEntry } from '#lib/domain/template-listing.ts';
 import type { TemplateRecord } from '#lib/domain/template-record.ts';
 import { listedCampaign } from '#lib/domain/template-record.ts';
 import { keys, SORT } from './table.ts';
-import { tableName } from './client.ts';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -87,6 +86,7 @@ export function entryFromItem(item: Record<string, unknown>): ListingEntry | nul
 
 /** Writes the entry and the next version, on condition the version is still the one read. */
 export function putEntry(
+  tableName: string,
   of: { wabaId: string; templateId: string; clientId: number; version: number },
   entry: ListingEntry | null,
   fresh = false,
@@ -94,7 +94,7 @@ export function putEntry(
   const seen = of.version;
   return {
     Put: {
-      TableName: tableName(),
+      TableName: tableName,
       Item: entryItem(of, entry, seen + 1),
       ConditionExpression: fresh
         ? 'attribute_not_exists(pk)'
@@ -107,7 +107,7 @@ export function putEntry(
 }
 
 /** How each listing partition's count moves when an entry goes from `before` to `after`. */
-export function countChanges(changes: { before: ListingEntry | null; after: ListingEntry | null }[]): TransactItem[] {
+export function countChanges(tableName: string, changes: { before: ListingEntry | null; after: ListingEntry | null }[]): TransactItem[] {
   const deltas = new Map<string, { clientId: number; deleted: boolean; delta: number }>();
   const move = (entry: ListingEntry | null, delta: number) => {
     if (!entry) return;
@@ -124,7 +124,7 @@ export function countChanges(changes: { before: ListingEntry | null; after: List
     .filter((d) => d.delta !== 0)
     .map((d) => ({
       Update: {
-        TableName: tableName(),
+        TableName: tableName,
         Key: { pk: keys.client(d.clientId), sk: keys.listingCount(d.deleted) },
         UpdateExpression: 'ADD entries :delta SET entity = :entity',
         ExpressionAttributeValues: { ':delta': d.delta, ':entity': 'listing_count' },

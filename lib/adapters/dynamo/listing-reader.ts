@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { isUnfiltered, type ListingCriteria, type ListingEntry, type ListingFacets, matchesListing } from '#lib/domain/template-listing.ts';
 import type { MetaTemplate } from '#lib/domain/template-record.ts';
-import { dynamo, tableName } from './client.ts';
+import type { ServiceTable } from './client.ts';
 import { batchGet, queryAll } from './directory-store.ts';
 import { entryFromItem, FACET_INDEXES, type Facet } from './listing-items.ts';
 import { keys, SORT } from './table.ts';
@@ -15,6 +15,7 @@ import { keys, SORT } from './table.ts';
  * - only filters without an index (search, quality, channel ids): the partition's compact entries.
  */
 export async function readListingPage(
+  table: ServiceTable,
   clientId: number,
   criteria: ListingCriteria,
   page: { offset: number; size: number },
@@ -22,18 +23,19 @@ export async function readListingPage(
   const partition = keys.listing(clientId, criteria.deleted);
   if (isUnfiltered(criteria)) {
     const [total, pageKeys] = await Promise.all([
-      countOf(clientId, criteria.deleted),
+      countOf(table, clientId, criteria.deleted),
       firstKeys(
+        table,
         { IndexName: 'listing', KeyConditionExpression: 'listing_pk = :p', ExpressionAttributeValues: { ':p': partition } },
         page.offset + page.size,
       ),
     ]);
-    return { entries: await entriesByKey(pageKeys.slice(page.offset)), total };
+    return { entries: await entriesByKey(table, pageKeys.slice(page.offset)), total };
   }
-  const candidates = await compactCandidates(clientId, criteria);
+  const candidates = await compactCandidates(table, clientId, criteria);
   const matches = candidates.filter((c) => matchesListing(c.facets, criteria));
   const pageKeys = matches.slice(page.offset, page.offset + page.size).map((c) => c.pk);
-  return { entries: await entriesByKey(pageKeys), total: matches.length };
+  return { entries: await entriesByKey(table, pageKeys), total: matches.length };
 }
 
 interface Compact {
@@ -43,16 +45,17 @@ interface Compact {
 }
 
 /** The candidates of the narrowest index the criteria allow, in listing order. */
-async function compactCandidates(clientId: number, c: ListingCriteria): Promise<Compact[]> {
+async function compactCandidates(table: ServiceTable, clientId: number, c: ListingCriteria): Promise<Compact[]> {
   const facet = (name: Facet, values: string[]) =>
     facetMatches(
+      table,
       FACET_INDEXES[name],
       values.map((value) => keys.listingFacet(clientId, c.deleted, name, value)),
     );
   if (c.templateId !== undefined) return facet('template', [c.templateId]);
   if (c.name !== undefined) {
     return compactOf(
-      await queryAll({
+      await queryAll(table, {
         IndexName: 'listing',
         KeyConditionExpression: 'listing_pk = :p AND begins_with(listing_sk, :n)',
         ExpressionAttributeValues: { ':p': keys.listing(clientId, c.deleted), ':n': `${c.name}#` },
@@ -64,9 +67,9 @@ async function compactCandidates(clientId: number, c: ListingCriteria): Promise<
   if (c.categories) return facet('category', c.categories);
   if (c.states) return facet('state', c.states);
   if (c.active !== undefined) return facet('active', [String(c.active)]);
-  if (c.campaignName !== undefined) return campaignMatches(clientId, c);
+  if (c.campaignName !== undefined) return campaignMatches(table, clientId, c);
   return compactOf(
-    await queryAll({
+    await queryAll(table, {
       IndexName: 'listing',
       KeyConditionExpression: 'listing_pk = :p',
       ExpressionAttributeValues: { ':p': keys.listing(clientId, c.deleted) },
@@ -75,11 +78,11 @@ async function compactCandidates(clientId: number, c: ListingCriteria): Promise<
 }
 
 /** Every entry in any of these facet partitions (several values of one filter), merged in listing order. */
-async function facetMatches(index: string, partitions: string[]): Promise<Compact[]> {
+async function facetMatches(table: ServiceTable, index: string, partitions: string[]): Promise<Compact[]> {
   const attribute = `${index}_pk`;
   const parts = await Promise.all(
     [...new Set(partitions)].map((partition) =>
-      queryAll({ IndexName: index, KeyConditionExpression: `${attribute} = :p`, ExpressionAttributeValues: { ':p': partition } }),
+      queryAll(table, { IndexName: index, KeyConditionExpression: `${attribute} = :p`, ExpressionAttributeValues: { ':p': partition } }),
     ),
   );
   const merged = compactOf(parts.flat());
@@ -90,8 +93,8 @@ async function facetMatches(index: string, partitions: string[]): Promise<Compac
  * The campaign index holds assignment keys (a template has one per record): their distinct entries are the
  * matches. Their facets are read only when other filters must be applied to them.
  */
-async function campaignMatches(clientId: number, c: ListingCriteria): Promise<Compact[]> {
-  const found = await queryAll({
+async function campaignMatches(table: ServiceTable, clientId: number, c: ListingCriteria): Promise<Compact[]> {
+  const found = await queryAll(table, {
     IndexName: 'listing_campaign',
     KeyConditionExpression: 'listing_campaign_pk = :p',
     ExpressionAttributeValues: { ':p': keys.listingFacet(clientId, c.deleted, 'campaign', c.campaignName!) },
@@ -103,7 +106,10 @@ async function campaignMatches(clientId: number, c: ListingCriteria): Promise<Co
     const facets = { campaigns: [c.campaignName!] } as ListingFacets;
     return distinct.map(([pk, order]) => ({ pk, order, facets }));
   }
-  const items = await batchGet(distinct.map(([pk]) => ({ pk, sk: SORT.assignmentsVersion })));
+  const items = await batchGet(
+    table,
+    distinct.map(([pk]) => ({ pk, sk: SORT.assignmentsVersion })),
+  );
   const order = new Map(distinct);
   return compactOf(items.map((item) => ({ ...item, listing_sk: order.get(String(item.pk)) })))
     .filter((entry) => entry.facets !== undefined)
@@ -116,14 +122,14 @@ const compactOf = (items: Record<string, unknown>[]): Compact[] =>
     .map((item) => ({ pk: String(item.pk), order: String(item.listing_sk), facets: item.facets as ListingFacets }));
 
 /** The first `count` keys of an index partition, in order: a page's keys without reading its entries. */
-async function firstKeys(input: Omit<QueryCommandInput, 'TableName'>, count: number): Promise<string[]> {
+async function firstKeys(table: ServiceTable, input: Omit<QueryCommandInput, 'TableName'>, count: number): Promise<string[]> {
   const found: string[] = [];
   let start: Record<string, unknown> | undefined;
   while (found.length < count) {
-    const page = await dynamo().send(
+    const page = await table.client.send(
       new QueryCommand({
         ...input,
-        TableName: tableName(),
+        TableName: table.name,
         Limit: count - found.length,
         ProjectionExpression: 'pk',
         ExclusiveStartKey: start,
@@ -136,26 +142,29 @@ async function firstKeys(input: Omit<QueryCommandInput, 'TableName'>, count: num
   return found;
 }
 
-async function countOf(clientId: number, deleted: boolean): Promise<number> {
-  const result = await dynamo().send(
-    new GetCommand({ TableName: tableName(), Key: { pk: keys.client(clientId), sk: keys.listingCount(deleted) } }),
+async function countOf(table: ServiceTable, clientId: number, deleted: boolean): Promise<number> {
+  const result = await table.client.send(
+    new GetCommand({ TableName: table.name, Key: { pk: keys.client(clientId), sk: keys.listingCount(deleted) } }),
   );
   return Math.max(0, Number(result.Item?.entries ?? 0));
 }
 
 /** The entries stored under these version keys, in the keys' order. */
-async function entriesByKey(pks: string[]): Promise<ListingEntry[]> {
+async function entriesByKey(table: ServiceTable, pks: string[]): Promise<ListingEntry[]> {
   if (pks.length === 0) return [];
-  const items = await batchGet(pks.map((pk) => ({ pk, sk: SORT.assignmentsVersion })));
+  const items = await batchGet(
+    table,
+    pks.map((pk) => ({ pk, sk: SORT.assignmentsVersion })),
+  );
   const byKey = new Map(items.map((item) => [String(item.pk), entryFromItem(item)]));
   return pks.map((pk) => byKey.get(pk)).filter((e): e is ListingEntry => e !== null && e !== undefined);
 }
 
 /** A client's live entry of one WABA template by name and language: one key from the listing, then the entry. */
-export async function readTemplateEntry(clientId: number, wabaId: string, name: string, language: string) {
-  const found = await dynamo().send(
+export async function readTemplateEntry(table: ServiceTable, clientId: number, wabaId: string, name: string, language: string) {
+  const found = await table.client.send(
     new QueryCommand({
-      TableName: tableName(),
+      TableName: table.name,
       IndexName: 'listing',
       KeyConditionExpression: 'listing_pk = :p AND begins_with(listing_sk, :o)',
       ExpressionAttributeValues: { ':p': keys.listing(clientId, false), ':o': `${keys.listingOrder(name, language, wabaId, '')}` },
@@ -165,12 +174,17 @@ export async function readTemplateEntry(clientId: number, wabaId: string, name: 
   );
   const pk = found.Items?.[0]?.pk;
   if (typeof pk !== 'string') return null;
-  const entry = await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk, sk: SORT.assignmentsVersion } }));
+  const entry = await table.client.send(new GetCommand({ TableName: table.name, Key: { pk, sk: SORT.assignmentsVersion } }));
   return entry.Item ? entryFromItem(entry.Item) : null;
 }
 
 /** The meta templates of a client's live entries on one WABA (review warnings compare wordings with them). */
-export async function readWabaTemplates(clientId: number, wabaId: string) {
-  const matches = await facetMatches(FACET_INDEXES.waba, [keys.listingFacet(clientId, false, 'waba', wabaId)]);
-  return (await entriesByKey(matches.map((m) => m.pk))).map((e) => e.entry.meta_template as MetaTemplate);
+export async function readWabaTemplates(table: ServiceTable, clientId: number, wabaId: string) {
+  const matches = await facetMatches(table, FACET_INDEXES.waba, [keys.listingFacet(clientId, false, 'waba', wabaId)]);
+  return (
+    await entriesByKey(
+      table,
+      matches.map((m) => m.pk),
+    )
+  ).map((e) => e.entry.meta_template as MetaTemplate);
 }

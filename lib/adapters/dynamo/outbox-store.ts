@@ -3,14 +3,16 @@ import { keys, OUTBOX_PARTITION, SORT } from '#lib/adapters/dynamo/table.ts';
 import type { ServiceEvent } from '#lib/domain/events.ts';
 import type { OutboxStore } from '#lib/domain/ports.ts';
 import { writeAll } from './batch-write.ts';
-import { dynamo, tableName } from './client.ts';
+import type { ServiceTable } from './client.ts';
 
 export class DynamoOutboxStore implements OutboxStore {
+  constructor(private readonly table: ServiceTable) {}
+
   /** The oldest `limit` events: one page of the outbox index, never the whole backlog. */
   async pending(olderThanIso: string, limit: number) {
-    const page = await dynamo().send(
+    const page = await this.table.client.send(
       new QueryCommand({
-        TableName: tableName(),
+        TableName: this.table.name,
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :p AND gsi1sk < :t',
         ExpressionAttributeValues: { ':p': OUTBOX_PARTITION, ':t': olderThanIso },
@@ -22,6 +24,9 @@ export class DynamoOutboxStore implements OutboxStore {
 
   /** Deletes in batches; what DynamoDB leaves unprocessed is retried until written, else the call fails. */
   remove(ids: string[]) {
-    return writeAll(ids.map((id) => ({ DeleteRequest: { Key: { pk: keys.outbox(id), sk: SORT.outbox } } })));
+    return writeAll(
+      this.table,
+      ids.map((id) => ({ DeleteRequest: { Key: { pk: keys.outbox(id), sk: SORT.outbox } } })),
+    );
   }
 }

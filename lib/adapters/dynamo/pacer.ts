@@ -1,6 +1,6 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Pacer } from '#lib/domain/ports.ts';
-import { dynamo, tableName } from './client.ts';
+import type { ServiceTable } from './client.ts';
 import { keys, SORT } from './table.ts';
 import { isConditionalCheckFailure } from './transactions.ts';
 
@@ -12,16 +12,18 @@ const TRIES = 50;
  * same slots. One read and one write per block of messages, not per message.
  */
 export class DynamoPacer implements Pacer {
+  constructor(private readonly table: ServiceTable) {}
+
   async reserve(numberId: string, count: number, intervalMs: number, nowMs: number) {
     const Key = { pk: keys.pacing(numberId), sk: SORT.pacing };
     for (let attempt = 0; attempt < TRIES; attempt++) {
-      const item = (await dynamo().send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: true }))).Item;
+      const item = (await this.table.client.send(new GetCommand({ TableName: this.table.name, Key, ConsistentRead: true }))).Item;
       const next = item ? Number(item.next_slot_ms) : undefined;
       const first = Math.max(next ?? 0, nowMs);
       try {
-        await dynamo().send(
+        await this.table.client.send(
           new UpdateCommand({
-            TableName: tableName(),
+            TableName: this.table.name,
             Key,
             UpdateExpression: 'SET next_slot_ms = :next, entity = :entity',
             ConditionExpression: next === undefined ? 'attribute_not_exists(pk)' : 'next_slot_ms = :read',

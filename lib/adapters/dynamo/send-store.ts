@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aw
 import type { DeliveryChange, DeliveryState } from '#lib/domain/delivery.ts';
 import type { ClaimLease, ClaimStatus, RecipientClaim, RecipientOutcome, SendCounts, SendRecord, SendStore } from '#lib/domain/ports.ts';
 import { inParallel } from '#lib/domain/parallel.ts';
-import { dynamo, tableName } from './client.ts';
+import type { ServiceTable } from './client.ts';
 import { queryFirst, stripKeys } from './directory-store.ts';
 import { keys, SORT, TTL_ATTRIBUTE } from './table.ts';
 import { cancellationCodes, isConditionalCheckFailure, type TransactItem, transactWrite } from './transactions.ts';
@@ -17,7 +17,12 @@ const ZERO_COUNTS: SendCounts = { duplicates_removed: 0, expired: 0, sent: 0, fa
  * A send's numbers, one update: adds outcomes to the counts and the error tally. Codes become attribute names
  * (`#e0`), never part of the expression text.
  */
-function countUpdate(sendId: string, add: Partial<SendCounts>, errors: Map<string, { title: string; count: number }>): TransactItem {
+function countUpdate(
+  tableName: string,
+  sendId: string,
+  add: Partial<SendCounts>,
+  errors: Map<string, { title: string; count: number }>,
+): TransactItem {
   const sets: string[] = [];
   const names: Record<string, string> = { '#c': 'counts' };
   const values: Record<string, unknown> = { ':zero': 0 };
@@ -36,7 +41,7 @@ function countUpdate(sendId: string, add: Partial<SendCounts>, errors: Map<strin
   });
   return {
     Update: {
-      TableName: tableName(),
+      TableName: tableName,
       Key: { pk: keys.send(sendId), sk: SORT.send },
       UpdateExpression: `SET ${sets.join(', ')}`,
       ExpressionAttributeNames: names,
@@ -69,10 +74,12 @@ function tally(outcomes: RecipientOutcome[]) {
  * transaction after.
  */
 export class DynamoSendStore implements SendStore {
+  constructor(private readonly table: ServiceTable) {}
+
   async begin(send: SendRecord) {
-    await dynamo().send(
+    await this.table.client.send(
       new PutCommand({
-        TableName: tableName(),
+        TableName: this.table.name,
         Item: {
           pk: keys.send(send.send_id),
           sk: SORT.send,
@@ -95,9 +102,9 @@ export class DynamoSendStore implements SendStore {
       ExpressionAttributeNames: { '#s': 'status' },
     };
     if (status === 'abandoned') {
-      await dynamo().send(
+      await this.table.client.send(
         new UpdateCommand({
-          TableName: tableName(),
+          TableName: this.table.name,
           Key: { pk: keys.send(sendId), sk: SORT.send },
           UpdateExpression: 'SET #s = :s',
           ...condition,
@@ -107,10 +114,10 @@ export class DynamoSendStore implements SendStore {
       return;
     }
     // Concurrent sends of one client meet on its count: a conflict is tried again.
-    await transactWrite([
+    await transactWrite(this.table, [
       {
         Update: {
-          TableName: tableName(),
+          TableName: this.table.name,
           Key: { pk: keys.send(sendId), sk: SORT.send },
           UpdateExpression: 'SET #s = :s, gsi1pk = :gpk, gsi1sk = :gsk',
           ...condition,
@@ -124,7 +131,7 @@ export class DynamoSendStore implements SendStore {
       },
       {
         Update: {
-          TableName: tableName(),
+          TableName: this.table.name,
           Key: { pk: keys.client(send.client_id), sk: SORT.sendCount },
           UpdateExpression: 'ADD #n :one',
           ExpressionAttributeNames: { '#n': 'sends' },
@@ -135,8 +142,8 @@ export class DynamoSendStore implements SendStore {
   }
 
   async get(sendId: string) {
-    const result = await dynamo().send(
-      new GetCommand({ TableName: tableName(), Key: { pk: keys.send(sendId), sk: SORT.send }, ConsistentRead: true }),
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: { pk: keys.send(sendId), sk: SORT.send }, ConsistentRead: true }),
     );
     return result.Item ? toSend(result.Item) : null;
   }
@@ -144,6 +151,7 @@ export class DynamoSendStore implements SendStore {
   /** One page: reads the page's items and the ones before it on the index, and the client's count. */
   async list(clientId: number, page: { offset: number; size: number }) {
     const items = await queryFirst(
+      this.table,
       {
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :pk',
@@ -152,7 +160,9 @@ export class DynamoSendStore implements SendStore {
       },
       page.offset + page.size,
     );
-    const count = await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: keys.client(clientId), sk: SORT.sendCount } }));
+    const count = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: { pk: keys.client(clientId), sk: SORT.sendCount } }),
+    );
     return { sends: items.slice(page.offset).map(toSend), total: Number(count.Item?.sends ?? 0) };
   }
 
@@ -168,9 +178,9 @@ export class DynamoSendStore implements SendStore {
     const statuses = await inParallel(claims, CLAIM_PARALLELISM, async (claim, i): Promise<ClaimStatus | undefined> => {
       if (firstOfKey.get(claim.key) !== i) return undefined;
       try {
-        await dynamo().send(
+        await this.table.client.send(
           new PutCommand({
-            TableName: tableName(),
+            TableName: this.table.name,
             Item: {
               pk: keys.send(sendId),
               sk: keys.sendRecipient(claim.key),
@@ -197,19 +207,19 @@ export class DynamoSendStore implements SendStore {
   /** A recipient key that exists already: the same position from an earlier delivery, or a duplicate. */
   private async resolveTaken(sendId: string, claim: RecipientClaim, lease: ClaimLease, nowMs: number): Promise<ClaimStatus> {
     const key = { pk: keys.send(sendId), sk: keys.sendRecipient(claim.key) };
-    const existing = (await dynamo().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+    const existing = (await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: key, ConsistentRead: true }))).Item;
     if (!existing) throw new Error('a claimed recipient vanished');
     if (existing.index !== claim.index) {
       try {
-        await transactWrite([
+        await transactWrite(this.table, [
           {
             Put: {
-              TableName: tableName(),
+              TableName: this.table.name,
               Item: { pk: keys.send(sendId), sk: keys.sendDuplicate(claim.index), entity: 'send_duplicate', of: existing.index },
               ConditionExpression: 'attribute_not_exists(pk)',
             },
           },
-          countUpdate(sendId, { duplicates_removed: 1 }, new Map()),
+          countUpdate(this.table.name, sendId, { duplicates_removed: 1 }, new Map()),
         ]);
       } catch (error) {
         if (!cancellationCodes(error)?.includes('ConditionalCheckFailed')) throw error;
@@ -239,11 +249,11 @@ export class DynamoSendStore implements SendStore {
       const chunk = outcomes.slice(start, start + 99);
       const { add, errors } = tally(chunk.map((o) => o.outcome));
       try {
-        await dynamo().send(
+        await this.table.client.send(
           new TransactWriteCommand({
             TransactItems: [
               ...chunk.map(({ claim, outcome }) => this.settleItem(sendId, claim, outcome, lease)),
-              countUpdate(sendId, add, errors),
+              countUpdate(this.table.name, sendId, add, errors),
             ],
           }),
         );
@@ -262,7 +272,7 @@ export class DynamoSendStore implements SendStore {
   private settleItem(sendId: string, claim: RecipientClaim, outcome: RecipientOutcome, lease: ClaimLease): TransactItem {
     return {
       Update: {
-        TableName: tableName(),
+        TableName: this.table.name,
         Key: { pk: keys.send(sendId), sk: keys.sendRecipient(claim.key) },
         UpdateExpression: 'SET #state = :state, #detail = :detail REMOVE holder',
         ConditionExpression: '#state = :claimed AND holder = :holder AND lease_until = :until',
@@ -280,15 +290,15 @@ export class DynamoSendStore implements SendStore {
 
   private async settleOne(sendId: string, claim: RecipientClaim, outcome: RecipientOutcome, lease: ClaimLease) {
     const { add, errors } = tally([outcome]);
-    await transactWrite([this.settleItem(sendId, claim, outcome, lease), countUpdate(sendId, add, errors)]);
+    await transactWrite(this.table, [this.settleItem(sendId, claim, outcome, lease), countUpdate(this.table.name, sendId, add, errors)]);
   }
 
   /** A send recorded by a version without counts (before the dispatcher) gets them before its first outcome. */
   private async ensureCounts(sendId: string) {
-    await dynamo()
+    await this.table.client
       .send(
         new UpdateCommand({
-          TableName: tableName(),
+          TableName: this.table.name,
           Key: { pk: keys.send(sendId), sk: SORT.send },
           UpdateExpression: 'SET #c = if_not_exists(#c, :zero), #ec = if_not_exists(#ec, :none), #et = if_not_exists(#et, :none)',
           ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#c)',
@@ -303,9 +313,9 @@ export class DynamoSendStore implements SendStore {
 
   async beginJob(sendId: string, job: number) {
     await this.ensureCounts(sendId);
-    const result = await dynamo().send(
+    const result = await this.table.client.send(
       new UpdateCommand({
-        TableName: tableName(),
+        TableName: this.table.name,
         Key: { pk: keys.send(sendId), sk: keys.sendJob(job) },
         UpdateExpression: 'SET #state = if_not_exists(#state, :begun), entity = :entity',
         ExpressionAttributeNames: { '#state': 'state' },
@@ -320,15 +330,15 @@ export class DynamoSendStore implements SendStore {
     await this.ensureCounts(sendId);
     const { add, errors } = tally(Array.from({ length: recipients }, () => outcome));
     try {
-      await transactWrite([
+      await transactWrite(this.table, [
         {
           Put: {
-            TableName: tableName(),
+            TableName: this.table.name,
             Item: { pk: keys.send(sendId), sk: keys.sendJob(job), entity: 'send_job', state: 'settled', outcome: outcome.kind },
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
-        countUpdate(sendId, add, errors),
+        countUpdate(this.table.name, sendId, add, errors),
       ]);
       return true;
     } catch (error) {
@@ -344,7 +354,7 @@ export class DynamoSendStore implements SendStore {
   async applyDelivery(sendId: string, recipientKey: string, messageId: string, change: (state: DeliveryState) => DeliveryChange | null) {
     const key = { pk: keys.send(sendId), sk: keys.sendRecipient(recipientKey) };
     for (let attempt = 1; ; attempt++) {
-      const item = (await dynamo().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: true }))).Item;
+      const item = (await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: key, ConsistentRead: true }))).Item;
       if (!item) return 'unknown';
       if (item.state === 'claimed') return 'unsettled';
       if (item.state !== 'sent' || item.detail !== messageId) return 'unknown';
@@ -353,17 +363,17 @@ export class DynamoSendStore implements SendStore {
       if (!moved) return 'unchanged';
       const errors = new Map(moved.errors.map((e) => [e.code, { title: e.title, count: e.count as number }]));
       try {
-        await transactWrite([
+        await transactWrite(this.table, [
           {
             Update: {
-              TableName: tableName(),
+              TableName: this.table.name,
               Key: key,
               UpdateExpression: 'SET delivery = :next, delivery_version = :v',
               ConditionExpression: version === 0 ? 'attribute_not_exists(delivery_version)' : 'delivery_version = :seen',
               ExpressionAttributeValues: { ':next': moved.next, ':v': version + 1, ...(version > 0 && { ':seen': version }) },
             },
           },
-          countUpdate(sendId, moved.counts, errors),
+          countUpdate(this.table.name, sendId, moved.counts, errors),
         ]);
         return 'applied';
       } catch (error) {
@@ -374,9 +384,9 @@ export class DynamoSendStore implements SendStore {
 
   async stop(sendId: string, reason: { code: string; title: string }) {
     try {
-      await dynamo().send(
+      await this.table.client.send(
         new UpdateCommand({
-          TableName: tableName(),
+          TableName: this.table.name,
           Key: { pk: keys.send(sendId), sk: SORT.send },
           UpdateExpression: 'SET stopped = :r',
           ConditionExpression: 'attribute_not_exists(stopped)',

@@ -13,7 +13,7 @@ import {
 } from '#lib/domain/ports.ts';
 import { keys, OUTBOX_PARTITION, SORT } from '#lib/adapters/dynamo/table.ts';
 import { type ListingCriteria, listingEntryOf } from '#lib/domain/template-listing.ts';
-import { dynamo, tableName } from './client.ts';
+import type { ServiceTable } from './client.ts';
 import { isTransactionConflict } from './transactions.ts';
 import { batchGet, queryAll, stripKeys } from './directory-store.ts';
 import { campaignHolders, countChanges, putEntry, type TransactItem } from './listing-items.ts';
@@ -36,11 +36,11 @@ const isConditionFailure = (error: unknown) =>
  * One transaction, all or nothing: too many items is ChangeTooLarge, a failed condition AssignmentConflict. A
  * cancellation by a concurrent transaction alone (two changes touching a listing count at once) is retried.
  */
-async function transactAtomically(items: TransactItem[]) {
+async function transactAtomically(table: ServiceTable, items: TransactItem[]) {
   if (items.length > TRANSACTION_LIMIT) throw new ChangeTooLarge(`${items.length} items exceed one transaction`);
   for (let attempt = 0; ; attempt++) {
     try {
-      await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+      await table.client.send(new TransactWriteCommand({ TransactItems: items }));
       return;
     } catch (error) {
       if (isTransactionConflict(error) && attempt < 4) {
@@ -104,15 +104,19 @@ function recordsAfter(change: AssignmentChange): TemplateRecord[] {
 }
 
 export class DynamoTemplateRecordStore implements TemplateRecordStore {
+  constructor(private readonly table: ServiceTable) {}
+
   async get(id: string) {
-    const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: keys.record(id), sk: SORT.record } }));
+    const result = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: { pk: keys.record(id), sk: SORT.record } }),
+    );
     return stripKeys<TemplateRecord>(result.Item);
   }
 
   async getMany(ids: string[], consistent = false) {
     const wanted = [...new Set(ids)].map((id) => ({ pk: keys.record(id), sk: SORT.record }));
     const found = new Map<string, TemplateRecord>();
-    for (const item of await batchGet(wanted, consistent)) {
+    for (const item of await batchGet(this.table, wanted, consistent)) {
       const record = stripKeys<TemplateRecord>(item)!;
       found.set(record.id, record);
     }
@@ -120,7 +124,7 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
   }
 
   async listForClient(clientId: number) {
-    const items = await queryAll({
+    const items = await queryAll(this.table, {
       IndexName: 'gsi2',
       KeyConditionExpression: 'gsi2pk = :p',
       ExpressionAttributeValues: { ':p': keys.clientRecords(clientId) },
@@ -129,15 +133,15 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
   }
 
   listingPage(clientId: number, criteria: ListingCriteria, page: { offset: number; size: number }) {
-    return readListingPage(clientId, criteria, page);
+    return readListingPage(this.table, clientId, criteria, page);
   }
 
   templateEntry(clientId: number, wabaId: string, name: string, language: string) {
-    return readTemplateEntry(clientId, wabaId, name, language);
+    return readTemplateEntry(this.table, clientId, wabaId, name, language);
   }
 
   templatesOfWaba(clientId: number, wabaId: string) {
-    return readWabaTemplates(clientId, wabaId);
+    return readWabaTemplates(this.table, clientId, wabaId);
   }
 
   /**
@@ -145,7 +149,7 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
    * Query, then its records by key. A change built on this read cannot miss a sibling another request made.
    */
   async readAssignments(wabaId: string, templateId: string, clientId: number) {
-    const items = await queryAll({
+    const items = await queryAll(this.table, {
       KeyConditionExpression: 'pk = :p',
       ExpressionAttributeValues: { ':p': keys.assignments(wabaId, templateId, clientId) },
       ConsistentRead: true,
@@ -157,7 +161,7 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
   }
 
   async listForTemplate(wabaId: string, templateId: string, clientId?: number) {
-    const items = await queryAll({
+    const items = await queryAll(this.table, {
       IndexName: 'gsi1',
       KeyConditionExpression: clientId === undefined ? 'gsi1pk = :p' : 'gsi1pk = :p AND begins_with(gsi1sk, :c)',
       ExpressionAttributeValues: {
@@ -205,7 +209,7 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
   }
 
   private async write(change: AssignmentChange, events: ServiceEvent[]) {
-    const table = tableName();
+    const tableName = this.table.name;
     const items: TransactItem[] = [];
     const unchanged = (record: TemplateRecord) => ({
       ConditionExpression: 'updated_at = :seen',
@@ -217,40 +221,40 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
     const keyItem = (record: TemplateRecord) => assignmentKeyItem(record, heldAfter.has(record.id));
     const keysWritten = new Set<string>();
     for (const record of change.create) {
-      items.push({ Put: { TableName: table, Item: recordItem(record), ConditionExpression: 'attribute_not_exists(pk)' } });
-      items.push({ Put: { TableName: table, Item: keyItem(record), ConditionExpression: 'attribute_not_exists(pk)' } });
+      items.push({ Put: { TableName: tableName, Item: recordItem(record), ConditionExpression: 'attribute_not_exists(pk)' } });
+      items.push({ Put: { TableName: tableName, Item: keyItem(record), ConditionExpression: 'attribute_not_exists(pk)' } });
       keysWritten.add(record.id);
     }
     for (const { before, after } of change.update) {
-      items.push({ Put: { TableName: table, Item: recordItem(after), ...unchanged(before) } });
+      items.push({ Put: { TableName: tableName, Item: recordItem(after), ...unchanged(before) } });
       const oldKey = assignmentKey(before);
       const newKey = assignmentKey(after);
       if (oldKey.sk !== newKey.sk) {
-        items.push({ Delete: { TableName: table, Key: oldKey } });
-        items.push({ Put: { TableName: table, Item: keyItem(after), ConditionExpression: 'attribute_not_exists(pk)' } });
+        items.push({ Delete: { TableName: tableName, Key: oldKey } });
+        items.push({ Put: { TableName: tableName, Item: keyItem(after), ConditionExpression: 'attribute_not_exists(pk)' } });
         keysWritten.add(after.id);
       } else if (Boolean(before.deleted) !== Boolean(after.deleted)) {
         // The key's campaign facet moves between the live and the deleted listing with its record.
-        items.push({ Put: { TableName: table, Item: keyItem(after) } });
+        items.push({ Put: { TableName: tableName, Item: keyItem(after) } });
         keysWritten.add(after.id);
       }
     }
     for (const record of change.remove) {
-      items.push({ Delete: { TableName: table, Key: { pk: keys.record(record.id), sk: SORT.record }, ...unchanged(record) } });
-      items.push({ Delete: { TableName: table, Key: assignmentKey(record) } });
+      items.push({ Delete: { TableName: tableName, Key: { pk: keys.record(record.id), sk: SORT.record }, ...unchanged(record) } });
+      items.push({ Delete: { TableName: tableName, Key: assignmentKey(record) } });
     }
     if (items.length === 0) return;
     // A kept key whose record starts or stops holding its campaign's facet is written again.
     for (const record of afterRecords) {
       if (!keysWritten.has(record.id) && heldBefore.has(record.id) !== heldAfter.has(record.id)) {
-        items.push({ Put: { TableName: table, Item: keyItem(record) } });
+        items.push({ Put: { TableName: tableName, Item: keyItem(record) } });
       }
     }
     const before = listingEntryOf(change.current);
     const after = listingEntryOf(afterRecords);
-    items.push(putEntry(change.of, after), ...countChanges([{ before, after }]));
-    items.push(...events.map((event) => ({ Put: { TableName: table, Item: outboxItem(event) } })));
-    await transactAtomically(items);
+    items.push(putEntry(this.table.name, change.of, after), ...countChanges(this.table.name, [{ before, after }]));
+    items.push(...events.map((event) => ({ Put: { TableName: tableName, Item: outboxItem(event) } })));
+    await transactAtomically(this.table, items);
   }
 
   /**
@@ -296,28 +300,37 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
    * must not exist, nor the version items; each gets its listing entry, the counts move, the events go along.
    */
   async register(records: TemplateRecord[], events: ServiceEvent[]) {
-    const table = tableName();
-    const eventItems: TransactItem[] = events.map((event) => ({ Put: { TableName: table, Item: outboxItem(event) } }));
+    const tableName = this.table.name;
+    const eventItems: TransactItem[] = events.map((event) => ({ Put: { TableName: tableName, Item: outboxItem(event) } }));
     if (records.length === 0) {
       // Events alone stand each by itself: write them in transactions of the largest size allowed.
       for (let i = 0; i < eventItems.length; i += TRANSACTION_LIMIT) {
-        await dynamo().send(new TransactWriteCommand({ TransactItems: eventItems.slice(i, i + TRANSACTION_LIMIT) }));
+        await this.table.client.send(new TransactWriteCommand({ TransactItems: eventItems.slice(i, i + TRANSACTION_LIMIT) }));
       }
       return;
     }
     const items: TransactItem[] = [];
     const holders = new Set([...byAggregate(records).values()].flatMap((group) => [...campaignHolders(group)]));
     for (const record of records) {
-      items.push({ Put: { TableName: table, Item: recordItem(record), ConditionExpression: 'attribute_not_exists(pk)' } });
+      items.push({ Put: { TableName: tableName, Item: recordItem(record), ConditionExpression: 'attribute_not_exists(pk)' } });
       items.push({
-        Put: { TableName: table, Item: assignmentKeyItem(record, holders.has(record.id)), ConditionExpression: 'attribute_not_exists(pk)' },
+        Put: {
+          TableName: tableName,
+          Item: assignmentKeyItem(record, holders.has(record.id)),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
       });
     }
     const entries = [...byAggregate(records).values()].map((group) => ({ group, entry: listingEntryOf(group) }));
-    for (const { group, entry } of entries) items.push(putEntry({ ...aggregateOf(group[0]), version: 0 }, entry, true));
-    items.push(...countChanges(entries.map(({ entry }) => ({ before: null, after: entry }))));
+    for (const { group, entry } of entries) items.push(putEntry(this.table.name, { ...aggregateOf(group[0]), version: 0 }, entry, true));
+    items.push(
+      ...countChanges(
+        this.table.name,
+        entries.map(({ entry }) => ({ before: null, after: entry })),
+      ),
+    );
     items.push(...eventItems);
-    await transactAtomically(items);
+    await transactAtomically(this.table, items);
   }
 
   /**

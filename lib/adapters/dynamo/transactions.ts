@@ -1,5 +1,5 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { dynamo } from './client.ts';
+import type { ServiceTable } from './client.ts';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -22,10 +22,10 @@ export function isTransactionConflict(error: unknown) {
  * One transaction, tried again with backoff and jitter while it is cancelled only by concurrent transactions
  * (a send's counts, which every block of every job of the send updates); any other failure is thrown.
  */
-export async function transactWrite(items: TransactItem[], tries = 8) {
+export async function transactWrite(table: ServiceTable, items: TransactItem[], tries = 8) {
   for (let attempt = 1; ; attempt++) {
     try {
-      await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+      await table.client.send(new TransactWriteCommand({ TransactItems: items }));
       return;
     } catch (error) {
       if (!isTransactionConflict(error) || attempt >= tries) throw error;

@@ -2,15 +2,17 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { WebhookConfig } from '#lib/domain/webhook.ts';
 import type { WebhookConfigStore } from '#lib/domain/ports.ts';
 import { keys, SORT } from '#lib/adapters/dynamo/table.ts';
-import { dynamo, tableName } from './client.ts';
+import type { ServiceTable } from './client.ts';
 import { stripKeys } from './directory-store.ts';
 import { isConditionalCheckFailure } from './transactions.ts';
 
 const SK = SORT.webhookConfig;
 
 export class DynamoWebhookConfigStore implements WebhookConfigStore {
+  constructor(private readonly table: ServiceTable) {}
+
   async get(clientId: number) {
-    const result = await dynamo().send(new GetCommand({ TableName: tableName(), Key: { pk: keys.client(clientId), sk: SK } }));
+    const result = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: { pk: keys.client(clientId), sk: SK } }));
     return stripKeys<WebhookConfig>(result.Item);
   }
 
@@ -20,9 +22,9 @@ export class DynamoWebhookConfigStore implements WebhookConfigStore {
    */
   async put(config: { client_id: number; url: string; active?: boolean }, newSecret: string) {
     const now = new Date().toISOString();
-    const result = await dynamo().send(
+    const result = await this.table.client.send(
       new UpdateCommand({
-        TableName: tableName(),
+        TableName: this.table.name,
         Key: { pk: keys.client(config.client_id), sk: SK },
         UpdateExpression:
           'SET client_id = :c, #url = :u, updated_at = :now, signing_secret = if_not_exists(signing_secret, :s), ' +
@@ -45,9 +47,9 @@ export class DynamoWebhookConfigStore implements WebhookConfigStore {
   /** One conditional UpdateItem: the current secret becomes the previous one, with its end, as the new one is set. */
   async rotate(clientId: number, newSecret: string, previousUntil: string) {
     try {
-      const result = await dynamo().send(
+      const result = await this.table.client.send(
         new UpdateCommand({
-          TableName: tableName(),
+          TableName: this.table.name,
           Key: { pk: keys.client(clientId), sk: SK },
           UpdateExpression:
             'SET previous_secret = signing_secret, previous_secret_expires_at = :until, signing_secret = :s, updated_at = :now',

@@ -1,4 +1,5 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
+import { graphTokenSettings } from '#lib/config.ts';
 import { UpstreamUnavailable } from '#lib/domain/errors.ts';
 import { logger } from '#lib/log/logger.ts';
 
@@ -23,7 +24,7 @@ function notConfigured(message: string): never {
  * stack's marker: a 502 saying so (UpstreamNotConfigured).
  */
 export async function graphApiToken(
-  env: Record<string, string | undefined> = process.env,
+  env: Record<string, string | undefined> = graphTokenSettings(),
   readSecret: (name: string) => Promise<string | undefined> = (name) => getSecret<string>(name, { maxAge: 300 }),
 ): Promise<string> {
   const direct = env.GRAPH_API_TOKEN;

@@ -1,4 +1,5 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
+import { metaWebhookSettings } from '#lib/config.ts';
 
 /** The Meta app's webhook settings (decisions §13): the app secret that signs notifications, the verify token. */
 export interface MetaWebhookSecrets {
@@ -12,10 +13,8 @@ export interface MetaWebhookSecrets {
  * Parameters and cached five minutes. Neither value ever reaches a log.
  */
 export async function metaWebhookSecrets(): Promise<MetaWebhookSecrets> {
-  const appSecret = process.env.META_APP_SECRET;
-  const verifyToken = process.env.META_VERIFY_TOKEN;
+  const { META_APP_SECRET: appSecret, META_VERIFY_TOKEN: verifyToken, META_WEBHOOK_SECRET: secretName } = metaWebhookSettings();
   if (appSecret && verifyToken) return { appSecret, verifyToken };
-  const secretName = process.env.META_WEBHOOK_SECRET;
   if (!secretName) throw new Error('Configuration error: META_APP_SECRET and META_VERIFY_TOKEN, or META_WEBHOOK_SECRET, must be set');
   const value = await getSecret<{ app_secret?: unknown; verify_token?: unknown }>(secretName, { maxAge: 300, transform: 'json' });
   if (typeof value?.app_secret !== 'string' || typeof value.verify_token !== 'string' || !value.app_secret || !value.verify_token) {

@@ -1,12 +1,18 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import type { JobQueue } from '#lib/domain/ports.ts';
 
-let client: SQSClient | undefined;
-
-/** Replaces the process's SQS client; used by tests that inject faults into the AWS client. */
-export function setSqsClient(replacement: SQSClient | undefined) {
-  client = replacement;
+/**
+ * A queue as the job queue adapter gets it, through its constructor: the SQS client and the queue's URL. The
+ * composition root decides where they come from (lib/wiring/queues.ts: the function's settings; a test: a
+ * client that injects faults).
+ */
+export interface ServiceQueue {
+  readonly client: SQSClient;
+  readonly url: string;
 }
+
+/** An SQS client with the settings of the process (AWS_ENDPOINT_URL_SQS points it at the local stack's server). */
+export const newQueueClient = () => new SQSClient({});
 
 /** SQS's limits on one SendMessageBatch: ten messages, and 1 MiB for all their bodies together. */
 export const BATCH_MESSAGES = 10;
@@ -36,14 +42,13 @@ export function packBatches(bodies: string[]): string[][] {
 
 /** Sends jobs in as few batches as SQS's limits allow; any message SQS refuses fails the call. */
 export class SqsJobQueue implements JobQueue {
-  constructor(private readonly queueUrl: () => string) {}
+  constructor(private readonly queue: ServiceQueue) {}
 
   async send(messages: Record<string, unknown>[]) {
-    client ??= new SQSClient({});
     for (const batch of packBatches(messages.map((message) => JSON.stringify(message)))) {
-      const result = await client.send(
+      const result = await this.queue.client.send(
         new SendMessageBatchCommand({
-          QueueUrl: this.queueUrl(),
+          QueueUrl: this.queue.url,
           Entries: batch.map((body, j) => ({ Id: String(j), MessageBody: body })),
         }),
       );

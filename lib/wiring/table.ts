@@ -1,0 +1,25 @@
+import { documentClient, type ServiceTable } from '#lib/adapters/dynamo/client.ts';
+import { dynamoEndpoint, loadConfig } from '#lib/config.ts';
+
+let client: ReturnType<typeof documentClient> | undefined;
+
+/** The process's document client, made at first use and reused across invocations (the local stack meters it). */
+export const tableClient = () => {
+  client ??= documentClient(dynamoEndpoint());
+  return client;
+};
+
+/**
+ * The function's table: one document client per process, made at first use (not at import, so a bundle loads
+ * before its settings are read) and reused across invocations; the name from TABLE_NAME.
+ */
+export function serviceTable(): ServiceTable {
+  return {
+    get client() {
+      return tableClient();
+    },
+    get name() {
+      return loadConfig('TABLE_NAME').TABLE_NAME;
+    },
+  };
+}
