@@ -179,7 +179,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     await seedListingClient(902, 100, 3);
     await seedListingClient(903, 10_000, 3);
     const page = (client: number, query: Record<string, unknown> = {}) =>
-      listTemplates({ directory, records }, bsp, { client_id: String(client), size: 20, ...query });
+      listTemplates({ directory, records }, bsp, { client_id: client, size: 20, ...query });
     const directPage = async (client: number) => {
       const [, keysPage] = await Promise.all([
         table.client.send(new GetCommand({ TableName: table.name, Key: { pk: keys.client(client), sk: keys.listingCount(false) } })),

@@ -20,7 +20,7 @@ import type { ClaimNames } from '#lib/auth/claim-names.ts';
 import { EVENT_RULES } from '#lib/events.ts';
 import { GRAPH_TOKEN_UNSET } from '#lib/adapters/graph/token.ts';
 import { QUEUES } from '#lib/queues.ts';
-import { ROUTE_NOT_FOUND, routes, type Needs } from '#lib/routes.ts';
+import { GetApiDocs, type Needs, ReceiveMetaWebhook, ROUTE_NOT_FOUND, routes } from '#lib/routes.ts';
 import { type SettingSources, settingsFor } from '#lib/config.ts';
 import { workers } from '#lib/workers.ts';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '#lib/log/service.ts';
@@ -314,11 +314,11 @@ export class TemplateMessagingStack extends Stack {
     alarm('WebhookDeliveriesFailed', serviceMetric('WebhookDeliveriesFailed'), 'A webhook delivery gave up after its last retry');
 
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint });
-    new CfnOutput(this, 'ApiDocsUrl', { value: `${api.apiEndpoint}/v1/docs` });
+    new CfnOutput(this, 'ApiDocsUrl', { value: `${api.apiEndpoint}${GetApiDocs.path}` });
     new CfnOutput(this, 'TableName', { value: table.tableName });
     new CfnOutput(this, 'AlarmTopicArn', { value: alarms.topicArn });
     new CfnOutput(this, 'GraphApiTokenSecretName', { value: graphToken.secretName });
-    new CfnOutput(this, 'MetaWebhookUrl', { value: `${api.apiEndpoint}/v1/meta/webhooks` });
+    new CfnOutput(this, 'MetaWebhookUrl', { value: `${api.apiEndpoint}${ReceiveMetaWebhook.path}` });
     new CfnOutput(this, 'MetaWebhookSecretName', { value: metaWebhook.secretName });
   }
 }

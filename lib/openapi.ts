@@ -1,7 +1,7 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { REVIEW_RULES } from '#lib/domain/template-rules/review.ts';
 import { routes, type RouteDef } from '#lib/routes.ts';
+import { ErrorDetailShape } from '#lib/schemas/common.ts';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Invalid request',
@@ -52,82 +52,18 @@ function parameters(route: RouteDef) {
   return out;
 }
 
-/** Review warnings (decisions §18): predicted rejection reasons, never a refusal. */
-const REVIEW_WARNINGS = {
-  type: 'array',
-  items: {
-    type: 'object',
-    required: ['rule', 'path', 'message'],
-    properties: {
-      rule: { type: 'string', enum: REVIEW_RULES },
-      path: { type: 'string' },
-      message: { type: 'string' },
-    },
-  },
-};
-/** One problem of a request: where (`recipients[3].params.body`) and what (decisions §2). */
-const ERROR_DETAIL = {
-  type: 'object',
-  required: ['path', 'message'],
-  properties: { path: { type: 'string' }, message: { type: 'string' } },
-};
-const DRY_RUN_RESULT = {
-  type: 'object',
-  required: ['valid', 'errors', 'review_warnings'],
-  properties: {
-    valid: { type: 'boolean' },
-    errors: {
-      type: 'array',
-      items: ERROR_DETAIL,
-    },
-    review_warnings: REVIEW_WARNINGS,
-  },
-};
-
-/** A send's dry run (decisions §12): every failing recipient by its position. */
-const SEND_DRY_RUN_RESULT = {
-  type: 'object',
-  required: ['success', 'dry_run', 'total', 'valid', 'invalid'],
-  properties: {
-    success: { type: 'boolean' },
-    dry_run: { type: 'boolean', enum: [true] },
-    total: { type: 'integer' },
-    valid: { type: 'integer' },
-    invalid: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['index', ...ERROR_DETAIL.required],
-        properties: { index: { type: 'integer' }, ...ERROR_DETAIL.properties },
-      },
-    },
-  },
-};
-
 function operation(route: RouteDef) {
+  const success = schemaOf(route.response);
+  const dryRun = route.request?.dryRun;
   const responses: Record<string, unknown> = {
-    [route.success]:
-      route.request?.dryRun === 'recipients'
+    [route.success]: route.produces
+      ? { description: `Success, as ${route.produces}`, content: { [route.produces]: { schema: success } } }
+      : dryRun
         ? {
-            description: '`{success, send_id, warning?}`; with `?dry_run=true`, the dry run’s answer instead',
-            content: {
-              'application/json': {
-                schema: { oneOf: [{ type: 'object', properties: { send_id: { type: 'string' } } }, SEND_DRY_RUN_RESULT] },
-              },
-            },
+            description: 'The result; with `?dry_run=true`, the dry run’s answer instead',
+            content: { 'application/json': { schema: { oneOf: [success, schemaOf(dryRun.response)] } } },
           }
-        : route.request?.dryRun
-          ? {
-              description: 'The result, with `review_warnings` when there are any; with `?dry_run=true`, the dry run’s answer instead',
-              content: {
-                'application/json': {
-                  schema: { oneOf: [{ type: 'object', properties: { review_warnings: REVIEW_WARNINGS } }, DRY_RUN_RESULT] },
-                },
-              },
-            }
-          : route.produces
-            ? { description: `Success, as ${route.produces}`, content: { [route.produces]: { schema: { type: 'string' } } } }
-            : { description: 'Success', content: { 'application/json': { schema: { type: 'object' } } } },
+        : { description: 'Success', content: { 'application/json': { schema: success } } },
   };
   // Meta's calls prove themselves by signature: a bad one is a 401 as a bad token is elsewhere.
   const errors = route.auth || route.request?.signedBy ? [...route.errors, 401, 500] : [...route.errors, 500];
@@ -217,7 +153,7 @@ export function openApiDocument(serverUrl = '/') {
             code: { type: 'string' },
             details: {
               type: 'array',
-              items: ERROR_DETAIL,
+              items: schemaOf(ErrorDetailShape),
             },
             request_id: { type: 'string' },
           },

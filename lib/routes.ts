@@ -1,20 +1,53 @@
-import type * as v from 'valibot';
+import * as v from 'valibot';
+import type { ErrorDetail } from '#lib/domain/errors.ts';
 import type { QUEUES } from '#lib/queues.ts';
-import { DidPath, ListCatalogsQuery, ListProductsQuery } from '#lib/schemas/catalogs.ts';
-import { ListChannelsQuery } from '#lib/schemas/channels.ts';
+import { DidPath, ListCatalogsQuery, ListCatalogsResponse, ListProductsQuery, ListProductsResponse } from '#lib/schemas/catalogs.ts';
+import { ListChannelsQuery, ListChannelsResponse } from '#lib/schemas/channels.ts';
 import {
   CreateTemplateBody,
   CreateTemplateQuery,
+  CreateTemplateResponse,
   DidTemplatePath,
   EditTemplateBody,
   EditTemplateQuery,
+  EditTemplateResponse,
   TemplateDidPath,
+  TemplateDryRunResponse,
 } from '#lib/schemas/create-template.ts';
-import { ListSendsQuery, SendBody, SendIdPath, SendQuery } from '#lib/schemas/send.ts';
-import { SyncBody, SyncStatusQuery } from '#lib/schemas/sync.ts';
-import { VerifyMetaQuery } from '#lib/schemas/meta-webhooks.ts';
-import { AssignmentBody, BulkStatusBody, ListTemplatesQuery, RecordIdPath, RemoveAssignmentQuery } from '#lib/schemas/templates.ts';
-import { DeliveryIdPath, GetWebhookQuery, ListDeliveriesQuery, RotateSecretBody, SetWebhookBody } from '#lib/schemas/webhook.ts';
+import {
+  dryRunInput,
+  ListSendsQuery,
+  ListSendsResponse,
+  SendAcceptedResponse,
+  SendBody,
+  SendDryRunResponse,
+  SendIdPath,
+  SendQuery,
+  SendStatusResponse,
+} from '#lib/schemas/send.ts';
+import { SyncBody, SyncStartedResponse, SyncStatusQuery, SyncStatusResponse } from '#lib/schemas/sync.ts';
+import { ReceiveMetaResponse, VerifyMetaQuery } from '#lib/schemas/meta-webhooks.ts';
+import {
+  AssignmentBody,
+  AssignmentResponse,
+  BulkStatusBody,
+  BulkStatusResponse,
+  GroupedAssignmentsResponse,
+  ListTemplatesQuery,
+  ListTemplatesResponse,
+  RecordIdPath,
+  RemoveAssignmentQuery,
+} from '#lib/schemas/templates.ts';
+import {
+  DeliveryIdPath,
+  GetWebhookQuery,
+  ListDeliveriesQuery,
+  ListDeliveriesResponse,
+  ReplayDeliveryResponse,
+  RotateSecretBody,
+  SetWebhookBody,
+  WebhookConfigResponse,
+} from '#lib/schemas/webhook.ts';
 
 /**
  * The route manifest: everything about each endpoint, once. A handler (functions/http/) is its route plus one
@@ -49,6 +82,31 @@ export interface MultipartSpec {
   maxBytes: number;
 }
 
+export interface DryRunSpec {
+  /** What a dry run answers (the OpenAPI document shows it beside the route's response). */
+  response: v.GenericSchema;
+  /**
+   * How a dry run reads its body. Absent: by the body's schema, and a body that fails it is answered at once
+   * as `{valid: false, errors, review_warnings: []}` (decisions §18). Given: the route's own reading (a send's
+   * recipients one by one, decisions §12), whose `problems` are a 400.
+   */
+  read?: (raw: unknown) => { problems: ErrorDetail[] } | object;
+}
+
+/**
+ * A request to try the route with (`events/<name>.json`, the deployed-bundle and response-shape tests): against
+ * the demo fixture, with a token of one of its callers (local/sample-events.ts mints them), and the status
+ * it answers there.
+ */
+export interface SampleRequest {
+  path?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+  token?: 'acme' | 'delta';
+  signedByMeta?: boolean;
+  expect: number;
+}
+
 export interface RouteRequest {
   path?: v.GenericSchema;
   query?: v.GenericSchema;
@@ -59,12 +117,10 @@ export interface RouteRequest {
   multipart?: MultipartSpec;
   /** Message of the 400 when the request fails validation (the spec's wording where it has one). */
   invalidMessage?: string;
-  /**
-   * The route has `?dry_run=true`: then a body that fails its schema is no 400 but handed to the handler as
-   * `invalid` (and `raw`). What the dry run answers: `template` (decisions §18: `{valid, errors,
-   * review_warnings}`) or `recipients` (decisions §12: `{success, dry_run, total, valid, invalid}`).
-   */
-  dryRun?: 'template' | 'recipients';
+  /** One message for every problem of the query, a bad client_id too (the spec's wording for that route). */
+  queryMessage?: string;
+  /** The route has `?dry_run=true` (httpFunction runs the function's dry run instead of its use case). */
+  dryRun?: DryRunSpec;
   /** The route takes an `Idempotency-Key` header (decisions §12), checked before the handler runs. */
   idempotencyKey?: boolean;
   /** The body must carry Meta's signature (decisions §13); the handler gets it raw once verified. */
@@ -88,6 +144,10 @@ export interface RouteDef {
   success: number;
   /** The success body's type: JSON unless said otherwise. */
   produces?: 'text/plain' | 'text/html';
+  /** The success body's shape (the OpenAPI document shows it; the HTTP tests check every answer against it). */
+  response: v.GenericSchema;
+  /** A request to try the route with. */
+  sample: SampleRequest;
   /**
    * False for public documents and for Meta's webhooks (which prove themselves by signature); everything else
    * sits behind the JWT authorizer.
@@ -103,6 +163,9 @@ export interface RouteDef {
   needs: Needs;
 }
 
+/** The demo fixture's ids the samples use (fixtures/demo.json). */
+const SAMPLE = { record: '65a1b2c3d4e5f60718293a4b', did: '5215550001', unknownId: '00000000-0000-4000-8000-000000000000' };
+
 const RECORD_ID = { id: 'The template record id (messageTemplateId)' };
 
 export const ListClientMsgChannels = {
@@ -112,8 +175,10 @@ export const ListClientMsgChannels = {
   entry: 'functions/http/list-client-msg-channels.ts',
   summary: 'List client messaging channels',
   success: 200,
+  response: ListChannelsResponse,
+  sample: { token: 'acme', expect: 200 },
   auth: true,
-  request: { query: ListChannelsQuery, invalidMessage: 'client_id, deleted, page or size not valid numbers/booleans' },
+  request: { query: ListChannelsQuery, queryMessage: 'client_id, deleted, page or size not valid numbers/booleans' },
   errors: [400, 403],
   needs: { table: 'read' },
 } satisfies RouteDef;
@@ -125,6 +190,8 @@ export const PutWebhookConfig = {
   entry: 'functions/http/put-webhook-config.ts',
   summary: "Create or update the client's webhook configuration",
   success: 200,
+  response: WebhookConfigResponse,
+  sample: { token: 'delta', body: { url: 'https://hooks.example.com/delta', active: false }, expect: 200 },
   auth: true,
   request: { body: SetWebhookBody },
   errors: [400, 403],
@@ -138,6 +205,8 @@ export const GetWebhookConfig = {
   entry: 'functions/http/get-webhook-config.ts',
   summary: "Get the client's webhook configuration",
   success: 200,
+  response: WebhookConfigResponse,
+  sample: { token: 'delta', expect: 200 },
   auth: true,
   request: { query: GetWebhookQuery },
   errors: [400, 403, 404],
@@ -151,6 +220,8 @@ export const RotateWebhookSecret = {
   entry: 'functions/http/rotate-webhook-secret.ts',
   summary: 'Make a new signing secret; for 24 hours deliveries are signed with the old and the new one',
   success: 200,
+  response: WebhookConfigResponse,
+  sample: { token: 'delta', expect: 200 },
   auth: true,
   request: { body: RotateSecretBody, bodyOptional: true },
   errors: [400, 403, 404],
@@ -164,6 +235,8 @@ export const ListWebhookDeliveries = {
   entry: 'functions/http/list-webhook-deliveries.ts',
   summary: 'The acting client’s webhook deliveries, newest first: attempts, last answer, next attempt, outcome',
   success: 200,
+  response: ListDeliveriesResponse,
+  sample: { token: 'delta', query: { size: '10' }, expect: 200 },
   auth: true,
   request: { query: ListDeliveriesQuery, invalidMessage: 'client_id, status, page or size not valid' },
   errors: [400, 403],
@@ -178,6 +251,8 @@ export const ReplayWebhookDelivery = {
   entry: 'functions/http/replay-webhook-delivery.ts',
   summary: 'Queue a delivery’s event again for the client’s current configuration, with the same webhook-id',
   success: 202,
+  response: ReplayDeliveryResponse,
+  sample: { token: 'delta', path: { id: SAMPLE.unknownId }, expect: 404 },
   auth: true,
   request: { path: DeliveryIdPath },
   errors: [400, 404, 409],
@@ -191,6 +266,8 @@ export const ListCatalogs = {
   entry: 'functions/http/list-catalogs.ts',
   summary: "List the commerce catalogs of the DID's WABA",
   success: 200,
+  response: ListCatalogsResponse,
+  sample: { token: 'acme', path: { did: SAMPLE.did }, expect: 200 },
   auth: true,
   request: { path: DidPath, query: ListCatalogsQuery },
   errors: [400, 403, 502],
@@ -204,6 +281,8 @@ export const ListProducts = {
   entry: 'functions/http/list-products.ts',
   summary: 'List the products of one of the WABA’s catalogs, cursor-paged',
   success: 200,
+  response: ListProductsResponse,
+  sample: { token: 'acme', path: { did: SAMPLE.did }, query: { catalog_id: 'cat-1', limit: '5' }, expect: 200 },
   auth: true,
   request: { path: DidPath, query: ListProductsQuery, invalidMessage: 'Invalid query parameters' },
   errors: [400, 403, 404, 502],
@@ -217,6 +296,8 @@ export const ListTemplates = {
   entry: 'functions/http/list-templates.ts',
   summary: "List a client's templates, one entry per template with its campaigns and channels",
   success: 200,
+  response: ListTemplatesResponse,
+  sample: { token: 'acme', query: { size: '5' }, expect: 200 },
   auth: true,
   request: { query: ListTemplatesQuery, invalidMessage: 'Invalid query parameters' },
   errors: [400, 403],
@@ -230,6 +311,8 @@ export const ChangeTemplateStatus = {
   entry: 'functions/http/change-template-status.ts',
   summary: 'Enable or disable many template records',
   success: 200,
+  response: BulkStatusResponse,
+  sample: { token: 'acme', body: { templates: [{ id: SAMPLE.record, action: 'enable' }] }, expect: 200 },
   auth: true,
   request: { body: BulkStatusBody, invalidMessage: 'Invalid bulk status request' },
   errors: [400, 403],
@@ -244,6 +327,19 @@ export const CreateTemplate = {
   entry: 'functions/http/create-template.ts',
   summary: 'Create a template at the upstream and register its record (JSON, or multipart with a header file)',
   success: 200,
+  response: CreateTemplateResponse,
+  sample: {
+    token: 'acme',
+    path: { id: SAMPLE.did },
+    query: { dry_run: 'true' },
+    body: {
+      name: 'pickup_ready',
+      language: 'en_US',
+      category: 'UTILITY',
+      components: [{ type: 'BODY', text: 'Hi {{1}}, your order is ready to collect at the store.', example: { body_text: [['Ana']] } }],
+    },
+    expect: 200,
+  },
   auth: true,
   request: {
     path: TemplateDidPath,
@@ -252,7 +348,7 @@ export const CreateTemplate = {
     // Multipart bodies over 4 MiB get 413 (decisions §4).
     multipart: { jsonPart: 'template', filePart: 'file', maxBytes: 4 * 1024 * 1024 },
     invalidMessage: 'Template validation failed',
-    dryRun: 'template',
+    dryRun: { response: TemplateDryRunResponse },
   },
   errors: [400, 403, 409, 413, 502],
   needs: { table: 'write', upstream: true, bus: true },
@@ -266,13 +362,23 @@ export const EditTemplate = {
   entry: 'functions/http/edit-template.ts',
   summary: 'Edit a template at the upstream (components replace the existing list)',
   success: 200,
+  response: EditTemplateResponse,
+  sample: {
+    token: 'acme',
+    path: { id: SAMPLE.did, messageTemplateId: SAMPLE.record },
+    query: { dry_run: 'true' },
+    body: {
+      components: [{ type: 'BODY', text: 'Your order {{1}} is on its way and arrives tomorrow.', example: { body_text: [['A-1']] } }],
+    },
+    expect: 200,
+  },
   auth: true,
   request: {
     path: DidTemplatePath,
     query: EditTemplateQuery,
     body: EditTemplateBody,
     invalidMessage: 'Template validation failed',
-    dryRun: 'template',
+    dryRun: { response: TemplateDryRunResponse },
   },
   errors: [400, 403, 404, 502],
   needs: { table: 'write', upstream: true },
@@ -285,6 +391,8 @@ export const SyncTemplates = {
   entry: 'functions/http/sync-templates.ts',
   summary: "Start a synchronization of the client's templates from the upstream (one at a time)",
   success: 200,
+  response: SyncStartedResponse,
+  sample: { token: 'acme', body: {}, expect: 200 },
   auth: true,
   request: { body: SyncBody, bodyOptional: true },
   errors: [400, 403, 409, 502],
@@ -298,6 +406,8 @@ export const GetSyncStatus = {
   entry: 'functions/http/get-sync-status.ts',
   summary: "The client's synchronization: the running one's progress and the last run's result",
   success: 200,
+  response: SyncStatusResponse,
+  sample: { token: 'acme', expect: 200 },
   auth: true,
   request: { query: SyncStatusQuery, invalidMessage: 'client_id must be a whole number' },
   errors: [400, 403],
@@ -312,6 +422,8 @@ export const GetChannelCampaignsGrouped = {
   entry: 'functions/http/get-channel-campaigns-grouped.ts',
   summary: "The template's assignments grouped by campaign (Unassigned excluded)",
   success: 200,
+  response: GroupedAssignmentsResponse,
+  sample: { token: 'acme', path: { id: SAMPLE.record }, expect: 200 },
   auth: true,
   request: { path: RecordIdPath },
   errors: [403, 404],
@@ -326,6 +438,8 @@ export const AddChannelCampaigns = {
   entry: 'functions/http/add-channel-campaigns.ts',
   summary: 'Assign the template to channel/campaign pairs',
   success: 201,
+  response: AssignmentResponse,
+  sample: { token: 'acme', path: { id: SAMPLE.record }, body: { channel_campaigns: [{ channel_id: 42, campaign_id: 33 }] }, expect: 201 },
   auth: true,
   request: { path: RecordIdPath, body: AssignmentBody },
   errors: [400, 403, 404, 409],
@@ -340,6 +454,18 @@ export const ReplaceChannelCampaigns = {
   entry: 'functions/http/replace-channel-campaigns.ts',
   summary: "Set the client's channel/campaign pairs of the template to exactly the given ones",
   success: 200,
+  response: AssignmentResponse,
+  sample: {
+    token: 'acme',
+    path: { id: SAMPLE.record },
+    body: {
+      channel_campaigns: [
+        { channel_id: 41, campaign_id: 31 },
+        { channel_id: 42, campaign_id: 33 },
+      ],
+    },
+    expect: 200,
+  },
   auth: true,
   request: { path: RecordIdPath, body: AssignmentBody },
   errors: [400, 403, 404, 409],
@@ -354,6 +480,8 @@ export const RemoveChannelCampaigns = {
   entry: 'functions/http/remove-channel-campaigns.ts',
   summary: 'Remove one pair (channel_id and campaign_id) or all pairs of the client',
   success: 200,
+  response: AssignmentResponse,
+  sample: { token: 'acme', path: { id: SAMPLE.record }, query: { channel_id: '42', campaign_id: '33' }, expect: 200 },
   auth: true,
   request: { path: RecordIdPath, query: RemoveAssignmentQuery },
   errors: [400, 403, 404, 409],
@@ -367,13 +495,27 @@ export const SendTemplate = {
   entry: 'functions/http/send-template.ts',
   summary: 'Send an approved template to a list of recipients (queued as dispatch jobs)',
   success: 200,
+  response: SendAcceptedResponse,
+  sample: {
+    token: 'acme',
+    path: { did: SAMPLE.did },
+    query: { dry_run: 'true' },
+    body: {
+      did: SAMPLE.did,
+      type: 'template',
+      channel: 'MSGCHAN',
+      template: { name: 'order_update', language: 'en_US' },
+      recipients: [{ to: '+52 1 555 010 0001', params: { body: ['A-1001'] } }],
+    },
+    expect: 200,
+  },
   auth: true,
   request: {
     path: DidPath,
     query: SendQuery,
     body: SendBody,
     invalidMessage: 'Invalid send payload',
-    dryRun: 'recipients',
+    dryRun: { response: SendDryRunResponse, read: dryRunInput },
     idempotencyKey: true,
   },
   errors: [400, 403, 404, 409, 422, 502],
@@ -387,6 +529,8 @@ export const GetSend = {
   entry: 'functions/http/get-send.ts',
   summary: 'A send’s status: what the dispatcher sent, removed, expired and failed so far',
   success: 200,
+  response: SendStatusResponse,
+  sample: { token: 'acme', path: { send_id: SAMPLE.unknownId }, expect: 404 },
   auth: true,
   request: { path: SendIdPath },
   errors: [400, 404],
@@ -400,6 +544,8 @@ export const ListSends = {
   entry: 'functions/http/list-sends.ts',
   summary: 'The acting client’s sends, newest first',
   success: 200,
+  response: ListSendsResponse,
+  sample: { token: 'acme', expect: 200 },
   auth: true,
   request: { query: ListSendsQuery, invalidMessage: 'client_id, page or size not valid numbers' },
   errors: [400, 403],
@@ -414,6 +560,11 @@ export const VerifyMetaWebhook = {
   summary: 'Meta’s verification handshake: the challenge back, as text, for the configured verify token',
   success: 200,
   produces: 'text/plain',
+  response: v.string(),
+  sample: {
+    query: { 'hub.mode': 'subscribe', 'hub.challenge': '4711', 'hub.verify_token': '{{meta-verify-token}}' },
+    expect: 200,
+  },
   auth: false,
   publicBecause: "Meta's handshake: answers only the configured verify token, and reads nothing else.",
   request: { query: VerifyMetaQuery, invalidMessage: 'Invalid verification request' },
@@ -428,6 +579,26 @@ export const ReceiveMetaWebhook = {
   entry: 'functions/http/receive-meta-webhook.ts',
   summary: 'Meta’s notifications (template reviews, categories, quality, message statuses), signed; queued and applied by a worker',
   success: 200,
+  response: ReceiveMetaResponse,
+  sample: {
+    signedByMeta: true,
+    body: {
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: '100200300',
+          time: 1767225600,
+          changes: [
+            {
+              field: 'message_template_quality_update',
+              value: { previous_quality_score: 'UNKNOWN', new_quality_score: 'GREEN', message_template_id: 9001 },
+            },
+          ],
+        },
+      ],
+    },
+    expect: 200,
+  },
   auth: false,
   publicBecause: 'Meta calls it without a token; every body must carry a valid X-Hub-Signature-256 of the app secret.',
   request: { signedBy: 'meta' },
@@ -442,6 +613,8 @@ export const GetOpenApi = {
   entry: 'functions/http/get-openapi.ts',
   summary: 'This API as an OpenAPI 3.1 document',
   success: 200,
+  response: v.looseObject({ openapi: v.string(), paths: v.record(v.string(), v.unknown()) }),
+  sample: { expect: 200 },
   auth: false,
   publicBecause: "The API's public description; no data.",
   errors: [],
@@ -462,6 +635,8 @@ export const GetApiDocs = {
   summary: 'This API’s reference page (Swagger UI over the OpenAPI document), for a browser',
   success: 200,
   produces: 'text/html',
+  response: v.string(),
+  sample: { expect: 200 },
   auth: false,
   publicBecause: "The API's public reference page; no data.",
   files: API_DOCS_FILES,

@@ -1,31 +1,23 @@
 import { createHmac } from 'node:crypto';
 import type { APIGatewayProxyEventV2, SQSEvent } from 'aws-lambda';
-import { type RouteDef, ROUTE_NOT_FOUND, routes } from '#lib/routes.ts';
+import { type RouteDef, ROUTE_NOT_FOUND, routes, type SampleRequest } from '#lib/routes.ts';
 import { apiGatewayEvent } from './api-gateway-event.ts';
 import { mintToken } from './keys.ts';
 
 /**
  * One sample event per deployed function (`events/<FunctionName>.json`, written by `npm run events`), shaped
  * as API Gateway (HTTP API 2.0), SQS, EventBridge Scheduler or Cognito hands it over, against the demo fixture
- * (`npm start`). Secrets are placeholders filled in for a running stack (`fillSampleEvent`, `npm run sam:env`):
- * `{{token:<name>}}` a bearer token of the local issuer, `{{meta-signature}}` the body's X-Hub-Signature-256,
- * `{{meta-verify-token}}` the verify token. `expect` is the status (HTTP) the demo fixture answers.
+ * (`npm start`). An HTTP function's sample is its route's (lib/routes.ts). Secrets are placeholders filled in
+ * for a running stack (`fillSampleEvent`, `npm run sam:env`): `{{token:<name>}}` a bearer token of the local
+ * issuer, `{{meta-signature}}` the body's X-Hub-Signature-256, `{{meta-verify-token}}` the verify token.
  */
-export interface HttpSample {
-  route: string;
-  path?: Record<string, string>;
-  query?: Record<string, string>;
-  body?: unknown;
-  token?: keyof typeof SAMPLE_TOKENS;
-  signedByMeta?: boolean;
-  expect: number;
-}
+export type HttpSample = SampleRequest & { route: string };
 
-/** The demo fixture's callers (fixtures/demo.json). */
+/** The demo fixture's callers (fixtures/demo.json) the samples name. */
 export const SAMPLE_TOKENS = {
   acme: { clientId: 7, campaigns: [31, 32, 33], sub: 'sample-agent' },
   delta: { clientId: 10, campaigns: [], sub: 'sample-delta' },
-} as const;
+} as const satisfies Record<NonNullable<SampleRequest['token']>, unknown>;
 
 const RECORD = '65a1b2c3d4e5f60718293a4b';
 const DID = '5215550001';
@@ -33,124 +25,10 @@ const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
 /** Every sample's time: the committed events stay the same from one `npm run events` to the next. */
 const SAMPLE_TIME = new Date('2026-01-01T00:00:00Z');
 
-/** In the order the tests run them: a webhook configuration exists before it is read or rotated. */
+/** In the manifest's order, the order the tests run them: a webhook configuration exists before it is read or rotated. */
 export const HTTP_SAMPLES: Record<string, HttpSample> = {
-  ListClientMsgChannels: { route: 'ListClientMsgChannels', token: 'acme', expect: 200 },
-  PutWebhookConfig: {
-    route: 'PutWebhookConfig',
-    token: 'delta',
-    body: { url: 'https://hooks.example.com/delta', active: false },
-    expect: 200,
-  },
-  GetWebhookConfig: { route: 'GetWebhookConfig', token: 'delta', expect: 200 },
-  RotateWebhookSecret: { route: 'RotateWebhookSecret', token: 'delta', expect: 200 },
-  ListWebhookDeliveries: { route: 'ListWebhookDeliveries', token: 'delta', query: { size: '10' }, expect: 200 },
-  ReplayWebhookDelivery: { route: 'ReplayWebhookDelivery', token: 'delta', path: { id: NO_SUCH_ID }, expect: 404 },
-  ListCatalogs: { route: 'ListCatalogs', token: 'acme', path: { did: DID }, expect: 200 },
-  ListProducts: { route: 'ListProducts', token: 'acme', path: { did: DID }, query: { catalog_id: 'cat-1', limit: '5' }, expect: 200 },
-  ListTemplates: { route: 'ListTemplates', token: 'acme', query: { size: '5' }, expect: 200 },
-  ChangeTemplateStatus: {
-    route: 'ChangeTemplateStatus',
-    token: 'acme',
-    body: { templates: [{ id: RECORD, action: 'enable' }] },
-    expect: 200,
-  },
-  CreateTemplate: {
-    route: 'CreateTemplate',
-    token: 'acme',
-    path: { id: DID },
-    query: { dry_run: 'true' },
-    body: {
-      name: 'pickup_ready',
-      language: 'en_US',
-      category: 'UTILITY',
-      components: [{ type: 'BODY', text: 'Hi {{1}}, your order is ready to collect at the store.', example: { body_text: [['Ana']] } }],
-    },
-    expect: 200,
-  },
-  EditTemplate: {
-    route: 'EditTemplate',
-    token: 'acme',
-    path: { id: DID, messageTemplateId: RECORD },
-    query: { dry_run: 'true' },
-    body: {
-      components: [{ type: 'BODY', text: 'Your order {{1}} is on its way and arrives tomorrow.', example: { body_text: [['A-1']] } }],
-    },
-    expect: 200,
-  },
-  SyncTemplates: { route: 'SyncTemplates', token: 'acme', body: {}, expect: 200 },
-  GetSyncStatus: { route: 'GetSyncStatus', token: 'acme', expect: 200 },
-  GetChannelCampaignsGrouped: { route: 'GetChannelCampaignsGrouped', token: 'acme', path: { id: RECORD }, expect: 200 },
-  AddChannelCampaigns: {
-    route: 'AddChannelCampaigns',
-    token: 'acme',
-    path: { id: RECORD },
-    body: { channel_campaigns: [{ channel_id: 42, campaign_id: 33 }] },
-    expect: 201,
-  },
-  ReplaceChannelCampaigns: {
-    route: 'ReplaceChannelCampaigns',
-    token: 'acme',
-    path: { id: RECORD },
-    body: {
-      channel_campaigns: [
-        { channel_id: 41, campaign_id: 31 },
-        { channel_id: 42, campaign_id: 33 },
-      ],
-    },
-    expect: 200,
-  },
-  RemoveChannelCampaigns: {
-    route: 'RemoveChannelCampaigns',
-    token: 'acme',
-    path: { id: RECORD },
-    query: { channel_id: '42', campaign_id: '33' },
-    expect: 200,
-  },
-  SendTemplate: {
-    route: 'SendTemplate',
-    token: 'acme',
-    path: { did: DID },
-    query: { dry_run: 'true' },
-    body: {
-      did: DID,
-      type: 'template',
-      channel: 'MSGCHAN',
-      template: { name: 'order_update', language: 'en_US' },
-      recipients: [{ to: '+52 1 555 010 0001', params: { body: ['A-1001'] } }],
-    },
-    expect: 200,
-  },
-  GetSend: { route: 'GetSend', token: 'acme', path: { send_id: NO_SUCH_ID }, expect: 404 },
-  ListSends: { route: 'ListSends', token: 'acme', expect: 200 },
-  VerifyMetaWebhook: {
-    route: 'VerifyMetaWebhook',
-    query: { 'hub.mode': 'subscribe', 'hub.challenge': '4711', 'hub.verify_token': '{{meta-verify-token}}' },
-    expect: 200,
-  },
-  ReceiveMetaWebhook: {
-    route: 'ReceiveMetaWebhook',
-    signedByMeta: true,
-    body: {
-      object: 'whatsapp_business_account',
-      entry: [
-        {
-          id: '100200300',
-          time: 1767225600,
-          changes: [
-            {
-              field: 'message_template_quality_update',
-              value: { previous_quality_score: 'UNKNOWN', new_quality_score: 'GREEN', message_template_id: 9001 },
-            },
-          ],
-        },
-      ],
-    },
-    expect: 200,
-  },
-  GetOpenApi: { route: 'GetOpenApi', expect: 200 },
-  GetApiDocs: { route: 'GetApiDocs', expect: 200 },
-  RouteNotFound: { route: ROUTE_NOT_FOUND.name, expect: 404 },
+  ...Object.fromEntries(routes.map((route) => [route.name, { route: route.name, ...route.sample }])),
+  [ROUTE_NOT_FOUND.name]: { route: ROUTE_NOT_FOUND.name, expect: 404 },
 };
 
 const routeNamed = (name: string): RouteDef | undefined => routes.find((r) => r.name === name);

@@ -6,7 +6,7 @@ import { rebuildDerivedItems } from '#lib/adapters/dynamo/derived-items.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 import { settingsFor } from '#lib/config.ts';
 import { QUEUES } from '#lib/queues.ts';
-import { type Needs, type QueueKey, ROUTE_NOT_FOUND, routes } from '#lib/routes.ts';
+import { type Needs, type QueueKey, ReceiveMetaWebhook, ROUTE_NOT_FOUND, routes } from '#lib/routes.ts';
 import { workers } from '#lib/workers.ts';
 import { startApiServer } from './api-server.ts';
 import { LocalEventBridge } from './eventbridge.ts';
@@ -149,10 +149,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // The functions' settings: this process runs the handlers; `npm run sam:env` hands the same to sam local.
     Object.assign(process.env, settings);
     if (emulator) {
-      emulator.notifier = new MetaNotifier({ url: `${apiUrl}/v1/meta/webhooks`, appSecret: process.env.META_APP_SECRET as string });
+      emulator.notifier = new MetaNotifier({
+        url: `${apiUrl}${ReceiveMetaWebhook.path}`,
+        appSecret: process.env.META_APP_SECRET as string,
+      });
       emulator.autoStatuses = options.autoStatuses ?? [];
       log(
-        `Emulator notifies ${apiUrl}/v1/meta/webhooks${emulator.autoStatuses.length ? ` (message statuses: ${emulator.autoStatuses.join(', ')})` : ''}`,
+        `Emulator notifies ${apiUrl}${ReceiveMetaWebhook.path}${emulator.autoStatuses.length ? ` (message statuses: ${emulator.autoStatuses.join(', ')})` : ''}`,
       );
     }
 

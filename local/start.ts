@@ -4,6 +4,7 @@ import { mintToken, ROOT } from './keys.ts';
 import type { MessageStatus } from './graph/emulator.ts';
 import { logFormatOf, writePrettyLogs } from './pretty-logs.ts';
 import { startLocalStack } from './stack.ts';
+import { GetApiDocs, GetOpenApi, ListClientMsgChannels, ReceiveMetaWebhook } from '#lib/routes.ts';
 
 /** `npm start`: the whole service on 127.0.0.1. PORT, FIXTURE and GRAPH_API_URL as in decisions §10. */
 const started = Date.now();
@@ -47,13 +48,13 @@ const clientToken = await mintToken({ clientId: 7, campaigns: [31], sub: 'demo-a
 const bspToken = await mintToken({ clientId: 7, bsp: true, sub: 'demo-bsp' });
 console.log(`Template Messaging Service ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 console.log(`API base URL: ${stack.apiUrl}/v1`);
-console.log(`OpenAPI:      ${stack.apiUrl}/v1/openapi.json (reference page: ${stack.apiUrl}/v1/docs)`);
+console.log(`OpenAPI:      ${stack.apiUrl}${GetOpenApi.path} (reference page: ${stack.apiUrl}${GetApiDocs.path})`);
 console.log(`Graph API:    ${stack.graphUrl}${stack.emulator ? ' (emulator)' : ''}`);
 console.log(
-  `Meta webhooks: ${stack.apiUrl}/v1/meta/webhooks (app secret ${process.env.META_APP_SECRET}, verify token ${process.env.META_VERIFY_TOKEN})`,
+  `Meta webhooks: ${stack.apiUrl}${ReceiveMetaWebhook.path} (app secret ${process.env.META_APP_SECRET}, verify token ${process.env.META_VERIFY_TOKEN})`,
 );
 if (process.env.ALLOW_LOCAL_WEBHOOKS === 'true')
   console.log('Webhook receivers at http://127.0.0.1:<port>/ are allowed (ALLOW_LOCAL_WEBHOOKS)');
 console.log(`Client token (client 7, campaigns 31):\n${clientToken}`);
 console.log(`BSP_CN token (client 7):\n${bspToken}`);
-console.log(`Try: curl -H "Authorization: Bearer <token>" ${stack.apiUrl}/v1/client-msg-channels`);
+console.log(`Try: curl -H "Authorization: Bearer <token>" ${stack.apiUrl}${ListClientMsgChannels.path}`);

@@ -3,7 +3,6 @@ import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { createTemplate, dryRunCreate } from '#lib/domain/create-template.ts';
-import { parseClientIdParam } from '#lib/domain/tenancy.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { multipartBody } from '#lib/http/middlewares/multipart-body.ts';
 import { logger } from '#lib/log/logger.ts';
@@ -23,18 +22,27 @@ const stores = {
   log: logger,
 };
 
+const deps = () => {
+  const upstream = graphUpstream();
+  return { ...stores, upstream, media: mediaPorts(upstream) };
+};
+
 export const handler = httpFunction(
   CreateTemplate,
-  ({ path, query, body, caller, file, invalid, requestId }) => {
-    const upstream = graphUpstream();
-    const deps = { ...stores, upstream, media: mediaPorts(upstream) };
-    const input = { did: path.id, queryClientId: parseClientIdParam(query.client_id), body, file, correlationId: requestId };
-    if (query.dry_run !== 'true')
-      return createTemplate(deps, caller, input).then((created) => {
-        countMetrics({ TemplatesCreated: 1 });
-        return created;
+  {
+    run: async ({ path, query, body, caller, file, requestId }) => {
+      const created = await createTemplate(deps(), caller, {
+        did: path.id,
+        queryClientId: query.client_id,
+        body,
+        file,
+        correlationId: requestId,
       });
-    return invalid ? { valid: false, errors: invalid, review_warnings: [] } : dryRunCreate(deps, caller, input);
+      countMetrics({ TemplatesCreated: 1 });
+      return created;
+    },
+    dryRun: ({ path, query, body, caller, file, requestId }) =>
+      dryRunCreate(deps(), caller, { did: path.id, queryClientId: query.client_id, body, file, correlationId: requestId }),
   },
   { multipart: multipartBody },
 );

@@ -1,5 +1,4 @@
 import { DynamoWebhookConfigStore } from '#lib/adapters/dynamo/webhook-store.ts';
-import { parseClientIdParam } from '#lib/domain/tenancy.ts';
 import { getWebhookConfig } from '#lib/domain/webhook-config.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { GetWebhookConfig } from '#lib/routes.ts';
@@ -9,6 +8,4 @@ const table = serviceTable();
 
 const store = new DynamoWebhookConfigStore(table);
 
-export const handler = httpFunction(GetWebhookConfig, ({ query, caller }) =>
-  getWebhookConfig(store, caller, parseClientIdParam(query.client_id)),
-);
+export const handler = httpFunction(GetWebhookConfig, ({ query, caller }) => getWebhookConfig(store, caller, query.client_id));

@@ -1,6 +1,5 @@
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { listCatalogs } from '#lib/domain/catalogs.ts';
-import { parseClientIdParam } from '#lib/domain/tenancy.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { ListCatalogs } from '#lib/routes.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';
@@ -11,5 +10,5 @@ const table = serviceTable();
 const directory = new DynamoDirectoryStore(table);
 
 export const handler = httpFunction(ListCatalogs, ({ path, query, caller }) =>
-  listCatalogs({ directory, upstream: graphUpstream() }, caller, { did: path.did, clientId: parseClientIdParam(query.client_id) }),
+  listCatalogs({ directory, upstream: graphUpstream() }, caller, { did: path.did, clientId: query.client_id }),
 );

@@ -1,7 +1,5 @@
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { listProducts } from '#lib/domain/catalogs.ts';
-import { parseClientIdParam } from '#lib/domain/tenancy.ts';
-import { badRequest } from '#lib/http/api-error.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { ListProducts } from '#lib/routes.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';
@@ -11,14 +9,12 @@ const table = serviceTable();
 
 const directory = new DynamoDirectoryStore(table);
 
-export const handler = httpFunction(ListProducts, ({ path, query, caller }) => {
-  const clientId = parseClientIdParam(query.client_id);
-  if (!query.catalog_id) throw badRequest('catalog_id is required', [{ path: 'catalog_id', message: 'is required' }]);
-  return listProducts({ directory, upstream: graphUpstream() }, caller, {
+export const handler = httpFunction(ListProducts, ({ path, query, caller }) =>
+  listProducts({ directory, upstream: graphUpstream() }, caller, {
     did: path.did,
     catalogId: query.catalog_id,
-    clientId,
+    clientId: query.client_id,
     cursor: query.cursor,
     limit: query.limit,
-  });
-});
+  }),
+);

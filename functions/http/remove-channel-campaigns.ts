@@ -1,7 +1,6 @@
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { removeAssignments } from '#lib/domain/assignments.ts';
-import { parseClientIdParam } from '#lib/domain/tenancy.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { RemoveChannelCampaigns } from '#lib/routes.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
@@ -12,7 +11,7 @@ const deps = { directory: new DynamoDirectoryStore(table), records: new DynamoTe
 
 export const handler = httpFunction(RemoveChannelCampaigns, ({ path, query, caller }) =>
   removeAssignments(deps, caller, path.id, {
-    client_id: parseClientIdParam(query.client_id),
+    client_id: query.client_id,
     channel_id: query.channel_id,
     campaign_id: query.campaign_id,
   }),

@@ -6,12 +6,10 @@ import { resolveHost } from '#lib/adapters/https/resolve-host.ts';
 import type { Caller } from '#lib/domain/caller.ts';
 import { dryRunSend, type SendInput, sendTemplate } from '#lib/domain/send.ts';
 import { actingClient } from '#lib/domain/tenancy.ts';
-import { badRequest } from '#lib/http/api-error.ts';
 import { httpFunction, type RouteInput } from '#lib/http/http-function.ts';
 import { logger } from '#lib/log/logger.ts';
 import { countMetrics } from '#lib/log/metrics.ts';
 import { SendTemplate } from '#lib/routes.ts';
-import { dryRunInput } from '#lib/schemas/send.ts';
 import { jobQueue } from '#lib/wiring/queues.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
@@ -33,23 +31,21 @@ const sendOnce = idempotent(
     sendTemplate({ ...stores, upstream: graphUpstream() }, caller, { ...body, sendId }),
 );
 
-export const handler = httpFunction(SendTemplate, async (input) => {
-  const accepted = await send(input);
-  if (input.query.dry_run !== 'true') countMetrics({ SendsAccepted: 1 });
-  return accepted;
+export const handler = httpFunction(SendTemplate, {
+  run: async (input) => {
+    const accepted = await send(input);
+    countMetrics({ SendsAccepted: 1 });
+    return accepted;
+  },
+  dryRun: ({ path, body, caller }) => dryRunSend({ ...stores, upstream: graphUpstream() }, caller, { pathDid: path.did, ...body }),
 });
 
-function send({ path, query, body, raw, caller, idempotencyKey, context }: RouteInput<typeof SendTemplate>) {
-  const deps = { ...stores, upstream: graphUpstream() };
-  if (query.dry_run === 'true') {
-    const input = dryRunInput(raw);
-    if ('problems' in input) throw badRequest(SendTemplate.request.invalidMessage, input.problems);
-    return dryRunSend(deps, caller, { pathDid: path.did, ...input });
-  }
+function send({ path, body, caller, idempotencyKey, context }: RouteInput<typeof SendTemplate>) {
   const sendId = crypto.randomUUID();
   // The send's id correlates this request with every line its dispatch writes.
   logger.appendKeys({ send_id: sendId, correlation_id: sendId });
-  if (idempotencyKey === undefined) return sendTemplate(deps, caller, { pathDid: path.did, body, sendId });
+  if (idempotencyKey === undefined)
+    return sendTemplate({ ...stores, upstream: graphUpstream() }, caller, { pathDid: path.did, body, sendId });
   const scope = String(actingClient(caller, body.client_id));
   return sendOnce({ scope, key: idempotencyKey, body: { pathDid: path.did, body }, sendId, caller }, context);
 }

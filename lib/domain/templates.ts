@@ -8,7 +8,7 @@ import { channelInHierarchy, templateListingClient } from './tenancy.ts';
 export async function listTemplates(
   deps: { directory: DirectoryStore; records: TemplateRecordStore },
   caller: Caller,
-  query: Omit<TemplateQuery, 'wabaId'> & { client_id?: string; did?: string; limit?: number },
+  query: Omit<TemplateQuery, 'wabaId'> & { client_id?: number; did?: string; limit?: number },
 ) {
   const clientId = templateListingClient(caller, query.client_id);
   const wabaId = query.did ? (await channelInHierarchy(deps.directory, clientId, query.did)).waba_id : undefined;

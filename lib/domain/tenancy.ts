@@ -18,18 +18,8 @@ export function actingClient(caller: Caller, requested?: number): number {
   return requested;
 }
 
-/** client_id as it arrives in a query string: a whole number ≥ 1, else the spec's "invalid client_id: <value>". */
-export function parseClientIdParam(raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  if (!/^[1-9][0-9]{0,14}$/.test(raw)) {
-    throw new InvalidRequest(`invalid client_id: ${raw}`, [{ path: 'client_id', message: 'must be a whole number ≥ 1' }]);
-  }
-  return Number(raw);
-}
-
 /** The template listing's own rules: BSP_CN must name the client; an agent needs campaigns. */
-export function templateListingClient(caller: Caller, rawClientId: string | undefined): number {
-  const requested = parseClientIdParam(rawClientId);
+export function templateListingClient(caller: Caller, requested: number | undefined): number {
   if (caller.isBsp) {
     if (requested === undefined) throw new InvalidRequest(CLIENT_ID_REQUIRED_MESSAGE);
     return requested;

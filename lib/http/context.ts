@@ -24,7 +24,7 @@ export interface ServiceContext extends Context {
   /** Set by metaSignature: the body as it arrived, once its signature is verified. */
   rawBody?: string;
   /** Set by validateRequest: the parsed path, query and body; in a dry run, the body's problems instead. */
-  input?: { path?: unknown; query?: unknown; body?: unknown; invalid?: ErrorDetail[]; raw?: unknown; idempotencyKey?: string };
+  input?: { path?: unknown; query?: unknown; body?: unknown; dryRun?: boolean; invalid?: ErrorDetail[]; idempotencyKey?: string };
 }
 
 export type HttpRequest = middy.Request<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ServiceContext>;

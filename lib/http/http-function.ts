@@ -25,10 +25,6 @@ export interface RouteInput<R extends RouteDef> {
   requestId: string;
   /** The file part, on routes that accept multipart bodies. */
   file?: UploadedFile;
-  /** In a dry run (routes with `dryRun`), the body's schema problems; `body` is then absent. */
-  invalid?: ErrorDetail[];
-  /** In a dry run, the body as sent (before its schema). */
-  raw?: unknown;
   /** The `Idempotency-Key` header, on routes that take one. */
   idempotencyKey?: string;
   /** On routes signed by Meta, the body as it arrived (its signature verified). */
@@ -36,6 +32,13 @@ export interface RouteInput<R extends RouteDef> {
   /** The Lambda context (its remaining time). */
   context: ServiceContext;
 }
+
+type DryRunOf<R> = Req<R> extends { dryRun: infer D } ? D : never;
+type DryRunRead<R> =
+  DryRunOf<R> extends { read: (raw: unknown) => infer T } ? Exclude<T, { problems: ErrorDetail[] }> : RouteInput<R & RouteDef>['body'];
+
+/** What a dry run gets: the route's input, its body as the dry run reads it (route.request.dryRun). */
+export type DryRunInput<R extends RouteDef> = Omit<RouteInput<R>, 'body'> & { body: DryRunRead<R> };
 
 /**
  * Middlewares handed in by the routes that use them, so no other bundle carries them: the multipart parser
@@ -48,31 +51,40 @@ export interface BodyMiddlewares {
   contentSecurityPolicy?: Record<string, string | false>;
 }
 
+/** A function's use cases: what it does, and on routes with `?dry_run=true`, what it checks instead. */
+export interface UseCases<R extends RouteDef> {
+  run: (input: RouteInput<R>) => Promise<unknown> | unknown;
+  dryRun?: (input: DryRunInput<R>) => Promise<unknown> | unknown;
+}
+
 /**
- * An HTTP function: its route (lib/routes.ts) plus one use case that returns the response body. The route
- * decides everything else: authentication, parsing, validation and the success status; errors become the
- * contract's error body and every response carries the security headers.
+ * An HTTP function: its route (lib/routes.ts) plus one use case that returns the response body (and on routes
+ * with a dry run, the use case that checks instead). The route decides everything else: authentication,
+ * parsing, validation, which use case runs and the success status; errors become the contract's error body
+ * and every response carries the security headers.
  */
-export function httpFunction<const R extends RouteDef>(
-  route: R,
-  run: (input: RouteInput<R>) => Promise<unknown> | unknown,
-  extra: BodyMiddlewares = {},
-) {
+export function httpFunction<const R extends RouteDef>(route: R, useCases: UseCases<R> | UseCases<R>['run'], extra: BodyMiddlewares = {}) {
+  const { run, dryRun } = typeof useCases === 'function' ? { run: useCases, dryRun: undefined } : useCases;
+  if (route.request?.dryRun && !dryRun) throw new Error(`${route.name} has a dry run: pass its use case`);
   const core = async (_event: APIGatewayProxyEventV2, context: ServiceContext): Promise<APIGatewayProxyStructuredResultV2> => {
     const input = context.input ?? {};
-    const body = await run({
+    const routeInput = {
       path: input.path,
       query: input.query,
       body: input.body,
       caller: context.caller as Caller,
       requestId: context.requestId,
       file: context.file,
-      invalid: input.invalid,
-      raw: input.raw,
       idempotencyKey: input.idempotencyKey,
       rawBody: context.rawBody,
       context,
-    } as RouteInput<R>);
+    };
+    const body = !input.dryRun
+      ? await run(routeInput as RouteInput<R>)
+      : input.invalid
+        ? // A template whose body fails its schema: the dry run's answer without a look further (decisions §18).
+          { valid: false, errors: input.invalid, review_warnings: [] }
+        : await dryRun?.(routeInput as DryRunInput<R>);
     if (route.produces) return textResponse(route.success, String(body), context.requestId, route.produces);
     return jsonResponse(route.success, body, context.requestId);
   };

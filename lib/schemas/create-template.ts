@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { clientIdBody } from './common.ts';
+import { REVIEW_RULES } from '#lib/domain/template-rules/review.ts';
+import { clientIdBody, clientIdParam, ErrorDetailShape } from './common.ts';
 
 const Pair = v.strictObject({
   channel_id: v.pipe(v.number('must be a number'), v.integer(), v.minValue(1)),
@@ -42,7 +43,7 @@ export const CreateTemplateBody = v.strictObject({
 /** `dry_run=true` validates and lints without calling the upstream or writing anything (decisions §18). */
 const DryRun = v.optional(v.picklist(['true', 'false'], 'must be true or false'));
 
-export const CreateTemplateQuery = v.object({ client_id: v.optional(v.string()), dry_run: DryRun });
+export const CreateTemplateQuery = v.object({ client_id: v.optional(clientIdParam), dry_run: DryRun });
 export const EditTemplateQuery = v.object({ dry_run: DryRun });
 
 export const EditTemplateBody = v.strictObject({
@@ -67,3 +68,25 @@ export const DidTemplatePath = v.object({
 
 export type CreateTemplateInput = v.InferOutput<typeof CreateTemplateBody>;
 export type EditTemplateInput = v.InferOutput<typeof EditTemplateBody>;
+
+/** Review warnings (decisions §18): predicted rejection reasons, never a refusal. */
+const ReviewWarnings = v.array(v.object({ rule: v.picklist(REVIEW_RULES), path: v.string(), message: v.string() }));
+
+/** The upstream's create answer passed through (spec §6), with review warnings when there are any. */
+export const CreateTemplateResponse = v.looseObject({
+  id: v.string(),
+  status: v.string(),
+  category: v.string(),
+  review_warnings: v.optional(ReviewWarnings),
+});
+
+/** An edit (spec §5): whether anything changed, with review warnings when there are any. */
+export const EditTemplateResponse = v.object({
+  success: v.literal(true),
+  changed: v.boolean(),
+  message: v.optional(v.string()),
+  review_warnings: v.optional(ReviewWarnings),
+});
+
+/** A template's dry run (decisions §18): every problem, and the review warnings. */
+export const TemplateDryRunResponse = v.object({ valid: v.boolean(), errors: v.array(ErrorDetailShape), review_warnings: ReviewWarnings });

@@ -17,6 +17,8 @@ export function issuePath(issue: v.BaseIssue<unknown>): string {
 function issueMessage(issue: v.BaseIssue<unknown>): string {
   // strictObject reports an unknown key as "expected never"; say what it means for a client.
   if (issue.kind === 'schema' && issue.expected === 'never') return 'Unknown field';
+  // An object reports a missing key as `expected "<key>"`: the field is required.
+  if (issue.kind === 'schema' && issue.received === 'undefined' && issue.expected?.startsWith('"')) return 'is required';
   return issue.message;
 }
 

@@ -8,3 +8,6 @@ export const VerifyMetaQuery = v.object({
   'hub.verify_token': v.optional(param),
   'hub.challenge': v.optional(param),
 });
+
+/** Meta's notification taken: how many changes it carried were queued. */
+export const ReceiveMetaResponse = v.object({ success: v.literal(true), changes: v.pipe(v.number(), v.integer(), v.minValue(0)) });

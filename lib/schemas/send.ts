@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { clientIdBody, wholeNumberParam } from './common.ts';
+import { clientIdBody, clientIdParam, count, ErrorDetailShape, pageOf, timestamp, wholeNumberParam } from './common.ts';
 import { issuesToDetails } from './issues.ts';
 
 /** Maximum recipients per send request (decisions §5). */
@@ -65,8 +65,6 @@ export const SendBody = v.strictObject({
   component: v.optional(v.strictObject({ header: v.union([MediaHeader, LocationHeader], 'must be a media or location header') })),
 });
 
-export type SendInput = v.InferOutput<typeof SendBody>;
-
 /** `?dry_run=true` checks a send without queuing it (decisions §12). */
 export const SendQuery = v.object({ dry_run: v.optional(v.picklist(['true', 'false'], 'must be true or false')) });
 
@@ -82,7 +80,7 @@ export const SendEnvelope = v.strictObject({
 
 export const SendIdPath = v.object({ send_id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_=+-]{1,128}$/, 'must be a send id')) });
 export const ListSendsQuery = v.object({
-  client_id: v.optional(wholeNumberParam),
+  client_id: v.optional(clientIdParam),
   page: v.optional(wholeNumberParam),
   size: v.optional(wholeNumberParam),
 });
@@ -104,3 +102,38 @@ export function dryRunInput(raw: unknown) {
   });
   return { body, recipients, refused, total: items.length };
 }
+
+/** A send accepted (spec §1, decisions §12): its id, and a warning where the spec names one. */
+export const SendAcceptedResponse = v.object({ success: v.literal(true), send_id: v.string(), warning: v.optional(v.string()) });
+
+/** A send's dry run (decisions §12): every failing recipient by its position. */
+export const SendDryRunResponse = v.object({
+  success: v.boolean(),
+  dry_run: v.literal(true),
+  total: count,
+  valid: count,
+  invalid: v.array(v.object({ index: count, ...ErrorDetailShape.entries })),
+});
+
+/** What the dispatcher did with a send so far (decisions §12). */
+export const SendStatusResponse = v.object({
+  send_id: v.string(),
+  client_id: v.number(),
+  did: v.string(),
+  template: v.object({ name: v.string(), language: v.string() }),
+  campaignId: v.optional(v.number()),
+  status: v.picklist(['queued', 'sending', 'completed']),
+  created_at: timestamp,
+  total: count,
+  duplicates_removed: count,
+  expired: count,
+  sent: count,
+  delivered: count,
+  read: count,
+  failed: count,
+  pending: count,
+  errors: v.array(v.object({ code: v.string(), title: v.string(), count })),
+  stopped: v.optional(v.object({ code: v.string(), title: v.string() })),
+});
+
+export const ListSendsResponse = pageOf(SendStatusResponse);

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { booleanParam, clientIdBody, textParam, wholeNumberParam } from './common.ts';
+import { booleanParam, clientIdBody, clientIdParam, count, textParam, wholeNumberParam } from './common.ts';
 
 const RecordId = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(64));
 
@@ -21,7 +21,7 @@ export const ListTemplatesQuery = v.object({
   size: v.optional(wholeNumberParam),
   limit: v.optional(wholeNumberParam),
   page: v.optional(wholeNumberParam),
-  client_id: v.optional(v.string()),
+  client_id: v.optional(clientIdParam),
   channel_ids: v.optional(v.pipe(v.string(), v.maxLength(2048))),
   quality_scores: v.optional(textParam),
 });
@@ -53,7 +53,42 @@ export const AssignmentBody = v.strictObject({
 });
 
 export const RemoveAssignmentQuery = v.object({
-  client_id: v.optional(v.string()),
+  client_id: v.optional(clientIdParam),
   channel_id: v.optional(wholeNumberParam),
   campaign_id: v.optional(wholeNumberParam),
 });
+
+/** Template records limited to the chosen fields (spec §8); total, page and pageSize always. */
+export const ListTemplatesResponse = v.object({
+  data: v.array(v.looseObject({ id: v.optional(v.string()), meta_template: v.optional(v.looseObject({})) })),
+  total: count,
+  page: count,
+  pageSize: count,
+  paging: v.null(),
+});
+
+export const BulkStatusResponse = v.object({
+  results: v.array(
+    v.object({
+      id: v.string(),
+      action: v.picklist(['enable', 'disable']),
+      success: v.boolean(),
+      skipped: v.boolean(),
+      reason: v.optional(v.string()),
+      previous_active: v.optional(v.boolean()),
+      current_active: v.optional(v.boolean()),
+    }),
+  ),
+  summary: v.object({ total: count, succeeded: count, skipped: count, failed: count }),
+});
+
+/** Channel-campaign changes (spec §7): the new assignments' ids on POST, null otherwise. */
+export const AssignmentResponse = v.object({ ids: v.nullable(v.array(v.string())), success: v.literal(true) });
+
+export const GroupedAssignmentsResponse = v.array(
+  v.object({
+    campaign_id: v.number(),
+    campaign_name: v.optional(v.string()),
+    channels: v.array(v.looseObject({ channel_id: v.number() })),
+  }),
+);

@@ -35,6 +35,32 @@ describe('OpenAPI document', () => {
     expect(problems.filter((p) => p.severity === 'error').map((p) => p.message)).toEqual([]);
   });
 
+  it('gives every success its schema, client_id one shape, and required fields as required', async () => {
+    // Act
+    const document = (await call('GET', '/v1/openapi.json')).body;
+    // Assess: every 2xx answer of every operation has a schema that says more than "an object"
+    const operations = Object.values(document.paths).flatMap((methods: any) => Object.values(methods)) as any[];
+    const successes = operations.flatMap((op) =>
+      Object.entries(op.responses)
+        .filter(([status]) => status.startsWith('2'))
+        .map(([, response]: [string, any]) => ({ op: op.operationId, content: Object.values(response.content ?? {}) as any[] })),
+    );
+    expect(successes).toHaveLength(routes.length);
+    for (const { op, content } of successes) {
+      expect(content.length, op).toBe(1);
+      const { schema } = content[0];
+      expect(schema.properties ?? schema.items ?? schema.oneOf ?? (schema.type === 'string' ? 'text' : undefined), op).toBeDefined();
+    }
+    // Assess: client_id in a query has one shape wherever it appears
+    const clientIds = operations.flatMap((op) => op.parameters.filter((p: any) => p.in === 'query' && p.name === 'client_id'));
+    expect(clientIds.length).toBeGreaterThanOrEqual(10);
+    expect(new Set(clientIds.map((p: any) => JSON.stringify(p.schema))).size).toBe(1);
+    // Assess: the fields the contract requires are required
+    const products = document.paths['/v1/catalogs/{did}/products'].get.parameters.find((p: any) => p.name === 'catalog_id');
+    expect(products.required).toBe(true);
+    expect(document.paths['/v1/webhook/config'].put.requestBody.content['application/json'].schema.required).toContain('url');
+  });
+
   it('documents the channel query parameters from the validating schema', async () => {
     const document = (await call('GET', '/v1/openapi.json')).body;
     const names = document.paths['/v1/client-msg-channels'].get.parameters.map((p: any) => p.name);

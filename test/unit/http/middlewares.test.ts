@@ -13,6 +13,7 @@ import { requestContext } from '#lib/http/middlewares/request-context.ts';
 import { securityHeaders } from '#lib/http/middlewares/security-headers.ts';
 import { validateRequest } from '#lib/http/middlewares/validate-request.ts';
 import * as v from 'valibot';
+import { clientIdParam } from '#lib/schemas/common.ts';
 
 /** Each named middleware alone, on a request shaped as middy hands it over. */
 function requestOf(event: Partial<APIGatewayProxyEventV2> = {}, context: Partial<ServiceContext> = {}): HttpRequest {
@@ -148,6 +149,55 @@ describe('validateRequest', () => {
     const optional = requestOf({ pathParameters: { id: 'a' } });
     await run(validateRequest({ body: v.object({}), bodyOptional: true }), optional);
     expect(optional.context.input?.body).toEqual({});
+  });
+
+  const bodyOfError = async (middleware: HttpMiddleware, request: HttpRequest) =>
+    JSON.parse(String(toErrorResponse(await Promise.resolve(run(middleware, request)).catch((e) => e), 'r').body));
+
+  it('answers the contract’s wording for a bad client_id and a missing required field, the route’s otherwise', async () => {
+    // Prepare
+    const query = { query: v.object({ client_id: v.optional(clientIdParam), size: v.optional(v.string()) }), invalidMessage: 'Nope' };
+    const body = { body: v.strictObject({ url: v.string(), active: v.optional(v.boolean()) }), invalidMessage: 'Nope' };
+    // Act
+    const badClientId = await bodyOfError(validateRequest(query), requestOf({ queryStringParameters: { client_id: 'x7' } }));
+    const onlyOne = await bodyOfError(
+      validateRequest({ ...query, queryMessage: 'client_id or size bad' }),
+      requestOf({ queryStringParameters: { client_id: '0' } }),
+    );
+    const missing = await bodyOfError(validateRequest(body), requestOf({ body: { active: true } as never }));
+    const wrong = await bodyOfError(validateRequest(body), requestOf({ body: { url: 1 } as never }));
+    // Assess
+    expect(badClientId).toMatchObject({
+      message: 'invalid client_id: x7',
+      details: [{ path: 'client_id', message: 'must be a whole number ≥ 1' }],
+    });
+    expect(onlyOne.message).toBe('client_id or size bad');
+    expect(missing).toMatchObject({ message: 'url is required', details: [{ path: 'url', message: 'is required' }] });
+    expect(wrong.message).toBe('Nope');
+  });
+
+  it('reads a dry run’s body as the route says: its schema’s problems handed on, or the route’s own reading', async () => {
+    // Prepare
+    const template = { body: v.strictObject({ name: v.string() }), dryRun: { response: v.unknown() } };
+    const recipients = {
+      body: v.strictObject({ to: v.array(v.string()) }),
+      dryRun: {
+        response: v.unknown(),
+        read: (raw: unknown) =>
+          Array.isArray((raw as { to?: unknown })?.to) ? { count: 2 } : { problems: [{ path: 'to', message: 'must be an array' }] },
+      },
+    };
+    const dry = (body: unknown) => requestOf({ queryStringParameters: { dry_run: 'true' }, body: body as never });
+    // Act
+    const invalidTemplate = dry({ name: 3 });
+    await run(validateRequest(template), invalidTemplate);
+    const read = dry({ to: [] });
+    await run(validateRequest(recipients), read);
+    const unreadable = await statusOf(run(validateRequest(recipients), dry({ to: 'x' })));
+    // Assess
+    expect(invalidTemplate.context.input).toMatchObject({ dryRun: true, invalid: [{ path: 'name' }] });
+    expect(read.context.input).toMatchObject({ dryRun: true, body: { count: 2 } });
+    expect(unreadable).toBe(400);
   });
 });
 
