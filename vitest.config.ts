@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import LongFilesFirst from './test/support/long-files-first.ts';
 
 /**
  * Three projects, so the fast loop needs no Java (`npm run test:unit`):
  * - unit: rules, use cases and middlewares on in-memory adapters; no stack, no Java;
- * - static: the dependency rule, the bundles and the synthesized template (esbuild, CDK, cfn-lint; no stack);
+ * - static: tsc, the dependency rule and the synthesized template (CDK, cfn-lint; no stack);
  * - stack: everything that talks to the local stack (DynamoDB Local, SQS server, Graph emulator, API), started
  *   once by the project's global setup and shared by its files.
  */
@@ -11,8 +12,9 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    // Two cores: two workers keep the stack responsive.
-    maxWorkers: 2,
+    // Three workers on this machine's two cores: the stack-bound files spend much of their time waiting on it.
+    maxWorkers: 3,
+    sequence: { sequencer: LongFilesFirst },
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
       {

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { App } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deployedFunctions, type DeployedFunction } from '../../infra/function-bundles.ts';
 import { TemplateMessagingStack } from '../../infra/stack.ts';
 import { lambdaContext } from '../../local/api-server.ts';
 import { fillSampleEvent, HTTP_SAMPLES, OTHER_SAMPLES } from '../../local/sample-events.ts';
@@ -153,5 +154,55 @@ describe('the deployed bundles (issue 14)', () => {
       permissions: [],
       campaigns: ['31', '32'],
     });
+  });
+});
+
+/** The source files of a deployed bundle, from its source map (node_modules paths included). */
+const sourcesOf = (name: string): string[] =>
+  (JSON.parse(readFileSync(join(work, 'bundles', name, 'index.mjs.map'), 'utf8')) as { sources: string[] }).sources;
+const has = (name: string, path: string) => sourcesOf(name).some((source) => source.includes(path));
+
+/** What a declaration implies, as source paths that must (or must not) be in the bundle. */
+const expectations = (fn: DeployedFunction): [string, boolean][] => [
+  ['lib/adapters/dynamo/', fn.needs.table !== 'none'],
+  ['lib/adapters/graph/', Boolean(fn.needs.upstream)],
+  ['node_modules/@aws-sdk/client-secrets-manager/', Boolean(fn.needs.upstream || fn.needs.metaApp)],
+  ['lib/adapters/meta/webhook-secrets', Boolean(fn.needs.metaApp)],
+  ['lib/adapters/eventbridge/', Boolean(fn.needs.bus)],
+  ['node_modules/@aws-sdk/client-eventbridge/', Boolean(fn.needs.bus)],
+  ['lib/adapters/sqs/', (fn.needs.queues ?? []).length > 0 || Boolean(fn.redelivers)],
+  ['node_modules/@fastify/busboy/', fn.multipart],
+];
+
+/**
+ * Each deployed bundle carries exactly what its route (or worker) declares: an adapter or AWS client it does not
+ * declare fails here, and so does one it declares but never uses (the stack grants by the declaration, so both
+ * must agree). Read from the synthesized assets' source maps: the bundles are the ones deployed, built once.
+ */
+describe('what each deployed bundle carries', () => {
+  const functions = deployedFunctions();
+
+  it('reads a source map for every deployed function (so the checks below cannot pass vacuously)', () => {
+    for (const fn of functions) expect(sourcesOf(fn.name).length, fn.name).toBeGreaterThan(20);
+    expect(has('ListTemplates', 'lib/domain/templates.ts')).toBe(true);
+  });
+
+  it.each(functions.map((fn) => [fn.name, fn] as const))('%s carries what it declares, and nothing it does not', (_name, fn) => {
+    const wrong = expectations(fn)
+      .filter(([path, wanted]) => has(fn.name, path) !== wanted)
+      .map(([path, wanted]) => `${wanted ? 'missing' : 'undeclared'}: ${path}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it('keeps the SQS client out of every HTTP function that sends no jobs', () => {
+    const carrying = functions
+      .filter((fn) => fn.kind === 'http' && !(fn.needs.queues ?? []).length)
+      .filter((fn) => has(fn.name, 'node_modules/@aws-sdk/client-sqs/'))
+      .map((fn) => fn.name);
+    expect(carrying).toEqual([]);
+  });
+
+  it('keeps every AWS SDK client out of the functions that touch no AWS service', () => {
+    for (const name of ['GetOpenApi', 'RouteNotFound']) expect(has(name, 'node_modules/@aws-sdk/'), name).toBe(false);
   });
 });

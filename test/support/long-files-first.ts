@@ -1,0 +1,30 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The files that take longest start first, so no long file is left running alone at the end of a run. Vitest
+ * learns durations from its cache, but a fresh clone (CI) has none and would start the largest files first.
+ */
+const LONG_FILES = [
+  'test/architecture/typecheck.test.ts',
+  'test/deploy/deployed-bundles.test.ts',
+  'test/http/start-command.test.ts',
+  'test/http/webhook-deliveries.test.ts',
+  'test/infra/deployability.test.ts',
+  'test/http/templates-list.test.ts',
+  'test/http/dispatch.test.ts',
+];
+
+export default class LongFilesFirst extends BaseSequencer {
+  async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (spec: TestSpecification) => {
+      const index = LONG_FILES.findIndex((file) => spec.moduleId.endsWith(file));
+      return index === -1 ? LONG_FILES.length : index;
+    };
+    // A stable sort: the rest keep vitest's own order.
+    return sorted
+      .map((spec, i) => ({ spec, i }))
+      .sort((a, b) => rank(a.spec) - rank(b.spec) || a.i - b.i)
+      .map(({ spec }) => spec);
+  }
+}
