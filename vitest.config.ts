@@ -6,7 +6,8 @@ import LongFilesFirst from './test/support/long-files-first.ts';
  * - unit: rules, use cases and middlewares on in-memory adapters; no stack, no Java;
  * - static: tsc, the dependency rule and the synthesized template (CDK, cfn-lint; no stack);
  * - stack: everything that talks to the local stack (DynamoDB Local, SQS server, Graph emulator, API), started
- *   once by the project's global setup and shared by its files.
+ *   once by the project's global setup and shared by its files;
+ * - own-stack: the deployed bundles and `npm start`, each on a stack of its own.
  */
 export default defineConfig({
   test: {
@@ -37,8 +38,20 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'stack',
-          include: ['test/http/**/*.test.ts', 'test/deploy/**/*.test.ts'],
+          include: ['test/http/**/*.test.ts'],
+          exclude: ['test/http/start-command.test.ts'],
+          // The files share a worker's modules (its AWS clients, its settings): each imports them once, not once
+          // per file. None changes a setting another reads; an adapter on another table gets it by its constructor.
+          isolate: false,
           globalSetup: ['test/support/global-setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Files that start a whole stack of their own (the deployed bundles, `npm start`): no shared one.
+          name: 'own-stack',
+          include: ['test/deploy/**/*.test.ts', 'test/http/start-command.test.ts'],
         },
       },
     ],

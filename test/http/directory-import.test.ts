@@ -8,17 +8,17 @@ import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
 import { createTable } from '../../local/parts/dynamodb.ts';
 import { DEMO_FIXTURE } from '../../local/stack.ts';
 import { useStackTable } from '../support/seed.ts';
-import { serviceTable } from '#lib/wiring/table.ts';
-
-const table = serviceTable();
+import type { ServiceTable } from '#lib/adapters/dynamo/client.ts';
+import { tableClient } from '#lib/wiring/table.ts';
 
 /** Each test imports into a table of its own on the running DynamoDB Local. */
 let raw: DynamoDBClient;
 const demo = () => JSON.parse(readFileSync(DEMO_FIXTURE, 'utf8'));
 
-async function freshTable(name: string) {
+/** A new table on the stack's DynamoDB Local, handed to the import as its table. */
+async function freshTable(name: string): Promise<ServiceTable> {
   await createTable(raw, name);
-  process.env.TABLE_NAME = name;
+  return { client: tableClient(), name };
 }
 
 async function itemCount(name: string) {
@@ -34,7 +34,7 @@ beforeAll(() => {
 
 describe('directory import (decisions §8)', () => {
   it('is idempotent: a second import of the same file changes nothing', async () => {
-    await freshTable('import-idempotent');
+    const table = await freshTable('import-idempotent');
     const first = await importDirectory(table, demo());
     const count = await itemCount('import-idempotent');
     await importDirectory(table, demo());
@@ -44,7 +44,7 @@ describe('directory import (decisions §8)', () => {
 
   it('refuses a file with unknown keys or bad references whole, naming each bad entry, and writes nothing', async () => {
     // Prepare
-    await freshTable('import-invalid');
+    const table = await freshTable('import-invalid');
     const file = demo();
     file.channels[1].colour = 'blue';
     file.campaigns.push({ campaign_id: 99, campaign_name: 'Ghost', client_id: 4242 });

@@ -1,9 +1,8 @@
 import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
 import { addMissingIndexes } from '../../local/parts/dynamodb.ts';
-import { serviceTable } from '#lib/wiring/table.ts';
-
-const table = serviceTable();
+import { useStackTable } from '../support/seed.ts';
+import { tableClient } from '#lib/wiring/table.ts';
 
 /**
  * A table kept by an earlier version (decisions §16) has neither the listing's indexes nor its derived items:
@@ -11,13 +10,9 @@ const table = serviceTable();
  * them. On a table of this file's own in the stack's DynamoDB Local.
  */
 const TABLE = `kept-${Date.now()}`;
-Object.assign(process.env, {
-  TABLE_NAME: TABLE,
-  DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
-  AWS_REGION: 'us-east-1',
-  AWS_ACCESS_KEY_ID: 'local',
-  AWS_SECRET_ACCESS_KEY: 'local',
-});
+useStackTable();
+/** The adapters get this file's own table through their constructors. */
+const table = { client: tableClient(), name: TABLE };
 
 const DERIVED = ['assignments_version', 'listing_count', 'client_channel'];
 
