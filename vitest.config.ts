@@ -13,8 +13,8 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    // Three workers on this machine's two cores: the stack-bound files spend much of their time waiting on it.
-    maxWorkers: 3,
+    // Four workers on this machine's two cores: the stack-bound files spend much of their time waiting on it.
+    maxWorkers: 4,
     sequence: { sequencer: LongFilesFirst },
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
