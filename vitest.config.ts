@@ -23,6 +23,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          // The files share their worker's modules: a file that needs other settings imports fresh ones.
+          isolate: false,
           setupFiles: ['test/support/quiet-logs.ts'],
         },
       },

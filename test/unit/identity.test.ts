@@ -1,15 +1,34 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { preTokenClaims } from '#lib/adapters/cognito/pre-token-claims.ts';
 import { GRAPH_TOKEN_UNSET, graphApiToken, UpstreamNotConfigured } from '#lib/adapters/graph/token.ts';
-import { audienceMatches, authenticate } from '#lib/auth/authenticate.ts';
+import { audienceMatches } from '#lib/auth/authenticate.ts';
 import { callerFromClaims } from '#lib/auth/caller.ts';
 import { CLAIM_DEFAULTS, claimNames, COGNITO_CLAIMS } from '#lib/auth/claim-names.ts';
-import { handler as preTokenGeneration } from '../../functions/identity/pre-token-generation.ts';
 
 type SigningKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+
+const COGNITO_SETTINGS = { CLAIM_CLIENT_ID: 'tms_client_id', CLAIM_PERMISSIONS: 'tms_permissions', CLAIM_CAMPAIGNS: 'tms_campaigns' };
+
+/**
+ * A function's settings for the modules imported after this: the claim names and the configuration are read once
+ * per process (a cold start), and the unit files share their worker's modules, so these modules are fresh ones
+ * and the settings go again afterwards (`restore`).
+ */
+function withSettings(settings: Record<string, string>) {
+  const before = { ...process.env };
+  Object.assign(process.env, settings);
+  vi.resetModules();
+  return () => {
+    for (const name of Object.keys(settings)) {
+      if (before[name] === undefined) delete process.env[name];
+      else process.env[name] = before[name];
+    }
+    vi.resetModules();
+  };
+}
 
 describe('claim names as settings (decisions §17)', () => {
   it('defaults to decisions §1 and takes the settings where given', () => {
@@ -36,9 +55,8 @@ describe('claim names as settings (decisions §17)', () => {
 describe('the user pool’s pre-token-generation trigger', () => {
   it('puts the client id, permissions and campaigns of the user’s attributes into both tokens', async () => {
     // Prepare
-    process.env.CLAIM_CLIENT_ID = 'tms_client_id';
-    process.env.CLAIM_PERMISSIONS = 'tms_permissions';
-    process.env.CLAIM_CAMPAIGNS = 'tms_campaigns';
+    const restore = withSettings(COGNITO_SETTINGS);
+    const { handler: preTokenGeneration } = await import('../../functions/identity/pre-token-generation.ts');
     const event = {
       version: '2',
       triggerSource: 'TokenGeneration_Authentication',
@@ -51,6 +69,7 @@ describe('the user pool’s pre-token-generation trigger', () => {
     };
     // Act
     const answered = (await preTokenGeneration(event as never)) as any;
+    restore();
     // Assess
     const expected = { tms_client_id: 7, tms_permissions: ['BSP_CN'], tms_campaigns: ['31', '32'] };
     expect(answered.response.claimsAndScopeOverrideDetails.accessTokenGeneration.claimsToAddOrOverride).toEqual(expected);
@@ -71,6 +90,8 @@ describe('token verification where no authorizer ran (sam local, the local stack
   let server: Server;
   let rsa: SigningKey;
   let ec: SigningKey;
+  let authenticate: typeof import('#lib/auth/authenticate.ts').authenticate;
+  let restore: () => void;
 
   beforeAll(async () => {
     // Prepare: a JWKS holding an RSA and an EC key, as an issuer might publish
@@ -84,16 +105,18 @@ describe('token verification where no authorizer ran (sam local, the local stack
     ];
     server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys })));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    Object.assign(process.env, {
+    restore = withSettings({
       JWT_ISSUER: ISSUER,
       JWT_AUDIENCE: AUDIENCE,
       JWKS_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/jwks.json`,
-      CLAIM_CLIENT_ID: 'tms_client_id',
-      CLAIM_PERMISSIONS: 'tms_permissions',
-      CLAIM_CAMPAIGNS: 'tms_campaigns',
+      ...COGNITO_SETTINGS,
     });
+    ({ authenticate } = await import('#lib/auth/authenticate.ts'));
   });
-  afterAll(() => server.close());
+  afterAll(() => {
+    restore();
+    server.close();
+  });
 
   const cognitoAccessToken = (key: SigningKey, alg: string, kid: string, extra: Record<string, unknown> = {}) =>
     new SignJWT({ token_use: 'access', client_id: AUDIENCE, tms_client_id: 7, tms_campaigns: [31], ...extra })
