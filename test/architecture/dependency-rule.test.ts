@@ -42,6 +42,22 @@ describe('the dependency rule', () => {
     expect(outside).toEqual([]);
   });
 
+  it('keeps the unit tests off the local stack: no unit test file reaches DynamoDB Local, the SQS server or the stack', () => {
+    // Prepare: the unit tests and everything they import, transitively
+    const withTests = importGraph(['lib', 'functions', 'infra', 'local', 'scripts', 'test']);
+    const reached = new Set<string>();
+    const visit = (file: string) => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const edge of withTests.get(file) ?? []) if (edge.file) visit(edge.file);
+    };
+    const unitFiles = [...withTests.keys()].filter((file) => file.startsWith('test/unit/'));
+    for (const file of unitFiles) visit(file);
+    // Assess: `npm run test:unit` needs no Java and starts nothing
+    expect(unitFiles.length).toBeGreaterThan(20);
+    expect([...reached].filter((file) => /^local\/(stack|parts\/)|^test\/support\/global-setup/.test(file))).toEqual([]);
+  });
+
   it('has no import cycles', () => {
     expect(cyclesOf(graph)).toEqual([]);
   });
