@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cyclesOf, folderGraph, importGraph } from './imports.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cyclesOf, folderGraph, importGraph, ROOT } from './imports.ts';
 
 /**
  * The layers (docs/architecture.md): the domain depends on nothing outside itself; adapters implement its
@@ -56,6 +58,12 @@ describe('the dependency rule', () => {
     // Assess: `npm run test:unit` needs no Java and starts nothing
     expect(unitFiles.length).toBeGreaterThan(20);
     expect([...reached].filter((file) => /^local\/(stack|parts\/)|^test\/support\/global-setup/.test(file))).toEqual([]);
+  });
+
+  it('reads settings in one module: process.env only in lib/config.ts and the logger’s own lib/log/', () => {
+    const readers = filesUnder('lib/').filter(([file]) => readFileSync(join(ROOT, file), 'utf8').includes('process.env'));
+    expect(readers.map(([file]) => file).filter((file) => file !== 'lib/config.ts' && !file.startsWith('lib/log/'))).toEqual([]);
+    expect(readers.map(([file]) => file)).toContain('lib/config.ts');
   });
 
   it('has no import cycles', () => {
