@@ -53,6 +53,9 @@ export function loadConfig<K extends SettingName>(...names: K[]): Config<K> {
 /** Optional endpoint override for DynamoDB (DynamoDB Local); absent in AWS. */
 export const dynamoEndpoint = () => process.env.DYNAMODB_ENDPOINT || undefined;
 
+/** The SQS endpoint the SDK takes from AWS_ENDPOINT_URL_SQS (the local stack's server); absent in AWS. */
+export const sqsEndpoint = () => process.env.AWS_ENDPOINT_URL_SQS || undefined;
+
 /** Messages per second per sending number (decisions §12): MESSAGES_PER_SECOND, the dispatcher's default when unset. */
 export function messagesPerSecond(): number {
   const raw = process.env.MESSAGES_PER_SECOND;

@@ -31,6 +31,8 @@ const sizeOf = (items: unknown[] | undefined) => (items ? Buffer.byteLength(JSON
  * benchmark use only; the deployed functions never install it.
  */
 export function meterDynamo(client: DynamoDBDocumentClient, current: () => RequestMeter | undefined, name = 'localMeter') {
+  // A second stack in one process meters the same client again: its meter replaces the first.
+  client.middlewareStack.remove(name);
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const meter = current();
@@ -75,6 +77,7 @@ export function meterQueue(
   name = 'localQueueMeter',
   capture?: (bodies: string[]) => void,
 ) {
+  client.middlewareStack.remove(name);
   client.middlewareStack.add(
     (next) => async (args) => {
       const meter = current();

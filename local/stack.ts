@@ -13,7 +13,7 @@ import { LocalEventBridge } from './eventbridge.ts';
 import { EMULATOR_TOKEN, type GraphEmulator, type MessageStatus } from './graph/emulator.ts';
 import { MetaNotifier } from './graph/notifier.ts';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER, ROOT } from './keys.ts';
-import { startDynamoDbLocal } from './parts/dynamodb.ts';
+import { startDynamoDbLocal, useDynamoDb } from './parts/dynamodb.ts';
 import { startGraphEmulator } from './parts/graph.ts';
 import { localEndpoints } from './parts/local-endpoints.ts';
 import { freePort, type Stop } from './parts/network.ts';
@@ -35,6 +35,11 @@ export interface LocalStackOptions {
   dataDir?: string;
   /** Start from the fixture even when data was kept. */
   fresh?: boolean;
+  /**
+   * Use the DynamoDB at this endpoint instead of starting DynamoDB Local (decisions §20): the table is made there
+   * when missing, the fixture loaded into it when it is empty, and the stack never stops it.
+   */
+  dynamoEndpoint?: string;
   /** Workers of lib/workers.ts not to run (a benchmark of the send path leaves its jobs undispatched). */
   skipWorkers?: string[];
   /** Statuses the emulator reports on its own for every accepted message (decisions §13); none when absent. */
@@ -88,9 +93,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     delete process.env.AWS_PROFILE;
 
     const data = options.dataDir ? prepareDataDir(options.dataDir, fixturePath, options.fresh ?? false) : undefined;
-    const dynamo = await startDynamoDbLocal(host, REGION, TABLE_NAME, data?.dynamoPath);
+    const dynamo = options.dynamoEndpoint
+      ? await useDynamoDb(options.dynamoEndpoint, REGION, TABLE_NAME)
+      : await startDynamoDbLocal(host, REGION, TABLE_NAME, data?.dynamoPath);
     stops.push(dynamo.stop);
-    log(`DynamoDB Local on ${dynamo.endpoint}, table ${TABLE_NAME}${data ? `, kept in ${data.dynamoPath}` : ' (in memory)'}`);
+    if (options.dynamoEndpoint)
+      log(`DynamoDB at ${dynamo.endpoint} (DYNAMODB_ENDPOINT), table ${TABLE_NAME}${dynamo.created ? ' created there' : ''}`);
+    else log(`DynamoDB Local on ${dynamo.endpoint}, table ${TABLE_NAME}${data ? `, kept in ${data.dynamoPath}` : ' (in memory)'}`);
 
     const sqs = await startSqs(host, REGION);
     stops.push(sqs.stop);
@@ -159,10 +168,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       );
     }
 
-    if (dynamo.created) {
+    if (dynamo.empty) {
       await importDirectory(serviceTable(), fixture);
       log(`Directory loaded from ${fixturePath}`);
-    } else log(`Kept data in ${data?.root} (FRESH=true starts from the fixture)`);
+    } else if (options.dynamoEndpoint) log(`Kept the table's data at ${dynamo.endpoint}`);
+    else log(`Kept data in ${data?.root} (FRESH=true starts from the fixture)`);
     if (dynamo.indexesAdded.length > 0) {
       // Data kept by an earlier version: its derived items (listing entries, DID hierarchy) are written now.
       const rebuilt = await rebuildDerivedItems(serviceTable());

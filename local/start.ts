@@ -19,6 +19,8 @@ const starting = startLocalStack({
   port: process.env.PORT ? Number(process.env.PORT) : 3000,
   fixture: process.env.FIXTURE || undefined,
   graphApiUrl: process.env.GRAPH_API_URL || undefined,
+  // A DynamoDB started apart (decisions §20) instead of DynamoDB Local.
+  dynamoEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
   // Kept between runs (decisions §16); FRESH=true starts from the fixture.
   dataDir: process.env.DATA_DIR || join(ROOT, '.local', 'data'),
   fresh: process.env.FRESH === 'true',

@@ -1,14 +1,15 @@
 import { newQueueClient, type ServiceQueue, SqsJobQueue } from '#lib/adapters/sqs/job-queue.ts';
-import { loadConfig } from '#lib/config.ts';
+import { loadConfig, sqsEndpoint } from '#lib/config.ts';
 import { QUEUES } from '#lib/queues.ts';
 import type { QueueKey } from '#lib/routes.ts';
 
-let client: ServiceQueue['client'] | undefined;
+let client: { endpoint: string | undefined; sqs: ServiceQueue['client'] } | undefined;
 
 /** The process's SQS client, made at first use and reused across invocations (the local stack meters it). */
 export const queueClient = () => {
-  client ??= newQueueClient();
-  return client;
+  const endpoint = sqsEndpoint();
+  if (!client || client.endpoint !== endpoint) client = { endpoint, sqs: newQueueClient() };
+  return client.sqs;
 };
 
 /** The queue of that key: the process's client, and its URL read from the function's settings at first send. */

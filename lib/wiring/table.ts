@@ -1,12 +1,16 @@
 import { documentClient, type ServiceTable } from '#lib/adapters/dynamo/client.ts';
 import { dynamoEndpoint, loadConfig } from '#lib/config.ts';
 
-let client: ReturnType<typeof documentClient> | undefined;
+let client: { endpoint: string | undefined; documents: ReturnType<typeof documentClient> } | undefined;
 
-/** The process's document client, made at first use and reused across invocations (the local stack meters it). */
+/**
+ * The process's document client, made at first use and reused across invocations (the local stack meters it);
+ * made again if the endpoint setting changes (a benchmark starts one local stack after another in one process).
+ */
 export const tableClient = () => {
-  client ??= documentClient(dynamoEndpoint());
-  return client;
+  const endpoint = dynamoEndpoint();
+  if (!client || client.endpoint !== endpoint) client = { endpoint, documents: documentClient(endpoint) };
+  return client.documents;
 };
 
 /**

