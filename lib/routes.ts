@@ -164,7 +164,7 @@ export interface RouteDef {
 }
 
 /** The demo fixture's ids the samples use (fixtures/demo.json). */
-const SAMPLE = { record: '65a1b2c3d4e5f60718293a4b', did: '5215550001', unknownId: '00000000-0000-4000-8000-000000000000' };
+export const SAMPLE = { record: '65a1b2c3d4e5f60718293a4b', did: '5215550001', unknownId: '00000000-0000-4000-8000-000000000000' };
 
 const RECORD_ID = { id: 'The template record id (messageTemplateId)' };
 

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { APIGatewayProxyEventV2, SQSEvent } from 'aws-lambda';
-import { type RouteDef, ROUTE_NOT_FOUND, routes, type SampleRequest } from '#lib/routes.ts';
+import { type RouteDef, ROUTE_NOT_FOUND, routes, SAMPLE, type SampleRequest } from '#lib/routes.ts';
 import { apiGatewayEvent } from './api-gateway-event.ts';
 import { mintToken } from './keys.ts';
 
@@ -19,9 +19,7 @@ export const SAMPLE_TOKENS = {
   delta: { clientId: 10, campaigns: [], sub: 'sample-delta' },
 } as const satisfies Record<NonNullable<SampleRequest['token']>, unknown>;
 
-const RECORD = '65a1b2c3d4e5f60718293a4b';
-const DID = '5215550001';
-const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
+const { record: RECORD, did: DID, unknownId: NO_SUCH_ID } = SAMPLE;
 /** Every sample's time: the committed events stay the same from one `npm run events` to the next. */
 const SAMPLE_TIME = new Date('2026-01-01T00:00:00Z');
 
