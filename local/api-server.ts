@@ -21,6 +21,16 @@ const MAX_PAYLOAD = 10 * 1024 * 1024;
 const ROUTES_BY_SPECIFICITY = [...routes].sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0));
 
 const handlers = new Map<string, Promise<Handler>>();
+/** The route a request reaches, and its path parameters: as API Gateway matches them. */
+export function routeFor(method: string, path: string): { route?: RouteDef; params?: Record<string, string> } {
+  for (const route of ROUTES_BY_SPECIFICITY) {
+    if (route.method !== method) continue;
+    const params = matchPath(route.path, path);
+    if (params) return { route, params };
+  }
+  return {};
+}
+
 function loadHandler(entry: string): Promise<Handler> {
   if (!handlers.has(entry)) {
     handlers.set(
@@ -124,16 +134,7 @@ export async function startApiServer(options: ApiServerOptions): Promise<{ serve
       const body = await readBody(req);
       if (body === null) return write(res, errorBody(413, 'payload_too_large', 'Request body exceeds the 10 MiB limit', requestId));
       if (options.extra && (await options.extra(req, url, body, res))) return;
-      let route: RouteDef | undefined;
-      let params: Record<string, string> | undefined;
-      for (const candidate of ROUTES_BY_SPECIFICITY) {
-        if (candidate.method !== req.method) continue;
-        params = matchPath(candidate.path, url.pathname) ?? undefined;
-        if (params) {
-          route = candidate;
-          break;
-        }
-      }
+      const { route, params } = routeFor(req.method ?? '', url.pathname);
       const event = toApiGatewayEvent(req, url, body, route, params, requestId);
       const handler = route ? await loadHandler(route.entry) : notFound;
       const result = await currentRequest.run({ requestId }, () =>

@@ -2,15 +2,10 @@ import { newQueueClient, type ServiceQueue, SqsJobQueue } from '#lib/adapters/sq
 import { loadConfig, sqsEndpoint } from '#lib/config.ts';
 import { QUEUES } from '#lib/queues.ts';
 import type { QueueKey } from '#lib/routes.ts';
+import { clientPerEndpoint } from './client-per-endpoint.ts';
 
-let client: { endpoint: string | undefined; sqs: ServiceQueue['client'] } | undefined;
-
-/** The process's SQS client, made at first use and reused across invocations (the local stack meters it). */
-export const queueClient = () => {
-  const endpoint = sqsEndpoint();
-  if (!client || client.endpoint !== endpoint) client = { endpoint, sqs: newQueueClient() };
-  return client.sqs;
-};
+/** The process's SQS client (the local stack meters it); the SDK reads its endpoint from the same setting. */
+export const queueClient = clientPerEndpoint(sqsEndpoint, () => newQueueClient());
 
 /** The queue of that key: the process's client, and its URL read from the function's settings at first send. */
 export function serviceQueue(key: QueueKey): ServiceQueue {

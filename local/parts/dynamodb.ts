@@ -121,7 +121,7 @@ export async function startDynamoDbLocal(
   };
   const endpoint = `http://${host}:${port}`;
   try {
-    const table = await prepareTable(endpoint, region, tableName, 'DynamoDB Local');
+    const table = await prepareTable(new DynamoDBClient({ endpoint, region }), tableName, 'DynamoDB Local');
     return { endpoint, ...table, empty: table.created, stop };
   } catch (error) {
     stop();
@@ -130,11 +130,10 @@ export async function startDynamoDbLocal(
 }
 
 /**
- * The service's table on the DynamoDB at `endpoint` (DynamoDB Local's or another's, once it answers): created
+ * The service's table on the client's DynamoDB (DynamoDB Local's or another's, once it answers): created
  * when missing, the indexes an earlier version lacked added when kept. `created` says the table is new.
  */
-export async function prepareTable(endpoint: string, region: string, tableName: string, name = 'DynamoDB') {
-  const client = new DynamoDBClient({ endpoint, region });
+export async function prepareTable(client: DynamoDBClient, tableName: string, name = 'DynamoDB') {
   const tables = (await waitFor(name, () => client.send(new ListTablesCommand({})))) as { TableNames?: string[] };
   if (!tables.TableNames?.includes(tableName)) {
     await createTable(client, tableName);
@@ -148,8 +147,8 @@ export async function prepareTable(endpoint: string, region: string, tableName: 
  * the stack never stops it. `empty` says the table holds no item, so the fixture goes into it (as into a new one).
  */
 export async function useDynamoDb(endpoint: string, region: string, tableName: string) {
-  const table = await prepareTable(endpoint, region, tableName);
   const client = new DynamoDBClient({ endpoint, region });
+  const table = await prepareTable(client, tableName);
   const empty = table.created || !(await client.send(new ScanCommand({ TableName: tableName, Limit: 1 }))).Count;
   return { endpoint, ...table, empty, stop: () => undefined };
 }

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { inject } from 'vitest';
-import { type RouteDef, routes } from '#lib/routes.ts';
+import { routeFor } from '../../local/api-server.ts';
 import { mintToken, type TokenOptions } from '../../local/keys.ts';
 import type { RequestMeter } from '../../local/request-meter.ts';
 
@@ -48,21 +48,13 @@ export async function call<T = any>(
   return { status: response.status, body: parsed as T, headers: response.headers };
 }
 
-/** Literal segments win over parameters, as in API Gateway. */
-const BY_SPECIFICITY = [...routes]
-  .sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0))
-  .map((route) => ({ route, pattern: new RegExp(`^${route.path.replace(/\{\w+\}/g, '[^/]+')}$`) }));
-
-const routeOf = (method: string, path: string): RouteDef | undefined =>
-  BY_SPECIFICITY.find((r) => r.route.method === method && r.pattern.test(path))?.route;
-
 /**
  * Every success the tests see has its route's shape (lib/routes.ts `response`, or the dry run's): the OpenAPI
  * document shows those shapes, so a test fails when an answer leaves them.
  */
 function assertResponseShape(method: string, pathAndQuery: string, body: unknown, text: string) {
   const url = new URL(pathAndQuery, 'http://api');
-  const route = routeOf(method.toUpperCase(), url.pathname);
+  const { route } = routeFor(method.toUpperCase(), url.pathname);
   if (!route) return;
   const dryRun = url.searchParams.get('dry_run') === 'true' ? route.request?.dryRun : undefined;
   const result = v.safeParse(dryRun?.response ?? route.response, route.produces ? text : body);
