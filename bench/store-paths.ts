@@ -2,13 +2,14 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
+import { batchGet, DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
 import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
 import { entryItem } from '#lib/adapters/dynamo/listing-items.ts';
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
 import { assignmentKeyItem, recordItem } from '#lib/adapters/dynamo/record-items.ts';
 import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
+import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
 import { keys, SORT } from '#lib/adapters/dynamo/table.ts';
 import { DynamoTemplateRecordStore, outboxItem } from '#lib/adapters/dynamo/template-store.ts';
 import { GraphClient } from '#lib/adapters/graph/graph-client.ts';
@@ -334,7 +335,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
       sampleItems.push(
         recordItem(record),
         assignmentKeyItem(record, true),
-        entryItem({ wabaId: 'wbase', templateId: t.id, clientId: 999 }, listingEntryOf([record]), 1),
+        entryItem({ wabaId: 'wbase', templateId: t.id, clientId: 999 }, listingEntryOf([record]), 1, []),
       );
     }
     const fetchPages = async () => {
@@ -427,42 +428,40 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
       })),
     });
     const ids = Array.from({ length: 1000 }, (_, i) => `0000039${String(i).padStart(17, '0')}`);
+    // The fewest calls the work needs: the records and their templates' version items (entry and active
+    // records) read in batches, then each record and its entry written in transactions of 100 items.
     const directBulk = async () => {
-      const found = await records.getMany(ids);
-      await inParallel([...found.values()], 8, async (record) => {
-        const pk = keys.assignments(record.waba_id, record.meta_template.id, record.client_id);
-        await table.client.send(
-          new QueryCommand({
-            TableName: table.name,
-            KeyConditionExpression: 'pk = :p',
-            ExpressionAttributeValues: { ':p': pk },
-            ConsistentRead: true,
-          }),
-        );
-        await table.client.send(
-          new BatchGetCommand({
-            RequestItems: { [table.name]: { Keys: [{ pk: keys.record(record.id), sk: SORT.record }], ConsistentRead: true } },
-          }),
-        );
-        const flipped = { ...record, active: !record.active };
+      const found = [...(await records.getMany(ids)).values()];
+      const versions = await batchGet(
+        table,
+        found.map((r) => ({ pk: keys.assignments(r.waba_id, r.meta_template.id, r.client_id), sk: SORT.assignmentsVersion })),
+        true,
+      );
+      const versionOf = new Map(versions.map((v) => [String(v.pk), Number(v.version)]));
+      for (let start = 0; start < found.length; start += 50) {
         await table.client.send(
           new TransactWriteCommand({
-            TransactItems: [
-              { Put: { TableName: table.name, Item: recordItem(flipped) } },
-              {
-                Put: {
-                  TableName: table.name,
-                  Item: entryItem(
-                    { wabaId: record.waba_id, templateId: record.meta_template.id, clientId: 921 },
-                    listingEntryOf([flipped]),
-                    1,
-                  ),
+            TransactItems: found.slice(start, start + 50).flatMap((record) => {
+              const flipped = { ...record, active: !record.active };
+              const pk = keys.assignments(record.waba_id, record.meta_template.id, record.client_id);
+              return [
+                { Put: { TableName: table.name, Item: recordItem(flipped) } },
+                {
+                  Put: {
+                    TableName: table.name,
+                    Item: entryItem(
+                      { wabaId: record.waba_id, templateId: record.meta_template.id, clientId: 921 },
+                      listingEntryOf([flipped]),
+                      (versionOf.get(pk) ?? 0) + 1,
+                      flipped.active ? [flipped.id] : [],
+                    ),
+                  },
                 },
-              },
-            ],
+              ];
+            }),
           }),
         );
-      });
+      }
     };
     // Ours and the baseline alternate, round by round, so drift in DynamoDB Local's speed hits both alike.
     let bulkBest = Number.POSITIVE_INFINITY;
@@ -482,8 +481,8 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
       path: 'PATCH /v1/templates/status, 1,000 items (1,000 templates)',
       ms: bulkBest,
       baselineMs: bulkBaselineMs,
-      baseline: 'the same reads and transactions issued directly, 8 templates at a time',
-      counts: `${bulkMeter.operations.filter((o) => o === 'BatchGetItem').length} BatchGetItems, ${bulkMeter.operations.filter((o) => o === 'TransactWriteItems').length} transactions (${bulkMeter.itemsWritten} items)`,
+      baseline: 'the records and version items read in batches, each record and entry written in transactions of 100 items, directly',
+      counts: `${bulkMeter.operations.filter((o) => o === 'BatchGetItem').length} BatchGetItems, ${bulkMeter.operations.filter((o) => o === 'TransactWriteItems').length} transactions (${bulkMeter.itemsWritten} items); ${(bulkMeter.itemsRead / 1000).toFixed(2)} items read a record (≤ 2)`,
       budget: `≤ 1.2×: ${bulkBest / bulkBaselineMs <= 1.2 ? 'met' : 'NOT met'}`,
     });
 
@@ -628,6 +627,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     const noticeDeps = {
       records,
       sends: new DynamoSendStore(table),
+      levels: new DynamoThroughputStore(table),
       outbox,
       publisher: { publish: async () => undefined },
       log: silentLog,
@@ -677,7 +677,12 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
               {
                 Put: {
                   TableName: table.name,
-                  Item: entryItem({ wabaId: 'w940', templateId: 'n0', clientId: record.client_id }, listingEntryOf([revised]), 1),
+                  Item: entryItem(
+                    { wabaId: 'w940', templateId: 'n0', clientId: record.client_id },
+                    listingEntryOf([revised]),
+                    1,
+                    revised.active ? [revised.id] : [],
+                  ),
                 },
               },
               { Put: { TableName: table.name, Item: outboxItem(event) } },

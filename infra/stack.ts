@@ -288,6 +288,7 @@ export class TemplateMessagingStack extends Stack {
         fn.addEventSource(
           new SqsEventSource(queue, {
             batchSize: worker.trigger.batchSize,
+            ...(worker.trigger.batchWindowSeconds && { maxBatchingWindow: Duration.seconds(worker.trigger.batchWindowSeconds) }),
             reportBatchItemFailures: true,
             ...(worker.trigger.maxConcurrency && { maxConcurrency: worker.trigger.maxConcurrency }),
           }),

@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { STANDARD_MESSAGES_PER_SECOND } from '#lib/domain/throughput.ts';
 import { QUEUES } from '#lib/queues.ts';
 import type { Needs, QueueKey } from '#lib/routes.ts';
 
@@ -56,10 +55,13 @@ export const dynamoEndpoint = () => process.env.DYNAMODB_ENDPOINT || undefined;
 /** The SQS endpoint the SDK takes from AWS_ENDPOINT_URL_SQS (the local stack's server); absent in AWS. */
 export const sqsEndpoint = () => process.env.AWS_ENDPOINT_URL_SQS || undefined;
 
-/** Messages per second per sending number (decisions §12): MESSAGES_PER_SECOND, the dispatcher's default when unset. */
-export function messagesPerSecond(): number {
+/**
+ * MESSAGES_PER_SECOND (decisions §19): when set, caps every sending number's pace; unset, each number goes at
+ * its throughput level as the upstream reports it.
+ */
+export function messagesPerSecondCap(): number | undefined {
   const raw = process.env.MESSAGES_PER_SECOND;
-  if (raw === undefined || raw === '') return STANDARD_MESSAGES_PER_SECOND;
+  if (raw === undefined || raw === '') return undefined;
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0 || value > 1000)
     throw new ConfigurationError('Configuration error: MESSAGES_PER_SECOND must be a number in (0, 1000]');
@@ -119,7 +121,7 @@ export interface SettingSources {
   metaApp: { secretName: string } | { appSecret: string; verifyToken: string };
   eventBusName: string;
   queueUrls: Record<QueueKey, string>;
-  /** MESSAGES_PER_SECOND for the dispatcher; the default when not given. */
+  /** MESSAGES_PER_SECOND for the dispatcher: caps every number when given; each goes at its level otherwise. */
   messagesPerSecond?: number;
 }
 

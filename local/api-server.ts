@@ -8,6 +8,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { matchPath, routes, type RouteDef } from '#lib/routes.ts';
 import { apiGatewayEvent } from './api-gateway-event.ts';
 import { ROOT } from './keys.ts';
+import { recordInvocation } from './usage.ts';
 
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -137,9 +138,14 @@ export async function startApiServer(options: ApiServerOptions): Promise<{ serve
       const { route, params } = routeFor(req.method ?? '', url.pathname);
       const event = toApiGatewayEvent(req, url, body, route, params, requestId);
       const handler = route ? await loadHandler(route.entry) : notFound;
+      // A test may shorten the function's time (`X-Local-Function-Timeout-Ms`), as a slow table would use it up:
+      // the local server's own control, never deployed.
+      const timeoutMs = Number(req.headers['x-local-function-timeout-ms']) || undefined;
+      const started = performance.now();
       const result = await currentRequest.run({ requestId }, () =>
-        handler(event, lambdaContext(route?.name ?? 'RouteNotFound', requestId)),
+        handler(event, lambdaContext(route?.name ?? 'RouteNotFound', requestId, timeoutMs)),
       );
+      recordInvocation(route?.name ?? 'RouteNotFound', performance.now() - started);
       write(res, result);
     } catch (error) {
       console.error(JSON.stringify({ level: 'ERROR', message: 'local server failure', request_id: requestId, error: String(error) }));

@@ -1,6 +1,40 @@
-import { ChangeMessageVisibilityCommand, DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import {
+  ChangeMessageVisibilityCommand,
+  DeleteMessageBatchCommand,
+  type Message,
+  ReceiveMessageCommand,
+  type SQSClient,
+} from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { lambdaContext } from './api-server.ts';
+import { recordInvocation, usage } from './usage.ts';
+
+/** One batch: receives of at most 10 until the batch is full, the window is over, or the queue has no more. */
+async function receiveBatch(options: { sqs: SQSClient; queueUrl: string; batchSize: number; batchWindowMs?: number }) {
+  const until = Date.now() + (options.batchWindowMs ?? 0);
+  const messages: Message[] = [];
+  do {
+    const received = await options.sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: options.queueUrl,
+        MaxNumberOfMessages: Math.min(10, options.batchSize - messages.length),
+        WaitTimeSeconds: messages.length === 0 ? 1 : 0,
+        // local-aws-sqs reads the older AttributeNames (AWS reads either): without it no receive count
+        // arrives, and the webhook backoff would never grow locally.
+        AttributeNames: ['All'],
+        MessageSystemAttributeNames: ['All'],
+      }),
+    );
+    const got = received.Messages ?? [];
+    if (got.length > 0) usage.pollerRequests += 1;
+    messages.push(...got);
+    if (got.length === 0 && messages.length > 0) {
+      if (Date.now() >= until) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } while (messages.length > 0 && messages.length < options.batchSize && Date.now() < until);
+  return messages;
+}
 
 /**
  * What Lambda's SQS event source mapping does: receive a batch, invoke the consumer with an SQS event,
@@ -12,6 +46,8 @@ export function pollQueue(options: {
   queueUrl: string;
   queueArn: string;
   batchSize: number;
+  /** How long a batch gathers messages (SQS hands over at most 10 a receive), as Lambda's batching window. */
+  batchWindowMs?: number;
   name: string;
   /** The function's timeout: its context's remaining time counts down from it. */
   timeoutMs?: number;
@@ -25,18 +61,7 @@ export function pollQueue(options: {
   const loop = async () => {
     while (running) {
       try {
-        const received = await options.sqs.send(
-          new ReceiveMessageCommand({
-            QueueUrl: options.queueUrl,
-            MaxNumberOfMessages: options.batchSize,
-            WaitTimeSeconds: 1,
-            // local-aws-sqs reads the older AttributeNames (AWS reads either): without it no receive count
-            // arrives, and the webhook backoff would never grow locally.
-            AttributeNames: ['All'],
-            MessageSystemAttributeNames: ['All'],
-          }),
-        );
-        const messages = received.Messages ?? [];
+        const messages = await receiveBatch(options);
         if (messages.length === 0) continue;
         const event: SQSEvent = {
           Records: messages.map((m) => ({
@@ -57,18 +82,21 @@ export function pollQueue(options: {
           })),
         };
         let failed = new Set(messages.map((m) => m.MessageId!));
+        const started = performance.now();
         try {
           const response = await options.handler(event, lambdaContext(options.name, crypto.randomUUID(), options.timeoutMs ?? 60_000));
           failed = new Set((response?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
         } catch {
           /* the whole batch failed: every message comes back after its visibility timeout */
         }
+        recordInvocation(options.name, performance.now() - started);
         for (const m of messages) {
           if (failed.has(m.MessageId!)) inFlight.set(m.MessageId!, m.ReceiptHandle!);
           else inFlight.delete(m.MessageId!);
         }
         const done = messages.filter((m) => !failed.has(m.MessageId!));
         if (done.length > 0) {
+          usage.pollerRequests += 1;
           await options.sqs.send(
             new DeleteMessageBatchCommand({
               QueueUrl: options.queueUrl,

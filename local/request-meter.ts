@@ -93,3 +93,111 @@ export function meterQueue(
     { step: 'initialize', name },
   );
 }
+
+/** One write DynamoDB took: the item's key, whether in a transaction (twice the units), and its size when known. */
+export interface KeyedWrite {
+  pk: string;
+  sk: string;
+  transactional: boolean;
+  /** The written item's bytes (a Put's); an update's or delete's is read when the writes are summed. */
+  bytes?: number;
+}
+
+/** Every write made while it records, by item key: what `/_local/writes` and the benchmark sum. */
+export interface WriteLog {
+  writes: KeyedWrite[];
+}
+
+type Keyed = { pk?: unknown; sk?: unknown };
+const keyedWrite = (key: Keyed | undefined, transactional: boolean, item?: Record<string, unknown>): KeyedWrite[] =>
+  key?.pk === undefined ? [] : [{ pk: String(key.pk), sk: String(key.sk), transactional, ...(item && { bytes: itemBytes(item) }) }];
+
+/**
+ * An item's size as DynamoDB counts it, near enough: its attribute names and values (JSON's punctuation makes
+ * this a little more, never less).
+ */
+export const itemBytes = (item: Record<string, unknown>) => Buffer.byteLength(JSON.stringify(item));
+
+/** The writes of one request: a Put, Update or Delete, each item of a transaction or a batch. */
+function writesOf(command: string, input: Record<string, unknown>): KeyedWrite[] {
+  if (command === 'PutItem') return keyedWrite(input.Item as Keyed, false, input.Item as Record<string, unknown>);
+  if (command === 'UpdateItem' || command === 'DeleteItem') return keyedWrite(input.Key as Keyed, false);
+  if (command === 'TransactWriteItems') {
+    return ((input.TransactItems ?? []) as Record<string, { Item?: Keyed; Key?: Keyed }>[]).flatMap((t) => {
+      if (t.Put) return keyedWrite(t.Put.Item, true, t.Put.Item as Record<string, unknown>);
+      const written = t.Update ?? t.Delete;
+      return written ? keyedWrite(written.Key, true) : [];
+    });
+  }
+  if (command === 'BatchWriteItem') {
+    const requests = Object.values(
+      (input.RequestItems ?? {}) as Record<string, { PutRequest?: { Item: Keyed }; DeleteRequest?: { Key: Keyed } }[]>,
+    ).flat();
+    return requests.flatMap((r) =>
+      r.PutRequest
+        ? keyedWrite(r.PutRequest.Item, false, r.PutRequest.Item as Record<string, unknown>)
+        : keyedWrite(r.DeleteRequest?.Key, false),
+    );
+  }
+  return [];
+}
+
+/** Records every write the client makes while `current()` names a log (what succeeded: DynamoDB took it). */
+export function meterWritesByKey(client: DynamoDBDocumentClient, current: () => WriteLog | undefined, name = 'localWriteMeter') {
+  client.middlewareStack.remove(name);
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const result = await next(args);
+      const log = current();
+      if (log) log.writes.push(...writesOf(String(context.commandName).replace(/Command$/, ''), args.input as Record<string, unknown>));
+      return result;
+    },
+    { step: 'initialize', name },
+  );
+}
+
+export interface WriteTally {
+  writes: number;
+  units: number;
+}
+
+/** Writes and write units per item and per partition key, hottest first, and in all. */
+export interface WriteSummary extends WriteTally {
+  items: ({ pk: string; sk: string } & WriteTally)[];
+  keys: ({ pk: string } & WriteTally)[];
+}
+
+/**
+ * Sums a write log: a write's units are its item's size in whole KB (at least 1), twice in a transaction
+ * (DynamoDB's pricing). An update's or delete's size is the item's now (`sizeOf`): items that only grow, as a
+ * send's are, are counted at their largest, never less than they cost.
+ */
+export async function summarizeWrites(
+  writes: KeyedWrite[],
+  sizeOf: (key: { pk: string; sk: string }) => Promise<number>,
+): Promise<WriteSummary> {
+  const sizes = new Map<string, number>();
+  for (const w of writes) {
+    const id = `${w.pk}\u0000${w.sk}`;
+    if (w.bytes === undefined && !sizes.has(id)) sizes.set(id, await sizeOf(w));
+  }
+  const items = new Map<string, { pk: string; sk: string } & WriteTally>();
+  const byKey = new Map<string, { pk: string } & WriteTally>();
+  let units = 0;
+  for (const w of writes) {
+    const bytes = w.bytes ?? sizes.get(`${w.pk}\u0000${w.sk}`) ?? 0;
+    const cost = Math.max(1, Math.ceil(bytes / 1024)) * (w.transactional ? 2 : 1);
+    units += cost;
+    const id = `${w.pk}\u0000${w.sk}`;
+    const item = items.get(id) ?? { pk: w.pk, sk: w.sk, writes: 0, units: 0 };
+    item.writes += 1;
+    item.units += cost;
+    items.set(id, item);
+    const key = byKey.get(w.pk) ?? { pk: w.pk, writes: 0, units: 0 };
+    key.writes += 1;
+    key.units += cost;
+    byKey.set(w.pk, key);
+  }
+  const hottest = <T extends WriteTally>(list: Iterable<T>) => [...list].sort((a, b) => b.writes - a.writes || b.units - a.units);
+  return { writes: writes.length, units, items: hottest(items.values()), keys: hottest(byKey.values()) };
+}

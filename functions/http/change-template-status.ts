@@ -8,4 +8,7 @@ const table = serviceTable();
 
 const records = new DynamoTemplateRecordStore(table);
 
-export const handler = httpFunction(ChangeTemplateStatus, ({ body, caller }) => changeTemplateStatus(records, caller, body));
+/** The function's remaining time bounds the request (decisions §19): what it cannot reach answers `not_processed`. */
+export const handler = httpFunction(ChangeTemplateStatus, ({ body, caller, context }) =>
+  changeTemplateStatus(records, caller, body, { deadline: { remainingMs: () => context.getRemainingTimeInMillis() } }),
+);

@@ -1,45 +1,54 @@
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
 import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { notificationsOf } from '#lib/adapters/meta/webhook-payload.ts';
 import { redeliverIn } from '#lib/adapters/sqs/redelivery.ts';
-import { applyNotification, type NotifiedChange } from '#lib/domain/meta-notifications.ts';
-import { queueWorker } from '#lib/worker/queue-worker.ts';
+import { applyNotifications, type NotifiedChange } from '#lib/domain/meta-notifications.ts';
+import { queueBatchWorker } from '#lib/worker/queue-worker.ts';
 import { ApplyMetaNotifications } from '#lib/workers.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();
 
 /**
- * Applies Meta's notifications, one queued change per message. A message status that overtook the dispatcher
- * (its recipient not settled yet) comes back in a few seconds; anything that fails comes back after the
- * queue's visibility timeout, and after 10 receives goes to the dead-letter queue.
+ * Applies Meta's notifications, a batch of queued changes at once: the statuses of one send are counted in
+ * one write per batch (decisions §19). A message status that overtook the dispatcher (its block not settled
+ * yet) comes back in a few seconds; anything that fails comes back after the queue's visibility timeout, and
+ * after 10 receives goes to the dead-letter queue. Applying again is harmless: a repeat changes nothing.
  */
 const stores = {
   records: new DynamoTemplateRecordStore(table),
   sends: new DynamoSendStore(table),
+  levels: new DynamoThroughputStore(table),
   outbox: new DynamoOutboxStore(table),
   publisher: new EventBridgePublisher(),
 };
 const RETRY_UNSETTLED_SECONDS = 2;
 
-export const handler = queueWorker<NotifiedChange>(
+export const handler = queueBatchWorker<NotifiedChange>(
   ApplyMetaNotifications,
-  async (change, { log }) => {
-    const notifications = notificationsOf(change);
-    if (notifications.length === 0) log.warn('meta notification not understood; ignored', { field: change.field });
-    let later = 0;
-    for (const notification of notifications) {
-      const outcome = await applyNotification({ ...stores, log }, notification, undefined, change.correlation_id);
-      if (outcome === 'later') later++;
-    }
-    log.info('meta notification applied', { notifications: notifications.length, later });
-    // Applying again is harmless: what was applied is a repeat and changes nothing.
-    if (later > 0)
-      return {
-        retry: { afterSeconds: RETRY_UNSETTLED_SECONDS, reason: `${later} message statuses arrived before their messages were recorded` },
-      };
+  async (records) => {
+    const batch = records.flatMap(({ message, work }, record) => {
+      const notifications = notificationsOf(message);
+      if (notifications.length === 0) work.log.warn('meta notification not understood; ignored', { field: message.field });
+      return notifications.map((notification) => ({ record, notification, correlationId: message.correlation_id, log: work.log }));
+    });
+    if (batch.length === 0) return records.map(() => undefined);
+    const outcomes = await applyNotifications({ ...stores, log: batch[0].log }, batch);
+    return records.map(({ work }, record) => {
+      const later = batch.filter((b, i) => b.record === record && outcomes[i] === 'later').length;
+      work.log.info('meta notification applied', { notifications: batch.filter((b) => b.record === record).length, later });
+      return later > 0
+        ? {
+            retry: {
+              afterSeconds: RETRY_UNSETTLED_SECONDS,
+              reason: `${later} message statuses arrived before their messages were recorded`,
+            },
+          }
+        : undefined;
+    });
   },
   {
     keysOf: (change, record) => ({

@@ -1,7 +1,8 @@
 import { DynamoPacer } from '#lib/adapters/dynamo/pacer.ts';
 import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
+import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
 import { redeliverIn } from '#lib/adapters/sqs/redelivery.ts';
-import { messagesPerSecond } from '#lib/config.ts';
+import { messagesPerSecondCap } from '#lib/config.ts';
 import { DEFAULT_DISPATCH, dispatchJob } from '#lib/domain/dispatch.ts';
 import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
 import { countMetrics } from '#lib/log/metrics.ts';
@@ -19,7 +20,7 @@ const table = serviceTable();
  * reported failed and comes back sooner than the queue's visibility timeout when the reason allows; what it
  * settled stays settled.
  */
-const stores = { sends: new DynamoSendStore(table), pacer: new DynamoPacer(table) };
+const stores = { sends: new DynamoSendStore(table), pacer: new DynamoPacer(table), levels: new DynamoThroughputStore(table) };
 const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)) };
 
 export const handler = queueWorker<DispatchJob>(
@@ -33,7 +34,7 @@ export const handler = queueWorker<DispatchJob>(
           log,
           upstream: graphMessages(),
           clock,
-          settings: { ...DEFAULT_DISPATCH, messagesPerSecond: messagesPerSecond() },
+          settings: { ...DEFAULT_DISPATCH, messagesPerSecondCap: messagesPerSecondCap() },
           holder: `${context.awsRequestId}:${messageId}`,
           remainingMs: () => context.getRemainingTimeInMillis(),
           // Counted per settled block, so a long job shows its progress in the metrics as it goes.

@@ -1,6 +1,6 @@
 import type { Caller } from './caller.ts';
 import { Conflict, type ErrorDetail, InvalidRequest } from './errors.ts';
-import { AssignmentConflict, type TemplateRecordStore } from './ports.ts';
+import { type ActiveWrite, AssignmentConflict, type Deadline, type TemplateRecordStore } from './ports.ts';
 import type { TemplateRecord } from './template-record.ts';
 
 /** PATCH /v1/templates/status (spec §2, decisions §3). */
@@ -14,7 +14,9 @@ export type Reason =
   | 'campaign_unassigned'
   | 'template_not_approved'
   | 'duplicate_request'
-  | 'conflicting_action';
+  | 'conflicting_action'
+  /** Not reached before the request's time ran short (decisions §19): nothing written; send it again. */
+  | 'not_processed';
 
 export interface BulkItemResult {
   id: string;
@@ -27,6 +29,13 @@ export interface BulkItemResult {
 }
 
 export const MAX_BULK_ITEMS = 1000;
+/** Records read and written together, before the deadline is looked at again. */
+const BULK_PART = 400;
+/**
+ * No part is begun with this little time left (decisions §19): a part's reads and writes take well under a
+ * second; the store keeps the same margin before each of its writes.
+ */
+export const BULK_SAFETY_MS = 3_000;
 const ACTIONS = ['enable', 'disable'];
 
 export type BulkItem = string | { id: string; action?: string };
@@ -96,40 +105,59 @@ export function summarize(results: BulkItemResult[]) {
   return { total: results.length, succeeded, skipped, failed: results.length - succeeded - skipped };
 }
 
+/**
+ * PATCH /v1/templates/status. Each record is read once and written on condition of what was read; the store
+ * reads one more item per (client, template). With a `deadline`, the request answers in time whatever the
+ * table's speed: records it could not reach are `not_processed`, unwritten.
+ */
 export async function changeTemplateStatus(
   records: TemplateRecordStore,
   caller: Caller,
   input: { action?: string; templates?: BulkItem[] },
-  now = () => new Date().toISOString(),
+  options: { now?: () => string; deadline?: Deadline } = {},
 ) {
+  const now = options.now ?? (() => new Date().toISOString());
   const plan = planBulkStatus(input);
-  const found = await records.getMany(plan.filter((p) => p.plan === 'process').map((p) => p.id));
-  const decided = plan.map((item) => {
-    const record = item.plan === 'process' ? found.get(item.id) : undefined;
-    const reason: Reason | undefined =
-      item.plan !== 'process'
-        ? item.plan
-        : !record
-          ? 'not_found'
-          : record.client_id !== caller.clientId && !caller.isBsp
-            ? 'forbidden'
-            : refusal(record, item.action);
-    return { item, record, reason };
-  });
-  // The writes, each conditional on the value read; the store groups them per template.
-  const flips = decided.filter((d) => d.reason === undefined).map((d) => ({ record: d.record!, to: d.item.action === 'enable' }));
-  const outcomes = await records.setActive(flips, now()).catch((error: unknown) => {
-    // Other writers kept winning on one template: nothing of it was written; the caller may retry.
-    if (error instanceof AssignmentConflict) throw new Conflict('Templates changed while this request was applied; retry it');
-    throw error;
-  });
-  let next = 0;
-  const results = decided.map(({ item, reason }): BulkItemResult => {
-    const base = { id: item.id, action: item.action };
-    if (reason) return { ...base, success: false, skipped: item.plan !== 'process', reason };
-    const to = item.action === 'enable';
-    const outcome = outcomes[next++];
+  const toProcess = plan.filter((p) => p.plan === 'process');
+  // A part at a time, each read and written before the next is begun, so the deadline is looked at between
+  // parts: a part not begun in time is `not_processed` (read not at all, written not at all).
+  const outcomeOf = new Map<string, ActiveWrite>();
+  const refused = new Map<string, Reason>();
+  for (let start = 0; start < toProcess.length; start += BULK_PART) {
+    const part = toProcess.slice(start, start + BULK_PART);
+    if (options.deadline && options.deadline.remainingMs() <= BULK_SAFETY_MS) {
+      for (const p of part) outcomeOf.set(p.id, 'not_processed');
+      continue;
+    }
+    const read = await records.getMany(part.map((p) => p.id));
+    const flips: { record: TemplateRecord; to: boolean }[] = [];
+    for (const item of part) {
+      const record = read.get(item.id);
+      const reason: Reason | undefined = !record
+        ? 'not_found'
+        : record.client_id !== caller.clientId && !caller.isBsp
+          ? 'forbidden'
+          : refusal(record, item.action);
+      if (reason) refused.set(item.id, reason);
+      else flips.push({ record: record!, to: item.action === 'enable' });
+    }
+    // The writes, each conditional on the value read; the store groups them per template.
+    const outcomes = await records.setActive(flips, now(), options.deadline).catch((error: unknown) => {
+      // Other writers kept winning on one template: nothing of it was written; the caller may retry.
+      if (error instanceof AssignmentConflict) throw new Conflict('Templates changed while this request was applied; retry it');
+      throw error;
+    });
+    for (const [i, flip] of flips.entries()) outcomeOf.set(flip.record.id, outcomes[i]);
+  }
+  const results = plan.map(({ id, action, plan: planned }): BulkItemResult => {
+    const base = { id, action };
+    if (planned !== 'process') return { ...base, success: false, skipped: true, reason: planned };
+    const reason = refused.get(id);
+    if (reason) return { ...base, success: false, skipped: false, reason };
+    const to = action === 'enable';
+    const outcome = outcomeOf.get(id);
     if (outcome === 'written') return { ...base, success: true, skipped: false, previous_active: !to, current_active: to };
+    if (outcome === 'not_processed') return { ...base, success: false, skipped: false, reason: 'not_processed' };
     // Someone else flipped it between our read and our write: it is already in the wanted state.
     return {
       ...base,

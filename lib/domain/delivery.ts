@@ -68,15 +68,15 @@ export function deliveryChange(
 }
 
 /**
- * The reference a message carries to the upstream and back in its status reports: the send and the recipient's
- * key under it. Opaque to the upstream; only what this service wrote is read back.
+ * The reference a message carries to the upstream and back in its status reports: the send, the block that
+ * settled it and its position. Opaque to the upstream; only what this service wrote is read back.
  */
-const REFERENCE = /^tms1:([A-Za-z0-9_=+-]{1,128}):([^:]{1,64})$/;
+const REFERENCE = /^tms2:([A-Za-z0-9_=+-]{1,128}):(\d{1,9}):(\d{1,9})$/;
 
-export const messageReference = (sendId: string, recipientKey: string) => `tms1:${sendId}:${recipientKey}`;
+export const messageReference = (sendId: string, block: number, index: number) => `tms2:${sendId}:${block}:${index}`;
 
-export function parseMessageReference(reference: unknown): { sendId: string; recipientKey: string } | undefined {
+export function parseMessageReference(reference: unknown): { sendId: string; block: number; index: number } | undefined {
   if (typeof reference !== 'string') return undefined;
   const match = REFERENCE.exec(reference);
-  return match ? { sendId: match[1], recipientKey: match[2] } : undefined;
+  return match ? { sendId: match[1], block: Number(match[2]), index: Number(match[3]) } : undefined;
 }

@@ -23,6 +23,11 @@ export type SendHeader =
 export interface JobRecipient {
   to: string;
   params?: RecipientParams;
+  /**
+   * Set on a repeat of an earlier position of the send (same digits, decisions §12): its first position. The
+   * send removes repeats when it accepts the recipients; a repeat travels without its values and is never sent.
+   */
+  duplicate_of?: number;
 }
 
 export interface DispatchJob {
@@ -52,3 +57,24 @@ export interface DispatchJob {
 
 /** The digits of a recipient's number: `+52 1 555…` and `521555…` are one recipient (decisions §12). */
 export const recipientDigits = (to: string) => to.replace(/\D/g, '');
+
+/**
+ * The recipients with each repeat of an earlier one (same digits) marked and stripped of its values, and how
+ * many repeats there are. With `allowDuplicates` every recipient stays as given.
+ */
+export function markRepeats(recipients: JobRecipient[], allowDuplicates: boolean) {
+  if (allowDuplicates) return { recipients, repeats: 0 };
+  const firstOf = new Map<string, number>();
+  let repeats = 0;
+  const marked = recipients.map((recipient, index) => {
+    const digits = recipientDigits(recipient.to);
+    const first = firstOf.get(digits);
+    if (first === undefined) {
+      firstOf.set(digits, index);
+      return recipient;
+    }
+    repeats++;
+    return { to: recipient.to, duplicate_of: first };
+  });
+  return { recipients: marked, repeats };
+}

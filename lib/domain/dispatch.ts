@@ -2,19 +2,29 @@ import { cloudMessage, needsCatalog } from './cloud-message.ts';
 import { type DispatchJob, recipientDigits } from './dispatch-job.ts';
 import { messageReference } from './delivery.ts';
 import type { Log } from './log.ts';
-import { STANDARD_MESSAGES_PER_SECOND } from './throughput.ts';
-import type { ClaimLease, MessageUpstream, Pacer, RecipientClaim, RecipientOutcome, SendRecord, SendStore } from './ports.ts';
+import { paceOf, throughputLevel } from './throughput.ts';
+import type {
+  ClaimLease,
+  MessageUpstream,
+  Pacer,
+  PositionOutcome,
+  RecipientBlock,
+  RecipientOutcome,
+  SendRecord,
+  SendStore,
+  ThroughputStore,
+} from './ports.ts';
 
 /**
- * The dispatcher (decisions §12): a job's recipients become Cloud API messages, each recipient of a send sent
- * at most once. Per block of recipients: claim them (a conditional write each, so a job delivered twice or
- * run by two invocations sends nothing twice), reserve send slots for the number (paced across invocations),
- * send at those slots with bounded parallelism, retry throughput limits and upstream faults with backoff and
- * jitter, and settle the outcomes with the send's counts in one write.
+ * The dispatcher (decisions §12, §19): a job's recipients become Cloud API messages, each recipient of a send
+ * sent at most once. Per block of positions: claim it (one conditional write, so a job delivered twice or run
+ * by two invocations sends nothing twice), reserve send slots for the number at its throughput level (paced
+ * across invocations), send at those slots with bounded parallelism, retry throughput limits and upstream
+ * faults with backoff and jitter, and settle the block's outcomes with the send's counts in one write.
  */
 export interface DispatchSettings {
-  /** Messages per second per sending number (MESSAGES_PER_SECOND). */
-  messagesPerSecond: number;
+  /** MESSAGES_PER_SECOND: caps every number's pace when set; otherwise each goes at its level. */
+  messagesPerSecondCap?: number;
   /** Attempts per message for retryable refusals, the first included. */
   attempts: number;
   /** First backoff; doubles per attempt, with full jitter, up to maxBackoffMs. */
@@ -25,7 +35,6 @@ export interface DispatchSettings {
 }
 
 export const DEFAULT_DISPATCH: DispatchSettings = {
-  messagesPerSecond: STANDARD_MESSAGES_PER_SECOND,
   attempts: 6,
   backoffMs: 200,
   maxBackoffMs: 10_000,
@@ -40,6 +49,7 @@ export interface Clock {
 export interface DispatchDeps {
   sends: SendStore;
   pacer: Pacer;
+  levels: ThroughputStore;
   upstream: MessageUpstream;
   log: Log;
   clock: Clock;
@@ -54,12 +64,18 @@ export interface DispatchDeps {
 
 /** Graph's codes for a template that may no longer be sent: the send stops (upstream-facts §6.2). */
 const STOPPING = new Set(['132015', '132016']);
-/** Recipients per claim and per settlement: one transaction each (the settlement also updates the send). */
-const BLOCK = 90;
+/** Positions per block: one claim and one settlement each (the settlement also counts on the send). */
+export const BLOCK = 90;
 /** An invocation stops taking blocks this long before its time is up, so it settles what it sent. */
 const SAFETY_MS = 15_000;
 /** How far ahead a number may be booked before a job leaves it to the others (see the loop). */
 const MAX_BACKLOG_MS = 5_000;
+/**
+ * How late a message may go after its slot. Later, the rest of its block takes new slots: a slot's time passes
+ * to the next holder, so a stalled invocation that went on at its old slots would send beside that holder.
+ * A window of one second then holds at most the number's rate plus what is this late (5%).
+ */
+const LATE_MS = 50;
 /** A claim outlives its invocation by this much before another invocation may call it lost. */
 const LEASE_MARGIN_MS = 30_000;
 const THIRTY_DAYS_S = 30 * 86_400;
@@ -95,16 +111,13 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
   if (!send || send.status === 'abandoned') return { outcome: 'dropped', reason: send ? 'send abandoned' : 'unknown send' };
   if (send.status === 'queuing') return { outcome: 'retry_later', reason: 'send still queuing', afterSeconds: 10 };
 
-  const claims: (RecipientClaim & { position: number })[] = job.recipients.map((recipient, i) => {
-    const index = job.first_index + i;
-    return { index, key: job.allow_duplicates ? `#${index}` : recipientDigits(recipient.to), position: i };
-  });
-  const intervalMs = 1000 / settings.messagesPerSecond;
   const expiresAt = expiryOf(send, job);
   const catalogId = needsCatalog(job) ? await deps.upstream.catalogOf(job.waba_id) : undefined;
+  const number = job.phone_number_id ? { digits: recipientDigits(job.did), phoneNumberId: job.phone_number_id } : undefined;
   // A DID with no number at the upstream cannot send: its recipients fail, as a paused template's do.
-  let stopped = send.stopped ?? (job.phone_number_id ? undefined : { code: 'no_phone_number', title: 'The DID has no phone number id' });
+  let stopped = send.stopped ?? (number ? undefined : { code: 'no_phone_number', title: 'The DID has no phone number id' });
   let unfinished = false;
+  const sendable = job.recipients.filter((r) => r.duplicate_of === undefined).length;
 
   // A job that can send nothing (the send expired or stopped before it began) is settled whole, in one write;
   // otherwise it is marked begun first, so it is never also settled whole by a later delivery.
@@ -113,25 +126,39 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
     : clock.now() >= expiresAt
       ? { kind: 'expired' }
       : undefined;
-  if (whole && (await sends.settleJob(job.send_id, job.job, job.recipients.length, whole))) return { outcome: 'done' };
+  if (whole && (await sends.settleJob(job.send_id, job.job, sendable, whole))) return { outcome: 'done' };
   if ((await sends.beginJob(job.send_id, job.job)) === 'settled') return { outcome: 'done' };
 
+  /** The number's pace now: its level as last learned (asked again hourly or when Meta says it changed). */
+  const intervalOf = async () =>
+    1000 / paceOf(number ? await throughputLevel(deps, number, clock.now()) : 'STANDARD', settings.messagesPerSecondCap);
+  let intervalMs = await intervalOf();
   const hasTimeFor = (messages: number) => deps.remainingMs() >= SAFETY_MS + messages * intervalMs;
   /**
-   * A block made ready to send: its recipients claimed, the send's stop looked up, and its slots reserved.
-   * Done for the next block while this one sends, so the number's slots follow each other without a gap.
+   * A block made ready to send: claimed, the send's stop looked up, the number's pace read and its slots
+   * reserved. Done for the next block while this one sends, so the number's slots follow each other.
    */
   const prepareBlock = async (start: number) => {
-    const block = claims.slice(start, start + BLOCK);
+    const recipients = job.recipients.slice(start, start + BLOCK);
+    const positions = recipients.map((r, i) => ({ position: start + i, repeat: r.duplicate_of }));
+    const block: RecipientBlock = {
+      first: job.first_index + start,
+      size: recipients.length,
+      sendable: positions.filter((p) => p.repeat === undefined).length,
+    };
     const lease: ClaimLease = { holder: deps.holder, untilMs: clock.now() + deps.remainingMs() + LEASE_MARGIN_MS };
-    const statuses = await sends.claim(job.send_id, block, lease, clock.now());
-    if (statuses.includes('busy')) unfinished = true;
-    const mine = block.filter((_, i) => statuses[i] === 'claimed');
-    if (mine.length === 0) return { mine, lease, first: 0 };
-    if (start > 0) stopped ??= (await sends.get(job.send_id))?.stopped;
-    const sendable = !stopped && clock.now() < expiresAt;
-    const first = sendable ? await deps.pacer.reserve(job.phone_number_id as string, mine.length, intervalMs, clock.now()) : 0;
-    return { mine, lease, first };
+    const claim = await sends.claimBlock(job.send_id, block, lease, clock.now());
+    if (claim === 'busy') unfinished = true;
+    const mine = claim === 'claimed' ? positions : [];
+    const toSend = mine.filter((p) => p.repeat === undefined).length;
+    if (toSend === 0) return { block, mine, lease, first: 0 };
+    if (start > 0) {
+      stopped ??= (await sends.get(job.send_id))?.stopped;
+      intervalMs = await intervalOf();
+    }
+    const first =
+      !stopped && clock.now() < expiresAt ? await deps.pacer.reserve(number!.phoneNumberId, toSend, intervalMs, clock.now()) : 0;
+    return { block, mine, lease, first };
   };
   // Promises that run beside the loop get a handler at once (an early throw must not leave one unhandled);
   // the loop still awaits each, so their errors are not lost.
@@ -140,63 +167,69 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
     return promise;
   };
   const running = new Set<Promise<void>>();
-  let lastLaunch = Number.NEGATIVE_INFINITY;
   const recordings: Promise<void>[] = [];
-  let timeUp = !hasTimeFor(Math.min(BLOCK, claims.length));
+  let timeUp = !hasTimeFor(Math.min(BLOCK, sendable));
   let crowdedFor: number | undefined;
-  let next = timeUp ? undefined : aside(prepareBlock(0));
+  let next = timeUp || job.recipients.length === 0 ? undefined : aside(prepareBlock(0));
 
   for (let start = 0; next; start += BLOCK) {
-    const { mine, lease, first } = await next;
+    const { block, mine, lease, first } = await next;
     const following = start + BLOCK;
     next = undefined;
+    const toSend = mine.filter((p) => p.repeat === undefined);
     // A number booked further ahead than MAX_BACKLOG_MS (other jobs send on it) is left to them after this
     // block: the invocation is freed for other numbers and the job comes back when the number has room.
     const backlog = first - clock.now();
-    if (following < claims.length) {
-      if (mine.length > 0 && backlog > MAX_BACKLOG_MS) crowdedFor = backlog;
-      else if (hasTimeFor(mine.length + Math.min(BLOCK, claims.length - following))) next = aside(prepareBlock(following));
+    if (following < job.recipients.length) {
+      if (toSend.length > 0 && backlog > MAX_BACKLOG_MS) crowdedFor = backlog;
+      else if (hasTimeFor(toSend.length + Math.min(BLOCK, job.recipients.length - following))) next = aside(prepareBlock(following));
       else timeUp = true;
     }
     if (mine.length === 0) continue;
 
-    const outcomes: { claim: RecipientClaim; outcome: RecipientOutcome }[] = [];
-    const block: Promise<void>[] = [];
-    if (stopped) for (const claim of mine) outcomes.push({ claim, outcome: { kind: 'failed', code: stopped.code, title: stopped.title } });
-    else if (clock.now() >= expiresAt) for (const claim of mine) outcomes.push({ claim, outcome: { kind: 'expired' } });
+    const outcomes = new Map<number, PositionOutcome>();
+    for (const p of mine) if (p.repeat !== undefined) outcomes.set(p.position, { kind: 'duplicate', of: p.repeat });
+    const sending: Promise<void>[] = [];
+    if (stopped) for (const p of toSend) outcomes.set(p.position, { kind: 'failed', code: stopped.code, title: stopped.title });
+    else if (clock.now() >= expiresAt) for (const p of toSend) outcomes.set(p.position, { kind: 'expired' });
     else {
-      for (const [k, claim] of mine.entries()) {
-        // At its slot; a late invocation catches up at most at twice the pace (never sooner than half an
-        // interval after its previous message), so timer lateness does not add up and a stall ends in no burst.
-        const wait = Math.max(first + k * intervalMs, lastLaunch + intervalMs / 2) - clock.now();
-        if (wait > 0) await clock.sleep(wait);
-        lastLaunch = clock.now();
+      let slot = first;
+      for (const [k, p] of toSend.entries()) {
         while (running.size >= settings.inFlight) await Promise.race(running);
-        const sending = (async () => {
-          const outcome = await sendOne(deps, job, claim, { expiresAt, catalogId, isStopped: () => stopped });
+        if (clock.now() > slot + LATE_MS) {
+          // Too late for its slot (a stall, a slow answer): the rest of the block takes slots from now.
+          slot = await deps.pacer.reserve(number!.phoneNumberId, toSend.length - k, intervalMs, clock.now());
+        }
+        const wait = slot - clock.now();
+        if (wait > 0) await clock.sleep(wait);
+        slot += intervalMs;
+        const one = (async () => {
+          const outcome = await sendOne(deps, job, p.position, { expiresAt, catalogId, intervalMs, isStopped: () => stopped });
           if (outcome.kind === 'failed' && STOPPING.has(outcome.code) && !stopped) {
             stopped = { code: outcome.code, title: outcome.title };
             await sends.stop(job.send_id, stopped);
             log.warn('send stopped: the template may no longer be sent', { code: outcome.code });
           }
-          outcomes.push({ claim, outcome });
+          outcomes.set(p.position, outcome);
         })();
-        running.add(sending);
-        block.push(sending);
-        void sending.then(
-          () => running.delete(sending),
-          () => running.delete(sending),
+        running.add(one);
+        sending.push(one);
+        void one.then(
+          () => running.delete(one),
+          () => running.delete(one),
         );
       }
     }
     // Settled once the block's last answer is in, while the next block already sends.
     recordings.push(
       aside(
-        Promise.all(block).then(async () => {
-          await sends.record(job.send_id, outcomes, lease);
-          const sent = outcomes.filter((o) => o.outcome.kind === 'sent').length;
-          log.info('dispatched block', { recipients: outcomes.length, sent });
-          deps.onSettled?.({ sent, failed: outcomes.length - sent });
+        Promise.all(sending).then(async () => {
+          const inOrder = mine.map((p) => outcomes.get(p.position) as PositionOutcome);
+          await sends.settleBlock(job.send_id, block, inOrder, lease);
+          const sent = inOrder.filter((o) => o.kind === 'sent').length;
+          const failed = inOrder.filter((o) => o.kind === 'failed' || o.kind === 'expired').length;
+          log.info('dispatched block', { recipients: inOrder.length, sent });
+          deps.onSettled?.({ sent, failed });
         }),
       ),
     );
@@ -205,7 +238,7 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
   if (timeUp) return { outcome: 'retry_later', reason: 'invocation time is up', afterSeconds: 0 };
   if (crowdedFor !== undefined)
     return { outcome: 'retry_later', reason: 'the number is busy with other jobs', afterSeconds: Math.ceil(crowdedFor / 1000) };
-  // Recipients another invocation holds are settled by it, or called lost once its lease is over.
+  // Blocks another invocation holds are settled by it, or called lost once its lease is over.
   return unfinished ? { outcome: 'retry_later', reason: 'recipients held by another invocation', afterSeconds: 30 } : { outcome: 'done' };
 }
 
@@ -213,12 +246,13 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
 async function sendOne(
   deps: DispatchDeps,
   job: DispatchJob,
-  recipient: { position: number; key: string },
-  context: { expiresAt: number; catalogId?: string; isStopped: () => { code: string; title: string } | undefined },
+  position: number,
+  context: { expiresAt: number; catalogId?: string; intervalMs: number; isStopped: () => { code: string; title: string } | undefined },
 ): Promise<RecipientOutcome> {
   const { clock, settings } = deps;
-  const message = cloudMessage(job, job.recipients[recipient.position], { catalogId: context.catalogId });
-  const reference = messageReference(job.send_id, recipient.key);
+  const message = cloudMessage(job, job.recipients[position], { catalogId: context.catalogId });
+  const index = job.first_index + position;
+  const reference = messageReference(job.send_id, job.first_index + Math.floor(position / BLOCK) * BLOCK, index);
   const random = deps.random ?? Math.random;
   let last: RecipientOutcome = { kind: 'failed', code: 'not_attempted', title: 'Not attempted' };
   for (let attempt = 1; attempt <= settings.attempts; attempt++) {
@@ -234,7 +268,7 @@ async function sendOne(
     if (attempt < settings.attempts) {
       const backoff = random() * Math.min(settings.maxBackoffMs, settings.backoffMs * 2 ** (attempt - 1));
       await clock.sleep(backoff);
-      const slot = await deps.pacer.reserve(job.phone_number_id as string, 1, 1000 / settings.messagesPerSecond, clock.now());
+      const slot = await deps.pacer.reserve(job.phone_number_id as string, 1, context.intervalMs, clock.now());
       const wait = slot - clock.now();
       if (wait > 0) await clock.sleep(wait);
     }

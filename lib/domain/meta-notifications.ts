@@ -3,7 +3,7 @@ import { templateEvent } from './events.ts';
 import type { Log } from './log.ts';
 import { publishSaved } from './outbox.ts';
 import { inParallel } from './parallel.ts';
-import type { EventPublisher, JobQueue, OutboxStore, SendStore, TemplateRecordStore, TemplateRevision } from './ports.ts';
+import type { EventPublisher, JobQueue, OutboxStore, SendStore, TemplateRecordStore, TemplateRevision, ThroughputStore } from './ports.ts';
 import { oldestRecord } from './template-listing.ts';
 import { headerTypeOf, type MetaTemplate, type TemplateRecord } from './template-record.ts';
 
@@ -38,6 +38,7 @@ export type MetaNotification =
       correct_category?: string;
     }
   | { kind: 'template_quality'; waba_id: string; template_id: string; at: number; new_quality: string }
+  | { kind: 'number_quality'; waba_id: string; number_digits: string; event: string; at: number }
   | {
       kind: 'message_status';
       message_id: string;
@@ -47,7 +48,7 @@ export type MetaNotification =
       at: number;
     };
 
-export type TemplateNotification = Extract<MetaNotification, { waba_id: string }>;
+export type TemplateNotification = Extract<MetaNotification, { template_id: string }>;
 
 /** Clients whose records one template notification rewrites at once. */
 const CLIENTS_AT_ONCE = 8;
@@ -102,6 +103,7 @@ export function notifiedTemplate(meta: MetaTemplate, notification: TemplateNotif
 export interface ApplyNotificationDeps {
   records: TemplateRecordStore;
   sends: SendStore;
+  levels: ThroughputStore;
   outbox: OutboxStore;
   publisher: EventPublisher;
   log: Log;
@@ -155,25 +157,74 @@ async function applyToTemplate(
   return 'applied';
 }
 
-/** A message's status counted on its send, found by the reference the message carried. */
-async function applyToSend(
+/**
+ * Message statuses counted on the sends they belong to, found by the reference each message carried: the
+ * statuses of one send are applied together, so its counts take one write per batch, not one per status.
+ */
+async function applyToSends(
   deps: ApplyNotificationDeps,
-  n: Extract<MetaNotification, { kind: 'message_status' }>,
+  statuses: { at: number; n: Extract<MetaNotification, { kind: 'message_status' }> }[],
+  outcomes: NotificationOutcome[],
+) {
+  const bySend = new Map<string, { at: number; n: (typeof statuses)[number]['n']; block: number; index: number }[]>();
+  for (const { at, n } of statuses) {
+    const reference = parseMessageReference(n.reference);
+    if (!reference) {
+      deps.log.info('meta notification ignored: a message not sent by this service', { message_id: n.message_id });
+      outcomes[at] = 'ignored';
+      continue;
+    }
+    const group = bySend.get(reference.sendId) ?? [];
+    group.push({ at, n, block: reference.block, index: reference.index });
+    bySend.set(reference.sendId, group);
+  }
+  for (const [sendId, group] of bySend) {
+    const results = await deps.sends.applyDeliveries(
+      sendId,
+      group.map(({ n, block, index }) => ({
+        block,
+        index,
+        messageId: n.message_id,
+        change: (state) => deliveryChange(state, n.status, n.error),
+      })),
+    );
+    results.forEach((result, i) => {
+      if (result === 'unknown')
+        deps.log.info('meta notification ignored: no such message of the send', { send_id: sendId, message_id: group[i].n.message_id });
+      outcomes[group[i].at] = result === 'unsettled' ? 'later' : result === 'unknown' ? 'ignored' : result;
+    });
+  }
+}
+
+/**
+ * Notifications of one batch, each with the id of the request that brought it (and the log of its message,
+ * for what is about it alone); outcomes in their order.
+ */
+export async function applyNotifications(
+  deps: ApplyNotificationDeps,
+  batch: { notification: MetaNotification; correlationId?: string; log?: Log }[],
+  now = new Date().toISOString(),
+): Promise<NotificationOutcome[]> {
+  const outcomes: NotificationOutcome[] = new Array(batch.length);
+  const statuses: { at: number; n: Extract<MetaNotification, { kind: 'message_status' }> }[] = [];
+  for (const [at, { notification: n, correlationId, log }] of batch.entries()) {
+    const own = { ...deps, log: log ?? deps.log };
+    if (n.kind === 'message_status') statuses.push({ at, n });
+    else if (n.kind === 'number_quality') outcomes[at] = await applyToNumber(own, n);
+    else outcomes[at] = await applyToTemplate(own, n, now, correlationId);
+  }
+  await applyToSends(deps, statuses, outcomes);
+  return outcomes;
+}
+
+/** Meta says a number's quality or throughput changed: its level is asked again at its next use (decisions §19). */
+async function applyToNumber(
+  deps: ApplyNotificationDeps,
+  n: Extract<MetaNotification, { kind: 'number_quality' }>,
 ): Promise<NotificationOutcome> {
-  const reference = parseMessageReference(n.reference);
-  if (!reference) {
-    deps.log.info('meta notification ignored: a message not sent by this service', { message_id: n.message_id });
-    return 'ignored';
-  }
-  const result = await deps.sends.applyDelivery(reference.sendId, reference.recipientKey, n.message_id, (state) =>
-    deliveryChange(state, n.status, n.error),
-  );
-  if (result === 'unsettled') return 'later';
-  if (result === 'unknown') {
-    deps.log.info('meta notification ignored: no such message of the send', { send_id: reference.sendId, message_id: n.message_id });
-    return 'ignored';
-  }
-  return result;
+  await deps.levels.forget(n.number_digits);
+  deps.log.info('throughput level to be asked again', { event: n.event });
+  return 'applied';
 }
 
 export async function applyNotification(
@@ -182,7 +233,8 @@ export async function applyNotification(
   now = new Date().toISOString(),
   correlationId?: string,
 ) {
-  return n.kind === 'message_status' ? applyToSend(deps, n) : applyToTemplate(deps, n, now, correlationId);
+  const [outcome] = await applyNotifications(deps, [{ notification: n, correlationId }], now);
+  return outcome;
 }
 
 /** A record as a revision leaves it: the new template (and header type), when it took the news. */

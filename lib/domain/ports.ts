@@ -89,7 +89,13 @@ export interface AssignmentChange {
   remove: TemplateRecord[];
 }
 
-export type ActiveWrite = 'written' | 'changed_meanwhile' | 'missing';
+/** `not_processed`: not written, as the request's time ran short (decisions §19). */
+export type ActiveWrite = 'written' | 'changed_meanwhile' | 'missing' | 'not_processed';
+
+/** How much time a request has left before its function is stopped (a Lambda's remaining time). */
+export interface Deadline {
+  remainingMs(): number;
+}
 export interface ActiveFlip {
   record: TemplateRecord;
   to: boolean;
@@ -119,7 +125,7 @@ export interface TemplateRecordStore {
    * succeed. Records are passed as read, so the store knows their (client, template)s without a read; the
    * outcomes answer in the flips' order.
    */
-  setActive(flips: ActiveFlip[], now: string): Promise<ActiveWrite[]>;
+  setActive(flips: ActiveFlip[], now: string, deadline?: Deadline): Promise<ActiveWrite[]>;
   /**
    * Applies an assignment change atomically; throws AssignmentConflict when a record changed meanwhile and
    * ChangeTooLarge when the change is more than one atomic write can hold.
@@ -203,22 +209,26 @@ export interface SendCounts {
 /** What became of one recipient of a send. */
 export type RecipientOutcome = { kind: 'sent'; message_id: string } | { kind: 'failed'; code: string; title: string } | { kind: 'expired' };
 
+/** What became of one position of a send: its recipient's outcome, or a repeat of an earlier position (never sent). */
+export type PositionOutcome = RecipientOutcome | { kind: 'duplicate'; of: number };
+
 /**
- * One recipient of a send as the dispatcher claims it: its position in the send, and the key that makes it
- * one recipient (its digits, or its position when the send allows duplicates).
+ * Consecutive positions of one job, claimed, sent and settled as one (decisions §19): `first` is the first
+ * position, `sendable` how many of its `size` positions are not repeats. Blocks are fixed by the job, so a job
+ * delivered twice meets the same blocks.
  */
-export interface RecipientClaim {
-  index: number;
-  key: string;
+export interface RecipientBlock {
+  first: number;
+  size: number;
+  sendable: number;
 }
 
 /**
- * What a claim found: `claimed` (ours to send now), `done` (settled by an earlier delivery of the job), `busy`
- * (another invocation holds it), `duplicate` (another position of the send has this number: counted once as
- * removed), `lost` (a crashed invocation held it and may have sent it: settled as failed `outcome_unknown`,
- * never sent again).
+ * What a block's claim found: `claimed` (ours to send now), `done` (settled by an earlier delivery of the job),
+ * `busy` (another invocation holds it), `lost` (a crashed invocation held it and may have sent it: settled as
+ * failed `outcome_unknown`, never sent again).
  */
-export type ClaimStatus = 'claimed' | 'done' | 'busy' | 'duplicate' | 'lost';
+export type BlockClaim = 'claimed' | 'done' | 'busy' | 'lost';
 
 /** Who holds claims, and until when: a claim of a holder that did not settle it is `lost` after `untilMs`. */
 export interface ClaimLease {
@@ -226,12 +236,29 @@ export interface ClaimLease {
   untilMs: number;
 }
 
+/** One status report of a sent message, for the send it belongs to: where the message is, and how it moves. */
+export interface DeliveryUpdate {
+  block: number;
+  index: number;
+  messageId: string;
+  /** The change the report makes to the message's delivery state as stored (null: none). */
+  change: (state: DeliveryState) => DeliveryChange | null;
+}
+
 /**
- * The sends (decisions §12). A send's jobs are queued in several requests, which cannot be one write: the send
- * is recorded as `queuing` first and settled after, and a dispatcher acts only on jobs of a `queued` send, so
- * a send whose jobs were not all queued is dispatched not at all.
+ * `applied` or `unchanged`; `unknown`: the send has no such message; `unsettled`: its block is claimed and its
+ * outcome not recorded yet (the report overtook the dispatcher).
+ */
+export type DeliveryResult = 'applied' | 'unchanged' | 'unknown' | 'unsettled';
+
+/**
+ * The sends (decisions §12, §19). A send's jobs are queued in several requests, which cannot be one write: the
+ * send is recorded as `queuing` first and settled after, and a dispatcher acts only on jobs of a `queued` send,
+ * so a send whose jobs were not all queued is dispatched not at all. Its counts are exact sums of writes that
+ * each count a block of outcomes or a batch of status reports, never a write per message on one item.
  */
 export interface SendStore {
+  /** Records the send `queuing`, with the repeats its acceptance removed counted. */
   begin(send: SendRecord): Promise<void>;
   /** Settles a `queuing` send (as begun): `queued` also lists it among its client's sends. */
   settle(send: SendRecord, status: 'queued' | 'abandoned'): Promise<void>;
@@ -239,37 +266,56 @@ export interface SendStore {
   /** A client's `queued` sends, newest first, and how many there are. */
   list(clientId: number, page: { offset: number; size: number }): Promise<{ sends: SendRecord[]; total: number }>;
   /**
-   * Claims recipients before they are sent, each with a conditional write: of two invocations (a job
-   * delivered twice) exactly one claims a recipient. Answers in the claims' order.
+   * Claims a block before any of it is sent, with one conditional write: of two invocations (a job delivered
+   * twice) exactly one claims it. A block whose holder's lease ran out unsettled is settled `lost` here.
    */
-  claim(sendId: string, claims: RecipientClaim[], lease: ClaimLease, nowMs: number): Promise<ClaimStatus[]>;
-  /** Settles claimed recipients and adds their outcomes to the send's counts, together. */
-  record(sendId: string, outcomes: { claim: RecipientClaim; outcome: RecipientOutcome }[], lease: ClaimLease): Promise<void>;
+  claimBlock(sendId: string, block: RecipientBlock, lease: ClaimLease, nowMs: number): Promise<BlockClaim>;
+  /**
+   * Settles a claimed block: every position's outcome (in order) and the send's counts, together. Nothing
+   * happens when the block is no longer this lease's (it was settled as lost meanwhile).
+   */
+  settleBlock(sendId: string, block: RecipientBlock, outcomes: PositionOutcome[], lease: ClaimLease): Promise<void>;
   /**
    * Marks a job begun before its first claim; answers `settled` when the job was settled whole already (then
    * nothing of it may be claimed).
    */
   beginJob(sendId: string, job: number): Promise<'begun' | 'settled'>;
   /**
-   * Settles a job that was never begun whole, with one outcome for each of its recipients (an expired or
-   * stopped send): one write for the job. Answers false when the job was begun (its recipients are settled
-   * one by one).
+   * Settles a job that was never begun whole, with one outcome for each of its recipients that is not a repeat
+   * (an expired or stopped send): one write for the job. Answers false when the job was begun (its blocks are
+   * settled one by one).
    */
   settleJob(sendId: string, job: number, recipients: number, outcome: RecipientOutcome): Promise<boolean>;
   /** Marks the send stopped (the template was paused or disabled); the first reason stays. */
   stop(sendId: string, reason: { code: string; title: string }): Promise<void>;
   /**
-   * Applies a status report of one sent message (decisions §13): `change` gets the message's delivery state as
-   * stored and answers how it moves (null: not at all); the state and the send's counts move together, on
-   * condition the state is still the one read. `unknown`: the send has no such recipient or message;
-   * `unsettled`: the recipient is claimed and its outcome not recorded yet (the report overtook the dispatcher).
+   * Applies status reports of the send's messages (decisions §13) together: each message's delivery state and
+   * the send's counts move in one write per batch, on condition every state is still the one read, so two
+   * reports of one message never both count. Answers in the reports' order.
    */
-  applyDelivery(
-    sendId: string,
-    recipientKey: string,
-    messageId: string,
-    change: (state: DeliveryState) => DeliveryChange | null,
-  ): Promise<'applied' | 'unchanged' | 'unknown' | 'unsettled'>;
+  applyDeliveries(sendId: string, updates: DeliveryUpdate[]): Promise<DeliveryResult[]>;
+}
+
+/**
+ * A sending number's throughput level as last learned from the upstream (decisions §19), by the number's
+ * digits: kept so every invocation paces the number alike without asking the upstream each time.
+ */
+export interface ThroughputStore {
+  get(numberDigits: string): Promise<KnownThroughput | undefined>;
+  put(numberDigits: string, known: KnownThroughput): Promise<void>;
+  /** Makes the next use ask the upstream again (Meta said the number's level changed). */
+  forget(numberDigits: string): Promise<void>;
+}
+
+/**
+ * A sending number's throughput level (decisions §19, upstream-facts §6.3): `STANDARD` (80/s), `HIGH` (1,000/s
+ * after Meta's upgrade), or `COEXISTENCE` (20/s, a number also in use with the WhatsApp Business app).
+ */
+export type ThroughputLevel = 'STANDARD' | 'HIGH' | 'COEXISTENCE';
+
+export interface KnownThroughput {
+  level: ThroughputLevel;
+  checkedAtMs: number;
 }
 
 /**
@@ -294,6 +340,8 @@ export interface MessageUpstream {
   sendMessage(phoneNumberId: string, message: Record<string, unknown>, reference: string): Promise<MessageAnswer>;
   /** The WABA's first catalog (SPM messages name it), or undefined. */
   catalogOf(wabaId: string): Promise<string | undefined>;
+  /** The number's throughput level as the upstream reports it (decisions §19). */
+  throughputOf(phoneNumberId: string): Promise<ThroughputLevel>;
 }
 
 /** How a sync run ended (decisions §14). */

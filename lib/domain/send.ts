@@ -1,6 +1,6 @@
 import type { Caller } from './caller.ts';
 import { type ErrorDetail, InvalidRequest, NotFound, Unprocessable, UpstreamRejected, UpstreamUnavailable } from './errors.ts';
-import type { DispatchJob, RecipientParams, SendHeader } from './dispatch-job.ts';
+import { type DispatchJob, markRepeats, type RecipientParams, type SendHeader } from './dispatch-job.ts';
 
 export type { ProductAction, RecipientParams, SendHeader } from './dispatch-job.ts';
 import type { DirectoryStore, JobQueue, SendRecord, SendStore, TemplateRecordStore, TemplateUpstream } from './ports.ts';
@@ -298,8 +298,10 @@ export async function sendTemplate(deps: SendDeps, caller: Caller, input: { path
     ...(body.message_send_ttl_seconds !== undefined && { message_send_ttl_seconds: body.message_send_ttl_seconds }),
     ...(body.campaignId !== undefined && { campaignId: body.campaignId }),
   };
+  // Repeats are found here, over the whole list (decisions §12): each job knows its repeats and sends none.
+  const { recipients, repeats } = markRepeats(body.recipients, body.allow_duplicates === true);
   // Each job carries the common part too: it counts against the job's bytes.
-  const jobs = splitJobs(body.recipients, JOB_BYTES - bytesOf({ ...common, job: 0, jobs: 0, first_index: 0, recipients: [] }));
+  const jobs = splitJobs(recipients, JOB_BYTES - bytesOf({ ...common, job: 0, jobs: 0, first_index: 0, recipients: [] }));
   let firstIndex = 0;
   const dispatchJobs = jobs.map((recipients, i): DispatchJob => {
     const job = { ...common, job: i + 1, jobs: jobs.length, first_index: firstIndex, recipients };
@@ -318,6 +320,7 @@ export async function sendTemplate(deps: SendDeps, caller: Caller, input: { path
       created_at: deps.now?.() ?? new Date().toISOString(),
       total: body.recipients.length,
       jobs: jobs.length,
+      counts: { duplicates_removed: repeats, expired: 0, sent: 0, failed: 0, delivered: 0, read: 0 },
     },
     dispatchJobs as unknown as Record<string, unknown>[],
   );

@@ -1,6 +1,6 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { loadConfig } from '#lib/config.ts';
 import { inInvocation, workLogger } from '#lib/log/logger.ts';
 import { countMetrics, type ServiceMetric } from '#lib/log/metrics.ts';
@@ -39,6 +39,46 @@ export interface QueueWorkerOptions<M> {
 /** A record a handler left for later; the batch reports it failed so SQS keeps it. */
 export class RecordNotDone extends Error {}
 
+/** The queue a worker consumes and the URL it redelivers on, checked against its options once. */
+function consumedQueue(worker: WorkerDef, options: QueueWorkerOptions<unknown>) {
+  if (!('queue' in worker.trigger)) throw new Error(`${worker.name} is not a queue consumer`);
+  const { queue, redelivers } = worker.trigger;
+  if (redelivers && !options.redeliver) throw new Error(`${worker.name} redelivers: pass the redelivery function`);
+  return () => {
+    const setting = QUEUES[queue].urlSetting;
+    return loadConfig(setting)[setting];
+  };
+}
+
+/** One message as its handler sees it: its body, logger and receive count. */
+function recordWork<M>(record: SQSRecord, context: Context, options: QueueWorkerOptions<M>) {
+  const message = JSON.parse(record.body) as M;
+  const log = workLogger({ request_id: context.awsRequestId, ...options.keysOf(message, record) }, context);
+  const work: RecordWork = { log, receive: Number(record.attributes.ApproximateReceiveCount ?? 1), messageId: record.messageId, context };
+  return { message, work };
+}
+
+/**
+ * What a handler's result means for its message: metrics counted, and a retry thrown as RecordNotDone after
+ * the message is set to come back sooner (or later) than the queue's visibility timeout, as the handler says.
+ * A failure to say so leaves the queue's own timeout in charge.
+ */
+async function settleRecord(
+  result: RecordResult | undefined,
+  record: SQSRecord,
+  log: Logger,
+  queueUrl: () => string,
+  redeliver: Redeliver | undefined,
+) {
+  if (result?.metrics) countMetrics(result.metrics);
+  if (!result?.retry) return;
+  if (!redeliver) throw new RecordNotDone(result.retry.reason);
+  await redeliver(queueUrl(), record.receiptHandle, Math.max(0, Math.round(result.retry.afterSeconds))).catch((error: unknown) =>
+    log.warn('could not set when the message comes back', { error: (error as Error).name }),
+  );
+  throw new RecordNotDone(result.retry.reason);
+}
+
 /**
  * A queue worker: its manifest entry (lib/workers.ts) plus one record handler, the twin of `httpFunction`.
  * This owns the plumbing every consumer repeats: the batch (partial failures reported to the event source),
@@ -49,33 +89,52 @@ export function queueWorker<M>(
   handleRecord: (message: M, work: RecordWork) => Promise<RecordResult | undefined> | RecordResult | undefined,
   options: QueueWorkerOptions<M>,
 ) {
-  if (!('queue' in worker.trigger)) throw new Error(`${worker.name} is not a queue consumer`);
-  const { queue, redelivers } = worker.trigger;
-  if (redelivers && !options.redeliver) throw new Error(`${worker.name} redelivers: pass the redelivery function`);
+  const queueUrl = consumedQueue(worker, options as QueueWorkerOptions<unknown>);
   const processor = new BatchProcessor(EventType.SQS);
-  const queueUrl = () => {
-    const setting = QUEUES[queue].urlSetting;
-    return loadConfig(setting)[setting];
-  };
-
   const handleOne = async (record: SQSRecord, context: Context) => {
-    const message = JSON.parse(record.body) as M;
-    const log = workLogger({ request_id: context.awsRequestId, ...options.keysOf(message, record) }, context);
-    const work = { log, receive: Number(record.attributes.ApproximateReceiveCount ?? 1), messageId: record.messageId, context };
-    const result = await handleRecord(message, work);
-    if (result?.metrics) countMetrics(result.metrics);
-    if (!result?.retry) return;
-    if (!options.redeliver) throw new RecordNotDone(result.retry.reason);
-    // Back sooner (or later) than the queue's visibility timeout, as the handler says; a failure to say so
-    // leaves the queue's own timeout in charge.
-    await options
-      .redeliver(queueUrl(), record.receiptHandle, Math.max(0, Math.round(result.retry.afterSeconds)))
-      .catch((error: unknown) => log.warn('could not set when the message comes back', { error: (error as Error).name }));
-    throw new RecordNotDone(result.retry.reason);
+    const { message, work } = recordWork(record, context, options);
+    await settleRecord(await handleRecord(message, work), record, work.log, queueUrl, options.redeliver);
   };
-
   return (event: SQSEvent, context: Context) =>
     inInvocation(context, {}, () =>
       processPartialResponse(event, (record: SQSRecord) => handleOne(record, context), processor, { context }),
     );
+}
+
+/**
+ * A queue worker whose handler takes the batch's messages together, for work that is cheaper done at once
+ * (statuses of one send counted in one write). Its results answer in the messages' order; a message it could
+ * not read, a result that asks for a retry, or a handler that throws, fail their messages (they come back).
+ */
+export function queueBatchWorker<M>(
+  worker: WorkerDef,
+  handleBatch: (records: { message: M; work: RecordWork }[]) => Promise<(RecordResult | undefined)[]>,
+  options: QueueWorkerOptions<M>,
+) {
+  const queueUrl = consumedQueue(worker, options as QueueWorkerOptions<unknown>);
+  return (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>
+    inInvocation(context, {}, async () => {
+      const failed: string[] = [];
+      const read: { record: SQSRecord; message: M; work: RecordWork }[] = [];
+      for (const record of event.Records) {
+        try {
+          read.push({ record, ...recordWork(record, context, options) });
+        } catch {
+          failed.push(record.messageId);
+        }
+      }
+      let results: (RecordResult | undefined)[];
+      try {
+        results = await handleBatch(read.map(({ message, work }) => ({ message, work })));
+      } catch (error) {
+        read[0]?.work.log.error('batch failed; its messages come back', { error: (error as Error).name, messages: read.length });
+        return { batchItemFailures: event.Records.map((r) => ({ itemIdentifier: r.messageId })) };
+      }
+      await Promise.all(
+        read.map(({ record, work }, i) =>
+          settleRecord(results[i], record, work.log, queueUrl, options.redeliver).catch(() => failed.push(record.messageId)),
+        ),
+      );
+      return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
+    });
 }

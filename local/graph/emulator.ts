@@ -73,6 +73,8 @@ export class GraphEmulator {
   notifier?: MetaNotifier;
   /** Statuses reported on their own for every accepted message, a moment apart (none unless asked). */
   autoStatuses: MessageStatus[] = [];
+  /** Statuses reported for one number's messages instead of `autoStatuses` (a test's own number). */
+  readonly statusesOfNumber = new Map<string, MessageStatus[]>();
 
   constructor(
     fixture: DirectoryFile,
@@ -145,8 +147,9 @@ export class GraphEmulator {
   /** The statuses of `autoStatuses` for the message just accepted, a quarter of a second apart. */
   private reportAutomatically(messageId: string | undefined) {
     const message = this.model.sent.findLast((m) => m.id === messageId);
-    if (!this.notifier || !message || this.autoStatuses.length === 0) return;
-    this.autoStatuses.forEach((status, i) => {
+    if (!this.notifier || !message) return;
+    const statuses = this.statusesOfNumber.get(message.phone_number_id) ?? this.autoStatuses;
+    statuses.forEach((status, i) => {
       this.notifier!.notify(this.wabaOfNumber(message.phone_number_id), 'messages', statusValue(message, status), 250 * (i + 1));
     });
   }
@@ -198,6 +201,31 @@ export class GraphEmulator {
       });
       this.onChange?.();
       return { status: 200, body: { id: waba.id, templates: waba.templates?.length ?? 0 } };
+    }
+    // A number's throughput level (decisions §19), e.g. {level: "HIGH"}: Meta tells the app of the change with
+    // `phone_number_quality_update`, and the number answers its new level to `GET /{phone_number_id}`.
+    const throughput = /^\/_emulator\/numbers\/([^/]+)\/throughput$/.exec(path);
+    if (throughput && method === 'POST') {
+      const number = this.model.phoneNumbers.get(throughput[1]);
+      if (!number) return { status: 404, body: { error: 'no such phone number' } };
+      const level = String(body.level).toUpperCase();
+      if (level !== 'STANDARD' && level !== 'HIGH') return { status: 400, body: { error: 'level must be STANDARD or HIGH' } };
+      const before = number.throughput?.level ?? 'STANDARD';
+      number.throughput = { level };
+      if (level !== before)
+        this.notifier?.notify(number.waba_id, 'phone_number_quality_update', {
+          display_phone_number: number.display_phone_number,
+          event: level === 'HIGH' ? 'UPGRADE' : 'DOWNGRADE',
+        });
+      return { status: 200, body: { id: number.id, throughput: number.throughput } };
+    }
+    const numberStatuses = /^\/_emulator\/numbers\/([^/]+)\/statuses$/.exec(path);
+    if (numberStatuses && method === 'POST') {
+      const statuses = (body.statuses ?? []) as MessageStatus[];
+      if (!Array.isArray(statuses) || statuses.some((s) => !['sent', 'delivered', 'read', 'failed'].includes(s)))
+        return { status: 400, body: { error: 'statuses must be a list of sent, delivered, read, failed' } };
+      this.statusesOfNumber.set(numberStatuses[1], statuses);
+      return { status: 200, body: { id: numberStatuses[1], statuses } };
     }
     if (path === '/_emulator/faults' && method === 'POST') return { status: 200, body: { faults: this.faults.add(body as Fault) } };
     if (path === '/_emulator/faults' && method === 'DELETE')

@@ -98,9 +98,21 @@ function pick(item: Record<string, unknown>, fields: string | undefined, default
 // biome-ignore lint/suspicious/noExplicitAny: Graph accepts any JSON; the model checks what it reads.
 type Body = Record<string, any>;
 
+/**
+ * A business phone number: its WABA, display number, and throughput (upstream-facts §6.3): `STANDARD` (80/s)
+ * until a test or a person upgrades it to `HIGH` (1,000/s); `is_on_biz_app` for a coexistence number (20/s).
+ */
+export interface EmulatedNumber {
+  id: string;
+  waba_id: string;
+  display_phone_number: string;
+  throughput?: { level: 'STANDARD' | 'HIGH' };
+  is_on_biz_app?: boolean;
+}
+
 export class GraphModel {
   readonly wabas = new Map<string, EmulatedWaba>();
-  readonly phoneNumbers = new Map<string, { id: string; waba_id: string; display_phone_number: string }>();
+  readonly phoneNumbers = new Map<string, EmulatedNumber>();
   /** Messages accepted by the messages endpoint: their id, sending number, when, and the message as received. */
   readonly sent: SentMessage[] = [];
   private uploads = new Map<string, { length: number; type: string; received: number }>();
@@ -123,6 +135,8 @@ export class GraphModel {
           id: c.phone_number_id,
           waba_id: c.waba_id,
           display_phone_number: c.phone_number ?? c.wa_id,
+          throughput: { level: 'STANDARD' },
+          is_on_biz_app: c.is_on_biz_app ?? false,
         });
       }
     }
@@ -208,6 +222,14 @@ export class GraphModel {
         return pick({ id: waba.id, name: waba.name, message_template_namespace: waba.namespace, country: waba.country }, query.fields, [
           'id',
           'name',
+        ]);
+      }
+      const number = this.phoneNumbers.get(first);
+      if (number && method === 'GET') {
+        const { waba_id: _waba, ...fields } = number;
+        return pick({ ...fields, throughput: number.throughput ?? { level: 'STANDARD' } } as never, query.fields, [
+          'id',
+          'display_phone_number',
         ]);
       }
       const found = this.findTemplate(first);

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { relayOutbox } from '#lib/domain/outbox.ts';
@@ -6,7 +7,16 @@ import { logger } from '#lib/log/logger.ts';
 import { currentRequest } from '../api-server.ts';
 import type { LocalEventBridge } from '../eventbridge.ts';
 import { publicJwks } from '../keys.ts';
-import { emptyMeter, meterDynamo, meterQueue, type RequestMeter } from '../request-meter.ts';
+import {
+  emptyMeter,
+  itemBytes,
+  meterDynamo,
+  meterQueue,
+  meterWritesByKey,
+  type RequestMeter,
+  summarizeWrites,
+  type WriteLog,
+} from '../request-meter.ts';
 import { queueClient } from '#lib/wiring/queues.ts';
 import { serviceTable, tableClient } from '#lib/wiring/table.ts';
 
@@ -19,6 +29,7 @@ function meterRequests(): { meters: Map<string, RequestMeter>; queued: Map<strin
   // The messages of the last requests that queued any: a test reads a send's jobs here, since the dispatcher
   // takes them off the queue at once.
   const queued = new Map<string, string[]>();
+  let queuedBytes = 0;
   const current = () => {
     const requestId = currentRequest.getStore()?.requestId;
     if (!requestId) return undefined;
@@ -35,7 +46,13 @@ function meterRequests(): { meters: Map<string, RequestMeter>; queued: Map<strin
     const requestId = currentRequest.getStore()?.requestId;
     if (!requestId) return;
     queued.set(requestId, [...(queued.get(requestId) ?? []), ...bodies]);
-    if (queued.size > 50) queued.delete(queued.keys().next().value ?? '');
+    queuedBytes += bodies.reduce((sum, body) => sum + body.length, 0);
+    // The oldest go first once they hold more than 64 MB (a flood of small webhook jobs never pushes a send's out).
+    while (queuedBytes > 64 * 2 ** 20 && queued.size > 1) {
+      const [oldest, its] = queued.entries().next().value as [string, string[]];
+      queuedBytes -= its.reduce((sum, body) => sum + body.length, 0);
+      queued.delete(oldest);
+    }
   });
   return { meters, queued };
 }
@@ -47,6 +64,8 @@ function meterRequests(): { meters: Map<string, RequestMeter>; queued: Map<strin
 export async function localEndpoints(eventBridge: LocalEventBridge) {
   const jwks = JSON.stringify(await publicJwks());
   const { meters, queued } = meterRequests();
+  let writeLog: WriteLog | undefined;
+  meterWritesByKey(tableClient(), () => writeLog);
   return async (req: IncomingMessage, url: URL, body: Buffer, res: ServerResponse): Promise<boolean> => {
     const json = (status: number, value: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
@@ -63,6 +82,22 @@ export async function localEndpoints(eventBridge: LocalEventBridge) {
     if (req.method === 'POST' && url.pathname === '/_local/relay-outbox') {
       const relay = { outbox: new DynamoOutboxStore(serviceTable()), publisher: new EventBridgePublisher(), log: logger };
       return json(200, { relayed: await relayOutbox(relay, Number(url.searchParams.get('graceMs') ?? 60_000)) });
+    }
+    // Every write any function makes, by item key (decisions §19: no hot item): POST starts a fresh
+    // recording, GET sums it per item and per partition key, only keys beginning with one of `?prefix=a,b`.
+    if (req.method === 'POST' && url.pathname === '/_local/writes') {
+      writeLog = { writes: [] };
+      return json(200, { recording: true });
+    }
+    if (req.method === 'GET' && url.pathname === '/_local/writes') {
+      const prefixes = url.searchParams.get('prefix')?.split(',').filter(Boolean) ?? [''];
+      const writes = (writeLog?.writes ?? []).filter((w) => prefixes.some((p) => w.pk.startsWith(p)));
+      const table = serviceTable();
+      const sizeOf = async (Key: { pk: string; sk: string }) => {
+        const item = (await table.client.send(new GetCommand({ TableName: table.name, Key: { pk: Key.pk, sk: Key.sk } }))).Item;
+        return item ? itemBytes(item) : 0;
+      };
+      return json(200, await summarizeWrites(writes, sizeOf));
     }
     const ops = /^\/_local\/requests\/([^/]+)\/meter$/.exec(url.pathname);
     if (req.method === 'GET' && ops) return json(200, meters.get(ops[1]) ?? emptyMeter());

@@ -23,6 +23,7 @@ export async function startWorkers(sqs: SQSClient, queues: Record<keyof typeof Q
           queueUrl: queue.url,
           queueArn: queue.arn,
           batchSize: worker.trigger.batchSize,
+          batchWindowMs: (worker.trigger.batchWindowSeconds ?? 0) * 1000,
           name: worker.name,
           // As deployed: the function's own timeout (infra/stack.ts).
           timeoutMs: worker.timeoutSeconds * 1000,

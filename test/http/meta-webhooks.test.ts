@@ -325,6 +325,7 @@ describe('POST /v1/meta/webhooks: message statuses counted on their send (decisi
     });
     expect(after.delivered).toBe(2);
     const [message] = (sent as { message: Record<string, unknown> }[]).filter((m) => m.message.to === numbers[0]);
-    expect(message.message.biz_opaque_callback_data).toBe(`tms1:${sendId}:${numbers[0]}`);
+    // The reference names the send, the block that settles the message and its position (delivery.ts).
+    expect(message.message.biz_opaque_callback_data).toBe(`tms2:${sendId}:0:0`);
   });
 });

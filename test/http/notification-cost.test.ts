@@ -53,6 +53,7 @@ async function applyMetered(notification: MetaNotification) {
   const { DynamoTemplateRecordStore } = await import('#lib/adapters/dynamo/template-store.ts');
   const { DynamoSendStore } = await import('#lib/adapters/dynamo/send-store.ts');
   const { DynamoOutboxStore } = await import('#lib/adapters/dynamo/outbox-store.ts');
+  const { DynamoThroughputStore } = await import('#lib/adapters/dynamo/throughput-store.ts');
   const { silentLog } = await import('#lib/domain/log.ts');
   const { applyNotification } = await import('#lib/domain/meta-notifications.ts');
   const published: unknown[] = [];
@@ -61,6 +62,7 @@ async function applyMetered(notification: MetaNotification) {
     {
       records: new DynamoTemplateRecordStore(table),
       sends: new DynamoSendStore(table),
+      levels: new DynamoThroughputStore(table),
       outbox: new DynamoOutboxStore(table),
       publisher: { publish: async (events) => void published.push(...events) },
       log: silentLog,
@@ -102,7 +104,7 @@ describe('the cost of applying a notification (decisions §13)', () => {
     expect(repeat.used.itemsWritten).toBe(0);
   });
 
-  it('applies a message status with one read and one write, and a repeat with one read', async () => {
+  it('applies a message status with one read (its block and state) and one write, and a repeat with one read', async () => {
     // Prepare: a send with one recipient, sent
     const { DynamoSendStore } = await import('#lib/adapters/dynamo/send-store.ts');
     const { messageReference } = await import('#lib/domain/delivery.ts');
@@ -118,15 +120,15 @@ describe('the cost of applying a notification (decisions §13)', () => {
       total: 1,
       jobs: 1,
     });
-    const claim = { index: 0, key: '5214900001' };
+    const block = { first: 0, size: 1, sendable: 1 };
     const lease = { holder: 'h', untilMs: Date.now() + 60_000 };
-    await sends.claim(sendId, [claim], lease, Date.now());
-    await sends.record(sendId, [{ claim, outcome: { kind: 'sent', message_id: 'wamid.cost' } }], lease);
+    await sends.claimBlock(sendId, block, lease, Date.now());
+    await sends.settleBlock(sendId, block, [{ kind: 'sent', message_id: 'wamid.cost' }], lease);
     const read: MetaNotification = {
       kind: 'message_status',
       message_id: 'wamid.cost',
       status: 'read',
-      reference: messageReference(sendId, claim.key),
+      reference: messageReference(sendId, 0, 0),
       at: Date.now(),
     };
     // Act
@@ -134,9 +136,9 @@ describe('the cost of applying a notification (decisions §13)', () => {
     const repeat = await applyMetered(read);
     // Assess
     expect(first.outcome).toBe('applied');
-    expect(first.used.operations).toEqual(['GetItem', 'TransactWriteItems']);
+    expect(first.used.operations).toEqual(['BatchGetItem', 'TransactWriteItems']);
     expect(repeat.outcome).toBe('unchanged');
-    expect(repeat.used.operations).toEqual(['GetItem']);
+    expect(repeat.used.operations).toEqual(['BatchGetItem']);
     expect((await sends.get(sendId))?.counts).toMatchObject({ sent: 1, delivered: 1, read: 1 });
   });
 });

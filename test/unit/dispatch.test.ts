@@ -3,14 +3,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cloudMessage } from '#lib/domain/cloud-message.ts';
 import { DEFAULT_DISPATCH, type DispatchDeps, dispatchJob } from '#lib/domain/dispatch.ts';
-import type { DispatchJob, JobRecipient } from '#lib/domain/dispatch-job.ts';
+import { type DispatchJob, type JobRecipient, markRepeats } from '#lib/domain/dispatch-job.ts';
 import { silentLog } from '#lib/domain/log.ts';
 import type { MessageAnswer, SendRecord } from '#lib/domain/ports.ts';
 import { templateNeeds } from '#lib/domain/send.ts';
 import type { MetaTemplate } from '#lib/domain/template-record.ts';
 import { GraphError } from '../../local/graph/graph-error.ts';
 import { checkMessage, storedAuthenticationComponents } from '../../local/graph/message-check.ts';
-import { MemoryPacer, MemorySendStore } from '../support/memory/stores.ts';
+import { MemoryPacer, MemorySendStore, MemoryThroughputStore } from '../support/memory/stores.ts';
 
 /**
  * The dispatcher's rules on in-memory adapters and a virtual clock (no waiting): exactly once per recipient,
@@ -37,7 +37,7 @@ function virtualClock(start = Date.parse('2026-11-22T10:00:00Z')) {
 /** An upstream that answers from a script per recipient (accepted when the script runs out) and logs each call. */
 function scriptedUpstream(clock: { now(): number }, script: Record<string, MessageAnswer[]> = {}) {
   const calls: { to: string; at: number; message: Record<string, unknown> }[] = [];
-  return {
+  const upstream = {
     calls,
     async sendMessage(_phone: string, message: Record<string, unknown>): Promise<MessageAnswer> {
       const to = String(message.to);
@@ -47,7 +47,13 @@ function scriptedUpstream(clock: { now(): number }, script: Record<string, Messa
     async catalogOf() {
       return 'catalog-1';
     },
+    /** The number's level as the upstream reports it: a test changes it. */
+    level: 'STANDARD' as 'STANDARD' | 'HIGH' | 'COEXISTENCE',
+    async throughputOf() {
+      return upstream.level;
+    },
   };
+  return upstream;
 }
 
 const trackOrder = templateNamed('track_order');
@@ -77,7 +83,10 @@ function jobOf(recipients: JobRecipient[], extra: Partial<DispatchJob> = {}): Di
   };
 }
 
-async function world(total: number, options: { status?: SendRecord['status']; script?: Record<string, MessageAnswer[]> } = {}) {
+async function world(
+  total: number,
+  options: { status?: SendRecord['status']; script?: Record<string, MessageAnswer[]>; cap?: number } = {},
+) {
   const clock = virtualClock();
   const sends = new MemorySendStore();
   const send: SendRecord = {
@@ -93,36 +102,39 @@ async function world(total: number, options: { status?: SendRecord['status']; sc
   await sends.begin(send);
   if (options.status !== 'queuing') await sends.settle(send, options.status === 'abandoned' ? 'abandoned' : 'queued');
   const pacer = new MemoryPacer();
+  const levels = new MemoryThroughputStore();
   const upstream = scriptedUpstream(clock, options.script);
   const deps = (holder = 'invocation-1'): DispatchDeps => ({
     sends,
     pacer,
+    levels,
     upstream,
     log: silentLog,
     clock,
-    settings: { ...DEFAULT_DISPATCH, messagesPerSecond: 80 },
+    settings: { ...DEFAULT_DISPATCH, messagesPerSecondCap: options.cap },
     holder,
     remainingMs: () => 300_000,
     random: () => 0.5,
   });
-  return { clock, sends, pacer, upstream, deps, status: async () => (await sends.get('send-1'))! };
+  return { clock, sends, pacer, levels, upstream, deps, status: async () => (await sends.get('send-1'))! };
 }
 
 describe('the dispatcher: exactly once per recipient', () => {
-  it('sends a repeated recipient once and counts the repeat as removed, unless duplicates are allowed', async () => {
-    // Prepare
-    const recipients = [recipient('5215550100'), recipient('+52 1555 0100'.replace(/ /g, '')), recipient('5215550101')];
-    const { deps, upstream, status } = await world(3);
+  it('sends a repeated recipient once: the send marks repeats over its whole list, the dispatcher sends none', async () => {
+    // Prepare: +52 1555 0100 and 5215550100 are one recipient (its digits)
+    const given = [recipient('5215550100'), recipient('+521555 0100'), recipient('5215550101')];
+    const { recipients, repeats } = markRepeats(given, false);
+    const { deps, upstream, sends, status } = await world(3);
     // Act
     const result = await dispatchJob(deps(), jobOf(recipients));
-    // Assess: +521555 0100 and 5215550100 are one recipient (its digits)
+    // Assess: the repeat is known as such, never sent, and counted once (by the send, when it was accepted)
+    expect(repeats).toBe(1);
+    expect(recipients[1]).toEqual({ to: '+521555 0100', duplicate_of: 0 });
     expect(result).toEqual({ outcome: 'done' });
     expect(upstream.calls.map((c) => c.to)).toEqual(['5215550100', '5215550101']);
-    expect((await status()).counts).toMatchObject({ sent: 2, duplicates_removed: 1 });
-
-    const allowed = await world(3);
-    await dispatchJob(allowed.deps(), jobOf(recipients, { allow_duplicates: true }));
-    expect(allowed.upstream.calls).toHaveLength(3);
+    expect((await status()).counts).toMatchObject({ sent: 2, failed: 0 });
+    expect(sends.blocks.get('send-1|0')?.outcomes?.[1]).toEqual({ kind: 'duplicate', of: 0 });
+    expect(markRepeats(given, true)).toEqual({ recipients: given, repeats: 0 });
   });
 
   it('sends nothing twice when the same job runs twice, one after the other or at once', async () => {
@@ -139,20 +151,21 @@ describe('the dispatcher: exactly once per recipient', () => {
     for (const run of [a, b]) expect(['done', 'retry_later']).toContain(run.outcome);
   });
 
-  it('never sends a recipient a crashed invocation held: once its lease is over it is counted outcome_unknown', async () => {
-    // Prepare: invocation "crashed" claimed the first recipient and never settled it
-    const { deps, sends, clock, upstream, status } = await world(2);
-    await sends.claim('send-1', [{ index: 0, key: '5215550100' }], { holder: 'crashed', untilMs: clock.now() + 1000 }, clock.now());
-    const job = jobOf([recipient('5215550100'), recipient('5215550101')]);
-    // Act: while its lease lasts the job must come back later; after it, the recipient is settled unknown
+  it('never sends a block a crashed invocation held: once its lease is over its recipients count outcome_unknown', async () => {
+    // Prepare: invocation "crashed" claimed the first block (90 positions) and never settled it
+    const recipients = Array.from({ length: 100 }, (_, i) => recipient(String(5215550000 + i)));
+    const { deps, sends, clock, upstream, status } = await world(100);
+    await sends.claimBlock('send-1', { first: 0, size: 90, sendable: 90 }, { holder: 'crashed', untilMs: clock.now() + 1000 }, clock.now());
+    const job = jobOf(recipients);
+    // Act: while its lease lasts the job must come back later; after it, the block is settled unknown
     const early = await dispatchJob(deps(), job);
     clock.advance(5_000);
     const late = await dispatchJob(deps('next'), job);
     // Assess
     expect(early).toMatchObject({ outcome: 'retry_later' });
     expect(late).toEqual({ outcome: 'done' });
-    expect(upstream.calls.map((c) => c.to)).toEqual(['5215550101']);
-    expect(await status()).toMatchObject({ counts: { sent: 1, failed: 1 }, errors: [{ code: 'outcome_unknown', count: 1 }] });
+    expect(upstream.calls.map((c) => c.to)).toEqual(recipients.slice(90).map((r) => r.to));
+    expect(await status()).toMatchObject({ counts: { sent: 10, failed: 90 }, errors: [{ code: 'outcome_unknown', count: 90 }] });
   });
 
   it('dispatches nothing of a send still being queued or abandoned', async () => {
@@ -204,7 +217,7 @@ describe('the dispatcher: the upstream’s answers', () => {
   });
 
   it('sends nothing after message_send_ttl_seconds from acceptance, counted expired', async () => {
-    // Prepare: 200 recipients at 80 per second take 2.5 s; the TTL is 1 s
+    // Prepare: 200 recipients at 72 per second (80 less the headroom) take 2.8 s; the TTL is 1 s
     const recipients = Array.from({ length: 200 }, (_, i) => recipient(String(5215550000 + i)));
     const { deps, upstream, status } = await world(200);
     await dispatchJob(deps(), jobOf(recipients, { message_send_ttl_seconds: 1 }));
@@ -226,23 +239,99 @@ describe('the dispatcher: a job that can send nothing', () => {
     expect(await dispatchJob(deps('again'), job)).toEqual({ outcome: 'done' });
     expect(upstream.calls).toEqual([]);
     expect((await status()).counts).toMatchObject({ expired: 300, sent: 0 });
-    expect(sends.recipients.size).toBe(0);
+    expect(sends.blocks.size).toBe(0);
   });
 });
 
-describe('the dispatcher: pacing', () => {
+describe('the dispatcher: pacing (decisions §19)', () => {
+  const hundreds = (n: number) => Array.from({ length: n }, (_, i) => recipient(String(5215550000 + i)));
+  /** The most calls in any one-second window. */
+  const peak = (times: number[]) => Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + 1000).length));
+
   it('sends one number’s messages an interval apart, from slots reserved in blocks', async () => {
-    const recipients = Array.from({ length: 200 }, (_, i) => recipient(String(5215550000 + i)));
     const { deps, upstream, pacer } = await world(200);
-    await dispatchJob(deps(), jobOf(recipients));
+    await dispatchJob(deps(), jobOf(hundreds(200)));
     const gaps = upstream.calls.slice(1).map((c, i) => c.at - upstream.calls[i].at);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(12.5 - 1e-9);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(1000 / 72 - 0.01);
     expect(pacer.reservations.map((r) => r.count)).toEqual([90, 90, 20]);
     // Reservations follow each other: the next block's slots start where the last one's end.
     for (let i = 1; i < pacer.reservations.length; i++) {
       const before = pacer.reservations[i - 1];
       expect(pacer.reservations[i].first).toBeGreaterThanOrEqual(before.first + before.count * before.intervalMs);
     }
+  });
+
+  it('paces a number at its level as the upstream reports it, capped by MESSAGES_PER_SECOND, and learns it once an hour', async () => {
+    // Prepare: a HIGH number (1,000/s), a coexistence number (20/s), and HIGH under a cap of 200/s
+    const high = await world(300);
+    high.upstream.level = 'HIGH';
+    const shared = await world(60);
+    shared.upstream.level = 'COEXISTENCE';
+    const capped = await world(300, { cap: 200 });
+    capped.upstream.level = 'HIGH';
+    // Act
+    await dispatchJob(high.deps(), jobOf(hundreds(300)));
+    await dispatchJob(shared.deps(), jobOf(hundreds(60)));
+    await dispatchJob(capped.deps(), jobOf(hundreds(300)));
+    // Assess: the reserved interval is the level's (less the tenth of headroom), and the level is stored
+    expect(new Set(high.pacer.reservations.map((r) => r.intervalMs))).toEqual(new Set([1000 / 900]));
+    expect(new Set(shared.pacer.reservations.map((r) => r.intervalMs))).toEqual(new Set([1000 / 18]));
+    expect(new Set(capped.pacer.reservations.map((r) => r.intervalMs))).toEqual(new Set([1000 / 180]));
+    expect(await high.levels.get('5215550001')).toMatchObject({ level: 'HIGH' });
+  });
+
+  it('takes a changed level at the next block once the stored one is forgotten (Meta’s phone_number_quality_update)', async () => {
+    // Prepare: STANDARD learned; after the 50th message the number is upgraded and its level forgotten
+    const { deps, upstream, pacer, levels } = await world(270);
+    const upgrading = {
+      ...deps(),
+      upstream: {
+        ...upstream,
+        async sendMessage(_phone: string, message: Record<string, unknown>) {
+          if (upstream.calls.length === 50) {
+            upstream.level = 'HIGH';
+            await levels.forget('5215550001');
+          }
+          return upstream.sendMessage(_phone, message);
+        },
+      },
+    };
+    // Act
+    await dispatchJob(upgrading, jobOf(hundreds(270)));
+    // Assess: the first block went at 80/s, the last at 1,000/s
+    expect(pacer.reservations[0].intervalMs).toBe(1000 / 72);
+    expect(pacer.reservations.at(-1)?.intervalMs).toBe(1000 / 900);
+    expect(upstream.calls).toHaveLength(270);
+  });
+
+  it('never bursts after a stall: a message later than its slot makes the rest of its block take new slots', async () => {
+    // Prepare: two invocations on one number; the first stalls for 2 s after its first message
+    const { deps, upstream, clock, pacer } = await world(180);
+    const recipients = hundreds(180);
+    let stalled = false;
+    const stalling = {
+      ...deps('a'),
+      upstream: {
+        ...upstream,
+        async sendMessage(_phone: string, message: Record<string, unknown>) {
+          const answer = await upstream.sendMessage(_phone, message);
+          if (!stalled) {
+            stalled = true;
+            clock.advance(2_000);
+          }
+          return answer;
+        },
+      },
+    };
+    // Act
+    await Promise.all([
+      dispatchJob(stalling, jobOf(recipients.slice(0, 90))),
+      dispatchJob(deps('b'), jobOf(recipients.slice(90), { first_index: 90, job: 2 })),
+    ]);
+    // Assess: every message went out, never more than 1.1× the rate in any second, and the late block re-reserved
+    expect(upstream.calls).toHaveLength(180);
+    expect(peak(upstream.calls.map((c) => c.at))).toBeLessThanOrEqual(88);
+    expect(pacer.reservations.length).toBeGreaterThan(2);
   });
 });
 

@@ -5,7 +5,7 @@ import type { TemplateRecord } from '#lib/domain/template-record.ts';
 import { putAll } from './batch-write.ts';
 import type { ServiceTable } from './client.ts';
 import { stripKeys } from './directory-store.ts';
-import { campaignHolders, entryItem } from './listing-items.ts';
+import { activeIdsOf, campaignHolders, entryItem } from './listing-items.ts';
 import { assignmentKeyItem, byAggregate } from './record-items.ts';
 import { keys, SORT } from './table.ts';
 
@@ -21,7 +21,14 @@ export function listingItemsOf(records: TemplateRecord[], versionOf: (aggregate:
   for (const [key, group] of groups) {
     const entry = listingEntryOf(group);
     const first = group[0];
-    items.push(entryItem({ wabaId: first.waba_id, templateId: first.meta_template.id, clientId: first.client_id }, entry, versionOf(key)));
+    items.push(
+      entryItem(
+        { wabaId: first.waba_id, templateId: first.meta_template.id, clientId: first.client_id },
+        entry,
+        versionOf(key),
+        activeIdsOf(group),
+      ),
+    );
     if (entry) {
       const bucket = `${entry.client_id}#${entry.deleted}`;
       const count = counts.get(bucket) ?? { clientId: entry.client_id, deleted: entry.deleted, entries: 0 };

@@ -43,17 +43,22 @@ export function facetValue(entry: ListingEntry, facet: Facet): string {
 
 const orderOf = (entry: ListingEntry) => keys.listingOrder(entry.facets.name, entry.facets.language, entry.waba_id, entry.template_id);
 
-/** The version item, holding the entry when the records make one. */
+/**
+ * The version item, holding the entry when the records make one, and the ids of the records that are active:
+ * enabling or disabling records then moves the entry from this item alone, never reading the other records.
+ */
 export function entryItem(
   of: { wabaId: string; templateId: string; clientId: number },
   entry: ListingEntry | null,
   version: number,
+  activeIds: string[],
 ): Record<string, unknown> {
   const item: Record<string, unknown> = {
     pk: keys.assignments(of.wabaId, of.templateId, of.clientId),
     sk: SORT.assignmentsVersion,
     entity: 'assignments_version',
     version,
+    active_ids: activeIds,
   };
   if (!entry) return item;
   Object.assign(item, {
@@ -68,6 +73,9 @@ export function entryItem(
   }
   return item;
 }
+
+/** The ids of the active records, as the version item keeps them. */
+export const activeIdsOf = (records: TemplateRecord[]) => records.filter((r) => r.active).map((r) => r.id);
 
 /** The entry back from its stored item (base table), or null for a version item without one. */
 export function entryFromItem(item: Record<string, unknown>): ListingEntry | null {
@@ -89,13 +97,14 @@ export function putEntry(
   tableName: string,
   of: { wabaId: string; templateId: string; clientId: number; version: number },
   entry: ListingEntry | null,
+  activeIds: string[],
   fresh = false,
 ): TransactItem {
   const seen = of.version;
   return {
     Put: {
       TableName: tableName,
-      Item: entryItem(of, entry, seen + 1),
+      Item: entryItem(of, entry, seen + 1, activeIds),
       ConditionExpression: fresh
         ? 'attribute_not_exists(pk)'
         : seen === 0

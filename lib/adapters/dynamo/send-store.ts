@@ -1,60 +1,50 @@
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { DeliveryChange, DeliveryState } from '#lib/domain/delivery.ts';
-import type { ClaimLease, ClaimStatus, RecipientClaim, RecipientOutcome, SendCounts, SendRecord, SendStore } from '#lib/domain/ports.ts';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DeliveryState } from '#lib/domain/delivery.ts';
 import { inParallel } from '#lib/domain/parallel.ts';
+import type {
+  BlockClaim,
+  ClaimLease,
+  DeliveryResult,
+  DeliveryUpdate,
+  PositionOutcome,
+  RecipientBlock,
+  RecipientOutcome,
+  SendCounts,
+  SendRecord,
+  SendStore,
+} from '#lib/domain/ports.ts';
 import type { ServiceTable } from './client.ts';
-import { queryFirst, stripKeys } from './directory-store.ts';
-import { keys, SORT, TTL_ATTRIBUTE } from './table.ts';
-import { cancellationCodes, isConditionalCheckFailure, type TransactItem, transactWrite } from './transactions.ts';
+import { batchGet, queryFirst, stripKeys } from './directory-store.ts';
+import { keys, SEND_COUNT_SHARDS, SEND_PARTS, SORT, TTL_ATTRIBUTE } from './table.ts';
+import { cancellationCodes, isConditionalCheckFailure, isTransactionConflict, type TransactItem } from './transactions.ts';
 
-/** Claims and recipients are kept this long after the send (then TTL removes them): longer than any send's TTL. */
+/** Blocks and message states are kept this long after the send (then TTL removes them): longer than any send's TTL. */
 const RECIPIENT_DAYS = 35;
-/** Claims written at once by one block. */
-const CLAIM_PARALLELISM = 16;
+const COUNT_FIELDS = ['duplicates_removed', 'expired', 'sent', 'failed', 'delivered', 'read'] as const;
 const ZERO_COUNTS: SendCounts = { duplicates_removed: 0, expired: 0, sent: 0, failed: 0, delivered: 0, read: 0 };
+/** A count shard's error tally: `error:<code>` (the count) and `title:<code>`, one attribute each. */
+const ERROR = 'error:';
+const TITLE = 'title:';
+/** Messages per status transaction: DynamoDB takes 100 items in one, and the count shard is one of them. */
+const MESSAGES_PER_WRITE = 99;
+/** Tries of one write against concurrent writes (a count shard held by another transaction, a state moved). */
+const TRIES = 8;
+const LOST: RecipientOutcome = { kind: 'failed', code: 'outcome_unknown', title: 'The dispatcher stopped before it learned the outcome' };
 
-/**
- * A send's numbers, one update: adds outcomes to the counts and the error tally. Codes become attribute names
- * (`#e0`), never part of the expression text.
- */
-function countUpdate(
-  tableName: string,
-  sendId: string,
-  add: Partial<SendCounts>,
-  errors: Map<string, { title: string; count: number }>,
-): TransactItem {
-  const sets: string[] = [];
-  const names: Record<string, string> = { '#c': 'counts' };
-  const values: Record<string, unknown> = { ':zero': 0 };
-  for (const [field, n] of Object.entries(add)) {
-    if (!n) continue;
-    names[`#${field}`] = field;
-    values[`:${field}`] = n;
-    sets.push(`#c.#${field} = if_not_exists(#c.#${field}, :zero) + :${field}`);
-  }
-  if (errors.size > 0) Object.assign(names, { '#ec': 'error_counts', '#et': 'error_titles' });
-  [...errors.entries()].forEach(([code, { title, count }], i) => {
-    names[`#e${i}`] = code;
-    values[`:e${i}`] = count;
-    values[`:t${i}`] = title;
-    sets.push(`#ec.#e${i} = if_not_exists(#ec.#e${i}, :zero) + :e${i}`, `#et.#e${i} = :t${i}`);
-  });
-  return {
-    Update: {
-      TableName: tableName,
-      Key: { pk: keys.send(sendId), sk: SORT.send },
-      UpdateExpression: `SET ${sets.join(', ')}`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
-  };
-}
+/** A position's partition: a multiplicative hash, so neighbouring blocks and messages land on different keys. */
+const partOf = (position: number) => (Math.imul(position + 1, 2654435761) >>> 0) % SEND_PARTS;
+const blockKey = (sendId: string, first: number) => ({ pk: keys.sendPart(sendId, partOf(first)), sk: keys.sendBlock(first) });
+const messageKey = (sendId: string, index: number) => ({ pk: keys.sendPart(sendId, partOf(index)), sk: keys.sendMessage(index) });
+const expiry = (nowMs: number) => Math.ceil(nowMs / 1000) + RECIPIENT_DAYS * 86_400;
 
-/** What outcomes add to a send's counts and errors. */
-function tally(outcomes: RecipientOutcome[]) {
+type Tally = { add: Partial<SendCounts>; errors: Map<string, { title: string; count: number }> };
+
+/** What outcomes add to a send's counts and errors (repeats were counted when the send was accepted). */
+function tally(outcomes: PositionOutcome[]): Tally {
   const add: Partial<SendCounts> = {};
   const errors = new Map<string, { title: string; count: number }>();
   for (const outcome of outcomes) {
+    if (outcome.kind === 'duplicate') continue;
     if (outcome.kind === 'sent') add.sent = (add.sent ?? 0) + 1;
     else if (outcome.kind === 'expired') add.expired = (add.expired ?? 0) + 1;
     else {
@@ -68,10 +58,54 @@ function tally(outcomes: RecipientOutcome[]) {
 }
 
 /**
- * Sends by id, and a client's queued sends newest first on gsi1 (docs/data-model.md). Each recipient of a send
- * is an item under the send (`RECIPIENT#<digits>`, or `RECIPIENT##<position>` when duplicates are allowed):
- * claimed with a conditional Put before its message goes out, settled with the send's counts in one
- * transaction after.
+ * An addition to one of the send's count shards (each write picks one at random, so concurrent writers rarely
+ * meet on one item). Counts and error codes are attribute names (`#a0`), never part of the expression text.
+ */
+function countUpdate(tableName: string, sendId: string, { add, errors }: Tally): TransactItem {
+  const adds: string[] = [];
+  const sets: string[] = ['entity = :entity'];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':entity': 'send_counts' };
+  let n = 0;
+  const addTo = (attribute: string, amount: number) => {
+    names[`#a${n}`] = attribute;
+    values[`:a${n}`] = amount;
+    adds.push(`#a${n} :a${n}`);
+    n++;
+  };
+  for (const [field, amount] of Object.entries(add)) if (amount) addTo(field, amount);
+  for (const [code, { title, count }] of errors) {
+    names[`#t${n}`] = `${TITLE}${code}`;
+    values[`:t${n}`] = title;
+    sets.push(`#t${n} = :t${n}`);
+    addTo(`${ERROR}${code}`, count);
+  }
+  return {
+    Update: {
+      TableName: tableName,
+      Key: { pk: keys.send(sendId), sk: keys.sendCounts(Math.floor(Math.random() * SEND_COUNT_SHARDS)) },
+      UpdateExpression: `SET ${sets.join(', ')}${adds.length > 0 ? ` ADD ${adds.join(', ')}` : ''}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/** A block's outcomes as stored: one short string per position (`s<message id>`, `f<code>`, `e`, `d<first>`). */
+function encode(outcome: PositionOutcome) {
+  if (outcome.kind === 'sent') return `s${outcome.message_id}`;
+  if (outcome.kind === 'failed') return `f${outcome.code}`;
+  if (outcome.kind === 'duplicate') return `d${outcome.of}`;
+  return 'e';
+}
+
+/** The message id a block's outcome holds for a position, when its message was sent. */
+const sentMessageOf = (encoded: unknown) => (typeof encoded === 'string' && encoded.startsWith('s') ? encoded.slice(1) : undefined);
+
+/**
+ * Sends by id, and a client's queued sends newest first on gsi1 (docs/data-model.md). A send's blocks (claim,
+ * then outcomes) and its messages' delivery states are items spread over SEND_PARTS partitions; its counts are
+ * the send item's plus SEND_COUNT_SHARDS shards beside it, each written by whole blocks and batches of statuses.
  */
 export class DynamoSendStore implements SendStore {
   constructor(private readonly table: ServiceTable) {}
@@ -85,7 +119,7 @@ export class DynamoSendStore implements SendStore {
           sk: SORT.send,
           entity: 'send',
           ...send,
-          counts: ZERO_COUNTS,
+          counts: { ...ZERO_COUNTS, ...send.counts },
           error_counts: {},
           error_titles: {},
         },
@@ -114,7 +148,7 @@ export class DynamoSendStore implements SendStore {
       return;
     }
     // Concurrent sends of one client meet on its count: a conflict is tried again.
-    await transactWrite(this.table, [
+    await this.transact(() => [
       {
         Update: {
           TableName: this.table.name,
@@ -141,14 +175,27 @@ export class DynamoSendStore implements SendStore {
     ]);
   }
 
+  /** The send and its count shards: one Query of the send's partition (they sort as `SEND…`). */
   async get(sendId: string) {
     const result = await this.table.client.send(
-      new GetCommand({ TableName: this.table.name, Key: { pk: keys.send(sendId), sk: SORT.send }, ConsistentRead: true }),
+      new QueryCommand({
+        TableName: this.table.name,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :send)',
+        ExpressionAttributeValues: { ':pk': keys.send(sendId), ':send': SORT.send },
+        ConsistentRead: true,
+      }),
     );
-    return result.Item ? toSend(result.Item) : null;
+    const items = result.Items ?? [];
+    const send = items.find((item) => item.sk === SORT.send);
+    return send
+      ? toSend(
+          send,
+          items.filter((item) => item.sk !== SORT.send),
+        )
+      : null;
   }
 
-  /** One page: reads the page's items and the ones before it on the index, and the client's count. */
+  /** One page: reads the page's items and the ones before it on the index, the client's count, and each send's counts. */
   async list(clientId: number, page: { offset: number; size: number }) {
     const items = await queryFirst(
       this.table,
@@ -157,162 +204,108 @@ export class DynamoSendStore implements SendStore {
         KeyConditionExpression: 'gsi1pk = :pk',
         ExpressionAttributeValues: { ':pk': keys.clientSends(clientId) },
         ScanIndexForward: false,
+        ProjectionExpression: 'pk',
       },
       page.offset + page.size,
     );
     const count = await this.table.client.send(
       new GetCommand({ TableName: this.table.name, Key: { pk: keys.client(clientId), sk: SORT.sendCount } }),
     );
-    return { sends: items.slice(page.offset).map(toSend), total: Number(count.Item?.sends ?? 0) };
+    const ids = items.slice(page.offset).map((item) => String(item.pk).slice('SEND#'.length));
+    const sends = await inParallel(ids, 10, (id) => this.get(id));
+    return { sends: sends.filter((s): s is SendRecord => s !== null), total: Number(count.Item?.sends ?? 0) };
   }
 
-  /**
-   * Each claim is its own conditional Put, CLAIM_PARALLELISM at a time: independent writes (half the cost of
-   * a transaction's), and a claim that exists already costs only itself. A key twice in one block is put
-   * once; the later one is resolved as a duplicate afterwards.
-   */
-  async claim(sendId: string, claims: RecipientClaim[], lease: ClaimLease, nowMs: number): Promise<ClaimStatus[]> {
-    const expires = Math.ceil(nowMs / 1000) + RECIPIENT_DAYS * 86_400;
-    const firstOfKey = new Map<string, number>();
-    for (const [i, claim] of claims.entries()) if (!firstOfKey.has(claim.key)) firstOfKey.set(claim.key, i);
-    const statuses = await inParallel(claims, CLAIM_PARALLELISM, async (claim, i): Promise<ClaimStatus | undefined> => {
-      if (firstOfKey.get(claim.key) !== i) return undefined;
-      try {
-        await this.table.client.send(
-          new PutCommand({
-            TableName: this.table.name,
-            Item: {
-              pk: keys.send(sendId),
-              sk: keys.sendRecipient(claim.key),
-              entity: 'send_recipient',
-              index: claim.index,
-              state: 'claimed',
-              holder: lease.holder,
-              lease_until: lease.untilMs,
-              [TTL_ATTRIBUTE]: expires,
-            },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          }),
-        );
-        return 'claimed';
-      } catch (error) {
-        if (isConditionalCheckFailure(error)) return undefined;
-        throw error;
-      }
-    });
-    // Those taken already (a redelivered block: all of them) are resolved as many at a time as they were put.
-    return inParallel(claims, CLAIM_PARALLELISM, async (claim, i) => statuses[i] ?? this.resolveTaken(sendId, claim, lease, nowMs));
-  }
-
-  /** A recipient key that exists already: the same position from an earlier delivery, or a duplicate. */
-  private async resolveTaken(sendId: string, claim: RecipientClaim, lease: ClaimLease, nowMs: number): Promise<ClaimStatus> {
-    const key = { pk: keys.send(sendId), sk: keys.sendRecipient(claim.key) };
-    const existing = (await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: key, ConsistentRead: true }))).Item;
-    if (!existing) throw new Error('a claimed recipient vanished');
-    if (existing.index !== claim.index) {
-      try {
-        await transactWrite(this.table, [
-          {
-            Put: {
-              TableName: this.table.name,
-              Item: { pk: keys.send(sendId), sk: keys.sendDuplicate(claim.index), entity: 'send_duplicate', of: existing.index },
-              ConditionExpression: 'attribute_not_exists(pk)',
-            },
+  /** One conditional Put claims a block; a block taken already is resolved by what its item says. */
+  async claimBlock(sendId: string, block: RecipientBlock, lease: ClaimLease, nowMs: number): Promise<BlockClaim> {
+    const Key = blockKey(sendId, block.first);
+    try {
+      await this.table.client.send(
+        new PutCommand({
+          TableName: this.table.name,
+          Item: {
+            ...Key,
+            entity: 'send_block',
+            state: 'claimed',
+            size: block.size,
+            sendable: block.sendable,
+            holder: lease.holder,
+            lease_until: lease.untilMs,
+            [TTL_ATTRIBUTE]: expiry(nowMs),
           },
-          countUpdate(this.table.name, sendId, { duplicates_removed: 1 }, new Map()),
-        ]);
-      } catch (error) {
-        if (!cancellationCodes(error)?.includes('ConditionalCheckFailed')) throw error;
-      }
-      return 'duplicate';
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return 'claimed';
+    } catch (error) {
+      if (!isConditionalCheckFailure(error)) throw error;
     }
+    const existing = (await this.table.client.send(new GetCommand({ TableName: this.table.name, Key, ConsistentRead: true }))).Item;
+    if (!existing) throw new Error('a claimed block vanished');
     if (existing.state !== 'claimed') return 'done';
     if (existing.holder === lease.holder) return 'claimed';
     if (Number(existing.lease_until) > nowMs) return 'busy';
-    // Its holder's time ran out before it settled: the message may have gone out, so it is never sent again.
-    const lost: RecipientOutcome = {
-      kind: 'failed',
-      code: 'outcome_unknown',
-      title: 'The dispatcher stopped before it learned the outcome',
-    };
+    // Its holder's time ran out before it settled: its messages may have gone out, so none is sent again.
+    const outcomes = Array.from({ length: Number(existing.size) }, (): PositionOutcome => LOST);
+    const settled = await this.settleAs(
+      sendId,
+      block,
+      outcomes,
+      { holder: existing.holder, untilMs: Number(existing.lease_until) },
+      'lost',
+      Number(existing.sendable),
+    );
+    return settled ? 'lost' : 'done';
+  }
+
+  async settleBlock(sendId: string, block: RecipientBlock, outcomes: PositionOutcome[], lease: ClaimLease) {
+    await this.settleAs(sendId, block, outcomes, lease, 'settled');
+  }
+
+  /**
+   * The block's outcomes and their counts in one transaction, on condition the block is still claimed under
+   * this lease; false when it is not (settled meanwhile). A lost block counts `sendable` failures whatever its
+   * outcomes say of repeats: the claim knew which positions were repeats.
+   */
+  private async settleAs(
+    sendId: string,
+    block: RecipientBlock,
+    outcomes: PositionOutcome[],
+    lease: ClaimLease,
+    state: 'settled' | 'lost',
+    lostCount?: number,
+  ) {
+    const counted = tally(state === 'lost' ? Array.from({ length: lostCount ?? 0 }, () => LOST) : outcomes);
+    const titles = Object.fromEntries(outcomes.flatMap((o) => (o.kind === 'failed' ? [[o.code, o.title]] : [])));
     try {
-      await this.settleOne(sendId, claim, lost, { holder: existing.holder, untilMs: existing.lease_until });
-      return 'lost';
+      await this.transact(() => [
+        {
+          Update: {
+            TableName: this.table.name,
+            Key: blockKey(sendId, block.first),
+            UpdateExpression: 'SET #state = :state, outcomes = :outcomes, titles = :titles REMOVE holder',
+            ConditionExpression: '#state = :claimed AND holder = :holder AND lease_until = :until',
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: {
+              ':state': state,
+              ':outcomes': state === 'lost' ? [] : outcomes.map(encode),
+              ':titles': titles,
+              ':claimed': 'claimed',
+              ':holder': lease.holder,
+              ':until': lease.untilMs,
+            },
+          },
+        },
+        ...(Object.keys(counted.add).length > 0 ? [countUpdate(this.table.name, sendId, counted)] : []),
+      ]);
+      return true;
     } catch (error) {
-      if (cancellationCodes(error)?.includes('ConditionalCheckFailed')) return 'done';
+      if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
       throw error;
     }
   }
 
-  async record(sendId: string, outcomes: { claim: RecipientClaim; outcome: RecipientOutcome }[], lease: ClaimLease) {
-    for (let start = 0; start < outcomes.length; start += 99) {
-      const chunk = outcomes.slice(start, start + 99);
-      const { add, errors } = tally(chunk.map((o) => o.outcome));
-      try {
-        await this.table.client.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              ...chunk.map(({ claim, outcome }) => this.settleItem(sendId, claim, outcome, lease)),
-              countUpdate(this.table.name, sendId, add, errors),
-            ],
-          }),
-        );
-      } catch (error) {
-        if (!cancellationCodes(error)?.includes('ConditionalCheckFailed')) throw error;
-        // A claim was settled meanwhile as lost (its lease ran out): settle the others one by one.
-        for (const { claim, outcome } of chunk) {
-          await this.settleOne(sendId, claim, outcome, lease).catch((e) => {
-            if (!cancellationCodes(e)?.includes('ConditionalCheckFailed')) throw e;
-          });
-        }
-      }
-    }
-  }
-
-  private settleItem(sendId: string, claim: RecipientClaim, outcome: RecipientOutcome, lease: ClaimLease): TransactItem {
-    return {
-      Update: {
-        TableName: this.table.name,
-        Key: { pk: keys.send(sendId), sk: keys.sendRecipient(claim.key) },
-        UpdateExpression: 'SET #state = :state, #detail = :detail REMOVE holder',
-        ConditionExpression: '#state = :claimed AND holder = :holder AND lease_until = :until',
-        ExpressionAttributeNames: { '#state': 'state', '#detail': 'detail' },
-        ExpressionAttributeValues: {
-          ':state': outcome.kind,
-          ':detail': outcome.kind === 'sent' ? outcome.message_id : outcome.kind === 'failed' ? outcome.code : '-',
-          ':claimed': 'claimed',
-          ':holder': lease.holder,
-          ':until': lease.untilMs,
-        },
-      },
-    };
-  }
-
-  private async settleOne(sendId: string, claim: RecipientClaim, outcome: RecipientOutcome, lease: ClaimLease) {
-    const { add, errors } = tally([outcome]);
-    await transactWrite(this.table, [this.settleItem(sendId, claim, outcome, lease), countUpdate(this.table.name, sendId, add, errors)]);
-  }
-
-  /** A send recorded by a version without counts (before the dispatcher) gets them before its first outcome. */
-  private async ensureCounts(sendId: string) {
-    await this.table.client
-      .send(
-        new UpdateCommand({
-          TableName: this.table.name,
-          Key: { pk: keys.send(sendId), sk: SORT.send },
-          UpdateExpression: 'SET #c = if_not_exists(#c, :zero), #ec = if_not_exists(#ec, :none), #et = if_not_exists(#et, :none)',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#c)',
-          ExpressionAttributeNames: { '#c': 'counts', '#ec': 'error_counts', '#et': 'error_titles' },
-          ExpressionAttributeValues: { ':zero': ZERO_COUNTS, ':none': {} },
-        }),
-      )
-      .catch((error) => {
-        if (!isConditionalCheckFailure(error)) throw error;
-      });
-  }
-
   async beginJob(sendId: string, job: number) {
-    await this.ensureCounts(sendId);
     const result = await this.table.client.send(
       new UpdateCommand({
         TableName: this.table.name,
@@ -327,10 +320,8 @@ export class DynamoSendStore implements SendStore {
   }
 
   async settleJob(sendId: string, job: number, recipients: number, outcome: RecipientOutcome) {
-    await this.ensureCounts(sendId);
-    const { add, errors } = tally(Array.from({ length: recipients }, () => outcome));
     try {
-      await transactWrite(this.table, [
+      await this.transact(() => [
         {
           Put: {
             TableName: this.table.name,
@@ -338,47 +329,12 @@ export class DynamoSendStore implements SendStore {
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
-        countUpdate(this.table.name, sendId, add, errors),
+        countUpdate(this.table.name, sendId, tally(Array.from({ length: recipients }, () => outcome))),
       ]);
       return true;
     } catch (error) {
-      if (cancellationCodes(error)?.includes('ConditionalCheckFailed')) return false;
+      if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
       throw error;
-    }
-  }
-
-  /**
-   * The recipient item keeps the message's delivery state and a version; the state moves with the send's counts
-   * in one transaction conditioned on the version read, so two reports of one message never both count.
-   */
-  async applyDelivery(sendId: string, recipientKey: string, messageId: string, change: (state: DeliveryState) => DeliveryChange | null) {
-    const key = { pk: keys.send(sendId), sk: keys.sendRecipient(recipientKey) };
-    for (let attempt = 1; ; attempt++) {
-      const item = (await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: key, ConsistentRead: true }))).Item;
-      if (!item) return 'unknown';
-      if (item.state === 'claimed') return 'unsettled';
-      if (item.state !== 'sent' || item.detail !== messageId) return 'unknown';
-      const version = Number(item.delivery_version ?? 0);
-      const moved = change((item.delivery ?? {}) as DeliveryState);
-      if (!moved) return 'unchanged';
-      const errors = new Map(moved.errors.map((e) => [e.code, { title: e.title, count: e.count as number }]));
-      try {
-        await transactWrite(this.table, [
-          {
-            Update: {
-              TableName: this.table.name,
-              Key: key,
-              UpdateExpression: 'SET delivery = :next, delivery_version = :v',
-              ConditionExpression: version === 0 ? 'attribute_not_exists(delivery_version)' : 'delivery_version = :seen',
-              ExpressionAttributeValues: { ':next': moved.next, ':v': version + 1, ...(version > 0 && { ':seen': version }) },
-            },
-          },
-          countUpdate(this.table.name, sendId, moved.counts, errors),
-        ]);
-        return 'applied';
-      } catch (error) {
-        if (!cancellationCodes(error)?.includes('ConditionalCheckFailed') || attempt >= DELIVERY_TRIES) throw error;
-      }
     }
   }
 
@@ -397,23 +353,136 @@ export class DynamoSendStore implements SendStore {
       if (!isConditionalCheckFailure(error)) throw error;
     }
   }
+
+  /**
+   * Reports grouped by message, up to MESSAGES_PER_WRITE messages per transaction: each message's state is
+   * written on condition of the version read, with one count shard for them all. A transaction cancelled by a
+   * state that moved meanwhile is read and tried again; its reports then change only what is still new.
+   */
+  async applyDeliveries(sendId: string, updates: DeliveryUpdate[]): Promise<DeliveryResult[]> {
+    const results: DeliveryResult[] = new Array(updates.length);
+    const byMessage = new Map<number, number[]>();
+    for (const [i, update] of updates.entries()) byMessage.set(update.index, [...(byMessage.get(update.index) ?? []), i]);
+    const blocks = new Map<number, Record<string, unknown> | undefined>();
+    const messages = [...byMessage.keys()];
+    for (let start = 0; start < messages.length; start += MESSAGES_PER_WRITE) {
+      const chunk = messages.slice(start, start + MESSAGES_PER_WRITE);
+      for (let attempt = 1; ; attempt++) {
+        // The blocks not read yet (a settled block never changes) and the messages' states, in one read.
+        const unread = [...new Set(chunk.flatMap((index) => byMessage.get(index)!.map((i) => updates[i].block)))].filter(
+          (b) => !blocks.has(b),
+        );
+        const read = await batchGet(
+          this.table,
+          [...unread.map((first) => blockKey(sendId, first)), ...chunk.map((index) => messageKey(sendId, index))],
+          true,
+        );
+        const states = new Map<number, Record<string, unknown>>();
+        for (const item of read) {
+          const sk = String(item.sk);
+          if (sk.startsWith('BLOCK#'))
+            blocks.set(Number(sk.slice('BLOCK#'.length)), item.state === 'claimed' ? { state: 'claimed' } : item);
+          else states.set(Number(sk.slice('MSG#'.length)), item);
+        }
+        for (const first of unread) if (!blocks.has(first)) blocks.set(first, undefined);
+        const writes: TransactItem[] = [];
+        const counted: Tally = { add: {}, errors: new Map() };
+        for (const index of chunk) {
+          const stored = states.get(index);
+          let state = (stored?.delivery ?? {}) as DeliveryState;
+          let moved = false;
+          for (const i of byMessage.get(index)!) {
+            const update = updates[i];
+            const block = blocks.get(update.block);
+            if (!block) results[i] = 'unknown';
+            else if (block.state === 'claimed') results[i] = 'unsettled';
+            else if (sentMessageOf((block.outcomes as unknown[] | undefined)?.[index - update.block]) !== update.messageId)
+              results[i] = 'unknown';
+            else {
+              const change = update.change(state);
+              results[i] = change ? 'applied' : 'unchanged';
+              if (!change) continue;
+              state = change.next;
+              moved = true;
+              for (const [field, n] of Object.entries(change.counts))
+                counted.add[field as keyof SendCounts] = (counted.add[field as keyof SendCounts] ?? 0) + n;
+              for (const e of change.errors) {
+                const known = counted.errors.get(e.code) ?? { title: e.title, count: 0 };
+                known.count += e.count;
+                counted.errors.set(e.code, known);
+              }
+            }
+          }
+          if (!moved) continue;
+          const version = Number(stored?.v ?? 0);
+          writes.push({
+            Put: {
+              TableName: this.table.name,
+              Item: {
+                ...messageKey(sendId, index),
+                entity: 'send_message',
+                delivery: state,
+                v: version + 1,
+                [TTL_ATTRIBUTE]: expiry(Date.now()),
+              },
+              ConditionExpression: version === 0 ? 'attribute_not_exists(pk)' : '#v = :seen',
+              ...(version > 0 && { ExpressionAttributeNames: { '#v': 'v' }, ExpressionAttributeValues: { ':seen': version } }),
+            },
+          });
+        }
+        if (writes.length === 0) break;
+        try {
+          await this.transact(() => [...writes, countUpdate(this.table.name, sendId, counted)]);
+          break;
+        } catch (error) {
+          // Another report of one of these messages was applied meanwhile: read them again.
+          if (!cancellationCodes(error)?.includes('ConditionalCheckFailed') || attempt >= TRIES) throw error;
+        }
+      }
+    }
+    return results;
+  }
+
+  /**
+   * One transaction, its items made again for each try (a count update picks another shard), tried again with
+   * backoff and jitter while it is cancelled only by concurrent transactions; any other failure is thrown.
+   */
+  private async transact(items: () => TransactItem[]) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.table.client.send(new TransactWriteCommand({ TransactItems: items() }));
+        return;
+      } catch (error) {
+        if (!isTransactionConflict(error) || attempt >= TRIES) throw error;
+        await new Promise((r) => setTimeout(r, Math.random() * 10 * 2 ** attempt));
+      }
+    }
+  }
 }
 
-/** Tries of a delivery report against concurrent reports of the same message. */
-const DELIVERY_TRIES = 8;
-
-/** The stored item as the domain's send: its counts, and its error tally as a list. */
-function toSend(item: Record<string, unknown>): SendRecord {
+/**
+ * The stored send as the domain's send: the counts the send item holds (sends recorded before the count
+ * shards kept them there) plus every shard's, and the error tally as a list.
+ */
+function toSend(item: Record<string, unknown>, shards: Record<string, unknown>[]): SendRecord {
   const { counts, error_counts, error_titles, gsi1pk: _p, gsi1sk: _s, ...rest } = stripKeys<Record<string, unknown>>(item) ?? {};
-  const tallies = (error_counts ?? {}) as Record<string, number>;
-  const titles = (error_titles ?? {}) as Record<string, string>;
+  const total: SendCounts = { ...ZERO_COUNTS, ...(counts as Partial<SendCounts>) };
+  const tallies = new Map(Object.entries((error_counts ?? {}) as Record<string, number>));
+  const titles = new Map(Object.entries((error_titles ?? {}) as Record<string, string>));
+  for (const shard of shards) {
+    for (const field of COUNT_FIELDS) total[field] += Number(shard[field] ?? 0);
+    for (const [name, value] of Object.entries(shard)) {
+      if (name.startsWith(ERROR)) tallies.set(name.slice(ERROR.length), (tallies.get(name.slice(ERROR.length)) ?? 0) + Number(value));
+      else if (name.startsWith(TITLE)) titles.set(name.slice(TITLE.length), String(value));
+    }
+  }
   return {
     ...(rest as unknown as SendRecord),
-    counts: { ...ZERO_COUNTS, ...(counts as Partial<SendCounts>) },
-    errors: Object.entries(tallies)
+    counts: total,
+    errors: [...tallies.entries()]
       // A failure taken back (the message was delivered after all) leaves its code at 0.
       .filter(([, count]) => count > 0)
-      .map(([code, count]) => ({ code, title: titles[code] ?? code, count }))
+      .map(([code, count]) => ({ code, title: titles.get(code) ?? code, count }))
       .sort((a, b) => b.count - a.count || a.code.localeCompare(b.code)),
   };
 }

@@ -47,14 +47,23 @@ export const keys = {
   deliveryCounts: (day: string) => `DELIVERY_COUNTS#${day}`,
   send: (sendId: string) => `SEND#${sendId}`,
   clientSends: (clientId: number) => `CLIENT#${clientId}#SENDS`,
-  /** A recipient of a send, under the send: its digits, or `#<position>` when the send allows duplicates. */
-  sendRecipient: (key: string) => `RECIPIENT#${key}`,
-  /** A job of a send: begun (its recipients are claimed one by one) or settled whole. */
+  /**
+   * One of a send's partitions of blocks and message states (decisions §19): a block's or message's part is a
+   * hash of its position, so a send's writes spread over SEND_PARTS keys rather than one.
+   */
+  sendPart: (sendId: string, part: number) => `SEND#${sendId}#P${String(part).padStart(2, '0')}`,
+  /** A block of a send's positions: its claim, then its outcomes; by its first position. */
+  sendBlock: (first: number) => `BLOCK#${String(first).padStart(9, '0')}`,
+  /** A sent message's delivery state (delivered, read, failed after acceptance), by its position. */
+  sendMessage: (index: number) => `MSG#${String(index).padStart(9, '0')}`,
+  /** One of a send's count shards, under the send beside its item: one Query reads the send and its counts. */
+  sendCounts: (shard: number) => `SEND#COUNTS#${String(shard).padStart(2, '0')}`,
+  /** A job of a send: begun (its blocks are claimed one by one) or settled whole. */
   sendJob: (job: number) => `JOB#${job}`,
-  /** A position of a send removed as a repeat of another: counted once. */
-  sendDuplicate: (index: number) => `DUPLICATE#${index}`,
   /** A sending number's pacing: the next free send slot (decisions §12). */
   pacing: (phoneNumberId: string) => `PACING#${phoneNumberId}`,
+  /** A sending number's throughput level as last learned (decisions §19), by the number's digits. */
+  number: (digits: string) => `NUMBER#${digits}`,
   /** gsi1 of sends: a client's sends by acceptance time. */
   sendOrder: (createdAt: string, sendId: string) => `${createdAt}#${sendId}`,
   /** One (template, client)'s assignment keys; the sort key names the pair, or the placeholder. */
@@ -93,6 +102,7 @@ export const SORT = {
   /** How many queued sends a client has, under the client. */
   sendCount: 'SEND_COUNT',
   pacing: 'PACING',
+  throughput: 'THROUGHPUT',
   syncLease: 'SYNC_LEASE',
   syncLastRun: 'SYNC_LAST_RUN',
   webhookConfig: 'WEBHOOK',
@@ -105,4 +115,7 @@ export const SORT = {
 } as const;
 
 export const CHANNELS_PARTITION = 'CHANNELS';
+/** A send's partitions of blocks and message states, and its count shards (docs/data-model.md). */
+export const SEND_PARTS = 16;
+export const SEND_COUNT_SHARDS = 32;
 export const OUTBOX_PARTITION = 'OUTBOX';

@@ -1,12 +1,14 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { headerTypeOf, type MetaTemplate, type TemplateRecord } from '#lib/domain/template-record.ts';
 import { revisedRecord } from '#lib/domain/meta-notifications.ts';
+import { BULK_SAFETY_MS } from '#lib/domain/bulk-status.ts';
 import type { ServiceEvent } from '#lib/domain/events.ts';
 import {
   AssignmentConflict,
   ChangeTooLarge,
   type ActiveFlip,
   type ActiveWrite,
+  type Deadline,
   type AssignmentChange,
   type TemplateRecordStore,
   type TemplateRevision,
@@ -14,9 +16,9 @@ import {
 import { keys, OUTBOX_PARTITION, SORT } from '#lib/adapters/dynamo/table.ts';
 import { type ListingCriteria, listingEntryOf } from '#lib/domain/template-listing.ts';
 import type { ServiceTable } from './client.ts';
-import { isTransactionConflict } from './transactions.ts';
+import { cancellationCodes, isTransactionConflict } from './transactions.ts';
 import { batchGet, queryAll, stripKeys } from './directory-store.ts';
-import { campaignHolders, countChanges, putEntry, type TransactItem } from './listing-items.ts';
+import { activeIdsOf, campaignHolders, countChanges, entryFromItem, entryItem, putEntry, type TransactItem } from './listing-items.ts';
 import { readListingPage, readTemplateEntry, readWabaTemplates } from './listing-reader.ts';
 import { inParallel } from '#lib/domain/parallel.ts';
 import { recordStorageProblem } from './item-limits.ts';
@@ -172,15 +174,114 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
     return items.map((item) => stripKeys<TemplateRecord>(item)!);
   }
 
-  /** Each (client, template)'s flips in one transaction; the groups a few at a time. */
-  async setActive(flips: ActiveFlip[], now: string): Promise<ActiveWrite[]> {
-    const outcomes = new Array<ActiveWrite>(flips.length);
+  /**
+   * Enables or disables records (decisions §19: at most two items read per record). Every (client, template)'s
+   * version item is read in one batch: it holds the entry and which records are active, so the flips move the
+   * entry without reading the other records. The flips of several templates share a transaction (each record
+   * on the `updated_at` read, each version item on its version), up to DynamoDB's 100 items; a transaction a
+   * concurrent write cancelled is done again template by template from a fresh read of its records. Nothing is
+   * begun when `deadline` says too little time is left: those flips answer `not_processed`, unwritten.
+   */
+  async setActive(flips: ActiveFlip[], now: string, deadline?: Deadline): Promise<ActiveWrite[]> {
+    const outcomes = new Array<ActiveWrite>(flips.length).fill('not_processed');
     const groups = new Map<string, number[]>();
     flips.forEach(({ record }, i) => {
       groups.set(aggregateKey(record), [...(groups.get(aggregateKey(record)) ?? []), i]);
     });
-    const chunks = [...groups.values()].flatMap((indexes) => chunked(indexes, RECORDS_PER_REWRITE));
-    await inParallel(chunks, REWRITE_PARALLELISM, async (indexes) => {
+    const versions = new Map(
+      (
+        await batchGet(
+          this.table,
+          [...groups.keys()].map((pk) => ({ pk, sk: SORT.assignmentsVersion })),
+          true,
+        )
+      ).map((item) => [String(item.pk), item]),
+    );
+    // No write is begun with less time left than the margin, or than twice the slowest write so far (a table
+    // slowed down by load): what was begun is done before the function's time is up (decisions §19).
+    let slowestMs = 0;
+    const timeLeft = () => !deadline || deadline.remainingMs() > Math.max(BULK_SAFETY_MS, 2 * slowestMs);
+    const slow: number[][] = [];
+    let pending: { indexes: number[]; items: TransactItem[] }[] = [];
+    const flush = async () => {
+      const batch = pending;
+      pending = [];
+      if (batch.length === 0 || !timeLeft()) return;
+      const started = Date.now();
+      try {
+        await this.table.client.send(new TransactWriteCommand({ TransactItems: batch.flatMap((b) => b.items) }));
+        slowestMs = Math.max(slowestMs, Date.now() - started);
+        for (const { indexes } of batch) for (const i of indexes) outcomes[i] = 'written';
+      } catch (error) {
+        if (!cancellationCodes(error)) throw error;
+        // Some record or template changed meanwhile: each template is done alone, from a fresh read.
+        slow.push(...batch.map((b) => b.indexes));
+      }
+    };
+    for (const [pk, indexes] of groups) {
+      const item = versions.get(pk);
+      const group = indexes.map((i) => flips[i]);
+      // A version item written before it kept the active records, or more flips than one transaction holds.
+      if (!item || !Array.isArray(item.active_ids) || indexes.length >= TRANSACTION_LIMIT) {
+        slow.push(indexes);
+        continue;
+      }
+      const active = new Set(item.active_ids as string[]);
+      for (const { record, to } of group) {
+        if (to) active.add(record.id);
+        else active.delete(record.id);
+      }
+      const entry = entryFromItem(item);
+      if (entry) {
+        entry.facets = { ...entry.facets, active: active.size > 0 };
+        entry.entry = { ...entry.entry, active: active.size > 0 };
+      }
+      const first = group[0].record;
+      const of = { wabaId: first.waba_id, templateId: first.meta_template.id, clientId: first.client_id };
+      const version = Number(item.version);
+      const items: TransactItem[] = [
+        ...group.map(({ record, to }) => ({
+          Update: {
+            TableName: this.table.name,
+            Key: { pk: keys.record(record.id), sk: SORT.record },
+            UpdateExpression: 'SET active = :to, updated_at = :now',
+            ConditionExpression: 'updated_at = :seen AND active = :from',
+            ExpressionAttributeValues: { ':to': to, ':from': !to, ':now': now, ':seen': record.updated_at },
+          },
+        })),
+        {
+          Put: {
+            TableName: this.table.name,
+            Item: entryItem(of, entry, version + 1, [...active]),
+            ConditionExpression: 'version = :seen',
+            ExpressionAttributeValues: { ':seen': version },
+          },
+        },
+      ];
+      if (pending.reduce((n, b) => n + b.items.length, 0) + items.length > TRANSACTION_LIMIT) await flush();
+      pending.push({ indexes, items });
+    }
+    await flush();
+    for (const indexes of slow) {
+      if (!timeLeft()) break;
+      const written = await this.rewriteActive(
+        indexes.map((i) => flips[i]),
+        now,
+      );
+      indexes.forEach((i, k) => {
+        outcomes[i] = written[k];
+      });
+    }
+    return outcomes;
+  }
+
+  /** One (client, template)'s flips from a fresh read of its records, in transactions of its records. */
+  private async rewriteActive(flips: ActiveFlip[], now: string): Promise<ActiveWrite[]> {
+    const outcomes = new Array<ActiveWrite>(flips.length);
+    for (const indexes of chunked(
+      flips.map((_, i) => i),
+      RECORDS_PER_REWRITE,
+    )) {
       const written = await this.rewrite(aggregateOf(flips[indexes[0]].record), (held) => {
         const update: RecordUpdate[] = [];
         const result = indexes.map((i): ActiveWrite => {
@@ -195,7 +296,7 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
       indexes.forEach((i, k) => {
         outcomes[i] = written[k];
       });
-    });
+    }
     return outcomes;
   }
 
@@ -252,7 +353,10 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
     }
     const before = listingEntryOf(change.current);
     const after = listingEntryOf(afterRecords);
-    items.push(putEntry(this.table.name, change.of, after), ...countChanges(this.table.name, [{ before, after }]));
+    items.push(
+      putEntry(this.table.name, change.of, after, activeIdsOf(afterRecords)),
+      ...countChanges(this.table.name, [{ before, after }]),
+    );
     items.push(...events.map((event) => ({ Put: { TableName: tableName, Item: outboxItem(event) } })));
     await transactAtomically(this.table, items);
   }
@@ -322,7 +426,8 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
       });
     }
     const entries = [...byAggregate(records).values()].map((group) => ({ group, entry: listingEntryOf(group) }));
-    for (const { group, entry } of entries) items.push(putEntry(this.table.name, { ...aggregateOf(group[0]), version: 0 }, entry, true));
+    for (const { group, entry } of entries)
+      items.push(putEntry(this.table.name, { ...aggregateOf(group[0]), version: 0 }, entry, activeIdsOf(group), true));
     items.push(
       ...countChanges(
         this.table.name,

@@ -12,7 +12,7 @@ const RETRYABLE_CODES = new Set([1, 2, 4, 80007, 130429, 131000, 131016, 131048,
 export class GraphMessages implements MessageUpstream {
   constructor(
     private readonly graph: GraphClient,
-    private readonly catalogs: Pick<GraphUpstream, 'catalogsOf'>,
+    private readonly lookups: Pick<GraphUpstream, 'catalogsOf' | 'throughputOf'>,
   ) {}
 
   /** The reference travels as `biz_opaque_callback_data`, which Cloud API echoes in the message's status webhooks. */
@@ -38,6 +38,10 @@ export class GraphMessages implements MessageUpstream {
   }
 
   async catalogOf(wabaId: string) {
-    return (await this.catalogs.catalogsOf(wabaId))[0]?.id;
+    return (await this.lookups.catalogsOf(wabaId))[0]?.id;
+  }
+
+  throughputOf(phoneNumberId: string) {
+    return this.lookups.throughputOf(phoneNumberId);
   }
 }

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { UpstreamUnavailable } from '#lib/domain/errors.ts';
+import type { ThroughputLevel } from '#lib/domain/ports.ts';
 import { UpstreamNotConfigured } from './token.ts';
 import type {
   Catalog,
@@ -73,6 +74,11 @@ const ProductItem = v.looseObject({
 });
 const UploadSession = v.looseObject({ id: v.string() });
 const UploadResult = v.looseObject({ h: v.string() });
+
+const PhoneNumberThroughput = v.object({
+  throughput: v.optional(v.object({ level: v.optional(v.string()) })),
+  is_on_biz_app: v.optional(v.boolean()),
+});
 
 function shaped<S extends v.GenericSchema>(schema: S, answer: unknown): v.InferOutput<S> {
   const result = v.safeParse(schema, answer);
@@ -154,6 +160,17 @@ export class GraphUpstream implements TemplateUpstream, CatalogUpstream, MediaUp
     const { optimization, ...rest } = edit;
     // Editing to the same content twice leaves the same state, so it is safe to retry.
     await this.graph.request('POST', templateId, { json: { ...rest, ...(optimization && { bid_spec: optimization }) }, idempotent: true });
+  }
+
+  /**
+   * A phone number's throughput (upstream-facts §6.3): `throughput.level`, and `is_on_biz_app` for a number in
+   * coexistence with the WhatsApp Business app (fixed at 20/s whatever its level says).
+   */
+  async throughputOf(phoneNumberId: string): Promise<ThroughputLevel> {
+    const answer = await this.graph.request('GET', phoneNumberId, { query: { fields: 'throughput,is_on_biz_app' } });
+    const number = shaped(PhoneNumberThroughput, answer);
+    if (number.is_on_biz_app) return 'COEXISTENCE';
+    return number.throughput?.level === 'HIGH' ? 'HIGH' : 'STANDARD';
   }
 
   async catalogsOf(wabaId: string): Promise<Catalog[]> {

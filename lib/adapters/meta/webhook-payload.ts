@@ -12,6 +12,7 @@ export const HANDLED_FIELDS = [
   'message_template_status_update',
   'template_category_update',
   'message_template_quality_update',
+  'phone_number_quality_update',
   'messages',
 ] as const;
 
@@ -88,6 +89,11 @@ const CategoryUpdate = v.object({
   correct_category: v.optional(v.nullable(text)),
 });
 const QualityUpdate = v.object({ message_template_id: id, new_quality_score: v.pipe(text, v.toUpperCase()) });
+/** A number's quality or throughput changed: only which number matters here (its level is asked again). */
+const NumberQualityUpdate = v.object({
+  display_phone_number: v.pipe(v.union([v.string(), v.number()]), v.transform(String), v.regex(/\d/), v.maxLength(64)),
+  event: v.optional(v.pipe(text, v.toUpperCase()), 'UNKNOWN'),
+});
 const MessageStatus = v.object({
   id: v.pipe(v.string(), v.minLength(1), v.maxLength(256)),
   status: v.picklist(['sent', 'delivered', 'read', 'failed']),
@@ -127,6 +133,12 @@ export function notificationsOf(change: NotifiedChange): MetaNotification[] {
       const r = v.safeParse(QualityUpdate, change.value);
       return r.success
         ? [{ kind: 'template_quality', ...base, template_id: r.output.message_template_id, new_quality: r.output.new_quality_score }]
+        : [];
+    }
+    case 'phone_number_quality_update': {
+      const r = v.safeParse(NumberQualityUpdate, change.value);
+      return r.success
+        ? [{ kind: 'number_quality', ...base, number_digits: r.output.display_phone_number.replace(/\D/g, ''), event: r.output.event }]
         : [];
     }
     case 'messages': {

@@ -1,3 +1,4 @@
+import { BULK_SAFETY_MS } from '#lib/domain/bulk-status.ts';
 import { recordStorageProblem } from '#lib/adapters/dynamo/item-limits.ts';
 import { registerOneByOne } from '#lib/adapters/dynamo/template-store.ts';
 import { revisedRecord } from '#lib/domain/meta-notifications.ts';
@@ -15,9 +16,14 @@ import {
   type JobQueue,
   type OutboxStore,
   type Pacer,
+  type BlockClaim,
   type ClaimLease,
-  type ClaimStatus,
-  type RecipientClaim,
+  type Deadline,
+  type DeliveryResult,
+  type DeliveryUpdate,
+  type KnownThroughput,
+  type PositionOutcome,
+  type RecipientBlock,
   type RecipientOutcome,
   type SendCounts,
   type SendRecord,
@@ -27,11 +33,12 @@ import {
   type SyncRunResult,
   type SyncState,
   type TemplateRecordStore,
+  type ThroughputStore,
   type TemplateRevision,
   type WebhookConfigStore,
   type DeliveryLog,
 } from '#lib/domain/ports.ts';
-import type { DeliveryChange, DeliveryState } from '#lib/domain/delivery.ts';
+import type { DeliveryState } from '#lib/domain/delivery.ts';
 import { assignmentSlot, headerTypeOf, type MetaTemplate, type TemplateRecord } from '#lib/domain/template-record.ts';
 import { type ListingCriteria, type ListingEntry, listingEntryOf, pageOfEntries } from '#lib/domain/template-listing.ts';
 import { DeliveryChanged, type DeliveryStatus, type WebhookConfig, type WebhookDelivery } from '#lib/domain/webhook.ts';
@@ -168,8 +175,10 @@ export class MemoryTemplateRecordStore implements TemplateRecordStore {
     const { entries } = await this.listingPage(clientId, { deleted: false, wabaId, name, language }, { offset: 0, size: 1 });
     return entries[0] ?? null;
   }
-  async setActive(flips: ActiveFlip[], now: string): Promise<ActiveWrite[]> {
+  /** As the DynamoDB store: no write is begun with BULK_SAFETY_MS or less left; those flips are `not_processed`. */
+  async setActive(flips: ActiveFlip[], now: string, deadline?: Deadline): Promise<ActiveWrite[]> {
     return flips.map(({ record: held, to }) => {
+      if (deadline && deadline.remainingMs() <= BULK_SAFETY_MS) return 'not_processed';
       const record = this.records.get(held.id);
       if (!record) return 'missing';
       if (record.active === to) return 'changed_meanwhile';
@@ -284,12 +293,13 @@ export class MemoryTemplateRecordStore implements TemplateRecordStore {
 
 export class MemorySendStore implements SendStore {
   readonly sends = new Map<string, SendRecord>();
-  /** Recipients by `<send>|<key>`: as the DynamoDB adapter's recipient items. */
-  readonly recipients = new Map<
+  /** Blocks by `<send>|<first>`: as the DynamoDB adapter's block items. */
+  readonly blocks = new Map<
     string,
-    { index: number; state: string; holder?: string; untilMs?: number; detail?: string; delivery?: DeliveryState }
+    { state: 'claimed' | 'settled' | 'lost'; holder?: string; untilMs?: number; sendable: number; outcomes?: PositionOutcome[] }
   >();
-  readonly duplicates = new Set<string>();
+  /** Sent messages' delivery states by `<send>|<index>`. */
+  readonly messages = new Map<string, DeliveryState>();
   failing = false;
 
   async begin(send: SendRecord) {
@@ -297,7 +307,7 @@ export class MemorySendStore implements SendStore {
     if (this.sends.has(send.send_id)) throw new Error('send exists');
     this.sends.set(send.send_id, {
       ...copy(send),
-      counts: { duplicates_removed: 0, expired: 0, sent: 0, failed: 0, delivered: 0, read: 0 },
+      counts: { duplicates_removed: 0, expired: 0, sent: 0, failed: 0, delivered: 0, read: 0, ...copy(send.counts) },
       errors: [],
     });
   }
@@ -315,70 +325,57 @@ export class MemorySendStore implements SendStore {
       .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.send_id.localeCompare(a.send_id));
     return { sends: copy(all.slice(page.offset, page.offset + page.size)), total: all.length };
   }
-  private add(sendId: string, outcome: RecipientOutcome | { kind: 'duplicate' }) {
+  private count(sendId: string, counts: Partial<SendCounts>, errors: { code: string; title: string; count: number }[]) {
     const send = this.sends.get(sendId)!;
-    const counts = send.counts!;
-    if (outcome.kind === 'duplicate') counts.duplicates_removed += 1;
-    else if (outcome.kind === 'sent') counts.sent += 1;
-    else if (outcome.kind === 'expired') counts.expired += 1;
-    else {
-      counts.failed += 1;
-      const known = send.errors!.find((e) => e.code === outcome.code);
-      if (known) known.count += 1;
-      else send.errors!.push({ code: outcome.code, title: outcome.title, count: 1 });
-    }
-  }
-  async claim(sendId: string, claims: RecipientClaim[], lease: ClaimLease, nowMs: number): Promise<ClaimStatus[]> {
-    return claims.map((claim) => {
-      const id = `${sendId}|${claim.key}`;
-      const existing = this.recipients.get(id);
-      if (!existing) {
-        this.recipients.set(id, { index: claim.index, state: 'claimed', holder: lease.holder, untilMs: lease.untilMs });
-        return 'claimed';
-      }
-      if (existing.index !== claim.index) {
-        const marker = `${sendId}|${claim.index}`;
-        if (!this.duplicates.has(marker)) {
-          this.duplicates.add(marker);
-          this.add(sendId, { kind: 'duplicate' });
-        }
-        return 'duplicate';
-      }
-      if (existing.state !== 'claimed') return 'done';
-      if (existing.holder === lease.holder) return 'claimed';
-      if ((existing.untilMs ?? 0) > nowMs) return 'busy';
-      existing.state = 'failed';
-      existing.detail = 'outcome_unknown';
-      this.add(sendId, { kind: 'failed', code: 'outcome_unknown', title: 'The dispatcher stopped before it learned the outcome' });
-      return 'lost';
-    });
-  }
-  async applyDelivery(sendId: string, recipientKey: string, messageId: string, change: (state: DeliveryState) => DeliveryChange | null) {
-    const recipient = this.recipients.get(`${sendId}|${recipientKey}`);
-    if (!recipient) return 'unknown' as const;
-    if (recipient.state === 'claimed') return 'unsettled' as const;
-    if (recipient.state !== 'sent' || recipient.detail !== messageId) return 'unknown' as const;
-    const moved = change(copy(recipient.delivery ?? {}));
-    if (!moved) return 'unchanged' as const;
-    recipient.delivery = copy(moved.next);
-    const send = this.sends.get(sendId)!;
-    for (const [field, n] of Object.entries(moved.counts)) send.counts![field as keyof SendCounts] += n;
-    for (const { code, title, count } of moved.errors) {
+    for (const [field, n] of Object.entries(counts)) send.counts![field as keyof SendCounts] += n;
+    for (const { code, title, count } of errors) {
       const known = send.errors!.find((e) => e.code === code);
       if (known) known.count += count;
       else send.errors!.push({ code, title, count });
     }
     send.errors = send.errors!.filter((e) => e.count > 0);
-    return 'applied' as const;
   }
-  async record(sendId: string, outcomes: { claim: RecipientClaim; outcome: RecipientOutcome }[], lease: ClaimLease) {
-    for (const { claim, outcome } of outcomes) {
-      const existing = this.recipients.get(`${sendId}|${claim.key}`);
-      if (existing?.state !== 'claimed' || existing.holder !== lease.holder) continue;
-      existing.state = outcome.kind;
-      existing.detail = outcome.kind === 'sent' ? outcome.message_id : outcome.kind === 'failed' ? outcome.code : undefined;
-      this.add(sendId, outcome);
+  private add(sendId: string, outcome: PositionOutcome) {
+    if (outcome.kind === 'duplicate') return;
+    if (outcome.kind === 'failed') this.count(sendId, { failed: 1 }, [{ code: outcome.code, title: outcome.title, count: 1 }]);
+    else this.count(sendId, { [outcome.kind]: 1 }, []);
+  }
+  async claimBlock(sendId: string, block: RecipientBlock, lease: ClaimLease, nowMs: number): Promise<BlockClaim> {
+    const id = `${sendId}|${block.first}`;
+    const existing = this.blocks.get(id);
+    if (!existing) {
+      this.blocks.set(id, { state: 'claimed', holder: lease.holder, untilMs: lease.untilMs, sendable: block.sendable });
+      return 'claimed';
     }
+    if (existing.state !== 'claimed') return 'done';
+    if (existing.holder === lease.holder) return 'claimed';
+    if ((existing.untilMs ?? 0) > nowMs) return 'busy';
+    existing.state = 'lost';
+    for (let i = 0; i < existing.sendable; i++)
+      this.add(sendId, { kind: 'failed', code: 'outcome_unknown', title: 'The dispatcher stopped before it learned the outcome' });
+    return 'lost';
+  }
+  async settleBlock(sendId: string, block: RecipientBlock, outcomes: PositionOutcome[], lease: ClaimLease) {
+    const existing = this.blocks.get(`${sendId}|${block.first}`);
+    if (existing?.state !== 'claimed' || existing.holder !== lease.holder || existing.untilMs !== lease.untilMs) return;
+    existing.state = 'settled';
+    existing.outcomes = copy(outcomes);
+    for (const outcome of outcomes) this.add(sendId, outcome);
+  }
+  async applyDeliveries(sendId: string, updates: DeliveryUpdate[]): Promise<DeliveryResult[]> {
+    return updates.map((update) => {
+      const block = this.blocks.get(`${sendId}|${update.block}`);
+      if (!block) return 'unknown';
+      if (block.state === 'claimed') return 'unsettled';
+      const outcome = block.outcomes?.[update.index - update.block];
+      if (outcome?.kind !== 'sent' || outcome.message_id !== update.messageId) return 'unknown';
+      const id = `${sendId}|${update.index}`;
+      const moved = update.change(copy(this.messages.get(id) ?? {}));
+      if (!moved) return 'unchanged';
+      this.messages.set(id, copy(moved.next));
+      this.count(sendId, moved.counts, moved.errors);
+      return 'applied';
+    });
   }
   readonly jobs = new Map<string, 'begun' | 'settled'>();
   async beginJob(sendId: string, job: number) {
@@ -396,6 +393,20 @@ export class MemorySendStore implements SendStore {
   async stop(sendId: string, reason: { code: string; title: string }) {
     const send = this.sends.get(sendId);
     if (send && !send.stopped) send.stopped = reason;
+  }
+}
+
+/** Throughput levels by number digits, as the DynamoDB store keeps them. */
+export class MemoryThroughputStore implements ThroughputStore {
+  readonly levels = new Map<string, KnownThroughput>();
+  async get(digits: string) {
+    return copy(this.levels.get(digits));
+  }
+  async put(digits: string, known: KnownThroughput) {
+    this.levels.set(digits, copy(known));
+  }
+  async forget(digits: string) {
+    this.levels.delete(digits);
   }
 }
 

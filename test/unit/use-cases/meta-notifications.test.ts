@@ -96,15 +96,15 @@ describe('message statuses (pure rules)', () => {
   });
 
   it('round-trips the reference a message carries, and refuses anything else', () => {
-    expect(parseMessageReference(messageReference('abc-123', '5215550001'))).toEqual({ sendId: 'abc-123', recipientKey: '5215550001' });
-    expect(parseMessageReference(messageReference('abc', '#7'))).toEqual({ sendId: 'abc', recipientKey: '#7' });
-    for (const other of [undefined, 42, '', 'tms1:a', 'other:abc:1', 'tms1:a:b:c']) expect(parseMessageReference(other)).toBeUndefined();
+    expect(parseMessageReference(messageReference('abc-123', 90, 97))).toEqual({ sendId: 'abc-123', block: 90, index: 97 });
+    for (const other of [undefined, 42, '', 'tms2:a', 'other:abc:1:2', 'tms2:a:b:c', 'tms1:a:5215550001', 'tms2:a:1:2:3'])
+      expect(parseMessageReference(other)).toBeUndefined();
   });
 });
 
 describe('message status notifications (use case, in memory)', () => {
-  it('asks to come back while the recipient is only claimed, then counts the status once on the send', async () => {
-    // Prepare: a send whose one recipient is claimed by the dispatcher
+  it('asks to come back while the block is only claimed, then counts the status once on the send', async () => {
+    // Prepare: a send whose one block is claimed by the dispatcher
     const { sends, ...world } = memoryWorld();
     const deps = { ...world, sends };
     await sends.begin({
@@ -117,19 +117,19 @@ describe('message status notifications (use case, in memory)', () => {
       total: 1,
       jobs: 1,
     });
-    const claim = { index: 0, key: '5215550001' };
+    const block = { first: 0, size: 1, sendable: 1 };
     const lease = { holder: 'h', untilMs: Date.now() + 60_000 };
-    await sends.claim('s1', [claim], lease, Date.now());
+    await sends.claimBlock('s1', block, lease, Date.now());
     const delivered: MetaNotification = {
       kind: 'message_status',
       message_id: 'wamid.1',
       status: 'delivered',
-      reference: messageReference('s1', claim.key),
+      reference: messageReference('s1', 0, 0),
       at: 1,
     };
     // Act
     const early = await applyNotification(deps, delivered);
-    await sends.record('s1', [{ claim, outcome: { kind: 'sent', message_id: 'wamid.1' } }], lease);
+    await sends.settleBlock('s1', block, [{ kind: 'sent', message_id: 'wamid.1' }], lease);
     const onTime = await applyNotification(deps, delivered);
     const repeat = await applyNotification(deps, delivered);
     const foreign = await applyNotification(deps, { ...delivered, message_id: 'wamid.other' });
@@ -169,17 +169,28 @@ describe('Meta’s payloads and signatures (adapter)', () => {
           changes: [
             { field: 'messages', value: { messaging_product: 'whatsapp', statuses } },
             { field: 'messages', value: { messaging_product: 'whatsapp', messages: [{ id: 'in' }] } },
-            { field: 'phone_number_quality_update', value: {} },
+            { field: 'account_update', value: {} },
+            { field: 'phone_number_quality_update', value: { display_phone_number: '+52 1 555 0001', event: 'UPGRADE' } },
             { field: 'message_template_status_update', value: { event: 'approved', message_template_id: 9001, reason: 'NONE' } },
           ],
         },
       ],
     });
     const { changes, ignored } = changesOfNotification(raw);
-    expect(changes.map((c) => c.field)).toEqual(['messages', 'messages', 'messages', 'message_template_status_update']);
-    expect(ignored).toEqual(['messages (no statuses)', 'phone_number_quality_update']);
+    expect(changes.map((c) => c.field)).toEqual([
+      'messages',
+      'messages',
+      'messages',
+      'phone_number_quality_update',
+      'message_template_status_update',
+    ]);
+    expect(ignored).toEqual(['messages (no statuses)', 'account_update']);
     expect(changes.slice(0, 3).flatMap(notificationsOf)).toHaveLength(250);
+    // A number's quality or throughput change names the number by its display digits (decisions §19).
     expect(notificationsOf(changes[3])).toEqual([
+      { kind: 'number_quality', waba_id: WABA, at: 1700000000000, number_digits: '5215550001', event: 'UPGRADE' },
+    ]);
+    expect(notificationsOf(changes[4])).toEqual([
       { kind: 'template_status', waba_id: WABA, at: 1700000000000, template_id: '9001', event: 'APPROVED', reason: 'NONE' },
     ]);
     expect(notificationsOf({ waba_id: WABA, at: 1, field: 'message_template_status_update', value: { event: 1 } })).toEqual([]);

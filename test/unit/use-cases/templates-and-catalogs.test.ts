@@ -114,6 +114,22 @@ describe('listing, bulk status and catalogs (use cases, in memory)', () => {
     expect((await world.records.get(ORDER_UPDATE_EN))?.active).toBe(false);
   });
 
+  it('answers not_processed, unwritten, for what a request reaches with too little time left (decisions §19)', async () => {
+    // Prepare: a request whose function has 2 s left, under the 3 s a write needs in hand
+    const world = memoryWorld();
+    // Act
+    const result = await changeTemplateStatus(
+      world.records,
+      acme,
+      { action: 'disable', templates: [ORDER_UPDATE_EN] },
+      { deadline: { remainingMs: () => 2_000 } },
+    );
+    // Assess
+    expect(result.results).toEqual([{ id: ORDER_UPDATE_EN, action: 'disable', success: false, skipped: false, reason: 'not_processed' }]);
+    expect(result.summary).toMatchObject({ succeeded: 0, failed: 1 });
+    expect((await world.records.get(ORDER_UPDATE_EN))?.active).toBe(true);
+  });
+
   it('pages a catalog’s 230 products as 100, 100 and 30, and refuses a cursor of nothing', async () => {
     const world = memoryWorld();
     const seen: string[] = [];

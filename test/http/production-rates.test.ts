@@ -1,0 +1,142 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, emulator, token } from '../support/api.ts';
+import { seedDirectory, waba } from '../support/seed.ts';
+
+/**
+ * Sending at production rates on the running local stack (decisions §19, issue 22): sends go through the API,
+ * the dispatch queue and the dispatcher; the emulator accepts the messages and reports their statuses to the
+ * webhook, which the notifications worker counts. Every DynamoDB write of every function is recorded by item
+ * key (`/_local/writes`); the assertions are counts (writes, write units, messages in a second), never times.
+ * The file has its own client (445), WABA and two numbers, so its pace and its writes are its own.
+ */
+const CLIENT = 445;
+const WABA = 'w445';
+const STANDARD = { did: '5214450001', id: 'p445001' };
+const UPGRADED = { did: '5214450002', id: 'p445002' };
+const run = String(Math.floor(Math.random() * 1e5)).padStart(5, '0');
+const numberOf = (batch: number, i: number) => `52${run}${batch}${String(i).padStart(4, '0')}`;
+const templates = JSON.parse(readFileSync(new URL('../../fixtures/demo.json', import.meta.url), 'utf8'))
+  .wabas.find((w: { waba_id: string }) => w.waba_id === '100200300')
+  .templates.map((t: { id: string }) => ({ ...t, id: `445${t.id}` }));
+const acme = () => token({ clientId: CLIENT, campaigns: [4451] });
+
+beforeAll(async () => {
+  await seedDirectory({
+    clients: [{ client_id: CLIENT, client_name: 'Rates' }],
+    wabas: [waba(WABA, templates)],
+    channels: [
+      { wa_id: STANDARD.did, client_id: CLIENT, waba_id: WABA, phone_number_id: STANDARD.id },
+      { wa_id: UPGRADED.did, client_id: CLIENT, waba_id: WABA, phone_number_id: UPGRADED.id },
+    ],
+    campaigns: [{ campaign_id: 4451, campaign_name: 'main', client_id: CLIENT }],
+  });
+  await emulator('POST', 'wabas', {
+    id: WABA,
+    templates,
+    phone_numbers: [
+      { id: STANDARD.id, display_phone_number: STANDARD.did },
+      { id: UPGRADED.id, display_phone_number: UPGRADED.did },
+    ],
+  });
+  // Every message of the standard number reports sent, delivered and read, as Meta's usually do.
+  await emulator('POST', `numbers/${STANDARD.id}/statuses`, { statuses: ['sent', 'delivered', 'read'] });
+}, 60_000);
+
+const sendOf = async (number: { did: string }, recipients: string[]) => {
+  const response = await call('POST', `/v1/template/messages/${number.did}`, {
+    token: await acme(),
+    body: {
+      did: number.did,
+      type: 'template',
+      channel: 'MSGCHAN',
+      template: { name: 'order_update', language: 'en_US' },
+      recipients: recipients.map((to) => ({ to, params: { body: [to] } })),
+    },
+  });
+  expect(response.status).toBe(200);
+  return response.body.send_id as string;
+};
+
+/** The send once `done` says so of its status, polled. */
+async function until(sendId: string, done: (status: Record<string, number>) => boolean, seconds: number) {
+  const deadline = Date.now() + seconds * 1000;
+  for (;;) {
+    const status = await call('GET', `/v1/sends/${sendId}`, { token: await acme() });
+    if (status.status === 200 && done(status.body)) return status.body;
+    if (Date.now() > deadline) throw new Error(`send ${sendId} not done: ${JSON.stringify(status.body)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** The number's accept times at the emulator, for these recipients. */
+async function acceptTimes(numberId: string, recipients: string[]) {
+  const wanted = new Set(recipients);
+  const { sent } = await emulator('GET', `sent?phone_number_id=${numberId}`);
+  return (sent as { accepted_at: number; message: { to: string } }[]).filter((m) => wanted.has(m.message.to)).map((m) => m.accepted_at);
+}
+
+/** The most accepts in any one-second window. */
+function peakSecond(times: number[]) {
+  const sorted = [...times].sort((a, b) => a - b);
+  let peak = 0;
+  for (let i = 0, j = 0; j < sorted.length; j++) {
+    while (sorted[j] - sorted[i] >= 1000) i++;
+    peak = Math.max(peak, j - i + 1);
+  }
+  return peak;
+}
+
+describe('sending at production rates (decisions §19)', () => {
+  it('two sends of 800 on one number at once: exact counts, no item above 1 write per 20 messages, at most 6 write units a message', async () => {
+    // Prepare
+    const first = Array.from({ length: 800 }, (_, i) => numberOf(1, i));
+    const second = Array.from({ length: 800 }, (_, i) => numberOf(2, i));
+    await call('POST', '/_local/writes');
+    // Act: both at once, then wait for every status of every message
+    const ids = await Promise.all([sendOf(STANDARD, first), sendOf(STANDARD, second)]);
+    const finished = (s: Record<string, number>) => s.pending === 0 && s.read === s.sent && s.sent > 0;
+    const statuses = await Promise.all(ids.map((id) => until(id, finished, 150)));
+    const writes = await call(
+      'GET',
+      `/_local/writes?prefix=${ids.map((id) => encodeURIComponent(`SEND#${id}`)).join(',')},PACING%23${STANDARD.id},NUMBER%23${STANDARD.did}`,
+    );
+    // Assess: every count exact
+    for (const status of statuses)
+      expect(status).toMatchObject({ status: 'completed', total: 800, sent: 800, delivered: 800, read: 800, failed: 0, pending: 0 });
+    // No item took more than one write per 20 messages; the send path took at most 6 units a message
+    const { items, keys, units } = writes.body as { items: { writes: number }[]; keys: { units: number }[]; units: number };
+    expect(items[0].writes).toBeLessThanOrEqual(1600 / 20);
+    expect(units / 1600).toBeLessThanOrEqual(6);
+    // At 1,000 messages a second no partition key may take over 1,000 units a second: at most 1 a message
+    expect(keys[0].units / 800).toBeLessThanOrEqual(1);
+    // The pace: never more than 1.1 × 80 in any second at the upstream, with two sends on the number at once
+    expect(peakSecond(await acceptTimes(STANDARD.id, [...first, ...second]))).toBeLessThanOrEqual(88);
+  }, 200_000);
+
+  it('paces a number at its level: upgraded to HIGH through the emulator, the same number goes faster, never above 1.1 × its level', async () => {
+    // Prepare: a send at the standard level, to learn the number's level and pace
+    const before = Array.from({ length: 240 }, (_, i) => numberOf(3, i));
+    const after = Array.from({ length: 240 }, (_, i) => numberOf(4, i));
+    await until(await sendOf(UPGRADED, before), (s) => s.pending === 0, 60);
+    // Act: Meta upgrades the number (the emulator sends phone_number_quality_update), then a second send
+    await emulator('POST', `numbers/${UPGRADED.id}/throughput`, { level: 'HIGH' });
+    const notified = Date.now();
+    for (;;) {
+      const { notifications } = await emulator('GET', 'notifications');
+      const sent = (notifications as { at: number; field: string; status: number }[]).find(
+        (n) => n.field === 'phone_number_quality_update' && n.at >= notified - 1000 && n.status === 200,
+      );
+      if (sent) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await new Promise((r) => setTimeout(r, 1500)); // the notifications worker's batch window
+    await until(await sendOf(UPGRADED, after), (s) => s.pending === 0, 60);
+    // Assess: 80/s before (at most 88 in a second); after, more than 88 in a second and never above 1,100
+    const standardPeak = peakSecond(await acceptTimes(UPGRADED.id, before));
+    const highPeak = peakSecond(await acceptTimes(UPGRADED.id, after));
+    expect(standardPeak).toBeLessThanOrEqual(88);
+    expect(highPeak).toBeGreaterThan(88);
+    expect(highPeak).toBeLessThanOrEqual(1100);
+  }, 150_000);
+});
