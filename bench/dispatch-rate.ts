@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
 import { mintToken } from '../local/keys.ts';
 import { DEMO_FIXTURE, startLocalStack } from '../local/stack.ts';
+import { peakSecond, rateOf as rateOfTimes } from '../test/support/accept-times.ts';
 import { trackOrderRecipients } from '../test/support/recipients.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
@@ -33,36 +34,9 @@ interface Accepted {
   message: { to: string };
 }
 
-/**
- * Messages per second: the least-squares slope of the accept times against the messages' order, so a late
- * first message (a cold start) or a slow last answer does not stretch or shrink the span as it would a
- * first-to-last rate.
- */
-const rateOf = (messages: Accepted[]) => {
-  const times = messages.map((m) => m.accepted_at).sort((a, b) => a - b);
-  const n = times.length;
-  if (n < 2) return 0;
-  const meanI = (n - 1) / 2;
-  const meanT = times.reduce((sum, t) => sum + t, 0) / n;
-  let num = 0;
-  let den = 0;
-  times.forEach((t, i) => {
-    num += (i - meanI) * (t - meanT);
-    den += (i - meanI) ** 2;
-  });
-  return 1000 / (num / den);
-};
-
-/** The most accepts in any one second: what the upstream's per-second limit sees. */
-const peakOf = (messages: Accepted[]) => {
-  const times = messages.map((m) => m.accepted_at).sort((a, b) => a - b);
-  let peak = 0;
-  for (let i = 0, j = 0; j < times.length; j++) {
-    while (times[j] - times[i] >= 1000) i++;
-    peak = Math.max(peak, j - i + 1);
-  }
-  return peak;
-};
+/** A number's rate and peak second, from its messages' accept times (test/support/accept-times.ts). */
+const rateOf = (messages: Accepted[]) => rateOfTimes(messages.map((m) => m.accepted_at));
+const peakOf = (messages: Accepted[]) => peakSecond(messages.map((m) => m.accepted_at));
 
 /**
  * Runs the measurement in a process of its own: the AWS clients and settings a process caches (endpoints,

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { measureDispatchRate } from './dispatch-rate.ts';
 import { measureDomainPaths } from './domain-paths.ts';
 import { measureFunctionImports } from './function-imports.ts';
+import { measureSendPath } from './send-path.ts';
 import { measureStorePaths } from './store-paths.ts';
+import { PACE_SHARE } from '#lib/domain/throughput.ts';
 
 /**
  * `npm run bench`: every figure as a ratio to a baseline measured in the same run, written to BENCHMARKS.md
@@ -66,26 +68,90 @@ say();
 for (const note of store.notes) say(`- ${note}`);
 say();
 
-say('## Dispatch: messages per second per number (issue 11)');
+say('## Dispatch: messages per second per number (issues 11, 22)');
 say();
 const pace = measureDispatchRate(Number(process.env.DISPATCH_PER_NUMBER ?? 800));
 const ratio = (measured: number, wanted: number) => `${(measured / wanted).toFixed(3)}×`;
 say(
-  `On the local stack's real parts: sends through the API, the dispatch queue, ${10} dispatcher pollers, DynamoDB Local and the Graph emulator, all on this machine. The baseline is the configured rate (MESSAGES_PER_SECOND = ${pace.configured}); a rate is the least-squares slope of a number's accept times at the emulator against the messages' order; the peak is the most accepts in any one second.`,
+  `On the local stack's real parts: sends through the API, the dispatch queue, ${10} dispatcher pollers, DynamoDB Local and the Graph emulator, all on this machine. The baseline is the configured rate (MESSAGES_PER_SECOND = ${pace.configured}, capping each number's level); the dispatcher paces at ${PACE_SHARE} of it (lib/domain/throughput.ts: headroom for the jitter between a message's slot and the upstream's accept), and no second at the upstream may take more than 1.1× the rate. A rate is the least-squares slope of a number's accept times at the emulator against the messages' order; the peak is the most accepts in any one second.`,
 );
 say();
-say('| run | messages | per number (msg/s) | per number / configured | peak second | total (msg/s) |');
-say('|---|---|---|---|---|---|');
+say('| run | messages | per number (msg/s) | per number / configured | peak second | peak / (1.1 × configured) | total (msg/s) |');
+say('|---|---|---|---|---|---|---|');
 say(
-  `| one number, ${pace.oneNumber.jobs} jobs at once | ${pace.oneNumber.messages} | ${pace.oneNumber.perSecond.toFixed(1)} | ${ratio(pace.oneNumber.perSecond, pace.configured)} (within 5 %: ${Math.abs(pace.oneNumber.perSecond / pace.configured - 1) <= 0.05 ? 'yes' : 'NO'}) | ${pace.oneNumber.peakSecond} | ${pace.oneNumber.perSecond.toFixed(1)} |`,
+  `| one number, ${pace.oneNumber.jobs} jobs at once | ${pace.oneNumber.messages} | ${pace.oneNumber.perSecond.toFixed(1)} | ${ratio(pace.oneNumber.perSecond, pace.configured)} (within 5 % of the pace: ${Math.abs(pace.oneNumber.perSecond / (PACE_SHARE * pace.configured) - 1) <= 0.05 ? 'yes' : 'NO'}) | ${pace.oneNumber.peakSecond} | ${ratio(pace.oneNumber.peakSecond, 1.1 * pace.configured)} | ${pace.oneNumber.perSecond.toFixed(1)} |`,
 );
 for (const run of pace.tenNumbers) {
   const low = Math.min(...run.perNumber);
   const high = Math.max(...run.perNumber);
   say(
-    `| ten numbers at ${run.perSecond}/s each | ${run.messages} | ${low.toFixed(1)}–${high.toFixed(1)} | ${ratio(low, run.perSecond)}–${ratio(high, run.perSecond)} | ${run.peakSecond} | ${run.totalPerSecond.toFixed(1)} |`,
+    `| ten numbers at ${run.perSecond}/s each | ${run.messages} | ${low.toFixed(1)}–${high.toFixed(1)} | ${ratio(low, run.perSecond)}–${ratio(high, run.perSecond)} | ${run.peakSecond} | ${ratio(run.peakSecond, 1.1 * run.perSecond)} | ${run.totalPerSecond.toFixed(1)} |`,
   );
 }
+say();
+
+say('## The send path at production rates (issue 22)');
+say();
+const sendRuns = measureSendPath(Number(process.env.SEND_PATH_PER_SEND ?? 800));
+say(
+  "On the local stack's real parts, in a process of its own (bench/send-path.ts): two sends of 800 on one number at once, every message reporting sent, delivered and read to the webhook, which the notifications worker counts. Every DynamoDB write of every function is recorded by item key (local/request-meter.ts); a write's units are its item's size in whole KB, twice in a transaction. The baseline is the fewest writes the work needs: one write of one unit per fact (the outcome, delivered, read), 3 units a message. The limits are decisions §19's: no item above one write per 20 messages, and no partition key above 1,000 units a second at 1,000 messages a second (1 unit a message). 1,000 messages a second cannot be driven on this machine: the per-message ratios carry it, and the last run goes as fast as the machine does.",
+);
+say();
+say(
+  '| run | messages | counts exact | write units / message | / baseline (3) | hottest item: writes / message (≤ 0.05) | hottest key: units / message (≤ 1) | items read / message | rate (msg/s) | peak second / (1.1 × rate) |',
+);
+say('|---|---|---|---|---|---|---|---|---|---|');
+for (const run of sendRuns) {
+  const perMessage = run.writes.units / run.messages;
+  say(
+    `| ${run.label} | ${run.messages} | ${run.exact ? 'yes' : 'NO'} | ${perMessage.toFixed(2)} | ${(perMessage / 3).toFixed(2)}× | ${(run.writes.items[0].writes / run.messages).toFixed(4)} (${run.writes.items[0].writes} on \`${run.writes.items[0].sk}\`) | ${(run.writes.keys[0].units / run.messages).toFixed(3)} | ${(run.itemsRead / run.messages).toFixed(2)} | ${run.perSecond.toFixed(1)} | ${(run.peakSecond / (1.1 * run.rate)).toFixed(3)}× (${run.peakSecond}) |`,
+  );
+}
+say();
+const standard = sendRuns[0];
+const scale = 1_000_000 / standard.messages;
+const invocations = Object.values(standard.invocations).reduce((sum, i) => sum + i.count, 0);
+const gbSeconds = Object.values(standard.invocations).reduce((sum, i) => sum + (i.ms / 1000) * 0.5, 0);
+const apiRequests = ['SendTemplate', 'ReceiveMetaWebhook'].reduce((sum, name) => sum + (standard.invocations[name]?.count ?? 0), 0);
+const costRows: [string, number, string, number][] = [
+  ['DynamoDB write request units', standard.writes.units * scale, '$0.625 per million', 0.625e-6],
+  [
+    'DynamoDB read request units (one per item read: consistent reads of items up to 4 KB)',
+    Math.max(standard.itemsRead, standard.bytesRead / 4096) * scale,
+    '$0.125 per million',
+    0.125e-6,
+  ],
+  [
+    "SQS requests (the functions' and the event source mappings' that carried messages)",
+    standard.sqsRequests * scale,
+    '$0.40 per million',
+    0.4e-6,
+  ],
+  ['Lambda invocations', invocations * scale, '$0.20 per million', 0.2e-6],
+  [
+    'Lambda GB-seconds (512 MB, arm64; local durations, all functions in one process: an upper bound)',
+    gbSeconds * scale,
+    '$0.0000133334 per GB-second',
+    0.0000133334,
+  ],
+  ["API Gateway HTTP API requests (the sends and Meta's status webhooks)", apiRequests * scale, '$1.00 per million', 1e-6],
+];
+say(
+  "Per 1,000,000 messages with sent, delivered and read statuses, scaled from the STANDARD run, at AWS's published us-east-1 on-demand prices as of 2025-01 (DynamoDB on demand after its 2024-11-01 price cut; SQS standard queues beyond the free tier; Lambda arm64; HTTP APIs for the first 300 million requests). Free tiers are left out.",
+);
+say();
+say('| part | per 1,000,000 messages | price | cost |');
+say('|---|---|---|---|');
+let total = 0;
+for (const [part, amount, price, unit] of costRows) {
+  total += amount * unit;
+  say(`| ${part} | ${Math.round(amount).toLocaleString('en-US')} | ${price} | $${(amount * unit).toFixed(2)} |`);
+}
+say(`| total | | | $${total.toFixed(2)} |`);
+say();
+say(
+  "Before issue 22 (measured on the tree before it, as the issue records): a send of 1,000 with sent and delivered statuses wrote 4,029 items and 7,043 units (7.0 a message), the send's own item took 1,015 writes (1.0 a message, 152 units in one second at 80/s), all under one partition key; two sends of 800 at 80/s peaked at 118 messages in one second (152–158 in the dispatch rows); a bulk status of 1,000 records read 7,993 items (8.0 a record) and answered 500 after 29 s while a send dispatched.",
+);
 say();
 
 say('## Domain paths');

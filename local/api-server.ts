@@ -13,7 +13,7 @@ import { recordInvocation } from './usage.ts';
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
 /** The request being served, so local instrumentation (DynamoDB call counts) can attribute work to it. */
-export const currentRequest = new AsyncLocalStorage<{ requestId: string }>();
+export const currentRequest = new AsyncLocalStorage<{ requestId: string; dynamoDelayMs?: number }>();
 
 /** API Gateway's HTTP API payload limit. */
 const MAX_PAYLOAD = 10 * 1024 * 1024;
@@ -138,11 +138,13 @@ export async function startApiServer(options: ApiServerOptions): Promise<{ serve
       const { route, params } = routeFor(req.method ?? '', url.pathname);
       const event = toApiGatewayEvent(req, url, body, route, params, requestId);
       const handler = route ? await loadHandler(route.entry) : notFound;
-      // A test may shorten the function's time (`X-Local-Function-Timeout-Ms`), as a slow table would use it up:
-      // the local server's own control, never deployed.
+      // A test may shorten the function's time (`X-Local-Function-Timeout-Ms`) and slow its DynamoDB calls
+      // (`X-Local-DynamoDB-Delay-Ms`, each call of this request alone): the local server's own fault controls,
+      // never deployed.
       const timeoutMs = Number(req.headers['x-local-function-timeout-ms']) || undefined;
+      const dynamoDelayMs = Number(req.headers['x-local-dynamodb-delay-ms']) || undefined;
       const started = performance.now();
-      const result = await currentRequest.run({ requestId }, () =>
+      const result = await currentRequest.run({ requestId, dynamoDelayMs }, () =>
         handler(event, lambdaContext(route?.name ?? 'RouteNotFound', requestId, timeoutMs)),
       );
       recordInvocation(route?.name ?? 'RouteNotFound', performance.now() - started);

@@ -179,7 +179,7 @@ export async function summarizeWrites(
   const sizes = new Map<string, number>();
   for (const w of writes) {
     const id = `${w.pk}\u0000${w.sk}`;
-    if (w.bytes === undefined && !sizes.has(id)) sizes.set(id, await sizeOf(w));
+    if (w.bytes === undefined && !sizes.has(id)) sizes.set(id, await sizeOf({ pk: w.pk, sk: w.sk }));
   }
   const items = new Map<string, { pk: string; sk: string } & WriteTally>();
   const byKey = new Map<string, { pk: string } & WriteTally>();

@@ -76,6 +76,8 @@ const MAX_BACKLOG_MS = 5_000;
  * A window of one second then holds at most the number's rate plus what is this late (5%).
  */
 const LATE_MS = 50;
+/** A late block's slots are at most this many times the number's interval apart (see the loop). */
+const SLOWEST_SPACING = 4;
 /** A claim outlives its invocation by this much before another invocation may call it lost. */
 const LEASE_MARGIN_MS = 30_000;
 const THIRTY_DAYS_S = 30 * 86_400;
@@ -194,15 +196,22 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
     else if (clock.now() >= expiresAt) for (const p of toSend) outcomes.set(p.position, { kind: 'expired' });
     else {
       let slot = first;
+      let spacing = intervalMs;
+      let firstLaunch: number | undefined;
       for (const [k, p] of toSend.entries()) {
         while (running.size >= settings.inFlight) await Promise.race(running);
         if (clock.now() > slot + LATE_MS) {
-          // Too late for its slot (a stall, a slow answer): the rest of the block takes slots from now.
-          slot = await deps.pacer.reserve(number!.phoneNumberId, toSend.length - k, intervalMs, clock.now());
+          // Too late for its slot (a stall, slow answers): the rest of the block takes slots from now, at the
+          // pace the block kept so far when that is slower (up to a quarter of the number's), so a process that
+          // cannot keep the number's pace reserves what it can send rather than reserving again and again.
+          const kept = firstLaunch === undefined || k === 0 ? intervalMs : (clock.now() - firstLaunch) / k;
+          spacing = Math.min(Math.max(intervalMs, kept), SLOWEST_SPACING * intervalMs);
+          slot = await deps.pacer.reserve(number!.phoneNumberId, toSend.length - k, spacing, clock.now());
         }
         const wait = slot - clock.now();
         if (wait > 0) await clock.sleep(wait);
-        slot += intervalMs;
+        firstLaunch ??= clock.now();
+        slot += spacing;
         const one = (async () => {
           const outcome = await sendOne(deps, job, p.position, { expiresAt, catalogId, intervalMs, isStopped: () => stopped });
           if (outcome.kind === 'failed' && STOPPING.has(outcome.code) && !stopped) {

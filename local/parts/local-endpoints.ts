@@ -42,6 +42,16 @@ function meterRequests(): { meters: Map<string, RequestMeter>; queued: Map<strin
     return meter;
   };
   meterDynamo(tableClient(), current);
+  // A request that asked for a slow table (X-Local-DynamoDB-Delay-Ms) waits that long before each DynamoDB call.
+  tableClient().middlewareStack.remove('localDynamoDelay');
+  tableClient().middlewareStack.add(
+    (next) => async (args) => {
+      const delayMs = currentRequest.getStore()?.dynamoDelayMs;
+      if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+      return next(args);
+    },
+    { step: 'initialize', name: 'localDynamoDelay' },
+  );
   meterQueue(queueClient(), current, 'localQueueMeter', (bodies) => {
     const requestId = currentRequest.getStore()?.requestId;
     if (!requestId) return;

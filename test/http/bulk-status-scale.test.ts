@@ -73,15 +73,11 @@ async function stored(ids: string[], templates: number[]) {
 }
 
 describe('PATCH /v1/templates/status at scale (decisions §19)', () => {
-  let fullRequestMs = 0;
-
   it('changes 1,000 records of 250 templates reading at most two items a record, in few transactions', async () => {
     // Prepare
     const ids = recordsOf(0, 250);
     // Act
-    const started = Date.now();
     const response = await patch({ action: 'enable', templates: ids });
-    fullRequestMs = Date.now() - started;
     // Assess
     expect(response.status).toBe(200);
     expect(response.body.summary).toEqual({ total: 1000, succeeded: 1000, skipped: 0, failed: 0 });
@@ -98,13 +94,14 @@ describe('PATCH /v1/templates/status at scale (decisions §19)', () => {
   }, 60_000);
 
   it('answers 200 before a shortened deadline: what it could not reach is not_processed and unwritten, the rest done whole', async () => {
-    // Prepare: the same 1,000 records, with the function's time cut to half of what the whole request took
-    // beyond the 3 s the store keeps in hand
+    // Prepare: the same 1,000 records, on a table slowed to 300 ms a call, with 5 s for the function: time for
+    // a first part of the records, not for the last (the store begins no write with 3 s or less left)
     const ids = recordsOf(0, 250);
-    const timeoutMs = 3_000 + Math.max(400, Math.round(fullRequestMs / 2));
+    const timeoutMs = 5_000;
+    const slow = { 'x-local-function-timeout-ms': String(timeoutMs), 'x-local-dynamodb-delay-ms': '300' };
     // Act
     const started = Date.now();
-    const response = await patch({ action: 'disable', templates: ids }, { 'x-local-function-timeout-ms': String(timeoutMs) });
+    const response = await patch({ action: 'disable', templates: ids }, slow);
     const tookMs = Date.now() - started;
     // Assess: a 200 in time, some records done and some not reached
     expect(response.status).toBe(200);
@@ -114,6 +111,7 @@ describe('PATCH /v1/templates/status at scale (decisions §19)', () => {
     const notProcessed = results.filter((r) => r.reason === 'not_processed').map((r) => r.id);
     expect(done.length + notProcessed.length).toBe(1000);
     expect(notProcessed.length).toBeGreaterThan(0);
+    expect(done.length).toBeGreaterThan(0);
     expect(response.body.summary).toMatchObject({ total: 1000, succeeded: done.length, failed: notProcessed.length });
     // None half-written: each record as its answer says, and each template's entry as its records are
     const templates = Array.from({ length: 250 }, (_, t) => t);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { peakSecond } from '../support/accept-times.ts';
 import { call, emulator, token } from '../support/api.ts';
 import { seedDirectory, waba } from '../support/seed.ts';
 
@@ -74,17 +75,6 @@ async function acceptTimes(numberId: string, recipients: string[]) {
   const wanted = new Set(recipients);
   const { sent } = await emulator('GET', `sent?phone_number_id=${numberId}`);
   return (sent as { accepted_at: number; message: { to: string } }[]).filter((m) => wanted.has(m.message.to)).map((m) => m.accepted_at);
-}
-
-/** The most accepts in any one-second window. */
-function peakSecond(times: number[]) {
-  const sorted = [...times].sort((a, b) => a - b);
-  let peak = 0;
-  for (let i = 0, j = 0; j < sorted.length; j++) {
-    while (sorted[j] - sorted[i] >= 1000) i++;
-    peak = Math.max(peak, j - i + 1);
-  }
-  return peak;
 }
 
 describe('sending at production rates (decisions §19)', () => {
