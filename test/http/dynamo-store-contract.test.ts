@@ -1,8 +1,9 @@
 import { DynamoDeliveryLog } from '#lib/adapters/dynamo/delivery-log.ts';
 import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
+import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { useStackTable } from '../support/seed.ts';
-import { deliveryLogContract, syncLeaseStoreContract, templateRecordStoreContract } from '../support/store-contract.ts';
+import { deliveryLogContract, sendStoreContract, syncLeaseStoreContract, templateRecordStoreContract } from '../support/store-contract.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();
@@ -18,4 +19,8 @@ syncLeaseStoreContract('DynamoDB', () => {
 deliveryLogContract('DynamoDB', () => {
   useStackTable();
   return new DynamoDeliveryLog(table);
+});
+sendStoreContract('DynamoDB', () => {
+  useStackTable();
+  return new DynamoSendStore(table);
 });

@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { ServiceEvent } from '#lib/domain/events.ts';
-import { AssignmentConflict, ChangeTooLarge, type DeliveryLog, type SyncLeaseStore, type TemplateRecordStore } from '#lib/domain/ports.ts';
+import { type DeliveryReport, deliveryChange } from '#lib/domain/delivery.ts';
+import {
+  AssignmentConflict,
+  ChangeTooLarge,
+  type ClaimLease,
+  type DeliveryLog,
+  type DeliveryUpdate,
+  type PositionOutcome,
+  type SendRecord,
+  type SendStore,
+  type SyncLeaseStore,
+  type TemplateRecordStore,
+} from '#lib/domain/ports.ts';
 import { DeliveryChanged, type WebhookDelivery } from '#lib/domain/webhook.ts';
 import { newRecordId, type TemplateRecord } from '#lib/domain/template-record.ts';
 import type { ListingCriteria } from '#lib/domain/template-listing.ts';
@@ -385,6 +397,125 @@ export function deliveryLogContract(name: string, makeLog: () => DeliveryLog | P
       expect(delivered).toMatchObject({ total: 2, deliveries: [{ id: ids[3] }, { id: ids[1] }] });
       expect(pending.total).toBe(2);
       expect(otherClient).toEqual({ deliveries: [], total: 0 });
+    });
+  });
+}
+
+/**
+ * The sends (decisions §12, §19): a block is claimed once and settled once, a lost block's recipients count
+ * `outcome_unknown`, and status reports count each fact once, also when two batches carry the same report.
+ */
+export function sendStoreContract(name: string, makeStore: () => SendStore | Promise<SendStore>) {
+  describe(`${name}: the send store contract`, () => {
+    const begun = async (store: SendStore, total: number, repeats = 0) => {
+      const send: SendRecord = {
+        send_id: `contract-${unique()}`,
+        client_id: 7,
+        did: '1',
+        template: { name: 't', language: 'en_US' },
+        status: 'queuing',
+        created_at: new Date().toISOString(),
+        total,
+        jobs: 1,
+        counts: { duplicates_removed: repeats, expired: 0, sent: 0, failed: 0, delivered: 0, read: 0 },
+      };
+      await store.begin(send);
+      await store.settle(send, 'queued');
+      return send.send_id;
+    };
+    const lease = (holder: string, untilMs = Date.now() + 60_000): ClaimLease => ({ holder, untilMs });
+    const sent = (id: string): PositionOutcome => ({ kind: 'sent', message_id: id });
+    const report = (block: number, index: number, messageId: string, status: DeliveryReport): DeliveryUpdate => ({
+      block,
+      index,
+      messageId,
+      change: (state) => deliveryChange(state, status),
+    });
+
+    it('claims a block once: busy for another holder while its lease lasts, done once settled', async () => {
+      // Prepare
+      const store = await makeStore();
+      const sendId = await begun(store, 3, 1);
+      const block = { first: 0, size: 3, sendable: 2 };
+      // Act
+      const first = await store.claimBlock(sendId, block, lease('a'), Date.now());
+      const other = await store.claimBlock(sendId, block, lease('b'), Date.now());
+      await store.settleBlock(
+        sendId,
+        block,
+        [sent('m0'), { kind: 'duplicate', of: 0 }, { kind: 'failed', code: '131026', title: 'x' }],
+        lease('a', 0),
+      );
+      const wrongLease = (await store.get(sendId))?.counts;
+      const own = lease('a');
+      const again = await store.claimBlock(sendId, { first: 3, size: 1, sendable: 1 }, own, Date.now());
+      await store.settleBlock(sendId, { first: 3, size: 1, sendable: 1 }, [sent('m3')], own);
+      const afterSettle = await store.claimBlock(sendId, { first: 3, size: 1, sendable: 1 }, lease('c'), Date.now());
+      // Assess: a settlement under another lease than the claim's changes nothing; the repeat counted at acceptance
+      expect([first, other, again, afterSettle]).toEqual(['claimed', 'busy', 'claimed', 'done']);
+      expect(wrongLease).toMatchObject({ sent: 0, failed: 0, duplicates_removed: 1 });
+      expect((await store.get(sendId))?.counts).toMatchObject({ sent: 1, failed: 0, duplicates_removed: 1 });
+    });
+
+    it('settles a block whose holder’s lease ran out as lost: its sendable recipients fail outcome_unknown, once', async () => {
+      // Prepare: holder "dead" claimed a block of 3 (one a repeat) and never settled it
+      const store = await makeStore();
+      const sendId = await begun(store, 3, 1);
+      const block = { first: 0, size: 3, sendable: 2 };
+      const dead = lease('dead', Date.now() - 1);
+      await store.claimBlock(sendId, block, dead, Date.now() - 10_000);
+      // Act
+      const found = await Promise.all([
+        store.claimBlock(sendId, block, lease('b'), Date.now()),
+        store.claimBlock(sendId, block, lease('c'), Date.now()),
+      ]);
+      await store.settleBlock(sendId, block, [sent('m0'), { kind: 'duplicate', of: 0 }, sent('m2')], dead);
+      // Assess: exactly one resolver settled it; the dead holder's late settlement changes nothing
+      expect(found.sort()).toEqual(['done', 'lost']);
+      const send = await store.get(sendId);
+      expect(send?.counts).toMatchObject({ sent: 0, failed: 2 });
+      expect(send?.errors).toEqual([{ code: 'outcome_unknown', title: expect.any(String), count: 2 }]);
+    });
+
+    it('counts each status fact once, in one batch or in two at once, and none of an unsettled or unknown message', async () => {
+      // Prepare: block 0 settled with two messages; block 2 claimed, not settled
+      const store = await makeStore();
+      const sendId = await begun(store, 3);
+      const own = lease('a');
+      await store.claimBlock(sendId, { first: 0, size: 2, sendable: 2 }, own, Date.now());
+      await store.settleBlock(sendId, { first: 0, size: 2, sendable: 2 }, [sent('m0'), sent('m1')], own);
+      await store.claimBlock(sendId, { first: 2, size: 1, sendable: 1 }, own, Date.now());
+      // Act
+      const batch = await store.applyDeliveries(sendId, [
+        report(0, 0, 'm0', 'delivered'),
+        report(0, 0, 'm0', 'read'),
+        report(0, 0, 'm0', 'read'),
+        report(0, 1, 'other', 'delivered'),
+        report(2, 2, 'm2', 'delivered'),
+      ]);
+      const twice = await Promise.all([
+        store.applyDeliveries(sendId, [report(0, 1, 'm1', 'read')]),
+        store.applyDeliveries(sendId, [report(0, 1, 'm1', 'read')]),
+      ]);
+      // Assess
+      expect(batch).toEqual(['applied', 'applied', 'unchanged', 'unknown', 'unsettled']);
+      expect(twice.flat().sort()).toEqual(['applied', 'unchanged']);
+      expect((await store.get(sendId))?.counts).toMatchObject({ sent: 2, delivered: 2, read: 2, failed: 0 });
+    });
+
+    it('settles a job whole once, never after it was begun', async () => {
+      // Prepare
+      const store = await makeStore();
+      const sendId = await begun(store, 5);
+      // Act
+      const whole = await store.settleJob(sendId, 1, 4, { kind: 'expired' });
+      const again = await store.settleJob(sendId, 1, 4, { kind: 'expired' });
+      await store.beginJob(sendId, 2);
+      const begunJob = await store.settleJob(sendId, 2, 1, { kind: 'expired' });
+      // Assess
+      expect([whole, again, begunJob]).toEqual([true, false, false]);
+      expect(await store.beginJob(sendId, 1)).toBe('settled');
+      expect((await store.get(sendId))?.counts).toMatchObject({ expired: 4 });
     });
   });
 }

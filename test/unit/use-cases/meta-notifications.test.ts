@@ -140,6 +140,26 @@ describe('message status notifications (use case, in memory)', () => {
   });
 });
 
+describe('number quality notifications (use case, in memory)', () => {
+  it('forgets the number’s throughput level, so its next use asks the upstream again (decisions §19)', async () => {
+    // Prepare: a level learned for the number
+    const world = memoryWorld();
+    await world.levels.put('5215550001', { level: 'STANDARD', checkedAtMs: Date.now() });
+    const upgraded: MetaNotification = {
+      kind: 'number_quality',
+      waba_id: '100200300',
+      number_digits: '5215550001',
+      event: 'UPGRADE',
+      at: 1,
+    };
+    // Act
+    const outcome = await applyNotification(world, upgraded);
+    // Assess
+    expect(outcome).toBe('applied');
+    expect(await world.levels.get('5215550001')).toBeUndefined();
+  });
+});
+
 describe('Meta’s payloads and signatures (adapter)', () => {
   it('verifies the signature over the exact bytes, in any hex case, and nothing else', () => {
     const raw = Buffer.from('{"object":"whatsapp_business_account","entry":[]}');
