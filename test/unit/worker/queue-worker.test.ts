@@ -1,6 +1,6 @@
 import type { Context, SQSEvent } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
-import { queueWorker } from '#lib/worker/queue-worker.ts';
+import { queueBatchWorker, queueWorker } from '#lib/worker/queue-worker.ts';
 import type { WorkerDef } from '#lib/workers.ts';
 
 const worker = (redelivers: boolean): WorkerDef => ({
@@ -51,5 +51,34 @@ describe('queueWorker: a manifest entry plus one record handler', () => {
     expect(() => queueWorker(worker(true), () => undefined, { keysOf: () => ({}) })).toThrow('redelivers');
     const scheduled = { ...worker(false), trigger: { everyMinutes: 1 } };
     expect(() => queueWorker(scheduled, () => undefined, { keysOf: () => ({}) })).toThrow('not a queue consumer');
+  });
+});
+
+describe('queueBatchWorker: the batch to one handler', () => {
+  it('hands every readable message over at once and fails only the unreadable, the ones to retry, or all when it throws', async () => {
+    // Prepare
+    process.env.DISPATCH_QUEUE_URL = 'http://127.0.0.1:1/queue/dispatch';
+    const redeliver = vi.fn(async () => undefined);
+    const batches: number[][] = [];
+    const handler = queueBatchWorker<{ n: number }>(
+      worker(true),
+      async (records) => {
+        batches.push(records.map(({ message }) => message.n));
+        if (records.some(({ message }) => message.n === 9)) throw new Error('table down');
+        return records.map(({ message }) => (message.n === 2 ? { retry: { afterSeconds: 2, reason: 'later' } } : undefined));
+      },
+      { keysOf: (message) => ({ correlation_id: `c${message.n}` }), redeliver },
+    );
+    // Act
+    const result = await handler(batch('{"n":1}', '{"n":2}', 'not json'), context);
+    const failed = await handler(batch('{"n":1}', '{"n":9}'), context);
+    // Assess
+    expect(batches).toEqual([
+      [1, 2],
+      [1, 9],
+    ]);
+    expect(result.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(['m1', 'm2']);
+    expect(redeliver).toHaveBeenCalledExactlyOnceWith('http://127.0.0.1:1/queue/dispatch', 'rh1', 2);
+    expect(failed.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(['m0', 'm1']);
   });
 });
