@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClient } from '#lib/adapters/dynamo/client.ts';
 import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
 import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
@@ -10,7 +9,6 @@ import { serviceTable, tableClient } from '#lib/wiring/table.ts';
 import { mintToken } from '../local/keys.ts';
 import {
   emptyMeter,
-  itemBytes,
   meterDynamo,
   meterQueue,
   meterWritesByKey,
@@ -92,10 +90,6 @@ async function measure(perSend: number): Promise<SendPathRun[]> {
     meterQueue(queueClient(), () => meter, 'benchSendPathQueue');
     const table = serviceTable();
     const unmetered = new DynamoSendStore({ client: documentClient(stack.settings.DYNAMODB_ENDPOINT), name: table.name });
-    const sizeOf = async (Key: { pk: string; sk: string }) => {
-      const item = (await table.client.send(new GetCommand({ TableName: table.name, Key }))).Item;
-      return item ? itemBytes(item) : 0;
-    };
 
     const runOn = async (label: string, n: { did: string; id: string }, rate: number, tag: number): Promise<SendPathRun> => {
       const recipients = (send: number) => Array.from({ length: perSend }, (_, i) => `52${tag}${send}${String(i).padStart(6, '0')}`);
@@ -138,7 +132,7 @@ async function measure(perSend: number): Promise<SendPathRun[]> {
       const ownWrites = writes;
       meter = undefined;
       writes = undefined;
-      const summary = await summarizeWrites(ownWrites.writes, sizeOf);
+      const summary = await summarizeWrites(ownWrites.writes, table);
       const sent = (await (await fetch(`${stack.graphUrl}/_emulator/sent?phone_number_id=${n.id}`)).json()) as {
         sent: { accepted_at: number; message: { to: string } }[];
       };

@@ -1,5 +1,7 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ServiceTable } from '#lib/adapters/dynamo/client.ts';
+import { batchGet } from '#lib/adapters/dynamo/directory-store.ts';
 
 /** What a unit of work (an API request, a benchmark run) asked of DynamoDB and of SQS. */
 export interface RequestMeter {
@@ -169,30 +171,24 @@ export interface WriteSummary extends WriteTally {
 
 /**
  * Sums a write log: a write's units are its item's size in whole KB (at least 1), twice in a transaction
- * (DynamoDB's pricing). An update's or delete's size is the item's now (`sizeOf`): items that only grow, as a
- * send's are, are counted at their largest, never less than they cost.
+ * (DynamoDB's pricing). An update's or delete's size is the item's now, read from the table in batches: items
+ * that only grow, as a send's are, are counted at their largest, never less than they cost.
  */
-export async function summarizeWrites(
-  writes: KeyedWrite[],
-  sizeOf: (key: { pk: string; sk: string }) => Promise<number>,
-): Promise<WriteSummary> {
-  const sizes = new Map<string, number>();
-  for (const w of writes) {
-    const id = `${w.pk}\u0000${w.sk}`;
-    if (w.bytes === undefined && !sizes.has(id)) sizes.set(id, await sizeOf({ pk: w.pk, sk: w.sk }));
-  }
+export async function summarizeWrites(writes: KeyedWrite[], table: ServiceTable): Promise<WriteSummary> {
+  const id = (key: { pk: string; sk: string }) => `${key.pk}\u0000${key.sk}`;
+  const unsized = new Map(writes.filter((w) => w.bytes === undefined).map((w) => [id(w), { pk: w.pk, sk: w.sk }]));
+  const sizes = new Map((await batchGet(table, [...unsized.values()], true)).map((item) => [id(item as never), itemBytes(item)]));
   const items = new Map<string, { pk: string; sk: string } & WriteTally>();
   const byKey = new Map<string, { pk: string } & WriteTally>();
   let units = 0;
   for (const w of writes) {
-    const bytes = w.bytes ?? sizes.get(`${w.pk}\u0000${w.sk}`) ?? 0;
+    const bytes = w.bytes ?? sizes.get(id(w)) ?? 0;
     const cost = Math.max(1, Math.ceil(bytes / 1024)) * (w.transactional ? 2 : 1);
     units += cost;
-    const id = `${w.pk}\u0000${w.sk}`;
-    const item = items.get(id) ?? { pk: w.pk, sk: w.sk, writes: 0, units: 0 };
+    const item = items.get(id(w)) ?? { pk: w.pk, sk: w.sk, writes: 0, units: 0 };
     item.writes += 1;
     item.units += cost;
-    items.set(id, item);
+    items.set(id(w), item);
     const key = byKey.get(w.pk) ?? { pk: w.pk, writes: 0, units: 0 };
     key.writes += 1;
     key.units += cost;

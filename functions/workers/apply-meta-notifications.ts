@@ -37,9 +37,15 @@ export const handler = queueBatchWorker<NotifiedChange>(
     });
     if (batch.length === 0) return records.map(() => undefined);
     const outcomes = await applyNotifications({ ...stores, log: batch[0].log }, batch);
+    // Each message's notifications and how many of them must come back, in one pass over the batch.
+    const tallies = records.map(() => ({ notifications: 0, later: 0 }));
+    for (const [i, { record }] of batch.entries()) {
+      tallies[record].notifications += 1;
+      if (outcomes[i] === 'later') tallies[record].later += 1;
+    }
     return records.map(({ work }, record) => {
-      const later = batch.filter((b, i) => b.record === record && outcomes[i] === 'later').length;
-      work.log.info('meta notification applied', { notifications: batch.filter((b) => b.record === record).length, later });
+      const { notifications, later } = tallies[record];
+      work.log.info('meta notification applied', { notifications, later });
       return later > 0
         ? {
             retry: {

@@ -8,9 +8,6 @@ import type { KnownThroughput, MessageUpstream, ThroughputLevel, ThroughputStore
  */
 export const MESSAGES_PER_SECOND: Record<ThroughputLevel, number> = { STANDARD: 80, HIGH: 1000, COEXISTENCE: 20 };
 
-/** Meta's standard level: what a number is paced at while nothing else is known. */
-export const STANDARD_MESSAGES_PER_SECOND = MESSAGES_PER_SECOND.STANDARD;
-
 /** A level learned from the upstream is asked again after this long (decisions §19: at least hourly). */
 export const LEVEL_REFRESH_MS = 3_600_000;
 
@@ -23,8 +20,7 @@ export const LEVEL_REFRESH_MS = 3_600_000;
 export const PACE_SHARE = 0.9;
 
 /** The rate of a number at its level, capped by MESSAGES_PER_SECOND when that is set. */
-export const messagesPerSecondOf = (level: ThroughputLevel, cap?: number) =>
-  Math.min(MESSAGES_PER_SECOND[level], cap ?? Number.POSITIVE_INFINITY);
+const messagesPerSecondOf = (level: ThroughputLevel, cap?: number) => Math.min(MESSAGES_PER_SECOND[level], cap ?? Number.POSITIVE_INFINITY);
 
 /** The pace the dispatcher keeps for a number: its rate, less the headroom for jitter (PACE_SHARE). */
 export const paceOf = (level: ThroughputLevel, cap?: number) => messagesPerSecondOf(level, cap) * PACE_SHARE;

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { relayOutbox } from '#lib/domain/outbox.ts';
@@ -9,7 +8,6 @@ import type { LocalEventBridge } from '../eventbridge.ts';
 import { publicJwks } from '../keys.ts';
 import {
   emptyMeter,
-  itemBytes,
   meterDynamo,
   meterQueue,
   meterWritesByKey,
@@ -102,12 +100,7 @@ export async function localEndpoints(eventBridge: LocalEventBridge) {
     if (req.method === 'GET' && url.pathname === '/_local/writes') {
       const prefixes = url.searchParams.get('prefix')?.split(',').filter(Boolean) ?? [''];
       const writes = (writeLog?.writes ?? []).filter((w) => prefixes.some((p) => w.pk.startsWith(p)));
-      const table = serviceTable();
-      const sizeOf = async (Key: { pk: string; sk: string }) => {
-        const item = (await table.client.send(new GetCommand({ TableName: table.name, Key: { pk: Key.pk, sk: Key.sk } }))).Item;
-        return item ? itemBytes(item) : 0;
-      };
-      return json(200, await summarizeWrites(writes, sizeOf));
+      return json(200, await summarizeWrites(writes, serviceTable()));
     }
     const ops = /^\/_local\/requests\/([^/]+)\/meter$/.exec(url.pathname);
     if (req.method === 'GET' && ops) return json(200, meters.get(ops[1]) ?? emptyMeter());

@@ -10,6 +10,7 @@ import { templateNeeds } from '#lib/domain/send.ts';
 import type { MetaTemplate } from '#lib/domain/template-record.ts';
 import { GraphError } from '../../local/graph/graph-error.ts';
 import { checkMessage, storedAuthenticationComponents } from '../../local/graph/message-check.ts';
+import { peakSecond } from '../support/accept-times.ts';
 import { MemoryPacer, MemorySendStore, MemoryThroughputStore } from '../support/memory/stores.ts';
 
 /**
@@ -245,8 +246,6 @@ describe('the dispatcher: a job that can send nothing', () => {
 
 describe('the dispatcher: pacing (decisions §19)', () => {
   const hundreds = (n: number) => Array.from({ length: n }, (_, i) => recipient(String(5215550000 + i)));
-  /** The most calls in any one-second window. */
-  const peak = (times: number[]) => Math.max(...times.map((t) => times.filter((u) => u >= t && u < t + 1000).length));
 
   it('sends one number’s messages an interval apart, from slots reserved in blocks', async () => {
     const { deps, upstream, pacer } = await world(200);
@@ -351,7 +350,7 @@ describe('the dispatcher: pacing (decisions §19)', () => {
     ]);
     // Assess: every message went out, never more than 1.1× the rate in any second, and the late block re-reserved
     expect(upstream.calls).toHaveLength(180);
-    expect(peak(upstream.calls.map((c) => c.at))).toBeLessThanOrEqual(88);
+    expect(peakSecond(upstream.calls.map((c) => c.at))).toBeLessThanOrEqual(88);
     expect(pacer.reservations.length).toBeGreaterThan(2);
   });
 });

@@ -226,6 +226,7 @@ export class DynamoSendStore implements SendStore {
           Item: {
             ...Key,
             entity: 'send_block',
+            first: block.first,
             state: 'claimed',
             size: block.size,
             sendable: block.sendable,
@@ -379,10 +380,8 @@ export class DynamoSendStore implements SendStore {
         );
         const states = new Map<number, Record<string, unknown>>();
         for (const item of read) {
-          const sk = String(item.sk);
-          if (sk.startsWith('BLOCK#'))
-            blocks.set(Number(sk.slice('BLOCK#'.length)), item.state === 'claimed' ? { state: 'claimed' } : item);
-          else states.set(Number(sk.slice('MSG#'.length)), item);
+          if (item.entity === 'send_block') blocks.set(Number(item.first), item.state === 'claimed' ? { state: 'claimed' } : item);
+          else states.set(Number(item.index), item);
         }
         for (const first of unread) if (!blocks.has(first)) blocks.set(first, undefined);
         const writes: TransactItem[] = [];
@@ -421,6 +420,7 @@ export class DynamoSendStore implements SendStore {
               Item: {
                 ...messageKey(sendId, index),
                 entity: 'send_message',
+                index,
                 delivery: state,
                 v: version + 1,
                 [TTL_ATTRIBUTE]: expiry(Date.now()),
