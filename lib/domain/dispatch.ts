@@ -76,8 +76,14 @@ const MAX_BACKLOG_MS = 5_000;
  * A window of one second then holds at most the number's rate plus what is this late (5%).
  */
 const LATE_MS = 50;
-/** A late block's slots are at most this many times the number's interval apart (see the loop). */
-const SLOWEST_SPACING = 4;
+/**
+ * A late block takes new slots at the pace it kept, with this much to spare, at most SLOWEST_SPACING times the
+ * number's interval apart, and at most LATE_RESERVATIONS times (see the loop): the number's pacing item takes
+ * at most 1 + LATE_RESERVATIONS writes a block of 90, whatever this process's speed.
+ */
+const KEPT_PACE_MARGIN = 1.5;
+const SLOWEST_SPACING = 16;
+const LATE_RESERVATIONS = 2;
 /** A claim outlives its invocation by this much before another invocation may call it lost. */
 const LEASE_MARGIN_MS = 30_000;
 const THIRTY_DAYS_S = 30 * 86_400;
@@ -198,18 +204,25 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
       let slot = first;
       let spacing = intervalMs;
       let firstLaunch: number | undefined;
+      let lastLaunch = Number.NEGATIVE_INFINITY;
+      let lateReservations = 0;
       for (const [k, p] of toSend.entries()) {
         while (running.size >= settings.inFlight) await Promise.race(running);
-        if (clock.now() > slot + LATE_MS) {
+        if (clock.now() > slot + LATE_MS && lateReservations < LATE_RESERVATIONS) {
           // Too late for its slot (a stall, slow answers): the rest of the block takes slots from now, at the
-          // pace the block kept so far when that is slower (up to a quarter of the number's), so a process that
-          // cannot keep the number's pace reserves what it can send rather than reserving again and again.
-          const kept = firstLaunch === undefined || k === 0 ? intervalMs : (clock.now() - firstLaunch) / k;
+          // pace the block kept so far when that is slower (with a margin), so a process that cannot keep the
+          // number's pace reserves what it can send rather than reserving again and again.
+          const kept = firstLaunch === undefined || k === 0 ? intervalMs : ((clock.now() - firstLaunch) / k) * KEPT_PACE_MARGIN;
           spacing = Math.min(Math.max(intervalMs, kept), SLOWEST_SPACING * intervalMs);
           slot = await deps.pacer.reserve(number!.phoneNumberId, toSend.length - k, spacing, clock.now());
+          lateReservations += 1;
         }
-        const wait = slot - clock.now();
+        // With its new slots spent, a block late again goes at its own spacing from its last message, never
+        // catching up with slots that passed.
+        const notBefore = lateReservations >= LATE_RESERVATIONS ? lastLaunch + spacing : slot;
+        const wait = Math.max(slot, notBefore) - clock.now();
         if (wait > 0) await clock.sleep(wait);
+        lastLaunch = clock.now();
         firstLaunch ??= clock.now();
         slot += spacing;
         const one = (async () => {
