@@ -2,12 +2,13 @@ import { defineConfig } from 'vitest/config';
 import LongFilesFirst from './test/support/long-files-first.ts';
 
 /**
- * Three projects, so the fast loop needs no Java (`npm run test:unit`):
+ * Projects, so the fast loop needs no Java (`npm run test:unit`):
  * - unit: rules, use cases and middlewares on in-memory adapters; no stack, no Java;
  * - static: tsc, the dependency rule and the synthesized template (CDK, cfn-lint; no stack);
  * - stack: everything that talks to the local stack (DynamoDB Local, SQS server, Graph emulator, API), started
  *   once by the project's global setup and shared by its files;
- * - own-stack: the deployed bundles and `npm start`, each on a stack of its own.
+ * - own-stack: the deployed bundles and `npm start`, each on a stack of its own;
+ * - measured: the pace at production rates, on a stack of its own, once every other file is done.
  */
 export default defineConfig({
   test: {
@@ -54,6 +55,16 @@ export default defineConfig({
           // Files that start a whole stack of their own (the deployed bundles, `npm start`): no shared one.
           name: 'own-stack',
           include: ['test/deploy/**/*.test.ts', 'test/http/start-command.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Measurements of pace on a stack of their own, after every other file: a process serving the whole
+          // suite at once delays answers by whole seconds, which bunches what the emulator counts.
+          name: 'measured',
+          include: ['test/measured/**/*.test.ts'],
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -84,6 +84,13 @@ export function webhookRetryBaseSeconds(): number {
 /** How long one Graph API call may take: GRAPH_API_TIMEOUT_MS, 5 s when unset (the tests shorten it). */
 export const graphApiTimeoutMs = () => Number(process.env.GRAPH_API_TIMEOUT_MS || 5_000);
 
+/**
+ * How long a message send waits for Graph's answer: GRAPH_MESSAGE_TIMEOUT_MS, 10 s when unset. Longer than
+ * other calls because a send without an answer is never repeated: its recipient ends `outcome_unknown`. The
+ * dispatcher stops taking blocks 15 s before its time is up, so an answer this late still gets settled.
+ */
+export const graphMessageTimeoutMs = () => Number(process.env.GRAPH_MESSAGE_TIMEOUT_MS || 10_000);
+
 /** The Meta app's id (GRAPH_APP_ID), for resumable media uploads; empty when not given. */
 export const graphAppId = () => process.env.GRAPH_APP_ID ?? '';
 

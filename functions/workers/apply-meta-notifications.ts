@@ -15,7 +15,7 @@ const table = serviceTable();
 /**
  * Applies Meta's notifications, a batch of queued changes at once: the statuses of one send are counted in
  * one write per batch (decisions §19). A message status that overtook the dispatcher (its block not settled
- * yet) comes back in a few seconds; anything that fails comes back after the queue's visibility timeout, and
+ * yet) comes back in seconds, then less often (see unsettledRetrySeconds); anything that fails comes back after the queue's visibility timeout, and
  * after 10 receives goes to the dead-letter queue. Applying again is harmless: a repeat changes nothing.
  */
 const stores = {
@@ -25,7 +25,12 @@ const stores = {
   outbox: new DynamoOutboxStore(table),
   publisher: new EventBridgePublisher(),
 };
-const RETRY_UNSETTLED_SECONDS = 2;
+/**
+ * A status that overtook its block comes back after 2 s, doubling to at most a minute: the queue's 10 receives
+ * then wait about 5 minutes in all, past any block's settlement (its answers take at most GRAPH_MESSAGE_TIMEOUT_MS
+ * each), where a fixed 2 s gave a slow block only 20 s before its statuses went to the dead-letter queue.
+ */
+const unsettledRetrySeconds = (receive: number) => Math.min(60, 2 * 2 ** (receive - 1));
 
 export const handler = queueBatchWorker<NotifiedChange>(
   ApplyMetaNotifications,
@@ -49,7 +54,7 @@ export const handler = queueBatchWorker<NotifiedChange>(
       return later > 0
         ? {
             retry: {
-              afterSeconds: RETRY_UNSETTLED_SECONDS,
+              afterSeconds: unsettledRetrySeconds(work.receive),
               reason: `${later} message statuses arrived before their messages were recorded`,
             },
           }

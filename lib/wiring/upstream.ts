@@ -2,7 +2,7 @@ import { GraphClient } from '#lib/adapters/graph/graph-client.ts';
 import { GraphMessages } from '#lib/adapters/graph/graph-messages.ts';
 import { GraphUpstream } from '#lib/adapters/graph/graph-upstream.ts';
 import { graphApiToken } from '#lib/adapters/graph/token.ts';
-import { graphApiTimeoutMs, graphAppId, loadConfig } from '#lib/config.ts';
+import { graphApiTimeoutMs, graphAppId, graphMessageTimeoutMs, loadConfig } from '#lib/config.ts';
 import { logger } from '#lib/log/logger.ts';
 
 let client: GraphClient | undefined;
@@ -14,6 +14,7 @@ const graphClient = () =>
     baseUrl: loadConfig('GRAPH_API_URL').GRAPH_API_URL,
     token: () => graphApiToken(),
     timeoutMs: graphApiTimeoutMs(),
+    exchangeTimeoutMs: graphMessageTimeoutMs(),
     log: logger,
   }));
 

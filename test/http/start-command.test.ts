@@ -1,19 +1,13 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../../local/parts/network.ts';
 import { ROOT } from '../../local/keys.ts';
 import { routes } from '../../lib/routes.ts';
+import { startChildStack } from '../support/child-stack.ts';
 
 const tsx = join(ROOT, 'node_modules', '.bin', 'tsx');
-/**
- * `npm start`'s command: Node with tsx's loader, no tsx CLI in between. The CLI relays SIGTERM and SIGKILLs its
- * child when the child does not acknowledge within 30 ms, which a loaded machine misses (exit 143, data unsaved).
- */
-const start = (env: NodeJS.ProcessEnv) =>
-  spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
 
 /** `npm start` as a person runs it: it prints the base URL and tokens, serves them, and stops on SIGTERM. */
 describe('the start command', () => {
@@ -33,7 +27,7 @@ describe('the start command', () => {
     // Prepare: a first run from the fixture, in a data folder of this test's own, its logs as JSON lines
     const dataDir = mkdtempSync(join(tmpdir(), 'tms-data-'));
     try {
-      const first = await startOnce(dataDir, { FRESH: 'true', LOG_LEVEL: 'INFO', LOG_FORMAT: 'json' });
+      const first = await startChildStack(dataDir, { FRESH: 'true', LOG_LEVEL: 'INFO', LOG_FORMAT: 'json' });
       expect(first.out).toContain('Template Messaging Service ready in');
       expect(first.base).toBe(`http://127.0.0.1:${first.port}/v1`);
       const auth = { authorization: `Bearer ${first.token}`, 'content-type': 'application/json' };
@@ -97,7 +91,7 @@ describe('the start command', () => {
       await new Promise((r) => setTimeout(r, 2_500));
       // Act: stop, start again on the same folder, logging for a terminal
       const firstLog = await first.stop();
-      const second = await startOnce(dataDir, { LOG_LEVEL: 'INFO', LOG_FORMAT: 'pretty' });
+      const second = await startChildStack(dataDir, { LOG_LEVEL: 'INFO', LOG_FORMAT: 'pretty' });
       const listed = (await (await fetch(`${second.base}/templates?name=${name}`, { headers: auth })).json()) as { data: unknown[] };
       const kept = await fetch(`${second.base}/webhook/config`, { headers: auth });
       const upstream = (await (await fetch(`${second.graphUrl}/_emulator/state`)).json()) as { wabas: { templates: { name: string }[] }[] };
@@ -118,42 +112,3 @@ describe('the start command', () => {
     }
   }, 120_000);
 });
-
-/** Runs `npm start` on a data folder until it is ready; `stop` sends SIGTERM and resolves with its log. */
-async function startOnce(dataDir: string, env: Record<string, string>) {
-  const port = await freePort();
-  // The test run's own stack set DYNAMODB_ENDPOINT in this process: `npm start` would take it as the user's.
-  const { DYNAMODB_ENDPOINT: _theTestStacks, ...inherited } = process.env;
-  const child = start({ ...inherited, PORT: String(port), LOG_LEVEL: 'SILENT', DATA_DIR: dataDir, ...env });
-  let out = '';
-  let log = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    log += chunk.toString();
-  });
-  const started = Date.now();
-  while (!out.includes('BSP_CN token') && Date.now() - started < 60_000) await new Promise((r) => setTimeout(r, 100));
-  const lines = out.split('\n');
-  const token = lines[lines.findIndex((l) => l.startsWith('Client token')) + 1];
-  const bspToken = lines[lines.findIndex((l) => l.startsWith('BSP_CN token')) + 1];
-  const base = /API base URL: (\S+)/.exec(out)?.[1] ?? '';
-  const graphUrl = /Graph API: +(\S+)/.exec(out)?.[1] ?? '';
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return {
-    port,
-    base,
-    token,
-    bspToken,
-    graphUrl,
-    get out() {
-      return out;
-    },
-    stop: async () => {
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
-      return log;
-    },
-  };
-}

@@ -10,7 +10,15 @@ export interface ApiResponse<T = any> {
   headers: Headers;
 }
 
-export const apiUrl = () => inject('apiUrl');
+/** The stack this file talks to: the test run's shared one, or one of the file's own (`useStack`). */
+let own: { apiUrl: string; graphUrl: string } | undefined;
+
+/** Points `call`, `emulator` and the `/_local` helpers of this file at a stack of its own (a child process). */
+export function useStack(stack: { apiUrl: string; graphUrl: string }) {
+  own = stack;
+}
+
+export const apiUrl = () => own?.apiUrl ?? inject('apiUrl');
 
 /** What one API request cost on the local stack's DynamoDB and SQS (by its x-request-id). */
 export async function meterOf(response: ApiResponse): Promise<RequestMeter> {
@@ -22,7 +30,7 @@ export async function queuedBy(response: ApiResponse): Promise<Record<string, an
   const requestId = response.headers.get('x-request-id');
   return (await (await fetch(`${apiUrl()}/_local/requests/${requestId}/queued`)).json()) as Record<string, any>[];
 }
-export const graphUrl = () => inject('graphUrl');
+export const graphUrl = () => own?.graphUrl ?? inject('graphUrl');
 
 export async function call<T = any>(
   method: string,

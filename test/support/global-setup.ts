@@ -14,7 +14,9 @@ declare module 'vitest' {
 /** Starts the local stack once per test run; every HTTP test talks to it over real sockets. */
 export default async function setup(project: TestProject) {
   process.env.LOG_LEVEL ??= 'SILENT';
-  // Short upstream timeouts keep the timeout tests quick; production uses the 5 s default.
+  // Short upstream timeouts keep the timeout tests quick; production uses the 5 s default. Message sends keep
+  // their 10 s (GRAPH_MESSAGE_TIMEOUT_MS): on a loaded machine an answer can take over 1 s, and a send without
+  // one costs its recipient.
   process.env.GRAPH_API_TIMEOUT_MS ??= '1000';
   // Webhook deliveries to the tests' own receivers on 127.0.0.1, retried at once (decisions §15).
   process.env.ALLOW_LOCAL_WEBHOOKS ??= 'true';
@@ -22,6 +24,9 @@ export default async function setup(project: TestProject) {
   // Imported only now, so the logger is made after LOG_LEVEL is set.
   const { startLocalStack } = await import('../../local/stack.ts');
   const stack = await startLocalStack();
+  // The settings it gave this process (its functions run here), named so a stack started as a child process
+  // (test/support/child-stack.ts) does not inherit them: it would take GRAPH_API_URL as an upstream of the user's.
+  process.env.LOCAL_STACK_SETTINGS = Object.keys(stack.settings).join(',');
   project.provide('apiUrl', stack.apiUrl);
   project.provide('graphUrl', stack.graphUrl);
   project.provide('dynamoEndpoint', process.env.DYNAMODB_ENDPOINT!);

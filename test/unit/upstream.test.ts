@@ -103,6 +103,46 @@ describe('Graph upstream adapter', () => {
   });
 });
 
+describe('Graph client: a message send (exchange)', () => {
+  /** A fetch that answers only when its signal aborts, after `answerMs`; records when it was aborted. */
+  const answeringAfter = (answerMs: number) =>
+    (async (_url: URL, init: RequestInit) =>
+      new Promise<Response>((resolve, reject) => {
+        const timer = setTimeout(() => resolve(Response.json({ messages: [{ id: 'wamid.1' }] })), answerMs);
+        init.signal?.addEventListener('abort', () => {
+          clearTimeout(timer);
+          reject(Object.assign(new Error('aborted'), { name: 'TimeoutError' }));
+        });
+      })) as unknown as typeof fetch;
+  const clientWith = (answering: typeof fetch) =>
+    new GraphClient({
+      baseUrl: 'https://graph.test',
+      token: async () => 't',
+      fetch: answering,
+      timeoutMs: 20,
+      exchangeTimeoutMs: 200,
+      log: silentLog,
+    });
+
+  it('waits its own, longer timeout for an answer: one later than other calls wait still counts', async () => {
+    // Prepare: an answer after 60 ms, beyond the 20 ms other calls wait
+    const client = clientWith(answeringAfter(60));
+    // Act
+    const answer = await client.exchange('p1/messages', { to: '1' });
+    // Assess
+    expect(answer).toEqual({ status: 200, body: { messages: [{ id: 'wamid.1' }] } });
+  });
+
+  it('reports a timeout, never an error, when no answer comes within it', async () => {
+    // Prepare: an answer after 1 s, beyond the 200 ms a send waits
+    const client = clientWith(answeringAfter(1_000));
+    // Act
+    const answer = await client.exchange('p1/messages', { to: '1' });
+    // Assess
+    expect(answer).toEqual({ failure: 'timeout' });
+  });
+});
+
 describe('product mapping', () => {
   it('gathers image_url and additional_image_urls into image_urls', () => {
     const product = toProduct({

@@ -24,6 +24,8 @@ export interface GraphClientOptions {
   token: () => Promise<string>;
   version?: string;
   timeoutMs?: number;
+  /** How long an `exchange` (never repeated, so its lost answer costs more) waits; `timeoutMs` when absent. */
+  exchangeTimeoutMs?: number;
   /** Attempts for idempotent calls, the first included. */
   attempts?: number;
   baseDelayMs?: number;
@@ -82,7 +84,7 @@ export class GraphClient {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify(json),
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: AbortSignal.timeout(this.options.exchangeTimeoutMs ?? this.timeoutMs),
       });
       const body = parseAnswer(await response.text());
       this.options.log.debug('upstream call', {
