@@ -54,7 +54,7 @@ export default defineConfig({
         test: {
           // Files that start a whole stack of their own (the deployed bundles, `npm start`): no shared one.
           name: 'own-stack',
-          include: ['test/deploy/**/*.test.ts', 'test/http/start-command.test.ts'],
+          include: ['test/deploy/**/*.test.ts', 'test/crash/**/*.test.ts', 'test/http/start-command.test.ts'],
         },
       },
       {

@@ -16,10 +16,12 @@ export interface QueueDef {
 
 export const QUEUES = {
   sync: { name: 'template-sync', visibilityTimeoutSeconds: 5400, maxReceiveCount: 3, urlSetting: 'SYNC_QUEUE_URL' },
-  // A dispatch job of 1,000 recipients takes 12.5 s at 80 messages per second: the dispatcher gets 5 minutes
-  // (its timeout). A job whose number is busy with other jobs yields and comes back later, and each
-  // turn counts as a receive: 100 receives let a job wait its turns behind a large send before the DLQ.
-  dispatch: { name: 'template-dispatch', visibilityTimeoutSeconds: 1800, maxReceiveCount: 100, urlSetting: 'DISPATCH_QUEUE_URL' },
+  // A dispatch job of 1,000 recipients takes 12.5 s at 80 messages per second; the dispatcher gets 50 s and
+  // hands the rest of a longer job to its next invocation. Its 5 minutes of visibility bound how long a job
+  // whose invocation died waits before it is taken up again (issue 23); its claims' leases (the invocation's
+  // time and 30 s) are over by then. A job whose number is busy with other jobs yields and comes back later,
+  // and each turn counts as a receive: 100 receives let a job wait its turns behind a large send before the DLQ.
+  dispatch: { name: 'template-dispatch', visibilityTimeoutSeconds: 300, maxReceiveCount: 100, urlSetting: 'DISPATCH_QUEUE_URL' },
   // Webhook deliveries back off exponentially (see functions/workers/deliver-webhooks.ts): 20 receives
   // span more than 24 hours before a message moves to the dead-letter queue.
   webhookEvents: { name: 'template-webhook-events', visibilityTimeoutSeconds: 720, maxReceiveCount: 20, urlSetting: 'WEBHOOK_QUEUE_URL' },

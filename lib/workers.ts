@@ -49,7 +49,8 @@ export const DispatchMessages = {
   entry: 'functions/workers/dispatch-messages.ts',
   trigger: { queue: 'dispatch', batchSize: 1, maxConcurrency: 10, redelivers: true },
   needs: { table: 'write', upstream: true, pacing: true },
-  timeoutSeconds: 300,
+  // Short, so a job whose invocation died is taken up again within 5 minutes (its queue's visibility).
+  timeoutSeconds: 50,
 } satisfies WorkerDef;
 
 export const ApplyMetaNotifications = {

@@ -17,7 +17,7 @@ import { startDynamoDbLocal, useDynamoDb } from './parts/dynamodb.ts';
 import { startGraphEmulator } from './parts/graph.ts';
 import { localEndpoints } from './parts/local-endpoints.ts';
 import { freePort, type Stop } from './parts/network.ts';
-import { prepareDataDir, restoreQueues, saveQueues } from './parts/persistence.ts';
+import { prepareDataDir } from './parts/persistence.ts';
 import { startSqs } from './parts/sqs.ts';
 import { startWorkers } from './parts/workers.ts';
 
@@ -101,7 +101,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       log(`DynamoDB at ${dynamo.endpoint} (DYNAMODB_ENDPOINT), table ${TABLE_NAME}${dynamo.created ? ' created there' : ''}`);
     else log(`DynamoDB Local on ${dynamo.endpoint}, table ${TABLE_NAME}${data ? `, kept in ${data.dynamoPath}` : ' (in memory)'}`);
 
-    const sqs = await startSqs(host, REGION);
+    const sqs = await startSqs(host, REGION, data && { file: data.queuesFile, restore: !data.fresh });
     stops.push(sqs.stop);
     log(`SQS-compatible server on ${sqs.endpoint}`);
 
@@ -180,7 +180,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         `Indexes added to the kept table (${dynamo.indexesAdded.join(', ')}); rebuilt ${rebuilt.entries} listing entries and ${rebuilt.channels} client channels`,
       );
     }
-    if (data && !data.fresh) log(`Queued messages restored: ${await restoreQueues(sqs.sqs, sqs.queues, sqs.dlqs, data.queuesFile)}`);
+    if (data && !data.fresh) log(`Queued messages restored: ${sqs.restored}`);
 
     const api = await startApiServer({ port: apiPort, host, extra: await localEndpoints(eventBridge) });
     stops.push(
@@ -191,8 +191,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         }),
     );
 
-    // Stopped in reverse: the workers first (handing back what they were retrying), then the queues are kept.
-    if (data) stops.push(async () => log(`Queued messages kept: ${await saveQueues(sqs.sqs, sqs.queues, sqs.dlqs, data.queuesFile)}`));
+    // Stopped in reverse: the workers first (handing back what they were retrying); the journal holds the rest.
+    if (data) stops.push(() => log(`Queued messages kept: ${sqs.kept()}`));
     stops.push(await startWorkers(sqs.sqs, sqs.queues, options.skipWorkers));
     return { apiUrl: api.url, graphUrl, emulator, tableName: TABLE_NAME, sqsEndpoint: sqs.endpoint, queueUrls, settings, stop };
   } catch (error) {

@@ -67,8 +67,11 @@ export class GraphEmulator {
   readonly model: GraphModel;
   readonly calls: UpstreamCall[] = [];
   readonly faults = new Faults();
-  /** Called after every request that may have changed the model (the local stack keeps it on disk). */
-  onChange?: () => void;
+  /**
+   * Called after every request that may have changed the model, with the message it accepted if any; the
+   * answer waits for it (the local stack keeps the change on disk).
+   */
+  onChange?: (accepted?: SentMessage) => Promise<void> | void;
   /** Sends Meta's webhooks to the service (upstream-facts §5), when the local stack gives one. */
   notifier?: MetaNotifier;
   /** Statuses reported on their own for every accepted message, a moment apart (none unless asked). */
@@ -109,7 +112,9 @@ export class GraphEmulator {
       const segments = path.split('/').filter(Boolean);
       if (/^v\d+\.\d+$/.test(segments[0] ?? '')) segments.shift();
       const answer = { status: 200, body: this.model.answer(method, segments, query, body, raw, url.href) };
-      if (method !== 'GET') this.onChange?.();
+      // What changed is kept before the answer leaves: an accepted message is never forgotten after a crash.
+      const accepted = method === 'POST' && segments[1] === 'messages' ? this.model.sent.at(-1) : undefined;
+      if (method !== 'GET') await this.onChange?.(accepted);
       if (method === 'POST' && segments[1] === 'messages')
         this.reportAutomatically((answer.body as { messages?: { id: string }[] }).messages?.[0]?.id);
       if (fault?.afterAccept) await new Promise((r) => setTimeout(r, fault.delayMs ?? 60_000));

@@ -1,12 +1,16 @@
 import type { DirectoryFile } from '#lib/adapters/directory-file.ts';
 import { GraphEmulator } from '../graph/emulator.ts';
+import type { SentMessage } from '../graph/model.ts';
 import { startGraphServer } from '../graph/server.ts';
+import { DurableLog } from '../journal/durable-log.ts';
 import type { Stop } from './network.ts';
 import { loadJson, saveJson } from './persistence.ts';
 
 /**
  * Our Graph API emulator, loaded with the fixture's WABAs, served over HTTP. With a state file, the state
- * kept there (if any) is loaded instead, and every change is written back to it (batched, and on stop).
+ * kept there (if any) is loaded instead, and every change is on disk before its answer leaves: an accepted
+ * message is appended to a journal beside the file (one line, not the whole state, at thousands a second),
+ * any other change writes the state whole. A start folds the journal into the state.
  */
 export async function startGraphEmulator(
   fixture: DirectoryFile,
@@ -15,26 +19,28 @@ export async function startGraphEmulator(
 ): Promise<{ url: string; emulator: GraphEmulator; stop: Stop }> {
   const emulator = new GraphEmulator(fixture);
   if (state) {
+    const journal = `${state.file}.sent.jsonl`;
     const kept = state.load ? loadJson<ReturnType<GraphEmulator['model']['snapshot']>>(state.file) : undefined;
     if (kept) emulator.model.restore(kept);
+    if (state.load) {
+      const known = new Set(emulator.model.sent.map((m) => m.id));
+      for (const message of DurableLog.read<SentMessage>(journal)) if (!known.has(message.id)) emulator.model.sent.push(message);
+    }
     const save = () => saveJson(state.file, emulator.model.snapshot());
-    // Written at most twice a second: a dispatch of thousands of messages must not rewrite the file per message.
-    let pending: NodeJS.Timeout | undefined;
-    emulator.onChange = () => {
-      pending ??= setTimeout(() => {
-        pending = undefined;
-        save();
-      }, 500);
-    };
+    // The state whole first, then an empty journal: a crash between the two leaves lines the state holds already.
     save();
+    let accepted = DurableLog.rewrite<SentMessage>(journal, []);
+    emulator.onChange = (message) => (message ? accepted.append(message) : save());
     const server = await startGraphServer(emulator, 0, host);
     return {
       url: server.url,
       emulator,
       stop: async () => {
         await server.stop();
-        clearTimeout(pending);
+        await accepted.close();
         save();
+        accepted = DurableLog.rewrite<SentMessage>(journal, []);
+        await accepted.close();
       },
     };
   }

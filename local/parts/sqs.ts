@@ -4,7 +4,9 @@ import Module, { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { dlqName, QUEUES } from '#lib/queues.ts';
+import { DurableLog } from '../journal/durable-log.ts';
 import { freePort, type Stop } from './network.ts';
+import { type JournalEntry, liveMessages, restoreJournal, SqsJournal } from '../journal/sqs-journal.ts';
 
 export interface LocalQueue {
   url: string;
@@ -32,26 +34,41 @@ function loadLocalSqs(): { createSqsServer(o: Record<string, unknown>): Promise<
   return loaded.exports as { createSqsServer(o: Record<string, unknown>): Promise<Server> };
 }
 
-/** `local-aws-sqs` with the stack's queues (lib/queues.ts) and their dead-letter queues, redrive included. */
+/**
+ * `local-aws-sqs` with the stack's queues (lib/queues.ts) and their dead-letter queues, redrive included; with a
+ * journal file, behind the journal (local/journal/sqs-journal.ts), which makes them survive a crash.
+ */
 export async function startSqs(
   host: string,
   region: string,
+  journal?: { file: string; restore: boolean },
 ): Promise<{
   endpoint: string;
   sqs: SQSClient;
   queues: Record<keyof typeof QUEUES, LocalQueue>;
   dlqs: Record<keyof typeof QUEUES, LocalQueue>;
+  /** Messages sent back from the journal of an earlier run. */
+  restored: number;
+  /** Messages the journal leaves on the queues now (at a stop: what the next start sends back). */
+  kept(): number;
   stop: Stop;
 }> {
   const { createSqsServer } = loadLocalSqs();
   const port = await freePort(host);
   const server = await createSqsServer({ port, hostname: host, emulateQueueCreationLifecycle: false });
-  const stop = () =>
+  const proxy = journal && new SqsJournal(`http://${host}:${port}`);
+  const stopServer = () =>
     new Promise<void>((resolve) => {
       server.closeAllConnections?.();
       server.close(() => resolve());
     });
-  const endpoint = `http://${host}:${port}`;
+  const stop = async () => {
+    await proxy?.stop();
+    await stopServer();
+  };
+  const direct = new SQSClient({ endpoint: `http://${host}:${port}`, region });
+  // With a journal, clients talk to it (it hands out queue URLs on its own port) and it forwards to the server.
+  const endpoint = proxy ? await proxy.start(host) : `http://${host}:${port}`;
   const sqs = new SQSClient({ endpoint, region });
   const arnOf = async (url: string) =>
     (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['QueueArn'] }))).Attributes?.QueueArn ?? '';
@@ -72,5 +89,14 @@ export async function startSqs(
     const url = created.QueueUrl ?? '';
     queues[key] = { url, arn: await arnOf(url) };
   }
-  return { endpoint, sqs, queues, dlqs, stop };
+  let restored = 0;
+  if (proxy && journal) {
+    const urls = new Map([...Object.values(queues), ...Object.values(dlqs)].map((q) => [q.url.split('/').pop() as string, q.url]));
+    const fresh = journal.restore ? await restoreJournal(journal.file, direct, (name) => urls.get(name)) : undefined;
+    proxy.useLog(fresh?.log ?? DurableLog.rewrite<JournalEntry>(journal.file, []));
+    proxy.knowQueues(fresh?.restored ?? []);
+    restored = fresh?.restored.length ?? 0;
+  }
+  const kept = () => (journal ? liveMessages(DurableLog.read<JournalEntry>(journal.file), Date.now()).length : 0);
+  return { endpoint, sqs, queues, dlqs, restored, kept, stop };
 }

@@ -395,13 +395,14 @@ describe('the route manifest', () => {
       ScalingConfig: { MaximumConcurrency: 10 },
     });
     const [, dispatcher] = resourcesOf('AWS::Lambda::Function').find(([id]) => /^DispatchMessages[0-9A-F]{8}$/.test(id))!;
-    expect(dispatcher.Properties.Timeout).toBe(300);
+    // 50 s, so a job whose invocation died is taken up within its queue's 5 minutes of visibility (issue 23).
+    expect(dispatcher.Properties.Timeout).toBe(50);
     // The pace set at deploy reaches the dispatcher only (its `pacing` need); unset, the dispatcher's default holds.
     expect(dispatcher.Properties.Environment.Variables.MESSAGES_PER_SECOND).toBe('40');
     const paced = resourcesOf('AWS::Lambda::Function').filter(([, fn]) => fn.Properties.Environment?.Variables?.MESSAGES_PER_SECOND);
     expect(paced).toHaveLength(1);
     template.hasResourceProperties('AWS::SQS::Queue', {
-      VisibilityTimeout: 1800,
+      VisibilityTimeout: 300,
       RedrivePolicy: Match.objectLike({ maxReceiveCount: 100 }),
     });
     // Assess: every dead-letter queue and every worker has an alarm

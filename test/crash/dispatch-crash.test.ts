@@ -1,0 +1,114 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type ChildStack, startChildStack } from '../support/child-stack.ts';
+
+/**
+ * Nothing accepted is lost in a crash (issue 23): a stack of the test's own (`npm start` in a child process,
+ * its data in a folder of the test's own) is killed with SIGKILL, with its DynamoDB Local, in the middle of
+ * its work, and started again on the same data. The queues' journal and the emulator's keep what they had
+ * acknowledged; the dispatcher takes up the job again once the dead invocation's claims ran out.
+ */
+const DEMO_NUMBER = { did: '5215550001', id: '110001' };
+const RESTART_BOUND_MS = 5 * 60_000;
+
+const json = async (response: Response) => ({ status: response.status, body: (await response.json()) as any });
+const get = (stack: ChildStack, path: string) =>
+  fetch(`${stack.base}${path}`, { headers: { authorization: `Bearer ${stack.token}` } }).then(json);
+const sentAtEmulator = async (stack: ChildStack) =>
+  (
+    (await (await fetch(`${stack.graphUrl}/_emulator/sent?phone_number_id=${DEMO_NUMBER.id}`)).json()) as {
+      sent: { message: { to: string } }[];
+    }
+  ).sent;
+
+async function sendOfThousand(stack: ChildStack, batch: number) {
+  const recipients = Array.from({ length: 1000 }, (_, i) => ({
+    to: `52${batch}${String(i).padStart(6, '0')}`,
+    params: { body: [`P-${i}`] },
+  }));
+  const response = await fetch(`${stack.base}/template/messages/${DEMO_NUMBER.did}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${stack.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      did: DEMO_NUMBER.did,
+      type: 'template',
+      channel: 'MSGCHAN',
+      template: { name: 'order_update', language: 'en_US' },
+      recipients,
+    }),
+  }).then(json);
+  expect(response.status).toBe(200);
+  return response.body.send_id as string;
+}
+
+/** What a stack said of its parts as it started (where its DynamoDB is, how many queued messages came back). */
+const startLines = (stack: ChildStack) =>
+  stack.log
+    .split('\n')
+    .filter((line) => line && !line.startsWith('{') && !line.includes('Warning'))
+    .join(' | ');
+
+async function until<T>(what: () => string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${what()}: not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+describe.concurrent('a crash during a 1,000-recipient dispatch (SIGKILL, then a start on the same data)', () => {
+  it.each([
+    ['before any message went', 0],
+    ['after about 300 messages', 300],
+    ['after about 900 messages', 900],
+  ])(
+    '%s: the send completes within 5 minutes of the restart, each recipient once at most, the rest outcome_unknown',
+    async (_when, killAfter) => {
+      // Prepare: a stack of this test's own, no statuses (only the dispatch is under test)
+      const folder = mkdtempSync(join(tmpdir(), 'tms-crash-'));
+      const env = { AUTO_STATUSES: '' };
+      const first = await startChildStack(folder, { ...env, FRESH: 'true' });
+      let second: ChildStack | undefined;
+      try {
+        const sendId = await sendOfThousand(first, killAfter / 100 + 1);
+        if (killAfter > 0)
+          await until(
+            () => 'messages sent',
+            async () => ((await sentAtEmulator(first)).length >= killAfter ? true : undefined),
+            120_000,
+          );
+        // Act: the crash, then a start on the same data
+        await first.kill();
+        second = await startChildStack(folder, env);
+        const restarted = Date.now();
+        let last: unknown;
+        const status = await until(
+          () => `the send completed (last seen ${JSON.stringify(last)}; the restart said: ${startLines(second as ChildStack)})`,
+          async () => {
+            const { body } = await get(second as ChildStack, `/sends/${sendId}`);
+            last = body;
+            return body.status === 'completed' ? body : undefined;
+          },
+          RESTART_BOUND_MS,
+        );
+        const sent = await sentAtEmulator(second);
+        // Assess: complete, within the bound; every recipient once at most; every failure outcome_unknown
+        expect(Date.now() - restarted).toBeLessThan(RESTART_BOUND_MS);
+        expect(status.sent + status.failed).toBe(1000);
+        const recipients = sent.map((m) => m.message.to);
+        expect(new Set(recipients).size).toBe(recipients.length);
+        expect(recipients.length).toBeGreaterThanOrEqual(status.sent);
+        expect((status.errors as { code: string }[]).filter((e) => e.code !== 'outcome_unknown')).toEqual([]);
+      } finally {
+        await second?.stop().catch(() => undefined);
+        await first.kill();
+        rmSync(folder, { recursive: true, force: true });
+      }
+    },
+    8 * 60_000,
+  );
+});
