@@ -109,6 +109,8 @@ export class TemplateMessagingStack extends Stack {
       Object.entries(QUEUES).map(([key, def]) => {
         const deadLetterQueue = new Queue(this, `${key}Dlq`, {
           retentionPeriod: Duration.days(14),
+          // As its queue's: a worker may consume it (lib/workers.ts `deadLetters`).
+          visibilityTimeout: Duration.seconds(def.visibilityTimeoutSeconds),
           encryption: QueueEncryption.SQS_MANAGED,
           enforceSSL: true,
         });
@@ -124,7 +126,7 @@ export class TemplateMessagingStack extends Stack {
           deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1) }),
           `Messages in the ${def.name} dead-letter queue`,
         );
-        return [key, { def, queue }];
+        return [key, { def, queue, deadLetterQueue }];
       }),
     );
 
@@ -282,7 +284,8 @@ export class TemplateMessagingStack extends Stack {
       const fn = new ServiceFunction(this, worker.name, { entry: worker.entry, timeout: Duration.seconds(worker.timeoutSeconds) });
       grantNeeds(fn, worker.needs);
       if ('queue' in worker.trigger) {
-        const { def, queue } = queues[worker.trigger.queue];
+        const { def, queue: mainQueue, deadLetterQueue } = queues[worker.trigger.queue];
+        const queue = worker.trigger.deadLetters ? deadLetterQueue : mainQueue;
         queue.grantConsumeMessages(fn);
         fn.addEnvironment(def.urlSetting, queue.queueUrl);
         fn.addEventSource(

@@ -16,7 +16,15 @@ export interface WorkerDef {
    * `batchWindowSeconds`: how long a batch may gather messages before the invocation (a batch over 10 needs one).
    */
   trigger:
-    | { queue: keyof typeof QUEUES; batchSize: number; batchWindowSeconds?: number; maxConcurrency?: number; redelivers?: boolean }
+    | {
+        queue: keyof typeof QUEUES;
+        /** Consumes the queue's dead-letter queue instead: what the queue's consumer gave up on. */
+        deadLetters?: boolean;
+        batchSize: number;
+        batchWindowSeconds?: number;
+        maxConcurrency?: number;
+        redelivers?: boolean;
+      }
     | { everyMinutes: number };
   needs: Needs;
   /** The function's timeout; its queue's visibility timeout is six times this (lib/queues.ts). */
@@ -53,6 +61,17 @@ export const DispatchMessages = {
   timeoutSeconds: 50,
 } satisfies WorkerDef;
 
+export const AbandonDispatchJobs = {
+  // A dispatch job in the dead-letter queue (its retries spent) settles its unsent recipients
+  // `dispatch_abandoned`, so its send completes (issue 23). A block a live invocation holds makes it come back
+  // after the dead-letter queue's visibility timeout.
+  name: 'AbandonDispatchJobs',
+  entry: 'functions/workers/abandon-dispatch-jobs.ts',
+  trigger: { queue: 'dispatch', deadLetters: true, batchSize: 1, maxConcurrency: 2 },
+  needs: { table: 'write' },
+  timeoutSeconds: 50,
+} satisfies WorkerDef;
+
 export const ApplyMetaNotifications = {
   // Meta's notifications: template changes reach every client's records (with their events), statuses the sends.
   // Up to 100 a batch, gathered for at most a second: a send's statuses in one batch are counted in one write
@@ -74,4 +93,11 @@ export const RelayOutbox = {
 } satisfies WorkerDef;
 
 /** Every worker, as the stack and the local stack run them. */
-export const workers: WorkerDef[] = [DeliverWebhooks, SyncTemplatesWorker, DispatchMessages, ApplyMetaNotifications, RelayOutbox];
+export const workers: WorkerDef[] = [
+  DeliverWebhooks,
+  SyncTemplatesWorker,
+  DispatchMessages,
+  AbandonDispatchJobs,
+  ApplyMetaNotifications,
+  RelayOutbox,
+];

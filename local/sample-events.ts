@@ -99,6 +99,23 @@ export const OTHER_SAMPLES: Record<string, unknown> = {
       recipients: [{ to: '5215550100001', params: { body: ['A-1001'] } }],
     },
   ]),
+  // The same job of a send that does not exist, given up on: dropped.
+  AbandonDispatchJobs: sqsEvent('template-dispatch-dlq', [
+    {
+      send_id: NO_SUCH_ID,
+      client_id: 7,
+      did: DID,
+      waba_id: '100200300',
+      phone_number_id: '110001',
+      channel: 'MSGCHAN',
+      template: { name: 'order_update', language: 'en_US', id: '9001', components: [] },
+      total_contacts: 1,
+      job: 1,
+      jobs: 1,
+      first_index: 0,
+      recipients: [{ to: '5215550100001', params: { body: ['A-1001'] } }],
+    },
+  ]),
   // Meta's quality rating of template 9001, as the webhook route queues it.
   ApplyMetaNotifications: sqsEvent('meta-notifications', [
     {

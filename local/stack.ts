@@ -193,7 +193,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
     // Stopped in reverse: the workers first (handing back what they were retrying); the journal holds the rest.
     if (data) stops.push(() => log(`Queued messages kept: ${sqs.kept()}`));
-    stops.push(await startWorkers(sqs.sqs, sqs.queues, options.skipWorkers));
+    stops.push(await startWorkers(sqs.sqs, sqs.queues, sqs.dlqs, options.skipWorkers));
     return { apiUrl: api.url, graphUrl, emulator, tableName: TABLE_NAME, sqsEndpoint: sqs.endpoint, queueUrls, settings, stop };
   } catch (error) {
     await stop();

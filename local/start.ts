@@ -26,6 +26,8 @@ const starting = startLocalStack({
   fresh: process.env.FRESH === 'true',
   // As Meta does: every accepted message is reported sent, then delivered (AUTO_STATUSES= turns it off).
   autoStatuses: (process.env.AUTO_STATUSES ?? 'sent,delivered').split(',').filter(Boolean) as MessageStatus[],
+  // Workers not to run (SKIP_WORKERS=DispatchMessages,…): a test that puts a job where a worker gave up on it.
+  skipWorkers: (process.env.SKIP_WORKERS ?? '').split(',').filter(Boolean),
   log: (line) => console.error(line),
 });
 

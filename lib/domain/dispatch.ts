@@ -113,6 +113,18 @@ async function queuedSend(deps: DispatchDeps, sendId: string) {
   return send;
 }
 
+/** The block of a job that starts at its position `start`, and its positions (a repeat names what it repeats). */
+export function blockAt(job: DispatchJob, start: number): { block: RecipientBlock; positions: { position: number; repeat?: number }[] } {
+  const recipients = job.recipients.slice(start, start + BLOCK);
+  const positions = recipients.map((r, i) => ({ position: start + i, repeat: r.duplicate_of }));
+  const block = {
+    first: job.first_index + start,
+    size: recipients.length,
+    sendable: positions.filter((p) => p.repeat === undefined).length,
+  };
+  return { block, positions };
+}
+
 export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise<DispatchResult> {
   const { sends, clock, settings, log } = deps;
   const send = await queuedSend(deps, job.send_id);
@@ -149,13 +161,7 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
    * reserved. Done for the next block while this one sends, so the number's slots follow each other.
    */
   const prepareBlock = async (start: number) => {
-    const recipients = job.recipients.slice(start, start + BLOCK);
-    const positions = recipients.map((r, i) => ({ position: start + i, repeat: r.duplicate_of }));
-    const block: RecipientBlock = {
-      first: job.first_index + start,
-      size: recipients.length,
-      sendable: positions.filter((p) => p.repeat === undefined).length,
-    };
+    const { block, positions } = blockAt(job, start);
     const lease: ClaimLease = { holder: deps.holder, untilMs: clock.now() + deps.remainingMs() + LEASE_MARGIN_MS };
     const claim = await sends.claimBlock(job.send_id, block, lease, clock.now());
     if (claim === 'busy') unfinished = true;

@@ -10,7 +10,8 @@ export type ServiceMetric =
   | 'WebhooksDelivered'
   | 'WebhookDeliveriesFailed'
   | 'SyncRuns'
-  | 'SyncRunsFailed';
+  | 'SyncRunsFailed'
+  | 'DispatchJobsAbandoned';
 
 let metrics: Metrics | undefined;
 const emitter = () =>

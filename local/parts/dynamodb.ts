@@ -120,8 +120,13 @@ export async function startDynamoDbLocal(
     child.kill('SIGKILL');
   };
   const endpoint = `http://${host}:${port}`;
+  // A JVM that could not take its port exits; without this, the stack would use whatever answers there.
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => reject(new Error(`DynamoDB Local exited (${code}) before it answered on ${endpoint}`))),
+  );
+  exited.catch(() => undefined);
   try {
-    const table = await prepareTable(new DynamoDBClient({ endpoint, region }), tableName, 'DynamoDB Local');
+    const table = await Promise.race([prepareTable(new DynamoDBClient({ endpoint, region }), tableName, 'DynamoDB Local'), exited]);
     return { endpoint, ...table, empty: table.created, stop };
   } catch (error) {
     stop();

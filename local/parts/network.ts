@@ -1,14 +1,27 @@
 import { createServer, type Server } from 'node:net';
 
-/** A port free on this host right now. */
-export function freePort(host = '127.0.0.1'): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * Ports handed out below Linux's ephemeral range (32768–60999): a port chosen now is bound a few seconds later
+ * (DynamoDB Local's JVM takes that long), and in between the kernel may give a port of its ephemeral range to
+ * any outgoing connection or `listen(0)` of this machine. With several stacks at once (the test suite's), one
+ * did: a stack failed with EADDRINUSE, or talked to another stack's DynamoDB Local.
+ */
+const PORTS = { from: 20_000, to: 32_000 };
+
+/** A port free on this host right now, outside the kernel's ephemeral range. */
+export async function freePort(host = '127.0.0.1'): Promise<number> {
+  for (let tries = 0; ; tries++) {
+    const port = PORTS.from + Math.floor(Math.random() * (PORTS.to - PORTS.from));
+    if (await canListen(port, host)) return port;
+    if (tries > 200) throw new Error(`no free port in ${PORTS.from}–${PORTS.to}`);
+  }
+}
+
+function canListen(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
     const server: Server = createServer();
-    server.once('error', reject);
-    server.listen(0, host, () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
   });
 }
 

@@ -75,7 +75,10 @@ export async function startSqs(
   const queues = {} as Record<keyof typeof QUEUES, LocalQueue>;
   const dlqs = {} as Record<keyof typeof QUEUES, LocalQueue>;
   for (const [key, queue] of Object.entries(QUEUES) as [keyof typeof QUEUES, (typeof QUEUES)[keyof typeof QUEUES]][]) {
-    const dlq = await sqs.send(new CreateQueueCommand({ QueueName: dlqName(queue) }));
+    // As deployed: a dead-letter queue has its queue's visibility timeout (a worker may consume it).
+    const dlq = await sqs.send(
+      new CreateQueueCommand({ QueueName: dlqName(queue), Attributes: { VisibilityTimeout: String(queue.visibilityTimeoutSeconds) } }),
+    );
     dlqs[key] = { url: dlq.QueueUrl ?? '', arn: await arnOf(dlq.QueueUrl ?? '') };
     const created = await sqs.send(
       new CreateQueueCommand({

@@ -11,12 +11,17 @@ import type { LocalQueue } from './sqs.ts';
 type WorkerHandler = (event: unknown, context: unknown) => Promise<unknown>;
 
 /** The workers of lib/workers.ts: queue consumers as Lambda's event source mapping runs them, schedules on a timer. */
-export async function startWorkers(sqs: SQSClient, queues: Record<keyof typeof QUEUES, LocalQueue>, skip: string[] = []): Promise<Stop> {
+export async function startWorkers(
+  sqs: SQSClient,
+  queues: Record<keyof typeof QUEUES, LocalQueue>,
+  deadLetterQueues: Record<keyof typeof QUEUES, LocalQueue>,
+  skip: string[] = [],
+): Promise<Stop> {
   const stops: Stop[] = [];
   for (const worker of workers.filter((w) => !skip.includes(w.name))) {
     const { handler } = (await import(pathToFileURL(join(ROOT, worker.entry)).href)) as { handler: WorkerHandler };
     if ('queue' in worker.trigger) {
-      const queue = queues[worker.trigger.queue];
+      const queue = (worker.trigger.deadLetters ? deadLetterQueues : queues)[worker.trigger.queue];
       stops.push(
         pollQueue({
           sqs,

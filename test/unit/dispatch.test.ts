@@ -2,11 +2,13 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cloudMessage } from '#lib/domain/cloud-message.ts';
+import { abandonJob } from '#lib/domain/abandon-job.ts';
 import { DEFAULT_DISPATCH, type DispatchDeps, dispatchJob } from '#lib/domain/dispatch.ts';
 import { type DispatchJob, type JobRecipient, markRepeats } from '#lib/domain/dispatch-job.ts';
 import { silentLog } from '#lib/domain/log.ts';
 import type { MessageAnswer, SendRecord } from '#lib/domain/ports.ts';
 import { templateNeeds } from '#lib/domain/send.ts';
+import { sendStatusOf } from '#lib/domain/send-status.ts';
 import type { MetaTemplate } from '#lib/domain/template-record.ts';
 import { GraphError } from '../../local/graph/graph-error.ts';
 import { checkMessage, storedAuthenticationComponents } from '../../local/graph/message-check.ts';
@@ -450,5 +452,74 @@ describe('Cloud API messages (upstream-facts §1.9) against the emulator’s che
       { type: 'body', parameters: [{ type: 'text', text: '482913' }] },
       { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: '482913' }] },
     ]);
+  });
+});
+
+describe('a dispatch job given up on (its dead-letter queue, issue 23)', () => {
+  const recipientsOf = (n: number) => Array.from({ length: n }, (_, i) => recipient(String(5215560000 + i)));
+  const abandonDeps = (w: Awaited<ReturnType<typeof world>>) => ({
+    sends: w.sends,
+    clock: w.clock,
+    log: silentLog,
+    holder: 'abandoner',
+  });
+
+  it('settles a job never begun whole: every recipient dispatch_abandoned, the send completed, nothing sent', async () => {
+    // Prepare
+    const w = await world(200);
+    // Act
+    const result = await abandonJob(abandonDeps(w), jobOf(recipientsOf(200)));
+    // Assess
+    const status = sendStatusOf(await w.status());
+    expect(result).toEqual({ outcome: 'done' });
+    expect(status).toMatchObject({ status: 'completed', failed: 200, pending: 0 });
+    expect(status.errors).toEqual([expect.objectContaining({ code: 'dispatch_abandoned', count: 200 })]);
+    expect(w.upstream.calls).toHaveLength(0);
+  });
+
+  it('settles a begun job block by block: a dead holder’s block outcome_unknown, a settled one kept, the rest abandoned', async () => {
+    // Prepare: 200 recipients (blocks at 0, 90, 180); the first block settled sent, the second held by an invocation that died
+    const w = await world(200);
+    const job = jobOf(recipientsOf(200));
+    await w.sends.beginJob('send-1', 1);
+    const dead = { holder: 'dead', untilMs: w.clock.now() + 1_000 };
+    const first = { first: 0, size: 90, sendable: 90 };
+    await w.sends.claimBlock('send-1', first, dead, w.clock.now());
+    await w.sends.settleBlock(
+      'send-1',
+      first,
+      Array.from({ length: 90 }, (_, i) => ({ kind: 'sent' as const, message_id: `m${i}` })),
+      dead,
+    );
+    await w.sends.claimBlock('send-1', { first: 90, size: 90, sendable: 90 }, dead, w.clock.now());
+    w.clock.advance(2_000);
+    // Act
+    const result = await abandonJob(abandonDeps(w), job);
+    // Assess
+    const status = sendStatusOf(await w.status());
+    expect(result).toEqual({ outcome: 'done' });
+    expect(status).toMatchObject({ status: 'completed', sent: 90, failed: 110, pending: 0 });
+    expect(Object.fromEntries(status.errors.map((e) => [e.code, e.count]))).toEqual({ outcome_unknown: 90, dispatch_abandoned: 20 });
+  });
+
+  it('leaves a block a live invocation holds to it and comes back; then finishes the job', async () => {
+    // Prepare: the first block held by an invocation still running for a minute
+    const w = await world(100);
+    const job = jobOf(recipientsOf(100));
+    await w.sends.beginJob('send-1', 1);
+    await w.sends.claimBlock(
+      'send-1',
+      { first: 0, size: 90, sendable: 90 },
+      { holder: 'live', untilMs: w.clock.now() + 60_000 },
+      w.clock.now(),
+    );
+    // Act: once while it holds the block, once after its lease
+    const whileHeld = await abandonJob(abandonDeps(w), job);
+    w.clock.advance(61_000);
+    const after = await abandonJob(abandonDeps(w), job);
+    // Assess
+    expect(whileHeld).toMatchObject({ outcome: 'retry_later' });
+    expect(after).toEqual({ outcome: 'done' });
+    expect(sendStatusOf(await w.status())).toMatchObject({ status: 'completed', failed: 100, pending: 0 });
   });
 });

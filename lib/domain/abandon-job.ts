@@ -1,0 +1,57 @@
+import { BLOCK, blockAt, type DispatchResult } from './dispatch.ts';
+import type { DispatchJob } from './dispatch-job.ts';
+import type { Log } from './log.ts';
+import type { ClaimLease, PositionOutcome, RecipientOutcome, SendStore } from './ports.ts';
+
+/** What a recipient of a job given up on becomes (issue 23). */
+export const ABANDONED: RecipientOutcome = {
+  kind: 'failed',
+  code: 'dispatch_abandoned',
+  title: 'The dispatcher gave up on this job after its retries; nothing more of it is sent',
+};
+
+/** How long a job given up on waits for a live invocation to settle the blocks it holds. */
+const HELD_RETRY_SECONDS = 60;
+
+export interface AbandonDeps {
+  sends: SendStore;
+  clock: { now(): number };
+  log: Log;
+  /** Who settles: the abandoning invocation, so its claims are told apart from a dispatcher's. */
+  holder: string;
+}
+
+/**
+ * A dispatch job that reached its dead-letter queue (its retries spent) can no longer be sent, so its send
+ * would stay `sending` for ever: every recipient of it not settled yet is settled `failed` /
+ * `dispatch_abandoned` and the send completes. A job never begun is settled whole in one write; a begun one
+ * block by block, each claimed first (a block a dead invocation held is settled `lost`, its recipients
+ * `outcome_unknown`, as the dispatcher would); a block a live invocation holds is left to it, and the job
+ * comes back. Nothing is ever sent from here.
+ */
+export async function abandonJob(deps: AbandonDeps, job: DispatchJob): Promise<DispatchResult> {
+  const { sends, clock, log } = deps;
+  const send = await sends.get(job.send_id);
+  if (send?.status !== 'queued') return { outcome: 'dropped', reason: send ? `send ${send.status}` : 'unknown send' };
+  const sendable = job.recipients.filter((r) => r.duplicate_of === undefined).length;
+  if (await sends.settleJob(job.send_id, job.job, sendable, ABANDONED)) {
+    log.warn('dispatch job abandoned before it began', { recipients: sendable });
+    return { outcome: 'done' };
+  }
+  const lease: ClaimLease = { holder: deps.holder, untilMs: clock.now() };
+  let held = false;
+  let abandoned = 0;
+  for (let start = 0; start < job.recipients.length; start += BLOCK) {
+    const { block, positions } = blockAt(job, start);
+    const claim = await sends.claimBlock(job.send_id, block, lease, clock.now());
+    if (claim === 'busy') held = true;
+    if (claim !== 'claimed') continue;
+    const outcomes = positions.map((p): PositionOutcome => (p.repeat === undefined ? ABANDONED : { kind: 'duplicate', of: p.repeat }));
+    await sends.settleBlock(job.send_id, block, outcomes, lease);
+    abandoned += block.sendable;
+  }
+  log.warn('dispatch job abandoned', { recipients: abandoned, blocks_held_elsewhere: held });
+  return held
+    ? { outcome: 'retry_later', reason: 'blocks held by a live invocation', afterSeconds: HELD_RETRY_SECONDS }
+    : { outcome: 'done' };
+}

@@ -1,0 +1,58 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DeleteMessageCommand, GetQueueUrlCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { describe, expect, it } from 'vitest';
+import { dlqName, QUEUES } from '../../lib/queues.ts';
+import { startChildStack } from '../support/child-stack.ts';
+
+/**
+ * A dispatch job the dispatcher gave up on (issue 23): on a stack of the test's own whose dispatcher does not
+ * run, the send's job is moved from its queue to the dead-letter queue, as SQS does after its last receive.
+ */
+describe('a dispatch job in the dead-letter queue', () => {
+  it('leaves no send sending: its recipients are settled dispatch_abandoned and the send completes', async () => {
+    // Prepare: a send of 200 whose job waits on the dispatch queue
+    const folder = mkdtempSync(join(tmpdir(), 'tms-dlq-'));
+    const stack = await startChildStack(folder, { FRESH: 'true', AUTO_STATUSES: '', SKIP_WORKERS: 'DispatchMessages' });
+    try {
+      const auth = { authorization: `Bearer ${stack.token}`, 'content-type': 'application/json' };
+      const recipients = Array.from({ length: 200 }, (_, i) => ({ to: `5277${String(i).padStart(6, '0')}`, params: { body: [`P-${i}`] } }));
+      const accepted = await fetch(`${stack.base}/template/messages/5215550001`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({
+          did: '5215550001',
+          type: 'template',
+          channel: 'MSGCHAN',
+          template: { name: 'order_update', language: 'en_US' },
+          recipients,
+        }),
+      });
+      expect(accepted.status).toBe(200);
+      const { send_id: sendId } = (await accepted.json()) as { send_id: string };
+      const endpoint = /SQS-compatible server on (\S+)/.exec(stack.log)?.[1] as string;
+      const sqs = new SQSClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+      const urlOf = async (name: string) => (await sqs.send(new GetQueueUrlCommand({ QueueName: name }))).QueueUrl as string;
+      const [queue, deadLetters] = [await urlOf(QUEUES.dispatch.name), await urlOf(dlqName(QUEUES.dispatch))];
+      const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queue, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
+      expect(Messages).toHaveLength(1);
+      // Act: the job given up on
+      await sqs.send(new SendMessageCommand({ QueueUrl: deadLetters, MessageBody: Messages[0].Body as string }));
+      await sqs.send(new DeleteMessageCommand({ QueueUrl: queue, ReceiptHandle: Messages[0].ReceiptHandle as string }));
+      let status: Record<string, any> = {};
+      for (const deadline = Date.now() + 60_000; status.status !== 'completed' && Date.now() < deadline; ) {
+        await new Promise((r) => setTimeout(r, 250));
+        status = (await (await fetch(`${stack.base}/sends/${sendId}`, { headers: auth })).json()) as Record<string, any>;
+      }
+      // Assess: completed, every recipient failed as abandoned, nothing sent
+      expect(status).toMatchObject({ status: 'completed', total: 200, sent: 0, failed: 200, pending: 0 });
+      expect(status.errors).toEqual([expect.objectContaining({ code: 'dispatch_abandoned', count: 200 })]);
+      const sent = (await (await fetch(`${stack.graphUrl}/_emulator/sent?phone_number_id=110001`)).json()) as { sent: unknown[] };
+      expect(sent.sent).toHaveLength(0);
+    } finally {
+      await stack.stop();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
