@@ -72,6 +72,15 @@ export const AbandonDispatchJobs = {
   timeoutSeconds: 50,
 } satisfies WorkerDef;
 
+export const AbandonSyncJobs = {
+  // A sync job in the dead-letter queue gives its lease back and records its run failed (issue 23).
+  name: 'AbandonSyncJobs',
+  entry: 'functions/workers/abandon-sync-jobs.ts',
+  trigger: { queue: 'sync', deadLetters: true, batchSize: 1, maxConcurrency: 2 },
+  needs: { table: 'write' },
+  timeoutSeconds: 30,
+} satisfies WorkerDef;
+
 export const ApplyMetaNotifications = {
   // Meta's notifications: template changes reach every client's records (with their events), statuses the sends.
   // Up to 100 a batch, gathered for at most a second: a send's statuses in one batch are counted in one write
@@ -98,6 +107,7 @@ export const workers: WorkerDef[] = [
   SyncTemplatesWorker,
   DispatchMessages,
   AbandonDispatchJobs,
+  AbandonSyncJobs,
   ApplyMetaNotifications,
   RelayOutbox,
 ];

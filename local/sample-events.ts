@@ -116,6 +116,8 @@ export const OTHER_SAMPLES: Record<string, unknown> = {
       recipients: [{ to: '5215550100001', params: { body: ['A-1001'] } }],
     },
   ]),
+  // The same sync job, given up on: the lease is not held, the run recorded failed for client 10.
+  AbandonSyncJobs: sqsEvent('template-sync-dlq', [{ client_id: 10, lease_id: 'sample-lease-not-held' }]),
   // Meta's quality rating of template 9001, as the webhook route queues it.
   ApplyMetaNotifications: sqsEvent('meta-notifications', [
     {

@@ -300,3 +300,21 @@ export async function runSync(deps: RunSyncDeps, job: SyncJob) {
   deps.log.info('sync finished', { client_id: clientId, ...counts, failures: failures.length });
   return { ...counts, result: failures.length === 0 ? ('succeeded' as const) : ('failed' as const) };
 }
+
+/**
+ * A sync job in its dead-letter queue (the worker died or failed on it every time, issue 23): its lease is given
+ * back at once (it would otherwise hold the client's syncs off until it expires) and the run is recorded
+ * `failed`, saying so, for the client's sync status. Nothing is read from the upstream.
+ */
+export async function abandonSync(deps: { leases: SyncLeaseStore; log: Log; now?: () => Date }, job: SyncJob) {
+  const finishedAt = (deps.now?.() ?? new Date()).toISOString();
+  await deps.leases.release(job.client_id, job.lease_id, {
+    started_at: job.requested_at ?? finishedAt,
+    finished_at: finishedAt,
+    result: 'failed',
+    templates_seen: 0,
+    changes: 0,
+    error: 'sync_abandoned: the sync worker gave up on this run after its retries',
+  });
+  deps.log.warn('sync job abandoned', { client_id: job.client_id });
+}

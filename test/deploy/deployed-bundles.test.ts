@@ -147,7 +147,14 @@ describe('the deployed bundles (issue 14)', () => {
   });
 
   it('each worker bundle takes its sample batch without failing a message, and the trigger fills the claims', async () => {
-    for (const name of ['DeliverWebhooks', 'SyncTemplatesWorker', 'DispatchMessages', 'AbandonDispatchJobs', 'ApplyMetaNotifications']) {
+    for (const name of [
+      'DeliverWebhooks',
+      'SyncTemplatesWorker',
+      'DispatchMessages',
+      'AbandonDispatchJobs',
+      'AbandonSyncJobs',
+      'ApplyMetaNotifications',
+    ]) {
       const result = await invoke(name, JSON.parse(readFileSync(join(EVENTS_DIR, `${name}.json`), 'utf8')));
       expect(result, name).toEqual({ batchItemFailures: [] });
     }
