@@ -65,6 +65,22 @@ const sqsEvent = (queue: string, bodies: unknown[]): SQSEvent => ({
   })),
 });
 
+/** A dispatch job of a send that does not exist. */
+const JOB_OF_NO_SEND = {
+  send_id: NO_SUCH_ID,
+  client_id: 7,
+  did: DID,
+  waba_id: '100200300',
+  phone_number_id: '110001',
+  channel: 'MSGCHAN',
+  template: { name: 'order_update', language: 'en_US', id: '9001', components: [] },
+  total_contacts: 1,
+  job: 1,
+  jobs: 1,
+  first_index: 0,
+  recipients: [{ to: '5215550100001', params: { body: ['A-1001'] } }],
+};
+
 /** The workers' and the identity trigger's samples, and what each leaves undone (none: `[]` failures). */
 export const OTHER_SAMPLES: Record<string, unknown> = {
   // An event of client 10, whose configuration the PutWebhookConfig sample leaves inactive: logged `skipped`.
@@ -83,39 +99,9 @@ export const OTHER_SAMPLES: Record<string, unknown> = {
   // A job whose lease nobody holds: the sync says so and does nothing.
   SyncTemplatesWorker: sqsEvent('template-sync', [{ client_id: 10, lease_id: 'sample-lease-not-held' }]),
   // A job of a send that does not exist: dropped.
-  DispatchMessages: sqsEvent('template-dispatch', [
-    {
-      send_id: NO_SUCH_ID,
-      client_id: 7,
-      did: DID,
-      waba_id: '100200300',
-      phone_number_id: '110001',
-      channel: 'MSGCHAN',
-      template: { name: 'order_update', language: 'en_US', id: '9001', components: [] },
-      total_contacts: 1,
-      job: 1,
-      jobs: 1,
-      first_index: 0,
-      recipients: [{ to: '5215550100001', params: { body: ['A-1001'] } }],
-    },
-  ]),
+  DispatchMessages: sqsEvent('template-dispatch', [JOB_OF_NO_SEND]),
   // The same job of a send that does not exist, given up on: dropped.
-  AbandonDispatchJobs: sqsEvent('template-dispatch-dlq', [
-    {
-      send_id: NO_SUCH_ID,
-      client_id: 7,
-      did: DID,
-      waba_id: '100200300',
-      phone_number_id: '110001',
-      channel: 'MSGCHAN',
-      template: { name: 'order_update', language: 'en_US', id: '9001', components: [] },
-      total_contacts: 1,
-      job: 1,
-      jobs: 1,
-      first_index: 0,
-      recipients: [{ to: '5215550100001', params: { body: ['A-1001'] } }],
-    },
-  ]),
+  AbandonDispatchJobs: sqsEvent('template-dispatch-dlq', [JOB_OF_NO_SEND]),
   // The same sync job, given up on: the lease is not held, the run recorded failed for client 10.
   AbandonSyncJobs: sqsEvent('template-sync-dlq', [{ client_id: 10, lease_id: 'sample-lease-not-held' }]),
   // Meta's quality rating of template 9001, as the webhook route queues it.

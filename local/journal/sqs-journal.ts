@@ -69,6 +69,8 @@ export class SqsJournal {
   private server?: Server;
   /** Receipt handles of messages handed out, to their message ids: a delete names only the handle. */
   private handles = new Map<string, string>();
+  /** Each message's latest handle, so a message received again does not leave its old one behind. */
+  private handleOf = new Map<string, string>();
   /** Which queue each message is on, to notice one the server moved to its dead-letter queue. */
   private queueOf = new Map<string, string>();
   url = '';
@@ -92,7 +94,8 @@ export class SqsJournal {
             const text = Buffer.from(Buffer.concat(parts).toString().replaceAll(`${this.target}/`, `${this.url}/`));
             try {
               if ((answer.statusCode ?? 500) < 300) await this.record(String(req.headers['x-amz-target'] ?? ''), body, text);
-              res.writeHead(answer.statusCode ?? 500, { ...answer.headers, 'content-length': String(text.length) });
+              const { 'transfer-encoding': _chunked, ...headers } = answer.headers;
+              res.writeHead(answer.statusCode ?? 500, { ...headers, 'content-length': String(text.length) });
               res.end(text);
             } catch {
               // Not on disk: the caller must not believe it was accepted.
@@ -153,19 +156,23 @@ export class SqsJournal {
     }
     if (action === 'ReceiveMessage')
       for (const m of output.Messages ?? []) {
+        const previous = this.handleOf.get(m.MessageId);
+        if (previous) this.handles.delete(previous);
         this.handles.set(m.ReceiptHandle, m.MessageId);
+        this.handleOf.set(m.MessageId, m.ReceiptHandle);
         if (this.queueOf.get(m.MessageId) !== queue) entries.push({ op: 'moved', id: m.MessageId, queue });
       }
     const deleted = (handle: string | undefined) => {
       const id = handle && this.handles.get(handle);
       if (!id) return;
       this.handles.delete(handle);
+      this.handleOf.delete(id);
       entries.push({ op: 'deleted', id });
     };
     if (action === 'DeleteMessage') deleted(input.ReceiptHandle);
     if (action === 'DeleteMessageBatch') {
-      const handleOf = new Map((input.Entries ?? []).map((e) => [e.Id, e.ReceiptHandle]));
-      for (const ok of output.Successful ?? []) deleted(handleOf.get(ok.Id));
+      const handleById = new Map((input.Entries ?? []).map((e) => [e.Id, e.ReceiptHandle]));
+      for (const ok of output.Successful ?? []) deleted(handleById.get(ok.Id));
     }
     if (action === 'PurgeQueue') entries.push({ op: 'purged', queue });
     for (const entry of entries) {
