@@ -1,15 +1,17 @@
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { checkQuotas } from './quotas.ts';
 import { TemplateMessagingStack } from './stack.ts';
 
 /**
  * The deployment's settings are context values (`cdk deploy -c key=value`, or cdk.json): README, "Deploy",
- * lists each one. cdk-nag's AwsSolutions checks run at every synth: an unacknowledged finding fails it.
+ * lists each one. cdk-nag's AwsSolutions checks run at every synth: an unacknowledged finding fails it; so do
+ * the deployment's quotas (infra/quotas.ts: resources, template size, environments, inline policies).
  */
 const app = new App();
 const context = (key: string) => app.node.tryGetContext(key) as string | undefined;
 const number = (key: string) => (context(key) === undefined ? undefined : Number(context(key)));
-new TemplateMessagingStack(app, context('stackName') ?? 'TemplateMessagingService', {
+const stack = new TemplateMessagingStack(app, context('stackName') ?? 'TemplateMessagingService', {
   // A user pool of its own unless the deployer brings an issuer (README, "Deploying").
   cognito: context('cognito') === undefined ? !context('jwtIssuer') : String(context('cognito')) === 'true',
   jwtIssuer: context('jwtIssuer'),
@@ -23,3 +25,6 @@ new TemplateMessagingStack(app, context('stackName') ?? 'TemplateMessagingServic
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });
 if (context('nag') !== 'false') Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+
+const quotas = checkQuotas(app.synth().getStackArtifact(stack.artifactId).template);
+if (quotas.problems.length > 0) throw new Error(`The stack would not deploy: ${quotas.problems.join('; ')}`);

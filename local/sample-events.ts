@@ -1,8 +1,10 @@
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { APIGatewayProxyEventV2, SQSEvent } from 'aws-lambda';
 import { type RouteDef, ROUTE_NOT_FOUND, routes, SAMPLE, type SampleRequest } from '#lib/routes.ts';
 import { apiGatewayEvent } from './api-gateway-event.ts';
-import { mintToken } from './keys.ts';
+import { mintToken, ROOT } from './keys.ts';
 
 /**
  * One sample event per deployed function (`events/<FunctionName>.json`, written by `npm run events`), shaped
@@ -140,6 +142,12 @@ export const OTHER_SAMPLES: Record<string, unknown> = {
   },
 };
 
+/** Where `npm run events` writes the samples. */
+export const EVENTS_DIR = join(ROOT, 'events');
+
+/** A function's sample event as `events/` holds it. */
+export const readSampleEvent = (name: string) => JSON.parse(readFileSync(join(EVENTS_DIR, `${name}.json`), 'utf8'));
+
 /** Every sample event by function name (what `events/` holds). */
 export function sampleEvents(): Record<string, unknown> {
   return {
@@ -148,12 +156,22 @@ export function sampleEvents(): Record<string, unknown> {
   };
 }
 
-/** A sample with its placeholders filled for the running stack whose settings are given. */
-export async function fillSampleEvent<T>(event: T, settings: { META_APP_SECRET?: string; META_VERIFY_TOKEN?: string }): Promise<T> {
+/**
+ * A sample with its placeholders filled for the running stack whose settings are given: the callers' tokens
+ * those given (the rehearsal's, issued by its user pool), else minted by the local issuer.
+ */
+export async function fillSampleEvent<T>(
+  event: T,
+  settings: { META_APP_SECRET?: string; META_VERIFY_TOKEN?: string },
+  tokens: Partial<Record<keyof typeof SAMPLE_TOKENS, string>> = {},
+): Promise<T> {
   let text = JSON.stringify(event);
   for (const [name, spec] of Object.entries(SAMPLE_TOKENS)) {
     if (text.includes(`{{token:${name}}}`))
-      text = text.replaceAll(`{{token:${name}}}`, await mintToken({ ...spec, campaigns: [...spec.campaigns] }));
+      text = text.replaceAll(
+        `{{token:${name}}}`,
+        tokens[name as keyof typeof SAMPLE_TOKENS] ?? (await mintToken({ ...spec, campaigns: [...spec.campaigns] })),
+      );
   }
   text = text.replaceAll('{{meta-verify-token}}', settings.META_VERIFY_TOKEN ?? '');
   const filled = JSON.parse(text) as T & { body?: string; headers?: Record<string, string> };

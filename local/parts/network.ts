@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 
 /**
@@ -40,3 +41,32 @@ export async function waitFor(what: string, check: () => Promise<unknown>, timeo
 
 /** A part of the local stack that has started: how to stop it. */
 export type Stop = () => Promise<void> | void;
+
+/**
+ * Whether process `pid` holds the socket listening on `port`, read from Linux's /proc (undefined where there is
+ * none). A child that could not take its port may not have exited yet when another process answers there.
+ */
+export function listensOn(pid: number, port: number): boolean | undefined {
+  if (!existsSync('/proc/net/tcp')) return undefined;
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const listening = new Set<string>();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    if (!existsSync(table)) continue;
+    for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      // local_address is <address>:<port>, state 0A is LISTEN, the inode is the tenth field
+      if (fields[1]?.endsWith(`:${hexPort}`) && fields[3] === '0A') listening.add(fields[9]);
+    }
+  }
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return listening.has(readlinkSync(`/proc/${pid}/fd/${fd}`).match(/^socket:\[(\d+)\]$/)?.[1] ?? '');
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
+}

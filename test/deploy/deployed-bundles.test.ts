@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deployedFunctions, type DeployedFunction } from '../../infra/function-bundles.ts';
 import { TemplateMessagingStack } from '../../infra/stack.ts';
 import { lambdaContext } from '../../local/api-server.ts';
-import { fillSampleEvent, HTTP_SAMPLES, OTHER_SAMPLES } from '../../local/sample-events.ts';
+import { EVENTS_DIR, fillSampleEvent, HTTP_SAMPLES, OTHER_SAMPLES } from '../../local/sample-events.ts';
 import { functionName, nodeFunctions, samEnvironment, type SynthesizedTemplate, writeSamFiles } from '../../local/sam-environment.ts';
 import { type LocalStack, startLocalStack } from '../../local/stack.ts';
-import { EVENTS_DIR, sampleEventFiles } from '../../scripts/write-sample-events.ts';
+import { sampleEventFiles } from '../../scripts/write-sample-events.ts';
 
 /**
  * CI checks what is deployed (issue 14): the stack is synthesized with bundling, as `cdk deploy` does; every

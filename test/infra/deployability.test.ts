@@ -12,6 +12,7 @@ import { GRAPH_TOKEN_UNSET } from '#lib/adapters/graph/token.ts';
 import { QUEUES } from '#lib/queues.ts';
 import { ROUTE_NOT_FOUND, routes } from '#lib/routes.ts';
 import { workers } from '#lib/workers.ts';
+import { checkQuotas, QUOTAS, type QuotaTemplate } from '../../infra/quotas.ts';
 import { TemplateMessagingStack, type ServiceStackProps } from '../../infra/stack.ts';
 
 interface Synthesized {
@@ -261,6 +262,23 @@ describe('the deployed stack, as an AWS team reads it before launch (issue 14)',
 });
 
 const resourcesOf = (type: string) => Object.entries(template.findResources(type));
+
+describe('the deployment’s quotas (issue 24), checked at every synth', () => {
+  it('keeps both variants within CloudFormation’s, Lambda’s and IAM’s limits, with room for what comes next', () => {
+    for (const variant of [plain, cognito]) {
+      // Act
+      const quotas = checkQuotas(variant.template.toJSON() as QuotaTemplate);
+      // Assess
+      expect(quotas.problems).toEqual([]);
+      expect(quotas.resources).toBeLessThanOrEqual(QUOTAS.resources);
+      expect(quotas.largestEnvironment.bytes).toBeLessThan(QUOTAS.environmentBytes);
+      expect(quotas.largestPolicy.characters).toBeLessThan(QUOTAS.inlinePolicyCharacters);
+      // Over 51,200 bytes: deployable only through S3, as `cdk deploy` uploads it
+      expect(quotas.templateBytes).toBeGreaterThan(QUOTAS.inlineTemplateBytes);
+      expect(quotas.templateBytes).toBeLessThan(QUOTAS.templateBytes);
+    }
+  });
+});
 
 describe('the CDK stack', () => {
   it('makes one route per manifest entry plus the fallback', () => {

@@ -1,0 +1,142 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { functionName } from '../../local/sam-environment.ts';
+import { type RehearsalReport, rehearse, synthesize } from '../../local/rehearsal/rehearse.ts';
+import type { Template } from '../../local/rehearsal/resources.ts';
+import { HTTP_SAMPLES, OTHER_SAMPLES } from '../../local/sample-events.ts';
+
+/**
+ * The deployment rehearsed in moto (issue 24): the synthesized stack's resources made from the template, every
+ * bundle run with its own role's credentials under IAM enforcement, Cognito's tokens at the listing bundle.
+ */
+const outdir = mkdtempSync(join(tmpdir(), 'tms-rehearsal-test-'));
+let template: Template;
+let report: RehearsalReport;
+
+beforeAll(async () => {
+  // Prepare: the stack as `cdk deploy` synthesizes it; Act: the whole rehearsal
+  template = synthesize(outdir);
+  report = await rehearse({ template, outdir });
+}, 240_000);
+afterAll(() => rmSync(outdir, { recursive: true, force: true }));
+
+/** The template with one action taken out of the statements of one function's role. */
+function withoutAction(name: string, action: string): Template {
+  const changed = structuredClone(template);
+  const [, fn] = Object.entries(changed.Resources).find(([id, r]) => r.Type === 'AWS::Lambda::Function' && functionName(id) === name)!;
+  const roleId = fn.Properties!.Role['Fn::GetAtt'][0];
+  const policy = Object.values(changed.Resources).find((r) => r.Type === 'AWS::IAM::Policy' && r.Properties!.Roles[0].Ref === roleId)!;
+  let removed = 0;
+  for (const statement of policy.Properties!.PolicyDocument.Statement) {
+    const actions = [statement.Action].flat();
+    removed += actions.includes(action) ? 1 : 0;
+    statement.Action = actions.filter((a: string) => a !== action);
+  }
+  expect(removed, `${name}'s role grants ${action}`).toBe(1);
+  return changed;
+}
+
+const typesIn = (types: string[]) =>
+  Object.fromEntries(types.map((type) => [type, Object.values(template.Resources).filter((r) => r.Type === type).length]));
+
+describe('the deployment rehearsed in moto (issue 24)', () => {
+  it('makes every resource the functions use from the template: table, queues, bus, rules, secrets, topic, pool, client, roles, policies', () => {
+    const made = [
+      'AWS::DynamoDB::GlobalTable',
+      'AWS::SQS::Queue',
+      'AWS::Events::EventBus',
+      'AWS::Events::Rule',
+      'AWS::SecretsManager::Secret',
+      'AWS::SNS::Topic',
+      'AWS::Cognito::UserPool',
+      'AWS::Cognito::UserPoolClient',
+      'AWS::IAM::Role',
+      'AWS::IAM::Policy',
+    ];
+    expect(report.made).toMatchObject(typesIn(made));
+    expect(report.made['AWS::IAM::Role']).toBe(report.made['AWS::Lambda::Function']);
+  });
+
+  it('runs every deployed bundle with its own role: each answers its sample as on the local stack, nothing denied', () => {
+    const failed = report.functions.filter((f) => !f.passed);
+    expect(failed).toEqual([]);
+    expect(report.denials).toEqual([]);
+    expect(report.functions.map((f) => f.name).sort()).toEqual([...Object.keys(HTTP_SAMPLES), ...Object.keys(OTHER_SAMPLES)].sort());
+    // The roles were used, through the gate: DynamoDB, Secrets Manager and the workers' own queue calls
+    expect(report.calls.PutWebhookConfig).toContain('dynamodb:UpdateItem');
+    expect(report.calls.ListCatalogs).toContain('secretsmanager:GetSecretValue');
+    expect(report.calls.DispatchMessages).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage']));
+  });
+
+  it('takes a send to the Graph API and an event to the webhook queue through the queues, the bus and its rule', () => {
+    expect(report.journeys.map((step) => [step.name, step.passed])).toEqual([
+      ['a send: SendTemplate queues its job', true],
+      ['a send: DispatchMessages takes the job', true],
+      ['a send: the Graph API accepted its message', true],
+      ['an event: Meta pauses a template (ReceiveMetaWebhook)', true],
+      ['an event: ApplyMetaNotifications applies it', true],
+      ['an event: the rule queued it, DeliverWebhooks takes it', true],
+    ]);
+    expect(report.calls.SendTemplate).toContain('sqs:SendMessageBatch');
+    expect(report.calls.ApplyMetaNotifications).toContain('events:PutEvents');
+  });
+
+  it('gives every function a role that trusts Lambda alone', () => {
+    expect(report.trust).toEqual([]);
+  });
+
+  it('Cognito: a pool user’s id and access tokens get 200 from the listing bundle; moto’s bare token and another pool’s get 401', () => {
+    expect(report.cognito.map((c) => [c.name, c.got])).toEqual([
+      ['id token of the pool, with the trigger’s claims', '200'],
+      ['access token of the pool, with the trigger’s claims', '200'],
+      ['access token of the pool as moto issues it (no trigger ran: no caller)', '401'],
+      ['access token of another pool, with the same claims', '401'],
+      ['id token of another pool, with the same claims', '401'],
+    ]);
+    // The trigger bundle turned moto's event shape into the claims the service reads
+    expect(report.functions.find((f) => f.name === 'PreTokenGeneration')).toMatchObject({ passed: true });
+    expect(report.passed).toBe(true);
+  });
+
+  it('fails naming the function and the action when a role lacks an action moto enforces (a worker’s queue)', async () => {
+    // Act
+    const lacking = await rehearse({
+      template: withoutAction('DispatchMessages', 'sqs:ReceiveMessage'),
+      outdir,
+      only: ['DispatchMessages'],
+    });
+    // Assess
+    expect(lacking.passed).toBe(false);
+    expect(lacking.denials).toContainEqual({ function: 'DispatchMessages', action: 'sqs:ReceiveMessage', resource: '*', by: 'moto' });
+  }, 60_000);
+
+  it('fails naming the function and the action when a role lacks one on the table (the gate checks what moto does not)', async () => {
+    // Act
+    const lacking = await rehearse({
+      template: withoutAction('PutWebhookConfig', 'dynamodb:UpdateItem'),
+      outdir,
+      only: ['PutWebhookConfig'],
+    });
+    // Assess
+    expect(lacking.passed).toBe(false);
+    expect(lacking.denials).toContainEqual(
+      expect.objectContaining({ function: 'PutWebhookConfig', action: 'dynamodb:UpdateItem', by: 'gate' }),
+    );
+    expect(lacking.functions).toContainEqual(expect.objectContaining({ name: 'PutWebhookConfig', passed: false }));
+  }, 60_000);
+
+  it('fails naming the function and the action even where the function answers as if nothing happened (a publish left to the relay)', async () => {
+    // Prepare: the event's publish failing is logged and left in the outbox, so no status would show it
+    const journey = ['ReceiveMetaWebhook', 'ApplyMetaNotifications', 'DeliverWebhooks'];
+    // Act
+    const lacking = await rehearse({ template: withoutAction('ApplyMetaNotifications', 'events:PutEvents'), outdir, only: journey });
+    // Assess
+    expect(lacking.passed).toBe(false);
+    expect(lacking.denials).toContainEqual(
+      expect.objectContaining({ function: 'ApplyMetaNotifications', action: 'events:PutEvents', by: 'gate' }),
+    );
+    expect(lacking.functions.find((f) => f.name === 'ApplyMetaNotifications')).toMatchObject({ passed: true });
+  }, 60_000);
+});
