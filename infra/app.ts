@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { checkQuotas } from './quotas.ts';
@@ -26,5 +28,11 @@ const stack = new TemplateMessagingStack(app, context('stackName') ?? 'TemplateM
 });
 if (context('nag') !== 'false') Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
 
-const quotas = checkQuotas(app.synth().getStackArtifact(stack.artifactId).template);
-if (quotas.problems.length > 0) throw new Error(`The stack would not deploy: ${quotas.problems.join('; ')}`);
+const assembly = app.synth();
+const problems = [
+  ...checkQuotas(assembly.getStackArtifact(stack.artifactId).template).problems,
+  ...checkQuotas(JSON.parse(readFileSync(join(assembly.directory, stack.monitoring.templateFile), 'utf8'))).problems.map(
+    (p) => `alarms: ${p}`,
+  ),
+];
+if (problems.length > 0) throw new Error(`The stack would not deploy: ${problems.join('; ')}`);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkQuotas, QUOTAS } from '../infra/quotas.ts';
@@ -13,7 +13,10 @@ const outdir = mkdtempSync(join(tmpdir(), 'tms-rehearse-'));
 try {
   console.log('synthesizing (Cognito on, bundles built)…');
   const template = synthesize(outdir);
-  const quotas = checkQuotas(template);
+  // The stack and its nested stack of alarms, as `cdk synth` checks them (infra/app.ts).
+  const nested = readdirSync(outdir).filter((file) => file.endsWith('.nested.template.json'));
+  const checks = [template, ...nested.map((file) => JSON.parse(readFileSync(join(outdir, file), 'utf8')))].map(checkQuotas);
+  const quotas = { figures: checks.flatMap((c) => c.figures), problems: checks.flatMap((c) => c.problems) };
   for (const figure of quotas.figures) console.log(`quota  ${figure}`);
   const report = await rehearse({ template, outdir, log: (line) => console.log(line) });
   for (const c of [...report.functions, ...report.journeys, ...report.cognito])

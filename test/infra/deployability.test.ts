@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Stack, Validations } from 'aws-cdk-lib';
@@ -17,6 +17,8 @@ import { TemplateMessagingStack, type ServiceStackProps } from '../../infra/stac
 
 interface Synthesized {
   template: Template;
+  /** The nested stack of alarms (docs/operations.md, "Quotas"), when the stack has one. */
+  alarms?: Template;
   report: { pluginReports: { conclusion: string; violations: { ruleName: string; violatingConstructs: { constructPath: string }[] }[] }[] };
 }
 
@@ -35,8 +37,10 @@ function synth(props: Partial<ServiceStackProps>, make?: (app: App) => Stack): S
   } catch {
     /* a failed validation: the report says which */
   }
+  const nested = readdirSync(outdir).find((file) => file.endsWith('.nested.template.json'));
   return {
     template: Template.fromJSON(JSON.parse(readFileSync(join(outdir, 'Deployable.template.json'), 'utf8'))),
+    ...(nested && { alarms: Template.fromJSON(JSON.parse(readFileSync(join(outdir, nested), 'utf8'))) }),
     report: JSON.parse(readFileSync(join(outdir, 'validation-report.json'), 'utf8')),
   };
 }
@@ -93,10 +97,13 @@ describe('the deployed stack, as an AWS team reads it before launch (issue 14)',
     'passes cfn-lint with no error and no warning but CDK’s own explicit DependsOn (W3005)',
     () => {
       // Prepare
-      const file = join(mkdtempSync(join(tmpdir(), 'tms-lint-')), 'template.json');
-      writeFileSync(file, JSON.stringify(cognito.template.toJSON()));
-      // Act
-      const run = spawnSync('cfn-lint', ['--format', 'parseable', file], { encoding: 'utf8' });
+      const dir = mkdtempSync(join(tmpdir(), 'tms-lint-'));
+      writeFileSync(join(dir, 'template.json'), JSON.stringify(cognito.template.toJSON()));
+      writeFileSync(join(dir, 'alarms.json'), JSON.stringify(cognito.alarms!.toJSON()));
+      // Act: the stack and its nested stack of alarms
+      const run = spawnSync('cfn-lint', ['--format', 'parseable', join(dir, 'template.json'), join(dir, 'alarms.json')], {
+        encoding: 'utf8',
+      });
       // Assess: exit bit 2 means errors; the findings, W3005 aside
       const findings = run.stdout.split('\n').filter((line) => line.trim() && !line.includes(':W3005:'));
       expect(findings).toEqual([]);
@@ -194,7 +201,9 @@ describe('the deployed stack, as an AWS team reads it before launch (issue 14)',
   });
 
   it('alarms on every dead-letter queue, every function’s errors and throttles, the API’s 5xx rate and the failure metrics, all to one topic', () => {
-    const alarms = resources(plain.template, 'AWS::CloudWatch::Alarm');
+    // The alarms are in a nested stack of their own, none in the stack itself
+    expect(resources(plain.template, 'AWS::CloudWatch::Alarm')).toEqual([]);
+    const alarms = resources(plain.alarms!, 'AWS::CloudWatch::Alarm');
     const ids = alarms.map(([id]) => id);
     for (const key of Object.keys(QUEUES))
       expect(
@@ -217,14 +226,19 @@ describe('the deployed stack, as an AWS team reads it before launch (issue 14)',
         ids.some((id) => id.startsWith(name)),
         name,
       ).toBe(true);
-    const cognitoAlarms = resources(cognito.template, 'AWS::CloudWatch::Alarm').map(([id]) => id);
+    const cognitoAlarms = resources(cognito.alarms!, 'AWS::CloudWatch::Alarm').map(([id]) => id);
     for (const suffix of ['Errors', 'Throttles'])
       expect(
         cognitoAlarms.some((id) => id.startsWith(`PreTokenGeneration${suffix}`)),
         suffix,
       ).toBe(true);
+    // Every alarm's action is the one parameter the stack fills with its topic
     const [[topicId]] = resources(plain.template, 'AWS::SNS::Topic');
-    for (const [id, alarm] of alarms) expect(alarm.Properties.AlarmActions.map(refId), id).toEqual([topicId]);
+    const actions = new Set(alarms.map(([, alarm]) => JSON.stringify(alarm.Properties.AlarmActions)));
+    expect(actions.size).toBe(1);
+    const [parameter] = JSON.parse([...actions][0]).map(refId);
+    const [[, nested]] = resources(plain.template, 'AWS::CloudFormation::Stack');
+    expect(nested.Properties.Parameters[parameter]).toEqual({ Ref: topicId });
     expect(plain.template.findOutputs('AlarmTopicArn')).not.toEqual({});
   });
 
@@ -276,7 +290,30 @@ describe('the deployment’s quotas (issue 24), checked at every synth', () => {
       // Over 51,200 bytes: deployable only through S3, as `cdk deploy` uploads it
       expect(quotas.templateBytes).toBeGreaterThan(QUOTAS.inlineTemplateBytes);
       expect(quotas.templateBytes).toBeLessThan(QUOTAS.templateBytes);
+      expect(checkQuotas(variant.alarms!.toJSON() as QuotaTemplate).problems).toEqual([]);
     }
+  });
+
+  it('takes 7 resources a route, so 20 more routes stay within the budget (the alarms in their nested stack)', () => {
+    // Prepare: what one route adds: function, role, policy, log group, integration, its permission, route
+    const route = routes.find((r) => r.name === 'ListTemplates')!;
+    const own = Object.entries(plain.template.toJSON().Resources as Record<string, { Type: string; Properties: unknown }>).filter(
+      ([id, r]) =>
+        id.includes(route.name) ||
+        (r.Type === 'AWS::ApiGatewayV2::Route' && JSON.stringify(r.Properties).includes(`${route.name}Integration`)),
+    );
+    // Assess
+    expect(own.map(([, r]) => r.Type).sort()).toEqual([
+      'AWS::ApiGatewayV2::Integration',
+      'AWS::ApiGatewayV2::Route',
+      'AWS::IAM::Policy',
+      'AWS::IAM::Role',
+      'AWS::Lambda::Function',
+      'AWS::Lambda::Permission',
+      'AWS::Logs::LogGroup',
+    ]);
+    for (const variant of [plain, cognito])
+      expect(checkQuotas(variant.template.toJSON() as QuotaTemplate).resources + 20 * own.length).toBeLessThanOrEqual(QUOTAS.resources);
   });
 });
 
@@ -320,7 +357,7 @@ describe('the CDK stack', () => {
     expect(functions.filter(([, f]) => 'ALLOW_LOCAL_WEBHOOKS' in (f.Properties.Environment?.Variables ?? {}))).toEqual([]);
     const [, rule] = resourcesOf('AWS::Events::Rule').find(([id]) => id.startsWith('TemplateEventsToWebhookQueue'))!;
     expect(rule.Properties.Targets[0].DeadLetterConfig.Arn).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^EventTargetDlq/), 'Arn'] });
-    expect(resourcesOf('AWS::CloudWatch::Alarm').some(([id]) => id.startsWith('EventTargetDlqNotEmpty'))).toBe(true);
+    expect(resources(plain.alarms!, 'AWS::CloudWatch::Alarm').some(([id]) => id.startsWith('EventTargetDlqNotEmpty'))).toBe(true);
   });
 
   it('gives the Meta webhook secret to the two functions Meta calls only, and consumes their queue with a worker', () => {
@@ -425,7 +462,7 @@ describe('the route manifest', () => {
       RedrivePolicy: Match.objectLike({ maxReceiveCount: 100 }),
     });
     // Assess: every dead-letter queue and every worker has an alarm
-    const alarms = resourcesOf('AWS::CloudWatch::Alarm').map(([id]) => id);
+    const alarms = resources(plain.alarms!, 'AWS::CloudWatch::Alarm').map(([id]) => id);
     expect(alarms.filter((id) => id.includes('DlqNotEmpty'))).toHaveLength(Object.keys(QUEUES).length + 1);
     for (const worker of workers) expect(alarms.some((id) => id.startsWith(`${worker.name}Errors`))).toBe(true);
   });
