@@ -8,6 +8,8 @@ import { rehearse, synthesize } from '../local/rehearsal/rehearse.ts';
  * `npm run rehearse`: the deployment rehearsed in moto (docs/operations.md, "Rehearse first"). Synthesizes the
  * stack as `cdk deploy` does, checks its quotas, makes its resources in moto from the template, and runs every
  * bundle with its own role. Exits 1 on anything refused or answered otherwise than on the local stack.
+ * `--calls` lists the AWS actions each function made; REHEARSAL_LOGS=1 prints every function's logs (by default
+ * only those of the functions that failed).
  */
 const outdir = mkdtempSync(join(tmpdir(), 'tms-rehearse-'));
 try {
