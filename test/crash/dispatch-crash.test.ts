@@ -81,6 +81,10 @@ describe.concurrent('a crash during a 1,000-recipient dispatch (SIGKILL, then a 
             async () => ((await sentAtEmulator(first)).length >= killAfter ? true : undefined),
             120_000,
           );
+        // DynamoDB Local makes a transaction durable only some time after it answers (a SIGKILL at once lost 20 of
+        // 40 transactional items, after 300 ms none; PutItem and BatchWriteItem lose nothing): a crash that soon
+        // would test the stand-in, not the service, whose DynamoDB keeps what it answered (docs/dispatch-jobs.md).
+        if (killAfter === 0) await new Promise((resolve) => setTimeout(resolve, 1_000));
         // Act: the crash, then a start on the same data
         await first.kill();
         second = await startChildStack(folder, env);
