@@ -1,6 +1,7 @@
-import { createServer, request, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { answerWhole, forwardWhole, wholeRequestServer } from '../whole-proxy.ts';
 import { DurableLog } from './durable-log.ts';
 
 /**
@@ -81,35 +82,19 @@ export class SqsJournal {
   constructor(private readonly target: string) {}
 
   async start(host: string) {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const body = Buffer.concat(chunks);
-        const forwarded = request(`${this.target}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (answer) => {
-          const parts: Buffer[] = [];
-          answer.on('data', (c: Buffer) => parts.push(c));
-          answer.on('end', async () => {
-            // The server names its queues by its own address: clients are given the journal's instead.
-            const text = Buffer.from(Buffer.concat(parts).toString().replaceAll(`${this.target}/`, `${this.url}/`));
-            try {
-              if ((answer.statusCode ?? 500) < 300) await this.record(String(req.headers['x-amz-target'] ?? ''), body, text);
-              const { 'transfer-encoding': _chunked, ...headers } = answer.headers;
-              res.writeHead(answer.statusCode ?? 500, { ...headers, 'content-length': String(text.length) });
-              res.end(text);
-            } catch {
-              // Not on disk: the caller must not believe it was accepted.
-              res.writeHead(500, { 'content-type': 'application/x-amz-json-1.0' });
-              res.end(JSON.stringify({ __type: 'InternalError', message: 'journal write failed' }));
-            }
-          });
-        });
-        forwarded.on('error', () => {
-          res.writeHead(502);
-          res.end();
-        });
-        forwarded.end(body);
-      });
+    this.server = wholeRequestServer(async (req, res, body) => {
+      const answer = await forwardWhole(this.target, req, body);
+      if (!answer) return answerWhole(res, answer);
+      // The server names its queues by its own address: clients are given the journal's instead.
+      const text = answer.text.replaceAll(`${this.target}/`, `${this.url}/`);
+      try {
+        if (answer.status < 300) await this.record(String(req.headers['x-amz-target'] ?? ''), body, Buffer.from(text));
+        answerWhole(res, { ...answer, text });
+      } catch {
+        // Not on disk: the caller must not believe it was accepted.
+        res.writeHead(500, { 'content-type': 'application/x-amz-json-1.0' });
+        res.end(JSON.stringify({ __type: 'InternalError', message: 'journal write failed' }));
+      }
     });
     await new Promise<void>((resolve) => this.server!.listen(0, host, resolve));
     this.url = `http://${host}:${(this.server.address() as AddressInfo).port}`;

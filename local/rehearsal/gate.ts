@@ -1,5 +1,6 @@
-import { createServer, request, type Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { answerWhole, forwardWhole, wholeRequestServer } from '../whole-proxy.ts';
 import { allows, type PolicyStatement } from './policies.ts';
 
 /** A request a role was not allowed to make: which function, which action, on what. */
@@ -60,49 +61,30 @@ export class IamGate {
   }
 
   async start(host: string) {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const body = Buffer.concat(chunks);
-        const authorization = String(req.headers.authorization ?? '');
-        const [accessKeyId, , , service] = (authorization.match(/Credential=([^,]+)/)?.[1] ?? '').split('/');
-        const grant = this.grants.get(accessKeyId);
-        const target = String(req.headers['x-amz-target'] ?? '');
-        const action = `${service}:${target ? target.split('.').pop() : (new URLSearchParams(body.toString()).get('Action') ?? '')}`;
-        if (grant) {
-          this.calls.set(grant.function, (this.calls.get(grant.function) ?? new Set()).add(action));
-          const refused = this.needs(service, action, target ? parseJson(body) : {}).find(
-            (need) => !allows(grant.statements, need.action, need.resource),
-          );
-          if (refused) {
-            this.denials.push({ function: grant.function, ...refused, by: 'gate' });
-            return answerDenied(res, grant, refused.action, refused.resource);
-          }
+    this.server = wholeRequestServer(async (req, res, body) => {
+      const authorization = String(req.headers.authorization ?? '');
+      const [accessKeyId, , , service] = (authorization.match(/Credential=([^,]+)/)?.[1] ?? '').split('/');
+      const grant = this.grants.get(accessKeyId);
+      const target = String(req.headers['x-amz-target'] ?? '');
+      const action = `${service}:${target ? target.split('.').pop() : (new URLSearchParams(body.toString()).get('Action') ?? '')}`;
+      if (grant) {
+        this.calls.set(grant.function, (this.calls.get(grant.function) ?? new Set()).add(action));
+        const refused = this.needs(service, action, target ? parseJson(body) : {}).find(
+          (need) => !allows(grant.statements, need.action, need.resource),
+        );
+        if (refused) {
+          this.denials.push({ function: grant.function, ...refused, by: 'gate' });
+          return answerDenied(res, grant, refused.action, refused.resource);
         }
-        const forwarded = request(`${this.target}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (answer) => {
-          const parts: Buffer[] = [];
-          answer.on('data', (c: Buffer) => parts.push(c));
-          answer.on('end', () => {
-            const text = Buffer.concat(parts).toString();
-            const status = answer.statusCode ?? 500;
-            if (grant && status >= 400 && /AccessDenied/.test(text)) {
-              const denied = text.match(/not authorized to perform:? ([\w-]+:\w+)/)?.[1] ?? action;
-              this.denials.push({ function: grant.function, action: denied, resource: '*', by: 'moto' });
-              // moto answers a JSON service's refusal in IAM's XML: the function's SDK gets AWS's JSON error.
-              if (target) return answerDenied(res, grant, denied, '*');
-            }
-            const { 'transfer-encoding': _chunked, ...headers } = answer.headers;
-            res.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(text)) });
-            res.end(text);
-          });
-        });
-        forwarded.on('error', () => {
-          res.writeHead(502);
-          res.end();
-        });
-        forwarded.end(body);
-      });
+      }
+      const answer = await forwardWhole(this.target, req, body);
+      if (grant && answer && answer.status >= 400 && /AccessDenied/.test(answer.text)) {
+        const denied = answer.text.match(/not authorized to perform:? ([\w-]+:\w+)/)?.[1] ?? action;
+        this.denials.push({ function: grant.function, action: denied, resource: '*', by: 'moto' });
+        // moto answers a JSON service's refusal in IAM's XML: the function's SDK gets AWS's JSON error.
+        if (target) return answerDenied(res, grant, denied, '*');
+      }
+      answerWhole(res, answer);
     });
     await new Promise<void>((resolve) => this.server!.listen(0, host, resolve));
     this.url = `http://${host}:${(this.server!.address() as AddressInfo).port}`;
@@ -176,7 +158,7 @@ function parseJson(body: Buffer): RequestBody {
   }
 }
 
-function answerDenied(res: import('node:http').ServerResponse, grant: Grant, action: string, resource: string) {
+function answerDenied(res: ServerResponse, grant: Grant, action: string, resource: string) {
   const message = `User: ${grant.roleArn.replace(':iam::', ':sts::').replace(':role/', ':assumed-role/')}/${grant.function} is not authorized to perform: ${action} on resource: ${resource} because no identity-based policy allows the ${action} action`;
   const text = JSON.stringify({ __type: 'AccessDeniedException', message, Message: message });
   res.writeHead(400, {
