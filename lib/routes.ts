@@ -15,7 +15,10 @@ import {
   TemplateDryRunResponse,
 } from '#lib/schemas/create-template.ts';
 import {
+  CancelSendResponse,
   dryRunInput,
+  ListRecipientsQuery,
+  ListRecipientsResponse,
   ListSendsQuery,
   ListSendsResponse,
   SendAcceptedResponse,
@@ -537,6 +540,36 @@ export const GetSend = {
   needs: { table: 'read' },
 } satisfies RouteDef;
 
+export const ListSendRecipients = {
+  name: 'ListSendRecipients',
+  method: 'GET',
+  path: '/v1/sends/{send_id}/recipients',
+  entry: 'functions/http/list-send-recipients.ts',
+  summary: 'A send’s recipients in order, each with its latest state (filter by status)',
+  success: 200,
+  response: ListRecipientsResponse,
+  sample: { token: 'acme', path: { send_id: SAMPLE.unknownId }, query: { status: 'failed' }, expect: 404 },
+  auth: true,
+  request: { path: SendIdPath, query: ListRecipientsQuery, invalidMessage: 'status, page or size not valid' },
+  errors: [400, 404],
+  needs: { table: 'read' },
+} satisfies RouteDef;
+
+export const CancelSend = {
+  name: 'CancelSend',
+  method: 'POST',
+  path: '/v1/sends/{send_id}/cancel',
+  entry: 'functions/http/cancel-send.ts',
+  summary: 'Cancel a send: recipients not yet sent never are, and count as cancelled',
+  success: 202,
+  response: CancelSendResponse,
+  sample: { token: 'acme', path: { send_id: SAMPLE.unknownId }, expect: 404 },
+  auth: true,
+  request: { path: SendIdPath, bodyOptional: true },
+  errors: [400, 404, 409],
+  needs: { table: 'write' },
+} satisfies RouteDef;
+
 export const ListSends = {
   name: 'ListSends',
   method: 'GET',
@@ -666,6 +699,8 @@ export const routes: RouteDef[] = [
   RemoveChannelCampaigns,
   SendTemplate,
   GetSend,
+  ListSendRecipients,
+  CancelSend,
   ListSends,
   VerifyMetaWebhook,
   ReceiveMetaWebhook,

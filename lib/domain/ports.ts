@@ -195,6 +195,10 @@ export interface SendRecord {
   errors?: { code: string; title: string; count: number }[];
   /** Set once when the template was found paused or disabled: the rest of the send is not sent. */
   stopped?: { code: string; title: string };
+  /** The first position of each job, in order (decisions §22): where each block of recipients starts. */
+  job_firsts?: number[];
+  /** When a caller cancelled the send (decisions §22): recipients not yet claimed are never sent. */
+  cancelled_at?: string;
 }
 
 export interface SendCounts {
@@ -204,13 +208,39 @@ export interface SendCounts {
   failed: number;
   delivered: number;
   read: number;
+  /** Recipients never sent because the send was cancelled (decisions §22). */
+  cancelled: number;
 }
 
 /** What became of one recipient of a send. */
-export type RecipientOutcome = { kind: 'sent'; message_id: string } | { kind: 'failed'; code: string; title: string } | { kind: 'expired' };
+export type RecipientOutcome =
+  | { kind: 'sent'; message_id: string }
+  | { kind: 'failed'; code: string; title: string }
+  | { kind: 'expired' }
+  | { kind: 'cancelled' };
 
 /** What became of one position of a send: its recipient's outcome, or a repeat of an earlier position (never sent). */
 export type PositionOutcome = RecipientOutcome | { kind: 'duplicate'; of: number };
+
+/**
+ * One recipient of a send as stored (decisions §22): who, what the dispatcher made of it (absent while it is
+ * pending: not claimed, or claimed and not settled), and what the upstream reported after accepting it.
+ */
+export interface StoredRecipient {
+  index: number;
+  to: string;
+  outcome?: PositionOutcome;
+  /** When the send was accepted, the outcome recorded, or the last report applied: the latest of them. */
+  updated_at: string;
+  delivery?: DeliveryState;
+}
+
+/** A block of a send's recipients as laid out by its jobs: where it starts, how many, and its job. */
+export interface RecipientBlockRef {
+  first: number;
+  size: number;
+  job: number;
+}
 
 /**
  * Consecutive positions of one job, claimed, sent and settled as one (decisions §19): `first` is the first
@@ -286,6 +316,21 @@ export interface SendStore {
    * settled one by one).
    */
   settleJob(sendId: string, job: number, recipients: number, outcome: RecipientOutcome): Promise<boolean>;
+  /**
+   * Keeps each block's recipients (their `to`, and which are repeats of which position) when the send is
+   * accepted, before it is `queued`: the recipients listing reads them (decisions §22).
+   */
+  recordRecipients(
+    sendId: string,
+    blocks: { ref: RecipientBlockRef; to: string[]; repeats: (number | undefined)[] }[],
+    at: string,
+  ): Promise<void>;
+  /** The recipients of these blocks, in position order, each with its outcome and delivery state as stored. */
+  recipients(sendId: string, blocks: RecipientBlockRef[]): Promise<StoredRecipient[]>;
+  /** Marks the send cancelled; the first time stays (cancelling twice is cancelling once). */
+  cancel(sendId: string, at: string): Promise<void>;
+  /** Whether the send was cancelled: one small consistent read (the dispatcher asks while it sends). */
+  isCancelled(sendId: string): Promise<boolean>;
   /** Marks the send stopped (the template was paused or disabled); the first reason stays. */
   stop(sendId: string, reason: { code: string; title: string }): Promise<void>;
   /**
@@ -333,6 +378,11 @@ export type MessageAnswer =
   | { kind: 'refused'; code: string; title: string; retryable: boolean }
   /** No answer in time after the request left: the upstream may have accepted it. */
   | { kind: 'unknown' };
+
+export interface SendingLimits {
+  messagingLimit?: number;
+  quality?: string;
+}
 
 /** Sending messages through the upstream (Cloud API). */
 export interface MessageUpstream {
@@ -448,6 +498,11 @@ export interface TemplateEdit {
 export interface TemplateUpstream extends WabaUpstream {
   /** The template of that name and language, or null. */
   findTemplate(wabaId: string, name: string, language: string): Promise<UpstreamTemplate | null>;
+  /**
+   * What Meta lets a send reach (decisions §22): the business portfolio's unique recipients in 24 hours
+   * (Infinity: unlimited; absent: not known) and the sending number's quality rating.
+   */
+  sendingLimits(wabaId: string, phoneNumberId?: string): Promise<SendingLimits>;
   /** Every template of the WABA, a page at a time. */
   templatesOf(wabaId: string): AsyncIterable<UpstreamTemplate[]>;
   /** Answers when the upstream can list the WABA's templates; throws when it cannot. */

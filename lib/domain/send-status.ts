@@ -1,7 +1,7 @@
 import type { Caller } from './caller.ts';
 import { NotFound } from './errors.ts';
 import { type PageRequest, resolvePage } from './paging.ts';
-import type { SendRecord, SendStore } from './ports.ts';
+import type { SendCounts, SendRecord, SendStore } from './ports.ts';
 import { actingClient } from './tenancy.ts';
 
 /**
@@ -9,8 +9,8 @@ import { actingClient } from './tenancy.ts';
  * settled yet; the status follows from the counts, so it is exact whenever they are.
  */
 export function sendStatusOf(send: SendRecord) {
-  const counts = send.counts ?? { duplicates_removed: 0, expired: 0, sent: 0, failed: 0, delivered: 0, read: 0 };
-  const settled = counts.duplicates_removed + counts.expired + counts.sent + counts.failed;
+  const counts = { ...NO_COUNTS, ...send.counts };
+  const settled = counts.duplicates_removed + counts.expired + counts.sent + counts.failed + counts.cancelled;
   const pending = Math.max(0, send.total - settled);
   return {
     send_id: send.send_id,
@@ -18,7 +18,7 @@ export function sendStatusOf(send: SendRecord) {
     did: send.did,
     template: send.template,
     ...(send.campaignId !== undefined && { campaignId: send.campaignId }),
-    status: pending === 0 ? ('completed' as const) : settled === 0 ? ('queued' as const) : ('sending' as const),
+    status: statusOf(send, pending, settled),
     created_at: send.created_at,
     total: send.total,
     duplicates_removed: counts.duplicates_removed,
@@ -27,18 +27,34 @@ export function sendStatusOf(send: SendRecord) {
     delivered: counts.delivered,
     read: counts.read,
     failed: counts.failed,
+    cancelled: counts.cancelled,
     pending,
     errors: send.errors ?? [],
     ...(send.stopped && { stopped: send.stopped }),
+    ...(send.cancelled_at && { cancelled_at: send.cancelled_at }),
   };
+}
+
+export const NO_COUNTS: SendCounts = { duplicates_removed: 0, expired: 0, sent: 0, failed: 0, delivered: 0, read: 0, cancelled: 0 };
+
+/** A cancelled send stays `cancelled` (its unclaimed recipients settle as they come off the queue). */
+function statusOf(send: SendRecord, pending: number, settled: number) {
+  if (send.cancelled_at) return 'cancelled' as const;
+  if (pending === 0) return 'completed' as const;
+  return settled === 0 ? ('queued' as const) : ('sending' as const);
+}
+
+/** A send the caller may see: another client's is not found, unless the caller has BSP_CN. */
+export async function visibleSend(deps: { sends: SendStore }, caller: Caller, sendId: string) {
+  const send = await deps.sends.get(sendId);
+  const visible = send && send.status === 'queued' && (send.client_id === caller.clientId || caller.isBsp);
+  if (!visible) throw new NotFound(`Send ${sendId} does not exist`);
+  return send;
 }
 
 /** GET /v1/sends/{send_id}: another client's send is not found, unless the caller has BSP_CN. */
 export async function getSend(deps: { sends: SendStore }, caller: Caller, sendId: string) {
-  const send = await deps.sends.get(sendId);
-  const visible = send && send.status === 'queued' && (send.client_id === caller.clientId || caller.isBsp);
-  if (!visible) throw new NotFound(`Send ${sendId} does not exist`);
-  return sendStatusOf(send);
+  return sendStatusOf(await visibleSend(deps, caller, sendId));
 }
 
 export const SENDS_PAGE = { size: 20, max: 100 };

@@ -1,10 +1,12 @@
 import type { Caller } from './caller.ts';
 import { type ErrorDetail, InvalidRequest, NotFound, Unprocessable, UpstreamRejected, UpstreamUnavailable } from './errors.ts';
-import { type DispatchJob, markRepeats, type RecipientParams, type SendHeader } from './dispatch-job.ts';
+import { type DispatchJob, markRepeats, type RecipientParams, recipientDigits, type SendHeader } from './dispatch-job.ts';
 
 export type { ProductAction, RecipientParams, SendHeader } from './dispatch-job.ts';
-import type { DirectoryStore, JobQueue, SendRecord, SendStore, TemplateRecordStore, TemplateUpstream } from './ports.ts';
+import type { DirectoryStore, JobQueue, SendingLimits, SendRecord, SendStore, TemplateRecordStore, TemplateUpstream } from './ports.ts';
 import { resolveProvider } from './provider.ts';
+import { blocksOf } from './send-recipients.ts';
+import { NO_COUNTS } from './send-status.ts';
 import type { MetaTemplate } from './template-record.ts';
 import { placeholders } from './template-rules/placeholders.ts';
 import { actingClient } from './tenancy.ts';
@@ -218,19 +220,34 @@ export function splitJobs<T>(recipients: T[], budget = JOB_BYTES): T[][] {
   return jobs;
 }
 
+/** Each block's recipients as the jobs lay them out (decisions §22): kept for the recipients listing. */
+function recipientBlocks(send: SendRecord, jobs: DispatchJob[]) {
+  return blocksOf(send).map((ref) => {
+    const job = jobs[ref.job - 1];
+    const recipients = job.recipients.slice(ref.first - job.first_index, ref.first - job.first_index + ref.size);
+    return { ref, to: recipients.map((r) => r.to), repeats: recipients.map((r) => r.duplicate_of) };
+  });
+}
+
 /**
  * All of a send's jobs are queued or none is dispatched (decisions §12): the send is recorded `queuing`, its
  * jobs queued, then it is settled `queued`; when the queue fails partway it is settled `abandoned`, and jobs
  * of a send that is not `queued` are never dispatched.
  */
-async function queueAllOrNothing(deps: SendDeps, send: SendRecord, jobs: Record<string, unknown>[]) {
+async function queueAllOrNothing(deps: SendDeps, send: SendRecord, jobs: DispatchJob[]) {
   try {
     await deps.sends.begin(send);
   } catch {
     throw new UpstreamUnavailable('The send could not be recorded');
   }
   try {
-    await deps.queue.send(jobs);
+    await deps.sends.recordRecipients(send.send_id, recipientBlocks(send, jobs), send.created_at);
+  } catch {
+    // Still `queuing`, and nothing queued: never dispatched, so the caller may send again.
+    throw new UpstreamUnavailable('The send could not be recorded');
+  }
+  try {
+    await deps.queue.send(jobs as unknown as Record<string, unknown>[]);
   } catch {
     await deps.sends.settle(send, 'abandoned').catch(() => undefined);
     throw new UpstreamUnavailable('The dispatch queue is unreachable');
@@ -241,6 +258,38 @@ async function queueAllOrNothing(deps: SendDeps, send: SendRecord, jobs: Record<
     // Still `queuing`: its jobs are never dispatched, so the caller may send again.
     throw new UpstreamUnavailable('The send could not be recorded');
   }
+}
+
+/** What a send is told before it goes (decisions §22): it is queued all the same. */
+export interface SendWarning {
+  code: 'messaging_limit_exceeded' | 'number_quality_red';
+  message: string;
+}
+
+/**
+ * Warnings of what Meta will not deliver: more unique recipients than the business portfolio may reach in 24
+ * hours, or a marketing template from a number rated RED. Limits the upstream does not answer warn of nothing.
+ */
+async function sendWarnings(
+  deps: Pick<SendDeps, 'upstream'>,
+  provider: { wabaId: string; phoneNumberId?: string },
+  template: MetaTemplate,
+  recipients: { to: string }[],
+): Promise<SendWarning[]> {
+  const limits = await deps.upstream.sendingLimits(provider.wabaId, provider.phoneNumberId).catch(() => ({}) as SendingLimits);
+  const unique = new Set(recipients.map((r) => recipientDigits(r.to))).size;
+  const warnings: SendWarning[] = [];
+  if (limits.messagingLimit !== undefined && unique > limits.messagingLimit)
+    warnings.push({
+      code: 'messaging_limit_exceeded',
+      message: `${unique} unique recipients exceed the business portfolio's messaging limit of ${limits.messagingLimit} in 24 hours: Meta will not deliver to the rest`,
+    });
+  if (upper(template.category) === 'MARKETING' && limits.quality === 'RED')
+    warnings.push({
+      code: 'number_quality_red',
+      message: 'The sending number’s quality rating is RED: marketing messages from it may not be delivered',
+    });
+  return warnings;
 }
 
 /** What a send resolves before it queues anything: the acting client, the number, the template and its needs. */
@@ -280,6 +329,7 @@ export async function sendTemplate(deps: SendDeps, caller: Caller, input: { path
   const { clientId, provider, found, needs, componentProblems, warning } = await resolveSend(deps, caller, input.pathDid, body);
   const problems = [...checkRecipients(needs, body.recipients), ...componentProblems];
   if (problems.length > 0) throw new InvalidRequest('Recipients or components do not match the template', problems);
+  const warnings = await sendWarnings(deps, provider, found, body.recipients);
 
   // Calculated here, never sent by callers: namespace, the template's components, the contact count.
   const common: Omit<DispatchJob, 'job' | 'jobs' | 'first_index' | 'recipients'> = {
@@ -320,11 +370,12 @@ export async function sendTemplate(deps: SendDeps, caller: Caller, input: { path
       created_at: deps.now?.() ?? new Date().toISOString(),
       total: body.recipients.length,
       jobs: jobs.length,
-      counts: { duplicates_removed: repeats, expired: 0, sent: 0, failed: 0, delivered: 0, read: 0 },
+      counts: { ...NO_COUNTS, duplicates_removed: repeats },
+      job_firsts: dispatchJobs.map((job) => job.first_index),
     },
-    dispatchJobs as unknown as Record<string, unknown>[],
+    dispatchJobs,
   );
-  return { success: true as const, send_id: input.sendId, ...(warning && { warning }) };
+  return { success: true as const, send_id: input.sendId, ...(warning && { warning }), ...(warnings.length > 0 && { warnings }) };
 }
 
 /** A recipient the request's schema refused, by its position in the request (a dry run reports it). */
@@ -350,7 +401,7 @@ export async function dryRunSend(
     total: number;
   },
 ) {
-  const { needs, componentProblems } = await resolveSend(deps as SendDeps, caller, input.pathDid, input.body);
+  const { needs, componentProblems, provider, found: template } = await resolveSend(deps as SendDeps, caller, input.pathDid, input.body);
   if (componentProblems.length > 0) throw new InvalidRequest('Components do not match the template', componentProblems);
   const invalid = [...input.refused];
   const found = checkRecipients(
@@ -365,5 +416,18 @@ export async function dryRunSend(
   }
   invalid.sort((a, b) => a.index - b.index);
   const invalidCount = new Set(invalid.map((problem) => problem.index)).size;
-  return { success: invalid.length === 0, dry_run: true as const, total: input.total, valid: input.total - invalidCount, invalid };
+  const warnings = await sendWarnings(
+    deps,
+    provider,
+    template,
+    input.recipients.map((r) => r.recipient),
+  );
+  return {
+    success: invalid.length === 0,
+    dry_run: true as const,
+    total: input.total,
+    valid: input.total - invalidCount,
+    invalid,
+    ...(warnings.length > 0 && { warnings }),
+  };
 }

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { clientIdBody, clientIdParam, count, ErrorDetailShape, pageOf, timestamp, wholeNumberParam } from './common.ts';
 import { issuesToDetails } from './issues.ts';
+import { RECIPIENT_STATUSES } from '#lib/domain/send-recipients.ts';
 
 /** Maximum recipients per send request (decisions §5). */
 export const MAX_RECIPIENTS = 10_000;
@@ -104,7 +105,16 @@ export function dryRunInput(raw: unknown) {
 }
 
 /** A send accepted (spec §1, decisions §12): its id, and a warning where the spec names one. */
-export const SendAcceptedResponse = v.object({ success: v.literal(true), send_id: v.string(), warning: v.optional(v.string()) });
+const Warnings = v.optional(
+  v.array(v.object({ code: v.picklist(['messaging_limit_exceeded', 'number_quality_red']), message: v.string() })),
+);
+
+export const SendAcceptedResponse = v.object({
+  success: v.literal(true),
+  send_id: v.string(),
+  warning: v.optional(v.string()),
+  warnings: Warnings,
+});
 
 /** A send's dry run (decisions §12): every failing recipient by its position. */
 export const SendDryRunResponse = v.object({
@@ -113,6 +123,7 @@ export const SendDryRunResponse = v.object({
   total: count,
   valid: count,
   invalid: v.array(v.object({ index: count, ...ErrorDetailShape.entries })),
+  warnings: Warnings,
 });
 
 /** What the dispatcher did with a send so far (decisions §12). */
@@ -122,7 +133,7 @@ export const SendStatusResponse = v.object({
   did: v.string(),
   template: v.object({ name: v.string(), language: v.string() }),
   campaignId: v.optional(v.number()),
-  status: v.picklist(['queued', 'sending', 'completed']),
+  status: v.picklist(['queued', 'sending', 'completed', 'cancelled']),
   created_at: timestamp,
   total: count,
   duplicates_removed: count,
@@ -131,9 +142,32 @@ export const SendStatusResponse = v.object({
   delivered: count,
   read: count,
   failed: count,
+  cancelled: count,
   pending: count,
   errors: v.array(v.object({ code: v.string(), title: v.string(), count })),
   stopped: v.optional(v.object({ code: v.string(), title: v.string() })),
+  cancelled_at: v.optional(timestamp),
 });
+
+/** `GET /v1/sends/{send_id}/recipients` (decisions §22): a page of the send's recipients, filtered by state. */
+export const ListRecipientsQuery = v.object({
+  status: v.optional(v.picklist(RECIPIENT_STATUSES, `must be one of ${RECIPIENT_STATUSES.join(', ')}`)),
+  page: v.optional(wholeNumberParam),
+  size: v.optional(wholeNumberParam),
+});
+
+export const RecipientResponse = v.object({
+  index: count,
+  to: v.string(),
+  status: v.picklist(RECIPIENT_STATUSES),
+  message_id: v.optional(v.string()),
+  error: v.optional(v.object({ code: v.string(), title: v.string() })),
+  updated_at: timestamp,
+});
+
+export const ListRecipientsResponse = pageOf(RecipientResponse);
+
+/** `POST /v1/sends/{send_id}/cancel` (decisions §22). */
+export const CancelSendResponse = v.object({ send_id: v.string(), status: v.literal('cancelled') });
 
 export const ListSendsResponse = pageOf(SendStatusResponse);

@@ -224,6 +224,24 @@ export class GraphEmulator {
         });
       return { status: 200, body: { id: number.id, throughput: number.throughput } };
     }
+    // What a send is warned of (decisions §22): a number's quality rating, e.g. {quality_rating: "RED"}, and a
+    // WABA's business portfolio messaging limit, e.g. {limit: "TIER_250"}.
+    const quality = /^\/_emulator\/numbers\/([^/]+)\/quality$/.exec(path);
+    if (quality && method === 'POST') {
+      const number = this.model.phoneNumbers.get(quality[1]);
+      if (!number) return { status: 404, body: { error: 'no such phone number' } };
+      number.quality_rating = String(body.quality_rating).toUpperCase();
+      this.onChange?.();
+      return { status: 200, body: { id: number.id, quality_rating: number.quality_rating } };
+    }
+    const limit = /^\/_emulator\/wabas\/([^/]+)\/messaging-limit$/.exec(path);
+    if (limit && method === 'POST') {
+      const waba = this.model.wabas.get(limit[1]);
+      if (!waba) return { status: 404, body: { error: 'no such WABA' } };
+      waba.messaging_limit = String(body.limit);
+      this.onChange?.();
+      return { status: 200, body: { id: waba.id, whatsapp_business_manager_messaging_limit: waba.messaging_limit } };
+    }
     const numberStatuses = /^\/_emulator\/numbers\/([^/]+)\/statuses$/.exec(path);
     if (numberStatuses && method === 'POST') {
       const statuses = (body.statuses ?? []) as MessageStatus[];

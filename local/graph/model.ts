@@ -32,6 +32,8 @@ export interface EmulatedWaba {
   country?: string;
   templates: EmulatedTemplate[];
   catalogs: { id: string; name: string; vertical: string; products: Product[] }[];
+  /** The business portfolio's messaging limit as Graph names it (`TIER_250` … `TIER_UNLIMITED`); unlimited when absent. */
+  messaging_limit?: string;
 }
 
 const TEMPLATE_NAME = /^[a-z0-9_]+$/;
@@ -108,6 +110,8 @@ export interface EmulatedNumber {
   display_phone_number: string;
   throughput?: { level: 'STANDARD' | 'HIGH' };
   is_on_biz_app?: boolean;
+  /** `GREEN`, `YELLOW`, `RED` or `UNKNOWN`; GREEN when absent. */
+  quality_rating?: string;
 }
 
 export class GraphModel {
@@ -219,18 +223,26 @@ export class GraphModel {
     if (s.length === 1) {
       const waba = this.wabas.get(first);
       if (waba && method === 'GET') {
-        return pick({ id: waba.id, name: waba.name, message_template_namespace: waba.namespace, country: waba.country }, query.fields, [
-          'id',
-          'name',
-        ]);
+        return pick(
+          {
+            id: waba.id,
+            name: waba.name,
+            message_template_namespace: waba.namespace,
+            country: waba.country,
+            whatsapp_business_manager_messaging_limit: waba.messaging_limit ?? 'TIER_UNLIMITED',
+          },
+          query.fields,
+          ['id', 'name'],
+        );
       }
       const number = this.phoneNumbers.get(first);
       if (number && method === 'GET') {
         const { waba_id: _waba, ...fields } = number;
-        return pick({ ...fields, throughput: number.throughput ?? { level: 'STANDARD' } } as never, query.fields, [
-          'id',
-          'display_phone_number',
-        ]);
+        return pick(
+          { ...fields, throughput: number.throughput ?? { level: 'STANDARD' }, quality_rating: number.quality_rating ?? 'GREEN' } as never,
+          query.fields,
+          ['id', 'display_phone_number'],
+        );
       }
       const found = this.findTemplate(first);
       if (found && method === 'GET') {

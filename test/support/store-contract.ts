@@ -417,7 +417,7 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
         created_at: new Date().toISOString(),
         total,
         jobs: 1,
-        counts: { duplicates_removed: repeats, expired: 0, sent: 0, failed: 0, delivered: 0, read: 0 },
+        counts: { duplicates_removed: repeats, expired: 0, sent: 0, failed: 0, delivered: 0, read: 0, cancelled: 0 },
       };
       await store.begin(send);
       await store.settle(send, 'queued');
@@ -501,6 +501,63 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
       expect(batch).toEqual(['applied', 'applied', 'unchanged', 'unknown', 'unsettled']);
       expect(twice.flat().sort()).toEqual(['applied', 'unchanged']);
       expect((await store.get(sendId))?.counts).toMatchObject({ sent: 2, delivered: 2, read: 2, failed: 0 });
+    });
+
+    it('keeps each recipient with its outcome and latest delivery state, and a whole job’s outcome for its blocks', async () => {
+      // Prepare: job 1 is positions 0–2 (a repeat at 1), job 2 is position 3; job 1 sent, job 2 cancelled whole
+      const store = await makeStore();
+      const sendId = await begun(store, 4, 1);
+      const at = new Date().toISOString();
+      await store.recordRecipients(
+        sendId,
+        [
+          { ref: { first: 0, size: 3, job: 1 }, to: ['+1 555', '1555', '1556'], repeats: [undefined, 0, undefined] },
+          { ref: { first: 3, size: 1, job: 2 }, to: ['1557'], repeats: [undefined] },
+        ],
+        at,
+      );
+      const pending = await store.recipients(sendId, [{ first: 0, size: 3, job: 1 }]);
+      const own = lease('a');
+      await store.claimBlock(sendId, { first: 0, size: 3, sendable: 2 }, own, Date.now());
+      await store.settleBlock(
+        sendId,
+        { first: 0, size: 3, sendable: 2 },
+        [sent('m0'), { kind: 'duplicate', of: 0 }, { kind: 'failed', code: '131050', title: 'Stopped marketing' }],
+        own,
+      );
+      await store.settleJob(sendId, 2, 1, { kind: 'cancelled' });
+      // Act
+      await store.applyDeliveries(sendId, [report(0, 0, 'm0', 'read')]);
+      const stored = await store.recipients(sendId, [
+        { first: 0, size: 3, job: 1 },
+        { first: 3, size: 1, job: 2 },
+      ]);
+      // Assess
+      expect(pending.map((r) => r.outcome?.kind)).toEqual([undefined, 'duplicate', undefined]);
+      expect(pending[0]).toEqual({ index: 0, to: '+1 555', updated_at: at });
+      expect(stored.map((r) => [r.index, r.to, r.outcome])).toEqual([
+        [0, '+1 555', { kind: 'sent', message_id: 'm0' }],
+        [1, '1555', { kind: 'duplicate', of: 0 }],
+        [2, '1556', { kind: 'failed', code: '131050', title: 'Stopped marketing' }],
+        [3, '1557', { kind: 'cancelled' }],
+      ]);
+      expect(stored[0].delivery).toEqual({ delivered: true, read: true });
+      expect(stored[2].updated_at >= at).toBe(true);
+      expect((await store.get(sendId))?.counts).toMatchObject({ sent: 1, failed: 1, cancelled: 1, read: 1 });
+    });
+
+    it('cancels a send once: the first time stays', async () => {
+      // Prepare
+      const store = await makeStore();
+      const sendId = await begun(store, 1);
+      // Act
+      const before = await store.isCancelled(sendId);
+      await store.cancel(sendId, '2026-11-25T10:00:00.000Z');
+      await store.cancel(sendId, '2026-11-25T11:00:00.000Z');
+      // Assess
+      expect(before).toBe(false);
+      expect(await store.isCancelled(sendId)).toBe(true);
+      expect((await store.get(sendId))?.cancelled_at).toBe('2026-11-25T10:00:00.000Z');
     });
 
     it('settles a job whole once, never after it was begun', async () => {

@@ -3,7 +3,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cloudMessage } from '#lib/domain/cloud-message.ts';
 import { abandonJob } from '#lib/domain/abandon-job.ts';
-import { DEFAULT_DISPATCH, type DispatchDeps, dispatchJob } from '#lib/domain/dispatch.ts';
+import { cancelSend } from '#lib/domain/cancel-send.ts';
+import { type DeliveryState, deliveryChange } from '#lib/domain/delivery.ts';
+import { CANCEL_CHECK_MS, DEFAULT_DISPATCH, type DispatchDeps, dispatchJob } from '#lib/domain/dispatch.ts';
+import { blocksOf, listRecipients } from '#lib/domain/send-recipients.ts';
 import { type DispatchJob, type JobRecipient, markRepeats } from '#lib/domain/dispatch-job.ts';
 import { silentLog } from '#lib/domain/log.ts';
 import type { MessageAnswer, SendRecord } from '#lib/domain/ports.ts';
@@ -521,5 +524,137 @@ describe('a dispatch job given up on (its dead-letter queue, issue 23)', () => {
     expect(whileHeld).toMatchObject({ outcome: 'retry_later' });
     expect(after).toEqual({ outcome: 'done' });
     expect(sendStatusOf(await w.status())).toMatchObject({ status: 'completed', failed: 100, pending: 0 });
+  });
+});
+
+describe('operating a send (decisions §22): each recipient’s result, and cancel', () => {
+  const owner = { sub: 'u', clientId: 7, permissions: [], campaigns: [], isBsp: false };
+  const stranger = { ...owner, clientId: 8 };
+  const refusal = (code: string): MessageAnswer => ({ kind: 'refused', code, title: `refused ${code}`, retryable: false });
+  /** A send of `n` recipients as acceptance keeps it: one job, its recipients recorded by block. */
+  async function listedWorld(n: number, script: Record<string, MessageAnswer[]> = {}) {
+    const w = await world(n, { script });
+    const recipients = Array.from({ length: n }, (_, i) => recipient(String(5215550000 + i)));
+    w.sends.sends.get('send-1')!.job_firsts = [0];
+    const blocks = blocksOf({ total: n, job_firsts: [0] }).map((ref) => ({
+      ref,
+      to: recipients.slice(ref.first, ref.first + ref.size).map((r) => r.to),
+      repeats: [],
+    }));
+    await w.sends.recordRecipients('send-1', blocks, new Date(w.clock.now()).toISOString());
+    return { ...w, recipients };
+  }
+
+  it('lists exactly the refused recipients under failed, with their codes, and every one in order unfiltered', async () => {
+    // Prepare: 200 recipients, every tenth refused as undeliverable or opted out of marketing
+    const script: Record<string, MessageAnswer[]> = {};
+    for (let i = 0; i < 200; i += 10) script[String(5215550000 + i)] = [refusal(i % 20 === 0 ? '131026' : '131050')];
+    const { deps, sends, recipients, upstream } = await listedWorld(200, script);
+    // Act
+    await dispatchJob(deps(), jobOf(recipients));
+    const failed = await listRecipients({ sends }, owner, 'send-1', { status: 'failed', size: 50 });
+    const second = await listRecipients({ sends }, owner, 'send-1', { page: 2, size: 50 });
+    const optedOut = (await listRecipients({ sends }, owner, 'send-1', { status: 'failed', size: 100 })).data.filter(
+      (r) => r.error?.code === '131050',
+    );
+    // Assess: refusals are not retried, are shown per recipient and summed in the send's errors
+    expect(upstream.calls).toHaveLength(200);
+    expect(failed.total).toBe(20);
+    expect(failed.data.map((r) => r.index)).toEqual(Array.from({ length: 20 }, (_, k) => k * 10));
+    expect(failed.data[0]).toMatchObject({ to: '5215550000', status: 'failed', error: { code: '131026', title: 'refused 131026' } });
+    expect(optedOut).toHaveLength(10);
+    expect(second.total).toBe(200);
+    expect(second.data.map((r) => r.index)).toEqual(Array.from({ length: 50 }, (_, k) => 50 + k));
+    expect(second.data[1]).toMatchObject({ status: 'sent', message_id: expect.stringMatching(/^wamid\./) });
+    expect(sendStatusOf((await sends.get('send-1'))!).errors).toEqual([
+      { code: '131026', title: 'refused 131026', count: 10 },
+      { code: '131050', title: 'refused 131050', count: 10 },
+    ]);
+  });
+
+  it('filters on each recipient’s latest state: delivered and read follow the status reports', async () => {
+    // Prepare: 100 sent, then reports: 0–29 delivered, 0–9 read
+    const { deps, sends, recipients } = await listedWorld(100);
+    await dispatchJob(deps(), jobOf(recipients));
+    const listed = await listRecipients({ sends }, owner, 'send-1', { size: 100 });
+    const report = (index: number, what: 'delivered' | 'read') => ({
+      block: Math.floor(index / 90) * 90,
+      index,
+      messageId: listed.data[index].message_id!,
+      change: (state: DeliveryState) => deliveryChange(state, what),
+    });
+    // Act
+    await sends.applyDeliveries('send-1', [
+      ...Array.from({ length: 30 }, (_, i) => report(i, 'delivered')),
+      ...Array.from({ length: 10 }, (_, i) => report(i, 'read')),
+    ]);
+    const [read, delivered, sent, pending] = await Promise.all(
+      (['read', 'delivered', 'sent', 'pending'] as const).map((status) =>
+        listRecipients({ sends }, owner, 'send-1', { status, size: 100 }),
+      ),
+    );
+    // Assess
+    expect(read.data.map((r) => r.index)).toEqual(Array.from({ length: 10 }, (_, i) => i));
+    expect(delivered.data.map((r) => r.index)).toEqual(Array.from({ length: 20 }, (_, i) => 10 + i));
+    expect([read.total, delivered.total, sent.total, pending.total]).toEqual([10, 20, 70, 0]);
+    expect(sent.data).toHaveLength(70);
+  });
+
+  it('shows another client’s send to nobody but a BSP', async () => {
+    // Prepare
+    const { sends } = await listedWorld(3);
+    // Act / Assess
+    await expect(listRecipients({ sends }, stranger, 'send-1', {})).rejects.toThrow('does not exist');
+    await expect(cancelSend({ sends }, stranger, 'send-1')).rejects.toThrow('does not exist');
+    expect((await listRecipients({ sends }, { ...stranger, isBsp: true }, 'send-1', {})).total).toBe(3);
+  });
+
+  it('sends nothing after a cancel is seen: the rest count cancelled, a second cancel changes nothing', async () => {
+    // Prepare: the send is cancelled while its 40th message goes out
+    const { deps, sends, recipients, upstream, clock } = await listedWorld(500);
+    let cancelledAt: number | undefined;
+    const cancelling = {
+      ...deps(),
+      upstream: {
+        ...upstream,
+        async sendMessage(phone: string, message: Record<string, unknown>) {
+          if (upstream.calls.length === 39) {
+            await cancelSend({ sends }, owner, 'send-1');
+            cancelledAt = clock.now();
+          }
+          return upstream.sendMessage(phone, message);
+        },
+      },
+    };
+    // Act
+    const result = await dispatchJob(cancelling, jobOf(recipients));
+    const again = await cancelSend({ sends }, owner, 'send-1');
+    const status = sendStatusOf((await sends.get('send-1'))!);
+    const cancelled = await listRecipients({ sends }, owner, 'send-1', { status: 'cancelled', size: 1 });
+    // Assess: no launch later than one cancel check after the cancel; every recipient settled once
+    expect(result).toEqual({ outcome: 'done' });
+    expect(Math.max(...upstream.calls.map((c) => c.at))).toBeLessThanOrEqual(cancelledAt! + CANCEL_CHECK_MS);
+    expect(status.status).toBe('cancelled');
+    expect(status.sent).toBe(upstream.calls.length);
+    expect(status.sent + status.cancelled).toBe(500);
+    expect(status.pending).toBe(0);
+    expect(cancelled.total).toBe(500 - upstream.calls.length);
+    expect(again).toEqual({ send_id: 'send-1', status: 'cancelled' });
+    expect((await sends.get('send-1'))!.cancelled_at).toBe(status.cancelled_at);
+  });
+
+  it('settles a job of a cancelled send whole, sending nothing; a completed send cannot be cancelled', async () => {
+    // Prepare
+    const cancelledSend = await listedWorld(120);
+    await cancelSend({ sends: cancelledSend.sends }, owner, 'send-1');
+    const completed = await listedWorld(5);
+    await dispatchJob(completed.deps(), jobOf(completed.recipients));
+    // Act
+    await dispatchJob(cancelledSend.deps(), jobOf(cancelledSend.recipients));
+    // Assess
+    expect(cancelledSend.upstream.calls).toHaveLength(0);
+    expect((await listRecipients({ sends: cancelledSend.sends }, owner, 'send-1', { status: 'cancelled' })).total).toBe(120);
+    expect((await listRecipients({ sends: cancelledSend.sends }, owner, 'send-1', { size: 1 })).data[0].status).toBe('cancelled');
+    await expect(cancelSend({ sends: completed.sends }, owner, 'send-1')).rejects.toMatchObject({ reason: 'send_completed' });
   });
 });

@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryState } from '#lib/domain/delivery.ts';
 import { inParallel } from '#lib/domain/parallel.ts';
+import { NO_COUNTS } from '#lib/domain/send-status.ts';
 import type {
   BlockClaim,
   ClaimLease,
@@ -8,25 +9,30 @@ import type {
   DeliveryUpdate,
   PositionOutcome,
   RecipientBlock,
+  RecipientBlockRef,
   RecipientOutcome,
   SendCounts,
   SendRecord,
   SendStore,
+  StoredRecipient,
 } from '#lib/domain/ports.ts';
 import type { ServiceTable } from './client.ts';
+import { putAll } from './batch-write.ts';
 import { batchGet, queryFirst, stripKeys } from './directory-store.ts';
 import { keys, SEND_COUNT_SHARDS, SEND_PARTS, SORT, TTL_ATTRIBUTE } from './table.ts';
 import { cancellationCodes, isConditionalCheckFailure, isTransactionConflict, type TransactItem } from './transactions.ts';
 
 /** Blocks and message states are kept this long after the send (then TTL removes them): longer than any send's TTL. */
 const RECIPIENT_DAYS = 35;
-const COUNT_FIELDS = ['duplicates_removed', 'expired', 'sent', 'failed', 'delivered', 'read'] as const;
-const ZERO_COUNTS: SendCounts = { duplicates_removed: 0, expired: 0, sent: 0, failed: 0, delivered: 0, read: 0 };
+const COUNT_FIELDS = ['duplicates_removed', 'expired', 'sent', 'failed', 'delivered', 'read', 'cancelled'] as const;
 /** A count shard's error tally: `error:<code>` (the count) and `title:<code>`, one attribute each. */
 const ERROR = 'error:';
 const TITLE = 'title:';
-/** Messages per status transaction: DynamoDB takes 100 items in one, and the count shard is one of them. */
-const MESSAGES_PER_WRITE = 99;
+/**
+ * Items per status transaction (DynamoDB takes 100): the messages' states, each block's latest item
+ * (its messages' states for the listing) and the count shard.
+ */
+const ITEMS_PER_WRITE = 100;
 /** Tries of one write against concurrent writes (a count shard held by another transaction, a state moved). */
 const TRIES = 8;
 const LOST: RecipientOutcome = { kind: 'failed', code: 'outcome_unknown', title: 'The dispatcher stopped before it learned the outcome' };
@@ -35,6 +41,34 @@ const LOST: RecipientOutcome = { kind: 'failed', code: 'outcome_unknown', title:
 const partOf = (position: number) => (Math.imul(position + 1, 2654435761) >>> 0) % SEND_PARTS;
 const blockKey = (sendId: string, first: number) => ({ pk: keys.sendPart(sendId, partOf(first)), sk: keys.sendBlock(first) });
 const messageKey = (sendId: string, index: number) => ({ pk: keys.sendPart(sendId, partOf(index)), sk: keys.sendMessage(index) });
+const recipientsKey = (sendId: string, first: number) => ({ pk: keys.sendPart(sendId, partOf(first)), sk: keys.sendRecipients(first) });
+const latestKey = (sendId: string, first: number) => ({ pk: keys.sendPart(sendId, partOf(first)), sk: keys.sendLatest(first) });
+/** A message's latest delivery state on its block's latest item, by its offset in the block. */
+const deliveryAttribute = (offset: number) => `d${offset}`;
+/** A failure code's title on a block's latest item. */
+const titleAttribute = (code: string) => `t${code}`;
+
+/**
+ * A delivery state in a few bytes: `r` (read, so delivered), `v` (delivered) or `f<code>` (failed after
+ * acceptance), then `@` and when it was applied, in seconds base 36.
+ */
+function encodeLatest(state: DeliveryState, atMs: number) {
+  const what = state.read ? 'r' : state.delivered ? 'v' : state.failed ? `f${state.failed.code}` : 's';
+  return `${what}@${Math.floor(atMs / 1000).toString(36)}`;
+}
+
+function decodeLatest(encoded: string, titles: (code: string) => string | undefined): { state: DeliveryState; at: string } {
+  const [what, at] = encoded.split('@');
+  const state: DeliveryState =
+    what === 'r'
+      ? { delivered: true, read: true }
+      : what === 'v'
+        ? { delivered: true }
+        : what.startsWith('f')
+          ? { failed: { code: what.slice(1), title: titles(what.slice(1)) ?? what.slice(1) } }
+          : {};
+  return { state, at: new Date(Number.parseInt(at, 36) * 1000).toISOString() };
+}
 const expiry = (nowMs: number) => Math.ceil(nowMs / 1000) + RECIPIENT_DAYS * 86_400;
 
 type Tally = { add: Partial<SendCounts>; errors: Map<string, { title: string; count: number }> };
@@ -47,6 +81,7 @@ function tally(outcomes: PositionOutcome[]): Tally {
     if (outcome.kind === 'duplicate') continue;
     if (outcome.kind === 'sent') add.sent = (add.sent ?? 0) + 1;
     else if (outcome.kind === 'expired') add.expired = (add.expired ?? 0) + 1;
+    else if (outcome.kind === 'cancelled') add.cancelled = (add.cancelled ?? 0) + 1;
     else {
       add.failed = (add.failed ?? 0) + 1;
       const known = errors.get(outcome.code) ?? { title: outcome.title, count: 0 };
@@ -91,12 +126,21 @@ function countUpdate(tableName: string, sendId: string, { add, errors }: Tally):
   };
 }
 
-/** A block's outcomes as stored: one short string per position (`s<message id>`, `f<code>`, `e`, `d<first>`). */
+/** A block's outcomes as stored: one short string per position (`s<message id>`, `f<code>`, `e`, `c`, `d<first>`). */
 function encode(outcome: PositionOutcome) {
   if (outcome.kind === 'sent') return `s${outcome.message_id}`;
   if (outcome.kind === 'failed') return `f${outcome.code}`;
   if (outcome.kind === 'duplicate') return `d${outcome.of}`;
-  return 'e';
+  return outcome.kind === 'cancelled' ? 'c' : 'e';
+}
+
+/** A stored outcome as the domain's (`titles` holds each failure code's title). */
+function decode(encoded: string, titles: Record<string, string>): PositionOutcome {
+  const rest = encoded.slice(1);
+  if (encoded[0] === 's') return { kind: 'sent', message_id: rest };
+  if (encoded[0] === 'f') return { kind: 'failed', code: rest, title: titles[rest] ?? rest };
+  if (encoded[0] === 'd') return { kind: 'duplicate', of: Number(rest) };
+  return encoded === 'c' ? { kind: 'cancelled' } : { kind: 'expired' };
 }
 
 /** The message id a block's outcome holds for a position, when its message was sent. */
@@ -119,7 +163,7 @@ export class DynamoSendStore implements SendStore {
           sk: SORT.send,
           entity: 'send',
           ...send,
-          counts: { ...ZERO_COUNTS, ...send.counts },
+          counts: { ...NO_COUNTS, ...send.counts },
           error_counts: {},
           error_titles: {},
         },
@@ -284,13 +328,14 @@ export class DynamoSendStore implements SendStore {
           Update: {
             TableName: this.table.name,
             Key: blockKey(sendId, block.first),
-            UpdateExpression: 'SET #state = :state, outcomes = :outcomes, titles = :titles REMOVE holder',
+            UpdateExpression: 'SET #state = :state, outcomes = :outcomes, titles = :titles, settled_at = :at REMOVE holder',
             ConditionExpression: '#state = :claimed AND holder = :holder AND lease_until = :until',
             ExpressionAttributeNames: { '#state': 'state' },
             ExpressionAttributeValues: {
               ':state': state,
               ':outcomes': state === 'lost' ? [] : outcomes.map(encode),
               ':titles': titles,
+              ':at': new Date().toISOString(),
               ':claimed': 'claimed',
               ':holder': lease.holder,
               ':until': lease.untilMs,
@@ -326,7 +371,15 @@ export class DynamoSendStore implements SendStore {
         {
           Put: {
             TableName: this.table.name,
-            Item: { pk: keys.send(sendId), sk: keys.sendJob(job), entity: 'send_job', state: 'settled', outcome: outcome.kind },
+            Item: {
+              pk: keys.send(sendId),
+              sk: keys.sendJob(job),
+              entity: 'send_job',
+              state: 'settled',
+              outcome: outcome.kind,
+              ...(outcome.kind === 'failed' && { code: outcome.code, title: outcome.title }),
+              settled_at: new Date().toISOString(),
+            },
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
@@ -337,6 +390,99 @@ export class DynamoSendStore implements SendStore {
       if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
       throw error;
     }
+  }
+
+  /** One item per block (spread over the send's parts), written in batches before the send is `queued`. */
+  async recordRecipients(sendId: string, blocks: { ref: RecipientBlockRef; to: string[]; repeats: (number | undefined)[] }[], at: string) {
+    await putAll(
+      this.table,
+      blocks.map(({ ref, to, repeats }) => ({
+        ...recipientsKey(sendId, ref.first),
+        entity: 'send_recipients',
+        first: ref.first,
+        to,
+        repeats: Object.fromEntries(repeats.flatMap((of, offset) => (of === undefined ? [] : [[String(offset), of]]))),
+        recorded_at: at,
+        [TTL_ATTRIBUTE]: expiry(Date.parse(at)),
+      })),
+    );
+  }
+
+  /**
+   * Each block's recipients, block and latest items, and each job's item (a job settled whole has no blocks),
+   * in one BatchGet: three items a block and one a job.
+   */
+  async recipients(sendId: string, blocks: RecipientBlockRef[]): Promise<StoredRecipient[]> {
+    const jobs = [...new Set(blocks.map((b) => b.job))];
+    const read = await batchGet(this.table, [
+      ...blocks.flatMap((b) => [recipientsKey(sendId, b.first), blockKey(sendId, b.first), latestKey(sendId, b.first)]),
+      ...jobs.map((job) => ({ pk: keys.send(sendId), sk: keys.sendJob(job) })),
+    ]);
+    const found = new Map(read.map((item) => [`${item.pk}|${item.sk}`, item]));
+    const at = (key: { pk: string; sk: string }) => found.get(`${key.pk}|${key.sk}`);
+    const stored: StoredRecipient[] = [];
+    for (const ref of blocks) {
+      const list = at(recipientsKey(sendId, ref.first));
+      if (!list) continue;
+      const block = at(blockKey(sendId, ref.first));
+      const latest = at(latestKey(sendId, ref.first)) ?? {};
+      const job = at({ pk: keys.send(sendId), sk: keys.sendJob(ref.job) });
+      const repeats = (list.repeats ?? {}) as Record<string, number>;
+      const outcomes = (block?.outcomes ?? []) as string[];
+      const titles = (block?.titles ?? {}) as Record<string, string>;
+      (list.to as string[]).forEach((to, offset) => {
+        const encoded = latest[deliveryAttribute(offset)];
+        const delivery = typeof encoded === 'string' ? decodeLatest(encoded, (code) => latest[titleAttribute(code)] as string) : undefined;
+        const repeat = repeats[String(offset)];
+        let outcome: PositionOutcome | undefined;
+        let settledAt: string | undefined;
+        if (repeat !== undefined) outcome = { kind: 'duplicate', of: repeat };
+        else if (block?.state === 'settled') outcome = decode(String(outcomes[offset]), titles);
+        else if (block?.state === 'lost') outcome = LOST;
+        else if (!block && job?.state === 'settled')
+          outcome =
+            job.outcome === 'failed'
+              ? { kind: 'failed', code: String(job.code ?? 'unknown'), title: String(job.title ?? job.code ?? 'unknown') }
+              : { kind: job.outcome as 'expired' | 'cancelled' };
+        if (outcome && repeat === undefined) settledAt = String((block ?? job)?.settled_at ?? list.recorded_at);
+        stored.push({
+          index: ref.first + offset,
+          to,
+          ...(outcome && { outcome }),
+          updated_at: delivery?.at ?? settledAt ?? String(list.recorded_at),
+          ...(delivery && { delivery: delivery.state }),
+        });
+      });
+    }
+    return stored;
+  }
+
+  async cancel(sendId: string, at: string) {
+    try {
+      await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: { pk: keys.send(sendId), sk: SORT.send },
+          UpdateExpression: 'SET cancelled_at = :at',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(cancelled_at)',
+          ExpressionAttributeValues: { ':at': at },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionalCheckFailure(error)) throw error;
+    }
+  }
+
+  async isCancelled(sendId: string) {
+    const result = await this.table.client.send(
+      new GetCommand({
+        TableName: this.table.name,
+        Key: { pk: keys.send(sendId), sk: SORT.send },
+        ProjectionExpression: 'cancelled_at',
+        ConsistentRead: true,
+      }),
+    );
+    return result.Item?.cancelled_at !== undefined;
   }
 
   async stop(sendId: string, reason: { code: string; title: string }) {
@@ -365,9 +511,7 @@ export class DynamoSendStore implements SendStore {
     const byMessage = new Map<number, number[]>();
     for (const [i, update] of updates.entries()) byMessage.set(update.index, [...(byMessage.get(update.index) ?? []), i]);
     const blocks = new Map<number, Record<string, unknown> | undefined>();
-    const messages = [...byMessage.keys()];
-    for (let start = 0; start < messages.length; start += MESSAGES_PER_WRITE) {
-      const chunk = messages.slice(start, start + MESSAGES_PER_WRITE);
+    for (const chunk of transactionsOf(byMessage, updates)) {
       for (let attempt = 1; ; attempt++) {
         // The blocks not read yet (a settled block never changes) and the messages' states, in one read.
         const unread = [...new Set(chunk.flatMap((index) => byMessage.get(index)!.map((i) => updates[i].block)))].filter(
@@ -386,6 +530,8 @@ export class DynamoSendStore implements SendStore {
         for (const first of unread) if (!blocks.has(first)) blocks.set(first, undefined);
         const writes: TransactItem[] = [];
         const counted: Tally = { add: {}, errors: new Map() };
+        /** Each block's latest states to write on its latest item, by offset. */
+        const latest = new Map<number, Map<number, DeliveryState>>();
         for (const index of chunk) {
           const stored = states.get(index);
           let state = (stored?.delivery ?? {}) as DeliveryState;
@@ -403,6 +549,8 @@ export class DynamoSendStore implements SendStore {
               if (!change) continue;
               state = change.next;
               moved = true;
+              if (!latest.has(update.block)) latest.set(update.block, new Map());
+              latest.get(update.block)!.set(index - update.block, state);
               for (const [field, n] of Object.entries(change.counts))
                 counted.add[field as keyof SendCounts] = (counted.add[field as keyof SendCounts] ?? 0) + n;
               for (const e of change.errors) {
@@ -431,6 +579,7 @@ export class DynamoSendStore implements SendStore {
           });
         }
         if (writes.length === 0) break;
+        for (const [first, states] of latest) writes.push(latestStatesUpdate(this.table.name, latestKey(sendId, first), states));
         try {
           await this.transact(() => [...writes, countUpdate(this.table.name, sendId, counted)]);
           break;
@@ -461,12 +610,61 @@ export class DynamoSendStore implements SendStore {
 }
 
 /**
+ * Status reports' messages in transactions of at most ITEMS_PER_WRITE items: each message's state, each of
+ * their blocks' latest items, and the count shard.
+ */
+function transactionsOf(byMessage: Map<number, number[]>, updates: DeliveryUpdate[]): number[][] {
+  const chunks: number[][] = [];
+  let chunk: number[] = [];
+  let blocks = new Set<number>();
+  for (const [index, reports] of byMessage) {
+    const added = [...new Set(reports.map((i) => updates[i].block))].filter((b) => !blocks.has(b));
+    if (chunk.length > 0 && chunk.length + 1 + blocks.size + added.length + 1 > ITEMS_PER_WRITE) {
+      chunks.push(chunk);
+      chunk = [];
+      blocks = new Set();
+    }
+    chunk.push(index);
+    for (const b of reports.map((i) => updates[i].block)) blocks.add(b);
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}
+
+/** Messages' latest delivery states on their block's latest item, one attribute each, and failures' titles. */
+function latestStatesUpdate(tableName: string, Key: { pk: string; sk: string }, states: Map<number, DeliveryState>): TransactItem {
+  const names: Record<string, string> = { '#ttl': TTL_ATTRIBUTE };
+  const now = Date.now();
+  const values: Record<string, unknown> = { ':ttl': expiry(now) };
+  const sets = [...states].map(([offset, state], n) => {
+    names[`#d${n}`] = deliveryAttribute(offset);
+    values[`:d${n}`] = encodeLatest(state, now);
+    return `#d${n} = :d${n}`;
+  });
+  const failures = new Map([...states.values()].flatMap((state) => (state.failed ? [[state.failed.code, state.failed.title]] : [])));
+  [...failures].forEach(([code, title], n) => {
+    names[`#t${n}`] = titleAttribute(code);
+    values[`:t${n}`] = title;
+    sets.push(`#t${n} = :t${n}`);
+  });
+  return {
+    Update: {
+      TableName: tableName,
+      Key,
+      UpdateExpression: `SET ${sets.join(', ')}, #ttl = :ttl`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/**
  * The stored send as the domain's send: the counts the send item holds (sends recorded before the count
  * shards kept them there) plus every shard's, and the error tally as a list.
  */
 function toSend(item: Record<string, unknown>, shards: Record<string, unknown>[]): SendRecord {
   const { counts, error_counts, error_titles, gsi1pk: _p, gsi1sk: _s, ...rest } = stripKeys<Record<string, unknown>>(item) ?? {};
-  const total: SendCounts = { ...ZERO_COUNTS, ...(counts as Partial<SendCounts>) };
+  const total: SendCounts = { ...NO_COUNTS, ...(counts as Partial<SendCounts>) };
   const tallies = new Map(Object.entries((error_counts ?? {}) as Record<string, number>));
   const titles = new Map(Object.entries((error_titles ?? {}) as Record<string, string>));
   for (const shard of shards) {

@@ -54,6 +54,13 @@ export const keys = {
   sendPart: (sendId: string, part: number) => `SEND#${sendId}#P${String(part).padStart(2, '0')}`,
   /** A block of a send's positions: its claim, then its outcomes; by its first position. */
   sendBlock: (first: number) => `BLOCK#${String(first).padStart(9, '0')}`,
+  /** A block's recipients (decisions §22), by the block's first position: their `to` and repeats from acceptance. */
+  sendRecipients: (first: number) => `RCPT#${String(first).padStart(9, '0')}`,
+  /**
+   * A block's messages' latest delivery states, compact (`d<offset>`), for the recipients listing: apart from
+   * the recipients so that a batch of status reports rewrites a small item.
+   */
+  sendLatest: (first: number) => `LATEST#${String(first).padStart(9, '0')}`,
   /** A sent message's delivery state (delivered, read, failed after acceptance), by its position. */
   sendMessage: (index: number) => `MSG#${String(index).padStart(9, '0')}`,
   /** One of a send's count shards, under the send beside its item: one Query reads the send and its counts. */

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { UpstreamUnavailable } from '#lib/domain/errors.ts';
-import type { ThroughputLevel } from '#lib/domain/ports.ts';
+import type { SendingLimits, ThroughputLevel } from '#lib/domain/ports.ts';
 import { UpstreamNotConfigured } from './token.ts';
 import type {
   Catalog,
@@ -80,6 +80,17 @@ const PhoneNumberThroughput = v.object({
   is_on_biz_app: v.optional(v.boolean()),
 });
 
+const MessagingLimit = v.object({ whatsapp_business_manager_messaging_limit: v.string() });
+const QualityRating = v.object({ quality_rating: v.string() });
+const LIMITS_KEPT_MS = 60_000;
+
+/** A messaging limit tier as unique users per 24 hours (`TIER_2K` is 2,000); undefined for a name not known. */
+function usersPerDay(tier: string): number | undefined {
+  if (/^(TIER_)?UNLIMITED$/i.test(tier)) return Number.POSITIVE_INFINITY;
+  const match = /^TIER_(\d+)(K?)$/i.exec(tier);
+  return match ? Number(match[1]) * (match[2] ? 1000 : 1) : undefined;
+}
+
 function shaped<S extends v.GenericSchema>(schema: S, answer: unknown): v.InferOutput<S> {
   const result = v.safeParse(schema, answer);
   if (!result.success) throw new UpstreamUnavailable('The upstream answered in an unexpected shape');
@@ -107,10 +118,12 @@ export function toProduct(item: v.InferOutput<typeof ProductItem>): Product {
 export class GraphUpstream implements TemplateUpstream, CatalogUpstream, MediaUpload {
   constructor(
     private readonly graph: GraphClient,
-    /** The Meta app that owns resumable upload sessions. */
     /** The Meta app id resumable uploads go through; empty when the deployment has none (uploads answer 502). */
     private readonly appId: string,
   ) {}
+
+  /** Sending limits read in the last minute, by WABA and number. */
+  private readonly limits = new Map<string, { limits: SendingLimits; until: number }>();
 
   async namespaceOf(wabaId: string) {
     const answer = shaped(Waba, await this.graph.request('GET', wabaId, { query: { fields: 'message_template_namespace' } }));
@@ -171,6 +184,29 @@ export class GraphUpstream implements TemplateUpstream, CatalogUpstream, MediaUp
     const number = shaped(PhoneNumberThroughput, answer);
     if (number.is_on_biz_app) return 'COEXISTENCE';
     return number.throughput?.level === 'HIGH' ? 'HIGH' : 'STANDARD';
+  }
+
+  /**
+   * The WABA's `whatsapp_business_manager_messaging_limit` (`TIER_250`, `TIER_2K` … `TIER_UNLIMITED`) and the
+   * number's `quality_rating`, both read at once and kept a minute: a client's sends in a row ask once, within
+   * the management API's hourly budget per WABA. A value not read is left unknown.
+   */
+  async sendingLimits(wabaId: string, phoneNumberId?: string): Promise<SendingLimits> {
+    const key = `${wabaId}|${phoneNumberId ?? ''}`;
+    const kept = this.limits.get(key);
+    if (kept && kept.until > Date.now()) return kept.limits;
+    const [waba, number] = await Promise.all([
+      this.graph.request('GET', wabaId, { query: { fields: 'whatsapp_business_manager_messaging_limit' } }).catch(() => undefined),
+      phoneNumberId ? this.graph.request('GET', phoneNumberId, { query: { fields: 'quality_rating' } }).catch(() => undefined) : undefined,
+    ]);
+    const tier = v.safeParse(MessagingLimit, waba);
+    const rating = v.safeParse(QualityRating, number);
+    const limits: SendingLimits = {
+      ...(tier.success && { messagingLimit: usersPerDay(tier.output.whatsapp_business_manager_messaging_limit) }),
+      ...(rating.success && { quality: rating.output.quality_rating.toUpperCase() }),
+    };
+    this.limits.set(key, { limits, until: Date.now() + LIMITS_KEPT_MS });
+    return limits;
   }
 
   async catalogsOf(wabaId: string): Promise<Catalog[]> {

@@ -24,10 +24,12 @@ import {
   type KnownThroughput,
   type PositionOutcome,
   type RecipientBlock,
+  type RecipientBlockRef,
   type RecipientOutcome,
   type SendCounts,
   type SendRecord,
   type SendStore,
+  type StoredRecipient,
   type SyncLeaseStore,
   type SyncProgress,
   type SyncRunResult,
@@ -39,6 +41,7 @@ import {
   type DeliveryLog,
 } from '#lib/domain/ports.ts';
 import type { DeliveryState } from '#lib/domain/delivery.ts';
+import { NO_COUNTS } from '#lib/domain/send-status.ts';
 import { assignmentSlot, headerTypeOf, type MetaTemplate, type TemplateRecord } from '#lib/domain/template-record.ts';
 import { type ListingCriteria, type ListingEntry, listingEntryOf, pageOfEntries } from '#lib/domain/template-listing.ts';
 import { DeliveryChanged, type DeliveryStatus, type WebhookConfig, type WebhookDelivery } from '#lib/domain/webhook.ts';
@@ -307,9 +310,56 @@ export class MemorySendStore implements SendStore {
     if (this.sends.has(send.send_id)) throw new Error('send exists');
     this.sends.set(send.send_id, {
       ...copy(send),
-      counts: { duplicates_removed: 0, expired: 0, sent: 0, failed: 0, delivered: 0, read: 0, ...copy(send.counts) },
+      counts: { ...NO_COUNTS, ...copy(send.counts) },
       errors: [],
     });
+  }
+  /** Recipients kept at acceptance by `<send>|<block first>`, with each message's latest state and when. */
+  readonly recipientLists = new Map<
+    string,
+    {
+      ref: RecipientBlockRef;
+      to: string[];
+      repeats: (number | undefined)[];
+      at: string;
+      latest: Map<number, { state: DeliveryState; at: string }>;
+    }
+  >();
+  async recordRecipients(sendId: string, blocks: { ref: RecipientBlockRef; to: string[]; repeats: (number | undefined)[] }[], at: string) {
+    if (this.failing) throw new Error('storage down');
+    for (const block of blocks) this.recipientLists.set(`${sendId}|${block.ref.first}`, { ...copy(block), at, latest: new Map() });
+  }
+  async recipients(sendId: string, blocks: RecipientBlockRef[]): Promise<StoredRecipient[]> {
+    return blocks.flatMap((ref) => {
+      const list = this.recipientLists.get(`${sendId}|${ref.first}`);
+      if (!list) return [];
+      const block = this.blocks.get(`${sendId}|${ref.first}`);
+      const job = this.jobOutcomes.get(`${sendId}|${ref.job}`);
+      return list.to.map((to, offset): StoredRecipient => {
+        const repeat = list.repeats[offset];
+        const latest = list.latest.get(offset);
+        let outcome: PositionOutcome | undefined;
+        if (repeat !== undefined) outcome = { kind: 'duplicate', of: repeat };
+        else if (block?.state === 'settled') outcome = block.outcomes?.[offset];
+        else if (block?.state === 'lost')
+          outcome = { kind: 'failed', code: 'outcome_unknown', title: 'The dispatcher stopped before it learned the outcome' };
+        else if (!block && job) outcome = job;
+        return {
+          index: ref.first + offset,
+          to,
+          ...(outcome && { outcome: copy(outcome) }),
+          updated_at: latest?.at ?? list.at,
+          ...(latest && { delivery: copy(latest.state) }),
+        };
+      });
+    });
+  }
+  async cancel(sendId: string, at: string) {
+    const send = this.sends.get(sendId);
+    if (send && !send.cancelled_at) send.cancelled_at = at;
+  }
+  async isCancelled(sendId: string) {
+    return this.sends.get(sendId)?.cancelled_at !== undefined;
   }
   async settle(begun: SendRecord, status: 'queued' | 'abandoned') {
     const send = this.sends.get(begun.send_id);
@@ -373,11 +423,15 @@ export class MemorySendStore implements SendStore {
       const moved = update.change(copy(this.messages.get(id) ?? {}));
       if (!moved) return 'unchanged';
       this.messages.set(id, copy(moved.next));
+      const list = this.recipientLists.get(`${sendId}|${update.block}`);
+      list?.latest.set(update.index - update.block, { state: copy(moved.next), at: new Date().toISOString() });
       this.count(sendId, moved.counts, moved.errors);
       return 'applied';
     });
   }
   readonly jobs = new Map<string, 'begun' | 'settled'>();
+  /** The outcome of each job settled whole, by `<send>|<job>`. */
+  readonly jobOutcomes = new Map<string, RecipientOutcome>();
   async beginJob(sendId: string, job: number) {
     const id = `${sendId}|${job}`;
     if (!this.jobs.has(id)) this.jobs.set(id, 'begun');
@@ -387,6 +441,7 @@ export class MemorySendStore implements SendStore {
     const id = `${sendId}|${job}`;
     if (this.jobs.has(id)) return false;
     this.jobs.set(id, 'settled');
+    this.jobOutcomes.set(id, copy(outcome));
     for (let i = 0; i < recipients; i++) this.add(sendId, outcome);
     return true;
   }

@@ -3,7 +3,7 @@ import { changeTemplateStatus } from '#lib/domain/bulk-status.ts';
 import { listProducts } from '#lib/domain/catalogs.ts';
 import { editTemplate, NO_CHANGE_MESSAGE } from '#lib/domain/edit-template.ts';
 import { InvalidRequest, NotFound, Unprocessable, UpstreamUnavailable } from '#lib/domain/errors.ts';
-import { sendTemplate } from '#lib/domain/send.ts';
+import { dryRunSend, sendTemplate } from '#lib/domain/send.ts';
 import { listTemplates } from '#lib/domain/templates.ts';
 import { callerOf, memoryWorld } from '../../support/memory/world.ts';
 
@@ -51,6 +51,60 @@ function orderUpdateSend(world: ReturnType<typeof memoryWorld>) {
   const params = { body: Array.from({ length: variables }, (_, i) => `v${i}`) };
   return sendBody({ name: 'order_update', language: 'es' }, [{ to: '5215550009999', params }]);
 }
+
+describe('send warnings (decisions §22): what Meta will not deliver, told before the send, never refusing it', () => {
+  const recipients = (n: number) => Array.from({ length: n }, (_, i) => ({ to: String(5215560000 + i) }));
+  /** order_update (UTILITY) to these recipients, each with the values its body asks for. */
+  const orderUpdate = (to: { to: string }[]) => {
+    const { params } = orderUpdateSend(memoryWorld()).recipients[0];
+    return {
+      ...sendBody(
+        { name: 'order_update', language: 'es' },
+        to.map((r) => ({ ...r, params })),
+      ),
+    };
+  };
+  const promoImage = sendBody({ name: 'promo_image', language: 'en_US' }, [{ to: '5215560001', params: { body: ['May'] } }]);
+  const image = { component: { header: { type: 'image_url' as const, value: 'https://cdn.example.com/a.png' } } };
+
+  it('warns when the unique recipients exceed the portfolio’s messaging limit, in the send and its dry run', async () => {
+    // Prepare: the WABA's portfolio may reach 250 users a day
+    const world = memoryWorld();
+    world.emulator.model.wabas.get('100200300')!.messaging_limit = 'TIER_250';
+    const over = orderUpdate(recipients(251));
+    const repeated = orderUpdate([...recipients(250), recipients(1)[0]]);
+    // Act
+    const sent = await sendTemplate(world, acme, { pathDid: DID, sendId: 's-over', body: over });
+    const dry = await dryRunSend(world, acme, {
+      pathDid: DID,
+      body: over,
+      recipients: over.recipients.map((recipient, index) => ({ index, recipient })),
+      refused: [],
+      total: 251,
+    });
+    const within = await sendTemplate(world, acme, { pathDid: DID, sendId: 's-within', body: repeated });
+    // Assess: queued all the same; a repeat is not another user
+    expect(sent).toMatchObject({
+      success: true,
+      warnings: [{ code: 'messaging_limit_exceeded', message: expect.stringContaining('250') }],
+    });
+    expect(dry.warnings).toEqual(sent.warnings);
+    expect(world.queue.sent.filter((job) => job.send_id === 's-over')).toHaveLength(1);
+    expect(within.warnings).toBeUndefined();
+  });
+
+  it('warns of a marketing template on a number rated RED, and of nothing else there', async () => {
+    // Prepare
+    const world = memoryWorld();
+    world.emulator.model.phoneNumbers.get('110001')!.quality_rating = 'RED';
+    // Act
+    const marketing = await sendTemplate(world, acme, { pathDid: DID, sendId: 's-m', body: { ...promoImage, ...image } });
+    const utility = await sendTemplate(world, acme, { pathDid: DID, sendId: 's-u', body: orderUpdate(recipients(1)) });
+    // Assess
+    expect(marketing.warnings).toEqual([{ code: 'number_quality_red', message: expect.stringContaining('RED') }]);
+    expect(utility.warnings).toBeUndefined();
+  });
+});
 
 describe('send (use case, in memory)', () => {
   it('queues the recipients with the namespace and the template’s components, never the caller’s', async () => {
