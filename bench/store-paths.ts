@@ -8,12 +8,14 @@ import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
 import { entryItem } from '#lib/adapters/dynamo/listing-items.ts';
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
 import { assignmentKeyItem, recordItem } from '#lib/adapters/dynamo/record-items.ts';
-import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
+import { DynamoSendStore, recipientItemKeys } from '#lib/adapters/dynamo/send-store.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
 import { keys, SORT } from '#lib/adapters/dynamo/table.ts';
 import { DynamoTemplateRecordStore, outboxItem } from '#lib/adapters/dynamo/template-store.ts';
 import { GraphClient } from '#lib/adapters/graph/graph-client.ts';
 import { GraphUpstream, TEMPLATES_PAGE_SIZE } from '#lib/adapters/graph/graph-upstream.ts';
+import { lazySendScheduler } from '#lib/wiring/scheduler.ts';
+import { blocksOf, listRecipients } from '#lib/domain/send-recipients.ts';
 import { resolveHost } from '#lib/adapters/https/resolve-host.ts';
 import { SqsJobQueue } from '#lib/adapters/sqs/job-queue.ts';
 import { resolvePairs } from '#lib/domain/assignments.ts';
@@ -526,6 +528,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
       upstream,
       queue: new SqsJobQueue({ client: sqs, url: stack.queueUrls.dispatch }),
       resolve: resolveHost,
+      scheduler: lazySendScheduler,
     };
     const body = {
       did: '931001',
@@ -559,6 +562,14 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
       await table.client.send(
         new PutCommand({ TableName: table.name, Item: { pk: `SEND#direct-${round}`, sk: 'SEND', status: 'queuing' } }),
       );
+      // Its recipients kept for the listing (decisions §22): one item of `to`s a block of 90, 25 a request.
+      const lists = Array.from({ length: Math.ceil(recipients.length / 90) }, (_, b) => ({
+        PutRequest: {
+          Item: { pk: `SEND#direct-${round}#P00`, sk: `RCPT#${b}`, to: recipients.slice(b * 90, b * 90 + 90).map((r) => r.to) },
+        },
+      }));
+      for (let i = 0; i < lists.length; i += 25)
+        await table.client.send(new BatchWriteCommand({ RequestItems: { [table.name]: lists.slice(i, i + 25) } }));
       for (const batch of sentBatches) {
         await sqs.send(
           new SendMessageBatchCommand({
@@ -606,6 +617,43 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
       baseline: 'the same DynamoDB reads and writes and the same SQS batches of the same messages, issued directly',
       counts: `accepted; Graph requests ${graphCalls}; SQS requests ${sent.meter.queueRequests} for ${(bodies / 2 ** 20).toFixed(2)} MiB (fewest possible: ${Math.ceil(bodies / 2 ** 20)}); DynamoDB requests ${sent.meter.operations.length}`,
       budget: `fewest SQS requests, ≤ 1.5×: ${sent.meter.queueRequests === Math.ceil(bodies / 2 ** 20) && sendMs / sendBaselineMs <= 1.5 ? 'met' : 'NOT met'}`,
+    });
+
+    progress('recipients');
+    // --- A page of a send's recipients (decisions §22): the send of 10,000 above, not dispatched ---------
+    const sendStore = new DynamoSendStore(table);
+    const recipientsPage = (query: { page?: number; size?: number; status?: 'pending' }) =>
+      listRecipients({ sends: sendStore }, sender, 'bench-0', query);
+    const middle = await metered(() => recipientsPage({ page: 100, size: 50 }));
+    const firstPending = await metered(() => recipientsPage({ status: 'pending', size: 50 }));
+    const layout = blocksOf((await sendStore.get('bench-0'))!);
+    const pageBlocks = layout.filter((b) => b.first < 5000 && b.first + b.size > 4950);
+    /** The fewest reads the page needs: the send with its counts (one Query) and its blocks' items (one BatchGetItem). */
+    const directRecipients = async () => {
+      await table.client.send(
+        new QueryCommand({
+          TableName: table.name,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :send)',
+          ExpressionAttributeValues: { ':pk': keys.send('bench-0'), ':send': SORT.send },
+          ConsistentRead: true,
+        }),
+      );
+      await table.client.send(new BatchGetCommand({ RequestItems: { [table.name]: { Keys: recipientItemKeys('bench-0', pageBlocks) } } }));
+    };
+    const [recipientsMs, recipientsBaselineMs] = await alternating(
+      rounds * 4,
+      () => recipientsPage({ page: 100, size: 50 }),
+      directRecipients,
+    );
+    rows.push({
+      // The send is not dispatched here (no dispatcher runs): a dispatched one adds its block, latest and count
+      // items to a page's reads, at most 60 a page of 50 (asserted in test/http/send-operations.test.ts).
+      path: 'GET /v1/sends/{send_id}/recipients, a send of 10,000: page 100 of 50; and ?status=pending, page 1 of 50',
+      ms: recipientsMs,
+      baselineMs: recipientsBaselineMs,
+      baseline: `the send's Query and one BatchGetItem of the page's ${pageBlocks.length} blocks' items, issued directly`,
+      counts: `page 100: ${middle.meter.operations.length} requests, ${middle.meter.itemsRead} items read (${middle.value.data.length} recipients, total ${middle.value.total}); pending page 1: ${firstPending.meter.itemsRead} items read (total ${firstPending.value.total})`,
+      budget: `≤ 60 items a page of 50, ≤ 1.3×: ${middle.meter.itemsRead <= 60 && firstPending.meter.itemsRead <= 60 && recipientsMs / recipientsBaselineMs <= 1.3 ? 'met' : 'NOT met'}`,
     });
 
     progress('meta notification');

@@ -7,7 +7,8 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { AttributeType, Billing, ProjectionType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { EventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction, SqsQueue } from 'aws-cdk-lib/aws-events-targets';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -137,6 +138,15 @@ export class TemplateMessagingStack extends Stack {
       }),
     );
 
+    // Scheduled sends (decisions §22): one-time schedules in this group put `{send_id}` on the release queue,
+    // sent with a role only EventBridge Scheduler of this account may take; SendTemplate makes them.
+    const scheduleGroup = new ScheduleGroup(this, 'SendSchedules');
+    const schedulerRole = new Role(this, 'SchedulerRole', {
+      assumedBy: new ServicePrincipal('scheduler.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': this.account } } }),
+      description: 'EventBridge Scheduler: puts a scheduled send on the release queue',
+    });
+    queues.sendRelease.queue.grantSendMessages(schedulerRole);
+
     // The Graph API access token: created holding a marker that functions recognise, so until it is set
     // (README, "Deploy") upstream routes answer 502 saying so. Functions read it through Powertools Parameters.
     const graphToken = new Secret(this, 'GraphApiToken', {
@@ -214,6 +224,7 @@ export class TemplateMessagingStack extends Stack {
       eventBusName: bus.eventBusName,
       queueUrls: Object.fromEntries(Object.entries(queues).map(([key, { queue }]) => [key, queue.queueUrl])) as SettingSources['queueUrls'],
       messagesPerSecond: props.messagesPerSecond,
+      schedules: { group: scheduleGroup.scheduleGroupName, queueArn: queues.sendRelease.queue.queueArn, roleArn: schedulerRole.roleArn },
     };
     /** Grants and settings from a function's declared needs (lib/routes.ts): nothing more. */
     const grantNeeds = (fn: ServiceFunction, needs: Needs) => {
@@ -225,6 +236,14 @@ export class TemplateMessagingStack extends Stack {
       if (needs.metaApp) metaWebhook.grantRead(fn);
       if (needs.bus) bus.grantPutEventsTo(fn);
       for (const key of needs.queues ?? []) queues[key].queue.grantSendMessages(fn);
+      if (needs.schedules) {
+        scheduleGroup.grantWriteSchedules(fn);
+        Validations.of(fn.role!).acknowledge({
+          id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${Stack.of(this).resolve(scheduleGroup.scheduleGroupName)}/*]`,
+          reason: 'A schedule per send (send-<send id>), named when the send is accepted: only the service’s own group.',
+        });
+        schedulerRole.grantPassRole(fn.grantPrincipal);
+      }
       alarmOn(fn);
     };
 

@@ -18,6 +18,10 @@ const settings = {
   EVENT_BUS_NAME: v.pipe(v.string(), v.minLength(1)),
   WEBHOOK_QUEUE_URL: v.pipe(v.string(), v.url()),
   META_QUEUE_URL: v.pipe(v.string(), v.url()),
+  RELEASE_QUEUE_URL: v.pipe(v.string(), v.url()),
+  SCHEDULE_GROUP: v.pipe(v.string(), v.minLength(1)),
+  SCHEDULE_QUEUE_ARN: v.pipe(v.string(), v.minLength(1)),
+  SCHEDULE_ROLE_ARN: v.pipe(v.string(), v.minLength(1)),
 } as const;
 
 export type SettingName = keyof typeof settings;
@@ -130,6 +134,8 @@ export interface SettingSources {
   queueUrls: Record<QueueKey, string>;
   /** MESSAGES_PER_SECOND for the dispatcher: caps every number when given; each goes at its level otherwise. */
   messagesPerSecond?: number;
+  /** Where scheduled sends' one-time schedules go (decisions §22): their group, target queue and the role they send with. */
+  schedules: { group: string; queueArn: string; roleArn: string };
 }
 
 /**
@@ -152,5 +158,11 @@ export function settingsFor(needs: Needs, sources: SettingSources): Record<strin
   if (needs.bus) out.EVENT_BUS_NAME = sources.eventBusName;
   for (const key of needs.queues ?? []) out[QUEUES[key].urlSetting] = sources.queueUrls[key];
   if (needs.pacing && sources.messagesPerSecond !== undefined) out.MESSAGES_PER_SECOND = String(sources.messagesPerSecond);
+  if (needs.schedules)
+    Object.assign(out, {
+      SCHEDULE_GROUP: sources.schedules.group,
+      SCHEDULE_QUEUE_ARN: sources.schedules.queueArn,
+      SCHEDULE_ROLE_ARN: sources.schedules.roleArn,
+    });
   return out;
 }

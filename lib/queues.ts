@@ -11,7 +11,7 @@ export interface QueueDef {
   visibilityTimeoutSeconds: number;
   maxReceiveCount: number;
   /** Env variable through which functions learn the queue URL. */
-  urlSetting: 'SYNC_QUEUE_URL' | 'DISPATCH_QUEUE_URL' | 'WEBHOOK_QUEUE_URL' | 'META_QUEUE_URL';
+  urlSetting: 'SYNC_QUEUE_URL' | 'DISPATCH_QUEUE_URL' | 'WEBHOOK_QUEUE_URL' | 'META_QUEUE_URL' | 'RELEASE_QUEUE_URL';
 }
 
 export const QUEUES = {
@@ -28,6 +28,9 @@ export const QUEUES = {
   // Meta's notifications, one change per message: applying one takes a few writes. A status that overtook the
   // dispatcher comes back within seconds (the worker says when); 10 receives before the DLQ.
   metaNotifications: { name: 'meta-notifications', visibilityTimeoutSeconds: 360, maxReceiveCount: 10, urlSetting: 'META_QUEUE_URL' },
+  // A scheduled send's time came (decisions §22): EventBridge Scheduler puts `{send_id}` here, and the release
+  // worker queues the send's held jobs. Releasing is quick and safe to repeat: 5 receives before the DLQ.
+  sendRelease: { name: 'send-release', visibilityTimeoutSeconds: 180, maxReceiveCount: 5, urlSetting: 'RELEASE_QUEUE_URL' },
 } as const satisfies Record<string, QueueDef>;
 
 /** A dead-letter queue's name in the local stack. */

@@ -74,6 +74,8 @@ export interface Needs {
   metaApp?: boolean;
   /** Paces messages per sending number (MESSAGES_PER_SECOND, decisions §12). */
   pacing?: boolean;
+  /** Makes one-time schedules of sends (decisions §22): the schedule group, its target queue and role. */
+  schedules?: boolean;
 }
 
 export interface MultipartSpec {
@@ -522,7 +524,7 @@ export const SendTemplate = {
     idempotencyKey: true,
   },
   errors: [400, 403, 404, 409, 422, 502],
-  needs: { table: 'write', upstream: true, queues: ['dispatch'] },
+  needs: { table: 'write', upstream: true, queues: ['dispatch'], schedules: true },
 } satisfies RouteDef;
 
 export const GetSend = {

@@ -93,6 +93,15 @@ export const ApplyMetaNotifications = {
   timeoutSeconds: 60,
 } satisfies WorkerDef;
 
+export const ReleaseScheduledSends = {
+  // A scheduled send's time came (decisions §22): its held jobs go onto the dispatch queue.
+  name: 'ReleaseScheduledSends',
+  entry: 'functions/workers/release-scheduled-sends.ts',
+  trigger: { queue: 'sendRelease', batchSize: 1, maxConcurrency: 2 },
+  needs: { table: 'write', queues: ['dispatch'] },
+  timeoutSeconds: 30,
+} satisfies WorkerDef;
+
 export const RelayOutbox = {
   name: 'RelayOutbox',
   entry: 'functions/workers/relay-outbox.ts',
@@ -109,5 +118,6 @@ export const workers: WorkerDef[] = [
   AbandonDispatchJobs,
   AbandonSyncJobs,
   ApplyMetaNotifications,
+  ReleaseScheduledSends,
   RelayOutbox,
 ];

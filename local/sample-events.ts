@@ -102,6 +102,8 @@ export const OTHER_SAMPLES: Record<string, unknown> = {
   SyncTemplatesWorker: sqsEvent('template-sync', [{ client_id: 10, lease_id: 'sample-lease-not-held' }]),
   // A job of a send that does not exist: dropped.
   DispatchMessages: sqsEvent('template-dispatch', [JOB_OF_NO_SEND]),
+  // EventBridge Scheduler's message for a send that does not exist: skipped.
+  ReleaseScheduledSends: sqsEvent('send-release', [{ send_id: 'sample-send-never-accepted' }]),
   // The same job of a send that does not exist, given up on: dropped.
   AbandonDispatchJobs: sqsEvent('template-dispatch-dlq', [JOB_OF_NO_SEND]),
   // The same sync job, given up on: the lease is not held, the run recorded failed for client 10.

@@ -10,6 +10,7 @@ import { type Needs, type QueueKey, ReceiveMetaWebhook, ROUTE_NOT_FOUND, routes 
 import { workers } from '#lib/workers.ts';
 import { startApiServer } from './api-server.ts';
 import { LocalEventBridge } from './eventbridge.ts';
+import { LocalScheduler } from './scheduler.ts';
 import { EMULATOR_TOKEN, type GraphEmulator, type MessageStatus } from './graph/emulator.ts';
 import { MetaNotifier } from './graph/notifier.ts';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER, ROOT } from './keys.ts';
@@ -76,6 +77,7 @@ function allNeeds(): Needs {
     upstream: every.some((n) => n.upstream),
     metaApp: every.some((n) => n.metaApp),
     pacing: every.some((n) => n.pacing),
+    schedules: every.some((n) => n.schedules),
   };
 }
 
@@ -111,6 +113,18 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     stops.push(() => eventBridge.stop());
     log(`EventBridge stand-in on ${eventBridgeUrl}`);
 
+    // EventBridge Scheduler: scheduled sends' one-time schedules, kept in the data folder, onto the release queue.
+    const scheduler = new LocalScheduler(
+      sqs.sqs,
+      Object.fromEntries(Object.values(sqs.queues).map((q) => [q.arn, q.url])),
+      data?.schedulesFile,
+    );
+    const schedulerUrl = await scheduler.start(host);
+    stops.push(() => scheduler.stop());
+    log(
+      `EventBridge Scheduler stand-in on ${schedulerUrl}${scheduler.pending().length ? ` (${scheduler.pending().length} schedules kept)` : ''}`,
+    );
+
     // The upstream: our emulator, unless a real Graph API URL is given.
     let graphUrl = options.graphApiUrl ?? '';
     let emulator: GraphEmulator | undefined;
@@ -142,6 +156,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       eventBusName: 'template-messaging-events',
       queueUrls,
       ...(process.env.MESSAGES_PER_SECOND && { messagesPerSecond: Number(process.env.MESSAGES_PER_SECOND) }),
+      schedules: { group: 'local-sends', queueArn: sqs.queues.sendRelease.arn, roleArn: 'arn:aws:iam::000000000000:role/local-scheduler' },
     });
     const settings: Record<string, string> = {
       ...functionSettings,
@@ -149,6 +164,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       DYNAMODB_ENDPOINT: dynamo.endpoint,
       AWS_ENDPOINT_URL_SQS: sqs.endpoint,
       AWS_ENDPOINT_URL_EVENTBRIDGE: eventBridgeUrl,
+      AWS_ENDPOINT_URL_SCHEDULER: schedulerUrl,
       JWT_ISSUER: LOCAL_ISSUER,
       JWT_AUDIENCE: LOCAL_AUDIENCE,
       JWKS_URL: `${apiUrl}/.well-known/jwks.json`,

@@ -12,6 +12,7 @@ import { countMetrics } from '#lib/log/metrics.ts';
 import { SendTemplate } from '#lib/routes.ts';
 import { jobQueue } from '#lib/wiring/queues.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';
+import { lazySendScheduler } from '#lib/wiring/scheduler.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();
@@ -22,6 +23,7 @@ const stores = {
   sends: new DynamoSendStore(table),
   queue: jobQueue('dispatch'),
   resolve: resolveHost,
+  scheduler: lazySendScheduler,
 };
 
 /** A send with an Idempotency-Key runs once per (acting client, key): its retries get the first answer. */

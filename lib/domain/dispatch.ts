@@ -95,11 +95,14 @@ export const CANCEL_CHECK_MS = 250;
 const LEASE_MARGIN_MS = 30_000;
 const THIRTY_DAYS_S = 30 * 86_400;
 
-/** When the send stops being sendable: `message_send_ttl_seconds` after acceptance (-1 is 30 days). */
+/**
+ * When the send stops being sendable: `message_send_ttl_seconds` (-1 is 30 days) after acceptance, or after its
+ * time for a scheduled send (decisions §22).
+ */
 function expiryOf(send: SendRecord, job: DispatchJob): number {
   const ttl = job.message_send_ttl_seconds;
   if (ttl === undefined || ttl === 0) return Number.POSITIVE_INFINITY;
-  return Date.parse(send.created_at) + (ttl === -1 ? THIRTY_DAYS_S : ttl) * 1000;
+  return Date.parse(send.send_at ?? send.created_at) + (ttl === -1 ? THIRTY_DAYS_S : ttl) * 1000;
 }
 
 /** A job not finished comes back after `afterSeconds` (the queue's redelivery), having kept what it settled. */

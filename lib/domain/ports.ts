@@ -1,6 +1,7 @@
 import type { Campaign, ChannelRecord, Client, ContactChannel, Waba } from './directory.ts';
 import type { ErrorDetail } from './errors.ts';
 import type { DeliveryChange, DeliveryState } from './delivery.ts';
+import type { DispatchJob } from './dispatch-job.ts';
 import type { ServiceEvent } from './events.ts';
 import type { ListingCriteria, ListingEntry } from './template-listing.ts';
 import type { MetaTemplate, NotifiedAt, TemplateRecord } from './template-record.ts';
@@ -199,6 +200,10 @@ export interface SendRecord {
   job_firsts?: number[];
   /** When a caller cancelled the send (decisions §22): recipients not yet claimed are never sent. */
   cancelled_at?: string;
+  /** When a scheduled send goes (decisions §22): its jobs are held until then; its TTL counts from it. */
+  send_at?: string;
+  /** When a scheduled send's jobs went onto the dispatch queue. */
+  released_at?: string;
 }
 
 export interface SendCounts {
@@ -331,6 +336,11 @@ export interface SendStore {
   cancel(sendId: string, at: string): Promise<void>;
   /** Whether the send was cancelled: one small consistent read (the dispatcher asks while it sends). */
   isCancelled(sendId: string): Promise<boolean>;
+  /** Keeps a scheduled send's jobs until its time (decisions §22), before the send is `queued`. */
+  holdJobs(sendId: string, jobs: DispatchJob[]): Promise<void>;
+  heldJobs(sendId: string): Promise<DispatchJob[]>;
+  /** Marks a scheduled send's jobs released onto the dispatch queue (the first time stays). */
+  markReleased(sendId: string, at: string): Promise<void>;
   /** Marks the send stopped (the template was paused or disabled); the first reason stays. */
   stop(sendId: string, reason: { code: string; title: string }): Promise<void>;
   /**
@@ -378,6 +388,11 @@ export type MessageAnswer =
   | { kind: 'refused'; code: string; title: string; retryable: boolean }
   /** No answer in time after the request left: the upstream may have accepted it. */
   | { kind: 'unknown' };
+
+/** One-time schedules of sends (decisions §22): at `atIso` the send is released. Scheduling a send twice is once. */
+export interface SendScheduler {
+  schedule(sendId: string, atIso: string): Promise<void>;
+}
 
 export interface SendingLimits {
   messagingLimit?: number;

@@ -32,14 +32,19 @@ export function sendStatusOf(send: SendRecord) {
     errors: send.errors ?? [],
     ...(send.stopped && { stopped: send.stopped }),
     ...(send.cancelled_at && { cancelled_at: send.cancelled_at }),
+    ...(send.send_at && { send_at: send.send_at }),
   };
 }
 
 export const NO_COUNTS: SendCounts = { duplicates_removed: 0, expired: 0, sent: 0, failed: 0, delivered: 0, read: 0, cancelled: 0 };
 
-/** A cancelled send stays `cancelled` (its unclaimed recipients settle as they come off the queue). */
+/**
+ * A cancelled send stays `cancelled` (its unclaimed recipients settle as they come off the queue); a scheduled
+ * one is `scheduled` until its jobs are released at its time.
+ */
 function statusOf(send: SendRecord, pending: number, settled: number) {
   if (send.cancelled_at) return 'cancelled' as const;
+  if (send.send_at && !send.released_at && settled === 0) return 'scheduled' as const;
   if (pending === 0) return 'completed' as const;
   return settled === 0 ? ('queued' as const) : ('sending' as const);
 }

@@ -3,7 +3,16 @@ import { type ErrorDetail, InvalidRequest, NotFound, Unprocessable, UpstreamReje
 import { type DispatchJob, markRepeats, type RecipientParams, recipientDigits, type SendHeader } from './dispatch-job.ts';
 
 export type { ProductAction, RecipientParams, SendHeader } from './dispatch-job.ts';
-import type { DirectoryStore, JobQueue, SendingLimits, SendRecord, SendStore, TemplateRecordStore, TemplateUpstream } from './ports.ts';
+import type {
+  DirectoryStore,
+  JobQueue,
+  SendingLimits,
+  SendRecord,
+  SendScheduler,
+  SendStore,
+  TemplateRecordStore,
+  TemplateUpstream,
+} from './ports.ts';
 import { resolveProvider } from './provider.ts';
 import { blocksOf } from './send-recipients.ts';
 import { NO_COUNTS } from './send-status.ts';
@@ -25,6 +34,8 @@ export interface SendInput {
   message_send_ttl_seconds?: number;
   allow_duplicates?: boolean;
   component?: { header: SendHeader };
+  /** RFC 3339: when to send (decisions §22); absent, at once. */
+  send_at?: string;
 }
 
 type Component = Record<string, unknown>;
@@ -139,8 +150,27 @@ export interface SendDeps {
   upstream: TemplateUpstream;
   queue: JobQueue;
   resolve: Resolver;
+  scheduler: SendScheduler;
   now?: () => string;
 }
+
+/** How far ahead a send may be scheduled, and how far in the past its time may be (decisions §22). */
+const SCHEDULE_AHEAD_MS = 30 * 86_400_000;
+const SCHEDULE_PAST_MS = 60_000;
+
+/** Problems of a `send_at`, against the time now. */
+function sendAtProblems(sendAt: string | undefined, nowMs: number): ErrorDetail[] {
+  if (sendAt === undefined) return [];
+  const at = Date.parse(sendAt);
+  if (Number.isNaN(at)) return [{ path: 'send_at', message: 'must be an RFC 3339 date-time' }];
+  if (at > nowMs + SCHEDULE_AHEAD_MS) return [{ path: 'send_at', message: 'must be at most 30 days ahead' }];
+  if (at < nowMs - SCHEDULE_PAST_MS) return [{ path: 'send_at', message: 'must not be more than a minute in the past' }];
+  return [];
+}
+
+/** A send's time when it is still ahead (then it is scheduled); undefined: it goes at once. */
+const scheduledAt = (sendAt: string | undefined, nowMs: number) =>
+  sendAt !== undefined && Date.parse(sendAt) > nowMs ? new Date(Date.parse(sendAt)).toISOString() : undefined;
 
 /**
  * The template a send names: the client's synced record of it (no upstream call), else the upstream's (a
@@ -242,15 +272,18 @@ async function queueAllOrNothing(deps: SendDeps, send: SendRecord, jobs: Dispatc
   }
   try {
     await deps.sends.recordRecipients(send.send_id, recipientBlocks(send, jobs), send.created_at);
+    // A scheduled send's jobs wait in the table for its schedule (decisions §22), made once they are there.
+    if (send.send_at) await deps.sends.holdJobs(send.send_id, jobs);
   } catch {
     // Still `queuing`, and nothing queued: never dispatched, so the caller may send again.
     throw new UpstreamUnavailable('The send could not be recorded');
   }
   try {
-    await deps.queue.send(jobs as unknown as Record<string, unknown>[]);
+    if (send.send_at) await deps.scheduler.schedule(send.send_id, send.send_at);
+    else await deps.queue.send(jobs as unknown as Record<string, unknown>[]);
   } catch {
     await deps.sends.settle(send, 'abandoned').catch(() => undefined);
-    throw new UpstreamUnavailable('The dispatch queue is unreachable');
+    throw new UpstreamUnavailable(send.send_at ? 'The scheduler is unreachable' : 'The dispatch queue is unreachable');
   }
   try {
     await deps.sends.settle(send, 'queued');
@@ -317,6 +350,7 @@ async function resolveSend(deps: SendDeps, caller: Caller, pathDid: string, body
     const check = await checkPublicHttpsUrl(header.value, deps.resolve, { allowUnresolved: true });
     if (!check.ok) problems.push({ path: 'component.header.value', message: 'must be a public https URL' });
   }
+  problems.push(...sendAtProblems(body.send_at, Date.parse(deps.now?.() ?? new Date().toISOString())));
   const warning =
     body.campaignId !== undefined && !campaigns.includes(body.campaignId)
       ? `campaign ${body.campaignId} is not assigned to this template for client ${clientId}`
@@ -358,6 +392,8 @@ export async function sendTemplate(deps: SendDeps, caller: Caller, input: { path
     firstIndex += recipients.length;
     return job;
   });
+  const createdAt = deps.now?.() ?? new Date().toISOString();
+  const sendAt = scheduledAt(body.send_at, Date.parse(createdAt));
   await queueAllOrNothing(
     deps,
     {
@@ -367,7 +403,8 @@ export async function sendTemplate(deps: SendDeps, caller: Caller, input: { path
       template: { name: found.name, language: found.language },
       ...(body.campaignId !== undefined && { campaignId: body.campaignId }),
       status: 'queuing',
-      created_at: deps.now?.() ?? new Date().toISOString(),
+      created_at: createdAt,
+      ...(sendAt && { send_at: sendAt }),
       total: body.recipients.length,
       jobs: jobs.length,
       counts: { ...NO_COUNTS, duplicates_removed: repeats },
@@ -375,7 +412,13 @@ export async function sendTemplate(deps: SendDeps, caller: Caller, input: { path
     },
     dispatchJobs,
   );
-  return { success: true as const, send_id: input.sendId, ...(warning && { warning }), ...(warnings.length > 0 && { warnings }) };
+  return {
+    success: true as const,
+    send_id: input.sendId,
+    ...(sendAt && { status: 'scheduled' as const }),
+    ...(warning && { warning }),
+    ...(warnings.length > 0 && { warnings }),
+  };
 }
 
 /** A recipient the request's schema refused, by its position in the request (a dry run reports it). */

@@ -11,7 +11,8 @@ export type ServiceMetric =
   | 'WebhookDeliveriesFailed'
   | 'SyncRuns'
   | 'SyncRunsFailed'
-  | 'DispatchJobsAbandoned';
+  | 'DispatchJobsAbandoned'
+  | 'ScheduledSendsReleased';
 
 let metrics: Metrics | undefined;
 const emitter = () =>

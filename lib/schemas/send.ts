@@ -64,6 +64,9 @@ export const SendBody = v.strictObject({
   message_send_ttl_seconds: v.optional(v.pipe(v.number(), v.integer())),
   allow_duplicates: v.optional(v.boolean()),
   component: v.optional(v.strictObject({ header: v.union([MediaHeader, LocationHeader], 'must be a media or location header') })),
+  send_at: v.optional(
+    v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i, 'must be an RFC 3339 date-time')),
+  ),
 });
 
 /** `?dry_run=true` checks a send without queuing it (decisions §12). */
@@ -112,6 +115,8 @@ const Warnings = v.optional(
 export const SendAcceptedResponse = v.object({
   success: v.literal(true),
   send_id: v.string(),
+  /** A send with a `send_at` still ahead (decisions §22). */
+  status: v.optional(v.literal('scheduled')),
   warning: v.optional(v.string()),
   warnings: Warnings,
 });
@@ -133,7 +138,7 @@ export const SendStatusResponse = v.object({
   did: v.string(),
   template: v.object({ name: v.string(), language: v.string() }),
   campaignId: v.optional(v.number()),
-  status: v.picklist(['queued', 'sending', 'completed', 'cancelled']),
+  status: v.picklist(['scheduled', 'queued', 'sending', 'completed', 'cancelled']),
   created_at: timestamp,
   total: count,
   duplicates_removed: count,
@@ -147,6 +152,7 @@ export const SendStatusResponse = v.object({
   errors: v.array(v.object({ code: v.string(), title: v.string(), count })),
   stopped: v.optional(v.object({ code: v.string(), title: v.string() })),
   cancelled_at: v.optional(timestamp),
+  send_at: v.optional(v.string()),
 });
 
 /** `GET /v1/sends/{send_id}/recipients` (decisions §22): a page of the send's recipients, filtered by state. */

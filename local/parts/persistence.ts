@@ -12,6 +12,8 @@ export interface DataDir {
   dynamoPath: string;
   graphFile: string;
   queuesFile: string;
+  /** The scheduled sends' schedules not run yet (local/scheduler.ts). */
+  schedulesFile: string;
   /** True when nothing was kept: the fixture is loaded. */
   fresh: boolean;
 }
@@ -33,7 +35,14 @@ export function prepareDataDir(root: string, fixturePath: string, forceFresh: bo
   if (fresh) rmSync(root, { recursive: true, force: true });
   mkdirSync(join(root, 'dynamodb'), { recursive: true });
   writeAtomically(marker, JSON.stringify(fixture));
-  return { root, dynamoPath: join(root, 'dynamodb'), graphFile: join(root, 'graph.json'), queuesFile: join(root, 'queues.jsonl'), fresh };
+  return {
+    root,
+    dynamoPath: join(root, 'dynamodb'),
+    graphFile: join(root, 'graph.json'),
+    queuesFile: join(root, 'queues.jsonl'),
+    schedulesFile: join(root, 'schedules.json'),
+    fresh,
+  };
 }
 
 export function saveJson(file: string, value: unknown) {

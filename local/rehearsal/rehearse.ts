@@ -29,6 +29,20 @@ const LAMBDA_TRUST = {
   Version: '2012-10-17',
 };
 
+/** A trust policy of one statement letting one AWS service other than Lambda take the role. */
+function trustsOneOtherService(policy: unknown) {
+  const statements = (policy as { Statement?: { Effect?: string; Action?: string; Principal?: { Service?: unknown } }[] })?.Statement ?? [];
+  const service = statements[0]?.Principal?.Service;
+  return (
+    statements.length === 1 &&
+    statements[0].Effect === 'Allow' &&
+    statements[0].Action === 'sts:AssumeRole' &&
+    typeof service === 'string' &&
+    service.endsWith('.amazonaws.com') &&
+    service !== 'lambda.amazonaws.com'
+  );
+}
+
 /** The stack as `cdk deploy` synthesizes it (Cognito on, bundles built), into `outdir`. */
 export function synthesize(outdir: string): Template {
   const app = new App({ outdir, context: { 'aws:cdk:enable-asset-metadata': true } });
@@ -213,8 +227,18 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
       );
     }
 
+    // A function's role trusts Lambda alone; another role (EventBridge Scheduler's) one other AWS service alone.
+    const functionRoles = new Set(
+      Object.values(options.template.Resources)
+        .filter((r) => r.Type === 'AWS::Lambda::Function')
+        .map((r) => r.Properties?.Role?.['Fn::GetAtt']?.[0]),
+    );
     const trust = [...stack.roles.values()]
-      .filter((role) => JSON.stringify(role.trust) !== JSON.stringify(LAMBDA_TRUST))
+      .filter((role) =>
+        functionRoles.has(role.logicalId)
+          ? JSON.stringify(role.trust) !== JSON.stringify(LAMBDA_TRUST)
+          : !trustsOneOtherService(role.trust),
+      )
       .map((role) => `${role.logicalId}: ${JSON.stringify(role.trust)}`);
     const failed = new Set([...results.filter((r) => !r.passed).map((r) => r.name), ...gate.denials.map((d) => d.function)]);
     return {

@@ -235,6 +235,11 @@ export async function makeStack(
       const name = p.LogGroupName ?? physicalName(options.stackName, id, 512);
       return { type: 'AWS::Logs::LogGroup', ref: name, attributes: { Arn: arn('logs', `log-group:${name}:*`) } };
     },
+    // Named only, as log groups: no function's sample makes a schedule (the send's is a dry run).
+    'AWS::Scheduler::ScheduleGroup': async (id, p) => {
+      const name = p.Name ?? physicalName(options.stackName, id, 64);
+      return { type: 'AWS::Scheduler::ScheduleGroup', ref: name, attributes: { Arn: arn('scheduler', `schedule-group/${name}`) } };
+    },
   };
 
   for (const resource of Object.values(template.Resources))

@@ -35,8 +35,8 @@ beforeAll(async () => {
   await emulator('POST', `numbers/${NUMBER_ID}/statuses`, { statuses: ['sent', 'delivered'] });
 }, 60_000);
 
-const send = async (recipients: string[]) =>
-  call('POST', `/v1/template/messages/${DID}`, {
+const send = async (recipients: string[], extra: { send_at?: string } = {}, query = '') =>
+  call('POST', `/v1/template/messages/${DID}${query}`, {
     token: await owner(),
     body: {
       did: DID,
@@ -44,6 +44,7 @@ const send = async (recipients: string[]) =>
       channel: 'MSGCHAN',
       template: { name: 'order_update', language: 'en_US' },
       recipients: recipients.map((to) => ({ to, params: { body: [`A-${to}`] } })),
+      ...extra,
     },
   });
 const status = async (sendId: string) => (await call('GET', `/v1/sends/${sendId}`, { token: await owner() })).body;
@@ -251,5 +252,32 @@ describe('warnings before a send (decisions §22)', () => {
   it('gives no limit warning to a send within the limit', async () => {
     const dry = await warnedSend(250, '?dry_run=true');
     expect(dry.body.warnings.map((w: { code: string }) => w.code)).toEqual(['number_quality_red']);
+  });
+});
+
+describe('send_at (decisions §22)', () => {
+  const withSendAt = (sendAt: string, query = '') => send([numberOf(5, 1)], { send_at: sendAt }, query);
+
+  it('answers 400 for a time more than 30 days ahead, more than a minute past, or not RFC 3339, in a send and its dry run', async () => {
+    const far = new Date(Date.now() + 31 * 86_400_000).toISOString();
+    const past = new Date(Date.now() - 5 * 60_000).toISOString();
+    expect(expectErrorShape(await withSendAt(far), 400).details).toEqual([{ path: 'send_at', message: 'must be at most 30 days ahead' }]);
+    expect(expectErrorShape(await withSendAt(past, '?dry_run=true'), 400).details?.[0].path).toBe('send_at');
+    expectErrorShape(await withSendAt('tomorrow at noon'), 400);
+  });
+
+  it('answers scheduled, shows scheduled until its time, and its dry run ignores the time', async () => {
+    // Act
+    const sendAt = new Date(Date.now() + 3_600_000).toISOString();
+    const dry = await withSendAt(sendAt, '?dry_run=true');
+    const sent = await withSendAt(sendAt);
+    const shown = await status(sent.body.send_id);
+    const cancelled = await call('POST', `/v1/sends/${sent.body.send_id}/cancel`, { token: await owner() });
+    // Assess
+    expect(dry.body).toMatchObject({ success: true, dry_run: true, valid: 1 });
+    expect(sent.body).toEqual({ success: true, send_id: expect.any(String), status: 'scheduled' });
+    expect(shown).toMatchObject({ status: 'scheduled', send_at: sendAt, pending: 1 });
+    expect(cancelled.status).toBe(202);
+    expect((await status(sent.body.send_id)).status).toBe('cancelled');
   });
 });

@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryState } from '#lib/domain/delivery.ts';
+import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
 import { inParallel } from '#lib/domain/parallel.ts';
 import { NO_COUNTS } from '#lib/domain/send-status.ts';
 import type {
@@ -18,7 +19,7 @@ import type {
 } from '#lib/domain/ports.ts';
 import type { ServiceTable } from './client.ts';
 import { putAll } from './batch-write.ts';
-import { batchGet, queryFirst, stripKeys } from './directory-store.ts';
+import { batchGet, queryAll, queryFirst, stripKeys } from './directory-store.ts';
 import { keys, SEND_COUNT_SHARDS, SEND_PARTS, SORT, TTL_ATTRIBUTE } from './table.ts';
 import { cancellationCodes, isConditionalCheckFailure, isTransactionConflict, type TransactItem } from './transactions.ts';
 
@@ -413,11 +414,7 @@ export class DynamoSendStore implements SendStore {
    * in one BatchGet: three items a block and one a job.
    */
   async recipients(sendId: string, blocks: RecipientBlockRef[]): Promise<StoredRecipient[]> {
-    const jobs = [...new Set(blocks.map((b) => b.job))];
-    const read = await batchGet(this.table, [
-      ...blocks.flatMap((b) => [recipientsKey(sendId, b.first), blockKey(sendId, b.first), latestKey(sendId, b.first)]),
-      ...jobs.map((job) => ({ pk: keys.send(sendId), sk: keys.sendJob(job) })),
-    ]);
+    const read = await batchGet(this.table, recipientItemKeys(sendId, blocks));
     const found = new Map(read.map((item) => [`${item.pk}|${item.sk}`, item]));
     const at = (key: { pk: string; sk: string }) => found.get(`${key.pk}|${key.sk}`);
     const stored: StoredRecipient[] = [];
@@ -458,14 +455,41 @@ export class DynamoSendStore implements SendStore {
   }
 
   async cancel(sendId: string, at: string) {
+    await this.setOnce(sendId, 'cancelled_at', at);
+  }
+
+  /** One item a job (at most 204,000 bytes as JSON, within DynamoDB's 400 KB), 25 a request. */
+  async holdJobs(sendId: string, jobs: DispatchJob[]) {
+    await putAll(
+      this.table,
+      jobs.map((job) => ({ pk: keys.send(sendId), sk: keys.sendHeldJob(job.job), entity: 'send_held_job', job: JSON.stringify(job) })),
+    );
+  }
+
+  async heldJobs(sendId: string) {
+    const items = await queryAll(this.table, {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :held)',
+      ExpressionAttributeValues: { ':pk': keys.send(sendId), ':held': 'HELD_JOB#' },
+      ConsistentRead: true,
+    });
+    return items.map((item) => JSON.parse(String(item.job)) as DispatchJob);
+  }
+
+  async markReleased(sendId: string, at: string) {
+    await this.setOnce(sendId, 'released_at', at);
+  }
+
+  /** Sets an attribute of the send item unless it is set already (the first value stays). */
+  private async setOnce(sendId: string, attribute: 'cancelled_at' | 'released_at' | 'stopped', value: unknown) {
     try {
       await this.table.client.send(
         new UpdateCommand({
           TableName: this.table.name,
           Key: { pk: keys.send(sendId), sk: SORT.send },
-          UpdateExpression: 'SET cancelled_at = :at',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(cancelled_at)',
-          ExpressionAttributeValues: { ':at': at },
+          UpdateExpression: 'SET #a = :v',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#a)',
+          ExpressionAttributeNames: { '#a': attribute },
+          ExpressionAttributeValues: { ':v': value },
         }),
       );
     } catch (error) {
@@ -486,19 +510,7 @@ export class DynamoSendStore implements SendStore {
   }
 
   async stop(sendId: string, reason: { code: string; title: string }) {
-    try {
-      await this.table.client.send(
-        new UpdateCommand({
-          TableName: this.table.name,
-          Key: { pk: keys.send(sendId), sk: SORT.send },
-          UpdateExpression: 'SET stopped = :r',
-          ConditionExpression: 'attribute_not_exists(stopped)',
-          ExpressionAttributeValues: { ':r': reason },
-        }),
-      );
-    } catch (error) {
-      if (!isConditionalCheckFailure(error)) throw error;
-    }
+    await this.setOnce(sendId, 'stopped', reason);
   }
 
   /**
@@ -607,6 +619,15 @@ export class DynamoSendStore implements SendStore {
       }
     }
   }
+}
+
+/** The items that hold these blocks' recipients: each block's recipients, block and latest items, and their jobs'. */
+export function recipientItemKeys(sendId: string, blocks: RecipientBlockRef[]) {
+  const jobs = [...new Set(blocks.map((b) => b.job))];
+  return [
+    ...blocks.flatMap((b) => [recipientsKey(sendId, b.first), blockKey(sendId, b.first), latestKey(sendId, b.first)]),
+    ...jobs.map((job) => ({ pk: keys.send(sendId), sk: keys.sendJob(job) })),
+  ];
 }
 
 /**

@@ -65,6 +65,8 @@ export const keys = {
   sendMessage: (index: number) => `MSG#${String(index).padStart(9, '0')}`,
   /** One of a send's count shards, under the send beside its item: one Query reads the send and its counts. */
   sendCounts: (shard: number) => `SEND#COUNTS#${String(shard).padStart(2, '0')}`,
+  /** A scheduled send's job, held until its time (decisions §22): the job as queued, one item each. */
+  sendHeldJob: (job: number) => `HELD_JOB#${String(job).padStart(5, '0')}`,
   /** A job of a send: begun (its blocks are claimed one by one) or settled whole. */
   sendJob: (job: number) => `JOB#${job}`,
   /** A sending number's pacing: the next free send slot (decisions §12). */

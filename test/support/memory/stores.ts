@@ -28,6 +28,7 @@ import {
   type RecipientOutcome,
   type SendCounts,
   type SendRecord,
+  type SendScheduler,
   type SendStore,
   type StoredRecipient,
   type SyncLeaseStore,
@@ -41,6 +42,7 @@ import {
   type DeliveryLog,
 } from '#lib/domain/ports.ts';
 import type { DeliveryState } from '#lib/domain/delivery.ts';
+import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
 import { NO_COUNTS } from '#lib/domain/send-status.ts';
 import { assignmentSlot, headerTypeOf, type MetaTemplate, type TemplateRecord } from '#lib/domain/template-record.ts';
 import { type ListingCriteria, type ListingEntry, listingEntryOf, pageOfEntries } from '#lib/domain/template-listing.ts';
@@ -361,6 +363,19 @@ export class MemorySendStore implements SendStore {
   async isCancelled(sendId: string) {
     return this.sends.get(sendId)?.cancelled_at !== undefined;
   }
+  /** Scheduled sends' held jobs, by send. */
+  readonly held = new Map<string, DispatchJob[]>();
+  async holdJobs(sendId: string, jobs: DispatchJob[]) {
+    if (this.failing) throw new Error('storage down');
+    this.held.set(sendId, copy(jobs));
+  }
+  async heldJobs(sendId: string) {
+    return copy(this.held.get(sendId) ?? []);
+  }
+  async markReleased(sendId: string, at: string) {
+    const send = this.sends.get(sendId);
+    if (send && !send.released_at) send.released_at = at;
+  }
   async settle(begun: SendRecord, status: 'queued' | 'abandoned') {
     const send = this.sends.get(begun.send_id);
     if (send?.status !== 'queuing') throw new Error('not queuing');
@@ -448,6 +463,16 @@ export class MemorySendStore implements SendStore {
   async stop(sendId: string, reason: { code: string; title: string }) {
     const send = this.sends.get(sendId);
     if (send && !send.stopped) send.stopped = reason;
+  }
+}
+
+/** One-time schedules of sends, as made (decisions §22); `failing` refuses them. */
+export class MemorySendScheduler implements SendScheduler {
+  readonly schedules = new Map<string, string>();
+  failing = false;
+  async schedule(sendId: string, atIso: string) {
+    if (this.failing) throw new Error('scheduler down');
+    if (!this.schedules.has(sendId)) this.schedules.set(sendId, atIso);
   }
 }
 

@@ -1,0 +1,32 @@
+import type { DispatchJob } from './dispatch-job.ts';
+import type { Log } from './log.ts';
+import type { JobQueue, SendStore } from './ports.ts';
+
+export interface ReleaseDeps {
+  sends: SendStore;
+  queue: JobQueue;
+  log: Log;
+  now?: () => string;
+}
+
+/**
+ * A scheduled send's time came (decisions §22): its jobs, held since it was accepted, go onto the dispatch
+ * queue, and the send is marked released (then it shows `queued`, and its jobs' TTL runs from `send_at`). A
+ * send cancelled meanwhile sends nothing: each held job is settled whole `cancelled`. Run twice (the schedule's
+ * message delivered twice, or a crash before the mark), the jobs are queued twice, which the dispatcher takes as
+ * once (its claims), and a cancelled job is settled once.
+ */
+export async function releaseScheduledSend(deps: ReleaseDeps, sendId: string): Promise<'released' | 'cancelled' | 'skipped'> {
+  const send = await deps.sends.get(sendId);
+  // Never `queued` (its acceptance failed partway): its jobs are never dispatched. Released already: done.
+  if (send?.status !== 'queued' || send.released_at) return 'skipped';
+  const jobs = await deps.sends.heldJobs(sendId);
+  if (send.cancelled_at) {
+    for (const job of jobs) await deps.sends.settleJob(sendId, job.job, sendableOf(job), { kind: 'cancelled' });
+  } else await deps.queue.send(jobs as unknown as Record<string, unknown>[]);
+  await deps.sends.markReleased(sendId, deps.now?.() ?? new Date().toISOString());
+  deps.log.info('scheduled send released', { jobs: jobs.length, cancelled: Boolean(send.cancelled_at) });
+  return send.cancelled_at ? 'cancelled' : 'released';
+}
+
+const sendableOf = (job: DispatchJob) => job.recipients.filter((r) => r.duplicate_of === undefined).length;
