@@ -1,4 +1,4 @@
-import { CfnOutput, Duration, NestedStack, RemovalPolicy, SecretValue, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, NestedStack, RemovalPolicy, SecretValue, Stack, Token, Validations, type StackProps } from 'aws-cdk-lib';
 import { CorsHttpMethod, HttpApi, HttpMethod, type CfnStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -238,8 +238,12 @@ export class TemplateMessagingStack extends Stack {
       for (const key of needs.queues ?? []) queues[key].queue.grantSendMessages(fn);
       if (needs.schedules) {
         scheduleGroup.grantWriteSchedules(fn);
+        // The finding names the region and account as cdk-nag prints them: literal when the stack's env gives them.
+        const [region, account] = [this.region, this.account].map((v, i) =>
+          Token.isUnresolved(v) ? ['<AWS::Region>', '<AWS::AccountId>'][i] : v,
+        );
         Validations.of(fn.role!).acknowledge({
-          id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/${Stack.of(this).resolve(scheduleGroup.scheduleGroupName)}/*]`,
+          id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:${region}:${account}:schedule/${Stack.of(this).resolve(scheduleGroup.scheduleGroupName)}/*]`,
           reason: 'A schedule per send (send-<send id>), named when the send is accepted: only the service’s own group.',
         });
         schedulerRole.grantPassRole(fn.grantPrincipal);

@@ -1,3 +1,4 @@
+import { CANCEL_CHECK_MS, cancelWatch } from './cancel-watch.ts';
 import { cloudMessage, needsCatalog } from './cloud-message.ts';
 import { type DispatchJob, recipientDigits } from './dispatch-job.ts';
 import { messageReference } from './delivery.ts';
@@ -86,11 +87,6 @@ const LATE_MS = 50;
 const KEPT_PACE_MARGIN = 1.1;
 const SLOWEST_SPACING = 16;
 const LATE_RESERVATIONS = 2;
-/**
- * How often a sending block asks whether its send was cancelled (decisions §22): no message leaves later than
- * this after a cancel's answer. Asked before a launch, never more often, so it costs at most 4 reads a second.
- */
-export const CANCEL_CHECK_MS = 250;
 /** A claim outlives its invocation by this much before another invocation may call it lost. */
 const LEASE_MARGIN_MS = 30_000;
 const THIRTY_DAYS_S = 30 * 86_400;
@@ -151,10 +147,10 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
 
   // A job that can send nothing (the send expired or stopped before it began) is settled whole, in one write;
   // otherwise it is marked begun first, so it is never also settled whole by a later delivery.
-  let cancelled = send.cancelled_at !== undefined;
+  const cancel = cancelWatch(() => sends.isCancelled(job.send_id), clock, send.cancelled_at !== undefined);
   const whole: RecipientOutcome | undefined = stopped
     ? { kind: 'failed', code: stopped.code, title: stopped.title }
-    : cancelled
+    : cancel.cancelled
       ? { kind: 'cancelled' }
       : clock.now() >= expiresAt
         ? { kind: 'expired' }
@@ -162,40 +158,6 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
   if (whole && (await sends.settleJob(job.send_id, job.job, sendable, whole))) return { outcome: 'done' };
   if ((await sends.beginJob(job.send_id, job.job)) === 'settled') return { outcome: 'done' };
 
-  /** When the last answer to "was the send cancelled?" was asked: a launch never relies on one older than CANCEL_CHECK_MS. */
-  let cancelCheckedAt = clock.now();
-  let asking: Promise<void> | undefined;
-  const askIfCancelled = () => {
-    if (asking) return asking;
-    const askedAt = clock.now();
-    asking = sends
-      .isCancelled(job.send_id)
-      .then(
-        (answer) => {
-          cancelled ||= answer;
-        },
-        // A read that failed sends on (as before cancels existed) rather than stopping the send.
-        () => undefined,
-      )
-      .finally(() => {
-        cancelCheckedAt = Math.max(cancelCheckedAt, askedAt);
-        asking = undefined;
-      });
-    return asking;
-  };
-  /**
-   * Before a launch: an answer at most CANCEL_CHECK_MS old, asked again beside the sending once it is half that
-   * old, so a launch waits for the read only when its answer is stale (a read slower than half the interval).
-   */
-  const staleCancelAnswer = async () => {
-    while (!cancelled && clock.now() - cancelCheckedAt > CANCEL_CHECK_MS) await askIfCancelled();
-  };
-  /** Nothing to await (no turn of the event loop) unless the answer is stale. */
-  const knowIfCancelled = () => {
-    if (!cancelled && clock.now() - cancelCheckedAt > CANCEL_CHECK_MS) return staleCancelAnswer();
-    if (!cancelled && clock.now() - cancelCheckedAt > CANCEL_CHECK_MS / 2) void askIfCancelled();
-    return undefined;
-  };
   /** The number's pace now: its level as last learned (asked again hourly or when Meta says it changed). */
   const intervalOf = async () =>
     1000 / paceOf(number ? await throughputLevel(deps, number, clock.now()) : 'STANDARD', settings.messagesPerSecondCap);
@@ -216,11 +178,11 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
     if (start > 0) {
       const now = await sends.get(job.send_id);
       stopped ??= now?.stopped;
-      cancelled ||= now?.cancelled_at !== undefined;
+      cancel.learn(now?.cancelled_at !== undefined);
       intervalMs = await intervalOf();
     }
     const first =
-      !stopped && !cancelled && clock.now() < expiresAt
+      !stopped && !cancel.cancelled && clock.now() < expiresAt
         ? await deps.pacer.reserve(number!.phoneNumberId, toSend, intervalMs, clock.now())
         : 0;
     return { block, mine, lease, first };
@@ -256,7 +218,7 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
     for (const p of mine) if (p.repeat !== undefined) outcomes.set(p.position, { kind: 'duplicate', of: p.repeat });
     const sending: Promise<void>[] = [];
     if (stopped) for (const p of toSend) outcomes.set(p.position, { kind: 'failed', code: stopped.code, title: stopped.title });
-    else if (cancelled) for (const p of toSend) outcomes.set(p.position, { kind: 'cancelled' });
+    else if (cancel.cancelled) for (const p of toSend) outcomes.set(p.position, { kind: 'cancelled' });
     else if (clock.now() >= expiresAt) for (const p of toSend) outcomes.set(p.position, { kind: 'expired' });
     else {
       let slot = first;
@@ -281,16 +243,16 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
         const notBefore = lateReservations >= LATE_RESERVATIONS ? lastLaunch + Math.max(intervalMs, spacing / KEPT_PACE_MARGIN) : slot;
         let wait = Math.max(slot, notBefore) - clock.now();
         if (wait > CANCEL_CHECK_MS / 2) {
-          // A long wait (a slot booked ahead): asked during it, so the answer is fresh at the launch.
+          // A long wait (a slot booked ahead): asked during it, so the answer is recent at the launch.
           await clock.sleep(wait - CANCEL_CHECK_MS / 2);
-          void askIfCancelled();
+          cancel.askAhead();
           wait = Math.max(slot, notBefore) - clock.now();
         }
         if (wait > 0) await clock.sleep(wait);
         // Cancelled meanwhile: this recipient and the rest of the block are never sent.
-        const stale = knowIfCancelled();
+        const stale = cancel.beforeLaunch();
         if (stale) await stale;
-        if (cancelled) {
+        if (cancel.cancelled) {
           for (const rest of toSend.slice(k)) outcomes.set(rest.position, { kind: 'cancelled' });
           break;
         }
@@ -303,7 +265,7 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
             catalogId,
             intervalMs,
             isStopped: () => stopped,
-            isCancelled: () => cancelled,
+            isCancelled: () => cancel.cancelled,
           });
           if (outcome.kind === 'failed' && STOPPING.has(outcome.code) && !stopped) {
             stopped = { code: outcome.code, title: outcome.title };

@@ -82,6 +82,8 @@ describe('the deployed stack, as an AWS team reads it before launch (issue 14)',
       );
     expect(violationsOf(plain)).toEqual([]);
     expect(violationsOf(cognito)).toEqual([]);
+    // A deploy with its account and region known (cdk deploy's env): findings name them literally
+    expect(violationsOf(synth({ env: { account: '123456789012', region: 'eu-west-1' } }))).toEqual([]);
     // Assess: the same checks do report a queue nobody acknowledged (the plugin ran)
     const careless = synth({}, (app) => {
       const stack = new Stack(app, 'Deployable');

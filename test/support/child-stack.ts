@@ -31,8 +31,24 @@ export interface ChildStack {
   kill(): Promise<void>;
 }
 
-/** Runs `npm start` on a data folder until it is ready. */
+/**
+ * Runs `npm start` on a data folder until it is ready. The API's port is picked here and bound by the child
+ * seconds later (after DynamoDB Local): another stack starting meanwhile may take it first, and then a new
+ * port is tried (a start that failed binding its port has changed nothing but the parts it stopped).
+ */
 export async function startChildStack(dataDir: string, env: Record<string, string> = {}): Promise<ChildStack> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(dataDir, env);
+    } catch (error) {
+      if (attempt >= 3 || !String(error).includes(PORT_TAKEN)) throw error;
+    }
+  }
+}
+
+const PORT_TAKEN = 'EADDRINUSE';
+
+async function startOnce(dataDir: string, env: Record<string, string>): Promise<ChildStack> {
   const port = await freePort();
   // The test run's shared stack set its settings in this process (GRAPH_API_URL, DYNAMODB_ENDPOINT among them):
   // `npm start` would take them as the user's, so the child gets the environment as it was before.
