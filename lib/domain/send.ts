@@ -168,9 +168,13 @@ function sendAtProblems(sendAt: string | undefined, nowMs: number): ErrorDetail[
   return [];
 }
 
-/** A send's time when it is still ahead (then it is scheduled); undefined: it goes at once. */
+/**
+ * A send's time when it is still ahead (then it is scheduled); undefined: it goes at once. A schedule names
+ * its time to the second, so a time less than SCHEDULE_LEAD_MS ahead would name one already past: it goes now.
+ */
+const SCHEDULE_LEAD_MS = 5_000;
 const scheduledAt = (sendAt: string | undefined, nowMs: number) =>
-  sendAt !== undefined && Date.parse(sendAt) > nowMs ? new Date(Date.parse(sendAt)).toISOString() : undefined;
+  sendAt !== undefined && Date.parse(sendAt) > nowMs + SCHEDULE_LEAD_MS ? new Date(Date.parse(sendAt)).toISOString() : undefined;
 
 /**
  * The template a send names: the client's synced record of it (no upstream call), else the upstream's (a

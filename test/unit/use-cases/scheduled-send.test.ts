@@ -58,19 +58,21 @@ describe('a scheduled send (decisions §22)', () => {
     expect(after.status).toBe('queued');
   });
 
-  it('refuses a time more than 30 days ahead or more than a minute past; one within the minute goes at once', async () => {
+  it('refuses a time more than 30 days ahead or more than a minute past; one within the minute, or seconds ahead, goes at once', async () => {
     // Prepare
     const { world, send } = scheduledWorld();
     // Act
     const far = await send('s-far', at(30 * 86_400_000 + 1_000)).catch((e: unknown) => e);
     const past = await send('s-past', at(-61_000)).catch((e: unknown) => e);
     const recent = await send('s-recent', at(-30_000));
+    const soon = await send('s-soon', at(4_000));
     // Assess
     expect(far).toBeInstanceOf(InvalidRequest);
     expect((far as InvalidRequest).details).toEqual([{ path: 'send_at', message: 'must be at most 30 days ahead' }]);
     expect((past as InvalidRequest).details).toEqual([{ path: 'send_at', message: 'must not be more than a minute in the past' }]);
     expect(recent).toEqual({ success: true, send_id: 's-recent' });
-    expect(world.queue.sent.map((job) => job.send_id)).toEqual(['s-recent']);
+    expect(soon).toEqual({ success: true, send_id: 's-soon' });
+    expect(world.queue.sent.map((job) => job.send_id)).toEqual(['s-recent', 's-soon']);
     expect(world.scheduler.schedules.size).toBe(0);
   });
 
