@@ -1,5 +1,5 @@
 import { BLOCK, blockAt, type DispatchResult } from './dispatch.ts';
-import type { DispatchJob } from './dispatch-job.ts';
+import { type DispatchJob, sendableOf } from './dispatch-job.ts';
 import type { Log } from './log.ts';
 import type { ClaimLease, PositionOutcome, RecipientOutcome, SendStore } from './ports.ts';
 
@@ -33,7 +33,7 @@ export async function abandonJob(deps: AbandonDeps, job: DispatchJob): Promise<D
   const { sends, clock, log } = deps;
   const send = await sends.get(job.send_id);
   if (send?.status !== 'queued') return { outcome: 'dropped', reason: send ? `send ${send.status}` : 'unknown send' };
-  const sendable = job.recipients.filter((r) => r.duplicate_of === undefined).length;
+  const sendable = sendableOf(job);
   if (await sends.settleJob(job.send_id, job.job, sendable, ABANDONED)) {
     log.warn('dispatch job abandoned before it began', { recipients: sendable });
     return { outcome: 'done' };

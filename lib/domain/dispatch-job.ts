@@ -58,6 +58,9 @@ export interface DispatchJob {
 /** The digits of a recipient's number: `+52 1 555…` and `521555…` are one recipient (decisions §12). */
 export const recipientDigits = (to: string) => to.replace(/\D/g, '');
 
+/** How many of a job's recipients are sent (not repeats of an earlier position). */
+export const sendableOf = (job: Pick<DispatchJob, 'recipients'>) => job.recipients.filter((r) => r.duplicate_of === undefined).length;
+
 /**
  * The recipients with each repeat of an earlier one (same digits) marked and stripped of its values, and how
  * many repeats there are. With `allowDuplicates` every recipient stays as given.

@@ -1,6 +1,6 @@
 import { CANCEL_CHECK_MS, cancelWatch } from './cancel-watch.ts';
 import { cloudMessage, needsCatalog } from './cloud-message.ts';
-import { type DispatchJob, recipientDigits } from './dispatch-job.ts';
+import { type DispatchJob, recipientDigits, sendableOf } from './dispatch-job.ts';
 import { messageReference } from './delivery.ts';
 import type { Log } from './log.ts';
 import { paceOf, throughputLevel } from './throughput.ts';
@@ -143,7 +143,7 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
   // A DID with no number at the upstream cannot send: its recipients fail, as a paused template's do.
   let stopped = send.stopped ?? (number ? undefined : { code: 'no_phone_number', title: 'The DID has no phone number id' });
   let unfinished = false;
-  const sendable = job.recipients.filter((r) => r.duplicate_of === undefined).length;
+  const sendable = sendableOf(job);
 
   // A job that can send nothing (the send expired or stopped before it began) is settled whole, in one write;
   // otherwise it is marked begun first, so it is never also settled whole by a later delivery.

@@ -265,6 +265,13 @@ export interface RecipientBlock {
  */
 export type BlockClaim = 'claimed' | 'done' | 'busy' | 'lost';
 
+/** The outcome of each sendable recipient of a block settled `lost`. */
+export const LOST_OUTCOME: RecipientOutcome = {
+  kind: 'failed',
+  code: 'outcome_unknown',
+  title: 'The dispatcher stopped before it learned the outcome',
+};
+
 /** Who holds claims, and until when: a claim of a holder that did not settle it is `lost` after `untilMs`. */
 export interface ClaimLease {
   holder: string;

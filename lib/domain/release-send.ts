@@ -1,4 +1,4 @@
-import type { DispatchJob } from './dispatch-job.ts';
+import { sendableOf } from './dispatch-job.ts';
 import type { Log } from './log.ts';
 import type { JobQueue, SendStore } from './ports.ts';
 
@@ -28,5 +28,3 @@ export async function releaseScheduledSend(deps: ReleaseDeps, sendId: string): P
   deps.log.info('scheduled send released', { jobs: jobs.length, cancelled: Boolean(send.cancelled_at) });
   return send.cancelled_at ? 'cancelled' : 'released';
 }
-
-const sendableOf = (job: DispatchJob) => job.recipients.filter((r) => r.duplicate_of === undefined).length;

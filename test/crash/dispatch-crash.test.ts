@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { untilFound } from '../support/until.ts';
 import { type ChildStack, startChildStack } from '../support/child-stack.ts';
 
 /**
@@ -50,15 +51,8 @@ const startLines = (stack: ChildStack) =>
     .filter((line) => line && !line.startsWith('{') && !line.includes('Warning'))
     .join(' | ');
 
-async function until<T>(what: () => string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what()}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
+const wait = <T>(what: string | (() => string), check: () => Promise<T | undefined>, timeoutMs: number) =>
+  untilFound(what, check, timeoutMs, 250);
 
 describe.concurrent('a crash during a 1,000-recipient dispatch (SIGKILL, then a start on the same data)', () => {
   it.each([
@@ -76,7 +70,7 @@ describe.concurrent('a crash during a 1,000-recipient dispatch (SIGKILL, then a 
       try {
         const sendId = await sendOfThousand(first, killAfter / 100 + 1);
         if (killAfter > 0)
-          await until(
+          await wait(
             () => 'messages sent',
             async () => ((await sentAtEmulator(first)).length >= killAfter ? true : undefined),
             120_000,
@@ -90,7 +84,7 @@ describe.concurrent('a crash during a 1,000-recipient dispatch (SIGKILL, then a 
         second = await startChildStack(folder, env);
         const restarted = Date.now();
         let last: unknown;
-        const status = await until(
+        const status = await wait(
           () => `the send completed (last seen ${JSON.stringify(last)}; the restart said: ${startLines(second as ChildStack)})`,
           async () => {
             const { body } = await get(second as ChildStack, `/sends/${sendId}`);

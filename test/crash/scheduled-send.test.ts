@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { untilFound } from '../support/until.ts';
 import { type ChildStack, startChildStack } from '../support/child-stack.ts';
 
 /**
@@ -48,15 +49,8 @@ async function scheduled(stack: ChildStack, batch: number, sendAt: string) {
   return { sendId: response.body.send_id as string, numbers: new Set(recipients.map((r) => r.to)) };
 }
 
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
+const wait = <T>(what: string | (() => string), check: () => Promise<T | undefined>, timeoutMs: number) =>
+  untilFound(what, check, timeoutMs, 500);
 
 describe('a send scheduled 90 s ahead, through a crash (SIGKILL, then a start on the same data)', () => {
   it(
@@ -78,7 +72,7 @@ describe('a send scheduled 90 s ahead, through a crash (SIGKILL, then a start on
         // Act: the crash, a start on the same data, and the send's time
         await first.kill();
         second = await startChildStack(folder, env);
-        const status = await until(
+        const status = await wait(
           'the scheduled send completed',
           async () => {
             const { body } = await request(second as ChildStack, 'GET', `/sends/${kept.sendId}`);
@@ -86,7 +80,7 @@ describe('a send scheduled 90 s ahead, through a crash (SIGKILL, then a start on
           },
           AHEAD_MS + 120_000,
         );
-        const other = await until(
+        const other = await wait(
           'the cancelled send settled',
           async () => {
             const { body } = await request(second as ChildStack, 'GET', `/sends/${cancelled.sendId}`);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEMPLATES_PAGE_SIZE } from '../../lib/adapters/graph/graph-upstream.ts';
+import { untilFound } from '../support/until.ts';
 import { type ChildStack, startChildStack } from '../support/child-stack.ts';
 
 /**
@@ -19,15 +20,8 @@ const api = (stack: ChildStack, method: string, path: string, body?: unknown) =>
     body: body === undefined ? undefined : JSON.stringify(body),
   }).then(json);
 
-async function until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** Asks until `check` finds something, 90 s at most unless told. */
+const wait = <T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 90_000) => untilFound(what, check, timeoutMs, 200);
 
 /** A stack on a folder of its own; `restart` kills it (SIGKILL) and starts it again on the same data. */
 async function crashableStack(env: Record<string, string>) {
@@ -64,13 +58,13 @@ describe.concurrent('a crash during a sync or a webhook delivery (SIGKILL, then 
         }),
       });
       expect((await api(first, 'POST', '/templates/sync-from-meta', {})).status).toBe(200);
-      await until('the sync running', async () =>
+      await wait('the sync running', async () =>
         (await api(first, 'GET', '/templates/sync-from-meta')).body.state === 'running' ? true : undefined,
       );
       await new Promise((r) => setTimeout(r, 1_500));
       // Act: the crash while the sync waits on the upstream
       const second = await stacks.restart();
-      const finished = await until('the sync finished', async () => {
+      const finished = await wait('the sync finished', async () => {
         const { body } = await api(second, 'GET', '/templates/sync-from-meta');
         return body.state === 'idle' && body.last_run ? body : undefined;
       });
@@ -109,10 +103,10 @@ describe.concurrent('a crash during a sync or a webhook delivery (SIGKILL, then 
         components: [{ type: 'BODY', text: 'Kept {{1}}', example: { body_text: [['x']] } }],
       });
       expect(created.status).toBe(200);
-      await until('the first delivery attempt', async () => (hung.length > 0 ? true : undefined));
+      await wait('the first delivery attempt', async () => (hung.length > 0 ? true : undefined));
       // Act: the crash while the receiver holds the delivery
       const second = await stacks.restart();
-      await until('a delivery after the restart', async () => (answered.length > 0 ? true : undefined));
+      await wait('a delivery after the restart', async () => (answered.length > 0 ? true : undefined));
       await new Promise((r) => setTimeout(r, 3_000));
       const log = await api(second, 'GET', '/webhook/deliveries');
       // Assess: the event answered once, and the delivery log shows it delivered

@@ -1,4 +1,23 @@
 /**
+ * Asks until `check` finds something (anything but undefined) and answers it; past the time, throws naming
+ * what was awaited (`what` may describe the last state seen).
+ */
+export async function untilFound<T>(
+  what: string | (() => string),
+  check: () => Promise<T | undefined>,
+  timeoutMs: number,
+  everyMs: number,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`${typeof what === 'string' ? what : what()}: not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/**
  * Reads until the value is what the test waits for, or the time is up; answers the last value read, so the
  * test's own assertion says what was wrong.
  */

@@ -17,6 +17,7 @@ import type {
   SendStore,
   StoredRecipient,
 } from '#lib/domain/ports.ts';
+import { LOST_OUTCOME } from '#lib/domain/ports.ts';
 import type { ServiceTable } from './client.ts';
 import { putAll } from './batch-write.ts';
 import { batchGet, queryAll, queryFirst, stripKeys } from './directory-store.ts';
@@ -36,7 +37,6 @@ const TITLE = 'title:';
 const ITEMS_PER_WRITE = 100;
 /** Tries of one write against concurrent writes (a count shard held by another transaction, a state moved). */
 const TRIES = 8;
-const LOST: RecipientOutcome = { kind: 'failed', code: 'outcome_unknown', title: 'The dispatcher stopped before it learned the outcome' };
 
 /** A position's partition: a multiplicative hash, so neighbouring blocks and messages land on different keys. */
 const partOf = (position: number) => (Math.imul(position + 1, 2654435761) >>> 0) % SEND_PARTS;
@@ -292,7 +292,7 @@ export class DynamoSendStore implements SendStore {
     if (existing.holder === lease.holder) return 'claimed';
     if (Number(existing.lease_until) > nowMs) return 'busy';
     // Its holder's time ran out before it settled: its messages may have gone out, so none is sent again.
-    const outcomes = Array.from({ length: Number(existing.size) }, (): PositionOutcome => LOST);
+    const outcomes = Array.from({ length: Number(existing.size) }, (): PositionOutcome => LOST_OUTCOME);
     const settled = await this.settleAs(
       sendId,
       block,
@@ -321,7 +321,7 @@ export class DynamoSendStore implements SendStore {
     state: 'settled' | 'lost',
     lostCount?: number,
   ) {
-    const counted = tally(state === 'lost' ? Array.from({ length: lostCount ?? 0 }, () => LOST) : outcomes);
+    const counted = tally(state === 'lost' ? Array.from({ length: lostCount ?? 0 }, () => LOST_OUTCOME) : outcomes);
     const titles = Object.fromEntries(outcomes.flatMap((o) => (o.kind === 'failed' ? [[o.code, o.title]] : [])));
     try {
       await this.transact(() => [
@@ -435,7 +435,7 @@ export class DynamoSendStore implements SendStore {
         let settledAt: string | undefined;
         if (repeat !== undefined) outcome = { kind: 'duplicate', of: repeat };
         else if (block?.state === 'settled') outcome = decode(String(outcomes[offset]), titles);
-        else if (block?.state === 'lost') outcome = LOST;
+        else if (block?.state === 'lost') outcome = LOST_OUTCOME;
         else if (!block && job?.state === 'settled')
           outcome =
             job.outcome === 'failed'

@@ -22,6 +22,7 @@ import {
   type DeliveryResult,
   type DeliveryUpdate,
   type KnownThroughput,
+  LOST_OUTCOME,
   type PositionOutcome,
   type RecipientBlock,
   type RecipientBlockRef,
@@ -343,8 +344,7 @@ export class MemorySendStore implements SendStore {
         let outcome: PositionOutcome | undefined;
         if (repeat !== undefined) outcome = { kind: 'duplicate', of: repeat };
         else if (block?.state === 'settled') outcome = block.outcomes?.[offset];
-        else if (block?.state === 'lost')
-          outcome = { kind: 'failed', code: 'outcome_unknown', title: 'The dispatcher stopped before it learned the outcome' };
+        else if (block?.state === 'lost') outcome = LOST_OUTCOME;
         else if (!block && job) outcome = job;
         return {
           index: ref.first + offset,
@@ -416,8 +416,7 @@ export class MemorySendStore implements SendStore {
     if (existing.holder === lease.holder) return 'claimed';
     if ((existing.untilMs ?? 0) > nowMs) return 'busy';
     existing.state = 'lost';
-    for (let i = 0; i < existing.sendable; i++)
-      this.add(sendId, { kind: 'failed', code: 'outcome_unknown', title: 'The dispatcher stopped before it learned the outcome' });
+    for (let i = 0; i < existing.sendable; i++) this.add(sendId, LOST_OUTCOME);
     return 'lost';
   }
   async settleBlock(sendId: string, block: RecipientBlock, outcomes: PositionOutcome[], lease: ClaimLease) {
