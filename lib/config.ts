@@ -95,6 +95,19 @@ export const graphApiTimeoutMs = () => Number(process.env.GRAPH_API_TIMEOUT_MS |
  */
 export const graphMessageTimeoutMs = () => Number(process.env.GRAPH_MESSAGE_TIMEOUT_MS || 10_000);
 
+/**
+ * How long a dispatcher's claim outlives its invocation before another may call it lost (DISPATCH_LEASE_MARGIN_MS,
+ * 30 s when unset): past its function's timeout, a claim's holder is dead. Tests of crashes shorten it.
+ */
+export function dispatchLeaseMarginMs(): number {
+  const raw = process.env.DISPATCH_LEASE_MARGIN_MS;
+  if (raw === undefined || raw === '') return 30_000;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0 || value > 600_000)
+    throw new ConfigurationError('Configuration error: DISPATCH_LEASE_MARGIN_MS must be milliseconds in [0, 600000]');
+  return value;
+}
+
 /** The Meta app's id (GRAPH_APP_ID), for resumable media uploads; empty when not given. */
 export const graphAppId = () => process.env.GRAPH_APP_ID ?? '';
 

@@ -130,6 +130,17 @@ export interface RouteRequest {
   idempotencyKey?: boolean;
   /** The body must carry Meta's signature (decisions §13); the handler gets it raw once verified. */
   signedBy?: 'meta';
+  /**
+   * Path parameters naming what must be the caller's own (a DID of its hierarchy, a template record): an agent
+   * naming another tenant's is refused (403 / 404) before the body is read (lib/http/middlewares/owned-path.ts).
+   */
+  owned?: OwnedPath;
+}
+
+/** The names of the path parameters that hold a DID and a template record id. */
+export interface OwnedPath {
+  did?: string;
+  record?: string;
 }
 
 export interface RouteDef {
@@ -347,6 +358,7 @@ export const CreateTemplate = {
   },
   auth: true,
   request: {
+    owned: { did: 'id' },
     path: TemplateDidPath,
     query: CreateTemplateQuery,
     body: CreateTemplateBody,
@@ -379,6 +391,7 @@ export const EditTemplate = {
   },
   auth: true,
   request: {
+    owned: { did: 'id', record: 'messageTemplateId' },
     path: DidTemplatePath,
     query: EditTemplateQuery,
     body: EditTemplateBody,
@@ -446,7 +459,7 @@ export const AddChannelCampaigns = {
   response: AssignmentResponse,
   sample: { token: 'acme', path: { id: SAMPLE.record }, body: { channel_campaigns: [{ channel_id: 42, campaign_id: 33 }] }, expect: 201 },
   auth: true,
-  request: { path: RecordIdPath, body: AssignmentBody },
+  request: { owned: { record: 'id' }, path: RecordIdPath, body: AssignmentBody },
   errors: [400, 403, 404, 409],
   needs: { table: 'write' },
 } satisfies RouteDef;
@@ -472,7 +485,7 @@ export const ReplaceChannelCampaigns = {
     expect: 200,
   },
   auth: true,
-  request: { path: RecordIdPath, body: AssignmentBody },
+  request: { owned: { record: 'id' }, path: RecordIdPath, body: AssignmentBody },
   errors: [400, 403, 404, 409],
   needs: { table: 'write' },
 } satisfies RouteDef;
@@ -516,6 +529,7 @@ export const SendTemplate = {
   },
   auth: true,
   request: {
+    owned: { did: 'did' },
     path: DidPath,
     query: SendQuery,
     body: SendBody,

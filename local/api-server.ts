@@ -13,7 +13,68 @@ import { recordInvocation } from './usage.ts';
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
 /** The request being served, so local instrumentation (DynamoDB call counts) can attribute work to it. */
-export const currentRequest = new AsyncLocalStorage<{ requestId: string; dynamoDelayMs?: number }>();
+export const currentRequest = new AsyncLocalStorage<{
+  requestId: string;
+  dynamoDelayMs?: number;
+  /**
+   * The function's own clock, when a test asks for one (`X-Local-Clock: dynamodb`): it moves only by the DynamoDB
+   * calls' delays (`X-Local-DynamoDB-Delay-Ms` each), which are then not waited for, so the function's remaining
+   * time and every deadline it computes are exact whatever the machine's load.
+   */
+  virtual?: { spentMs: number };
+  crashed?: (error: unknown) => void;
+}>();
+
+/**
+ * A handler that throws from a callback no promise holds (an event emitter's, a timer's) ends a Lambda runtime:
+ * that invocation fails (API Gateway answers 502) and the next one starts cold. Locally the error is taken
+ * from the process and given to the invocation it came from (its async context), which answers 502; the stack
+ * and every other request go on. An error outside any invocation still ends the process, as Node's default does.
+ */
+let isolating = false;
+function isolateCrashes() {
+  if (isolating || process.hasUncaughtExceptionCaptureCallback()) return;
+  isolating = true;
+  // The capture callback, not a listener: listeners all hear an error (a test runner's would count it as its own).
+  process.setUncaughtExceptionCaptureCallback((error) => {
+    const crashed = currentRequest.getStore()?.crashed;
+    if (crashed) return crashed(error);
+    if (process.listenerCount('uncaughtException') > 0)
+      (process.emit as (event: string, ...args: unknown[]) => boolean)('uncaughtException', error, 'uncaughtException');
+    else {
+      console.error(error);
+      process.exit(1);
+    }
+  });
+}
+
+/** One invocation of a handler, isolated: a crash of its own answers 502 in the contract's error shape. */
+export function invokeIsolated(
+  handler: Handler,
+  event: APIGatewayProxyEventV2,
+  context: Context,
+  options: { dynamoDelayMs?: number; virtual?: { spentMs: number } } = {},
+): Promise<APIGatewayProxyStructuredResultV2> {
+  isolateCrashes();
+  const requestId = context.awsRequestId;
+  return new Promise((resolve, reject) => {
+    const crashed = (error: unknown) => {
+      console.error(
+        JSON.stringify({
+          level: 'ERROR',
+          message: 'the function crashed: a deployed runtime would end',
+          function: context.functionName,
+          request_id: requestId,
+          error: String(error),
+        }),
+      );
+      resolve(errorBody(502, 'function_crashed', 'The function ended without answering', requestId));
+    };
+    currentRequest
+      .run({ requestId, dynamoDelayMs: options.dynamoDelayMs, virtual: options.virtual, crashed }, () => handler(event, context))
+      .then(resolve, reject);
+  });
+}
 
 /** API Gateway's HTTP API payload limit. */
 const MAX_PAYLOAD = 10 * 1024 * 1024;
@@ -42,7 +103,7 @@ function loadHandler(entry: string): Promise<Handler> {
   return handlers.get(entry)!;
 }
 
-export function lambdaContext(functionName: string, requestId: string, timeoutMs = 29_000): Context {
+export function lambdaContext(functionName: string, requestId: string, timeoutMs = 29_000, virtual?: { spentMs: number }): Context {
   const deadline = Date.now() + timeoutMs;
   return {
     awsRequestId: requestId,
@@ -53,7 +114,7 @@ export function lambdaContext(functionName: string, requestId: string, timeoutMs
     logGroupName: `/aws/lambda/${functionName}`,
     logStreamName: 'local',
     callbackWaitsForEmptyEventLoop: false,
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    getRemainingTimeInMillis: () => Math.max(0, virtual ? timeoutMs - virtual.spentMs : deadline - Date.now()),
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,
@@ -139,14 +200,16 @@ export async function startApiServer(options: ApiServerOptions): Promise<{ serve
       const event = toApiGatewayEvent(req, url, body, route, params, requestId);
       const handler = route ? await loadHandler(route.entry) : notFound;
       // A test may shorten the function's time (`X-Local-Function-Timeout-Ms`) and slow its DynamoDB calls
-      // (`X-Local-DynamoDB-Delay-Ms`, each call of this request alone): the local server's own fault controls,
-      // never deployed.
+      // (`X-Local-DynamoDB-Delay-Ms`, each call of this request alone), on the function's own clock if it asks
+      // (`X-Local-Clock: dynamodb`): the local server's own fault controls, never deployed.
       const timeoutMs = Number(req.headers['x-local-function-timeout-ms']) || undefined;
       const dynamoDelayMs = Number(req.headers['x-local-dynamodb-delay-ms']) || undefined;
       const started = performance.now();
-      const result = await currentRequest.run({ requestId, dynamoDelayMs }, () =>
-        handler(event, lambdaContext(route?.name ?? 'RouteNotFound', requestId, timeoutMs)),
-      );
+      const virtual = req.headers['x-local-clock'] === 'dynamodb' ? { spentMs: 0 } : undefined;
+      const result = await invokeIsolated(handler, event, lambdaContext(route?.name ?? 'RouteNotFound', requestId, timeoutMs, virtual), {
+        dynamoDelayMs,
+        virtual,
+      });
       recordInvocation(route?.name ?? 'RouteNotFound', performance.now() - started);
       write(res, result);
     } catch (error) {

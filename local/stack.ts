@@ -16,6 +16,7 @@ import { MetaNotifier } from './graph/notifier.ts';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER, ROOT } from './keys.ts';
 import { startDynamoDbLocal, useDynamoDb } from './parts/dynamodb.ts';
 import { startGraphEmulator } from './parts/graph.ts';
+import { stampLaunches } from './graph/launch-stamp.ts';
 import { localEndpoints } from './parts/local-endpoints.ts';
 import { freePort, type Stop } from './parts/network.ts';
 import { prepareDataDir } from './parts/persistence.ts';
@@ -43,8 +44,12 @@ export interface LocalStackOptions {
   dynamoEndpoint?: string;
   /** Workers of lib/workers.ts not to run (a benchmark of the send path leaves its jobs undispatched). */
   skipWorkers?: string[];
+  /** Workers' timeouts in seconds instead of the manifest's (a crash test's shorter dispatcher and leases). */
+  workerTimeouts?: Record<string, number>;
   /** Statuses the emulator reports on its own for every accepted message (decisions §13); none when absent. */
   autoStatuses?: MessageStatus[];
+  /** The share of a number's level a rolling second may hold above it before the emulator answers 130429 (a tenth). */
+  burstShare?: number;
   log?: (line: string) => void;
 }
 
@@ -129,9 +134,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     let graphUrl = options.graphApiUrl ?? '';
     let emulator: GraphEmulator | undefined;
     if (!graphUrl) {
-      const graph = await startGraphEmulator(fixture, host, data && { file: data.graphFile, load: !data.fresh });
+      const graph = await startGraphEmulator(fixture, host, data && { file: data.graphFile, load: !data.fresh }, {
+        burstShare: options.burstShare,
+      });
       stops.push(graph.stop);
       ({ url: graphUrl, emulator } = graph);
+      // Each message request carries when it left, so the emulator counts the pace the dispatcher made.
+      stops.push(stampLaunches(graphUrl));
       log(`Graph API emulator on ${graphUrl}`);
     }
 
@@ -209,7 +218,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
     // Stopped in reverse: the workers first (handing back what they were retrying); the journal holds the rest.
     if (data) stops.push(() => log(`Queued messages kept: ${sqs.kept()}`));
-    stops.push(await startWorkers(sqs.sqs, sqs.queues, sqs.dlqs, options.skipWorkers));
+    stops.push(await startWorkers(sqs.sqs, sqs.queues, sqs.dlqs, options.skipWorkers, options.workerTimeouts));
     return { apiUrl: api.url, graphUrl, emulator, tableName: TABLE_NAME, sqsEndpoint: sqs.endpoint, queueUrls, settings, stop };
   } catch (error) {
     await stop();

@@ -35,7 +35,8 @@ try {
   console.log(
     `5xx: ${outcomes.filter((o) => o.status >= 500).length}; outside the error shape: ${violations.length}; still serving: ${alive}`,
   );
-  for (const v of violations.slice(0, 20)) console.log(`  ${v.request.method} ${v.request.path} → ${v.violation}`);
+  for (const v of violations.slice(0, 20))
+    console.log(`  ${v.request.method} ${v.request.path} ${v.request.body?.slice(0, 200) ?? ''} → ${v.violation}`);
   process.exitCode = violations.length === 0 && alive ? 0 : 1;
 } finally {
   await stack.stop();

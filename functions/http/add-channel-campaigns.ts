@@ -9,4 +9,6 @@ const table = serviceTable();
 
 const deps = { directory: new DynamoDirectoryStore(table), records: new DynamoTemplateRecordStore(table) };
 
-export const handler = httpFunction(AddChannelCampaigns, ({ path, body, caller }) => addAssignments(deps, caller, path.id, body));
+export const handler = httpFunction(AddChannelCampaigns, ({ path, body, caller }) => addAssignments(deps, caller, path.id, body), {
+  owners: deps,
+});

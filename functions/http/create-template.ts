@@ -44,5 +44,5 @@ export const handler = httpFunction(
     dryRun: ({ path, query, body, caller, file, requestId }) =>
       dryRunCreate(deps(), caller, { did: path.id, queryClientId: query.client_id, body, file, correlationId: requestId }),
   },
-  { multipart: multipartBody },
+  { multipart: multipartBody, owners: stores },
 );

@@ -13,4 +13,8 @@ const stores = { directory: new DynamoDirectoryStore(table), records: new Dynamo
 const edit = ({ path, body, caller }: RouteInput<typeof EditTemplate>, dryRun: boolean) =>
   editTemplate({ ...stores, upstream: graphUpstream() }, caller, { did: path.id, recordId: path.messageTemplateId, body, dryRun });
 
-export const handler = httpFunction(EditTemplate, { run: (input) => edit(input, false), dryRun: (input) => edit(input, true) });
+export const handler = httpFunction(
+  EditTemplate,
+  { run: (input) => edit(input, false), dryRun: (input) => edit(input, true) },
+  { owners: stores },
+);

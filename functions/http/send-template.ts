@@ -33,14 +33,18 @@ const sendOnce = idempotent(
     sendTemplate({ ...stores, upstream: graphUpstream() }, caller, { ...body, sendId }),
 );
 
-export const handler = httpFunction(SendTemplate, {
-  run: async (input) => {
-    const accepted = await send(input);
-    countMetrics({ SendsAccepted: 1 });
-    return accepted;
+export const handler = httpFunction(
+  SendTemplate,
+  {
+    run: async (input) => {
+      const accepted = await send(input);
+      countMetrics({ SendsAccepted: 1 });
+      return accepted;
+    },
+    dryRun: ({ path, body, caller }) => dryRunSend({ ...stores, upstream: graphUpstream() }, caller, { pathDid: path.did, ...body }),
   },
-  dryRun: ({ path, body, caller }) => dryRunSend({ ...stores, upstream: graphUpstream() }, caller, { pathDid: path.did, ...body }),
-});
+  { owners: stores },
+);
 
 function send({ path, body, caller, idempotencyKey, context }: RouteInput<typeof SendTemplate>) {
   const sendId = crypto.randomUUID();

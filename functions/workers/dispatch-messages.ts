@@ -2,7 +2,7 @@ import { DynamoPacer } from '#lib/adapters/dynamo/pacer.ts';
 import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
 import { redeliverIn } from '#lib/adapters/sqs/redelivery.ts';
-import { messagesPerSecondCap } from '#lib/config.ts';
+import { dispatchLeaseMarginMs, graphMessageTimeoutMs, messagesPerSecondCap } from '#lib/config.ts';
 import { DEFAULT_DISPATCH, dispatchJob } from '#lib/domain/dispatch.ts';
 import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
 import { countMetrics } from '#lib/log/metrics.ts';
@@ -34,7 +34,13 @@ export const handler = queueWorker<DispatchJob>(
           log,
           upstream: graphMessages(),
           clock,
-          settings: { ...DEFAULT_DISPATCH, messagesPerSecondCap: messagesPerSecondCap() },
+          settings: {
+            ...DEFAULT_DISPATCH,
+            messagesPerSecondCap: messagesPerSecondCap(),
+            // Time to settle what it sent: a message's answer may take its whole timeout.
+            safetyMs: graphMessageTimeoutMs() + 5_000,
+            leaseMarginMs: dispatchLeaseMarginMs(),
+          },
           holder: `${context.awsRequestId}:${messageId}`,
           remainingMs: () => context.getRemainingTimeInMillis(),
           // Counted per settled block, so a long job shows its progress in the metrics as it goes.

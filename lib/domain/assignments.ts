@@ -3,7 +3,7 @@ import { Conflict, type ErrorDetail, Forbidden, InvalidRequest, NotFound } from 
 import { AssignmentConflict, ChangeTooLarge, type AssignmentChange, type DirectoryStore, type TemplateRecordStore } from './ports.ts';
 import { channelCampaignGroups, oldestRecord } from './template-listing.ts';
 import { isPlaceholder, newRecordId, type AssignedCampaign, type AssignedChannel, type TemplateRecord } from './template-record.ts';
-import { actingClient } from './tenancy.ts';
+import { actingClient, TEMPLATE_NOT_FOUND } from './tenancy.ts';
 
 /**
  * Channel/campaign assignments of a template (spec §3, decisions §3). A client holds either assigned
@@ -22,7 +22,6 @@ export interface Pair {
 
 /** Pairs per request (decisions §3): small enough that every change of one request is one atomic write. */
 export const MAX_PAIRS = 24;
-export const TEMPLATE_NOT_FOUND = 'Template not found';
 
 const pairKey = (p: Pair) => `${p.channel_id}#${p.campaign_id}`;
 const recordPair = (r: TemplateRecord) => (r.channel && r.campaign ? `${r.channel.channel_id}#${r.campaign.campaign_id}` : undefined);

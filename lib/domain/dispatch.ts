@@ -33,6 +33,13 @@ export interface DispatchSettings {
   maxBackoffMs: number;
   /** Messages awaiting the upstream's answer at once, per invocation. */
   inFlight: number;
+  /**
+   * An invocation stops taking blocks this long before its time is up, so it settles what it sent: longer than a
+   * message's answer may take (the worker gives the message timeout and 5 s).
+   */
+  safetyMs: number;
+  /** A claim outlives its invocation by this much before another invocation may call it lost. */
+  leaseMarginMs: number;
 }
 
 export const DEFAULT_DISPATCH: DispatchSettings = {
@@ -40,6 +47,8 @@ export const DEFAULT_DISPATCH: DispatchSettings = {
   backoffMs: 200,
   maxBackoffMs: 10_000,
   inFlight: 64,
+  safetyMs: 15_000,
+  leaseMarginMs: 30_000,
 };
 
 export interface Clock {
@@ -67,28 +76,28 @@ export interface DispatchDeps {
 const STOPPING = new Set(['132015', '132016']);
 /** Positions per block: one claim and one settlement each (the settlement also counts on the send). */
 export const BLOCK = 90;
-/** An invocation stops taking blocks this long before its time is up, so it settles what it sent. */
-const SAFETY_MS = 15_000;
 /** How far ahead a number may be booked before a job leaves it to the others (see the loop). */
 const MAX_BACKLOG_MS = 5_000;
 /**
- * How late a message may go after its slot. Later, the rest of its block takes new slots: a slot's time passes
- * to the next holder, so a stalled invocation that went on at its old slots would send beside that holder.
- * A window of one second then holds at most the number's rate plus what is this late (5%).
+ * How late a message may go after its slot: LATE_MS, or one of its block's own intervals when they are longer.
+ * Later, the rest of its block takes new slots: a slot's time passes to the next holder, so a stalled
+ * invocation that went on at its old slots would send beside that holder. Every launch is then within this of
+ * a slot of its own, and a second holds at most the slots of itself and the 150 ms before it (1.15 × the pace,
+ * 1.035 × the rate at PACE_SHARE) and a message more per block whose own interval is longer. A timer that fires
+ * up to this late (a busy process) costs no reservation; a stall longer than it costs one per block it meets.
  */
-const LATE_MS = 50;
+const LATE_MS = 150;
 /**
- * A late block takes new slots at the pace it kept, with this much to spare, at most SLOWEST_SPACING times the
- * number's interval apart, and at most LATE_RESERVATIONS times (see the loop): the number's pacing item takes
- * at most 1 + LATE_RESERVATIONS writes a block of 90, whatever this process's speed. The spare is small: a
- * process that is its own bottleneck goes at the slots it reserved, so half again (tried first) cost a third
- * of its throughput (the benchmark's uncapped HIGH row fell from 188 to 90 a second).
+ * A late block takes new slots at the pace it kept, with this much to spare. It takes them each time it is late, never sending on at slots gone by (a block that
+ * once did so after two late reservations sent beside the next holder: 89 in a second at a pace of 72, found by
+ * test/unit/pacing-properties.test.ts). The spacing follows the block's own pace, so a slow process is seldom
+ * late twice and the pacing item takes few writes. The spare is small: a process that is its own bottleneck
+ * goes at the slots it reserved, so half again (tried first) cost a third of its throughput (the benchmark's
+ * uncapped HIGH row fell from 188 to 90 a second).
  */
 const KEPT_PACE_MARGIN = 1.1;
-const SLOWEST_SPACING = 16;
-const LATE_RESERVATIONS = 2;
-/** A claim outlives its invocation by this much before another invocation may call it lost. */
-const LEASE_MARGIN_MS = 30_000;
+/** A block never takes slots further apart than this: slower than a message a second, it takes them often. */
+const SLOWEST_SPACING_MS = 1_000;
 const THIRTY_DAYS_S = 30 * 86_400;
 
 /**
@@ -162,14 +171,14 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
   const intervalOf = async () =>
     1000 / paceOf(number ? await throughputLevel(deps, number, clock.now()) : 'STANDARD', settings.messagesPerSecondCap);
   let intervalMs = await intervalOf();
-  const hasTimeFor = (messages: number) => deps.remainingMs() >= SAFETY_MS + messages * intervalMs;
+  const hasTimeFor = (messages: number) => deps.remainingMs() >= settings.safetyMs + messages * intervalMs;
   /**
    * A block made ready to send: claimed, the send's stop looked up, the number's pace read and its slots
    * reserved. Done for the next block while this one sends, so the number's slots follow each other.
    */
   const prepareBlock = async (start: number) => {
     const { block, positions } = blockAt(job, start);
-    const lease: ClaimLease = { holder: deps.holder, untilMs: clock.now() + deps.remainingMs() + LEASE_MARGIN_MS };
+    const lease: ClaimLease = { holder: deps.holder, untilMs: clock.now() + deps.remainingMs() + settings.leaseMarginMs };
     const claim = await sends.claimBlock(job.send_id, block, lease, clock.now());
     if (claim === 'busy') unfinished = true;
     const mine = claim === 'claimed' ? positions : [];
@@ -223,30 +232,28 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
     else {
       let slot = first;
       let spacing = intervalMs;
-      let firstLaunch: number | undefined;
-      let lastLaunch = Number.NEGATIVE_INFINITY;
-      let lateReservations = 0;
+      /** The launches since the block last took slots: the pace it keeps, without the lateness that ends them. */
+      let kept: number[] = [];
       for (const [k, p] of toSend.entries()) {
         while (running.size >= settings.inFlight) await Promise.race(running);
-        if (clock.now() > slot + LATE_MS && lateReservations < LATE_RESERVATIONS) {
+        if (clock.now() > slot + Math.max(LATE_MS, spacing)) {
           // Too late for its slot (a stall, slow answers): the rest of the block takes slots from now, at the
-          // pace the block kept so far when that is slower (with a margin), so a process that cannot keep the
-          // number's pace reserves what it can send rather than reserving again and again.
-          const kept = firstLaunch === undefined || k === 0 ? intervalMs : ((clock.now() - firstLaunch) / k) * KEPT_PACE_MARGIN;
-          spacing = Math.min(Math.max(intervalMs, kept), SLOWEST_SPACING * intervalMs);
+          // pace its launches kept since it last took slots when that is slower (with a margin), so a process
+          // that cannot keep the number's pace reserves what it can send rather than reserving again and again,
+          // and a stall (a gap, not a pace) costs one reservation at the pace it had.
+          // Late again before a second launch: no pace to read, and the block is slower than its slots (an
+          // invocation whose timers fire late): its spacing doubles, so it takes slots a few times, not each message.
+          const keptPace = kept.length < 2 ? spacing * 2 : ((kept[kept.length - 1] - kept[0]) / (kept.length - 1)) * KEPT_PACE_MARGIN;
+          spacing = Math.min(Math.max(intervalMs, keptPace), SLOWEST_SPACING_MS);
           slot = await deps.pacer.reserve(number!.phoneNumberId, toSend.length - k, spacing, clock.now());
-          lateReservations += 1;
+          kept = [];
         }
-        // With its new slots spent, a block late again goes from its last message at the pace it kept (the
-        // reservation's spacing without its spare, never faster than the number's rate) and never before its
-        // slot: it catches up with its own slots without a burst, and is not slowed by the spare it reserved.
-        const notBefore = lateReservations >= LATE_RESERVATIONS ? lastLaunch + Math.max(intervalMs, spacing / KEPT_PACE_MARGIN) : slot;
-        let wait = Math.max(slot, notBefore) - clock.now();
+        let wait = slot - clock.now();
         if (wait > CANCEL_CHECK_MS / 2) {
           // A long wait (a slot booked ahead): asked during it, so the answer is recent at the launch.
           await clock.sleep(wait - CANCEL_CHECK_MS / 2);
           cancel.askAhead();
-          wait = Math.max(slot, notBefore) - clock.now();
+          wait = slot - clock.now();
         }
         if (wait > 0) await clock.sleep(wait);
         // Cancelled meanwhile: this recipient and the rest of the block are never sent.
@@ -256,8 +263,7 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
           for (const rest of toSend.slice(k)) outcomes.set(rest.position, { kind: 'cancelled' });
           break;
         }
-        lastLaunch = clock.now();
-        firstLaunch ??= clock.now();
+        kept.push(clock.now());
         slot += spacing;
         const one = (async () => {
           const outcome = await sendOne(deps, job, p.position, {

@@ -1,5 +1,5 @@
 import type { Caller } from './caller.ts';
-import { Forbidden, InvalidRequest } from './errors.ts';
+import { Forbidden, InvalidRequest, NotFound } from './errors.ts';
 import type { ChannelRecord } from './directory.ts';
 
 /**
@@ -9,6 +9,7 @@ import type { ChannelRecord } from './directory.ts';
 export const CROSS_CLIENT_MESSAGE = 'BSP_CN permission required for cross-client access';
 export const CLIENT_ID_REQUIRED_MESSAGE = 'client_id is required';
 export const AGENT_WITHOUT_CAMPAIGNS_MESSAGE = 'agent without campaigns';
+export const TEMPLATE_NOT_FOUND = 'Template not found';
 export const DID_OUTSIDE_HIERARCHY_MESSAGE = 'DID is outside the WABA hierarchy of the client';
 
 /** The client a request acts for: the token's own, or another one when the token holds BSP_CN. */
@@ -44,4 +45,29 @@ export async function channelInHierarchy(lookup: HierarchyLookup, clientId: numb
     throw new Forbidden(DID_OUTSIDE_HIERARCHY_MESSAGE);
   }
   return channel;
+}
+
+/** What a request's path names that must be the caller's own: a DID of its hierarchy, a template record. */
+export interface NamedInPath {
+  did?: string;
+  recordId?: string;
+}
+
+export interface OwnershipLookup {
+  directory: HierarchyLookup;
+  records: { get(id: string): Promise<{ client_id: number } | null> };
+}
+
+/**
+ * An agent may only name its own client's DIDs and records (decisions §1), and learns that before anything of
+ * its request is judged: a body checked first would answer another tenant's DID with validation errors (a
+ * dry run with a 200). BSP_CN may name any; its use case still checks the client it acts for.
+ */
+export async function checkNamedAreOwn(lookup: OwnershipLookup, caller: Caller, named: NamedInPath): Promise<void> {
+  if (caller.isBsp) return;
+  if (named.did !== undefined) await channelInHierarchy(lookup.directory, caller.clientId, named.did);
+  if (named.recordId !== undefined) {
+    const record = await lookup.records.get(named.recordId);
+    if (!record || record.client_id !== caller.clientId) throw new NotFound(TEMPLATE_NOT_FOUND);
+  }
 }

@@ -13,9 +13,9 @@ export const LEVEL_REFRESH_MS = 3_600_000;
 
 /**
  * The share of a number's rate the dispatcher paces at. Meta counts messages as it accepts them, not as they
- * leave: a send's slot and its accept time differ by the network's and the upstream's varying delay (100 ms
- * and more under load), which bunches messages sent evenly. Pacing a tenth under the rate keeps every second
- * at the upstream within 1.1× the rate (decisions §19) with that jitter, and costs a tenth of the throughput.
+ * leave: a send's slot and its accept time differ by the network's and the upstream's varying delay, and a
+ * launch may be up to LATE_MS after its slot (lib/domain/dispatch.ts). Pacing a tenth under the rate keeps
+ * every second within 1.1× the rate (decisions §19) with both, and costs a tenth of the throughput.
  */
 export const PACE_SHARE = 0.9;
 

@@ -3,12 +3,14 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type * as v from 'valibot';
 import type { Caller } from '#lib/domain/caller.ts';
 import type { ErrorDetail } from '#lib/domain/errors.ts';
+import type { OwnershipLookup } from '#lib/domain/tenancy.ts';
 import { inInvocation } from '#lib/log/logger.ts';
 import type { MultipartSpec, RouteDef } from '#lib/routes.ts';
 import { jsonResponse, textResponse, type HttpMiddleware, type ServiceContext, type UploadedFile } from './context.ts';
 import { errorResponse } from './error-response.ts';
 import { authenticateCaller } from './middlewares/authenticate-caller.ts';
 import { jsonBody } from './middlewares/json-body.ts';
+import { ownedPath } from './middlewares/owned-path.ts';
 import { requestContext } from './middlewares/request-context.ts';
 import { securityHeaders } from './middlewares/security-headers.ts';
 import { validateRequest } from './middlewares/validate-request.ts';
@@ -47,6 +49,8 @@ export type DryRunInput<R extends RouteDef> = Omit<RouteInput<R>, 'body'> & { bo
 export interface BodyMiddlewares {
   multipart?: (spec: MultipartSpec) => HttpMiddleware;
   signature?: () => HttpMiddleware;
+  /** Where the tenant's check looks up what the path names (routes with `request.owned`). */
+  owners?: OwnershipLookup;
   /** A page's own Content-Security-Policy directives (routes that produce text/html), instead of the API's. */
   contentSecurityPolicy?: Record<string, string | false>;
 }
@@ -95,6 +99,11 @@ export function httpFunction<const R extends RouteDef>(route: R, useCases: UseCa
   // Authenticate before touching the body, so an anonymous caller learns nothing about validation.
   if (route.auth) handler.use(authenticateCaller());
   const spec = route.request;
+  // The tenant's check before the body: another tenant's DID is a 403 whatever the body holds.
+  if (spec?.owned) {
+    if (!extra.owners) throw new Error(`${route.name} names what must be the caller's own: pass its lookup`);
+    handler.use(ownedPath(spec, extra.owners));
+  }
   if (spec?.signedBy) {
     if (!extra.signature) throw new Error(`${route.name} takes signed bodies: pass the signature middleware`);
     handler.use(extra.signature());

@@ -12,7 +12,15 @@ export const booleanParam = v.pipe(
  * <value>" otherwise, lib/http/middlewares/validate-request.ts).
  */
 export const clientIdParam = v.pipe(v.string(), v.regex(/^[1-9][0-9]{0,14}$/, 'must be a whole number ≥ 1'), v.transform(Number));
-export const clientIdBody = v.pipe(v.number('must be a number'), v.integer('must be a whole number'), v.minValue(1));
+/** An id in a body: a whole number ≥ 1 of at most 15 digits, so every id is a safe integer (2^53 had made a 500). */
+export const wholeIdBody = v.pipe(
+  v.number('must be a number'),
+  v.integer('must be a whole number'),
+  v.minValue(1),
+  v.maxValue(999_999_999_999_999, 'must be at most 15 digits'),
+);
+/** client_id in a body: the query's range. */
+export const clientIdBody = wholeIdBody;
 export const textParam = v.pipe(v.string(), v.maxLength(512));
 
 /** Response shapes: what a route answers on success (the OpenAPI document and the HTTP tests read them). */

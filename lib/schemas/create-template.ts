@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { REVIEW_RULES } from '#lib/domain/template-rules/review.ts';
-import { clientIdBody, clientIdParam, ErrorDetailShape } from './common.ts';
+import { clientIdBody, clientIdParam, ErrorDetailShape, wholeIdBody } from './common.ts';
 
 const Pair = v.strictObject({
-  channel_id: v.pipe(v.number('must be a number'), v.integer(), v.minValue(1)),
-  campaign_id: v.pipe(v.number('must be a number'), v.integer(), v.minValue(1)),
+  channel_id: wholeIdBody,
+  campaign_id: wholeIdBody,
 });
 
 export const OptimizationSpec = v.strictObject({

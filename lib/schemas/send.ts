@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { clientIdBody, clientIdParam, count, ErrorDetailShape, pageOf, timestamp, wholeNumberParam } from './common.ts';
+import { clientIdBody, clientIdParam, count, ErrorDetailShape, pageOf, timestamp, wholeIdBody, wholeNumberParam } from './common.ts';
 import { issuesToDetails } from './issues.ts';
 import { RECIPIENT_STATUSES } from '#lib/domain/send-recipients.ts';
 
@@ -58,7 +58,7 @@ export const SendBody = v.strictObject({
     v.minLength(1, 'must name at least one recipient'),
     v.maxLength(MAX_RECIPIENTS, `at most ${MAX_RECIPIENTS} recipients per request`),
   ),
-  campaignId: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  campaignId: v.optional(wholeIdBody),
   client_id: v.optional(clientIdBody),
   attends: v.optional(v.strictObject({ waitTime: v.optional(v.number()), typification: v.optional(v.number()) })),
   message_send_ttl_seconds: v.optional(v.pipe(v.number(), v.integer())),

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { booleanParam, clientIdBody, clientIdParam, count, textParam, wholeNumberParam } from './common.ts';
+import { booleanParam, clientIdBody, clientIdParam, count, textParam, wholeIdBody, wholeNumberParam } from './common.ts';
 
 const RecordId = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(64));
 
@@ -43,8 +43,8 @@ export const BulkStatusBody = v.strictObject({
 });
 
 const PairSchema = v.strictObject({
-  channel_id: v.pipe(v.number('must be a number'), v.integer(), v.minValue(1)),
-  campaign_id: v.pipe(v.number('must be a number'), v.integer(), v.minValue(1)),
+  channel_id: wholeIdBody,
+  campaign_id: wholeIdBody,
 });
 
 export const AssignmentBody = v.strictObject({

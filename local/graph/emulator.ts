@@ -3,6 +3,8 @@ import type { DirectoryFile } from '#lib/adapters/directory-file.ts';
 import { Faults, type Fault } from './faults.ts';
 import { type EmulatedTemplate, GraphError, GraphModel, type SentMessage, storedTemplate } from './model.ts';
 import type { MetaNotifier } from './notifier.ts';
+import { LEVEL_RATES, ThroughputLimit } from './throughput-limit.ts';
+import { LAUNCH_HEADER } from './launch-stamp.ts';
 
 /** Statuses the emulator can report of a message, as Cloud API's `messages` webhook names them. */
 export type MessageStatus = 'sent' | 'delivered' | 'read' | 'failed';
@@ -79,10 +81,15 @@ export class GraphEmulator {
   /** Statuses reported for one number's messages instead of `autoStatuses` (a test's own number). */
   readonly statusesOfNumber = new Map<string, MessageStatus[]>();
 
+  /** Meta's per-number throughput limit: messages beyond a number's level in a rolling second get 130429. */
+  readonly throughput: ThroughputLimit;
+
   constructor(
     fixture: DirectoryFile,
     private readonly token = EMULATOR_TOKEN,
+    options: { burstShare?: number } = {},
   ) {
+    this.throughput = new ThroughputLimit(options.burstShare);
     this.model = new GraphModel(fixture);
   }
 
@@ -111,12 +118,17 @@ export class GraphEmulator {
       }
       const segments = path.split('/').filter(Boolean);
       if (/^v\d+\.\d+$/.test(segments[0] ?? '')) segments.shift();
+      const isMessage = method === 'POST' && segments.length === 2 && segments[1] === 'messages';
+      // A message counts when it left the service (its launch stamp, local/graph/launch-stamp.ts), as it would
+      // reach Meta over a network: this process's own stalls are not the sender's bursts.
+      const launchedAt = Number(headers[LAUNCH_HEADER]) || Date.now();
+      if (isMessage) this.admitByThroughput(segments[0], launchedAt);
       const answer = { status: 200, body: this.model.answer(method, segments, query, body, raw, url.href) };
       // What changed is kept before the answer leaves: an accepted message is never forgotten after a crash.
-      const accepted = method === 'POST' && segments[1] === 'messages' ? this.model.sent.at(-1) : undefined;
+      const accepted = isMessage ? this.model.sent.at(-1) : undefined;
+      if (accepted) accepted.launched_at = launchedAt;
       if (method !== 'GET') await this.onChange?.(accepted);
-      if (method === 'POST' && segments[1] === 'messages')
-        this.reportAutomatically((answer.body as { messages?: { id: string }[] }).messages?.[0]?.id);
+      if (isMessage) this.reportAutomatically((answer.body as { messages?: { id: string }[] }).messages?.[0]?.id);
       if (fault?.afterAccept) await new Promise((r) => setTimeout(r, fault.delayMs ?? 60_000));
       return answer;
     } catch (error) {
@@ -124,6 +136,15 @@ export class GraphEmulator {
       if (error instanceof SyntaxError) return errorEnvelope(new GraphError(400, 100, 'Invalid JSON body'));
       return errorEnvelope(new GraphError(500, 1, 'An unknown error occurred'));
     }
+  }
+
+  /** Refuses a number's message beyond its level in a rolling second with Graph's 130429 (upstream-facts §6.3). */
+  private admitByThroughput(numberId: string, at: number) {
+    const number = this.model.phoneNumbers.get(numberId);
+    if (!number) return;
+    const rate = number.is_on_biz_app ? LEVEL_RATES.COEXISTENCE : LEVEL_RATES[number.throughput?.level ?? 'STANDARD'];
+    if (!this.throughput.admit(numberId, rate, at))
+      throw new GraphError(400, 130429, 'Rate limit hit', undefined, 'Cloud API message throughput has been reached.');
   }
 
   /** A `fetch` that answers from this emulator in process: for tests of the Graph adapter and the use cases. */
@@ -249,6 +270,27 @@ export class GraphEmulator {
         return { status: 400, body: { error: 'statuses must be a list of sent, delivered, read, failed' } };
       this.statusesOfNumber.set(numberStatuses[1], statuses);
       return { status: 200, body: { id: numberStatuses[1], statuses } };
+    }
+    // A number's enforced limit, lower than its level's (e.g. {per_second: 40, burst: 0}); DELETE restores it.
+    const numberLimit = /^\/_emulator\/numbers\/([^/]+)\/limit$/.exec(path);
+    if (numberLimit && method === 'POST') {
+      const perSecond = Number(body.per_second);
+      const burst = Number(body.burst ?? 0);
+      if (!(perSecond > 0) || !(burst >= 0)) return { status: 400, body: { error: 'per_second must be > 0 and burst ≥ 0' } };
+      this.throughput.overrides.set(numberLimit[1], { perSecond, burst });
+      return { status: 200, body: { id: numberLimit[1], per_second: perSecond, burst } };
+    }
+    if (numberLimit && method === 'DELETE') {
+      this.throughput.overrides.delete(numberLimit[1]);
+      return { status: 200, body: { id: numberLimit[1] } };
+    }
+    // How many of a number's messages the throughput limit refused (130429) since the start.
+    if (path === '/_emulator/throughput' && method === 'GET') {
+      const refused = Object.fromEntries(this.throughput.refused);
+      return {
+        status: 200,
+        body: { refused: query.phone_number_id ? { [query.phone_number_id]: refused[query.phone_number_id] ?? 0 } : refused },
+      };
     }
     if (path === '/_emulator/faults' && method === 'POST') return { status: 200, body: { faults: this.faults.add(body as Fault) } };
     if (path === '/_emulator/faults' && method === 'DELETE')

@@ -22,6 +22,8 @@ export interface SentMessage {
   id: string;
   phone_number_id: string;
   accepted_at: number;
+  /** When the request left the service (its launch stamp), where the local stack stamps it. */
+  launched_at?: number;
   message: Record<string, unknown>;
 }
 

@@ -16,8 +16,9 @@ export async function startGraphEmulator(
   fixture: DirectoryFile,
   host: string,
   state?: { file: string; load: boolean },
+  options: { burstShare?: number } = {},
 ): Promise<{ url: string; emulator: GraphEmulator; stop: Stop }> {
-  const emulator = new GraphEmulator(fixture);
+  const emulator = new GraphEmulator(fixture, undefined, options);
   if (state) {
     const journal = `${state.file}.sent.jsonl`;
     const kept = state.load ? loadJson<ReturnType<GraphEmulator['model']['snapshot']>>(state.file) : undefined;

@@ -40,12 +40,16 @@ function meterRequests(): { meters: Map<string, RequestMeter>; queued: Map<strin
     return meter;
   };
   meterDynamo(tableClient(), current);
-  // A request that asked for a slow table (X-Local-DynamoDB-Delay-Ms) waits that long before each DynamoDB call.
+  // A request that asked for a slow table (X-Local-DynamoDB-Delay-Ms) waits that long before each DynamoDB call,
+  // or spends it on its own clock (X-Local-Clock: dynamodb).
   tableClient().middlewareStack.remove('localDynamoDelay');
   tableClient().middlewareStack.add(
     (next) => async (args) => {
-      const delayMs = currentRequest.getStore()?.dynamoDelayMs;
-      if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+      const request = currentRequest.getStore();
+      const delayMs = request?.dynamoDelayMs;
+      // On the function's own clock the call takes its delay of that clock, not of the machine's.
+      if (delayMs && request?.virtual) request.virtual.spentMs += delayMs;
+      else if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
       return next(args);
     },
     { step: 'initialize', name: 'localDynamoDelay' },

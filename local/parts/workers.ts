@@ -16,6 +16,7 @@ export async function startWorkers(
   queues: Record<keyof typeof QUEUES, LocalQueue>,
   deadLetterQueues: Record<keyof typeof QUEUES, LocalQueue>,
   skip: string[] = [],
+  timeouts: Record<string, number> = {},
 ): Promise<Stop> {
   const stops: Stop[] = [];
   for (const worker of workers.filter((w) => !skip.includes(w.name))) {
@@ -30,8 +31,8 @@ export async function startWorkers(
           batchSize: worker.trigger.batchSize,
           batchWindowMs: (worker.trigger.batchWindowSeconds ?? 0) * 1000,
           name: worker.name,
-          // As deployed: the function's own timeout (infra/stack.ts).
-          timeoutMs: worker.timeoutSeconds * 1000,
+          // As deployed: the function's own timeout (infra/stack.ts), unless the stack was given another.
+          timeoutMs: (timeouts[worker.name] ?? worker.timeoutSeconds) * 1000,
           concurrency: worker.trigger.maxConcurrency,
           handler: handler as never,
         }),

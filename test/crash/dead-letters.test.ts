@@ -5,6 +5,7 @@ import { DeleteMessageCommand, GetQueueUrlCommand, ReceiveMessageCommand, SendMe
 import { describe, expect, it } from 'vitest';
 import { dlqName, type QueueDef, QUEUES } from '../../lib/queues.ts';
 import { type ChildStack, startChildStack } from '../support/child-stack.ts';
+import { until } from '../support/until.ts';
 
 /**
  * A dispatch job the dispatcher gave up on (issue 23): on a stack of the test's own whose dispatcher does not
@@ -45,11 +46,12 @@ describe('a dispatch job in the dead-letter queue', () => {
       const { send_id: sendId } = (await accepted.json()) as { send_id: string };
       // Act: the job given up on
       await giveUp(stack, QUEUES.dispatch);
-      let status: Record<string, any> = {};
-      for (const deadline = Date.now() + 60_000; status.status !== 'completed' && Date.now() < deadline; ) {
-        await new Promise((r) => setTimeout(r, 250));
-        status = (await (await fetch(`${stack.base}/sends/${sendId}`, { headers: auth })).json()) as Record<string, any>;
-      }
+      const status = await until(
+        async () => (await (await fetch(`${stack.base}/sends/${sendId}`, { headers: auth })).json()) as Record<string, any>,
+        (s) => s.status === 'completed',
+        60_000,
+        250,
+      );
       // Assess: completed, every recipient failed as abandoned, nothing sent
       expect(status).toMatchObject({ status: 'completed', total: 200, sent: 0, failed: 200, pending: 0 });
       expect(status.errors).toEqual([expect.objectContaining({ code: 'dispatch_abandoned', count: 200 })]);
@@ -74,11 +76,12 @@ describe('a sync job in the dead-letter queue', () => {
       expect((await sync('POST')).status).toBe(200);
       // Act: the job given up on
       await giveUp(stack, QUEUES.sync);
-      let status: Record<string, any> = {};
-      for (const deadline = Date.now() + 60_000; !status.last_run && Date.now() < deadline; ) {
-        await new Promise((r) => setTimeout(r, 250));
-        status = (await (await sync('GET')).json()) as Record<string, any>;
-      }
+      const status = await until(
+        async () => (await (await sync('GET')).json()) as Record<string, any>,
+        (s) => s.last_run !== undefined,
+        60_000,
+        250,
+      );
       // Assess: idle, the run failed as abandoned, and a new sync may start
       expect(status).toMatchObject({ state: 'idle', last_run: { result: 'failed', error: expect.stringContaining('sync_abandoned') } });
       expect((await sync('POST')).status).toBe(200);

@@ -7,13 +7,13 @@ import { type ChildStack, startChildStack } from '../support/child-stack.ts';
 
 /**
  * A scheduled send through a crash (decisions §22, issue 25): on a stack of the test's own (`npm start` in a
- * child process), two sends are scheduled 90 s ahead and one of them cancelled; the stack is killed with
+ * child process), two sends are scheduled 45 s ahead and one of them cancelled; the stack is killed with
  * SIGKILL and started again on the same data before their time. The schedule (the local stand-in for
  * EventBridge Scheduler keeps it on disk) and the held jobs survive: the kept send goes out from its time,
  * within a minute, none of it earlier; the cancelled one sends nothing.
  */
 const DEMO_NUMBER = { did: '5215550001', id: '110001' };
-const AHEAD_MS = 90_000;
+const AHEAD_MS = 45_000;
 
 const json = async (response: Response) => ({ status: response.status, body: (await response.json()) as any });
 const request = (stack: ChildStack, method: string, path: string, body?: unknown) =>
@@ -52,7 +52,7 @@ async function scheduled(stack: ChildStack, batch: number, sendAt: string) {
 const wait = <T>(what: string | (() => string), check: () => Promise<T | undefined>, timeoutMs: number) =>
   untilFound(what, check, timeoutMs, 500);
 
-describe('a send scheduled 90 s ahead, through a crash (SIGKILL, then a start on the same data)', () => {
+describe('a send scheduled 45 s ahead, through a crash (SIGKILL, then a start on the same data)', () => {
   it(
     'sends nothing before its time and all of it within a minute after; the cancelled one sends nothing',
     async () => {

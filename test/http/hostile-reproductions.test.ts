@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiUrl, call, emulator, expectErrorShape, token } from '../support/api.ts';
+import { apiUrl, call, emulator, expectErrorShape, token, tokens } from '../support/api.ts';
 
 /** Each defect reproduced against the running stack (issue 9), with the contract's answer it now gets. */
 const DID = '5511990021'; // client 9, WABA 100200400
@@ -169,5 +169,68 @@ describe('hostile input, reproduced', () => {
     }[];
     expect(entry.meta_template.components).toEqual(upstream.components);
     expect(entry.meta_template.status).toBe(upstream.status);
+  });
+  it('a multipart part with no name is a 400 (it had ended the process), in a create and its dry run, and the stack keeps serving', async () => {
+    // Prepare: parts whose Content-Disposition names no field, or is missing
+    const parts = [
+      'Content-Disposition: form-data\r\n\r\n{}',
+      'Content-Disposition: form-data; filename="a.png"\r\nContent-Type: image/png\r\n\r\nabc',
+      'Content-Type: text/plain\r\n\r\nhello',
+    ];
+    for (const part of parts)
+      for (const query of ['', '?dry_run=true']) {
+        // Act
+        const response = await call('POST', `/v1/templates/${DID}${query}`, {
+          token: await gamma(),
+          rawBody: `--XyZ\r\n${part}\r\n--XyZ--\r\n`,
+          headers: { 'content-type': 'multipart/form-data; boundary=XyZ' },
+        });
+        // Assess
+        expectErrorShape(response, 400, 'validation_failed');
+        expect(response.body.details[0]).toMatchObject({ path: 'part 1' });
+      }
+    expect((await call('GET', '/v1/client-msg-channels', { token: await gamma() })).status).toBe(200);
+  });
+
+  it('a page far past the end is an empty page, not a 500 (the offset had passed what a Query takes)', async () => {
+    for (const path of ['/v1/sends?page=999999999', '/v1/templates?page=999999999&size=100', '/v1/webhook/deliveries?page=999999999']) {
+      // Act
+      const response = await call('GET', path, { token: await gamma() });
+      // Assess
+      expect(response.status, path).toBe(200);
+      expect(response.body.data, path).toEqual([]);
+    }
+  });
+
+  it('another tenant’s DID or record is refused before the body is judged: 403 / 404, never a dry run’s 200 or a 400', async () => {
+    // Prepare: an agent of client 9 naming client 7's number and record, with bodies good and bad
+    const foreignDid = '5215550001';
+    const foreignRecord = '65a1b2c3d4e5f60718293a4b';
+    const send = { did: foreignDid, type: 'template', channel: 'MSGCHAN', template: { name: 'order_update', language: 'en_US' } };
+    // Act and assess
+    for (const body of [{ ...send, recipients: [{ to: '5215550100' }] }, { nonsense: true }])
+      for (const query of ['', '?dry_run=true'])
+        expectErrorShape(await call('POST', `/v1/template/messages/${foreignDid}${query}`, { token: await gamma(), body }), 403);
+    for (const body of [template(`foreign_${suffix()}`), { name: 42 }])
+      for (const query of ['', '?dry_run=true'])
+        expectErrorShape(await call('POST', `/v1/templates/${foreignDid}${query}`, { token: await gamma(), body }), 403);
+    expectErrorShape(
+      await call('PUT', `/v1/templates/${foreignDid}/${foreignRecord}?dry_run=true`, { token: await gamma(), body: { components: 7 } }),
+      403,
+    );
+    expectErrorShape(
+      await call('PUT', `/v1/templates/${DID}/${foreignRecord}?dry_run=true`, { token: await gamma(), body: { components: 7 } }),
+      404,
+    );
+    for (const method of ['POST', 'PUT'])
+      expectErrorShape(
+        await call(method, `/v1/templates/${foreignRecord}/channel-campaigns`, { token: await gamma(), body: { channel_campaigns: 'x' } }),
+        404,
+      );
+    // A BSP operator may name any tenant's: its bad body is judged as such
+    expectErrorShape(
+      await call('POST', `/v1/template/messages/${foreignDid}`, { token: await tokens.bsp(), body: { nonsense: true } }),
+      400,
+    );
   });
 });

@@ -12,17 +12,20 @@ import { waba } from '../support/seed.ts';
  * dispatch queue and the dispatcher; the emulator accepts the messages and reports their statuses to the
  * webhook, which the notifications worker counts. Every DynamoDB write of every function is recorded by item
  * key (`/_local/writes`); the assertions are counts (writes, write units, messages in a second), never times.
- * The stack is this file's own (`npm start` in a child process) and the file runs after every other one
- * (vitest.config.ts, project `measured`): the pace is counted at the emulator, whose accept times bunch when the
- * process serves the whole suite at once (a second of 90 at 80/s, messages sent evenly).
+ * The pace is asserted where the service makes it (issue 32): each message's launch time, the moment its
+ * request left the dispatcher, which the local stack stamps on it and the emulator keeps (`launched_at`). The
+ * emulator's accept times also hold this process's own stalls (requests that left on time, handled together
+ * after a stall), so they are reported, not asserted. The emulator enforces Meta's limit on the same stamps
+ * (130429 beyond a number's level and a tenth in a rolling second): what it refused is counted and bounded.
+ * The stack is this file's own (`npm start` in a child process).
  */
 const CLIENT = 445;
 const WABA = 'w445';
 const STANDARD = { did: '5214450001', id: 'p445001' };
 const UPGRADED = { did: '5214450002', id: 'p445002' };
-/** A number of its own that warms the fresh stack (its JIT, DynamoDB Local's JVM) before anything is measured. */
-const WARMUP = { did: '5214450003', id: 'p445003' };
-const numberOf = (batch: number, i: number) => `5299${batch}${String(i).padStart(4, '0')}`;
+/** Recipients of this run's own (a run never counts another's messages). */
+const run = String(Math.floor(Math.random() * 1e4)).padStart(4, '0');
+const numberOf = (batch: number, i: number) => `52${run}${batch}${String(i).padStart(4, '0')}`;
 const templates = JSON.parse(readFileSync(new URL('../../fixtures/demo.json', import.meta.url), 'utf8'))
   .wabas.find((w: { waba_id: string }) => w.waba_id === '100200300')
   .templates.map((t: { id: string }) => ({ ...t, id: `445${t.id}` }));
@@ -41,7 +44,6 @@ beforeAll(async () => {
       channels: [
         { wa_id: STANDARD.did, client_id: CLIENT, waba_id: WABA, phone_number_id: STANDARD.id },
         { wa_id: UPGRADED.did, client_id: CLIENT, waba_id: WABA, phone_number_id: UPGRADED.id },
-        { wa_id: WARMUP.did, client_id: CLIENT, waba_id: WABA, phone_number_id: WARMUP.id },
       ],
       campaigns: [{ campaign_id: 4451, campaign_name: 'main', client_id: CLIENT }],
     }),
@@ -50,14 +52,6 @@ beforeAll(async () => {
   useStack(stack);
   // Every message of the standard number reports sent, delivered and read, as Meta's usually do.
   await emulator('POST', `numbers/${STANDARD.id}/statuses`, { statuses: ['sent', 'delivered', 'read'] });
-  // A send on another number first: a stack just started stalls for whole seconds while it warms up, and what a
-  // stall does to the pace is the known fault below, not what a stack in service does.
-  await emulator('POST', `numbers/${WARMUP.id}/statuses`, { statuses: ['sent', 'delivered', 'read'] });
-  const warmup = await sendOf(
-    WARMUP,
-    Array.from({ length: 400 }, (_, i) => numberOf(9, i)),
-  );
-  await until(warmup, (s) => s.pending === 0 && s.read === s.sent, 60);
 }, 180_000);
 
 afterAll(async () => {
@@ -91,22 +85,26 @@ async function until(sendId: string, done: (status: Record<string, number>) => b
   }
 }
 
-/** The number's accept times at the emulator, for these recipients. */
-async function acceptTimes(numberId: string, recipients: string[]) {
+/** What the emulator saw of these recipients' messages on a number: each one's launch and accept time. */
+async function timesOf(numberId: string, recipients: string[]) {
   const wanted = new Set(recipients);
   const { sent } = await emulator('GET', `sent?phone_number_id=${numberId}`);
-  return (sent as { accepted_at: number; message: { to: string } }[]).filter((m) => wanted.has(m.message.to)).map((m) => m.accepted_at);
+  const mine = (sent as { accepted_at: number; launched_at: number; message: { to: string } }[]).filter((m) => wanted.has(m.message.to));
+  return { launches: mine.map((m) => m.launched_at), accepts: mine.map((m) => m.accepted_at), recipients: mine.map((m) => m.message.to) };
 }
 
+/** How many of a number's messages the emulator refused for throughput (130429) so far. */
+const refusedOn = async (numberId: string) =>
+  Number((await emulator('GET', `throughput?phone_number_id=${numberId}`)).refused[numberId] ?? 0);
+
 describe('sending at production rates (decisions §19)', () => {
-  // Two retries: see the end of this test.
-  it('two sends of 800 on one number at once: exact counts, no item above 1 write per 20 messages, at most 6 write units a message', {
+  it('two sends of 800 on one number at once: exact counts, each message accepted once, the pace kept at launch, no item above 1 write per 20 messages, at most 6 write units a message', {
     timeout: 200_000,
-    retry: 2,
   }, async () => {
     // Prepare
     const first = Array.from({ length: 800 }, (_, i) => numberOf(1, i));
     const second = Array.from({ length: 800 }, (_, i) => numberOf(2, i));
+    const refusedBefore = await refusedOn(STANDARD.id);
     await call('POST', '/_local/writes');
     // Act: both at once, then wait for every status of every message
     const ids = await Promise.all([sendOf(STANDARD, first), sendOf(STANDARD, second)]);
@@ -121,14 +119,35 @@ describe('sending at production rates (decisions §19)', () => {
       expect(status).toMatchObject({ status: 'completed', total: 800, sent: 800, delivered: 800, read: 800, failed: 0, pending: 0 });
     // No item took more than one write per 20 messages; the send path took at most 6 units a message
     const { items, keys, units } = writes.body as { items: { writes: number }[]; keys: { units: number }[]; units: number };
-    expect(items[0].writes).toBeLessThanOrEqual(1600 / 20);
     expect(units / 1600).toBeLessThanOrEqual(6);
     // At 1,000 messages a second no partition key may take over 1,000 units a second: at most 1 a message
     expect(keys[0].units / 800).toBeLessThanOrEqual(1);
-    // The pace: never more than 1.1 × 80 in any second at the upstream, with two sends on the number at once
-    expect(peakSecond(await acceptTimes(STANDARD.id, [...first, ...second]))).toBeLessThanOrEqual(88);
-    // Two retries: after the stack stalls, the number's busiest second has gone over 88 (90 to 97) in 6 runs of 14
-    // on 2026-11-25, a fault not yet found (docs/dispatch-jobs.md, "Known fault"). Each retry must keep the pace.
+    // What Meta would see: every message accepted once, and hardly any refused for throughput
+    const seen = await timesOf(STANDARD.id, [...first, ...second]);
+    expect(seen.recipients).toHaveLength(1600);
+    expect(new Set(seen.recipients).size).toBe(1600);
+    const refused = (await refusedOn(STANDARD.id)) - refusedBefore;
+    const launchPeak = peakSecond(seen.launches);
+    console.info(
+      `production rates: launch peak ${launchPeak}/s, accept peak ${peakSecond(seen.accepts)}/s (not asserted: this process's stalls), 130429 refusals ${refused}, hottest item ${JSON.stringify(items[0])}`,
+    );
+    if (process.env.RATES_DUMP)
+      writeFileSync(
+        process.env.RATES_DUMP,
+        JSON.stringify(
+          (await emulator('GET', `sent?phone_number_id=${STANDARD.id}`)).sent.map(
+            (m: { launched_at: number; accepted_at: number; message: { biz_opaque_callback_data: string } }) => [
+              m.launched_at,
+              m.accepted_at,
+              m.message.biz_opaque_callback_data,
+            ],
+          ),
+        ),
+      );
+    expect(refused).toBeLessThanOrEqual(1600 / 100);
+    // The pace: never more than 1.1 × 80 launched in any second, with two sends on the number at once
+    expect(launchPeak).toBeLessThanOrEqual(88);
+    expect(items[0].writes).toBeLessThanOrEqual(1600 / 20);
   });
 
   it('paces a number at its level: upgraded to HIGH through the emulator, the same number goes faster, never above 1.1 × its level', async () => {
@@ -150,8 +169,8 @@ describe('sending at production rates (decisions §19)', () => {
     await new Promise((r) => setTimeout(r, 1500)); // the notifications worker's batch window
     await until(await sendOf(UPGRADED, after), (s) => s.pending === 0, 60);
     // Assess: 80/s before (at most 88 in a second); after, more than 88 in a second and never above 1,100
-    const standardPeak = peakSecond(await acceptTimes(UPGRADED.id, before));
-    const highPeak = peakSecond(await acceptTimes(UPGRADED.id, after));
+    const standardPeak = peakSecond((await timesOf(UPGRADED.id, before)).launches);
+    const highPeak = peakSecond((await timesOf(UPGRADED.id, after)).launches);
     expect(standardPeak).toBeLessThanOrEqual(88);
     expect(highPeak).toBeGreaterThan(88);
     expect(highPeak).toBeLessThanOrEqual(1100);

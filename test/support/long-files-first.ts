@@ -5,7 +5,13 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * learns durations from its cache, but a fresh clone (CI) has none and would start the largest files first.
  */
 const LONG_FILES = [
+  'test/crash/dispatch-crash.test.ts',
+  'test/crash/scheduled-send.test.ts',
   'test/architecture/typecheck.test.ts',
+  'test/deploy/rehearsal.test.ts',
+  'test/crash/sync-and-webhook-crash.test.ts',
+  'test/measured/production-rates.test.ts',
+  'test/crash/dead-letters.test.ts',
   'test/deploy/deployed-bundles.test.ts',
   'test/http/start-command.test.ts',
   'test/http/webhook-deliveries.test.ts',

@@ -17,6 +17,7 @@ import type { MetaTemplate } from '#lib/domain/template-record.ts';
 import { GraphError } from '../../local/graph/graph-error.ts';
 import { checkMessage, storedAuthenticationComponents } from '../../local/graph/message-check.ts';
 import { peakSecond } from '../support/accept-times.ts';
+import { EventClock } from '../support/event-clock.ts';
 import { MemoryPacer, MemorySendStore, MemoryThroughputStore } from '../support/memory/stores.ts';
 
 /**
@@ -148,8 +149,11 @@ describe('the dispatcher: exactly once per recipient', () => {
     const recipients = Array.from({ length: 200 }, (_, i) => recipient(String(5215550000 + i)));
     const { deps, upstream, status } = await world(200);
     const job = jobOf(recipients);
-    const [a, b] = await Promise.all([dispatchJob(deps('a'), job), dispatchJob(deps('b'), job)]);
-    const again = await dispatchJob(deps('c'), job);
+    // Two invocations at once: on the discrete-event clock, so each sleeps in the other's time, not its own.
+    const clock = new EventClock(Date.parse('2026-11-22T10:00:00Z'));
+    const on = (holder: string) => ({ ...deps(holder), clock });
+    const [a, b] = await clock.run(Promise.all([dispatchJob(on('a'), job), dispatchJob(on('b'), job)]));
+    const again = await clock.run(dispatchJob(on('c'), job));
     expect(upstream.calls).toHaveLength(200);
     expect(new Set(upstream.calls.map((c) => c.to)).size).toBe(200);
     expect((await status()).counts).toMatchObject({ sent: 200, failed: 0, duplicates_removed: 0 });

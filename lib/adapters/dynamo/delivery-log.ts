@@ -94,23 +94,12 @@ export class DynamoDeliveryLog implements DeliveryLog {
     }
   }
 
-  /** The page's keys and the ones before it on the index, newest first, then the day counts for the total. */
+  /**
+   * The day counts for the total, then (unless the page lies past it) the page's keys and the ones before it on
+   * the index, newest first: a page past the end reads the counts alone, however many deliveries the client has.
+   */
   async list(clientId: number, status: DeliveryStatus | undefined, page: { offset: number; size: number }) {
     const nowSeconds = Math.floor(Date.now() / 1000);
-    const found = await queryFirst(
-      this.table,
-      {
-        IndexName: status ? 'gsi2' : 'gsi1',
-        KeyConditionExpression: `${status ? 'gsi2pk' : 'gsi1pk'} = :pk`,
-        FilterExpression: '#ttl > :now',
-        ProjectionExpression:
-          'id, client_id, event_id, #type, #status, attempts, last_status_code, last_error, next_attempt_at, created_at, delivered_at',
-        ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE, '#type': 'type', '#status': 'status' },
-        ExpressionAttributeValues: { ':pk': keys.clientDeliveries(clientId, status), ':now': nowSeconds },
-        ScanIndexForward: false,
-      },
-      page.offset + page.size,
-    );
     const today = new Date().toISOString();
     const counts = await this.table.client.send(
       new QueryCommand({
@@ -126,6 +115,21 @@ export class DynamoDeliveryLog implements DeliveryLog {
     const total = (counts.Items ?? []).reduce(
       (sum, day) => sum + (status ? Number(day[status] ?? 0) : DELIVERY_STATUSES.reduce((all, s) => all + Number(day[s] ?? 0), 0)),
       0,
+    );
+    if (page.offset > 0 && page.offset >= total) return { deliveries: [], total };
+    const found = await queryFirst(
+      this.table,
+      {
+        IndexName: status ? 'gsi2' : 'gsi1',
+        KeyConditionExpression: `${status ? 'gsi2pk' : 'gsi1pk'} = :pk`,
+        FilterExpression: '#ttl > :now',
+        ProjectionExpression:
+          'id, client_id, event_id, #type, #status, attempts, last_status_code, last_error, next_attempt_at, created_at, delivered_at',
+        ExpressionAttributeNames: { '#ttl': TTL_ATTRIBUTE, '#type': 'type', '#status': 'status' },
+        ExpressionAttributeValues: { ':pk': keys.clientDeliveries(clientId, status), ':now': nowSeconds },
+        ScanIndexForward: false,
+      },
+      page.offset + page.size,
     );
     return { deliveries: found.slice(page.offset) as unknown as WebhookDelivery[], total };
   }

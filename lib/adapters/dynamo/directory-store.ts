@@ -27,6 +27,12 @@ export async function queryAll(table: ServiceTable, input: Omit<QueryCommandInpu
 }
 
 /**
+ * The most items one Query asks for: DynamoDB answers at most 1 MB a request whatever the limit, and a limit past
+ * its integer range is refused (a listing's page 999,999,999 asked for 2·10¹⁰ and got a 500).
+ */
+export const QUERY_LIMIT = 10_000;
+
+/**
  * The first `wanted` items of a Query (a page and the ones before it), asking each request for only what is
  * still missing; a filter can make a request answer fewer, so it goes on until it has them or the end.
  */
@@ -39,7 +45,7 @@ export async function queryFirst(
   let start: Record<string, unknown> | undefined;
   do {
     const page = await table.client.send(
-      new QueryCommand({ ...input, TableName: table.name, Limit: wanted - items.length, ExclusiveStartKey: start }),
+      new QueryCommand({ ...input, TableName: table.name, Limit: Math.min(wanted - items.length, QUERY_LIMIT), ExclusiveStartKey: start }),
     );
     items.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;

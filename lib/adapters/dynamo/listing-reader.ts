@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-d
 import { isUnfiltered, type ListingCriteria, type ListingEntry, type ListingFacets, matchesListing } from '#lib/domain/template-listing.ts';
 import type { MetaTemplate } from '#lib/domain/template-record.ts';
 import type { ServiceTable } from './client.ts';
-import { batchGet, queryAll } from './directory-store.ts';
+import { batchGet, QUERY_LIMIT, queryAll } from './directory-store.ts';
 import { entryFromItem, FACET_INDEXES, type Facet } from './listing-items.ts';
 import { keys, SORT } from './table.ts';
 
@@ -22,14 +22,21 @@ export async function readListingPage(
 ): Promise<{ entries: ListingEntry[]; total: number }> {
   const partition = keys.listing(clientId, criteria.deleted);
   if (isUnfiltered(criteria)) {
-    const [total, pageKeys] = await Promise.all([
-      countOf(table, clientId, criteria.deleted),
+    const keysUpTo = (wanted: number) =>
       firstKeys(
         table,
         { IndexName: 'listing', KeyConditionExpression: 'listing_pk = :p', ExpressionAttributeValues: { ':p': partition } },
-        page.offset + page.size,
-      ),
-    ]);
+        wanted,
+      );
+    // The first page reads its keys beside the count; a later one only when the count says it holds any, so a
+    // page past the end reads one item, however many the client has.
+    if (page.offset === 0) {
+      const [total, pageKeys] = await Promise.all([countOf(table, clientId, criteria.deleted), keysUpTo(page.size)]);
+      return { entries: await entriesByKey(table, pageKeys), total };
+    }
+    const total = await countOf(table, clientId, criteria.deleted);
+    if (page.offset >= total) return { entries: [], total };
+    const pageKeys = await keysUpTo(page.offset + page.size);
     return { entries: await entriesByKey(table, pageKeys.slice(page.offset)), total };
   }
   const candidates = await compactCandidates(table, clientId, criteria);
@@ -130,7 +137,7 @@ async function firstKeys(table: ServiceTable, input: Omit<QueryCommandInput, 'Ta
       new QueryCommand({
         ...input,
         TableName: table.name,
-        Limit: count - found.length,
+        Limit: Math.min(count - found.length, QUERY_LIMIT),
         ProjectionExpression: 'pk',
         ExclusiveStartKey: start,
       }),

@@ -242,6 +242,12 @@ export class DynamoSendStore implements SendStore {
 
   /** One page: reads the page's items and the ones before it on the index, the client's count, and each send's counts. */
   async list(clientId: number, page: { offset: number; size: number }) {
+    const count = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: { pk: keys.client(clientId), sk: SORT.sendCount } }),
+    );
+    const total = Number(count.Item?.sends ?? 0);
+    // A page past the end reads nothing more, however many sends the client has.
+    if (page.offset >= total) return { sends: [], total };
     const items = await queryFirst(
       this.table,
       {
@@ -253,12 +259,9 @@ export class DynamoSendStore implements SendStore {
       },
       page.offset + page.size,
     );
-    const count = await this.table.client.send(
-      new GetCommand({ TableName: this.table.name, Key: { pk: keys.client(clientId), sk: SORT.sendCount } }),
-    );
     const ids = items.slice(page.offset).map((item) => String(item.pk).slice('SEND#'.length));
     const sends = await inParallel(ids, 10, (id) => this.get(id));
-    return { sends: sends.filter((s): s is SendRecord => s !== null), total: Number(count.Item?.sends ?? 0) };
+    return { sends: sends.filter((s): s is SendRecord => s !== null), total };
   }
 
   /** One conditional Put claims a block; a block taken already is resolved by what its item says. */

@@ -8,15 +8,30 @@ const contentTypeOf = (headers: Record<string, string | undefined> | undefined) 
 const isMultipart = (headers: Record<string, string | undefined> | undefined) => /^multipart\/form-data/i.test(contentTypeOf(headers));
 
 /**
- * A body whose boundary is missing or never closed is refused before busboy sees it: busboy reports such a
- * body as an 'error' on a file stream that middy's parser does not listen to, which would end the process.
+ * A body busboy would choke on is refused before busboy sees it, since busboy and middy's parser report some
+ * problems by throwing from an event callback, which no caller can catch and which ends the process (a Lambda
+ * runtime: a 502 and a cold start): a boundary missing or never closed (an 'error' on a file stream nobody
+ * listens to), and a part whose Content-Disposition names no field (the parser reads `fieldname.length` of
+ * undefined). Every part must be `form-data` with a `name`.
  */
-function checkClosed(contentType: string, body: Buffer) {
+function checkParts(contentType: string, body: Buffer) {
   const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
   const value = boundary?.[1] ?? boundary?.[2];
   if (!value) throw badRequest('Malformed multipart body', [{ path: 'content-type', message: 'needs a boundary' }]);
-  if (!body.includes(`--${value}--`))
-    throw badRequest('Malformed multipart body', [{ path: 'body', message: 'the closing boundary is missing' }]);
+  const text = body.toString('latin1');
+  const closing = text.indexOf(`--${value}--`);
+  if (closing < 0) throw badRequest('Malformed multipart body', [{ path: 'body', message: 'the closing boundary is missing' }]);
+  // Each part starts after a delimiter line; its headers end at the first empty line.
+  const parts = text.slice(0, closing).split(`--${value}`).slice(1);
+  parts.forEach((part, index) => {
+    const headerEnd = part.indexOf('\r\n\r\n');
+    const headers = (headerEnd < 0 ? part : part.slice(0, headerEnd)).split('\r\n');
+    const disposition = headers.find((line) => /^content-disposition\s*:/i.test(line));
+    if (!disposition || !/^content-disposition\s*:\s*form-data\s*(;|$)/i.test(disposition) || !/;\s*name\*?\s*=/i.test(disposition))
+      throw badRequest('Malformed multipart body', [
+        { path: `part ${index + 1}`, message: 'needs Content-Disposition: form-data with a name' },
+      ]);
+  });
 }
 
 /**
@@ -32,7 +47,7 @@ export const multipartBody = (spec: MultipartSpec): HttpMiddleware => {
       if (!isMultipart(event.headers) || typeof event.body !== 'string') return;
       const size = event.isBase64Encoded ? Buffer.byteLength(event.body, 'base64') : Buffer.byteLength(event.body);
       if (size > spec.maxBytes) throw payloadTooLarge(`Multipart body exceeds ${spec.maxBytes} bytes`);
-      checkClosed(contentTypeOf(event.headers), Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8'));
+      checkParts(contentTypeOf(event.headers), Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8'));
       await parser.before!(request as never);
       const parts = (event.body ?? {}) as unknown as Record<string, unknown>;
       const unknown = Object.keys(parts).filter((name) => name !== spec.jsonPart && name !== spec.filePart);
