@@ -88,9 +88,9 @@ const MAX_BACKLOG_MS = 5_000;
  */
 const LATE_MS = 150;
 /**
- * A late block takes new slots at the pace it kept, with this much to spare. It takes them each time it is late, never sending on at slots gone by (a block that
- * once did so after two late reservations sent beside the next holder: 89 in a second at a pace of 72, found by
- * test/unit/pacing-properties.test.ts). The spacing follows the block's own pace, so a slow process is seldom
+ * A late block takes new slots at the pace it kept, with this much to spare. It takes them each time it is late,
+ * never sending on at slots gone by (a block that once did so after two late reservations sent beside the next
+ * holder: 89 in a second at a pace of 72, found by test/unit/pacing-properties.test.ts). The spacing follows the block's own pace, so a slow process is seldom
  * late twice and the pacing item takes few writes. The spare is small: a process that is its own bottleneck
  * goes at the slots it reserved, so half again (tried first) cost a third of its throughput (the benchmark's
  * uncapped HIGH row fell from 188 to 90 a second).
@@ -233,7 +233,7 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
       let slot = first;
       let spacing = intervalMs;
       /** The launches since the block last took slots: the pace it keeps, without the lateness that ends them. */
-      let kept: number[] = [];
+      let kept = { first: 0, last: 0, count: 0 };
       for (const [k, p] of toSend.entries()) {
         while (running.size >= settings.inFlight) await Promise.race(running);
         if (clock.now() > slot + Math.max(LATE_MS, spacing)) {
@@ -243,10 +243,10 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
           // and a stall (a gap, not a pace) costs one reservation at the pace it had.
           // Late again before a second launch: no pace to read, and the block is slower than its slots (an
           // invocation whose timers fire late): its spacing doubles, so it takes slots a few times, not each message.
-          const keptPace = kept.length < 2 ? spacing * 2 : ((kept[kept.length - 1] - kept[0]) / (kept.length - 1)) * KEPT_PACE_MARGIN;
+          const keptPace = kept.count < 2 ? spacing * 2 : ((kept.last - kept.first) / (kept.count - 1)) * KEPT_PACE_MARGIN;
           spacing = Math.min(Math.max(intervalMs, keptPace), SLOWEST_SPACING_MS);
           slot = await deps.pacer.reserve(number!.phoneNumberId, toSend.length - k, spacing, clock.now());
-          kept = [];
+          kept = { first: 0, last: 0, count: 0 };
         }
         let wait = slot - clock.now();
         if (wait > CANCEL_CHECK_MS / 2) {
@@ -263,7 +263,7 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
           for (const rest of toSend.slice(k)) outcomes.set(rest.position, { kind: 'cancelled' });
           break;
         }
-        kept.push(clock.now());
+        kept = { first: kept.count === 0 ? clock.now() : kept.first, last: clock.now(), count: kept.count + 1 };
         slot += spacing;
         const one = (async () => {
           const outcome = await sendOne(deps, job, p.position, {
