@@ -75,15 +75,19 @@ export function messagesPerSecondCap(): number | undefined {
 /** The local stack's opt-in to `http://127.0.0.1:<port>/` webhook receivers (decisions §15); never set in AWS. */
 export const allowLocalWebhooks = () => process.env.ALLOW_LOCAL_WEBHOOKS === 'true';
 
-/** The first webhook retry's delay in seconds, doubling per try (decisions §15): WEBHOOK_RETRY_BASE_SECONDS, 30 when unset. */
-export function webhookRetryBaseSeconds(): number {
-  const raw = process.env.WEBHOOK_RETRY_BASE_SECONDS;
-  if (raw === undefined || raw === '') return 30;
+/** A number setting within [min, max], `fallback` when unset; anything else fails naming the setting. */
+function numberSetting(name: string, fallback: number, range: { min: number; max: number; unit: string }): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0 || value > 3600)
-    throw new ConfigurationError('Configuration error: WEBHOOK_RETRY_BASE_SECONDS must be a number of seconds in [0, 3600]');
+  if (!Number.isFinite(value) || value < range.min || value > range.max)
+    throw new ConfigurationError(`Configuration error: ${name} must be ${range.unit} in [${range.min}, ${range.max}]`);
   return value;
 }
+
+/** The first webhook retry's delay in seconds, doubling per try (decisions §15): WEBHOOK_RETRY_BASE_SECONDS, 30 when unset. */
+export const webhookRetryBaseSeconds = () =>
+  numberSetting('WEBHOOK_RETRY_BASE_SECONDS', 30, { min: 0, max: 3600, unit: 'a number of seconds' });
 
 /** How long one Graph API call may take: GRAPH_API_TIMEOUT_MS, 5 s when unset (the tests shorten it). */
 export const graphApiTimeoutMs = () => Number(process.env.GRAPH_API_TIMEOUT_MS || 5_000);
@@ -91,7 +95,7 @@ export const graphApiTimeoutMs = () => Number(process.env.GRAPH_API_TIMEOUT_MS |
 /**
  * How long a message send waits for Graph's answer: GRAPH_MESSAGE_TIMEOUT_MS, 10 s when unset. Longer than
  * other calls because a send without an answer is never repeated: its recipient ends `outcome_unknown`. The
- * dispatcher stops taking blocks 15 s before its time is up, so an answer this late still gets settled.
+ * dispatcher stops taking blocks this long and 5 s before its time is up, so an answer this late still gets settled.
  */
 export const graphMessageTimeoutMs = () => Number(process.env.GRAPH_MESSAGE_TIMEOUT_MS || 10_000);
 
@@ -99,14 +103,8 @@ export const graphMessageTimeoutMs = () => Number(process.env.GRAPH_MESSAGE_TIME
  * How long a dispatcher's claim outlives its invocation before another may call it lost (DISPATCH_LEASE_MARGIN_MS,
  * 30 s when unset): past its function's timeout, a claim's holder is dead. Tests of crashes shorten it.
  */
-export function dispatchLeaseMarginMs(): number {
-  const raw = process.env.DISPATCH_LEASE_MARGIN_MS;
-  if (raw === undefined || raw === '') return 30_000;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0 || value > 600_000)
-    throw new ConfigurationError('Configuration error: DISPATCH_LEASE_MARGIN_MS must be milliseconds in [0, 600000]');
-  return value;
-}
+export const dispatchLeaseMarginMs = () =>
+  numberSetting('DISPATCH_LEASE_MARGIN_MS', 30_000, { min: 0, max: 600_000, unit: 'milliseconds' });
 
 /** The Meta app's id (GRAPH_APP_ID), for resumable media uploads; empty when not given. */
 export const graphAppId = () => process.env.GRAPH_APP_ID ?? '';

@@ -3,7 +3,8 @@ import type { DirectoryFile } from '#lib/adapters/directory-file.ts';
 import { Faults, type Fault } from './faults.ts';
 import { type EmulatedTemplate, GraphError, GraphModel, type SentMessage, storedTemplate } from './model.ts';
 import type { MetaNotifier } from './notifier.ts';
-import { LEVEL_RATES, ThroughputLimit } from './throughput-limit.ts';
+import { MESSAGES_PER_SECOND } from '#lib/domain/throughput.ts';
+import { ThroughputLimit } from './throughput-limit.ts';
 import { LAUNCH_HEADER } from './launch-stamp.ts';
 
 /** Statuses the emulator can report of a message, as Cloud API's `messages` webhook names them. */
@@ -142,7 +143,8 @@ export class GraphEmulator {
   private admitByThroughput(numberId: string, at: number) {
     const number = this.model.phoneNumbers.get(numberId);
     if (!number) return;
-    const rate = number.is_on_biz_app ? LEVEL_RATES.COEXISTENCE : LEVEL_RATES[number.throughput?.level ?? 'STANDARD'];
+    // The levels' rates are upstream-facts §6.3's, as the service knows them.
+    const rate = MESSAGES_PER_SECOND[number.is_on_biz_app ? 'COEXISTENCE' : (number.throughput?.level ?? 'STANDARD')];
     if (!this.throughput.admit(numberId, rate, at))
       throw new GraphError(400, 130429, 'Rate limit hit', undefined, 'Cloud API message throughput has been reached.');
   }

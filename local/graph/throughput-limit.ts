@@ -4,7 +4,6 @@
  * 20 for a number also on the WhatsApp Business app) plus a small burst allowance, the share of the rate a
  * second may hold above it (EMULATOR_BURST_SHARE, a tenth by default). A test may set a number's limit lower.
  */
-export const LEVEL_RATES = { STANDARD: 80, HIGH: 1000, COEXISTENCE: 20 } as const;
 const WINDOW_MS = 1000;
 
 export class ThroughputLimit {

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cloudMessage } from '#lib/domain/cloud-message.ts';
@@ -17,6 +16,7 @@ import type { MetaTemplate } from '#lib/domain/template-record.ts';
 import { GraphError } from '../../local/graph/graph-error.ts';
 import { checkMessage, storedAuthenticationComponents } from '../../local/graph/message-check.ts';
 import { peakSecond } from '../support/accept-times.ts';
+import { demoTemplate, demoTemplates, jobOf, recipient } from '../support/dispatch-jobs.ts';
 import { EventClock } from '../support/event-clock.ts';
 import { MemoryPacer, MemorySendStore, MemoryThroughputStore } from '../support/memory/stores.ts';
 
@@ -25,9 +25,6 @@ import { MemoryPacer, MemorySendStore, MemoryThroughputStore } from '../support/
  * duplicates, lost claims, retries, refusals, the template's stop, expiry and pacing. The emulator's message
  * checks (local/graph/message-check.ts) judge what cloudMessage makes for every demo template.
  */
-const demo = JSON.parse(readFileSync(new URL('../../fixtures/demo.json', import.meta.url), 'utf8'));
-const templates: MetaTemplate[] = demo.wabas.flatMap((w: { templates: MetaTemplate[] }) => w.templates);
-const templateNamed = (name: string) => templates.find((t) => t.name === name)!;
 
 function virtualClock(start = Date.parse('2026-11-22T10:00:00Z')) {
   let now = start;
@@ -62,33 +59,6 @@ function scriptedUpstream(clock: { now(): number }, script: Record<string, Messa
     },
   };
   return upstream;
-}
-
-const trackOrder = templateNamed('track_order');
-const recipient = (to: string): JobRecipient => ({ to, params: { header: ['h'], body: ['a', 'b'], buttons: ['p', 'c'] } });
-
-function jobOf(recipients: JobRecipient[], extra: Partial<DispatchJob> = {}): DispatchJob {
-  return {
-    send_id: 'send-1',
-    client_id: 7,
-    did: '5215550001',
-    waba_id: '100200300',
-    phone_number_id: '110001',
-    channel: 'MSGCHAN',
-    template: {
-      name: trackOrder.name,
-      language: trackOrder.language,
-      id: trackOrder.id,
-      category: trackOrder.category,
-      components: trackOrder.components,
-    },
-    total_contacts: recipients.length,
-    job: 1,
-    jobs: 1,
-    first_index: 0,
-    recipients,
-    ...extra,
-  };
 }
 
 async function world(
@@ -372,7 +342,7 @@ describe('the dispatcher: pacing (decisions §19)', () => {
 });
 
 describe('Cloud API messages (upstream-facts §1.9) against the emulator’s checks', () => {
-  const sendable = templates.filter(
+  const sendable = demoTemplates.filter(
     (t) => t.status === 'APPROVED' && t.parameter_format !== 'NAMED' && (t.parameter_format as string) !== 'named',
   );
   const values = fc.array(
@@ -451,7 +421,7 @@ describe('Cloud API messages (upstream-facts §1.9) against the emulator’s che
       { type: 'BODY', add_security_recommendation: true },
       { type: 'BUTTONS', buttons: [{ type: 'OTP', otp_type: 'COPY_CODE', text: 'Copy code' }] },
     ]);
-    const stored = { ...templateNamed('login_code'), components: created };
+    const stored = { ...demoTemplate('login_code'), components: created };
     expect(templateNeeds(stored)).toMatchObject({ body: 1, buttons: 1 });
     const r = { to: '5215550100', params: { body: ['482913'], buttons: ['482913'] } };
     const message = cloudMessage(jobFor(stored, [r]), r);

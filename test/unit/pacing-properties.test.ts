@@ -1,12 +1,11 @@
-import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DISPATCH, type DispatchDeps, dispatchJob } from '#lib/domain/dispatch.ts';
 import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
 import { silentLog } from '#lib/domain/log.ts';
 import type { MessageAnswer, SendRecord } from '#lib/domain/ports.ts';
-import type { MetaTemplate } from '#lib/domain/template-record.ts';
 import { peakSecond } from '../support/accept-times.ts';
+import { demoTemplate, jobOf, recipient } from '../support/dispatch-jobs.ts';
 import { EventClock, type TaskClock } from '../support/event-clock.ts';
 import { MemoryPacer, MemorySendStore, MemoryThroughputStore } from '../support/memory/stores.ts';
 
@@ -18,10 +17,7 @@ import { MemoryPacer, MemorySendStore, MemoryThroughputStore } from '../support/
  * pacing item takes at most one write per 20 messages. No wall time is involved.
  */
 const RATE = 80;
-const demo = JSON.parse(readFileSync(new URL('../../fixtures/demo.json', import.meta.url), 'utf8'));
-const trackOrder: MetaTemplate = demo.wabas
-  .flatMap((w: { templates: MetaTemplate[] }) => w.templates)
-  .find((t: MetaTemplate) => t.name === 'track_order');
+const trackOrder = demoTemplate('track_order');
 
 /** A small, fast generator of numbers in [0, 1) from a seed, for latencies drawn per call. */
 function randomFrom(seed: number) {
@@ -57,14 +53,21 @@ interface Schedule {
   seed: number;
 }
 
-const schedule: fc.Arbitrary<Schedule> = fc.record({
-  jobs: fc.array(fc.integer({ min: 1, max: 300 }), { minLength: 2, maxLength: 4 }),
-  stalls: fc.array(fc.record({ at: fc.integer({ min: 0, max: 12_000 }), ms: fc.integer({ min: 20, max: 3_000 }) }), { maxLength: 4 }),
-  lateInvocation: fc.option(fc.record({ which: fc.nat({ max: 3 }), upToMs: fc.integer({ min: 10, max: 400 }) }), { nil: null }),
-  answerMs: fc.record({ min: fc.integer({ min: 1, max: 200 }), spread: fc.integer({ min: 0, max: 800 }) }),
-  storeMs: fc.integer({ min: 0, max: 60 }),
-  seed: fc.integer(),
-});
+/** Schedules of jobs of these sizes, with at most `stalls` stalls in the first `within` ms and timers up to `lateMs` late. */
+const schedules = (sizes: { min: number; max: number; jobs: number }, stalls: { most: number; within: number }, lateMs: number) =>
+  fc.record<Schedule>({
+    jobs: fc.array(fc.integer(sizes), { minLength: 2, maxLength: sizes.jobs }),
+    stalls: fc.array(fc.record({ at: fc.integer({ min: 0, max: stalls.within }), ms: fc.integer({ min: 20, max: 3_000 }) }), {
+      maxLength: stalls.most,
+    }),
+    lateInvocation: fc.option(fc.record({ which: fc.nat({ max: sizes.jobs - 1 }), upToMs: fc.integer({ min: 10, max: lateMs }) }), {
+      nil: null,
+    }),
+    answerMs: fc.record({ min: fc.integer({ min: 1, max: 200 }), spread: fc.integer({ min: 0, max: 800 }) }),
+    storeMs: fc.integer({ min: 0, max: 60 }),
+    seed: fc.integer(),
+  });
+const schedule = schedules({ min: 1, max: 300, jobs: 4 }, { most: 4, within: 12_000 }, 400);
 
 async function dispatchOnOneNumber(plan: Schedule) {
   const clock = new EventClock();
@@ -100,29 +103,12 @@ async function dispatchOnOneNumber(plan: Schedule) {
     };
     await store.begin(record);
     await store.settle(record, 'queued');
-    jobs.push({
-      send_id: sendId,
-      client_id: 7,
-      did: '5215550001',
-      waba_id: '100200300',
-      phone_number_id: '110001',
-      channel: 'MSGCHAN',
-      template: {
-        name: trackOrder.name,
-        language: trackOrder.language,
-        id: trackOrder.id,
-        category: trackOrder.category,
-        components: trackOrder.components,
-      },
-      total_contacts: size,
-      job: 1,
-      jobs: 1,
-      first_index: 0,
-      recipients: Array.from({ length: size }, (_, k) => ({
-        to: `52${i}${String(k).padStart(6, '0')}`,
-        params: { header: ['h'], body: ['a', 'b'], buttons: ['p', 'c'] },
-      })),
-    });
+    jobs.push(
+      jobOf(
+        Array.from({ length: size }, (_, k) => recipient(`52${i}${String(k).padStart(6, '0')}`)),
+        { send_id: sendId },
+      ),
+    );
   }
   const levels = new MemoryThroughputStore();
   /** One job to its end: a job not finished comes back after its delay, as the queue redelivers it. */
@@ -179,14 +165,7 @@ describe('the dispatcher’s pace on a discrete-event clock (issue 32)', () => {
   });
 
   it('writes the pacing item at most once per 20 messages at a production send’s size, with stalls and a busy invocation', async () => {
-    const production = fc.record({
-      jobs: fc.array(fc.integer({ min: 400, max: 1000 }), { minLength: 2, maxLength: 3 }),
-      stalls: fc.array(fc.record({ at: fc.integer({ min: 0, max: 20_000 }), ms: fc.integer({ min: 20, max: 3_000 }) }), { maxLength: 3 }),
-      lateInvocation: fc.option(fc.record({ which: fc.nat({ max: 2 }), upToMs: fc.integer({ min: 10, max: 150 }) }), { nil: null }),
-      answerMs: fc.record({ min: fc.integer({ min: 1, max: 200 }), spread: fc.integer({ min: 0, max: 800 }) }),
-      storeMs: fc.integer({ min: 0, max: 60 }),
-      seed: fc.integer(),
-    });
+    const production = schedules({ min: 400, max: 1000, jobs: 3 }, { most: 3, within: 20_000 }, 150);
     await fc.assert(
       fc.asyncProperty(production, async (plan) => {
         // Act
