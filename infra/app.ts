@@ -23,6 +23,7 @@ const stack = new TemplateMessagingStack(app, context('stackName') ?? 'TemplateM
   graphApiUrl: context('graphApiUrl'),
   graphAppId: context('graphAppId'),
   messagesPerSecond: number('messagesPerSecond'),
+  dispatchConcurrency: number('dispatchConcurrency'),
   alarmEmail: context('alarmEmail'),
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });

@@ -23,7 +23,7 @@ import { GRAPH_TOKEN_UNSET } from '#lib/adapters/graph/token.ts';
 import { QUEUES } from '#lib/queues.ts';
 import { GetApiDocs, type Needs, ReceiveMetaWebhook, ROUTE_NOT_FOUND, routes } from '#lib/routes.ts';
 import { type SettingSources, settingsFor } from '#lib/config.ts';
-import { workers } from '#lib/workers.ts';
+import { DispatchMessages, workers } from '#lib/workers.ts';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '#lib/log/service.ts';
 import { deployedFunctions } from './function-bundles.ts';
 import { prebuildBundles, ServiceFunction } from './service-function.ts';
@@ -46,6 +46,11 @@ export interface ServiceStackProps extends StackProps {
   graphAppId?: string;
   /** Messages per second per sending number (decisions §12); the dispatcher's default when not given. */
   messagesPerSecond?: number;
+  /**
+   * Dispatcher invocations at once (decisions §23; sizing in docs/dispatch-jobs.md): its event source's maximum
+   * concurrency, 2 to 1,000. DISPATCH_CONCURRENCY's default (lib/config.ts) when not given.
+   */
+  dispatchConcurrency?: number;
   /** Where alarms are mailed; without it the topic is there to subscribe to by hand. */
   alarmEmail?: string;
 }
@@ -323,7 +328,9 @@ export class TemplateMessagingStack extends Stack {
             batchSize: worker.trigger.batchSize,
             ...(worker.trigger.batchWindowSeconds && { maxBatchingWindow: Duration.seconds(worker.trigger.batchWindowSeconds) }),
             reportBatchItemFailures: true,
-            ...(worker.trigger.maxConcurrency && { maxConcurrency: worker.trigger.maxConcurrency }),
+            ...(worker.trigger.maxConcurrency && {
+              maxConcurrency: (worker.name === DispatchMessages.name && props.dispatchConcurrency) || worker.trigger.maxConcurrency,
+            }),
           }),
         );
       } else {

@@ -106,6 +106,19 @@ export const graphMessageTimeoutMs = () => Number(process.env.GRAPH_MESSAGE_TIME
 export const dispatchLeaseMarginMs = () =>
   numberSetting('DISPATCH_LEASE_MARGIN_MS', 30_000, { min: 0, max: 600_000, unit: 'milliseconds' });
 
+/**
+ * How many dispatcher invocations may run at once (DISPATCH_CONCURRENCY, decisions §23): the dispatch queue's
+ * event source `MaximumConcurrency` when deployed (read at `cdk deploy`), the local stack's pollers. 100 when
+ * unset. Sizing (docs/dispatch-jobs.md): about 1.25 × the numbers that send at once, within what the account's
+ * Lambda concurrency leaves the API and the other workers; SQS allows 2 to 1,000.
+ */
+export function dispatchConcurrency(): number {
+  const value = numberSetting('DISPATCH_CONCURRENCY', 100, { min: 2, max: 1000, unit: 'a whole number of invocations' });
+  if (!Number.isInteger(value))
+    throw new ConfigurationError('Configuration error: DISPATCH_CONCURRENCY must be a whole number of invocations');
+  return value;
+}
+
 /** The Meta app's id (GRAPH_APP_ID), for resumable media uploads; empty when not given. */
 export const graphAppId = () => process.env.GRAPH_APP_ID ?? '';
 

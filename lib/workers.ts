@@ -1,3 +1,4 @@
+import { dispatchConcurrency } from '#lib/config.ts';
 import type { QUEUES } from '#lib/queues.ts';
 import type { Needs } from '#lib/routes.ts';
 
@@ -52,10 +53,12 @@ export const SyncTemplatesWorker = {
 } satisfies WorkerDef;
 
 export const DispatchMessages = {
-  // One job per invocation, so a slow job never holds back another's; 10 at once is 10 numbers at full pace.
+  // One job per invocation, so a slow job never holds back another's. Each invocation sends a slice of its job
+  // and hands the rest back (decisions §23), so as many invocations at once as numbers send at once, and some
+  // more for small sends: a setting, with its sizing rule in docs/dispatch-jobs.md.
   name: 'DispatchMessages',
   entry: 'functions/workers/dispatch-messages.ts',
-  trigger: { queue: 'dispatch', batchSize: 1, maxConcurrency: 10, redelivers: true },
+  trigger: { queue: 'dispatch', batchSize: 1, maxConcurrency: dispatchConcurrency(), redelivers: true },
   needs: { table: 'write', upstream: true, pacing: true },
   // Short, so a job whose invocation died is taken up again within 5 minutes (its queue's visibility).
   timeoutSeconds: 50,

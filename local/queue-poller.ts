@@ -37,6 +37,13 @@ async function receiveBatch(options: { sqs: SQSClient; queueUrl: string; batchSi
 }
 
 /**
+ * Pollers that wait for messages at once, whatever the concurrency: as Lambda's event source mapping, a few poll
+ * an idle queue, and one more starts each time one hands messages to an invocation, up to the concurrency.
+ * (A hundred idle long polls would keep the local SQS server busy for nothing.)
+ */
+const IDLE_POLLERS = 2;
+
+/**
  * What Lambda's SQS event source mapping does: receive a batch, invoke the consumer with an SQS event,
  * delete the messages it did not report in batchItemFailures. Failed messages stay and come back after
  * their visibility timeout (which the consumer may lengthen), up to the queue's redrive to its DLQ.
@@ -58,10 +65,27 @@ export function pollQueue(options: {
   let running = true;
   /** Failed messages waiting for their next receive: their receipt handles, so a stop can hand them back. */
   const inFlight = new Map<string, string>();
+  let polling = 0;
+  const waiting: (() => void)[] = [];
+  /** A loop polls only while fewer than IDLE_POLLERS do; the others wait to be woken by one that got messages. */
+  const turnToPoll = async () => {
+    while (running && polling >= Math.min(IDLE_POLLERS, options.concurrency ?? 1)) await new Promise<void>((wake) => waiting.push(wake));
+    polling++;
+  };
+  const donePolling = () => {
+    polling--;
+    waiting.shift()?.();
+  };
   const loop = async () => {
     while (running) {
       try {
-        const messages = await receiveBatch(options);
+        await turnToPoll();
+        let messages: Message[];
+        try {
+          messages = running ? await receiveBatch(options) : [];
+        } finally {
+          donePolling();
+        }
         if (messages.length === 0) continue;
         const event: SQSEvent = {
           Records: messages.map((m) => ({
@@ -113,6 +137,7 @@ export function pollQueue(options: {
   /** Stops polling and makes the messages it was retrying visible again, so nothing it held stays hidden. */
   return async () => {
     running = false;
+    for (const wake of waiting.splice(0)) wake();
     await finished;
     for (const receiptHandle of inFlight.values()) {
       await options.sqs

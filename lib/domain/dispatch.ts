@@ -3,6 +3,7 @@ import { cloudMessage, needsCatalog } from './cloud-message.ts';
 import { type DispatchJob, recipientDigits, sendableOf } from './dispatch-job.ts';
 import { messageReference } from './delivery.ts';
 import type { Log } from './log.ts';
+import { chunkOf, laneOf, NEAR_MS } from './sending/lanes.ts';
 import { paceOf, throughputLevel } from './throughput.ts';
 import type {
   ClaimLease,
@@ -40,6 +41,11 @@ export interface DispatchSettings {
   safetyMs: number;
   /** A claim outlives its invocation by this much before another invocation may call it lost. */
   leaseMarginMs: number;
+  /**
+   * How long an invocation sends before it hands the rest of its job back (decisions §23): invocations cycle in
+   * seconds, so a new job is taken up within a slice however long the campaigns before it.
+   */
+  sliceMs: number;
 }
 
 export const DEFAULT_DISPATCH: DispatchSettings = {
@@ -49,6 +55,7 @@ export const DEFAULT_DISPATCH: DispatchSettings = {
   inFlight: 64,
   safetyMs: 15_000,
   leaseMarginMs: 30_000,
+  sliceMs: 5_000,
 };
 
 export interface Clock {
@@ -167,34 +174,36 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
   if (whole && (await sends.settleJob(job.send_id, job.job, sendable, whole))) return { outcome: 'done' };
   if ((await sends.beginJob(job.send_id, job.job)) === 'settled') return { outcome: 'done' };
 
+  const lane = laneOf(job);
+  const startedAt = clock.now();
   /** The number's pace now: its level as last learned (asked again hourly or when Meta says it changed). */
   const intervalOf = async () =>
     1000 / paceOf(number ? await throughputLevel(deps, number, clock.now()) : 'STANDARD', settings.messagesPerSecondCap);
   let intervalMs = await intervalOf();
   const hasTimeFor = (messages: number) => deps.remainingMs() >= settings.safetyMs + messages * intervalMs;
+  const mayLaunch = () => !stopped && !cancel.cancelled && clock.now() < expiresAt;
   /**
-   * A block made ready to send: claimed, the send's stop looked up, the number's pace read and its slots
-   * reserved. Done for the next block while this one sends, so the number's slots follow each other.
+   * A block made ready to send: claimed, the send's stop looked up, the number's pace read and, for a priority
+   * job, its slots reserved. Done for the next block while this one sends, so the number's slots follow each
+   * other. A bulk block books its chunks as it sends (see the loop).
    */
-  const prepareBlock = async (start: number) => {
+  const prepareBlock = async (start: number): Promise<PreparedBlock> => {
     const { block, positions } = blockAt(job, start);
     const lease: ClaimLease = { holder: deps.holder, untilMs: clock.now() + deps.remainingMs() + settings.leaseMarginMs };
     const claim = await sends.claimBlock(job.send_id, block, lease, clock.now());
     if (claim === 'busy') unfinished = true;
     const mine = claim === 'claimed' ? positions : [];
     const toSend = mine.filter((p) => p.repeat === undefined).length;
-    if (toSend === 0) return { block, mine, lease, first: 0 };
+    const unbooked = { block, mine, lease, first: 0, booked: 0 };
+    if (toSend === 0) return unbooked;
     if (start > 0) {
       const now = await sends.get(job.send_id);
       stopped ??= now?.stopped;
       cancel.learn(now?.cancelled_at !== undefined);
       intervalMs = await intervalOf();
     }
-    const first =
-      !stopped && !cancel.cancelled && clock.now() < expiresAt
-        ? await deps.pacer.reserve(number!.phoneNumberId, toSend, intervalMs, clock.now())
-        : 0;
-    return { block, mine, lease, first };
+    if (lane === 'bulk' || !mayLaunch()) return unbooked;
+    return { ...unbooked, first: await deps.pacer.reserve(number!.phoneNumberId, toSend, intervalMs, clock.now()), booked: toSend };
   };
   // Promises that run beside the loop get a handler at once (an early throw must not leave one unhandled);
   // the loop still awaits each, so their errors are not lost.
@@ -205,19 +214,36 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
   const running = new Set<Promise<void>>();
   const recordings: Promise<void>[] = [];
   let timeUp = !hasTimeFor(Math.min(BLOCK, sendable));
+  /** Why the job stops before its end, when it does: its number booked ahead by others, or its slice sent. */
   let crowdedFor: number | undefined;
+  let sliced = false;
   let next = timeUp || job.recipients.length === 0 ? undefined : aside(prepareBlock(0));
 
   for (let start = 0; next; start += BLOCK) {
-    const { block, mine, lease, first } = await next;
-    const following = start + BLOCK;
+    const { block, mine, lease, ...booking } = await next;
+    let { first, booked } = booking;
     next = undefined;
+    const following = start + BLOCK;
     const toSend = mine.filter((p) => p.repeat === undefined);
+    if (lane === 'bulk' && toSend.length > 0 && mayLaunch()) {
+      // A campaign's block starts only when its number is free within NEAR_MS: booked further ahead (priority
+      // sends go on it), the block is given back unsent and the job comes back when the number is free.
+      const chunk = Math.min(toSend.length, chunkOf(intervalMs));
+      const near = await deps.pacer.reserveNear(number!.phoneNumberId, chunk, intervalMs, clock.now(), NEAR_MS);
+      if ('freeAt' in near) {
+        await sends.releaseBlock(job.send_id, block, lease);
+        crowdedFor = near.freeAt - NEAR_MS - clock.now();
+        break;
+      }
+      ({ first, booked } = { first: near.first, booked: chunk });
+    }
     // A number booked further ahead than MAX_BACKLOG_MS (other jobs send on it) is left to them after this
-    // block: the invocation is freed for other numbers and the job comes back when the number has room.
+    // block: the invocation is freed for other numbers and the job comes back when the number has room. A job
+    // that sent its slice hands the rest back too, so invocations cycle in seconds (decisions §23).
     const backlog = first - clock.now();
     if (following < job.recipients.length) {
       if (toSend.length > 0 && backlog > MAX_BACKLOG_MS) crowdedFor = backlog;
+      else if (toSend.length > 0 && mayLaunch() && clock.now() + toSend.length * intervalMs - startedAt >= settings.sliceMs) sliced = true;
       else if (hasTimeFor(toSend.length + Math.min(BLOCK, job.recipients.length - following))) next = aside(prepareBlock(following));
       else timeUp = true;
     }
@@ -231,12 +257,15 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
     else if (clock.now() >= expiresAt) for (const p of toSend) outcomes.set(p.position, { kind: 'expired' });
     else {
       let slot = first;
+      /** Slots still booked for this block: a bulk block books its next chunk when they are used. */
+      let left = booked;
       let spacing = intervalMs;
       /** The launches since the block last took slots: the pace it keeps, without the lateness that ends them. */
       let kept = { first: 0, last: 0, count: 0 };
       for (const [k, p] of toSend.entries()) {
         while (running.size >= settings.inFlight) await Promise.race(running);
-        if (clock.now() > slot + Math.max(LATE_MS, spacing)) {
+        const late = clock.now() > slot + Math.max(LATE_MS, spacing);
+        if (late) {
           // Too late for its slot (a stall, slow answers): the rest of the block takes slots from now, at the
           // pace its launches kept since it last took slots when that is slower (with a margin), so a process
           // that cannot keep the number's pace reserves what it can send rather than reserving again and again,
@@ -245,8 +274,12 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
           // invocation whose timers fire late): its spacing doubles, so it takes slots a few times, not each message.
           const keptPace = kept.count < 2 ? spacing * 2 : ((kept.last - kept.first) / (kept.count - 1)) * KEPT_PACE_MARGIN;
           spacing = Math.min(Math.max(intervalMs, keptPace), SLOWEST_SPACING_MS);
-          slot = await deps.pacer.reserve(number!.phoneNumberId, toSend.length - k, spacing, clock.now());
           kept = { first: 0, last: 0, count: 0 };
+        }
+        if (late || left === 0) {
+          const rest = toSend.length - k;
+          left = lane === 'priority' ? rest : Math.min(rest, chunkOf(spacing));
+          slot = await deps.pacer.reserve(number!.phoneNumberId, left, spacing, clock.now());
         }
         let wait = slot - clock.now();
         if (wait > CANCEL_CHECK_MS / 2) {
@@ -265,6 +298,7 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
         }
         kept = { first: kept.count === 0 ? clock.now() : kept.first, last: clock.now(), count: kept.count + 1 };
         slot += spacing;
+        left--;
         const one = (async () => {
           const outcome = await sendOne(deps, job, p.position, {
             expiresAt,
@@ -305,9 +339,24 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
   await Promise.all(recordings);
   if (timeUp) return { outcome: 'retry_later', reason: 'invocation time is up', afterSeconds: 0 };
   if (crowdedFor !== undefined)
-    return { outcome: 'retry_later', reason: 'the number is busy with other jobs', afterSeconds: Math.ceil(crowdedFor / 1000) };
+    return {
+      outcome: 'retry_later',
+      reason: 'the number is busy with other jobs',
+      afterSeconds: Math.max(0, Math.ceil(crowdedFor / 1000)),
+    };
+  if (sliced) return { outcome: 'retry_later', reason: 'slice sent', afterSeconds: 0 };
   // Blocks another invocation holds are settled by it, or called lost once its lease is over.
   return unfinished ? { outcome: 'retry_later', reason: 'recipients held by another invocation', afterSeconds: 30 } : { outcome: 'done' };
+}
+
+/** A block ready to send: its claim, the positions this invocation holds, and the slots booked for them. */
+interface PreparedBlock {
+  block: RecipientBlock;
+  mine: { position: number; repeat?: number }[];
+  lease: ClaimLease;
+  /** The first booked slot, and how many are booked from it (a bulk block books as it goes). */
+  first: number;
+  booked: number;
 }
 
 /** One message, with retries of retryable refusals: each retry waits its backoff and takes a new slot. */

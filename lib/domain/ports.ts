@@ -318,6 +318,11 @@ export interface SendStore {
    */
   settleBlock(sendId: string, block: RecipientBlock, outcomes: PositionOutcome[], lease: ClaimLease): Promise<void>;
   /**
+   * Gives back a claimed block none of whose messages left (its number was busy with others): the claim goes,
+   * on condition it is still this lease's, and a later invocation claims the block afresh.
+   */
+  releaseBlock(sendId: string, block: RecipientBlock, lease: ClaimLease): Promise<void>;
+  /**
    * Marks a job begun before its first claim; answers `settled` when the job was settled whole already (then
    * nothing of it may be claimed).
    */
@@ -386,7 +391,15 @@ export interface KnownThroughput {
  */
 export interface Pacer {
   reserve(numberId: string, count: number, intervalMs: number, nowMs: number): Promise<number>;
+  /**
+   * The same, only when the number's next free slot is at most `horizonMs` after `nowMs` (a campaign's next
+   * chunk: it books close ahead, so a priority send's slots come soon after it); otherwise nothing is booked
+   * and the answer says when the number is next free.
+   */
+  reserveNear(numberId: string, count: number, intervalMs: number, nowMs: number, horizonMs: number): Promise<NearReservation>;
 }
+
+export type NearReservation = { first: number } | { freeAt: number };
 
 /** What the upstream answered to one message. */
 export type MessageAnswer =
@@ -455,7 +468,11 @@ export interface SyncLeaseStore {
 
 /** A queue of jobs for a worker or the dispatch engine. */
 export interface JobQueue {
-  send(messages: Record<string, unknown>[]): Promise<void>;
+  /**
+   * Puts messages on the queue. `tenant` names whose work they are (the client id): a fair queue delivers a quiet
+   * tenant's messages before a noisy tenant's backlog (decisions §23).
+   */
+  send(messages: Record<string, unknown>[], tenant?: number): Promise<void>;
 }
 
 /** Events written with the change that caused them and removed once published (transactional outbox). */

@@ -23,7 +23,7 @@ export async function releaseScheduledSend(deps: ReleaseDeps, sendId: string): P
   const jobs = await deps.sends.heldJobs(sendId);
   if (send.cancelled_at) {
     for (const job of jobs) await deps.sends.settleJob(sendId, job.job, sendableOf(job), { kind: 'cancelled' });
-  } else await deps.queue.send(jobs as unknown as Record<string, unknown>[]);
+  } else await deps.queue.send(jobs as unknown as Record<string, unknown>[], send.client_id);
   await deps.sends.markReleased(sendId, deps.now?.() ?? new Date().toISOString());
   deps.log.info('scheduled send released', { jobs: jobs.length, cancelled: Boolean(send.cancelled_at) });
   return send.cancelled_at ? 'cancelled' : 'released';

@@ -284,7 +284,7 @@ async function queueAllOrNothing(deps: SendDeps, send: SendRecord, jobs: Dispatc
   }
   try {
     if (send.send_at) await deps.scheduler.schedule(send.send_id, send.send_at);
-    else await deps.queue.send(jobs as unknown as Record<string, unknown>[]);
+    else await deps.queue.send(jobs as unknown as Record<string, unknown>[], send.client_id);
   } catch {
     await deps.sends.settle(send, 'abandoned').catch(() => undefined);
     throw new UpstreamUnavailable(send.send_at ? 'The scheduler is unreachable' : 'The dispatch queue is unreachable');

@@ -16,21 +16,51 @@ export interface LocalQueue {
 /**
  * `local-aws-sqs` 2.0.x counts a ChangeMessageVisibility as a receive (it shares the receive's bookkeeping), so
  * a worker that sets its own retry delay would reach its DLQ in half the receives AWS allows. Loaded here with
- * that one line corrected, so receive counts, visibility and redrive behave as in AWS; an upgrade that moves the
- * line fails loudly instead of silently counting wrong.
+ * that line corrected (and the receive order below made fair), so receive counts, visibility and redrive behave
+ * as in AWS; an upgrade that moves either line fails loudly instead of silently counting wrong.
  */
 const RECEIVE_COUNT = 'let n=Number(t.record.attributes.ApproximateReceiveCount)+1;';
 const RECEIVE_COUNT_FIXED = 'let n=Number(t.record.attributes.ApproximateReceiveCount)+(i?0:1);';
+/**
+ * A fair queue (AWS, 2025; decisions §23): on a standard queue whose messages name a `MessageGroupId` (the
+ * tenant), a receive hands out first the visible messages of the groups with the fewest messages in flight, then
+ * of those with the fewest messages at all, so a quiet tenant's job goes before a noisy tenant's backlog (ties keep
+ * the order sent). `local-aws-sqs` hands them out in the order sent; its receive loop walks them in this order.
+ */
+const RECEIVE_ORDER = 'c=setInterval(()=>{d++;for(let y of S(this,E))if(!y.delayed){';
+const RECEIVE_ORDER_FAIR = 'c=setInterval(()=>{d++;for(let y of fairOrder(S(this,E)))if(!y.delayed){';
+const FAIR_ORDER = `
+function fairOrder(messages) {
+  const inFlight = new Map();
+  const held = new Map();
+  for (const m of messages) {
+    const group = m.record.attributes.MessageGroupId;
+    if (group === undefined) continue;
+    held.set(group, (held.get(group) ?? 0) + 1);
+    if (!m.visible) inFlight.set(group, (inFlight.get(group) ?? 0) + 1);
+  }
+  if (held.size === 0) return messages;
+  const weight = (m) => {
+    const group = m.record.attributes.MessageGroupId;
+    return group === undefined ? [0, 0] : [inFlight.get(group) ?? 0, held.get(group)];
+  };
+  return messages
+    .map((m, i) => ({ m, i, w: weight(m) }))
+    .sort((a, b) => a.w[0] - b.w[0] || a.w[1] - b.w[1] || a.i - b.i)
+    .map((x) => x.m);
+}
+`;
 
 function loadLocalSqs(): { createSqsServer(o: Record<string, unknown>): Promise<Server> } {
   const require = createRequire(import.meta.url);
   const path = require.resolve('local-aws-sqs');
   const source = readFileSync(path, 'utf8');
-  if (!source.includes(RECEIVE_COUNT)) throw new Error(`local-aws-sqs changed: ${path} no longer has the receive count line to correct`);
+  for (const line of [RECEIVE_COUNT, RECEIVE_ORDER])
+    if (!source.includes(line)) throw new Error(`local-aws-sqs changed: ${path} no longer has the line to correct: ${line}`);
   const loaded = new Module(path) as Module & { _compile(code: string, filename: string): void; paths: string[] };
   loaded.filename = path;
   loaded.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(dirname(path));
-  loaded._compile(source.replace(RECEIVE_COUNT, RECEIVE_COUNT_FIXED), path);
+  loaded._compile(source.replace(RECEIVE_COUNT, RECEIVE_COUNT_FIXED).replace(RECEIVE_ORDER, RECEIVE_ORDER_FAIR) + FAIR_ORDER, path);
   return loaded.exports as { createSqsServer(o: Record<string, unknown>): Promise<Server> };
 }
 

@@ -1,9 +1,16 @@
 import { DynamoDeliveryLog } from '#lib/adapters/dynamo/delivery-log.ts';
+import { DynamoPacer } from '#lib/adapters/dynamo/pacer.ts';
 import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
 import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { useStackTable } from '../support/seed.ts';
-import { deliveryLogContract, sendStoreContract, syncLeaseStoreContract, templateRecordStoreContract } from '../support/store-contract.ts';
+import {
+  deliveryLogContract,
+  pacerContract,
+  sendStoreContract,
+  syncLeaseStoreContract,
+  templateRecordStoreContract,
+} from '../support/store-contract.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();
@@ -23,4 +30,8 @@ deliveryLogContract('DynamoDB', () => {
 sendStoreContract('DynamoDB', () => {
   useStackTable();
   return new DynamoSendStore(table);
+});
+pacerContract('DynamoDB', () => {
+  useStackTable();
+  return new DynamoPacer(table);
 });

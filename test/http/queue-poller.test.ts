@@ -66,4 +66,27 @@ describe('the local SQS poller', () => {
     // Assess
     expect(counts).toEqual(['1', '2', '3']);
   }, 30_000);
+
+  it('is a fair queue, as AWS’s standard queue with message groups: a quiet tenant’s message goes before a noisy tenant’s backlog', async () => {
+    // Prepare: tenant 1 has 30 messages queued and 5 in flight
+    const sqs = new SQSClient({
+      endpoint: inject('sqsEndpoint'),
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    const { QueueUrl } = await sqs.send(
+      new CreateQueueCommand({ QueueName: `fair-${Date.now()}`, Attributes: { VisibilityTimeout: '60' } }),
+    );
+    for (let i = 0; i < 30; i++)
+      await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: `noisy-${i}`, MessageGroupId: 'client-1' }));
+    const bodies = async (max: number) =>
+      (await sqs.send(new ReceiveMessageCommand({ QueueUrl, MaxNumberOfMessages: max, WaitTimeSeconds: 1 }))).Messages?.map((m) => m.Body);
+    expect(await bodies(5)).toEqual(['noisy-0', 'noisy-1', 'noisy-2', 'noisy-3', 'noisy-4']);
+    // Act: tenant 2 sends one message after them
+    await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: 'quiet-0', MessageGroupId: 'client-2' }));
+    const next = await bodies(1);
+    // Assess: it is received first; then the backlog goes on in its order
+    expect(next).toEqual(['quiet-0']);
+    expect(await bodies(2)).toEqual(['noisy-5', 'noisy-6']);
+  }, 30_000);
 });

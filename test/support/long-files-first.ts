@@ -11,6 +11,7 @@ const LONG_FILES = [
   'test/deploy/rehearsal.test.ts',
   'test/crash/sync-and-webhook-crash.test.ts',
   'test/measured/production-rates.test.ts',
+  'test/measured/fair-dispatch.test.ts',
   'test/crash/dead-letters.test.ts',
   'test/deploy/deployed-bundles.test.ts',
   'test/http/start-command.test.ts',

@@ -9,6 +9,7 @@ import {
   type DeliveryUpdate,
   type PositionOutcome,
   type SendRecord,
+  type Pacer,
   type SendStore,
   type SyncLeaseStore,
   type TemplateRecordStore,
@@ -457,6 +458,23 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
       expect((await store.get(sendId))?.counts).toMatchObject({ sent: 1, failed: 0, duplicates_removed: 1 });
     });
 
+    it('gives a claimed block back only under its own lease: then another holder claims it afresh', async () => {
+      // Prepare
+      const store = await makeStore();
+      const sendId = await begun(store, 2);
+      const block = { first: 0, size: 2, sendable: 2 };
+      const own = lease('a');
+      await store.claimBlock(sendId, block, own, Date.now());
+      // Act: another lease gives nothing back; its own does
+      await store.releaseBlock(sendId, block, lease('b'));
+      const whileHeld = await store.claimBlock(sendId, block, lease('c'), Date.now());
+      await store.releaseBlock(sendId, block, own);
+      const afterRelease = await store.claimBlock(sendId, block, lease('c'), Date.now());
+      // Assess: nothing was counted for it
+      expect([whileHeld, afterRelease]).toEqual(['busy', 'claimed']);
+      expect((await store.get(sendId))?.counts).toMatchObject({ sent: 0, failed: 0 });
+    });
+
     it('settles a block whose holder’s lease ran out as lost: its sendable recipients fail outcome_unknown, once', async () => {
       // Prepare: holder "dead" claimed a block of 3 (one a repeat) and never settled it
       const store = await makeStore();
@@ -573,6 +591,40 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
       expect([whole, again, begunJob]).toEqual([true, false, false]);
       expect(await store.beginJob(sendId, 1)).toBe('settled');
       expect((await store.get(sendId))?.counts).toMatchObject({ expired: 4 });
+    });
+  });
+}
+
+/**
+ * A number's pacing (decisions §12, §23): reservations never overlap, whoever books them at once; a reservation
+ * near books nothing when the number is booked further ahead than its horizon, and says when it is free.
+ */
+export function pacerContract(name: string, makePacer: () => Pacer | Promise<Pacer>) {
+  describe(`${name}: the pacer contract`, () => {
+    it('books consecutive slots for concurrent reservations, none overlapping, none before now', async () => {
+      // Prepare
+      const pacer = await makePacer();
+      const number = `pacer-${unique()}`;
+      const now = Date.now();
+      // Act
+      const firsts = await Promise.all([0, 1, 2, 3, 4].map(() => pacer.reserve(number, 10, 5, now)));
+      // Assess: five runs of 10 slots 5 ms apart, end to end from now
+      expect([...firsts].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4].map((i) => now + i * 50));
+    });
+
+    it('books near only within its horizon, and otherwise tells when the number is free', async () => {
+      // Prepare: the number booked 3 s ahead
+      const pacer = await makePacer();
+      const number = `pacer-${unique()}`;
+      const now = Date.now();
+      await pacer.reserve(number, 300, 10, now);
+      // Act
+      const far = await pacer.reserveNear(number, 20, 10, now, 1_000);
+      const near = await pacer.reserveNear(number, 20, 10, now + 2_500, 1_000);
+      // Assess: the first booked nothing, so the second's slots start where the first booking ended
+      expect(far).toEqual({ freeAt: now + 3_000 });
+      expect(near).toEqual({ first: now + 3_000 });
+      expect(await pacer.reserve(number, 1, 10, now)).toBe(now + 3_200);
     });
   });
 }

@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Pacer } from '#lib/domain/ports.ts';
+import type { NearReservation, Pacer } from '#lib/domain/ports.ts';
 import type { ServiceTable } from './client.ts';
 import { keys, SORT } from './table.ts';
 import { isConditionalCheckFailure } from './transactions.ts';
@@ -9,17 +9,28 @@ const TRIES = 50;
 /**
  * A number's next free send slot as one item (`PACING#<phone number id>`): a reservation reads it, then moves
  * it past its slots with a write conditioned on the value it read, so concurrent invocations never take the
- * same slots. One read and one write per block of messages, not per message.
+ * same slots. One read and one write per reservation (a block, or a campaign's chunk), not per message; a
+ * reservation near refused (the number booked further ahead) reads only.
  */
 export class DynamoPacer implements Pacer {
   constructor(private readonly table: ServiceTable) {}
 
   async reserve(numberId: string, count: number, intervalMs: number, nowMs: number) {
+    const booked = await this.book(numberId, count, intervalMs, nowMs, Number.POSITIVE_INFINITY);
+    return 'first' in booked ? booked.first : booked.freeAt;
+  }
+
+  reserveNear(numberId: string, count: number, intervalMs: number, nowMs: number, horizonMs: number) {
+    return this.book(numberId, count, intervalMs, nowMs, horizonMs);
+  }
+
+  private async book(numberId: string, count: number, intervalMs: number, nowMs: number, horizonMs: number): Promise<NearReservation> {
     const Key = { pk: keys.pacing(numberId), sk: SORT.pacing };
     for (let attempt = 0; attempt < TRIES; attempt++) {
       const item = (await this.table.client.send(new GetCommand({ TableName: this.table.name, Key, ConsistentRead: true }))).Item;
       const next = item ? Number(item.next_slot_ms) : undefined;
       const first = Math.max(next ?? 0, nowMs);
+      if (first - nowMs > horizonMs) return { freeAt: first };
       try {
         await this.table.client.send(
           new UpdateCommand({
@@ -34,7 +45,7 @@ export class DynamoPacer implements Pacer {
             },
           }),
         );
-        return first;
+        return { first };
       } catch (error) {
         if (!isConditionalCheckFailure(error)) throw error;
         await new Promise((r) => setTimeout(r, Math.random() * 5 * (attempt + 1)));

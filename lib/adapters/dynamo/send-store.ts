@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryState } from '#lib/domain/delivery.ts';
 import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
 import { inParallel } from '#lib/domain/parallel.ts';
@@ -309,6 +309,23 @@ export class DynamoSendStore implements SendStore {
 
   async settleBlock(sendId: string, block: RecipientBlock, outcomes: PositionOutcome[], lease: ClaimLease) {
     await this.settleAs(sendId, block, outcomes, lease, 'settled');
+  }
+
+  async releaseBlock(sendId: string, block: RecipientBlock, lease: ClaimLease) {
+    try {
+      await this.table.client.send(
+        new DeleteCommand({
+          TableName: this.table.name,
+          Key: blockKey(sendId, block.first),
+          ConditionExpression: '#state = :claimed AND holder = :holder AND lease_until = :until',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':claimed': 'claimed', ':holder': lease.holder, ':until': lease.untilMs },
+        }),
+      );
+    } catch (error) {
+      // Settled as lost meanwhile (its lease ran out): nothing of it is this invocation's any more.
+      if (!isConditionalCheckFailure(error)) throw error;
+    }
   }
 
   /**

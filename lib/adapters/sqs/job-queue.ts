@@ -40,16 +40,23 @@ export function packBatches(bodies: string[]): string[][] {
   return batches;
 }
 
-/** Sends jobs in as few batches as SQS's limits allow; any message SQS refuses fails the call. */
+/**
+ * Sends jobs in as few batches as SQS's limits allow; any message SQS refuses fails the call. A tenant's messages
+ * carry its id as `MessageGroupId`: on a standard queue that makes it a fair queue (AWS, 2025).
+ */
 export class SqsJobQueue implements JobQueue {
   constructor(private readonly queue: ServiceQueue) {}
 
-  async send(messages: Record<string, unknown>[]) {
+  async send(messages: Record<string, unknown>[], tenant?: number) {
     for (const batch of packBatches(messages.map((message) => JSON.stringify(message)))) {
       const result = await this.queue.client.send(
         new SendMessageBatchCommand({
           QueueUrl: this.queue.url,
-          Entries: batch.map((body, j) => ({ Id: String(j), MessageBody: body })),
+          Entries: batch.map((body, j) => ({
+            Id: String(j),
+            MessageBody: body,
+            ...(tenant !== undefined && { MessageGroupId: `client-${tenant}` }),
+          })),
         }),
       );
       if (result.Failed?.length) throw new Error(`SQS refused ${result.Failed.length} of ${batch.length} messages`);

@@ -426,6 +426,11 @@ export class MemorySendStore implements SendStore {
     existing.outcomes = copy(outcomes);
     for (const outcome of outcomes) this.add(sendId, outcome);
   }
+  async releaseBlock(sendId: string, block: RecipientBlock, lease: ClaimLease) {
+    const existing = this.blocks.get(`${sendId}|${block.first}`);
+    if (existing?.state === 'claimed' && existing.holder === lease.holder && existing.untilMs === lease.untilMs)
+      this.blocks.delete(`${sendId}|${block.first}`);
+  }
   async applyDeliveries(sendId: string, updates: DeliveryUpdate[]): Promise<DeliveryResult[]> {
     return updates.map((update) => {
       const block = this.blocks.get(`${sendId}|${update.block}`);
@@ -593,11 +598,14 @@ export class MemoryDeliveryLog implements DeliveryLog {
 /** A queue that keeps what it was sent, or refuses everything when told to. */
 export class MemoryJobQueue implements JobQueue {
   readonly sent: Record<string, unknown>[] = [];
+  /** Whose work each message is (its tenant), in the order sent. */
+  readonly tenants: (number | undefined)[] = [];
   failing = false;
 
-  async send(messages: Record<string, unknown>[]) {
+  async send(messages: Record<string, unknown>[], tenant?: number) {
     if (this.failing) throw new Error('queue unreachable');
     this.sent.push(...copy(messages));
+    this.tenants.push(...messages.map(() => tenant));
   }
 }
 
@@ -617,10 +625,22 @@ export class MemoryPacer implements Pacer {
   readonly next = new Map<string, number>();
   readonly reservations: { numberId: string; first: number; count: number; intervalMs: number }[] = [];
 
+  /** Reservations near refused: they book nothing (a read only, in the table). */
+  refusals = 0;
+
   async reserve(numberId: string, count: number, intervalMs: number, nowMs: number) {
     const first = Math.max(this.next.get(numberId) ?? 0, nowMs);
     this.next.set(numberId, first + count * intervalMs);
     this.reservations.push({ numberId, first, count, intervalMs });
     return first;
+  }
+
+  async reserveNear(numberId: string, count: number, intervalMs: number, nowMs: number, horizonMs: number) {
+    const free = Math.max(this.next.get(numberId) ?? 0, nowMs);
+    if (free - nowMs > horizonMs) {
+      this.refusals++;
+      return { freeAt: free };
+    }
+    return { first: await this.reserve(numberId, count, intervalMs, nowMs) };
   }
 }

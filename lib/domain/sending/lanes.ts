@@ -1,0 +1,30 @@
+import type { DispatchJob } from '../dispatch-job.ts';
+
+/**
+ * Priority on a number (decisions §23): one-time passwords and account notices, and small sends, take a
+ * number's next slots ahead of a running campaign. A `priority` job books its blocks whole; a `bulk` job books
+ * a short chunk at a time, and only when the number is free soon, so a priority send's slots come within a
+ * chunk or two of its arrival and the campaign's share of the number shrinks while it goes.
+ */
+export type Lane = 'priority' | 'bulk';
+
+/** Template categories that cannot wait behind a campaign (Meta's AUTHENTICATION and UTILITY). */
+const URGENT_CATEGORIES = new Set(['AUTHENTICATION', 'UTILITY']);
+/** A send of at most this many recipients goes ahead of campaigns whatever its category. */
+export const SMALL_SEND = 100;
+
+export const laneOf = (job: Pick<DispatchJob, 'template' | 'total_contacts'>): Lane =>
+  URGENT_CATEGORIES.has(job.template.category ?? '') || job.total_contacts <= SMALL_SEND ? 'priority' : 'bulk';
+
+/** A bulk chunk holds at least this many messages (the pacing item then takes ≤ 1 write per 20 messages) … */
+const CHUNK_MESSAGES = 20;
+/** … and about this much of the number's time. */
+const CHUNK_MS = 500;
+/**
+ * A bulk job books its next chunk only when the number is free within this: what a priority send may wait for
+ * the chunks booked ahead of it.
+ */
+export const NEAR_MS = 1_000;
+
+/** The messages of a bulk chunk at this interval. */
+export const chunkOf = (intervalMs: number) => Math.max(CHUNK_MESSAGES, Math.ceil(CHUNK_MS / intervalMs));

@@ -1,0 +1,141 @@
+import { DEFAULT_DISPATCH, type DispatchDeps, type DispatchResult, dispatchJob } from '#lib/domain/dispatch.ts';
+import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
+import { silentLog } from '#lib/domain/log.ts';
+import type { MessageAnswer, SendRecord } from '#lib/domain/ports.ts';
+import { demoTemplate, jobOf, recipient } from './dispatch-jobs.ts';
+import { EventClock, type TaskClock } from './event-clock.ts';
+import { MemoryPacer, MemorySendStore, MemoryThroughputStore } from './memory/stores.ts';
+
+/**
+ * Jobs dispatching on one STANDARD number on a discrete-event clock (issues 32, 33), as the queue runs them: each
+ * job is one send of its own, a job that comes back is run again after its delay by a new invocation of 50 s,
+ * and the upstream, the store and the pacer answer after latencies drawn from a seed. What left and when is
+ * recorded at launch. The unit tests of pacing and of lanes share it.
+ */
+export interface NumberPlan {
+  jobs: number[];
+  /** Which jobs are MARKETING campaigns (the bulk lane, decisions §23); the others are UTILITY (priority). */
+  marketing: boolean[];
+  /** When each job reaches the queue, from the start (0 when not given). */
+  arrivals?: number[];
+  stalls: { at: number; ms: number }[];
+  lateInvocation: { which: number; upToMs: number } | null;
+  answerMs: { min: number; spread: number };
+  storeMs: number;
+  seed: number;
+}
+
+export interface Launch {
+  /** The job's index in the plan. */
+  job: number;
+  to: string;
+  at: number;
+}
+
+/** One invocation of a job: when it began and ended, and what it answered. */
+export interface Invocation {
+  job: number;
+  began: number;
+  ended: number;
+  result: DispatchResult;
+}
+
+/** A small, fast generator of numbers in [0, 1) from a seed, for latencies drawn per call. */
+export function randomFrom(seed: number) {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
+}
+
+/** Every method of `target` first waits `latency()` of virtual time: a store slower than its answers. */
+function slowed<T extends object>(target: T, clock: TaskClock, latency: () => number): T {
+  return new Proxy(target, {
+    get(object, name, receiver) {
+      const value = Reflect.get(object, name, receiver);
+      if (typeof value !== 'function') return value;
+      return async (...args: unknown[]) => {
+        await clock.sleep(latency());
+        return value.apply(object, args);
+      };
+    },
+  });
+}
+
+const trackOrder = demoTemplate('track_order');
+
+export async function dispatchOnOneNumber(plan: NumberPlan) {
+  const clock = new EventClock();
+  const start = clock.now();
+  for (const stall of plan.stalls) clock.stallAt(start + stall.at, stall.ms);
+  const random = randomFrom(plan.seed);
+  const store = new MemorySendStore();
+  const pacer = new MemoryPacer();
+  const launches: Launch[] = [];
+  const invocations: Invocation[] = [];
+  const upstream = {
+    async sendMessage(_phone: string, message: Record<string, unknown>, reference: string): Promise<MessageAnswer> {
+      launches.push({ job: Number(reference.split(':')[1].slice('send-'.length)), to: String(message.to), at: clock.now() });
+      await clock.sleep(plan.answerMs.min + random() * plan.answerMs.spread);
+      return { kind: 'accepted', message_id: `wamid.${launches.length}` };
+    },
+    catalogOf: async () => 'catalog-1',
+    throughputOf: async () => 'STANDARD' as const,
+  };
+  const sends = slowed(store, clock, () => random() * plan.storeMs);
+  const pacing = slowed(pacer, clock, () => random() * plan.storeMs);
+  const jobs: DispatchJob[] = [];
+  for (const [i, size] of plan.jobs.entries()) {
+    const sendId = `send-${i}`;
+    const record: SendRecord = {
+      send_id: sendId,
+      client_id: 7,
+      did: '5215550001',
+      template: { name: trackOrder.name, language: trackOrder.language },
+      status: 'queuing',
+      created_at: new Date(start).toISOString(),
+      total: size,
+      jobs: 1,
+    };
+    await store.begin(record);
+    await store.settle(record, 'queued');
+    jobs.push(
+      jobOf(
+        Array.from({ length: size }, (_, k) => recipient(`52${i}${String(k).padStart(6, '0')}`)),
+        { send_id: sendId, ...(plan.marketing[i] && { template: { ...jobOf([]).template, category: 'MARKETING' } }) },
+      ),
+    );
+  }
+  const levels = new MemoryThroughputStore();
+  /** One job to its end: a job not finished comes back after its delay, as the queue redelivers it. */
+  const runToEnd = async (job: DispatchJob, index: number) => {
+    await clock.sleep(plan.arrivals?.[index] ?? 0);
+    for (let turn = 0; turn < 200; turn++) {
+      const own = plan.lateInvocation?.which === index && turn === 0 ? clock.late(() => random() * plan.lateInvocation!.upToMs) : clock;
+      const began = clock.now();
+      const deadline = began + 50_000;
+      const deps: DispatchDeps = {
+        sends,
+        pacer: pacing,
+        levels,
+        upstream,
+        log: silentLog,
+        clock: own,
+        settings: DEFAULT_DISPATCH,
+        holder: `invocation-${index}-${turn}`,
+        remainingMs: () => deadline - clock.now(),
+        random,
+      };
+      const result = await dispatchJob(deps, job);
+      invocations.push({ job: index, began, ended: clock.now(), result });
+      if (result.outcome !== 'retry_later') return result;
+      await clock.sleep(result.afterSeconds * 1000);
+    }
+    throw new Error(`job ${index} never finished`);
+  };
+  await clock.run(Promise.all(jobs.map((job, i) => runToEnd(job, i))));
+  return { start, launches, invocations, pacer, store };
+}

@@ -1,0 +1,165 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_DISPATCH, dispatchJob } from '#lib/domain/dispatch.ts';
+import { silentLog } from '#lib/domain/log.ts';
+import { laneOf } from '#lib/domain/sending/lanes.ts';
+import { paceOf } from '#lib/domain/throughput.ts';
+import { peakSecond } from '../support/accept-times.ts';
+import { jobOf, recipient } from '../support/dispatch-jobs.ts';
+import { EventClock } from '../support/event-clock.ts';
+import { MemoryPacer, MemorySendStore, MemoryThroughputStore } from '../support/memory/stores.ts';
+import { dispatchOnOneNumber, type NumberPlan } from '../support/number-dispatch.ts';
+
+/**
+ * Priority on a number and time-sliced dispatch (decisions §23, issue 33), on a discrete-event clock: a UTILITY
+ * or small send takes the number's next slots ahead of a running MARKETING campaign, the campaign still completes
+ * exactly at the number's pace, and an invocation sends a slice and hands the rest of its job back.
+ */
+const RATE = 80;
+const INTERVAL_MS = 1000 / paceOf('STANDARD');
+const calm: Omit<NumberPlan, 'jobs' | 'marketing'> = {
+  stalls: [],
+  lateInvocation: null,
+  answerMs: { min: 50, spread: 100 },
+  storeMs: 5,
+  seed: 7,
+};
+
+const launchesOf = (launches: { job: number; at: number }[], job: number) => launches.filter((l) => l.job === job).map((l) => l.at);
+
+describe('lanes (decisions §23)', () => {
+  it('puts AUTHENTICATION and UTILITY sends, and sends of at most 100, in the priority lane; larger MARKETING ones in bulk', () => {
+    // Prepare
+    const of = (category: string, recipients: number) =>
+      jobOf([], { template: { ...jobOf([]).template, category }, total_contacts: recipients });
+    // Act, Assess
+    expect(laneOf(of('AUTHENTICATION', 50_000))).toBe('priority');
+    expect(laneOf(of('UTILITY', 50_000))).toBe('priority');
+    expect(laneOf(of('MARKETING', 100))).toBe('priority');
+    expect(laneOf(of('MARKETING', 101))).toBe('bulk');
+  });
+
+  it('launches a 3-recipient UTILITY send within 2 s of its arrival on a number running a MARKETING campaign of 2,000, which completes exactly at the pace', async () => {
+    // Prepare
+    const plan: NumberPlan = { ...calm, jobs: [1000, 1000, 3], marketing: [true, true, false], arrivals: [0, 0, 8_000] };
+    // Act
+    const { start, launches } = await dispatchOnOneNumber(plan);
+    // Assess
+    const urgent = launchesOf(launches, 2);
+    expect(urgent).toHaveLength(3);
+    expect(Math.max(...urgent) - (start + 8_000)).toBeLessThanOrEqual(2_000);
+    for (const job of [0, 1]) expect(new Set(launches.filter((l) => l.job === job).map((l) => l.to)).size).toBe(1000);
+    expect(launches).toHaveLength(2003);
+    expect(peakSecond(launches.map((l) => l.at))).toBeLessThanOrEqual(RATE * 1.1);
+    // The campaign went on after the urgent send: it gave the number up for a moment, not for good.
+    expect(Math.max(...launchesOf(launches, 0), ...launchesOf(launches, 1))).toBeGreaterThan(Math.max(...urgent));
+  });
+
+  it('starts a priority send within 2 s plus its own length, whatever campaigns run beside it (property)', async () => {
+    const plans = fc.record({
+      campaigns: fc.array(fc.integer({ min: 101, max: 1200 }), { minLength: 1, maxLength: 3 }),
+      urgent: fc.integer({ min: 1, max: 100 }),
+      arrival: fc.integer({ min: 0, max: 10_000 }),
+      seed: fc.integer(),
+    });
+    await fc.assert(
+      fc.asyncProperty(plans, async ({ campaigns, urgent, arrival, seed }) => {
+        // Prepare
+        const plan: NumberPlan = {
+          ...calm,
+          seed,
+          jobs: [...campaigns, urgent],
+          marketing: [...campaigns.map(() => true), false],
+          arrivals: [...campaigns.map(() => 0), arrival],
+        };
+        // Act
+        const { start, launches } = await dispatchOnOneNumber(plan);
+        // Assess
+        const mine = launchesOf(launches, campaigns.length);
+        expect(mine).toHaveLength(urgent);
+        expect(Math.min(...mine) - (start + arrival)).toBeLessThanOrEqual(2_000);
+        expect(Math.max(...mine) - (start + arrival)).toBeLessThanOrEqual(2_000 + urgent * INTERVAL_MS * 1.5);
+        expect(launches).toHaveLength(campaigns.reduce((sum, n) => sum + n, urgent));
+        expect(peakSecond(launches.map((l) => l.at))).toBeLessThanOrEqual(RATE * 1.1);
+      }),
+      { numRuns: Number(process.env.PACE_RUNS ?? 25) },
+    );
+  });
+});
+
+describe('time-sliced dispatch (decisions §23)', () => {
+  it('sends a slice of about five seconds per invocation and hands the rest of the job back at once', async () => {
+    // Prepare: a campaign job of 1,000 takes about 14 s at the number's pace
+    const plan: NumberPlan = { ...calm, jobs: [1000], marketing: [true] };
+    // Act
+    const { launches, invocations } = await dispatchOnOneNumber(plan);
+    // Assess
+    expect(launches).toHaveLength(1000);
+    expect(invocations.length).toBeGreaterThanOrEqual(3);
+    for (const invocation of invocations.slice(0, -1))
+      expect(invocation.result).toEqual({ outcome: 'retry_later', reason: 'slice sent', afterSeconds: 0 });
+    expect(invocations.at(-1)?.result).toEqual({ outcome: 'done' });
+    // A slice ends within a block's time (90 messages) and its answers after the slice's length.
+    for (const { began, ended } of invocations)
+      expect(ended - began).toBeLessThanOrEqual(DEFAULT_DISPATCH.sliceMs + 90 * INTERVAL_MS + 500);
+  });
+
+  it('gives a campaign’s block back unsent when priority sends have its number booked beyond a second, and comes back when it is free', async () => {
+    // Prepare: the number booked 3 s ahead by priority sends
+    const clock = new EventClock();
+    const pacer = new MemoryPacer();
+    const sends = new MemorySendStore();
+    const job = jobOf(
+      Array.from({ length: 200 }, (_, i) => recipient(`5215551${String(i).padStart(4, '0')}`)),
+      { template: { ...jobOf([]).template, category: 'MARKETING' } },
+    );
+    await sends.begin({
+      send_id: job.send_id,
+      client_id: 7,
+      did: job.did,
+      template: { name: 'x', language: 'en' },
+      status: 'queuing',
+      created_at: new Date(clock.now()).toISOString(),
+      total: 200,
+      jobs: 1,
+    });
+    await sends.settle((await sends.get(job.send_id))!, 'queued');
+    await pacer.reserve(job.phone_number_id!, Math.round(3_000 / INTERVAL_MS), INTERVAL_MS, clock.now());
+    const sent: string[] = [];
+    // Act
+    const result = await clock.run(
+      dispatchJob(
+        {
+          sends,
+          pacer,
+          levels: new MemoryThroughputStore(),
+          upstream: {
+            sendMessage: async (_phone: string, message: Record<string, unknown>) => {
+              sent.push(String(message.to));
+              return { kind: 'accepted', message_id: `wamid.${sent.length}` };
+            },
+            catalogOf: async () => 'catalog-1',
+            throughputOf: async () => 'STANDARD',
+          } as never,
+          log: silentLog,
+          clock,
+          settings: DEFAULT_DISPATCH,
+          holder: 'invocation-1',
+          remainingMs: () => 50_000,
+        },
+        job,
+      ),
+    );
+    // Assess: nothing sent, the block free for the next invocation, the job back in about 2 s
+    expect(result).toEqual({ outcome: 'retry_later', reason: 'the number is busy with other jobs', afterSeconds: 2 });
+    expect(sent).toEqual([]);
+    expect(pacer.refusals).toBe(1);
+    const again = await sends.claimBlock(
+      job.send_id,
+      { first: 0, size: 90, sendable: 90 },
+      { holder: 'invocation-2', untilMs: clock.now() + 60_000 },
+      clock.now(),
+    );
+    expect(again).toBe('claimed');
+  });
+});
