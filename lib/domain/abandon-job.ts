@@ -25,8 +25,8 @@ export interface AbandonDeps {
  * A dispatch job that reached its dead-letter queue (its retries spent) can no longer be sent, so its send
  * would stay `sending` for ever: every recipient of it not settled yet is settled `failed` /
  * `dispatch_abandoned` and the send completes. A job never begun is settled whole in one write; a begun one
- * block by block, each claimed first (a block a dead invocation held is settled `lost`, its recipients
- * `outcome_unknown`, as the dispatcher would); a block a live invocation holds is left to it, and the job
+ * block by block, each claimed first (what its earlier holders recorded stays; a dead invocation's launches
+ * without a recorded answer are `outcome_unknown`, as the dispatcher would); a block a live invocation holds is left to it, and the job
  * comes back. Nothing is ever sent from here.
  */
 export async function abandonJob(deps: AbandonDeps, job: DispatchJob): Promise<DispatchResult> {
@@ -45,10 +45,14 @@ export async function abandonJob(deps: AbandonDeps, job: DispatchJob): Promise<D
     const { block, positions } = blockAt(job, start);
     const claim = await sends.claimBlock(job.send_id, block, lease, clock.now());
     if (claim === 'busy') held = true;
-    if (claim !== 'claimed') continue;
-    const outcomes = positions.map((p): PositionOutcome => (p.repeat === undefined ? ABANDONED : { kind: 'duplicate', of: p.repeat }));
+    if (typeof claim === 'string') continue;
+    // What earlier holders recorded stays (a dead one's launches unknown); the rest is abandoned.
+    const outcomes = positions.map(
+      (p, offset): PositionOutcome =>
+        p.repeat !== undefined ? { kind: 'duplicate', of: p.repeat } : (claim.claimed.get(offset) ?? ABANDONED),
+    );
     await sends.settleBlock(job.send_id, block, outcomes, lease);
-    abandoned += block.sendable;
+    abandoned += outcomes.filter((o) => o === ABANDONED).length;
   }
   log.warn('dispatch job abandoned', { recipients: abandoned, blocks_held_elsewhere: held });
   return held

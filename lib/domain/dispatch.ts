@@ -12,6 +12,7 @@ import type {
   PositionOutcome,
   RecipientBlock,
   RecipientOutcome,
+  RecordedOutcomes,
   SendRecord,
   SendStore,
   ThroughputStore,
@@ -55,7 +56,7 @@ export const DEFAULT_DISPATCH: DispatchSettings = {
   inFlight: 64,
   safetyMs: 15_000,
   leaseMarginMs: 30_000,
-  sliceMs: 5_000,
+  sliceMs: 3_000,
 };
 
 export interface Clock {
@@ -83,6 +84,16 @@ export interface DispatchDeps {
 const STOPPING = new Set(['132015', '132016']);
 /** Positions per block: one claim and one settlement each (the settlement also counts on the send). */
 export const BLOCK = 90;
+/**
+ * A block's progress is recorded (its answers so far, and how far it may launch) before it launches past the
+ * last record, every this many positions: after a crash only the launches since the last record, and the answers
+ * then awaited, are `outcome_unknown` (issue 33), at about 5 writes of the block's item per block of 90.
+ */
+const MARK_STEP = 20;
+
+/** The positions of a block still to send: sendable, and not recorded by an earlier holder. */
+const unsentOf = (mine: { position: number; repeat?: number }[], recorded: RecordedOutcomes, start: number) =>
+  mine.filter((p) => p.repeat === undefined && !recorded.has(p.position - start));
 /** How far ahead a number may be booked before a job leaves it to the others (see the loop). */
 const MAX_BACKLOG_MS = 5_000;
 /**
@@ -192,9 +203,10 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
     const lease: ClaimLease = { holder: deps.holder, untilMs: clock.now() + deps.remainingMs() + settings.leaseMarginMs };
     const claim = await sends.claimBlock(job.send_id, block, lease, clock.now());
     if (claim === 'busy') unfinished = true;
-    const mine = claim === 'claimed' ? positions : [];
-    const toSend = mine.filter((p) => p.repeat === undefined).length;
-    const unbooked = { block, mine, lease, first: 0, booked: 0 };
+    const recorded: RecordedOutcomes = typeof claim === 'string' ? new Map() : claim.claimed;
+    const mine = typeof claim === 'string' ? [] : positions;
+    const toSend = unsentOf(mine, recorded, start).length;
+    const unbooked = { block, mine, lease, recorded, first: 0, booked: 0 };
     if (toSend === 0) return unbooked;
     if (start > 0) {
       const now = await sends.get(job.send_id);
@@ -220,18 +232,18 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
   let next = timeUp || job.recipients.length === 0 ? undefined : aside(prepareBlock(0));
 
   for (let start = 0; next; start += BLOCK) {
-    const { block, mine, lease, ...booking } = await next;
+    const { block, mine, lease, recorded, ...booking } = await next;
     let { first, booked } = booking;
     next = undefined;
     const following = start + BLOCK;
-    const toSend = mine.filter((p) => p.repeat === undefined);
+    const toSend = unsentOf(mine, recorded, start);
     if (lane === 'bulk' && toSend.length > 0 && mayLaunch()) {
       // A campaign's block starts only when its number is free within NEAR_MS: booked further ahead (priority
       // sends go on it), the block is given back unsent and the job comes back when the number is free.
       const chunk = Math.min(toSend.length, chunkOf(intervalMs));
       const near = await deps.pacer.reserveNear(number!.phoneNumberId, chunk, intervalMs, clock.now(), NEAR_MS);
       if ('freeAt' in near) {
-        await sends.releaseBlock(job.send_id, block, lease);
+        await sends.handBack(job.send_id, block, lease, recorded);
         crowdedFor = near.freeAt - NEAR_MS - clock.now();
         break;
       }
@@ -249,8 +261,13 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
     }
     if (mine.length === 0) continue;
 
+    /** The block's outcomes by position: what earlier holders recorded, the repeats, and this one's answers. */
     const outcomes = new Map<number, PositionOutcome>();
+    for (const [offset, outcome] of recorded) outcomes.set(start + offset, outcome);
     for (const p of mine) if (p.repeat !== undefined) outcomes.set(p.position, { kind: 'duplicate', of: p.repeat });
+    const answered = () => new Map([...outcomes].map(([position, outcome]) => [position - start, outcome]));
+    /** How the block ends here: settled whole, handed back (a slice ended within it), or taken over by another. */
+    let ending: 'settle' | 'hand back' | 'taken' = 'settle';
     const sending: Promise<void>[] = [];
     if (stopped) for (const p of toSend) outcomes.set(p.position, { kind: 'failed', code: stopped.code, title: stopped.title });
     else if (cancel.cancelled) for (const p of toSend) outcomes.set(p.position, { kind: 'cancelled' });
@@ -262,8 +279,15 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
       let spacing = intervalMs;
       /** The launches since the block last took slots: the pace it keeps, without the lateness that ends them. */
       let kept = { first: 0, last: 0, count: 0 };
+      /** Offsets below this may have been launched, as recorded on the block (see MARK_STEP). */
+      let mark = 0;
       for (const [k, p] of toSend.entries()) {
         while (running.size >= settings.inFlight) await Promise.race(running);
+        // A campaign's slice may end within a block, where its booked chunk ends: the rest goes back unsent.
+        if (lane === 'bulk' && left === 0 && k > 0 && clock.now() - startedAt >= settings.sliceMs) {
+          ending = 'hand back';
+          break;
+        }
         const late = clock.now() > slot + Math.max(LATE_MS, spacing);
         if (late) {
           // Too late for its slot (a stall, slow answers): the rest of the block takes slots from now, at the
@@ -280,6 +304,15 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
           const rest = toSend.length - k;
           left = lane === 'priority' ? rest : Math.min(rest, chunkOf(spacing));
           slot = await deps.pacer.reserve(number!.phoneNumberId, left, spacing, clock.now());
+        }
+        const offset = p.position - start;
+        if (offset >= mark) {
+          // Recorded before launching past the last record: after a crash only launches since are unknown.
+          mark = Math.min(block.size, offset + MARK_STEP);
+          if (!(await sends.recordProgress(job.send_id, block, lease, { outcomes: answered(), launchedTo: mark }))) {
+            ending = 'taken';
+            break;
+          }
         }
         let wait = slot - clock.now();
         if (wait > CANCEL_CHECK_MS / 2) {
@@ -322,19 +355,36 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
         );
       }
     }
-    // Settled once the block's last answer is in, while the next block already sends.
+    // Settled (or handed back) once the block's last answer is in, while the next block already sends.
     recordings.push(
       aside(
         Promise.all(sending).then(async () => {
-          const inOrder = mine.map((p) => outcomes.get(p.position) as PositionOutcome);
-          await sends.settleBlock(job.send_id, block, inOrder, lease);
-          const sent = inOrder.filter((o) => o.kind === 'sent').length;
-          const failed = inOrder.filter((o) => o.kind === 'failed' || o.kind === 'expired').length;
-          log.info('dispatched block', { recipients: inOrder.length, sent });
+          if (ending === 'taken') return;
+          if (ending === 'hand back') await sends.handBack(job.send_id, block, lease, answered());
+          else
+            await sends.settleBlock(
+              job.send_id,
+              block,
+              mine.map((p) => outcomes.get(p.position) as PositionOutcome),
+              lease,
+            );
+          // This invocation's own answers (earlier holders' were told by them).
+          const own = toSend.flatMap((p) => outcomes.get(p.position) ?? []);
+          const sent = own.filter((o) => o.kind === 'sent').length;
+          const failed = own.filter((o) => o.kind === 'failed' || o.kind === 'expired').length;
+          log.info(ending === 'hand back' ? 'dispatched part of a block' : 'dispatched block', { recipients: own.length, sent });
           deps.onSettled?.({ sent, failed });
         }),
       ),
     );
+    if (ending !== 'settle') {
+      // The slice ended within this block, or another took it over: the block claimed beside it goes back unsent.
+      if (ending === 'hand back') sliced = true;
+      else unfinished = true;
+      const beside = await next;
+      if (beside?.mine.length) await sends.handBack(job.send_id, beside.block, beside.lease, beside.recorded);
+      next = undefined;
+    }
   }
   await Promise.all(recordings);
   if (timeUp) return { outcome: 'retry_later', reason: 'invocation time is up', afterSeconds: 0 };
@@ -354,6 +404,8 @@ interface PreparedBlock {
   block: RecipientBlock;
   mine: { position: number; repeat?: number }[];
   lease: ClaimLease;
+  /** What earlier holders recorded of it (handed back, or a dead holder's launches unknown). */
+  recorded: RecordedOutcomes;
   /** The first booked slot, and how many are booked from it (a bulk block books as it goes). */
   first: number;
   booked: number;

@@ -259,11 +259,23 @@ export interface RecipientBlock {
 }
 
 /**
- * What a block's claim found: `claimed` (ours to send now), `done` (settled by an earlier delivery of the job),
- * `busy` (another invocation holds it), `lost` (a crashed invocation held it and may have sent it: settled as
- * failed `outcome_unknown`, never sent again).
+ * Outcomes a block's earlier holders recorded, by offset in the block: what an invocation that handed the block
+ * back had answered, and for a holder that died, its launches without a recorded answer as `outcome_unknown`
+ * (LOST_OUTCOME: it may have sent them, so they are never sent again).
  */
-export type BlockClaim = 'claimed' | 'done' | 'busy' | 'lost';
+export type RecordedOutcomes = ReadonlyMap<number, PositionOutcome>;
+
+/**
+ * What a block's claim found: `claimed` (ours to send now, except what earlier holders recorded), `done`
+ * (settled by an earlier delivery of the job), `busy` (another invocation holds it).
+ */
+export type BlockClaim = { claimed: RecordedOutcomes } | 'done' | 'busy';
+
+/** How far a holder got with a block: the answers it has, and the offset below which it may have launched. */
+export interface BlockProgress {
+  outcomes: RecordedOutcomes;
+  launchedTo: number;
+}
 
 /** The outcome of each sendable recipient of a block settled `lost`. */
 export const LOST_OUTCOME: RecipientOutcome = {
@@ -309,19 +321,26 @@ export interface SendStore {
   list(clientId: number, page: { offset: number; size: number }): Promise<{ sends: SendRecord[]; total: number }>;
   /**
    * Claims a block before any of it is sent, with one conditional write: of two invocations (a job delivered
-   * twice) exactly one claims it. A block whose holder's lease ran out unsettled is settled `lost` here.
+   * twice) exactly one claims it. A block handed back is claimed with what was recorded of it; one whose holder's
+   * lease ran out with its launches since the last record `outcome_unknown` (issue 33: at most those are lost).
    */
   claimBlock(sendId: string, block: RecipientBlock, lease: ClaimLease, nowMs: number): Promise<BlockClaim>;
   /**
+   * Records how far the holder got, before it launches past what it recorded last: its answers so far, and
+   * `launchedTo`, the offset it may launch up to next. False when the block is no longer this lease's (its lease
+   * ran out and another took it over): the holder launches nothing more of it.
+   */
+  recordProgress(sendId: string, block: RecipientBlock, lease: ClaimLease, progress: BlockProgress): Promise<boolean>;
+  /**
+   * Gives a claimed block back with its answers so far (a slice ended, or its number was busy): the next
+   * invocation claims it at once and sends the rest. Nothing happens when the block is no longer this lease's.
+   */
+  handBack(sendId: string, block: RecipientBlock, lease: ClaimLease, outcomes: RecordedOutcomes): Promise<void>;
+  /**
    * Settles a claimed block: every position's outcome (in order) and the send's counts, together. Nothing
-   * happens when the block is no longer this lease's (it was settled as lost meanwhile).
+   * happens when the block is no longer this lease's (another took it over when its lease ran out).
    */
   settleBlock(sendId: string, block: RecipientBlock, outcomes: PositionOutcome[], lease: ClaimLease): Promise<void>;
-  /**
-   * Gives back a claimed block none of whose messages left (its number was busy with others): the claim goes,
-   * on condition it is still this lease's, and a later invocation claims the block afresh.
-   */
-  releaseBlock(sendId: string, block: RecipientBlock, lease: ClaimLease): Promise<void>;
   /**
    * Marks a job begun before its first claim; answers `settled` when the job was settled whole already (then
    * nothing of it may be claimed).

@@ -18,8 +18,11 @@ const DEMO_NUMBER = { did: '5215550001', id: '110001' };
  * stops taking blocks that long (and 5 s) before its time is up.
  */
 const SHORT_LEASES = { DISPATCH_TIMEOUT_SECONDS: '15', DISPATCH_LEASE_MARGIN_MS: '2000', GRAPH_MESSAGE_TIMEOUT_MS: '3000' };
-/** What a dead invocation may have held: its block and the next, booked while it sent (docs/dispatch-jobs.md). */
-const HELD_AT_MOST = 2 * 90;
+/**
+ * What a crash may lose (issue 33): the launches since the dead invocation last recorded its block's progress
+ * (every 20 positions) and the answers it then awaited, not the blocks it held (180 before).
+ */
+const LOST_AT_MOST = 40;
 const RESTART_BOUND_MS = 5 * 60_000;
 
 const json = async (response: Response) => ({ status: response.status, body: (await response.json()) as any });
@@ -114,13 +117,15 @@ describe.concurrent('a crash during a 1,000-recipient dispatch (SIGKILL, then a 
         );
         const sent = await sentAtEmulator(second);
         const failed = await failedRecipients(second, sendId);
-        // Assess: complete, within the bound; every recipient once at most; at most the dead invocation's blocks
-        // lost (outcome_unknown), the rest sent. A message whose answer took longer than its timeout on this
-        // loaded machine is outcome_unknown too, with its own title: that is the machine's speed, not the crash.
+        // Assess: complete, within the bound; every recipient once at most; at most the dead invocation's launches
+        // since its last record lost (outcome_unknown), the rest sent. A message whose answer took longer than its
+        // timeout on this loaded machine is outcome_unknown too, with its own title: the machine's speed, not the crash.
         expect(Date.now() - restarted).toBeLessThan(RESTART_BOUND_MS);
         expect(status.sent + status.failed).toBe(1000);
         expect(failed).toHaveLength(status.failed);
-        expect(failed.filter((r) => r.error.title === LOST_TITLE).length).toBeLessThanOrEqual(HELD_AT_MOST);
+        const lost = failed.filter((r) => r.error.title === LOST_TITLE).length;
+        console.info(`dispatch crash ${_when}: ${lost} lost, ${failed.length - lost} without an answer in time, ${status.sent} sent`);
+        expect(lost).toBeLessThanOrEqual(LOST_AT_MOST);
         const recipients = sent.map((m) => m.message.to);
         expect(new Set(recipients).size).toBe(recipients.length);
         expect(recipients.length).toBeGreaterThanOrEqual(status.sent);

@@ -7,6 +7,7 @@ import {
   type ClaimLease,
   type DeliveryLog,
   type DeliveryUpdate,
+  LOST_OUTCOME,
   type PositionOutcome,
   type SendRecord,
   type Pacer,
@@ -453,43 +454,75 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
       await store.settleBlock(sendId, { first: 3, size: 1, sendable: 1 }, [sent('m3')], own);
       const afterSettle = await store.claimBlock(sendId, { first: 3, size: 1, sendable: 1 }, lease('c'), Date.now());
       // Assess: a settlement under another lease than the claim's changes nothing; the repeat counted at acceptance
-      expect([first, other, again, afterSettle]).toEqual(['claimed', 'busy', 'claimed', 'done']);
+      expect([first, other, again, afterSettle]).toEqual([{ claimed: new Map() }, 'busy', { claimed: new Map() }, 'done']);
       expect(wrongLease).toMatchObject({ sent: 0, failed: 0, duplicates_removed: 1 });
       expect((await store.get(sendId))?.counts).toMatchObject({ sent: 1, failed: 0, duplicates_removed: 1 });
     });
 
-    it('gives a claimed block back only under its own lease: then another holder claims it afresh', async () => {
+    it('hands a block back only under its own lease, with its answers: the next holder claims it with them', async () => {
       // Prepare
       const store = await makeStore();
-      const sendId = await begun(store, 2);
-      const block = { first: 0, size: 2, sendable: 2 };
+      const sendId = await begun(store, 3);
+      const block = { first: 0, size: 3, sendable: 3 };
       const own = lease('a');
       await store.claimBlock(sendId, block, own, Date.now());
-      // Act: another lease gives nothing back; its own does
-      await store.releaseBlock(sendId, block, lease('b'));
+      // Act: another lease hands nothing back; its own does, with the first answer
+      await store.handBack(sendId, block, lease('b'), new Map([[0, sent('m9')]]));
       const whileHeld = await store.claimBlock(sendId, block, lease('c'), Date.now());
-      await store.releaseBlock(sendId, block, own);
-      const afterRelease = await store.claimBlock(sendId, block, lease('c'), Date.now());
-      // Assess: nothing was counted for it
-      expect([whileHeld, afterRelease]).toEqual(['busy', 'claimed']);
+      await store.handBack(sendId, block, own, new Map([[0, sent('m0')]]));
+      const afterHandBack = await store.claimBlock(sendId, block, lease('c'), Date.now());
+      const again = await store.claimBlock(sendId, block, lease('d'), Date.now());
+      // Assess: nothing counted until the block is settled
+      expect(whileHeld).toBe('busy');
+      expect(afterHandBack).toEqual({ claimed: new Map([[0, sent('m0')]]) });
+      expect(again).toBe('busy');
       expect((await store.get(sendId))?.counts).toMatchObject({ sent: 0, failed: 0 });
     });
 
-    it('settles a block whose holder’s lease ran out as lost: its sendable recipients fail outcome_unknown, once', async () => {
-      // Prepare: holder "dead" claimed a block of 3 (one a repeat) and never settled it
+    it('takes over a dead holder’s block with only its launches since its last record unknown, and refuses the dead holder’s late records', async () => {
+      // Prepare: holder "dead" answered offset 0, recorded it and may launch up to offset 2, then died
+      const store = await makeStore();
+      const sendId = await begun(store, 4);
+      const block = { first: 0, size: 4, sendable: 4 };
+      const dead = lease('dead', Date.now() + 1_000);
+      await store.claimBlock(sendId, block, dead, Date.now());
+      expect(await store.recordProgress(sendId, block, dead, { outcomes: new Map([[0, sent('m0')]]), launchedTo: 2 })).toBe(true);
+      // Act: another invocation meets it after the dead holder's lease ran out
+      const taken = await store.claimBlock(sendId, block, lease('b'), Date.now() + 2_000);
+      const late = await store.recordProgress(sendId, block, dead, { outcomes: new Map([[1, sent('m1')]]), launchedTo: 4 });
+      // Assess: offset 1 may have gone (unknown), offsets 2 and 3 were never launched; the dead holder is refused
+      expect(taken).toEqual({
+        claimed: new Map([
+          [0, sent('m0')],
+          [1, LOST_OUTCOME],
+        ]),
+      });
+      expect(late).toBe(false);
+    });
+
+    it('lets one of two invocations take over a dead holder’s block: what it may have launched settles outcome_unknown, once', async () => {
+      // Prepare: holder "dead" claimed a block of 3 (one a repeat), recorded that it may launch all of it, and died
       const store = await makeStore();
       const sendId = await begun(store, 3, 1);
       const block = { first: 0, size: 3, sendable: 2 };
       const dead = lease('dead', Date.now() - 1);
       await store.claimBlock(sendId, block, dead, Date.now() - 10_000);
+      await store.recordProgress(sendId, block, dead, { outcomes: new Map([[1, { kind: 'duplicate', of: 0 }]]), launchedTo: 3 });
       // Act
-      const found = await Promise.all([
-        store.claimBlock(sendId, block, lease('b'), Date.now()),
-        store.claimBlock(sendId, block, lease('c'), Date.now()),
-      ]);
+      const found = await Promise.all(
+        [lease('b'), lease('c')].map(async (l) => ({ l, claim: await store.claimBlock(sendId, block, l, Date.now()) })),
+      );
+      const winner = found.find((f) => typeof f.claim !== 'string')!;
+      const recorded = (winner.claim as { claimed: ReadonlyMap<number, PositionOutcome> }).claimed;
+      await store.settleBlock(
+        sendId,
+        block,
+        [0, 1, 2].map((offset) => recorded.get(offset)!),
+        winner.l,
+      );
       await store.settleBlock(sendId, block, [sent('m0'), { kind: 'duplicate', of: 0 }, sent('m2')], dead);
-      // Assess: exactly one resolver settled it; the dead holder's late settlement changes nothing
-      expect(found.sort()).toEqual(['done', 'lost']);
+      // Assess: exactly one took it over; the dead holder's late settlement changes nothing
+      expect(found.map((f) => (typeof f.claim === 'string' ? f.claim : 'claimed')).sort()).toEqual(['busy', 'claimed']);
       const send = await store.get(sendId);
       expect(send?.counts).toMatchObject({ sent: 0, failed: 2 });
       expect(send?.errors).toEqual([{ code: 'outcome_unknown', title: expect.any(String), count: 2 }]);

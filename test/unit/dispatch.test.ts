@@ -5,7 +5,7 @@ import { abandonJob } from '#lib/domain/abandon-job.ts';
 import { cancelSend } from '#lib/domain/cancel-send.ts';
 import { type DeliveryState, deliveryChange } from '#lib/domain/delivery.ts';
 import { CANCEL_CHECK_MS } from '#lib/domain/cancel-watch.ts';
-import { DEFAULT_DISPATCH, type DispatchDeps, dispatchJob } from '#lib/domain/dispatch.ts';
+import { DEFAULT_DISPATCH, type DispatchDeps, type DispatchResult, dispatchJob } from '#lib/domain/dispatch.ts';
 import { blocksOf, listRecipients } from '#lib/domain/send-recipients.ts';
 import { type DispatchJob, type JobRecipient, markRepeats } from '#lib/domain/dispatch-job.ts';
 import { silentLog } from '#lib/domain/log.ts';
@@ -59,6 +59,15 @@ function scriptedUpstream(clock: { now(): number }, script: Record<string, Messa
     },
   };
   return upstream;
+}
+
+/** A job run to its end as the queue runs it: a new invocation each turn, until it is no longer handed back. */
+async function toTheEnd(turn: (n: number) => Promise<DispatchResult>) {
+  for (let n = 0; n < 50; n++) {
+    const result = await turn(n);
+    if (result.outcome !== 'retry_later') return result;
+  }
+  throw new Error('the job never finished');
 }
 
 async function world(
@@ -132,11 +141,14 @@ describe('the dispatcher: exactly once per recipient', () => {
     for (const run of [a, b]) expect(['done', 'retry_later']).toContain(run.outcome);
   });
 
-  it('never sends a block a crashed invocation held: once its lease is over its recipients count outcome_unknown', async () => {
-    // Prepare: invocation "crashed" claimed the first block (90 positions) and never settled it
+  it('never sends again what a crashed invocation may have launched: once its lease is over those count outcome_unknown', async () => {
+    // Prepare: invocation "crashed" claimed the first block (90 positions), recorded it may launch all of it, died
     const recipients = Array.from({ length: 100 }, (_, i) => recipient(String(5215550000 + i)));
     const { deps, sends, clock, upstream, status } = await world(100);
-    await sends.claimBlock('send-1', { first: 0, size: 90, sendable: 90 }, { holder: 'crashed', untilMs: clock.now() + 1000 }, clock.now());
+    const crashed = { holder: 'crashed', untilMs: clock.now() + 1000 };
+    const first = { first: 0, size: 90, sendable: 90 };
+    await sends.claimBlock('send-1', first, crashed, clock.now());
+    await sends.recordProgress('send-1', first, crashed, { outcomes: new Map(), launchedTo: 90 });
     const job = jobOf(recipients);
     // Act: while its lease lasts the job must come back later; after it, the block is settled unknown
     const early = await dispatchJob(deps(), job);
@@ -147,6 +159,45 @@ describe('the dispatcher: exactly once per recipient', () => {
     expect(late).toEqual({ outcome: 'done' });
     expect(upstream.calls.map((c) => c.to)).toEqual(recipients.slice(90).map((r) => r.to));
     expect(await status()).toMatchObject({ counts: { sent: 10, failed: 90 }, errors: [{ code: 'outcome_unknown', count: 90 }] });
+  });
+
+  it('loses to a crash only the launches since the block’s last record: the rest of the block is sent after it (issue 33)', async () => {
+    // Prepare: a first invocation sends 1,000 and dies after 430 launches (its timers stop: the crash)
+    const recipients = Array.from({ length: 1000 }, (_, i) => recipient(String(5215550000 + i)));
+    const { deps, sends, clock, upstream, status } = await world(1000);
+    const job = jobOf(recipients);
+    // The crash: from the 431st launch on, the dying invocation's timers and answers never come.
+    let crashed = false;
+    const stopped = new Promise<never>(() => undefined);
+    const base = deps('dying');
+    const dying: DispatchDeps = {
+      ...base,
+      clock: { now: () => clock.now(), sleep: (ms) => (crashed ? stopped : clock.sleep(ms)) },
+      upstream: {
+        ...upstream,
+        sendMessage: async (phone, message) => {
+          if (upstream.calls.length >= 430) crashed = true;
+          return crashed ? stopped : upstream.sendMessage(phone, message);
+        },
+      },
+    };
+    const died = (async () => {
+      while (!crashed) await new Promise((r) => setImmediate(r));
+    })();
+    void toTheEnd((n) => dispatchJob({ ...dying, holder: `dying-${n}` }, job));
+    await died;
+    // Act: its leases run out, and the job comes back
+    clock.advance(10 * 60_000);
+    const after = await toTheEnd((n) => dispatchJob(deps(`next-${n}`), job));
+    // Assess: each recipient launched once at most; only the launches after the last record unknown
+    const counts = (await status()).counts!;
+    const launched = upstream.calls.map((c) => c.to);
+    expect(after).toEqual({ outcome: 'done' });
+    expect(new Set(launched).size).toBe(launched.length);
+    expect(counts.sent + counts.failed).toBe(1000);
+    expect(counts.failed).toBeGreaterThan(0);
+    expect(counts.failed).toBeLessThanOrEqual(40);
+    expect(sends.progressWrites).toBeLessThanOrEqual(Math.ceil(1000 / 20) + 12);
   });
 
   it('dispatches nothing of a send still being queued or abandoned', async () => {
@@ -289,8 +340,8 @@ describe('the dispatcher: pacing (decisions §19)', () => {
       // Prepare: a HIGH number (900 a second paced) and a process far slower than that
       const { deps, upstream, clock, pacer } = await world(270);
       upstream.level = 'HIGH';
-      const slow = {
-        ...deps(),
+      const slow = (n: number) => ({
+        ...deps(`invocation-${n}`),
         upstream: {
           ...upstream,
           async sendMessage(_phone: string, message: Record<string, unknown>) {
@@ -298,10 +349,10 @@ describe('the dispatcher: pacing (decisions §19)', () => {
             return upstream.sendMessage(_phone, message);
           },
         },
-      };
+      });
       const started = clock.now();
       // Act
-      await dispatchJob(slow, jobOf(hundreds(270)));
+      await toTheEnd((n) => dispatchJob(slow(n), jobOf(hundreds(270))));
       // Assess: all sent; the number's pacing item took at most three writes per block of 90 (1 per 30 messages);
       // and the job went at about the process's own speed, not slowed by the margin its reservations keep
       expect(upstream.calls).toHaveLength(270);
@@ -469,7 +520,9 @@ describe('a dispatch job given up on (its dead-letter queue, issue 23)', () => {
       Array.from({ length: 90 }, (_, i) => ({ kind: 'sent' as const, message_id: `m${i}` })),
       dead,
     );
-    await w.sends.claimBlock('send-1', { first: 90, size: 90, sendable: 90 }, dead, w.clock.now());
+    const second = { first: 90, size: 90, sendable: 90 };
+    await w.sends.claimBlock('send-1', second, dead, w.clock.now());
+    await w.sends.recordProgress('send-1', second, dead, { outcomes: new Map(), launchedTo: 90 });
     w.clock.advance(2_000);
     // Act
     const result = await abandonJob(abandonDeps(w), job);

@@ -88,7 +88,7 @@ describe('lanes (decisions §23)', () => {
 });
 
 describe('time-sliced dispatch (decisions §23)', () => {
-  it('sends a slice of about five seconds per invocation and hands the rest of the job back at once', async () => {
+  it('sends a slice of a few seconds per invocation and hands the rest of the job back at once', async () => {
     // Prepare: a campaign job of 1,000 takes about 14 s at the number's pace
     const plan: NumberPlan = { ...calm, jobs: [1000], marketing: [true] };
     // Act
@@ -160,6 +160,6 @@ describe('time-sliced dispatch (decisions §23)', () => {
       { holder: 'invocation-2', untilMs: clock.now() + 60_000 },
       clock.now(),
     );
-    expect(again).toBe('claimed');
+    expect(again).toEqual({ claimed: new Map() });
   });
 });

@@ -1,10 +1,11 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryState } from '#lib/domain/delivery.ts';
 import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
 import { inParallel } from '#lib/domain/parallel.ts';
 import { NO_COUNTS } from '#lib/domain/send-status.ts';
 import type {
   BlockClaim,
+  BlockProgress,
   ClaimLease,
   DeliveryResult,
   DeliveryUpdate,
@@ -12,6 +13,7 @@ import type {
   RecipientBlock,
   RecipientBlockRef,
   RecipientOutcome,
+  RecordedOutcomes,
   SendCounts,
   SendRecord,
   SendStore,
@@ -144,6 +146,24 @@ function decode(encoded: string, titles: Record<string, string>): PositionOutcom
   return encoded === 'c' ? { kind: 'cancelled' } : { kind: 'expired' };
 }
 
+/** A claimed block's recorded answers (`got`, by offset; failures' titles in `got_titles`). */
+function recordedOf(item: Record<string, unknown>): Map<number, PositionOutcome> {
+  const got = (item.got ?? {}) as Record<string, string>;
+  const titles = (item.got_titles ?? {}) as Record<string, string>;
+  return new Map(Object.entries(got).map(([offset, encoded]) => [Number(offset), decode(encoded, titles)]));
+}
+
+/** Recorded answers as the update's `:got` and `:titles` values. */
+function gotOf(outcomes: RecordedOutcomes) {
+  const got: Record<string, string> = {};
+  const titles: Record<string, string> = {};
+  for (const [offset, outcome] of outcomes) {
+    got[String(offset)] = encode(outcome);
+    if (outcome.kind === 'failed') titles[outcome.code] = outcome.title;
+  }
+  return { ':got': got, ':titles': titles };
+}
+
 /** The message id a block's outcome holds for a position, when its message was sent. */
 const sentMessageOf = (encoded: unknown) => (typeof encoded === 'string' && encoded.startsWith('s') ? encoded.slice(1) : undefined);
 
@@ -264,7 +284,12 @@ export class DynamoSendStore implements SendStore {
     return { sends: sends.filter((s): s is SendRecord => s !== null), total };
   }
 
-  /** One conditional Put claims a block; a block taken already is resolved by what its item says. */
+  /**
+   * One conditional Put claims a block; a block taken already is resolved by what its item says. A claimed
+   * block's item holds its holder's progress (`got`: the answers recorded so far by offset, their failures'
+   * titles in `got_titles`; `launched`: the offset its launches may have reached), so a block handed back or
+   * taken over from a dead holder goes on from there.
+   */
   async claimBlock(sendId: string, block: RecipientBlock, lease: ClaimLease, nowMs: number): Promise<BlockClaim> {
     const Key = blockKey(sendId, block.first);
     try {
@@ -280,52 +305,91 @@ export class DynamoSendStore implements SendStore {
             sendable: block.sendable,
             holder: lease.holder,
             lease_until: lease.untilMs,
+            launched: 0,
             [TTL_ATTRIBUTE]: expiry(nowMs),
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
-      return 'claimed';
+      return { claimed: new Map() };
     } catch (error) {
       if (!isConditionalCheckFailure(error)) throw error;
     }
-    const existing = (await this.table.client.send(new GetCommand({ TableName: this.table.name, Key, ConsistentRead: true }))).Item;
-    if (!existing) throw new Error('a claimed block vanished');
-    if (existing.state !== 'claimed') return 'done';
-    if (existing.holder === lease.holder) return 'claimed';
-    if (Number(existing.lease_until) > nowMs) return 'busy';
-    // Its holder's time ran out before it settled: its messages may have gone out, so none is sent again.
-    const outcomes = Array.from({ length: Number(existing.size) }, (): PositionOutcome => LOST_OUTCOME);
-    const settled = await this.settleAs(
-      sendId,
-      block,
-      outcomes,
-      { holder: existing.holder, untilMs: Number(existing.lease_until) },
-      'lost',
-      Number(existing.sendable),
-    );
-    return settled ? 'lost' : 'done';
+    for (let attempt = 0; attempt < TRIES; attempt++) {
+      const existing = (await this.table.client.send(new GetCommand({ TableName: this.table.name, Key, ConsistentRead: true }))).Item;
+      if (!existing) throw new Error('a claimed block vanished');
+      if (existing.state === 'settled' || existing.state === 'lost') return 'done';
+      const recorded = recordedOf(existing);
+      if (existing.state === 'claimed' && existing.holder === lease.holder) return { claimed: recorded };
+      if (existing.state === 'claimed' && Number(existing.lease_until) > nowMs) return 'busy';
+      // Handed back, or its holder's time ran out: taken over. What a dead holder launched without a recorded
+      // answer may have gone out, so it is never sent again (a claim from before progress was kept: all of it).
+      if (existing.state === 'claimed') {
+        const launched = existing.launched === undefined ? Number(existing.size) : Number(existing.launched);
+        for (let offset = 0; offset < launched; offset++) if (!recorded.has(offset)) recorded.set(offset, LOST_OUTCOME);
+      }
+      try {
+        await this.table.client.send(
+          new UpdateCommand({
+            TableName: this.table.name,
+            Key,
+            UpdateExpression: 'SET #state = :claimed, holder = :holder, lease_until = :until, got = :got, got_titles = :titles',
+            ConditionExpression:
+              existing.state === 'open' ? '#state = :open' : '#state = :claimed AND holder = :was AND lease_until = :wasUntil',
+            ExpressionAttributeNames: { '#state': 'state' },
+            ExpressionAttributeValues: {
+              ':claimed': 'claimed',
+              ':holder': lease.holder,
+              ':until': lease.untilMs,
+              ...gotOf(recorded),
+              ...(existing.state === 'open' ? { ':open': 'open' } : { ':was': existing.holder, ':wasUntil': existing.lease_until }),
+            },
+          }),
+        );
+        return { claimed: recorded };
+      } catch (error) {
+        if (!isConditionalCheckFailure(error)) throw error;
+      }
+    }
+    return 'busy';
+  }
+
+  async recordProgress(sendId: string, block: RecipientBlock, lease: ClaimLease, progress: BlockProgress) {
+    return this.whileHeld(sendId, block, lease, 'SET got = :got, got_titles = :titles, launched = :launched', {
+      ...gotOf(progress.outcomes),
+      ':launched': progress.launchedTo,
+    });
+  }
+
+  async handBack(sendId: string, block: RecipientBlock, lease: ClaimLease, outcomes: RecordedOutcomes) {
+    await this.whileHeld(sendId, block, lease, 'SET #state = :open, got = :got, got_titles = :titles REMOVE holder, lease_until', {
+      ...gotOf(outcomes),
+      ':open': 'open',
+    });
+  }
+
+  /** One update of a block on condition it is still claimed under this lease; false when it is not. */
+  private async whileHeld(sendId: string, block: RecipientBlock, lease: ClaimLease, update: string, values: Record<string, unknown>) {
+    try {
+      await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: blockKey(sendId, block.first),
+          UpdateExpression: update,
+          ConditionExpression: '#state = :claimed AND holder = :holder AND lease_until = :until',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ...values, ':claimed': 'claimed', ':holder': lease.holder, ':until': lease.untilMs },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (!isConditionalCheckFailure(error)) throw error;
+      return false;
+    }
   }
 
   async settleBlock(sendId: string, block: RecipientBlock, outcomes: PositionOutcome[], lease: ClaimLease) {
-    await this.settleAs(sendId, block, outcomes, lease, 'settled');
-  }
-
-  async releaseBlock(sendId: string, block: RecipientBlock, lease: ClaimLease) {
-    try {
-      await this.table.client.send(
-        new DeleteCommand({
-          TableName: this.table.name,
-          Key: blockKey(sendId, block.first),
-          ConditionExpression: '#state = :claimed AND holder = :holder AND lease_until = :until',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':claimed': 'claimed', ':holder': lease.holder, ':until': lease.untilMs },
-        }),
-      );
-    } catch (error) {
-      // Settled as lost meanwhile (its lease ran out): nothing of it is this invocation's any more.
-      if (!isConditionalCheckFailure(error)) throw error;
-    }
+    await this.settleAs(sendId, block, outcomes, lease);
   }
 
   /**
@@ -333,15 +397,8 @@ export class DynamoSendStore implements SendStore {
    * this lease; false when it is not (settled meanwhile). A lost block counts `sendable` failures whatever its
    * outcomes say of repeats: the claim knew which positions were repeats.
    */
-  private async settleAs(
-    sendId: string,
-    block: RecipientBlock,
-    outcomes: PositionOutcome[],
-    lease: ClaimLease,
-    state: 'settled' | 'lost',
-    lostCount?: number,
-  ) {
-    const counted = tally(state === 'lost' ? Array.from({ length: lostCount ?? 0 }, () => LOST_OUTCOME) : outcomes);
+  private async settleAs(sendId: string, block: RecipientBlock, outcomes: PositionOutcome[], lease: ClaimLease) {
+    const counted = tally(outcomes);
     const titles = Object.fromEntries(outcomes.flatMap((o) => (o.kind === 'failed' ? [[o.code, o.title]] : [])));
     try {
       await this.transact(() => [
@@ -349,12 +406,13 @@ export class DynamoSendStore implements SendStore {
           Update: {
             TableName: this.table.name,
             Key: blockKey(sendId, block.first),
-            UpdateExpression: 'SET #state = :state, outcomes = :outcomes, titles = :titles, settled_at = :at REMOVE holder',
+            UpdateExpression:
+              'SET #state = :state, outcomes = :outcomes, titles = :titles, settled_at = :at REMOVE holder, got, got_titles, launched',
             ConditionExpression: '#state = :claimed AND holder = :holder AND lease_until = :until',
             ExpressionAttributeNames: { '#state': 'state' },
             ExpressionAttributeValues: {
-              ':state': state,
-              ':outcomes': state === 'lost' ? [] : outcomes.map(encode),
+              ':state': 'settled',
+              ':outcomes': outcomes.map(encode),
               ':titles': titles,
               ':at': new Date().toISOString(),
               ':claimed': 'claimed',
@@ -556,7 +614,8 @@ export class DynamoSendStore implements SendStore {
         );
         const states = new Map<number, Record<string, unknown>>();
         for (const item of read) {
-          if (item.entity === 'send_block') blocks.set(Number(item.first), item.state === 'claimed' ? { state: 'claimed' } : item);
+          if (item.entity === 'send_block')
+            blocks.set(Number(item.first), item.state === 'claimed' || item.state === 'open' ? { state: 'claimed' } : item);
           else states.set(Number(item.index), item);
         }
         for (const first of unread) if (!blocks.has(first)) blocks.set(first, undefined);

@@ -17,6 +17,8 @@ import {
   type OutboxStore,
   type Pacer,
   type BlockClaim,
+  type BlockProgress,
+  type RecordedOutcomes,
   type ClaimLease,
   type Deadline,
   type DeliveryResult,
@@ -299,10 +301,22 @@ export class MemoryTemplateRecordStore implements TemplateRecordStore {
 
 export class MemorySendStore implements SendStore {
   readonly sends = new Map<string, SendRecord>();
+  /** Progress records written (a write of the block's item each, in the table). */
+  progressWrites = 0;
   /** Blocks by `<send>|<first>`: as the DynamoDB adapter's block items. */
   readonly blocks = new Map<
     string,
-    { state: 'claimed' | 'settled' | 'lost'; holder?: string; untilMs?: number; sendable: number; outcomes?: PositionOutcome[] }
+    {
+      state: 'claimed' | 'open' | 'settled';
+      holder?: string;
+      untilMs?: number;
+      sendable: number;
+      size: number;
+      outcomes?: PositionOutcome[];
+      /** While claimed or open: the answers recorded so far by offset, and the offset launches may have reached. */
+      recorded: Map<number, PositionOutcome>;
+      launchedTo: number;
+    }
   >();
   /** Sent messages' delivery states by `<send>|<index>`. */
   readonly messages = new Map<string, DeliveryState>();
@@ -344,7 +358,6 @@ export class MemorySendStore implements SendStore {
         let outcome: PositionOutcome | undefined;
         if (repeat !== undefined) outcome = { kind: 'duplicate', of: repeat };
         else if (block?.state === 'settled') outcome = block.outcomes?.[offset];
-        else if (block?.state === 'lost') outcome = LOST_OUTCOME;
         else if (!block && job) outcome = job;
         return {
           index: ref.first + offset,
@@ -409,33 +422,56 @@ export class MemorySendStore implements SendStore {
     const id = `${sendId}|${block.first}`;
     const existing = this.blocks.get(id);
     if (!existing) {
-      this.blocks.set(id, { state: 'claimed', holder: lease.holder, untilMs: lease.untilMs, sendable: block.sendable });
-      return 'claimed';
+      this.blocks.set(id, {
+        state: 'claimed',
+        holder: lease.holder,
+        untilMs: lease.untilMs,
+        sendable: block.sendable,
+        size: block.size,
+        recorded: new Map(),
+        launchedTo: 0,
+      });
+      return { claimed: new Map() };
     }
-    if (existing.state !== 'claimed') return 'done';
-    if (existing.holder === lease.holder) return 'claimed';
-    if ((existing.untilMs ?? 0) > nowMs) return 'busy';
-    existing.state = 'lost';
-    for (let i = 0; i < existing.sendable; i++) this.add(sendId, LOST_OUTCOME);
-    return 'lost';
+    if (existing.state === 'settled') return 'done';
+    if (existing.state === 'claimed' && existing.holder === lease.holder) return { claimed: new Map(existing.recorded) };
+    if (existing.state === 'claimed' && (existing.untilMs ?? 0) > nowMs) return 'busy';
+    // Handed back, or its holder died: what it launched without a recorded answer may have gone, never again.
+    if (existing.state === 'claimed')
+      for (let offset = 0; offset < existing.launchedTo; offset++)
+        if (!existing.recorded.has(offset)) existing.recorded.set(offset, LOST_OUTCOME);
+    Object.assign(existing, { state: 'claimed', holder: lease.holder, untilMs: lease.untilMs });
+    return { claimed: new Map(existing.recorded) };
+  }
+  private heldUnder(sendId: string, block: RecipientBlock, lease: ClaimLease) {
+    const existing = this.blocks.get(`${sendId}|${block.first}`);
+    return existing?.state === 'claimed' && existing.holder === lease.holder && existing.untilMs === lease.untilMs ? existing : undefined;
+  }
+  async recordProgress(sendId: string, block: RecipientBlock, lease: ClaimLease, progress: BlockProgress) {
+    const existing = this.heldUnder(sendId, block, lease);
+    if (!existing) return false;
+    existing.recorded = new Map(copy([...progress.outcomes]));
+    existing.launchedTo = progress.launchedTo;
+    this.progressWrites++;
+    return true;
+  }
+  async handBack(sendId: string, block: RecipientBlock, lease: ClaimLease, outcomes: RecordedOutcomes) {
+    const existing = this.heldUnder(sendId, block, lease);
+    if (!existing) return;
+    Object.assign(existing, { state: 'open', holder: undefined, untilMs: undefined, recorded: new Map(copy([...outcomes])) });
   }
   async settleBlock(sendId: string, block: RecipientBlock, outcomes: PositionOutcome[], lease: ClaimLease) {
-    const existing = this.blocks.get(`${sendId}|${block.first}`);
-    if (existing?.state !== 'claimed' || existing.holder !== lease.holder || existing.untilMs !== lease.untilMs) return;
+    const existing = this.heldUnder(sendId, block, lease);
+    if (!existing) return;
     existing.state = 'settled';
     existing.outcomes = copy(outcomes);
     for (const outcome of outcomes) this.add(sendId, outcome);
-  }
-  async releaseBlock(sendId: string, block: RecipientBlock, lease: ClaimLease) {
-    const existing = this.blocks.get(`${sendId}|${block.first}`);
-    if (existing?.state === 'claimed' && existing.holder === lease.holder && existing.untilMs === lease.untilMs)
-      this.blocks.delete(`${sendId}|${block.first}`);
   }
   async applyDeliveries(sendId: string, updates: DeliveryUpdate[]): Promise<DeliveryResult[]> {
     return updates.map((update) => {
       const block = this.blocks.get(`${sendId}|${update.block}`);
       if (!block) return 'unknown';
-      if (block.state === 'claimed') return 'unsettled';
+      if (block.state !== 'settled') return 'unsettled';
       const outcome = block.outcomes?.[update.index - update.block];
       if (outcome?.kind !== 'sent' || outcome.message_id !== update.messageId) return 'unknown';
       const id = `${sendId}|${update.index}`;
