@@ -86,8 +86,9 @@ const STOPPING = new Set(['132015', '132016']);
 export const BLOCK = 90;
 /**
  * A block's progress is recorded (its answers so far, and how far it may launch) before it launches past the
- * last record, every this many positions: after a crash only the launches since the last record, and the answers
- * then awaited, are `outcome_unknown` (issue 33), at about 5 writes of the block's item per block of 90.
+ * last record, every this many positions: after a crash only the launches since each block's last record are
+ * `outcome_unknown` (issue 33), at most this many in each of the two blocks an invocation has open; about 5
+ * writes of the block's item per block of 90.
  */
 const MARK_STEP = 20;
 
@@ -273,6 +274,9 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
     else if (cancel.cancelled) for (const p of toSend) outcomes.set(p.position, { kind: 'cancelled' });
     else if (clock.now() >= expiresAt) for (const p of toSend) outcomes.set(p.position, { kind: 'expired' });
     else {
+      // At most two blocks with launches not yet recorded (this one and the one before, settling): so a crash
+      // loses at most MARK_STEP launches of each, 40 in all, even when a slow retry holds an earlier block open.
+      if (recordings.length >= 2) await recordings[recordings.length - 2];
       let slot = first;
       /** Slots still booked for this block: a bulk block books its next chunk when they are used. */
       let left = booked;
