@@ -86,11 +86,13 @@ const STOPPING = new Set(['132015', '132016']);
 export const BLOCK = 90;
 /**
  * A block's progress is recorded (its answers so far, and how far it may launch) before it launches past the
- * last record, every this many positions: after a crash only the launches since each block's last record are
- * `outcome_unknown` (issue 33), at most this many in each of the two blocks an invocation has open; about 5
- * writes of the block's item per block of 90.
+ * last record, every this many positions: after a crash only the launches since each open block's last record
+ * (at most this many in each of the two an invocation has open) and the answers then awaited (what was in
+ * flight) are `outcome_unknown` (issue 33). Waiting for those answers before each record would bound them too,
+ * but an upstream answering in a second would then cap a number at 10 messages a second. About 9 writes of
+ * the block's item per block of 90.
  */
-const MARK_STEP = 20;
+const MARK_STEP = 10;
 
 /** The positions of a block still to send: sendable, and not recorded by an earlier holder. */
 const unsentOf = (mine: { position: number; repeat?: number }[], recorded: RecordedOutcomes, start: number) =>
@@ -311,7 +313,8 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
         }
         const offset = p.position - start;
         if (offset >= mark) {
-          // Recorded before launching past the last record: after a crash only launches since are unknown.
+          // Recorded before launching past the last record: after a crash only launches since, and the answers
+          // then awaited, are unknown.
           mark = Math.min(block.size, offset + MARK_STEP);
           if (!(await sends.recordProgress(job.send_id, block, lease, { outcomes: answered(), launchedTo: mark }))) {
             ending = 'taken';
