@@ -11,7 +11,7 @@ import { serviceTable } from '#lib/wiring/table.ts';
 const table = serviceTable();
 
 /**
- * The dispatcher's pace on the local stack's real parts (the dispatch queue, 10 dispatcher pollers, DynamoDB
+ * The dispatcher's pace on the local stack's real parts (the dispatch queue, the dispatcher's pollers, DynamoDB
  * Local, the Graph emulator): sends go in through the API, and the rate is read from the emulator's accept
  * times of the messages. The configured rate (MESSAGES_PER_SECOND) is the baseline.
  */

@@ -16,11 +16,13 @@ export interface QueueDef {
 
 export const QUEUES = {
   sync: { name: 'template-sync', visibilityTimeoutSeconds: 5400, maxReceiveCount: 3, urlSetting: 'SYNC_QUEUE_URL' },
-  // A dispatch job of 1,000 recipients takes 12.5 s at 80 messages per second; the dispatcher gets 50 s and
-  // hands the rest of a longer job to its next invocation. Its 5 minutes of visibility bound how long a job
-  // whose invocation died waits before it is taken up again (issue 23); its claims' leases (the invocation's
-  // time and 30 s) are over by then. A job whose number is busy with other jobs yields and comes back later,
-  // and each turn counts as a receive: 100 receives let a job wait its turns behind a large send before the DLQ.
+  // A dispatch job of 1,000 recipients takes 12.5 s at 80 messages per second (50 s at 20); an invocation sends
+  // a slice of 3 s and hands the rest back (decisions §23), so a job takes 5 to 17 receives. Its 5 minutes of
+  // visibility bound how long a job whose invocation died waits before it is taken up again (issue 23); its
+  // claims' leases (the invocation's time and 30 s) are over by then. A job whose number is busy with other jobs
+  // comes back when the recipients of its send before it would be sent, at most 30 s later (lib/domain/
+  // dispatch.ts, crowdedWait), not every second: 100 receives let a job wait 50 minutes behind its own send on
+  // one number (a campaign of about 240,000 on one STANDARD number; a longer one should use more numbers).
   dispatch: { name: 'template-dispatch', visibilityTimeoutSeconds: 300, maxReceiveCount: 100, urlSetting: 'DISPATCH_QUEUE_URL' },
   // Webhook deliveries back off exponentially (see functions/workers/deliver-webhooks.ts): 20 receives
   // span more than 24 hours before a message moves to the dead-letter queue.

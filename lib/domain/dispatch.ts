@@ -100,6 +100,11 @@ const unsentOf = (mine: { position: number; repeat?: number }[], recorded: Recor
 /** How far ahead a number may be booked before a job leaves it to the others (see the loop). */
 const MAX_BACKLOG_MS = 5_000;
 /**
+ * The longest a crowded job waits before it looks again: a job cannot be woken early (a cancel of its send is
+ * seen when it looks), and 100 receives of 30 s let a job wait 50 minutes behind its own send on one number.
+ */
+const MAX_CROWDED_WAIT_MS = 30_000;
+/**
  * How late a message may go after its slot: LATE_MS, or one of its block's own intervals when they are longer.
  * Later, the rest of its block takes new slots: a slot's time passes to the next holder, so a stalled
  * invocation that went on at its old slots would send beside that holder. Every launch is then within this of
@@ -196,6 +201,19 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
   let intervalMs = await intervalOf();
   const hasTimeFor = (messages: number) => deps.remainingMs() >= settings.safetyMs + messages * intervalMs;
   const mayLaunch = () => !stopped && !cancel.cancelled && clock.now() < expiresAt;
+  /** The send as last read: how much of it is settled tells how long a job crowded off its number waits. */
+  let latest = send;
+  /**
+   * How long a job that finds its number booked by others waits: until the number is free, or, when recipients
+   * of its own send before it are still to go (a long campaign's later jobs), about as long as the number takes
+   * to send them. So a campaign's jobs on one number come back in turn rather than every second each, and a job's
+   * receives stay far below the queue's maxReceiveCount whatever the campaign's length.
+   */
+  const crowdedWait = (freeInMs: number) => {
+    const c = latest.counts;
+    const settled = c ? c.sent + c.failed + c.expired + c.cancelled + c.duplicates_removed : 0;
+    return Math.min(Math.max(freeInMs, Math.max(0, job.first_index - settled) * intervalMs), MAX_CROWDED_WAIT_MS);
+  };
   /**
    * A block made ready to send: claimed, the send's stop looked up, the number's pace read and, for a priority
    * job, its slots reserved. Done for the next block while this one sends, so the number's slots follow each
@@ -213,6 +231,7 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
     if (toSend === 0) return unbooked;
     if (start > 0) {
       const now = await sends.get(job.send_id);
+      latest = now ?? latest;
       stopped ??= now?.stopped;
       cancel.learn(now?.cancelled_at !== undefined);
       intervalMs = await intervalOf();
@@ -247,7 +266,7 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
       const near = await deps.pacer.reserveNear(number!.phoneNumberId, chunk, intervalMs, clock.now(), NEAR_MS);
       if ('freeAt' in near) {
         await sends.handBack(job.send_id, block, lease, recorded);
-        crowdedFor = near.freeAt - NEAR_MS - clock.now();
+        crowdedFor = crowdedWait(near.freeAt - NEAR_MS - clock.now());
         break;
       }
       ({ first, booked } = { first: near.first, booked: chunk });
@@ -257,7 +276,7 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
     // that sent its slice hands the rest back too, so invocations cycle in seconds (decisions §23).
     const backlog = first - clock.now();
     if (following < job.recipients.length) {
-      if (toSend.length > 0 && backlog > MAX_BACKLOG_MS) crowdedFor = backlog;
+      if (toSend.length > 0 && backlog > MAX_BACKLOG_MS) crowdedFor = crowdedWait(backlog);
       else if (toSend.length > 0 && mayLaunch() && clock.now() + toSend.length * intervalMs - startedAt >= settings.sliceMs) sliced = true;
       else if (hasTimeFor(toSend.length + Math.min(BLOCK, job.recipients.length - following))) next = aside(prepareBlock(following));
       else timeUp = true;
@@ -287,6 +306,8 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
       let kept = { first: 0, last: 0, count: 0 };
       /** Offsets below this may have been launched, as recorded on the block (see MARK_STEP). */
       let mark = 0;
+      /** The next record, written while the launches before it go on, so a launch seldom waits for a write. */
+      let ahead: { to: number; written: Promise<boolean> } | undefined;
       for (const [k, p] of toSend.entries()) {
         while (running.size >= settings.inFlight) await Promise.race(running);
         // A campaign's slice may end within a block, where its booked chunk ends: the rest goes back unsent.
@@ -312,14 +333,19 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
           slot = await deps.pacer.reserve(number!.phoneNumberId, left, spacing, clock.now());
         }
         const offset = p.position - start;
-        if (offset >= mark) {
-          // Recorded before launching past the last record: after a crash only launches since, and the answers
-          // then awaited, are unknown.
-          mark = Math.min(block.size, offset + MARK_STEP);
-          if (!(await sends.recordProgress(job.send_id, block, lease, { outcomes: answered(), launchedTo: mark }))) {
+        // Recorded before launching past the last record (after a crash only launches since, and the answers then
+        // awaited, are unknown); the next record is begun half a step before, so it is written by then.
+        if (!ahead && offset >= mark - MARK_STEP / 2) {
+          const to = Math.min(block.size, Math.max(mark, offset) + MARK_STEP);
+          ahead = { to, written: aside(sends.recordProgress(job.send_id, block, lease, { outcomes: answered(), launchedTo: to })) };
+        }
+        if (offset >= mark && ahead) {
+          if (!(await ahead.written)) {
             ending = 'taken';
             break;
           }
+          mark = ahead.to;
+          ahead = undefined;
         }
         let wait = slot - clock.now();
         if (wait > CANCEL_CHECK_MS / 2) {

@@ -488,10 +488,10 @@ export interface SyncLeaseStore {
 /** A queue of jobs for a worker or the dispatch engine. */
 export interface JobQueue {
   /**
-   * Puts messages on the queue. `tenant` names whose work they are (the client id): a fair queue delivers a quiet
-   * tenant's messages before a noisy tenant's backlog (decisions §23).
+   * Puts messages on the queue. `group` names whose work they are (the tenant, and its lane: lanes.ts
+   * queueGroupOf): a fair queue delivers a quiet group's messages before a noisy group's backlog (decisions §23).
    */
-  send(messages: Record<string, unknown>[], tenant?: number): Promise<void>;
+  send(messages: Record<string, unknown>[], group?: string): Promise<void>;
 }
 
 /** Events written with the change that caused them and removed once published (transactional outbox). */

@@ -1,5 +1,6 @@
 import { sendableOf } from './dispatch-job.ts';
 import type { Log } from './log.ts';
+import { laneOf, queueGroupOf } from './sending/lanes.ts';
 import type { JobQueue, SendStore } from './ports.ts';
 
 export interface ReleaseDeps {
@@ -23,7 +24,8 @@ export async function releaseScheduledSend(deps: ReleaseDeps, sendId: string): P
   const jobs = await deps.sends.heldJobs(sendId);
   if (send.cancelled_at) {
     for (const job of jobs) await deps.sends.settleJob(sendId, job.job, sendableOf(job), { kind: 'cancelled' });
-  } else await deps.queue.send(jobs as unknown as Record<string, unknown>[], send.client_id);
+  } else if (jobs.length > 0)
+    await deps.queue.send(jobs as unknown as Record<string, unknown>[], queueGroupOf(send.client_id, laneOf(jobs[0])));
   await deps.sends.markReleased(sendId, deps.now?.() ?? new Date().toISOString());
   deps.log.info('scheduled send released', { jobs: jobs.length, cancelled: Boolean(send.cancelled_at) });
   return send.cancelled_at ? 'cancelled' : 'released';

@@ -13,6 +13,7 @@ import type {
   TemplateRecordStore,
   TemplateUpstream,
 } from './ports.ts';
+import { laneOf, queueGroupOf } from './sending/lanes.ts';
 import { resolveProvider } from './provider.ts';
 import { blocksOf } from './send-recipients.ts';
 import { NO_COUNTS } from './send-status.ts';
@@ -282,9 +283,11 @@ async function queueAllOrNothing(deps: SendDeps, send: SendRecord, jobs: Dispatc
     // Still `queuing`, and nothing queued: never dispatched, so the caller may send again.
     throw new UpstreamUnavailable('The send could not be recorded');
   }
+  // Its jobs' message group on the queue: the tenant, and its priority lane apart (decisions §23).
+  const group = jobs.length > 0 ? queueGroupOf(send.client_id, laneOf(jobs[0])) : undefined;
   try {
     if (send.send_at) await deps.scheduler.schedule(send.send_id, send.send_at);
-    else await deps.queue.send(jobs as unknown as Record<string, unknown>[], send.client_id);
+    else await deps.queue.send(jobs as unknown as Record<string, unknown>[], group);
   } catch {
     await deps.sends.settle(send, 'abandoned').catch(() => undefined);
     throw new UpstreamUnavailable(send.send_at ? 'The scheduler is unreachable' : 'The dispatch queue is unreachable');

@@ -18,6 +18,8 @@ export interface NumberPlan {
   marketing: boolean[];
   /** When each job reaches the queue, from the start (0 when not given). */
   arrivals?: number[];
+  /** All the jobs are parts of one send (`send-0`, in order), as a campaign's are; otherwise each is a send. */
+  oneSend?: boolean;
   stalls: { at: number; ms: number }[];
   lateInvocation: { which: number; upToMs: number } | null;
   answerMs: { min: number; spread: number };
@@ -88,8 +90,10 @@ export async function dispatchOnOneNumber(plan: NumberPlan) {
   const sends = slowed(store, clock, () => random() * plan.storeMs);
   const pacing = slowed(pacer, clock, () => random() * plan.storeMs);
   const jobs: DispatchJob[] = [];
+  const total = plan.jobs.reduce((sum, n) => sum + n, 0);
+  let firstIndex = 0;
   for (const [i, size] of plan.jobs.entries()) {
-    const sendId = `send-${i}`;
+    const sendId = `send-${plan.oneSend ? 0 : i}`;
     const record: SendRecord = {
       send_id: sendId,
       client_id: 7,
@@ -97,17 +101,21 @@ export async function dispatchOnOneNumber(plan: NumberPlan) {
       template: { name: trackOrder.name, language: trackOrder.language },
       status: 'queuing',
       created_at: new Date(start).toISOString(),
-      total: size,
-      jobs: 1,
+      total: plan.oneSend ? total : size,
+      jobs: plan.oneSend ? plan.jobs.length : 1,
     };
-    await store.begin(record);
-    await store.settle(record, 'queued');
+    if (!plan.oneSend || i === 0) {
+      await store.begin(record);
+      await store.settle(record, 'queued');
+    }
+    const part = plan.oneSend ? { job: i + 1, jobs: plan.jobs.length, first_index: firstIndex, total_contacts: total } : {};
     jobs.push(
       jobOf(
         Array.from({ length: size }, (_, k) => recipient(`52${i}${String(k).padStart(6, '0')}`)),
-        { send_id: sendId, ...(plan.marketing[i] && { template: { ...jobOf([]).template, category: 'MARKETING' } }) },
+        { send_id: sendId, ...part, ...(plan.marketing[i] && { template: { ...jobOf([]).template, category: 'MARKETING' } }) },
       ),
     );
+    firstIndex += size;
   }
   const levels = new MemoryThroughputStore();
   /** One job to its end: a job not finished comes back after its delay, as the queue redelivers it. */

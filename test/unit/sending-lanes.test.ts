@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DISPATCH, dispatchJob } from '#lib/domain/dispatch.ts';
 import { silentLog } from '#lib/domain/log.ts';
-import { laneOf } from '#lib/domain/sending/lanes.ts';
+import { laneOf, queueGroupOf } from '#lib/domain/sending/lanes.ts';
 import { paceOf } from '#lib/domain/throughput.ts';
 import { peakSecond } from '../support/accept-times.ts';
 import { jobOf, recipient } from '../support/dispatch-jobs.ts';
@@ -37,6 +37,8 @@ describe('lanes (decisions §23)', () => {
     expect(laneOf(of('UTILITY', 50_000))).toBe('priority');
     expect(laneOf(of('MARKETING', 100))).toBe('priority');
     expect(laneOf(of('MARKETING', 101))).toBe('bulk');
+    // On the queue, each lane of a tenant is a group of its own: its urgent sends do not wait behind its campaign
+    expect([queueGroupOf(7, 'priority'), queueGroupOf(7, 'bulk')]).toEqual(['client-7-priority', 'client-7']);
   });
 
   it('launches a 3-recipient UTILITY send within 2 s of its arrival on a number running a MARKETING campaign of 2,000, which completes exactly at the pace', async () => {
@@ -102,6 +104,21 @@ describe('time-sliced dispatch (decisions §23)', () => {
     // A slice ends within a block's time (90 messages) and its answers after the slice's length.
     for (const { began, ended } of invocations)
       expect(ended - began).toBeLessThanOrEqual(DEFAULT_DISPATCH.sliceMs + 90 * INTERVAL_MS + 500);
+  });
+
+  it('brings a long campaign’s jobs on one number back in turn: 20 jobs of 1,000 queued at once complete exactly, none received more than 30 times', async () => {
+    // Prepare: one send of 20,000 in 20 jobs, all on the queue at once (4.6 minutes of the number's time)
+    const plan: NumberPlan = { ...calm, oneSend: true, jobs: Array(20).fill(1000), marketing: Array(20).fill(true) };
+    // Act
+    const { launches, invocations, store } = await dispatchOnOneNumber(plan);
+    // Assess
+    expect(new Set(launches.map((l) => l.to)).size).toBe(20_000);
+    expect(launches).toHaveLength(20_000);
+    expect((await store.get('send-0'))?.counts?.sent).toBe(20_000);
+    expect(peakSecond(launches.map((l) => l.at))).toBeLessThanOrEqual(RATE * 1.1);
+    const receives = new Map<number, number>();
+    for (const { job } of invocations) receives.set(job, (receives.get(job) ?? 0) + 1);
+    expect(Math.max(...receives.values())).toBeLessThanOrEqual(30);
   });
 
   it('gives a campaign’s block back unsent when priority sends have its number booked beyond a second, and comes back when it is free', async () => {

@@ -41,13 +41,13 @@ export function packBatches(bodies: string[]): string[][] {
 }
 
 /**
- * Sends jobs in as few batches as SQS's limits allow; any message SQS refuses fails the call. A tenant's messages
- * carry its id as `MessageGroupId`: on a standard queue that makes it a fair queue (AWS, 2025).
+ * Sends jobs in as few batches as SQS's limits allow; any message SQS refuses fails the call. A group's messages
+ * carry it as `MessageGroupId`: on a standard queue that makes it a fair queue (AWS, 2025).
  */
 export class SqsJobQueue implements JobQueue {
   constructor(private readonly queue: ServiceQueue) {}
 
-  async send(messages: Record<string, unknown>[], tenant?: number) {
+  async send(messages: Record<string, unknown>[], group?: string) {
     for (const batch of packBatches(messages.map((message) => JSON.stringify(message)))) {
       const result = await this.queue.client.send(
         new SendMessageBatchCommand({
@@ -55,7 +55,7 @@ export class SqsJobQueue implements JobQueue {
           Entries: batch.map((body, j) => ({
             Id: String(j),
             MessageBody: body,
-            ...(tenant !== undefined && { MessageGroupId: `client-${tenant}` }),
+            ...(group !== undefined && { MessageGroupId: group }),
           })),
         }),
       );

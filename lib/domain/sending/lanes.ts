@@ -16,6 +16,12 @@ export const SMALL_SEND = 100;
 export const laneOf = (job: Pick<DispatchJob, 'template' | 'total_contacts'>): Lane =>
   URGENT_CATEGORIES.has(job.template.category ?? '') || job.total_contacts <= SMALL_SEND ? 'priority' : 'bulk';
 
+/**
+ * The dispatch queue's message group of a send's jobs (decisions §23): the tenant, and its priority lane apart,
+ * so a fair queue serves a tenant's one-time passwords before its own campaign's backlog, not after it.
+ */
+export const queueGroupOf = (clientId: number, lane: Lane) => (lane === 'priority' ? `client-${clientId}-priority` : `client-${clientId}`);
+
 /** A bulk chunk holds at least this many messages (the pacing item then takes ≤ 1 write per 20 messages) … */
 const CHUNK_MESSAGES = 20;
 /** … and about this much of the number's time. */

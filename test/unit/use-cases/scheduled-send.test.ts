@@ -55,6 +55,8 @@ describe('a scheduled send (decisions §22)', () => {
     expect([released, again]).toEqual(['released', 'skipped']);
     expect(world.queue.sent).toHaveLength(1);
     expect(world.queue.sent[0]).toMatchObject({ send_id: 's-1', first_index: 0 });
+    // Queued under its tenant's priority lane: a UTILITY send (decisions §23)
+    expect(world.queue.groups).toEqual(['client-7-priority']);
     expect(after.status).toBe('queued');
   });
 

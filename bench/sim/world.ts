@@ -1,0 +1,287 @@
+import { DEFAULT_DISPATCH, type DispatchResult, dispatchJob } from '#lib/domain/dispatch.ts';
+import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
+import { silentLog } from '#lib/domain/log.ts';
+import type { MessageAnswer, SendRecord } from '#lib/domain/ports.ts';
+import { laneOf, queueGroupOf } from '#lib/domain/sending/lanes.ts';
+import { MESSAGES_PER_SECOND } from '#lib/domain/throughput.ts';
+import { MemoryPacer, MemorySendStore, MemoryThroughputStore } from '../../test/support/memory/stores.ts';
+import type { SimClock } from './clock.ts';
+
+/**
+ * The parts of AWS and Meta around the real dispatcher, as a simulation needs them (issue 33), each a model of
+ * what the service relies on, no more:
+ * - SQS: a standard queue with message groups (a fair queue: the group with the fewest messages in flight, then
+ *   the fewest queued, goes first), visibility, and a job handed back after its delay;
+ * - Lambda: an event source that starts an invocation per visible job while under its concurrency, which grows
+ *   by about 300 a minute from 5 (or is there at once, for a service warmed up), up to the setting; a cold
+ *   start of 300 ms for each new container; 50 s a run;
+ * - DynamoDB: the in-memory stores behind a latency, with the write units each partition key takes a second
+ *   counted (the pacing item per number; a send's partitions: its blocks and its count shards);
+ * - Meta: each number at its level, 130429 beyond 1.1 × it in any rolling second, an answer in 80–180 ms.
+ */
+export interface WorldSettings {
+  concurrency: number;
+  dbLatencyMs: number;
+  /** Invocations the event source adds a second (AWS: about 300 a minute); Infinity for a warmed-up service. */
+  rampPerSecond: number;
+}
+
+const COLD_START_MS = 300;
+const RUN_MS = 50_000;
+const MEMORY_GB = 1;
+/** Prices (us-east-1, 2025): Lambda per GB-second and per request, SQS per request, DynamoDB per write unit. */
+const PRICE = { gbSecond: 0.0000166667, invocation: 0.2e-6, sqsRequest: 0.4e-6, writeUnit: 0.625e-6 };
+
+interface QueuedJob {
+  id: number;
+  job: DispatchJob;
+  group: string;
+  visibleAt: number;
+  inFlight: boolean;
+}
+
+/** The dispatch queue as a fair queue. */
+class FairQueue {
+  private readonly groups = new Map<string, QueuedJob[]>();
+  private readonly inFlight = new Map<string, number>();
+  private nextId = 0;
+  requests = 0;
+
+  send(job: DispatchJob, group: string, visibleAt: number) {
+    this.requests++;
+    const list = this.groups.get(group) ?? [];
+    list.push({ id: this.nextId++, job, group, visibleAt, inFlight: false });
+    this.groups.set(group, list);
+  }
+
+  receive(now: number): QueuedJob | undefined {
+    let best: QueuedJob | undefined;
+    let bestKey: [number, number, number] | undefined;
+    for (const [group, list] of this.groups) {
+      const ready = list.find((m) => !m.inFlight && m.visibleAt <= now);
+      if (!ready) continue;
+      const key: [number, number, number] = [this.inFlight.get(group) ?? 0, list.length, ready.id];
+      if (
+        !bestKey ||
+        key[0] < bestKey[0] ||
+        (key[0] === bestKey[0] && (key[1] < bestKey[1] || (key[1] === bestKey[1] && key[2] < bestKey[2])))
+      ) {
+        best = ready;
+        bestKey = key;
+      }
+    }
+    if (best) {
+      this.requests++;
+      best.inFlight = true;
+      this.inFlight.set(best.group, (this.inFlight.get(best.group) ?? 0) + 1);
+    }
+    return best;
+  }
+
+  settle(message: QueuedJob, result: DispatchResult | 'failed', now: number) {
+    this.requests++;
+    this.inFlight.set(message.group, (this.inFlight.get(message.group) ?? 1) - 1);
+    message.inFlight = false;
+    if (result !== 'failed' && result.outcome === 'retry_later') message.visibleAt = now + result.afterSeconds * 1000;
+    else if (result === 'failed') message.visibleAt = now + 300_000;
+    else {
+      const list = this.groups.get(message.group) ?? [];
+      list.splice(list.indexOf(message), 1);
+      if (list.length === 0) this.groups.delete(message.group);
+    }
+  }
+
+  get size() {
+    let n = 0;
+    for (const list of this.groups.values()) n += list.length;
+    return n;
+  }
+}
+
+/** Write units per partition key per second, and the most any key took in one second. */
+class WriteMeter {
+  private readonly current = new Map<string, { second: number; units: number }>();
+  hottest = { key: '', units: 0 };
+  total = 0;
+
+  add(key: string, units: number, now: number) {
+    this.total += units;
+    const second = Math.floor(now / 1000);
+    const entry = this.current.get(key);
+    const counted = entry && entry.second === second ? entry.units + units : units;
+    this.current.set(key, { second, units: counted });
+    if (counted > this.hottest.units) this.hottest = { key, units: counted };
+  }
+}
+
+/** A store whose every call first waits the latency, and whose writes the meter counts by partition key. */
+function metered<T extends object>(
+  target: T,
+  clock: SimClock,
+  latencyMs: number,
+  keysOf: (method: string, args: unknown[]) => [string, number][],
+  meter: WriteMeter,
+): T {
+  return new Proxy(target, {
+    get(object, name, receiver) {
+      const value = Reflect.get(object, name, receiver);
+      if (typeof value !== 'function') return value;
+      return async (...args: unknown[]) => {
+        await clock.sleep(latencyMs);
+        const result = await value.apply(object, args);
+        for (const [key, units] of keysOf(String(name), args)) meter.add(key, units, clock.now());
+        return result;
+      };
+    },
+  });
+}
+
+/** Which partition a block's items are on (SEND_PARTS = 16 in the table; its count shards on the send's own). */
+const partOf = (sendId: string, first: number) => `SENDPART#${sendId}#${Math.floor(first / 90) % 16}`;
+
+export class World {
+  readonly queue = new FairQueue();
+  readonly meter = new WriteMeter();
+  readonly store = new MemorySendStore();
+  private readonly pacer = new MemoryPacer();
+  private readonly levels = new MemoryThroughputStore();
+  /** Launches per number per second (its peak at launch), refusals, first launch of each send. */
+  private readonly perSecond = new Map<string, Map<number, number>>();
+  private readonly recent = new Map<string, number[]>();
+  readonly firstLaunch = new Map<string, number>();
+  launches = 0;
+  refusals = 0;
+  invocations = 0;
+  gbSeconds = 0;
+  running = 0;
+  mostRunning = 0;
+  private warm = 0;
+  private serial = 0;
+
+  constructor(
+    private readonly clock: SimClock,
+    private readonly settings: WorldSettings,
+  ) {}
+
+  /** A send recorded as the API accepts it, and its jobs queued under its tenant. */
+  async accept(send: SendRecord, jobs: DispatchJob[]) {
+    await this.store.begin(send);
+    await this.store.settle(send, 'queued');
+    for (const job of jobs) this.queue.send(job, queueGroupOf(send.client_id, laneOf(job)), this.clock.now());
+  }
+
+  private readonly upstream = {
+    sendMessage: async (phone: string, _message: Record<string, unknown>, reference: string): Promise<MessageAnswer> => {
+      const now = this.clock.now();
+      const window = (this.recent.get(phone) ?? []).filter((at) => at > now - 1000);
+      if (window.length >= MESSAGES_PER_SECOND.STANDARD * 1.1) {
+        this.refusals++;
+        this.recent.set(phone, window);
+        await this.clock.sleep(80);
+        return { kind: 'refused', code: '130429', title: 'Rate limit hit', retryable: true };
+      }
+      window.push(now);
+      this.recent.set(phone, window);
+      this.launches++;
+      const seconds = this.perSecond.get(phone) ?? new Map<number, number>();
+      const second = Math.floor(now / 1000);
+      seconds.set(second, (seconds.get(second) ?? 0) + 1);
+      this.perSecond.set(phone, seconds);
+      const sendId = reference.split(':')[1];
+      if (!this.firstLaunch.has(sendId)) this.firstLaunch.set(sendId, now);
+      await this.clock.sleep(80 + (this.serial++ % 100));
+      return { kind: 'accepted', message_id: `wamid.${this.launches}` };
+    },
+    catalogOf: async () => 'catalog-1',
+    throughputOf: async () => 'STANDARD' as const,
+  };
+
+  /** The highest launches in one second on any number, as a share of its level. */
+  peakShare() {
+    let peak = 0;
+    for (const seconds of this.perSecond.values()) for (const n of seconds.values()) peak = Math.max(peak, n);
+    return peak / MESSAGES_PER_SECOND.STANDARD;
+  }
+
+  /** The event source: starts invocations while under its concurrency, every 10 ms of virtual time. */
+  async serve(untilMs: number) {
+    const sends = metered(
+      this.store,
+      this.clock,
+      this.settings.dbLatencyMs,
+      (method, args) => {
+        const [sendId, block] = args as [string, { first: number }];
+        if (method === 'claimBlock' || method === 'recordProgress' || method === 'handBack') return [[partOf(sendId, block.first), 1]];
+        if (method === 'settleBlock')
+          return [
+            [partOf(sendId, block.first), 2],
+            [`SEND#${sendId}`, 2],
+          ];
+        if (method === 'beginJob') return [[`SEND#${sendId}`, 1]];
+        return [];
+      },
+      this.meter,
+    );
+    const pacer = metered(
+      this.pacer,
+      this.clock,
+      this.settings.dbLatencyMs,
+      (method, args) => (method.startsWith('reserve') ? [[`PACING#${args[0]}`, 1]] : []),
+      this.meter,
+    );
+    const end = this.clock.now() + untilMs;
+    while (this.clock.now() < end) {
+      const seconds = (this.clock.now() - this.clock.start) / 1000;
+      const capacity = Math.min(this.settings.concurrency, 5 + Math.floor(seconds * this.settings.rampPerSecond));
+      for (let message = this.running < capacity ? this.queue.receive(this.clock.now()) : undefined; message; ) {
+        void this.invoke(message, sends, pacer);
+        message = this.running < capacity ? this.queue.receive(this.clock.now()) : undefined;
+      }
+      await this.clock.sleep(10);
+    }
+  }
+
+  private async invoke(message: QueuedJob, sends: MemorySendStore, pacer: MemoryPacer) {
+    this.running++;
+    this.invocations++;
+    this.mostRunning = Math.max(this.mostRunning, this.running);
+    const started = this.clock.now();
+    if (this.running > this.warm) {
+      this.warm = this.running;
+      await this.clock.sleep(COLD_START_MS);
+    }
+    let result: DispatchResult | 'failed';
+    try {
+      result = await dispatchJob(
+        {
+          sends,
+          pacer,
+          levels: this.levels,
+          upstream: this.upstream,
+          log: silentLog,
+          clock: this.clock,
+          settings: DEFAULT_DISPATCH,
+          holder: `invocation-${this.invocations}`,
+          remainingMs: () => RUN_MS - (this.clock.now() - started),
+        },
+        message.job,
+      );
+    } catch {
+      result = 'failed';
+    }
+    this.gbSeconds += ((this.clock.now() - started) / 1000) * MEMORY_GB;
+    this.running--;
+    this.queue.settle(message, result, this.clock.now());
+  }
+
+  /** What a million messages cost at these prices, from what this run used. */
+  costPerMillion() {
+    if (this.launches === 0) return 0;
+    const dollars =
+      this.gbSeconds * PRICE.gbSecond +
+      this.invocations * PRICE.invocation +
+      this.queue.requests * PRICE.sqsRequest +
+      this.meter.total * PRICE.writeUnit;
+    return (dollars / this.launches) * 1e6;
+  }
+}
