@@ -1,6 +1,7 @@
 import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
 import type { SendRecord } from '#lib/domain/ports.ts';
 import { dispatchConcurrency } from '#lib/config.ts';
+import { DispatchMessages } from '#lib/workers.ts';
 import { jobOf, recipient } from '../test/support/dispatch-jobs.ts';
 import { SimClock } from './sim/clock.ts';
 import { World } from './sim/world.ts';
@@ -100,7 +101,7 @@ export async function tenantsScenario(
   const { tenants = 1000, campaigns = 50, campaignSize = 100_000, seconds = Number(process.env.SIM_SECONDS ?? 60) } = options;
   const concurrency = options.concurrency ?? dispatchConcurrency();
   const clock = new SimClock();
-  const world = new World(clock, { concurrency, dbLatencyMs: 4, rampPerSecond: 5 });
+  const world = new World(clock, { concurrency, dbLatencyMs: 4, rampPerSecond: 5, batchSize: DispatchMessages.trigger.batchSize });
   for (let c = 1; c <= campaigns; c++) {
     const { record, jobs } = sendOf(`campaign-${c}`, c, campaignSize, 'MARKETING', clock.now());
     await world.accept(record, jobs);
@@ -137,17 +138,23 @@ export async function tenantsScenario(
  * Many numbers sending at once, on a service warmed up to its concurrency (the steady state, not the ramp): each
  * of `numbers` tenants sends 1,000 on its own number at the start.
  */
-export async function numbersScenario(options: { numbers?: number; seconds?: number; concurrency?: number } = {}) {
+export async function numbersScenario(options: { numbers?: number; seconds?: number; concurrency?: number; batchSize?: number } = {}) {
   const { numbers = Number(process.env.SIM_NUMBERS ?? 2000), seconds = Number(process.env.SIM_NUMBER_SECONDS ?? 10) } = options;
   const concurrency = options.concurrency ?? Number(process.env.SIM_NUMBERS_CONCURRENCY ?? 1000);
   const clock = new SimClock();
-  const world = new World(clock, { concurrency, dbLatencyMs: 4, rampPerSecond: Number.POSITIVE_INFINITY });
+  const batchSize = options.batchSize ?? DispatchMessages.trigger.batchSize;
+  const world = new World(clock, { concurrency, dbLatencyMs: 4, rampPerSecond: Number.POSITIVE_INFINITY, batchSize });
   for (let c = 1; c <= numbers; c++) {
     const { record, jobs } = sendOf(`send-${c}`, c, JOB, 'MARKETING', clock.now());
     await world.accept(record, jobs);
   }
   await clock.run(world.serve(seconds * 1000), seconds * 1000);
-  return figures(`${numbers.toLocaleString('en')} numbers sending at once (warmed up)`, world, concurrency, seconds);
+  return figures(
+    `${numbers.toLocaleString('en')} numbers sending at once (warmed up, ${batchSize} jobs an invocation)`,
+    world,
+    concurrency,
+    seconds,
+  );
 }
 
 export function simulationTable(rows: ScenarioFigures[]) {

@@ -24,6 +24,8 @@ export interface WorldSettings {
   dbLatencyMs: number;
   /** Invocations the event source adds a second (AWS: about 300 a minute); Infinity for a warmed-up service. */
   rampPerSecond: number;
+  /** Jobs an invocation takes at once and dispatches side by side (lib/workers.ts, DispatchMessages). */
+  batchSize: number;
 }
 
 const COLD_START_MS = 300;
@@ -233,15 +235,21 @@ export class World {
     while (this.clock.now() < end) {
       const seconds = (this.clock.now() - this.clock.start) / 1000;
       const capacity = Math.min(this.settings.concurrency, 5 + Math.floor(seconds * this.settings.rampPerSecond));
-      for (let message = this.running < capacity ? this.queue.receive(this.clock.now()) : undefined; message; ) {
-        void this.invoke(message, sends, pacer);
-        message = this.running < capacity ? this.queue.receive(this.clock.now()) : undefined;
+      while (this.running < capacity) {
+        const batch: QueuedJob[] = [];
+        for (let message = this.queue.receive(this.clock.now()); message; ) {
+          batch.push(message);
+          message = batch.length < this.settings.batchSize ? this.queue.receive(this.clock.now()) : undefined;
+        }
+        if (batch.length === 0) break;
+        void this.invoke(batch, sends, pacer);
       }
       await this.clock.sleep(10);
     }
   }
 
-  private async invoke(message: QueuedJob, sends: MemorySendStore, pacer: MemoryPacer) {
+  /** One invocation: its jobs dispatched side by side, each settled on the queue as it ends. */
+  private async invoke(batch: QueuedJob[], sends: MemorySendStore, pacer: MemoryPacer) {
     this.running++;
     this.invocations++;
     this.mostRunning = Math.max(this.mostRunning, this.running);
@@ -250,28 +258,35 @@ export class World {
       this.warm = this.running;
       await this.clock.sleep(COLD_START_MS);
     }
-    let result: DispatchResult | 'failed';
-    try {
-      result = await dispatchJob(
-        {
-          sends,
-          pacer,
-          levels: this.levels,
-          upstream: this.upstream,
-          log: silentLog,
-          clock: this.clock,
-          settings: DEFAULT_DISPATCH,
-          holder: `invocation-${this.invocations}`,
-          remainingMs: () => RUN_MS - (this.clock.now() - started),
-        },
-        message.job,
-      );
-    } catch {
-      result = 'failed';
-    }
+    const invocation = this.invocations;
+    await Promise.all(
+      batch.map(async (message, i) => {
+        let result: DispatchResult | 'failed';
+        try {
+          result = await dispatchJob(
+            {
+              sends,
+              pacer,
+              levels: this.levels,
+              upstream: this.upstream,
+              log: silentLog,
+              clock: this.clock,
+              settings: DEFAULT_DISPATCH,
+              holder: `invocation-${invocation}:${i}`,
+              remainingMs: () => RUN_MS - (this.clock.now() - started),
+            },
+            message.job,
+          );
+        } catch {
+          result = 'failed';
+        }
+        return { message, result };
+      }),
+    ).then((ended) => {
+      for (const { message, result } of ended) this.queue.settle(message, result, this.clock.now());
+    });
     this.gbSeconds += ((this.clock.now() - started) / 1000) * MEMORY_GB;
     this.running--;
-    this.queue.settle(message, result, this.clock.now());
   }
 
   /** What a million messages cost at these prices, from what this run used. */

@@ -15,7 +15,7 @@ import { serviceTable } from '#lib/wiring/table.ts';
 const table = serviceTable();
 
 /**
- * The dispatcher: consumes dispatch jobs (docs/dispatch-jobs.md), one job per invocation. A job that is not
+ * The dispatcher: consumes dispatch jobs (docs/dispatch-jobs.md), up to four jobs per invocation, side by side. A job that is not
  * finished (its send still queuing, recipients held by another invocation, the invocation's time up) is
  * reported failed and comes back sooner than the queue's visibility timeout when the reason allows; what it
  * settled stays settled.

@@ -90,14 +90,21 @@ export function queueWorker<M>(
   options: QueueWorkerOptions<M>,
 ) {
   const queueUrl = consumedQueue(worker, options as QueueWorkerOptions<unknown>);
-  const processor = new BatchProcessor(EventType.SQS);
   const handleOne = async (record: SQSRecord, context: Context) => {
     const { message, work } = recordWork(record, context, options);
     await settleRecord(await handleRecord(message, work), record, work.log, queueUrl, options.redeliver);
   };
+  // A processor per invocation: it keeps the batch's successes and failures while its records run, and
+  // invocations that overlap in one process (the local stack runs a worker's invocations side by side) would
+  // otherwise report each other's (a job to retry reported done, and deleted: found with four jobs a batch).
+  // A batch whose every message comes back is reported, not thrown: a dispatcher handing its job back after a
+  // slice is the usual case, not an error of the function (its Errors alarm would ring every few seconds).
   return (event: SQSEvent, context: Context) =>
     inInvocation(context, {}, () =>
-      processPartialResponse(event, (record: SQSRecord) => handleOne(record, context), processor, { context }),
+      processPartialResponse(event, (record: SQSRecord) => handleOne(record, context), new BatchProcessor(EventType.SQS), {
+        context,
+        throwOnFullBatchFailure: false,
+      }),
     );
 }
 

@@ -9,15 +9,15 @@ import type { SQSEvent } from 'aws-lambda';
 import { describe, expect, inject, it } from 'vitest';
 import { pollQueue } from '../../local/queue-poller.ts';
 
+/** A client of the shared stack's SQS server. */
+const localSqs = () =>
+  new SQSClient({ endpoint: inject('sqsEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+
 /** The local event source mapping behaves as AWS's on the retry path: receive counts arrive and grow. */
 describe('the local SQS poller', () => {
   it('hands each retry its growing ApproximateReceiveCount, and deletes the message once handled', async () => {
     // Prepare: a queue of this test's own whose messages come back after one second
-    const sqs = new SQSClient({
-      endpoint: inject('sqsEndpoint'),
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
+    const sqs = localSqs();
     const { QueueUrl } = await sqs.send(
       new CreateQueueCommand({ QueueName: `poller-${Date.now()}`, Attributes: { VisibilityTimeout: '1' } }),
     );
@@ -45,11 +45,7 @@ describe('the local SQS poller', () => {
 
   it('counts a receive, not a visibility change, as AWS does: a consumer that sets its own retry delay keeps its receives', async () => {
     // Prepare
-    const sqs = new SQSClient({
-      endpoint: inject('sqsEndpoint'),
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
+    const sqs = localSqs();
     const { QueueUrl } = await sqs.send(
       new CreateQueueCommand({ QueueName: `visibility-${Date.now()}`, Attributes: { VisibilityTimeout: '30' } }),
     );
@@ -69,11 +65,7 @@ describe('the local SQS poller', () => {
 
   it('is a fair queue, as AWS’s standard queue with message groups: a quiet tenant’s message goes before a noisy tenant’s backlog', async () => {
     // Prepare: tenant 1 has 30 messages queued and 5 in flight
-    const sqs = new SQSClient({
-      endpoint: inject('sqsEndpoint'),
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
+    const sqs = localSqs();
     const { QueueUrl } = await sqs.send(
       new CreateQueueCommand({ QueueName: `fair-${Date.now()}`, Attributes: { VisibilityTimeout: '60' } }),
     );

@@ -453,7 +453,7 @@ describe('the route manifest', () => {
   it("deploys the dispatcher on the dispatch queue with a concurrency cap, the queue's timeout, the pace, and alarms", () => {
     // Assess: the event source mapping caps concurrent dispatchers and reports partial failures
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      BatchSize: 1,
+      BatchSize: 4,
       FunctionResponseTypes: ['ReportBatchItemFailures'],
       ScalingConfig: { MaximumConcurrency: 250 },
     });

@@ -47,6 +47,32 @@ describe('queueWorker: a manifest entry plus one record handler', () => {
     expect(redeliver).toHaveBeenCalledExactlyOnceWith('http://127.0.0.1:1/queue/dispatch', 'rh1', 4);
   });
 
+  it('reports each invocation’s own failures when two overlap in one process (the local stack runs them side by side)', async () => {
+    // Prepare: the first invocation's first message retries at once, its second waits until the second invocation is done
+    process.env.DISPATCH_QUEUE_URL = 'http://127.0.0.1:1/queue/dispatch';
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const handler = queueWorker<{ n: number }>(
+      worker(true),
+      async (message) => {
+        if (message.n === 1) return { retry: { afterSeconds: 1, reason: 'later' } };
+        if (message.n === 3) await held;
+      },
+      { keysOf: (message) => ({ correlation_id: `c${message.n}` }), redeliver: async () => undefined },
+    );
+    // Act
+    const first = handler(batch('{"n":1}', '{"n":3}'), context);
+    await new Promise((resolve) => setImmediate(resolve));
+    const secondResult = await handler(batch('{"n":2}'), context);
+    release();
+    const firstResult = await first;
+    // Assess: the retry stays the first invocation's failure, not cleared by the second's batch
+    expect(firstResult.batchItemFailures).toEqual([{ itemIdentifier: 'm0' }]);
+    expect(secondResult.batchItemFailures).toEqual([]);
+  });
+
   it('refuses a worker that redelivers without the redelivery function, and a scheduled worker', () => {
     expect(() => queueWorker(worker(true), () => undefined, { keysOf: () => ({}) })).toThrow('redelivers');
     const scheduled = { ...worker(false), trigger: { everyMinutes: 1 } };
