@@ -269,7 +269,8 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
         crowdedFor = crowdedWait(near.freeAt - NEAR_MS - clock.now());
         break;
       }
-      ({ first, booked } = { first: near.first, booked: chunk });
+      first = near.first;
+      booked = chunk;
     }
     // A number booked further ahead than MAX_BACKLOG_MS (other jobs send on it) is left to them after this
     // block: the invocation is freed for other numbers and the job comes back when the number has room. A job
