@@ -4,6 +4,7 @@ import { type DispatchJob, recipientDigits, sendableOf } from './dispatch-job.ts
 import { messageReference } from './delivery.ts';
 import type { Log } from './log.ts';
 import { chunkOf, laneOf, NEAR_MS } from './sending/lanes.ts';
+import { ProgressRecords } from './sending/progress.ts';
 import { paceOf, throughputLevel } from './throughput.ts';
 import type {
   ClaimLease,
@@ -84,16 +85,6 @@ export interface DispatchDeps {
 const STOPPING = new Set(['132015', '132016']);
 /** Positions per block: one claim and one settlement each (the settlement also counts on the send). */
 export const BLOCK = 90;
-/**
- * A block's progress is recorded (its answers so far, and how far it may launch) before it launches past the
- * last record, every this many positions: after a crash only the launches since each open block's last record
- * (at most this many in each of the two an invocation has open) and the answers then awaited (what was in
- * flight) are `outcome_unknown` (issue 33). Waiting for those answers before each record would bound them too,
- * but an upstream answering in a second would then cap a number at 10 messages a second. About 9 writes of
- * the block's item per block of 90.
- */
-const MARK_STEP = 10;
-
 /** The positions of a block still to send: sendable, and not recorded by an earlier holder. */
 const unsentOf = (mine: { position: number; repeat?: number }[], recorded: RecordedOutcomes, start: number) =>
   mine.filter((p) => p.repeat === undefined && !recorded.has(p.position - start));
@@ -297,7 +288,8 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
     else if (clock.now() >= expiresAt) for (const p of toSend) outcomes.set(p.position, { kind: 'expired' });
     else {
       // At most two blocks with launches not yet recorded (this one and the one before, settling): so a crash
-      // loses at most MARK_STEP launches of each, 40 in all, even when a slow retry holds an earlier block open.
+      // loses the launches since the last record of two blocks at most (sending/progress.ts), even when a slow
+      // retry holds an earlier block open.
       if (recordings.length >= 2) await recordings[recordings.length - 2];
       let slot = first;
       /** Slots still booked for this block: a bulk block books its next chunk when they are used. */
@@ -305,10 +297,9 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
       let spacing = intervalMs;
       /** The launches since the block last took slots: the pace it keeps, without the lateness that ends them. */
       let kept = { first: 0, last: 0, count: 0 };
-      /** Offsets below this may have been launched, as recorded on the block (see MARK_STEP). */
-      let mark = 0;
-      /** The next record, written while the launches before it go on, so a launch seldom waits for a write. */
-      let ahead: { to: number; written: Promise<boolean> } | undefined;
+      const progress = new ProgressRecords(block.size, (launchedTo) =>
+        sends.recordProgress(job.send_id, block, lease, { outcomes: answered(), launchedTo }),
+      );
       for (const [k, p] of toSend.entries()) {
         while (running.size >= settings.inFlight) await Promise.race(running);
         // A campaign's slice may end within a block, where its booked chunk ends: the rest goes back unsent.
@@ -333,20 +324,11 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
           left = lane === 'priority' ? rest : Math.min(rest, chunkOf(spacing));
           slot = await deps.pacer.reserve(number!.phoneNumberId, left, spacing, clock.now());
         }
-        const offset = p.position - start;
-        // Recorded before launching past the last record (after a crash only launches since, and the answers then
-        // awaited, are unknown); the next record is begun half a step before, so it is written by then.
-        if (!ahead && offset >= mark - MARK_STEP / 2) {
-          const to = Math.min(block.size, Math.max(mark, offset) + MARK_STEP);
-          ahead = { to, written: aside(sends.recordProgress(job.send_id, block, lease, { outcomes: answered(), launchedTo: to })) };
-        }
-        if (offset >= mark && ahead) {
-          if (!(await ahead.written)) {
-            ending = 'taken';
-            break;
-          }
-          mark = ahead.to;
-          ahead = undefined;
+        // Recorded before launching past the last record (sending/progress.ts): a record refused means another
+        // invocation took the block over, and nothing more of it is launched here.
+        if (!(await progress.mayLaunch(p.position - start))) {
+          ending = 'taken';
+          break;
         }
         let wait = slot - clock.now();
         if (wait > CANCEL_CHECK_MS / 2) {
