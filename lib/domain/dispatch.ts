@@ -4,6 +4,7 @@ import { type DispatchJob, recipientDigits, sendableOf } from './dispatch-job.ts
 import { messageReference } from './delivery.ts';
 import type { Log } from './log.ts';
 import { chunkOf, laneOf, NEAR_MS } from './sending/lanes.ts';
+import { LaunchSlots } from './sending/slots.ts';
 import { ProgressRecords } from './sending/progress.ts';
 import { paceOf, throughputLevel } from './throughput.ts';
 import type {
@@ -95,26 +96,6 @@ const MAX_BACKLOG_MS = 5_000;
  * seen when it looks), and 100 receives of 30 s let a job wait 50 minutes behind its own send on one number.
  */
 const MAX_CROWDED_WAIT_MS = 30_000;
-/**
- * How late a message may go after its slot: LATE_MS, or one of its block's own intervals when they are longer.
- * Later, the rest of its block takes new slots: a slot's time passes to the next holder, so a stalled
- * invocation that went on at its old slots would send beside that holder. Every launch is then within this of
- * a slot of its own, and a second holds at most the slots of itself and the 150 ms before it (1.15 × the pace,
- * 1.035 × the rate at PACE_SHARE) and a message more per block whose own interval is longer. A timer that fires
- * up to this late (a busy process) costs no reservation; a stall longer than it costs one per block it meets.
- */
-const LATE_MS = 150;
-/**
- * A late block takes new slots at the pace it kept, with this much to spare. It takes them each time it is late,
- * never sending on at slots gone by (a block that once did so after two late reservations sent beside the next
- * holder: 89 in a second at a pace of 72, found by test/unit/pacing-properties.test.ts). The spacing follows the block's own pace, so a slow process is seldom
- * late twice and the pacing item takes few writes. The spare is small: a process that is its own bottleneck
- * goes at the slots it reserved, so half again (tried first) cost a third of its throughput (the benchmark's
- * uncapped HIGH row fell from 188 to 90 a second).
- */
-const KEPT_PACE_MARGIN = 1.1;
-/** A block never takes slots further apart than this: slower than a message a second, it takes them often. */
-const SLOWEST_SPACING_MS = 1_000;
 const THIRTY_DAYS_S = 30 * 86_400;
 
 /**
@@ -291,39 +272,24 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
       // loses the launches since the last record of two blocks at most (sending/progress.ts), even when a slow
       // retry holds an earlier block open.
       if (recordings.length >= 2) await recordings[recordings.length - 2];
-      let slot = first;
-      /** Slots still booked for this block: a bulk block books its next chunk when they are used. */
-      let left = booked;
-      let spacing = intervalMs;
-      /** The launches since the block last took slots: the pace it keeps, without the lateness that ends them. */
-      let kept = { first: 0, last: 0, count: 0 };
+      const slots = new LaunchSlots({
+        lane,
+        intervalMs,
+        booked: { first, count: booked },
+        clock,
+        reserve: (count, spacingMs) => deps.pacer.reserve(number!.phoneNumberId, count, spacingMs, clock.now()),
+      });
       const progress = new ProgressRecords(block.size, (launchedTo) =>
         sends.recordProgress(job.send_id, block, lease, { outcomes: answered(), launchedTo }),
       );
       for (const [k, p] of toSend.entries()) {
         while (running.size >= settings.inFlight) await Promise.race(running);
         // A campaign's slice may end within a block, where its booked chunk ends: the rest goes back unsent.
-        if (lane === 'bulk' && left === 0 && k > 0 && clock.now() - startedAt >= settings.sliceMs) {
+        if (lane === 'bulk' && slots.chunkUsed && k > 0 && clock.now() - startedAt >= settings.sliceMs) {
           ending = 'hand back';
           break;
         }
-        const late = clock.now() > slot + Math.max(LATE_MS, spacing);
-        if (late) {
-          // Too late for its slot (a stall, slow answers): the rest of the block takes slots from now, at the
-          // pace its launches kept since it last took slots when that is slower (with a margin), so a process
-          // that cannot keep the number's pace reserves what it can send rather than reserving again and again,
-          // and a stall (a gap, not a pace) costs one reservation at the pace it had.
-          // Late again before a second launch: no pace to read, and the block is slower than its slots (an
-          // invocation whose timers fire late): its spacing doubles, so it takes slots a few times, not each message.
-          const keptPace = kept.count < 2 ? spacing * 2 : ((kept.last - kept.first) / (kept.count - 1)) * KEPT_PACE_MARGIN;
-          spacing = Math.min(Math.max(intervalMs, keptPace), SLOWEST_SPACING_MS);
-          kept = { first: 0, last: 0, count: 0 };
-        }
-        if (late || left === 0) {
-          const rest = toSend.length - k;
-          left = lane === 'priority' ? rest : Math.min(rest, chunkOf(spacing));
-          slot = await deps.pacer.reserve(number!.phoneNumberId, left, spacing, clock.now());
-        }
+        const slot = await slots.next(toSend.length - k);
         // Recorded before launching past the last record (sending/progress.ts): a record refused means another
         // invocation took the block over, and nothing more of it is launched here.
         if (!(await progress.mayLaunch(p.position - start))) {
@@ -345,9 +311,7 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
           for (const rest of toSend.slice(k)) outcomes.set(rest.position, { kind: 'cancelled' });
           break;
         }
-        kept = { first: kept.count === 0 ? clock.now() : kept.first, last: clock.now(), count: kept.count + 1 };
-        slot += spacing;
-        left--;
+        slots.launched();
         const one = (async () => {
           const outcome = await sendOne(deps, job, p.position, {
             expiresAt,
