@@ -52,7 +52,12 @@ export const SendBody = v.strictObject({
   did: v.pipe(v.string('did is required'), v.trim(), v.minLength(1, 'did is required')),
   type: v.literal('template', 'must be template'),
   channel: v.literal('MSGCHAN', 'must be MSGCHAN'),
-  template: v.strictObject({ name: v.pipe(v.string(), v.minLength(1)), language: v.pipe(v.string(), v.minLength(1)) }),
+  // Meta's limits: a template's name is at most 512 characters, a language code a few (en_US, zh_HK); longer ones
+  // name no template, and would pass DynamoDB's key limit in the lookup (a 500, found by the hostile generator).
+  template: v.strictObject({
+    name: v.pipe(v.string(), v.minLength(1), v.maxLength(512, 'name is at most 512 characters')),
+    language: v.pipe(v.string(), v.minLength(1), v.maxLength(15, 'language is a language code of at most 15 characters')),
+  }),
   recipients: v.pipe(
     v.array(Recipient),
     v.minLength(1, 'must name at least one recipient'),

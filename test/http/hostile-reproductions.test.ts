@@ -44,6 +44,22 @@ describe('hostile input, reproduced', () => {
     expect((await call('GET', '/v1/client-msg-channels', { token: await gamma() })).status).toBe(200);
   });
 
+  it('a send naming a template language of 1,000 characters is a 400, in the send and its dry run (was a 500)', async () => {
+    for (const query of ['', '?dry_run=true']) {
+      const response = await call('POST', `/v1/template/messages/5215550001${query}`, {
+        token: await tokens.acme(),
+        body: {
+          did: '5215550001',
+          type: 'template',
+          channel: 'MSGCHAN',
+          template: { name: 'order_update', language: 'x'.repeat(1000) },
+          recipients: [{ to: '+52 1 555 010 0001', params: { body: ['A-1001'] } }],
+        },
+      });
+      expectErrorShape(response, 400);
+    }
+  });
+
   it('a malformed percent-escape in a path segment is a 4xx in the error shape', async () => {
     const response = await call('GET', '/v1/catalogs/%E0%A4%A', { token: await gamma() });
     expect(response.status).toBe(403);
