@@ -2,7 +2,7 @@ import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
 import type { SendRecord } from '#lib/domain/ports.ts';
 import { dispatchConcurrency } from '#lib/config.ts';
 import { DispatchMessages } from '#lib/workers.ts';
-import { jobOf, recipient } from '../test/support/dispatch-jobs.ts';
+import { jobOf, recipient, templateOf } from '../test/support/dispatch-jobs.ts';
 import { SimClock } from './sim/clock.ts';
 import { World } from './sim/world.ts';
 
@@ -28,7 +28,7 @@ function sendOf(sendId: string, client: number, count: number, category: 'MARKET
     total: count,
     jobs: Math.ceil(count / JOB),
   };
-  const template = { ...jobOf([]).template, category };
+  const template = templateOf(category);
   const jobs: DispatchJob[] = [];
   for (let first = 0; first < count; first += JOB) {
     const size = Math.min(JOB, count - first);

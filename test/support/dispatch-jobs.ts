@@ -37,3 +37,6 @@ export function jobOf(recipients: JobRecipient[], extra: Partial<DispatchJob> = 
     ...extra,
   };
 }
+
+/** track_order's template as a job carries it, filed under another category (a campaign's MARKETING, say). */
+export const templateOf = (category: string) => ({ ...jobOf([]).template, category });

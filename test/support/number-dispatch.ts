@@ -2,7 +2,7 @@ import { DEFAULT_DISPATCH, type DispatchDeps, type DispatchResult, dispatchJob }
 import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
 import { silentLog } from '#lib/domain/log.ts';
 import type { MessageAnswer, SendRecord } from '#lib/domain/ports.ts';
-import { demoTemplate, jobOf, recipient } from './dispatch-jobs.ts';
+import { demoTemplate, jobOf, recipient, templateOf } from './dispatch-jobs.ts';
 import { EventClock, type TaskClock } from './event-clock.ts';
 import { MemoryPacer, MemorySendStore, MemoryThroughputStore } from './memory/stores.ts';
 
@@ -112,7 +112,7 @@ export async function dispatchOnOneNumber(plan: NumberPlan) {
     jobs.push(
       jobOf(
         Array.from({ length: size }, (_, k) => recipient(`52${i}${String(k).padStart(6, '0')}`)),
-        { send_id: sendId, ...part, ...(plan.marketing[i] && { template: { ...jobOf([]).template, category: 'MARKETING' } }) },
+        { send_id: sendId, ...part, ...(plan.marketing[i] && { template: templateOf('MARKETING') }) },
       ),
     );
     firstIndex += size;

@@ -5,7 +5,7 @@ import { silentLog } from '#lib/domain/log.ts';
 import { laneOf, queueGroupOf } from '#lib/domain/sending/lanes.ts';
 import { paceOf } from '#lib/domain/throughput.ts';
 import { peakSecond } from '../support/accept-times.ts';
-import { jobOf, recipient } from '../support/dispatch-jobs.ts';
+import { jobOf, recipient, templateOf } from '../support/dispatch-jobs.ts';
 import { EventClock } from '../support/event-clock.ts';
 import { MemoryPacer, MemorySendStore, MemoryThroughputStore } from '../support/memory/stores.ts';
 import { dispatchOnOneNumber, type NumberPlan } from '../support/number-dispatch.ts';
@@ -30,8 +30,7 @@ const launchesOf = (launches: { job: number; at: number }[], job: number) => lau
 describe('lanes (decisions §23)', () => {
   it('puts AUTHENTICATION and UTILITY sends, and sends of at most 100, in the priority lane; larger MARKETING ones in bulk', () => {
     // Prepare
-    const of = (category: string, recipients: number) =>
-      jobOf([], { template: { ...jobOf([]).template, category }, total_contacts: recipients });
+    const of = (category: string, recipients: number) => jobOf([], { template: templateOf(category), total_contacts: recipients });
     // Act, Assess
     expect(laneOf(of('AUTHENTICATION', 50_000))).toBe('priority');
     expect(laneOf(of('UTILITY', 50_000))).toBe('priority');
@@ -128,7 +127,7 @@ describe('time-sliced dispatch (decisions §23)', () => {
     const sends = new MemorySendStore();
     const job = jobOf(
       Array.from({ length: 200 }, (_, i) => recipient(`5215551${String(i).padStart(4, '0')}`)),
-      { template: { ...jobOf([]).template, category: 'MARKETING' } },
+      { template: templateOf('MARKETING') },
     );
     await sends.begin({
       send_id: job.send_id,

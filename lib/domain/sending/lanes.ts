@@ -11,7 +11,7 @@ export type Lane = 'priority' | 'bulk';
 /** Template categories that cannot wait behind a campaign (Meta's AUTHENTICATION and UTILITY). */
 const URGENT_CATEGORIES = new Set(['AUTHENTICATION', 'UTILITY']);
 /** A send of at most this many recipients goes ahead of campaigns whatever its category. */
-export const SMALL_SEND = 100;
+const SMALL_SEND = 100;
 
 export const laneOf = (job: Pick<DispatchJob, 'template' | 'total_contacts'>): Lane =>
   URGENT_CATEGORIES.has(job.template.category ?? '') || job.total_contacts <= SMALL_SEND ? 'priority' : 'bulk';
