@@ -21,7 +21,7 @@ export const QUEUES = {
   // visibility bound how long a job whose invocation died waits before it is taken up again (issue 23); its
   // claims' leases (the invocation's time and 30 s) are over by then. A job whose number is busy with other jobs
   // comes back when the recipients of its send before it would be sent, at most 30 s later (lib/domain/
-  // dispatch.ts, crowdedWait), not every second: 100 receives let a job wait 50 minutes behind its own send on
+  // sending/lanes.ts, crowdedWaitMs), not every second: 100 receives let a job wait 50 minutes behind its own send on
   // one number (a campaign of about 240,000 on one STANDARD number; a longer one should use more numbers).
   dispatch: { name: 'template-dispatch', visibilityTimeoutSeconds: 300, maxReceiveCount: 100, urlSetting: 'DISPATCH_QUEUE_URL' },
   // Webhook deliveries back off exponentially (see functions/workers/deliver-webhooks.ts): 20 receives

@@ -1,9 +1,10 @@
-import { DEFAULT_DISPATCH, type DispatchResult, dispatchJob } from '#lib/domain/dispatch.ts';
-import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
+import { type DispatchResult, dispatchJob } from '#lib/domain/sending/dispatcher.ts';
+import { DEFAULT_DISPATCH } from '#lib/domain/sending/settings.ts';
+import type { DispatchJob } from '#lib/domain/sending/job.ts';
 import { silentLog } from '#lib/domain/log.ts';
 import type { MessageAnswer, SendRecord } from '#lib/domain/ports.ts';
 import { laneOf, queueGroupOf } from '#lib/domain/sending/lanes.ts';
-import { MESSAGES_PER_SECOND } from '#lib/domain/throughput.ts';
+import { MESSAGES_PER_SECOND } from '#lib/domain/sending/throughput.ts';
 import { MemoryPacer, MemorySendStore, MemoryThroughputStore } from '../../test/support/memory/stores.ts';
 import type { SimClock } from './clock.ts';
 

@@ -1,9 +1,9 @@
-import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
+import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { cancelSend } from '#lib/domain/cancel-send.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { CancelSend } from '#lib/routes.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
-const stores = { sends: new DynamoSendStore(serviceTable()) };
+const stores = { sends: new DynamoSendRecords(serviceTable()) };
 
 export const handler = httpFunction(CancelSend, ({ path, caller }) => cancelSend(stores, caller, path.send_id));

@@ -1,4 +1,4 @@
-import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
+import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { getSend } from '#lib/domain/send-status.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { GetSend } from '#lib/routes.ts';
@@ -6,6 +6,6 @@ import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();
 
-const stores = { sends: new DynamoSendStore(table) };
+const stores = { sends: new DynamoSendRecords(table) };
 
 export const handler = httpFunction(GetSend, ({ path, caller }) => getSend(stores, caller, path.send_id));

@@ -1,4 +1,4 @@
-import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
+import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { listSends } from '#lib/domain/send-status.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { ListSends } from '#lib/routes.ts';
@@ -6,6 +6,6 @@ import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();
 
-const stores = { sends: new DynamoSendStore(table) };
+const stores = { sends: new DynamoSendRecords(table) };
 
 export const handler = httpFunction(ListSends, ({ query, caller }) => listSends(stores, caller, query));

@@ -1,6 +1,6 @@
 import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
-import { abandonJob } from '#lib/domain/abandon-job.ts';
-import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
+import { abandonJob } from '#lib/domain/sending/abandon-job.ts';
+import type { DispatchJob } from '#lib/domain/sending/job.ts';
 import { queueWorker } from '#lib/worker/queue-worker.ts';
 import { AbandonDispatchJobs } from '#lib/workers.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
@@ -10,7 +10,7 @@ const clock = { now: () => Date.now() };
 
 /**
  * The dispatch dead-letter queue's consumer: each job there settles its unsent recipients `dispatch_abandoned`
- * so its send completes (lib/domain/abandon-job.ts); one counted in `DispatchJobsAbandoned`.
+ * so its send completes (lib/domain/sending/abandon-job.ts); one counted in `DispatchJobsAbandoned`.
  */
 export const handler = queueWorker<DispatchJob>(
   AbandonDispatchJobs,

@@ -1,6 +1,6 @@
 import type { Caller } from './caller.ts';
 import { Conflict } from './errors.ts';
-import type { SendStore } from './ports.ts';
+import type { SendRecords } from './ports.ts';
 import { sendStatusOf, visibleSend } from './send-status.ts';
 
 /**
@@ -8,7 +8,7 @@ import { sendStatusOf, visibleSend } from './send-status.ts';
  * and counts it `cancelled`; a claimed one finishes as it would. Cancelling again changes nothing; a send with
  * nothing pending (completed) cannot be cancelled.
  */
-export async function cancelSend(deps: { sends: SendStore; now?: () => string }, caller: Caller, sendId: string) {
+export async function cancelSend(deps: { sends: SendRecords; now?: () => string }, caller: Caller, sendId: string) {
   const send = await visibleSend(deps, caller, sendId);
   const status = sendStatusOf(send).status;
   if (status === 'completed') throw new Conflict('The send has completed: nothing is left to cancel', 'send_completed');

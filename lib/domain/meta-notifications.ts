@@ -3,7 +3,15 @@ import { templateEvent } from './events.ts';
 import type { Log } from './log.ts';
 import { publishSaved } from './outbox.ts';
 import { inParallel } from './parallel.ts';
-import type { EventPublisher, JobQueue, OutboxStore, SendStore, TemplateRecordStore, TemplateRevision, ThroughputStore } from './ports.ts';
+import type {
+  EventPublisher,
+  JobQueue,
+  DeliveryStatuses,
+  OutboxStore,
+  TemplateRecordStore,
+  TemplateRevision,
+  ThroughputStore,
+} from './ports.ts';
 import { oldestRecord } from './template-listing.ts';
 import { headerTypeOf, type MetaTemplate, type TemplateRecord } from './template-record.ts';
 
@@ -102,7 +110,7 @@ export function notifiedTemplate(meta: MetaTemplate, notification: TemplateNotif
 
 export interface ApplyNotificationDeps {
   records: TemplateRecordStore;
-  sends: SendStore;
+  sends: DeliveryStatuses;
   levels: ThroughputStore;
   outbox: OutboxStore;
   publisher: EventPublisher;

@@ -1,7 +1,7 @@
 import type { Campaign, ChannelRecord, Client, ContactChannel, Waba } from './directory.ts';
 import type { ErrorDetail } from './errors.ts';
 import type { DeliveryChange, DeliveryState } from './delivery.ts';
-import type { DispatchJob } from './dispatch-job.ts';
+import type { DispatchJob } from './sending/job.ts';
 import type { ServiceEvent } from './events.ts';
 import type { ListingCriteria, ListingEntry } from './template-listing.ts';
 import type { MetaTemplate, NotifiedAt, TemplateRecord } from './template-record.ts';
@@ -310,8 +310,12 @@ export type DeliveryResult = 'applied' | 'unchanged' | 'unknown' | 'unsettled';
  * send is recorded as `queuing` first and settled after, and a dispatcher acts only on jobs of a `queued` send,
  * so a send whose jobs were not all queued is dispatched not at all. Its counts are exact sums of writes that
  * each count a block of outcomes or a batch of status reports, never a write per message on one item.
+ *
+ * The store is split along its jobs: the send itself (SendRecords), the dispatcher's claims and outcomes
+ * (BlockLedger), the recipients as accepted (RecipientLists), a scheduled send's jobs (HeldJobs) and its
+ * messages' delivery statuses (DeliveryStatuses). A use case asks for the parts it uses.
  */
-export interface SendStore {
+export interface SendRecords {
   /** Records the send `queuing`, with the repeats its acceptance removed counted. */
   begin(send: SendRecord): Promise<void>;
   /** Settles a `queuing` send (as begun): `queued` also lists it among its client's sends. */
@@ -319,6 +323,16 @@ export interface SendStore {
   get(sendId: string): Promise<SendRecord | null>;
   /** A client's `queued` sends, newest first, and how many there are. */
   list(clientId: number, page: { offset: number; size: number }): Promise<{ sends: SendRecord[]; total: number }>;
+  /** Marks the send cancelled; the first time stays (cancelling twice is cancelling once). */
+  cancel(sendId: string, at: string): Promise<void>;
+  /** Whether the send was cancelled: one small consistent read (the dispatcher asks while it sends). */
+  isCancelled(sendId: string): Promise<boolean>;
+  /** Marks the send stopped (the template was paused or disabled); the first reason stays. */
+  stop(sendId: string, reason: { code: string; title: string }): Promise<void>;
+}
+
+/** A send's blocks as the dispatcher claims, records and settles them (decisions §12, §23). */
+export interface BlockLedger {
   /**
    * Claims a block before any of it is sent, with one conditional write: of two invocations (a job delivered
    * twice) exactly one claims it. A block handed back is claimed with what was recorded of it; one whose holder's
@@ -352,6 +366,10 @@ export interface SendStore {
    * settled one by one).
    */
   settleJob(sendId: string, job: number, recipients: number, outcome: RecipientOutcome): Promise<boolean>;
+}
+
+/** A send's recipients as accepted, and as they stand (decisions §22). */
+export interface RecipientLists {
   /**
    * Keeps each block's recipients (their `to`, and which are repeats of which position) when the send is
    * accepted, before it is `queued`: the recipients listing reads them (decisions §22).
@@ -363,17 +381,19 @@ export interface SendStore {
   ): Promise<void>;
   /** The recipients of these blocks, in position order, each with its outcome and delivery state as stored. */
   recipients(sendId: string, blocks: RecipientBlockRef[]): Promise<StoredRecipient[]>;
-  /** Marks the send cancelled; the first time stays (cancelling twice is cancelling once). */
-  cancel(sendId: string, at: string): Promise<void>;
-  /** Whether the send was cancelled: one small consistent read (the dispatcher asks while it sends). */
-  isCancelled(sendId: string): Promise<boolean>;
+}
+
+/** A scheduled send's jobs, kept until its time (decisions §22). */
+export interface HeldJobs {
   /** Keeps a scheduled send's jobs until its time (decisions §22), before the send is `queued`. */
   holdJobs(sendId: string, jobs: DispatchJob[]): Promise<void>;
   heldJobs(sendId: string): Promise<DispatchJob[]>;
   /** Marks a scheduled send's jobs released onto the dispatch queue (the first time stays). */
   markReleased(sendId: string, at: string): Promise<void>;
-  /** Marks the send stopped (the template was paused or disabled); the first reason stays. */
-  stop(sendId: string, reason: { code: string; title: string }): Promise<void>;
+}
+
+/** The delivery statuses of a send's messages (decisions §13). */
+export interface DeliveryStatuses {
   /**
    * Applies status reports of the send's messages (decisions §13) together: each message's delivery state and
    * the send's counts move in one write per batch, on condition every state is still the one read, so two
@@ -381,6 +401,9 @@ export interface SendStore {
    */
   applyDeliveries(sendId: string, updates: DeliveryUpdate[]): Promise<DeliveryResult[]>;
 }
+
+/** Every part of the sends' store, as one adapter provides them. */
+export interface SendStore extends SendRecords, BlockLedger, RecipientLists, HeldJobs, DeliveryStatuses {}
 
 /**
  * A sending number's throughput level as last learned from the upstream (decisions §19), by the number's

@@ -1,10 +1,10 @@
-import { sendableOf } from './dispatch-job.ts';
+import { sendableOf } from './sending/job.ts';
 import type { Log } from './log.ts';
 import { laneOf, queueGroupOf } from './sending/lanes.ts';
-import type { JobQueue, SendStore } from './ports.ts';
+import type { BlockLedger, HeldJobs, JobQueue, SendRecords } from './ports.ts';
 
 export interface ReleaseDeps {
-  sends: SendStore;
+  sends: SendRecords & HeldJobs & Pick<BlockLedger, 'settleJob'>;
   queue: JobQueue;
   log: Log;
   now?: () => string;

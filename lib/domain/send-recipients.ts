@@ -1,8 +1,8 @@
 import type { Caller } from './caller.ts';
-import { BLOCK } from './dispatch.ts';
+import { BLOCK } from './sending/claims.ts';
 import { NotFound } from './errors.ts';
 import { type PageRequest, resolvePage } from './paging.ts';
-import type { RecipientBlockRef, SendCounts, SendRecord, SendStore, StoredRecipient } from './ports.ts';
+import type { RecipientBlockRef, SendCounts, RecipientLists, SendRecord, SendRecords, StoredRecipient } from './ports.ts';
 import { visibleSend } from './send-status.ts';
 
 /** A recipient's latest state (decisions §22): what the listing filters on. */
@@ -79,7 +79,7 @@ function view(recipient: StoredRecipient) {
  * at most the send's blocks (a send has at most 10,000 recipients: 112 blocks).
  */
 export async function listRecipients(
-  deps: { sends: SendStore },
+  deps: { sends: SendRecords & RecipientLists },
   caller: Caller,
   sendId: string,
   query: PageRequest & { status?: RecipientStatus },

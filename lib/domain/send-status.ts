@@ -1,7 +1,7 @@
 import type { Caller } from './caller.ts';
 import { NotFound } from './errors.ts';
 import { type PageRequest, resolvePage } from './paging.ts';
-import type { SendCounts, SendRecord, SendStore } from './ports.ts';
+import type { SendCounts, SendRecord, SendRecords } from './ports.ts';
 import { actingClient } from './tenancy.ts';
 
 /**
@@ -50,7 +50,7 @@ function statusOf(send: SendRecord, pending: number, settled: number) {
 }
 
 /** A send the caller may see: another client's is not found, unless the caller has BSP_CN. */
-export async function visibleSend(deps: { sends: SendStore }, caller: Caller, sendId: string) {
+export async function visibleSend(deps: { sends: SendRecords }, caller: Caller, sendId: string) {
   const send = await deps.sends.get(sendId);
   const visible = send && send.status === 'queued' && (send.client_id === caller.clientId || caller.isBsp);
   if (!visible) throw new NotFound(`Send ${sendId} does not exist`);
@@ -58,14 +58,14 @@ export async function visibleSend(deps: { sends: SendStore }, caller: Caller, se
 }
 
 /** GET /v1/sends/{send_id}: another client's send is not found, unless the caller has BSP_CN. */
-export async function getSend(deps: { sends: SendStore }, caller: Caller, sendId: string) {
+export async function getSend(deps: { sends: SendRecords }, caller: Caller, sendId: string) {
   return sendStatusOf(await visibleSend(deps, caller, sendId));
 }
 
 export const SENDS_PAGE = { size: 20, max: 100 };
 
 /** GET /v1/sends: the acting client's sends, newest first. */
-export async function listSends(deps: { sends: SendStore }, caller: Caller, query: PageRequest & { client_id?: number }) {
+export async function listSends(deps: { sends: SendRecords }, caller: Caller, query: PageRequest & { client_id?: number }) {
   const clientId = actingClient(caller, query.client_id);
   const page = resolvePage(query, SENDS_PAGE);
   const { sends, total } = await deps.sends.list(clientId, page);

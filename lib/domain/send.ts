@@ -1,15 +1,17 @@
 import type { Caller } from './caller.ts';
 import { type ErrorDetail, InvalidRequest, NotFound, Unprocessable, UpstreamRejected, UpstreamUnavailable } from './errors.ts';
-import { type DispatchJob, markRepeats, type RecipientParams, recipientDigits, type SendHeader } from './dispatch-job.ts';
+import { type DispatchJob, markRepeats, type RecipientParams, recipientDigits, type SendHeader } from './sending/job.ts';
 
-export type { ProductAction, RecipientParams, SendHeader } from './dispatch-job.ts';
+export type { ProductAction, RecipientParams, SendHeader } from './sending/job.ts';
 import type {
   DirectoryStore,
   JobQueue,
   SendingLimits,
   SendRecord,
   SendScheduler,
-  SendStore,
+  SendRecords,
+  RecipientLists,
+  HeldJobs,
   TemplateRecordStore,
   TemplateUpstream,
 } from './ports.ts';
@@ -147,7 +149,7 @@ const HEADER_TYPES: Record<string, string> = { IMAGE: 'image_url', VIDEO: 'video
 export interface SendDeps {
   directory: DirectoryStore;
   records: TemplateRecordStore;
-  sends: SendStore;
+  sends: SendRecords & RecipientLists & HeldJobs;
   upstream: TemplateUpstream;
   queue: JobQueue;
   resolve: Resolver;

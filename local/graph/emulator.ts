@@ -3,7 +3,7 @@ import type { DirectoryFile } from '#lib/adapters/directory-file.ts';
 import { Faults, type Fault } from './faults.ts';
 import { type EmulatedTemplate, GraphError, GraphModel, type SentMessage, storedTemplate } from './model.ts';
 import type { MetaNotifier } from './notifier.ts';
-import { MESSAGES_PER_SECOND } from '#lib/domain/throughput.ts';
+import { MESSAGES_PER_SECOND } from '#lib/domain/sending/throughput.ts';
 import { ThroughputLimit } from './throughput-limit.ts';
 import { LAUNCH_HEADER } from './launch-stamp.ts';
 

@@ -1,5 +1,6 @@
-import { DEFAULT_DISPATCH, type DispatchDeps, type DispatchResult, dispatchJob } from '#lib/domain/dispatch.ts';
-import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
+import { type DispatchDeps, type DispatchResult, dispatchJob } from '#lib/domain/sending/dispatcher.ts';
+import { DEFAULT_DISPATCH } from '#lib/domain/sending/settings.ts';
+import type { DispatchJob } from '#lib/domain/sending/job.ts';
 import { silentLog } from '#lib/domain/log.ts';
 import type { MessageAnswer, SendRecord } from '#lib/domain/ports.ts';
 import { demoTemplate, jobOf, recipient, templateOf } from './dispatch-jobs.ts';

@@ -1,13 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cloudMessage } from '#lib/domain/cloud-message.ts';
-import { abandonJob } from '#lib/domain/abandon-job.ts';
+import { abandonJob } from '#lib/domain/sending/abandon-job.ts';
 import { cancelSend } from '#lib/domain/cancel-send.ts';
 import { type DeliveryState, deliveryChange } from '#lib/domain/delivery.ts';
-import { CANCEL_CHECK_MS } from '#lib/domain/cancel-watch.ts';
-import { DEFAULT_DISPATCH, type DispatchDeps, type DispatchResult, dispatchJob } from '#lib/domain/dispatch.ts';
+import { CANCEL_CHECK_MS } from '#lib/domain/sending/cancel-watch.ts';
+import { type DispatchDeps, type DispatchResult, dispatchJob } from '#lib/domain/sending/dispatcher.ts';
+import { DEFAULT_DISPATCH } from '#lib/domain/sending/settings.ts';
 import { blocksOf, listRecipients } from '#lib/domain/send-recipients.ts';
-import { type DispatchJob, type JobRecipient, markRepeats } from '#lib/domain/dispatch-job.ts';
+import { type DispatchJob, type JobRecipient, markRepeats } from '#lib/domain/sending/job.ts';
 import { silentLog } from '#lib/domain/log.ts';
 import type { MessageAnswer, SendRecord } from '#lib/domain/ports.ts';
 import { templateNeeds } from '#lib/domain/send.ts';

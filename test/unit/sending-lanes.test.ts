@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DISPATCH, dispatchJob } from '#lib/domain/dispatch.ts';
+import { dispatchJob } from '#lib/domain/sending/dispatcher.ts';
+import { DEFAULT_DISPATCH } from '#lib/domain/sending/settings.ts';
 import { silentLog } from '#lib/domain/log.ts';
 import { laneOf, queueGroupOf } from '#lib/domain/sending/lanes.ts';
-import { paceOf } from '#lib/domain/throughput.ts';
+import { paceOf } from '#lib/domain/sending/throughput.ts';
 import { peakSecond } from '../support/accept-times.ts';
 import { jobOf, recipient, templateOf } from '../support/dispatch-jobs.ts';
 import { EventClock } from '../support/event-clock.ts';

@@ -1,4 +1,4 @@
-import type { DispatchJob } from '../dispatch-job.ts';
+import type { DispatchJob } from './job.ts';
 
 /**
  * Priority on a number (decisions §23): one-time passwords and account notices, and small sends, take a
@@ -34,3 +34,18 @@ export const NEAR_MS = 1_000;
 
 /** The messages of a bulk chunk at this interval. */
 export const chunkOf = (intervalMs: number) => Math.max(CHUNK_MESSAGES, Math.ceil(CHUNK_MS / intervalMs));
+
+/**
+ * The longest a crowded job waits before it looks again: a job cannot be woken early (a cancel of its send is
+ * seen when it looks), and 100 receives of 30 s let a job wait 50 minutes behind its own send on one number.
+ */
+export const MAX_CROWDED_WAIT_MS = 30_000;
+
+/**
+ * How long a job that finds its number booked by others waits: until the number is free, or, when `ahead`
+ * recipients of its own send before it are still to go (a long campaign's later jobs), about as long as the
+ * number takes to send them. So a campaign's jobs on one number come back in turn rather than every second each,
+ * and a job's receives stay far below the queue's maxReceiveCount whatever the campaign's length.
+ */
+export const crowdedWaitMs = (freeInMs: number, ahead: number, intervalMs: number) =>
+  Math.min(Math.max(freeInMs, Math.max(0, ahead) * intervalMs), MAX_CROWDED_WAIT_MS);

@@ -45,7 +45,7 @@ import {
   type DeliveryLog,
 } from '#lib/domain/ports.ts';
 import type { DeliveryState } from '#lib/domain/delivery.ts';
-import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
+import type { DispatchJob } from '#lib/domain/sending/job.ts';
 import { NO_COUNTS } from '#lib/domain/send-status.ts';
 import { assignmentSlot, headerTypeOf, type MetaTemplate, type TemplateRecord } from '#lib/domain/template-record.ts';
 import { type ListingCriteria, type ListingEntry, listingEntryOf, pageOfEntries } from '#lib/domain/template-listing.ts';

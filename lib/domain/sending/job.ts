@@ -1,6 +1,6 @@
 /**
  * A dispatch job: one part of an accepted send, as it travels on the `template-dispatch` queue (docs/dispatch-jobs.md).
- * The send use case makes them; the dispatcher (./dispatch.ts), or any other engine, consumes them.
+ * The send use case makes them; the dispatcher (./dispatcher.ts), or any other engine, consumes them.
  */
 /** A recipient's values (spec §1), and the send's header: as the caller gave them. */
 export interface ProductAction {

@@ -1,24 +1,25 @@
 import { CANCEL_CHECK_MS, cancelWatch } from './cancel-watch.ts';
-import { cloudMessage, needsCatalog } from './cloud-message.ts';
-import { type DispatchJob, recipientDigits, sendableOf } from './dispatch-job.ts';
-import { messageReference } from './delivery.ts';
-import type { Log } from './log.ts';
-import { chunkOf, laneOf, NEAR_MS } from './sending/lanes.ts';
-import { LaunchSlots } from './sending/slots.ts';
-import { ProgressRecords } from './sending/progress.ts';
+import { BLOCK, type ClaimedBlock, claimBlockAt, unsentOf } from './claims.ts';
+import { needsCatalog } from '../cloud-message.ts';
+import { type DispatchJob, recipientDigits, sendableOf } from './job.ts';
+import { chunkOf, crowdedWaitMs, laneOf, NEAR_MS } from './lanes.ts';
+import { launchOne, STOPPING } from './launch.ts';
+import type { Log } from '../log.ts';
+import { ProgressRecords } from './progress.ts';
+import type { Clock, DispatchSettings } from './settings.ts';
+import { LaunchSlots } from './slots.ts';
 import { paceOf, throughputLevel } from './throughput.ts';
 import type {
+  BlockLedger,
   ClaimLease,
   MessageUpstream,
   Pacer,
   PositionOutcome,
-  RecipientBlock,
   RecipientOutcome,
-  RecordedOutcomes,
   SendRecord,
-  SendStore,
+  SendRecords,
   ThroughputStore,
-} from './ports.ts';
+} from '../ports.ts';
 
 /**
  * The dispatcher (decisions §12, §19): a job's recipients become Cloud API messages, each recipient of a send
@@ -26,48 +27,13 @@ import type {
  * by two invocations sends nothing twice), reserve send slots for the number at its throughput level (paced
  * across invocations), send at those slots with bounded parallelism, retry throughput limits and upstream
  * faults with backoff and jitter, and settle the block's outcomes with the send's counts in one write.
+ *
+ * Its parts (docs/dispatch-jobs.md, the code map): claims.ts claims a block, lanes.ts and slots.ts book the
+ * number's slots, progress.ts records how far a block launched, launch.ts sends one message; this file is the
+ * slice loop that runs them.
  */
-export interface DispatchSettings {
-  /** MESSAGES_PER_SECOND: caps every number's pace when set; otherwise each goes at its level. */
-  messagesPerSecondCap?: number;
-  /** Attempts per message for retryable refusals, the first included. */
-  attempts: number;
-  /** First backoff; doubles per attempt, with full jitter, up to maxBackoffMs. */
-  backoffMs: number;
-  maxBackoffMs: number;
-  /** Messages awaiting the upstream's answer at once, per invocation. */
-  inFlight: number;
-  /**
-   * An invocation stops taking blocks this long before its time is up, so it settles what it sent: longer than a
-   * message's answer may take (the worker gives the message timeout and 5 s).
-   */
-  safetyMs: number;
-  /** A claim outlives its invocation by this much before another invocation may call it lost. */
-  leaseMarginMs: number;
-  /**
-   * How long an invocation sends before it hands the rest of its job back (decisions §23): invocations cycle in
-   * seconds, so a new job is taken up within a slice however long the campaigns before it.
-   */
-  sliceMs: number;
-}
-
-export const DEFAULT_DISPATCH: DispatchSettings = {
-  attempts: 6,
-  backoffMs: 200,
-  maxBackoffMs: 10_000,
-  inFlight: 64,
-  safetyMs: 15_000,
-  leaseMarginMs: 30_000,
-  sliceMs: 3_000,
-};
-
-export interface Clock {
-  now(): number;
-  sleep(ms: number): Promise<void>;
-}
-
 export interface DispatchDeps {
-  sends: SendStore;
+  sends: SendRecords & BlockLedger;
   pacer: Pacer;
   levels: ThroughputStore;
   upstream: MessageUpstream;
@@ -82,20 +48,8 @@ export interface DispatchDeps {
   onSettled?: (tally: { sent: number; failed: number }) => void;
 }
 
-/** Graph's codes for a template that may no longer be sent: the send stops (upstream-facts §6.2). */
-const STOPPING = new Set(['132015', '132016']);
-/** Positions per block: one claim and one settlement each (the settlement also counts on the send). */
-export const BLOCK = 90;
-/** The positions of a block still to send: sendable, and not recorded by an earlier holder. */
-const unsentOf = (mine: { position: number; repeat?: number }[], recorded: RecordedOutcomes, start: number) =>
-  mine.filter((p) => p.repeat === undefined && !recorded.has(p.position - start));
 /** How far ahead a number may be booked before a job leaves it to the others (see the loop). */
 const MAX_BACKLOG_MS = 5_000;
-/**
- * The longest a crowded job waits before it looks again: a job cannot be woken early (a cancel of its send is
- * seen when it looks), and 100 receives of 30 s let a job wait 50 minutes behind its own send on one number.
- */
-const MAX_CROWDED_WAIT_MS = 30_000;
 const THIRTY_DAYS_S = 30 * 86_400;
 
 /**
@@ -122,18 +76,6 @@ async function queuedSend(deps: DispatchDeps, sendId: string) {
     send = await deps.sends.get(sendId);
   }
   return send;
-}
-
-/** The block of a job that starts at its position `start`, and its positions (a repeat names what it repeats). */
-export function blockAt(job: DispatchJob, start: number): { block: RecipientBlock; positions: { position: number; repeat?: number }[] } {
-  const recipients = job.recipients.slice(start, start + BLOCK);
-  const positions = recipients.map((r, i) => ({ position: start + i, repeat: r.duplicate_of }));
-  const block = {
-    first: job.first_index + start,
-    size: recipients.length,
-    sendable: positions.filter((p) => p.repeat === undefined).length,
-  };
-  return { block, positions };
 }
 
 export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise<DispatchResult> {
@@ -175,16 +117,11 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
   const mayLaunch = () => !stopped && !cancel.cancelled && clock.now() < expiresAt;
   /** The send as last read: how much of it is settled tells how long a job crowded off its number waits. */
   let latest = send;
-  /**
-   * How long a job that finds its number booked by others waits: until the number is free, or, when recipients
-   * of its own send before it are still to go (a long campaign's later jobs), about as long as the number takes
-   * to send them. So a campaign's jobs on one number come back in turn rather than every second each, and a job's
-   * receives stay far below the queue's maxReceiveCount whatever the campaign's length.
-   */
+  /** How long a job crowded off its number waits (lanes.ts): its own send's recipients ahead of it count. */
   const crowdedWait = (freeInMs: number) => {
     const c = latest.counts;
     const settled = c ? c.sent + c.failed + c.expired + c.cancelled + c.duplicates_removed : 0;
-    return Math.min(Math.max(freeInMs, Math.max(0, job.first_index - settled) * intervalMs), MAX_CROWDED_WAIT_MS);
+    return crowdedWaitMs(freeInMs, job.first_index - settled, intervalMs);
   };
   /**
    * A block made ready to send: claimed, the send's stop looked up, the number's pace read and, for a priority
@@ -192,14 +129,12 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
    * other. A bulk block books its chunks as it sends (see the loop).
    */
   const prepareBlock = async (start: number): Promise<PreparedBlock> => {
-    const { block, positions } = blockAt(job, start);
     const lease: ClaimLease = { holder: deps.holder, untilMs: clock.now() + deps.remainingMs() + settings.leaseMarginMs };
-    const claim = await sends.claimBlock(job.send_id, block, lease, clock.now());
-    if (claim === 'busy') unfinished = true;
-    const recorded: RecordedOutcomes = typeof claim === 'string' ? new Map() : claim.claimed;
-    const mine = typeof claim === 'string' ? [] : positions;
+    const claimed = await claimBlockAt(sends, job, start, lease, clock.now());
+    if (claimed.busy) unfinished = true;
+    const { mine, recorded } = claimed;
     const toSend = unsentOf(mine, recorded, start).length;
-    const unbooked = { block, mine, lease, recorded, first: 0, booked: 0 };
+    const unbooked = { ...claimed, first: 0, booked: 0 };
     if (toSend === 0) return unbooked;
     if (start > 0) {
       const now = await sends.get(job.send_id);
@@ -313,7 +248,7 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
         }
         slots.launched();
         const one = (async () => {
-          const outcome = await sendOne(deps, job, p.position, {
+          const outcome = await launchOne(deps, job, p.position, {
             expiresAt,
             catalogId,
             intervalMs,
@@ -379,56 +314,9 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
   return unfinished ? { outcome: 'retry_later', reason: 'recipients held by another invocation', afterSeconds: 30 } : { outcome: 'done' };
 }
 
-/** A block ready to send: its claim, the positions this invocation holds, and the slots booked for them. */
-interface PreparedBlock {
-  block: RecipientBlock;
-  mine: { position: number; repeat?: number }[];
-  lease: ClaimLease;
-  /** What earlier holders recorded of it (handed back, or a dead holder's launches unknown). */
-  recorded: RecordedOutcomes;
-  /** The first booked slot, and how many are booked from it (a bulk block books as it goes). */
+/** A block ready to send: its claim, and the slots booked for it (a bulk block books as it goes). */
+interface PreparedBlock extends ClaimedBlock {
+  /** The first booked slot, and how many are booked from it. */
   first: number;
   booked: number;
-}
-
-/** One message, with retries of retryable refusals: each retry waits its backoff and takes a new slot. */
-async function sendOne(
-  deps: DispatchDeps,
-  job: DispatchJob,
-  position: number,
-  context: {
-    expiresAt: number;
-    catalogId?: string;
-    intervalMs: number;
-    isStopped: () => { code: string; title: string } | undefined;
-    isCancelled: () => boolean;
-  },
-): Promise<RecipientOutcome> {
-  const { clock, settings } = deps;
-  const message = cloudMessage(job, job.recipients[position], { catalogId: context.catalogId });
-  const index = job.first_index + position;
-  const reference = messageReference(job.send_id, job.first_index + Math.floor(position / BLOCK) * BLOCK, index);
-  const random = deps.random ?? Math.random;
-  let last: RecipientOutcome = { kind: 'failed', code: 'not_attempted', title: 'Not attempted' };
-  for (let attempt = 1; attempt <= settings.attempts; attempt++) {
-    const stopped = context.isStopped();
-    if (stopped) return { kind: 'failed', code: stopped.code, title: stopped.title };
-    if (clock.now() >= context.expiresAt) return { kind: 'expired' };
-    // A retry after the send was cancelled is a new message: not sent.
-    if (attempt > 1 && context.isCancelled()) return { kind: 'cancelled' };
-    const answer = await deps.upstream.sendMessage(job.phone_number_id as string, message as unknown as Record<string, unknown>, reference);
-    if (answer.kind === 'accepted') return { kind: 'sent', message_id: answer.message_id };
-    // The request left and no answer came: the upstream may have sent it, so it is never sent again.
-    if (answer.kind === 'unknown') return { kind: 'failed', code: 'outcome_unknown', title: 'No answer from the upstream in time' };
-    last = { kind: 'failed', code: answer.code, title: answer.title };
-    if (!answer.retryable) return last;
-    if (attempt < settings.attempts) {
-      const backoff = random() * Math.min(settings.maxBackoffMs, settings.backoffMs * 2 ** (attempt - 1));
-      await clock.sleep(backoff);
-      const slot = await deps.pacer.reserve(job.phone_number_id as string, 1, context.intervalMs, clock.now());
-      const wait = slot - clock.now();
-      if (wait > 0) await clock.sleep(wait);
-    }
-  }
-  return last;
 }

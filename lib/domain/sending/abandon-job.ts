@@ -1,7 +1,8 @@
-import { BLOCK, blockAt, type DispatchResult } from './dispatch.ts';
-import { type DispatchJob, sendableOf } from './dispatch-job.ts';
-import type { Log } from './log.ts';
-import type { ClaimLease, PositionOutcome, RecipientOutcome, SendStore } from './ports.ts';
+import { BLOCK, blockAt } from './claims.ts';
+import type { DispatchResult } from './dispatcher.ts';
+import { type DispatchJob, sendableOf } from './job.ts';
+import type { Log } from '../log.ts';
+import type { ClaimLease, PositionOutcome, RecipientOutcome, BlockLedger, SendRecords } from '../ports.ts';
 
 /** What a recipient of a job given up on becomes (issue 23). */
 export const ABANDONED: RecipientOutcome = {
@@ -14,7 +15,7 @@ export const ABANDONED: RecipientOutcome = {
 const HELD_RETRY_SECONDS = 60;
 
 export interface AbandonDeps {
-  sends: SendStore;
+  sends: SendRecords & BlockLedger;
   clock: { now(): number };
   log: Log;
   /** Who settles: the abandoning invocation, so its claims are told apart from a dispatcher's. */

@@ -1,0 +1,170 @@
+import type { DeliveryState } from '#lib/domain/delivery.ts';
+import type { DeliveryResult, DeliveryStatuses, DeliveryUpdate, SendCounts } from '#lib/domain/ports.ts';
+import type { ServiceTable } from '../client.ts';
+import { batchGet } from '../directory-store.ts';
+import { TTL_ATTRIBUTE } from '../table.ts';
+import { cancellationCodes, type TransactItem } from '../transactions.ts';
+import {
+  blockKey,
+  deliveryAttribute,
+  encodeLatest,
+  expiry,
+  ITEMS_PER_WRITE,
+  latestKey,
+  messageKey,
+  sentMessageOf,
+  type Tally,
+  TRIES,
+  titleAttribute,
+  transact,
+  countUpdate,
+} from './send-items.ts';
+
+/**
+ * The delivery statuses of a send's messages (decisions §13): each message's state on its own item, versioned,
+ * its latest on its block's latest item for the listing, and the send's counts on a count shard.
+ */
+export class DynamoDeliveryStatuses implements DeliveryStatuses {
+  constructor(private readonly table: ServiceTable) {}
+
+  /**
+   * Reports grouped by message, up to MESSAGES_PER_WRITE messages per transaction: each message's state is
+   * written on condition of the version read, with one count shard for them all. A transaction cancelled by a
+   * state that moved meanwhile is read and tried again; its reports then change only what is still new.
+   */
+  async applyDeliveries(sendId: string, updates: DeliveryUpdate[]): Promise<DeliveryResult[]> {
+    const results: DeliveryResult[] = new Array(updates.length);
+    const byMessage = new Map<number, number[]>();
+    for (const [i, update] of updates.entries()) byMessage.set(update.index, [...(byMessage.get(update.index) ?? []), i]);
+    const blocks = new Map<number, Record<string, unknown> | undefined>();
+    for (const chunk of transactionsOf(byMessage, updates)) {
+      for (let attempt = 1; ; attempt++) {
+        // The blocks not read yet (a settled block never changes) and the messages' states, in one read.
+        const unread = [...new Set(chunk.flatMap((index) => byMessage.get(index)!.map((i) => updates[i].block)))].filter(
+          (b) => !blocks.has(b),
+        );
+        const read = await batchGet(
+          this.table,
+          [...unread.map((first) => blockKey(sendId, first)), ...chunk.map((index) => messageKey(sendId, index))],
+          true,
+        );
+        const states = new Map<number, Record<string, unknown>>();
+        for (const item of read) {
+          if (item.entity === 'send_block')
+            blocks.set(Number(item.first), item.state === 'claimed' || item.state === 'open' ? { state: 'claimed' } : item);
+          else states.set(Number(item.index), item);
+        }
+        for (const first of unread) if (!blocks.has(first)) blocks.set(first, undefined);
+        const writes: TransactItem[] = [];
+        const counted: Tally = { add: {}, errors: new Map() };
+        /** Each block's latest states to write on its latest item, by offset. */
+        const latest = new Map<number, Map<number, DeliveryState>>();
+        for (const index of chunk) {
+          const stored = states.get(index);
+          let state = (stored?.delivery ?? {}) as DeliveryState;
+          let moved = false;
+          for (const i of byMessage.get(index)!) {
+            const update = updates[i];
+            const block = blocks.get(update.block);
+            if (!block) results[i] = 'unknown';
+            else if (block.state === 'claimed') results[i] = 'unsettled';
+            else if (sentMessageOf((block.outcomes as unknown[] | undefined)?.[index - update.block]) !== update.messageId)
+              results[i] = 'unknown';
+            else {
+              const change = update.change(state);
+              results[i] = change ? 'applied' : 'unchanged';
+              if (!change) continue;
+              state = change.next;
+              moved = true;
+              if (!latest.has(update.block)) latest.set(update.block, new Map());
+              latest.get(update.block)!.set(index - update.block, state);
+              for (const [field, n] of Object.entries(change.counts))
+                counted.add[field as keyof SendCounts] = (counted.add[field as keyof SendCounts] ?? 0) + n;
+              for (const e of change.errors) {
+                const known = counted.errors.get(e.code) ?? { title: e.title, count: 0 };
+                known.count += e.count;
+                counted.errors.set(e.code, known);
+              }
+            }
+          }
+          if (!moved) continue;
+          const version = Number(stored?.v ?? 0);
+          writes.push({
+            Put: {
+              TableName: this.table.name,
+              Item: {
+                ...messageKey(sendId, index),
+                entity: 'send_message',
+                index,
+                delivery: state,
+                v: version + 1,
+                [TTL_ATTRIBUTE]: expiry(Date.now()),
+              },
+              ConditionExpression: version === 0 ? 'attribute_not_exists(pk)' : '#v = :seen',
+              ...(version > 0 && { ExpressionAttributeNames: { '#v': 'v' }, ExpressionAttributeValues: { ':seen': version } }),
+            },
+          });
+        }
+        if (writes.length === 0) break;
+        for (const [first, states] of latest) writes.push(latestStatesUpdate(this.table.name, latestKey(sendId, first), states));
+        try {
+          await transact(this.table, () => [...writes, countUpdate(this.table.name, sendId, counted)]);
+          break;
+        } catch (error) {
+          // Another report of one of these messages was applied meanwhile: read them again.
+          if (!cancellationCodes(error)?.includes('ConditionalCheckFailed') || attempt >= TRIES) throw error;
+        }
+      }
+    }
+    return results;
+  }
+}
+
+/**
+ * Status reports' messages in transactions of at most ITEMS_PER_WRITE items: each message's state, each of
+ * their blocks' latest items, and the count shard.
+ */
+function transactionsOf(byMessage: Map<number, number[]>, updates: DeliveryUpdate[]): number[][] {
+  const chunks: number[][] = [];
+  let chunk: number[] = [];
+  let blocks = new Set<number>();
+  for (const [index, reports] of byMessage) {
+    const added = [...new Set(reports.map((i) => updates[i].block))].filter((b) => !blocks.has(b));
+    if (chunk.length > 0 && chunk.length + 1 + blocks.size + added.length + 1 > ITEMS_PER_WRITE) {
+      chunks.push(chunk);
+      chunk = [];
+      blocks = new Set();
+    }
+    chunk.push(index);
+    for (const b of reports.map((i) => updates[i].block)) blocks.add(b);
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}
+
+/** Messages' latest delivery states on their block's latest item, one attribute each, and failures' titles. */
+function latestStatesUpdate(tableName: string, Key: { pk: string; sk: string }, states: Map<number, DeliveryState>): TransactItem {
+  const names: Record<string, string> = { '#ttl': TTL_ATTRIBUTE };
+  const now = Date.now();
+  const values: Record<string, unknown> = { ':ttl': expiry(now) };
+  const sets = [...states].map(([offset, state], n) => {
+    names[`#d${n}`] = deliveryAttribute(offset);
+    values[`:d${n}`] = encodeLatest(state, now);
+    return `#d${n} = :d${n}`;
+  });
+  const failures = new Map([...states.values()].flatMap((state) => (state.failed ? [[state.failed.code, state.failed.title]] : [])));
+  [...failures].forEach(([code, title], n) => {
+    names[`#t${n}`] = titleAttribute(code);
+    values[`:t${n}`] = title;
+    sets.push(`#t${n} = :t${n}`);
+  });
+  return {
+    Update: {
+      TableName: tableName,
+      Key,
+      UpdateExpression: `SET ${sets.join(', ')}, #ttl = :ttl`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}

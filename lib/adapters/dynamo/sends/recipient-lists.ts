@@ -1,0 +1,82 @@
+import type { PositionOutcome, RecipientBlockRef, RecipientLists, StoredRecipient } from '#lib/domain/ports.ts';
+import { LOST_OUTCOME } from '#lib/domain/ports.ts';
+import { putAll } from '../batch-write.ts';
+import type { ServiceTable } from '../client.ts';
+import { batchGet } from '../directory-store.ts';
+import { keys, TTL_ATTRIBUTE } from '../table.ts';
+import { blockKey, decode, decodeLatest, deliveryAttribute, expiry, latestKey, recipientsKey, titleAttribute } from './send-items.ts';
+
+/** Each block's recipients as accepted, read back with their outcomes and delivery states (decisions §22). */
+export class DynamoRecipientLists implements RecipientLists {
+  constructor(private readonly table: ServiceTable) {}
+
+  /** One item per block (spread over the send's parts), written in batches before the send is `queued`. */
+  async recordRecipients(sendId: string, blocks: { ref: RecipientBlockRef; to: string[]; repeats: (number | undefined)[] }[], at: string) {
+    await putAll(
+      this.table,
+      blocks.map(({ ref, to, repeats }) => ({
+        ...recipientsKey(sendId, ref.first),
+        entity: 'send_recipients',
+        first: ref.first,
+        to,
+        repeats: Object.fromEntries(repeats.flatMap((of, offset) => (of === undefined ? [] : [[String(offset), of]]))),
+        recorded_at: at,
+        [TTL_ATTRIBUTE]: expiry(Date.parse(at)),
+      })),
+    );
+  }
+
+  /**
+   * Each block's recipients, block and latest items, and each job's item (a job settled whole has no blocks),
+   * in one BatchGet: three items a block and one a job.
+   */
+  async recipients(sendId: string, blocks: RecipientBlockRef[]): Promise<StoredRecipient[]> {
+    const read = await batchGet(this.table, recipientItemKeys(sendId, blocks));
+    const found = new Map(read.map((item) => [`${item.pk}|${item.sk}`, item]));
+    const at = (key: { pk: string; sk: string }) => found.get(`${key.pk}|${key.sk}`);
+    const stored: StoredRecipient[] = [];
+    for (const ref of blocks) {
+      const list = at(recipientsKey(sendId, ref.first));
+      if (!list) continue;
+      const block = at(blockKey(sendId, ref.first));
+      const latest = at(latestKey(sendId, ref.first)) ?? {};
+      const job = at({ pk: keys.send(sendId), sk: keys.sendJob(ref.job) });
+      const repeats = (list.repeats ?? {}) as Record<string, number>;
+      const outcomes = (block?.outcomes ?? []) as string[];
+      const titles = (block?.titles ?? {}) as Record<string, string>;
+      (list.to as string[]).forEach((to, offset) => {
+        const encoded = latest[deliveryAttribute(offset)];
+        const delivery = typeof encoded === 'string' ? decodeLatest(encoded, (code) => latest[titleAttribute(code)] as string) : undefined;
+        const repeat = repeats[String(offset)];
+        let outcome: PositionOutcome | undefined;
+        let settledAt: string | undefined;
+        if (repeat !== undefined) outcome = { kind: 'duplicate', of: repeat };
+        else if (block?.state === 'settled') outcome = decode(String(outcomes[offset]), titles);
+        else if (block?.state === 'lost') outcome = LOST_OUTCOME;
+        else if (!block && job?.state === 'settled')
+          outcome =
+            job.outcome === 'failed'
+              ? { kind: 'failed', code: String(job.code ?? 'unknown'), title: String(job.title ?? job.code ?? 'unknown') }
+              : { kind: job.outcome as 'expired' | 'cancelled' };
+        if (outcome && repeat === undefined) settledAt = String((block ?? job)?.settled_at ?? list.recorded_at);
+        stored.push({
+          index: ref.first + offset,
+          to,
+          ...(outcome && { outcome }),
+          updated_at: delivery?.at ?? settledAt ?? String(list.recorded_at),
+          ...(delivery && { delivery: delivery.state }),
+        });
+      });
+    }
+    return stored;
+  }
+}
+
+/** The items that hold these blocks' recipients: each block's recipients, block and latest items, and their jobs'. */
+export function recipientItemKeys(sendId: string, blocks: RecipientBlockRef[]) {
+  const jobs = [...new Set(blocks.map((b) => b.job))];
+  return [
+    ...blocks.flatMap((b) => [recipientsKey(sendId, b.first), blockKey(sendId, b.first), latestKey(sendId, b.first)]),
+    ...jobs.map((job) => ({ pk: keys.send(sendId), sk: keys.sendJob(job) })),
+  ];
+}

@@ -1,0 +1,172 @@
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { inParallel } from '#lib/domain/parallel.ts';
+import { NO_COUNTS } from '#lib/domain/send-status.ts';
+import type { SendCounts, SendRecord, SendRecords } from '#lib/domain/ports.ts';
+import type { ServiceTable } from '../client.ts';
+import { queryFirst, stripKeys } from '../directory-store.ts';
+import { keys, SORT } from '../table.ts';
+import { COUNT_FIELDS, ERROR, setOnce, TITLE, transact } from './send-items.ts';
+
+/**
+ * Sends by id, and a client's queued sends newest first on gsi1 (docs/data-model.md). The counts are the send
+ * item's plus SEND_COUNT_SHARDS shards beside it, each written by whole blocks and batches of statuses.
+ */
+export class DynamoSendRecords implements SendRecords {
+  constructor(private readonly table: ServiceTable) {}
+
+  async begin(send: SendRecord) {
+    await this.table.client.send(
+      new PutCommand({
+        TableName: this.table.name,
+        Item: {
+          pk: keys.send(send.send_id),
+          sk: SORT.send,
+          entity: 'send',
+          ...send,
+          counts: { ...NO_COUNTS, ...send.counts },
+          error_counts: {},
+          error_titles: {},
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  /** `queued` also puts the send in its client's list and counts it there, together. */
+  async settle(send: SendRecord, status: 'queued' | 'abandoned') {
+    const sendId = send.send_id;
+    const condition = {
+      ConditionExpression: '#s = :queuing',
+      ExpressionAttributeNames: { '#s': 'status' },
+    };
+    if (status === 'abandoned') {
+      await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: { pk: keys.send(sendId), sk: SORT.send },
+          UpdateExpression: 'SET #s = :s',
+          ...condition,
+          ExpressionAttributeValues: { ':s': status, ':queuing': 'queuing' },
+        }),
+      );
+      return;
+    }
+    // Concurrent sends of one client meet on its count: a conflict is tried again.
+    await transact(this.table, () => [
+      {
+        Update: {
+          TableName: this.table.name,
+          Key: { pk: keys.send(sendId), sk: SORT.send },
+          UpdateExpression: 'SET #s = :s, gsi1pk = :gpk, gsi1sk = :gsk',
+          ...condition,
+          ExpressionAttributeValues: {
+            ':s': status,
+            ':queuing': 'queuing',
+            ':gpk': keys.clientSends(send.client_id),
+            ':gsk': keys.sendOrder(send.created_at, sendId),
+          },
+        },
+      },
+      {
+        Update: {
+          TableName: this.table.name,
+          Key: { pk: keys.client(send.client_id), sk: SORT.sendCount },
+          UpdateExpression: 'ADD #n :one',
+          ExpressionAttributeNames: { '#n': 'sends' },
+          ExpressionAttributeValues: { ':one': 1 },
+        },
+      },
+    ]);
+  }
+
+  /** The send and its count shards: one Query of the send's partition (they sort as `SEND…`). */
+  async get(sendId: string) {
+    const result = await this.table.client.send(
+      new QueryCommand({
+        TableName: this.table.name,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :send)',
+        ExpressionAttributeValues: { ':pk': keys.send(sendId), ':send': SORT.send },
+        ConsistentRead: true,
+      }),
+    );
+    const items = result.Items ?? [];
+    const send = items.find((item) => item.sk === SORT.send);
+    return send
+      ? toSend(
+          send,
+          items.filter((item) => item.sk !== SORT.send),
+        )
+      : null;
+  }
+
+  /** One page: reads the page's items and the ones before it on the index, the client's count, and each send's counts. */
+  async list(clientId: number, page: { offset: number; size: number }) {
+    const count = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: { pk: keys.client(clientId), sk: SORT.sendCount } }),
+    );
+    const total = Number(count.Item?.sends ?? 0);
+    // A page past the end reads nothing more, however many sends the client has.
+    if (page.offset >= total) return { sends: [], total };
+    const items = await queryFirst(
+      this.table,
+      {
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.clientSends(clientId) },
+        ScanIndexForward: false,
+        ProjectionExpression: 'pk',
+      },
+      page.offset + page.size,
+    );
+    const ids = items.slice(page.offset).map((item) => String(item.pk).slice('SEND#'.length));
+    const sends = await inParallel(ids, 10, (id) => this.get(id));
+    return { sends: sends.filter((s): s is SendRecord => s !== null), total };
+  }
+
+  async cancel(sendId: string, at: string) {
+    await setOnce(this.table, sendId, 'cancelled_at', at);
+  }
+
+  async isCancelled(sendId: string) {
+    const result = await this.table.client.send(
+      new GetCommand({
+        TableName: this.table.name,
+        Key: { pk: keys.send(sendId), sk: SORT.send },
+        ProjectionExpression: 'cancelled_at',
+        ConsistentRead: true,
+      }),
+    );
+    return result.Item?.cancelled_at !== undefined;
+  }
+
+  async stop(sendId: string, reason: { code: string; title: string }) {
+    await setOnce(this.table, sendId, 'stopped', reason);
+  }
+}
+
+/**
+ * The stored send as the domain's send: the counts the send item holds (sends recorded before the count
+ * shards kept them there) plus every shard's, and the error tally as a list.
+ */
+function toSend(item: Record<string, unknown>, shards: Record<string, unknown>[]): SendRecord {
+  const { counts, error_counts, error_titles, gsi1pk: _p, gsi1sk: _s, ...rest } = stripKeys<Record<string, unknown>>(item) ?? {};
+  const total: SendCounts = { ...NO_COUNTS, ...(counts as Partial<SendCounts>) };
+  const tallies = new Map(Object.entries((error_counts ?? {}) as Record<string, number>));
+  const titles = new Map(Object.entries((error_titles ?? {}) as Record<string, string>));
+  for (const shard of shards) {
+    for (const field of COUNT_FIELDS) total[field] += Number(shard[field] ?? 0);
+    for (const [name, value] of Object.entries(shard)) {
+      if (name.startsWith(ERROR)) tallies.set(name.slice(ERROR.length), (tallies.get(name.slice(ERROR.length)) ?? 0) + Number(value));
+      else if (name.startsWith(TITLE)) titles.set(name.slice(TITLE.length), String(value));
+    }
+  }
+  return {
+    ...(rest as unknown as SendRecord),
+    counts: total,
+    errors: [...tallies.entries()]
+      // A failure taken back (the message was delivered after all) leaves its code at 0.
+      .filter(([, count]) => count > 0)
+      .map(([code, count]) => ({ code, title: titles.get(code) ?? code, count }))
+      .sort((a, b) => b.count - a.count || a.code.localeCompare(b.code)),
+  };
+}
