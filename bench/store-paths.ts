@@ -8,6 +8,7 @@ import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
 import { entryItem } from '#lib/adapters/dynamo/listing-items.ts';
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
 import { assignmentKeyItem, recordItem } from '#lib/adapters/dynamo/record-items.ts';
+import { DynamoBudgetStore } from '#lib/adapters/dynamo/budget-store.ts';
 import { DynamoSendStore, recipientItemKeys } from '#lib/adapters/dynamo/send-store.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
 import { keys, SORT } from '#lib/adapters/dynamo/table.ts';
@@ -525,6 +526,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
       directory,
       records,
       sends: new DynamoSendStore(table),
+      budgets: new DynamoBudgetStore(table),
       upstream,
       queue: new SqsJobQueue({ client: sqs, url: stack.queueUrls.dispatch }),
       resolve: resolveHost,

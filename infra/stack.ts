@@ -353,6 +353,11 @@ export class TemplateMessagingStack extends Stack {
       });
     alarm('SyncRunsFailed', serviceMetric('SyncRunsFailed'), 'A sync from Meta failed in the last 5 minutes');
     alarm('WebhookDeliveriesFailed', serviceMetric('WebhookDeliveriesFailed'), 'A webhook delivery gave up after its last retry');
+    alarm(
+      'CostGaps',
+      serviceMetric('CostGaps'),
+      'A WABA’s day cost differs from Meta’s pricing_analytics by more than 1 % (decisions §24)',
+    );
 
     new CfnOutput(this, 'ApiUrl', { value: api.apiEndpoint });
     new CfnOutput(this, 'ApiDocsUrl', { value: `${api.apiEndpoint}${GetApiDocs.path}` });

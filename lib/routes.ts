@@ -28,6 +28,8 @@ import {
   SendQuery,
   SendStatusResponse,
 } from '#lib/schemas/send.ts';
+import { BudgetBody, BudgetResponse, ClientIdPath } from '#lib/schemas/budget.ts';
+import { USAGE_CSV, UsageQuery, UsageResponse } from '#lib/schemas/usage.ts';
 import { SyncBody, SyncStartedResponse, SyncStatusQuery, SyncStatusResponse } from '#lib/schemas/sync.ts';
 import { ReceiveMetaResponse, VerifyMetaQuery } from '#lib/schemas/meta-webhooks.ts';
 import {
@@ -160,6 +162,11 @@ export interface RouteDef {
   success: number;
   /** The success body's type: JSON unless said otherwise. */
   produces?: 'text/plain' | 'text/html';
+  /**
+   * The success body's `data` rows also as CSV, when the caller's `Accept` asks for `text/csv`: these columns
+   * in this order (a header row first), numbers of `decimals`' columns with that many decimals.
+   */
+  csv?: { columns: readonly string[]; decimals: Readonly<Record<string, number>> };
   /** The success body's shape (the OpenAPI document shows it; the HTTP tests check every answer against it). */
   response: v.GenericSchema;
   /** A request to try the route with. */
@@ -601,6 +608,52 @@ export const ListSends = {
   needs: { table: 'read' },
 } satisfies RouteDef;
 
+export const GetUsage = {
+  name: 'GetUsage',
+  method: 'GET',
+  path: '/v1/usage',
+  entry: 'functions/http/get-usage.ts',
+  summary: 'What a client’s delivered messages cost, by day, month, market, category or number, with Meta’s own figures (JSON or CSV)',
+  success: 200,
+  response: UsageResponse,
+  csv: USAGE_CSV,
+  sample: { token: 'acme', query: { from: '2026-11-01', to: '2026-11-30' }, expect: 200 },
+  auth: true,
+  request: { query: UsageQuery, invalidMessage: 'client_id, from, to or group_by not valid' },
+  errors: [400, 403],
+  needs: { table: 'read' },
+} satisfies RouteDef;
+
+export const PutBudget = {
+  name: 'PutBudget',
+  method: 'PUT',
+  path: '/v1/clients/{client_id}/budget',
+  entry: 'functions/http/put-budget.ts',
+  summary: 'Set or remove a client’s monthly budget in USD (BSP_CN): a send whose estimate exceeds what is left is refused',
+  success: 200,
+  response: BudgetResponse,
+  sample: { token: 'acme', path: { client_id: '7' }, body: { monthly_amount: 100 }, expect: 403 },
+  auth: true,
+  request: { path: ClientIdPath, body: BudgetBody },
+  errors: [400, 403, 404],
+  needs: { table: 'write' },
+} satisfies RouteDef;
+
+export const GetBudget = {
+  name: 'GetBudget',
+  method: 'GET',
+  path: '/v1/clients/{client_id}/budget',
+  entry: 'functions/http/get-budget.ts',
+  summary: 'A client’s monthly budget, what this month’s sends reserved of it and what is left',
+  success: 200,
+  response: BudgetResponse,
+  sample: { token: 'acme', path: { client_id: '7' }, expect: 200 },
+  auth: true,
+  request: { path: ClientIdPath },
+  errors: [400, 403],
+  needs: { table: 'read' },
+} satisfies RouteDef;
+
 export const VerifyMetaWebhook = {
   name: 'VerifyMetaWebhook',
   method: 'GET',
@@ -718,6 +771,9 @@ export const routes: RouteDef[] = [
   ListSendRecipients,
   CancelSend,
   ListSends,
+  GetUsage,
+  PutBudget,
+  GetBudget,
   VerifyMetaWebhook,
   ReceiveMetaWebhook,
   GetOpenApi,

@@ -115,6 +115,15 @@ export const RelayOutbox = {
   timeoutSeconds: 50,
 } satisfies WorkerDef;
 
+export const ReconcileCosts = {
+  // Once a day (decisions §24): yesterday's pricing_analytics of every WABA beside the ledger; gaps are a metric.
+  name: 'ReconcileCosts',
+  entry: 'functions/workers/reconcile-costs.ts',
+  trigger: { everyMinutes: 1440 },
+  needs: { table: 'write', upstream: true },
+  timeoutSeconds: 300,
+} satisfies WorkerDef;
+
 /** Every worker, as the stack and the local stack run them. */
 export const workers: WorkerDef[] = [
   DeliverWebhooks,
@@ -125,4 +134,5 @@ export const workers: WorkerDef[] = [
   ApplyMetaNotifications,
   ReleaseScheduledSends,
   RelayOutbox,
+  ReconcileCosts,
 ];

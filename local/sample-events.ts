@@ -84,6 +84,19 @@ const JOB_OF_NO_SEND = {
 };
 
 /** The workers' and the identity trigger's samples, and what each leaves undone (none: `[]` failures). */
+/** EventBridge's scheduled event, as a scheduled worker gets it. */
+const SCHEDULED = {
+  version: '0',
+  id: 'sample-schedule',
+  'detail-type': 'Scheduled Event',
+  source: 'aws.events',
+  account: '000000000000',
+  time: '2026-01-01T00:00:00Z',
+  region: 'us-east-1',
+  resources: [],
+  detail: {},
+};
+
 export const OTHER_SAMPLES: Record<string, unknown> = {
   // An event of client 10, whose configuration the PutWebhookConfig sample leaves inactive: logged `skipped`.
   DeliverWebhooks: sqsEvent('template-webhook-events', [
@@ -117,17 +130,9 @@ export const OTHER_SAMPLES: Record<string, unknown> = {
       value: { previous_quality_score: 'UNKNOWN', new_quality_score: 'GREEN', message_template_id: 9001 },
     },
   ]),
-  RelayOutbox: {
-    version: '0',
-    id: 'sample-schedule',
-    'detail-type': 'Scheduled Event',
-    source: 'aws.events',
-    account: '000000000000',
-    time: '2026-01-01T00:00:00Z',
-    region: 'us-east-1',
-    resources: [],
-    detail: {},
-  },
+  RelayOutbox: SCHEDULED,
+  // The same schedule: yesterday's figures of every WABA beside the ledger.
+  ReconcileCosts: SCHEDULED,
   PreTokenGeneration: {
     version: '2',
     triggerSource: 'TokenGeneration_Authentication',

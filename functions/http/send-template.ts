@@ -1,5 +1,6 @@
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { idempotent } from '#lib/adapters/dynamo/idempotency.ts';
+import { DynamoBudgetStore } from '#lib/adapters/dynamo/budget-store.ts';
 import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { resolveHost } from '#lib/adapters/https/resolve-host.ts';
@@ -21,6 +22,7 @@ const stores = {
   directory: new DynamoDirectoryStore(table),
   records: new DynamoTemplateRecordStore(table),
   sends: new DynamoSendStore(table),
+  budgets: new DynamoBudgetStore(table),
   queue: jobQueue('dispatch'),
   resolve: resolveHost,
   scheduler: lazySendScheduler,

@@ -1,5 +1,5 @@
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
-import { DynamoDeliveryStatuses } from '#lib/adapters/dynamo/sends/delivery-statuses.ts';
+import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
@@ -20,7 +20,7 @@ const table = serviceTable();
  */
 const stores = {
   records: new DynamoTemplateRecordStore(table),
-  sends: new DynamoDeliveryStatuses(table),
+  sends: new DynamoSendStore(table),
   levels: new DynamoThroughputStore(table),
   outbox: new DynamoOutboxStore(table),
   publisher: new EventBridgePublisher(),

@@ -10,6 +10,24 @@ export interface DeliveryState {
   delivered?: boolean;
   read?: boolean;
   failed?: { code: string; title: string };
+  /** How Meta priced it (decisions §24), from the status that reported it delivered, and what it cost. */
+  pricing?: MessagePricing;
+  cost_micros?: number;
+}
+
+/** Meta's `pricing` of a message as its statuses carry it (upstream-facts §8). */
+export interface MessagePricing {
+  category: string;
+  type: string;
+  billable: boolean;
+}
+
+/** What a delivered message costs (decisions §24): its pricing, its market, and the rate card's price that day. */
+export interface MessageCharge {
+  pricing: MessagePricing;
+  market: string;
+  /** 0 when not billable. */
+  micros: number;
 }
 
 /** How a send's counts and error tally move with one report. */
@@ -19,6 +37,8 @@ export interface DeliveryChange {
   counts: Partial<Record<'sent' | 'failed' | 'delivered' | 'read', number>>;
   /** The error tally: +1 for a failure counted, -1 for one taken back. */
   errors: { code: string; title: string; count: 1 | -1 }[];
+  /** The message's charge, the one time it becomes delivered with its pricing known. */
+  charge?: MessageCharge;
 }
 
 const add = (counts: DeliveryChange['counts'], field: keyof DeliveryChange['counts'], n: number) => {
@@ -37,6 +57,7 @@ export function deliveryChange(
   state: DeliveryState,
   report: DeliveryReport,
   error?: { code: string; title: string },
+  charge?: MessageCharge,
 ): DeliveryChange | null {
   const next: DeliveryState = { ...state };
   const counts: DeliveryChange['counts'] = {};
@@ -58,13 +79,19 @@ export function deliveryChange(
     add(counts, fact, 1);
   }
   if (Object.keys(counts).length === 0) return null;
+  // Meta charges a message when it is delivered: counted the once it first is, with the pricing that said so.
+  const newlyCharged = !state.delivered && charge && !state.pricing ? charge : undefined;
+  if (newlyCharged) {
+    next.pricing = newlyCharged.pricing;
+    next.cost_micros = newlyCharged.micros;
+  }
   if (state.failed) {
     delete next.failed;
     add(counts, 'sent', 1);
     add(counts, 'failed', -1);
     errors.push({ ...state.failed, count: -1 });
   }
-  return { next, counts, errors };
+  return { next, counts, errors, ...(newlyCharged && { charge: newlyCharged }) };
 }
 
 /**

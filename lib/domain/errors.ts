@@ -32,6 +32,8 @@ export class Conflict extends DomainError {
   constructor(
     message: string,
     readonly reason?: string,
+    /** Figures the caller acts on, answered beside the message (a budget's `remaining` and the `estimate`). */
+    readonly figures?: Record<string, number>,
   ) {
     super(message);
   }

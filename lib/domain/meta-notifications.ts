@@ -1,4 +1,6 @@
-import { type DeliveryReport, deliveryChange, parseMessageReference } from './delivery.ts';
+import { type DeliveryReport, deliveryChange, type MessagePricing, parseMessageReference } from './delivery.ts';
+import { chargeOf } from './pricing/charge.ts';
+import { rateCards } from './pricing/cards/index.ts';
 import { templateEvent } from './events.ts';
 import type { Log } from './log.ts';
 import { publishSaved } from './outbox.ts';
@@ -54,6 +56,10 @@ export type MetaNotification =
       reference?: string;
       error?: { code: string; title: string };
       at: number;
+      /** The WABA whose number sent it, the recipient's digits and Meta's pricing (decisions §24), when given. */
+      waba_id?: string;
+      recipient?: string;
+      pricing?: MessagePricing;
     };
 
 export type TemplateNotification = Extract<MetaNotification, { template_id: string }>;
@@ -189,12 +195,18 @@ async function applyToSends(
   for (const [sendId, group] of bySend) {
     const results = await deps.sends.applyDeliveries(
       sendId,
-      group.map(({ n, block, index }) => ({
-        block,
-        index,
-        messageId: n.message_id,
-        change: (state) => deliveryChange(state, n.status, n.error),
-      })),
+      group.map(({ n, block, index }) => {
+        // The day and price are the status's: a billable message costs the card's price on the day it is delivered.
+        const charge = n.pricing && n.recipient !== undefined ? chargeOf(rateCards, n.pricing, n.recipient, n.at) : undefined;
+        return {
+          block,
+          index,
+          messageId: n.message_id,
+          change: (state) => deliveryChange(state, n.status, n.error, charge),
+          ...(charge && { chargedAt: n.at }),
+        };
+      }),
+      group[0].n.waba_id,
     );
     results.forEach((result, i) => {
       if (result === 'unknown')

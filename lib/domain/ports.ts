@@ -204,6 +204,8 @@ export interface SendRecord {
   send_at?: string;
   /** When a scheduled send's jobs went onto the dispatch queue. */
   released_at?: string;
+  /** What its delivered messages cost so far, by Meta's pricing category (decisions §24), in micro-dollars. */
+  charges?: Record<string, { messages: number; billable: number; micros: number }>;
 }
 
 export interface SendCounts {
@@ -297,6 +299,18 @@ export interface DeliveryUpdate {
   messageId: string;
   /** The change the report makes to the message's delivery state as stored (null: none). */
   change: (state: DeliveryState) => DeliveryChange | null;
+  /** When the status that may charge the message was sent (its day is the ledger's day). */
+  chargedAt?: number;
+}
+
+/**
+ * Where a send's charges are kept beside its own counts (decisions §24): the client's ledger, by the WABA whose
+ * number sent them (the status says which), the send's client and number, and the day.
+ */
+export interface LedgerOwner {
+  waba_id: string;
+  client_id: number;
+  did: string;
 }
 
 /**
@@ -397,9 +411,10 @@ export interface DeliveryStatuses {
   /**
    * Applies status reports of the send's messages (decisions §13) together: each message's delivery state and
    * the send's counts move in one write per batch, on condition every state is still the one read, so two
-   * reports of one message never both count. Answers in the reports' order.
+   * reports of one message never both count. A charge goes to the client's ledger under `wabaId` in the same
+   * write. Answers in the reports' order.
    */
-  applyDeliveries(sendId: string, updates: DeliveryUpdate[]): Promise<DeliveryResult[]>;
+  applyDeliveries(sendId: string, updates: DeliveryUpdate[], wabaId?: string): Promise<DeliveryResult[]>;
 }
 
 /** Every part of the sends' store, as one adapter provides them. */
@@ -631,4 +646,60 @@ export interface CatalogUpstream extends WabaUpstream {
   catalogsOf(wabaId: string): Promise<Catalog[]>;
   /** Throws UpstreamRejected when the upstream refuses the cursor or the catalog. */
   productsOf(catalogId: string, page: { limit: number; cursor?: string }): Promise<ProductPage>;
+}
+
+/** One row of a client's ledger (decisions §24): a day's charges on one number, market and pricing category. */
+export interface LedgerEntry {
+  day: string;
+  did: string;
+  market: string;
+  category: string;
+  messages: number;
+  billable: number;
+  micros: number;
+}
+
+/** Meta's own figure of a WABA's day (pricing_analytics), by country and pricing category. */
+export interface MetaCostEntry {
+  day: string;
+  country: string;
+  category: string;
+  volume: number;
+  micros: number;
+}
+
+/**
+ * The cost ledger (decisions §24): charges are added by the status path (DeliveryStatuses); this reads them, and
+ * keeps Meta's own figures beside them.
+ */
+export interface CostLedger {
+  /** A client's charges on days `from`–`to` (inclusive) on numbers of these WABAs. */
+  charges(wabaIds: string[], clientId: number, from: string, to: string): Promise<LedgerEntry[]>;
+  /** Every client's charges of one WABA's day, by client. */
+  wabaDay(wabaId: string, day: string): Promise<{ client_id: number; entry: LedgerEntry }[]>;
+  metaCosts(wabaIds: string[], from: string, to: string): Promise<MetaCostEntry[]>;
+  /** Meta's figures of a WABA's day, as read (a later read replaces them). */
+  putMetaCosts(wabaId: string, day: string, entries: MetaCostEntry[], readAt: string): Promise<void>;
+}
+
+/**
+ * Clients' monthly budgets (decisions §24), and what each month's accepted sends reserved of them: a send's
+ * check and reservation are one conditional write, so two sends at once never both pass a budget with room
+ * for one.
+ */
+export interface BudgetStore {
+  get(clientId: number): Promise<{ monthly_micros: number; updated_at: string } | null>;
+  /** Sets the monthly budget; null removes it (nothing is refused then). */
+  set(clientId: number, monthlyMicros: number | null, at: string): Promise<void>;
+  reserved(clientId: number, month: string): Promise<number>;
+  /** Adds `micros` to the month's reservations if they stay within `limitMicros`; the total after, or null. */
+  reserve(clientId: number, month: string, micros: number, limitMicros: number): Promise<number | null>;
+  /** Gives back a reservation whose send was never queued. */
+  release(clientId: number, month: string, micros: number): Promise<void>;
+}
+
+/** Meta's own figures of what a WABA's messages cost (upstream-facts §8: pricing_analytics, DAILY). */
+export interface PricingUpstream {
+  /** The WABA's cost and volume from `startUnix` to `endUnix`, by day, country and pricing category. */
+  pricingAnalytics(wabaId: string, startUnix: number, endUnix: number): Promise<MetaCostEntry[]>;
 }

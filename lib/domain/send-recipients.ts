@@ -4,6 +4,7 @@ import { NotFound } from './errors.ts';
 import { type PageRequest, resolvePage } from './paging.ts';
 import type { RecipientBlockRef, SendCounts, RecipientLists, SendRecord, SendRecords, StoredRecipient } from './ports.ts';
 import { visibleSend } from './send-status.ts';
+import { fromMicros } from './pricing/rate-card.ts';
 
 /** A recipient's latest state (decisions §22): what the listing filters on. */
 export const RECIPIENT_STATUSES = ['pending', 'sent', 'delivered', 'read', 'failed', 'expired', 'cancelled', 'duplicate'] as const;
@@ -68,6 +69,7 @@ function view(recipient: StoredRecipient) {
     status,
     ...(outcome?.kind === 'sent' && { message_id: outcome.message_id }),
     ...(error && { error }),
+    ...(recipient.delivery?.pricing && { pricing: recipient.delivery.pricing, cost: fromMicros(recipient.delivery.cost_micros ?? 0) }),
     updated_at: recipient.updated_at,
   };
 }

@@ -2,6 +2,7 @@ import type { Caller } from './caller.ts';
 import { NotFound } from './errors.ts';
 import { type PageRequest, resolvePage } from './paging.ts';
 import type { SendCounts, SendRecord, SendRecords } from './ports.ts';
+import { fromMicros } from './pricing/rate-card.ts';
 import { actingClient } from './tenancy.ts';
 
 /**
@@ -30,9 +31,22 @@ export function sendStatusOf(send: SendRecord) {
     cancelled: counts.cancelled,
     pending,
     errors: send.errors ?? [],
+    cost: costOf(send.charges ?? {}),
     ...(send.stopped && { stopped: send.stopped }),
     ...(send.cancelled_at && { cancelled_at: send.cancelled_at }),
     ...(send.send_at && { send_at: send.send_at }),
+  };
+}
+
+/** A send's cost as delivered so far (decisions §24): total, billable messages, and by Meta's pricing category. */
+export function costOf(charges: NonNullable<SendRecord['charges']>) {
+  const categories = Object.entries(charges).sort(([a], [b]) => a.localeCompare(b));
+  const micros = categories.reduce((sum, [, c]) => sum + c.micros, 0);
+  return {
+    currency: 'USD' as const,
+    amount: fromMicros(micros),
+    billable: categories.reduce((sum, [, c]) => sum + c.billable, 0),
+    by_category: Object.fromEntries(categories.map(([category, c]) => [category, { messages: c.messages, amount: fromMicros(c.micros) }])),
   };
 }
 

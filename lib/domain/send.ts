@@ -1,5 +1,8 @@
 import type { Caller } from './caller.ts';
 import { type ErrorDetail, InvalidRequest, NotFound, Unprocessable, UpstreamRejected, UpstreamUnavailable } from './errors.ts';
+import { reserveBudget } from './budget.ts';
+import { rateCards } from './pricing/cards/index.ts';
+import { type Estimate, estimateOf } from './pricing/estimate.ts';
 import { type DispatchJob, markRepeats, type RecipientParams, recipientDigits, type SendHeader } from './sending/job.ts';
 
 export type { ProductAction, RecipientParams, SendHeader } from './sending/job.ts';
@@ -10,6 +13,7 @@ import type {
   SendRecord,
   SendScheduler,
   SendRecords,
+  BudgetStore,
   RecipientLists,
   HeldJobs,
   TemplateRecordStore,
@@ -150,6 +154,7 @@ export interface SendDeps {
   directory: DirectoryStore;
   records: TemplateRecordStore;
   sends: SendRecords & RecipientLists & HeldJobs;
+  budgets: BudgetStore;
   upstream: TemplateUpstream;
   queue: JobQueue;
   resolve: Resolver;
@@ -304,7 +309,7 @@ async function queueAllOrNothing(deps: SendDeps, send: SendRecord, jobs: Dispatc
 
 /** What a send is told before it goes (decisions §22): it is queued all the same. */
 export interface SendWarning {
-  code: 'messaging_limit_exceeded' | 'number_quality_red';
+  code: 'messaging_limit_exceeded' | 'number_quality_red' | 'budget_80_percent';
   message: string;
 }
 
@@ -403,32 +408,51 @@ export async function sendTemplate(deps: SendDeps, caller: Caller, input: { path
   });
   const createdAt = deps.now?.() ?? new Date().toISOString();
   const sendAt = scheduledAt(body.send_at, Date.parse(createdAt));
-  await queueAllOrNothing(
-    deps,
-    {
-      send_id: input.sendId,
-      client_id: clientId,
-      did: body.did,
-      template: { name: found.name, language: found.language },
-      ...(body.campaignId !== undefined && { campaignId: body.campaignId }),
-      status: 'queuing',
-      created_at: createdAt,
-      ...(sendAt && { send_at: sendAt }),
-      total: body.recipients.length,
-      jobs: jobs.length,
-      counts: { ...NO_COUNTS, duplicates_removed: repeats },
-      job_firsts: dispatchJobs.map((job) => job.first_index),
-    },
-    dispatchJobs,
+  const estimate = estimateOf(
+    rateCards,
+    body.recipients.map((r) => recipientDigits(r.to)),
+    found.category,
+    Date.parse(createdAt),
   );
+  // The estimate is reserved against the client's budget before anything is recorded (decisions §24).
+  const budget = await reserveBudget(deps, clientId, estimate.micros, createdAt);
+  if (budget.warning) warnings.push(budget.warning);
+  try {
+    await queueAllOrNothing(
+      deps,
+      {
+        send_id: input.sendId,
+        client_id: clientId,
+        did: body.did,
+        template: { name: found.name, language: found.language },
+        ...(body.campaignId !== undefined && { campaignId: body.campaignId }),
+        status: 'queuing',
+        created_at: createdAt,
+        ...(sendAt && { send_at: sendAt }),
+        total: body.recipients.length,
+        jobs: jobs.length,
+        counts: { ...NO_COUNTS, duplicates_removed: repeats },
+        job_firsts: dispatchJobs.map((job) => job.first_index),
+      },
+      dispatchJobs,
+    );
+  } catch (error) {
+    // Not queued: what it reserved goes back (a release that fails leaves the month over-reserved, never under).
+    await budget.release().catch(() => undefined);
+    throw error;
+  }
   return {
     success: true as const,
     send_id: input.sendId,
     ...(sendAt && { status: 'scheduled' as const }),
     ...(warning && { warning }),
     ...(warnings.length > 0 && { warnings }),
+    estimate: shownEstimate(estimate),
   };
 }
+
+/** The estimate as answered: its micro-dollars are the budget's, not the caller's. */
+const shownEstimate = ({ micros: _micros, ...shown }: Estimate) => shown;
 
 /** A recipient the request's schema refused, by its position in the request (a dry run reports it). */
 export interface RecipientProblem {
@@ -443,7 +467,7 @@ export interface RecipientProblem {
  * real send; every failing recipient is reported, not only the first ones.
  */
 export async function dryRunSend(
-  deps: Omit<SendDeps, 'sends' | 'queue'>,
+  deps: Omit<SendDeps, 'sends' | 'queue' | 'budgets'>,
   caller: Caller,
   input: {
     pathDid: string;
@@ -481,5 +505,13 @@ export async function dryRunSend(
     valid: input.total - invalidCount,
     invalid,
     ...(warnings.length > 0 && { warnings }),
+    estimate: shownEstimate(
+      estimateOf(
+        rateCards,
+        input.recipients.map((r) => recipientDigits(r.recipient.to)),
+        template.category,
+        Date.parse(deps.now?.() ?? new Date().toISOString()),
+      ),
+    ),
   };
 }

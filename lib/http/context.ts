@@ -44,7 +44,7 @@ export function textResponse(
   status: number,
   body: string,
   requestId: string,
-  type: 'text/plain' | 'text/html' = 'text/plain',
+  type: 'text/plain' | 'text/html' | 'text/csv' = 'text/plain',
 ): APIGatewayProxyStructuredResultV2 {
   return {
     statusCode: status,

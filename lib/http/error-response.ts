@@ -20,7 +20,7 @@ function fromDomain(error: DomainError): ApiError {
   if (error instanceof UpstreamRejected) return new ApiError(400, 'upstream_rejected', `Upstream refused the request: ${error.message}`);
   if (error instanceof Forbidden) return new ApiError(403, 'forbidden', error.message);
   if (error instanceof NotFound) return new ApiError(404, 'not_found', error.message);
-  if (error instanceof Conflict) return new ApiError(409, error.reason ?? 'conflict', error.message);
+  if (error instanceof Conflict) return new ApiError(409, error.reason ?? 'conflict', error.message, undefined, error.figures);
   if (error instanceof Unprocessable) return new ApiError(422, 'unprocessable', error.message, error.details);
   if (error instanceof UpstreamUnavailable) return new ApiError(502, 'upstream_unavailable', error.message);
   return new ApiError(500, 'internal_error', 'Internal server error');
@@ -51,6 +51,7 @@ export function toErrorResponse(error: unknown, requestId: string): APIGatewayPr
   const api = known ?? new ApiError(500, 'internal_error', 'Internal server error');
   const body: Record<string, unknown> = { message: api.message, code: api.code };
   if (api.details?.length) body.details = api.details;
+  if (api.figures) Object.assign(body, api.figures);
   body.request_id = requestId;
   return jsonResponse(api.status, body, requestId);
 }

@@ -6,6 +6,7 @@ import type { ErrorDetail } from '#lib/domain/errors.ts';
 import type { OwnershipLookup } from '#lib/domain/tenancy.ts';
 import { inInvocation } from '#lib/log/logger.ts';
 import type { MultipartSpec, RouteDef } from '#lib/routes.ts';
+import { csvOf, wantsCsv } from './csv.ts';
 import { jsonResponse, textResponse, type HttpMiddleware, type ServiceContext, type UploadedFile } from './context.ts';
 import { errorResponse } from './error-response.ts';
 import { authenticateCaller } from './middlewares/authenticate-caller.ts';
@@ -70,7 +71,7 @@ export interface UseCases<R extends RouteDef> {
 export function httpFunction<const R extends RouteDef>(route: R, useCases: UseCases<R> | UseCases<R>['run'], extra: BodyMiddlewares = {}) {
   const { run, dryRun } = typeof useCases === 'function' ? { run: useCases, dryRun: undefined } : useCases;
   if (route.request?.dryRun && !dryRun) throw new Error(`${route.name} has a dry run: pass its use case`);
-  const core = async (_event: APIGatewayProxyEventV2, context: ServiceContext): Promise<APIGatewayProxyStructuredResultV2> => {
+  const core = async (event: APIGatewayProxyEventV2, context: ServiceContext): Promise<APIGatewayProxyStructuredResultV2> => {
     const input = context.input ?? {};
     const routeInput = {
       path: input.path,
@@ -90,6 +91,13 @@ export function httpFunction<const R extends RouteDef>(route: R, useCases: UseCa
           { valid: false, errors: input.invalid, review_warnings: [] }
         : await dryRun?.(routeInput as DryRunInput<R>);
     if (route.produces) return textResponse(route.success, String(body), context.requestId, route.produces);
+    if (route.csv && wantsCsv(event.headers?.accept))
+      return textResponse(
+        route.success,
+        csvOf((body as { data: Record<string, unknown>[] }).data, route.csv),
+        context.requestId,
+        'text/csv',
+      );
     return jsonResponse(route.success, body, context.requestId);
   };
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ServiceContext>(core)

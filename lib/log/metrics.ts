@@ -12,7 +12,9 @@ export type ServiceMetric =
   | 'SyncRuns'
   | 'SyncRunsFailed'
   | 'DispatchJobsAbandoned'
-  | 'ScheduledSendsReleased';
+  | 'ScheduledSendsReleased'
+  /** Days whose Meta figures and ledger differ by more than 1 % (decisions §24). */
+  | 'CostGaps';
 
 let metrics: Metrics | undefined;
 const emitter = () =>

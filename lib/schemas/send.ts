@@ -112,9 +112,29 @@ export function dryRunInput(raw: unknown) {
   return { body, recipients, refused, total: items.length };
 }
 
+/** An amount in USD, exact to the micro-dollar (decisions §24). */
+const usd = v.pipe(v.number(), v.minValue(0));
+
+/** What a send's unique recipients would cost if every message were delivered and billable (decisions §24). */
+export const Estimate = v.object({
+  currency: v.literal('USD'),
+  amount: usd,
+  /** The rate card the estimate priced with: its first day. */
+  rate_card: v.string(),
+  by_market: v.record(v.string(), v.object({ messages: count, amount: usd })),
+});
+
+/** What a send's delivered messages cost so far (decisions §24). */
+export const SendCost = v.object({
+  currency: v.literal('USD'),
+  amount: usd,
+  billable: count,
+  by_category: v.record(v.string(), v.object({ messages: count, amount: usd })),
+});
+
 /** A send accepted (spec §1, decisions §12): its id, and a warning where the spec names one. */
 const Warnings = v.optional(
-  v.array(v.object({ code: v.picklist(['messaging_limit_exceeded', 'number_quality_red']), message: v.string() })),
+  v.array(v.object({ code: v.picklist(['messaging_limit_exceeded', 'number_quality_red', 'budget_80_percent']), message: v.string() })),
 );
 
 export const SendAcceptedResponse = v.object({
@@ -124,6 +144,7 @@ export const SendAcceptedResponse = v.object({
   status: v.optional(v.literal('scheduled')),
   warning: v.optional(v.string()),
   warnings: Warnings,
+  estimate: v.optional(Estimate),
 });
 
 /** A send's dry run (decisions §12): every failing recipient by its position. */
@@ -134,6 +155,7 @@ export const SendDryRunResponse = v.object({
   valid: count,
   invalid: v.array(v.object({ index: count, ...ErrorDetailShape.entries })),
   warnings: Warnings,
+  estimate: v.optional(Estimate),
 });
 
 /** What the dispatcher did with a send so far (decisions §12). */
@@ -155,6 +177,7 @@ export const SendStatusResponse = v.object({
   cancelled: count,
   pending: count,
   errors: v.array(v.object({ code: v.string(), title: v.string(), count })),
+  cost: SendCost,
   stopped: v.optional(v.object({ code: v.string(), title: v.string() })),
   cancelled_at: v.optional(timestamp),
   send_at: v.optional(v.string()),
@@ -173,6 +196,9 @@ export const RecipientResponse = v.object({
   status: v.picklist(RECIPIENT_STATUSES),
   message_id: v.optional(v.string()),
   error: v.optional(v.object({ code: v.string(), title: v.string() })),
+  /** Meta's pricing of the message and what it cost, once delivered (decisions §24). */
+  pricing: v.optional(v.object({ category: v.string(), type: v.string(), billable: v.boolean() })),
+  cost: v.optional(usd),
   updated_at: timestamp,
 });
 

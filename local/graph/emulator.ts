@@ -6,12 +6,14 @@ import type { MetaNotifier } from './notifier.ts';
 import { MESSAGES_PER_SECOND } from '#lib/domain/sending/throughput.ts';
 import { ThroughputLimit } from './throughput-limit.ts';
 import { LAUNCH_HEADER } from './launch-stamp.ts';
+import { EmulatedPricing } from './pricing.ts';
+import type { MessagePricing } from '#lib/domain/delivery.ts';
 
 /** Statuses the emulator can report of a message, as Cloud API's `messages` webhook names them. */
 export type MessageStatus = 'sent' | 'delivered' | 'read' | 'failed';
 
 /** A status of one accepted message, as the `messages` field's value carries it. */
-function statusValue(message: SentMessage, status: MessageStatus, error?: { code: number; title: string }) {
+function statusValue(message: SentMessage, status: MessageStatus, error?: { code: number; title: string }, pricing?: MessagePricing) {
   const to = String(message.message.to ?? '').replace(/\D/g, '');
   return {
     messaging_product: 'whatsapp',
@@ -26,9 +28,19 @@ function statusValue(message: SentMessage, status: MessageStatus, error?: { code
           biz_opaque_callback_data: message.message.biz_opaque_callback_data,
         }),
         ...(error && { errors: [{ code: error.code, title: error.title, message: error.title }] }),
+        // Meta prices every status but a failure (upstream-facts §8).
+        ...(pricing && status !== 'failed' && { pricing: { ...pricing, pricing_model: 'PMP' } }),
       },
     ],
   };
+}
+
+/** `pricing_analytics.start(<unix>).end(<unix>)…` of a WABA's `fields` (upstream-facts §8), or undefined. */
+function pricingAnalyticsQuery(fields: string | undefined) {
+  if (!fields?.startsWith('pricing_analytics')) return undefined;
+  const start = /\.start\((\d+)\)/.exec(fields);
+  const end = /\.end\((\d+)\)/.exec(fields);
+  return { start: Number(start?.[1] ?? 0), end: Number(end?.[1] ?? Math.floor(Date.now() / 1000)) };
 }
 
 /**
@@ -92,6 +104,17 @@ export class GraphEmulator {
   ) {
     this.throughput = new ThroughputLimit(options.burstShare);
     this.model = new GraphModel(fixture);
+    this.pricing = new EmulatedPricing(this.model);
+  }
+
+  /** Meta's pricing of messages and its books of what was delivered (./pricing.ts). */
+  readonly pricing: EmulatedPricing;
+
+  /** A status of a message as Meta reports it: priced, and booked when it says delivered. */
+  private reportStatus(message: SentMessage, status: MessageStatus, error?: { code: number; title: string }, delayMs = 0) {
+    const pricing = this.pricing.pricingOf(message);
+    if (status === 'delivered' || status === 'read') this.pricing.book(message, pricing);
+    this.notifier?.notify(this.wabaOfNumber(message.phone_number_id), 'messages', statusValue(message, status, error, pricing), delayMs);
   }
 
   /** One request as Graph would answer it. */
@@ -124,6 +147,9 @@ export class GraphEmulator {
       // reach Meta over a network: this process's own stalls are not the sender's bursts.
       const launchedAt = Number(headers[LAUNCH_HEADER]) || Date.now();
       if (isMessage) this.admitByThroughput(segments[0], launchedAt);
+      const analytics = method === 'GET' && segments.length === 1 ? pricingAnalyticsQuery(query.fields) : undefined;
+      if (analytics && this.model.wabas.has(segments[0]))
+        return { status: 200, body: this.pricing.analytics(segments[0], analytics.start, analytics.end) };
       const answer = { status: 200, body: this.model.answer(method, segments, query, body, raw, url.href) };
       // What changed is kept before the answer leaves: an accepted message is never forgotten after a crash.
       const accepted = isMessage ? this.model.sent.at(-1) : undefined;
@@ -177,9 +203,7 @@ export class GraphEmulator {
     const message = this.model.sent.findLast((m) => m.id === messageId);
     if (!this.notifier || !message) return;
     const statuses = this.statusesOfNumber.get(message.phone_number_id) ?? this.autoStatuses;
-    statuses.forEach((status, i) => {
-      this.notifier!.notify(this.wabaOfNumber(message.phone_number_id), 'messages', statusValue(message, status), 250 * (i + 1));
-    });
+    for (const [i, status] of statuses.entries()) this.reportStatus(message, status, undefined, 250 * (i + 1));
   }
 
   /** Control endpoints: not part of the Graph API. */
@@ -305,13 +329,44 @@ export class GraphEmulator {
       if (!['sent', 'delivered', 'read', 'failed'].includes(body.status))
         return { status: 400, body: { error: 'status must be sent, delivered, read or failed' } };
       if (!this.notifier) return { status: 409, body: { error: 'no webhook target configured' } };
-      this.notifier.notify(this.wabaOfNumber(message.phone_number_id), 'messages', statusValue(message, body.status, body.error));
+      this.reportStatus(message, body.status, body.error);
       return { status: 200, body: { id: message.id, status: body.status } };
     }
     // Any notification, as given ({waba_id, field, value}): category and quality changes, unknown fields.
     if (path === '/_emulator/notify' && method === 'POST') {
       if (!this.notifier) return { status: 409, body: { error: 'no webhook target configured' } };
       this.notifier.notify(String(body.waba_id), String(body.field), body.value ?? {});
+      return { status: 200, body: { queued: true } };
+    }
+    // A recipient wrote to a number ({from}): a utility template to them is free for 24 hours (upstream-facts §8).
+    const inbound = /^\/_emulator\/numbers\/([^/]+)\/inbound$/.exec(path);
+    if (inbound && method === 'POST') {
+      this.pricing.inbound.set(`${inbound[1]}|${String(body.from ?? '').replace(/\D/g, '')}`, Date.now());
+      return { status: 200, body: { id: inbound[1], from: body.from } };
+    }
+    // Meta's books: each delivered message's day, country, category and cost (micro-dollars), of one WABA.
+    if (path === '/_emulator/pricing' && method === 'GET')
+      return { status: 200, body: { delivered: this.pricing.delivered.filter((d) => !query.waba_id || d.waba_id === query.waba_id) } };
+    // Meta's pricing_analytics of a WABA's day multiplied by `factor` (the reconciliation's gap), e.g. {day, factor}.
+    const skew = /^\/_emulator\/wabas\/([^/]+)\/pricing-skew$/.exec(path);
+    if (skew && method === 'POST') {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(String(body.day)) || !(Number(body.factor) >= 0))
+        return { status: 400, body: { error: 'day (YYYY-MM-DD) and factor (≥ 0) are required' } };
+      this.pricing.skews.set(`${skew[1]}|${body.day}`, Number(body.factor));
+      return { status: 200, body: { id: skew[1], day: body.day, factor: Number(body.factor) } };
+    }
+    // Meta's volume tier webhook (account_update, VOLUME_BASED_PRICING_TIER_UPDATE), as given or a default.
+    if (path === '/_emulator/account-update' && method === 'POST') {
+      if (!this.notifier) return { status: 409, body: { error: 'no webhook target configured' } };
+      this.notifier.notify(String(body.waba_id), 'account_update', {
+        event: 'VOLUME_BASED_PRICING_TIER_UPDATE',
+        volume_tier_info: body.volume_tier_info ?? {
+          pricing_category: 'UTILITY',
+          tier: '1:0-2500000',
+          effective_month: new Date().toISOString().slice(0, 7),
+          region: 'Other',
+        },
+      });
       return { status: 200, body: { queued: true } };
     }
     if (path === '/_emulator/notifications' && method === 'GET') return { status: 200, body: { notifications: this.notifier?.log ?? [] } };

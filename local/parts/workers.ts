@@ -38,7 +38,9 @@ export async function startWorkers(
         }),
       );
     } else {
-      const timer = setInterval(() => void handler({}, {}).catch(() => undefined), 10_000);
+      // A job of every minute runs every 10 s here (what it does shows soon); a daily one at its own cadence.
+      const every = worker.trigger.everyMinutes <= 1 ? 10_000 : worker.trigger.everyMinutes * 60_000;
+      const timer = setInterval(() => void handler({}, {}).catch(() => undefined), every);
       stops.push(() => clearInterval(timer));
     }
   }

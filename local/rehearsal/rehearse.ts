@@ -189,18 +189,21 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
       sqs: { deployer: deployerSqs, role: (fn) => sqs(fn.credentials) },
     });
     const pathChecks = paths.map((step) => check(step.name, step.expected, step.got));
-    const relay = functions.get('RelayOutbox');
-    if (relay)
-      results.push(
-        check(
-          'RelayOutbox',
-          'ran',
-          await relay.invoke(OTHER_SAMPLES.RelayOutbox).then(
-            () => 'ran',
-            (e: Error) => `thrown: ${e.message}`,
+    // The scheduled workers, run once each on their sample (EventBridge's scheduled event).
+    for (const name of ['RelayOutbox', 'ReconcileCosts']) {
+      const scheduled = functions.get(name);
+      if (scheduled)
+        results.push(
+          check(
+            name,
+            'ran',
+            await scheduled.invoke(OTHER_SAMPLES[name]).then(
+              () => 'ran',
+              (e: Error) => `thrown: ${e.message}`,
+            ),
           ),
-        ),
-      );
+        );
+    }
     const acme = await claimsOf('acme');
     results.push(
       check(

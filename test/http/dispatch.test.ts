@@ -478,7 +478,14 @@ describe('dry runs: ?dry_run=true (decisions §12)', () => {
       { template: { name: 'order_update', language: 'es' }, recipients: [{ to: '5215550100', params: { body: ['x'] } }] },
       { query: '?dry_run=true' },
     );
-    expect(ok.body).toEqual({ success: true, dry_run: true, total: 1, valid: 1, invalid: [] });
+    expect(ok.body).toEqual({
+      success: true,
+      dry_run: true,
+      total: 1,
+      valid: 1,
+      invalid: [],
+      estimate: expect.objectContaining({ currency: 'USD' }),
+    });
     const recipients = [{ to: '5215550100', params: { body: ['x'] } }];
     expectErrorShape(await send({ template: { name: 'order_update', language: 'fr' }, recipients }, { query: '?dry_run=true' }), 404);
     expectErrorShape(await send({ template: { name: 'summer_promo', language: 'en_US' }, recipients }, { query: '?dry_run=true' }), 422);

@@ -278,7 +278,7 @@ describe('send_at (decisions §22)', () => {
     const cancelled = await call('POST', `/v1/sends/${sent.body.send_id}/cancel`, { token: await owner() });
     // Assess
     expect(dry.body).toMatchObject({ success: true, dry_run: true, valid: 1 });
-    expect(sent.body).toEqual({ success: true, send_id: expect.any(String), status: 'scheduled' });
+    expect(sent.body).toEqual({ success: true, send_id: expect.any(String), status: 'scheduled', estimate: expect.any(Object) });
     expect(shown).toMatchObject({ status: 'scheduled', send_at: sendAt, pending: 1 });
     expect(cancelled.status).toBe(202);
     expect((await status(sent.body.send_id)).status).toBe('cancelled');

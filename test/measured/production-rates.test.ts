@@ -98,7 +98,7 @@ const refusedOn = async (numberId: string) =>
   Number((await emulator('GET', `throughput?phone_number_id=${numberId}`)).refused[numberId] ?? 0);
 
 describe('sending at production rates (decisions §19)', () => {
-  it('two sends of 800 on one number at once: exact counts, each message accepted once, the pace kept at launch, no item above 1 write per 20 messages, at most 6 write units a message', {
+  it('two sends of 800 on one number at once: exact counts, each message accepted once, the pace kept at launch, no item above 1 write per 20 messages, at most 6 write units a message, the ledger at most 1', {
     timeout: 200_000,
   }, async () => {
     // Prepare
@@ -122,6 +122,17 @@ describe('sending at production rates (decisions §19)', () => {
     expect(units / 1600).toBeLessThanOrEqual(6);
     // At 1,000 messages a second no partition key may take over 1,000 units a second: at most 1 a message
     expect(keys[0].units / 800).toBeLessThanOrEqual(1);
+    // The cost ledger (decisions §24): every message charged once, in at most 1 unit a message, no item above 1
+    // write per 20 messages
+    const ledger = (await call('GET', `/_local/writes?prefix=${encodeURIComponent(`LEDGER#${WABA}#`)}`)).body as typeof writes.body;
+    const cost = statuses.map((s) => (s as unknown as { cost: { billable: number } }).cost.billable);
+    expect(cost).toEqual([800, 800]);
+    expect(ledger.writes).toBeGreaterThan(0);
+    expect(ledger.units / 1600).toBeLessThanOrEqual(1);
+    expect(ledger.items[0].writes / 1600).toBeLessThanOrEqual(0.05);
+    console.info(
+      `production rates: the ledger took ${ledger.units} units in ${ledger.writes} writes for 1,600 messages; hottest ledger item ${JSON.stringify(ledger.items[0])}`,
+    );
     // What Meta would see: every message accepted once, and hardly any refused for throughput
     const seen = await timesOf(STANDARD.id, [...first, ...second]);
     expect(seen.recipients).toHaveLength(1600);

@@ -72,5 +72,5 @@ export class DynamoSendStore implements SendStore {
   heldJobs = (sendId: string) => this.held.heldJobs(sendId);
   markReleased = (sendId: string, at: string) => this.held.markReleased(sendId, at);
 
-  applyDeliveries = (sendId: string, updates: DeliveryUpdate[]) => this.statuses.applyDeliveries(sendId, updates);
+  applyDeliveries = (sendId: string, updates: DeliveryUpdate[], wabaId?: string) => this.statuses.applyDeliveries(sendId, updates, wabaId);
 }

@@ -73,6 +73,16 @@ export const keys = {
   pacing: (phoneNumberId: string) => `PACING#${phoneNumberId}`,
   /** A sending number's throughput level as last learned (decisions §19), by the number's digits. */
   number: (digits: string) => `NUMBER#${digits}`,
+  /**
+   * The cost ledger (decisions §24): one of LEDGER_SHARDS partitions of a WABA's charges, so a busy WABA's
+   * statuses spread over several keys; a day's charges are one item in each.
+   */
+  ledger: (wabaId: string, shard: number) => `LEDGER#${wabaId}#${String(shard).padStart(2, '0')}`,
+  ledgerDay: (day: string) => `DAY#${day}`,
+  /** Meta's own figures of a WABA's day (pricing_analytics), kept beside the ledger by the reconciliation. */
+  metaCost: (wabaId: string) => `META_COST#${wabaId}`,
+  /** A client's monthly budget and what the month's accepted sends reserved of it. */
+  budgetMonth: (month: string) => `BUDGET#${month}`,
   /** gsi1 of sends: a client's sends by acceptance time. */
   sendOrder: (createdAt: string, sendId: string) => `${createdAt}#${sendId}`,
   /** One (template, client)'s assignment keys; the sort key names the pair, or the placeholder. */
@@ -110,6 +120,7 @@ export const SORT = {
   send: 'SEND',
   /** How many queued sends a client has, under the client. */
   sendCount: 'SEND_COUNT',
+  budget: 'BUDGET',
   pacing: 'PACING',
   throughput: 'THROUGHPUT',
   syncLease: 'SYNC_LEASE',
@@ -127,4 +138,6 @@ export const CHANNELS_PARTITION = 'CHANNELS';
 /** A send's partitions of blocks and message states, and its count shards (docs/data-model.md). */
 export const SEND_PARTS = 16;
 export const SEND_COUNT_SHARDS = 32;
+/** A WABA's ledger partitions: a day's charges land on one at random, a usage read queries each. */
+export const LEDGER_SHARDS = 8;
 export const OUTBOX_PARTITION = 'OUTBOX';

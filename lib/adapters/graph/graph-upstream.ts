@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { UpstreamUnavailable } from '#lib/domain/errors.ts';
-import type { SendingLimits, ThroughputLevel } from '#lib/domain/ports.ts';
+import type { MetaCostEntry, PricingUpstream, SendingLimits, ThroughputLevel } from '#lib/domain/ports.ts';
 import { UpstreamNotConfigured } from './token.ts';
 import type {
   Catalog,
@@ -82,6 +82,26 @@ const PhoneNumberThroughput = v.object({
 
 const MessagingLimit = v.object({ whatsapp_business_manager_messaging_limit: v.string() });
 const QualityRating = v.object({ quality_rating: v.string() });
+/** `pricing_analytics` (upstream-facts §8): data points by day and dimension; COST is absent on a credit line. */
+const PricingAnalytics = v.looseObject({
+  pricing_analytics: v.optional(
+    v.looseObject({
+      data: v.array(
+        v.looseObject({
+          data_points: v.array(
+            v.looseObject({
+              start: v.number(),
+              country: v.optional(v.string(), 'ZZ'),
+              pricing_category: v.optional(v.string(), 'UNKNOWN'),
+              volume: v.optional(v.number(), 0),
+              cost: v.optional(v.number(), 0),
+            }),
+          ),
+        }),
+      ),
+    }),
+  ),
+});
 const LIMITS_KEPT_MS = 60_000;
 
 /** A messaging limit tier as unique users per 24 hours (`TIER_2K` is 2,000); undefined for a name not known. */
@@ -115,7 +135,7 @@ export function toProduct(item: v.InferOutput<typeof ProductItem>): Product {
   };
 }
 
-export class GraphUpstream implements TemplateUpstream, CatalogUpstream, MediaUpload {
+export class GraphUpstream implements TemplateUpstream, CatalogUpstream, MediaUpload, PricingUpstream {
   constructor(
     private readonly graph: GraphClient,
     /** The Meta app id resumable uploads go through; empty when the deployment has none (uploads answer 502). */
@@ -124,6 +144,23 @@ export class GraphUpstream implements TemplateUpstream, CatalogUpstream, MediaUp
 
   /** Sending limits read in the last minute, by WABA and number. */
   private readonly limits = new Map<string, { limits: SendingLimits; until: number }>();
+
+  /** Meta's DAILY figures by country and pricing category; a category as the webhooks name it (`authentication-international`). */
+  async pricingAnalytics(wabaId: string, startUnix: number, endUnix: number): Promise<MetaCostEntry[]> {
+    const fields =
+      `pricing_analytics.start(${Math.floor(startUnix)}).end(${Math.floor(endUnix)}).granularity(DAILY)` +
+      '.dimensions(["COUNTRY","PRICING_CATEGORY","PRICING_TYPE"]).metric_types(["COST","VOLUME"])';
+    const answer = shaped(PricingAnalytics, await this.graph.request('GET', wabaId, { query: { fields } }));
+    return (answer.pricing_analytics?.data ?? []).flatMap((d) =>
+      d.data_points.map((point) => ({
+        day: new Date(point.start * 1000).toISOString().slice(0, 10),
+        country: point.country,
+        category: point.pricing_category.toLowerCase().replace('authentication_international', 'authentication-international'),
+        volume: point.volume,
+        micros: Math.round(point.cost * 1_000_000),
+      })),
+    );
+  }
 
   async namespaceOf(wabaId: string) {
     const answer = shaped(Waba, await this.graph.request('GET', wabaId, { query: { fields: 'message_template_namespace' } }));

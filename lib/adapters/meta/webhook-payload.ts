@@ -99,6 +99,15 @@ const MessageStatus = v.object({
   status: v.picklist(['sent', 'delivered', 'read', 'failed']),
   timestamp: v.optional(v.union([v.string(), v.number()])),
   biz_opaque_callback_data: v.optional(v.string()),
+  recipient_id: v.optional(v.pipe(v.union([v.string(), v.number()]), v.transform(String), v.maxLength(64))),
+  /** Meta's pricing of the message (upstream-facts §8); a status without it is applied without a charge. */
+  pricing: v.optional(
+    v.object({
+      billable: v.optional(v.boolean(), false),
+      category: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
+      type: v.optional(v.pipe(v.string(), v.maxLength(64)), 'regular'),
+    }),
+  ),
   errors: v.optional(v.array(v.object({ code: v.union([v.number(), v.string()]), title: v.optional(text), message: v.optional(text) }))),
 });
 
@@ -155,6 +164,9 @@ export function notificationsOf(change: NotifiedChange): MetaNotification[] {
             status: r.output.status,
             reference: r.output.biz_opaque_callback_data,
             at: Number.isFinite(seconds) ? seconds * 1000 : change.at,
+            waba_id: change.waba_id,
+            ...(r.output.recipient_id !== undefined && { recipient: r.output.recipient_id.replace(/\D/g, '') }),
+            ...(r.output.pricing && { pricing: r.output.pricing }),
             ...(error && { error: { code: String(error.code), title: error.title ?? error.message ?? String(error.code) } }),
           },
         ];

@@ -25,6 +25,7 @@ import {
   type DeliveryUpdate,
   type KnownThroughput,
   LOST_OUTCOME,
+  type BudgetStore,
   type PositionOutcome,
   type RecipientBlock,
   type RecipientBlockRef,
@@ -467,7 +468,9 @@ export class MemorySendStore implements SendStore {
     existing.outcomes = copy(outcomes);
     for (const outcome of outcomes) this.add(sendId, outcome);
   }
-  async applyDeliveries(sendId: string, updates: DeliveryUpdate[]): Promise<DeliveryResult[]> {
+  /** The cost ledger as the table keeps it: `<waba>|<day>|<client>|<did>|<market>|<category>` → charges. */
+  readonly ledger: Record<string, { messages: number; billable: number; micros: number }> = {};
+  async applyDeliveries(sendId: string, updates: DeliveryUpdate[], wabaId?: string): Promise<DeliveryResult[]> {
     return updates.map((update) => {
       const block = this.blocks.get(`${sendId}|${update.block}`);
       if (!block) return 'unknown';
@@ -481,6 +484,21 @@ export class MemorySendStore implements SendStore {
       const list = this.recipientLists.get(`${sendId}|${update.block}`);
       list?.latest.set(update.index - update.block, { state: copy(moved.next), at: new Date().toISOString() });
       this.count(sendId, moved.counts, moved.errors);
+      if (moved.charge) {
+        const { pricing, market, micros } = moved.charge;
+        const add = (charges: Record<string, { messages: number; billable: number; micros: number }>, key: string) => {
+          charges[key] ??= { messages: 0, billable: 0, micros: 0 };
+          const known = charges[key];
+          known.messages += 1;
+          known.billable += pricing.billable ? 1 : 0;
+          known.micros += micros;
+        };
+        const send = this.sends.get(sendId)!;
+        send.charges ??= {};
+        add(send.charges, pricing.category);
+        const day = new Date(update.chargedAt ?? Date.now()).toISOString().slice(0, 10);
+        if (wabaId) add(this.ledger, `${wabaId}|${day}|${send.client_id}|${send.did}|${market}|${pricing.category}`);
+      }
       return 'applied';
     });
   }
@@ -678,5 +696,30 @@ export class MemoryPacer implements Pacer {
       return { freeAt: free };
     }
     return { first: await this.reserve(numberId, count, intervalMs, nowMs) };
+  }
+}
+
+/** Budgets and each month's reservations, as the table keeps them: a reservation checks and adds at once. */
+export class MemoryBudgetStore implements BudgetStore {
+  readonly budgets = new Map<number, { monthly_micros: number; updated_at: string }>();
+  readonly months = new Map<string, number>();
+  async get(clientId: number) {
+    return this.budgets.get(clientId) ?? null;
+  }
+  async set(clientId: number, monthlyMicros: number | null, at: string) {
+    if (monthlyMicros === null) this.budgets.delete(clientId);
+    else this.budgets.set(clientId, { monthly_micros: monthlyMicros, updated_at: at });
+  }
+  async reserved(clientId: number, month: string) {
+    return this.months.get(`${clientId}|${month}`) ?? 0;
+  }
+  async reserve(clientId: number, month: string, micros: number, limitMicros: number) {
+    const now = await this.reserved(clientId, month);
+    if (now + micros > limitMicros) return null;
+    this.months.set(`${clientId}|${month}`, now + micros);
+    return now + micros;
+  }
+  async release(clientId: number, month: string, micros: number) {
+    this.months.set(`${clientId}|${month}`, (await this.reserved(clientId, month)) - micros);
   }
 }

@@ -1,8 +1,9 @@
 import type { DeliveryState } from '#lib/domain/delivery.ts';
 import type { DeliveryResult, DeliveryStatuses, DeliveryUpdate, SendCounts } from '#lib/domain/ports.ts';
+import { dayOf } from '#lib/domain/pricing/rate-card.ts';
 import type { ServiceTable } from '../client.ts';
 import { batchGet } from '../directory-store.ts';
-import { TTL_ATTRIBUTE } from '../table.ts';
+import { keys, SORT, TTL_ATTRIBUTE } from '../table.ts';
 import { cancellationCodes, type TransactItem } from '../transactions.ts';
 import {
   blockKey,
@@ -13,6 +14,8 @@ import {
   latestKey,
   messageKey,
   sentMessageOf,
+  type ChargeTally,
+  ledgerUpdate,
   type Tally,
   TRIES,
   titleAttribute,
@@ -32,7 +35,7 @@ export class DynamoDeliveryStatuses implements DeliveryStatuses {
    * written on condition of the version read, with one count shard for them all. A transaction cancelled by a
    * state that moved meanwhile is read and tried again; its reports then change only what is still new.
    */
-  async applyDeliveries(sendId: string, updates: DeliveryUpdate[]): Promise<DeliveryResult[]> {
+  async applyDeliveries(sendId: string, updates: DeliveryUpdate[], wabaId?: string): Promise<DeliveryResult[]> {
     const results: DeliveryResult[] = new Array(updates.length);
     const byMessage = new Map<number, number[]>();
     for (const [i, update] of updates.entries()) byMessage.set(update.index, [...(byMessage.get(update.index) ?? []), i]);
@@ -43,20 +46,29 @@ export class DynamoDeliveryStatuses implements DeliveryStatuses {
         const unread = [...new Set(chunk.flatMap((index) => byMessage.get(index)!.map((i) => updates[i].block)))].filter(
           (b) => !blocks.has(b),
         );
+        // Whose the send is (its client and number: where its charges go), read with them the first time.
+        const ownerUnknown = wabaId !== undefined && !owners.has(sendId);
         const read = await batchGet(
           this.table,
-          [...unread.map((first) => blockKey(sendId, first)), ...chunk.map((index) => messageKey(sendId, index))],
+          [
+            ...unread.map((first) => blockKey(sendId, first)),
+            ...chunk.map((index) => messageKey(sendId, index)),
+            ...(ownerUnknown ? [{ pk: keys.send(sendId), sk: SORT.send }] : []),
+          ],
           true,
         );
         const states = new Map<number, Record<string, unknown>>();
         for (const item of read) {
-          if (item.entity === 'send_block')
+          if (item.entity === 'send') rememberOwner(sendId, { client_id: Number(item.client_id), did: String(item.did) });
+          else if (item.entity === 'send_block')
             blocks.set(Number(item.first), item.state === 'claimed' || item.state === 'open' ? { state: 'claimed' } : item);
           else states.set(Number(item.index), item);
         }
         for (const first of unread) if (!blocks.has(first)) blocks.set(first, undefined);
         const writes: TransactItem[] = [];
-        const counted: Tally = { add: {}, errors: new Map() };
+        const counted: Tally = { add: {}, errors: new Map(), costs: new Map() };
+        /** The charges for the client's ledger, by day, then market and category. */
+        const charges = new Map<string, Map<string, ChargeTally>>();
         /** Each block's latest states to write on its latest item, by offset. */
         const latest = new Map<number, Map<number, DeliveryState>>();
         for (const index of chunk) {
@@ -85,6 +97,13 @@ export class DynamoDeliveryStatuses implements DeliveryStatuses {
                 known.count += e.count;
                 counted.errors.set(e.code, known);
               }
+              if (change.charge) {
+                const { pricing, market, micros } = change.charge;
+                addCharge(counted.costs!, pricing.category, pricing.billable, micros);
+                const day = dayOf(update.chargedAt ?? Date.now());
+                if (!charges.has(day)) charges.set(day, new Map());
+                addCharge(charges.get(day)!, `${market}|${pricing.category}`, pricing.billable, micros);
+              }
             }
           }
           if (!moved) continue;
@@ -107,6 +126,9 @@ export class DynamoDeliveryStatuses implements DeliveryStatuses {
         }
         if (writes.length === 0) break;
         for (const [first, states] of latest) writes.push(latestStatesUpdate(this.table.name, latestKey(sendId, first), states));
+        const owner = owners.get(sendId);
+        if (wabaId && owner)
+          for (const [day, entries] of charges) writes.push(ledgerUpdate(this.table.name, { waba_id: wabaId, ...owner }, day, entries));
         try {
           await transact(this.table, () => [...writes, countUpdate(this.table.name, sendId, counted)]);
           break;
@@ -167,4 +189,21 @@ function latestStatesUpdate(tableName: string, Key: { pk: string; sk: string }, 
       ExpressionAttributeValues: values,
     },
   };
+}
+
+function addCharge(into: Map<string, ChargeTally>, key: string, billable: boolean, micros: number) {
+  const known = into.get(key) ?? { messages: 0, billable: 0, micros: 0 };
+  known.messages += 1;
+  if (billable) known.billable += 1;
+  known.micros += micros;
+  into.set(key, known);
+}
+
+/** Whose each send is, as read once: a send's client and number never change. */
+const owners = new Map<string, { client_id: number; did: string }>();
+const OWNERS_KEPT = 10_000;
+
+function rememberOwner(sendId: string, owner: { client_id: number; did: string }) {
+  if (owners.size >= OWNERS_KEPT) owners.delete(owners.keys().next().value as string);
+  owners.set(sendId, owner);
 }

@@ -1,8 +1,8 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { DeliveryState } from '#lib/domain/delivery.ts';
-import type { PositionOutcome, RecordedOutcomes, SendCounts } from '#lib/domain/ports.ts';
+import type { DeliveryState, MessagePricing } from '#lib/domain/delivery.ts';
+import type { LedgerOwner, PositionOutcome, RecordedOutcomes, SendCounts } from '#lib/domain/ports.ts';
 import type { ServiceTable } from '../client.ts';
-import { keys, SEND_COUNT_SHARDS, SEND_PARTS, SORT } from '../table.ts';
+import { keys, LEDGER_SHARDS, SEND_COUNT_SHARDS, SEND_PARTS, SORT } from '../table.ts';
 import { isConditionalCheckFailure, isTransactionConflict, type TransactItem } from '../transactions.ts';
 
 /*
@@ -44,11 +44,41 @@ export const titleAttribute = (code: string) => `t${code}`;
  */
 export function encodeLatest(state: DeliveryState, atMs: number) {
   const what = state.read ? 'r' : state.delivered ? 'v' : state.failed ? `f${state.failed.code}` : 's';
-  return `${what}@${Math.floor(atMs / 1000).toString(36)}`;
+  return `${what}@${Math.floor(atMs / 1000).toString(36)}${state.pricing ? `$${encodePricing(state.pricing, state.cost_micros ?? 0)}` : ''}`;
+}
+
+/** Meta's pricing categories and types in a letter each, so a block's latest item stays small. */
+const CATEGORY_LETTERS: Record<string, string> = {
+  marketing: 'm',
+  utility: 'u',
+  authentication: 'a',
+  'authentication-international': 'i',
+  service: 's',
+  marketing_lite: 'l',
+  referral_conversion: 'c',
+};
+const TYPE_LETTERS: Record<string, string> = { regular: 'r', free_customer_service: 'f', free_entry_point: 'e' };
+const letterOf = (letters: Record<string, string>, name: string) => letters[name] ?? `~${name.replace(/[~.$@]/g, '')}~`;
+const nameOf = (letters: Record<string, string>, code: string) =>
+  code.startsWith('~') ? code.slice(1, -1) : (Object.entries(letters).find(([, l]) => l === code)?.[0] ?? code);
+
+/** `<category><type><billable 1|0>.<micro-dollars base 36>`, each name a letter (or `~name~` when Meta adds one). */
+function encodePricing(pricing: MessagePricing, micros: number) {
+  return `${letterOf(CATEGORY_LETTERS, pricing.category)}${letterOf(TYPE_LETTERS, pricing.type)}${pricing.billable ? 1 : 0}.${micros.toString(36)}`;
+}
+
+function decodePricing(encoded: string): { pricing: MessagePricing; cost_micros: number } {
+  const [head, micros] = encoded.split('.');
+  const parts = head.match(/~[^~]*~|[^~]/g) ?? [];
+  return {
+    pricing: { category: nameOf(CATEGORY_LETTERS, parts[0] ?? ''), type: nameOf(TYPE_LETTERS, parts[1] ?? ''), billable: parts[2] === '1' },
+    cost_micros: Number.parseInt(micros ?? '0', 36) || 0,
+  };
 }
 
 export function decodeLatest(encoded: string, titles: (code: string) => string | undefined): { state: DeliveryState; at: string } {
-  const [what, at] = encoded.split('@');
+  const [main, priced] = encoded.split('$');
+  const [what, at] = main.split('@');
   const state: DeliveryState =
     what === 'r'
       ? { delivered: true, read: true }
@@ -57,11 +87,20 @@ export function decodeLatest(encoded: string, titles: (code: string) => string |
         : what.startsWith('f')
           ? { failed: { code: what.slice(1), title: titles(what.slice(1)) ?? what.slice(1) } }
           : {};
-  return { state, at: new Date(Number.parseInt(at, 36) * 1000).toISOString() };
+  return { state: priced ? { ...state, ...decodePricing(priced) } : state, at: new Date(Number.parseInt(at, 36) * 1000).toISOString() };
 }
 export const expiry = (nowMs: number) => Math.ceil(nowMs / 1000) + RECIPIENT_DAYS * 86_400;
 
-export type Tally = { add: Partial<SendCounts>; errors: Map<string, { title: string; count: number }> };
+export type Tally = {
+  add: Partial<SendCounts>;
+  errors: Map<string, { title: string; count: number }>;
+  /** Charges by Meta's pricing category (decisions §24): messages, billable ones and micro-dollars. */
+  costs?: Map<string, ChargeTally>;
+};
+export type ChargeTally = { messages: number; billable: number; micros: number };
+
+/** A count shard's charges: `cost_n:`, `cost_b:` and `cost_a:` and the category, one attribute each. */
+export const COST = { messages: 'cost_n:', billable: 'cost_b:', micros: 'cost_a:' } as const;
 
 /** What outcomes add to a send's counts and errors (repeats were counted when the send was accepted). */
 export function tally(outcomes: PositionOutcome[]): Tally {
@@ -86,7 +125,7 @@ export function tally(outcomes: PositionOutcome[]): Tally {
  * An addition to one of the send's count shards (each write picks one at random, so concurrent writers rarely
  * meet on one item). Counts and error codes are attribute names (`#a0`), never part of the expression text.
  */
-export function countUpdate(tableName: string, sendId: string, { add, errors }: Tally): TransactItem {
+export function countUpdate(tableName: string, sendId: string, { add, errors, costs }: Tally): TransactItem {
   const adds: string[] = [];
   const sets: string[] = ['entity = :entity'];
   const names: Record<string, string> = {};
@@ -99,6 +138,11 @@ export function countUpdate(tableName: string, sendId: string, { add, errors }: 
     n++;
   };
   for (const [field, amount] of Object.entries(add)) if (amount) addTo(field, amount);
+  for (const [category, charge] of costs ?? []) {
+    if (charge.messages) addTo(`${COST.messages}${category}`, charge.messages);
+    if (charge.billable) addTo(`${COST.billable}${category}`, charge.billable);
+    if (charge.micros) addTo(`${COST.micros}${category}`, charge.micros);
+  }
   for (const [code, { title, count }] of errors) {
     names[`#t${n}`] = `${TITLE}${code}`;
     values[`:t${n}`] = title;
@@ -187,3 +231,38 @@ export async function setOnce(table: ServiceTable, sendId: string, attribute: 'c
     if (!isConditionalCheckFailure(error)) throw error;
   }
 }
+
+/**
+ * A day's charges added to one of the WABA's ledger shards (decisions §24), in the status transaction: for each
+ * `<market>|<category>`, under the client and number, `n|`, `b|` and `a|` (messages, billable, micro-dollars).
+ */
+export function ledgerUpdate(tableName: string, owner: LedgerOwner, day: string, entries: Map<string, ChargeTally>): TransactItem {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':entity': 'ledger_day', ':day': day, ':waba': owner.waba_id };
+  const adds: string[] = [];
+  let n = 0;
+  for (const [key, charge] of entries) {
+    for (const [prefix, amount] of [
+      [LEDGER.messages, charge.messages],
+      [LEDGER.billable, charge.billable],
+      [LEDGER.micros, charge.micros],
+    ] as const) {
+      names[`#l${n}`] = `${prefix}${owner.client_id}|${owner.did}|${key}`;
+      values[`:l${n}`] = amount;
+      adds.push(`#l${n} :l${n}`);
+      n++;
+    }
+  }
+  return {
+    Update: {
+      TableName: tableName,
+      Key: { pk: keys.ledger(owner.waba_id, Math.floor(Math.random() * LEDGER_SHARDS)), sk: keys.ledgerDay(day) },
+      UpdateExpression: `SET entity = :entity, #day = :day, waba_id = :waba ADD ${adds.join(', ')}`,
+      ExpressionAttributeNames: { ...names, '#day': 'day' },
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/** A ledger item's attribute prefixes: then `<client>|<did>|<market>|<category>`. */
+export const LEDGER = { messages: 'n|', billable: 'b|', micros: 'a|' } as const;

@@ -5,7 +5,7 @@ import type { SendCounts, SendRecord, SendRecords } from '#lib/domain/ports.ts';
 import type { ServiceTable } from '../client.ts';
 import { queryFirst, stripKeys } from '../directory-store.ts';
 import { keys, SORT } from '../table.ts';
-import { COUNT_FIELDS, ERROR, setOnce, TITLE, transact } from './send-items.ts';
+import { COST, COUNT_FIELDS, ERROR, setOnce, TITLE, transact } from './send-items.ts';
 
 /**
  * Sends by id, and a client's queued sends newest first on gsi1 (docs/data-model.md). The counts are the send
@@ -153,16 +153,25 @@ function toSend(item: Record<string, unknown>, shards: Record<string, unknown>[]
   const total: SendCounts = { ...NO_COUNTS, ...(counts as Partial<SendCounts>) };
   const tallies = new Map(Object.entries((error_counts ?? {}) as Record<string, number>));
   const titles = new Map(Object.entries((error_titles ?? {}) as Record<string, string>));
+  const charges: NonNullable<SendRecord['charges']> = {};
+  const chargeOf = (category: string) => {
+    charges[category] ??= { messages: 0, billable: 0, micros: 0 };
+    return charges[category];
+  };
   for (const shard of shards) {
     for (const field of COUNT_FIELDS) total[field] += Number(shard[field] ?? 0);
     for (const [name, value] of Object.entries(shard)) {
-      if (name.startsWith(ERROR)) tallies.set(name.slice(ERROR.length), (tallies.get(name.slice(ERROR.length)) ?? 0) + Number(value));
+      if (name.startsWith(COST.messages)) chargeOf(name.slice(COST.messages.length)).messages += Number(value);
+      else if (name.startsWith(COST.billable)) chargeOf(name.slice(COST.billable.length)).billable += Number(value);
+      else if (name.startsWith(COST.micros)) chargeOf(name.slice(COST.micros.length)).micros += Number(value);
+      else if (name.startsWith(ERROR)) tallies.set(name.slice(ERROR.length), (tallies.get(name.slice(ERROR.length)) ?? 0) + Number(value));
       else if (name.startsWith(TITLE)) titles.set(name.slice(TITLE.length), String(value));
     }
   }
   return {
     ...(rest as unknown as SendRecord),
     counts: total,
+    ...(Object.keys(charges).length > 0 && { charges }),
     errors: [...tallies.entries()]
       // A failure taken back (the message was delivered after all) leaves its code at 0.
       .filter(([, count]) => count > 0)

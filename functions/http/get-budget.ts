@@ -1,0 +1,9 @@
+import { DynamoBudgetStore } from '#lib/adapters/dynamo/budget-store.ts';
+import { getBudget } from '#lib/domain/budget.ts';
+import { httpFunction } from '#lib/http/http-function.ts';
+import { GetBudget } from '#lib/routes.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const stores = { budgets: new DynamoBudgetStore(serviceTable()) };
+
+export const handler = httpFunction(GetBudget, ({ path, caller }) => getBudget(stores, caller, path.client_id));

@@ -1,0 +1,12 @@
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
+import { DynamoCostLedger } from '#lib/adapters/dynamo/ledger-store.ts';
+import { usage } from '#lib/domain/usage.ts';
+import { httpFunction } from '#lib/http/http-function.ts';
+import { GetUsage } from '#lib/routes.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const table = serviceTable();
+
+const stores = { ledger: new DynamoCostLedger(table), directory: new DynamoDirectoryStore(table) };
+
+export const handler = httpFunction(GetUsage, ({ query, caller }) => usage(stores, caller, query));

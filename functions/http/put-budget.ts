@@ -1,0 +1,12 @@
+import { DynamoBudgetStore } from '#lib/adapters/dynamo/budget-store.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
+import { setBudget } from '#lib/domain/budget.ts';
+import { httpFunction } from '#lib/http/http-function.ts';
+import { PutBudget } from '#lib/routes.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const table = serviceTable();
+
+const stores = { budgets: new DynamoBudgetStore(table), directory: new DynamoDirectoryStore(table) };
+
+export const handler = httpFunction(PutBudget, ({ path, body, caller }) => setBudget(stores, caller, path.client_id, body));

@@ -1,0 +1,71 @@
+import type { Caller } from './caller.ts';
+import { Conflict, Forbidden, NotFound } from './errors.ts';
+import type { BudgetStore, DirectoryStore } from './ports.ts';
+import { fromMicros, toMicros } from './pricing/rate-card.ts';
+import { actingClient, CROSS_CLIENT_MESSAGE } from './tenancy.ts';
+
+/** A send that takes its month past this share of the budget is warned (decisions §24). */
+const WARN_SHARE = 0.8;
+
+const monthOf = (iso: string) => iso.slice(0, 7);
+
+async function budgetView(deps: { budgets: BudgetStore }, clientId: number, now: string) {
+  const month = monthOf(now);
+  const [budget, reserved] = await Promise.all([deps.budgets.get(clientId), deps.budgets.reserved(clientId, month)]);
+  return {
+    client_id: clientId,
+    monthly_amount: budget ? fromMicros(budget.monthly_micros) : null,
+    currency: 'USD' as const,
+    month,
+    reserved: fromMicros(reserved),
+    remaining: budget ? fromMicros(Math.max(0, budget.monthly_micros - reserved)) : null,
+  };
+}
+
+/** PUT /v1/clients/{client_id}/budget (decisions §24): BSP_CN sets or removes a client's monthly budget in USD. */
+export async function setBudget(
+  deps: { budgets: BudgetStore; directory: DirectoryStore; now?: () => string },
+  caller: Caller,
+  clientId: number,
+  body: { monthly_amount: number | null },
+) {
+  if (!caller.isBsp) throw new Forbidden(CROSS_CLIENT_MESSAGE);
+  if (!(await deps.directory.getClient(clientId))) throw new NotFound(`Client ${clientId} does not exist`);
+  const now = deps.now?.() ?? new Date().toISOString();
+  await deps.budgets.set(clientId, body.monthly_amount === null ? null : toMicros(body.monthly_amount), now);
+  return budgetView(deps, clientId, now);
+}
+
+/** GET /v1/clients/{client_id}/budget: the month's budget, reservations and what is left (an agent: its own). */
+export async function getBudget(deps: { budgets: BudgetStore; now?: () => string }, caller: Caller, clientId: number) {
+  return budgetView(deps, actingClient(caller, clientId), deps.now?.() ?? new Date().toISOString());
+}
+
+/**
+ * A send's estimate reserved against its client's budget for the month (UTC) of its acceptance, in the one
+ * conditional write that also checks there is room: 409 `budget_exceeded` with `remaining` and `estimate` when
+ * there is not. Answers the warning when the month is past 80 % after it, and how to give the reservation back.
+ */
+export async function reserveBudget(deps: { budgets: BudgetStore }, clientId: number, estimateMicros: number, now: string) {
+  const budget = await deps.budgets.get(clientId);
+  if (!budget || estimateMicros <= 0) return { warning: undefined, release: async () => undefined };
+  const month = monthOf(now);
+  const after = await deps.budgets.reserve(clientId, month, estimateMicros, budget.monthly_micros);
+  if (after === null) {
+    const reserved = await deps.budgets.reserved(clientId, month);
+    const remaining = fromMicros(Math.max(0, budget.monthly_micros - reserved));
+    throw new Conflict(
+      `The send's estimate (${fromMicros(estimateMicros)} USD) exceeds what is left of the client's budget this month (${remaining} USD)`,
+      'budget_exceeded',
+      { remaining, estimate: fromMicros(estimateMicros) },
+    );
+  }
+  const warning =
+    after > WARN_SHARE * budget.monthly_micros
+      ? {
+          code: 'budget_80_percent' as const,
+          message: `This month's sends have reserved ${fromMicros(after)} of the client's budget of ${fromMicros(budget.monthly_micros)} USD (over 80 %)`,
+        }
+      : undefined;
+  return { warning, release: () => deps.budgets.release(clientId, month, estimateMicros) };
+}

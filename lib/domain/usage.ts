@@ -1,0 +1,99 @@
+import type { Caller } from './caller.ts';
+import { InvalidRequest } from './errors.ts';
+import { rateCards } from './pricing/cards/index.ts';
+import { fromMicros } from './pricing/rate-card.ts';
+import type { CostLedger, DirectoryStore } from './ports.ts';
+import { actingClient, CLIENT_ID_REQUIRED_MESSAGE } from './tenancy.ts';
+
+export const USAGE_GROUPS = ['day', 'month', 'market', 'category', 'did'] as const;
+export type UsageGroup = (typeof USAGE_GROUPS)[number];
+
+/** The longest period one usage request covers (decisions §24). */
+const MAX_DAYS = 366;
+
+export interface UsageQuery {
+  client_id?: number;
+  from: string;
+  to: string;
+  group_by?: UsageGroup;
+}
+
+interface UsageRow {
+  period?: string;
+  market?: string;
+  category?: string;
+  did?: string;
+  messages: number;
+  billable: number;
+  amount: number;
+  meta_amount?: number;
+}
+
+const dayMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
+
+/**
+ * GET /v1/usage (decisions §24): what a client's delivered messages cost on days `from`–`to`, grouped by day,
+ * month, market, category or number, from the ledger the status path keeps; beside each day, month, market or
+ * category, Meta's own figure for the client's WABAs (`meta_amount`, once the reconciliation read it). An agent
+ * sees its own client; BSP_CN names the client.
+ */
+export async function usage(deps: { ledger: CostLedger; directory: DirectoryStore }, caller: Caller, query: UsageQuery) {
+  if (caller.isBsp && query.client_id === undefined) throw new InvalidRequest(CLIENT_ID_REQUIRED_MESSAGE);
+  const clientId = actingClient(caller, query.client_id);
+  const from = dayMs(query.from);
+  const to = dayMs(query.to);
+  if (Number.isNaN(from) || Number.isNaN(to)) throw new InvalidRequest('from and to must be dates (YYYY-MM-DD)');
+  if (to < from) throw new InvalidRequest('to must not be before from');
+  if ((to - from) / 86_400_000 + 1 > MAX_DAYS) throw new InvalidRequest(`from–to covers at most ${MAX_DAYS} days`);
+  const group = query.group_by ?? 'day';
+  const wabas = await deps.directory.listClientWabas(clientId);
+  const [entries, meta] = await Promise.all([
+    deps.ledger.charges(wabas, clientId, query.from, query.to),
+    group === 'did' ? Promise.resolve([]) : deps.ledger.metaCosts(wabas, query.from, query.to),
+  ]);
+  const keyOf = (e: { day: string; market: string; category: string; did?: string }) =>
+    group === 'day'
+      ? e.day
+      : group === 'month'
+        ? e.day.slice(0, 7)
+        : group === 'market'
+          ? e.market
+          : group === 'category'
+            ? e.category
+            : (e.did ?? '');
+  const rows = new Map<string, UsageRow & { micros: number; metaMicros?: number }>();
+  const rowOf = (key: string) => {
+    const known = rows.get(key) ?? { ...labelOf(group, key), messages: 0, billable: 0, amount: 0, micros: 0 };
+    rows.set(key, known);
+    return known;
+  };
+  for (const e of entries) {
+    const row = rowOf(keyOf(e));
+    row.messages += e.messages;
+    row.billable += e.billable;
+    row.micros += e.micros;
+  }
+  for (const m of meta) {
+    // Meta reports countries; the card says which market each is in.
+    const market = Object.values(rateCards.on(m.day).calling_codes).find((c) => c.country === m.country)?.market ?? 'Other';
+    const row = rowOf(keyOf({ day: m.day, market, category: m.category }));
+    row.metaMicros = (row.metaMicros ?? 0) + m.micros;
+  }
+  const data = [...rows.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([, { micros, metaMicros, ...row }]) => ({
+      ...row,
+      amount: fromMicros(micros),
+      ...(metaMicros !== undefined && { meta_amount: fromMicros(metaMicros) }),
+    }));
+  return { data, currency: 'USD' as const, client_id: clientId, from: query.from, to: query.to, group_by: group };
+}
+
+const labelOf = (group: UsageGroup, key: string) =>
+  group === 'day' || group === 'month'
+    ? { period: key }
+    : group === 'market'
+      ? { market: key }
+      : group === 'category'
+        ? { category: key }
+        : { did: key };

@@ -1,0 +1,29 @@
+/** Whether an `Accept` header asks for CSV rather than JSON (its first type that is either). */
+export function wantsCsv(accept: string | undefined) {
+  const types = (accept ?? '').split(',').map((t) => t.split(';')[0].trim().toLowerCase());
+  return types.find((t) => t === 'text/csv' || t === 'application/json' || t === '*/*') === 'text/csv';
+}
+
+/** A cell as RFC 4180 writes it: quoted when it holds a comma, a quote or a line break. */
+const cell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+
+/**
+ * Rows as CSV (RFC 4180, CRLF line ends): a header row of `columns`, then one line a row; a missing value is an
+ * empty cell, and the numbers of `decimals`' columns are written with that many decimals.
+ */
+export function csvOf(rows: Record<string, unknown>[], spec: { columns: readonly string[]; decimals: Readonly<Record<string, number>> }) {
+  const lines = [spec.columns.join(',')];
+  for (const row of rows) {
+    lines.push(
+      spec.columns
+        .map((column) => {
+          const value = row[column];
+          if (value === undefined || value === null) return '';
+          const decimals = spec.decimals[column];
+          return cell(typeof value === 'number' && decimals !== undefined ? value.toFixed(decimals) : String(value));
+        })
+        .join(','),
+    );
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}

@@ -1,0 +1,23 @@
+import * as v from 'valibot';
+import { clientIdParam } from './common.ts';
+
+/** `/v1/clients/{client_id}/budget` (decisions §24). */
+export const ClientIdPath = v.object({ client_id: clientIdParam });
+
+/** A monthly budget in USD (at most a billion, to the micro-dollar), or null to remove it. */
+export const BudgetBody = v.object({
+  monthly_amount: v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(1_000_000_000))),
+});
+
+const usd = v.pipe(v.number(), v.minValue(0));
+
+export const BudgetResponse = v.object({
+  client_id: v.number(),
+  monthly_amount: v.nullable(usd),
+  currency: v.literal('USD'),
+  /** The month (UTC, YYYY-MM) the figures are of. */
+  month: v.string(),
+  /** What this month's accepted sends reserved: the sum of their estimates. */
+  reserved: usd,
+  remaining: v.nullable(usd),
+});

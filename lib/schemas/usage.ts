@@ -1,0 +1,42 @@
+import * as v from 'valibot';
+import { USAGE_GROUPS } from '#lib/domain/usage.ts';
+import { clientIdParam, count } from './common.ts';
+
+const dayParam = v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date (YYYY-MM-DD)'));
+
+/** `GET /v1/usage` (decisions §24). */
+export const UsageQuery = v.object({
+  client_id: v.optional(clientIdParam),
+  from: dayParam,
+  to: dayParam,
+  group_by: v.optional(v.picklist(USAGE_GROUPS, `must be one of ${USAGE_GROUPS.join(', ')}`)),
+});
+
+const usd = v.pipe(v.number(), v.minValue(0));
+
+export const UsageRow = v.object({
+  period: v.optional(v.string()),
+  market: v.optional(v.string()),
+  category: v.optional(v.string()),
+  did: v.optional(v.string()),
+  messages: count,
+  billable: count,
+  amount: usd,
+  /** Meta's own figure (pricing_analytics) for the row, once the daily reconciliation read it. */
+  meta_amount: v.optional(usd),
+});
+
+export const UsageResponse = v.object({
+  data: v.array(UsageRow),
+  currency: v.literal('USD'),
+  client_id: v.number(),
+  from: v.string(),
+  to: v.string(),
+  group_by: v.picklist(USAGE_GROUPS),
+});
+
+/** The CSV a client's accountant opens: a header row, one row a group, amounts with 4 decimals. */
+export const USAGE_CSV = {
+  columns: ['period', 'market', 'category', 'did', 'messages', 'billable', 'amount', 'meta_amount'],
+  decimals: { amount: 4, meta_amount: 4 },
+} as const;

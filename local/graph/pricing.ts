@@ -1,0 +1,103 @@
+import type { MessagePricing } from '#lib/domain/delivery.ts';
+import { rateCards } from '#lib/domain/pricing/cards/index.ts';
+import { dayOf, pricingCategoryOf } from '#lib/domain/pricing/rate-card.ts';
+import type { GraphModel, SentMessage } from './model.ts';
+
+/**
+ * Meta's pricing as the emulator plays it (upstream-facts §8): the `pricing` object of each status, and the
+ * `pricing_analytics` of what it delivered, priced at the repository's rate card (Meta is the card's source).
+ */
+
+/** Calling codes of the countries with an authentication-international rate (Meta, 2025). */
+const AUTHENTICATION_INTERNATIONAL = ['91', '62', '20', '60', '234', '92', '966', '27', '971'];
+/** The customer service window: a utility template inside it is free. */
+const WINDOW_MS = 24 * 3_600_000;
+
+/** One delivered message in Meta's books: its day, country, category and cost. */
+interface Delivered {
+  waba_id: string;
+  day: string;
+  country: string;
+  category: string;
+  type: string;
+  micros: number;
+}
+
+const digitsOf = (value: unknown) => String(value ?? '').replace(/\D/g, '');
+const callingCodeOf = (digits: string) => AUTHENTICATION_INTERNATIONAL.find((code) => digits.startsWith(code));
+
+export class EmulatedPricing {
+  /** When each recipient last wrote to each number (`<phone number id>|<digits>`): opens the 24-hour window. */
+  readonly inbound = new Map<string, number>();
+  readonly delivered: Delivered[] = [];
+  /** A day's COST as Meta reports it, multiplied (a skew, for the reconciliation's test): `<waba>|<day>`. */
+  readonly skews = new Map<string, number>();
+  /** Messages already in the books (a delivered status reported twice is charged once). */
+  private readonly charged = new Set<string>();
+
+  constructor(private readonly model: GraphModel) {}
+
+  /** The `pricing` a status of this message carries. */
+  pricingOf(message: SentMessage, atMs = Date.now()): MessagePricing {
+    const to = digitsOf(message.message.to);
+    const template = message.message.template as { name?: string; language?: { code?: string } } | undefined;
+    const number = this.model.phoneNumbers.get(message.phone_number_id);
+    const waba = number ? this.model.wabas.get(number.waba_id) : undefined;
+    const found = waba?.templates.find((t) => t.name === template?.name && t.language === template?.language?.code);
+    let category: string = pricingCategoryOf(found?.category);
+    // Meta's rule: an OTP to a country with an international rate, from a business of another country.
+    const recipientCode = callingCodeOf(to);
+    if (category === 'authentication' && recipientCode && !digitsOf(number?.display_phone_number).startsWith(recipientCode))
+      category = 'authentication-international';
+    const wrote = this.inbound.get(`${message.phone_number_id}|${to}`);
+    if (category === 'utility' && wrote !== undefined && atMs - wrote < WINDOW_MS)
+      return { billable: false, category: 'utility', type: 'free_customer_service' };
+    return { billable: true, category, type: 'regular' };
+  }
+
+  /** A delivered status reported: Meta's books take the message once, at the card's price that day. */
+  book(message: SentMessage, pricing: MessagePricing, atMs = Date.now()) {
+    if (this.charged.has(message.id)) return;
+    this.charged.add(message.id);
+    const number = this.model.phoneNumbers.get(message.phone_number_id);
+    const to = digitsOf(message.message.to);
+    const day = dayOf(atMs);
+    const { country, market } = rateCards.placeOf(to, day);
+    const category = pricingCategoryOf(pricing.category);
+    const micros = pricing.billable ? rateCards.priceMicros(market, category, day) : 0;
+    this.delivered.push({ waba_id: number?.waba_id ?? '', day, country, category: pricing.category, type: pricing.type, micros });
+  }
+
+  /**
+   * `pricing_analytics` of a WABA from `start` to `end` (unix seconds), DAILY, by COUNTRY, PRICING_CATEGORY and
+   * PRICING_TYPE, with VOLUME and COST (Meta's shape: data points under `data[0].data_points`).
+   */
+  analytics(wabaId: string, start: number, end: number) {
+    const points = new Map<
+      string,
+      { start: number; end: number; country: string; pricing_category: string; pricing_type: string; volume: number; micros: number }
+    >();
+    for (const d of this.delivered) {
+      const dayStart = Date.parse(`${d.day}T00:00:00Z`) / 1000;
+      if (d.waba_id !== wabaId || dayStart < start || dayStart >= end) continue;
+      const key = `${d.day}|${d.country}|${d.category}|${d.type}`;
+      const point = points.get(key) ?? {
+        start: dayStart,
+        end: dayStart + 86_400,
+        country: d.country,
+        pricing_category: d.category.toUpperCase().replace('-', '_'),
+        pricing_type: d.type.toUpperCase(),
+        volume: 0,
+        micros: 0,
+      };
+      point.volume += 1;
+      point.micros += d.micros;
+      points.set(key, point);
+    }
+    const data_points = [...points.values()].map(({ micros, ...point }) => {
+      const skew = this.skews.get(`${wabaId}|${new Date(point.start * 1000).toISOString().slice(0, 10)}`) ?? 1;
+      return { ...point, cost: Math.round(micros * skew) / 1_000_000 };
+    });
+    return { pricing_analytics: { data: [{ data_points }] }, id: wabaId };
+  }
+}

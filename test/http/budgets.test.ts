@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, emulator, expectErrorShape, token, tokens } from '../support/api.ts';
+import { seedDirectory, waba } from '../support/seed.ts';
+
+/**
+ * Clients' monthly budgets on the running local stack (decisions §24, issue 34): BSP_CN sets them; a send's
+ * estimate is checked and reserved in one conditional write. Client 541 sends 10 Argentine recipients of a
+ * UTILITY template a time: an estimate of 10 × 0.0289 USD.
+ */
+const CLIENT = 541;
+const DID = '5215554101';
+const NUMBER_ID = 'p541001';
+const WABA = 'w541';
+const ESTIMATE = 0.289;
+const run = String(Math.floor(Math.random() * 1e4)).padStart(4, '0');
+
+const demo = JSON.parse(readFileSync(new URL('../../fixtures/demo.json', import.meta.url), 'utf8'));
+const orderUpdate = { ...demo.wabas[0].templates.find((t: { name: string }) => t.name === 'order_update'), id: 't541' };
+const owner = () => token({ clientId: CLIENT, campaigns: [] });
+const budget = async (monthly_amount: unknown, as = tokens.bsp) =>
+  call('PUT', `/v1/clients/${CLIENT}/budget`, { token: await as(), body: { monthly_amount } });
+
+let batch = 0;
+const sendTen = async () => {
+  const b = batch++;
+  return call('POST', `/v1/template/messages/${DID}`, {
+    token: await owner(),
+    body: {
+      did: DID,
+      type: 'template',
+      channel: 'MSGCHAN',
+      template: { name: 'order_update', language: 'en_US' },
+      recipients: Array.from({ length: 10 }, (_, i) => ({ to: `549${run}${b}${String(i).padStart(4, '0')}`, params: { body: ['A'] } })),
+    },
+  });
+};
+
+beforeAll(async () => {
+  await seedDirectory({
+    clients: [{ client_id: CLIENT, client_name: 'Budgets' }],
+    wabas: [waba(WABA, [orderUpdate])],
+    channels: [{ wa_id: DID, client_id: CLIENT, waba_id: WABA, phone_number_id: NUMBER_ID }],
+  });
+  await emulator('POST', 'wabas', { id: WABA, templates: [orderUpdate], phone_numbers: [{ id: NUMBER_ID }] });
+}, 60_000);
+
+describe('a client’s monthly budget (decisions §24)', () => {
+  it('is BSP_CN’s to set: an agent gets 403, an unknown client 404, a negative or missing amount 400', async () => {
+    // Prepare / Act
+    const agent = await budget(10, owner);
+    const unknown = await call('PUT', '/v1/clients/999999999/budget', { token: await tokens.bsp(), body: { monthly_amount: 10 } });
+    const negative = await budget(-1);
+    const missing = await call('PUT', `/v1/clients/${CLIENT}/budget`, { token: await tokens.bsp(), body: {} });
+    // Assess
+    expectErrorShape(agent, 403);
+    expectErrorShape(unknown, 404);
+    expectErrorShape(negative, 400);
+    expectErrorShape(missing, 400);
+  });
+
+  it('lets exactly one of two concurrent sends through a budget with room for one, and warns past 80 %', async () => {
+    // Prepare: room for one estimate (0.289 of 0.35: 83 %)
+    await budget(null);
+    const set = await budget(0.35);
+    const reservedBefore = set.body.reserved as number;
+    await budget(reservedBefore + 0.35);
+    // Act
+    const answers = await Promise.all([sendTen(), sendTen()]);
+    const shown = await call('GET', `/v1/clients/${CLIENT}/budget`, { token: await owner() });
+    // Assess
+    const accepted = answers.filter((a) => a.status === 200);
+    const refused = answers.filter((a) => a.status === 409);
+    expect(accepted).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    expect(accepted[0].body.estimate.amount).toBe(ESTIMATE);
+    expect(accepted[0].body.warnings).toEqual([expect.objectContaining({ code: 'budget_80_percent' })]);
+    expectErrorShape(refused[0], 409, 'budget_exceeded');
+    expect(refused[0].body).toMatchObject({ estimate: ESTIMATE });
+    expect(refused[0].body.remaining).toBeCloseTo(0.35 - ESTIMATE, 6);
+    expect(shown.body).toMatchObject({ client_id: CLIENT, currency: 'USD', month: new Date().toISOString().slice(0, 7) });
+    expect(shown.body.reserved).toBeCloseTo(reservedBefore + ESTIMATE, 6);
+    expect(shown.body.remaining).toBeCloseTo(0.35 - ESTIMATE, 6);
+  });
+
+  it('refuses nothing once the budget is removed', async () => {
+    // Prepare
+    await budget(null);
+    // Act
+    const answer = await sendTen();
+    // Assess
+    expect(answer.status).toBe(200);
+    expect(answer.body.warnings).toBeUndefined();
+  });
+});

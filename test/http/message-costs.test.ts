@@ -1,0 +1,168 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { rateCards } from '#lib/domain/pricing/cards/index.ts';
+import { EMULATOR_TOKEN } from '../../local/graph/emulator.ts';
+import { apiUrl, call, emulator, graphUrl, token } from '../support/api.ts';
+import { seedDirectory, waba } from '../support/seed.ts';
+import { until } from '../support/until.ts';
+
+/**
+ * What messages cost, on the running local stack (decisions §24, issue 34): the emulator prices every status as
+ * Meta does and keeps Meta's books; the service keeps the ledger from the statuses. Client 540 has its own WABA
+ * and number, whose messages the emulator reports sent, delivered and read.
+ */
+const CLIENT = 540;
+const DID = '5215554001';
+const NUMBER_ID = 'p540001';
+const WABA = 'w540';
+/** Three of the card's markets: Argentina, Rest of Asia Pacific (Australia), Rest of Western Europe (Austria). */
+const MARKETS = ['54', '61', '43'];
+const run = String(Math.floor(Math.random() * 1e4)).padStart(4, '0');
+const numberOf = (i: number) => `${MARKETS[i % 3]}9${run}${String(i).padStart(5, '0')}`;
+
+const demo = JSON.parse(readFileSync(new URL('../../fixtures/demo.json', import.meta.url), 'utf8'));
+const orderUpdate = { ...demo.wabas[0].templates.find((t: { name: string }) => t.name === 'order_update'), id: 't540' };
+const owner = () => token({ clientId: CLIENT, campaigns: [] });
+const today = () => new Date().toISOString().slice(0, 10);
+const cents = (usd: number) => Math.round(usd * 100);
+
+beforeAll(async () => {
+  await seedDirectory({
+    clients: [{ client_id: CLIENT, client_name: 'Costs' }],
+    wabas: [waba(WABA, [orderUpdate])],
+    channels: [{ wa_id: DID, client_id: CLIENT, waba_id: WABA, phone_number_id: NUMBER_ID }],
+  });
+  await emulator('POST', 'wabas', { id: WABA, templates: [orderUpdate], phone_numbers: [{ id: NUMBER_ID }] });
+  await emulator('POST', `numbers/${NUMBER_ID}/statuses`, { statuses: ['sent', 'delivered', 'read'] });
+}, 60_000);
+
+describe('what a send costs (decisions §24)', () => {
+  const numbers = Array.from({ length: 1_000 }, (_, i) => numberOf(i));
+  let sendId: string;
+  let estimate: { amount: number; by_market: Record<string, { messages: number; amount: number }> };
+  let status: Record<string, any>;
+
+  beforeAll(async () => {
+    const accepted = await call('POST', `/v1/template/messages/${DID}`, {
+      token: await owner(),
+      body: {
+        did: DID,
+        type: 'template',
+        channel: 'MSGCHAN',
+        template: { name: 'order_update', language: 'en_US' },
+        recipients: numbers.map((to) => ({ to, params: { body: [`A-${to}`] } })),
+      },
+    });
+    expect(accepted.status).toBe(200);
+    sendId = accepted.body.send_id;
+    estimate = accepted.body.estimate;
+    status = await until(
+      async () => (await call('GET', `/v1/sends/${sendId}`, { token: await owner() })).body,
+      (s) => s.read === 1_000,
+      300_000,
+    );
+    expect(status.read).toBe(1_000);
+  }, 330_000);
+
+  it('a send of 1,000 over three markets costs what Meta’s books say, to the cent, and what its estimate said', async () => {
+    // Prepare: Meta's books of the client's WABA (the emulator's billable messages at the card's prices)
+    const { delivered } = await emulator('GET', `pricing?waba_id=${WABA}`);
+    const booked = (delivered as { micros: number }[]).reduce((sum, d) => sum + d.micros, 0) / 1e6;
+    // Act
+    const usage = await call('GET', `/v1/usage?from=${today()}&to=${today()}&group_by=market`, { token: await owner() });
+    // Assess: one charge a message, at the card's price, in the send, the client's usage and the estimate
+    expect(delivered).toHaveLength(1_000);
+    expect(status.cost).toMatchObject({ currency: 'USD', billable: 1_000, by_category: { utility: { messages: 1_000 } } });
+    expect(cents(status.cost.amount)).toBe(cents(booked));
+    expect(cents(estimate.amount)).toBe(cents(booked));
+    expect(Object.keys(estimate.by_market).sort()).toEqual(['Argentina', 'Rest of Asia Pacific', 'Rest of Western Europe']);
+    expect(usage.status).toBe(200);
+    const byMarket = Object.fromEntries(
+      (usage.body.data as { market: string; amount: number; messages: number }[]).map((r) => [r.market, r]),
+    );
+    for (const [market, { messages, amount }] of Object.entries(estimate.by_market)) {
+      expect(byMarket[market].messages).toBe(messages);
+      expect(cents(byMarket[market].amount)).toBe(cents(amount));
+    }
+  });
+
+  it('shows each recipient’s pricing and cost', async () => {
+    // Prepare
+    const day = today();
+    // Act
+    const page = await call('GET', `/v1/sends/${sendId}/recipients?size=100`, { token: await owner() });
+    // Assess
+    expect(page.status).toBe(200);
+    for (const row of page.body.data as { to: string; pricing: unknown; cost: number }[]) {
+      const { market } = rateCards.placeOf(row.to, day);
+      expect(row.pricing).toEqual({ category: 'utility', type: 'regular', billable: true });
+      expect(row.cost).toBe(rateCards.priceMicros(market, 'utility', day) / 1e6);
+    }
+  });
+
+  it('answers the usage as a CSV an accountant opens: a header row, a row a group, amounts with 4 decimals', async () => {
+    // Prepare / Act
+    const csv = await fetch(`${apiUrl()}/v1/usage?from=${today()}&to=${today()}&group_by=category`, {
+      headers: { authorization: `Bearer ${await owner()}`, accept: 'text/csv' },
+    });
+    const text = await csv.text();
+    // Assess
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    const lines = text.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('period,market,category,did,messages,billable,amount,meta_amount');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatch(/^,,utility,,1000,1000,\d+\.\d{4},$/);
+    expect(Number(lines[1].split(',')[6])).toBeCloseTo(status.cost.amount, 4);
+  });
+});
+
+describe('the daily reconciliation with Meta’s pricing_analytics (decisions §24)', () => {
+  /** The ReconcileCosts worker as its schedule runs it, for the day before `time`, and the metrics it wrote. */
+  async function reconcile(day: string) {
+    Object.assign(process.env, { GRAPH_API_URL: graphUrl(), GRAPH_API_TOKEN: EMULATOR_TOKEN, POWERTOOLS_METRICS_DISABLED: 'false' });
+    const lines: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    try {
+      const { handler } = await import('../../functions/workers/reconcile-costs.ts');
+      const time = new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString();
+      const result = await handler({ time });
+      const metrics = lines.flatMap((l) => (l.startsWith('{') ? [JSON.parse(l)] : [])).filter((l) => l._aws);
+      return { result, metrics };
+    } finally {
+      write.mockRestore();
+    }
+  }
+  const usageOfDay = async () =>
+    (await call('GET', `/v1/usage?from=${today()}&to=${today()}&group_by=day`, { token: await owner() })).body.data[0] as {
+      amount: number;
+      meta_amount?: number;
+    };
+
+  it('finds no gap when Meta’s figures are the ledger’s, and shows them beside it', async () => {
+    // Act
+    const { result, metrics } = await reconcile(today());
+    const row = await usageOfDay();
+    // Assess
+    expect(result.gaps.filter((g) => g.waba_id === WABA)).toEqual([]);
+    expect(metrics.filter((m) => m.CostGaps)).toEqual([]);
+    expect(row.meta_amount).toBe(row.amount);
+  });
+
+  it('shows a skewed day’s gap in usage and counts it as the CostGaps metric', async () => {
+    // Prepare: Meta's COST of today 5 % above what was delivered
+    await emulator('POST', `wabas/${WABA}/pricing-skew`, { day: today(), factor: 1.05 });
+    // Act
+    const { result, metrics } = await reconcile(today());
+    const row = await usageOfDay();
+    // Assess
+    const gap = result.gaps.find((g) => g.waba_id === WABA);
+    expect(gap).toMatchObject({ day: today(), ledger: row.amount });
+    expect(gap!.share).toBeCloseTo(0.05 / 1.05, 3);
+    expect(cents(row.meta_amount!)).toBe(cents(row.amount * 1.05));
+    expect(metrics.some((m) => m.CostGaps >= 1)).toBe(true);
+  });
+});
