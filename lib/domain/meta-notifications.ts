@@ -50,6 +50,16 @@ export type MetaNotification =
   | { kind: 'template_quality'; waba_id: string; template_id: string; at: number; new_quality: string }
   | { kind: 'number_quality'; waba_id: string; number_digits: string; event: string; at: number }
   | {
+      /** A WABA reached another volume tier of a pricing category (decisions §24): logged for the operator. */
+      kind: 'pricing_tier';
+      waba_id: string;
+      at: number;
+      pricing_category: string;
+      tier: string;
+      effective_month?: string;
+      region?: string;
+    }
+  | {
       kind: 'message_status';
       message_id: string;
       status: DeliveryReport;
@@ -231,7 +241,16 @@ export async function applyNotifications(
     const own = { ...deps, log: log ?? deps.log };
     if (n.kind === 'message_status') statuses.push({ at, n });
     else if (n.kind === 'number_quality') outcomes[at] = await applyToNumber(own, n);
-    else outcomes[at] = await applyToTemplate(own, n, now, correlationId);
+    else if (n.kind === 'pricing_tier') {
+      // The ledger prices at the card's base rates: a tier's lower rates show as a reconciliation gap to look at.
+      own.log.info('pricing tier updated', {
+        waba_id: n.waba_id,
+        pricing_category: n.pricing_category,
+        tier: n.tier,
+        effective_month: n.effective_month,
+      });
+      outcomes[at] = 'applied';
+    } else outcomes[at] = await applyToTemplate(own, n, now, correlationId);
   }
   await applyToSends(deps, statuses, outcomes);
   return outcomes;

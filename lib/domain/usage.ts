@@ -29,7 +29,11 @@ interface UsageRow {
   meta_amount?: number;
 }
 
-const dayMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
+/** A day's start, or NaN when it is not a day of the calendar (2026-02-30 is not). */
+const dayMs = (day: string) => {
+  const ms = Date.parse(`${day}T00:00:00Z`);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === day ? ms : Number.NaN;
+};
 
 /**
  * GET /v1/usage (decisions §24): what a client's delivered messages cost on days `from`–`to`, grouped by day,

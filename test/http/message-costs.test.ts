@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { rateCards } from '#lib/domain/pricing/cards/index.ts';
 import { EMULATOR_TOKEN } from '../../local/graph/emulator.ts';
-import { apiUrl, call, emulator, graphUrl, token } from '../support/api.ts';
+import { apiUrl, call, emulator, expectErrorShape, graphUrl, token, tokens } from '../support/api.ts';
 import { seedDirectory, waba } from '../support/seed.ts';
 import { until } from '../support/until.ts';
 
@@ -164,5 +164,62 @@ describe('the daily reconciliation with Meta’s pricing_analytics (decisions §
     expect(gap!.share).toBeCloseTo(0.05 / 1.05, 3);
     expect(cents(row.meta_amount!)).toBe(cents(row.amount * 1.05));
     expect(metrics.some((m) => m.CostGaps >= 1)).toBe(true);
+  });
+});
+
+describe('GET /v1/usage: who may ask, and for what (decisions §24)', () => {
+  const usage = async (query: string, as: () => Promise<string> = owner) => call('GET', `/v1/usage?${query}`, { token: await as() });
+
+  it('answers an agent for its own client, and refuses it another’s (403)', async () => {
+    // Prepare / Act
+    const own = await usage(`from=${today()}&to=${today()}`);
+    const named = await usage(`client_id=${CLIENT}&from=${today()}&to=${today()}`);
+    const other = await usage(`client_id=7&from=${today()}&to=${today()}`);
+    // Assess
+    expect(own.status).toBe(200);
+    expect(own.body).toMatchObject({ client_id: CLIENT, currency: 'USD', group_by: 'day' });
+    expect(named.status).toBe(200);
+    expectErrorShape(other, 403);
+  });
+
+  it('needs client_id from BSP_CN (400), and then answers any client', async () => {
+    // Prepare / Act
+    const unnamed = await usage(`from=${today()}&to=${today()}`, tokens.bsp);
+    const named = await usage(`client_id=${CLIENT}&from=${today()}&to=${today()}&group_by=did`, tokens.bsp);
+    // Assess
+    expectErrorShape(unnamed, 400);
+    expect(named.status).toBe(200);
+    expect(named.body.data).toEqual([expect.objectContaining({ did: DID, messages: 1_000, billable: 1_000 })]);
+  });
+
+  it('refuses dates that are not dates, a period that ends before it starts, over 366 days, and an unknown grouping (400)', async () => {
+    // Prepare / Act
+    const answers = await Promise.all([
+      usage('from=2026-13-45&to=2026-11-26'),
+      usage('from=2026-02-30&to=2026-03-02'),
+      usage('from=yesterday&to=2026-11-26'),
+      usage('to=2026-11-26'),
+      usage('from=2026-11-26&to=2026-11-01'),
+      usage('from=2025-01-01&to=2026-01-02'),
+      usage(`from=${today()}&to=${today()}&group_by=week`),
+    ]);
+    // Assess
+    for (const answer of answers) expectErrorShape(answer, 400);
+  });
+});
+
+describe('Meta’s volume tier webhook (upstream-facts §8)', () => {
+  it('is taken: the service answers account_update 200', async () => {
+    // Prepare
+    const before = Date.now();
+    // Act
+    await emulator('POST', 'account-update', { waba_id: WABA });
+    const delivered = await until(
+      async () => (await emulator('GET', 'notifications')).notifications as { at: number; field: string; status: number | string }[],
+      (list) => list.some((n) => n.field === 'account_update' && n.at >= before && n.status === 200),
+      10_000,
+    );
+    // Assess
+    expect(delivered.some((n) => n.field === 'account_update' && n.at >= before && n.status === 200)).toBe(true);
   });
 });

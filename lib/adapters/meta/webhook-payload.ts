@@ -14,6 +14,7 @@ export const HANDLED_FIELDS = [
   'message_template_quality_update',
   'phone_number_quality_update',
   'messages',
+  'account_update',
 ] as const;
 
 /** Statuses per queued change: a `messages` change of many statuses is split so each job stays small. */
@@ -94,6 +95,16 @@ const NumberQualityUpdate = v.object({
   display_phone_number: v.pipe(v.union([v.string(), v.number()]), v.transform(String), v.regex(/\d/), v.maxLength(64)),
   event: v.optional(v.pipe(text, v.toUpperCase()), 'UNKNOWN'),
 });
+/** Meta's volume tier of a pricing category (upstream-facts §8: `VOLUME_BASED_PRICING_TIER_UPDATE`). */
+const AccountUpdate = v.object({
+  event: v.literal('VOLUME_BASED_PRICING_TIER_UPDATE'),
+  volume_tier_info: v.object({
+    pricing_category: v.pipe(v.string(), v.maxLength(64)),
+    tier: v.pipe(v.string(), v.maxLength(64)),
+    effective_month: v.optional(v.pipe(v.string(), v.maxLength(16))),
+    region: v.optional(v.pipe(v.string(), v.maxLength(64))),
+  }),
+});
 const MessageStatus = v.object({
   id: v.pipe(v.string(), v.minLength(1), v.maxLength(256)),
   status: v.picklist(['sent', 'delivered', 'read', 'failed']),
@@ -149,6 +160,21 @@ export function notificationsOf(change: NotifiedChange): MetaNotification[] {
       return r.success
         ? [{ kind: 'number_quality', ...base, number_digits: r.output.display_phone_number.replace(/\D/g, ''), event: r.output.event }]
         : [];
+    }
+    case 'account_update': {
+      const r = v.safeParse(AccountUpdate, change.value);
+      if (!r.success) return [];
+      const tier = r.output.volume_tier_info;
+      return [
+        {
+          kind: 'pricing_tier',
+          ...base,
+          pricing_category: tier.pricing_category,
+          tier: tier.tier,
+          ...(tier.effective_month && { effective_month: tier.effective_month }),
+          ...(tier.region && { region: tier.region }),
+        },
+      ];
     }
     case 'messages': {
       const statuses = (change.value as { statuses?: unknown[] })?.statuses ?? [];

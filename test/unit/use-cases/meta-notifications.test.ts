@@ -189,7 +189,7 @@ describe('Meta’s payloads and signatures (adapter)', () => {
           changes: [
             { field: 'messages', value: { messaging_product: 'whatsapp', statuses } },
             { field: 'messages', value: { messaging_product: 'whatsapp', messages: [{ id: 'in' }] } },
-            { field: 'account_update', value: {} },
+            { field: 'business_capability_update', value: {} },
             { field: 'phone_number_quality_update', value: { display_phone_number: '+52 1 555 0001', event: 'UPGRADE' } },
             { field: 'message_template_status_update', value: { event: 'approved', message_template_id: 9001, reason: 'NONE' } },
           ],
@@ -204,7 +204,7 @@ describe('Meta’s payloads and signatures (adapter)', () => {
       'phone_number_quality_update',
       'message_template_status_update',
     ]);
-    expect(ignored).toEqual(['messages (no statuses)', 'account_update']);
+    expect(ignored).toEqual(['messages (no statuses)', 'business_capability_update']);
     expect(changes.slice(0, 3).flatMap(notificationsOf)).toHaveLength(250);
     // A number's quality or throughput change names the number by its display digits (decisions §19).
     expect(notificationsOf(changes[3])).toEqual([
@@ -214,6 +214,17 @@ describe('Meta’s payloads and signatures (adapter)', () => {
       { kind: 'template_status', waba_id: WABA, at: 1700000000000, template_id: '9001', event: 'APPROVED', reason: 'NONE' },
     ]);
     expect(notificationsOf({ waba_id: WABA, at: 1, field: 'message_template_status_update', value: { event: 1 } })).toEqual([]);
+    // Meta's volume tier of a pricing category (decisions §24): read, and logged by the worker.
+    const tier = { pricing_category: 'UTILITY', tier: '2:2500001-5000000', effective_month: '2026-12', region: 'Other' };
+    expect(
+      notificationsOf({
+        waba_id: WABA,
+        at: 1,
+        field: 'account_update',
+        value: { event: 'VOLUME_BASED_PRICING_TIER_UPDATE', volume_tier_info: tier },
+      }),
+    ).toEqual([{ kind: 'pricing_tier', waba_id: WABA, at: 1, ...tier }]);
+    expect(notificationsOf({ waba_id: WABA, at: 1, field: 'account_update', value: {} })).toEqual([]);
   });
 
   it('never throws on a signed body of any shape: it is a notification, or a 400 (InvalidRequest)', () => {
