@@ -9,6 +9,7 @@ import { entryItem } from '#lib/adapters/dynamo/listing-items.ts';
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
 import { assignmentKeyItem, recordItem } from '#lib/adapters/dynamo/record-items.ts';
 import { DynamoBudgetStore } from '#lib/adapters/dynamo/budget-store.ts';
+import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
 import { DynamoSendStore, recipientItemKeys } from '#lib/adapters/dynamo/send-store.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
 import { keys, SORT } from '#lib/adapters/dynamo/table.ts';
@@ -527,6 +528,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
       records,
       sends: new DynamoSendStore(table),
       budgets: new DynamoBudgetStore(table),
+      suppressions: new DynamoSuppressionStore(table),
       upstream,
       queue: new SqsJobQueue({ client: sqs, url: stack.queueUrls.dispatch }),
       resolve: resolveHost,
@@ -677,6 +679,8 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     const noticeDeps = {
       records,
       sends: new DynamoSendStore(table),
+      suppressions: new DynamoSuppressionStore(table),
+      directory,
       levels: new DynamoThroughputStore(table),
       outbox,
       publisher: { publish: async () => undefined },

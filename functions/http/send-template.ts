@@ -1,6 +1,7 @@
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { idempotent } from '#lib/adapters/dynamo/idempotency.ts';
 import { DynamoBudgetStore } from '#lib/adapters/dynamo/budget-store.ts';
+import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
 import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { resolveHost } from '#lib/adapters/https/resolve-host.ts';
@@ -23,6 +24,7 @@ const stores = {
   records: new DynamoTemplateRecordStore(table),
   sends: new DynamoSendStore(table),
   budgets: new DynamoBudgetStore(table),
+  suppressions: new DynamoSuppressionStore(table),
   queue: jobQueue('dispatch'),
   resolve: resolveHost,
   scheduler: lazySendScheduler,

@@ -1,4 +1,6 @@
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
+import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
 import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
@@ -21,6 +23,8 @@ const table = serviceTable();
 const stores = {
   records: new DynamoTemplateRecordStore(table),
   sends: new DynamoSendStore(table),
+  suppressions: new DynamoSuppressionStore(table),
+  directory: new DynamoDirectoryStore(table),
   levels: new DynamoThroughputStore(table),
   outbox: new DynamoOutboxStore(table),
   publisher: new EventBridgePublisher(),

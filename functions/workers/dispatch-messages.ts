@@ -1,4 +1,5 @@
 import { DynamoPacer } from '#lib/adapters/dynamo/pacer.ts';
+import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
 import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
 import { redeliverIn } from '#lib/adapters/sqs/redelivery.ts';
@@ -21,7 +22,12 @@ const table = serviceTable();
  * reported failed and comes back sooner than the queue's visibility timeout when the reason allows; what it
  * settled stays settled.
  */
-const stores = { sends: new DynamoSendStore(table), pacer: new DynamoPacer(table), levels: new DynamoThroughputStore(table) };
+const stores = {
+  sends: new DynamoSendStore(table),
+  pacer: new DynamoPacer(table),
+  levels: new DynamoThroughputStore(table),
+  suppressions: new DynamoSuppressionStore(table),
+};
 const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)) };
 
 export const handler = queueWorker<DispatchJob>(

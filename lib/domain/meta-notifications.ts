@@ -1,5 +1,6 @@
 import { type DeliveryReport, deliveryChange, type MessagePricing, parseMessageReference } from './delivery.ts';
 import { chargeOf } from './pricing/charge.ts';
+import { applyInboundConsent } from './suppression.ts';
 import { rateCards } from './pricing/cards/index.ts';
 import { templateEvent } from './events.ts';
 import type { Log } from './log.ts';
@@ -9,7 +10,10 @@ import type {
   EventPublisher,
   JobQueue,
   DeliveryStatuses,
+  DirectoryStore,
   OutboxStore,
+  SendRecords,
+  SuppressionStore,
   TemplateRecordStore,
   TemplateRevision,
   ThroughputStore,
@@ -49,6 +53,16 @@ export type MetaNotification =
     }
   | { kind: 'template_quality'; waba_id: string; template_id: string; at: number; new_quality: string }
   | { kind: 'number_quality'; waba_id: string; number_digits: string; event: string; at: number }
+  | {
+      /** A person's text to one of the numbers (`number_digits`): an opt-out or opt-in keyword (decisions §25). */
+      kind: 'inbound_message';
+      waba_id: string;
+      number_digits: string;
+      from: string;
+      message_id: string;
+      text: string;
+      at: number;
+    }
   | {
       /** A WABA reached another volume tier of a pricing category (decisions §24): logged for the operator. */
       kind: 'pricing_tier';
@@ -126,7 +140,11 @@ export function notifiedTemplate(meta: MetaTemplate, notification: TemplateNotif
 
 export interface ApplyNotificationDeps {
   records: TemplateRecordStore;
-  sends: DeliveryStatuses;
+  /** The statuses; a send's client is read only when a status says its person stopped marketing (131050). */
+  sends: DeliveryStatuses & Pick<SendRecords, 'get'>;
+  suppressions: SuppressionStore;
+  /** Whose number an inbound message reached. */
+  directory: Pick<DirectoryStore, 'getChannel'>;
   levels: ThroughputStore;
   outbox: OutboxStore;
   publisher: EventPublisher;
@@ -223,6 +241,21 @@ async function applyToSends(
         deps.log.info('meta notification ignored: no such message of the send', { send_id: sendId, message_id: group[i].n.message_id });
       outcomes[group[i].at] = result === 'unsettled' ? 'later' : result === 'unknown' ? 'ignored' : result;
     });
+    // A person who stopped marketing from the business (131050, reported after acceptance) joins the client's list.
+    const optedOut = group.filter(
+      ({ n }, i) => results[i] === 'applied' && n.status === 'failed' && n.error?.code === '131050' && n.recipient,
+    );
+    if (optedOut.length > 0) {
+      const send = await deps.sends.get(sendId);
+      if (send)
+        for (const { n } of optedOut)
+          await deps.suppressions.add(send.client_id, {
+            phone: n.recipient!,
+            source: '131050',
+            at: new Date(n.at).toISOString(),
+            message_id: n.message_id,
+          });
+    }
   }
 }
 
@@ -241,6 +274,7 @@ export async function applyNotifications(
     const own = { ...deps, log: log ?? deps.log };
     if (n.kind === 'message_status') statuses.push({ at, n });
     else if (n.kind === 'number_quality') outcomes[at] = await applyToNumber(own, n);
+    else if (n.kind === 'inbound_message') outcomes[at] = await applyInbound(own, n);
     else if (n.kind === 'pricing_tier') {
       // The ledger prices at the card's base rates: a tier's lower rates show as a reconciliation gap to look at.
       own.log.info('pricing tier updated', {
@@ -254,6 +288,29 @@ export async function applyNotifications(
   }
   await applyToSends(deps, statuses, outcomes);
   return outcomes;
+}
+
+/**
+ * A person's message to one of the numbers: an opt-out keyword puts them on the suppression list of the client
+ * whose number it reached, an opt-in keyword takes them off (decisions §25). A number no client has is ignored.
+ */
+async function applyInbound(
+  deps: ApplyNotificationDeps,
+  n: Extract<MetaNotification, { kind: 'inbound_message' }>,
+): Promise<NotificationOutcome> {
+  const channel = await deps.directory.getChannel(n.number_digits);
+  if (!channel || channel.deleted) {
+    deps.log.info('inbound message ignored: a number no client has', { waba_id: n.waba_id });
+    return 'ignored';
+  }
+  const consent = await applyInboundConsent(deps, channel.client_id, {
+    from: n.from,
+    text: n.text,
+    id: n.message_id,
+    at: new Date(n.at).toISOString(),
+  });
+  if (consent) deps.log.info('consent from an inbound message', { client_id: channel.client_id, consent });
+  return consent ? 'applied' : 'unchanged';
 }
 
 /** Meta says a number's quality or throughput changed: its level is asked again at its next use (decisions §19). */

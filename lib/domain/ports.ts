@@ -210,6 +210,8 @@ export interface SendRecord {
 
 export interface SendCounts {
   duplicates_removed: number;
+  /** Recipients of a MARKETING send on the client's suppression list (decisions §25): never sent. */
+  suppressed: number;
   expired: number;
   sent: number;
   failed: number;
@@ -227,7 +229,7 @@ export type RecipientOutcome =
   | { kind: 'cancelled' };
 
 /** What became of one position of a send: its recipient's outcome, or a repeat of an earlier position (never sent). */
-export type PositionOutcome = RecipientOutcome | { kind: 'duplicate'; of: number };
+export type PositionOutcome = RecipientOutcome | { kind: 'duplicate'; of: number } | { kind: 'suppressed' };
 
 /**
  * One recipient of a send as stored (decisions §22): who, what the dispatcher made of it (absent while it is
@@ -240,6 +242,15 @@ export interface StoredRecipient {
   /** When the send was accepted, the outcome recorded, or the last report applied: the latest of them. */
   updated_at: string;
   delivery?: DeliveryState;
+}
+
+/** A block's recipients as the send accepted them: each `to`, which repeat which position, which are suppressed. */
+export interface AcceptedBlock {
+  ref: RecipientBlockRef;
+  to: string[];
+  repeats: (number | undefined)[];
+  /** Offsets of the recipients on the client's suppression list (a MARKETING send, decisions §25). */
+  suppressed?: number[];
 }
 
 /** A block of a send's recipients as laid out by its jobs: where it starts, how many, and its job. */
@@ -388,11 +399,7 @@ export interface RecipientLists {
    * Keeps each block's recipients (their `to`, and which are repeats of which position) when the send is
    * accepted, before it is `queued`: the recipients listing reads them (decisions §22).
    */
-  recordRecipients(
-    sendId: string,
-    blocks: { ref: RecipientBlockRef; to: string[]; repeats: (number | undefined)[] }[],
-    at: string,
-  ): Promise<void>;
+  recordRecipients(sendId: string, blocks: AcceptedBlock[], at: string): Promise<void>;
   /** The recipients of these blocks, in position order, each with its outcome and delivery state as stored. */
   recipients(sendId: string, blocks: RecipientBlockRef[]): Promise<StoredRecipient[]>;
 }
@@ -702,4 +709,26 @@ export interface BudgetStore {
 export interface PricingUpstream {
   /** The WABA's cost and volume from `startUnix` to `endUnix`, by day, country and pricing category. */
   pricingAnalytics(wabaId: string, startUnix: number, endUnix: number): Promise<MetaCostEntry[]>;
+}
+
+/** An entry of a client's suppression list (decisions §25): who, from where, when, and its evidence. */
+export interface Suppression {
+  /** The number's digits. */
+  phone: string;
+  source: 'api' | '131050' | 'inbound';
+  at: string;
+  /** The inbound message, or the refused message, that put it there. */
+  message_id?: string;
+  reason?: string;
+}
+
+/** Each client's suppression list (decisions §25): read a batch of recipients at a time, never scanned. */
+export interface SuppressionStore {
+  /** Adds the entry unless the number is on the list already (the first entry stays): whether it was added. */
+  add(clientId: number, entry: Suppression): Promise<boolean>;
+  /** Whether the number was on the list. */
+  remove(clientId: number, phone: string): Promise<boolean>;
+  /** The entries among these numbers (digits). */
+  get(clientId: number, phones: string[]): Promise<Map<string, Suppression>>;
+  list(clientId: number, page: { offset: number; size: number }): Promise<{ entries: Suppression[]; total: number }>;
 }

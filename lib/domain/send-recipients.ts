@@ -7,7 +7,17 @@ import { visibleSend } from './send-status.ts';
 import { fromMicros } from './pricing/rate-card.ts';
 
 /** A recipient's latest state (decisions §22): what the listing filters on. */
-export const RECIPIENT_STATUSES = ['pending', 'sent', 'delivered', 'read', 'failed', 'expired', 'cancelled', 'duplicate'] as const;
+export const RECIPIENT_STATUSES = [
+  'pending',
+  'sent',
+  'delivered',
+  'read',
+  'failed',
+  'expired',
+  'cancelled',
+  'duplicate',
+  'suppressed',
+] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
 export const RECIPIENTS_PAGE = { size: 20, max: 100 };
@@ -39,7 +49,7 @@ export function recipientStatus(recipient: StoredRecipient): RecipientStatus {
 
 /** How many recipients are in a state: exact from the send's counts (`sent` counts delivered ones, `delivered` read ones). */
 export function recipientsIn(status: RecipientStatus, total: number, counts: SendCounts) {
-  const settled = counts.duplicates_removed + counts.expired + counts.sent + counts.failed + counts.cancelled;
+  const settled = counts.duplicates_removed + counts.suppressed + counts.expired + counts.sent + counts.failed + counts.cancelled;
   const totals: Record<RecipientStatus, number> = {
     pending: total - settled,
     sent: counts.sent - counts.delivered,
@@ -49,6 +59,7 @@ export function recipientsIn(status: RecipientStatus, total: number, counts: Sen
     expired: counts.expired,
     cancelled: counts.cancelled,
     duplicate: counts.duplicates_removed,
+    suppressed: counts.suppressed,
   };
   return Math.max(0, totals[status]);
 }

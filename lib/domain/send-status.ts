@@ -11,7 +11,7 @@ import { actingClient } from './tenancy.ts';
  */
 export function sendStatusOf(send: SendRecord) {
   const counts = { ...NO_COUNTS, ...send.counts };
-  const settled = counts.duplicates_removed + counts.expired + counts.sent + counts.failed + counts.cancelled;
+  const settled = counts.duplicates_removed + counts.suppressed + counts.expired + counts.sent + counts.failed + counts.cancelled;
   const pending = Math.max(0, send.total - settled);
   return {
     send_id: send.send_id,
@@ -23,6 +23,7 @@ export function sendStatusOf(send: SendRecord) {
     created_at: send.created_at,
     total: send.total,
     duplicates_removed: counts.duplicates_removed,
+    suppressed: counts.suppressed,
     expired: counts.expired,
     sent: counts.sent,
     delivered: counts.delivered,
@@ -50,7 +51,16 @@ export function costOf(charges: NonNullable<SendRecord['charges']>) {
   };
 }
 
-export const NO_COUNTS: SendCounts = { duplicates_removed: 0, expired: 0, sent: 0, failed: 0, delivered: 0, read: 0, cancelled: 0 };
+export const NO_COUNTS: SendCounts = {
+  duplicates_removed: 0,
+  suppressed: 0,
+  expired: 0,
+  sent: 0,
+  failed: 0,
+  delivered: 0,
+  read: 0,
+  cancelled: 0,
+};
 
 /**
  * A cancelled send stays `cancelled` (its unclaimed recipients settle as they come off the queue); a scheduled

@@ -3,7 +3,7 @@ import { type ErrorDetail, InvalidRequest, NotFound, Unprocessable, UpstreamReje
 import { reserveBudget } from './budget.ts';
 import { rateCards } from './pricing/cards/index.ts';
 import { type Estimate, estimateOf } from './pricing/estimate.ts';
-import { type DispatchJob, markRepeats, type RecipientParams, recipientDigits, type SendHeader } from './sending/job.ts';
+import { type DispatchJob, markRepeats, markSuppressed, type RecipientParams, recipientDigits, type SendHeader } from './sending/job.ts';
 
 export type { ProductAction, RecipientParams, SendHeader } from './sending/job.ts';
 import type {
@@ -14,6 +14,7 @@ import type {
   SendScheduler,
   SendRecords,
   BudgetStore,
+  SuppressionStore,
   RecipientLists,
   HeldJobs,
   TemplateRecordStore,
@@ -155,6 +156,7 @@ export interface SendDeps {
   records: TemplateRecordStore;
   sends: SendRecords & RecipientLists & HeldJobs;
   budgets: BudgetStore;
+  suppressions: SuppressionStore;
   upstream: TemplateUpstream;
   queue: JobQueue;
   resolve: Resolver;
@@ -267,7 +269,13 @@ function recipientBlocks(send: SendRecord, jobs: DispatchJob[]) {
   return blocksOf(send).map((ref) => {
     const job = jobs[ref.job - 1];
     const recipients = job.recipients.slice(ref.first - job.first_index, ref.first - job.first_index + ref.size);
-    return { ref, to: recipients.map((r) => r.to), repeats: recipients.map((r) => r.duplicate_of) };
+    const suppressed = recipients.flatMap((r, offset) => (r.suppressed ? [offset] : []));
+    return {
+      ref,
+      to: recipients.map((r) => r.to),
+      repeats: recipients.map((r) => r.duplicate_of),
+      ...(suppressed.length > 0 && { suppressed }),
+    };
   });
 }
 
@@ -309,7 +317,7 @@ async function queueAllOrNothing(deps: SendDeps, send: SendRecord, jobs: Dispatc
 
 /** What a send is told before it goes (decisions §22): it is queued all the same. */
 export interface SendWarning {
-  code: 'messaging_limit_exceeded' | 'number_quality_red' | 'budget_80_percent';
+  code: 'messaging_limit_exceeded' | 'number_quality_red' | 'template_quality_red' | 'budget_80_percent';
   message: string;
 }
 
@@ -335,6 +343,12 @@ async function sendWarnings(
     warnings.push({
       code: 'number_quality_red',
       message: 'The sending number’s quality rating is RED: marketing messages from it may not be delivered',
+    });
+  // Meta's quality of the template itself (message_template_quality_update, decisions §25).
+  if (upper(template.category) === 'MARKETING' && upper(template.quality_score?.score) === 'RED')
+    warnings.push({
+      code: 'template_quality_red',
+      message: 'The template’s quality is RED: Meta may pause it, and its messages may not be delivered',
     });
   return warnings;
 }
@@ -396,8 +410,14 @@ export async function sendTemplate(deps: SendDeps, caller: Caller, input: { path
     ...(body.message_send_ttl_seconds !== undefined && { message_send_ttl_seconds: body.message_send_ttl_seconds }),
     ...(body.campaignId !== undefined && { campaignId: body.campaignId }),
   };
-  // Repeats are found here, over the whole list (decisions §12): each job knows its repeats and sends none.
-  const { recipients, repeats } = markRepeats(body.recipients, body.allow_duplicates === true);
+  // Repeats are found here, over the whole list (decisions §12): each job knows its repeats and sends none; so
+  // are a MARKETING send's suppressed recipients (decisions §25).
+  const marked = markRepeats(body.recipients, body.allow_duplicates === true);
+  const repeats = marked.repeats;
+  const { recipients, count: suppressedCount } = markSuppressed(
+    marked.recipients,
+    await suppressedAmong(deps, clientId, found.category, marked.recipients),
+  );
   // Each job carries the common part too: it counts against the job's bytes.
   const jobs = splitJobs(recipients, JOB_BYTES - bytesOf({ ...common, job: 0, jobs: 0, first_index: 0, recipients: [] }));
   let firstIndex = 0;
@@ -431,7 +451,7 @@ export async function sendTemplate(deps: SendDeps, caller: Caller, input: { path
         ...(sendAt && { send_at: sendAt }),
         total: body.recipients.length,
         jobs: jobs.length,
-        counts: { ...NO_COUNTS, duplicates_removed: repeats },
+        counts: { ...NO_COUNTS, duplicates_removed: repeats, suppressed: suppressedCount },
         job_firsts: dispatchJobs.map((job) => job.first_index),
       },
       dispatchJobs,
@@ -449,6 +469,21 @@ export async function sendTemplate(deps: SendDeps, caller: Caller, input: { path
     ...(warnings.length > 0 && { warnings }),
     estimate: shownEstimate(estimate),
   };
+}
+
+/**
+ * The digits of a MARKETING send's recipients that are on the client's suppression list (decisions §25): one
+ * batch read per hundred unique recipients, however long the list. Other categories are never filtered.
+ */
+async function suppressedAmong(
+  deps: Pick<SendDeps, 'suppressions'>,
+  clientId: number,
+  category: string | undefined,
+  recipients: { to: string; duplicate_of?: number }[],
+) {
+  if (upper(category) !== 'MARKETING') return new Set<string>();
+  const digits = [...new Set(recipients.filter((r) => r.duplicate_of === undefined).map((r) => recipientDigits(r.to)))];
+  return new Set((await deps.suppressions.get(clientId, digits)).keys());
 }
 
 /** The estimate as answered: its micro-dollars are the budget's, not the caller's. */
@@ -477,7 +512,13 @@ export async function dryRunSend(
     total: number;
   },
 ) {
-  const { needs, componentProblems, provider, found: template } = await resolveSend(deps as SendDeps, caller, input.pathDid, input.body);
+  const {
+    needs,
+    componentProblems,
+    provider,
+    found: template,
+    clientId,
+  } = await resolveSend(deps as SendDeps, caller, input.pathDid, input.body);
   if (componentProblems.length > 0) throw new InvalidRequest('Components do not match the template', componentProblems);
   const invalid = [...input.refused];
   const found = checkRecipients(
@@ -492,6 +533,15 @@ export async function dryRunSend(
   }
   invalid.sort((a, b) => a.index - b.index);
   const invalidCount = new Set(invalid.map((problem) => problem.index)).size;
+  const skipped = await suppressedAmong(
+    deps as SendDeps,
+    clientId,
+    template.category,
+    input.recipients.map((r) => r.recipient),
+  );
+  const suppressed = input.recipients
+    .filter((r) => skipped.has(recipientDigits(r.recipient.to)))
+    .map((r) => ({ index: r.index, to: r.recipient.to }));
   const warnings = await sendWarnings(
     deps,
     provider,
@@ -505,6 +555,8 @@ export async function dryRunSend(
     valid: input.total - invalidCount,
     invalid,
     ...(warnings.length > 0 && { warnings }),
+    // Who a MARKETING send would skip (decisions §25), by position.
+    ...(suppressed.length > 0 && { suppressed }),
     estimate: shownEstimate(
       estimateOf(
         rateCards,

@@ -134,7 +134,12 @@ export const SendCost = v.object({
 
 /** A send accepted (spec §1, decisions §12): its id, and a warning where the spec names one. */
 const Warnings = v.optional(
-  v.array(v.object({ code: v.picklist(['messaging_limit_exceeded', 'number_quality_red', 'budget_80_percent']), message: v.string() })),
+  v.array(
+    v.object({
+      code: v.picklist(['messaging_limit_exceeded', 'number_quality_red', 'template_quality_red', 'budget_80_percent']),
+      message: v.string(),
+    }),
+  ),
 );
 
 export const SendAcceptedResponse = v.object({
@@ -155,6 +160,8 @@ export const SendDryRunResponse = v.object({
   valid: count,
   invalid: v.array(v.object({ index: count, ...ErrorDetailShape.entries })),
   warnings: Warnings,
+  /** A MARKETING send's recipients on the client's suppression list (decisions §25): never sent. */
+  suppressed: v.optional(v.array(v.object({ index: count, to: v.string() }))),
   estimate: v.optional(Estimate),
 });
 
@@ -169,6 +176,7 @@ export const SendStatusResponse = v.object({
   created_at: timestamp,
   total: count,
   duplicates_removed: count,
+  suppressed: count,
   expired: count,
   sent: count,
   delivered: count,

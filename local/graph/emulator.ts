@@ -338,11 +338,23 @@ export class GraphEmulator {
       this.notifier.notify(String(body.waba_id), String(body.field), body.value ?? {});
       return { status: 200, body: { queued: true } };
     }
-    // A recipient wrote to a number ({from}): a utility template to them is free for 24 hours (upstream-facts §8).
+    // A recipient wrote to a number ({from, text?}): a utility template to them is free for 24 hours (upstream-facts §8).
     const inbound = /^\/_emulator\/numbers\/([^/]+)\/inbound$/.exec(path);
     if (inbound && method === 'POST') {
-      this.pricing.inbound.set(`${inbound[1]}|${String(body.from ?? '').replace(/\D/g, '')}`, Date.now());
-      return { status: 200, body: { id: inbound[1], from: body.from } };
+      const number = this.model.phoneNumbers.get(inbound[1]);
+      if (!number) return { status: 404, body: { error: 'no such phone number' } };
+      const from = String(body.from ?? '').replace(/\D/g, '');
+      this.pricing.inbound.set(`${inbound[1]}|${from}`, Date.now());
+      // With a text, Meta's `messages` webhook brings it to the service (a person's "STOP", decisions §25).
+      const id = `wamid.in.${randomBytes(6).toString('hex')}`;
+      if (typeof body.text === 'string')
+        this.notifier?.notify(number.waba_id, 'messages', {
+          messaging_product: 'whatsapp',
+          metadata: { display_phone_number: number.display_phone_number, phone_number_id: number.id },
+          contacts: [{ profile: { name: 'Emulated person' }, wa_id: from }],
+          messages: [{ from, id, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: body.text } }],
+        });
+      return { status: 200, body: { id: inbound[1], from, message_id: id } };
     }
     // Meta's books: each delivered message's day, country, category and cost (micro-dollars), of one WABA.
     if (path === '/_emulator/pricing' && method === 'GET')

@@ -54,6 +54,8 @@ async function applyMetered(notification: MetaNotification) {
   const { DynamoSendStore } = await import('#lib/adapters/dynamo/send-store.ts');
   const { DynamoOutboxStore } = await import('#lib/adapters/dynamo/outbox-store.ts');
   const { DynamoThroughputStore } = await import('#lib/adapters/dynamo/throughput-store.ts');
+  const { DynamoSuppressionStore } = await import('#lib/adapters/dynamo/suppression-store.ts');
+  const { DynamoDirectoryStore } = await import('#lib/adapters/dynamo/directory-store.ts');
   const { silentLog } = await import('#lib/domain/log.ts');
   const { applyNotification } = await import('#lib/domain/meta-notifications.ts');
   const published: unknown[] = [];
@@ -62,6 +64,8 @@ async function applyMetered(notification: MetaNotification) {
     {
       records: new DynamoTemplateRecordStore(table),
       sends: new DynamoSendStore(table),
+      suppressions: new DynamoSuppressionStore(table),
+      directory: new DynamoDirectoryStore(table),
       levels: new DynamoThroughputStore(table),
       outbox: new DynamoOutboxStore(table),
       publisher: { publish: async (events) => void published.push(...events) },

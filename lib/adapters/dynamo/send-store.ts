@@ -1,4 +1,5 @@
 import type {
+  AcceptedBlock,
   BlockLedger,
   BlockProgress,
   ClaimLease,
@@ -64,8 +65,7 @@ export class DynamoSendStore implements SendStore {
   settleJob = (sendId: string, job: number, recipients: number, outcome: RecipientOutcome) =>
     this.blocks.settleJob(sendId, job, recipients, outcome);
 
-  recordRecipients = (sendId: string, blocks: { ref: RecipientBlockRef; to: string[]; repeats: (number | undefined)[] }[], at: string) =>
-    this.lists.recordRecipients(sendId, blocks, at);
+  recordRecipients = (sendId: string, blocks: AcceptedBlock[], at: string) => this.lists.recordRecipients(sendId, blocks, at);
   recipients = (sendId: string, blocks: RecipientBlockRef[]) => this.lists.recipients(sendId, blocks);
 
   holdJobs = (sendId: string, jobs: DispatchJob[]) => this.held.holdJobs(sendId, jobs);

@@ -81,6 +81,8 @@ export const keys = {
   ledgerDay: (day: string) => `DAY#${day}`,
   /** Meta's own figures of a WABA's day (pricing_analytics), kept beside the ledger by the reconciliation. */
   metaCost: (wabaId: string) => `META_COST#${wabaId}`,
+  /** A client's suppression list (decisions §25): one item a phone number, by its digits. */
+  suppressions: (clientId: number) => `CLIENT#${clientId}#SUPPRESSIONS`,
   /** A client's monthly budget and what the month's accepted sends reserved of it. */
   budgetMonth: (month: string) => `BUDGET#${month}`,
   /** gsi1 of sends: a client's sends by acceptance time. */
@@ -121,6 +123,7 @@ export const SORT = {
   /** How many queued sends a client has, under the client. */
   sendCount: 'SEND_COUNT',
   budget: 'BUDGET',
+  suppressionCount: 'SUPPRESSION_COUNT',
   pacing: 'PACING',
   throughput: 'THROUGHPUT',
   syncLease: 'SYNC_LEASE',

@@ -51,10 +51,16 @@ export function changesOfNotification(raw: string, nowMs = Date.now()): { change
         continue;
       }
       const statuses = field === 'messages' ? (value as { statuses?: unknown })?.statuses : undefined;
-      if (field === 'messages' && !Array.isArray(statuses)) {
-        // Incoming messages and other `messages` content: not this service's.
+      const inbound = field === 'messages' ? (value as { messages?: unknown })?.messages : undefined;
+      if (field === 'messages' && !Array.isArray(statuses) && !Array.isArray(inbound)) {
+        // Other `messages` content (a reaction to a status, an error report): not this service's.
         ignored.push('messages (no statuses)');
         continue;
+      }
+      if (Array.isArray(inbound)) {
+        // People's own messages to a number (consent keywords, decisions §25): a job of their own.
+        const { statuses: _statuses, ...rest } = value as Record<string, unknown>;
+        changes.push({ waba_id: entry.id, at, field, value: { ...rest, messages: inbound.slice(0, STATUSES_PER_JOB) } });
       }
       if (Array.isArray(statuses)) {
         for (let i = 0; i < statuses.length; i += STATUSES_PER_JOB) {
@@ -65,7 +71,7 @@ export function changesOfNotification(raw: string, nowMs = Date.now()): { change
             value: { ...(value as object), statuses: statuses.slice(i, i + STATUSES_PER_JOB) },
           });
         }
-      } else changes.push({ waba_id: entry.id, at, field, value });
+      } else if (field !== 'messages') changes.push({ waba_id: entry.id, at, field, value });
     }
   }
   return { changes, ignored };
@@ -104,6 +110,18 @@ const AccountUpdate = v.object({
     effective_month: v.optional(v.pipe(v.string(), v.maxLength(16))),
     region: v.optional(v.pipe(v.string(), v.maxLength(64))),
   }),
+});
+/** A person's text message to one of the numbers (the `messages` field's `messages`, upstream-facts §8). */
+const InboundText = v.object({
+  from: v.pipe(v.union([v.string(), v.number()]), v.transform(String), v.maxLength(64)),
+  id: v.pipe(v.string(), v.minLength(1), v.maxLength(256)),
+  timestamp: v.optional(v.union([v.string(), v.number()])),
+  type: v.literal('text'),
+  text: v.object({ body: v.pipe(v.string(), v.maxLength(4096)) }),
+});
+const InboundMetadata = v.object({
+  display_phone_number: v.pipe(v.union([v.string(), v.number()]), v.transform(String), v.maxLength(64)),
+  phone_number_id: v.optional(v.pipe(v.union([v.string(), v.number()]), v.transform(String), v.maxLength(64))),
 });
 const MessageStatus = v.object({
   id: v.pipe(v.string(), v.minLength(1), v.maxLength(256)),
@@ -177,26 +195,47 @@ export function notificationsOf(change: NotifiedChange): MetaNotification[] {
       ];
     }
     case 'messages': {
-      const statuses = (change.value as { statuses?: unknown[] })?.statuses ?? [];
-      return statuses.flatMap((status): MetaNotification[] => {
-        const r = v.safeParse(MessageStatus, status);
-        if (!r.success) return [];
-        const error = r.output.errors?.[0];
+      const value = change.value as { statuses?: unknown[]; messages?: unknown[]; metadata?: unknown };
+      const metadata = v.safeParse(InboundMetadata, value?.metadata);
+      const inbound = (value?.messages ?? []).flatMap((message): MetaNotification[] => {
+        const r = v.safeParse(InboundText, message);
+        if (!r.success || !metadata.success) return [];
         const seconds = Number(r.output.timestamp);
         return [
           {
-            kind: 'message_status',
-            message_id: r.output.id,
-            status: r.output.status,
-            reference: r.output.biz_opaque_callback_data,
-            at: Number.isFinite(seconds) ? seconds * 1000 : change.at,
+            kind: 'inbound_message',
             waba_id: change.waba_id,
-            ...(r.output.recipient_id !== undefined && { recipient: r.output.recipient_id.replace(/\D/g, '') }),
-            ...(r.output.pricing && { pricing: r.output.pricing }),
-            ...(error && { error: { code: String(error.code), title: error.title ?? error.message ?? String(error.code) } }),
+            number_digits: metadata.output.display_phone_number.replace(/\D/g, ''),
+            from: r.output.from.replace(/\D/g, ''),
+            message_id: r.output.id,
+            text: r.output.text.body,
+            at: Number.isFinite(seconds) ? seconds * 1000 : change.at,
           },
         ];
       });
+      const statuses = value?.statuses ?? [];
+      return [
+        ...inbound,
+        ...statuses.flatMap((status): MetaNotification[] => {
+          const r = v.safeParse(MessageStatus, status);
+          if (!r.success) return [];
+          const error = r.output.errors?.[0];
+          const seconds = Number(r.output.timestamp);
+          return [
+            {
+              kind: 'message_status',
+              message_id: r.output.id,
+              status: r.output.status,
+              reference: r.output.biz_opaque_callback_data,
+              at: Number.isFinite(seconds) ? seconds * 1000 : change.at,
+              waba_id: change.waba_id,
+              ...(r.output.recipient_id !== undefined && { recipient: r.output.recipient_id.replace(/\D/g, '') }),
+              ...(r.output.pricing && { pricing: r.output.pricing }),
+              ...(error && { error: { code: String(error.code), title: error.title ?? error.message ?? String(error.code) } }),
+            },
+          ];
+        }),
+      ];
     }
     default:
       return [];

@@ -1,4 +1,4 @@
-import { BLOCK, blockAt } from './claims.ts';
+import { BLOCK, blockAt, skippedOutcome } from './claims.ts';
 import type { DispatchResult } from './dispatcher.ts';
 import { type DispatchJob, sendableOf } from './job.ts';
 import type { Log } from '../log.ts';
@@ -48,10 +48,7 @@ export async function abandonJob(deps: AbandonDeps, job: DispatchJob): Promise<D
     if (claim === 'busy') held = true;
     if (typeof claim === 'string') continue;
     // What earlier holders recorded stays (a dead one's launches unknown); the rest is abandoned.
-    const outcomes = positions.map(
-      (p, offset): PositionOutcome =>
-        p.repeat !== undefined ? { kind: 'duplicate', of: p.repeat } : (claim.claimed.get(offset) ?? ABANDONED),
-    );
+    const outcomes = positions.map((p, offset): PositionOutcome => skippedOutcome(p) ?? claim.claimed.get(offset) ?? ABANDONED);
     await sends.settleBlock(job.send_id, block, outcomes, lease);
     abandoned += outcomes.filter((o) => o === ABANDONED).length;
   }

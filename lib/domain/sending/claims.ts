@@ -1,30 +1,39 @@
 import type { DispatchJob } from './job.ts';
-import type { BlockLedger, ClaimLease, RecipientBlock, RecordedOutcomes } from '../ports.ts';
+import type { BlockLedger, ClaimLease, PositionOutcome, RecipientBlock, RecordedOutcomes } from '../ports.ts';
 
 /** Positions per block: one claim and one settlement each (the settlement also counts on the send). */
 export const BLOCK = 90;
 
-/** A position of a job: where it is, and the earlier position it repeats (a repeat is never sent). */
+/** A position of a job: where it is, and the earlier position it repeats or its suppression (neither is ever sent). */
 export interface JobPosition {
   position: number;
   repeat?: number;
+  suppressed?: true;
 }
+
+/** What a position that is never sent settles as: a repeat, or suppressed (both counted when the send was accepted). */
+export const skippedOutcome = (p: JobPosition): PositionOutcome | undefined =>
+  p.repeat !== undefined ? { kind: 'duplicate', of: p.repeat } : p.suppressed ? { kind: 'suppressed' } : undefined;
 
 /** The block of a job that starts at its position `start`, and its positions (a repeat names what it repeats). */
 export function blockAt(job: DispatchJob, start: number): { block: RecipientBlock; positions: JobPosition[] } {
   const recipients = job.recipients.slice(start, start + BLOCK);
-  const positions = recipients.map((r, i) => ({ position: start + i, repeat: r.duplicate_of }));
+  const positions = recipients.map((r, i) => ({
+    position: start + i,
+    repeat: r.duplicate_of,
+    ...(r.suppressed && { suppressed: true as const }),
+  }));
   const block = {
     first: job.first_index + start,
     size: recipients.length,
-    sendable: positions.filter((p) => p.repeat === undefined).length,
+    sendable: positions.filter((p) => !skippedOutcome(p)).length,
   };
   return { block, positions };
 }
 
 /** The positions of a block still to send: sendable, and not recorded by an earlier holder. */
 export const unsentOf = (mine: JobPosition[], recorded: RecordedOutcomes, start: number) =>
-  mine.filter((p) => p.repeat === undefined && !recorded.has(p.position - start));
+  mine.filter((p) => !skippedOutcome(p) && !recorded.has(p.position - start));
 
 /** A block as claimed: the positions this invocation holds (none when another holds it or it is done). */
 export interface ClaimedBlock {

@@ -1,5 +1,5 @@
 import { CANCEL_CHECK_MS, cancelWatch } from './cancel-watch.ts';
-import { BLOCK, type ClaimedBlock, claimBlockAt, unsentOf } from './claims.ts';
+import { BLOCK, type ClaimedBlock, claimBlockAt, skippedOutcome, unsentOf } from './claims.ts';
 import { needsCatalog } from '../cloud-message.ts';
 import { type DispatchJob, recipientDigits, sendableOf } from './job.ts';
 import { chunkOf, crowdedWaitMs, laneOf, NEAR_MS } from './lanes.ts';
@@ -18,6 +18,7 @@ import type {
   RecipientOutcome,
   SendRecord,
   SendRecords,
+  SuppressionStore,
   ThroughputStore,
 } from '../ports.ts';
 
@@ -44,6 +45,8 @@ export interface DispatchDeps {
   holder: string;
   remainingMs: () => number;
   random?: () => number;
+  /** Where a recipient who stopped marketing (131050) is put (decisions §25). */
+  suppressions?: SuppressionStore;
   /** Told each settled block's tally (the worker counts messages dispatched and failed as metrics). */
   onSettled?: (tally: { sent: number; failed: number }) => void;
 }
@@ -67,6 +70,9 @@ export type DispatchResult =
   | { outcome: 'done' }
   | { outcome: 'retry_later'; reason: string; afterSeconds: number }
   | { outcome: 'dropped'; reason: string };
+
+/** Meta's refusal of a person who stopped marketing messages from the business (upstream-facts §8). */
+const OPTED_OUT = '131050';
 
 /** A send's first job usually arrives while the send is settled `queued`, milliseconds later: wait that out. */
 async function queuedSend(deps: DispatchDeps, sendId: string) {
@@ -120,7 +126,7 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
   /** How long a job crowded off its number waits (lanes.ts): its own send's recipients ahead of it count. */
   const crowdedWait = (freeInMs: number) => {
     const c = latest.counts;
-    const settled = c ? c.sent + c.failed + c.expired + c.cancelled + c.duplicates_removed : 0;
+    const settled = c ? c.sent + c.failed + c.expired + c.cancelled + c.duplicates_removed + (c.suppressed ?? 0) : 0;
     return crowdedWaitMs(freeInMs, job.first_index - settled, intervalMs);
   };
   /**
@@ -194,7 +200,10 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
     /** The block's outcomes by position: what earlier holders recorded, the repeats, and this one's answers. */
     const outcomes = new Map<number, PositionOutcome>();
     for (const [offset, outcome] of recorded) outcomes.set(start + offset, outcome);
-    for (const p of mine) if (p.repeat !== undefined) outcomes.set(p.position, { kind: 'duplicate', of: p.repeat });
+    for (const p of mine) {
+      const skipped = skippedOutcome(p);
+      if (skipped) outcomes.set(p.position, skipped);
+    }
     const answered = () => new Map([...outcomes].map(([position, outcome]) => [position - start, outcome]));
     /** How the block ends here: settled whole, handed back (a slice ended within it), or taken over by another. */
     let ending: 'settle' | 'hand back' | 'taken' = 'settle';
@@ -259,6 +268,11 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
             stopped = { code: outcome.code, title: outcome.title };
             await sends.stop(job.send_id, stopped);
             log.warn('send stopped: the template may no longer be sent', { code: outcome.code });
+          }
+          // The person stopped marketing from this business (131050): on the client's list from now on (decisions §25).
+          if (outcome.kind === 'failed' && outcome.code === OPTED_OUT && deps.suppressions) {
+            const phone = recipientDigits(job.recipients[p.position].to);
+            await deps.suppressions.add(job.client_id, { phone, source: '131050', at: new Date(clock.now()).toISOString() });
           }
           outcomes.set(p.position, outcome);
         })();

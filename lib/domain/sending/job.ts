@@ -28,6 +28,11 @@ export interface JobRecipient {
    * send removes repeats when it accepts the recipients; a repeat travels without its values and is never sent.
    */
   duplicate_of?: number;
+  /**
+   * Set on a recipient of a MARKETING send who is on the client's suppression list (decisions §25): found when
+   * the send was accepted and counted then; it travels without its values and is never sent.
+   */
+  suppressed?: true;
 }
 
 export interface DispatchJob {
@@ -58,8 +63,11 @@ export interface DispatchJob {
 /** The digits of a recipient's number: `+52 1 555…` and `521555…` are one recipient (decisions §12). */
 export const recipientDigits = (to: string) => to.replace(/\D/g, '');
 
-/** How many of a job's recipients are sent (not repeats of an earlier position). */
-export const sendableOf = (job: Pick<DispatchJob, 'recipients'>) => job.recipients.filter((r) => r.duplicate_of === undefined).length;
+/** Whether a recipient is to be sent: neither a repeat of an earlier position nor suppressed. */
+export const isSendable = (r: JobRecipient) => r.duplicate_of === undefined && !r.suppressed;
+
+/** How many of a job's recipients are sent (not repeats, not suppressed). */
+export const sendableOf = (job: Pick<DispatchJob, 'recipients'>) => job.recipients.filter(isSendable).length;
 
 /**
  * The recipients with each repeat of an earlier one (same digits) marked and stripped of its values, and how
@@ -80,4 +88,19 @@ export function markRepeats(recipients: JobRecipient[], allowDuplicates: boolean
     return { to: recipient.to, duplicate_of: first };
   });
   return { recipients: marked, repeats };
+}
+
+/**
+ * The recipients with each one on the suppression list (by digits; repeats stay repeats) marked and stripped
+ * of its values, and how many there are (decisions §25).
+ */
+export function markSuppressed(recipients: JobRecipient[], suppressed: Set<string>) {
+  if (suppressed.size === 0) return { recipients, count: 0 };
+  let count = 0;
+  const marked = recipients.map((recipient) => {
+    if (recipient.duplicate_of !== undefined || !suppressed.has(recipientDigits(recipient.to))) return recipient;
+    count++;
+    return { to: recipient.to, suppressed: true as const };
+  });
+  return { recipients: marked, count };
 }

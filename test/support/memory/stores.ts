@@ -25,6 +25,9 @@ import {
   type DeliveryUpdate,
   type KnownThroughput,
   LOST_OUTCOME,
+  type AcceptedBlock,
+  type Suppression,
+  type SuppressionStore,
   type BudgetStore,
   type PositionOutcome,
   type RecipientBlock,
@@ -339,11 +342,12 @@ export class MemorySendStore implements SendStore {
       ref: RecipientBlockRef;
       to: string[];
       repeats: (number | undefined)[];
+      suppressed?: number[];
       at: string;
       latest: Map<number, { state: DeliveryState; at: string }>;
     }
   >();
-  async recordRecipients(sendId: string, blocks: { ref: RecipientBlockRef; to: string[]; repeats: (number | undefined)[] }[], at: string) {
+  async recordRecipients(sendId: string, blocks: AcceptedBlock[], at: string) {
     if (this.failing) throw new Error('storage down');
     for (const block of blocks) this.recipientLists.set(`${sendId}|${block.ref.first}`, { ...copy(block), at, latest: new Map() });
   }
@@ -358,6 +362,7 @@ export class MemorySendStore implements SendStore {
         const latest = list.latest.get(offset);
         let outcome: PositionOutcome | undefined;
         if (repeat !== undefined) outcome = { kind: 'duplicate', of: repeat };
+        else if (list.suppressed?.includes(offset)) outcome = { kind: 'suppressed' };
         else if (block?.state === 'settled') outcome = block.outcomes?.[offset];
         else if (!block && job) outcome = job;
         return {
@@ -415,7 +420,7 @@ export class MemorySendStore implements SendStore {
     send.errors = send.errors!.filter((e) => e.count > 0);
   }
   private add(sendId: string, outcome: PositionOutcome) {
-    if (outcome.kind === 'duplicate') return;
+    if (outcome.kind === 'duplicate' || outcome.kind === 'suppressed') return;
     if (outcome.kind === 'failed') this.count(sendId, { failed: 1 }, [{ code: outcome.code, title: outcome.title, count: 1 }]);
     else this.count(sendId, { [outcome.kind]: 1 }, []);
   }
@@ -721,5 +726,34 @@ export class MemoryBudgetStore implements BudgetStore {
   }
   async release(clientId: number, month: string, micros: number) {
     this.months.set(`${clientId}|${month}`, (await this.reserved(clientId, month)) - micros);
+  }
+}
+
+/** Suppression lists by client, as the table keeps them: the first entry of a number stays. */
+export class MemorySuppressionStore implements SuppressionStore {
+  readonly lists = new Map<number, Map<string, Suppression>>();
+  /** Numbers asked for, a batch a call (the table reads a hundred a BatchGetItem). */
+  readonly batches: number[] = [];
+  private listOf(clientId: number) {
+    if (!this.lists.has(clientId)) this.lists.set(clientId, new Map());
+    return this.lists.get(clientId)!;
+  }
+  async add(clientId: number, entry: Suppression) {
+    const list = this.listOf(clientId);
+    if (list.has(entry.phone)) return false;
+    list.set(entry.phone, copy(entry));
+    return true;
+  }
+  async remove(clientId: number, phone: string) {
+    return this.listOf(clientId).delete(phone);
+  }
+  async get(clientId: number, phones: string[]) {
+    this.batches.push(phones.length);
+    const list = this.listOf(clientId);
+    return new Map(phones.flatMap((p) => (list.has(p) ? [[p, copy(list.get(p)!)] as const] : [])));
+  }
+  async list(clientId: number, page: { offset: number; size: number }) {
+    const entries = [...this.listOf(clientId).values()].sort((a, b) => a.phone.localeCompare(b.phone));
+    return { entries: entries.slice(page.offset, page.offset + page.size).map(copy), total: entries.length };
   }
 }

@@ -201,11 +201,15 @@ describe('Meta’s payloads and signatures (adapter)', () => {
       'messages',
       'messages',
       'messages',
+      'messages',
       'phone_number_quality_update',
       'message_template_status_update',
     ]);
-    expect(ignored).toEqual(['messages (no statuses)', 'business_capability_update']);
+    expect(ignored).toEqual(['business_capability_update']);
     expect(changes.slice(0, 3).flatMap(notificationsOf)).toHaveLength(250);
+    // People's own messages are queued apart; one that is not a text with its number's metadata yields nothing.
+    expect(notificationsOf(changes[3])).toEqual([]);
+    changes.splice(3, 1);
     // A number's quality or throughput change names the number by its display digits (decisions §19).
     expect(notificationsOf(changes[3])).toEqual([
       { kind: 'number_quality', waba_id: WABA, at: 1700000000000, number_digits: '5215550001', event: 'UPGRADE' },
@@ -225,6 +229,22 @@ describe('Meta’s payloads and signatures (adapter)', () => {
       }),
     ).toEqual([{ kind: 'pricing_tier', waba_id: WABA, at: 1, ...tier }]);
     expect(notificationsOf({ waba_id: WABA, at: 1, field: 'account_update', value: {} })).toEqual([]);
+    // A person's text to a number (decisions §25): who wrote, to which number, what.
+    const inbound = {
+      metadata: { display_phone_number: '+52 1 555 0001', phone_number_id: '110001' },
+      messages: [{ from: '5215550100', id: 'wamid.in', timestamp: '1700000000', type: 'text', text: { body: 'Stop' } }],
+    };
+    expect(notificationsOf({ waba_id: WABA, at: 1, field: 'messages', value: inbound })).toEqual([
+      {
+        kind: 'inbound_message',
+        waba_id: WABA,
+        number_digits: '5215550001',
+        from: '5215550100',
+        message_id: 'wamid.in',
+        text: 'Stop',
+        at: 1700000000000,
+      },
+    ]);
   });
 
   it('never throws on a signed body of any shape: it is a notification, or a 400 (InvalidRequest)', () => {

@@ -1,4 +1,4 @@
-import type { PositionOutcome, RecipientBlockRef, RecipientLists, StoredRecipient } from '#lib/domain/ports.ts';
+import type { AcceptedBlock, PositionOutcome, RecipientBlockRef, RecipientLists, StoredRecipient } from '#lib/domain/ports.ts';
 import { LOST_OUTCOME } from '#lib/domain/ports.ts';
 import { putAll } from '../batch-write.ts';
 import type { ServiceTable } from '../client.ts';
@@ -11,15 +11,16 @@ export class DynamoRecipientLists implements RecipientLists {
   constructor(private readonly table: ServiceTable) {}
 
   /** One item per block (spread over the send's parts), written in batches before the send is `queued`. */
-  async recordRecipients(sendId: string, blocks: { ref: RecipientBlockRef; to: string[]; repeats: (number | undefined)[] }[], at: string) {
+  async recordRecipients(sendId: string, blocks: AcceptedBlock[], at: string) {
     await putAll(
       this.table,
-      blocks.map(({ ref, to, repeats }) => ({
+      blocks.map(({ ref, to, repeats, suppressed }) => ({
         ...recipientsKey(sendId, ref.first),
         entity: 'send_recipients',
         first: ref.first,
         to,
         repeats: Object.fromEntries(repeats.flatMap((of, offset) => (of === undefined ? [] : [[String(offset), of]]))),
+        ...(suppressed?.length && { suppressed }),
         recorded_at: at,
         [TTL_ATTRIBUTE]: expiry(Date.parse(at)),
       })),
@@ -42,6 +43,7 @@ export class DynamoRecipientLists implements RecipientLists {
       const latest = at(latestKey(sendId, ref.first)) ?? {};
       const job = at({ pk: keys.send(sendId), sk: keys.sendJob(ref.job) });
       const repeats = (list.repeats ?? {}) as Record<string, number>;
+      const suppressed = new Set((list.suppressed ?? []) as number[]);
       const outcomes = (block?.outcomes ?? []) as string[];
       const titles = (block?.titles ?? {}) as Record<string, string>;
       (list.to as string[]).forEach((to, offset) => {
@@ -51,6 +53,7 @@ export class DynamoRecipientLists implements RecipientLists {
         let outcome: PositionOutcome | undefined;
         let settledAt: string | undefined;
         if (repeat !== undefined) outcome = { kind: 'duplicate', of: repeat };
+        else if (suppressed.has(offset)) outcome = { kind: 'suppressed' };
         else if (block?.state === 'settled') outcome = decode(String(outcomes[offset]), titles);
         else if (block?.state === 'lost') outcome = LOST_OUTCOME;
         else if (!block && job?.state === 'settled')
@@ -58,7 +61,7 @@ export class DynamoRecipientLists implements RecipientLists {
             job.outcome === 'failed'
               ? { kind: 'failed', code: String(job.code ?? 'unknown'), title: String(job.title ?? job.code ?? 'unknown') }
               : { kind: job.outcome as 'expired' | 'cancelled' };
-        if (outcome && repeat === undefined) settledAt = String((block ?? job)?.settled_at ?? list.recorded_at);
+        if (outcome && repeat === undefined && !suppressed.has(offset)) settledAt = String((block ?? job)?.settled_at ?? list.recorded_at);
         stored.push({
           index: ref.first + offset,
           to,

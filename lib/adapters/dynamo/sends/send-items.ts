@@ -12,7 +12,7 @@ import { isConditionalCheckFailure, isTransactionConflict, type TransactItem } f
 
 /** Blocks and message states are kept this long after the send (then TTL removes them): longer than any send's TTL. */
 export const RECIPIENT_DAYS = 35;
-export const COUNT_FIELDS = ['duplicates_removed', 'expired', 'sent', 'failed', 'delivered', 'read', 'cancelled'] as const;
+export const COUNT_FIELDS = ['duplicates_removed', 'suppressed', 'expired', 'sent', 'failed', 'delivered', 'read', 'cancelled'] as const;
 /** A count shard's error tally: `error:<code>` (the count) and `title:<code>`, one attribute each. */
 export const ERROR = 'error:';
 export const TITLE = 'title:';
@@ -102,12 +102,12 @@ export type ChargeTally = { messages: number; billable: number; micros: number }
 /** A count shard's charges: `cost_n:`, `cost_b:` and `cost_a:` and the category, one attribute each. */
 export const COST = { messages: 'cost_n:', billable: 'cost_b:', micros: 'cost_a:' } as const;
 
-/** What outcomes add to a send's counts and errors (repeats were counted when the send was accepted). */
+/** What outcomes add to a send's counts and errors (repeats and suppressed recipients were counted when the send was accepted). */
 export function tally(outcomes: PositionOutcome[]): Tally {
   const add: Partial<SendCounts> = {};
   const errors = new Map<string, { title: string; count: number }>();
   for (const outcome of outcomes) {
-    if (outcome.kind === 'duplicate') continue;
+    if (outcome.kind === 'duplicate' || outcome.kind === 'suppressed') continue;
     if (outcome.kind === 'sent') add.sent = (add.sent ?? 0) + 1;
     else if (outcome.kind === 'expired') add.expired = (add.expired ?? 0) + 1;
     else if (outcome.kind === 'cancelled') add.cancelled = (add.cancelled ?? 0) + 1;
@@ -160,11 +160,12 @@ export function countUpdate(tableName: string, sendId: string, { add, errors, co
   };
 }
 
-/** A block's outcomes as stored: one short string per position (`s<message id>`, `f<code>`, `e`, `c`, `d<first>`). */
+/** A block's outcomes as stored: one short string per position (`s<message id>`, `f<code>`, `e`, `c`, `d<first>`, `x` suppressed). */
 export function encode(outcome: PositionOutcome) {
   if (outcome.kind === 'sent') return `s${outcome.message_id}`;
   if (outcome.kind === 'failed') return `f${outcome.code}`;
   if (outcome.kind === 'duplicate') return `d${outcome.of}`;
+  if (outcome.kind === 'suppressed') return 'x';
   return outcome.kind === 'cancelled' ? 'c' : 'e';
 }
 
@@ -174,6 +175,7 @@ export function decode(encoded: string, titles: Record<string, string>): Positio
   if (encoded[0] === 's') return { kind: 'sent', message_id: rest };
   if (encoded[0] === 'f') return { kind: 'failed', code: rest, title: titles[rest] ?? rest };
   if (encoded[0] === 'd') return { kind: 'duplicate', of: Number(rest) };
+  if (encoded === 'x') return { kind: 'suppressed' };
   return encoded === 'c' ? { kind: 'cancelled' } : { kind: 'expired' };
 }
 

@@ -1,0 +1,9 @@
+import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
+import { addSuppression } from '#lib/domain/suppression.ts';
+import { httpFunction } from '#lib/http/http-function.ts';
+import { AddSuppression } from '#lib/routes.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const stores = { suppressions: new DynamoSuppressionStore(serviceTable()) };
+
+export const handler = httpFunction(AddSuppression, ({ body, caller }) => addSuppression(stores, caller, body));

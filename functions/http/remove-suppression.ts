@@ -1,0 +1,11 @@
+import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
+import { removeSuppression } from '#lib/domain/suppression.ts';
+import { httpFunction } from '#lib/http/http-function.ts';
+import { RemoveSuppression } from '#lib/routes.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const stores = { suppressions: new DynamoSuppressionStore(serviceTable()) };
+
+export const handler = httpFunction(RemoveSuppression, ({ path, query, caller }) =>
+  removeSuppression(stores, caller, path.phone, query.client_id),
+);

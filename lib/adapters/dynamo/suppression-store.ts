@@ -1,0 +1,103 @@
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Suppression, SuppressionStore } from '#lib/domain/ports.ts';
+import type { ServiceTable } from './client.ts';
+import { batchGet, queryFirst, stripKeys } from './directory-store.ts';
+import { keys, SORT } from './table.ts';
+import { cancellationCodes } from './transactions.ts';
+
+/**
+ * A client's suppression list (decisions §25): one item a phone number under the client's list partition, so
+ * a send checks its recipients with a BatchGetItem of 100 keys a batch, however long the list; the list's size
+ * is a count beside the client, kept with every entry added or removed.
+ */
+export class DynamoSuppressionStore implements SuppressionStore {
+  constructor(private readonly table: ServiceTable) {}
+
+  private key(clientId: number, phone: string) {
+    return { pk: keys.suppressions(clientId), sk: phone };
+  }
+
+  private count(clientId: number, by: 1 | -1) {
+    return {
+      Update: {
+        TableName: this.table.name,
+        Key: { pk: keys.client(clientId), sk: SORT.suppressionCount },
+        UpdateExpression: 'ADD #n :by',
+        ExpressionAttributeNames: { '#n': 'suppressions' },
+        ExpressionAttributeValues: { ':by': by },
+      },
+    };
+  }
+
+  async add(clientId: number, entry: Suppression) {
+    try {
+      await this.table.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: this.table.name,
+                Item: { ...this.key(clientId, entry.phone), entity: 'suppression', client_id: clientId, ...entry },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            this.count(clientId, 1),
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
+      throw error;
+    }
+  }
+
+  async remove(clientId: number, phone: string) {
+    try {
+      await this.table.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Delete: { TableName: this.table.name, Key: this.key(clientId, phone), ConditionExpression: 'attribute_exists(pk)' } },
+            this.count(clientId, -1),
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
+      throw error;
+    }
+  }
+
+  /** The entries among these numbers: one BatchGetItem a hundred. */
+  async get(clientId: number, phones: string[]) {
+    const unique = [...new Set(phones)];
+    const items =
+      unique.length === 0
+        ? []
+        : await batchGet(
+            this.table,
+            unique.map((phone) => this.key(clientId, phone)),
+          );
+    return new Map(items.map((item) => [String(item.sk), entryOf(item)]));
+  }
+
+  async list(clientId: number, page: { offset: number; size: number }) {
+    const count = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: { pk: keys.client(clientId), sk: SORT.suppressionCount } }),
+    );
+    const total = Number(count.Item?.suppressions ?? 0);
+    if (page.offset >= total) return { entries: [], total };
+    const items = await queryFirst(
+      this.table,
+      { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.suppressions(clientId) } },
+      page.offset + page.size,
+    );
+    return { entries: items.slice(page.offset).map(entryOf), total };
+  }
+}
+
+function entryOf(item: Record<string, unknown>): Suppression {
+  const { entity: _e, client_id: _c, ...entry } = stripKeys<Record<string, unknown>>(item) ?? {};
+  return entry as unknown as Suppression;
+}
