@@ -21,6 +21,9 @@ import {
   ListRecipientsResponse,
   ListSendsQuery,
   ListSendsResponse,
+  ResendAcceptedResponse,
+  ResendBody,
+  resendInput,
   SendAcceptedResponse,
   SendBody,
   SendDryRunResponse,
@@ -602,6 +605,26 @@ export const CancelSend = {
   needs: { table: 'write' },
 } satisfies RouteDef;
 
+export const ResendSend = {
+  name: 'ResendSend',
+  method: 'POST',
+  path: '/v1/sends/{send_id}/resend',
+  entry: 'functions/http/resend-send.ts',
+  summary: 'A new send of a send’s failed (or not delivered) recipients, with their values; leaves out who cannot or would not get it',
+  success: 200,
+  response: ResendAcceptedResponse,
+  sample: { token: 'acme', path: { send_id: SAMPLE.unknownId }, body: { which: 'failed' }, expect: 404 },
+  auth: true,
+  request: {
+    path: SendIdPath,
+    body: ResendBody,
+    dryRun: { response: SendDryRunResponse, read: resendInput },
+    idempotencyKey: true,
+  },
+  errors: [400, 403, 404, 409, 422, 502],
+  needs: { table: 'write', upstream: true, queues: ['dispatch'], schedules: true },
+} satisfies RouteDef;
+
 export const ListSends = {
   name: 'ListSends',
   method: 'GET',
@@ -825,6 +848,7 @@ export const routes: RouteDef[] = [
   ListSendRecipients,
   CancelSend,
   ListSends,
+  ResendSend,
   GetUsage,
   PutBudget,
   GetBudget,

@@ -1,10 +1,4 @@
-import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { idempotent } from '#lib/adapters/dynamo/idempotency.ts';
-import { DynamoBudgetStore } from '#lib/adapters/dynamo/budget-store.ts';
-import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
-import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
-import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
-import { resolveHost } from '#lib/adapters/https/resolve-host.ts';
 import type { Caller } from '#lib/domain/caller.ts';
 import { dryRunSend, type SendInput, sendTemplate } from '#lib/domain/send.ts';
 import { actingClient } from '#lib/domain/tenancy.ts';
@@ -12,23 +6,13 @@ import { httpFunction, type RouteInput } from '#lib/http/http-function.ts';
 import { logger } from '#lib/log/logger.ts';
 import { countMetrics } from '#lib/log/metrics.ts';
 import { SendTemplate } from '#lib/routes.ts';
-import { jobQueue } from '#lib/wiring/queues.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';
-import { lazySendScheduler } from '#lib/wiring/scheduler.ts';
+import { sendStores } from '#lib/wiring/sending.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();
 
-const stores = {
-  directory: new DynamoDirectoryStore(table),
-  records: new DynamoTemplateRecordStore(table),
-  sends: new DynamoSendStore(table),
-  budgets: new DynamoBudgetStore(table),
-  suppressions: new DynamoSuppressionStore(table),
-  queue: jobQueue('dispatch'),
-  resolve: resolveHost,
-  scheduler: lazySendScheduler,
-};
+const stores = sendStores(table);
 
 /** A send with an Idempotency-Key runs once per (acting client, key): its retries get the first answer. */
 const sendOnce = idempotent(

@@ -1,7 +1,7 @@
 import type { Campaign, ChannelRecord, Client, ContactChannel, Waba } from './directory.ts';
 import type { ErrorDetail } from './errors.ts';
 import type { DeliveryChange, DeliveryState } from './delivery.ts';
-import type { DispatchJob } from './sending/job.ts';
+import type { DispatchJob, RecipientParams } from './sending/job.ts';
 import type { ServiceEvent } from './events.ts';
 import type { ListingCriteria, ListingEntry } from './template-listing.ts';
 import type { MetaTemplate, NotifiedAt, TemplateRecord } from './template-record.ts';
@@ -204,8 +204,21 @@ export interface SendRecord {
   send_at?: string;
   /** When a scheduled send's jobs went onto the dispatch queue. */
   released_at?: string;
+  /** What of the request a resend repeats (decisions §25): the header and the caller's options. */
+  request?: SendRequestOptions;
+  /** The send this one resends recipients of, and the sends that resent this one's. */
+  resend_of?: string;
+  resent_as?: string[];
   /** What its delivered messages cost so far, by Meta's pricing category (decisions §24), in micro-dollars. */
   charges?: Record<string, { messages: number; billable: number; micros: number }>;
+}
+
+/** A send request's own options, kept so that a resend makes its messages alike (decisions §25). */
+export interface SendRequestOptions {
+  component?: DispatchJob['component'];
+  attends?: DispatchJob['attends'];
+  message_send_ttl_seconds?: number;
+  allow_duplicates?: boolean;
 }
 
 export interface SendCounts {
@@ -238,6 +251,7 @@ export type PositionOutcome = RecipientOutcome | { kind: 'duplicate'; of: number
 export interface StoredRecipient {
   index: number;
   to: string;
+  params?: RecipientParams;
   outcome?: PositionOutcome;
   /** When the send was accepted, the outcome recorded, or the last report applied: the latest of them. */
   updated_at: string;
@@ -251,6 +265,8 @@ export interface AcceptedBlock {
   repeats: (number | undefined)[];
   /** Offsets of the recipients on the client's suppression list (a MARKETING send, decisions §25). */
   suppressed?: number[];
+  /** Each recipient's values as the caller gave them (a resend sends them again). */
+  params?: (RecipientParams | undefined)[];
 }
 
 /** A block of a send's recipients as laid out by its jobs: where it starts, how many, and its job. */
@@ -350,6 +366,8 @@ export interface SendRecords {
   list(clientId: number, page: { offset: number; size: number }): Promise<{ sends: SendRecord[]; total: number }>;
   /** Marks the send cancelled; the first time stays (cancelling twice is cancelling once). */
   cancel(sendId: string, at: string): Promise<void>;
+  /** Adds a send made of this one's recipients (decisions §25: `resent_as`). */
+  markResent(sendId: string, resentAs: string): Promise<void>;
   /** Whether the send was cancelled: one small consistent read (the dispatcher asks while it sends). */
   isCancelled(sendId: string): Promise<boolean>;
   /** Marks the send stopped (the template was paused or disabled); the first reason stays. */

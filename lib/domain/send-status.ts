@@ -36,6 +36,8 @@ export function sendStatusOf(send: SendRecord) {
     ...(send.stopped && { stopped: send.stopped }),
     ...(send.cancelled_at && { cancelled_at: send.cancelled_at }),
     ...(send.send_at && { send_at: send.send_at }),
+    ...(send.resend_of && { resend_of: send.resend_of }),
+    ...(send.resent_as?.length && { resent_as: send.resent_as }),
   };
 }
 

@@ -15,6 +15,7 @@ import type {
   SendRecords,
   BudgetStore,
   SuppressionStore,
+  SendRequestOptions,
   RecipientLists,
   HeldJobs,
   TemplateRecordStore,
@@ -275,6 +276,7 @@ function recipientBlocks(send: SendRecord, jobs: DispatchJob[]) {
       to: recipients.map((r) => r.to),
       repeats: recipients.map((r) => r.duplicate_of),
       ...(suppressed.length > 0 && { suppressed }),
+      params: recipients.map((r) => r.params),
     };
   });
 }
@@ -386,7 +388,11 @@ async function resolveSend(deps: SendDeps, caller: Caller, pathDid: string, body
   return { clientId, provider, found, needs, componentProblems: problems, warning };
 }
 
-export async function sendTemplate(deps: SendDeps, caller: Caller, input: { pathDid: string; body: SendInput; sendId: string }) {
+export async function sendTemplate(
+  deps: SendDeps,
+  caller: Caller,
+  input: { pathDid: string; body: SendInput; sendId: string; resendOf?: string },
+) {
   const { body } = input;
   const { clientId, provider, found, needs, componentProblems, warning } = await resolveSend(deps, caller, input.pathDid, body);
   const problems = [...checkRecipients(needs, body.recipients), ...componentProblems];
@@ -453,6 +459,8 @@ export async function sendTemplate(deps: SendDeps, caller: Caller, input: { path
         jobs: jobs.length,
         counts: { ...NO_COUNTS, duplicates_removed: repeats, suppressed: suppressedCount },
         job_firsts: dispatchJobs.map((job) => job.first_index),
+        request: requestOptionsOf(body),
+        ...(input.resendOf && { resend_of: input.resendOf }),
       },
       dispatchJobs,
     );
@@ -484,6 +492,16 @@ async function suppressedAmong(
   if (upper(category) !== 'MARKETING') return new Set<string>();
   const digits = [...new Set(recipients.filter((r) => r.duplicate_of === undefined).map((r) => recipientDigits(r.to)))];
   return new Set((await deps.suppressions.get(clientId, digits)).keys());
+}
+
+/** What of a send's request a resend of it repeats (decisions §25): the header and the caller's options. */
+function requestOptionsOf(body: SendInput): SendRequestOptions {
+  return {
+    ...(body.component && { component: body.component }),
+    ...(body.attends && { attends: body.attends }),
+    ...(body.message_send_ttl_seconds !== undefined && { message_send_ttl_seconds: body.message_send_ttl_seconds }),
+    ...(body.allow_duplicates !== undefined && { allow_duplicates: body.allow_duplicates }),
+  };
 }
 
 /** The estimate as answered: its micro-dollars are the budget's, not the caller's. */

@@ -189,6 +189,9 @@ export const SendStatusResponse = v.object({
   stopped: v.optional(v.object({ code: v.string(), title: v.string() })),
   cancelled_at: v.optional(timestamp),
   send_at: v.optional(v.string()),
+  /** The send this one resent recipients of, and the sends that resent this one's (decisions §25). */
+  resend_of: v.optional(v.string()),
+  resent_as: v.optional(v.array(v.string())),
 });
 
 /** `GET /v1/sends/{send_id}/recipients` (decisions §22): a page of the send's recipients, filtered by state. */
@@ -216,3 +219,19 @@ export const ListRecipientsResponse = pageOf(RecipientResponse);
 export const CancelSendResponse = v.object({ send_id: v.string(), status: v.literal('cancelled') });
 
 export const ListSendsResponse = pageOf(SendStatusResponse);
+
+/** `POST /v1/sends/{send_id}/resend` (decisions §25). */
+export const ResendBody = v.object({ which: v.picklist(['failed', 'not_delivered'], 'must be failed or not_delivered') });
+
+/** A resend's dry run reads its body as a resend does (its problems are a 400). */
+export function resendInput(raw: unknown) {
+  const parsed = v.safeParse(ResendBody, raw ?? {});
+  return parsed.success ? parsed.output : { problems: issuesToDetails(parsed.issues) };
+}
+
+export const ResendAcceptedResponse = v.object({
+  ...SendAcceptedResponse.entries,
+  resend_of: v.string(),
+  /** How many recipients the new send has. */
+  recipients: count,
+});

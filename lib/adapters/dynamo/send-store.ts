@@ -51,6 +51,7 @@ export class DynamoSendStore implements SendStore {
   list = (clientId: number, page: { offset: number; size: number }) => this.records.list(clientId, page);
   cancel = (sendId: string, at: string) => this.records.cancel(sendId, at);
   isCancelled = (sendId: string) => this.records.isCancelled(sendId);
+  markResent = (sendId: string, resentAs: string) => this.records.markResent(sendId, resentAs);
   stop = (sendId: string, reason: { code: string; title: string }) => this.records.stop(sendId, reason);
 
   claimBlock = (sendId: string, block: RecipientBlock, lease: ClaimLease, nowMs: number) =>

@@ -49,7 +49,7 @@ import {
   type DeliveryLog,
 } from '#lib/domain/ports.ts';
 import type { DeliveryState } from '#lib/domain/delivery.ts';
-import type { DispatchJob } from '#lib/domain/sending/job.ts';
+import type { DispatchJob, RecipientParams } from '#lib/domain/sending/job.ts';
 import { NO_COUNTS } from '#lib/domain/send-status.ts';
 import { assignmentSlot, headerTypeOf, type MetaTemplate, type TemplateRecord } from '#lib/domain/template-record.ts';
 import { type ListingCriteria, type ListingEntry, listingEntryOf, pageOfEntries } from '#lib/domain/template-listing.ts';
@@ -343,6 +343,7 @@ export class MemorySendStore implements SendStore {
       to: string[];
       repeats: (number | undefined)[];
       suppressed?: number[];
+      params?: (RecipientParams | undefined)[];
       at: string;
       latest: Map<number, { state: DeliveryState; at: string }>;
     }
@@ -365,9 +366,11 @@ export class MemorySendStore implements SendStore {
         else if (list.suppressed?.includes(offset)) outcome = { kind: 'suppressed' };
         else if (block?.state === 'settled') outcome = block.outcomes?.[offset];
         else if (!block && job) outcome = job;
+        const values = list.params?.[offset];
         return {
           index: ref.first + offset,
           to,
+          ...(values && { params: copy(values) }),
           ...(outcome && { outcome: copy(outcome) }),
           updated_at: latest?.at ?? list.at,
           ...(latest && { delivery: copy(latest.state) }),
@@ -378,6 +381,10 @@ export class MemorySendStore implements SendStore {
   async cancel(sendId: string, at: string) {
     const send = this.sends.get(sendId);
     if (send && !send.cancelled_at) send.cancelled_at = at;
+  }
+  async markResent(sendId: string, resentAs: string) {
+    const send = this.sends.get(sendId);
+    if (send) send.resent_as = [...(send.resent_as ?? []), resentAs];
   }
   async isCancelled(sendId: string) {
     return this.sends.get(sendId)?.cancelled_at !== undefined;

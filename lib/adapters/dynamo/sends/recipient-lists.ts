@@ -1,3 +1,4 @@
+import type { RecipientParams } from '#lib/domain/sending/job.ts';
 import type { AcceptedBlock, PositionOutcome, RecipientBlockRef, RecipientLists, StoredRecipient } from '#lib/domain/ports.ts';
 import { LOST_OUTCOME } from '#lib/domain/ports.ts';
 import { putAll } from '../batch-write.ts';
@@ -14,13 +15,15 @@ export class DynamoRecipientLists implements RecipientLists {
   async recordRecipients(sendId: string, blocks: AcceptedBlock[], at: string) {
     await putAll(
       this.table,
-      blocks.map(({ ref, to, repeats, suppressed }) => ({
+      blocks.map(({ ref, to, repeats, suppressed, params }) => ({
         ...recipientsKey(sendId, ref.first),
         entity: 'send_recipients',
         first: ref.first,
         to,
         repeats: Object.fromEntries(repeats.flatMap((of, offset) => (of === undefined ? [] : [[String(offset), of]]))),
         ...(suppressed?.length && { suppressed }),
+        // The values a resend sends again (null where a position has none).
+        ...(params?.some((p) => p !== undefined) && { params: params.map((p) => p ?? null) }),
         recorded_at: at,
         [TTL_ATTRIBUTE]: expiry(Date.parse(at)),
       })),
@@ -62,9 +65,11 @@ export class DynamoRecipientLists implements RecipientLists {
               ? { kind: 'failed', code: String(job.code ?? 'unknown'), title: String(job.title ?? job.code ?? 'unknown') }
               : { kind: job.outcome as 'expired' | 'cancelled' };
         if (outcome && repeat === undefined && !suppressed.has(offset)) settledAt = String((block ?? job)?.settled_at ?? list.recorded_at);
+        const values = (list.params as (RecipientParams | null)[] | undefined)?.[offset];
         stored.push({
           index: ref.first + offset,
           to,
+          ...(values && { params: values }),
           ...(outcome && { outcome }),
           updated_at: delivery?.at ?? settledAt ?? String(list.recorded_at),
           ...(delivery && { delivery: delivery.state }),

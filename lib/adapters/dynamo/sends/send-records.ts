@@ -127,6 +127,19 @@ export class DynamoSendRecords implements SendRecords {
     await setOnce(this.table, sendId, 'cancelled_at', at);
   }
 
+  /** `resent_as` gains the new send (a list: a send may be resent more than once). */
+  async markResent(sendId: string, resentAs: string) {
+    await this.table.client.send(
+      new UpdateCommand({
+        TableName: this.table.name,
+        Key: { pk: keys.send(sendId), sk: SORT.send },
+        UpdateExpression: 'SET resent_as = list_append(if_not_exists(resent_as, :none), :one)',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':none': [], ':one': [resentAs] },
+      }),
+    );
+  }
+
   async isCancelled(sendId: string) {
     const result = await this.table.client.send(
       new GetCommand({

@@ -1,0 +1,23 @@
+import { DynamoBudgetStore } from '#lib/adapters/dynamo/budget-store.ts';
+import type { ServiceTable } from '#lib/adapters/dynamo/client.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
+import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
+import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
+import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { resolveHost } from '#lib/adapters/https/resolve-host.ts';
+import { jobQueue } from './queues.ts';
+import { lazySendScheduler } from './scheduler.ts';
+
+/** What accepting a send needs on the table and the queue (the send and its resend): the upstream comes apart. */
+export function sendStores(table: ServiceTable) {
+  return {
+    directory: new DynamoDirectoryStore(table),
+    records: new DynamoTemplateRecordStore(table),
+    sends: new DynamoSendStore(table),
+    budgets: new DynamoBudgetStore(table),
+    suppressions: new DynamoSuppressionStore(table),
+    queue: jobQueue('dispatch'),
+    resolve: resolveHost,
+    scheduler: lazySendScheduler,
+  };
+}
