@@ -7,6 +7,8 @@ export type DeliveryReport = 'sent' | 'delivered' | 'read' | 'failed';
 
 /** What is known of one message: reached the device, was read, or failed after acceptance (with why). */
 export interface DeliveryState {
+  /** Meta holds it for quality assessment (decisions §25) until a status moves it on. */
+  held?: boolean;
   delivered?: boolean;
   read?: boolean;
   failed?: { code: string; title: string };
@@ -33,8 +35,8 @@ export interface MessageCharge {
 /** How a send's counts and error tally move with one report. */
 export interface DeliveryChange {
   next: DeliveryState;
-  /** How the send's `sent`, `failed`, `delivered` and `read` counts move. */
-  counts: Partial<Record<'sent' | 'failed' | 'delivered' | 'read', number>>;
+  /** How the send's `sent`, `failed`, `delivered`, `read` and `held` counts move. */
+  counts: Partial<Record<'sent' | 'failed' | 'delivered' | 'read' | 'held', number>>;
   /** The error tally: +1 for a failure counted, -1 for one taken back. */
   errors: { code: string; title: string; count: 1 | -1 }[];
   /** The message's charge, the one time it becomes delivered with its pricing known. */
@@ -63,8 +65,15 @@ export function deliveryChange(
   const counts: DeliveryChange['counts'] = {};
   const errors: DeliveryChange['errors'] = [];
   if (report === 'sent') return null;
+  // A held message moves on with its next delivery or failure: it is no longer held.
+  const release = () => {
+    if (!state.held) return;
+    delete next.held;
+    add(counts, 'held', -1);
+  };
   if (report === 'failed') {
     if (state.delivered || state.failed) return null;
+    release();
     const why = error ?? { code: 'unknown', title: 'The upstream reported a failure without an error' };
     next.failed = why;
     add(counts, 'sent', -1);
@@ -79,6 +88,7 @@ export function deliveryChange(
     add(counts, fact, 1);
   }
   if (Object.keys(counts).length === 0) return null;
+  release();
   // Meta charges a message when it is delivered: counted the once it first is, with the pricing that said so.
   const newlyCharged = !state.delivered && charge && !state.pricing ? charge : undefined;
   if (newlyCharged) {

@@ -225,6 +225,8 @@ export interface SendCounts {
   duplicates_removed: number;
   /** Recipients of a MARKETING send on the client's suppression list (decisions §25): never sent. */
   suppressed: number;
+  /** Sent messages Meta holds for quality assessment now (decisions §25): a later status moves each on. */
+  held: number;
   expired: number;
   sent: number;
   failed: number;
@@ -236,7 +238,8 @@ export interface SendCounts {
 
 /** What became of one recipient of a send. */
 export type RecipientOutcome =
-  | { kind: 'sent'; message_id: string }
+  /** `held`: accepted and held by Meta for quality assessment, until a status moves it (decisions §25). */
+  | { kind: 'sent'; message_id: string; held?: true }
   | { kind: 'failed'; code: string; title: string }
   | { kind: 'expired' }
   | { kind: 'cancelled' };
@@ -485,7 +488,8 @@ export type NearReservation = { first: number } | { freeAt: number };
 
 /** What the upstream answered to one message. */
 export type MessageAnswer =
-  | { kind: 'accepted'; message_id: string }
+  /** `held`: Meta holds it for quality assessment (`held_for_quality_assessment`, decisions §25) before delivering it. */
+  | { kind: 'accepted'; message_id: string; held?: true }
   /** Refused: `retryable` for throughput limits and the upstream's own faults. */
   | { kind: 'refused'; code: string; title: string; retryable: boolean }
   /** No answer in time after the request left: the upstream may have accepted it. */

@@ -17,6 +17,7 @@ export const RECIPIENT_STATUSES = [
   'cancelled',
   'duplicate',
   'suppressed',
+  'held',
 ] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
@@ -41,10 +42,11 @@ export function recipientStatus(recipient: StoredRecipient): RecipientStatus {
   const outcome = recipient.outcome;
   if (!outcome) return 'pending';
   if (outcome.kind !== 'sent') return outcome.kind;
-  const delivery = recipient.delivery ?? {};
+  const delivery = recipient.delivery ?? (outcome.held ? { held: true } : {});
   if (delivery.read) return 'read';
   if (delivery.delivered) return 'delivered';
-  return delivery.failed ? 'failed' : 'sent';
+  if (delivery.failed) return 'failed';
+  return delivery.held ? 'held' : 'sent';
 }
 
 /** How many recipients are in a state: exact from the send's counts (`sent` counts delivered ones, `delivered` read ones). */
@@ -52,7 +54,8 @@ export function recipientsIn(status: RecipientStatus, total: number, counts: Sen
   const settled = counts.duplicates_removed + counts.suppressed + counts.expired + counts.sent + counts.failed + counts.cancelled;
   const totals: Record<RecipientStatus, number> = {
     pending: total - settled,
-    sent: counts.sent - counts.delivered,
+    sent: counts.sent - counts.delivered - (counts.held ?? 0),
+    held: counts.held ?? 0,
     delivered: counts.delivered - counts.read,
     read: counts.read,
     failed: counts.failed,

@@ -26,6 +26,7 @@ export function sendStatusOf(send: SendRecord) {
     suppressed: counts.suppressed,
     expired: counts.expired,
     sent: counts.sent,
+    held: counts.held,
     delivered: counts.delivered,
     read: counts.read,
     failed: counts.failed,
@@ -56,6 +57,7 @@ export function costOf(charges: NonNullable<SendRecord['charges']>) {
 export const NO_COUNTS: SendCounts = {
   duplicates_removed: 0,
   suppressed: 0,
+  held: 0,
   expired: 0,
   sent: 0,
   failed: 0,

@@ -179,6 +179,8 @@ export const SendStatusResponse = v.object({
   suppressed: count,
   expired: count,
   sent: count,
+  /** Sent messages Meta holds for quality assessment now (decisions §25). */
+  held: count,
   delivered: count,
   read: count,
   failed: count,

@@ -198,10 +198,25 @@ export class GraphEmulator {
     return this.model.phoneNumbers.get(phoneNumberId)?.waba_id ?? '';
   }
 
+  /** The hold of the template a message was sent with, when Meta holds that template's messages. */
+  private heldTemplateOf(message: SentMessage) {
+    const template = message.message.template as { name?: string; language?: { code?: string } } | undefined;
+    const number = this.model.phoneNumbers.get(message.phone_number_id);
+    const waba = number ? this.model.wabas.get(number.waba_id) : undefined;
+    return waba?.templates.find((t) => t.name === template?.name && t.language === template?.language?.code)?.hold;
+  }
+
   /** The statuses of `autoStatuses` for the message just accepted, a quarter of a second apart. */
   private reportAutomatically(messageId: string | undefined) {
     const message = this.model.sent.findLast((m) => m.id === messageId);
     if (!this.notifier || !message) return;
+    const held = this.heldTemplateOf(message);
+    if (held) {
+      // A held message: its outcome after the assessment, delivered or dropped, and nothing before it.
+      if (held.outcome === 'deliver') this.reportStatus(message, 'delivered', undefined, held.after_ms);
+      else this.reportStatus(message, 'failed', { code: 132015, title: 'Message dropped after the quality assessment' }, held.after_ms);
+      return;
+    }
     const statuses = this.statusesOfNumber.get(message.phone_number_id) ?? this.autoStatuses;
     for (const [i, status] of statuses.entries()) this.reportStatus(message, status, undefined, 250 * (i + 1));
   }
@@ -337,6 +352,19 @@ export class GraphEmulator {
       if (!this.notifier) return { status: 409, body: { error: 'no webhook target configured' } };
       this.notifier.notify(String(body.waba_id), String(body.field), body.value ?? {});
       return { status: 200, body: { queued: true } };
+    }
+    // Meta holds a template's messages for quality assessment ({outcome: "deliver"|"drop", after_ms}); DELETE ends it.
+    const hold = /^\/_emulator\/templates\/([^/]+)\/hold$/.exec(path);
+    if (hold && (method === 'POST' || method === 'DELETE')) {
+      const found = this.model.findTemplate(hold[1]);
+      if (!found) return { status: 404, body: { error: 'no such template' } };
+      if (method === 'DELETE') delete found.template.hold;
+      else {
+        if (!['deliver', 'drop'].includes(body.outcome) || !(Number(body.after_ms ?? 1000) >= 0))
+          return { status: 400, body: { error: 'outcome must be deliver or drop, after_ms ≥ 0' } };
+        found.template.hold = { outcome: body.outcome, after_ms: Number(body.after_ms ?? 1000) };
+      }
+      return { status: 200, body: { id: hold[1], hold: found.template.hold ?? null } };
     }
     // A recipient wrote to a number ({from, text?}): a utility template to them is free for 24 hours (upstream-facts §8).
     const inbound = /^\/_emulator\/numbers\/([^/]+)\/inbound$/.exec(path);

@@ -16,6 +16,11 @@ export interface EmulatedTemplate extends MetaTemplate {
   rejected_reason?: string;
   previous_category?: string;
   edits?: number[];
+  /**
+   * Meta holds this template's messages for quality assessment (upstream-facts §8): each is answered
+   * `held_for_quality_assessment`, then delivered or dropped (failed 132015) after `after_ms`, as `outcome` says.
+   */
+  hold?: { outcome: 'deliver' | 'drop'; after_ms: number };
 }
 
 export interface SentMessage {
@@ -379,7 +384,7 @@ export class GraphModel {
     return {
       messaging_product: 'whatsapp',
       contacts: [{ input: body.to, wa_id: String(body.to).replace(/\D/g, '') }],
-      messages: [{ id, message_status: 'accepted' }],
+      messages: [{ id, message_status: t.hold ? 'held_for_quality_assessment' : 'accepted' }],
     };
   }
 }

@@ -419,7 +419,17 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
         created_at: new Date().toISOString(),
         total,
         jobs: 1,
-        counts: { duplicates_removed: repeats, suppressed: 0, expired: 0, sent: 0, failed: 0, delivered: 0, read: 0, cancelled: 0 },
+        counts: {
+          duplicates_removed: repeats,
+          suppressed: 0,
+          held: 0,
+          expired: 0,
+          sent: 0,
+          failed: 0,
+          delivered: 0,
+          read: 0,
+          cancelled: 0,
+        },
       };
       await store.begin(send);
       await store.settle(send, 'queued');

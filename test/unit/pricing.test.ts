@@ -132,3 +132,19 @@ describe('CSV (decisions §24)', () => {
     expect(wantsCsv(undefined)).toBe(false);
   });
 });
+
+describe('a held message (decisions §25)', () => {
+  it('is no longer held once Meta delivers or drops it, counted out of held once whatever comes after', () => {
+    // Prepare
+    const held = { held: true };
+    // Act
+    const delivered = deliveryChange(held, 'delivered')!;
+    const dropped = deliveryChange(held, 'failed', { code: '132015', title: 'Dropped' })!;
+    const readAfter = deliveryChange(delivered.next, 'read')!;
+    // Assess
+    expect(delivered.counts).toEqual({ delivered: 1, held: -1 });
+    expect(delivered.next.held).toBeUndefined();
+    expect(dropped.counts).toEqual({ sent: -1, failed: 1, held: -1 });
+    expect(readAfter.counts).toEqual({ read: 1 });
+  });
+});

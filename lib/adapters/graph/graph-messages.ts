@@ -23,9 +23,15 @@ export class GraphMessages implements MessageUpstream {
         ? { kind: 'refused', code: 'network', title: 'The upstream could not be reached', retryable: true }
         : { kind: 'unknown' };
     }
-    const body = answer.body as { messages?: { id?: unknown }[]; error?: GraphErrorBody } | undefined;
+    const body = answer.body as { messages?: { id?: unknown; message_status?: unknown }[]; error?: GraphErrorBody } | undefined;
     const messageId = body?.messages?.[0]?.id;
-    if (answer.status >= 200 && answer.status < 300 && typeof messageId === 'string') return { kind: 'accepted', message_id: messageId };
+    if (answer.status >= 200 && answer.status < 300 && typeof messageId === 'string')
+      return {
+        kind: 'accepted',
+        message_id: messageId,
+        // Meta holds a new or low-quality template's message to assess it (upstream-facts §8).
+        ...(body?.messages?.[0]?.message_status === 'held_for_quality_assessment' && { held: true as const }),
+      };
     const code = body?.error?.code;
     const retryable = answer.status === 429 || answer.status >= 500 || (code !== undefined && RETRYABLE_CODES.has(code));
     return {

@@ -44,7 +44,7 @@ export async function launchOne(deps: LaunchDeps, job: DispatchJob, position: nu
     // A retry after the send was cancelled is a new message: not sent.
     if (attempt > 1 && context.isCancelled()) return { kind: 'cancelled' };
     const answer = await deps.upstream.sendMessage(job.phone_number_id as string, message as unknown as Record<string, unknown>, reference);
-    if (answer.kind === 'accepted') return { kind: 'sent', message_id: answer.message_id };
+    if (answer.kind === 'accepted') return { kind: 'sent', message_id: answer.message_id, ...(answer.held && { held: true as const }) };
     if (answer.kind === 'unknown') return { kind: 'failed', code: 'outcome_unknown', title: 'No answer from the upstream in time' };
     last = { kind: 'failed', code: answer.code, title: answer.title };
     if (!answer.retryable) return last;

@@ -429,7 +429,7 @@ export class MemorySendStore implements SendStore {
   private add(sendId: string, outcome: PositionOutcome) {
     if (outcome.kind === 'duplicate' || outcome.kind === 'suppressed') return;
     if (outcome.kind === 'failed') this.count(sendId, { failed: 1 }, [{ code: outcome.code, title: outcome.title, count: 1 }]);
-    else this.count(sendId, { [outcome.kind]: 1 }, []);
+    else this.count(sendId, { [outcome.kind]: 1, ...(outcome.kind === 'sent' && outcome.held && { held: 1 }) }, []);
   }
   async claimBlock(sendId: string, block: RecipientBlock, lease: ClaimLease, nowMs: number): Promise<BlockClaim> {
     const id = `${sendId}|${block.first}`;
@@ -490,7 +490,7 @@ export class MemorySendStore implements SendStore {
       const outcome = block.outcomes?.[update.index - update.block];
       if (outcome?.kind !== 'sent' || outcome.message_id !== update.messageId) return 'unknown';
       const id = `${sendId}|${update.index}`;
-      const moved = update.change(copy(this.messages.get(id) ?? {}));
+      const moved = update.change(copy(this.messages.get(id) ?? (outcome.held ? { held: true } : {})));
       if (!moved) return 'unchanged';
       this.messages.set(id, copy(moved.next));
       const list = this.recipientLists.get(`${sendId}|${update.block}`);

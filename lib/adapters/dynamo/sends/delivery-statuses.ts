@@ -14,6 +14,7 @@ import {
   latestKey,
   messageKey,
   sentMessageOf,
+  acceptedStateOf,
   type ChargeTally,
   ledgerUpdate,
   type Tally,
@@ -73,7 +74,8 @@ export class DynamoDeliveryStatuses implements DeliveryStatuses {
         const latest = new Map<number, Map<number, DeliveryState>>();
         for (const index of chunk) {
           const stored = states.get(index);
-          let state = (stored?.delivery ?? {}) as DeliveryState;
+          // No status applied yet: the state the message was accepted in (held by Meta, or not).
+          let state = stored?.delivery as DeliveryState | undefined;
           let moved = false;
           for (const i of byMessage.get(index)!) {
             const update = updates[i];
@@ -83,6 +85,7 @@ export class DynamoDeliveryStatuses implements DeliveryStatuses {
             else if (sentMessageOf((block.outcomes as unknown[] | undefined)?.[index - update.block]) !== update.messageId)
               results[i] = 'unknown';
             else {
+              state ??= acceptedStateOf((block.outcomes as unknown[])[index - update.block]);
               const change = update.change(state);
               results[i] = change ? 'applied' : 'unchanged';
               if (!change) continue;

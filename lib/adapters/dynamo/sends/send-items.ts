@@ -12,7 +12,17 @@ import { isConditionalCheckFailure, isTransactionConflict, type TransactItem } f
 
 /** Blocks and message states are kept this long after the send (then TTL removes them): longer than any send's TTL. */
 export const RECIPIENT_DAYS = 35;
-export const COUNT_FIELDS = ['duplicates_removed', 'suppressed', 'expired', 'sent', 'failed', 'delivered', 'read', 'cancelled'] as const;
+export const COUNT_FIELDS = [
+  'duplicates_removed',
+  'suppressed',
+  'held',
+  'expired',
+  'sent',
+  'failed',
+  'delivered',
+  'read',
+  'cancelled',
+] as const;
 /** A count shard's error tally: `error:<code>` (the count) and `title:<code>`, one attribute each. */
 export const ERROR = 'error:';
 export const TITLE = 'title:';
@@ -43,7 +53,7 @@ export const titleAttribute = (code: string) => `t${code}`;
  * acceptance), then `@` and when it was applied, in seconds base 36.
  */
 export function encodeLatest(state: DeliveryState, atMs: number) {
-  const what = state.read ? 'r' : state.delivered ? 'v' : state.failed ? `f${state.failed.code}` : 's';
+  const what = state.read ? 'r' : state.delivered ? 'v' : state.failed ? `f${state.failed.code}` : state.held ? 'h' : 's';
   return `${what}@${Math.floor(atMs / 1000).toString(36)}${state.pricing ? `$${encodePricing(state.pricing, state.cost_micros ?? 0)}` : ''}`;
 }
 
@@ -86,7 +96,9 @@ export function decodeLatest(encoded: string, titles: (code: string) => string |
         ? { delivered: true }
         : what.startsWith('f')
           ? { failed: { code: what.slice(1), title: titles(what.slice(1)) ?? what.slice(1) } }
-          : {};
+          : what === 'h'
+            ? { held: true }
+            : {};
   return { state: priced ? { ...state, ...decodePricing(priced) } : state, at: new Date(Number.parseInt(at, 36) * 1000).toISOString() };
 }
 export const expiry = (nowMs: number) => Math.ceil(nowMs / 1000) + RECIPIENT_DAYS * 86_400;
@@ -108,8 +120,10 @@ export function tally(outcomes: PositionOutcome[]): Tally {
   const errors = new Map<string, { title: string; count: number }>();
   for (const outcome of outcomes) {
     if (outcome.kind === 'duplicate' || outcome.kind === 'suppressed') continue;
-    if (outcome.kind === 'sent') add.sent = (add.sent ?? 0) + 1;
-    else if (outcome.kind === 'expired') add.expired = (add.expired ?? 0) + 1;
+    if (outcome.kind === 'sent') {
+      add.sent = (add.sent ?? 0) + 1;
+      if (outcome.held) add.held = (add.held ?? 0) + 1;
+    } else if (outcome.kind === 'expired') add.expired = (add.expired ?? 0) + 1;
     else if (outcome.kind === 'cancelled') add.cancelled = (add.cancelled ?? 0) + 1;
     else {
       add.failed = (add.failed ?? 0) + 1;
@@ -162,7 +176,7 @@ export function countUpdate(tableName: string, sendId: string, { add, errors, co
 
 /** A block's outcomes as stored: one short string per position (`s<message id>`, `f<code>`, `e`, `c`, `d<first>`, `x` suppressed). */
 export function encode(outcome: PositionOutcome) {
-  if (outcome.kind === 'sent') return `s${outcome.message_id}`;
+  if (outcome.kind === 'sent') return `${outcome.held ? 'h' : 's'}${outcome.message_id}`;
   if (outcome.kind === 'failed') return `f${outcome.code}`;
   if (outcome.kind === 'duplicate') return `d${outcome.of}`;
   if (outcome.kind === 'suppressed') return 'x';
@@ -173,6 +187,7 @@ export function encode(outcome: PositionOutcome) {
 export function decode(encoded: string, titles: Record<string, string>): PositionOutcome {
   const rest = encoded.slice(1);
   if (encoded[0] === 's') return { kind: 'sent', message_id: rest };
+  if (encoded[0] === 'h') return { kind: 'sent', message_id: rest, held: true };
   if (encoded[0] === 'f') return { kind: 'failed', code: rest, title: titles[rest] ?? rest };
   if (encoded[0] === 'd') return { kind: 'duplicate', of: Number(rest) };
   if (encoded === 'x') return { kind: 'suppressed' };
@@ -198,7 +213,12 @@ export function gotOf(outcomes: RecordedOutcomes) {
 }
 
 /** The message id a block's outcome holds for a position, when its message was sent. */
-export const sentMessageOf = (encoded: unknown) => (typeof encoded === 'string' && encoded.startsWith('s') ? encoded.slice(1) : undefined);
+export const sentMessageOf = (encoded: unknown) =>
+  typeof encoded === 'string' && (encoded.startsWith('s') || encoded.startsWith('h')) ? encoded.slice(1) : undefined;
+
+/** A message's state before any status was applied: held when Meta held it at acceptance (`h<message id>`). */
+export const acceptedStateOf = (encoded: unknown): DeliveryState =>
+  typeof encoded === 'string' && encoded.startsWith('h') ? { held: true } : {};
 
 /**
  * One transaction, its items made again for each try (a count update picks another shard), tried again with
