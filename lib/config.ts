@@ -107,6 +107,12 @@ export const dispatchLeaseMarginMs = () =>
   numberSetting('DISPATCH_LEASE_MARGIN_MS', 30_000, { min: 0, max: 600_000, unit: 'milliseconds' });
 
 /**
+ * How often a job of a paused send looks again whether its template still is (PAUSED_RECHECK_SECONDS, decisions
+ * §25; 300 s when unset): a resume is seen within it. Tests shorten it; 100 receives must outlast a 6-hour pause.
+ */
+export const pausedRecheckMs = () => numberSetting('PAUSED_RECHECK_SECONDS', 300, { min: 1, max: 900, unit: 'seconds' }) * 1000;
+
+/**
  * How many dispatcher invocations may run at once (DISPATCH_CONCURRENCY, decisions §23): the dispatch queue's
  * event source `MaximumConcurrency` when deployed (read at `cdk deploy`), the local stack's pollers. 100 when
  * unset. Sizing (docs/dispatch-jobs.md): about 1.25 × the numbers that send at once, within what the account's

@@ -61,7 +61,7 @@ export const DispatchMessages = {
   name: 'DispatchMessages',
   entry: 'functions/workers/dispatch-messages.ts',
   trigger: { queue: 'dispatch', batchSize: 4, maxConcurrency: dispatchConcurrency(), redelivers: true },
-  needs: { table: 'write', upstream: true, pacing: true },
+  needs: { table: 'write', upstream: true, pacing: true, bus: true },
   // Short, so a job whose invocation died is taken up again within 5 minutes (its queue's visibility).
   timeoutSeconds: 50,
 } satisfies WorkerDef;

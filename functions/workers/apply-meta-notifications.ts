@@ -1,5 +1,6 @@
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
+import { DynamoTemplatePauses } from '#lib/adapters/dynamo/template-pauses.ts';
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
 import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
@@ -25,6 +26,7 @@ const stores = {
   sends: new DynamoSendStore(table),
   suppressions: new DynamoSuppressionStore(table),
   directory: new DynamoDirectoryStore(table),
+  pauses: new DynamoTemplatePauses(table),
   levels: new DynamoThroughputStore(table),
   outbox: new DynamoOutboxStore(table),
   publisher: new EventBridgePublisher(),

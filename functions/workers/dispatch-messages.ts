@@ -1,9 +1,12 @@
 import { DynamoPacer } from '#lib/adapters/dynamo/pacer.ts';
+import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
+import { DynamoTemplatePauses } from '#lib/adapters/dynamo/template-pauses.ts';
+import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
 import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
 import { redeliverIn } from '#lib/adapters/sqs/redelivery.ts';
-import { dispatchLeaseMarginMs, graphMessageTimeoutMs, messagesPerSecondCap } from '#lib/config.ts';
+import { dispatchLeaseMarginMs, graphMessageTimeoutMs, messagesPerSecondCap, pausedRecheckMs } from '#lib/config.ts';
 import { dispatchJob } from '#lib/domain/sending/dispatcher.ts';
 import { DEFAULT_DISPATCH } from '#lib/domain/sending/settings.ts';
 import type { DispatchJob } from '#lib/domain/sending/job.ts';
@@ -27,6 +30,8 @@ const stores = {
   pacer: new DynamoPacer(table),
   levels: new DynamoThroughputStore(table),
   suppressions: new DynamoSuppressionStore(table),
+  pauses: new DynamoTemplatePauses(table),
+  events: { publisher: new EventBridgePublisher(), outbox: new DynamoOutboxStore(table) },
 };
 const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)) };
 
@@ -47,6 +52,7 @@ export const handler = queueWorker<DispatchJob>(
             // Time to settle what it sent: a message's answer may take its whole timeout.
             safetyMs: graphMessageTimeoutMs() + 5_000,
             leaseMarginMs: dispatchLeaseMarginMs(),
+            pausedRecheckMs: pausedRecheckMs(),
           },
           holder: `${context.awsRequestId}:${messageId}`,
           remainingMs: () => context.getRemainingTimeInMillis(),

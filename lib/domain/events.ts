@@ -1,7 +1,7 @@
 import type { TemplateRecord } from './template-record.ts';
 
 /** Service events (decisions §6): written with the change that caused them (the outbox), then published. */
-export const EVENT_TYPES = ['template.created', 'template.status_changed'] as const;
+export const EVENT_TYPES = ['template.created', 'template.status_changed', 'send.paused', 'send.resumed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface ServiceEvent {
@@ -9,7 +9,8 @@ export interface ServiceEvent {
   type: EventType;
   occurred_at: string;
   client_id: number;
-  data: TemplateRecord;
+  /** The template record (template events), or the send's status (send events, decisions §25). */
+  data: TemplateRecord | Record<string, unknown>;
   /** The request (or job) that caused the event: in the delivery's logs and its `x-correlation-id` header. */
   correlation_id?: string;
 }
@@ -26,6 +27,24 @@ export function templateEvent(
     occurred_at: now,
     client_id: record.client_id,
     data: record,
+    ...(correlationId && { correlation_id: correlationId }),
+  };
+}
+
+/** A send event (decisions §25): `data` is the send's status as `GET /v1/sends/{id}` answers it. */
+export function sendEvent(
+  type: 'send.paused' | 'send.resumed',
+  clientId: number,
+  status: Record<string, unknown>,
+  now = new Date().toISOString(),
+  correlationId?: string,
+): ServiceEvent {
+  return {
+    id: crypto.randomUUID(),
+    type,
+    occurred_at: now,
+    client_id: clientId,
+    data: status,
     ...(correlationId && { correlation_id: correlationId }),
   };
 }

@@ -14,6 +14,7 @@ import type {
   OutboxStore,
   SendRecords,
   SuppressionStore,
+  TemplatePauses,
   TemplateRecordStore,
   TemplateRevision,
   ThroughputStore,
@@ -105,6 +106,7 @@ export async function acceptNotification(deps: { queue: JobQueue; log: Log }, ch
  */
 const STATUS_OF_EVENT: Record<string, string | undefined> = {
   REINSTATED: 'APPROVED',
+  UNPAUSE: 'APPROVED',
   UNARCHIVED: 'APPROVED',
   FLAGGED: undefined,
   LOCKED: undefined,
@@ -145,6 +147,8 @@ export interface ApplyNotificationDeps {
   suppressions: SuppressionStore;
   /** Whose number an inbound message reached. */
   directory: Pick<DirectoryStore, 'getChannel'>;
+  /** Templates Meta paused or disabled, as the dispatcher reads them (decisions §25). */
+  pauses?: TemplatePauses;
   levels: ThroughputStore;
   outbox: OutboxStore;
   publisher: EventPublisher;
@@ -284,7 +288,10 @@ export async function applyNotifications(
         effective_month: n.effective_month,
       });
       outcomes[at] = 'applied';
-    } else outcomes[at] = await applyToTemplate(own, n, now, correlationId);
+    } else {
+      if (n.kind === 'template_status') await applyPause(own, n);
+      outcomes[at] = await applyToTemplate(own, n, now, correlationId);
+    }
   }
   await applyToSends(deps, statuses, outcomes);
   return outcomes;
@@ -311,6 +318,17 @@ async function applyInbound(
   });
   if (consent) deps.log.info('consent from an inbound message', { client_id: channel.client_id, consent });
   return consent ? 'applied' : 'unchanged';
+}
+
+/**
+ * Meta paused, disabled or let a template go again (decisions §25): its sends wait, fail the rest (132016), or
+ * go on, as the dispatcher reads it. A later event of the same template moves it again.
+ */
+async function applyPause(deps: ApplyNotificationDeps, n: Extract<MetaNotification, { kind: 'template_status' }>) {
+  if (!deps.pauses) return;
+  if (n.event === 'PAUSED') await deps.pauses.pause(n.waba_id, n.template_id, n.at);
+  else if (n.event === 'DISABLED') await deps.pauses.disable(n.waba_id, n.template_id, n.at);
+  else if (['APPROVED', 'REINSTATED', 'UNPAUSE'].includes(n.event)) await deps.pauses.resume(n.waba_id, n.template_id);
 }
 
 /** Meta says a number's quality or throughput changed: its level is asked again at its next use (decisions §19). */

@@ -206,6 +206,8 @@ export interface SendRecord {
   released_at?: string;
   /** What of the request a resend repeats (decisions §25): the header and the caller's options. */
   request?: SendRequestOptions;
+  /** While its template is paused (decisions §25): since when, and until when at the latest. */
+  paused?: { since: string; until: string };
   /** The send this one resends recipients of, and the sends that resent this one's. */
   resend_of?: string;
   resent_as?: string[];
@@ -369,6 +371,13 @@ export interface SendRecords {
   list(clientId: number, page: { offset: number; size: number }): Promise<{ sends: SendRecord[]; total: number }>;
   /** Marks the send cancelled; the first time stays (cancelling twice is cancelling once). */
   cancel(sendId: string, at: string): Promise<void>;
+  /**
+   * Marks the send paused until `until` (its template is paused, decisions §25) with its `send.paused` event in
+   * the outbox, in one write; false when it was paused already.
+   */
+  pause(sendId: string, until: string, event: ServiceEvent): Promise<boolean>;
+  /** Ends the send's pause with its `send.resumed` event, in one write; false when it was not paused. */
+  resume(sendId: string, event: ServiceEvent): Promise<boolean>;
   /** Adds a send made of this one's recipients (decisions §25: `resent_as`). */
   markResent(sendId: string, resentAs: string): Promise<void>;
   /** Whether the send was cancelled: one small consistent read (the dispatcher asks while it sends). */
@@ -753,4 +762,23 @@ export interface SuppressionStore {
   /** The entries among these numbers (digits). */
   get(clientId: number, phones: string[]): Promise<Map<string, Suppression>>;
   list(clientId: number, page: { offset: number; size: number }): Promise<{ entries: Suppression[]; total: number }>;
+}
+
+/** A template Meta paused (for a while) or disabled (decisions §25), as the dispatcher reads it. */
+export interface TemplatePause {
+  state: 'paused' | 'disabled';
+  since_ms: number;
+  /** When a pause ends by itself (3 hours the first time, 6 the next), if no event ends it first. */
+  until_ms?: number;
+  /** How many times it was paused. */
+  pauses: number;
+}
+
+/** Templates Meta paused or disabled: written by its status events and by a 132015 refusal. */
+export interface TemplatePauses {
+  get(wabaId: string, templateId: string): Promise<TemplatePause | null>;
+  /** Paused from `atMs` for Meta's period (the first 3 h, then 6 h), unless a pause is in force: the pause now. */
+  pause(wabaId: string, templateId: string, atMs: number): Promise<TemplatePause>;
+  resume(wabaId: string, templateId: string): Promise<void>;
+  disable(wabaId: string, templateId: string, atMs: number): Promise<void>;
 }

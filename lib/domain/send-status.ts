@@ -37,6 +37,7 @@ export function sendStatusOf(send: SendRecord) {
     ...(send.stopped && { stopped: send.stopped }),
     ...(send.cancelled_at && { cancelled_at: send.cancelled_at }),
     ...(send.send_at && { send_at: send.send_at }),
+    ...(send.paused && pending > 0 && { paused_until: send.paused.until }),
     ...(send.resend_of && { resend_of: send.resend_of }),
     ...(send.resent_as?.length && { resent_as: send.resent_as }),
   };
@@ -72,6 +73,7 @@ export const NO_COUNTS: SendCounts = {
  */
 function statusOf(send: SendRecord, pending: number, settled: number) {
   if (send.cancelled_at) return 'cancelled' as const;
+  if (send.paused && pending > 0) return 'paused' as const;
   if (send.send_at && !send.released_at && settled === 0) return 'scheduled' as const;
   if (pending === 0) return 'completed' as const;
   return settled === 0 ? ('queued' as const) : ('sending' as const);

@@ -172,7 +172,7 @@ export const SendStatusResponse = v.object({
   did: v.string(),
   template: v.object({ name: v.string(), language: v.string() }),
   campaignId: v.optional(v.number()),
-  status: v.picklist(['scheduled', 'queued', 'sending', 'completed', 'cancelled']),
+  status: v.picklist(['scheduled', 'queued', 'sending', 'paused', 'completed', 'cancelled']),
   created_at: timestamp,
   total: count,
   duplicates_removed: count,
@@ -191,6 +191,8 @@ export const SendStatusResponse = v.object({
   stopped: v.optional(v.object({ code: v.string(), title: v.string() })),
   cancelled_at: v.optional(timestamp),
   send_at: v.optional(v.string()),
+  /** While paused (decisions §25): when its template's pause ends at the latest. */
+  paused_until: v.optional(v.string()),
   /** The send this one resent recipients of, and the sends that resent this one's (decisions §25). */
   resend_of: v.optional(v.string()),
   resent_as: v.optional(v.array(v.string())),

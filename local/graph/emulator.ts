@@ -198,6 +198,21 @@ export class GraphEmulator {
     return this.model.phoneNumbers.get(phoneNumberId)?.waba_id ?? '';
   }
 
+  /** A template's status as Meta changes it, with its `message_template_status_update` event. */
+  private setStatus(found: { waba: { id: string }; template: EmulatedTemplate }, status: string, otherInfo?: { title: string }) {
+    found.template.status = status;
+    void this.onChange?.();
+    this.notifier?.notify(found.waba.id, 'message_template_status_update', {
+      event: status,
+      message_template_id: Number(found.template.id),
+      message_template_name: found.template.name,
+      message_template_language: found.template.language,
+      message_template_category: found.template.category,
+      reason: 'NONE',
+      ...(otherInfo && { other_info: otherInfo }),
+    });
+  }
+
   /** The hold of the template a message was sent with, when Meta holds that template's messages. */
   private heldTemplateOf(message: SentMessage) {
     const template = message.message.template as { name?: string; language?: { code?: string } } | undefined;
@@ -352,6 +367,21 @@ export class GraphEmulator {
       if (!this.notifier) return { status: 409, body: { error: 'no webhook target configured' } };
       this.notifier.notify(String(body.waba_id), String(body.field), body.value ?? {});
       return { status: 200, body: { queued: true } };
+    }
+    // Meta pauses a template whose quality fell ({seconds}: the pause, 3 hours unless told), sends 132015 for it
+    // meanwhile, and unpauses it by itself at the end (upstream-facts §8): each change with its status event.
+    const pause = /^\/_emulator\/templates\/([^/]+)\/pause$/.exec(path);
+    if (pause && method === 'POST') {
+      const found = this.model.findTemplate(pause[1]);
+      if (!found) return { status: 404, body: { error: 'no such template' } };
+      const seconds = Number(body.seconds ?? 3 * 3600);
+      if (!(seconds > 0)) return { status: 400, body: { error: 'seconds must be > 0' } };
+      this.setStatus(found, 'PAUSED', { title: 'FIRST_PAUSE' });
+      const timer = setTimeout(() => {
+        if (found.template.status === 'PAUSED') this.setStatus(found, 'APPROVED', { title: 'UNPAUSE' });
+      }, seconds * 1000);
+      timer.unref();
+      return { status: 200, body: { id: pause[1], status: 'PAUSED', seconds } };
     }
     // Meta holds a template's messages for quality assessment ({outcome: "deliver"|"drop", after_ms}); DELETE ends it.
     const hold = /^\/_emulator\/templates\/([^/]+)\/hold$/.exec(path);

@@ -70,7 +70,9 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('opting out and back in (decisions §25)', () => {
-  it('a “Stop” keeps the next MARKETING send from the person, not a UTILITY one; “START” takes them off', async () => {
+  it('a “Stop” keeps the next MARKETING send from the person, not a UTILITY one; “START” takes them off', {
+    timeout: 120_000,
+  }, async () => {
     // Prepare: person 1 writes “Stop” to the client's number
     const [optedOut, other] = [person(1), person(2)];
     await writes(optedOut, ' Stop ');
@@ -98,7 +100,7 @@ describe('opting out and back in (decisions §25)', () => {
     expect(after.some((e) => e.phone === optedOut)).toBe(false);
   });
 
-  it('a 131050 refusal (the person stopped marketing from the business) puts them on the list', async () => {
+  it('a 131050 refusal (the person stopped marketing from the business) puts them on the list', { timeout: 120_000 }, async () => {
     // Prepare
     const refusing = person(3);
     await emulator('POST', 'faults', { path: `/${NUMBER_ID}/messages`, body: `"to":"${refusing}"`, status: 400, code: 131050, times: 1 });

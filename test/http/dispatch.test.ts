@@ -256,16 +256,17 @@ describe('the dispatcher (decisions §12)', () => {
     expect(await callsFor([gone])).toHaveLength(1);
   });
 
-  it('stops a send whose template the upstream reports paused, with the reason', async () => {
-    // Prepare: every message of this test answers 132015 (the template was paused after the send was accepted)
+  it('stops a send whose template the upstream reports disabled, with the reason', async () => {
+    // Prepare: every message of this test answers 132016 (the template was disabled after the send was accepted;
+    // a pause, 132015, pauses the send instead: test/http/pauses.test.ts)
     const numbers = Array.from({ length: 40 }, (_, i) => numberOf(7, i));
-    await emulator('POST', 'faults', { path: messagesPath, body: `"to":"52${run}07`, status: 400, code: 132015 });
+    await emulator('POST', 'faults', { path: messagesPath, body: `"to":"52${run}07`, status: 400, code: 132016 });
     // Act
     const response = await send({ template: { name: 'track_order', language: 'en_US' }, recipients: numbers.map(trackOrder) });
     // Assess: all failed with the pause, and most were never attempted
     const status = await settled(response.body.send_id);
-    expect(status).toMatchObject({ sent: 0, failed: 40, stopped: { code: '132015' } });
-    expect(status.errors).toEqual([{ code: '132015', title: 'Injected fault', count: 40 }]);
+    expect(status).toMatchObject({ sent: 0, failed: 40, stopped: { code: '132016' } });
+    expect(status.errors).toEqual([{ code: '132016', title: 'Injected fault', count: 40 }]);
     expect((await callsFor(numbers)).length).toBeLessThan(40);
   });
 

@@ -50,7 +50,7 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('held for quality assessment (decisions §25)', () => {
-  it('counts held messages as held, then delivered as Meta decides', async () => {
+  it('counts held messages as held, then delivered as Meta decides', { timeout: 120_000 }, async () => {
     // Act
     const sendId = await sendOf('held_then_delivered', 1);
     const whileHeld = await until(
@@ -70,7 +70,7 @@ describe('held for quality assessment (decisions §25)', () => {
     expect(after).toMatchObject({ sent: 3, held: 0, delivered: 3, failed: 0 });
   });
 
-  it('counts a dropped held message failed with 132015', async () => {
+  it('counts a dropped held message failed with 132015', { timeout: 120_000 }, async () => {
     // Act
     const sendId = await sendOf('held_then_dropped', 2);
     await until(

@@ -68,7 +68,9 @@ describe('resending (decisions §25)', () => {
     expect(await settled(original)).toMatchObject({ sent: 80, failed: 20 });
   }, 90_000);
 
-  it('resends only the failed recipients worth another try, with their values, once; the same key answers the same send', async () => {
+  it('resends only the failed recipients worth another try, with their values, once; the same key answers the same send', {
+    timeout: 120_000,
+  }, async () => {
     // Prepare
     const key = `resend-${run}`;
     // Act

@@ -408,7 +408,10 @@ describe('the CDK stack', () => {
 
   it('routes service events to the webhook queue and consumes it with partial batch failures', () => {
     template.hasResourceProperties('AWS::Events::Rule', {
-      EventPattern: { source: ['template-messaging-service'], 'detail-type': ['template.created', 'template.status_changed'] },
+      EventPattern: {
+        source: ['template-messaging-service'],
+        'detail-type': ['template.created', 'template.status_changed', 'send.paused', 'send.resumed'],
+      },
     });
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { FunctionResponseTypes: ['ReportBatchItemFailures'] });
     template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(1 minute)' });

@@ -16,6 +16,7 @@ import type {
   SendRecords,
   SendStore,
 } from '#lib/domain/ports.ts';
+import type { ServiceEvent } from '#lib/domain/events.ts';
 import type { DispatchJob } from '#lib/domain/sending/job.ts';
 import type { ServiceTable } from './client.ts';
 import { DynamoBlockLedger } from './sends/block-ledger.ts';
@@ -52,6 +53,8 @@ export class DynamoSendStore implements SendStore {
   cancel = (sendId: string, at: string) => this.records.cancel(sendId, at);
   isCancelled = (sendId: string) => this.records.isCancelled(sendId);
   markResent = (sendId: string, resentAs: string) => this.records.markResent(sendId, resentAs);
+  pause = (sendId: string, until: string, event: ServiceEvent) => this.records.pause(sendId, until, event);
+  resume = (sendId: string, event: ServiceEvent) => this.records.resume(sendId, event);
   stop = (sendId: string, reason: { code: string; title: string }) => this.records.stop(sendId, reason);
 
   claimBlock = (sendId: string, block: RecipientBlock, lease: ClaimLease, nowMs: number) =>

@@ -81,6 +81,8 @@ export const keys = {
   ledgerDay: (day: string) => `DAY#${day}`,
   /** Meta's own figures of a WABA's day (pricing_analytics), kept beside the ledger by the reconciliation. */
   metaCost: (wabaId: string) => `META_COST#${wabaId}`,
+  /** A template Meta paused or disabled (decisions §25). */
+  templatePause: (wabaId: string, templateId: string) => `TEMPLATE_PAUSE#${wabaId}#${templateId}`,
   /** A client's suppression list (decisions §25): one item a phone number, by its digits. */
   suppressions: (clientId: number) => `CLIENT#${clientId}#SUPPRESSIONS`,
   /** A client's monthly budget and what the month's accepted sends reserved of it. */
@@ -124,6 +126,7 @@ export const SORT = {
   sendCount: 'SEND_COUNT',
   budget: 'BUDGET',
   suppressionCount: 'SUPPRESSION_COUNT',
+  templatePause: 'PAUSE',
   pacing: 'PACING',
   throughput: 'THROUGHPUT',
   syncLease: 'SYNC_LEASE',

@@ -19,8 +19,13 @@ import type {
   SendRecord,
   SendRecords,
   SuppressionStore,
+  TemplatePauses,
   ThroughputStore,
 } from '../ports.ts';
+import { sendEvent } from '../events.ts';
+import { type OutboxDeps, publishSaved } from '../outbox.ts';
+import { sendStatusOf } from '../send-status.ts';
+import { DISABLED_CODE, PAUSED_CODE } from './pauses.ts';
 
 /**
  * The dispatcher (decisions §12, §19): a job's recipients become Cloud API messages, each recipient of a send
@@ -47,6 +52,12 @@ export interface DispatchDeps {
   random?: () => number;
   /** Where a recipient who stopped marketing (131050) is put (decisions §25). */
   suppressions?: SuppressionStore;
+  /**
+   * Templates Meta paused or disabled (decisions §25), and where the send's `send.paused` / `send.resumed` events
+   * go. Without them a 132015 stops the send as 132016 does.
+   */
+  pauses?: TemplatePauses;
+  events?: Omit<OutboxDeps, 'log'>;
   /** Told each settled block's tally (the worker counts messages dispatched and failed as metrics). */
   onSettled?: (tally: { sent: number; failed: number }) => void;
 }
@@ -73,6 +84,51 @@ export type DispatchResult =
 
 /** Meta's refusal of a person who stopped marketing messages from the business (upstream-facts §8). */
 const OPTED_OUT = '131050';
+
+/** A disabled template's refusal: the rest of its send fails with it (decisions §25). */
+const DISABLED = { code: DISABLED_CODE, title: 'The template is disabled' };
+
+/**
+ * What the template's pause says of a job now (decisions §25): `disabled`, the time its pause ends, or nothing
+ * (it may send). A pause whose time is over is ended here; a send marked paused whose template is not is resumed.
+ */
+async function pauseOf(deps: DispatchDeps, job: DispatchJob, send: SendRecord): Promise<number | 'disabled' | undefined> {
+  if (!deps.pauses) return undefined;
+  const now = deps.clock.now();
+  const pause = await deps.pauses.get(job.waba_id, job.template.id);
+  if (pause?.state === 'disabled') return 'disabled';
+  if (pause?.state === 'paused' && (pause.until_ms ?? 0) > now) return pause.until_ms;
+  if (pause?.state === 'paused') await deps.pauses.resume(job.waba_id, job.template.id);
+  if (send.paused) {
+    const event = sendEvent(
+      'send.resumed',
+      send.client_id,
+      sendStatusOf({ ...send, paused: undefined }),
+      new Date(now).toISOString(),
+      send.send_id,
+    );
+    if ((await deps.sends.resume(send.send_id, event)) && deps.events) await publishSaved({ ...deps.events, log: deps.log }, [event]);
+    deps.log.info('send resumed: its template may be sent again', { send_id: send.send_id });
+  }
+  return undefined;
+}
+
+/**
+ * A job of a paused send comes back when it may look again (at most its pause's end); the send is marked paused
+ * the first time, with its `send.paused` event (written with the mark, then published).
+ */
+async function pausedFor(deps: DispatchDeps, send: SendRecord, untilMs: number): Promise<DispatchResult> {
+  const now = deps.clock.now();
+  const until = new Date(untilMs).toISOString();
+  const paused = { since: new Date(now).toISOString(), until };
+  const event = sendEvent('send.paused', send.client_id, sendStatusOf({ ...send, paused }), paused.since, send.send_id);
+  if ((await deps.sends.pause(send.send_id, until, event)) && deps.events) {
+    await publishSaved({ ...deps.events, log: deps.log }, [event]);
+    deps.log.warn('send paused: its template is paused', { until });
+  }
+  const waitMs = Math.min(Math.max(untilMs - now, 1_000), deps.settings.pausedRecheckMs);
+  return { outcome: 'retry_later', reason: 'template paused', afterSeconds: Math.ceil(waitMs / 1000) };
+}
 
 /** A send's first job usually arrives while the send is settled `queued`, milliseconds later: wait that out. */
 async function queuedSend(deps: DispatchDeps, sendId: string) {
@@ -103,6 +159,12 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
   // A job that can send nothing (the send expired or stopped before it began) is settled whole, in one write;
   // otherwise it is marked begun first, so it is never also settled whole by a later delivery.
   const cancel = cancelWatch(() => sends.isCancelled(job.send_id), clock, send.cancelled_at !== undefined);
+  // The template as Meta left it (decisions §25): disabled, the rest fails; paused, nothing is sent until it is not.
+  if (!cancel.cancelled && !stopped) {
+    const pause = await pauseOf(deps, job, send);
+    if (pause === 'disabled') stopped = DISABLED;
+    else if (pause !== undefined) return pausedFor(deps, send, pause);
+  }
   const whole: RecipientOutcome | undefined = stopped
     ? { kind: 'failed', code: stopped.code, title: stopped.title }
     : cancel.cancelled
@@ -120,7 +182,9 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
     1000 / paceOf(number ? await throughputLevel(deps, number, clock.now()) : 'STANDARD', settings.messagesPerSecondCap);
   let intervalMs = await intervalOf();
   const hasTimeFor = (messages: number) => deps.remainingMs() >= settings.safetyMs + messages * intervalMs;
-  const mayLaunch = () => !stopped && !cancel.cancelled && clock.now() < expiresAt;
+  /** When the template's pause ends, once a refusal (132015) or its pause item says it is paused. */
+  let pausedUntil: number | undefined;
+  const mayLaunch = () => !stopped && pausedUntil === undefined && !cancel.cancelled && clock.now() < expiresAt;
   /** The send as last read: how much of it is settled tells how long a job crowded off its number waits. */
   let latest = send;
   /** How long a job crowded off its number waits (lanes.ts): its own send's recipients ahead of it count. */
@@ -148,6 +212,10 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
       stopped ??= now?.stopped;
       cancel.learn(now?.cancelled_at !== undefined);
       intervalMs = await intervalOf();
+      // Meta's pause of the template, as its status event left it: the block stays unsent.
+      const pause = now && !stopped ? await pauseOf(deps, job, now) : undefined;
+      if (pause === 'disabled') stopped = DISABLED;
+      else if (pause !== undefined) pausedUntil ??= pause;
     }
     if (lane === 'bulk' || !mayLaunch()) return unbooked;
     return { ...unbooked, first: await deps.pacer.reserve(number!.phoneNumberId, toSend, intervalMs, clock.now()), booked: toSend };
@@ -228,6 +296,11 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
       );
       for (const [k, p] of toSend.entries()) {
         while (running.size >= settings.inFlight) await Promise.race(running);
+        // The template was paused meanwhile: the rest of the block stays unsent, handed back with its answers.
+        if (pausedUntil !== undefined) {
+          ending = 'hand back';
+          break;
+        }
         // A campaign's slice may end within a block, where its booked chunk ends: the rest goes back unsent.
         if (lane === 'bulk' && slots.chunkUsed && k > 0 && clock.now() - startedAt >= settings.sliceMs) {
           ending = 'hand back';
@@ -263,7 +336,14 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
             intervalMs,
             isStopped: () => stopped,
             isCancelled: () => cancel.cancelled,
+            isPaused: () => pausedUntil !== undefined,
           });
+          // Paused (decisions §25): this recipient was not sent and stays pending; the send waits for the template.
+          if (outcome.kind === 'failed' && outcome.code === PAUSED_CODE && deps.pauses) {
+            const pause = await deps.pauses.pause(job.waba_id, job.template.id, clock.now());
+            pausedUntil ??= pause.until_ms ?? clock.now() + settings.pausedRecheckMs;
+            return;
+          }
           if (outcome.kind === 'failed' && STOPPING.has(outcome.code) && !stopped) {
             stopped = { code: outcome.code, title: outcome.title };
             await sends.stop(job.send_id, stopped);
@@ -289,7 +369,9 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
       aside(
         Promise.all(sending).then(async () => {
           if (ending === 'taken') return;
-          if (ending === 'hand back') await sends.handBack(job.send_id, block, lease, answered());
+          // A position without an outcome (a recipient not sent while the template was paused) keeps the block open.
+          const complete = mine.every((p) => outcomes.has(p.position));
+          if (ending === 'hand back' || !complete) await sends.handBack(job.send_id, block, lease, answered());
           else
             await sends.settleBlock(
               job.send_id,
@@ -316,6 +398,7 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
     }
   }
   await Promise.all(recordings);
+  if (pausedUntil !== undefined) return pausedFor(deps, latest, pausedUntil);
   if (timeUp) return { outcome: 'retry_later', reason: 'invocation time is up', afterSeconds: 0 };
   if (crowdedFor !== undefined)
     return {

@@ -1,6 +1,7 @@
 import { cloudMessage } from '../cloud-message.ts';
 import { messageReference } from '../delivery.ts';
 import { BLOCK } from './claims.ts';
+import { PAUSED_CODE } from './pauses.ts';
 import type { DispatchJob } from './job.ts';
 import type { Clock } from './settings.ts';
 import type { MessageUpstream, Pacer, RecipientOutcome } from '../ports.ts';
@@ -23,6 +24,8 @@ export interface LaunchContext {
   intervalMs: number;
   isStopped: () => { code: string; title: string } | undefined;
   isCancelled: () => boolean;
+  /** The template was paused meanwhile (decisions §25): a retry is not sent; its recipient stays pending. */
+  isPaused?: () => boolean;
 }
 
 /**
@@ -43,6 +46,7 @@ export async function launchOne(deps: LaunchDeps, job: DispatchJob, position: nu
     if (clock.now() >= context.expiresAt) return { kind: 'expired' };
     // A retry after the send was cancelled is a new message: not sent.
     if (attempt > 1 && context.isCancelled()) return { kind: 'cancelled' };
+    if (attempt > 1 && context.isPaused?.()) return { kind: 'failed', code: PAUSED_CODE, title: 'The template is paused' };
     const answer = await deps.upstream.sendMessage(job.phone_number_id as string, message as unknown as Record<string, unknown>, reference);
     if (answer.kind === 'accepted') return { kind: 'sent', message_id: answer.message_id, ...(answer.held && { held: true as const }) };
     if (answer.kind === 'unknown') return { kind: 'failed', code: 'outcome_unknown', title: 'No answer from the upstream in time' };

@@ -21,6 +21,8 @@ export interface DispatchSettings {
    * seconds, so a new job is taken up within a slice however long the campaigns before it.
    */
   sliceMs: number;
+  /** How long a job of a paused send waits before it looks again (decisions §25; at most its pause's end). */
+  pausedRecheckMs: number;
 }
 
 export const DEFAULT_DISPATCH: DispatchSettings = {
@@ -31,6 +33,7 @@ export const DEFAULT_DISPATCH: DispatchSettings = {
   safetyMs: 15_000,
   leaseMarginMs: 30_000,
   sliceMs: 3_000,
+  pausedRecheckMs: 300_000,
 };
 
 /** The dispatcher's time: the real one in Lambda, a discrete-event clock in tests and the simulation. */

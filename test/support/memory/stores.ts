@@ -25,6 +25,8 @@ import {
   type DeliveryUpdate,
   type KnownThroughput,
   LOST_OUTCOME,
+  type TemplatePause,
+  type TemplatePauses,
   type AcceptedBlock,
   type Suppression,
   type SuppressionStore,
@@ -50,6 +52,7 @@ import {
 } from '#lib/domain/ports.ts';
 import type { DeliveryState } from '#lib/domain/delivery.ts';
 import type { DispatchJob, RecipientParams } from '#lib/domain/sending/job.ts';
+import { PAUSE_PERIODS_MS } from '#lib/domain/sending/pauses.ts';
 import { NO_COUNTS } from '#lib/domain/send-status.ts';
 import { assignmentSlot, headerTypeOf, type MetaTemplate, type TemplateRecord } from '#lib/domain/template-record.ts';
 import { type ListingCriteria, type ListingEntry, listingEntryOf, pageOfEntries } from '#lib/domain/template-listing.ts';
@@ -381,6 +384,22 @@ export class MemorySendStore implements SendStore {
   async cancel(sendId: string, at: string) {
     const send = this.sends.get(sendId);
     if (send && !send.cancelled_at) send.cancelled_at = at;
+  }
+  /** Events written with a pause or its end (the table's outbox items). */
+  readonly events: ServiceEvent[] = [];
+  async pause(sendId: string, until: string, event: ServiceEvent) {
+    const send = this.sends.get(sendId);
+    if (!send || send.paused) return false;
+    send.paused = { since: event.occurred_at, until };
+    this.events.push(copy(event));
+    return true;
+  }
+  async resume(sendId: string, event: ServiceEvent) {
+    const send = this.sends.get(sendId);
+    if (!send?.paused) return false;
+    delete send.paused;
+    this.events.push(copy(event));
+    return true;
   }
   async markResent(sendId: string, resentAs: string) {
     const send = this.sends.get(sendId);
@@ -762,5 +781,42 @@ export class MemorySuppressionStore implements SuppressionStore {
   async list(clientId: number, page: { offset: number; size: number }) {
     const entries = [...this.listOf(clientId).values()].sort((a, b) => a.phone.localeCompare(b.phone));
     return { entries: entries.slice(page.offset, page.offset + page.size).map(copy), total: entries.length };
+  }
+}
+
+/** Templates Meta paused or disabled, as the table keeps them: a pause in force is never moved. */
+export class MemoryTemplatePauses implements TemplatePauses {
+  readonly pauses = new Map<string, TemplatePause & { active?: boolean }>();
+  async get(wabaId: string, templateId: string) {
+    const pause = this.pauses.get(`${wabaId}|${templateId}`);
+    if (!pause || pause.active) return null;
+    const { active: _a, ...shown } = pause;
+    return copy(shown);
+  }
+  async pause(wabaId: string, templateId: string, atMs: number) {
+    const id = `${wabaId}|${templateId}`;
+    const known = this.pauses.get(id);
+    if (known && !known.active && (known.state === 'disabled' || (known.until_ms ?? 0) > atMs))
+      return (await this.get(wabaId, templateId))!;
+    const pauses = known?.pauses ?? 0;
+    const next: TemplatePause = {
+      state: 'paused',
+      since_ms: atMs,
+      until_ms: atMs + PAUSE_PERIODS_MS[Math.min(pauses, 1)],
+      pauses: pauses + 1,
+    };
+    this.pauses.set(id, next);
+    return copy(next);
+  }
+  async resume(wabaId: string, templateId: string) {
+    const known = this.pauses.get(`${wabaId}|${templateId}`);
+    if (known?.state === 'paused') known.active = true;
+  }
+  async disable(wabaId: string, templateId: string, atMs: number) {
+    this.pauses.set(`${wabaId}|${templateId}`, {
+      state: 'disabled',
+      since_ms: atMs,
+      pauses: this.pauses.get(`${wabaId}|${templateId}`)?.pauses ?? 0,
+    });
   }
 }

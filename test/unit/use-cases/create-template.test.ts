@@ -1,3 +1,4 @@
+import type { TemplateRecord } from '#lib/domain/template-record.ts';
 import { describe, expect, it } from 'vitest';
 import { createTemplate, DUPLICATE_TEMPLATE } from '#lib/domain/create-template.ts';
 import { Conflict, InvalidRequest, UpstreamUnavailable } from '#lib/domain/errors.ts';
@@ -86,7 +87,7 @@ describe('create a template (use case, in memory)', () => {
     const relayed = await relayOutbox(world, 0, Date.now() + 1000);
     // Assess
     expect(relayed).toBe(1);
-    expect(world.publisher.published.map((e) => e.data.meta_template.name)).toEqual(['late_event']);
+    expect(world.publisher.published.map((e) => (e.data as TemplateRecord).meta_template.name)).toEqual(['late_event']);
     expect(world.records.outbox.size).toBe(0);
   });
 

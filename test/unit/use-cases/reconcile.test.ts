@@ -1,3 +1,4 @@
+import type { TemplateRecord } from '#lib/domain/template-record.ts';
 import { describe, expect, it } from 'vitest';
 import { createTemplate } from '#lib/domain/create-template.ts';
 import { editTemplate } from '#lib/domain/edit-template.ts';
@@ -25,7 +26,7 @@ describe('upstream faults after the upstream accepted (use cases, in memory)', (
     const upstream = world.emulator.model.wabas.get(WABA)!.templates.filter((t) => t.name === 'lost_answer');
     expect(upstream.map((t) => t.id)).toEqual([created.id]);
     expect(await world.records.listForTemplate(WABA, created.id, 7)).toHaveLength(1);
-    expect(world.publisher.published.map((e) => e.data.meta_template.id)).toEqual([created.id]);
+    expect(world.publisher.published.map((e) => (e.data as TemplateRecord).meta_template.id)).toEqual([created.id]);
   });
 
   it('a retried create after a lost answer and no record answers as the first would have', async () => {

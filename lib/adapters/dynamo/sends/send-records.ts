@@ -4,6 +4,9 @@ import { NO_COUNTS } from '#lib/domain/send-status.ts';
 import type { SendCounts, SendRecord, SendRecords } from '#lib/domain/ports.ts';
 import type { ServiceTable } from '../client.ts';
 import { queryFirst, stripKeys } from '../directory-store.ts';
+import { outboxItem } from '../template-store.ts';
+import { cancellationCodes, type TransactItem } from '../transactions.ts';
+import type { ServiceEvent } from '#lib/domain/events.ts';
 import { keys, SORT } from '../table.ts';
 import { COST, COUNT_FIELDS, ERROR, setOnce, TITLE, transact } from './send-items.ts';
 
@@ -125,6 +128,38 @@ export class DynamoSendRecords implements SendRecords {
 
   async cancel(sendId: string, at: string) {
     await setOnce(this.table, sendId, 'cancelled_at', at);
+  }
+
+  /** `paused` set, with its event in the outbox, in one transaction; false when the send was paused already. */
+  async pause(sendId: string, until: string, event: ServiceEvent) {
+    return this.withEvent(event, {
+      Key: { pk: keys.send(sendId), sk: SORT.send },
+      UpdateExpression: 'SET paused = :p',
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(paused)',
+      ExpressionAttributeValues: { ':p': { since: event.occurred_at, until } },
+    });
+  }
+
+  async resume(sendId: string, event: ServiceEvent) {
+    return this.withEvent(event, {
+      Key: { pk: keys.send(sendId), sk: SORT.send },
+      UpdateExpression: 'REMOVE paused',
+      ConditionExpression: 'attribute_exists(paused)',
+    });
+  }
+
+  /** An update of the send and its event's outbox item together: false when the update's condition fails. */
+  private async withEvent(event: ServiceEvent, update: Record<string, unknown>) {
+    try {
+      await transact(this.table, () => [
+        { Update: { TableName: this.table.name, ...update } } as TransactItem,
+        { Put: { TableName: this.table.name, Item: outboxItem(event) } },
+      ]);
+      return true;
+    } catch (error) {
+      if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
+      throw error;
+    }
   }
 
   /** `resent_as` gains the new send (a list: a send may be resent more than once). */

@@ -1,0 +1,138 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, emulator, token } from '../support/api.ts';
+import { seedDirectory, waba } from '../support/seed.ts';
+import { until } from '../support/until.ts';
+
+/**
+ * A send whose template Meta pauses, on the running local stack (decisions §25, issue 35): the emulator pauses
+ * the template mid-send (132015 while paused, its status events), and unpauses it by itself after a short period.
+ * Client 545 has its own WABA, number, templates and webhook receiver.
+ */
+const CLIENT = 545;
+const DID = '5215554501';
+const NUMBER_ID = 'p545001';
+const WABA = 'w545';
+const run = String(Math.floor(Math.random() * 1e4)).padStart(4, '0');
+const numberOf = (batch: number, i: number) => `52${run}${batch}${String(i).padStart(4, '0')}`;
+
+const demo = JSON.parse(readFileSync(new URL('../../fixtures/demo.json', import.meta.url), 'utf8'));
+const base = demo.wabas[0].templates.find((t: { name: string }) => t.name === 'order_update');
+// Meta's template ids are numbers: the status events carry them so.
+const pausable = { ...base, id: '545001', name: 'pausable_offer' };
+const disabled = { ...base, id: '545002', name: 'disabled_offer' };
+const owner = () => token({ clientId: CLIENT, campaigns: [] });
+const status = async (sendId: string) => (await call('GET', `/v1/sends/${sendId}`, { token: await owner() })).body;
+const accepted = async (template: string) =>
+  (await emulator('GET', `sent?template=${template}&phone_number_id=${NUMBER_ID}`)).sent as { message: { to: string } }[];
+
+const events: { type: string; data: { send_id: string; status: string; pending: number } }[] = [];
+let receiver: Server;
+
+async function sendOf(template: string, batch: number, count: number) {
+  const answer = await call('POST', `/v1/template/messages/${DID}`, {
+    token: await owner(),
+    body: {
+      did: DID,
+      type: 'template',
+      channel: 'MSGCHAN',
+      template: { name: template, language: 'en_US' },
+      recipients: Array.from({ length: count }, (_, i) => ({ to: numberOf(batch, i), params: { body: ['A'] } })),
+    },
+  });
+  expect(answer.status).toBe(200);
+  return answer.body.send_id as string;
+}
+
+beforeAll(async () => {
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      events.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  await seedDirectory({
+    clients: [{ client_id: CLIENT, client_name: 'Pauses' }],
+    wabas: [waba(WABA, [pausable, disabled])],
+    channels: [{ wa_id: DID, client_id: CLIENT, waba_id: WABA, phone_number_id: NUMBER_ID }],
+  });
+  await emulator('POST', 'wabas', { id: WABA, templates: [pausable, disabled], phone_numbers: [{ id: NUMBER_ID }] });
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  expect((await call('PUT', '/v1/webhook/config', { token: await owner(), body: { url, active: true } })).status).toBe(200);
+}, 60_000);
+
+afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+
+describe('a send whose template Meta pauses (decisions §25)', () => {
+  it('pauses with the rest pending, resumes by itself when the pause ends, and sends every recipient once', {
+    timeout: 300_000,
+  }, async () => {
+    // Prepare
+    const sendId = await sendOf('pausable_offer', 1, 1_000);
+    await until(
+      () => accepted('pausable_offer'),
+      (sent) => sent.length >= 300,
+      60_000,
+    );
+    // Act: Meta pauses the template for 5 s
+    await emulator('POST', `templates/${pausable.id}/pause`, { seconds: 5 });
+    const paused = await until(
+      () => status(sendId),
+      (s) => s.status === 'paused',
+      30_000,
+    );
+    const done = await until(
+      () => status(sendId),
+      (s) => s.status === 'completed',
+      120_000,
+    );
+    const sent = await accepted('pausable_offer');
+    const told = await until(
+      () => events.filter((e) => e.data.send_id === sendId).map((e) => e.type),
+      (types) => types.includes('send.resumed'),
+      30_000,
+    );
+    // Assess
+    expect(paused.status).toBe('paused');
+    expect(paused.pending).toBeGreaterThan(0);
+    expect(paused.paused_until).toEqual(expect.any(String));
+    expect(done).toMatchObject({ status: 'completed', total: 1_000, sent: 1_000, failed: 0, pending: 0 });
+    expect(sent).toHaveLength(1_000);
+    expect(new Set(sent.map((m) => m.message.to)).size).toBe(1_000);
+    expect(told).toEqual(['send.paused', 'send.resumed']);
+    expect(events.find((e) => e.type === 'send.paused' && e.data.send_id === sendId)?.data.status).toBe('paused');
+  });
+
+  it('fails the rest with 132016 when Meta disables the paused template', { timeout: 180_000 }, async () => {
+    // Prepare
+    const sendId = await sendOf('disabled_offer', 2, 300);
+    await until(
+      () => accepted('disabled_offer'),
+      (sent) => sent.length >= 100,
+      60_000,
+    );
+    await emulator('POST', `templates/${disabled.id}/pause`, { seconds: 3_600 });
+    await until(
+      () => status(sendId),
+      (s) => s.status === 'paused',
+      30_000,
+    );
+    // Act
+    await emulator('POST', `templates/${disabled.id}/status`, { status: 'DISABLED' });
+    const done = await until(
+      () => status(sendId),
+      (s) => s.pending === 0,
+      60_000,
+    );
+    // Assess
+    expect(done.failed).toBeGreaterThan(0);
+    expect(done.sent + done.failed).toBe(300);
+    expect(done.errors).toEqual([expect.objectContaining({ code: '132016', count: done.failed })]);
+    expect((await accepted('disabled_offer')).length).toBe(done.sent);
+  });
+});
