@@ -139,7 +139,7 @@ const costRows: [string, number, string, number][] = [
   ["API Gateway HTTP API requests (the sends and Meta's status webhooks)", apiRequests * scale, '$1.00 per million', 1e-6],
 ];
 say(
-  "The cost ledger (issue 34) is in these figures: before it (aba7d5a) the STANDARD run took 3.77 units a message; with it 4.02 on the run of e2d8a72 (+0.25: the ledger's own items about 0.10, counted alone by test/measured/production-rates.test.ts with its hottest item at 0.009 writes a message; the rest each delivered message's pricing kept on its block's latest item and the charges on the count shards), within the 1 unit a message the issue allows.",
+  "The cost ledger (issue 34) is in these figures: before it (aba7d5a) the STANDARD run took 3.77 units a message; with it 4.02 on the run of e2d8a72 (+0.25: the ledger's own items about 0.10, counted alone by test/measured/production-rates.test.ts with its hottest item at 0.009 writes a message; the rest each delivered message's pricing kept on its block's latest item and the charges on the count shards), within the 1 unit a message the issue allows. On f4cd70c: 4.13 (issue 35 keeps each recipient's values with its block when the send is accepted, for a resend: +0.11).",
 );
 say();
 say(

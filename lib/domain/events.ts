@@ -15,20 +15,25 @@ export interface ServiceEvent {
   correlation_id?: string;
 }
 
+/** An event of what changed, for one client, with the request (or job) that caused it. */
+function serviceEvent(type: EventType, clientId: number, data: ServiceEvent['data'], now: string, correlationId?: string): ServiceEvent {
+  return {
+    id: crypto.randomUUID(),
+    type,
+    occurred_at: now,
+    client_id: clientId,
+    data,
+    ...(correlationId && { correlation_id: correlationId }),
+  };
+}
+
 export function templateEvent(
   type: EventType,
   record: TemplateRecord,
   now = new Date().toISOString(),
   correlationId?: string,
 ): ServiceEvent {
-  return {
-    id: crypto.randomUUID(),
-    type,
-    occurred_at: now,
-    client_id: record.client_id,
-    data: record,
-    ...(correlationId && { correlation_id: correlationId }),
-  };
+  return serviceEvent(type, record.client_id, record, now, correlationId);
 }
 
 /** A send event (decisions §25): `data` is the send's status as `GET /v1/sends/{id}` answers it. */
@@ -39,12 +44,5 @@ export function sendEvent(
   now = new Date().toISOString(),
   correlationId?: string,
 ): ServiceEvent {
-  return {
-    id: crypto.randomUUID(),
-    type,
-    occurred_at: now,
-    client_id: clientId,
-    data: status,
-    ...(correlationId && { correlation_id: correlationId }),
-  };
+  return serviceEvent(type, clientId, status, now, correlationId);
 }

@@ -1,49 +1,30 @@
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, emulator, expectErrorShape, token, tokens } from '../support/api.ts';
-import { seedDirectory, waba } from '../support/seed.ts';
+import { call, expectErrorShape, tokens } from '../support/api.ts';
+import { demoTemplateAs, OwnClient } from '../support/own-client.ts';
 
 /**
  * Clients' monthly budgets on the running local stack (decisions §24, issue 34): BSP_CN sets them; a send's
  * estimate is checked and reserved in one conditional write. Client 541 sends 10 Argentine recipients of a
  * UTILITY template a time: an estimate of 10 × 0.0289 USD.
  */
-const CLIENT = 541;
-const DID = '5215554101';
-const NUMBER_ID = 'p541001';
-const WABA = 'w541';
+const client = new OwnClient(541);
+const CLIENT = client.clientId;
 const ESTIMATE = 0.289;
 const run = String(Math.floor(Math.random() * 1e4)).padStart(4, '0');
-
-const demo = JSON.parse(readFileSync(new URL('../../fixtures/demo.json', import.meta.url), 'utf8'));
-const orderUpdate = { ...demo.wabas[0].templates.find((t: { name: string }) => t.name === 'order_update'), id: 't541' };
-const owner = () => token({ clientId: CLIENT, campaigns: [] });
+const owner = client.token;
 const budget = async (monthly_amount: unknown, as = tokens.bsp) =>
   call('PUT', `/v1/clients/${CLIENT}/budget`, { token: await as(), body: { monthly_amount } });
 
 let batch = 0;
-const sendTen = async () => {
+const sendTen = () => {
   const b = batch++;
-  return call('POST', `/v1/template/messages/${DID}`, {
-    token: await owner(),
-    body: {
-      did: DID,
-      type: 'template',
-      channel: 'MSGCHAN',
-      template: { name: 'order_update', language: 'en_US' },
-      recipients: Array.from({ length: 10 }, (_, i) => ({ to: `549${run}${b}${String(i).padStart(4, '0')}`, params: { body: ['A'] } })),
-    },
-  });
+  return client.send(
+    'order_update',
+    Array.from({ length: 10 }, (_, i) => `549${run}${b}${String(i).padStart(4, '0')}`),
+  );
 };
 
-beforeAll(async () => {
-  await seedDirectory({
-    clients: [{ client_id: CLIENT, client_name: 'Budgets' }],
-    wabas: [waba(WABA, [orderUpdate])],
-    channels: [{ wa_id: DID, client_id: CLIENT, waba_id: WABA, phone_number_id: NUMBER_ID }],
-  });
-  await emulator('POST', 'wabas', { id: WABA, templates: [orderUpdate], phone_numbers: [{ id: NUMBER_ID }] });
-}, 60_000);
+beforeAll(() => client.seed('Budgets', [demoTemplateAs('order_update', { id: 't541' })]), 60_000);
 
 describe('a client’s monthly budget (decisions §24)', () => {
   it('is BSP_CN’s to set: an agent gets 403, an unknown client 404, a negative or missing amount 400', async () => {

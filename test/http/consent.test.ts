@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, emulator, expectErrorShape, token, tokens } from '../support/api.ts';
-import { seedDirectory, waba } from '../support/seed.ts';
+import { call, emulator, expectErrorShape, tokens } from '../support/api.ts';
+import { demoTemplateAs, OwnClient } from '../support/own-client.ts';
 import { until } from '../support/until.ts';
 
 /**
@@ -9,15 +8,10 @@ import { until } from '../support/until.ts';
  * by the API, by people's own "STOP" through Meta's `messages` webhook and by 131050 refusals; MARKETING sends
  * skip who is on it, other categories do not. Client 542 has its own WABA and number.
  */
-const CLIENT = 542;
-const DID = '5215554201';
-const NUMBER_ID = 'p542001';
-const WABA = 'w542';
+const client = new OwnClient(542);
 const run = String(Math.floor(Math.random() * 1e4)).padStart(4, '0');
 const person = (n: number) => `52155${run}${String(n).padStart(3, '0')}`;
-
-const demo = JSON.parse(readFileSync(new URL('../../fixtures/demo.json', import.meta.url), 'utf8'));
-const utility = { ...demo.wabas[0].templates.find((t: { name: string }) => t.name === 'order_update'), id: 't542u' };
+const utility = demoTemplateAs('order_update', { id: 't542u' });
 const marketing = {
   id: 't542m',
   name: 'weekly_offer',
@@ -26,26 +20,10 @@ const marketing = {
   category: 'MARKETING',
   components: [{ type: 'BODY', text: 'This week: {{1}}', example: { body_text: [['20% off']] } }],
 };
-const owner = () => token({ clientId: CLIENT, campaigns: [] });
+const owner = client.token;
 
-const send = async (template: { name: string }, recipients: string[], query = '') =>
-  call('POST', `/v1/template/messages/${DID}${query}`, {
-    token: await owner(),
-    body: {
-      did: DID,
-      type: 'template',
-      channel: 'MSGCHAN',
-      template: { name: template.name, language: 'en_US' },
-      recipients: recipients.map((to) => ({ to, params: { body: ['x'] } })),
-    },
-  });
-const statusOf = async (sendId: string) => (await call('GET', `/v1/sends/${sendId}`, { token: await owner() })).body;
-const settled = (sendId: string) =>
-  until(
-    () => statusOf(sendId),
-    (s) => s.pending === 0,
-    30_000,
-  );
+const send = (template: { name: string }, recipients: string[], query = '') => client.send(template.name, recipients, { query });
+const settled = (sendId: string) => client.settled(sendId);
 const listed = async () =>
   (await call('GET', '/v1/suppressions?size=500', { token: await owner() })).body.data as {
     phone: string;
@@ -54,20 +32,9 @@ const listed = async () =>
   }[];
 const sentTo = async (to: string, template: string) =>
   ((await emulator('GET', `sent?to=${to}&template=${template}`)).sent as unknown[]).length;
-const writes = (from: string, text: string) => emulator('POST', `numbers/${NUMBER_ID}/inbound`, { from, text });
+const writes = (from: string, text: string) => emulator('POST', `numbers/${client.numberId}/inbound`, { from, text });
 
-beforeAll(async () => {
-  await seedDirectory({
-    clients: [{ client_id: CLIENT, client_name: 'Consent' }],
-    wabas: [waba(WABA, [utility, marketing])],
-    channels: [{ wa_id: DID, client_id: CLIENT, waba_id: WABA, phone_number_id: NUMBER_ID }],
-  });
-  await emulator('POST', 'wabas', {
-    id: WABA,
-    templates: [utility, marketing],
-    phone_numbers: [{ id: NUMBER_ID, display_phone_number: DID }],
-  });
-}, 60_000);
+beforeAll(() => client.seed('Consent', [utility, marketing]), 60_000);
 
 describe('opting out and back in (decisions §25)', () => {
   it('a “Stop” keeps the next MARKETING send from the person, not a UTILITY one; “START” takes them off', {
@@ -103,7 +70,13 @@ describe('opting out and back in (decisions §25)', () => {
   it('a 131050 refusal (the person stopped marketing from the business) puts them on the list', { timeout: 120_000 }, async () => {
     // Prepare
     const refusing = person(3);
-    await emulator('POST', 'faults', { path: `/${NUMBER_ID}/messages`, body: `"to":"${refusing}"`, status: 400, code: 131050, times: 1 });
+    await emulator('POST', 'faults', {
+      path: `/${client.numberId}/messages`,
+      body: `"to":"${refusing}"`,
+      status: 400,
+      code: 131050,
+      times: 1,
+    });
     // Act
     const accepted = await send(marketing, [refusing]);
     const status = await settled(accepted.body.send_id);
@@ -124,10 +97,10 @@ describe('/v1/suppressions (decisions §25)', () => {
     const removed = await call('DELETE', `/v1/suppressions/${phone}`, { token: await owner() });
     const gone = await call('DELETE', `/v1/suppressions/${phone}`, { token: await owner() });
     // Assess
-    expect(added.body).toMatchObject({ client_id: CLIENT, created: true, phone, source: 'api', reason: 'asked by phone' });
+    expect(added.body).toMatchObject({ client_id: client.clientId, created: true, phone, source: 'api', reason: 'asked by phone' });
     expect(again.body).toMatchObject({ created: false, reason: 'asked by phone' });
     expect(list.some((e) => e.phone === phone)).toBe(true);
-    expect(removed.body).toEqual({ client_id: CLIENT, phone, removed: true });
+    expect(removed.body).toEqual({ client_id: client.clientId, phone, removed: true });
     expectErrorShape(gone, 404);
   });
 
@@ -135,7 +108,7 @@ describe('/v1/suppressions (decisions §25)', () => {
     // Prepare / Act
     const other = await call('GET', '/v1/suppressions?client_id=7', { token: await owner() });
     const unnamed = await call('GET', '/v1/suppressions', { token: await tokens.bsp() });
-    const named = await call('GET', `/v1/suppressions?client_id=${CLIENT}`, { token: await tokens.bsp() });
+    const named = await call('GET', `/v1/suppressions?client_id=${client.clientId}`, { token: await tokens.bsp() });
     const addForOther = await call('POST', '/v1/suppressions', { token: await owner(), body: { phone: person(5), client_id: 7 } });
     // Assess
     expectErrorShape(other, 403);

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { rateCards } from '#lib/domain/pricing/cards/index.ts';
 import { EMULATOR_TOKEN } from '../../local/graph/emulator.ts';
-import { apiUrl, call, emulator, expectErrorShape, graphUrl, token, tokens } from '../support/api.ts';
-import { seedDirectory, waba } from '../support/seed.ts';
+import { apiUrl, call, emulator, expectErrorShape, graphUrl, tokens } from '../support/api.ts';
+import { demoTemplateAs, OwnClient } from '../support/own-client.ts';
 import { until } from '../support/until.ts';
 
 /**
@@ -11,29 +10,21 @@ import { until } from '../support/until.ts';
  * Meta does and keeps Meta's books; the service keeps the ledger from the statuses. Client 540 has its own WABA
  * and number, whose messages the emulator reports sent, delivered and read.
  */
-const CLIENT = 540;
-const DID = '5215554001';
-const NUMBER_ID = 'p540001';
-const WABA = 'w540';
+const client = new OwnClient(540);
+const CLIENT = client.clientId;
+const DID = client.did;
+const WABA = client.waba;
 /** Three of the card's markets: Argentina, Rest of Asia Pacific (Australia), Rest of Western Europe (Austria). */
 const MARKETS = ['54', '61', '43'];
 const run = String(Math.floor(Math.random() * 1e4)).padStart(4, '0');
 const numberOf = (i: number) => `${MARKETS[i % 3]}9${run}${String(i).padStart(5, '0')}`;
-
-const demo = JSON.parse(readFileSync(new URL('../../fixtures/demo.json', import.meta.url), 'utf8'));
-const orderUpdate = { ...demo.wabas[0].templates.find((t: { name: string }) => t.name === 'order_update'), id: 't540' };
-const owner = () => token({ clientId: CLIENT, campaigns: [] });
+const owner = client.token;
 const today = () => new Date().toISOString().slice(0, 10);
 const cents = (usd: number) => Math.round(usd * 100);
 
 beforeAll(async () => {
-  await seedDirectory({
-    clients: [{ client_id: CLIENT, client_name: 'Costs' }],
-    wabas: [waba(WABA, [orderUpdate])],
-    channels: [{ wa_id: DID, client_id: CLIENT, waba_id: WABA, phone_number_id: NUMBER_ID }],
-  });
-  await emulator('POST', 'wabas', { id: WABA, templates: [orderUpdate], phone_numbers: [{ id: NUMBER_ID }] });
-  await emulator('POST', `numbers/${NUMBER_ID}/statuses`, { statuses: ['sent', 'delivered', 'read'] });
+  await client.seed('Costs', [demoTemplateAs('order_update', { id: 't540' })]);
+  await emulator('POST', `numbers/${client.numberId}/statuses`, { statuses: ['sent', 'delivered', 'read'] });
 }, 60_000);
 
 describe('what a send costs (decisions §24)', () => {
@@ -43,24 +34,11 @@ describe('what a send costs (decisions §24)', () => {
   let status: Record<string, any>;
 
   beforeAll(async () => {
-    const accepted = await call('POST', `/v1/template/messages/${DID}`, {
-      token: await owner(),
-      body: {
-        did: DID,
-        type: 'template',
-        channel: 'MSGCHAN',
-        template: { name: 'order_update', language: 'en_US' },
-        recipients: numbers.map((to) => ({ to, params: { body: [`A-${to}`] } })),
-      },
-    });
+    const accepted = await client.send('order_update', numbers);
     expect(accepted.status).toBe(200);
     sendId = accepted.body.send_id;
     estimate = accepted.body.estimate;
-    status = await until(
-      async () => (await call('GET', `/v1/sends/${sendId}`, { token: await owner() })).body,
-      (s) => s.read === 1_000,
-      300_000,
-    );
+    status = await client.settled(sendId, (s) => s.read === 1_000, 300_000);
     expect(status.read).toBe(1_000);
   }, 330_000);
 

@@ -1,9 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, emulator, token } from '../support/api.ts';
-import { seedDirectory, waba } from '../support/seed.ts';
+import { call, emulator } from '../support/api.ts';
+import { demoTemplateAs, OwnClient } from '../support/own-client.ts';
 import { until } from '../support/until.ts';
 
 /**
@@ -11,37 +10,23 @@ import { until } from '../support/until.ts';
  * the template mid-send (132015 while paused, its status events), and unpauses it by itself after a short period.
  * Client 545 has its own WABA, number, templates and webhook receiver.
  */
-const CLIENT = 545;
-const DID = '5215554501';
-const NUMBER_ID = 'p545001';
-const WABA = 'w545';
+const client = new OwnClient(545);
 const run = String(Math.floor(Math.random() * 1e4)).padStart(4, '0');
 const numberOf = (batch: number, i: number) => `52${run}${batch}${String(i).padStart(4, '0')}`;
-
-const demo = JSON.parse(readFileSync(new URL('../../fixtures/demo.json', import.meta.url), 'utf8'));
-const base = demo.wabas[0].templates.find((t: { name: string }) => t.name === 'order_update');
 // Meta's template ids are numbers: the status events carry them so.
-const pausable = { ...base, id: '545001', name: 'pausable_offer' };
-const disabled = { ...base, id: '545002', name: 'disabled_offer' };
-const owner = () => token({ clientId: CLIENT, campaigns: [] });
-const status = async (sendId: string) => (await call('GET', `/v1/sends/${sendId}`, { token: await owner() })).body;
+const pausable = demoTemplateAs('order_update', { id: '545001', name: 'pausable_offer' });
+const disabled = demoTemplateAs('order_update', { id: '545002', name: 'disabled_offer' });
 const accepted = async (template: string) =>
-  (await emulator('GET', `sent?template=${template}&phone_number_id=${NUMBER_ID}`)).sent as { message: { to: string } }[];
+  (await emulator('GET', `sent?template=${template}&phone_number_id=${client.numberId}`)).sent as { message: { to: string } }[];
 
 const events: { type: string; data: { send_id: string; status: string; pending: number } }[] = [];
 let receiver: Server;
 
 async function sendOf(template: string, batch: number, count: number) {
-  const answer = await call('POST', `/v1/template/messages/${DID}`, {
-    token: await owner(),
-    body: {
-      did: DID,
-      type: 'template',
-      channel: 'MSGCHAN',
-      template: { name: template, language: 'en_US' },
-      recipients: Array.from({ length: count }, (_, i) => ({ to: numberOf(batch, i), params: { body: ['A'] } })),
-    },
-  });
+  const answer = await client.send(
+    template,
+    Array.from({ length: count }, (_, i) => numberOf(batch, i)),
+  );
   expect(answer.status).toBe(200);
   return answer.body.send_id as string;
 }
@@ -56,14 +41,9 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  await seedDirectory({
-    clients: [{ client_id: CLIENT, client_name: 'Pauses' }],
-    wabas: [waba(WABA, [pausable, disabled])],
-    channels: [{ wa_id: DID, client_id: CLIENT, waba_id: WABA, phone_number_id: NUMBER_ID }],
-  });
-  await emulator('POST', 'wabas', { id: WABA, templates: [pausable, disabled], phone_numbers: [{ id: NUMBER_ID }] });
+  await client.seed('Pauses', [pausable, disabled]);
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-  expect((await call('PUT', '/v1/webhook/config', { token: await owner(), body: { url, active: true } })).status).toBe(200);
+  expect((await call('PUT', '/v1/webhook/config', { token: await client.token(), body: { url, active: true } })).status).toBe(200);
 }, 60_000);
 
 afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
@@ -82,12 +62,12 @@ describe('a send whose template Meta pauses (decisions §25)', () => {
     // Act: Meta pauses the template for 5 s
     await emulator('POST', `templates/${pausable.id}/pause`, { seconds: 5 });
     const paused = await until(
-      () => status(sendId),
+      () => client.status(sendId),
       (s) => s.status === 'paused',
       30_000,
     );
     const done = await until(
-      () => status(sendId),
+      () => client.status(sendId),
       (s) => s.status === 'completed',
       120_000,
     );
@@ -118,14 +98,14 @@ describe('a send whose template Meta pauses (decisions §25)', () => {
     );
     await emulator('POST', `templates/${disabled.id}/pause`, { seconds: 3_600 });
     await until(
-      () => status(sendId),
+      () => client.status(sendId),
       (s) => s.status === 'paused',
       30_000,
     );
     // Act
     await emulator('POST', `templates/${disabled.id}/status`, { status: 'DISABLED' });
     const done = await until(
-      () => status(sendId),
+      () => client.status(sendId),
       (s) => s.pending === 0,
       60_000,
     );

@@ -1,48 +1,25 @@
-import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, emulator, expectErrorShape, token } from '../support/api.ts';
-import { seedDirectory, waba } from '../support/seed.ts';
-import { until } from '../support/until.ts';
+import { demoTemplateAs, OwnClient } from '../support/own-client.ts';
 
 /**
  * Resending what failed, on the running local stack (decisions §25, issue 35). Client 543 has its own WABA and
  * number; the emulator refuses some recipients once, each with its own code.
  */
-const CLIENT = 543;
-const DID = '5215554301';
-const NUMBER_ID = 'p543001';
-const WABA = 'w543';
+const client = new OwnClient(543);
 const run = String(Math.floor(Math.random() * 1e4)).padStart(4, '0');
 const numberOf = (batch: number, i: number) => `52${run}${batch}${String(i).padStart(4, '0')}`;
-
-const demo = JSON.parse(readFileSync(new URL('../../fixtures/demo.json', import.meta.url), 'utf8'));
-const orderUpdate = { ...demo.wabas[0].templates.find((t: { name: string }) => t.name === 'order_update'), id: 't543' };
-const owner = () => token({ clientId: CLIENT, campaigns: [] });
-const status = async (sendId: string) => (await call('GET', `/v1/sends/${sendId}`, { token: await owner() })).body;
-const settled = (sendId: string) =>
-  until(
-    () => status(sendId),
-    (s) => s.pending === 0,
-    60_000,
-  );
 const refuse = (to: string, code: number) =>
-  emulator('POST', 'faults', { path: `/${NUMBER_ID}/messages`, body: `"to":"${to}"`, status: 400, code, times: 1 });
+  emulator('POST', 'faults', { path: `/${client.numberId}/messages`, body: `"to":"${to}"`, status: 400, code, times: 1 });
 const accepted = async (to: string) => ((await emulator('GET', `sent?to=${to}`)).sent as unknown[]).length;
 const resend = async (sendId: string, which: string, key?: string, query = '') =>
   call('POST', `/v1/sends/${sendId}/resend${query}`, {
-    token: await owner(),
+    token: await client.token(),
     body: { which },
     ...(key && { headers: { 'idempotency-key': key } }),
   });
 
-beforeAll(async () => {
-  await seedDirectory({
-    clients: [{ client_id: CLIENT, client_name: 'Resends' }],
-    wabas: [waba(WABA, [orderUpdate])],
-    channels: [{ wa_id: DID, client_id: CLIENT, waba_id: WABA, phone_number_id: NUMBER_ID }],
-  });
-  await emulator('POST', 'wabas', { id: WABA, templates: [orderUpdate], phone_numbers: [{ id: NUMBER_ID }] });
-}, 60_000);
+beforeAll(() => client.seed('Resends', [demoTemplateAs('order_update', { id: 't543' })]), 60_000);
 
 describe('resending (decisions §25)', () => {
   const numbers = Array.from({ length: 100 }, (_, i) => numberOf(1, i));
@@ -53,19 +30,10 @@ describe('resending (decisions §25)', () => {
 
   beforeAll(async () => {
     for (const { to, code } of refusals) await refuse(to, code);
-    const sent = await call('POST', `/v1/template/messages/${DID}`, {
-      token: await owner(),
-      body: {
-        did: DID,
-        type: 'template',
-        channel: 'MSGCHAN',
-        template: { name: 'order_update', language: 'en_US' },
-        recipients: numbers.map((to) => ({ to, params: { body: [`A-${to}`] } })),
-      },
-    });
+    const sent = await client.send('order_update', numbers);
     expect(sent.status).toBe(200);
     original = sent.body.send_id;
-    expect(await settled(original)).toMatchObject({ sent: 80, failed: 20 });
+    expect(await client.settled(original)).toMatchObject({ sent: 80, failed: 20 });
   }, 90_000);
 
   it('resends only the failed recipients worth another try, with their values, once; the same key answers the same send', {
@@ -77,8 +45,8 @@ describe('resending (decisions §25)', () => {
     const dry = await resend(original, 'failed', undefined, '?dry_run=true');
     const first = await resend(original, 'failed', key);
     const again = await resend(original, 'failed', key);
-    const resent = await settled(first.body.send_id);
-    const source = await status(original);
+    const resent = await client.settled(first.body.send_id);
+    const source = await client.status(original);
     // Assess
     expect(dry.body).toMatchObject({ dry_run: true, total: 5, valid: 5 });
     expect(first.status).toBe(200);
@@ -94,7 +62,7 @@ describe('resending (decisions §25)', () => {
 
   it('answers 409 nothing_to_resend when no recipient is left to resend, 400 for another `which`, 404 for another client’s send', async () => {
     // Prepare: the resend itself failed nobody
-    const resent = (await status(original)).resent_as[0];
+    const resent = (await client.status(original)).resent_as[0];
     // Act
     const nothing = await resend(resent, 'failed');
     const unknownWhich = await resend(original, 'everyone');
