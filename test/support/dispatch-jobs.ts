@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { SendRecord } from '#lib/domain/ports.ts';
 import type { DispatchJob, JobRecipient } from '#lib/domain/sending/job.ts';
 import type { MetaTemplate } from '#lib/domain/template-record.ts';
 
@@ -40,3 +41,15 @@ export function jobOf(recipients: JobRecipient[], extra: Partial<DispatchJob> = 
 
 /** track_order's template as a job carries it, filed under another category (a campaign's MARKETING, say). */
 export const templateOf = (category: string) => ({ ...jobOf([]).template, category });
+
+/** The send jobOf's jobs belong to (`send-1` of client 7, one job), begun `queuing` at `atMs` of `total` recipients. */
+export const sendOfJobs = (total: number, atMs: number): SendRecord => ({
+  send_id: 'send-1',
+  client_id: 7,
+  did: '5215550001',
+  template: { name: 'track_order', language: 'en_US' },
+  status: 'queuing',
+  created_at: new Date(atMs).toISOString(),
+  total,
+  jobs: 1,
+});

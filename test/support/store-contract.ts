@@ -1,3 +1,4 @@
+import { NO_COUNTS } from '#lib/domain/send-status.ts';
 import { describe, expect, it } from 'vitest';
 import type { ServiceEvent } from '#lib/domain/events.ts';
 import { type DeliveryReport, deliveryChange } from '#lib/domain/delivery.ts';
@@ -419,17 +420,7 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
         created_at: new Date().toISOString(),
         total,
         jobs: 1,
-        counts: {
-          duplicates_removed: repeats,
-          suppressed: 0,
-          held: 0,
-          expired: 0,
-          sent: 0,
-          failed: 0,
-          delivered: 0,
-          read: 0,
-          cancelled: 0,
-        },
+        counts: { ...NO_COUNTS, duplicates_removed: repeats },
       };
       await store.begin(send);
       await store.settle(send, 'queued');

@@ -17,7 +17,7 @@ import type { MetaTemplate } from '#lib/domain/template-record.ts';
 import { GraphError } from '../../local/graph/graph-error.ts';
 import { checkMessage, storedAuthenticationComponents } from '../../local/graph/message-check.ts';
 import { peakSecond } from '../support/accept-times.ts';
-import { demoTemplate, demoTemplates, jobOf, recipient } from '../support/dispatch-jobs.ts';
+import { demoTemplate, demoTemplates, jobOf, recipient, sendOfJobs } from '../support/dispatch-jobs.ts';
 import { EventClock } from '../support/event-clock.ts';
 import { MemoryPacer, MemorySendStore, MemoryThroughputStore } from '../support/memory/stores.ts';
 
@@ -77,16 +77,7 @@ async function world(
 ) {
   const clock = virtualClock();
   const sends = new MemorySendStore();
-  const send: SendRecord = {
-    send_id: 'send-1',
-    client_id: 7,
-    did: '5215550001',
-    template: { name: 'track_order', language: 'en_US' },
-    status: 'queuing',
-    created_at: new Date(clock.now()).toISOString(),
-    total,
-    jobs: 1,
-  };
+  const send = sendOfJobs(total, clock.now());
   await sends.begin(send);
   if (options.status !== 'queuing') await sends.settle(send, options.status === 'abandoned' ? 'abandoned' : 'queued');
   const pacer = new MemoryPacer();

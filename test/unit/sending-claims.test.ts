@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ClaimLease, SendRecord } from '#lib/domain/ports.ts';
+import type { ClaimLease } from '#lib/domain/ports.ts';
 import { BLOCK, blockAt, claimBlockAt, unsentOf } from '#lib/domain/sending/claims.ts';
 import { crowdedWaitMs, MAX_CROWDED_WAIT_MS } from '#lib/domain/sending/lanes.ts';
-import { jobOf, recipient } from '../support/dispatch-jobs.ts';
+import { jobOf, recipient, sendOfJobs } from '../support/dispatch-jobs.ts';
 import { MemorySendStore } from '../support/memory/stores.ts';
 
 /**
@@ -14,16 +14,7 @@ const lease = (holder: string, untilMs = NOW + 60_000): ClaimLease => ({ holder,
 
 async function ledgerWithSend(total: number) {
   const ledger = new MemorySendStore();
-  const send: SendRecord = {
-    send_id: 'send-1',
-    client_id: 7,
-    did: '5215550001',
-    template: { name: 'track_order', language: 'en_US' },
-    status: 'queuing',
-    created_at: new Date(NOW).toISOString(),
-    total,
-    jobs: 1,
-  };
+  const send = sendOfJobs(total, NOW);
   await ledger.begin(send);
   await ledger.settle(send, 'queued');
   const recipients = Array.from({ length: total }, (_, i) => recipient(`52155501${String(i).padStart(3, '0')}`));

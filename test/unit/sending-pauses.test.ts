@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { silentLog } from '#lib/domain/log.ts';
-import type { MessageAnswer, SendRecord } from '#lib/domain/ports.ts';
+import type { MessageAnswer } from '#lib/domain/ports.ts';
 import { sendStatusOf } from '#lib/domain/send-status.ts';
 import { type DispatchDeps, type DispatchResult, dispatchJob } from '#lib/domain/sending/dispatcher.ts';
 import { DEFAULT_DISPATCH } from '#lib/domain/sending/settings.ts';
-import { jobOf, recipient } from '../support/dispatch-jobs.ts';
+import { jobOf, recipient, sendOfJobs } from '../support/dispatch-jobs.ts';
 import { EventClock } from '../support/event-clock.ts';
 import { MemoryPacer, MemorySendStore, MemoryTemplatePauses, MemoryThroughputStore } from '../support/memory/stores.ts';
 
@@ -22,16 +22,7 @@ async function pausedWorld(
 ) {
   const clock = new EventClock();
   const sends = new MemorySendStore();
-  const send: SendRecord = {
-    send_id: 'send-1',
-    client_id: 7,
-    did: '5215550001',
-    template: { name: 'track_order', language: 'en_US' },
-    status: 'queuing',
-    created_at: new Date(clock.now()).toISOString(),
-    total,
-    jobs: 1,
-  };
+  const send = sendOfJobs(total, clock.now());
   await sends.begin(send);
   await sends.settle(send, 'queued');
   const pauses = new MemoryTemplatePauses();
