@@ -65,8 +65,11 @@ export async function editTemplate(deps: EditDeps, caller: Caller, input: EditIn
   if (body.optimization_spec) edit.optimization = body.optimization_spec;
   // Every record of the template, for every client sharing the WABA, shows the new content.
   const siblings = await deps.records.listForTemplate(record.waba_id, current.id);
+  const now = () => deps.now?.() ?? new Date().toISOString();
+  // Status news Meta dated before the edit began is about the template before it (it arrives late, not in order).
+  const editedSince = now();
   const store = (stored: MetaTemplate) =>
-    deps.records.replaceMetaTemplate(siblings, stored, 'edit', deps.now?.() ?? new Date().toISOString()).catch((error: unknown) => {
+    deps.records.replaceMetaTemplate(siblings, stored, 'edit', now(), editedSince).catch((error: unknown) => {
       // Other writers kept winning on these records: the upstream holds the edit and the next sync stores it.
       if (error instanceof AssignmentConflict) throw new Conflict('The template records changed while this edit was stored; retry it');
       throw error;

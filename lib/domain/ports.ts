@@ -143,8 +143,17 @@ export interface TemplateRecordStore {
    * as the store allows; a record whose (client, template) has records already is left out and answered back.
    */
   registerEach(records: TemplateRecord[]): Promise<{ refused: TemplateRecord[] }>;
-  /** Replaces the meta_template of the given records (an edit reaches every sibling, a test's fixture). */
-  replaceMetaTemplate(records: TemplateRecord[], meta: MetaTemplate, source: 'edit' | 'sync', now: string): Promise<void>;
+  /**
+   * Replaces the meta_template of the given records (an edit reaches every sibling, a test's fixture) with the
+   * template as the upstream held it at `heldSince` (default `now`): older status news is then stale.
+   */
+  replaceMetaTemplate(
+    records: TemplateRecord[],
+    meta: MetaTemplate,
+    source: 'edit' | 'sync',
+    now: string,
+    heldSince?: string,
+  ): Promise<void>;
   /**
    * Revises one client's records of one template from what they hold now (a notification or a sync): `revise`
    * gets them as read, consistently, and answers the template they then have and the events of the change,

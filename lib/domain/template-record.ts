@@ -95,6 +95,28 @@ export function newRecordId(now = Date.now()): string {
   return (seconds + random).slice(0, 24);
 }
 
+/**
+ * A record holding `meta`, the template as the upstream held it at `heldSince` (an edit's start, a read): status
+ * news Meta dated before that moment describes an older template and is dropped when it arrives late.
+ */
+export function replacedRecord(
+  r: TemplateRecord,
+  meta: MetaTemplate,
+  source: 'edit' | 'sync',
+  now: string,
+  heldSince: string,
+): TemplateRecord {
+  const since = Date.parse(heldSince);
+  return {
+    ...r,
+    meta_template: meta,
+    headerType: headerTypeOf(meta.components),
+    syncMeta: { synced_at: now, source },
+    updated_at: now,
+    notified_at: { ...r.notified_at, template_status: Math.max(r.notified_at?.template_status ?? 0, since) },
+  };
+}
+
 /** The media kind of a template's header, stored as the record's headerType. */
 export function headerTypeOf(components: Record<string, unknown>[]): TemplateRecord['headerType'] {
   const header = components.find((c) => String(c?.type).toUpperCase() === 'HEADER');

@@ -1,5 +1,5 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { headerTypeOf, type MetaTemplate, type TemplateRecord } from '#lib/domain/template-record.ts';
+import { type MetaTemplate, replacedRecord, type TemplateRecord } from '#lib/domain/template-record.ts';
 import { revisedRecord } from '#lib/domain/meta-notifications.ts';
 import { BULK_SAFETY_MS } from '#lib/domain/bulk-status.ts';
 import type { ServiceEvent } from '#lib/domain/events.ts';
@@ -504,16 +504,9 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
    * Each (client, template) of the records in one transaction with its listing entry; the events go with the
    * first, so a change and its event are never written one without the other.
    */
-  async replaceMetaTemplate(records: TemplateRecord[], meta: MetaTemplate, source: 'edit' | 'sync', now: string) {
+  async replaceMetaTemplate(records: TemplateRecord[], meta: MetaTemplate, source: 'edit' | 'sync', now: string, heldSince = now) {
     const ids = new Set(records.map((r) => r.id));
-    // headerType derives from the components, so it changes with them (never left stale by an edit or a sync).
-    const replaced = (r: TemplateRecord): TemplateRecord => ({
-      ...r,
-      meta_template: meta,
-      headerType: headerTypeOf(meta.components),
-      syncMeta: { synced_at: now, source },
-      updated_at: now,
-    });
+    const replaced = (r: TemplateRecord) => replacedRecord(r, meta, source, now, heldSince);
     const groups = [...byAggregate(records).values()];
     const target = canonical(meta);
     await inParallel(groups, REWRITE_PARALLELISM, (group) =>

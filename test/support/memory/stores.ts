@@ -54,7 +54,7 @@ import type { DeliveryState } from '#lib/domain/delivery.ts';
 import type { DispatchJob, RecipientParams } from '#lib/domain/sending/job.ts';
 import { PAUSE_PERIODS_MS } from '#lib/domain/sending/pauses.ts';
 import { NO_COUNTS } from '#lib/domain/send-status.ts';
-import { assignmentSlot, headerTypeOf, type MetaTemplate, type TemplateRecord } from '#lib/domain/template-record.ts';
+import { assignmentSlot, type MetaTemplate, replacedRecord, type TemplateRecord } from '#lib/domain/template-record.ts';
 import { type ListingCriteria, type ListingEntry, listingEntryOf, pageOfEntries } from '#lib/domain/template-listing.ts';
 import { DeliveryChanged, type DeliveryStatus, type WebhookConfig, type WebhookDelivery } from '#lib/domain/webhook.ts';
 
@@ -290,16 +290,11 @@ export class MemoryTemplateRecordStore implements TemplateRecordStore {
     return { revised: true, events: copy(revision.events) };
   }
 
-  async replaceMetaTemplate(records: TemplateRecord[], meta: MetaTemplate, source: 'edit' | 'sync', now: string) {
+  async replaceMetaTemplate(records: TemplateRecord[], meta: MetaTemplate, source: 'edit' | 'sync', now: string, heldSince = now) {
     for (const r of records) {
       const stored = this.records.get(r.id);
       if (stored) {
-        Object.assign(stored, {
-          meta_template: copy(meta),
-          headerType: headerTypeOf(meta.components),
-          syncMeta: { synced_at: now, source },
-          updated_at: now,
-        });
+        Object.assign(stored, replacedRecord(stored, copy(meta), source, now, heldSince));
         this.bump(stored);
       }
     }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { changeTemplateStatus } from '#lib/domain/bulk-status.ts';
 import { listProducts } from '#lib/domain/catalogs.ts';
 import { editTemplate, NO_CHANGE_MESSAGE } from '#lib/domain/edit-template.ts';
+import { applyNotification } from '#lib/domain/meta-notifications.ts';
 import { InvalidRequest, NotFound, Unprocessable, UpstreamUnavailable } from '#lib/domain/errors.ts';
 import { dryRunSend, sendTemplate } from '#lib/domain/send.ts';
 import { listTemplates } from '#lib/domain/templates.ts';
@@ -30,6 +31,27 @@ describe('edit (use case, in memory)', () => {
     expect(siblings.length).toBeGreaterThan(1);
     for (const record of siblings) expect(record).toMatchObject({ meta_template: { status: 'PENDING' }, headerType: 'TEXT' });
     expect(world.emulator.model.findTemplate(current.id)?.template.components).toEqual(components);
+  });
+
+  it('drops status news Meta dated before the edit when it arrives after it: the record stays PENDING', async () => {
+    // Prepare: an approval Meta sent a second before the edit, still on its way
+    const world = memoryWorld();
+    const current = (await world.records.get(ORDER_UPDATE_EN))!.meta_template;
+    const editedAt = Date.parse('2026-11-26T09:00:00.500Z');
+    const components = [{ type: 'HEADER', format: 'TEXT', text: 'Update' }, ...current.components];
+    await editTemplate({ ...world, now: () => new Date(editedAt).toISOString() }, acme, {
+      did: DID,
+      recordId: ORDER_UPDATE_EN,
+      body: { components },
+    });
+    // Act: the late approval (entry time in whole seconds, as Meta sends it), then one after the edit
+    const late = { kind: 'template_status' as const, waba_id: '100200300', template_id: current.id, event: 'APPROVED', reason: 'NONE' };
+    await applyNotification(world, { ...late, at: Math.floor(editedAt / 1000) * 1000 });
+    const afterLate = (await world.records.get(ORDER_UPDATE_EN))!.meta_template.status;
+    await applyNotification(world, { ...late, event: 'REJECTED', at: editedAt + 60_000 });
+    // Assess
+    expect(afterLate).toBe('PENDING');
+    expect((await world.records.get(ORDER_UPDATE_EN))!.meta_template.status).toBe('REJECTED');
   });
 
   it('refuses a category change of an APPROVED template', async () => {
