@@ -8,7 +8,7 @@ import { measureSendPath } from './send-path.ts';
 import { numbersScenario, simulationTable, tenantsScenario } from './simulate.ts';
 import { measureStorePaths } from './store-paths.ts';
 import { PACE_SHARE } from '#lib/domain/sending/throughput.ts';
-import { DispatchMessages } from '#lib/workers.ts';
+import { DispatchMessages } from '#lib/manifest/workers.ts';
 
 /**
  * `npm run bench`: every figure as a ratio to a baseline measured in the same run, written to BENCHMARKS.md

@@ -1,7 +1,7 @@
 import type { DispatchJob } from '#lib/domain/sending/job.ts';
 import type { SendRecord } from '#lib/domain/ports.ts';
 import { dispatchConcurrency } from '#lib/config.ts';
-import { DispatchMessages } from '#lib/workers.ts';
+import { DispatchMessages } from '#lib/manifest/workers.ts';
 import { jobOf, recipient, templateOf } from '../test/support/dispatch-jobs.ts';
 import { SimClock } from './sim/clock.ts';
 import { World } from './sim/world.ts';

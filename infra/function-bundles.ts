@@ -1,8 +1,9 @@
 import { copyFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { build } from 'esbuild';
-import { ROUTE_NOT_FOUND, routes, type Needs } from '#lib/routes.ts';
-import { workers } from '#lib/workers.ts';
+import { ROUTE_NOT_FOUND, routes } from '#lib/manifest/routes.ts';
+import type { Needs } from '#lib/manifest/needs.ts';
+import { workers } from '#lib/manifest/workers.ts';
 import { esbuildOptions } from './bundling.ts';
 
 export const ROOT = join(import.meta.dirname, '..');
@@ -14,9 +15,9 @@ export interface DeployedFunction {
   needs: Needs;
   kind: 'http' | 'worker';
   multipart: boolean;
-  /** A worker that sets when the messages it fails come back (lib/workers.ts). */
+  /** A worker that sets when the messages it fails come back (lib/manifest/workers.ts). */
   redelivers?: boolean;
-  /** Files the function serves, copied beside its bundle (lib/routes.ts `files`). */
+  /** Files the function serves, copied beside its bundle (lib/manifest/routes/ `files`). */
   files?: readonly { from: string; to: string }[];
 }
 

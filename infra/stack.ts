@@ -18,12 +18,15 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#lib/adapters/dynamo/table.ts';
 import type { ClaimNames } from '#lib/auth/claim-names.ts';
-import { EVENT_RULES } from '#lib/events.ts';
+import { EVENT_RULES } from '#lib/manifest/events.ts';
 import { GRAPH_TOKEN_UNSET } from '#lib/adapters/graph/token.ts';
-import { QUEUES } from '#lib/queues.ts';
-import { GetApiDocs, type Needs, ReceiveMetaWebhook, ROUTE_NOT_FOUND, routes } from '#lib/routes.ts';
-import { type SettingSources, settingsFor } from '#lib/config.ts';
-import { DispatchMessages, workers } from '#lib/workers.ts';
+import { QUEUES } from '#lib/manifest/queues.ts';
+import { GetApiDocs } from '#lib/manifest/routes/docs.ts';
+import type { Needs } from '#lib/manifest/needs.ts';
+import { ReceiveMetaWebhook } from '#lib/manifest/routes/meta.ts';
+import { ROUTE_NOT_FOUND, routes } from '#lib/manifest/routes.ts';
+import { type SettingSources, settingsFor } from '#lib/manifest/needs.ts';
+import { DispatchMessages, workers } from '#lib/manifest/workers.ts';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '#lib/log/service.ts';
 import { deployedFunctions } from './function-bundles.ts';
 import { prebuildBundles, ServiceFunction } from './service-function.ts';
@@ -122,7 +125,7 @@ export class TemplateMessagingStack extends Stack {
       Object.entries(QUEUES).map(([key, def]) => {
         const deadLetterQueue = new Queue(this, `${key}Dlq`, {
           retentionPeriod: Duration.days(14),
-          // As its queue's: a worker may consume it (lib/workers.ts `deadLetters`).
+          // As its queue's: a worker may consume it (lib/manifest/workers.ts `deadLetters`).
           visibilityTimeout: Duration.seconds(def.visibilityTimeoutSeconds),
           encryption: QueueEncryption.SQS_MANAGED,
           enforceSSL: true,
@@ -178,7 +181,7 @@ export class TemplateMessagingStack extends Stack {
       reason: "The Meta app's secret is issued by Meta (rotated in the app dashboard), and the verify token is registered there.",
     });
 
-    // Service events: the bus, and the rules of lib/events.ts sending matching events to their queues.
+    // Service events: the bus, and the rules of lib/manifest/events.ts sending matching events to their queues.
     const bus = new EventBus(this, 'Events');
     // An event EventBridge cannot hand to its target (after its own retries for up to a day) is kept here.
     const eventsDlq = new Queue(this, 'EventTargetDlq', {
@@ -231,7 +234,7 @@ export class TemplateMessagingStack extends Stack {
       messagesPerSecond: props.messagesPerSecond,
       schedules: { group: scheduleGroup.scheduleGroupName, queueArn: queues.sendRelease.queue.queueArn, roleArn: schedulerRole.roleArn },
     };
-    /** Grants and settings from a function's declared needs (lib/routes.ts): nothing more. */
+    /** Grants and settings from a function's declared needs (lib/manifest/routes/): nothing more. */
     const grantNeeds = (fn: ServiceFunction, needs: Needs) => {
       for (const [name, value] of Object.entries(settingsFor(needs, sources))) fn.addEnvironment(name, value);
       if (needs.table !== 'none') {

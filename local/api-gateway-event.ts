@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { RouteDef } from '#lib/routes.ts';
+import type { RouteDef } from '#lib/manifest/route.ts';
 
 const TEXT_TYPES = /^(application\/(json|[\w.+-]+\+json|x-www-form-urlencoded|xml)|text\/)/i;
 

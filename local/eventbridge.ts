@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { EVENT_RULES, matchesPattern } from '#lib/events.ts';
+import { EVENT_RULES, matchesPattern } from '#lib/manifest/events.ts';
 
 /**
  * A stand-in for EventBridge's PutEvents (AWS JSON 1.1, `AWSEvents.PutEvents`): each entry becomes the
  * event EventBridge would deliver and goes to the targets of the rules it matches, by the same patterns the
- * stack declares (lib/events.ts). Routed events are kept for inspection; faults can be injected.
+ * stack declares (lib/manifest/events.ts). Routed events are kept for inspection; faults can be injected.
  */
 export interface RoutedEvent {
   rule: string;

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
-import { openApiDocument } from '#lib/openapi.ts';
-import { type RouteDef, routes } from '#lib/routes.ts';
+import { openApiDocument } from '#lib/docs/openapi.ts';
+import type { RouteDef } from '#lib/manifest/route.ts';
+import { routes } from '#lib/manifest/routes.ts';
 
 /**
  * Requests a hostile client might send to any route of the manifest: real paths with junk in their

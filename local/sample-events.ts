@@ -2,14 +2,17 @@ import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { APIGatewayProxyEventV2, SQSEvent } from 'aws-lambda';
-import { type RouteDef, ROUTE_NOT_FOUND, routes, SAMPLE, type SampleRequest } from '#lib/routes.ts';
+import type { RouteDef, SampleRequest } from '#lib/manifest/route.ts';
+import { ROUTE_NOT_FOUND, routes } from '#lib/manifest/routes.ts';
+import { dlqName, QUEUES } from '#lib/manifest/queues.ts';
+import { type WorkerDef, workers } from '#lib/manifest/workers.ts';
 import { apiGatewayEvent } from './api-gateway-event.ts';
 import { mintToken, ROOT } from './keys.ts';
 
 /**
  * One sample event per deployed function (`events/<FunctionName>.json`, written by `npm run events`), shaped
  * as API Gateway (HTTP API 2.0), SQS, EventBridge Scheduler or Cognito hands it over, against the demo fixture
- * (`npm start`). An HTTP function's sample is its route's (lib/routes.ts). Secrets are placeholders filled in
+ * (`npm start`). An HTTP function's sample is its route's (lib/manifest/routes/). Secrets are placeholders filled in
  * for a running stack (`fillSampleEvent`, `npm run sam:env`): `{{token:<name>}}` a bearer token of the local
  * issuer, `{{meta-signature}}` the body's X-Hub-Signature-256, `{{meta-verify-token}}` the verify token.
  */
@@ -21,7 +24,6 @@ export const SAMPLE_TOKENS = {
   delta: { clientId: 10, campaigns: [], sub: 'sample-delta' },
 } as const satisfies Record<NonNullable<SampleRequest['token']>, unknown>;
 
-const { record: RECORD, did: DID, unknownId: NO_SUCH_ID } = SAMPLE;
 /** Every sample's time: the committed events stay the same from one `npm run events` to the next. */
 const SAMPLE_TIME = new Date('2026-01-01T00:00:00Z');
 
@@ -48,7 +50,7 @@ export function httpSampleEvent(sample: HttpSample): APIGatewayProxyEventV2 {
   return apiGatewayEvent(request, route, sample.path, `sample-${sample.route}`, SAMPLE_TIME);
 }
 
-const sqsEvent = (queue: string, bodies: unknown[]): SQSEvent => ({
+const sqsEvent = (queue: string, bodies: readonly unknown[]): SQSEvent => ({
   Records: bodies.map((body, i) => ({
     messageId: `sample-${queue}-${i + 1}`,
     receiptHandle: `sample-receipt-${i + 1}`,
@@ -67,23 +69,6 @@ const sqsEvent = (queue: string, bodies: unknown[]): SQSEvent => ({
   })),
 });
 
-/** A dispatch job of a send that does not exist. */
-const JOB_OF_NO_SEND = {
-  send_id: NO_SUCH_ID,
-  client_id: 7,
-  did: DID,
-  waba_id: '100200300',
-  phone_number_id: '110001',
-  channel: 'MSGCHAN',
-  template: { name: 'order_update', language: 'en_US', id: '9001', components: [] },
-  total_contacts: 1,
-  job: 1,
-  jobs: 1,
-  first_index: 0,
-  recipients: [{ to: '5215550100001', params: { body: ['A-1001'] } }],
-};
-
-/** The workers' and the identity trigger's samples, and what each leaves undone (none: `[]` failures). */
 /** EventBridge's scheduled event, as a scheduled worker gets it. */
 const SCHEDULED = {
   version: '0',
@@ -97,42 +82,16 @@ const SCHEDULED = {
   detail: {},
 };
 
+/** A worker's sample event: its manifest sample on the queue it consumes, or the schedule's event. */
+function workerSampleEvent(worker: WorkerDef): unknown {
+  if (!('queue' in worker.trigger)) return SCHEDULED;
+  const queue = QUEUES[worker.trigger.queue];
+  return sqsEvent(worker.trigger.deadLetters ? dlqName(queue) : queue.name, worker.sample ?? []);
+}
+
+/** The workers' samples (lib/manifest/workers.ts) and the identity trigger's; each leaves nothing undone. */
 export const OTHER_SAMPLES: Record<string, unknown> = {
-  // An event of client 10, whose configuration the PutWebhookConfig sample leaves inactive: logged `skipped`.
-  DeliverWebhooks: sqsEvent('template-webhook-events', [
-    {
-      detail: {
-        id: 'sample-event-1',
-        type: 'template.created',
-        occurred_at: '2026-01-01T00:00:00.000Z',
-        client_id: 10,
-        correlation_id: 'sample',
-        data: { id: RECORD, client_id: 10, waba_id: '100200500', status: 'PENDING' },
-      },
-    },
-  ]),
-  // A job whose lease nobody holds: the sync says so and does nothing.
-  SyncTemplatesWorker: sqsEvent('template-sync', [{ client_id: 10, lease_id: 'sample-lease-not-held' }]),
-  // A job of a send that does not exist: dropped.
-  DispatchMessages: sqsEvent('template-dispatch', [JOB_OF_NO_SEND]),
-  // EventBridge Scheduler's message for a send that does not exist: skipped.
-  ReleaseScheduledSends: sqsEvent('send-release', [{ send_id: 'sample-send-never-accepted' }]),
-  // The same job of a send that does not exist, given up on: dropped.
-  AbandonDispatchJobs: sqsEvent('template-dispatch-dlq', [JOB_OF_NO_SEND]),
-  // The same sync job, given up on: the lease is not held, the run recorded failed for client 10.
-  AbandonSyncJobs: sqsEvent('template-sync-dlq', [{ client_id: 10, lease_id: 'sample-lease-not-held' }]),
-  // Meta's quality rating of template 9001, as the webhook route queues it.
-  ApplyMetaNotifications: sqsEvent('meta-notifications', [
-    {
-      waba_id: '100200300',
-      at: 1767225600000,
-      field: 'message_template_quality_update',
-      value: { previous_quality_score: 'UNKNOWN', new_quality_score: 'GREEN', message_template_id: 9001 },
-    },
-  ]),
-  RelayOutbox: SCHEDULED,
-  // The same schedule: yesterday's figures of every WABA beside the ledger.
-  ReconcileCosts: SCHEDULED,
+  ...Object.fromEntries(workers.map((worker) => [worker.name, workerSampleEvent(worker)])),
   PreTokenGeneration: {
     version: '2',
     triggerSource: 'TokenGeneration_Authentication',

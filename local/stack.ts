@@ -4,10 +4,12 @@ import { parseDirectoryFile } from '#lib/adapters/directory-file.ts';
 import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
 import { rebuildDerivedItems } from '#lib/adapters/dynamo/derived-items.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
-import { settingsFor } from '#lib/config.ts';
-import { QUEUES } from '#lib/queues.ts';
-import { type Needs, type QueueKey, ReceiveMetaWebhook, ROUTE_NOT_FOUND, routes } from '#lib/routes.ts';
-import { workers } from '#lib/workers.ts';
+import { settingsFor } from '#lib/manifest/needs.ts';
+import { QUEUES } from '#lib/manifest/queues.ts';
+import type { Needs, QueueKey } from '#lib/manifest/needs.ts';
+import { ReceiveMetaWebhook } from '#lib/manifest/routes/meta.ts';
+import { ROUTE_NOT_FOUND, routes } from '#lib/manifest/routes.ts';
+import { workers } from '#lib/manifest/workers.ts';
 import { startApiServer } from './api-server.ts';
 import { LocalEventBridge } from './eventbridge.ts';
 import { LocalScheduler } from './scheduler.ts';
@@ -42,7 +44,7 @@ export interface LocalStackOptions {
    * when missing, the fixture loaded into it when it is empty, and the stack never stops it.
    */
   dynamoEndpoint?: string;
-  /** Workers of lib/workers.ts not to run (a benchmark of the send path leaves its jobs undispatched). */
+  /** Workers of lib/manifest/workers.ts not to run (a benchmark of the send path leaves its jobs undispatched). */
   skipWorkers?: string[];
   /** Workers' timeouts in seconds instead of the manifest's (a crash test's shorter dispatcher and leases). */
   workerTimeouts?: Record<string, number>;
@@ -59,7 +61,7 @@ export interface LocalStack {
   emulator?: GraphEmulator;
   tableName: string;
   sqsEndpoint: string;
-  /** Queue URLs by the keys of lib/queues.ts. */
+  /** Queue URLs by the keys of lib/manifest/queues.ts. */
   queueUrls: Record<string, string>;
   /** The settings the stack gives its functions (table, endpoints, queues, issuer, upstream, Meta secrets). */
   settings: Record<string, string>;

@@ -4,7 +4,9 @@ import { mintToken, ROOT } from './keys.ts';
 import type { MessageStatus } from './graph/emulator.ts';
 import { logFormatOf, writePrettyLogs } from './pretty-logs.ts';
 import { startLocalStack } from './stack.ts';
-import { GetApiDocs, GetOpenApi, ListClientMsgChannels, ReceiveMetaWebhook } from '#lib/routes.ts';
+import { GetApiDocs, GetOpenApi } from '#lib/manifest/routes/docs.ts';
+import { ListClientMsgChannels } from '#lib/manifest/routes/channels.ts';
+import { ReceiveMetaWebhook } from '#lib/manifest/routes/meta.ts';
 
 /** `npm start`: the whole service on 127.0.0.1. PORT, FIXTURE and GRAPH_API_URL as in decisions §10. */
 const started = Date.now();

@@ -25,7 +25,7 @@ export interface WorldSettings {
   dbLatencyMs: number;
   /** Invocations the event source adds a second (AWS: about 300 a minute); Infinity for a warmed-up service. */
   rampPerSecond: number;
-  /** Jobs an invocation takes at once and dispatches side by side (lib/workers.ts, DispatchMessages). */
+  /** Jobs an invocation takes at once and dispatches side by side (lib/manifest/workers.ts, DispatchMessages). */
   batchSize: number;
 }
 

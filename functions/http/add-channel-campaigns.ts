@@ -2,7 +2,7 @@ import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { addAssignments } from '#lib/domain/assignments.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
-import { AddChannelCampaigns } from '#lib/routes.ts';
+import { AddChannelCampaigns } from '#lib/manifest/routes/assignments.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();

@@ -1,7 +1,7 @@
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
 import { addSuppression } from '#lib/domain/suppression.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
-import { AddSuppression } from '#lib/routes.ts';
+import { AddSuppression } from '#lib/manifest/routes/consent.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const stores = { suppressions: new DynamoSuppressionStore(serviceTable()) };

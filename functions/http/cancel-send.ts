@@ -1,7 +1,7 @@
 import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { cancelSend } from '#lib/domain/cancel-send.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
-import { CancelSend } from '#lib/routes.ts';
+import { CancelSend } from '#lib/manifest/routes/sends.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const stores = { sends: new DynamoSendRecords(serviceTable()) };

@@ -1,7 +1,7 @@
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { changeTemplateStatus } from '#lib/domain/bulk-status.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
-import { ChangeTemplateStatus } from '#lib/routes.ts';
+import { ChangeTemplateStatus } from '#lib/manifest/routes/templates.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();

@@ -7,7 +7,7 @@ import { httpFunction } from '#lib/http/http-function.ts';
 import { multipartBody } from '#lib/http/middlewares/multipart-body.ts';
 import { logger } from '#lib/log/logger.ts';
 import { countMetrics } from '#lib/log/metrics.ts';
-import { CreateTemplate } from '#lib/routes.ts';
+import { CreateTemplate } from '#lib/manifest/routes/templates.ts';
 import { mediaPorts } from '#lib/wiring/media.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';
 import { serviceTable } from '#lib/wiring/table.ts';

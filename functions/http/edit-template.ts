@@ -2,7 +2,7 @@ import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { editTemplate } from '#lib/domain/edit-template.ts';
 import { httpFunction, type RouteInput } from '#lib/http/http-function.ts';
-import { EditTemplate } from '#lib/routes.ts';
+import { EditTemplate } from '#lib/manifest/routes/templates.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 

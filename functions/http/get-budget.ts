@@ -1,7 +1,7 @@
 import { DynamoBudgetStore } from '#lib/adapters/dynamo/budget-store.ts';
 import { getBudget } from '#lib/domain/budget.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
-import { GetBudget } from '#lib/routes.ts';
+import { GetBudget } from '#lib/manifest/routes/costs.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const stores = { budgets: new DynamoBudgetStore(serviceTable()) };

@@ -1,6 +1,6 @@
 import { httpFunction } from '#lib/http/http-function.ts';
-import { openApiDocument } from '#lib/openapi.ts';
-import { GetOpenApi } from '#lib/routes.ts';
+import { openApiDocument } from '#lib/docs/openapi.ts';
+import { GetOpenApi } from '#lib/manifest/routes/docs.ts';
 
 const document = openApiDocument();
 

@@ -1,7 +1,7 @@
 import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
 import { syncStatus } from '#lib/domain/sync.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
-import { GetSyncStatus } from '#lib/routes.ts';
+import { GetSyncStatus } from '#lib/manifest/routes/templates.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();

@@ -2,7 +2,7 @@ import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { DynamoCostLedger } from '#lib/adapters/dynamo/ledger-store.ts';
 import { usage } from '#lib/domain/usage.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
-import { GetUsage } from '#lib/routes.ts';
+import { GetUsage } from '#lib/manifest/routes/costs.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();

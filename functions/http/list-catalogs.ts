@@ -1,7 +1,7 @@
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { listCatalogs } from '#lib/domain/catalogs.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
-import { ListCatalogs } from '#lib/routes.ts';
+import { ListCatalogs } from '#lib/manifest/routes/catalogs.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 

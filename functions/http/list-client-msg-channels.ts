@@ -1,7 +1,7 @@
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { listClientChannels } from '#lib/domain/channels.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
-import { ListClientMsgChannels } from '#lib/routes.ts';
+import { ListClientMsgChannels } from '#lib/manifest/routes/channels.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();

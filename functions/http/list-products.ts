@@ -1,7 +1,7 @@
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { listProducts } from '#lib/domain/catalogs.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
-import { ListProducts } from '#lib/routes.ts';
+import { ListProducts } from '#lib/manifest/routes/catalogs.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 

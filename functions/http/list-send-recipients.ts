@@ -1,7 +1,7 @@
 import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
 import { listRecipients } from '#lib/domain/send-recipients.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
-import { ListSendRecipients } from '#lib/routes.ts';
+import { ListSendRecipients } from '#lib/manifest/routes/sends.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const stores = { sends: new DynamoSendStore(serviceTable()) };

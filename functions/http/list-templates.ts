@@ -2,7 +2,7 @@ import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { listTemplates } from '#lib/domain/templates.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
-import { ListTemplates } from '#lib/routes.ts';
+import { ListTemplates } from '#lib/manifest/routes/templates.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();

@@ -1,7 +1,7 @@
 import { DynamoDeliveryLog } from '#lib/adapters/dynamo/delivery-log.ts';
 import { listDeliveries } from '#lib/domain/webhook-delivery.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
-import { ListWebhookDeliveries } from '#lib/routes.ts';
+import { ListWebhookDeliveries } from '#lib/manifest/routes/webhooks.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();

@@ -2,7 +2,7 @@ import { DynamoBudgetStore } from '#lib/adapters/dynamo/budget-store.ts';
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { setBudget } from '#lib/domain/budget.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
-import { PutBudget } from '#lib/routes.ts';
+import { PutBudget } from '#lib/manifest/routes/costs.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();

@@ -3,7 +3,7 @@ import { resolveHost } from '#lib/adapters/https/resolve-host.ts';
 import { allowLocalWebhooks } from '#lib/config.ts';
 import { setWebhookConfig } from '#lib/domain/webhook-config.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
-import { PutWebhookConfig } from '#lib/routes.ts';
+import { PutWebhookConfig } from '#lib/manifest/routes/webhooks.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();

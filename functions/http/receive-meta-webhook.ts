@@ -3,7 +3,7 @@ import { acceptNotification } from '#lib/domain/meta-notifications.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { metaSignature } from '#lib/http/middlewares/meta-signature.ts';
 import { logger } from '#lib/log/logger.ts';
-import { ReceiveMetaWebhook } from '#lib/routes.ts';
+import { ReceiveMetaWebhook } from '#lib/manifest/routes/meta.ts';
 import { jobQueue } from '#lib/wiring/queues.ts';
 
 const queue = jobQueue('metaNotifications');

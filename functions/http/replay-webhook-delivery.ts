@@ -1,7 +1,7 @@
 import { DynamoDeliveryLog } from '#lib/adapters/dynamo/delivery-log.ts';
 import { replayDelivery } from '#lib/domain/webhook-delivery.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
-import { ReplayWebhookDelivery } from '#lib/routes.ts';
+import { ReplayWebhookDelivery } from '#lib/manifest/routes/webhooks.ts';
 import { jobQueue } from '#lib/wiring/queues.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 

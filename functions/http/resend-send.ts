@@ -4,7 +4,7 @@ import { dryRunResend, type ResendWhich, resendSend } from '#lib/domain/resend.t
 import { httpFunction } from '#lib/http/http-function.ts';
 import { logger } from '#lib/log/logger.ts';
 import { countMetrics } from '#lib/log/metrics.ts';
-import { ResendSend } from '#lib/routes.ts';
+import { ResendSend } from '#lib/manifest/routes/sends.ts';
 import { sendStores } from '#lib/wiring/sending.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';

@@ -2,7 +2,8 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { ApiError, notFound } from '#lib/http/api-error.ts';
 import { toErrorResponse } from '#lib/http/error-response.ts';
 import { securityHeaders } from '#lib/http/middlewares/security-headers.ts';
-import { matchPath, routes } from '#lib/routes.ts';
+import { matchPath } from '#lib/http/match-path.ts';
+import { routes } from '#lib/manifest/routes.ts';
 import middy from '@middy/core';
 
 /**

@@ -5,7 +5,7 @@ import { actingClient } from '#lib/domain/tenancy.ts';
 import { httpFunction, type RouteInput } from '#lib/http/http-function.ts';
 import { logger } from '#lib/log/logger.ts';
 import { countMetrics } from '#lib/log/metrics.ts';
-import { SendTemplate } from '#lib/routes.ts';
+import { SendTemplate } from '#lib/manifest/routes/sends.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';
 import { sendStores } from '#lib/wiring/sending.ts';
 import { serviceTable } from '#lib/wiring/table.ts';

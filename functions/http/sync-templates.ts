@@ -2,7 +2,7 @@ import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
 import { startSync } from '#lib/domain/sync.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
-import { SyncTemplates } from '#lib/routes.ts';
+import { SyncTemplates } from '#lib/manifest/routes/templates.ts';
 import { jobQueue } from '#lib/wiring/queues.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';
 import { serviceTable } from '#lib/wiring/table.ts';

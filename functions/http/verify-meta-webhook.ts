@@ -2,7 +2,7 @@ import { metaWebhookSecrets } from '#lib/adapters/meta/webhook-secrets.ts';
 import { subscriptionChallenge } from '#lib/adapters/meta/webhook-signature.ts';
 import { Forbidden } from '#lib/domain/errors.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
-import { VerifyMetaWebhook } from '#lib/routes.ts';
+import { VerifyMetaWebhook } from '#lib/manifest/routes/meta.ts';
 
 export const handler = httpFunction(VerifyMetaWebhook, async ({ query }) => {
   const challenge = subscriptionChallenge(query, (await metaWebhookSecrets()).verifyToken);

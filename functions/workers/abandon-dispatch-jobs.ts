@@ -2,7 +2,7 @@ import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
 import { abandonJob } from '#lib/domain/sending/abandon-job.ts';
 import type { DispatchJob } from '#lib/domain/sending/job.ts';
 import { queueWorker } from '#lib/worker/queue-worker.ts';
-import { AbandonDispatchJobs } from '#lib/workers.ts';
+import { AbandonDispatchJobs } from '#lib/manifest/workers.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const sends = new DynamoSendStore(serviceTable());

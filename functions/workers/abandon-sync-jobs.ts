@@ -1,7 +1,7 @@
 import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
 import { abandonSync, type SyncJob } from '#lib/domain/sync.ts';
 import { queueWorker } from '#lib/worker/queue-worker.ts';
-import { AbandonSyncJobs } from '#lib/workers.ts';
+import { AbandonSyncJobs } from '#lib/manifest/workers.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const leases = new DynamoSyncLeaseStore(serviceTable());

@@ -10,7 +10,7 @@ import { notificationsOf } from '#lib/adapters/meta/webhook-payload.ts';
 import { redeliverIn } from '#lib/adapters/sqs/redelivery.ts';
 import { applyNotifications, type NotifiedChange } from '#lib/domain/meta-notifications.ts';
 import { queueBatchWorker } from '#lib/worker/queue-worker.ts';
-import { ApplyMetaNotifications } from '#lib/workers.ts';
+import { ApplyMetaNotifications } from '#lib/manifest/workers.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();

@@ -5,9 +5,9 @@ import { redeliverIn } from '#lib/adapters/sqs/redelivery.ts';
 import { allowLocalWebhooks, webhookRetryBaseSeconds } from '#lib/config.ts';
 import type { ServiceEvent } from '#lib/domain/events.ts';
 import { deliverEvent } from '#lib/domain/webhook-delivery.ts';
-import { QUEUES } from '#lib/queues.ts';
+import { QUEUES } from '#lib/manifest/queues.ts';
 import { queueWorker } from '#lib/worker/queue-worker.ts';
-import { DeliverWebhooks } from '#lib/workers.ts';
+import { DeliverWebhooks } from '#lib/manifest/workers.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();

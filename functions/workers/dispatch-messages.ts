@@ -13,7 +13,7 @@ import type { DispatchJob } from '#lib/domain/sending/job.ts';
 import { countMetrics } from '#lib/log/metrics.ts';
 import { errorForLog } from '#lib/log/source-mapped-stack.ts';
 import { queueWorker } from '#lib/worker/queue-worker.ts';
-import { DispatchMessages } from '#lib/workers.ts';
+import { DispatchMessages } from '#lib/manifest/workers.ts';
 import { graphMessages } from '#lib/wiring/upstream.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 

@@ -1,7 +1,7 @@
 import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
 import { releaseScheduledSend } from '#lib/domain/release-send.ts';
 import { queueWorker } from '#lib/worker/queue-worker.ts';
-import { ReleaseScheduledSends } from '#lib/workers.ts';
+import { ReleaseScheduledSends } from '#lib/manifest/workers.ts';
 import { jobQueue } from '#lib/wiring/queues.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 

@@ -5,7 +5,7 @@ import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.t
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { runSync, type SyncJob } from '#lib/domain/sync.ts';
 import { queueWorker } from '#lib/worker/queue-worker.ts';
-import { SyncTemplatesWorker } from '#lib/workers.ts';
+import { SyncTemplatesWorker } from '#lib/manifest/workers.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 

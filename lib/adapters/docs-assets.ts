@@ -2,10 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { SwaggerUiAssets } from '#lib/docs/api-reference-page.ts';
-import { API_DOCS_FILES } from '#lib/routes.ts';
+import { API_DOCS_FILES } from '#lib/manifest/routes/docs.ts';
 
 /**
- * Swagger UI's files: next to the deployed bundle (the stack copies them there, lib/routes.ts `files`), or
+ * Swagger UI's files: next to the deployed bundle (the stack copies them there, lib/manifest/routes/ `files`), or
  * from node_modules when the source runs as it is (the local stack, tests).
  */
 export function swaggerUiAssets(bundleDir = import.meta.dirname): SwaggerUiAssets {

@@ -5,7 +5,7 @@ import type { Caller } from '#lib/domain/caller.ts';
 import type { ErrorDetail } from '#lib/domain/errors.ts';
 import type { OwnershipLookup } from '#lib/domain/tenancy.ts';
 import { inInvocation } from '#lib/log/logger.ts';
-import type { MultipartSpec, RouteDef } from '#lib/routes.ts';
+import type { MultipartSpec, RouteDef } from '#lib/manifest/route.ts';
 import { csvOf, wantsCsv } from './csv.ts';
 import { jsonResponse, textResponse, type HttpMiddleware, type ServiceContext, type UploadedFile } from './context.ts';
 import { errorResponse } from './error-response.ts';
@@ -63,7 +63,7 @@ export interface UseCases<R extends RouteDef> {
 }
 
 /**
- * An HTTP function: its route (lib/routes.ts) plus one use case that returns the response body (and on routes
+ * An HTTP function: its route (lib/manifest/routes/) plus one use case that returns the response body (and on routes
  * with a dry run, the use case that checks instead). The route decides everything else: authentication,
  * parsing, validation, which use case runs and the success status; errors become the contract's error body
  * and every response carries the security headers.

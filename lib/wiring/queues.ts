@@ -1,7 +1,7 @@
 import { newQueueClient, type ServiceQueue, SqsJobQueue } from '#lib/adapters/sqs/job-queue.ts';
 import { loadConfig, sqsEndpoint } from '#lib/config.ts';
-import { QUEUES } from '#lib/queues.ts';
-import type { QueueKey } from '#lib/routes.ts';
+import { QUEUES } from '#lib/manifest/queues.ts';
+import type { QueueKey } from '#lib/manifest/needs.ts';
 import { clientPerEndpoint } from './client-per-endpoint.ts';
 
 /** The process's SQS client (the local stack meters it); the SDK reads its endpoint from the same setting. */

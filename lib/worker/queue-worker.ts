@@ -4,8 +4,8 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import { loadConfig } from '#lib/config.ts';
 import { inInvocation, workLogger } from '#lib/log/logger.ts';
 import { countMetrics, type ServiceMetric } from '#lib/log/metrics.ts';
-import { QUEUES } from '#lib/queues.ts';
-import type { WorkerDef } from '#lib/workers.ts';
+import { QUEUES } from '#lib/manifest/queues.ts';
+import type { WorkerDef } from '#lib/manifest/workers.ts';
 
 /** What a record handler gets besides its message. */
 export interface RecordWork {
@@ -80,7 +80,7 @@ async function settleRecord(
 }
 
 /**
- * A queue worker: its manifest entry (lib/workers.ts) plus one record handler, the twin of `httpFunction`.
+ * A queue worker: its manifest entry (lib/manifest/workers.ts) plus one record handler, the twin of `httpFunction`.
  * This owns the plumbing every consumer repeats: the batch (partial failures reported to the event source),
  * the JSON body, a logger per invocation and per message, metrics, and redelivery on the manifest's queue.
  */

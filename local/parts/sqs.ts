@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import Module, { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
-import { dlqName, QUEUES } from '#lib/queues.ts';
+import { dlqName, QUEUES } from '#lib/manifest/queues.ts';
 import { DurableLog } from '../journal/durable-log.ts';
 import { freePort, type Stop } from './network.ts';
 import { type JournalEntry, liveMessages, restoreJournal, SqsJournal } from '../journal/sqs-journal.ts';
@@ -65,7 +65,7 @@ function loadLocalSqs(): { createSqsServer(o: Record<string, unknown>): Promise<
 }
 
 /**
- * `local-aws-sqs` with the stack's queues (lib/queues.ts) and their dead-letter queues, redrive included; with a
+ * `local-aws-sqs` with the stack's queues (lib/manifest/queues.ts) and their dead-letter queues, redrive included; with a
  * journal file, behind the journal (local/journal/sqs-journal.ts), which makes them survive a crash.
  */
 export async function startSqs(

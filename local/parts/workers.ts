@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import type { QUEUES } from '#lib/queues.ts';
-import { workers } from '#lib/workers.ts';
+import type { QUEUES } from '#lib/manifest/queues.ts';
+import { workers } from '#lib/manifest/workers.ts';
 import { ROOT } from '../keys.ts';
 import { pollQueue } from '../queue-poller.ts';
 import type { Stop } from './network.ts';
@@ -10,7 +10,7 @@ import type { LocalQueue } from './sqs.ts';
 
 type WorkerHandler = (event: unknown, context: unknown) => Promise<unknown>;
 
-/** The workers of lib/workers.ts: queue consumers as Lambda's event source mapping runs them, schedules on a timer. */
+/** The workers of lib/manifest/workers.ts: queue consumers as Lambda's event source mapping runs them, schedules on a timer. */
 export async function startWorkers(
   sqs: SQSClient,
   queues: Record<keyof typeof QUEUES, LocalQueue>,

@@ -28,6 +28,12 @@ describe('the dependency rule', () => {
     expect(outgoing).toEqual([]);
   });
 
+  it('keeps the settings on the ground floor: lib/config.ts imports nothing of the project', () => {
+    const edges = graph.get('lib/config.ts') ?? [];
+    expect(edges.length).toBeGreaterThan(0);
+    expect(edges.filter((edge) => edge.file).map((edge) => edge.specifier)).toEqual([]);
+  });
+
   it('keeps adapters and the wiring away from HTTP and from the functions', () => {
     const outgoing = [...filesUnder('lib/adapters/'), ...filesUnder('lib/wiring/')].flatMap(([file, edges]) =>
       edges

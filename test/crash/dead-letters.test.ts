@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeleteMessageCommand, GetQueueUrlCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { describe, expect, it } from 'vitest';
-import { dlqName, type QueueDef, QUEUES } from '../../lib/queues.ts';
+import { dlqName, type QueueDef, QUEUES } from '#lib/manifest/queues.ts';
 import { type ChildStack, startChildStack } from '../support/child-stack.ts';
 import { until } from '../support/until.ts';
 

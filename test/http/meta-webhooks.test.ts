@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { metaSignature } from '#lib/adapters/meta/webhook-signature.ts';
-import { ApplyMetaNotifications } from '#lib/workers.ts';
+import { ApplyMetaNotifications } from '#lib/manifest/workers.ts';
 import { LOCAL_META_APP_SECRET, LOCAL_META_VERIFY_TOKEN } from '../../local/stack.ts';
 import { apiUrl, call, emulator, expectErrorShape, token } from '../support/api.ts';
 import { hexId, seedDirectory, template, waba } from '../support/seed.ts';

@@ -1,6 +1,6 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { describe, expect, it } from 'vitest';
-import { routes } from '#lib/routes.ts';
+import { routes } from '#lib/manifest/routes.ts';
 import { call, expectErrorShape, tokens } from '../support/api.ts';
 
 describe('routing (decisions §10)', () => {

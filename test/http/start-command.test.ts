@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../local/keys.ts';
-import { routes } from '../../lib/routes.ts';
+import { routes } from '#lib/manifest/routes.ts';
 import { startChildStack } from '../support/child-stack.ts';
 
 const tsx = join(ROOT, 'node_modules', '.bin', 'tsx');

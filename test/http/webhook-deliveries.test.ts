@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { GetQueueUrlCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { dlqName, QUEUES } from '#lib/queues.ts';
+import { dlqName, QUEUES } from '#lib/manifest/queues.ts';
 import { call, emulator, expectErrorShape, token } from '../support/api.ts';
 import { seedDirectory, waba } from '../support/seed.ts';
 import { until as untilWithin } from '../support/until.ts';

@@ -9,9 +9,9 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INDEXES } from '#lib/adapters/dynamo/table.ts';
 import { GRAPH_TOKEN_UNSET } from '#lib/adapters/graph/token.ts';
-import { QUEUES } from '#lib/queues.ts';
-import { ROUTE_NOT_FOUND, routes } from '#lib/routes.ts';
-import { workers } from '#lib/workers.ts';
+import { QUEUES } from '#lib/manifest/queues.ts';
+import { ROUTE_NOT_FOUND, routes } from '#lib/manifest/routes.ts';
+import { workers } from '#lib/manifest/workers.ts';
 import { checkQuotas, QUOTAS, type QuotaTemplate } from '../../infra/quotas.ts';
 import { TemplateMessagingStack, type ServiceStackProps } from '../../infra/stack.ts';
 

@@ -1,5 +1,5 @@
 import httpMultipartBodyParser from '@middy/http-multipart-body-parser';
-import type { MultipartSpec } from '#lib/routes.ts';
+import type { MultipartSpec } from '#lib/manifest/route.ts';
 import { badRequest, payloadTooLarge } from '../api-error.ts';
 import type { HttpMiddleware } from '../context.ts';
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { checkNamedAreOwn, type OwnershipLookup } from '#lib/domain/tenancy.ts';
-import type { RouteRequest } from '#lib/routes.ts';
+import type { RouteRequest } from '#lib/manifest/route.ts';
 import type { HttpMiddleware } from '../context.ts';
 
 /**

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { RouteRequest } from '#lib/routes.ts';
+import type { RouteRequest } from '#lib/manifest/route.ts';
 import type { ErrorDetail } from '#lib/domain/errors.ts';
 import { issuesToDetails } from '#lib/schemas/issues.ts';
 import { badRequest } from '../api-error.ts';

@@ -9,16 +9,10 @@ import { DomainError } from '#lib/domain/errors.ts';
 import { sendTemplate } from '#lib/domain/send.ts';
 import { startSync } from '#lib/domain/sync.ts';
 import { setWebhookConfig } from '#lib/domain/webhook-config.ts';
-import {
-  AddChannelCampaigns,
-  ChangeTemplateStatus,
-  CreateTemplate,
-  EditTemplate,
-  PutWebhookConfig,
-  ReplaceChannelCampaigns,
-  SendTemplate,
-  SyncTemplates,
-} from '#lib/routes.ts';
+import { AddChannelCampaigns, ReplaceChannelCampaigns } from '#lib/manifest/routes/assignments.ts';
+import { ChangeTemplateStatus, CreateTemplate, EditTemplate, SyncTemplates } from '#lib/manifest/routes/templates.ts';
+import { PutWebhookConfig } from '#lib/manifest/routes/webhooks.ts';
+import { SendTemplate } from '#lib/manifest/routes/sends.ts';
 import { callerOf, memoryWorld } from '../../support/memory/world.ts';
 import { validUtilityTemplate } from '../../support/template-rule-cases.ts';
 

@@ -1,7 +1,7 @@
 import type { Context, SQSEvent } from 'aws-lambda';
 import { describe, expect, it, vi } from 'vitest';
 import { queueBatchWorker, queueWorker } from '#lib/worker/queue-worker.ts';
-import type { WorkerDef } from '#lib/workers.ts';
+import type { WorkerDef } from '#lib/manifest/workers.ts';
 
 const worker = (redelivers: boolean): WorkerDef => ({
   name: 'TestWorker',

@@ -10,7 +10,7 @@ export const EVENT_SOURCE = 'template-messaging-service';
 export interface EventRule {
   name: string;
   pattern: { source: string[]; 'detail-type': string[] };
-  /** Key of the queue (lib/queues.ts) the rule sends matching events to. */
+  /** Key of the queue (lib/manifest/queues.ts) the rule sends matching events to. */
   targetQueue: 'webhookEvents';
 }
 

@@ -1,6 +1,7 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { routes, type RouteDef } from '#lib/routes.ts';
+import { routes } from '#lib/manifest/routes.ts';
+import type { RouteDef } from '#lib/manifest/route.ts';
 import { ErrorDetailShape } from '#lib/schemas/common.ts';
 
 const STATUS_TEXT: Record<number, string> = {

@@ -1,7 +1,7 @@
 /**
  * The queues, shared by the CDK stack and the local stack so both declare the same ones with the same
  * timeouts and redrive. `maxReceiveCount` failures move a message to its dead-letter queue. Each visibility
- * timeout is six times its consumer's timeout (lib/workers.ts), as AWS asks of a queue behind Lambda: a batch
+ * timeout is six times its consumer's timeout (lib/manifest/workers.ts), as AWS asks of a queue behind Lambda: a batch
  * the event source mapping retries after a throttle is not seen again while still being worked on. A message
  * whose worker failed it comes back after that (the workers that retry on purpose say sooner, `redelivers`).
  */

@@ -1,6 +1,7 @@
 import { dispatchConcurrency } from '#lib/config.ts';
-import type { QUEUES } from '#lib/queues.ts';
-import type { Needs } from '#lib/routes.ts';
+import type { QUEUES } from '#lib/manifest/queues.ts';
+import type { Needs } from '#lib/manifest/needs.ts';
+import { SAMPLE } from '#lib/manifest/route.ts';
 
 /**
  * Functions that are not behind the API: queue consumers and scheduled jobs. The CDK stack and the local
@@ -28,9 +29,31 @@ export interface WorkerDef {
       }
     | { everyMinutes: number };
   needs: Needs;
-  /** The function's timeout; its queue's visibility timeout is six times this (lib/queues.ts). */
+  /** The function's timeout; its queue's visibility timeout is six times this (lib/manifest/queues.ts). */
   timeoutSeconds: number;
+  /**
+   * A queue worker's sample (`events/<name>.json`, the deployed-bundle test): the bodies of the messages it is
+   * tried with against the demo fixture, each left done (no batch item failures). A scheduled worker is tried
+   * with the schedule's event.
+   */
+  sample?: readonly unknown[];
 }
+
+/** A dispatch job of a send that does not exist. */
+const JOB_OF_NO_SEND = {
+  send_id: SAMPLE.unknownId,
+  client_id: 7,
+  did: SAMPLE.did,
+  waba_id: '100200300',
+  phone_number_id: '110001',
+  channel: 'MSGCHAN',
+  template: { name: 'order_update', language: 'en_US', id: '9001', components: [] },
+  total_contacts: 1,
+  job: 1,
+  jobs: 1,
+  first_index: 0,
+  recipients: [{ to: '5215550100001', params: { body: ['A-1001'] } }],
+};
 
 export const DeliverWebhooks = {
   name: 'DeliverWebhooks',
@@ -41,6 +64,19 @@ export const DeliverWebhooks = {
   // It writes the delivery log. A batch is at most 10 attempts of at most 10 s each.
   needs: { table: 'write' },
   timeoutSeconds: 120,
+  // An event of client 10, whose configuration the PutWebhookConfig sample leaves inactive: logged `skipped`.
+  sample: [
+    {
+      detail: {
+        id: 'sample-event-1',
+        type: 'template.created',
+        occurred_at: '2026-01-01T00:00:00.000Z',
+        client_id: 10,
+        correlation_id: 'sample',
+        data: { id: SAMPLE.record, client_id: 10, waba_id: '100200500', status: 'PENDING' },
+      },
+    },
+  ],
 } satisfies WorkerDef;
 
 export const SyncTemplatesWorker = {
@@ -50,6 +86,8 @@ export const SyncTemplatesWorker = {
   trigger: { queue: 'sync', batchSize: 1, maxConcurrency: 2 },
   needs: { table: 'write', upstream: true, bus: true },
   timeoutSeconds: 900,
+  // A job whose lease nobody holds: the sync says so and does nothing.
+  sample: [{ client_id: 10, lease_id: 'sample-lease-not-held' }],
 } satisfies WorkerDef;
 
 export const DispatchMessages = {
@@ -64,6 +102,8 @@ export const DispatchMessages = {
   needs: { table: 'write', upstream: true, pacing: true, bus: true },
   // Short, so a job whose invocation died is taken up again within 5 minutes (its queue's visibility).
   timeoutSeconds: 50,
+  // A job of a send that does not exist: dropped.
+  sample: [JOB_OF_NO_SEND],
 } satisfies WorkerDef;
 
 export const AbandonDispatchJobs = {
@@ -75,6 +115,8 @@ export const AbandonDispatchJobs = {
   trigger: { queue: 'dispatch', deadLetters: true, batchSize: 1, maxConcurrency: 2 },
   needs: { table: 'write' },
   timeoutSeconds: 50,
+  // The same job of a send that does not exist, given up on: dropped.
+  sample: [JOB_OF_NO_SEND],
 } satisfies WorkerDef;
 
 export const AbandonSyncJobs = {
@@ -84,6 +126,8 @@ export const AbandonSyncJobs = {
   trigger: { queue: 'sync', deadLetters: true, batchSize: 1, maxConcurrency: 2 },
   needs: { table: 'write' },
   timeoutSeconds: 30,
+  // The same sync job, given up on: the lease is not held, the run recorded failed for client 10.
+  sample: [{ client_id: 10, lease_id: 'sample-lease-not-held' }],
 } satisfies WorkerDef;
 
 export const ApplyMetaNotifications = {
@@ -96,6 +140,15 @@ export const ApplyMetaNotifications = {
   trigger: { queue: 'metaNotifications', batchSize: 100, batchWindowSeconds: 1, maxConcurrency: 10, redelivers: true },
   needs: { table: 'write', bus: true },
   timeoutSeconds: 60,
+  // Meta's quality rating of template 9001, as the webhook route queues it.
+  sample: [
+    {
+      waba_id: '100200300',
+      at: 1767225600000,
+      field: 'message_template_quality_update',
+      value: { previous_quality_score: 'UNKNOWN', new_quality_score: 'GREEN', message_template_id: 9001 },
+    },
+  ],
 } satisfies WorkerDef;
 
 export const ReleaseScheduledSends = {
@@ -105,6 +158,8 @@ export const ReleaseScheduledSends = {
   trigger: { queue: 'sendRelease', batchSize: 1, maxConcurrency: 2 },
   needs: { table: 'write', queues: ['dispatch'] },
   timeoutSeconds: 30,
+  // EventBridge Scheduler's message for a send that does not exist: skipped.
+  sample: [{ send_id: 'sample-send-never-accepted' }],
 } satisfies WorkerDef;
 
 export const RelayOutbox = {

@@ -1,0 +1,70 @@
+import { QUEUES } from './queues.ts';
+
+export type QueueKey = keyof typeof QUEUES;
+
+/** What a function may use: the stack grants exactly this, and a test fails when a bundle uses more. */
+export interface Needs {
+  /** Access to the service's table. */
+  table: 'none' | 'read' | 'write';
+  /** Queues the function sends jobs to. */
+  queues?: readonly QueueKey[];
+  /** Puts service events on the event bus. */
+  bus?: boolean;
+  /** Calls the Graph API (its URL, app id and the token secret). */
+  upstream?: boolean;
+  /** Reads the Meta app's webhook secrets (decisions §13). */
+  metaApp?: boolean;
+  /** Paces messages per sending number (MESSAGES_PER_SECOND, decisions §12). */
+  pacing?: boolean;
+  /** Makes one-time schedules of sends (decisions §22): the schedule group, its target queue and role. */
+  schedules?: boolean;
+}
+
+/**
+ * What the settings of a function are made of: the CDK stack gives its resources (tokens resolved at deploy),
+ * the local stack its parts' addresses and local secrets.
+ */
+export interface SettingSources {
+  tableName: string;
+  graphApiUrl: string;
+  /** The token's secret in AWS, the token itself locally. */
+  graphToken: { secretName: string } | { token: string };
+  graphAppId?: string;
+  /** The Meta app's webhook secret in AWS, its values locally. */
+  metaApp: { secretName: string } | { appSecret: string; verifyToken: string };
+  eventBusName: string;
+  queueUrls: Record<QueueKey, string>;
+  /** MESSAGES_PER_SECOND for the dispatcher: caps every number when given; each goes at its level otherwise. */
+  messagesPerSecond?: number;
+  /** Where scheduled sends' one-time schedules go (decisions §22): their group, target queue and the role they send with. */
+  schedules: { group: string; queueArn: string; roleArn: string };
+}
+
+/**
+ * The settings a function with these needs reads, and nothing else: the one list both stacks set (the CDK stack
+ * per function, the local stack once for every function in its process).
+ */
+export function settingsFor(needs: Needs, sources: SettingSources): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (needs.table !== 'none') out.TABLE_NAME = sources.tableName;
+  if (needs.upstream) {
+    out.GRAPH_API_URL = sources.graphApiUrl;
+    if ('secretName' in sources.graphToken) out.GRAPH_API_TOKEN_SECRET = sources.graphToken.secretName;
+    else out.GRAPH_API_TOKEN = sources.graphToken.token;
+    if (sources.graphAppId) out.GRAPH_APP_ID = sources.graphAppId;
+  }
+  if (needs.metaApp) {
+    if ('secretName' in sources.metaApp) out.META_WEBHOOK_SECRET = sources.metaApp.secretName;
+    else Object.assign(out, { META_APP_SECRET: sources.metaApp.appSecret, META_VERIFY_TOKEN: sources.metaApp.verifyToken });
+  }
+  if (needs.bus) out.EVENT_BUS_NAME = sources.eventBusName;
+  for (const key of needs.queues ?? []) out[QUEUES[key].urlSetting] = sources.queueUrls[key];
+  if (needs.pacing && sources.messagesPerSecond !== undefined) out.MESSAGES_PER_SECOND = String(sources.messagesPerSecond);
+  if (needs.schedules)
+    Object.assign(out, {
+      SCHEDULE_GROUP: sources.schedules.group,
+      SCHEDULE_QUEUE_ARN: sources.schedules.queueArn,
+      SCHEDULE_ROLE_ARN: sources.schedules.roleArn,
+    });
+  return out;
+}

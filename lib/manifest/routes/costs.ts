@@ -1,0 +1,54 @@
+import { BudgetBody, BudgetResponse, ClientIdPath } from '#lib/schemas/budget.ts';
+import { USAGE_CSV, UsageQuery, UsageResponse } from '#lib/schemas/usage.ts';
+import type { RouteDef } from '../route.ts';
+
+// What messages cost: usage and budgets (decisions §24).
+
+export const GetUsage = {
+  name: 'GetUsage',
+  method: 'GET',
+  path: '/v1/usage',
+  entry: 'functions/http/get-usage.ts',
+  summary: 'What a client’s delivered messages cost, by day, month, market, category or number, with Meta’s own figures (JSON or CSV)',
+  success: 200,
+  response: UsageResponse,
+  csv: USAGE_CSV,
+  sample: { token: 'acme', query: { from: '2026-11-01', to: '2026-11-30' }, expect: 200 },
+  auth: true,
+  request: { query: UsageQuery, invalidMessage: 'client_id, from, to or group_by not valid' },
+  errors: [400, 403],
+  needs: { table: 'read' },
+} satisfies RouteDef;
+
+export const PutBudget = {
+  name: 'PutBudget',
+  method: 'PUT',
+  path: '/v1/clients/{client_id}/budget',
+  entry: 'functions/http/put-budget.ts',
+  summary: 'Set or remove a client’s monthly budget in USD (BSP_CN): a send whose estimate exceeds what is left is refused',
+  success: 200,
+  response: BudgetResponse,
+  sample: { token: 'acme', path: { client_id: '7' }, body: { monthly_amount: 100 }, expect: 403 },
+  auth: true,
+  request: { path: ClientIdPath, body: BudgetBody },
+  errors: [400, 403, 404],
+  needs: { table: 'write' },
+} satisfies RouteDef;
+
+export const GetBudget = {
+  name: 'GetBudget',
+  method: 'GET',
+  path: '/v1/clients/{client_id}/budget',
+  entry: 'functions/http/get-budget.ts',
+  summary: 'A client’s monthly budget, what this month’s sends reserved of it and what is left',
+  success: 200,
+  response: BudgetResponse,
+  sample: { token: 'acme', path: { client_id: '7' }, expect: 200 },
+  auth: true,
+  request: { path: ClientIdPath },
+  errors: [400, 403],
+  needs: { table: 'read' },
+} satisfies RouteDef;
+
+/** This area's routes, in the order the OpenAPI document lists them. */
+export const costsRoutes: RouteDef[] = [GetUsage, PutBudget, GetBudget];
