@@ -1,5 +1,5 @@
 import type { DispatchJob } from '#lib/domain/sending/job.ts';
-import type { SendRecord } from '#lib/domain/ports.ts';
+import type { SendRecord } from '#lib/domain/ports/sending.ts';
 import { dispatchConcurrency } from '#lib/config.ts';
 import { DispatchMessages } from '#lib/manifest/workers.ts';
 import { jobOf, recipient, templateOf } from '../test/support/dispatch-jobs.ts';

@@ -1,7 +1,7 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ServiceTable } from '#lib/adapters/dynamo/client.ts';
-import { batchGet } from '#lib/adapters/dynamo/directory-store.ts';
+import { batchGet } from '#lib/adapters/dynamo/queries.ts';
 
 /** What a unit of work (an API request, a benchmark run) asked of DynamoDB and of SQS. */
 export interface RequestMeter {

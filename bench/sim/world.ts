@@ -2,10 +2,13 @@ import { type DispatchResult, dispatchJob } from '#lib/domain/sending/dispatcher
 import { DEFAULT_DISPATCH } from '#lib/domain/sending/settings.ts';
 import type { DispatchJob } from '#lib/domain/sending/job.ts';
 import { silentLog } from '#lib/domain/log.ts';
-import type { MessageAnswer, SendRecord } from '#lib/domain/ports.ts';
+import type { MessageAnswer } from '#lib/domain/ports/upstream.ts';
+import type { SendRecord } from '#lib/domain/ports/sending.ts';
 import { laneOf, queueGroupOf } from '#lib/domain/sending/lanes.ts';
 import { MESSAGES_PER_SECOND } from '#lib/domain/sending/throughput.ts';
-import { MemoryPacer, MemorySendStore, MemoryThroughputStore } from '../../test/support/memory/stores.ts';
+import { MemoryPacer } from '../../test/support/memory/pacer.ts';
+import { MemorySendStore } from '../../test/support/memory/send-store.ts';
+import { MemoryThroughputStore } from '../../test/support/memory/throughput-store.ts';
 import type { SimClock } from './clock.ts';
 
 /**

@@ -1,6 +1,7 @@
 import type { Caller } from './caller.ts';
 import { Conflict, type ErrorDetail, Forbidden, InvalidRequest, NotFound } from './errors.ts';
-import { AssignmentConflict, ChangeTooLarge, type AssignmentChange, type DirectoryStore, type TemplateRecordStore } from './ports.ts';
+import { AssignmentConflict, ChangeTooLarge, type AssignmentChange, type TemplateRecordStore } from './ports/templates.ts';
+import type { DirectoryStore } from './ports/directory.ts';
 import { channelCampaignGroups, oldestRecord } from './template-listing.ts';
 import { isPlaceholder, newRecordId, type AssignedCampaign, type AssignedChannel, type TemplateRecord } from './template-record.ts';
 import { actingClient, TEMPLATE_NOT_FOUND } from './tenancy.ts';

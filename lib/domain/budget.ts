@@ -1,6 +1,7 @@
 import type { Caller } from './caller.ts';
 import { Conflict, Forbidden, NotFound } from './errors.ts';
-import type { BudgetStore, DirectoryStore } from './ports.ts';
+import type { BudgetStore } from './ports/costs.ts';
+import type { DirectoryStore } from './ports/directory.ts';
 import { fromMicros, toMicros } from './pricing/rate-card.ts';
 import { actingClient, CROSS_CLIENT_MESSAGE } from './tenancy.ts';
 

@@ -1,6 +1,6 @@
 import type { Caller } from './caller.ts';
 import { Conflict, type ErrorDetail, InvalidRequest } from './errors.ts';
-import { type ActiveWrite, AssignmentConflict, type Deadline, type TemplateRecordStore } from './ports.ts';
+import { type ActiveWrite, AssignmentConflict, type Deadline, type TemplateRecordStore } from './ports/templates.ts';
 import type { TemplateRecord } from './template-record.ts';
 
 /** PATCH /v1/templates/status (spec §2, decisions §3). */

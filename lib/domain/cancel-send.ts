@@ -1,6 +1,6 @@
 import type { Caller } from './caller.ts';
 import { Conflict } from './errors.ts';
-import type { SendRecords } from './ports.ts';
+import type { SendRecords } from './ports/sending.ts';
 import { sendStatusOf, visibleSend } from './send-status.ts';
 
 /**

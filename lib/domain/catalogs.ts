@@ -1,6 +1,7 @@
 import type { Caller } from './caller.ts';
 import { InvalidRequest, NotFound, UpstreamRejected } from './errors.ts';
-import type { CatalogUpstream, DirectoryStore, ProductPage } from './ports.ts';
+import type { CatalogUpstream, ProductPage } from './ports/upstream.ts';
+import type { DirectoryStore } from './ports/directory.ts';
 import { resolveProvider } from './provider.ts';
 import { actingClient } from './tenancy.ts';
 

@@ -1,5 +1,5 @@
 import type { Caller } from './caller.ts';
-import type { DirectoryStore } from './ports.ts';
+import type { DirectoryStore } from './ports/directory.ts';
 import type { ChannelRecord } from './directory.ts';
 import { pageOf, resolvePage } from './paging.ts';
 import { actingClient } from './tenancy.ts';

@@ -1,16 +1,10 @@
 import type { Caller } from './caller.ts';
 import { Conflict, InvalidRequest, UpstreamRejected, UpstreamUnavailable } from './errors.ts';
 import { type ServiceEvent, templateEvent } from './events.ts';
-import {
-  AssignmentConflict,
-  type CreatedTemplate,
-  type DirectoryStore,
-  type EventPublisher,
-  type OutboxStore,
-  type TemplateDraftForUpstream,
-  type TemplateRecordStore,
-  type TemplateUpstream,
-} from './ports.ts';
+import { AssignmentConflict, type TemplateRecordStore } from './ports/templates.ts';
+import type { CreatedTemplate, TemplateDraftForUpstream, TemplateUpstream } from './ports/upstream.ts';
+import type { DirectoryStore } from './ports/directory.ts';
+import type { EventPublisher, OutboxStore } from './ports/delivery.ts';
 import { resolvePairs, type Pair } from './assignments.ts';
 import { MEDIA_TYPES, type MediaFile, type MediaPorts, resolveMediaHandle } from './media.ts';
 import { publishSaved } from './outbox.ts';

@@ -1,6 +1,8 @@
 import type { Caller } from './caller.ts';
 import { Conflict, InvalidRequest, NotFound, UpstreamRejected, UpstreamUnavailable } from './errors.ts';
-import { AssignmentConflict, type DirectoryStore, type TemplateEdit, type TemplateRecordStore, type TemplateUpstream } from './ports.ts';
+import { AssignmentConflict, type TemplateRecordStore } from './ports/templates.ts';
+import type { DirectoryStore } from './ports/directory.ts';
+import type { TemplateEdit, TemplateUpstream } from './ports/upstream.ts';
 import { TEMPLATE_INVALID, wabaWordings } from './create-template.ts';
 import { resolveProvider } from './provider.ts';
 import type { MetaTemplate, TemplateRecord } from './template-record.ts';

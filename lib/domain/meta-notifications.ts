@@ -6,19 +6,12 @@ import { templateEvent } from './events.ts';
 import type { Log } from './log.ts';
 import { publishSaved } from './outbox.ts';
 import { inParallel } from './parallel.ts';
-import type {
-  EventPublisher,
-  JobQueue,
-  DeliveryStatuses,
-  DirectoryStore,
-  OutboxStore,
-  SendRecords,
-  SuppressionStore,
-  TemplatePauses,
-  TemplateRecordStore,
-  TemplateRevision,
-  ThroughputStore,
-} from './ports.ts';
+import type { EventPublisher, OutboxStore } from './ports/delivery.ts';
+import type { JobQueue, DeliveryStatuses, SendRecords } from './ports/sending.ts';
+import type { DirectoryStore } from './ports/directory.ts';
+import type { SuppressionStore, TemplatePauses } from './ports/consent.ts';
+import type { TemplateRecordStore, TemplateRevision } from './ports/templates.ts';
+import type { ThroughputStore } from './ports/pacing.ts';
 import { oldestRecord } from './template-listing.ts';
 import { headerTypeOf, type MetaTemplate, type TemplateRecord } from './template-record.ts';
 

@@ -1,6 +1,6 @@
 import type { ServiceEvent } from './events.ts';
 import type { Log } from './log.ts';
-import type { EventPublisher, OutboxStore } from './ports.ts';
+import type { EventPublisher, OutboxStore } from './ports/delivery.ts';
 
 export interface OutboxDeps {
   publisher: EventPublisher;

@@ -1,5 +1,6 @@
 import { UpstreamUnavailable } from './errors.ts';
-import type { DirectoryStore, WabaUpstream } from './ports.ts';
+import type { DirectoryStore } from './ports/directory.ts';
+import type { WabaUpstream } from './ports/upstream.ts';
 import type { ChannelRecord } from './directory.ts';
 import { channelInHierarchy } from './tenancy.ts';
 

@@ -1,5 +1,7 @@
 import type { Log } from './log.ts';
-import type { CostLedger, DirectoryStore, PricingUpstream } from './ports.ts';
+import type { CostLedger } from './ports/costs.ts';
+import type { DirectoryStore } from './ports/directory.ts';
+import type { PricingUpstream } from './ports/upstream.ts';
 import { inParallel } from './parallel.ts';
 import { fromMicros } from './pricing/rate-card.ts';
 

@@ -1,7 +1,7 @@
 import { sendableOf } from './sending/job.ts';
 import type { Log } from './log.ts';
 import { laneOf, queueGroupOf } from './sending/lanes.ts';
-import type { BlockLedger, HeldJobs, JobQueue, SendRecords } from './ports.ts';
+import type { BlockLedger, HeldJobs, JobQueue, SendRecords } from './ports/sending.ts';
 
 export interface ReleaseDeps {
   sends: SendRecords & HeldJobs & Pick<BlockLedger, 'settleJob'>;

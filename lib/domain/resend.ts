@@ -1,6 +1,6 @@
 import type { Caller } from './caller.ts';
 import { Conflict } from './errors.ts';
-import type { SendRecord, StoredRecipient } from './ports.ts';
+import type { SendRecord, StoredRecipient } from './ports/sending.ts';
 import { type SendDeps, type SendInput, dryRunSend, sendTemplate } from './send.ts';
 import { blocksOf, recipientStatus } from './send-recipients.ts';
 import { visibleSend } from './send-status.ts';

@@ -2,7 +2,7 @@ import type { Caller } from './caller.ts';
 import { BLOCK } from './sending/claims.ts';
 import { NotFound } from './errors.ts';
 import { type PageRequest, resolvePage } from './paging.ts';
-import type { RecipientBlockRef, SendCounts, RecipientLists, SendRecord, SendRecords, StoredRecipient } from './ports.ts';
+import type { RecipientBlockRef, SendCounts, RecipientLists, SendRecord, SendRecords, StoredRecipient } from './ports/sending.ts';
 import { visibleSend } from './send-status.ts';
 import { fromMicros } from './pricing/rate-card.ts';
 

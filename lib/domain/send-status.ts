@@ -1,7 +1,7 @@
 import type { Caller } from './caller.ts';
 import { NotFound } from './errors.ts';
 import { type PageRequest, resolvePage } from './paging.ts';
-import type { SendCounts, SendRecord, SendRecords } from './ports.ts';
+import type { SendCounts, SendRecord, SendRecords } from './ports/sending.ts';
 import { fromMicros } from './pricing/rate-card.ts';
 import { actingClient } from './tenancy.ts';
 

@@ -3,30 +3,21 @@ import { type ErrorDetail, InvalidRequest, NotFound, Unprocessable, UpstreamReje
 import { reserveBudget } from './budget.ts';
 import { rateCards } from './pricing/cards/index.ts';
 import { type Estimate, estimateOf } from './pricing/estimate.ts';
-import { type DispatchJob, markRepeats, markSuppressed, type RecipientParams, recipientDigits, type SendHeader } from './sending/job.ts';
+import { type DispatchJob, markRepeats, markSuppressed, recipientDigits, type SendHeader } from './sending/job.ts';
 
 export type { ProductAction, RecipientParams, SendHeader } from './sending/job.ts';
-import type {
-  DirectoryStore,
-  JobQueue,
-  SendingLimits,
-  SendRecord,
-  SendScheduler,
-  SendRecords,
-  BudgetStore,
-  SuppressionStore,
-  SendRequestOptions,
-  RecipientLists,
-  HeldJobs,
-  TemplateRecordStore,
-  TemplateUpstream,
-} from './ports.ts';
-import { laneOf, queueGroupOf } from './sending/lanes.ts';
+import type { DirectoryStore } from './ports/directory.ts';
+import type { JobQueue, SendScheduler, SendRecords, SendRequestOptions, RecipientLists, HeldJobs } from './ports/sending.ts';
+import type { SendingLimits } from './ports/pacing.ts';
+import type { BudgetStore } from './ports/costs.ts';
+import type { SuppressionStore } from './ports/consent.ts';
+import type { TemplateRecordStore } from './ports/templates.ts';
+import type { TemplateUpstream } from './ports/upstream.ts';
 import { resolveProvider } from './provider.ts';
-import { blocksOf } from './send-recipients.ts';
 import { NO_COUNTS } from './send-status.ts';
 import type { MetaTemplate } from './template-record.ts';
-import { placeholders } from './template-rules/placeholders.ts';
+import { checkRecipients, HEADER_TYPES, type SendRecipient, scheduledAt, sendAtProblems, templateNeeds, upper } from './send-rules.ts';
+import { bytesOf, JOB_BYTES, queueAllOrNothing, splitJobs } from './send-jobs.ts';
 import { actingClient } from './tenancy.ts';
 import { checkPublicHttpsUrl, type Resolver } from './url-guard.ts';
 
@@ -36,7 +27,7 @@ export interface SendInput {
   type: 'template';
   channel: 'MSGCHAN';
   template: { name: string; language: string };
-  recipients: { to: string; params?: RecipientParams }[];
+  recipients: SendRecipient[];
   campaignId?: number;
   client_id?: number;
   attends?: { waitTime?: number; typification?: number };
@@ -46,111 +37,6 @@ export interface SendInput {
   /** RFC 3339: when to send (decisions §22); absent, at once. */
   send_at?: string;
 }
-
-type Component = Record<string, unknown>;
-const upper = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : '');
-
-/** What a template asks of each recipient's params. */
-export interface TemplateNeeds {
-  header: number;
-  body: number;
-  buttons: number;
-  cards?: { body: number; buttons: number }[];
-  products?: 'MPM' | 'SPM';
-  headerFormat?: string;
-}
-
-const countOf = (text: unknown) => (typeof text === 'string' ? new Set(placeholders(text).positions).size : 0);
-
-/** Buttons with a variable: a URL with {{1}}, a COPY_CODE (its code), or an OTP button of an authentication template. */
-function variableButtons(buttons: unknown): number {
-  if (!Array.isArray(buttons)) return 0;
-  return buttons.filter((b: Component) => {
-    const type = upper(b?.type);
-    return (type === 'URL' && countOf(b.url) > 0) || type === 'COPY_CODE' || type === 'OTP';
-  }).length;
-}
-
-export function templateNeeds(template: MetaTemplate): TemplateNeeds {
-  const needs: TemplateNeeds = { header: 0, body: 0, buttons: 0 };
-  let codeButton = false;
-  for (const component of template.components as Component[]) {
-    const type = upper(component?.type);
-    if (type === 'HEADER') {
-      needs.headerFormat = upper(component.format ?? 'TEXT');
-      if (needs.headerFormat === 'TEXT') needs.header = countOf(component.text);
-    } else if (type === 'BODY') {
-      needs.body = countOf(component.text);
-    } else if (type === 'BUTTONS') {
-      needs.buttons = variableButtons(component.buttons);
-      const kinds = (component.buttons as Component[] | undefined)?.map((b) => upper(b?.type)) ?? [];
-      codeButton = kinds.some((kind) => kind === 'OTP' || kind === 'URL' || kind === 'COPY_CODE');
-      if (kinds.includes('MPM')) needs.products = 'MPM';
-      else if (kinds.includes('SPM')) needs.products = 'SPM';
-    } else if (type === 'CAROUSEL' && Array.isArray(component.cards)) {
-      needs.cards = component.cards.map((card: Component) => {
-        const parts = (card?.components ?? []) as Component[];
-        return {
-          body: countOf(parts.find((p) => upper(p?.type) === 'BODY')?.text),
-          buttons: variableButtons(parts.find((p) => upper(p?.type) === 'BUTTONS')?.buttons),
-        };
-      });
-    }
-  }
-  // An AUTHENTICATION template takes the code once for the body and once for its code button, whether its
-  // components are as created (no body text, an OTP button) or as Graph stores them (decisions §12).
-  if (upper(template.category) === 'AUTHENTICATION') {
-    needs.body = 1;
-    needs.buttons = codeButton ? 1 : 0;
-  }
-  return needs;
-}
-
-/**
- * Checks every recipient's params against the template; each problem names the recipient index. Stops after
- * `limit` problems (a send's 400 names the first ones; a dry run asks for all).
- */
-export function checkRecipients(needs: TemplateNeeds, recipients: SendInput['recipients'], limit = 100): ErrorDetail[] {
-  const problems: ErrorDetail[] = [];
-  const expect = (path: string, got: unknown[] | undefined, wanted: number, what: string) => {
-    const count = got?.length ?? 0;
-    if (count !== wanted) problems.push({ path, message: `needs ${wanted} ${what} value${wanted === 1 ? '' : 's'}, got ${count}` });
-  };
-  recipients.forEach((recipient, i) => {
-    if (problems.length >= limit) return;
-    const p = recipient.params;
-    const base = `recipients[${i}].params`;
-    expect(`${base}.header`, p?.header, needs.header, 'header');
-    expect(`${base}.body`, p?.body, needs.body, 'body');
-    expect(`${base}.buttons`, p?.buttons, needs.buttons, 'button');
-    if (needs.cards) {
-      if ((p?.cards?.length ?? 0) !== needs.cards.length) {
-        problems.push({ path: `${base}.cards`, message: `needs ${needs.cards.length} cards, in the template's order` });
-      } else {
-        needs.cards.forEach((card, j) => {
-          expect(`${base}.cards[${j}].body`, p!.cards![j].body, card.body, 'card body');
-          expect(`${base}.cards[${j}].buttons`, p!.cards![j].buttons, card.buttons, 'card button');
-        });
-      }
-    } else if (p?.cards) {
-      problems.push({ path: `${base}.cards`, message: 'the template has no carousel' });
-    }
-    if (needs.products) {
-      const products = p?.products;
-      if (!products?.length) problems.push({ path: `${base}.products`, message: `a ${needs.products} template needs products` });
-      else if (needs.products === 'MPM' && products.some((x) => !x.action.sections?.length)) {
-        problems.push({ path: `${base}.products`, message: 'an MPM template needs sections' });
-      } else if (needs.products === 'SPM' && products.some((x) => x.action.sections !== undefined)) {
-        problems.push({ path: `${base}.products`, message: 'an SPM action holds only thumbnailProductRetailerId' });
-      }
-    } else if (p?.products) {
-      problems.push({ path: `${base}.products`, message: 'the template takes no products' });
-    }
-  });
-  return problems;
-}
-
-const HEADER_TYPES: Record<string, string> = { IMAGE: 'image_url', VIDEO: 'video_url', DOCUMENT: 'document_url', LOCATION: 'location' };
 
 export interface SendDeps {
   directory: DirectoryStore;
@@ -164,28 +50,6 @@ export interface SendDeps {
   scheduler: SendScheduler;
   now?: () => string;
 }
-
-/** How far ahead a send may be scheduled, and how far in the past its time may be (decisions §22). */
-const SCHEDULE_AHEAD_MS = 30 * 86_400_000;
-const SCHEDULE_PAST_MS = 60_000;
-
-/** Problems of a `send_at`, against the time now. */
-function sendAtProblems(sendAt: string | undefined, nowMs: number): ErrorDetail[] {
-  if (sendAt === undefined) return [];
-  const at = Date.parse(sendAt);
-  if (Number.isNaN(at)) return [{ path: 'send_at', message: 'must be an RFC 3339 date-time' }];
-  if (at > nowMs + SCHEDULE_AHEAD_MS) return [{ path: 'send_at', message: 'must be at most 30 days ahead' }];
-  if (at < nowMs - SCHEDULE_PAST_MS) return [{ path: 'send_at', message: 'must not be more than a minute in the past' }];
-  return [];
-}
-
-/**
- * A send's time when it is still ahead (then it is scheduled); undefined: it goes at once. A schedule names
- * its time to the second, so a time less than SCHEDULE_LEAD_MS ahead would name one already past: it goes now.
- */
-const SCHEDULE_LEAD_MS = 5_000;
-const scheduledAt = (sendAt: string | undefined, nowMs: number) =>
-  sendAt !== undefined && Date.parse(sendAt) > nowMs + SCHEDULE_LEAD_MS ? new Date(Date.parse(sendAt)).toISOString() : undefined;
 
 /**
  * The template a send names: the client's synced record of it (no upstream call), else the upstream's (a
@@ -208,112 +72,6 @@ async function templateToSend(
     // A refused lookup is the provider's problem, not the caller's: both are 502.
     if (error instanceof UpstreamRejected) throw new UpstreamUnavailable('The template provider refused the lookup');
     throw error;
-  }
-}
-
-/**
- * Largest job: recipients per job, and a job's bytes with everything it carries. Five jobs of at most 204,000
- * bytes fill one 1 MiB queue batch, so a send takes about one queue request per MiB of recipients.
- */
-const JOB_RECIPIENTS = 1000;
-export const JOB_BYTES = 204_000;
-
-/** Whether every character is ASCII (one native regex scan). */
-const isAscii = (text: string) => !/[\u0080-\uffff]/.test(text);
-
-/** The UTF-8 length of a string, counted without encoding it (a send counts 10,000 recipients). */
-function utf8Length(text: string) {
-  // ASCII (the usual JSON of recipients) is one byte a character: a native scan decides it far faster than the loop.
-  if (isAscii(text)) return text.length;
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      bytes += 4; // a surrogate pair: one 4-byte character
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
-
-const bytesOf = (value: unknown) => utf8Length(JSON.stringify(value));
-
-/**
- * Recipients in jobs of at most JOB_RECIPIENTS recipients and `budget` bytes of recipients each. A full chunk
- * is measured whole (one serialization); only a chunk over the budget is measured recipient by recipient.
- */
-export function splitJobs<T>(recipients: T[], budget = JOB_BYTES): T[][] {
-  const jobs: T[][] = [];
-  for (let start = 0; start < recipients.length; ) {
-    const chunk = recipients.slice(start, start + JOB_RECIPIENTS);
-    let count = chunk.length;
-    if (bytesOf(chunk) > budget) {
-      let size = 2; // the brackets
-      count = 0;
-      while (count < chunk.length) {
-        const bytes = bytesOf(chunk[count]) + (count > 0 ? 1 : 0);
-        if (count > 0 && size + bytes > budget) break;
-        size += bytes;
-        count++;
-      }
-    }
-    jobs.push(chunk.slice(0, count));
-    start += count;
-  }
-  return jobs;
-}
-
-/** Each block's recipients as the jobs lay them out (decisions §22): kept for the recipients listing. */
-function recipientBlocks(send: SendRecord, jobs: DispatchJob[]) {
-  return blocksOf(send).map((ref) => {
-    const job = jobs[ref.job - 1];
-    const recipients = job.recipients.slice(ref.first - job.first_index, ref.first - job.first_index + ref.size);
-    const suppressed = recipients.flatMap((r, offset) => (r.suppressed ? [offset] : []));
-    return {
-      ref,
-      to: recipients.map((r) => r.to),
-      repeats: recipients.map((r) => r.duplicate_of),
-      ...(suppressed.length > 0 && { suppressed }),
-      params: recipients.map((r) => r.params),
-    };
-  });
-}
-
-/**
- * All of a send's jobs are queued or none is dispatched (decisions §12): the send is recorded `queuing`, its
- * jobs queued, then it is settled `queued`; when the queue fails partway it is settled `abandoned`, and jobs
- * of a send that is not `queued` are never dispatched.
- */
-async function queueAllOrNothing(deps: SendDeps, send: SendRecord, jobs: DispatchJob[]) {
-  try {
-    await deps.sends.begin(send);
-  } catch {
-    throw new UpstreamUnavailable('The send could not be recorded');
-  }
-  try {
-    await deps.sends.recordRecipients(send.send_id, recipientBlocks(send, jobs), send.created_at);
-    // A scheduled send's jobs wait in the table for its schedule (decisions §22), made once they are there.
-    if (send.send_at) await deps.sends.holdJobs(send.send_id, jobs);
-  } catch {
-    // Still `queuing`, and nothing queued: never dispatched, so the caller may send again.
-    throw new UpstreamUnavailable('The send could not be recorded');
-  }
-  // Its jobs' message group on the queue: the tenant, and its priority lane apart (decisions §23).
-  const group = jobs.length > 0 ? queueGroupOf(send.client_id, laneOf(jobs[0])) : undefined;
-  try {
-    if (send.send_at) await deps.scheduler.schedule(send.send_id, send.send_at);
-    else await deps.queue.send(jobs as unknown as Record<string, unknown>[], group);
-  } catch {
-    await deps.sends.settle(send, 'abandoned').catch(() => undefined);
-    throw new UpstreamUnavailable(send.send_at ? 'The scheduler is unreachable' : 'The dispatch queue is unreachable');
-  }
-  try {
-    await deps.sends.settle(send, 'queued');
-  } catch {
-    // Still `queuing`: its jobs are never dispatched, so the caller may send again.
-    throw new UpstreamUnavailable('The send could not be recorded');
   }
 }
 

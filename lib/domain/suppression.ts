@@ -1,7 +1,7 @@
 import type { Caller } from './caller.ts';
 import { InvalidRequest, NotFound } from './errors.ts';
 import { type PageRequest, resolvePage } from './paging.ts';
-import type { Suppression, SuppressionStore } from './ports.ts';
+import type { Suppression, SuppressionStore } from './ports/consent.ts';
 import { actingClient, CLIENT_ID_REQUIRED_MESSAGE } from './tenancy.ts';
 
 /**

@@ -2,15 +2,12 @@ import type { Caller } from './caller.ts';
 import { Conflict, UpstreamUnavailable } from './errors.ts';
 import { templateEvent, type ServiceEvent } from './events.ts';
 import type { Log } from './log.ts';
-import type {
-  DirectoryStore,
-  EventPublisher,
-  JobQueue,
-  OutboxStore,
-  SyncLeaseStore,
-  TemplateRecordStore,
-  TemplateUpstream,
-} from './ports.ts';
+import type { DirectoryStore } from './ports/directory.ts';
+import type { EventPublisher, OutboxStore } from './ports/delivery.ts';
+import type { JobQueue } from './ports/sending.ts';
+import type { SyncLeaseStore } from './ports/sync.ts';
+import type { TemplateRecordStore } from './ports/templates.ts';
+import type { TemplateUpstream } from './ports/upstream.ts';
 import { publishSaved } from './outbox.ts';
 import { oldestRecord } from './template-listing.ts';
 import { newRecordId, type MetaTemplate, type TemplateRecord } from './template-record.ts';

@@ -1,5 +1,6 @@
 import type { Caller } from './caller.ts';
-import type { DirectoryStore, TemplateRecordStore } from './ports.ts';
+import type { DirectoryStore } from './ports/directory.ts';
+import type { TemplateRecordStore } from './ports/templates.ts';
 import { resolvePage } from './paging.ts';
 import { listingAnswer, listingCriteria, TEMPLATES_PAGE, type TemplateQuery } from './template-listing.ts';
 import { channelInHierarchy, templateListingClient } from './tenancy.ts';

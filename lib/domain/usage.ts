@@ -2,7 +2,8 @@ import type { Caller } from './caller.ts';
 import { InvalidRequest } from './errors.ts';
 import { rateCards } from './pricing/cards/index.ts';
 import { fromMicros } from './pricing/rate-card.ts';
-import type { CostLedger, DirectoryStore } from './ports.ts';
+import type { CostLedger } from './ports/costs.ts';
+import type { DirectoryStore } from './ports/directory.ts';
 import { actingClient, CLIENT_ID_REQUIRED_MESSAGE } from './tenancy.ts';
 
 export const USAGE_GROUPS = ['day', 'month', 'market', 'category', 'did'] as const;

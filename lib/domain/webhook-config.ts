@@ -1,6 +1,6 @@
 import type { Caller } from './caller.ts';
 import { InvalidRequest, NotFound } from './errors.ts';
-import type { WebhookConfigStore } from './ports.ts';
+import type { WebhookConfigStore } from './ports/delivery.ts';
 import { isLocalReceiver } from './webhook-delivery.ts';
 import { newSigningSecret, PREVIOUS_SECRET_MS, toWebhookView } from './webhook.ts';
 import { actingClient } from './tenancy.ts';

@@ -1,7 +1,8 @@
 import type { Caller } from './caller.ts';
 import { Conflict, NotFound } from './errors.ts';
 import type { ServiceEvent } from './events.ts';
-import type { DeliveryLog, JobQueue, WebhookConfigStore } from './ports.ts';
+import type { DeliveryLog, WebhookConfigStore } from './ports/delivery.ts';
+import type { JobQueue } from './ports/sending.ts';
 import { actingClient } from './tenancy.ts';
 import { parseHttpsUrl } from './url-guard.ts';
 import { DeliveryChanged, type DeliveryStatus, signingSecrets, type WebhookDelivery } from './webhook.ts';

@@ -37,7 +37,7 @@ async function failedRecipients(stack: ChildStack, sendId: string) {
     if (body.data.length < 100) return failed;
   }
 }
-/** A block the dead invocation held, settled by the next that met its claim (lib/domain/ports.ts LOST_OUTCOME). */
+/** A block the dead invocation held, settled by the next that met its claim (lib/domain/ports/sending.ts LOST_OUTCOME). */
 const LOST_TITLE = 'The dispatcher stopped before it learned the outcome';
 const sentAtEmulator = async (stack: ChildStack) =>
   (

@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { serviceTable } from '#lib/wiring/table.ts';
 import { keys, SORT } from '#lib/adapters/dynamo/table.ts';
-import { batchGet } from '#lib/adapters/dynamo/directory-store.ts';
+import { batchGet } from '#lib/adapters/dynamo/queries.ts';
 import { call, meterOf, token } from '../support/api.ts';
 import { hexId, seedDirectory, template, useStackTable, waba } from '../support/seed.ts';
 

@@ -1,3 +1,7 @@
+import { DynamoBudgetStore } from '#lib/adapters/dynamo/budget-store.ts';
+import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
+import { DynamoTemplatePauses } from '#lib/adapters/dynamo/template-pauses.ts';
+import { budgetStoreContract, suppressionStoreContract, templatePausesContract } from '../support/cost-and-consent-contracts.ts';
 import { DynamoDeliveryLog } from '#lib/adapters/dynamo/delivery-log.ts';
 import { DynamoPacer } from '#lib/adapters/dynamo/pacer.ts';
 import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
@@ -34,4 +38,16 @@ sendStoreContract('DynamoDB', () => {
 pacerContract('DynamoDB', () => {
   useStackTable();
   return new DynamoPacer(table);
+});
+budgetStoreContract('DynamoDB', () => {
+  useStackTable();
+  return new DynamoBudgetStore(table);
+});
+suppressionStoreContract('DynamoDB', () => {
+  useStackTable();
+  return new DynamoSuppressionStore(table);
+});
+templatePausesContract('DynamoDB', () => {
+  useStackTable();
+  return new DynamoTemplatePauses(table);
 });

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { SendRecord } from '#lib/domain/ports.ts';
+import type { SendRecord } from '#lib/domain/ports/sending.ts';
 import type { DispatchJob, JobRecipient } from '#lib/domain/sending/job.ts';
 import type { MetaTemplate } from '#lib/domain/template-record.ts';
 

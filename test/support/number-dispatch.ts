@@ -2,10 +2,13 @@ import { type DispatchDeps, type DispatchResult, dispatchJob } from '#lib/domain
 import { DEFAULT_DISPATCH } from '#lib/domain/sending/settings.ts';
 import type { DispatchJob } from '#lib/domain/sending/job.ts';
 import { silentLog } from '#lib/domain/log.ts';
-import type { MessageAnswer, SendRecord } from '#lib/domain/ports.ts';
+import type { MessageAnswer } from '#lib/domain/ports/upstream.ts';
+import type { SendRecord } from '#lib/domain/ports/sending.ts';
 import { demoTemplate, jobOf, recipient, templateOf } from './dispatch-jobs.ts';
 import { EventClock, type TaskClock } from './event-clock.ts';
-import { MemoryPacer, MemorySendStore, MemoryThroughputStore } from './memory/stores.ts';
+import { MemoryPacer } from './memory/pacer.ts';
+import { MemorySendStore } from './memory/send-store.ts';
+import { MemoryThroughputStore } from './memory/throughput-store.ts';
 
 /**
  * Jobs dispatching on one STANDARD number on a discrete-event clock (issues 32, 33), as the queue runs them: each

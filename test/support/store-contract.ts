@@ -2,20 +2,18 @@ import { NO_COUNTS } from '#lib/domain/send-status.ts';
 import { describe, expect, it } from 'vitest';
 import type { ServiceEvent } from '#lib/domain/events.ts';
 import { type DeliveryReport, deliveryChange } from '#lib/domain/delivery.ts';
+import { AssignmentConflict, ChangeTooLarge, type TemplateRecordStore } from '#lib/domain/ports/templates.ts';
 import {
-  AssignmentConflict,
-  ChangeTooLarge,
   type ClaimLease,
-  type DeliveryLog,
   type DeliveryUpdate,
   LOST_OUTCOME,
   type PositionOutcome,
   type SendRecord,
-  type Pacer,
   type SendStore,
-  type SyncLeaseStore,
-  type TemplateRecordStore,
-} from '#lib/domain/ports.ts';
+} from '#lib/domain/ports/sending.ts';
+import type { DeliveryLog } from '#lib/domain/ports/delivery.ts';
+import type { Pacer } from '#lib/domain/ports/pacing.ts';
+import type { SyncLeaseStore } from '#lib/domain/ports/sync.ts';
 import { DeliveryChanged, type WebhookDelivery } from '#lib/domain/webhook.ts';
 import { newRecordId, type TemplateRecord } from '#lib/domain/template-record.ts';
 import type { ListingCriteria } from '#lib/domain/template-listing.ts';

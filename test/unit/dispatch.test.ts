@@ -10,8 +10,9 @@ import { DEFAULT_DISPATCH } from '#lib/domain/sending/settings.ts';
 import { blocksOf, listRecipients } from '#lib/domain/send-recipients.ts';
 import { type DispatchJob, type JobRecipient, markRepeats } from '#lib/domain/sending/job.ts';
 import { silentLog } from '#lib/domain/log.ts';
-import type { MessageAnswer, SendRecord } from '#lib/domain/ports.ts';
-import { templateNeeds } from '#lib/domain/send.ts';
+import type { MessageAnswer } from '#lib/domain/ports/upstream.ts';
+import type { SendRecord } from '#lib/domain/ports/sending.ts';
+import { templateNeeds } from '#lib/domain/send-rules.ts';
 import { sendStatusOf } from '#lib/domain/send-status.ts';
 import type { MetaTemplate } from '#lib/domain/template-record.ts';
 import { GraphError } from '../../local/graph/graph-error.ts';
@@ -19,7 +20,9 @@ import { checkMessage, storedAuthenticationComponents } from '../../local/graph/
 import { peakSecond } from '../support/accept-times.ts';
 import { demoTemplate, demoTemplates, jobOf, recipient, sendOfJobs } from '../support/dispatch-jobs.ts';
 import { EventClock } from '../support/event-clock.ts';
-import { MemoryPacer, MemorySendStore, MemoryThroughputStore } from '../support/memory/stores.ts';
+import { MemoryPacer } from '../support/memory/pacer.ts';
+import { MemorySendStore } from '../support/memory/send-store.ts';
+import { MemoryThroughputStore } from '../support/memory/throughput-store.ts';
 
 /**
  * The dispatcher's rules on in-memory adapters and a virtual clock (no waiting): exactly once per recipient,

@@ -5,7 +5,8 @@ import { BLOCKED_MEDIA_URL, resolveMediaHandle, type MediaPorts } from '#lib/dom
 import { deliverEvent, isLocalReceiver, retryDelaySeconds } from '#lib/domain/webhook-delivery.ts';
 import type { WebhookConfig } from '#lib/domain/webhook.ts';
 import { type HttpsPost, standardWebhookSender } from '#lib/adapters/https/webhook-transport.ts';
-import { MemoryDeliveryLog, MemoryWebhookConfigStore } from '../support/memory/stores.ts';
+import { MemoryDeliveryLog } from '../support/memory/delivery-log.ts';
+import { MemoryWebhookConfigStore } from '../support/memory/webhook-config-store.ts';
 import type { ServiceEvent } from '#lib/domain/events.ts';
 
 const ports = (overrides: Partial<MediaPorts> = {}): MediaPorts => ({

@@ -1,10 +1,12 @@
-import {
-  MemoryDeliveryLog,
-  MemoryPacer,
-  MemorySendStore,
-  MemorySyncLeaseStore,
-  MemoryTemplateRecordStore,
-} from '../support/memory/stores.ts';
+import { MemoryBudgetStore } from '../support/memory/budget-store.ts';
+import { MemorySuppressionStore } from '../support/memory/suppression-store.ts';
+import { MemoryTemplatePauses } from '../support/memory/template-pauses.ts';
+import { budgetStoreContract, suppressionStoreContract, templatePausesContract } from '../support/cost-and-consent-contracts.ts';
+import { MemoryDeliveryLog } from '../support/memory/delivery-log.ts';
+import { MemoryPacer } from '../support/memory/pacer.ts';
+import { MemorySendStore } from '../support/memory/send-store.ts';
+import { MemorySyncLeaseStore } from '../support/memory/sync-lease-store.ts';
+import { MemoryTemplateRecordStore } from '../support/memory/template-records.ts';
 import {
   deliveryLogContract,
   pacerContract,
@@ -18,3 +20,6 @@ syncLeaseStoreContract('in memory', () => new MemorySyncLeaseStore());
 deliveryLogContract('in memory', () => new MemoryDeliveryLog());
 sendStoreContract('in memory', () => new MemorySendStore());
 pacerContract('in memory', () => new MemoryPacer());
+budgetStoreContract('in memory', () => new MemoryBudgetStore());
+suppressionStoreContract('in memory', () => new MemorySuppressionStore());
+templatePausesContract('in memory', () => new MemoryTemplatePauses());

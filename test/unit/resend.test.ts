@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredRecipient } from '#lib/domain/ports.ts';
+import type { StoredRecipient } from '#lib/domain/ports/sending.ts';
 import { isResent } from '#lib/domain/resend.ts';
 
 /** Which recipients a resend takes (decisions §25), by their latest state. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkRecipients, splitJobs, templateNeeds } from '#lib/domain/send.ts';
+import { checkRecipients, templateNeeds } from '#lib/domain/send-rules.ts';
+import { splitJobs } from '#lib/domain/send-jobs.ts';
 import { BATCH_BYTES, packBatches } from '#lib/adapters/sqs/job-queue.ts';
 import type { MetaTemplate } from '#lib/domain/template-record.ts';
 

@@ -8,7 +8,9 @@ import { paceOf } from '#lib/domain/sending/throughput.ts';
 import { peakSecond } from '../support/accept-times.ts';
 import { jobOf, recipient, templateOf } from '../support/dispatch-jobs.ts';
 import { EventClock } from '../support/event-clock.ts';
-import { MemoryPacer, MemorySendStore, MemoryThroughputStore } from '../support/memory/stores.ts';
+import { MemoryPacer } from '../support/memory/pacer.ts';
+import { MemorySendStore } from '../support/memory/send-store.ts';
+import { MemoryThroughputStore } from '../support/memory/throughput-store.ts';
 import { dispatchOnOneNumber, type NumberPlan } from '../support/number-dispatch.ts';
 
 /**

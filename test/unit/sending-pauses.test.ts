@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { silentLog } from '#lib/domain/log.ts';
-import type { MessageAnswer } from '#lib/domain/ports.ts';
+import type { MessageAnswer } from '#lib/domain/ports/upstream.ts';
 import { sendStatusOf } from '#lib/domain/send-status.ts';
 import { type DispatchDeps, type DispatchResult, dispatchJob } from '#lib/domain/sending/dispatcher.ts';
 import { DEFAULT_DISPATCH } from '#lib/domain/sending/settings.ts';
 import { jobOf, recipient, sendOfJobs } from '../support/dispatch-jobs.ts';
 import { EventClock } from '../support/event-clock.ts';
-import { MemoryPacer, MemorySendStore, MemoryTemplatePauses, MemoryThroughputStore } from '../support/memory/stores.ts';
+import { MemoryPacer } from '../support/memory/pacer.ts';
+import { MemorySendStore } from '../support/memory/send-store.ts';
+import { MemoryTemplatePauses } from '../support/memory/template-pauses.ts';
+import { MemoryThroughputStore } from '../support/memory/throughput-store.ts';
 
 /**
  * A send whose template Meta pauses (decisions §25), on in-memory adapters and the discrete-event clock: the

@@ -4,7 +4,7 @@ import { addSuppression, applyInboundConsent, consentOf, listSuppressions, remov
 import { sendTemplate } from '#lib/domain/send.ts';
 import { getSend } from '#lib/domain/send-status.ts';
 import type { DispatchJob } from '#lib/domain/sending/job.ts';
-import { MemorySuppressionStore } from '../support/memory/stores.ts';
+import { MemorySuppressionStore } from '../support/memory/suppression-store.ts';
 import { callerOf, memoryWorld } from '../support/memory/world.ts';
 
 /** Suppression lists (decisions §25) on the in-memory store: keywords, tenancy, and what each source keeps. */

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { BudgetStore } from '#lib/domain/ports.ts';
+import type { BudgetStore } from '#lib/domain/ports/costs.ts';
 import type { ServiceTable } from './client.ts';
 import { keys, SORT } from './table.ts';
 import { isConditionalCheckFailure } from './transactions.ts';

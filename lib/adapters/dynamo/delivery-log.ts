@@ -1,9 +1,9 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { ServiceEvent } from '#lib/domain/events.ts';
-import type { DeliveryLog } from '#lib/domain/ports.ts';
+import type { DeliveryLog } from '#lib/domain/ports/delivery.ts';
 import { DELIVERY_STATUSES, DeliveryChanged, type DeliveryStatus, type WebhookDelivery } from '#lib/domain/webhook.ts';
 import type { ServiceTable } from './client.ts';
-import { queryFirst, stripKeys } from './directory-store.ts';
+import { queryFirst, stripKeys } from './queries.ts';
 import { keys, SORT, TTL_ATTRIBUTE } from './table.ts';
 import { cancellationCodes, type TransactItem, transactWrite } from './transactions.ts';
 

@@ -4,7 +4,7 @@ import { listingEntryOf } from '#lib/domain/template-listing.ts';
 import type { TemplateRecord } from '#lib/domain/template-record.ts';
 import { putAll } from './batch-write.ts';
 import type { ServiceTable } from './client.ts';
-import { stripKeys } from './directory-store.ts';
+import { stripKeys } from './queries.ts';
 import { activeIdsOf, campaignHolders, entryItem } from './listing-items.ts';
 import { assignmentKeyItem, byAggregate } from './record-items.ts';
 import { keys, SORT } from './table.ts';

@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { SyncLeaseStore, SyncProgress, SyncRunResult, SyncState } from '#lib/domain/ports.ts';
+import type { SyncLeaseStore, SyncProgress, SyncRunResult, SyncState } from '#lib/domain/ports/sync.ts';
 import { keys, SORT, TTL_ATTRIBUTE } from '#lib/adapters/dynamo/table.ts';
 import type { ServiceTable } from './client.ts';
 import { isConditionalCheckFailure } from './transactions.ts';

@@ -1,8 +1,8 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { CostLedger, LedgerEntry, MetaCostEntry } from '#lib/domain/ports.ts';
+import type { CostLedger, LedgerEntry, MetaCostEntry } from '#lib/domain/ports/costs.ts';
 import { inParallel } from '#lib/domain/parallel.ts';
 import type { ServiceTable } from './client.ts';
-import { queryAll } from './directory-store.ts';
+import { queryAll } from './queries.ts';
 import { LEDGER } from './sends/send-items.ts';
 import { keys, LEDGER_SHARDS } from './table.ts';
 

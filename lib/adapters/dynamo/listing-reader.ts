@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-d
 import { isUnfiltered, type ListingCriteria, type ListingEntry, type ListingFacets, matchesListing } from '#lib/domain/template-listing.ts';
 import type { MetaTemplate } from '#lib/domain/template-record.ts';
 import type { ServiceTable } from './client.ts';
-import { batchGet, QUERY_LIMIT, queryAll } from './directory-store.ts';
+import { batchGet, QUERY_LIMIT, queryAll } from './queries.ts';
 import { entryFromItem, FACET_INDEXES, type Facet } from './listing-items.ts';
 import { keys, SORT } from './table.ts';
 

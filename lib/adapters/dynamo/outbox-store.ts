@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keys, OUTBOX_PARTITION, SORT } from '#lib/adapters/dynamo/table.ts';
 import type { ServiceEvent } from '#lib/domain/events.ts';
-import type { OutboxStore } from '#lib/domain/ports.ts';
+import type { OutboxStore } from '#lib/domain/ports/delivery.ts';
 import { writeAll } from './batch-write.ts';
 import type { ServiceTable } from './client.ts';
 

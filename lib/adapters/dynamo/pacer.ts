@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { NearReservation, Pacer } from '#lib/domain/ports.ts';
+import type { NearReservation, Pacer } from '#lib/domain/ports/pacing.ts';
 import type { ServiceTable } from './client.ts';
 import { keys, SORT } from './table.ts';
 import { isConditionalCheckFailure } from './transactions.ts';

@@ -15,7 +15,7 @@ import type {
   SendRecord,
   SendRecords,
   SendStore,
-} from '#lib/domain/ports.ts';
+} from '#lib/domain/ports/sending.ts';
 import type { ServiceEvent } from '#lib/domain/events.ts';
 import type { DispatchJob } from '#lib/domain/sending/job.ts';
 import type { ServiceTable } from './client.ts';

@@ -1,7 +1,7 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { Suppression, SuppressionStore } from '#lib/domain/ports.ts';
+import type { Suppression, SuppressionStore } from '#lib/domain/ports/consent.ts';
 import type { ServiceTable } from './client.ts';
-import { batchGet, queryFirst, stripKeys } from './directory-store.ts';
+import { batchGet, queryFirst, stripKeys } from './queries.ts';
 import { keys, SORT } from './table.ts';
 import { cancellationCodes } from './transactions.ts';
 

@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { TemplatePause, TemplatePauses } from '#lib/domain/ports.ts';
+import type { TemplatePause, TemplatePauses } from '#lib/domain/ports/consent.ts';
 import { PAUSE_PERIODS_MS } from '#lib/domain/sending/pauses.ts';
 import type { ServiceTable } from './client.ts';
 import { keys, SORT } from './table.ts';

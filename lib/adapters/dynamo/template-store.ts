@@ -1,7 +1,6 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { type MetaTemplate, replacedRecord, type TemplateRecord } from '#lib/domain/template-record.ts';
 import { revisedRecord } from '#lib/domain/meta-notifications.ts';
-import { BULK_SAFETY_MS } from '#lib/domain/bulk-status.ts';
 import type { ServiceEvent } from '#lib/domain/events.ts';
 import {
   AssignmentConflict,
@@ -12,20 +11,19 @@ import {
   type AssignmentChange,
   type TemplateRecordStore,
   type TemplateRevision,
-} from '#lib/domain/ports.ts';
+} from '#lib/domain/ports/templates.ts';
 import { keys, OUTBOX_PARTITION, SORT } from '#lib/adapters/dynamo/table.ts';
 import { type ListingCriteria, listingEntryOf } from '#lib/domain/template-listing.ts';
 import type { ServiceTable } from './client.ts';
-import { cancellationCodes, isTransactionConflict } from './transactions.ts';
-import { batchGet, queryAll, stripKeys } from './directory-store.ts';
-import { activeIdsOf, campaignHolders, countChanges, entryFromItem, entryItem, putEntry, type TransactItem } from './listing-items.ts';
+import { isTransactionConflict, TRANSACTION_LIMIT } from './transactions.ts';
+import { batchGet, queryAll, stripKeys } from './queries.ts';
+import { activeIdsOf, campaignHolders, countChanges, putEntry, type TransactItem } from './listing-items.ts';
 import { readListingPage, readTemplateEntry, readWabaTemplates } from './listing-reader.ts';
 import { inParallel } from '#lib/domain/parallel.ts';
 import { recordStorageProblem } from './item-limits.ts';
-import { aggregateKey, assignmentKey, assignmentKeyItem, byAggregate, recordItem } from './record-items.ts';
+import { flipInSharedTransactions } from './active-flips.ts';
+import { assignmentKey, assignmentKeyItem, byAggregate, recordItem } from './record-items.ts';
 
-/** DynamoDB's limit of items in one transaction. */
-export const TRANSACTION_LIMIT = 100;
 /** Tries of a read-modify-write of one (client, template) before a concurrent writer's win is reported. */
 const REWRITE_TRIES = 8;
 /** Aggregates rewritten at once by a change that reaches several (an edit's siblings, a sync's WABA). */
@@ -183,86 +181,8 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
    * begun when `deadline` says too little time is left: those flips answer `not_processed`, unwritten.
    */
   async setActive(flips: ActiveFlip[], now: string, deadline?: Deadline): Promise<ActiveWrite[]> {
-    const outcomes = new Array<ActiveWrite>(flips.length).fill('not_processed');
-    const groups = new Map<string, number[]>();
-    flips.forEach(({ record }, i) => {
-      groups.set(aggregateKey(record), [...(groups.get(aggregateKey(record)) ?? []), i]);
-    });
-    const versions = new Map(
-      (
-        await batchGet(
-          this.table,
-          [...groups.keys()].map((pk) => ({ pk, sk: SORT.assignmentsVersion })),
-          true,
-        )
-      ).map((item) => [String(item.pk), item]),
-    );
-    // No write is begun with less time left than the margin, or than twice the slowest write so far (a table
-    // slowed down by load): what was begun is done before the function's time is up (decisions §19).
-    let slowestMs = 0;
-    const timeLeft = () => !deadline || deadline.remainingMs() > Math.max(BULK_SAFETY_MS, 2 * slowestMs);
-    const slow: number[][] = [];
-    let pending: { indexes: number[]; items: TransactItem[] }[] = [];
-    const flush = async () => {
-      const batch = pending;
-      pending = [];
-      if (batch.length === 0 || !timeLeft()) return;
-      const started = Date.now();
-      try {
-        await this.table.client.send(new TransactWriteCommand({ TransactItems: batch.flatMap((b) => b.items) }));
-        slowestMs = Math.max(slowestMs, Date.now() - started);
-        for (const { indexes } of batch) for (const i of indexes) outcomes[i] = 'written';
-      } catch (error) {
-        if (!cancellationCodes(error)) throw error;
-        // Some record or template changed meanwhile: each template is done alone, from a fresh read.
-        slow.push(...batch.map((b) => b.indexes));
-      }
-    };
-    for (const [pk, indexes] of groups) {
-      const item = versions.get(pk);
-      const group = indexes.map((i) => flips[i]);
-      // A version item written before it kept the active records, or more flips than one transaction holds.
-      if (!item || !Array.isArray(item.active_ids) || indexes.length >= TRANSACTION_LIMIT) {
-        slow.push(indexes);
-        continue;
-      }
-      const active = new Set(item.active_ids as string[]);
-      for (const { record, to } of group) {
-        if (to) active.add(record.id);
-        else active.delete(record.id);
-      }
-      const entry = entryFromItem(item);
-      if (entry) {
-        entry.facets = { ...entry.facets, active: active.size > 0 };
-        entry.entry = { ...entry.entry, active: active.size > 0 };
-      }
-      const first = group[0].record;
-      const of = { wabaId: first.waba_id, templateId: first.meta_template.id, clientId: first.client_id };
-      const version = Number(item.version);
-      const items: TransactItem[] = [
-        ...group.map(({ record, to }) => ({
-          Update: {
-            TableName: this.table.name,
-            Key: { pk: keys.record(record.id), sk: SORT.record },
-            UpdateExpression: 'SET active = :to, updated_at = :now',
-            ConditionExpression: 'updated_at = :seen AND active = :from',
-            ExpressionAttributeValues: { ':to': to, ':from': !to, ':now': now, ':seen': record.updated_at },
-          },
-        })),
-        {
-          Put: {
-            TableName: this.table.name,
-            Item: entryItem(of, entry, version + 1, [...active]),
-            ConditionExpression: 'version = :seen',
-            ExpressionAttributeValues: { ':seen': version },
-          },
-        },
-      ];
-      if (pending.reduce((n, b) => n + b.items.length, 0) + items.length > TRANSACTION_LIMIT) await flush();
-      pending.push({ indexes, items });
-    }
-    await flush();
-    for (const indexes of slow) {
+    const { outcomes, alone, timeLeft } = await flipInSharedTransactions(this.table, flips, now, deadline);
+    for (const indexes of alone) {
       if (!timeLeft()) break;
       const written = await this.rewriteActive(
         indexes.map((i) => flips[i]),

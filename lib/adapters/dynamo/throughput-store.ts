@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { KnownThroughput, ThroughputStore } from '#lib/domain/ports.ts';
-import type { ThroughputLevel } from '#lib/domain/ports.ts';
+import type { KnownThroughput, ThroughputStore } from '#lib/domain/ports/pacing.ts';
+import type { ThroughputLevel } from '#lib/domain/ports/pacing.ts';
 import type { ServiceTable } from './client.ts';
 import { keys, SORT } from './table.ts';
 

@@ -1,6 +1,9 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ServiceTable } from './client.ts';
 
+/** The most items one DynamoDB transaction takes. */
+export const TRANSACTION_LIMIT = 100;
+
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** A single write's condition failed. */

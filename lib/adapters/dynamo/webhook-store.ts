@@ -1,9 +1,9 @@
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { WebhookConfig } from '#lib/domain/webhook.ts';
-import type { WebhookConfigStore } from '#lib/domain/ports.ts';
+import type { WebhookConfigStore } from '#lib/domain/ports/delivery.ts';
 import { keys, SORT } from '#lib/adapters/dynamo/table.ts';
 import type { ServiceTable } from './client.ts';
-import { stripKeys } from './directory-store.ts';
+import { stripKeys } from './queries.ts';
 import { isConditionalCheckFailure } from './transactions.ts';
 
 const SK = SORT.webhookConfig;

@@ -1,6 +1,8 @@
 import * as v from 'valibot';
 import { UpstreamUnavailable } from '#lib/domain/errors.ts';
-import type { MetaCostEntry, PricingUpstream, SendingLimits, ThroughputLevel } from '#lib/domain/ports.ts';
+import type { MetaCostEntry } from '#lib/domain/ports/costs.ts';
+import type { PricingUpstream } from '#lib/domain/ports/upstream.ts';
+import type { SendingLimits, ThroughputLevel } from '#lib/domain/ports/pacing.ts';
 import { UpstreamNotConfigured } from './token.ts';
 import type {
   Catalog,
@@ -13,7 +15,7 @@ import type {
   TemplateEdit,
   TemplateUpstream,
   UpstreamTemplate,
-} from '#lib/domain/ports.ts';
+} from '#lib/domain/ports/upstream.ts';
 import type { GraphClient } from './graph-client.ts';
 
 /**

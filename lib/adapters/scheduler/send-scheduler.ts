@@ -1,5 +1,5 @@
 import { ConflictException, CreateScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
-import type { SendScheduler } from '#lib/domain/ports.ts';
+import type { SendScheduler } from '#lib/domain/ports/sending.ts';
 
 export interface ScheduleTarget {
   /** The schedule group the service's schedules go in. */

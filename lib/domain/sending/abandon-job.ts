@@ -2,7 +2,7 @@ import { BLOCK, blockAt, skippedOutcome } from './claims.ts';
 import type { DispatchResult } from './dispatcher.ts';
 import { type DispatchJob, sendableOf } from './job.ts';
 import type { Log } from '../log.ts';
-import type { ClaimLease, PositionOutcome, RecipientOutcome, BlockLedger, SendRecords } from '../ports.ts';
+import type { ClaimLease, PositionOutcome, RecipientOutcome, BlockLedger, SendRecords } from '../ports/sending.ts';
 
 /** What a recipient of a job given up on becomes (issue 23). */
 export const ABANDONED: RecipientOutcome = {

@@ -1,5 +1,5 @@
 import type { DispatchJob } from './job.ts';
-import type { BlockLedger, ClaimLease, PositionOutcome, RecipientBlock, RecordedOutcomes } from '../ports.ts';
+import type { BlockLedger, ClaimLease, PositionOutcome, RecipientBlock, RecordedOutcomes } from '../ports/sending.ts';
 
 /** Positions per block: one claim and one settlement each (the settlement also counts on the send). */
 export const BLOCK = 90;

@@ -9,19 +9,10 @@ import { ProgressRecords } from './progress.ts';
 import type { Clock, DispatchSettings } from './settings.ts';
 import { LaunchSlots } from './slots.ts';
 import { paceOf, throughputLevel } from './throughput.ts';
-import type {
-  BlockLedger,
-  ClaimLease,
-  MessageUpstream,
-  Pacer,
-  PositionOutcome,
-  RecipientOutcome,
-  SendRecord,
-  SendRecords,
-  SuppressionStore,
-  TemplatePauses,
-  ThroughputStore,
-} from '../ports.ts';
+import type { BlockLedger, ClaimLease, PositionOutcome, RecipientOutcome, SendRecord, SendRecords } from '../ports/sending.ts';
+import type { MessageUpstream } from '../ports/upstream.ts';
+import type { Pacer, ThroughputStore } from '../ports/pacing.ts';
+import type { SuppressionStore, TemplatePauses } from '../ports/consent.ts';
 import { sendEvent } from '../events.ts';
 import { type OutboxDeps, publishSaved } from '../outbox.ts';
 import { sendStatusOf } from '../send-status.ts';

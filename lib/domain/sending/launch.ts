@@ -4,7 +4,9 @@ import { BLOCK } from './claims.ts';
 import { PAUSED_CODE } from './pauses.ts';
 import type { DispatchJob } from './job.ts';
 import type { Clock } from './settings.ts';
-import type { MessageUpstream, Pacer, RecipientOutcome } from '../ports.ts';
+import type { MessageUpstream } from '../ports/upstream.ts';
+import type { Pacer } from '../ports/pacing.ts';
+import type { RecipientOutcome } from '../ports/sending.ts';
 
 /** Graph's codes for a template that may no longer be sent: the send stops (upstream-facts §6.2). */
 export const STOPPING = new Set(['132015', '132016']);

@@ -1,5 +1,6 @@
 import type { Log } from '../log.ts';
-import type { KnownThroughput, MessageUpstream, ThroughputLevel, ThroughputStore } from '../ports.ts';
+import type { KnownThroughput, ThroughputLevel, ThroughputStore } from '../ports/pacing.ts';
+import type { MessageUpstream } from '../ports/upstream.ts';
 
 /**
  * Throughput per sending number (decisions §19, upstream-facts §6.3). Meta paces each business number at its

@@ -7,21 +7,19 @@ import type { Caller } from '#lib/domain/caller.ts';
 import { silentLog } from '#lib/domain/log.ts';
 import type { MediaPorts } from '#lib/domain/media.ts';
 import { EMULATOR_TOKEN, GraphEmulator } from '../../../local/graph/emulator.ts';
-import {
-  MemoryDeliveryLog,
-  MemoryDirectoryStore,
-  MemoryEventPublisher,
-  MemoryJobQueue,
-  MemoryOutboxStore,
-  MemorySendScheduler,
-  MemorySendStore,
-  MemoryBudgetStore,
-  MemorySuppressionStore,
-  MemoryThroughputStore,
-  MemorySyncLeaseStore,
-  MemoryTemplateRecordStore,
-  MemoryWebhookConfigStore,
-} from './stores.ts';
+import { MemoryDeliveryLog } from './delivery-log.ts';
+import { MemoryDirectoryStore } from './directory-store.ts';
+import { MemoryEventPublisher } from './event-publisher.ts';
+import { MemoryJobQueue } from './job-queue.ts';
+import { MemoryOutboxStore } from './outbox-store.ts';
+import { MemorySendScheduler } from './send-scheduler.ts';
+import { MemorySendStore } from './send-store.ts';
+import { MemoryBudgetStore } from './budget-store.ts';
+import { MemorySuppressionStore } from './suppression-store.ts';
+import { MemoryThroughputStore } from './throughput-store.ts';
+import { MemorySyncLeaseStore } from './sync-lease-store.ts';
+import { MemoryTemplateRecordStore } from './template-records.ts';
+import { MemoryWebhookConfigStore } from './webhook-config-store.ts';
 
 export const DEMO_FIXTURE: DirectoryFile = parseDirectoryFile(
   JSON.parse(readFileSync(join(import.meta.dirname, '../../../fixtures/demo.json'), 'utf8')),

@@ -8,7 +8,8 @@ import { silentLog } from '#lib/domain/log.ts';
 import { releaseScheduledSend } from '#lib/domain/release-send.ts';
 import { sendTemplate } from '#lib/domain/send.ts';
 import { getSend } from '#lib/domain/send-status.ts';
-import { MemoryPacer, MemoryThroughputStore } from '../../support/memory/stores.ts';
+import { MemoryPacer } from '../../support/memory/pacer.ts';
+import { MemoryThroughputStore } from '../../support/memory/throughput-store.ts';
 import { callerOf, memoryWorld } from '../../support/memory/world.ts';
 
 /** Scheduled sends (decisions §22) on in-memory adapters: held, scheduled, released, cancelled, expiring from their time. */

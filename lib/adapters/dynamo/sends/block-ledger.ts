@@ -8,8 +8,8 @@ import type {
   RecipientBlock,
   RecipientOutcome,
   RecordedOutcomes,
-} from '#lib/domain/ports.ts';
-import { LOST_OUTCOME } from '#lib/domain/ports.ts';
+} from '#lib/domain/ports/sending.ts';
+import { LOST_OUTCOME } from '#lib/domain/ports/sending.ts';
 import type { ServiceTable } from '../client.ts';
 import { keys, TTL_ATTRIBUTE } from '../table.ts';
 import { cancellationCodes, isConditionalCheckFailure } from '../transactions.ts';

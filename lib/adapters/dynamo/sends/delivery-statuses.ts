@@ -1,8 +1,8 @@
 import type { DeliveryState } from '#lib/domain/delivery.ts';
-import type { DeliveryResult, DeliveryStatuses, DeliveryUpdate, SendCounts } from '#lib/domain/ports.ts';
+import type { DeliveryResult, DeliveryStatuses, DeliveryUpdate, SendCounts } from '#lib/domain/ports/sending.ts';
 import { dayOf } from '#lib/domain/pricing/rate-card.ts';
 import type { ServiceTable } from '../client.ts';
-import { batchGet } from '../directory-store.ts';
+import { batchGet } from '../queries.ts';
 import { keys, SORT, TTL_ATTRIBUTE } from '../table.ts';
 import { cancellationCodes, type TransactItem } from '../transactions.ts';
 import {

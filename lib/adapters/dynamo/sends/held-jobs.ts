@@ -1,8 +1,8 @@
 import type { DispatchJob } from '#lib/domain/sending/job.ts';
-import type { HeldJobs } from '#lib/domain/ports.ts';
+import type { HeldJobs } from '#lib/domain/ports/sending.ts';
 import { putAll } from '../batch-write.ts';
 import type { ServiceTable } from '../client.ts';
-import { queryAll } from '../directory-store.ts';
+import { queryAll } from '../queries.ts';
 import { keys } from '../table.ts';
 import { setOnce } from './send-items.ts';
 

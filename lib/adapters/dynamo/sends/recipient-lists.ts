@@ -1,9 +1,9 @@
 import type { RecipientParams } from '#lib/domain/sending/job.ts';
-import type { AcceptedBlock, PositionOutcome, RecipientBlockRef, RecipientLists, StoredRecipient } from '#lib/domain/ports.ts';
-import { LOST_OUTCOME } from '#lib/domain/ports.ts';
+import type { AcceptedBlock, PositionOutcome, RecipientBlockRef, RecipientLists, StoredRecipient } from '#lib/domain/ports/sending.ts';
+import { LOST_OUTCOME } from '#lib/domain/ports/sending.ts';
 import { putAll } from '../batch-write.ts';
 import type { ServiceTable } from '../client.ts';
-import { batchGet } from '../directory-store.ts';
+import { batchGet } from '../queries.ts';
 import { keys, TTL_ATTRIBUTE } from '../table.ts';
 import { blockKey, decode, decodeLatest, deliveryAttribute, expiry, latestKey, recipientsKey, titleAttribute } from './send-items.ts';
 

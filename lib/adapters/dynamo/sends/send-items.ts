@@ -1,6 +1,6 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DeliveryState, MessagePricing } from '#lib/domain/delivery.ts';
-import type { LedgerOwner, PositionOutcome, RecordedOutcomes, SendCounts } from '#lib/domain/ports.ts';
+import type { LedgerOwner, PositionOutcome, RecordedOutcomes, SendCounts } from '#lib/domain/ports/sending.ts';
 import type { ServiceTable } from '../client.ts';
 import { keys, LEDGER_SHARDS, SEND_COUNT_SHARDS, SEND_PARTS, SORT } from '../table.ts';
 import { isConditionalCheckFailure, isTransactionConflict, type TransactItem } from '../transactions.ts';

@@ -1,9 +1,9 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { inParallel } from '#lib/domain/parallel.ts';
 import { NO_COUNTS } from '#lib/domain/send-status.ts';
-import type { SendCounts, SendRecord, SendRecords } from '#lib/domain/ports.ts';
+import type { SendCounts, SendRecord, SendRecords } from '#lib/domain/ports/sending.ts';
 import type { ServiceTable } from '../client.ts';
-import { queryFirst, stripKeys } from '../directory-store.ts';
+import { queryFirst, stripKeys } from '../queries.ts';
 import { outboxItem } from '../template-store.ts';
 import { cancellationCodes, type TransactItem } from '../transactions.ts';
 import type { ServiceEvent } from '#lib/domain/events.ts';

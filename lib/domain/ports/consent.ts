@@ -1,0 +1,42 @@
+// Opt-outs and Meta's pauses (decisions §25).
+
+/** An entry of a client's suppression list (decisions §25): who, from where, when, and its evidence. */
+export interface Suppression {
+  /** The number's digits. */
+  phone: string;
+  source: 'api' | '131050' | 'inbound';
+  at: string;
+  /** The inbound message, or the refused message, that put it there. */
+  message_id?: string;
+  reason?: string;
+}
+
+/** Each client's suppression list (decisions §25): read a batch of recipients at a time, never scanned. */
+export interface SuppressionStore {
+  /** Adds the entry unless the number is on the list already (the first entry stays): whether it was added. */
+  add(clientId: number, entry: Suppression): Promise<boolean>;
+  /** Whether the number was on the list. */
+  remove(clientId: number, phone: string): Promise<boolean>;
+  /** The entries among these numbers (digits). */
+  get(clientId: number, phones: string[]): Promise<Map<string, Suppression>>;
+  list(clientId: number, page: { offset: number; size: number }): Promise<{ entries: Suppression[]; total: number }>;
+}
+
+/** A template Meta paused (for a while) or disabled (decisions §25), as the dispatcher reads it. */
+export interface TemplatePause {
+  state: 'paused' | 'disabled';
+  since_ms: number;
+  /** When a pause ends by itself (3 hours the first time, 6 the next), if no event ends it first. */
+  until_ms?: number;
+  /** How many times it was paused. */
+  pauses: number;
+}
+
+/** Templates Meta paused or disabled: written by its status events and by a 132015 refusal. */
+export interface TemplatePauses {
+  get(wabaId: string, templateId: string): Promise<TemplatePause | null>;
+  /** Paused from `atMs` for Meta's period (the first 3 h, then 6 h), unless a pause is in force: the pause now. */
+  pause(wabaId: string, templateId: string, atMs: number): Promise<TemplatePause>;
+  resume(wabaId: string, templateId: string): Promise<void>;
+  disable(wabaId: string, templateId: string, atMs: number): Promise<void>;
+}

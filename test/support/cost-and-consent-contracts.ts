@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import type { Suppression, SuppressionStore, TemplatePauses } from '#lib/domain/ports/consent.ts';
+import type { BudgetStore } from '#lib/domain/ports/costs.ts';
+import { PAUSE_PERIODS_MS } from '#lib/domain/sending/pauses.ts';
+
+/**
+ * The contracts of the stores issues 34 and 35 added (budgets, suppression lists, template pauses), run on the
+ * in-memory stores (test/unit/) and the DynamoDB adapters (test/http/), so the two cannot drift. Each test
+ * names clients and templates of its own, so the shared table's other data never meets them.
+ */
+const unique = () => 600_000 + Math.floor(Math.random() * 1_000_000_000);
+
+export function budgetStoreContract(name: string, makeStore: () => BudgetStore | Promise<BudgetStore>) {
+  describe(`${name}: the budget store contract`, () => {
+    it('sets, reads and removes a monthly budget', async () => {
+      // Prepare
+      const store = await makeStore();
+      const client = unique();
+      // Act
+      await store.set(client, 5_000_000, '2026-11-01T00:00:00.000Z');
+      const set = await store.get(client);
+      await store.set(client, null, '2026-11-02T00:00:00.000Z');
+      // Assess
+      expect(set).toEqual({ monthly_micros: 5_000_000, updated_at: '2026-11-01T00:00:00.000Z' });
+      expect(await store.get(client)).toBeNull();
+    });
+
+    it('reserves only within the limit, concurrent reservations included, and gives a release back', async () => {
+      // Prepare: room for one of two sends of 600
+      const store = await makeStore();
+      const client = unique();
+      // Act
+      const both = await Promise.all([store.reserve(client, '2026-11', 600, 1_000), store.reserve(client, '2026-11', 600, 1_000)]);
+      const afterBoth = await store.reserved(client, '2026-11');
+      await store.release(client, '2026-11', 600);
+      // Assess
+      expect(both.filter((total) => total !== null)).toEqual([600]);
+      expect(afterBoth).toBe(600);
+      expect(await store.reserved(client, '2026-11')).toBe(0);
+      expect(await store.reserved(client, '2026-12')).toBe(0);
+    });
+  });
+}
+
+export function suppressionStoreContract(name: string, makeStore: () => SuppressionStore | Promise<SuppressionStore>) {
+  describe(`${name}: the suppression list contract`, () => {
+    const entry = (phone: string, source: Suppression['source'] = 'api'): Suppression => ({
+      phone,
+      source,
+      at: '2026-11-01T00:00:00.000Z',
+    });
+
+    it('keeps the first entry of a number, finds entries among many numbers, and removes one', async () => {
+      // Prepare
+      const store = await makeStore();
+      const client = unique();
+      const phones = Array.from({ length: 250 }, (_, i) => `52155${String(i).padStart(8, '0')}`);
+      // Act
+      const first = await store.add(client, entry(phones[3], 'inbound'));
+      const again = await store.add(client, entry(phones[3], '131050'));
+      await store.add(client, entry(phones[240]));
+      const found = await store.get(client, phones);
+      const removed = await store.remove(client, phones[240]);
+      const removedAgain = await store.remove(client, phones[240]);
+      // Assess
+      expect([first, again]).toEqual([true, false]);
+      expect([...found.keys()].sort()).toEqual([phones[3], phones[240]]);
+      expect(found.get(phones[3])?.source).toBe('inbound');
+      expect([removed, removedAgain]).toEqual([true, false]);
+      expect([...(await store.get(client, phones)).keys()]).toEqual([phones[3]]);
+      expect((await store.get(client + 1, phones)).size).toBe(0);
+    });
+
+    it('lists a client’s entries in pages with the total', async () => {
+      // Prepare
+      const store = await makeStore();
+      const client = unique();
+      for (const i of [1, 2, 3]) await store.add(client, entry(`5215500000${i}`));
+      // Act
+      const page = await store.list(client, { offset: 1, size: 1 });
+      // Assess
+      expect(page.total).toBe(3);
+      expect(page.entries).toHaveLength(1);
+    });
+  });
+}
+
+export function templatePausesContract(name: string, makeStore: () => TemplatePauses | Promise<TemplatePauses>) {
+  describe(`${name}: the template pauses contract`, () => {
+    it('pauses for Meta’s period, never moves a pause in force, lengthens the next, and resumes', async () => {
+      // Prepare
+      const store = await makeStore();
+      const template = String(unique());
+      const at = Date.parse('2026-11-01T00:00:00.000Z');
+      // Act
+      const first = await store.pause('w-contract', template, at);
+      const inForce = await store.pause('w-contract', template, at + 60_000);
+      await store.resume('w-contract', template);
+      const resumed = await store.get('w-contract', template);
+      const second = await store.pause('w-contract', template, at + 3_600_000);
+      // Assess
+      expect(first).toMatchObject({ state: 'paused', since_ms: at, until_ms: at + PAUSE_PERIODS_MS[0], pauses: 1 });
+      expect(inForce).toEqual(first);
+      expect(resumed).toBeNull();
+      expect(second).toMatchObject({ state: 'paused', until_ms: at + 3_600_000 + PAUSE_PERIODS_MS[1], pauses: 2 });
+    });
+
+    it('keeps a disabled template disabled: a pause does not undo it', async () => {
+      // Prepare
+      const store = await makeStore();
+      const template = String(unique());
+      // Act
+      await store.disable('w-contract', template, 1_000);
+      const paused = await store.pause('w-contract', template, 2_000);
+      // Assess
+      expect(paused.state).toBe('disabled');
+      expect(await store.get('w-contract', template)).toMatchObject({ state: 'disabled' });
+    });
+  });
+}
