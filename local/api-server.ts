@@ -1,13 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { matchPath } from '#lib/http/match-path.ts';
 import { routes } from '#lib/manifest/routes.ts';
 import type { RouteDef } from '#lib/manifest/route.ts';
+import { listenLocally } from './standins/local-server.ts';
 import { apiGatewayEvent } from './api-gateway-event.ts';
 import { ROOT } from './keys.ts';
 import { recordInvocation } from './usage.ts';
@@ -232,6 +232,6 @@ export async function startApiServer(options: ApiServerOptions): Promise<{ serve
       `HTTP/1.1 ${result.statusCode} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
     );
   });
-  await new Promise<void>((resolve) => server.listen(options.port, options.host, resolve));
-  return { server, url: `http://${options.host}:${(server.address() as AddressInfo).port}` };
+  const { url } = await listenLocally(server, options.host, options.port);
+  return { server, url };
 }

@@ -11,14 +11,15 @@ import { ReceiveMetaWebhook } from '#lib/manifest/routes/meta.ts';
 import { ROUTE_NOT_FOUND, routes } from '#lib/manifest/routes.ts';
 import { workers } from '#lib/manifest/workers.ts';
 import { startApiServer } from './api-server.ts';
-import { LocalEventBridge } from './eventbridge.ts';
-import { LocalScheduler } from './scheduler.ts';
-import { EMULATOR_TOKEN, type GraphEmulator, type MessageStatus } from './graph/emulator.ts';
-import { MetaNotifier } from './graph/notifier.ts';
+import { stopServer } from './standins/local-server.ts';
+import { LocalEventBridge } from './standins/eventbridge.ts';
+import { LocalScheduler } from './standins/scheduler.ts';
+import { EMULATOR_TOKEN, type GraphEmulator, type MessageStatus } from './standins/graph/emulator.ts';
+import { MetaNotifier } from './standins/graph/notifier.ts';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER, ROOT } from './keys.ts';
 import { startDynamoDbLocal, useDynamoDb } from './parts/dynamodb.ts';
 import { startGraphEmulator } from './parts/graph.ts';
-import { stampLaunches } from './graph/launch-stamp.ts';
+import { stampLaunches } from './standins/graph/launch-stamp.ts';
 import { localEndpoints } from './parts/local-endpoints.ts';
 import { freePort, type Stop } from './parts/network.ts';
 import { prepareDataDir } from './parts/persistence.ts';
@@ -210,13 +211,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     if (data && !data.fresh) log(`Queued messages restored: ${sqs.restored}`);
 
     const api = await startApiServer({ port: apiPort, host, extra: await localEndpoints(eventBridge) });
-    stops.push(
-      () =>
-        new Promise<void>((resolve) => {
-          api.server.closeAllConnections();
-          api.server.close(() => resolve());
-        }),
-    );
+    stops.push(() => stopServer(api.server));
 
     // Stopped in reverse: the workers first (handing back what they were retrying); the journal holds the rest.
     if (data) stops.push(() => log(`Queued messages kept: ${sqs.kept()}`));

@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mintToken, ROOT } from './keys.ts';
-import type { MessageStatus } from './graph/emulator.ts';
+import type { MessageStatus } from './standins/graph/emulator.ts';
 import { logFormatOf, writePrettyLogs } from './pretty-logs.ts';
 import { startLocalStack } from './stack.ts';
 import { GetApiDocs, GetOpenApi } from '#lib/manifest/routes/docs.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkQuotas, QUOTAS } from '../infra/quotas.ts';
-import { rehearse, synthesize } from '../local/rehearsal/rehearse.ts';
+import { rehearse, synthesize } from '../rehearsal/rehearse.ts';
 
 /**
  * `npm run rehearse`: the deployment rehearsed in moto (docs/operations.md, "Rehearse first"). Synthesizes the

@@ -1,8 +1,8 @@
 import type { DirectoryFile } from '#lib/adapters/directory-file.ts';
-import { GraphEmulator } from '../graph/emulator.ts';
-import type { SentMessage } from '../graph/model.ts';
-import { startGraphServer } from '../graph/server.ts';
-import { DurableLog } from '../journal/durable-log.ts';
+import { GraphEmulator } from '../standins/graph/emulator.ts';
+import type { SentMessage } from '../standins/graph/model.ts';
+import { startGraphServer } from '../standins/graph/server.ts';
+import { DurableLog } from '../standins/sqs-journal/durable-log.ts';
 import type { Stop } from './network.ts';
 import { loadJson, saveJson } from './persistence.ts';
 

@@ -4,7 +4,7 @@ import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { relayOutbox } from '#lib/domain/outbox.ts';
 import { logger } from '#lib/log/logger.ts';
 import { currentRequest } from '../api-server.ts';
-import type { LocalEventBridge } from '../eventbridge.ts';
+import type { LocalEventBridge } from '../standins/eventbridge.ts';
 import { publicJwks } from '../keys.ts';
 import {
   emptyMeter,

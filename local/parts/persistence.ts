@@ -12,7 +12,7 @@ export interface DataDir {
   dynamoPath: string;
   graphFile: string;
   queuesFile: string;
-  /** The scheduled sends' schedules not run yet (local/scheduler.ts). */
+  /** The scheduled sends' schedules not run yet (local/standins/scheduler.ts). */
   schedulesFile: string;
   /** True when nothing was kept: the fixture is loaded. */
   fresh: boolean;

@@ -1,12 +1,13 @@
+import { stopServer } from '../standins/local-server.ts';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import Module, { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { dlqName, QUEUES } from '#lib/manifest/queues.ts';
-import { DurableLog } from '../journal/durable-log.ts';
+import { DurableLog } from '../standins/sqs-journal/durable-log.ts';
 import { freePort, type Stop } from './network.ts';
-import { type JournalEntry, liveMessages, restoreJournal, SqsJournal } from '../journal/sqs-journal.ts';
+import { type JournalEntry, liveMessages, restoreJournal, SqsJournal } from '../standins/sqs-journal/sqs-journal.ts';
 
 export interface LocalQueue {
   url: string;
@@ -66,7 +67,7 @@ function loadLocalSqs(): { createSqsServer(o: Record<string, unknown>): Promise<
 
 /**
  * `local-aws-sqs` with the stack's queues (lib/manifest/queues.ts) and their dead-letter queues, redrive included; with a
- * journal file, behind the journal (local/journal/sqs-journal.ts), which makes them survive a crash.
+ * journal file, behind the journal (local/standins/sqs-journal/sqs-journal.ts), which makes them survive a crash.
  */
 export async function startSqs(
   host: string,
@@ -87,14 +88,9 @@ export async function startSqs(
   const port = await freePort(host);
   const server = await createSqsServer({ port, hostname: host, emulateQueueCreationLifecycle: false });
   const proxy = journal && new SqsJournal(`http://${host}:${port}`);
-  const stopServer = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections?.();
-      server.close(() => resolve());
-    });
   const stop = async () => {
     await proxy?.stop();
-    await stopServer();
+    await stopServer(server);
   };
   const direct = new SQSClient({ endpoint: `http://${host}:${port}`, region });
   // With a journal, clients talk to it (it hands out queue URLs on its own port) and it forwards to the server.

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { functionName } from '../../local/sam-environment.ts';
-import { type RehearsalReport, rehearse, synthesize } from '../../local/rehearsal/rehearse.ts';
-import type { Template } from '../../local/rehearsal/resources.ts';
+import { type RehearsalReport, rehearse, synthesize } from '../../rehearsal/rehearse.ts';
+import type { Template } from '../../rehearsal/resources.ts';
 import { HTTP_SAMPLES, OTHER_SAMPLES } from '../../local/sample-events.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { rateCards } from '#lib/domain/pricing/cards/index.ts';
-import { EMULATOR_TOKEN } from '../../local/graph/emulator.ts';
+import { EMULATOR_TOKEN } from '../../local/standins/graph/emulator.ts';
 import { apiUrl, call, emulator, expectErrorShape, graphUrl, tokens } from '../support/api.ts';
 import { demoTemplateAs, OwnClient } from '../support/own-client.ts';
 import { until } from '../support/until.ts';

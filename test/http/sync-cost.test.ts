@@ -44,7 +44,7 @@ async function sync(leaseId: string) {
   const { GraphUpstream } = await import('#lib/adapters/graph/graph-upstream.ts');
   const { silentLog } = await import('#lib/domain/log.ts');
   const { runSync } = await import('#lib/domain/sync.ts');
-  const { EMULATOR_TOKEN } = await import('../../local/graph/emulator.ts');
+  const { EMULATOR_TOKEN } = await import('../../local/standins/graph/emulator.ts');
   const leases = new DynamoSyncLeaseStore(table);
   expect(await leases.acquire(CLIENT, leaseId, Date.now(), 60_000)).toBe(true);
   const upstream = new GraphUpstream(new GraphClient({ baseUrl: graphUrl(), token: async () => EMULATOR_TOKEN, log: silentLog }), 'test');

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiUrl, call, emulator, expectErrorShape, graphUrl, token } from '../support/api.ts';
-import { EMULATOR_TOKEN } from '../../local/graph/emulator.ts';
+import { EMULATOR_TOKEN } from '../../local/standins/graph/emulator.ts';
 import { seedDirectory } from '../support/seed.ts';
 import { keys, SORT } from '#lib/adapters/dynamo/table.ts';
 import { TEMPLATES_PAGE_SIZE } from '#lib/adapters/graph/graph-upstream.ts';

@@ -15,8 +15,8 @@ import type { SendRecord } from '#lib/domain/ports/sending.ts';
 import { templateNeeds } from '#lib/domain/send-rules.ts';
 import { sendStatusOf } from '#lib/domain/send-status.ts';
 import type { MetaTemplate } from '#lib/domain/template-record.ts';
-import { GraphError } from '../../local/graph/graph-error.ts';
-import { checkMessage, storedAuthenticationComponents } from '../../local/graph/message-check.ts';
+import { GraphError } from '../../local/standins/graph/graph-error.ts';
+import { checkMessage, storedAuthenticationComponents } from '../../local/standins/graph/message-check.ts';
 import { peakSecond } from '../support/accept-times.ts';
 import { demoTemplate, demoTemplates, jobOf, recipient, sendOfJobs } from '../support/dispatch-jobs.ts';
 import { EventClock } from '../support/event-clock.ts';
@@ -27,7 +27,7 @@ import { MemoryThroughputStore } from '../support/memory/throughput-store.ts';
 /**
  * The dispatcher's rules on in-memory adapters and a virtual clock (no waiting): exactly once per recipient,
  * duplicates, lost claims, retries, refusals, the template's stop, expiry and pacing. The emulator's message
- * checks (local/graph/message-check.ts) judge what cloudMessage makes for every demo template.
+ * checks (local/standins/graph/message-check.ts) judge what cloudMessage makes for every demo template.
  */
 
 function virtualClock(start = Date.parse('2026-11-22T10:00:00Z')) {

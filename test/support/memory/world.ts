@@ -6,7 +6,7 @@ import { GraphUpstream } from '#lib/adapters/graph/graph-upstream.ts';
 import type { Caller } from '#lib/domain/caller.ts';
 import { silentLog } from '#lib/domain/log.ts';
 import type { MediaPorts } from '#lib/domain/media.ts';
-import { EMULATOR_TOKEN, GraphEmulator } from '../../../local/graph/emulator.ts';
+import { EMULATOR_TOKEN, GraphEmulator } from '../../../local/standins/graph/emulator.ts';
 import { MemoryDeliveryLog } from './delivery-log.ts';
 import { MemoryDirectoryStore } from './directory-store.ts';
 import { MemoryEventPublisher } from './event-publisher.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkQuotas, QUOTAS, REFERENCE_LENGTH, upperBound } from '../../../infra/quotas.ts';
-import { resolve, UnresolvedReference } from '../../../local/rehearsal/intrinsics.ts';
-import { allows, type PolicyStatement, policyForMoto } from '../../../local/rehearsal/policies.ts';
+import { resolve, UnresolvedReference } from '../../../rehearsal/intrinsics.ts';
+import { allows, type PolicyStatement, policyForMoto } from '../../../rehearsal/policies.ts';
 
 const made = {
   ref: (id: string) =>

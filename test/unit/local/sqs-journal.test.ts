@@ -2,8 +2,8 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DurableLog } from '../../../local/journal/durable-log.ts';
-import { type JournalEntry, liveMessages } from '../../../local/journal/sqs-journal.ts';
+import { DurableLog } from '../../../local/standins/sqs-journal/durable-log.ts';
+import { type JournalEntry, liveMessages } from '../../../local/standins/sqs-journal/sqs-journal.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'tms-journal-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ThroughputLimit } from '../../../local/graph/throughput-limit.ts';
+import { ThroughputLimit } from '../../../local/standins/graph/throughput-limit.ts';
 
 /** The emulator's stand-in for Meta's per-number throughput limit (upstream-facts §6.3), on given times. */
 describe("Meta's throughput limit at the emulator", () => {

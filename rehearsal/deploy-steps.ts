@@ -3,7 +3,7 @@ import { GetSecretValueCommand, PutSecretValueCommand, type SecretsManagerClient
 import type { DirectoryFile } from '#lib/adapters/directory-file.ts';
 import { documentClient } from '#lib/adapters/dynamo/client.ts';
 import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
-import { EMULATOR_TOKEN } from '../graph/emulator.ts';
+import { EMULATOR_TOKEN } from '../local/standins/graph/emulator.ts';
 import { resolve } from './intrinsics.ts';
 import { type Credentials, REHEARSAL_REGION } from './moto.ts';
 import type { MadeStack, Template } from './resources.ts';

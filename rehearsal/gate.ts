@@ -1,6 +1,6 @@
-import type { Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { answerWhole, forwardWhole, wholeRequestServer } from '../whole-proxy.ts';
+import type { ServerResponse } from 'node:http';
+import { answerWhole, forwardWhole } from '../local/standins/whole-proxy.ts';
+import { type LocalServer, serveWhole } from '../local/standins/local-server.ts';
 import { allows, type PolicyStatement } from './policies.ts';
 
 /** A request a role was not allowed to make: which function, which action, on what. */
@@ -43,7 +43,7 @@ const TRANSACTION_ITEM_ACTIONS: Record<string, string> = {
  * (AccessDeniedException). The deployer's requests pass untouched.
  */
 export class IamGate {
-  private server?: Server;
+  private local?: LocalServer;
   private readonly grants = new Map<string, Grant>();
   readonly denials: Denial[] = [];
   /** The actions each function called, allowed or not. */
@@ -61,7 +61,7 @@ export class IamGate {
   }
 
   async start(host: string) {
-    this.server = wholeRequestServer(async (req, res, body) => {
+    this.local = await serveWhole(async (req, res, body) => {
       const authorization = String(req.headers.authorization ?? '');
       const [accessKeyId, , , service] = (authorization.match(/Credential=([^,]+)/)?.[1] ?? '').split('/');
       const grant = this.grants.get(accessKeyId);
@@ -85,17 +85,13 @@ export class IamGate {
         if (target) return answerDenied(res, grant, denied, '*');
       }
       answerWhole(res, answer);
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, host, resolve));
-    this.url = `http://${host}:${(this.server!.address() as AddressInfo).port}`;
+    }, host);
+    this.url = this.local.url;
     return this.url;
   }
 
   async stop() {
-    await new Promise<void>((resolve) => {
-      this.server?.closeAllConnections();
-      this.server?.close(() => resolve());
-    });
+    await this.local?.stop();
   }
 
   private arn(service: string, rest: string) {

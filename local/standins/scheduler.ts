@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { saveJson } from './parts/persistence.ts';
+import { saveJson } from '../parts/persistence.ts';
+import { type LocalServer, serveWhole } from './local-server.ts';
 
 /**
  * A stand-in for EventBridge Scheduler's one-time schedules (REST JSON: `POST /schedules/{Name}` CreateSchedule,
@@ -26,7 +25,7 @@ const AT = /^at\((\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\)$/;
 
 export class LocalScheduler {
   private schedules = new Map<string, LocalSchedule>();
-  private server?: Server;
+  private local?: LocalServer;
   private timer?: NodeJS.Timeout;
   private running = false;
   url = '';
@@ -48,20 +47,15 @@ export class LocalScheduler {
   }
 
   async start(host: string) {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const answer = this.answer(req.method ?? '', new URL(req.url ?? '/', 'http://local'), Buffer.concat(chunks).toString());
-        res.writeHead(answer.status, {
-          'content-type': 'application/json',
-          ...(answer.error && { 'x-amzn-errortype': answer.error }),
-        });
-        res.end(JSON.stringify(answer.body));
+    this.local = await serveWhole((req, res, body) => {
+      const answer = this.answer(req.method ?? '', new URL(req.url ?? '/', 'http://local'), body.toString());
+      res.writeHead(answer.status, {
+        'content-type': 'application/json',
+        ...(answer.error && { 'x-amzn-errortype': answer.error }),
       });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, host, resolve));
-    this.url = `http://${host}:${(this.server.address() as AddressInfo).port}`;
+      res.end(JSON.stringify(answer.body));
+    }, host);
+    this.url = this.local.url;
     this.timer = setInterval(() => void this.runDue(), TICK_MS);
     await this.runDue();
     return this.url;
@@ -70,10 +64,7 @@ export class LocalScheduler {
   async stop() {
     clearInterval(this.timer);
     while (this.running) await new Promise((r) => setTimeout(r, 10));
-    await new Promise<void>((resolve) => {
-      this.server?.closeAllConnections();
-      this.server ? this.server.close(() => resolve()) : resolve();
-    });
+    await this.local?.stop();
   }
 
   private keyOf(schedule: { group: string; name: string }) {

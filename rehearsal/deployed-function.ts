@@ -1,7 +1,7 @@
 import { cpSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { lambdaContext } from '../api-server.ts';
+import { lambdaContext } from '../local/api-server.ts';
 import type { Credentials } from './moto.ts';
 import { REHEARSAL_REGION } from './moto.ts';
 

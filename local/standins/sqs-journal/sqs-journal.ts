@@ -1,7 +1,6 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { answerWhole, forwardWhole, wholeRequestServer } from '../whole-proxy.ts';
+import { answerWhole, forwardWhole } from '../whole-proxy.ts';
+import { type LocalServer, serveWhole } from '../local-server.ts';
 import { DurableLog } from './durable-log.ts';
 
 /**
@@ -67,7 +66,7 @@ const queueNameOf = (queueUrl: unknown) =>
  * counts start over. Clients use the proxy's URL (its answers name queues by it).
  */
 export class SqsJournal {
-  private server?: Server;
+  private local?: LocalServer;
   /** Receipt handles of messages handed out, to their message ids: a delete names only the handle. */
   private handles = new Map<string, string>();
   /** Each message's latest handle, so a message received again does not leave its old one behind. */
@@ -82,7 +81,7 @@ export class SqsJournal {
   constructor(private readonly target: string) {}
 
   async start(host: string) {
-    this.server = wholeRequestServer(async (req, res, body) => {
+    this.local = await serveWhole(async (req, res, body) => {
       const answer = await forwardWhole(this.target, req, body);
       if (!answer) return answerWhole(res, answer);
       // The server names its queues by its own address: clients are given the journal's instead.
@@ -95,15 +94,13 @@ export class SqsJournal {
         res.writeHead(500, { 'content-type': 'application/x-amz-json-1.0' });
         res.end(JSON.stringify({ __type: 'InternalError', message: 'journal write failed' }));
       }
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, host, resolve));
-    this.url = `http://${host}:${(this.server.address() as AddressInfo).port}`;
+    }, host);
+    this.url = this.local.url;
     return this.url;
   }
 
   async stop() {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await this.local?.stop();
     await this.log?.close();
   }
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { CreateAccessKeyCommand, CreateUserCommand, IAMClient, PutUserPolicyCommand } from '@aws-sdk/client-iam';
-import { freePort, type Stop, waitFor } from '../parts/network.ts';
+import { freePort, type Stop, waitFor } from '../local/parts/network.ts';
 
 export const REHEARSAL_REGION = 'us-east-1';
 

@@ -1,17 +1,9 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
+import { type IncomingHttpHeaders, type IncomingMessage, request, type ServerResponse } from 'node:http';
 
 /**
- * What the local stack's proxies share (the queue journal, the rehearsal's IAM gate): each request read whole,
- * passed on to the server behind as it came, and its answer read whole before the proxy decides what to send.
+ * What the local stack's proxies share (the queue journal, the rehearsal's IAM gate): each request, read whole
+ * (local-server.ts `serveWhole`), passed on to the server behind as it came, and its answer read whole before the proxy decides what to send.
  */
-export function wholeRequestServer(handle: (req: IncomingMessage, res: ServerResponse, body: Buffer) => unknown): Server {
-  return createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => handle(req, res, Buffer.concat(chunks)));
-  });
-}
-
 export interface WholeAnswer {
   status: number;
   headers: IncomingHttpHeaders;

@@ -1,5 +1,5 @@
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import type { GraphEmulator } from '../graph/emulator.ts';
+import type { GraphEmulator } from '../local/standins/graph/emulator.ts';
 import type { DeployedFunction } from './deployed-function.ts';
 import { runQueueWorker } from './queue-worker.ts';
 import type { MadeStack, Template } from './resources.ts';

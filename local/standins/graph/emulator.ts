@@ -143,7 +143,7 @@ export class GraphEmulator {
       const segments = path.split('/').filter(Boolean);
       if (/^v\d+\.\d+$/.test(segments[0] ?? '')) segments.shift();
       const isMessage = method === 'POST' && segments.length === 2 && segments[1] === 'messages';
-      // A message counts when it left the service (its launch stamp, local/graph/launch-stamp.ts), as it would
+      // A message counts when it left the service (its launch stamp, local/standins/graph/launch-stamp.ts), as it would
       // reach Meta over a network: this process's own stalls are not the sender's bursts.
       const launchedAt = Number(headers[LAUNCH_HEADER]) || Date.now();
       if (isMessage) this.admitByThroughput(segments[0], launchedAt);
