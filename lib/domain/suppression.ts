@@ -77,6 +77,15 @@ export async function addSuppression(
   };
 }
 
+/** GET /v1/suppressions/{phone}: one number's entry, with where it came from (404 when not on the list). */
+export async function getSuppression(deps: { suppressions: SuppressionStore }, caller: Caller, phone: string, requested?: number) {
+  const clientId = clientOf(caller, requested);
+  const key = phoneKey(phone);
+  const entry = (await deps.suppressions.get(clientId, [key])).get(key);
+  if (!entry) throw new NotFound(`${key} is not on the client's suppression list`);
+  return { client_id: clientId, ...entry };
+}
+
 /** DELETE /v1/suppressions/{phone}: the person may get marketing again. */
 export async function removeSuppression(deps: { suppressions: SuppressionStore }, caller: Caller, phone: string, requested?: number) {
   const clientId = clientOf(caller, requested);

@@ -27,4 +27,5 @@ const Suppression = v.object({
 
 export const ListSuppressionsResponse = pageOf(Suppression);
 export const AddSuppressionResponse = v.object({ client_id: v.number(), created: v.boolean(), ...Suppression.entries });
+export const GetSuppressionResponse = v.object({ client_id: v.number(), ...Suppression.entries });
 export const RemoveSuppressionResponse = v.object({ client_id: v.number(), phone: v.string(), removed: v.literal(true) });

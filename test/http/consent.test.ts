@@ -104,6 +104,27 @@ describe('/v1/suppressions (decisions §25)', () => {
     expectErrorShape(gone, 404);
   });
 
+  it('shows one number’s entry and its evidence (GET /v1/suppressions/{phone}); 404 off the list or for another client', async () => {
+    // Prepare: a person who wrote "Stop" to the client's number
+    const phone = person(6);
+    await writes(phone, 'Stop');
+    await until(listed, (list) => list.some((e) => e.phone === phone), 15_000);
+    // Act
+    const shown = await call('GET', `/v1/suppressions/${phone}`, { token: await owner() });
+    const asBsp = await call('GET', `/v1/suppressions/+${phone}?client_id=${client.clientId}`, { token: await tokens.bsp() });
+    const elsewhere = await call('GET', `/v1/suppressions/${phone}?client_id=7`, { token: await tokens.bsp() });
+    const stranger = await call('GET', `/v1/suppressions/${person(7)}`, { token: await owner() });
+    const notAPhone = await call('GET', '/v1/suppressions/not-a-phone', { token: await owner() });
+    // Assess
+    expect(shown.status).toBe(200);
+    expect(shown.body).toMatchObject({ client_id: client.clientId, phone, source: 'inbound' });
+    expect(shown.body.message_id).toEqual(expect.any(String));
+    expect(asBsp.body).toEqual(shown.body);
+    expectErrorShape(elsewhere, 404);
+    expectErrorShape(stranger, 404);
+    expectErrorShape(notAPhone, 400);
+  });
+
   it('keeps tenants apart: an agent naming another client is 403, BSP_CN must name one (400) and may name any', async () => {
     // Prepare / Act
     const other = await call('GET', '/v1/suppressions?client_id=7', { token: await owner() });

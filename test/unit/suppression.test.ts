@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { Forbidden, InvalidRequest, NotFound } from '#lib/domain/errors.ts';
-import { addSuppression, applyInboundConsent, consentOf, listSuppressions, removeSuppression } from '#lib/domain/suppression.ts';
+import {
+  addSuppression,
+  applyInboundConsent,
+  consentOf,
+  getSuppression,
+  listSuppressions,
+  removeSuppression,
+} from '#lib/domain/suppression.ts';
 import { sendTemplate } from '#lib/domain/send.ts';
 import { getSend } from '#lib/domain/send-status.ts';
 import type { DispatchJob } from '#lib/domain/sending/job.ts';
@@ -56,6 +63,24 @@ describe('a client’s suppression list (decisions §25)', () => {
     expect(unnamed).toBeInstanceOf(InvalidRequest);
     expect(ownList.total).toBe(0);
     expect(theirs.total).toBe(1);
+  });
+
+  it('shows one number’s entry with its evidence, as written in any form, to its own client only', async () => {
+    // Prepare: client 7's entry from an inbound STOP
+    const suppressions = new MemorySuppressionStore();
+    await suppressions.add(7, { phone: '5215550001234', source: 'inbound', at: AT, message_id: 'wamid.in-1' });
+    // Act
+    const own = await getSuppression({ suppressions }, agent, '+5215550001234');
+    const named = await getSuppression({ suppressions }, bsp, '5215550001234', 7);
+    const otherClient = await getSuppression({ suppressions }, bsp, '5215550001234', 8).catch((e) => e);
+    const forbidden = await getSuppression({ suppressions }, agent, '5215550001234', 8).catch((e) => e);
+    const unnamed = await getSuppression({ suppressions }, bsp, '5215550001234').catch((e) => e);
+    // Assess
+    expect(own).toEqual({ client_id: 7, phone: '5215550001234', source: 'inbound', at: AT, message_id: 'wamid.in-1' });
+    expect(named).toEqual(own);
+    expect(otherClient).toBeInstanceOf(NotFound);
+    expect(forbidden).toBeInstanceOf(Forbidden);
+    expect(unnamed).toBeInstanceOf(InvalidRequest);
   });
 
   it('refuses a phone without enough digits (400) and a removal of a number not on the list (404)', async () => {

@@ -1,6 +1,7 @@
 import {
   AddSuppressionBody,
   AddSuppressionResponse,
+  GetSuppressionResponse,
   ListSuppressionsQuery,
   ListSuppressionsResponse,
   PhonePath,
@@ -56,5 +57,20 @@ export const RemoveSuppression = {
   needs: { table: 'write' },
 } satisfies RouteDef;
 
+export const GetSuppression = {
+  name: 'GetSuppression',
+  method: 'GET',
+  path: '/v1/suppressions/{phone}',
+  entry: 'functions/http/get-suppression.ts',
+  summary: 'Whether one recipient is on the client’s suppression list, and since when and why (its evidence)',
+  success: 200,
+  response: GetSuppressionResponse,
+  sample: { token: 'acme', path: { phone: '5215550009999' }, expect: 404 },
+  auth: true,
+  request: { path: PhonePath, query: RemoveSuppressionQuery },
+  errors: [400, 403, 404],
+  needs: { table: 'read' },
+} satisfies RouteDef;
+
 /** This area's routes, in the order the OpenAPI document lists them. */
-export const consentRoutes: RouteDef[] = [ListSuppressions, AddSuppression, RemoveSuppression];
+export const consentRoutes: RouteDef[] = [ListSuppressions, GetSuppression, AddSuppression, RemoveSuppression];
