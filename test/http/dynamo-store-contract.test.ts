@@ -1,3 +1,6 @@
+import { DynamoWebhookConfigStore } from '#lib/adapters/dynamo/webhook-store.ts';
+import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
+import { throughputStoreContract, webhookConfigStoreContract } from '../support/config-store-contracts.ts';
 import { DynamoBudgetStore } from '#lib/adapters/dynamo/budget-store.ts';
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
 import { DynamoTemplatePauses } from '#lib/adapters/dynamo/template-pauses.ts';
@@ -18,36 +21,51 @@ import {
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();
+/** A store on the local stack's table, made once the table is the stack's (useStackTable). */
+const onStackTable =
+  <T>(make: () => T) =>
+  () => {
+    useStackTable();
+    return make();
+  };
 
-templateRecordStoreContract('DynamoDB', () => {
-  useStackTable();
-  return new DynamoTemplateRecordStore(table);
-});
-syncLeaseStoreContract('DynamoDB', () => {
-  useStackTable();
-  return new DynamoSyncLeaseStore(table);
-});
-deliveryLogContract('DynamoDB', () => {
-  useStackTable();
-  return new DynamoDeliveryLog(table);
-});
-sendStoreContract('DynamoDB', () => {
-  useStackTable();
-  return new DynamoSendStore(table);
-});
-pacerContract('DynamoDB', () => {
-  useStackTable();
-  return new DynamoPacer(table);
-});
-budgetStoreContract('DynamoDB', () => {
-  useStackTable();
-  return new DynamoBudgetStore(table);
-});
-suppressionStoreContract('DynamoDB', () => {
-  useStackTable();
-  return new DynamoSuppressionStore(table);
-});
-templatePausesContract('DynamoDB', () => {
-  useStackTable();
-  return new DynamoTemplatePauses(table);
-});
+templateRecordStoreContract(
+  'DynamoDB',
+  onStackTable(() => new DynamoTemplateRecordStore(table)),
+);
+syncLeaseStoreContract(
+  'DynamoDB',
+  onStackTable(() => new DynamoSyncLeaseStore(table)),
+);
+deliveryLogContract(
+  'DynamoDB',
+  onStackTable(() => new DynamoDeliveryLog(table)),
+);
+sendStoreContract(
+  'DynamoDB',
+  onStackTable(() => new DynamoSendStore(table)),
+);
+pacerContract(
+  'DynamoDB',
+  onStackTable(() => new DynamoPacer(table)),
+);
+budgetStoreContract(
+  'DynamoDB',
+  onStackTable(() => new DynamoBudgetStore(table)),
+);
+suppressionStoreContract(
+  'DynamoDB',
+  onStackTable(() => new DynamoSuppressionStore(table)),
+);
+templatePausesContract(
+  'DynamoDB',
+  onStackTable(() => new DynamoTemplatePauses(table)),
+);
+webhookConfigStoreContract(
+  'DynamoDB',
+  onStackTable(() => new DynamoWebhookConfigStore(table)),
+);
+throughputStoreContract(
+  'DynamoDB',
+  onStackTable(() => new DynamoThroughputStore(table)),
+);

@@ -1,3 +1,6 @@
+import { MemoryWebhookConfigStore } from '../support/memory/webhook-config-store.ts';
+import { MemoryThroughputStore } from '../support/memory/throughput-store.ts';
+import { throughputStoreContract, webhookConfigStoreContract } from '../support/config-store-contracts.ts';
 import { MemoryBudgetStore } from '../support/memory/budget-store.ts';
 import { MemorySuppressionStore } from '../support/memory/suppression-store.ts';
 import { MemoryTemplatePauses } from '../support/memory/template-pauses.ts';
@@ -23,3 +26,5 @@ pacerContract('in memory', () => new MemoryPacer());
 budgetStoreContract('in memory', () => new MemoryBudgetStore());
 suppressionStoreContract('in memory', () => new MemorySuppressionStore());
 templatePausesContract('in memory', () => new MemoryTemplatePauses());
+webhookConfigStoreContract('in memory', () => new MemoryWebhookConfigStore());
+throughputStoreContract('in memory', () => new MemoryThroughputStore());
