@@ -14,7 +14,8 @@ import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.t
 import { DynamoSendStore, recipientItemKeys } from '#lib/adapters/dynamo/send-store.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
 import { keys, SORT } from '#lib/adapters/dynamo/table.ts';
-import { DynamoTemplateRecordStore, outboxItem } from '#lib/adapters/dynamo/template-store.ts';
+import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { outboxItem } from '#lib/adapters/dynamo/outbox-store.ts';
 import { GraphClient } from '#lib/adapters/graph/graph-client.ts';
 import { GraphUpstream, TEMPLATES_PAGE_SIZE } from '#lib/adapters/graph/graph-upstream.ts';
 import { lazySendScheduler } from '#lib/wiring/scheduler.ts';

@@ -30,3 +30,15 @@ export class DynamoOutboxStore implements OutboxStore {
     );
   }
 }
+
+/** An event's outbox item, written in the same transaction as the change it tells of. */
+export function outboxItem(event: ServiceEvent): Record<string, unknown> {
+  return {
+    pk: keys.outbox(event.id),
+    sk: SORT.outbox,
+    entity: 'outbox_event',
+    gsi1pk: OUTBOX_PARTITION,
+    gsi1sk: keys.outboxOrder(event.occurred_at, event.id),
+    event,
+  };
+}

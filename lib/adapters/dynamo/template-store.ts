@@ -12,7 +12,7 @@ import {
   type TemplateRecordStore,
   type TemplateRevision,
 } from '#lib/domain/ports/templates.ts';
-import { keys, OUTBOX_PARTITION, SORT } from '#lib/adapters/dynamo/table.ts';
+import { keys, SORT } from '#lib/adapters/dynamo/table.ts';
 import { type ListingCriteria, listingEntryOf } from '#lib/domain/template-listing.ts';
 import type { ServiceTable } from './client.ts';
 import { isTransactionConflict, TRANSACTION_LIMIT } from './transactions.ts';
@@ -22,6 +22,7 @@ import { readListingPage, readTemplateEntry, readWabaTemplates } from './listing
 import { inParallel } from '#lib/domain/parallel.ts';
 import { recordStorageProblem } from './item-limits.ts';
 import { flipInSharedTransactions } from './active-flips.ts';
+import { outboxItem } from './outbox-store.ts';
 import { assignmentKey, assignmentKeyItem, byAggregate, recordItem } from './record-items.ts';
 
 /** Tries of a read-modify-write of one (client, template) before a concurrent writer's win is reported. */
@@ -436,15 +437,4 @@ export class DynamoTemplateRecordStore implements TemplateRecordStore {
       })),
     );
   }
-}
-
-export function outboxItem(event: ServiceEvent): Record<string, unknown> {
-  return {
-    pk: keys.outbox(event.id),
-    sk: SORT.outbox,
-    entity: 'outbox_event',
-    gsi1pk: OUTBOX_PARTITION,
-    gsi1sk: keys.outboxOrder(event.occurred_at, event.id),
-    event,
-  };
 }

@@ -4,7 +4,7 @@ import { NO_COUNTS } from '#lib/domain/send-status.ts';
 import type { SendCounts, SendRecord, SendRecords } from '#lib/domain/ports/sending.ts';
 import type { ServiceTable } from '../client.ts';
 import { queryFirst, stripKeys } from '../queries.ts';
-import { outboxItem } from '../template-store.ts';
+import { outboxItem } from '../outbox-store.ts';
 import { cancellationCodes, type TransactItem } from '../transactions.ts';
 import type { ServiceEvent } from '#lib/domain/events.ts';
 import { keys, SORT } from '../table.ts';
