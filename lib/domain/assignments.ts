@@ -1,6 +1,12 @@
 import type { Caller } from './caller.ts';
 import { Conflict, type ErrorDetail, Forbidden, InvalidRequest, NotFound } from './errors.ts';
-import { AssignmentConflict, ChangeTooLarge, type AssignmentChange, type TemplateRecordStore } from './ports/templates.ts';
+import {
+  AssignmentConflict,
+  ChangeTooLarge,
+  type AssignmentChange,
+  type TemplateRecords,
+  type TemplateAssignments,
+} from './ports/templates.ts';
 import type { DirectoryStore } from './ports/directory.ts';
 import { channelCampaignGroups, oldestRecord } from './template-listing.ts';
 import { isPlaceholder, newRecordId, type AssignedCampaign, type AssignedChannel, type TemplateRecord } from './template-record.ts';
@@ -12,7 +18,7 @@ import { actingClient, TEMPLATE_NOT_FOUND } from './tenancy.ts';
  */
 export interface AssignmentDeps {
   directory: DirectoryStore;
-  records: TemplateRecordStore;
+  records: TemplateRecords & TemplateAssignments;
   now?: () => string;
 }
 

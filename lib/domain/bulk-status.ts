@@ -1,6 +1,6 @@
 import type { Caller } from './caller.ts';
 import { Conflict, type ErrorDetail, InvalidRequest } from './errors.ts';
-import { type ActiveWrite, AssignmentConflict, type Deadline, type TemplateRecordStore } from './ports/templates.ts';
+import { type ActiveWrite, AssignmentConflict, type Deadline, type TemplateRecords, type TemplateAssignments } from './ports/templates.ts';
 import type { TemplateRecord } from './template-record.ts';
 
 /** PATCH /v1/templates/status (spec §2, decisions §3). */
@@ -111,7 +111,7 @@ export function summarize(results: BulkItemResult[]) {
  * table's speed: records it could not reach are `not_processed`, unwritten.
  */
 export async function changeTemplateStatus(
-  records: TemplateRecordStore,
+  records: TemplateRecords & TemplateAssignments,
   caller: Caller,
   input: { action?: string; templates?: BulkItem[] },
   options: { now?: () => string; deadline?: Deadline } = {},

@@ -1,7 +1,7 @@
 import type { Caller } from './caller.ts';
 import { Conflict, InvalidRequest, UpstreamRejected, UpstreamUnavailable } from './errors.ts';
 import { type ServiceEvent, templateEvent } from './events.ts';
-import { AssignmentConflict, type TemplateRecordStore } from './ports/templates.ts';
+import { AssignmentConflict, type TemplateListing, type TemplateRecordStore } from './ports/templates.ts';
 import type { CreatedTemplate, TemplateDraftForUpstream, TemplateUpstream } from './ports/upstream.ts';
 import type { DirectoryStore } from './ports/directory.ts';
 import type { EventPublisher, OutboxStore } from './ports/delivery.ts';
@@ -243,7 +243,7 @@ async function begin(deps: CreateDeps, caller: Caller, input: CreateInput) {
 
 /** The templates of the WABA the client has records of, but this one: to compare wordings with. */
 export async function wabaWordings(
-  records: TemplateRecordStore,
+  records: Pick<TemplateListing, 'templatesOfWaba'>,
   clientId: number,
   wabaId: string,
   self: { name: string; language: string },

@@ -1,6 +1,6 @@
 import type { Caller } from './caller.ts';
 import { Conflict, InvalidRequest, NotFound, UpstreamRejected, UpstreamUnavailable } from './errors.ts';
-import { AssignmentConflict, type TemplateRecordStore } from './ports/templates.ts';
+import { AssignmentConflict, type TemplateRecords, type TemplateListing } from './ports/templates.ts';
 import type { DirectoryStore } from './ports/directory.ts';
 import type { TemplateEdit, TemplateUpstream } from './ports/upstream.ts';
 import { TEMPLATE_INVALID, wabaWordings } from './create-template.ts';
@@ -25,7 +25,7 @@ export interface EditTemplateInput {
 
 export interface EditDeps {
   directory: DirectoryStore;
-  records: TemplateRecordStore;
+  records: TemplateRecords & TemplateListing;
   upstream: TemplateUpstream;
   now?: () => string;
 }

@@ -10,7 +10,7 @@ import type { EventPublisher, OutboxStore } from './ports/delivery.ts';
 import type { JobQueue, DeliveryStatuses, SendRecords } from './ports/sending.ts';
 import type { DirectoryStore } from './ports/directory.ts';
 import type { SuppressionStore, TemplatePauses } from './ports/consent.ts';
-import type { TemplateRecordStore, TemplateRevision } from './ports/templates.ts';
+import type { TemplateRecords, TemplateRevision } from './ports/templates.ts';
 import type { ThroughputStore } from './ports/pacing.ts';
 import { oldestRecord } from './template-listing.ts';
 import { headerTypeOf, type MetaTemplate, type TemplateRecord } from './template-record.ts';
@@ -134,7 +134,7 @@ export function notifiedTemplate(meta: MetaTemplate, notification: TemplateNotif
 }
 
 export interface ApplyNotificationDeps {
-  records: TemplateRecordStore;
+  records: TemplateRecords;
   /** The statuses; a send's client is read only when a status says its person stopped marketing (131050). */
   sends: DeliveryStatuses & Pick<SendRecords, 'get'>;
   suppressions: SuppressionStore;

@@ -11,7 +11,7 @@ import type { JobQueue, SendScheduler, SendRecords, SendRequestOptions, Recipien
 import type { SendingLimits } from './ports/pacing.ts';
 import type { BudgetStore } from './ports/costs.ts';
 import type { SuppressionStore } from './ports/consent.ts';
-import type { TemplateRecordStore } from './ports/templates.ts';
+import type { TemplateListing } from './ports/templates.ts';
 import type { TemplateUpstream } from './ports/upstream.ts';
 import { resolveProvider } from './provider.ts';
 import { NO_COUNTS } from './send-status.ts';
@@ -40,7 +40,7 @@ export interface SendInput {
 
 export interface SendDeps {
   directory: DirectoryStore;
-  records: TemplateRecordStore;
+  records: TemplateListing;
   sends: SendRecords & RecipientLists & HeldJobs;
   budgets: BudgetStore;
   suppressions: SuppressionStore;

@@ -6,7 +6,7 @@ import type { DirectoryStore } from './ports/directory.ts';
 import type { EventPublisher, OutboxStore } from './ports/delivery.ts';
 import type { JobQueue } from './ports/sending.ts';
 import type { SyncLeaseStore } from './ports/sync.ts';
-import type { TemplateRecordStore } from './ports/templates.ts';
+import type { TemplateRecords } from './ports/templates.ts';
 import type { TemplateUpstream } from './ports/upstream.ts';
 import { publishSaved } from './outbox.ts';
 import { oldestRecord } from './template-listing.ts';
@@ -101,7 +101,7 @@ export interface SyncJob {
 
 export interface RunSyncDeps {
   directory: DirectoryStore;
-  records: TemplateRecordStore;
+  records: TemplateRecords;
   leases: SyncLeaseStore;
   outbox: OutboxStore;
   publisher: EventPublisher;

@@ -1,13 +1,13 @@
 import type { Caller } from './caller.ts';
 import type { DirectoryStore } from './ports/directory.ts';
-import type { TemplateRecordStore } from './ports/templates.ts';
+import type { TemplateListing } from './ports/templates.ts';
 import { resolvePage } from './paging.ts';
 import { listingAnswer, listingCriteria, TEMPLATES_PAGE, type TemplateQuery } from './template-listing.ts';
 import { channelInHierarchy, templateListingClient } from './tenancy.ts';
 
 /** GET /v1/templates: the listing rules of the token, then one page of the client's listing entries. */
 export async function listTemplates(
-  deps: { directory: DirectoryStore; records: TemplateRecordStore },
+  deps: { directory: DirectoryStore; records: TemplateListing },
   caller: Caller,
   query: Omit<TemplateQuery, 'wabaId'> & { client_id?: number; did?: string; limit?: number },
 ) {
