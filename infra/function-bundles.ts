@@ -17,7 +17,7 @@ export interface DeployedFunction {
   multipart: boolean;
   /** A worker that sets when the messages it fails come back (lib/manifest/workers.ts). */
   redelivers?: boolean;
-  /** Files the function serves, copied beside its bundle (lib/manifest/routes/ `files`). */
+  /** Files the function serves, copied beside its bundle (lib/manifest/route.ts `files`). */
   files?: readonly { from: string; to: string }[];
 }
 

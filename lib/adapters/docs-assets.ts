@@ -5,7 +5,7 @@ import type { SwaggerUiAssets } from '#lib/docs/api-reference-page.ts';
 import { API_DOCS_FILES } from '#lib/manifest/routes/docs.ts';
 
 /**
- * Swagger UI's files: next to the deployed bundle (the stack copies them there, lib/manifest/routes/ `files`), or
+ * Swagger UI's files: next to the deployed bundle (the stack copies them there, lib/manifest/route.ts `files`), or
  * from node_modules when the source runs as it is (the local stack, tests).
  */
 export function swaggerUiAssets(bundleDir = import.meta.dirname): SwaggerUiAssets {

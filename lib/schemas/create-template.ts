@@ -58,7 +58,7 @@ export const EditTemplateBody = v.strictObject({
 
 const Did = v.pipe(v.string(), v.trim(), v.minLength(1, 'did is required'), v.maxLength(64));
 
-/** The DID sits in the `{id}` segment (see lib/manifest/routes/). */
+/** The DID sits in the `{id}` segment (lib/manifest/route.ts `path` says why). */
 export const TemplateDidPath = v.object({ id: Did });
 
 export const DidTemplatePath = v.object({

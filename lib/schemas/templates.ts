@@ -3,7 +3,7 @@ import { booleanParam, clientIdBody, clientIdParam, count, textParam, wholeIdBod
 
 const RecordId = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(64));
 
-/** The record id sits in the `{id}` segment (see lib/manifest/routes/ for why it is not called messageTemplateId). */
+/** The record id sits in the `{id}` segment (lib/manifest/route.ts `path` says why it is not called messageTemplateId). */
 export const RecordIdPath = v.object({ id: RecordId });
 
 export const ListTemplatesQuery = v.object({

@@ -57,7 +57,7 @@ export async function call<T = any>(
 }
 
 /**
- * Every success the tests see has its route's shape (lib/manifest/routes/ `response`, or the dry run's): the OpenAPI
+ * Every success the tests see has its route's shape (lib/manifest/route.ts `response`, or the dry run's): the OpenAPI
  * document shows those shapes, so a test fails when an answer leaves them.
  */
 function assertResponseShape(method: string, pathAndQuery: string, body: unknown, text: string) {
