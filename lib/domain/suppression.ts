@@ -2,7 +2,7 @@ import type { Caller } from './caller.ts';
 import { InvalidRequest, NotFound } from './errors.ts';
 import { type PageRequest, resolvePage } from './paging.ts';
 import type { Suppression, SuppressionStore } from './ports/consent.ts';
-import { actingClient, CLIENT_ID_REQUIRED_MESSAGE } from './tenancy.ts';
+import { namedClient } from './tenancy.ts';
 
 /**
  * Each client's suppression list (decisions §25): recipients who opted out of marketing. Entries come from the
@@ -35,19 +35,13 @@ export const phoneKey = (phone: string) => phone.replace(/\D/g, '');
 
 export const SUPPRESSIONS_PAGE = { size: 50, max: 500 };
 
-/** The client a suppression request acts for: an agent its own; BSP_CN names it. */
-function clientOf(caller: Caller, requested: number | undefined) {
-  if (caller.isBsp && requested === undefined) throw new InvalidRequest(CLIENT_ID_REQUIRED_MESSAGE);
-  return actingClient(caller, requested);
-}
-
 /** GET /v1/suppressions: the client's entries, by phone number. */
 export async function listSuppressions(
   deps: { suppressions: SuppressionStore },
   caller: Caller,
   query: PageRequest & { client_id?: number },
 ) {
-  const clientId = clientOf(caller, query.client_id);
+  const clientId = namedClient(caller, query.client_id);
   const page = resolvePage(query, SUPPRESSIONS_PAGE);
   const { entries, total } = await deps.suppressions.list(clientId, page);
   return { data: entries, total, page: page.page, page_size: page.size };
@@ -59,7 +53,7 @@ export async function addSuppression(
   caller: Caller,
   body: { phone: string; reason?: string; client_id?: number },
 ) {
-  const clientId = clientOf(caller, body.client_id);
+  const clientId = namedClient(caller, body.client_id);
   const phone = phoneKey(body.phone);
   if (phone.length < 6 || phone.length > 15)
     throw new InvalidRequest('phone must have 6 to 15 digits', [{ path: 'phone', message: 'must have 6 to 15 digits' }]);
@@ -79,7 +73,7 @@ export async function addSuppression(
 
 /** GET /v1/suppressions/{phone}: one number's entry, with where it came from (404 when not on the list). */
 export async function getSuppression(deps: { suppressions: SuppressionStore }, caller: Caller, phone: string, requested?: number) {
-  const clientId = clientOf(caller, requested);
+  const clientId = namedClient(caller, requested);
   const key = phoneKey(phone);
   const entry = (await deps.suppressions.get(clientId, [key])).get(key);
   if (!entry) throw new NotFound(`${key} is not on the client's suppression list`);
@@ -88,7 +82,7 @@ export async function getSuppression(deps: { suppressions: SuppressionStore }, c
 
 /** DELETE /v1/suppressions/{phone}: the person may get marketing again. */
 export async function removeSuppression(deps: { suppressions: SuppressionStore }, caller: Caller, phone: string, requested?: number) {
-  const clientId = clientOf(caller, requested);
+  const clientId = namedClient(caller, requested);
   const key = phoneKey(phone);
   if (!(await deps.suppressions.remove(clientId, key))) throw new NotFound(`${key} is not on the client's suppression list`);
   return { client_id: clientId, phone: key, removed: true as const };

@@ -19,14 +19,16 @@ export function actingClient(caller: Caller, requested?: number): number {
   return requested;
 }
 
-/** The template listing's own rules: BSP_CN must name the client; an agent needs campaigns. */
+/** The client of a request about one client's data: BSP_CN must name it; an agent acts for its own. */
+export function namedClient(caller: Caller, requested: number | undefined): number {
+  if (caller.isBsp && requested === undefined) throw new InvalidRequest(CLIENT_ID_REQUIRED_MESSAGE);
+  return actingClient(caller, requested);
+}
+
+/** The template listing's own rules: the client is named as for any client's data; an agent needs campaigns. */
 export function templateListingClient(caller: Caller, requested: number | undefined): number {
-  if (caller.isBsp) {
-    if (requested === undefined) throw new InvalidRequest(CLIENT_ID_REQUIRED_MESSAGE);
-    return requested;
-  }
-  const client = actingClient(caller, requested);
-  if (caller.campaigns.length === 0) throw new InvalidRequest(AGENT_WITHOUT_CAMPAIGNS_MESSAGE);
+  const client = namedClient(caller, requested);
+  if (!caller.isBsp && caller.campaigns.length === 0) throw new InvalidRequest(AGENT_WITHOUT_CAMPAIGNS_MESSAGE);
   return client;
 }
 

@@ -4,7 +4,7 @@ import { rateCards } from './pricing/cards/index.ts';
 import { fromMicros } from './pricing/rate-card.ts';
 import type { CostLedger } from './ports/costs.ts';
 import type { DirectoryStore } from './ports/directory.ts';
-import { actingClient, CLIENT_ID_REQUIRED_MESSAGE } from './tenancy.ts';
+import { namedClient } from './tenancy.ts';
 
 export const USAGE_GROUPS = ['day', 'month', 'market', 'category', 'did'] as const;
 export type UsageGroup = (typeof USAGE_GROUPS)[number];
@@ -43,8 +43,7 @@ const dayMs = (day: string) => {
  * sees its own client; BSP_CN names the client.
  */
 export async function usage(deps: { ledger: CostLedger; directory: DirectoryStore }, caller: Caller, query: UsageQuery) {
-  if (caller.isBsp && query.client_id === undefined) throw new InvalidRequest(CLIENT_ID_REQUIRED_MESSAGE);
-  const clientId = actingClient(caller, query.client_id);
+  const clientId = namedClient(caller, query.client_id);
   const from = dayMs(query.from);
   const to = dayMs(query.to);
   if (Number.isNaN(from) || Number.isNaN(to)) throw new InvalidRequest('from and to must be dates (YYYY-MM-DD)');

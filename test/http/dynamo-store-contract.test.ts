@@ -18,54 +18,25 @@ import {
   syncLeaseStoreContract,
   templateRecordStoreContract,
 } from '../support/store-contract.ts';
+import type { ServiceTable } from '#lib/adapters/dynamo/client.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();
 /** A store on the local stack's table, made once the table is the stack's (useStackTable). */
 const onStackTable =
-  <T>(make: () => T) =>
+  <T>(Store: new (table: ServiceTable) => T) =>
   () => {
     useStackTable();
-    return make();
+    return new Store(table);
   };
 
-templateRecordStoreContract(
-  'DynamoDB',
-  onStackTable(() => new DynamoTemplateRecordStore(table)),
-);
-syncLeaseStoreContract(
-  'DynamoDB',
-  onStackTable(() => new DynamoSyncLeaseStore(table)),
-);
-deliveryLogContract(
-  'DynamoDB',
-  onStackTable(() => new DynamoDeliveryLog(table)),
-);
-sendStoreContract(
-  'DynamoDB',
-  onStackTable(() => new DynamoSendStore(table)),
-);
-pacerContract(
-  'DynamoDB',
-  onStackTable(() => new DynamoPacer(table)),
-);
-budgetStoreContract(
-  'DynamoDB',
-  onStackTable(() => new DynamoBudgetStore(table)),
-);
-suppressionStoreContract(
-  'DynamoDB',
-  onStackTable(() => new DynamoSuppressionStore(table)),
-);
-templatePausesContract(
-  'DynamoDB',
-  onStackTable(() => new DynamoTemplatePauses(table)),
-);
-webhookConfigStoreContract(
-  'DynamoDB',
-  onStackTable(() => new DynamoWebhookConfigStore(table)),
-);
-throughputStoreContract(
-  'DynamoDB',
-  onStackTable(() => new DynamoThroughputStore(table)),
-);
+templateRecordStoreContract('DynamoDB', onStackTable(DynamoTemplateRecordStore));
+syncLeaseStoreContract('DynamoDB', onStackTable(DynamoSyncLeaseStore));
+deliveryLogContract('DynamoDB', onStackTable(DynamoDeliveryLog));
+sendStoreContract('DynamoDB', onStackTable(DynamoSendStore));
+pacerContract('DynamoDB', onStackTable(DynamoPacer));
+budgetStoreContract('DynamoDB', onStackTable(DynamoBudgetStore));
+suppressionStoreContract('DynamoDB', onStackTable(DynamoSuppressionStore));
+templatePausesContract('DynamoDB', onStackTable(DynamoTemplatePauses));
+webhookConfigStoreContract('DynamoDB', onStackTable(DynamoWebhookConfigStore));
+throughputStoreContract('DynamoDB', onStackTable(DynamoThroughputStore));

@@ -3,7 +3,7 @@ import type { Suppression, SuppressionStore } from '#lib/domain/ports/consent.ts
 import type { ServiceTable } from './client.ts';
 import { batchGet, queryFirst, stripKeys } from './queries.ts';
 import { keys, SORT } from './table.ts';
-import { cancellationCodes } from './transactions.ts';
+import { cancellationCodes, type TransactItem } from './transactions.ts';
 
 /**
  * A client's suppression list (decisions §25): one item a phone number under the client's list partition, so
@@ -29,22 +29,10 @@ export class DynamoSuppressionStore implements SuppressionStore {
     };
   }
 
-  async add(clientId: number, entry: Suppression) {
+  /** An entry added or removed with the list's count, when its condition holds: whether it did. */
+  private async changeEntry(clientId: number, by: 1 | -1, entry: TransactItem) {
     try {
-      await this.table.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: this.table.name,
-                Item: { ...this.key(clientId, entry.phone), entity: 'suppression', client_id: clientId, ...entry },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            this.count(clientId, 1),
-          ],
-        }),
-      );
+      await this.table.client.send(new TransactWriteCommand({ TransactItems: [entry, this.count(clientId, by)] }));
       return true;
     } catch (error) {
       if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
@@ -52,21 +40,20 @@ export class DynamoSuppressionStore implements SuppressionStore {
     }
   }
 
-  async remove(clientId: number, phone: string) {
-    try {
-      await this.table.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Delete: { TableName: this.table.name, Key: this.key(clientId, phone), ConditionExpression: 'attribute_exists(pk)' } },
-            this.count(clientId, -1),
-          ],
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return false;
-      throw error;
-    }
+  add(clientId: number, entry: Suppression) {
+    return this.changeEntry(clientId, 1, {
+      Put: {
+        TableName: this.table.name,
+        Item: { ...this.key(clientId, entry.phone), entity: 'suppression', client_id: clientId, ...entry },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    });
+  }
+
+  remove(clientId: number, phone: string) {
+    return this.changeEntry(clientId, -1, {
+      Delete: { TableName: this.table.name, Key: this.key(clientId, phone), ConditionExpression: 'attribute_exists(pk)' },
+    });
   }
 
   /** The entries among these numbers: one BatchGetItem a hundred. */
