@@ -18,7 +18,7 @@ type Resend = { sendId: string; which: ResendWhich };
 const resendOnce = idempotent(
   table,
   ({ body, newSendId, caller }: { scope: string; key: string; body: Resend; newSendId: string; caller: Caller }) =>
-    resendSend({ ...stores, upstream: graphUpstream() }, caller, { ...body, newSendId }),
+    resendSend({ ...stores, upstream: graphUpstream(), currencies: graphUpstream() }, caller, { ...body, newSendId }),
 );
 
 export const handler = httpFunction(ResendSend, {
@@ -28,11 +28,14 @@ export const handler = httpFunction(ResendSend, {
     const request = { sendId: path.send_id, which: body.which };
     const accepted =
       idempotencyKey === undefined
-        ? await resendSend({ ...stores, upstream: graphUpstream() }, caller, { ...request, newSendId })
+        ? await resendSend({ ...stores, upstream: graphUpstream(), currencies: graphUpstream() }, caller, { ...request, newSendId })
         : await resendOnce({ scope: String(caller.clientId), key: idempotencyKey, body: request, newSendId, caller }, context);
     countMetrics({ SendsAccepted: 1 });
     return accepted;
   },
   dryRun: ({ path, body, caller }) =>
-    dryRunResend({ ...stores, upstream: graphUpstream() }, caller, { sendId: path.send_id, which: body.which }),
+    dryRunResend({ ...stores, upstream: graphUpstream(), currencies: graphUpstream() }, caller, {
+      sendId: path.send_id,
+      which: body.which,
+    }),
 });

@@ -5,6 +5,7 @@ import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.t
 import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
+import { DynamoVolumeTiers } from '#lib/adapters/dynamo/volume-tiers.ts';
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { notificationsOf } from '#lib/adapters/meta/webhook-payload.ts';
 import { redeliverIn } from '#lib/adapters/sqs/redelivery.ts';
@@ -12,6 +13,7 @@ import { applyNotifications, type NotifiedChange } from '#lib/domain/meta-notifi
 import { queueBatchWorker } from '#lib/worker/queue-worker.ts';
 import { ApplyMetaNotifications } from '#lib/manifest/workers.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
+import { graphUpstream } from '#lib/wiring/upstream.ts';
 
 const table = serviceTable();
 
@@ -30,6 +32,8 @@ const stores = {
   levels: new DynamoThroughputStore(table),
   outbox: new DynamoOutboxStore(table),
   publisher: new EventBridgePublisher(),
+  currencies: graphUpstream(),
+  tiers: new DynamoVolumeTiers(table),
 };
 /**
  * A status that overtook its block comes back after 2 s, doubling to at most a minute: the queue's 10 receives

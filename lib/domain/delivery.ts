@@ -24,12 +24,15 @@ export interface MessagePricing {
   billable: boolean;
 }
 
-/** What a delivered message costs (decisions §24): its pricing, its market, and the rate card's price that day. */
+/** What a delivered message costs (decisions §26): its pricing, its market, and the rate card's price that day. */
 export interface MessageCharge {
   pricing: MessagePricing;
   market: string;
-  /** 0 when not billable. */
+  /** In micro-units of `currency`; 0 when Meta does not charge it. */
   micros: number;
+  /** The card's currency: the WABA's, or the base currency's when the WABA's has no card (`currency_mismatch`). */
+  currency: string;
+  currency_mismatch?: true;
 }
 
 /** How a send's counts and error tally move with one report. */
@@ -87,10 +90,11 @@ export function deliveryChange(
     next[fact] = true;
     add(counts, fact, 1);
   }
-  if (Object.keys(counts).length === 0) return null;
+  // Meta charges a message when it is delivered: counted once, with the first delivered or read status that
+  // brings its pricing (a `delivered` without one leaves the charge to a later status that has it).
+  const newlyCharged = charge && !state.pricing ? charge : undefined;
+  if (Object.keys(counts).length === 0 && !newlyCharged) return null;
   release();
-  // Meta charges a message when it is delivered: counted the once it first is, with the pricing that said so.
-  const newlyCharged = !state.delivered && charge && !state.pricing ? charge : undefined;
   if (newlyCharged) {
     next.pricing = newlyCharged.pricing;
     next.cost_micros = newlyCharged.micros;

@@ -1,7 +1,7 @@
 import { type DeliveryReport, deliveryChange, type MessagePricing, parseMessageReference } from './delivery.ts';
-import { chargeOf } from './pricing/charge.ts';
+import { chargerFor } from './pricing/charging.ts';
+import { reachedTier } from './pricing/tiers.ts';
 import { applyInboundConsent } from './suppression.ts';
-import { rateCards } from './pricing/cards/index.ts';
 import { templateEvent } from './events.ts';
 import type { Log } from './log.ts';
 import { publishSaved } from './outbox.ts';
@@ -9,6 +9,8 @@ import { inParallel } from './parallel.ts';
 import type { EventPublisher, OutboxStore } from './ports/delivery.ts';
 import type { JobQueue, DeliveryStatuses, SendRecords } from './ports/sending.ts';
 import type { DirectoryStore } from './ports/directory.ts';
+import type { VolumeTiers } from './ports/costs.ts';
+import type { BillingCurrencies } from './ports/upstream.ts';
 import type { SuppressionStore, TemplatePauses } from './ports/consent.ts';
 import type { TemplateRecords, TemplateRevision } from './ports/templates.ts';
 import type { ThroughputStore } from './ports/pacing.ts';
@@ -145,6 +147,9 @@ export interface ApplyNotificationDeps {
   levels: ThroughputStore;
   outbox: OutboxStore;
   publisher: EventPublisher;
+  /** Each WABA's billing currency and month's volume tiers (decisions §26); USD at base rates without them. */
+  currencies?: BillingCurrencies;
+  tiers?: VolumeTiers;
   log: Log;
 }
 
@@ -218,17 +223,24 @@ async function applyToSends(
     bySend.set(reference.sendId, group);
   }
   for (const [sendId, group] of bySend) {
+    const priced = group.filter(({ n }) => n.pricing && n.recipient !== undefined);
+    const price = await chargerFor(
+      deps,
+      group[0].n.waba_id,
+      priced.map(({ n }) => n.at),
+    );
     const results = await deps.sends.applyDeliveries(
       sendId,
       group.map(({ n, block, index }) => {
         // The day and price are the status's: a billable message costs the card's price on the day it is delivered.
-        const charge = n.pricing && n.recipient !== undefined ? chargeOf(rateCards, n.pricing, n.recipient, n.at) : undefined;
+        const status = n.pricing && n.recipient !== undefined ? price(n.pricing, n.recipient, n.at) : undefined;
         return {
           block,
           index,
           messageId: n.message_id,
-          change: (state) => deliveryChange(state, n.status, n.error, charge),
-          ...(charge && { chargedAt: n.at }),
+          change: (state) => deliveryChange(state, n.status, n.error, status?.charge),
+          ...(status && { chargedAt: n.at }),
+          ...(status?.tierVolume && { tierVolume: status.tierVolume }),
         };
       }),
       group[0].n.waba_id,
@@ -272,16 +284,8 @@ export async function applyNotifications(
     if (n.kind === 'message_status') statuses.push({ at, n });
     else if (n.kind === 'number_quality') outcomes[at] = await applyToNumber(own, n);
     else if (n.kind === 'inbound_message') outcomes[at] = await applyInbound(own, n);
-    else if (n.kind === 'pricing_tier') {
-      // The ledger prices at the card's base rates: a tier's lower rates show as a reconciliation gap to look at.
-      own.log.info('pricing tier updated', {
-        waba_id: n.waba_id,
-        pricing_category: n.pricing_category,
-        tier: n.tier,
-        effective_month: n.effective_month,
-      });
-      outcomes[at] = 'applied';
-    } else {
+    else if (n.kind === 'pricing_tier') outcomes[at] = await reachedTier(own, n);
+    else {
       if (n.kind === 'template_status') await applyPause(own, n);
       outcomes[at] = await applyToTemplate(own, n, now, correlationId);
     }

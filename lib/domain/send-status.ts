@@ -2,7 +2,7 @@ import type { Caller } from './caller.ts';
 import { NotFound } from './errors.ts';
 import { type PageRequest, resolvePage } from './paging.ts';
 import type { SendCounts, SendRecord, SendRecords } from './ports/sending.ts';
-import { fromMicros } from './pricing/rate-card.ts';
+import { BASE_CURRENCY, fromMicros } from './pricing/rate-card.ts';
 import { actingClient } from './tenancy.ts';
 
 /**
@@ -33,7 +33,7 @@ export function sendStatusOf(send: SendRecord) {
     cancelled: counts.cancelled,
     pending,
     errors: send.errors ?? [],
-    cost: costOf(send.charges ?? {}),
+    cost: costOf(send.charges ?? {}, send.currency),
     ...(send.stopped && { stopped: send.stopped }),
     ...(send.cancelled_at && { cancelled_at: send.cancelled_at }),
     ...(send.send_at && { send_at: send.send_at }),
@@ -43,12 +43,15 @@ export function sendStatusOf(send: SendRecord) {
   };
 }
 
-/** A send's cost as delivered so far (decisions §24): total, billable messages, and by Meta's pricing category. */
-export function costOf(charges: NonNullable<SendRecord['charges']>) {
+/**
+ * A send's cost as delivered so far (decisions §24): total, billable messages, and by Meta's pricing category,
+ * in the currency of its WABA (USD for sends accepted before issue 41).
+ */
+export function costOf(charges: NonNullable<SendRecord['charges']>, currency = BASE_CURRENCY) {
   const categories = Object.entries(charges).sort(([a], [b]) => a.localeCompare(b));
   const micros = categories.reduce((sum, [, c]) => sum + c.micros, 0);
   return {
-    currency: 'USD' as const,
+    currency,
     amount: fromMicros(micros),
     billable: categories.reduce((sum, [, c]) => sum + c.billable, 0),
     by_category: Object.fromEntries(categories.map(([category, c]) => [category, { messages: c.messages, amount: fromMicros(c.micros) }])),

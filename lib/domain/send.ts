@@ -3,6 +3,8 @@ import { type ErrorDetail, InvalidRequest, NotFound, Unprocessable, UpstreamReje
 import { reserveBudget } from './budget.ts';
 import { rateCards } from './pricing/cards/index.ts';
 import { type Estimate, estimateOf } from './pricing/estimate.ts';
+import { BASE_CURRENCY } from './pricing/rate-card.ts';
+import { isImpossibleNumber } from './pricing/region.ts';
 import { type DispatchJob, markRepeats, markSuppressed, recipientDigits, type SendHeader } from './sending/job.ts';
 
 export type { ProductAction, RecipientParams, SendHeader } from './sending/job.ts';
@@ -12,7 +14,7 @@ import type { SendingLimits } from './ports/pacing.ts';
 import type { BudgetStore } from './ports/costs.ts';
 import type { SuppressionStore } from './ports/consent.ts';
 import type { TemplateListing } from './ports/templates.ts';
-import type { TemplateUpstream } from './ports/upstream.ts';
+import type { BillingCurrencies, TemplateUpstream } from './ports/upstream.ts';
 import { resolveProvider } from './provider.ts';
 import { NO_COUNTS } from './send-status.ts';
 import type { MetaTemplate } from './template-record.ts';
@@ -48,6 +50,8 @@ export interface SendDeps {
   queue: JobQueue;
   resolve: Resolver;
   scheduler: SendScheduler;
+  /** Each WABA's billing currency: estimates are in it (decisions §26). */
+  currencies?: BillingCurrencies;
   now?: () => string;
 }
 
@@ -77,7 +81,7 @@ async function templateToSend(
 
 /** What a send is told before it goes (decisions §22): it is queued all the same. */
 export interface SendWarning {
-  code: 'messaging_limit_exceeded' | 'number_quality_red' | 'template_quality_red' | 'budget_80_percent';
+  code: 'messaging_limit_exceeded' | 'number_quality_red' | 'template_quality_red' | 'budget_80_percent' | 'numbers_not_valid_for_region';
   message: string;
 }
 
@@ -192,14 +196,13 @@ export async function sendTemplate(
   });
   const createdAt = deps.now?.() ?? new Date().toISOString();
   const sendAt = scheduledAt(body.send_at, Date.parse(createdAt));
-  const estimate = estimateOf(
-    rateCards,
-    body.recipients.map((r) => recipientDigits(r.to)),
-    found.category,
-    Date.parse(createdAt),
-  );
-  // The estimate is reserved against the client's budget before anything is recorded (decisions §24).
-  const budget = await reserveBudget(deps, clientId, estimate.micros, createdAt);
+  const digits = body.recipients.map((r) => recipientDigits(r.to));
+  const estimate = estimateOf(rateCards, digits, found.category, Date.parse(createdAt), await billingCurrency(deps, provider.wabaId));
+  // The estimate is reserved against the client's budget, in the budget's currency, before anything is recorded
+  // (decisions §24).
+  const inBudgetCurrency =
+    estimate.currency === BASE_CURRENCY ? estimate : estimateOf(rateCards, digits, found.category, Date.parse(createdAt));
+  const budget = await reserveBudget(deps, clientId, inBudgetCurrency.micros, createdAt);
   if (budget.warning) warnings.push(budget.warning);
   try {
     await queueAllOrNothing(
@@ -211,6 +214,7 @@ export async function sendTemplate(
         template: { name: found.name, language: found.language },
         ...(body.campaignId !== undefined && { campaignId: body.campaignId }),
         status: 'queuing',
+        currency: estimate.currency,
         created_at: createdAt,
         ...(sendAt && { send_at: sendAt }),
         total: body.recipients.length,
@@ -259,6 +263,30 @@ function requestOptionsOf(body: SendInput): SendRequestOptions {
     ...(body.attends && { attends: body.attends }),
     ...(body.message_send_ttl_seconds !== undefined && { message_send_ttl_seconds: body.message_send_ttl_seconds }),
     ...(body.allow_duplicates !== undefined && { allow_duplicates: body.allow_duplicates }),
+  };
+}
+
+/**
+ * The WABA's billing currency for an estimate (decisions §26): the base currency when it cannot be read now
+ * (an estimate never stops a send; the charges are priced in the WABA's currency when Meta reports them).
+ */
+const billingCurrency = async (deps: Pick<SendDeps, 'currencies'>, wabaId: string) =>
+  (await deps.currencies?.currencyOf(wabaId).catch(() => undefined)) ?? BASE_CURRENCY;
+
+/** Positions a warning names at most. */
+const NAMED_POSITIONS = 20;
+
+/**
+ * A dry run's warning for the recipients libphonenumber-js says cannot be numbers of their region (decisions §26):
+ * a warning, never a refusal, since Meta has the last word on what it delivers.
+ */
+function impossibleNumbers(recipients: { index: number; digits: string }[]): SendWarning | undefined {
+  const positions = recipients.filter((r) => isImpossibleNumber(r.digits)).map((r) => r.index);
+  if (positions.length === 0) return undefined;
+  const named = positions.slice(0, NAMED_POSITIONS).join(', ');
+  return {
+    code: 'numbers_not_valid_for_region',
+    message: `${positions.length} recipients are not valid numbers of their region by libphonenumber-js (positions ${named}${positions.length > NAMED_POSITIONS ? ', …' : ''}): Meta may not deliver to them`,
   };
 }
 
@@ -324,6 +352,8 @@ export async function dryRunSend(
     template,
     input.recipients.map((r) => r.recipient),
   );
+  const unplaceable = impossibleNumbers(input.recipients.map((r) => ({ index: r.index, digits: recipientDigits(r.recipient.to) })));
+  if (unplaceable) warnings.push(unplaceable);
   return {
     success: invalid.length === 0,
     dry_run: true as const,
@@ -339,6 +369,7 @@ export async function dryRunSend(
         input.recipients.map((r) => recipientDigits(r.recipient.to)),
         template.category,
         Date.parse(deps.now?.() ?? new Date().toISOString()),
+        await billingCurrency(deps, provider.wabaId),
       ),
     ),
   };

@@ -1,7 +1,7 @@
 import type { Caller } from './caller.ts';
 import { InvalidRequest } from './errors.ts';
 import { rateCards } from './pricing/cards/index.ts';
-import { fromMicros } from './pricing/rate-card.ts';
+import { BASE_CURRENCY, fromMicros } from './pricing/rate-card.ts';
 import type { CostLedger } from './ports/costs.ts';
 import type { DirectoryStore } from './ports/directory.ts';
 import { namedClient } from './tenancy.ts';
@@ -27,6 +27,8 @@ interface UsageRow {
   messages: number;
   billable: number;
   amount: number;
+  currency: string;
+  currency_mismatch?: true;
   meta_amount?: number;
 }
 
@@ -65,22 +67,32 @@ export async function usage(deps: { ledger: CostLedger; directory: DirectoryStor
           : group === 'category'
             ? e.category
             : (e.did ?? '');
+  // A row is a group in one currency (decisions §26): amounts of two currencies are two rows, never one sum.
   const rows = new Map<string, UsageRow & { micros: number; metaMicros?: number }>();
-  const rowOf = (key: string) => {
-    const known = rows.get(key) ?? { ...labelOf(group, key), messages: 0, billable: 0, amount: 0, micros: 0 };
-    rows.set(key, known);
+  const rowOf = (key: string, currency: string, mismatch?: true) => {
+    const id = `${key}|${currency}${mismatch ? '!' : ''}`;
+    const known = rows.get(id) ?? {
+      ...labelOf(group, key),
+      messages: 0,
+      billable: 0,
+      amount: 0,
+      currency,
+      ...(mismatch && { currency_mismatch: mismatch }),
+      micros: 0,
+    };
+    rows.set(id, known);
     return known;
   };
   for (const e of entries) {
-    const row = rowOf(keyOf(e));
+    const row = rowOf(keyOf(e), e.currency, e.currency_mismatch);
     row.messages += e.messages;
     row.billable += e.billable;
     row.micros += e.micros;
   }
   for (const m of meta) {
     // Meta reports countries; the card says which market each is in.
-    const market = Object.values(rateCards.on(m.day).calling_codes).find((c) => c.country === m.country)?.market ?? 'Other';
-    const row = rowOf(keyOf({ day: m.day, market, category: m.category }));
+    const market = rateCards.marketOfRegion(m.country, m.day);
+    const row = rowOf(keyOf({ day: m.day, market, category: m.category }), m.currency ?? BASE_CURRENCY);
     row.metaMicros = (row.metaMicros ?? 0) + m.micros;
   }
   const data = [...rows.entries()]
@@ -90,7 +102,9 @@ export async function usage(deps: { ledger: CostLedger; directory: DirectoryStor
       amount: fromMicros(micros),
       ...(metaMicros !== undefined && { meta_amount: fromMicros(metaMicros) }),
     }));
-  return { data, currency: 'USD' as const, client_id: clientId, from: query.from, to: query.to, group_by: group };
+  const currencies = new Set(data.map((row) => row.currency));
+  const currency = currencies.size === 0 ? BASE_CURRENCY : currencies.size === 1 ? [...currencies][0] : undefined;
+  return { data, ...(currency && { currency }), client_id: clientId, from: query.from, to: query.to, group_by: group };
 }
 
 const labelOf = (group: UsageGroup, key: string) =>

@@ -138,7 +138,8 @@ export const ApplyMetaNotifications = {
   name: 'ApplyMetaNotifications',
   entry: 'functions/workers/apply-meta-notifications.ts',
   trigger: { queue: 'metaNotifications', batchSize: 100, batchWindowSeconds: 1, maxConcurrency: 10, redelivers: true },
-  needs: { table: 'write', bus: true },
+  // The upstream: each WABA's billing currency, read once a container (decisions §26).
+  needs: { table: 'write', bus: true, upstream: true },
   timeoutSeconds: 60,
   // Meta's quality rating of template 9001, as the webhook route queues it.
   sample: [

@@ -112,21 +112,25 @@ export function dryRunInput(raw: unknown) {
   return { body, recipients, refused, total: items.length };
 }
 
-/** An amount in USD, exact to the micro-dollar (decisions §24). */
+/** An amount in its currency, exact to the micro-unit (decisions §24). */
 const usd = v.pipe(v.number(), v.minValue(0));
+/** An ISO 4217 currency: the WABA's billing currency, or USD where it has no rate card (decisions §26). */
+export const Currency = v.pipe(v.string(), v.regex(/^[A-Z]{3}$/));
 
-/** What a send's unique recipients would cost if every message were delivered and billable (decisions §24). */
+/** What a send's unique recipients would cost if every message were delivered and billable (decisions §24, §26). */
 export const Estimate = v.object({
-  currency: v.literal('USD'),
+  currency: Currency,
   amount: usd,
-  /** The rate card the estimate priced with: its first day. */
+  /** The rate card the estimate priced with: `meta-<effective_from>-<currency>`. */
   rate_card: v.string(),
   by_market: v.record(v.string(), v.object({ messages: count, amount: usd })),
+  /** The WABA's billing currency has no rate card: priced in USD. */
+  currency_mismatch: v.optional(v.literal(true)),
 });
 
-/** What a send's delivered messages cost so far (decisions §24). */
+/** What a send's delivered messages cost so far (decisions §24), in the currency its WABA is billed in. */
 export const SendCost = v.object({
-  currency: v.literal('USD'),
+  currency: Currency,
   amount: usd,
   billable: count,
   by_category: v.record(v.string(), v.object({ messages: count, amount: usd })),
@@ -136,7 +140,13 @@ export const SendCost = v.object({
 const Warnings = v.optional(
   v.array(
     v.object({
-      code: v.picklist(['messaging_limit_exceeded', 'number_quality_red', 'template_quality_red', 'budget_80_percent']),
+      code: v.picklist([
+        'messaging_limit_exceeded',
+        'number_quality_red',
+        'template_quality_red',
+        'budget_80_percent',
+        'numbers_not_valid_for_region',
+      ]),
       message: v.string(),
     }),
   ),

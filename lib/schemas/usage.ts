@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { USAGE_GROUPS } from '#lib/domain/usage.ts';
 import { clientIdParam, count } from './common.ts';
+import { Currency } from './send.ts';
 
 const dayParam = v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date (YYYY-MM-DD)'));
 
@@ -22,13 +23,18 @@ export const UsageRow = v.object({
   messages: count,
   billable: count,
   amount: usd,
+  /** The currency of `amount` (decisions §26): a sum never mixes currencies, so each row names its own. */
+  currency: Currency,
+  /** Its WABA is billed in a currency with no rate card: priced in USD. */
+  currency_mismatch: v.optional(v.literal(true)),
   /** Meta's own figure (pricing_analytics) for the row, once the daily reconciliation read it. */
   meta_amount: v.optional(usd),
 });
 
 export const UsageResponse = v.object({
   data: v.array(UsageRow),
-  currency: v.literal('USD'),
+  /** The rows' currency, where they all share one (USD when there are none). */
+  currency: v.optional(Currency),
   client_id: v.number(),
   from: v.string(),
   to: v.string(),
@@ -37,6 +43,6 @@ export const UsageResponse = v.object({
 
 /** The CSV a client's accountant opens: a header row, one row a group, amounts with 4 decimals. */
 export const USAGE_CSV = {
-  columns: ['period', 'market', 'category', 'did', 'messages', 'billable', 'amount', 'meta_amount'],
+  columns: ['period', 'market', 'category', 'did', 'currency', 'messages', 'billable', 'amount', 'meta_amount'],
   decimals: { amount: 4, meta_amount: 4 },
 } as const;

@@ -1,15 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { rateCards } from '#lib/domain/pricing/cards/index.ts';
 import { call, expectErrorShape, tokens } from '../support/api.ts';
 import { demoTemplateAs, OwnClient } from '../support/own-client.ts';
 
 /**
  * Clients' monthly budgets on the running local stack (decisions §24, issue 34): BSP_CN sets them; a send's
  * estimate is checked and reserved in one conditional write. Client 541 sends 10 Argentine recipients of a
- * UTILITY template a time: an estimate of 10 × 0.0289 USD.
+ * UTILITY template a time: an estimate of 10 × the card's Argentina utility rate in force today.
  */
 const client = new OwnClient(541);
 const CLIENT = client.clientId;
-const ESTIMATE = 0.289;
+const ESTIMATE = (10 * rateCards.priceMicros('Argentina', 'utility', new Date().toISOString().slice(0, 10))) / 1e6;
 const run = String(Math.floor(Math.random() * 1e4)).padStart(4, '0');
 const owner = client.token;
 const budget = async (monthly_amount: unknown, as = tokens.bsp) =>
@@ -41,11 +42,12 @@ describe('a client’s monthly budget (decisions §24)', () => {
   });
 
   it('lets exactly one of two concurrent sends through a budget with room for one, and warns past 80 %', async () => {
-    // Prepare: room for one estimate (0.289 of 0.35: 83 %)
+    // Prepare: room for one estimate, not two (the one takes the month to 83 %)
+    const room = ESTIMATE * 1.2;
     await budget(null);
-    const set = await budget(0.35);
+    const set = await budget(room);
     const reservedBefore = set.body.reserved as number;
-    await budget(reservedBefore + 0.35);
+    await budget(reservedBefore + room);
     // Act
     const answers = await Promise.all([sendTen(), sendTen()]);
     const shown = await call('GET', `/v1/clients/${CLIENT}/budget`, { token: await owner() });
@@ -58,10 +60,10 @@ describe('a client’s monthly budget (decisions §24)', () => {
     expect(accepted[0].body.warnings).toEqual([expect.objectContaining({ code: 'budget_80_percent' })]);
     expectErrorShape(refused[0], 409, 'budget_exceeded');
     expect(refused[0].body).toMatchObject({ estimate: ESTIMATE });
-    expect(refused[0].body.remaining).toBeCloseTo(0.35 - ESTIMATE, 6);
+    expect(refused[0].body.remaining).toBeCloseTo(room - ESTIMATE, 6);
     expect(shown.body).toMatchObject({ client_id: CLIENT, currency: 'USD', month: new Date().toISOString().slice(0, 7) });
     expect(shown.body.reserved).toBeCloseTo(reservedBefore + ESTIMATE, 6);
-    expect(shown.body.remaining).toBeCloseTo(0.35 - ESTIMATE, 6);
+    expect(shown.body.remaining).toBeCloseTo(room - ESTIMATE, 6);
   });
 
   it('refuses nothing once the budget is removed', async () => {

@@ -476,7 +476,7 @@ describe('dry runs: ?dry_run=true (decisions §12)', () => {
 
   it('answers success with nothing invalid, and tenancy and template errors as a send does', async () => {
     const ok = await send(
-      { template: { name: 'order_update', language: 'es' }, recipients: [{ to: '5215550100', params: { body: ['x'] } }] },
+      { template: { name: 'order_update', language: 'es' }, recipients: [{ to: '525555550100', params: { body: ['x'] } }] },
       { query: '?dry_run=true' },
     );
     expect(ok.body).toEqual({

@@ -88,10 +88,10 @@ describe('what a send costs (decisions §24)', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     const lines = text.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('period,market,category,did,messages,billable,amount,meta_amount');
+    expect(lines[0]).toBe('period,market,category,did,currency,messages,billable,amount,meta_amount');
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toMatch(/^,,utility,,1000,1000,\d+\.\d{4},$/);
-    expect(Number(lines[1].split(',')[6])).toBeCloseTo(status.cost.amount, 4);
+    expect(lines[1]).toMatch(/^,,utility,,USD,1000,1000,\d+\.\d{4},$/);
+    expect(Number(lines[1].split(',')[7])).toBeCloseTo(status.cost.amount, 4);
   });
 });
 

@@ -7,22 +7,33 @@ import { estimateOf } from '#lib/domain/pricing/estimate.ts';
 import { type RateCard, RateCards } from '#lib/domain/pricing/rate-card.ts';
 import { csvOf, wantsCsv } from '#lib/http/csv.ts';
 
-/** What messages cost (decisions §24): the rate card, a delivered message's charge, a send's estimate, the CSV. */
+/** What messages cost (decisions §24, §26): the rate card, a delivered message's charge, a send's estimate, the CSV. */
 const JULY = Date.parse('2025-07-15T12:00:00Z');
+const APRIL_2026 = Date.parse('2026-04-15T12:00:00Z');
+const regions = { effective_from: '2025-07-01', sources: [], regions: { AR: 'Argentina', IN: 'India', AU: 'Other' } };
 
-const card = (effective_from: string, marketing: number): RateCard => ({
+const card = (effective_from: string, marketing: number, currency = 'USD'): RateCard => ({
   effective_from,
-  currency: 'USD',
-  source: { title: 'test', url: 'https://example.com', taken_on: effective_from },
+  currency,
+  sources: [],
+  disagreements: [],
   markets: {
-    Argentina: { marketing, utility: 0.02 },
-    India: { authentication: 0.0014, 'authentication-international': 0.028 },
+    Argentina: { marketing, utility: 0.02, authentication: 0.02 },
+    India: { marketing: 0.01, utility: 0.0014, authentication: 0.0014, authentication_international: 0.028 },
     Other: { marketing: 0.06, utility: 0.007, authentication: 0.007 },
   },
-  calling_codes: { '54': { country: 'AR', market: 'Argentina' }, '91': { country: 'IN', market: 'India' } },
+  tiers: {
+    Argentina: {
+      utility: [
+        { from: 0, to: 100, rate: 0.02 },
+        { from: 101, to: null, rate: 0.015 },
+      ],
+    },
+  },
+  regions,
 });
 
-describe('the rate card (decisions §24)', () => {
+describe('the rate card (decisions §26)', () => {
   it('prices a day on the card in force that day: a new card never changes what an earlier day cost', () => {
     // Prepare
     const cards = new RateCards([card('2026-01-01', 0.07), card('2025-07-01', 0.06)]);
@@ -32,34 +43,86 @@ describe('the rate card (decisions §24)', () => {
     expect(cards.priceMicros('Argentina', 'marketing', '2024-01-01')).toBe(60_000);
   });
 
-  it('places a number by its calling code, longest first, and prices what the card does not map as Other', () => {
+  it('places a number by its region (libphonenumber-js), then the region by the card', () => {
     // Prepare / Act / Assess
-    expect(rateCards.placeOf('541155550000', '2025-07-15')).toEqual({ country: 'AR', market: 'Argentina' });
-    expect(rateCards.placeOf('12685550000', '2025-07-15')).toEqual({ country: 'AG', market: 'Rest of Latin America' });
-    expect(rateCards.placeOf('5215550000', '2025-07-15').market).toBe('Other');
+    expect(rateCards.placeOf('541155550000', '2025-07-15')).toEqual({ region: 'AR', market: 'Argentina' });
+    expect(rateCards.placeOf('17875550000', '2025-07-15')).toEqual({ region: 'PR', market: 'Rest of Latin America' });
+    expect(rateCards.placeOf('12025550123', '2025-07-15')).toEqual({ region: 'US', market: 'North America' });
+    expect(rateCards.placeOf('5215550000', '2025-07-15').market).toBe('Mexico');
   });
 
-  it('prices authentication-international as authentication where the market has no such rate', () => {
+  it('prices authentication-international at its own rate, and as authentication where the market has none', () => {
     // Prepare
     const cards = new RateCards([card('2025-07-01', 0.06)]);
     // Act / Assess
-    expect(cards.priceMicros('India', 'authentication-international', '2025-07-15')).toBe(28_000);
-    expect(cards.priceMicros('Argentina', 'authentication-international', '2025-07-15')).toBe(
-      cards.priceMicros('Other', 'authentication', '2025-07-15'),
-    );
+    expect(cards.priceMicros('India', 'authentication_international', '2025-07-15')).toBe(28_000);
+    expect(cards.priceMicros('India', 'authentication', '2025-07-15')).toBe(1_400);
+    expect(cards.priceMicros('Argentina', 'authentication_international', '2025-07-15')).toBe(20_000);
+  });
+
+  it('prices a currency on its own card, and on the base currency’s card, said so, where it has none', () => {
+    // Prepare
+    const cards = new RateCards([card('2025-07-01', 0.06), card('2025-07-01', 0.05, 'EUR')]);
+    // Act / Assess
+    expect(cards.inForce('2025-07-15', 'EUR')).toMatchObject({ card: { currency: 'EUR' }, currency_mismatch: false });
+    expect(cards.priceMicros('Argentina', 'marketing', '2025-07-15', 'EUR')).toBe(50_000);
+    expect(cards.inForce('2025-07-15', 'BRL')).toMatchObject({ card: { currency: 'USD' }, currency_mismatch: true });
+  });
+
+  it('prices by the month’s volume where the card gives tiers: the 101st message at the next tier', () => {
+    // Prepare
+    const cards = new RateCards([card('2025-07-01', 0.06)]);
+    // Act / Assess
+    expect(cards.priceMicros('Argentina', 'utility', '2025-07-15', 'USD', 99)).toBe(20_000);
+    expect(cards.priceMicros('Argentina', 'utility', '2025-07-15', 'USD', 100)).toBe(15_000);
+    expect(cards.priceMicros('Argentina', 'utility', '2025-07-15', 'USD')).toBe(20_000);
   });
 });
 
-describe('a delivered message’s charge (decisions §24)', () => {
+describe('a delivered message’s charge (decisions §26)', () => {
   it('costs the card’s price when billable and nothing when free', () => {
     // Prepare / Act
     const billable = chargeOf(rateCards, { category: 'marketing', type: 'regular', billable: true }, '541155550000', JULY);
     const free = chargeOf(rateCards, { category: 'utility', type: 'free_customer_service', billable: false }, '541155550000', JULY);
-    const service = chargeOf(rateCards, { category: 'service', type: 'regular', billable: true }, '541155550000', JULY);
+    const entry = chargeOf(rateCards, { category: 'marketing', type: 'free_entry_point', billable: true }, '541155550000', JULY);
+    const service = chargeOf(rateCards, { category: 'service', type: 'regular', billable: false }, '541155550000', JULY);
     // Assess
-    expect(billable).toMatchObject({ market: 'Argentina', micros: 61_800 });
+    expect(billable).toMatchObject({ market: 'Argentina', micros: 61_800, currency: 'USD' });
     expect(free.micros).toBe(0);
+    expect(entry.micros).toBe(0);
     expect(service.micros).toBe(0);
+  });
+
+  it('charges authentication-international at its own rate, either spelling, named one way', () => {
+    // Prepare / Act
+    const underscore = chargeOf(
+      rateCards,
+      { category: 'authentication_international', type: 'regular', billable: true },
+      '919876543210',
+      JULY,
+    );
+    const hyphen = chargeOf(rateCards, { category: 'authentication-international', type: 'regular', billable: true }, '919876543210', JULY);
+    const domestic = chargeOf(rateCards, { category: 'authentication', type: 'regular', billable: true }, '919876543210', JULY);
+    // Assess
+    const day = '2025-07-15';
+    expect(underscore.micros).toBe(rateCards.priceMicros('India', 'authentication_international', day));
+    expect(underscore.micros).toBeGreaterThan(domestic.micros);
+    expect(hyphen).toEqual(underscore);
+    expect(hyphen.pricing.category).toBe('authentication_international');
+  });
+
+  it('crosses a volume tier mid-month: the messages after it cost the new tier’s rate (the April 2026 card)', () => {
+    // Prepare: Brazil's utility tiers on the card in force in April 2026, the month's count given by the ledger
+    const tiers = rateCards.on('2026-04-15').tiers!.Brazil.utility!;
+    const first = tiers[0];
+    const utility = { category: 'utility', type: 'regular', billable: true };
+    let volume = first.to! - 2;
+    const counted = { volumeBefore: () => volume++ };
+    // Act: three messages, the month's last two of the first tier and the first of the second
+    const charges = [1, 2, 3].map(() => chargeOf(rateCards, utility, '5511987654321', APRIL_2026, counted).micros);
+    // Assess
+    expect(charges).toEqual([first.rate, first.rate, tiers[1].rate].map((rate) => Math.round(rate * 1e6)));
+    expect(tiers[1].rate).toBeLessThan(first.rate);
   });
 
   it('is charged once whatever order and repeats the statuses come in (delivered, read, a failure between)', () => {
@@ -67,44 +130,95 @@ describe('a delivered message’s charge (decisions §24)', () => {
       pricing: { category: 'marketing', type: 'regular', billable: true },
       market: 'Argentina',
       micros: 61_800,
+      currency: 'USD',
     };
     fc.assert(
       fc.property(
-        fc.array(fc.constantFrom('sent', 'delivered', 'read', 'failed') as fc.Arbitrary<'sent' | 'delivered' | 'read' | 'failed'>, {
-          maxLength: 12,
-        }),
+        fc.array(
+          fc.record({
+            report: fc.constantFrom('sent', 'delivered', 'read', 'failed') as fc.Arbitrary<'sent' | 'delivered' | 'read' | 'failed'>,
+            priced: fc.boolean(),
+          }),
+          { maxLength: 12 },
+        ),
         (reports) => {
-          // Prepare / Act: each report applied in turn, as the store does
+          // Prepare / Act: each report applied in turn, as the store does; some statuses without their pricing
           let state = {};
           let charged = 0;
-          for (const report of reports) {
-            const change = deliveryChange(state, report, undefined, report === 'failed' ? undefined : charge);
+          for (const { report, priced } of reports) {
+            const change = deliveryChange(state, report, undefined, report === 'failed' || !priced ? undefined : charge);
             if (!change) continue;
             if (change.charge) charged += change.charge.micros;
             state = change.next;
           }
-          // Assess: charged once when a delivery (or a read) came, never otherwise
-          const reached = reports.some((r) => r === 'delivered' || r === 'read');
-          expect(charged).toBe(reached ? 61_800 : 0);
+          // Assess: charged once when a delivery (or a read) came with or after its pricing, never otherwise
+          const priced = reports.some((r) => (r.report === 'delivered' || r.report === 'read') && r.priced);
+          expect(charged).toBe(priced ? 61_800 : 0);
         },
       ),
     );
   });
+
+  it('charges a delivered message whose `delivered` status had no pricing when the `read` brings it', () => {
+    // Prepare
+    const charge: MessageCharge = {
+      pricing: { category: 'utility', type: 'regular', billable: true },
+      market: 'Mexico',
+      micros: 8_500,
+      currency: 'USD',
+    };
+    const delivered = deliveryChange({}, 'delivered')!;
+    // Act
+    const read = deliveryChange(delivered.next, 'read', undefined, charge)!;
+    // Assess
+    expect(delivered.charge).toBeUndefined();
+    expect(read.charge?.micros).toBe(8_500);
+    expect(read.counts).toEqual({ read: 1 });
+  });
+
+  it('takes back an unknown outcome’s failure and charges it when Meta reports the message delivered', () => {
+    // Prepare: a launch without an answer in time, then Meta's delivered status for it
+    const charge: MessageCharge = {
+      pricing: { category: 'utility', type: 'regular', billable: true },
+      market: 'Mexico',
+      micros: 8_500,
+      currency: 'USD',
+    };
+    const unknown = { failed: { code: 'outcome_unknown', title: 'No answer from the upstream in time' } };
+    // Act
+    const change = deliveryChange(unknown, 'delivered', undefined, charge)!;
+    // Assess
+    expect(change.counts).toEqual({ delivered: 1, sent: 1, failed: -1 });
+    expect(change.errors).toEqual([{ ...unknown.failed, count: -1 }]);
+    expect(change.charge?.micros).toBe(8_500);
+  });
 });
 
-describe('a send’s estimate (decisions §24)', () => {
+describe('a send’s estimate (decisions §26)', () => {
   it('prices the unique recipients by market at the template’s category', () => {
-    // Prepare: a repeat of an Argentine number, written differently
+    // Prepare: a repeat of an Argentine number
     const recipients = ['541155550000', '541155550000', '61455550000', '5215550000'];
     // Act
     const estimate = estimateOf(rateCards, recipients, 'MARKETING', JULY);
     // Assess
+    const price = (market: string) => rateCards.priceMicros(market, 'marketing', '2025-07-15') / 1e6;
     expect(estimate.by_market).toEqual({
-      Argentina: { messages: 1, amount: 0.0618 },
-      Other: { messages: 1, amount: 0.0604 },
-      'Rest of Asia Pacific': { messages: 1, amount: 0.0732 },
+      Argentina: { messages: 1, amount: price('Argentina') },
+      Mexico: { messages: 1, amount: price('Mexico') },
+      'Rest of Asia Pacific': { messages: 1, amount: price('Rest of Asia Pacific') },
     });
-    expect(estimate).toMatchObject({ currency: 'USD', amount: 0.1954, rate_card: '2025-07-01', micros: 195_400 });
+    expect(estimate).toMatchObject({ currency: 'USD', rate_card: 'meta-2025-07-01-USD' });
+    expect(estimate.micros).toBe(Math.round((price('Argentina') + price('Mexico') + price('Rest of Asia Pacific')) * 1e6));
+  });
+
+  it('is in the WABA’s currency where a card exists in it, and says so where none does', () => {
+    // Prepare / Act
+    const euro = estimateOf(rateCards, ['4915112345678'], 'MARKETING', Date.parse('2026-07-15T00:00:00Z'), 'EUR');
+    const real = estimateOf(rateCards, ['4915112345678'], 'MARKETING', Date.parse('2026-07-15T00:00:00Z'), 'BRL');
+    // Assess
+    expect(euro).toMatchObject({ currency: 'EUR', rate_card: 'meta-2026-07-01-EUR' });
+    expect(euro.currency_mismatch).toBeUndefined();
+    expect(real).toMatchObject({ currency: 'USD', currency_mismatch: true });
   });
 });
 

@@ -3,7 +3,7 @@ import type { CostLedger, LedgerEntry, MetaCostEntry } from '#lib/domain/ports/c
 import { inParallel } from '#lib/domain/parallel.ts';
 import type { ServiceTable } from './client.ts';
 import { queryAll } from './queries.ts';
-import { LEDGER } from './sends/send-items.ts';
+import { LEDGER, LEDGER_BEFORE_CURRENCIES, MISMATCH } from './sends/send-items.ts';
 import { keys, LEDGER_SHARDS } from './table.ts';
 
 /**
@@ -32,7 +32,7 @@ export class DynamoCostLedger implements CostLedger {
     const read = await inParallel(shards, 8, (pk) =>
       queryAll(this.table, {
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': pk, ':from': keys.ledgerDay(from), ':to': keys.ledgerDay(to) },
+        ExpressionAttributeValues: { ':pk': pk, ':from': keys.ledgerDay(from), ':to': keys.ledgerDayEnd(to) },
       }),
     );
     return read.flat();
@@ -66,27 +66,45 @@ export class DynamoCostLedger implements CostLedger {
   }
 }
 
-/** A ledger item's entries: `n|`, `b|` and `a|` then `<client>|<did>|<market>|<category>` (send-items.ts). */
+const FIELDS = [
+  ['messages', LEDGER.messages, LEDGER_BEFORE_CURRENCIES.messages],
+  ['billable', LEDGER.billable, LEDGER_BEFORE_CURRENCIES.billable],
+  ['micros', LEDGER.micros, LEDGER_BEFORE_CURRENCIES.micros],
+] as const;
+
+/**
+ * A ledger item's entries (send-items.ts ledgerUpdate): `N|`, `B|` and `A|` then
+ * `<client>|<market>|<category>|<currency>` on a number's item; items of before issue 41 hold `n|`, `b|`, `a|`
+ * then `<client>|<did>|<market>|<category>` in USD.
+ */
 function entriesOf(item: Record<string, unknown>): { client_id: number; entry: LedgerEntry }[] {
   const found = new Map<string, { client_id: number; entry: LedgerEntry }>();
   const day = String(item.day);
   for (const [name, value] of Object.entries(item)) {
-    const field = name.startsWith(LEDGER.messages)
-      ? 'messages'
-      : name.startsWith(LEDGER.billable)
-        ? 'billable'
-        : name.startsWith(LEDGER.micros)
-          ? 'micros'
-          : undefined;
+    const field = FIELDS.find(([, now, before]) => name.startsWith(now) || name.startsWith(before));
     if (!field) continue;
-    const key = name.slice(2);
-    const [client, did, market, category] = key.split('|');
-    const known = found.get(key) ?? {
-      client_id: Number(client),
-      entry: { day, did, market, category, messages: 0, billable: 0, micros: 0 },
-    };
-    known.entry[field] += Number(value);
+    const key = `${name.startsWith(field[1]) ? 'N' : 'n'}${name.slice(2)}`;
+    const known = found.get(key) ?? { client_id: Number(name.slice(2).split('|')[0]), entry: entryOf(name, day, String(item.did)) };
+    known.entry[field[0]] += Number(value);
     found.set(key, known);
   }
   return [...found.values()];
+}
+
+function entryOf(name: string, day: string, itemDid: string): LedgerEntry {
+  const parts = name.slice(2).split('|');
+  const current = FIELDS.some(([, now]) => name.startsWith(now));
+  const [did, market, category, priced] = current ? [itemDid, parts[1], parts[2], parts[3]] : [parts[1], parts[2], parts[3], 'USD'];
+  const mismatch = priced.endsWith(MISMATCH);
+  return {
+    day,
+    did,
+    market,
+    category: category.replace(/-/g, '_'),
+    currency: mismatch ? priced.slice(0, -1) : priced,
+    ...(mismatch && { currency_mismatch: true as const }),
+    messages: 0,
+    billable: 0,
+    micros: 0,
+  };
 }

@@ -79,6 +79,14 @@ export const keys = {
    */
   ledger: (wabaId: string, shard: number) => `LEDGER#${wabaId}#${String(shard).padStart(2, '0')}`,
   ledgerDay: (day: string) => `DAY#${day}`,
+  /** A number's charges of a day on a ledger shard (issue 41: an item a number, so none outgrows 400 KB). */
+  ledgerNumberDay: (day: string, did: string) => `DAY#${day}#${did}`,
+  /** The last sort key of a day's items on a ledger shard, its numbers' and the older whole-WABA item. */
+  ledgerDayEnd: (day: string) => `DAY#${day}#~`,
+  /** A month's billable volume by market and category on a ledger shard, where a card prices in tiers. */
+  ledgerMonth: (month: string) => `MONTH#${month}`,
+  /** Meta's volume tier updates of a WABA (decisions §26): a month's volume at least, by market and category. */
+  volumeTiers: (wabaId: string) => `VOLUME_TIERS#${wabaId}`,
   /** Meta's own figures of a WABA's day (pricing_analytics), kept beside the ledger by the reconciliation. */
   metaCost: (wabaId: string) => `META_COST#${wabaId}`,
   /** A template Meta paused or disabled (decisions §25). */

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { UpstreamUnavailable } from '#lib/domain/errors.ts';
 import type { MetaCostEntry } from '#lib/domain/ports/costs.ts';
-import type { PricingUpstream } from '#lib/domain/ports/upstream.ts';
+import type { BillingCurrencies, PricingUpstream } from '#lib/domain/ports/upstream.ts';
 import type { SendingLimits, ThroughputLevel } from '#lib/domain/ports/pacing.ts';
 import { UpstreamNotConfigured } from './token.ts';
 import type {
@@ -83,6 +83,7 @@ const PhoneNumberThroughput = v.object({
 });
 
 const MessagingLimit = v.object({ whatsapp_business_manager_messaging_limit: v.string() });
+const BillingCurrency = v.object({ currency: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{3}$/))) });
 const QualityRating = v.object({ quality_rating: v.string() });
 /** `pricing_analytics` (upstream-facts §8): data points by day and dimension; COST is absent on a credit line. */
 const PricingAnalytics = v.looseObject({
@@ -137,7 +138,7 @@ export function toProduct(item: v.InferOutput<typeof ProductItem>): Product {
   };
 }
 
-export class GraphUpstream implements TemplateUpstream, CatalogUpstream, MediaUpload, PricingUpstream {
+export class GraphUpstream implements TemplateUpstream, CatalogUpstream, MediaUpload, PricingUpstream, BillingCurrencies {
   constructor(
     private readonly graph: GraphClient,
     /** The Meta app id resumable uploads go through; empty when the deployment has none (uploads answer 502). */
@@ -146,6 +147,18 @@ export class GraphUpstream implements TemplateUpstream, CatalogUpstream, MediaUp
 
   /** Sending limits read in the last minute, by WABA and number. */
   private readonly limits = new Map<string, { limits: SendingLimits; until: number }>();
+  /** WABAs' billing currencies as read: a WABA's currency never changes (a new currency is a new WABA). */
+  private readonly currencies = new Map<string, string>();
+
+  /** The WABA's billing currency (upstream-facts §9.D); Graph's answer without one is USD, Meta's default. */
+  async currencyOf(wabaId: string) {
+    const known = this.currencies.get(wabaId);
+    if (known) return known;
+    const answer = shaped(BillingCurrency, await this.graph.request('GET', wabaId, { query: { fields: 'currency' } }));
+    const currency = answer.currency ?? 'USD';
+    this.currencies.set(wabaId, currency);
+    return currency;
+  }
 
   /** Meta's DAILY figures by country and pricing category; a category as the webhooks name it (`authentication-international`). */
   async pricingAnalytics(wabaId: string, startUnix: number, endUnix: number): Promise<MetaCostEntry[]> {

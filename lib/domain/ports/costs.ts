@@ -6,6 +6,9 @@ export interface LedgerEntry {
   did: string;
   market: string;
   category: string;
+  /** The currency it was priced in (decisions §26); `currency_mismatch` when the WABA's has no card. */
+  currency: string;
+  currency_mismatch?: true;
   messages: number;
   billable: number;
   micros: number;
@@ -18,6 +21,8 @@ export interface MetaCostEntry {
   category: string;
   volume: number;
   micros: number;
+  /** The WABA's currency Meta's figure is in; USD when not said. */
+  currency?: string;
 }
 
 /**
@@ -49,3 +54,18 @@ export interface BudgetStore {
   /** Gives back a reservation whose send was never queued. */
   release(clientId: number, month: string, micros: number): Promise<void>;
 }
+
+/**
+ * Each WABA's billable volume of a month by market and category (decisions §26): where a card gives volume
+ * tiers, a message is priced at the tier its month's volume places it in. The status path adds to the count as
+ * it charges (DeliveryStatuses); Meta's tier webhook says where the month is at least.
+ */
+export interface VolumeTiers {
+  /** The month's (YYYY-MM) volume so far by `<market>|<category>`: the larger of the count and Meta's tier. */
+  monthVolumes(wabaId: string, month: string): Promise<Map<string, number>>;
+  /** Meta's tier update: the month's volume of a market and category is at least `volume`. */
+  reachedTier(wabaId: string, month: string, volumeKey: string, volume: number): Promise<void>;
+}
+
+/** A month's volume key: the market and the card's category. */
+export const volumeKeyOf = (market: string, category: string) => `${market}|${category}`;

@@ -11,6 +11,8 @@ export interface SendRecord {
   did: string;
   template: { name: string; language: string };
   campaignId?: number;
+  /** The currency its messages are priced in: its WABA's billing currency when it was accepted (decisions §26). */
+  currency?: string;
   /** `queuing` while its jobs go onto the queue; `queued` once all of them are; `abandoned` when not all could be. */
   status: 'queuing' | 'queued' | 'abandoned';
   created_at: string;
@@ -159,6 +161,8 @@ export interface DeliveryUpdate {
   change: (state: DeliveryState) => DeliveryChange | null;
   /** When the status that may charge the message was sent (its day is the ledger's day). */
   chargedAt?: number;
+  /** Where its charge counts toward a volume tier (decisions §26): the month and `<market>|<category>`. */
+  tierVolume?: { month: string; key: string };
 }
 
 /**

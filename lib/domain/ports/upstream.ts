@@ -124,3 +124,8 @@ export interface PricingUpstream {
   /** The WABA's cost and volume from `startUnix` to `endUnix`, by day, country and pricing category. */
   pricingAnalytics(wabaId: string, startUnix: number, endUnix: number): Promise<MetaCostEntry[]>;
 }
+
+/** The currency Meta bills a WABA in (`GET /{waba}?fields=currency`, upstream-facts §9.D), ISO 4217. */
+export interface BillingCurrencies {
+  currencyOf(wabaId: string): Promise<string>;
+}

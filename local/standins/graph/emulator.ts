@@ -319,6 +319,16 @@ export class GraphEmulator {
       this.onChange?.();
       return { status: 200, body: { id: waba.id, whatsapp_business_manager_messaging_limit: waba.messaging_limit } };
     }
+    // A WABA's billing currency, e.g. {currency: "EUR"}: what Graph answers and what Meta's books price in.
+    const currency = /^\/_emulator\/wabas\/([^/]+)\/currency$/.exec(path);
+    if (currency && method === 'POST') {
+      const waba = this.model.wabas.get(currency[1]);
+      if (!waba) return { status: 404, body: { error: 'no such WABA' } };
+      if (!/^[A-Z]{3}$/.test(String(body.currency))) return { status: 400, body: { error: 'currency must be an ISO 4217 code' } };
+      waba.currency = String(body.currency);
+      this.onChange?.();
+      return { status: 200, body: { id: waba.id, currency: waba.currency } };
+    }
     const numberStatuses = /^\/_emulator\/numbers\/([^/]+)\/statuses$/.exec(path);
     if (numberStatuses && method === 'POST') {
       const statuses = (body.statuses ?? []) as MessageStatus[];

@@ -41,6 +41,8 @@ export interface EmulatedWaba {
   catalogs: { id: string; name: string; vertical: string; products: Product[] }[];
   /** The business portfolio's messaging limit as Graph names it (`TIER_250` … `TIER_UNLIMITED`); unlimited when absent. */
   messaging_limit?: string;
+  /** The WABA's billing currency (`GET /{waba}?fields=currency`, upstream-facts §9.D): USD unless set. */
+  currency?: string;
 }
 
 const TEMPLATE_NAME = /^[a-z0-9_]+$/;
@@ -237,6 +239,7 @@ export class GraphModel {
             message_template_namespace: waba.namespace,
             country: waba.country,
             whatsapp_business_manager_messaging_limit: waba.messaging_limit ?? 'TIER_UNLIMITED',
+            currency: waba.currency ?? 'USD',
           },
           query.fields,
           ['id', 'name'],

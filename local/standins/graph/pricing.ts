@@ -1,6 +1,7 @@
 import type { MessagePricing } from '#lib/domain/delivery.ts';
 import { rateCards } from '#lib/domain/pricing/cards/index.ts';
-import { dayOf, pricingCategoryOf } from '#lib/domain/pricing/rate-card.ts';
+import { BASE_CURRENCY, dayOf, pricingCategoryOf } from '#lib/domain/pricing/rate-card.ts';
+import { regionOf } from '#lib/domain/pricing/region.ts';
 import type { GraphModel, SentMessage } from './model.ts';
 
 /**
@@ -8,8 +9,6 @@ import type { GraphModel, SentMessage } from './model.ts';
  * `pricing_analytics` of what it delivered, priced at the repository's rate card (Meta is the card's source).
  */
 
-/** Calling codes of the countries with an authentication-international rate (Meta, 2025). */
-const AUTHENTICATION_INTERNATIONAL = ['91', '62', '20', '60', '234', '92', '966', '27', '971'];
 /** The customer service window: a utility template inside it is free. */
 const WINDOW_MS = 24 * 3_600_000;
 
@@ -20,11 +19,12 @@ interface Delivered {
   country: string;
   category: string;
   type: string;
+  /** In micro-units of `currency`, the WABA's (USD unless set through the emulator). */
   micros: number;
+  currency: string;
 }
 
 const digitsOf = (value: unknown) => String(value ?? '').replace(/\D/g, '');
-const callingCodeOf = (digits: string) => AUTHENTICATION_INTERNATIONAL.find((code) => digits.startsWith(code));
 
 export class EmulatedPricing {
   /** When each recipient last wrote to each number (`<phone number id>|<digits>`): opens the 24-hour window. */
@@ -32,6 +32,8 @@ export class EmulatedPricing {
   readonly delivered: Delivered[] = [];
   /** A day's COST as Meta reports it, multiplied (a skew, for the reconciliation's test): `<waba>|<day>`. */
   readonly skews = new Map<string, number>();
+  /** Each WABA's billable messages of a month by market and category (`<waba>|<month>|<market>|<category>`): its tier. */
+  readonly volumes = new Map<string, number>();
   /** Messages already in the books (a delivered status reported twice is charged once). */
   private readonly charged = new Set<string>();
 
@@ -45,10 +47,12 @@ export class EmulatedPricing {
     const waba = number ? this.model.wabas.get(number.waba_id) : undefined;
     const found = waba?.templates.find((t) => t.name === template?.name && t.language === template?.language?.code);
     let category: string = pricingCategoryOf(found?.category);
-    // Meta's rule: an OTP to a country with an international rate, from a business of another country.
-    const recipientCode = callingCodeOf(to);
-    if (category === 'authentication' && recipientCode && !digitsOf(number?.display_phone_number).startsWith(recipientCode))
-      category = 'authentication-international';
+    // Meta's rule: an OTP to a market with an international rate on the card, from a business of another region.
+    const day = dayOf(atMs);
+    const { region, market } = rateCards.placeOf(to, day);
+    const international = rateCards.on(day).markets[market]?.authentication_international !== undefined;
+    if (category === 'authentication' && international && regionOf(digitsOf(number?.display_phone_number)) !== region)
+      category = 'authentication_international';
     const wrote = this.inbound.get(`${message.phone_number_id}|${to}`);
     if (category === 'utility' && wrote !== undefined && atMs - wrote < WINDOW_MS)
       return { billable: false, category: 'utility', type: 'free_customer_service' };
@@ -62,10 +66,23 @@ export class EmulatedPricing {
     const number = this.model.phoneNumbers.get(message.phone_number_id);
     const to = digitsOf(message.message.to);
     const day = dayOf(atMs);
-    const { country, market } = rateCards.placeOf(to, day);
+    const waba = this.model.wabas.get(number?.waba_id ?? '');
+    const { region, market } = rateCards.placeOf(to, day);
     const category = pricingCategoryOf(pricing.category);
-    const micros = pricing.billable ? rateCards.priceMicros(market, category, day) : 0;
-    this.delivered.push({ waba_id: number?.waba_id ?? '', day, country, category: pricing.category, type: pricing.type, micros });
+    const month = `${number?.waba_id}|${day.slice(0, 7)}|${market}|${category}`;
+    const volume = this.volumes.get(month) ?? 0;
+    const currency = waba?.currency ?? BASE_CURRENCY;
+    const micros = pricing.billable ? rateCards.priceMicros(market, category, day, currency, volume) : 0;
+    if (pricing.billable) this.volumes.set(month, volume + 1);
+    this.delivered.push({
+      waba_id: number?.waba_id ?? '',
+      day,
+      country: region,
+      category: pricing.category,
+      type: pricing.type,
+      micros,
+      currency,
+    });
   }
 
   /**

@@ -15,7 +15,7 @@ function budgetWorld() {
   const variables = new Set(JSON.stringify(template.components).match(/\{\{\d+\}\}/g)).size;
   const deps = { ...world, now: () => NOW };
   let n = 0;
-  /** A send of `count` unmapped numbers (the card's Other market: 0.0077 USD each at UTILITY). */
+  /** A send of `count` Mexican numbers (the card's Mexico market: 0.0085 USD each at UTILITY from 2026-10-01). */
   const send = (count: number) =>
     sendTemplate(deps, acme, {
       pathDid: '5215550001',
@@ -45,7 +45,7 @@ describe('a client’s budget (decisions §24)', () => {
     const shown = await getBudget(deps, acme, 7);
     // Assess
     expect(byAgent).toBeInstanceOf(Forbidden);
-    expect(shown).toEqual({ client_id: 7, monthly_amount: 1, currency: 'USD', month: '2026-11', reserved: 0.77, remaining: 0.23 });
+    expect(shown).toEqual({ client_id: 7, monthly_amount: 1, currency: 'USD', month: '2026-11', reserved: 0.85, remaining: 0.15 });
   });
 
   it('refuses a send whose estimate exceeds what is left, with the figures, and reserves nothing for it', async () => {
@@ -58,8 +58,8 @@ describe('a client’s budget (decisions §24)', () => {
     const shown = await getBudget(deps, acme, 7);
     // Assess
     expect(refused).toBeInstanceOf(Conflict);
-    expect(refused).toMatchObject({ reason: 'budget_exceeded', figures: { remaining: 0.23, estimate: 0.2387 } });
-    expect(shown.reserved).toBe(0.77);
+    expect(refused).toMatchObject({ reason: 'budget_exceeded', figures: { remaining: 0.15, estimate: 0.2635 } });
+    expect(shown.reserved).toBe(0.85);
   });
 
   it('warns a send that takes the month past 80 %, and not one below', async () => {
@@ -67,7 +67,7 @@ describe('a client’s budget (decisions §24)', () => {
     const { deps, send } = budgetWorld();
     await setBudget(deps, bsp, 7, { monthly_amount: 1 });
     // Act
-    const below = await send(100);
+    const below = await send(90);
     const past = await send(10);
     // Assess
     expect(below.warnings).toBeUndefined();

@@ -75,7 +75,7 @@ function orderUpdateSend(world: ReturnType<typeof memoryWorld>) {
 }
 
 describe('send warnings (decisions §22): what Meta will not deliver, told before the send, never refusing it', () => {
-  const recipients = (n: number) => Array.from({ length: n }, (_, i) => ({ to: String(5215560000 + i) }));
+  const recipients = (n: number) => Array.from({ length: n }, (_, i) => ({ to: String(525556000000 + i) }));
   /** order_update (UTILITY) to these recipients, each with the values its body asks for. */
   const orderUpdate = (to: { to: string }[]) => {
     const { params } = orderUpdateSend(memoryWorld()).recipients[0];

@@ -13,10 +13,12 @@ import {
   ITEMS_PER_WRITE,
   latestKey,
   messageKey,
-  sentMessageOf,
   acceptedStateOf,
+  isOutcomeOf,
   type ChargeTally,
+  ledgerKey,
   ledgerUpdate,
+  monthVolumeUpdate,
   type Tally,
   TRIES,
   titleAttribute,
@@ -70,6 +72,8 @@ export class DynamoDeliveryStatuses implements DeliveryStatuses {
         const counted: Tally = { add: {}, errors: new Map(), costs: new Map() };
         /** The charges for the client's ledger, by day, then market and category. */
         const charges = new Map<string, Map<string, ChargeTally>>();
+        /** The billable messages that count toward a volume tier, by month, then market and category. */
+        const tiered = new Map<string, Map<string, number>>();
         /** Each block's latest states to write on its latest item, by offset. */
         const latest = new Map<number, Map<number, DeliveryState>>();
         for (const index of chunk) {
@@ -82,10 +86,10 @@ export class DynamoDeliveryStatuses implements DeliveryStatuses {
             const block = blocks.get(update.block);
             if (!block) results[i] = 'unknown';
             else if (block.state === 'claimed') results[i] = 'unsettled';
-            else if (sentMessageOf((block.outcomes as unknown[] | undefined)?.[index - update.block]) !== update.messageId)
+            else if (!isOutcomeOf((block.outcomes as unknown[] | undefined)?.[index - update.block], update.messageId))
               results[i] = 'unknown';
             else {
-              state ??= acceptedStateOf((block.outcomes as unknown[])[index - update.block]);
+              state ??= acceptedStateOf((block.outcomes as unknown[])[index - update.block], block.titles as Record<string, string>);
               const change = update.change(state);
               results[i] = change ? 'applied' : 'unchanged';
               if (!change) continue;
@@ -101,11 +105,16 @@ export class DynamoDeliveryStatuses implements DeliveryStatuses {
                 counted.errors.set(e.code, known);
               }
               if (change.charge) {
-                const { pricing, market, micros } = change.charge;
+                const { pricing, micros } = change.charge;
                 addCharge(counted.costs!, pricing.category, pricing.billable, micros);
                 const day = dayOf(update.chargedAt ?? Date.now());
                 if (!charges.has(day)) charges.set(day, new Map());
-                addCharge(charges.get(day)!, `${market}|${pricing.category}`, pricing.billable, micros);
+                addCharge(charges.get(day)!, ledgerKey(change.charge), pricing.billable, micros);
+                if (update.tierVolume && micros > 0) {
+                  const { month, key } = update.tierVolume;
+                  if (!tiered.has(month)) tiered.set(month, new Map());
+                  tiered.get(month)!.set(key, (tiered.get(month)!.get(key) ?? 0) + 1);
+                }
               }
             }
           }
@@ -132,6 +141,7 @@ export class DynamoDeliveryStatuses implements DeliveryStatuses {
         const owner = owners.get(sendId);
         if (wabaId && owner)
           for (const [day, entries] of charges) writes.push(ledgerUpdate(this.table.name, { waba_id: wabaId, ...owner }, day, entries));
+        if (wabaId) for (const [month, counts] of tiered) writes.push(monthVolumeUpdate(this.table.name, wabaId, month, counts));
         try {
           await transact(this.table, () => [...writes, countUpdate(this.table.name, sendId, counted)]);
           break;
@@ -146,26 +156,42 @@ export class DynamoDeliveryStatuses implements DeliveryStatuses {
 }
 
 /**
- * Status reports' messages in transactions of at most ITEMS_PER_WRITE items: each message's state, each of
- * their blocks' latest items, and the count shard.
+ * Status reports' messages in transactions of at most ITEMS_PER_WRITE items, counting every item one holds
+ * (decisions §26): each message's state, each of their blocks' latest items, the count shard, and a ledger
+ * item for each day its charges fall on (a send has one number, so one ledger item a day) and for each month
+ * whose volume tier they count toward.
  */
-function transactionsOf(byMessage: Map<number, number[]>, updates: DeliveryUpdate[]): number[][] {
+export function transactionsOf(byMessage: Map<number, number[]>, updates: DeliveryUpdate[]): number[][] {
   const chunks: number[][] = [];
   let chunk: number[] = [];
   let blocks = new Set<number>();
+  let days = new Set<string>();
+  const itemsWith = (blockCount: number, dayCount: number) => chunk.length + 1 + blockCount + COUNT_ITEMS + dayCount;
   for (const [index, reports] of byMessage) {
-    const added = [...new Set(reports.map((i) => updates[i].block))].filter((b) => !blocks.has(b));
-    if (chunk.length > 0 && chunk.length + 1 + blocks.size + added.length + 1 > ITEMS_PER_WRITE) {
+    const ownBlocks = reports.map((i) => updates[i].block);
+    const ownDays = reports.flatMap((i) => ledgerItemsOf(updates[i]));
+    const newBlocks = new Set(ownBlocks.filter((b) => !blocks.has(b))).size;
+    const newDays = new Set(ownDays.filter((d) => !days.has(d))).size;
+    if (chunk.length > 0 && itemsWith(blocks.size + newBlocks, days.size + newDays) > ITEMS_PER_WRITE) {
       chunks.push(chunk);
       chunk = [];
       blocks = new Set();
+      days = new Set();
     }
     chunk.push(index);
-    for (const b of reports.map((i) => updates[i].block)) blocks.add(b);
+    for (const b of ownBlocks) blocks.add(b);
+    for (const d of ownDays) days.add(d);
   }
   if (chunk.length > 0) chunks.push(chunk);
   return chunks;
 }
+
+/** The send's count shard, in every status transaction. */
+const COUNT_ITEMS = 1;
+
+/** The ledger items a report's charge may add to: its day's, and its month's volume where it is tier-counted. */
+const ledgerItemsOf = (update: DeliveryUpdate) =>
+  update.chargedAt === undefined ? [] : [dayOf(update.chargedAt), ...(update.tierVolume ? [`month ${update.tierVolume.month}`] : [])];
 
 /** Messages' latest delivery states on their block's latest item, one attribute each, and failures' titles. */
 function latestStatesUpdate(tableName: string, Key: { pk: string; sk: string }, states: Map<number, DeliveryState>): TransactItem {

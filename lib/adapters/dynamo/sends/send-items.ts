@@ -1,5 +1,5 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { DeliveryState, MessagePricing } from '#lib/domain/delivery.ts';
+import type { DeliveryState, MessageCharge, MessagePricing } from '#lib/domain/delivery.ts';
 import type { LedgerOwner, PositionOutcome, RecordedOutcomes, SendCounts } from '#lib/domain/ports/sending.ts';
 import type { ServiceTable } from '../client.ts';
 import { keys, LEDGER_SHARDS, SEND_COUNT_SHARDS, SEND_PARTS, SORT } from '../table.ts';
@@ -62,6 +62,7 @@ const CATEGORY_LETTERS: Record<string, string> = {
   marketing: 'm',
   utility: 'u',
   authentication: 'a',
+  authentication_international: 'i',
   'authentication-international': 'i',
   service: 's',
   marketing_lite: 'l',
@@ -216,9 +217,23 @@ export function gotOf(outcomes: RecordedOutcomes) {
 export const sentMessageOf = (encoded: unknown) =>
   typeof encoded === 'string' && (encoded.startsWith('s') || encoded.startsWith('h')) ? encoded.slice(1) : undefined;
 
-/** A message's state before any status was applied: held when Meta held it at acceptance (`h<message id>`). */
-export const acceptedStateOf = (encoded: unknown): DeliveryState =>
-  typeof encoded === 'string' && encoded.startsWith('h') ? { held: true } : {};
+/** The outcome whose launch had no answer in time (the dispatcher's own code): its message may have gone. */
+const OUTCOME_UNKNOWN = 'foutcome_unknown';
+
+/**
+ * Whether a status of this message id is about the position with this outcome: the message it sent, or a
+ * launch whose outcome was unknown, which the status (found by the reference the message carried) shows went.
+ */
+export const isOutcomeOf = (encoded: unknown, messageId: string) => sentMessageOf(encoded) === messageId || encoded === OUTCOME_UNKNOWN;
+
+/**
+ * A message's state before any status was applied: held when Meta held it at acceptance (`h<message id>`), and
+ * failed as `outcome_unknown` when no answer came: a delivery then takes the failure back and charges it.
+ */
+export function acceptedStateOf(encoded: unknown, titles: Record<string, string> = {}): DeliveryState {
+  if (encoded === OUTCOME_UNKNOWN) return { failed: { code: 'outcome_unknown', title: titles.outcome_unknown ?? 'outcome_unknown' } };
+  return typeof encoded === 'string' && encoded.startsWith('h') ? { held: true } : {};
+}
 
 /**
  * One transaction, its items made again for each try (a count update picks another shard), tried again with
@@ -255,12 +270,14 @@ export async function setOnce(table: ServiceTable, sendId: string, attribute: 'c
 }
 
 /**
- * A day's charges added to one of the WABA's ledger shards (decisions §24), in the status transaction: for each
- * `<market>|<category>`, under the client and number, `n|`, `b|` and `a|` (messages, billable, micro-dollars).
+ * A day's charges on one number added to one of the WABA's ledger shards (decisions §26), in the status
+ * transaction: for each `<market>|<category>|<currency>`, under the client, `N|`, `B|` and `A|` (messages,
+ * billable, micro-units). One item a number and day, so an item holds at most every market × category ×
+ * currency of one number (docs/data-model.md: well under 400 KB), however many numbers the WABA has.
  */
 export function ledgerUpdate(tableName: string, owner: LedgerOwner, day: string, entries: Map<string, ChargeTally>): TransactItem {
   const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':entity': 'ledger_day', ':day': day, ':waba': owner.waba_id };
+  const values: Record<string, unknown> = { ':entity': 'ledger_day', ':day': day, ':waba': owner.waba_id, ':did': owner.did };
   const adds: string[] = [];
   let n = 0;
   for (const [key, charge] of entries) {
@@ -269,7 +286,7 @@ export function ledgerUpdate(tableName: string, owner: LedgerOwner, day: string,
       [LEDGER.billable, charge.billable],
       [LEDGER.micros, charge.micros],
     ] as const) {
-      names[`#l${n}`] = `${prefix}${owner.client_id}|${owner.did}|${key}`;
+      names[`#l${n}`] = `${prefix}${owner.client_id}|${key}`;
       values[`:l${n}`] = amount;
       adds.push(`#l${n} :l${n}`);
       n++;
@@ -278,13 +295,46 @@ export function ledgerUpdate(tableName: string, owner: LedgerOwner, day: string,
   return {
     Update: {
       TableName: tableName,
-      Key: { pk: keys.ledger(owner.waba_id, Math.floor(Math.random() * LEDGER_SHARDS)), sk: keys.ledgerDay(day) },
-      UpdateExpression: `SET entity = :entity, #day = :day, waba_id = :waba ADD ${adds.join(', ')}`,
+      Key: { pk: keys.ledger(owner.waba_id, Math.floor(Math.random() * LEDGER_SHARDS)), sk: keys.ledgerNumberDay(day, owner.did) },
+      UpdateExpression: `SET entity = :entity, #day = :day, waba_id = :waba, did = :did ADD ${adds.join(', ')}`,
       ExpressionAttributeNames: { ...names, '#day': 'day' },
       ExpressionAttributeValues: values,
     },
   };
 }
 
-/** A ledger item's attribute prefixes: then `<client>|<did>|<market>|<category>`. */
-export const LEDGER = { messages: 'n|', billable: 'b|', micros: 'a|' } as const;
+/** A ledger charge's key under its client: the market, Meta's category, and the currency it was priced in. */
+export const ledgerKey = (charge: MessageCharge) =>
+  `${charge.market}|${charge.pricing.category}|${charge.currency}${charge.currency_mismatch ? MISMATCH : ''}`;
+/** Marks a currency priced on the base currency's card because the WABA's has none. */
+export const MISMATCH = '!';
+
+/**
+ * A ledger item's attribute prefixes: then `<client>|<market>|<category>|<currency>`. Items written before
+ * issue 41 hold `n|`, `b|` and `a|` then `<client>|<did>|<market>|<category>`, in USD.
+ */
+export const LEDGER = { messages: 'N|', billable: 'B|', micros: 'A|' } as const;
+export const LEDGER_BEFORE_CURRENCIES = { messages: 'n|', billable: 'b|', micros: 'a|' } as const;
+
+/** A month's volume attribute prefix on a ledger shard's month item and Meta's tier item: then `<market>|<category>`. */
+export const VOLUME = 'V|';
+
+/** A month's tier-counted charges added to one of the WABA's ledger shards' month item, in the status transaction. */
+export function monthVolumeUpdate(tableName: string, wabaId: string, month: string, counts: Map<string, number>): TransactItem {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':entity': 'ledger_month' };
+  const adds = [...counts].map(([key, count], n) => {
+    names[`#v${n}`] = `${VOLUME}${key}`;
+    values[`:v${n}`] = count;
+    return `#v${n} :v${n}`;
+  });
+  return {
+    Update: {
+      TableName: tableName,
+      Key: { pk: keys.ledger(wabaId, Math.floor(Math.random() * LEDGER_SHARDS)), sk: keys.ledgerMonth(month) },
+      UpdateExpression: `SET entity = :entity ADD ${adds.join(', ')}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}

@@ -1,5 +1,53 @@
-import { RateCards } from '../rate-card.ts';
-import { META_2025_07_01 } from './meta-2025-07-01.ts';
+import { type RateCard, RateCards, type RegionMap } from '../rate-card.ts';
+import usd20250701 from './meta-2025-07-01-USD.json' with { type: 'json' };
+import usd20251001 from './meta-2025-10-01-USD.json' with { type: 'json' };
+import usd20260101 from './meta-2026-01-01-USD.json' with { type: 'json' };
+import usd20260401 from './meta-2026-04-01-USD.json' with { type: 'json' };
+import eur20260701 from './meta-2026-07-01-EUR.json' with { type: 'json' };
+import usd20260701 from './meta-2026-07-01-USD.json' with { type: 'json' };
+import usd20261001 from './meta-2026-10-01-USD.json' with { type: 'json' };
+import regions20250701 from './regions-2025-07-01.json' with { type: 'json' };
+import regions20251001 from './regions-2025-10-01.json' with { type: 'json' };
+import regions20260701 from './regions-2026-07-01.json' with { type: 'json' };
+import regions20261001 from './regions-2026-10-01.json' with { type: 'json' };
 
-/** Every rate card the service prices with, oldest first: a new card is a new file added here. */
-export const rateCards = new RateCards([META_2025_07_01]);
+/**
+ * Every rate card the service prices with (decisions §26), one file per effective date and currency, and the
+ * region maps their markets come from (a map is in force from its date until the next). A new card is a new
+ * file added here, never an edit of one in force: docs/rate-cards.md says how to add one and how it is checked.
+ */
+export const CARD_FILES = [
+  usd20250701,
+  usd20251001,
+  usd20260101,
+  usd20260401,
+  usd20260701,
+  eur20260701,
+  usd20261001,
+] as unknown as CardFile[];
+export const REGION_MAPS = [regions20250701, regions20251001, regions20260701, regions20261001] as unknown as RegionMap[];
+
+/** A card as its file holds it: its market of every region comes from the region map in force on its date. */
+export type CardFile = Omit<RateCard, 'regions' | 'markets'> & {
+  /** A rate Meta has but no source gave is `null` (docs/rate-cards.md lists them); it is priced as authentication. */
+  markets: Record<string, Record<string, number | null>>;
+};
+
+/** The region map in force on a day: the newest from that day or before. */
+export const regionMapOn = (day: string) =>
+  REGION_MAPS.filter((map) => map.effective_from <= day)
+    .sort((a, b) => a.effective_from.localeCompare(b.effective_from))
+    .at(-1) ?? REGION_MAPS[0];
+
+/** A card file as the domain prices with it: its known rates, and its date's region map. */
+export function cardOf(file: CardFile): RateCard {
+  const markets = Object.fromEntries(
+    Object.entries(file.markets).map(([market, rates]) => [
+      market,
+      Object.fromEntries(Object.entries(rates).filter(([, rate]) => rate !== null)) as RateCard['markets'][string],
+    ]),
+  );
+  return { ...file, markets, regions: regionMapOn(file.effective_from) };
+}
+
+export const rateCards = new RateCards(CARD_FILES.map(cardOf));

@@ -1,0 +1,459 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CARD_FILES, REGION_MAPS, rateCards, regionMapOn } from '#lib/domain/pricing/cards/index.ts';
+import { cardIdOf, OTHER_MARKET, type PricingCategory, type RegionMap, type Tier } from '#lib/domain/pricing/rate-card.ts';
+import { KNOWN_REGIONS } from '#lib/domain/pricing/region.ts';
+
+/**
+ * Meta's rate cards as data (decisions §26, docs/rate-cards.md): every card covers every region the phone-number
+ * library knows, prices every market it names, cites its sources, and agrees, row by row, with what a source
+ * other than the card itself printed. A new card, or a new `null` rate, fails here until docs/rate-cards.md and
+ * the tables below say what it is.
+ */
+const ROOT = join(import.meta.dirname, '../..');
+const guide = readFileSync(join(ROOT, 'docs/rate-cards.md'), 'utf8');
+
+/** The first day of every quarter with a USD card: Meta's per-message pricing started on 2025-07-01. */
+const USD_CARD_DATES = ['2025-07-01', '2025-10-01', '2026-01-01', '2026-04-01', '2026-07-01', '2026-10-01'];
+const FIRST_DAY = USD_CARD_DATES[0];
+const NEWEST_DAY = USD_CARD_DATES.at(-1)!;
+const LISTED_RATES = ['marketing', 'utility', 'authentication'] as const;
+
+/**
+ * The rates Meta has that no source gave (`null` in the card file), as docs/rate-cards.md lists them under "Known
+ * gaps": Meta gives the nine markets of 2026-10-01 an authentication-international rate that no source printed.
+ */
+const KNOWN_GAPS = [
+  'meta-2026-10-01-USD Bangladesh authentication_international',
+  'meta-2026-10-01-USD Iraq authentication_international',
+  'meta-2026-10-01-USD Kazakhstan authentication_international',
+  'meta-2026-10-01-USD Kuwait authentication_international',
+  'meta-2026-10-01-USD Morocco authentication_international',
+  'meta-2026-10-01-USD Nepal authentication_international',
+  'meta-2026-10-01-USD Oman authentication_international',
+  'meta-2026-10-01-USD Sri Lanka authentication_international',
+  'meta-2026-10-01-USD Ukraine authentication_international',
+];
+
+type RegionMapFile = RegionMap & { notes_by_region?: Record<string, string> };
+const cards = rateCards.all().map((card) => [cardIdOf(card), card] as const);
+const maps = REGION_MAPS.map((map) => [map.effective_from, map as RegionMapFile] as const);
+/** The categories a row or market has a rate for: authentication-international only where it has one. */
+const categoriesOf = (rates: { authentication_international?: number | null }): PricingCategory[] => [
+  ...LISTED_RATES,
+  ...(rates.authentication_international === undefined ? [] : (['authentication_international'] as const)),
+];
+const micros = (amount: number) => Math.round(amount * 1_000_000);
+
+describe('every region has a market on every card (decisions §26)', () => {
+  it.each(cards)('%s names every region the library knows, each in a market the card prices', (_, card) => {
+    // Prepare
+    const map = card.regions.regions;
+    // Act
+    const leftOut = [...KNOWN_REGIONS.keys()].filter((region) => !Object.hasOwn(map, region));
+    const unpriced = Object.entries(map).filter(([, market]) => !Object.hasOwn(card.markets, market));
+    // Assess
+    expect(leftOut).toEqual([]);
+    expect(unpriced).toEqual([]);
+    expect(card.markets).toHaveProperty(OTHER_MARKET);
+  });
+
+  it.each(cards)('%s puts a region in Other only where its region map lists it as Other', (_, card) => {
+    // Prepare
+    const mapOfTheDay = regionMapOn(card.effective_from).regions;
+    // Act
+    const marketOf = (region: string) => rateCards.marketOfRegion(region, card.effective_from);
+    const wrong = [...KNOWN_REGIONS.keys()].filter(
+      (region) => card.regions.regions[region] !== mapOfTheDay[region] || marketOf(region) !== mapOfTheDay[region],
+    );
+    // Assess
+    expect(wrong).toEqual([]);
+  });
+
+  it.each(maps)('the region map of %s names no region the library does not know', (_, map) => {
+    // Act
+    const unknown = Object.keys(map.regions).filter((region) => !KNOWN_REGIONS.has(region));
+    // Assess
+    expect(unknown).toEqual([]);
+  });
+});
+
+describe('every card is complete and sourced (decisions §26)', () => {
+  it.each(cards)('%s gives every market a marketing, utility and authentication rate above 0', (_, card) => {
+    // Act
+    const missing = Object.entries(card.markets).flatMap(([market, rates]) =>
+      categoriesOf(rates)
+        .filter((category) => !(typeof rates[category] === 'number' && Number.isFinite(rates[category]) && rates[category] > 0))
+        .map((category) => `${market} ${category}`),
+    );
+    // Assess
+    expect(missing).toEqual([]);
+  });
+
+  it.each(cards)('%s cites at least two sources, each with its title, address and the day it was taken', (_, card) => {
+    // Act
+    const incomplete = card.sources.filter((source) => !source.title || !source.url || !/^\d{4}-\d{2}-\d{2}$/.test(source.taken_on));
+    // Assess
+    expect(card.sources.length).toBeGreaterThanOrEqual(2);
+    expect(incomplete).toEqual([]);
+  });
+
+  it.each(cards)('%s says why it kept each value its sources disagree on', (_, card) => {
+    // Act
+    const unexplained = card.disagreements.filter((row) => !row.why?.trim());
+    // Assess
+    expect(unexplained).toEqual([]);
+  });
+
+  it('has a USD card for every quarter from 2025-07-01 to 2026-10-01, and no card outside those dates', () => {
+    // Prepare
+    const all = rateCards.all();
+    // Act
+    const usdDates = all.filter((card) => card.currency === 'USD').map((card) => card.effective_from);
+    const outside = all.filter((card) => card.effective_from < FIRST_DAY || card.effective_from > NEWEST_DAY).map(cardIdOf);
+    // Assess
+    expect(usdDates).toEqual(USD_CARD_DATES);
+    expect(outside).toEqual([]);
+    expect(all.map(cardIdOf).sort()).toEqual(CARD_FILES.map(cardIdOf).sort());
+  });
+
+  it('has a null rate only among the known gaps, each one named in docs/rate-cards.md and in its card’s disagreements', () => {
+    // Act
+    const nulls = CARD_FILES.flatMap((file) =>
+      Object.entries(file.markets).flatMap(([market, rates]) =>
+        Object.entries(rates)
+          .filter(([, rate]) => rate === null)
+          .map(([category]) => `${cardIdOf(file)} ${market} ${category}`),
+      ),
+    );
+    const undocumented = KNOWN_GAPS.filter((gap) => {
+      const [cardId, ...rest] = gap.split(' ');
+      const category = rest.pop()!;
+      return !guide.includes(`| ${cardId} | ${rest.join(' ')} | ${category} |`);
+    });
+    const unrecorded = KNOWN_GAPS.filter((gap) => {
+      const file = CARD_FILES.find((card) => gap.startsWith(`${cardIdOf(card)} `))!;
+      return !file.disagreements.some((row) => row.kept === null && gap === `${cardIdOf(file)} ${row.market} ${row.category}`);
+    });
+    // Assess
+    expect(nulls.sort()).toEqual([...KNOWN_GAPS].sort());
+    expect(undocumented).toEqual([]);
+    expect(unrecorded).toEqual([]);
+  });
+
+  it('prices a known gap as authentication: Kazakhstan’s authentication-international on 2026-10-01 at its authentication rate', () => {
+    // Prepare: OCT (index id 70856709963) prints Kazakhstan authentication 0.018 and no authentication-international.
+    const day = '2026-10-01';
+    // Act
+    const price = rateCards.priceMicros('Kazakhstan', 'authentication_international', day);
+    // Assess
+    expect(price).toBe(micros(0.018));
+  });
+});
+
+/** A band that starts the message after the one before it ends, at a rate no dearer. */
+const follows = (before: Tier, band: Tier) => before.to !== null && band.from === before.to + 1 && band.rate <= before.rate;
+
+describe('volume tiers (the 2026-04-01 card, from Meta’s tier CSV)', () => {
+  it('gives tiers on the 2026-04-01 card only, each market’s bands contiguous from 0, open at the top, never dearer', () => {
+    // Prepare
+    const tiered = rateCards.all().filter((card) => card.tiers);
+    // Act
+    const broken = tiered.flatMap((card) =>
+      Object.entries(card.tiers!).flatMap(([market, byCategory]) =>
+        Object.entries(byCategory).flatMap(([category, bands]) => {
+          const ok =
+            bands.length > 0 &&
+            bands[0].from === 0 &&
+            bands.at(-1)!.to === null &&
+            bands.every((band, i) => i === 0 || follows(bands[i - 1], band)) &&
+            bands[0].rate === card.markets[market]?.[category as PricingCategory];
+          return ok ? [] : [`${cardIdOf(card)} ${market} ${category}`];
+        }),
+      ),
+    );
+    // Assess
+    expect(tiered.map(cardIdOf)).toEqual(['meta-2026-04-01-USD']);
+    expect(broken).toEqual([]);
+  });
+
+  it.each([
+    // Meta's USD volume-tier CSV effective 2026-04-01 (raw/ali/USD_volume_tiers_2026-04-01.csv;
+    // alihasnainh3techs/daily-pricing-scraper public/USD_volume_tiers.csv@5bce6c1)
+    ['India', 'utility', 24_999_999, 0.0014],
+    ['India', 'utility', 25_000_000, 0.0013],
+    ['India', 'utility', 300_000_000, 0.001],
+    ['India', 'authentication', 750_000, 0.0013],
+    ['Mexico', 'authentication', 250_000, 0.0081],
+    ['Brazil', 'utility', 70_000_000, 0.0051],
+  ] as const)('prices %s %s after %i messages of the month at the tier rate %d', (market, category, volume, rate) => {
+    // Act
+    const price = rateCards.priceMicros(market, category, '2026-04-15', 'USD', volume);
+    // Assess
+    expect(price).toBe(micros(rate));
+  });
+});
+
+/** One row of a spot table: a number on a day, where it is priced, and the rates a source printed for its market. */
+interface Spot {
+  digits: string;
+  day: string;
+  region: string;
+  market: string;
+  marketing: number;
+  utility: number;
+  authentication: number;
+  authentication_international?: number;
+}
+type Rates = [marketing: number, utility: number, authentication: number];
+const spot = (digits: string, day: string, region: string, market: string, rates: Rates, authInternational?: number): Spot => ({
+  digits,
+  day,
+  region,
+  market,
+  marketing: rates[0],
+  utility: rates[1],
+  authentication: rates[2],
+  ...(authInternational === undefined ? {} : { authentication_international: authInternational }),
+});
+
+/**
+ * Spot tables, one per USD card (and the EUR card): the prices a source OTHER than the card file printed, taken from
+ * the raw copies in /work/scratch/ratecards (docs/rate-cards.md names each source with its address). A row whose
+ * value no second source prints (carried from a neighbouring card, or derived) says so in its comment.
+ */
+const SPOT_TABLES: { card: string; currency: string; rows: Spot[] }[] = [
+  {
+    card: '2025-07-01',
+    currency: 'USD',
+    // J7 (index id 30005247748): marketing + utility of 18 countries; SENT (docs.sent.dm, "effective July 1, 2025"):
+    // Argentina and the regional rows; PRE_m (index id 35670377019): marketing of all 32 markets. Copies: raw/parsed.json.
+    rows: [
+      // marketing PRE_m; utility/authentication 0.004 DERIVED (a ×1.1 July-era table ÷ 1.1); XB prints 0.0040 on the Oct card
+      spot('12025550123', '2025-07-01', 'US', 'North America', [0.025, 0.004, 0.004]),
+      spot('14165550123', '2025-07-15', 'CA', 'North America', [0.025, 0.004, 0.004]),
+      // SENT (Rest of Latin America row)
+      spot('17875550123', '2025-07-01', 'PR', 'Rest of Latin America', [0.074, 0.0113, 0.0113]),
+      // SENT (Other row): +1 868 is not named by Meta, so Other
+      spot('18685550123', '2025-07-01', 'TT', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
+      // J7 marketing + utility; authentication CARRIED back from T20 (no July source prints it)
+      spot('525512345678', '2025-07-01', 'MX', 'Mexico', [0.0436, 0.0085, 0.0085]),
+      // J7 marketing + utility; authentication CARRIED back from T20
+      spot('5511987654321', '2025-07-01', 'BR', 'Brazil', [0.0625, 0.0068, 0.0068]),
+      // J7 marketing + utility; authentication and authentication-international CARRIED back from T20 (PRE, a pre-July card, prints 0.0280)
+      spot('919876543210', '2025-07-01', 'IN', 'India', [0.0107, 0.0014, 0.0014], 0.028),
+      // PRE_m marketing; utility/authentication CARRIED back from T20
+      spot('442079460958', '2025-07-01', 'GB', 'United Kingdom', [0.0529, 0.022, 0.022]),
+      // J7 marketing + utility; authentication CARRIED back from T20
+      spot('4930123456', '2025-07-01', 'DE', 'Germany', [0.1365, 0.055, 0.055]),
+      // J7 marketing + utility; authentication CARRIED back from T20
+      spot('74951234567', '2025-07-01', 'RU', 'Russia', [0.0802, 0.04, 0.04]),
+      // SENT (Other row): +7 7xx is Kazakhstan, which Meta did not list before 2026-10-01
+      spot('77012345678', '2025-07-01', 'KZ', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
+      // SENT (Other row): Zimbabwe is Other up to 2025-09-30
+      spot('263771234567', '2025-09-30', 'ZW', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
+      // SENT (Argentina row), J7 utility 0.0289
+      spot('5491123456789', '2025-07-01', 'AR', 'Argentina', [0.0618, 0.0289, 0.0289]),
+      // SENT (Rest of Africa row)
+      spot('254712345678', '2025-07-01', 'KE', 'Rest of Africa', [0.0225, 0.004, 0.004]),
+    ],
+  },
+  {
+    card: '2025-10-01',
+    currency: 'USD',
+    // XB: XploreByte "pricing outside India" pricingData, USD (index id 1919361609; undated, its values are the
+    // 2025-10-01 card: EG/FR/IN marketing and North America utility before the 2026-01-01 changes). Every row below.
+    rows: [
+      spot('12025550123', '2025-10-01', 'US', 'North America', [0.025, 0.004, 0.004]),
+      spot('14165550123', '2025-12-31', 'CA', 'North America', [0.025, 0.004, 0.004]),
+      spot('17875550123', '2025-10-01', 'PR', 'Rest of Latin America', [0.074, 0.0113, 0.0113]),
+      spot('18685550123', '2025-10-01', 'TT', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
+      spot('525512345678', '2025-10-01', 'MX', 'Mexico', [0.0305, 0.0085, 0.0085]),
+      spot('5511987654321', '2025-10-01', 'BR', 'Brazil', [0.0625, 0.0068, 0.0068]),
+      spot('919876543210', '2025-10-01', 'IN', 'India', [0.0107, 0.0014, 0.0014], 0.028),
+      spot('442079460958', '2025-10-01', 'GB', 'United Kingdom', [0.0529, 0.022, 0.022]),
+      spot('4930123456', '2025-10-01', 'DE', 'Germany', [0.1365, 0.055, 0.055]),
+      spot('74951234567', '2025-10-01', 'RU', 'Russia', [0.0802, 0.04, 0.04]),
+      spot('77012345678', '2025-10-01', 'KZ', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
+      // Zimbabwe moves from Other to Rest of Africa on 2025-10-01 (Meta's changelog; region map 2025-10-01)
+      spot('263771234567', '2025-10-01', 'ZW', 'Rest of Africa', [0.0225, 0.004, 0.004]),
+      spot('5491123456789', '2025-10-01', 'AR', 'Argentina', [0.0618, 0.026, 0.026]),
+      spot('201001234567', '2025-10-01', 'EG', 'Egypt', [0.1073, 0.0036, 0.0036], 0.065),
+    ],
+  },
+  {
+    card: '2026-01-01',
+    currency: 'USD',
+    // T20: Intelli-Holdings/intelli-chatbot my-app/app/whatsapp-broadcast/page.tsx@ea9be95, "effective January 1, 2026"
+    // (raw/t20.txt). Every row below.
+    rows: [
+      spot('12025550123', '2026-01-01', 'US', 'North America', [0.025, 0.0034, 0.0034]),
+      spot('14165550123', '2026-01-01', 'CA', 'North America', [0.025, 0.0034, 0.0034]),
+      spot('17875550123', '2026-01-01', 'PR', 'Rest of Latin America', [0.074, 0.0113, 0.0113]),
+      spot('18685550123', '2026-01-01', 'TT', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
+      spot('525512345678', '2026-01-01', 'MX', 'Mexico', [0.0305, 0.0085, 0.0085]),
+      spot('5511987654321', '2026-01-01', 'BR', 'Brazil', [0.0625, 0.0068, 0.0068]),
+      spot('919876543210', '2026-03-31', 'IN', 'India', [0.0118, 0.0014, 0.0014], 0.028),
+      spot('442079460958', '2026-01-01', 'GB', 'United Kingdom', [0.0529, 0.022, 0.022]),
+      spot('4930123456', '2026-01-01', 'DE', 'Germany', [0.1365, 0.055, 0.055]),
+      spot('74951234567', '2026-01-01', 'RU', 'Russia', [0.0802, 0.04, 0.04]),
+      spot('77012345678', '2026-01-01', 'KZ', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
+      spot('263771234567', '2026-01-01', 'ZW', 'Rest of Africa', [0.0225, 0.004, 0.004]),
+      spot('923001234567', '2026-01-01', 'PK', 'Pakistan', [0.0473, 0.0054, 0.0054], 0.075),
+      spot('966501234567', '2026-01-01', 'SA', 'Saudi Arabia', [0.0455, 0.0107, 0.0107], 0.0598),
+    ],
+  },
+  {
+    card: '2026-04-01',
+    currency: 'USD',
+    // ALI: Meta's own CSV "Cost per message in USD …, effective April 1, 2026", copied by
+    // alihasnainh3techs/daily-pricing-scraper public/USD_rates.csv@5bce6c1 (raw/ali/USD_rates_2026-04-01.csv). Every row below.
+    rows: [
+      spot('12025550123', '2026-04-01', 'US', 'North America', [0.025, 0.0034, 0.0034]),
+      spot('14165550123', '2026-04-01', 'CA', 'North America', [0.025, 0.0034, 0.0034]),
+      spot('17875550123', '2026-04-01', 'PR', 'Rest of Latin America', [0.074, 0.0113, 0.0113]),
+      spot('18685550123', '2026-04-01', 'TT', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
+      spot('525512345678', '2026-04-01', 'MX', 'Mexico', [0.0305, 0.0085, 0.0085]),
+      spot('5511987654321', '2026-04-01', 'BR', 'Brazil', [0.0625, 0.0068, 0.0068]),
+      spot('919876543210', '2026-04-01', 'IN', 'India', [0.0118, 0.0014, 0.0014], 0.0304),
+      spot('442079460958', '2026-06-30', 'GB', 'United Kingdom', [0.0529, 0.022, 0.022]),
+      spot('4930123456', '2026-04-01', 'DE', 'Germany', [0.1365, 0.055, 0.055]),
+      spot('74951234567', '2026-04-01', 'RU', 'Russia', [0.0802, 0.04, 0.04]),
+      spot('77012345678', '2026-04-01', 'KZ', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
+      spot('263771234567', '2026-04-01', 'ZW', 'Rest of Africa', [0.0225, 0.004, 0.004]),
+      spot('923001234567', '2026-04-01', 'PK', 'Pakistan', [0.0473, 0.01, 0.01], 0.075),
+      spot('966501234567', '2026-04-01', 'SA', 'Saudi Arabia', [0.0501, 0.0107, 0.0107], 0.0598),
+      spot('905321234567', '2026-04-01', 'TR', 'Turkey', [0.0109, 0.0009, 0.0009]),
+    ],
+  },
+  {
+    card: '2026-07-01',
+    currency: 'USD',
+    // No whole USD table dated July 2026 was found. PIX (Pixel2Tech, index id 71361380605, "rate cards effective July 1,
+    // 2026") prints 8 markets; the other rows are CARRIED from ALI (April; Meta's July list does not name them) or
+    // carried BACK from OCT (the six markets new on 2026-07-01), and the July EUR card fits them (ratio ≈ 0.83).
+    rows: [
+      // PIX "North America (US and Canada)"
+      spot('12025550123', '2026-07-01', 'US', 'North America', [0.025, 0.0034, 0.0034]),
+      spot('14165550123', '2026-07-01', 'CA', 'North America', [0.025, 0.0034, 0.0034]),
+      // CARRIED from ALI: no July USD source
+      spot('17875550123', '2026-07-01', 'PR', 'Rest of Latin America', [0.074, 0.0113, 0.0113]),
+      spot('18685550123', '2026-07-01', 'TT', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
+      spot('525512345678', '2026-07-01', 'MX', 'Mexico', [0.0305, 0.0085, 0.0085]),
+      spot('5511987654321', '2026-07-01', 'BR', 'Brazil', [0.0625, 0.0068, 0.0068]),
+      spot('919876543210', '2026-07-01', 'IN', 'India', [0.0118, 0.0014, 0.0014], 0.0304),
+      // PIX: the United Kingdom's marketing rises to 0.0635 on 2026-07-01
+      spot('442079460958', '2026-07-01', 'GB', 'United Kingdom', [0.0635, 0.022, 0.022]),
+      // PIX
+      spot('4930123456', '2026-07-01', 'DE', 'Germany', [0.1365, 0.055, 0.055]),
+      spot('393123456789', '2026-07-01', 'IT', 'Italy', [0.0795, 0.03, 0.03]),
+      // CARRIED from ALI: no July USD source
+      spot('74951234567', '2026-07-01', 'RU', 'Russia', [0.0802, 0.04, 0.04]),
+      spot('77012345678', '2026-07-01', 'KZ', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
+      spot('263771234567', '2026-09-30', 'ZW', 'Rest of Africa', [0.0225, 0.004, 0.004]),
+      // CARRIED BACK from OCT (index id 70856709963): Poland is a market of its own from 2026-07-01, no July USD source
+      spot('48601234567', '2026-07-01', 'PL', 'Poland', [0.0366, 0.0122, 0.0122]),
+    ],
+  },
+  {
+    card: '2026-10-01',
+    currency: 'USD',
+    // OCT: TS WHATSAPP_RATES "Meta's official USD rate card … effective 1 Oct 2026" (index id 70856709963;
+    // _src/usd_2026-10-01_ts.txt); the only whole USD table of that date, with no authentication-international column.
+    // PIX says the 8 markets it prints stay unchanged in October (US, CA, GB, DE rows).
+    rows: [
+      spot('12025550123', '2026-10-01', 'US', 'North America', [0.025, 0.0034, 0.0034]),
+      spot('14165550123', '2026-10-01', 'CA', 'North America', [0.025, 0.0034, 0.0034]),
+      spot('17875550123', '2026-10-01', 'PR', 'Rest of Latin America', [0.074, 0.0113, 0.0113]),
+      spot('18685550123', '2026-10-01', 'TT', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
+      // OCT only: Mexico marketing 0.0397 is a change Meta's October list does not name (UNCONFIRMED, in the card's disagreements)
+      spot('525512345678', '2026-10-01', 'MX', 'Mexico', [0.0397, 0.0085, 0.0085]),
+      spot('5511987654321', '2026-10-01', 'BR', 'Brazil', [0.0625, 0.0068, 0.0068]),
+      // authentication-international CARRIED from ALI (April): OCT has no such column
+      spot('919876543210', '2026-10-01', 'IN', 'India', [0.0118, 0.0014, 0.0014], 0.0304),
+      spot('442079460958', '2026-10-01', 'GB', 'United Kingdom', [0.0635, 0.022, 0.022]),
+      spot('4930123456', '2026-10-01', 'DE', 'Germany', [0.1365, 0.055, 0.055]),
+      spot('74951234567', '2026-10-01', 'RU', 'Russia', [0.0802, 0.04, 0.04]),
+      // OCT only: Kazakhstan is a market of its own from 2026-10-01 (its authentication-international is a known gap)
+      spot('77012345678', '2026-10-01', 'KZ', 'Kazakhstan', [0.0604, 0.018, 0.018]),
+      spot('263771234567', '2026-10-01', 'ZW', 'Rest of Africa', [0.0225, 0.004, 0.004]),
+      // OCT only (new markets of 2026-10-01)
+      spot('8801712345678', '2026-10-01', 'BD', 'Bangladesh', [0.0732, 0.0037, 0.0037]),
+      spot('212612345678', '2026-10-01', 'MA', 'Morocco', [0.0414, 0.023, 0.023]),
+    ],
+  },
+  {
+    card: '2026-07-01',
+    currency: 'EUR',
+    // EUR: PHP wa_pricing_rate_seed() "per-message rates in EUR, effective 2026-07-01" (index id 69014075277;
+    // _src/eur_2026-07-01_php.txt). PIX prints the same EUR figures for US/CA, GB and DE.
+    rows: [
+      spot('12025550123', '2026-07-01', 'US', 'North America', [0.0207, 0.0028, 0.0028]),
+      spot('442079460958', '2026-07-01', 'GB', 'United Kingdom', [0.0526, 0.0182, 0.0182]),
+      spot('4930123456', '2026-07-01', 'DE', 'Germany', [0.1131, 0.0456, 0.0456]),
+      spot('919876543210', '2026-07-01', 'IN', 'India', [0.0099, 0.0012, 0.0012], 0.0252),
+      spot('48601234567', '2026-07-01', 'PL', 'Poland', [0.0303, 0.0101, 0.0101]),
+      spot('77012345678', '2026-07-01', 'KZ', OTHER_MARKET, [0.05, 0.0064, 0.0064]),
+    ],
+  },
+];
+
+describe.each(SPOT_TABLES.map((table) => [`${table.card} ${table.currency}`, table] as const))(
+  'the %s card prices a number as its source printed',
+  (_, { card, currency, rows }) => {
+    it('has at least 12 rows for a USD card', () => {
+      // Assess
+      expect(rows.length).toBeGreaterThanOrEqual(currency === 'USD' ? 12 : 1);
+    });
+
+    it.each(rows)('+$digits on $day is $region, in $market', (row) => {
+      // Prepare
+      const categories = categoriesOf(row);
+      // Act
+      const inForce = rateCards.inForce(row.day, currency);
+      const place = rateCards.placeOf(row.digits, row.day);
+      const priceOf = (category: PricingCategory) => rateCards.priceMicros(place.market, category, row.day, currency);
+      const prices = Object.fromEntries(categories.map((category) => [category, priceOf(category)]));
+      // Assess
+      expect(inForce).toMatchObject({ card: { effective_from: card, currency }, currency_mismatch: false });
+      expect(place).toEqual({ region: row.region, market: row.market });
+      expect(prices).toEqual(Object.fromEntries(categories.map((category) => [category, micros(row[category]!)])));
+    });
+  },
+);
+
+describe('the region maps explain every shared calling code they put in Other', () => {
+  it.each(maps)('the map of %s says why a region sharing its calling code with a named region is Other', (_, map) => {
+    // Prepare
+    const codesNamed = new Set(
+      Object.entries(map.regions)
+        .filter(([, market]) => market !== OTHER_MARKET)
+        .map(([region]) => KNOWN_REGIONS.get(region)),
+    );
+    const disputed = new Set((map.disagreements ?? []).map((row) => row.region));
+    // Act
+    const sharingOthers = Object.entries(map.regions)
+      .filter(([region, market]) => market === OTHER_MARKET && codesNamed.has(KNOWN_REGIONS.get(region)))
+      .map(([region]) => region);
+    const unexplained = sharingOthers.filter((region) => !map.notes_by_region?.[region] && !disputed.has(region));
+    // Assess
+    expect(sharingOthers).toEqual(expect.arrayContaining(['GG', 'JE', 'IM', 'AX', 'SJ', 'CC', 'CX', 'VA', 'EH', 'TT']));
+    expect(unexplained).toEqual([]);
+  });
+
+  it.each(maps)('the map of %s keeps, for each disputed region, the market it maps it to, and says why', (_, map) => {
+    // Act
+    const inconsistent = (map.disagreements ?? []).filter((row) => !row.region || map.regions[row.region] !== row.kept || !row.why?.trim());
+    // Assess
+    expect(inconsistent).toEqual([]);
+  });
+
+  it('puts Kazakhstan in Other until 2026-09-30 and in its own market from 2026-10-01, never in Russia', () => {
+    // Act
+    const before = rateCards.marketOfRegion('KZ', '2026-09-30');
+    const after = rateCards.marketOfRegion('KZ', '2026-10-01');
+    // Assess
+    expect([before, after]).toEqual([OTHER_MARKET, 'Kazakhstan']);
+  });
+});

@@ -1,0 +1,127 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { transactionsOf } from '#lib/adapters/dynamo/sends/delivery-statuses.ts';
+import { ledgerKey, ledgerUpdate } from '#lib/adapters/dynamo/sends/send-items.ts';
+import { MAX_ITEM_BYTES } from '#lib/adapters/dynamo/item-limits.ts';
+import type { DeliveryUpdate } from '#lib/domain/ports/sending.ts';
+import { rateCards } from '#lib/domain/pricing/cards/index.ts';
+
+/**
+ * A status batch's transactions (decisions §26, issue 41): every item one holds is counted (the messages'
+ * states, their blocks' latest items, the count shard and a ledger item per day of charges), never over
+ * DynamoDB's 100; a ledger item stays under 400 KB however many markets, categories and currencies it meets.
+ */
+const DAY_MS = 86_400_000;
+const update = (index: number, block: number, chargedAt?: number): DeliveryUpdate => ({
+  block,
+  index,
+  messageId: `wamid.${index}`,
+  change: () => null,
+  ...(chargedAt !== undefined && { chargedAt }),
+});
+const byMessageOf = (updates: DeliveryUpdate[]) => {
+  const byMessage = new Map<number, number[]>();
+  for (const [i, u] of updates.entries()) byMessage.set(u.index, [...(byMessage.get(u.index) ?? []), i]);
+  return byMessage;
+};
+/** The items a transaction of these messages holds, counted apart from the code under test. */
+const itemsOf = (chunk: number[], updates: DeliveryUpdate[]) => {
+  const own = updates.filter((u) => chunk.includes(u.index));
+  const blocks = new Set(own.map((u) => u.block));
+  const days = new Set(own.flatMap((u) => (u.chargedAt === undefined ? [] : [new Date(u.chargedAt).toISOString().slice(0, 10)])));
+  return chunk.length + blocks.size + 1 + days.size;
+};
+
+describe('a status batch’s transactions', () => {
+  it('holds 97 messages of 2 blocks, the count and the ledger in two transactions, not one of 101 items', () => {
+    // Prepare: 97 delivered statuses with their pricing, over two blocks, on one day
+    const at = Date.parse('2026-11-27T12:00:00Z');
+    const updates = Array.from({ length: 97 }, (_, i) => update(i, i < 50 ? 0 : 50, at));
+    // Act
+    const chunks = transactionsOf(byMessageOf(updates), updates);
+    // Assess
+    expect(chunks.flat()).toEqual(updates.map((u) => u.index));
+    expect(chunks.length).toBe(2);
+    for (const chunk of chunks) expect(itemsOf(chunk, updates)).toBeLessThanOrEqual(100);
+    expect(
+      itemsOf(
+        updates.map((u) => u.index),
+        updates,
+      ),
+    ).toBe(101);
+  });
+
+  it('never holds more than 100 items, whatever the messages, blocks, repeats and days of a batch', () => {
+    const batch = fc.array(
+      fc.record({
+        index: fc.nat({ max: 3_000 }),
+        blockSize: fc.constantFrom(1, 10, 50, 100),
+        day: fc.option(fc.nat({ max: 3 }), { nil: undefined }),
+      }),
+      { minLength: 1, maxLength: 400 },
+    );
+    fc.assert(
+      fc.property(batch, (reports) => {
+        // Prepare: each report's block is where its position falls (a message is in one block)
+        const updates = reports.map(({ index, blockSize, day }) =>
+          update(index, index - (index % blockSize), day === undefined ? undefined : Date.parse('2026-11-27T23:59:00Z') + day * DAY_MS),
+        );
+        // Act
+        const chunks = transactionsOf(byMessageOf(updates), updates);
+        // Assess: every message once, in transactions of at most 100 items
+        expect(chunks.flat().sort((a, b) => a - b)).toEqual([...new Set(updates.map((u) => u.index))].sort((a, b) => a - b));
+        for (const chunk of chunks) expect(itemsOf(chunk, updates)).toBeLessThanOrEqual(100);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('a ledger item', () => {
+  it('stays under 400 KB with every market and category of every card on one number’s day, in two currencies', () => {
+    // Prepare: one charge for each market of every card and each of Meta's categories, in the WABA's currency
+    // and (a WABA's currency changes only by a new WABA: this is more than a day can hold) a second one
+    const markets = new Set(rateCards.all().flatMap((card) => Object.keys(card.markets)));
+    const categories = [
+      'marketing',
+      'marketing_lite',
+      'utility',
+      'service',
+      'authentication',
+      'authentication_international',
+      'referral_conversion',
+    ];
+    const currencies = [
+      { currency: 'EUR', mismatch: false },
+      { currency: 'USD', mismatch: true },
+    ];
+    const entries = new Map<string, { messages: number; billable: number; micros: number }>();
+    for (const market of markets)
+      for (const category of categories)
+        for (const { currency, mismatch } of currencies) {
+          const charge = {
+            pricing: { category, type: 'regular', billable: true },
+            market,
+            micros: 1,
+            currency,
+            ...(mismatch && { currency_mismatch: true as const }),
+          };
+          entries.set(ledgerKey(charge), { messages: 999_999_999, billable: 999_999_999, micros: 999_999_999_999 });
+        }
+    // Act
+    const { Update } = ledgerUpdate(
+      'table',
+      { waba_id: '123456789012345', client_id: 2_147_483_647, did: '15550783881' },
+      '2026-11-27',
+      entries,
+    ) as {
+      Update: { ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues: Record<string, unknown> };
+    };
+    // Assess: names and values as DynamoDB counts them (UTF-8 bytes of each name, at most 21 bytes a number)
+    const bytes = Object.entries(Update.ExpressionAttributeNames)
+      .filter(([alias]) => alias.startsWith('#l'))
+      .reduce((sum, [, name]) => sum + new TextEncoder().encode(name).length + 21, 0);
+    expect(markets.size).toBeGreaterThanOrEqual(47);
+    expect(bytes).toBeLessThan(MAX_ITEM_BYTES);
+  });
+});
