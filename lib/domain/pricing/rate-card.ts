@@ -55,6 +55,11 @@ export class RateCards {
     return { country: 'ZZ', market: OTHER_MARKET };
   }
 
+  /** The market of a region (ISO alpha-2, as pricing_analytics names countries) on a day; one the card lacks is `Other`. */
+  marketOfRegion(region: string, day: string): string {
+    return Object.values(this.on(day).calling_codes).find((c) => c.country === region)?.market ?? OTHER_MARKET;
+  }
+
   /** What one billable message to this market and category costs on a day, in micro-dollars. */
   priceMicros(market: string, category: PricingCategory, day: string): number {
     const card = this.on(day);
