@@ -1,6 +1,6 @@
 import type { Caller } from './caller.ts';
 import { InvalidRequest } from './errors.ts';
-import { rateCards } from './pricing/cards/index.ts';
+import { addCost, clientsPoints, marketOfPoint, numbersOf } from './meta-costs.ts';
 import { fromMicros } from './pricing/rate-card.ts';
 import type { CostLedger } from './ports/costs.ts';
 import type { DirectoryStore } from './ports/directory.ts';
@@ -39,8 +39,8 @@ const dayMs = (day: string) => {
 /**
  * GET /v1/usage (decisions §24): what a client's delivered messages cost on days `from`–`to`, grouped by day,
  * month, market, category or number, from the ledger the status path keeps; beside each day, month, market or
- * category, Meta's own figure for the client's WABAs (`meta_amount`, once the reconciliation read it). An agent
- * sees its own client; BSP_CN names the client.
+ * category, Meta's own figure for the client's own numbers (`meta_amount`, once the reconciliation read it; absent
+ * where Meta gave no COST, decisions §26). An agent sees its own client; BSP_CN names the client.
  */
 export async function usage(deps: { ledger: CostLedger; directory: DirectoryStore }, caller: Caller, query: UsageQuery) {
   const clientId = namedClient(caller, query.client_id);
@@ -51,9 +51,10 @@ export async function usage(deps: { ledger: CostLedger; directory: DirectoryStor
   if ((to - from) / 86_400_000 + 1 > MAX_DAYS) throw new InvalidRequest(`from–to covers at most ${MAX_DAYS} days`);
   const group = query.group_by ?? 'day';
   const wabas = await deps.directory.listClientWabas(clientId);
-  const [entries, meta] = await Promise.all([
+  const [entries, meta, channels] = await Promise.all([
     deps.ledger.charges(wabas, clientId, query.from, query.to),
     group === 'did' ? Promise.resolve([]) : deps.ledger.metaCosts(wabas, query.from, query.to),
+    group === 'did' ? Promise.resolve([]) : deps.directory.listChannels(clientId),
   ]);
   const keyOf = (e: { day: string; market: string; category: string; did?: string }) =>
     group === 'day'
@@ -65,7 +66,7 @@ export async function usage(deps: { ledger: CostLedger; directory: DirectoryStor
           : group === 'category'
             ? e.category
             : (e.did ?? '');
-  const rows = new Map<string, UsageRow & { micros: number; metaMicros?: number }>();
+  const rows = new Map<string, UsageRow & { micros: number; metaMicros?: number | null }>();
   const rowOf = (key: string) => {
     const known = rows.get(key) ?? { ...labelOf(group, key), messages: 0, billable: 0, amount: 0, micros: 0 };
     rows.set(key, known);
@@ -77,18 +78,16 @@ export async function usage(deps: { ledger: CostLedger; directory: DirectoryStor
     row.billable += e.billable;
     row.micros += e.micros;
   }
-  for (const m of meta) {
-    // Meta reports countries; the card says which market each is in.
-    const market = Object.values(rateCards.on(m.day).calling_codes).find((c) => c.country === m.country)?.market ?? 'Other';
-    const row = rowOf(keyOf({ day: m.day, market, category: m.category }));
-    row.metaMicros = (row.metaMicros ?? 0) + m.micros;
+  for (const m of clientsPoints(meta, numbersOf(channels))) {
+    const row = rowOf(keyOf({ day: m.day, market: marketOfPoint(m), category: m.category }));
+    row.metaMicros = addCost(row.metaMicros, m);
   }
   const data = [...rows.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([, { micros, metaMicros, ...row }]) => ({
       ...row,
       amount: fromMicros(micros),
-      ...(metaMicros !== undefined && { meta_amount: fromMicros(metaMicros) }),
+      ...(typeof metaMicros === 'number' && { meta_amount: fromMicros(metaMicros) }),
     }));
   return { data, currency: 'USD' as const, client_id: clientId, from: query.from, to: query.to, group_by: group };
 }
