@@ -36,6 +36,15 @@ const dayMs = (day: string) => {
   return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === day ? ms : Number.NaN;
 };
 
+/** A period of usage (decisions §24): two days of the calendar, in order, at most MAX_DAYS apart; else 400. */
+export function checkPeriod(fromDay: string, toDay: string) {
+  const from = dayMs(fromDay);
+  const to = dayMs(toDay);
+  if (Number.isNaN(from) || Number.isNaN(to)) throw new InvalidRequest('from and to must be dates (YYYY-MM-DD)');
+  if (to < from) throw new InvalidRequest('to must not be before from');
+  if ((to - from) / 86_400_000 + 1 > MAX_DAYS) throw new InvalidRequest(`from–to covers at most ${MAX_DAYS} days`);
+}
+
 /**
  * GET /v1/usage (decisions §24): what a client's delivered messages cost on days `from`–`to`, grouped by day,
  * month, market, category or number, from the ledger the status path keeps; beside each day, month, market or
@@ -44,11 +53,7 @@ const dayMs = (day: string) => {
  */
 export async function usage(deps: { ledger: CostLedger; directory: DirectoryStore }, caller: Caller, query: UsageQuery) {
   const clientId = namedClient(caller, query.client_id);
-  const from = dayMs(query.from);
-  const to = dayMs(query.to);
-  if (Number.isNaN(from) || Number.isNaN(to)) throw new InvalidRequest('from and to must be dates (YYYY-MM-DD)');
-  if (to < from) throw new InvalidRequest('to must not be before from');
-  if ((to - from) / 86_400_000 + 1 > MAX_DAYS) throw new InvalidRequest(`from–to covers at most ${MAX_DAYS} days`);
+  checkPeriod(query.from, query.to);
   const group = query.group_by ?? 'day';
   const wabas = await deps.directory.listClientWabas(clientId);
   const [entries, meta, channels] = await Promise.all([

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { silentLog } from '#lib/domain/log.ts';
 import { rateCards } from '#lib/domain/pricing/cards/index.ts';
 import { reconcileCosts } from '#lib/domain/reconcile-costs.ts';
+import { Forbidden, InvalidRequest } from '#lib/domain/errors.ts';
 import { usage } from '#lib/domain/usage.ts';
+import { usageGaps } from '#lib/domain/usage-gaps.ts';
 import { MemoryCostLedger } from '../../support/memory/cost-ledger.ts';
 import { MemoryReconciliationStore } from '../../support/memory/reconciliation-store.ts';
 import { callerOf, memoryWorld } from '../../support/memory/world.ts';
@@ -155,5 +157,30 @@ describe('the daily reconciliation per client (decisions §26, in memory)', () =
     expect(kept).not.toHaveProperty('micros');
     expect(result.gaps).toEqual([]);
     expect(rows).toEqual([{ period: '2026-11-19', messages: 1, billable: 1, amount: 0.025 }]);
+  });
+
+  it('answers the gaps of a period to BSP_CN only, with /v1/usage’s date rules', async () => {
+    // Prepare: client 8's gap on the 19th
+    const { store, deps, metaBooks, ledgerBooks } = reconciliation();
+    metaBooks(BETA_NUMBER, '2026-11-19', 100_000);
+    ledgerBooks(8, BETA_NUMBER, '2026-11-19', 50_000);
+    await reconcileCosts(deps, RUN_AT);
+    const bsp = callerOf(7, { isBsp: true, permissions: ['BSP_CN'] });
+    const gapsOf = (caller: typeof bsp, from: string, to: string) => usageGaps({ reconciliation: store }, caller, { from, to });
+    // Act
+    const answer = await gapsOf(bsp, '2026-11-01', '2026-11-30');
+    // Assess
+    expect(answer).toEqual({
+      data: [{ client_id: 8, day: '2026-11-19', market, currency: 'USD', ledger: 0.05, meta: 0.1, share: 0.5 }],
+      from: '2026-11-01',
+      to: '2026-11-30',
+    });
+    await expect(gapsOf(callerOf(8), '2026-11-01', '2026-11-30')).rejects.toBeInstanceOf(Forbidden);
+    for (const [from, to] of [
+      ['2026-02-30', '2026-03-01'],
+      ['2026-11-30', '2026-11-01'],
+      ['2025-01-01', '2026-01-02'],
+    ])
+      await expect(gapsOf(bsp, from, to)).rejects.toBeInstanceOf(InvalidRequest);
   });
 });
