@@ -1,7 +1,8 @@
 import type { Context } from 'aws-lambda';
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { DynamoCostLedger } from '#lib/adapters/dynamo/ledger-store.ts';
-import { reconcileCosts, yesterdayOf } from '#lib/domain/reconcile-costs.ts';
+import { DynamoReconciliationStore } from '#lib/adapters/dynamo/reconciliation-store.ts';
+import { reconcileCosts } from '#lib/domain/reconcile-costs.ts';
 import { inInvocation, logger } from '#lib/log/logger.ts';
 import { countMetrics } from '#lib/log/metrics.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';
@@ -10,19 +11,20 @@ import { serviceTable } from '#lib/wiring/table.ts';
 const table = serviceTable();
 
 /**
- * Once a day: the pricing_analytics of every WABA for the day before the schedule's time (its `time`, now when
- * absent) beside the ledger; each gap a `CostGaps` metric.
+ * Once a day: the pricing_analytics of every WABA for the three days before the schedule's time (its `time`, now
+ * when absent) and the days earlier runs failed to read, beside the ledger; each client's gap a `CostGaps` metric.
  */
 export const handler = (event: { time?: string } | undefined, context?: Context) =>
   inInvocation(context, {}, () =>
     reconcileCosts(
       {
         ledger: new DynamoCostLedger(table),
+        reconciliation: new DynamoReconciliationStore(table),
         directory: new DynamoDirectoryStore(table),
         upstream: graphUpstream(),
         log: logger,
         onGap: () => countMetrics({ CostGaps: 1 }),
       },
-      [yesterdayOf(event?.time && !Number.isNaN(Date.parse(event.time)) ? event.time : new Date().toISOString())],
+      event?.time && !Number.isNaN(Date.parse(event.time)) ? event.time : new Date().toISOString(),
     ),
   );

@@ -172,7 +172,8 @@ export const RelayOutbox = {
 } satisfies WorkerDef;
 
 export const ReconcileCosts = {
-  // Once a day (decisions §24): yesterday's pricing_analytics of every WABA beside the ledger; gaps are a metric.
+  // Once a day (decisions §24, §26): the last 3 days' pricing_analytics of every WABA (and days a run failed to read)
+  // beside the ledger; each client's gaps are kept and counted as a metric.
   name: 'ReconcileCosts',
   entry: 'functions/workers/reconcile-costs.ts',
   trigger: { everyMinutes: 1440 },

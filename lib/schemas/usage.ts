@@ -41,6 +41,25 @@ export const UsageResponse = v.object({
   group_by: v.picklist(USAGE_GROUPS),
 });
 
+/** `GET /v1/usage/gaps` (decisions §26). */
+export const UsageGapsQuery = v.object({ from: dayParam, to: dayParam });
+
+/** A client's day in one market where the ledger and Meta's COST differ by more than 1 %. */
+export const CostGapRow = v.object({
+  client_id: v.number(),
+  day: v.string(),
+  market: v.string(),
+  currency: v.string(),
+  /** What the ledger charged. */
+  ledger: usd,
+  /** Meta's COST (pricing_analytics) of the client's own numbers. */
+  meta: usd,
+  /** |meta − ledger| as a share of the larger. */
+  share: v.pipe(v.number(), v.minValue(0), v.maxValue(1)),
+});
+
+export const UsageGapsResponse = v.object({ data: v.array(CostGapRow), from: v.string(), to: v.string() });
+
 /** The CSV a client's accountant opens: a header row, one row a group, amounts with 4 decimals. */
 export const USAGE_CSV = {
   columns: ['period', 'market', 'category', 'did', 'currency', 'messages', 'billable', 'amount', 'meta_amount'],

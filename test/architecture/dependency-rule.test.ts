@@ -13,7 +13,11 @@ const filesUnder = (folder: string) => [...graph.entries()].filter(([file]) => f
 /** Pure libraries the domain may use: they do no I/O and carry no wire format. */
 const DOMAIN_PACKAGES = new Set(['ipaddr.js', 'libphonenumber-js']);
 /** The package an import names (`libphonenumber-js/max` is libphonenumber-js's). */
-const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
 /** Files of lib/ that are data, not code, and may be long (a rate card, say): none is yet. */
 const DATA_TABLES = new Set<string>();
 

@@ -1,10 +1,16 @@
+import { DynamoReconciliationStore } from '#lib/adapters/dynamo/reconciliation-store.ts';
 import { DynamoWebhookConfigStore } from '#lib/adapters/dynamo/webhook-store.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
 import { throughputStoreContract, webhookConfigStoreContract } from '../support/config-store-contracts.ts';
 import { DynamoBudgetStore } from '#lib/adapters/dynamo/budget-store.ts';
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
 import { DynamoTemplatePauses } from '#lib/adapters/dynamo/template-pauses.ts';
-import { budgetStoreContract, suppressionStoreContract, templatePausesContract } from '../support/cost-and-consent-contracts.ts';
+import {
+  budgetStoreContract,
+  reconciliationStoreContract,
+  suppressionStoreContract,
+  templatePausesContract,
+} from '../support/cost-and-consent-contracts.ts';
 import { DynamoDeliveryLog } from '#lib/adapters/dynamo/delivery-log.ts';
 import { DynamoPacer } from '#lib/adapters/dynamo/pacer.ts';
 import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
@@ -40,3 +46,4 @@ suppressionStoreContract('DynamoDB', onStackTable(DynamoSuppressionStore));
 templatePausesContract('DynamoDB', onStackTable(DynamoTemplatePauses));
 webhookConfigStoreContract('DynamoDB', onStackTable(DynamoWebhookConfigStore));
 throughputStoreContract('DynamoDB', onStackTable(DynamoThroughputStore));
+reconciliationStoreContract('DynamoDB', onStackTable(DynamoReconciliationStore));

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Suppression, SuppressionStore, TemplatePauses } from '#lib/domain/ports/consent.ts';
-import type { BudgetStore } from '#lib/domain/ports/costs.ts';
+import type { BudgetStore, CostGap, ReconciliationStore } from '#lib/domain/ports/costs.ts';
 import { PAUSE_PERIODS_MS } from '#lib/domain/sending/pauses.ts';
 
 /**
- * The contracts of the stores issues 34 and 35 added (budgets, suppression lists, template pauses), run on the
+ * The contracts of the stores issues 34 and 35 added (budgets, suppression lists, template pauses) and the
+ * reconciliation's (decisions §26), run on the
  * in-memory stores (test/unit/) and the DynamoDB adapters (test/http/), so the two cannot drift. Each test
  * names clients and templates of its own, so the shared table's other data never meets them.
  */
@@ -115,6 +116,55 @@ export function templatePausesContract(name: string, makeStore: () => TemplatePa
       // Assess
       expect(paused.state).toBe('disabled');
       expect(await store.get('w-contract', template)).toMatchObject({ state: 'disabled' });
+    });
+  });
+}
+
+export function reconciliationStoreContract(name: string, makeStore: () => ReconciliationStore | Promise<ReconciliationStore>) {
+  describe(`${name}: the reconciliation store contract`, () => {
+    /** Days of a year of this test's own (the table's gaps are every client's, read by day). */
+    const year = 1000 + (unique() % 900);
+    const gap = (clientId: number, day: string, market: string): CostGap => ({
+      client_id: clientId,
+      day,
+      market,
+      currency: 'USD',
+      ledger: 1.5,
+      meta: 1.6,
+      share: 0.0625,
+    });
+
+    it('keeps a WABA’s unread days until told none is left', async () => {
+      // Prepare
+      const store = await makeStore();
+      const waba = `w-unread-${unique()}`;
+      // Act
+      const before = await store.failedDays(waba);
+      await store.setFailedDays(waba, [`${year}-03-01`, `${year}-03-02`]);
+      const kept = await store.failedDays(waba);
+      await store.setFailedDays(waba, []);
+      // Assess
+      expect(before).toEqual([]);
+      expect(kept).toEqual([`${year}-03-01`, `${year}-03-02`]);
+      expect(await store.failedDays(waba)).toEqual([]);
+    });
+
+    it('answers the gaps of days from–to by day then client, a client’s day replaced whole', async () => {
+      // Prepare: two clients' gaps over three days; client b's 2nd is found again with one market
+      const store = await makeStore();
+      const [a, b] = [unique(), unique()].sort((x, y) => x - y);
+      const day = (n: number) => `${year}-05-0${n}`;
+      await store.putGaps(b, day(2), [gap(b, day(2), 'India'), gap(b, day(2), 'Mexico')]);
+      await store.putGaps(a, day(2), [gap(a, day(2), 'Brazil')]);
+      await store.putGaps(a, day(1), [gap(a, day(1), 'Brazil')]);
+      await store.putGaps(a, day(3), [gap(a, day(3), 'Brazil')]);
+      // Act
+      await store.putGaps(b, day(2), [gap(b, day(2), 'Mexico')]);
+      await store.putGaps(a, day(3), []);
+      const found = await store.gaps(day(2), day(3));
+      // Assess
+      expect(found).toEqual([gap(a, day(2), 'Brazil'), gap(b, day(2), 'Mexico')]);
+      expect(await store.gaps(day(1), day(1))).toEqual([gap(a, day(1), 'Brazil')]);
     });
   });
 }

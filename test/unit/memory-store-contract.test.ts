@@ -1,10 +1,16 @@
+import { MemoryReconciliationStore } from '../support/memory/reconciliation-store.ts';
 import { MemoryWebhookConfigStore } from '../support/memory/webhook-config-store.ts';
 import { MemoryThroughputStore } from '../support/memory/throughput-store.ts';
 import { throughputStoreContract, webhookConfigStoreContract } from '../support/config-store-contracts.ts';
 import { MemoryBudgetStore } from '../support/memory/budget-store.ts';
 import { MemorySuppressionStore } from '../support/memory/suppression-store.ts';
 import { MemoryTemplatePauses } from '../support/memory/template-pauses.ts';
-import { budgetStoreContract, suppressionStoreContract, templatePausesContract } from '../support/cost-and-consent-contracts.ts';
+import {
+  budgetStoreContract,
+  reconciliationStoreContract,
+  suppressionStoreContract,
+  templatePausesContract,
+} from '../support/cost-and-consent-contracts.ts';
 import { MemoryDeliveryLog } from '../support/memory/delivery-log.ts';
 import { MemoryPacer } from '../support/memory/pacer.ts';
 import { MemorySendStore } from '../support/memory/send-store.ts';
@@ -28,3 +34,4 @@ suppressionStoreContract('in memory', () => new MemorySuppressionStore());
 templatePausesContract('in memory', () => new MemoryTemplatePauses());
 webhookConfigStoreContract('in memory', () => new MemoryWebhookConfigStore());
 throughputStoreContract('in memory', () => new MemoryThroughputStore());
+reconciliationStoreContract('in memory', () => new MemoryReconciliationStore());

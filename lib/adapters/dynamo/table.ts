@@ -89,6 +89,8 @@ export const keys = {
   volumeTiers: (wabaId: string) => `VOLUME_TIERS#${wabaId}`,
   /** Meta's own figures of a WABA's day (pricing_analytics), kept beside the ledger by the reconciliation. */
   metaCost: (wabaId: string) => `META_COST#${wabaId}`,
+  /** A client's cost gaps of a day (decisions §26), under COST_GAPS_PARTITION: by day, then client. */
+  costGapDay: (day: string, clientId: number) => `DAY#${day}#CLIENT#${clientId}`,
   /** A template Meta paused or disabled (decisions §25). */
   templatePause: (wabaId: string, templateId: string) => `TEMPLATE_PAUSE#${wabaId}#${templateId}`,
   /** A client's suppression list (decisions §25): one item a phone number, by its digits. */
@@ -137,6 +139,8 @@ export const SORT = {
   templatePause: 'PAUSE',
   pacing: 'PACING',
   throughput: 'THROUGHPUT',
+  /** The days whose pricing_analytics of a WABA could not be read, under its `META_COST#` partition. */
+  metaCostUnread: 'READ_FAILED',
   syncLease: 'SYNC_LEASE',
   syncLastRun: 'SYNC_LAST_RUN',
   webhookConfig: 'WEBHOOK',
@@ -149,6 +153,8 @@ export const SORT = {
 } as const;
 
 export const CHANNELS_PARTITION = 'CHANNELS';
+/** Every client's cost gaps: few (only those above 1 %), read by days across clients (decisions §26). */
+export const COST_GAPS_PARTITION = 'COST_GAPS';
 /** A send's partitions of blocks and message states, and its count shards (docs/data-model.md). */
 export const SEND_PARTS = 16;
 export const SEND_COUNT_SHARDS = 32;

@@ -94,10 +94,11 @@ const PricingAnalytics = v.looseObject({
           data_points: v.array(
             v.looseObject({
               start: v.number(),
+              phone_number: v.optional(v.string()),
               country: v.optional(v.string(), 'ZZ'),
               pricing_category: v.optional(v.string(), 'UNKNOWN'),
               volume: v.optional(v.number(), 0),
-              cost: v.optional(v.number(), 0),
+              cost: v.nullish(v.number()),
             }),
           ),
         }),
@@ -160,19 +161,24 @@ export class GraphUpstream implements TemplateUpstream, CatalogUpstream, MediaUp
     return currency;
   }
 
-  /** Meta's DAILY figures by country and pricing category; a category as the webhooks name it (`authentication-international`). */
+  /**
+   * Meta's DAILY figures by sending number, country and pricing category (the number says whose client they are,
+   * decisions §26); a category as the webhooks name it (`authentication-international`). A point without `cost`
+   * (a partner's credit line, upstream-facts §9.F) keeps it unknown, never 0.
+   */
   async pricingAnalytics(wabaId: string, startUnix: number, endUnix: number): Promise<MetaCostEntry[]> {
     const fields =
       `pricing_analytics.start(${Math.floor(startUnix)}).end(${Math.floor(endUnix)}).granularity(DAILY)` +
-      '.dimensions(["COUNTRY","PRICING_CATEGORY","PRICING_TYPE"]).metric_types(["COST","VOLUME"])';
+      '.dimensions(["PHONE","COUNTRY","PRICING_CATEGORY","PRICING_TYPE"]).metric_types(["COST","VOLUME"])';
     const answer = shaped(PricingAnalytics, await this.graph.request('GET', wabaId, { query: { fields } }));
     return (answer.pricing_analytics?.data ?? []).flatMap((d) =>
       d.data_points.map((point) => ({
         day: new Date(point.start * 1000).toISOString().slice(0, 10),
+        ...(point.phone_number !== undefined && { phone_number: point.phone_number.replace(/\D/g, '') }),
         country: point.country,
         category: point.pricing_category.toLowerCase().replace('authentication_international', 'authentication-international'),
         volume: point.volume,
-        micros: Math.round(point.cost * 1_000_000),
+        ...(typeof point.cost === 'number' && { micros: Math.round(point.cost * 1_000_000) }),
       })),
     );
   }

@@ -14,13 +14,16 @@ export interface LedgerEntry {
   micros: number;
 }
 
-/** Meta's own figure of a WABA's day (pricing_analytics), by country and pricing category. */
+/** Meta's own figure of a WABA's day (pricing_analytics), by sending number, country and pricing category. */
 export interface MetaCostEntry {
   day: string;
+  /** The sending number's digits (the PHONE dimension): whose client the figure is (decisions §26). */
+  phone_number?: string;
   country: string;
   category: string;
   volume: number;
-  micros: number;
+  /** Undefined when Meta gave no COST (a partner's credit line): unknown, never 0. */
+  micros?: number;
   /** The WABA's currency Meta's figure is in; USD when not said. */
   currency?: string;
 }
@@ -37,6 +40,29 @@ export interface CostLedger {
   metaCosts(wabaIds: string[], from: string, to: string): Promise<MetaCostEntry[]>;
   /** Meta's figures of a WABA's day, as read (a later read replaces them). */
   putMetaCosts(wabaId: string, day: string, entries: MetaCostEntry[], readAt: string): Promise<void>;
+}
+
+/** A client's day in one market where Meta's COST and the ledger differ by more than 1 % (decisions §26). */
+export interface CostGap {
+  client_id: number;
+  day: string;
+  market: string;
+  currency: string;
+  ledger: number;
+  meta: number;
+  /** |meta − ledger| as a share of the larger. */
+  share: number;
+}
+
+/** What the daily reconciliation keeps between runs (decisions §26): the days a read failed, and the gaps found. */
+export interface ReconciliationStore {
+  /** The days whose pricing_analytics of this WABA could not be read: the next run reads them. */
+  failedDays(wabaId: string): Promise<string[]>;
+  setFailedDays(wabaId: string, days: string[]): Promise<void>;
+  /** A client's gaps of a day, replacing those found before (none removes them). */
+  putGaps(clientId: number, day: string, gaps: CostGap[]): Promise<void>;
+  /** Every client's gaps of days `from`–`to` (inclusive), by day then client. */
+  gaps(from: string, to: string): Promise<CostGap[]>;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { BudgetBody, BudgetResponse, ClientIdPath } from '#lib/schemas/budget.ts';
-import { USAGE_CSV, UsageQuery, UsageResponse } from '#lib/schemas/usage.ts';
+import { USAGE_CSV, UsageGapsQuery, UsageGapsResponse, UsageQuery, UsageResponse } from '#lib/schemas/usage.ts';
 import type { RouteDef } from '../route.ts';
 
-// What messages cost: usage and budgets (decisions §24).
+// What messages cost: usage, its gaps with Meta's figures, and budgets (decisions §24, §26).
 
 export const GetUsage = {
   name: 'GetUsage',
@@ -16,6 +16,21 @@ export const GetUsage = {
   sample: { token: 'acme', query: { from: '2026-11-01', to: '2026-11-30' }, expect: 200 },
   auth: true,
   request: { query: UsageQuery, invalidMessage: 'client_id, from, to or group_by not valid' },
+  errors: [400, 403],
+  needs: { table: 'read' },
+} satisfies RouteDef;
+
+export const GetUsageGaps = {
+  name: 'GetUsageGaps',
+  method: 'GET',
+  path: '/v1/usage/gaps',
+  entry: 'functions/http/get-usage-gaps.ts',
+  summary: 'Every client’s days and markets where the ledger and Meta’s own COST differ by more than 1 %, with both figures (BSP_CN)',
+  success: 200,
+  response: UsageGapsResponse,
+  sample: { token: 'acme', query: { from: '2026-11-01', to: '2026-11-30' }, expect: 403 },
+  auth: true,
+  request: { query: UsageGapsQuery, invalidMessage: 'from or to not valid' },
   errors: [400, 403],
   needs: { table: 'read' },
 } satisfies RouteDef;
@@ -51,4 +66,4 @@ export const GetBudget = {
 } satisfies RouteDef;
 
 /** This area's routes, in the order the OpenAPI document lists them. */
-export const costsRoutes: RouteDef[] = [GetUsage, PutBudget, GetBudget];
+export const costsRoutes: RouteDef[] = [GetUsage, GetUsageGaps, PutBudget, GetBudget];

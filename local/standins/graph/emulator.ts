@@ -35,12 +35,21 @@ function statusValue(message: SentMessage, status: MessageStatus, error?: { code
   };
 }
 
-/** `pricing_analytics.start(<unix>).end(<unix>)…` of a WABA's `fields` (upstream-facts §8), or undefined. */
+/**
+ * `pricing_analytics.start(<unix>).end(<unix>)…` of a WABA's `fields` (upstream-facts §9.F), or undefined: with
+ * the PHONE dimension and the `phone_numbers([…])` filter when given.
+ */
 function pricingAnalyticsQuery(fields: string | undefined) {
   if (!fields?.startsWith('pricing_analytics')) return undefined;
   const start = /\.start\((\d+)\)/.exec(fields);
   const end = /\.end\((\d+)\)/.exec(fields);
-  return { start: Number(start?.[1] ?? 0), end: Number(end?.[1] ?? Math.floor(Date.now() / 1000)) };
+  const list = (name: string): string[] => JSON.parse(new RegExp(`\\.${name}\\((\\[[^\\]]*\\])\\)`).exec(fields)?.[1] ?? '[]');
+  return {
+    start: Number(start?.[1] ?? 0),
+    end: Number(end?.[1] ?? Math.floor(Date.now() / 1000)),
+    byPhone: list('dimensions').includes('PHONE'),
+    phones: list('phone_numbers'),
+  };
 }
 
 /**
@@ -149,7 +158,7 @@ export class GraphEmulator {
       if (isMessage) this.admitByThroughput(segments[0], launchedAt);
       const analytics = method === 'GET' && segments.length === 1 ? pricingAnalyticsQuery(query.fields) : undefined;
       if (analytics && this.model.wabas.has(segments[0]))
-        return { status: 200, body: this.pricing.analytics(segments[0], analytics.start, analytics.end) };
+        return { status: 200, body: this.pricing.analytics(segments[0], analytics.start, analytics.end, analytics) };
       const answer = { status: 200, body: this.model.answer(method, segments, query, body, raw, url.href) };
       // What changed is kept before the answer leaves: an accepted message is never forgotten after a crash.
       const accepted = isMessage ? this.model.sent.at(-1) : undefined;
@@ -434,6 +443,13 @@ export class GraphEmulator {
         return { status: 400, body: { error: 'day (YYYY-MM-DD) and factor (≥ 0) are required' } };
       this.pricing.skews.set(`${skew[1]}|${body.day}`, Number(body.factor));
       return { status: 200, body: { id: skew[1], day: body.day, factor: Number(body.factor) } };
+    }
+    // A WABA billed on a partner's credit line ({on: true}): its pricing_analytics carry no `cost` (upstream-facts §9.F).
+    const creditLine = /^\/_emulator\/wabas\/([^/]+)\/credit-line$/.exec(path);
+    if (creditLine && method === 'POST') {
+      if (body.on === false) this.pricing.creditLines.delete(creditLine[1]);
+      else this.pricing.creditLines.add(creditLine[1]);
+      return { status: 200, body: { id: creditLine[1], on: body.on !== false } };
     }
     // Meta's volume tier webhook (account_update, VOLUME_BASED_PRICING_TIER_UPDATE), as given or a default.
     if (path === '/_emulator/account-update' && method === 'POST') {

@@ -12,9 +12,11 @@ import type { GraphModel, SentMessage } from './model.ts';
 /** The customer service window: a utility template inside it is free. */
 const WINDOW_MS = 24 * 3_600_000;
 
-/** One delivered message in Meta's books: its day, country, category and cost. */
+/** One delivered message in Meta's books: its sending number, day, country, category and cost. */
 interface Delivered {
   waba_id: string;
+  /** The sending number's display digits, as the PHONE dimension names it. */
+  phone_number: string;
   day: string;
   country: string;
   category: string;
@@ -34,6 +36,8 @@ export class EmulatedPricing {
   readonly skews = new Map<string, number>();
   /** Each WABA's billable messages of a month by market and category (`<waba>|<month>|<market>|<category>`): its tier. */
   readonly volumes = new Map<string, number>();
+  /** WABAs on a partner's credit line: their pricing_analytics carry no `cost` (upstream-facts §9.F). */
+  readonly creditLines = new Set<string>();
   /** Messages already in the books (a delivered status reported twice is charged once). */
   private readonly charged = new Set<string>();
 
@@ -76,6 +80,7 @@ export class EmulatedPricing {
     if (pricing.billable) this.volumes.set(month, volume + 1);
     this.delivered.push({
       waba_id: number?.waba_id ?? '',
+      phone_number: digitsOf(number?.display_phone_number),
       day,
       country: region,
       category: pricing.category,
@@ -87,20 +92,21 @@ export class EmulatedPricing {
 
   /**
    * `pricing_analytics` of a WABA from `start` to `end` (unix seconds), DAILY, by COUNTRY, PRICING_CATEGORY and
-   * PRICING_TYPE, with VOLUME and COST (Meta's shape: data points under `data[0].data_points`).
+   * PRICING_TYPE, and by PHONE when asked (`byPhone`), with VOLUME and COST (Meta's shape: data points under
+   * `data[0].data_points`); `phones` (display numbers) narrows it to those numbers, as Graph's `phone_numbers`.
    */
-  analytics(wabaId: string, start: number, end: number) {
-    const points = new Map<
-      string,
-      { start: number; end: number; country: string; pricing_category: string; pricing_type: string; volume: number; micros: number }
-    >();
+  analytics(wabaId: string, start: number, end: number, { byPhone = false, phones = [] as string[] } = {}) {
+    const wanted = new Set(phones.map(digitsOf));
+    const points = new Map<string, AnalyticsPoint & { micros: number }>();
     for (const d of this.delivered) {
       const dayStart = Date.parse(`${d.day}T00:00:00Z`) / 1000;
       if (d.waba_id !== wabaId || dayStart < start || dayStart >= end) continue;
-      const key = `${d.day}|${d.country}|${d.category}|${d.type}`;
+      if (wanted.size > 0 && !wanted.has(d.phone_number)) continue;
+      const key = `${d.day}|${byPhone ? d.phone_number : ''}|${d.country}|${d.category}|${d.type}`;
       const point = points.get(key) ?? {
         start: dayStart,
         end: dayStart + 86_400,
+        ...(byPhone && { phone_number: d.phone_number }),
         country: d.country,
         pricing_category: d.category.toUpperCase().replace('-', '_'),
         pricing_type: d.type.toUpperCase(),
@@ -112,9 +118,21 @@ export class EmulatedPricing {
       points.set(key, point);
     }
     const data_points = [...points.values()].map(({ micros, ...point }) => {
+      if (this.creditLines.has(wabaId)) return point;
       const skew = this.skews.get(`${wabaId}|${new Date(point.start * 1000).toISOString().slice(0, 10)}`) ?? 1;
       return { ...point, cost: Math.round(micros * skew) / 1_000_000 };
     });
     return { pricing_analytics: { data: [{ data_points }] }, id: wabaId };
   }
+}
+
+/** One data point of `pricing_analytics` (upstream-facts §9.F), before its `cost`. */
+interface AnalyticsPoint {
+  start: number;
+  end: number;
+  phone_number?: string;
+  country: string;
+  pricing_category: string;
+  pricing_type: string;
+  volume: number;
 }

@@ -1,0 +1,192 @@
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { DynamoReconciliationStore } from '#lib/adapters/dynamo/reconciliation-store.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+import { rateCards } from '#lib/domain/pricing/cards/index.ts';
+import { EMULATOR_TOKEN } from '../../local/standins/graph/emulator.ts';
+import { call, emulator, expectErrorShape, graphUrl, tokens } from '../support/api.ts';
+import { demoTemplateAs, OwnClient } from '../support/own-client.ts';
+import { useStackTable } from '../support/seed.ts';
+
+/**
+ * The reconciliation per client on the running local stack (decisions §26): Meta's pricing_analytics read by
+ * sending number, so a client's `meta_amount` and gaps cover only its own numbers; a day whose read failed is read
+ * on the next run; a missing COST stays absent; `GET /v1/usage/gaps` lists the gaps (BSP_CN).
+ */
+const today = () => new Date().toISOString().slice(0, 10);
+const dayAfter = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const unixOf = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
+const cents = (usd: number) => Math.round(usd * 100);
+
+/** The ReconcileCosts worker as its schedule runs it at noon of `day` (it reads the three days before). */
+async function reconcileAt(day: string) {
+  Object.assign(process.env, { GRAPH_API_URL: graphUrl(), GRAPH_API_TOKEN: EMULATOR_TOKEN });
+  // The worker's metrics go to stdout as EMF lines: kept out of the test's output.
+  const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  try {
+    const { handler } = await import('../../functions/workers/reconcile-costs.ts');
+    return await handler({ time: `${day}T12:00:00.000Z` });
+  } finally {
+    write.mockRestore();
+  }
+}
+
+/** A message Meta accepted from a sending number and reported delivered: in Meta's books, not sent by the service. */
+async function deliveredByMeta(phoneNumberId: string, to: string) {
+  const answer = await fetch(`${graphUrl()}/v21.0/${phoneNumberId}/messages`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${EMULATOR_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      messaging_product: 'whatsapp',
+      to,
+      type: 'template',
+      template: {
+        name: 'order_update',
+        language: { code: 'en_US' },
+        components: [{ type: 'body', parameters: [{ type: 'text', text: 'A-1' }] }],
+      },
+    }),
+  });
+  const { messages } = (await answer.json()) as { messages: { id: string }[] };
+  await emulator('POST', `messages/${messages[0].id}/status`, { status: 'delivered' });
+}
+
+describe('a WABA shared by clients 7 and 8 (fixtures/demo.json: 100200300)', () => {
+  it('client 7’s meta_amount covers only its own numbers, never client 8’s spend', async () => {
+    // Prepare: in a market no other file sends to (Rest of Africa: Algeria, +213), Meta delivered one message
+    // from client 7's number 5215550001 and three from client 8's 5215550011, on the WABA they share
+    const market = rateCards.placeOf('2135550000', today()).market;
+    const run = String(Math.floor(Math.random() * 1e5)).padStart(5, '0');
+    await deliveredByMeta('110001', `2135${run}01`);
+    for (let i = 0; i < 3; i++) await deliveredByMeta('110011', `2135${run}1${i}`);
+    await reconcileAt(dayAfter(today(), 1));
+    // Act
+    const usageOf = async (token: string) =>
+      (await call('GET', `/v1/usage?from=${today()}&to=${today()}&group_by=market`, { token })).body.data.find(
+        (r: { market: string }) => r.market === market,
+      ) as { meta_amount?: number };
+    const acme = await usageOf(await tokens.acme());
+    const beta = await usageOf(await tokens.beta());
+    // Assess: Meta's books of that market, number by number, are what each client sees
+    const { delivered } = await emulator('GET', 'pricing?waba_id=100200300');
+    const booked = (phone: string) =>
+      (delivered as { phone_number: string; country: string; micros: number }[])
+        .filter((d) => d.phone_number === phone && rateCards.marketOfRegion(d.country, today()) === market)
+        .reduce((sum, d) => sum + d.micros, 0) / 1e6;
+    expect(booked('5215550011')).toBeGreaterThan(0);
+    // to the micro-dollar: a message to that market costs under a cent
+    expect(acme.meta_amount).toBeCloseTo(booked('5215550001'), 6);
+    expect(beta.meta_amount).toBeCloseTo(booked('5215550011'), 6);
+  });
+});
+
+describe('the reconciliation of a client’s own WABA (decisions §26)', () => {
+  const client = new OwnClient(541);
+  const owner = client.token;
+  const usageOfToday = async () =>
+    (await call('GET', `/v1/usage?from=${today()}&to=${today()}&group_by=day`, { token: await owner() })).body.data[0] as {
+      amount: number;
+      meta_amount?: number;
+    };
+
+  beforeAll(async () => {
+    // Ten messages to Argentina, sent, delivered and read, so the ledger has today's charges
+    await client.seed('Reconciled', [demoTemplateAs('order_update', { id: 't541' })]);
+    await emulator('POST', `numbers/${client.numberId}/statuses`, { statuses: ['sent', 'delivered', 'read'] });
+    const run = String(Math.floor(Math.random() * 1e4)).padStart(4, '0');
+    const accepted = await client.send(
+      'order_update',
+      Array.from({ length: 10 }, (_, i) => `549${run}${String(i).padStart(5, '0')}`),
+    );
+    expect(accepted.status).toBe(200);
+    await client.settled(accepted.body.send_id, (s) => s.read === 10);
+  }, 60_000);
+
+  it('reads a day whose read failed on the next run, and fills it in', async () => {
+    // Prepare: Meta does not answer for this WABA's today on a first run
+    useStackTable();
+    const unread = () => new DynamoReconciliationStore(serviceTable()).failedDays(client.waba);
+    const fault = { path: `/${client.waba}`, method: 'GET', query: `start%28${unixOf(today())}%29`, status: 503 };
+    await emulator('POST', 'faults', fault);
+    let failedRun: Awaited<ReturnType<typeof reconcileAt>>;
+    try {
+      failedRun = await reconcileAt(dayAfter(today(), 1));
+    } finally {
+      await emulator('DELETE', `faults?path=/${client.waba}&method=GET`);
+    }
+    const unreadAfterFailure = await unread();
+    // Act: a run five days on, when today is no longer among the three days each run reads
+    await reconcileAt(dayAfter(today(), 5));
+    // Assess: the day was kept as unread, then read: Meta's figure is beside the ledger's
+    // (another file's run may read it in between: that fills it in as well)
+    expect(failedRun.failed).toBeGreaterThanOrEqual(1);
+    expect(unreadAfterFailure).toContain(today());
+    expect(await unread()).toEqual([]);
+    const row = await usageOfToday();
+    expect(row.amount).toBeGreaterThan(0);
+    expect(row.meta_amount).toBe(row.amount);
+  });
+
+  it('lists a client’s day above 1 % in GET /v1/usage/gaps, with both figures, to BSP_CN', async () => {
+    // Prepare: Meta's COST of today 5 % above what was delivered
+    await emulator('POST', `wabas/${client.waba}/pricing-skew`, { day: today(), factor: 1.05 });
+    const run = await reconcileAt(dayAfter(today(), 1));
+    const { amount } = await usageOfToday();
+    // Act
+    const gaps = await call('GET', `/v1/usage/gaps?from=${today()}&to=${today()}`, { token: await tokens.bsp() });
+    // Assess
+    expect(gaps.status).toBe(200);
+    expect(gaps.body).toMatchObject({ from: today(), to: today() });
+    const own = (gaps.body.data as { client_id: number; meta: number; share: number }[]).filter((g) => g.client_id === client.clientId);
+    expect(own).toEqual([
+      {
+        client_id: client.clientId,
+        day: today(),
+        market: 'Argentina',
+        currency: 'USD',
+        ledger: amount,
+        meta: expect.any(Number),
+        share: expect.any(Number),
+      },
+    ]);
+    const [gap] = own;
+    expect(cents(gap.meta)).toBe(cents(amount * 1.05));
+    expect(gap.share).toBeCloseTo(0.05 / 1.05, 3);
+    expect(run.gaps.filter((g) => g.client_id === client.clientId)).toEqual(own);
+  });
+
+  it('keeps a missing COST absent: no meta_amount, no gap', async () => {
+    // Prepare: the WABA is billed on a partner's credit line from now on
+    await emulator('POST', `wabas/${client.waba}/credit-line`, { on: true });
+    // Act
+    const run = await reconcileAt(dayAfter(today(), 1));
+    const row = await usageOfToday();
+    const gaps = await call('GET', `/v1/usage/gaps?from=${today()}&to=${today()}`, { token: await tokens.bsp() });
+    // Assess: the re-read day replaced its gap, and Meta's figure is unknown, not 0
+    expect(row.amount).toBeGreaterThan(0);
+    expect(row).not.toHaveProperty('meta_amount');
+    expect(run.gaps.filter((g) => g.client_id === client.clientId)).toEqual([]);
+    expect((gaps.body.data as { client_id: number }[]).filter((g) => g.client_id === client.clientId)).toEqual([]);
+  });
+});
+
+describe('GET /v1/usage/gaps refusals', () => {
+  it('is BSP_CN only: an agent gets 403', async () => {
+    // Act
+    const response = await call('GET', `/v1/usage/gaps?from=${today()}&to=${today()}`, { token: await tokens.acme() });
+    // Assess
+    expectErrorShape(response, 403);
+  });
+
+  it.each([
+    ['a date that is not one', 'from=2026-02-30&to=2026-03-01'],
+    ['no date', 'to=2026-03-01'],
+    ['a malformed date', 'from=2026-3-1&to=2026-03-01'],
+    ['to before from', 'from=2026-03-02&to=2026-03-01'],
+    ['more than 366 days', 'from=2025-01-01&to=2026-01-02'],
+  ])('answers 400 for %s', async (_, query) => {
+    // Act
+    const response = await call('GET', `/v1/usage/gaps?${query}`, { token: await tokens.bsp() });
+    // Assess
+    expectErrorShape(response, 400);
+  });
+});

@@ -1,0 +1,187 @@
+import { describe, expect, it } from 'vitest';
+import { silentLog } from '#lib/domain/log.ts';
+import { rateCards } from '#lib/domain/pricing/cards/index.ts';
+import { reconcileCosts } from '#lib/domain/reconcile-costs.ts';
+import { Forbidden, InvalidRequest } from '#lib/domain/errors.ts';
+import { usage } from '#lib/domain/usage.ts';
+import { usageGaps } from '#lib/domain/usage-gaps.ts';
+import { MemoryCostLedger } from '../../support/memory/cost-ledger.ts';
+import { MemoryReconciliationStore } from '../../support/memory/reconciliation-store.ts';
+import { callerOf, memoryWorld } from '../../support/memory/world.ts';
+
+/**
+ * The daily reconciliation per client (decisions §26), on the in-memory stores and the Graph emulator in process.
+ * In the demo fixture clients 7 (number 5215550001) and 8 (number 5215550011) share WABA 100200300.
+ */
+const SHARED = '100200300';
+const ACME_NUMBER = '5215550001';
+const BETA_NUMBER = '5215550011';
+/** A run on the 20th reads the 17th, 18th and 19th. */
+const RUN_AT = '2026-11-20T06:00:00.000Z';
+const market = rateCards.marketOfRegion('MX', '2026-11-19');
+
+function reconciliation() {
+  const world = memoryWorld();
+  const ledger = new MemoryCostLedger();
+  const store = new MemoryReconciliationStore();
+  const deps = { ledger, reconciliation: store, directory: world.directory, upstream: world.upstream, log: silentLog };
+  /** A message Meta delivered from one of the shared WABA's numbers, in Meta's books. */
+  const metaBooks = (phone: string, day: string, micros: number) =>
+    world.emulator.pricing.delivered.push({
+      waba_id: SHARED,
+      phone_number: phone,
+      day,
+      country: 'MX',
+      category: 'marketing',
+      type: 'regular',
+      micros,
+      currency: 'USD',
+    });
+  /** The same message in the service's ledger, charged to its client. */
+  const ledgerBooks = (clientId: number, did: string, day: string, micros: number) =>
+    ledger.charge(SHARED, clientId, { day, did, market, category: 'marketing', currency: 'USD', messages: 1, billable: 1, micros });
+  const usageOf = async (clientId: number, day: string) =>
+    (await usage({ ledger, directory: world.directory }, callerOf(clientId), { from: day, to: day, group_by: 'day' })).data;
+  return { world, ledger, store, deps, metaBooks, ledgerBooks, usageOf };
+}
+
+const unixOf = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
+/** The emulator's fault on one WABA's read of one day (the Graph client encodes the parentheses). */
+const failingRead = (waba: string, day: string) => ({ path: `/${waba}`, method: 'GET', query: `start%28${unixOf(day)}%29`, status: 503 });
+
+describe('the daily reconciliation per client (decisions §26, in memory)', () => {
+  it('reads the last 3 days again on every run, by sending number, so a late status is counted', async () => {
+    // Prepare: a message of the 18th, then a late one of the same day known only after the first run
+    const { world, ledger, deps, metaBooks } = reconciliation();
+    metaBooks(ACME_NUMBER, '2026-11-18', 50_000);
+    await reconcileCosts(deps, RUN_AT);
+    metaBooks(ACME_NUMBER, '2026-11-18', 50_000);
+    world.emulator.calls.length = 0;
+    // Act: the next day's run
+    const result = await reconcileCosts(deps, '2026-11-21T06:00:00.000Z');
+    // Assess: the 18th, 19th and 20th read again, with the PHONE dimension; the 18th now holds both messages
+    const reads = world.emulator.calls.filter((c) => c.path.endsWith(`/${SHARED}`)).map((c) => c.query.fields);
+    expect(reads).toHaveLength(3);
+    for (const day of ['2026-11-18', '2026-11-19', '2026-11-20'])
+      expect(reads.some((f) => f.includes(`.start(${unixOf(day)})`))).toBe(true);
+    expect(reads.every((f) => f.includes('.dimensions(["PHONE","COUNTRY","PRICING_CATEGORY","PRICING_TYPE"])'))).toBe(true);
+    expect(result.days).toEqual(['2026-11-18', '2026-11-19', '2026-11-20']);
+    expect(await ledger.metaCosts([SHARED], '2026-11-18', '2026-11-18')).toEqual([
+      { day: '2026-11-18', phone_number: ACME_NUMBER, country: 'MX', category: 'marketing', volume: 2, micros: 100_000 },
+    ]);
+  });
+
+  it('reads a day whose read failed on the next run, until it is read', async () => {
+    // Prepare: Meta does not answer for the shared WABA's 17th on the first run
+    const { world, ledger, store, deps, metaBooks, ledgerBooks } = reconciliation();
+    metaBooks(BETA_NUMBER, '2026-11-17', 80_000);
+    ledgerBooks(8, BETA_NUMBER, '2026-11-17', 40_000);
+    world.emulator.faults.add(failingRead(SHARED, '2026-11-17'));
+    const first = await reconcileCosts(deps, RUN_AT);
+    const unreadAfterFirst = await store.failedDays(SHARED);
+    world.emulator.faults.clear();
+    // Act: a run five days later, when the 17th is no longer among the last 3 days
+    const second = await reconcileCosts(deps, '2026-11-25T06:00:00.000Z');
+    // Assess: the 17th was left unread, compared with no one, then read, compared and forgotten as failed
+    expect(first.failed).toBe(1);
+    expect(unreadAfterFirst).toEqual(['2026-11-17']);
+    expect(first.gaps).toEqual([]);
+    expect(second.days).toContain('2026-11-17');
+    expect(await store.failedDays(SHARED)).toEqual([]);
+    expect(await ledger.metaCosts([SHARED], '2026-11-17', '2026-11-17')).toHaveLength(1);
+    expect(await store.gaps('2026-11-17', '2026-11-17')).toEqual([
+      { client_id: 8, day: '2026-11-17', market, currency: 'USD', ledger: 0.04, meta: 0.08, share: 0.5 },
+    ]);
+  });
+
+  it('gives up a failed day older than 30 days', async () => {
+    // Prepare: a day an old run could not read
+    const { world, store, deps } = reconciliation();
+    await store.setFailedDays(SHARED, ['2026-10-01']);
+    // Act
+    const result = await reconcileCosts(deps, RUN_AT);
+    // Assess
+    expect(result.days).not.toContain('2026-10-01');
+    expect(world.emulator.calls.some((c) => c.query.fields?.includes(`.start(${unixOf('2026-10-01')})`))).toBe(false);
+    expect(await store.failedDays(SHARED)).toEqual([]);
+  });
+
+  it('splits a shared WABA by client: each sees and is compared on its own numbers only', async () => {
+    // Prepare: client 7's two messages agree with the ledger; client 8's one message is charged at half Meta's cost
+    const { store, deps, metaBooks, ledgerBooks, usageOf } = reconciliation();
+    const day = '2026-11-19';
+    for (let i = 0; i < 2; i++) {
+      metaBooks(ACME_NUMBER, day, 25_000);
+      ledgerBooks(7, ACME_NUMBER, day, 25_000);
+    }
+    metaBooks(BETA_NUMBER, day, 100_000);
+    ledgerBooks(8, BETA_NUMBER, day, 50_000);
+    const gaps: unknown[] = [];
+    // Act
+    const result = await reconcileCosts({ ...deps, onGap: (gap) => gaps.push(gap) }, RUN_AT);
+    // Assess: one gap, client 8's, told to the worker and kept; each client's meta_amount is its own numbers'
+    const beta = { client_id: 8, day, market, currency: 'USD', ledger: 0.05, meta: 0.1, share: 0.5 };
+    expect(result.gaps).toEqual([beta]);
+    expect(gaps).toEqual([beta]);
+    expect(await store.gaps('2026-11-01', '2026-11-30')).toEqual([beta]);
+    expect(await usageOf(7, day)).toEqual([{ period: day, messages: 2, billable: 2, amount: 0.05, meta_amount: 0.05 }]);
+    expect(await usageOf(8, day)).toEqual([{ period: day, messages: 1, billable: 1, amount: 0.05, meta_amount: 0.1 }]);
+  });
+
+  it('a re-read day replaces its gaps: none left once the figures agree', async () => {
+    // Prepare: a gap of client 8 on the 19th, then the late charge that closes it
+    const { store, deps, metaBooks, ledgerBooks } = reconciliation();
+    metaBooks(BETA_NUMBER, '2026-11-19', 100_000);
+    ledgerBooks(8, BETA_NUMBER, '2026-11-19', 50_000);
+    await reconcileCosts(deps, RUN_AT);
+    const before = await store.gaps('2026-11-19', '2026-11-19');
+    ledgerBooks(8, BETA_NUMBER, '2026-11-19', 50_000);
+    // Act
+    await reconcileCosts(deps, '2026-11-21T06:00:00.000Z');
+    // Assess
+    expect(before).toHaveLength(1);
+    expect(await store.gaps('2026-11-19', '2026-11-19')).toEqual([]);
+  });
+
+  it('keeps a missing COST unknown: no meta_amount (never 0) and no gap', async () => {
+    // Prepare: the shared WABA is billed on a partner's credit line, so Meta's points carry no cost
+    const { world, ledger, deps, metaBooks, ledgerBooks, usageOf } = reconciliation();
+    world.emulator.pricing.creditLines.add(SHARED);
+    metaBooks(ACME_NUMBER, '2026-11-19', 25_000);
+    ledgerBooks(7, ACME_NUMBER, '2026-11-19', 25_000);
+    // Act
+    const result = await reconcileCosts(deps, RUN_AT);
+    const rows = await usageOf(7, '2026-11-19');
+    // Assess
+    const [kept] = await ledger.metaCosts([SHARED], '2026-11-19', '2026-11-19');
+    expect(kept).toMatchObject({ phone_number: ACME_NUMBER, volume: 1 });
+    expect(kept).not.toHaveProperty('micros');
+    expect(result.gaps).toEqual([]);
+    expect(rows).toEqual([{ period: '2026-11-19', messages: 1, billable: 1, amount: 0.025 }]);
+  });
+
+  it('answers the gaps of a period to BSP_CN only, with /v1/usage’s date rules', async () => {
+    // Prepare: client 8's gap on the 19th
+    const { store, deps, metaBooks, ledgerBooks } = reconciliation();
+    metaBooks(BETA_NUMBER, '2026-11-19', 100_000);
+    ledgerBooks(8, BETA_NUMBER, '2026-11-19', 50_000);
+    await reconcileCosts(deps, RUN_AT);
+    const bsp = callerOf(7, { isBsp: true, permissions: ['BSP_CN'] });
+    const gapsOf = (caller: typeof bsp, from: string, to: string) => usageGaps({ reconciliation: store }, caller, { from, to });
+    // Act
+    const answer = await gapsOf(bsp, '2026-11-01', '2026-11-30');
+    // Assess
+    expect(answer).toEqual({
+      data: [{ client_id: 8, day: '2026-11-19', market, currency: 'USD', ledger: 0.05, meta: 0.1, share: 0.5 }],
+      from: '2026-11-01',
+      to: '2026-11-30',
+    });
+    await expect(gapsOf(callerOf(8), '2026-11-01', '2026-11-30')).rejects.toBeInstanceOf(Forbidden);
+    for (const [from, to] of [
+      ['2026-02-30', '2026-03-01'],
+      ['2026-11-30', '2026-11-01'],
+      ['2025-01-01', '2026-01-02'],
+    ])
+      await expect(gapsOf(bsp, from, to)).rejects.toBeInstanceOf(InvalidRequest);
+  });
+});
