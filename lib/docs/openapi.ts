@@ -23,6 +23,8 @@ const TAGS: Record<string, string> = {
   templates: 'Template records, creation, edits, assignments and status',
   template: 'Sending templates',
   catalogs: 'Commerce catalogs and products',
+  usage:
+    'What delivered messages cost. Prices come from Meta’s rate cards kept in the repository (lib/domain/pricing/cards/: one file per effective date and currency, every market and category, two sources each); docs/rate-cards.md says how to add a card and how its tests check it against every region libphonenumber-js knows and a second source.',
 };
 
 const schemaOf = (schema: v.GenericSchema) => {

@@ -80,7 +80,7 @@ describe('a WABA shared by clients 7 and 8 (fixtures/demo.json: 100200300)', () 
 });
 
 describe('the reconciliation of a client’s own WABA (decisions §26)', () => {
-  const client = new OwnClient(541);
+  const client = new OwnClient(548);
   const owner = client.token;
   const usageOfToday = async () =>
     (await call('GET', `/v1/usage?from=${today()}&to=${today()}&group_by=day`, { token: await owner() })).body.data[0] as {
@@ -90,7 +90,7 @@ describe('the reconciliation of a client’s own WABA (decisions §26)', () => {
 
   beforeAll(async () => {
     // Ten messages to Argentina, sent, delivered and read, so the ledger has today's charges
-    await client.seed('Reconciled', [demoTemplateAs('order_update', { id: 't541' })]);
+    await client.seed('Reconciled', [demoTemplateAs('order_update', { id: 't548' })]);
     await emulator('POST', `numbers/${client.numberId}/statuses`, { statuses: ['sent', 'delivered', 'read'] });
     const run = String(Math.floor(Math.random() * 1e4)).padStart(4, '0');
     const accepted = await client.send(

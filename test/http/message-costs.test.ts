@@ -14,8 +14,8 @@ const client = new OwnClient(540);
 const CLIENT = client.clientId;
 const DID = client.did;
 const WABA = client.waba;
-/** Three of the card's markets: Argentina, Rest of Asia Pacific (Australia), Rest of Western Europe (Austria). */
-const MARKETS = ['54', '61', '43'];
+/** Three of the card's markets, each a country of its own (issue 41: none of them priced as `Other`). */
+const MARKETS = ['52', '55', '91'];
 const run = String(Math.floor(Math.random() * 1e4)).padStart(4, '0');
 const numberOf = (i: number) => `${MARKETS[i % 3]}9${run}${String(i).padStart(5, '0')}`;
 const owner = client.token;
@@ -53,7 +53,7 @@ describe('what a send costs (decisions §24)', () => {
     expect(status.cost).toMatchObject({ currency: 'USD', billable: 1_000, by_category: { utility: { messages: 1_000 } } });
     expect(cents(status.cost.amount)).toBe(cents(booked));
     expect(cents(estimate.amount)).toBe(cents(booked));
-    expect(Object.keys(estimate.by_market).sort()).toEqual(['Argentina', 'Rest of Asia Pacific', 'Rest of Western Europe']);
+    expect(Object.keys(estimate.by_market).sort()).toEqual(['Brazil', 'India', 'Mexico']);
     expect(usage.status).toBe(200);
     const byMarket = Object.fromEntries(
       (usage.body.data as { market: string; amount: number; messages: number }[]).map((r) => [r.market, r]),
@@ -142,7 +142,7 @@ describe('the daily reconciliation with Meta’s pricing_analytics (decisions §
     const row = await usageOfDay();
     // Assess: a gap in each market of the client's day (decisions §26), the ledger's figures summing to the day's
     const gaps = result.gaps.filter((g) => g.client_id === CLIENT);
-    expect(gaps.map((g) => g.market).sort()).toEqual(['Argentina', 'Rest of Asia Pacific', 'Rest of Western Europe']);
+    expect(gaps.map((g) => g.market).sort()).toEqual(['Brazil', 'India', 'Mexico']);
     expect(cents(gaps.reduce((sum, g) => sum + g.ledger, 0))).toBe(cents(row.amount));
     for (const gap of gaps) {
       expect(gap.day).toBe(today());

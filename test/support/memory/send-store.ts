@@ -215,6 +215,8 @@ export class MemorySendStore implements SendStore {
     existing.outcomes = copy(outcomes);
     for (const outcome of outcomes) this.add(sendId, outcome);
   }
+  /** Billable messages counted toward volume tiers: `<waba>|<month>|<market>|<category>` → messages. */
+  readonly monthVolumes = new Map<string, number>();
   /** The cost ledger as the table keeps it: `<waba>|<day>|<client>|<did>|<market>|<category>` → charges. */
   readonly ledger: Record<string, { messages: number; billable: number; micros: number }> = {};
   async applyDeliveries(sendId: string, updates: DeliveryUpdate[], wabaId?: string): Promise<DeliveryResult[]> {
@@ -223,9 +225,16 @@ export class MemorySendStore implements SendStore {
       if (!block) return 'unknown';
       if (block.state !== 'settled') return 'unsettled';
       const outcome = block.outcomes?.[update.index - update.block];
-      if (outcome?.kind !== 'sent' || outcome.message_id !== update.messageId) return 'unknown';
+      // A launch whose answer never came may have gone: Meta's status (found by its reference) says it did.
+      const unknown = outcome?.kind === 'failed' && outcome.code === 'outcome_unknown';
+      if (!unknown && (outcome?.kind !== 'sent' || outcome.message_id !== update.messageId)) return 'unknown';
       const id = `${sendId}|${update.index}`;
-      const moved = update.change(copy(this.messages.get(id) ?? (outcome.held ? { held: true } : {})));
+      const accepted = unknown
+        ? { failed: { code: outcome.code, title: outcome.title } }
+        : outcome?.kind === 'sent' && outcome.held
+          ? { held: true }
+          : {};
+      const moved = update.change(copy(this.messages.get(id) ?? accepted));
       if (!moved) return 'unchanged';
       this.messages.set(id, copy(moved.next));
       const list = this.recipientLists.get(`${sendId}|${update.block}`);
@@ -245,6 +254,10 @@ export class MemorySendStore implements SendStore {
         add(send.charges, pricing.category);
         const day = new Date(update.chargedAt ?? Date.now()).toISOString().slice(0, 10);
         if (wabaId) add(this.ledger, `${wabaId}|${day}|${send.client_id}|${send.did}|${market}|${pricing.category}`);
+        if (wabaId && update.tierVolume && micros > 0) {
+          const key = `${wabaId}|${update.tierVolume.month}|${update.tierVolume.key}`;
+          this.monthVolumes.set(key, (this.monthVolumes.get(key) ?? 0) + 1);
+        }
       }
       return 'applied';
     });
