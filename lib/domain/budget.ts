@@ -1,6 +1,6 @@
 import type { Caller } from './caller.ts';
 import { Conflict, Forbidden, NotFound } from './errors.ts';
-import type { BudgetStore } from './ports/costs.ts';
+import { type BudgetStore, committedOf } from './ports/costs.ts';
 import type { DirectoryStore } from './ports/directory.ts';
 import { fromMicros, toMicros } from './pricing/rate-card.ts';
 import { actingClient, CROSS_CLIENT_MESSAGE } from './tenancy.ts';
@@ -10,16 +10,22 @@ const WARN_SHARE = 0.8;
 
 const monthOf = (iso: string) => iso.slice(0, 7);
 
+/**
+ * A client's month as its budget sees it (decisions §27): `spent` what its delivered messages cost, `reserved`
+ * the estimates of messages not settled yet, `remaining` the budget less both.
+ */
 async function budgetView(deps: { budgets: BudgetStore }, clientId: number, now: string) {
   const month = monthOf(now);
-  const [budget, reserved] = await Promise.all([deps.budgets.get(clientId), deps.budgets.reserved(clientId, month)]);
+  const [budget, figures] = await Promise.all([deps.budgets.get(clientId), deps.budgets.month(clientId, month)]);
+  const reserved = Math.max(0, figures.reserved - figures.released);
   return {
     client_id: clientId,
     monthly_amount: budget ? fromMicros(budget.monthly_micros) : null,
     currency: 'USD' as const,
     month,
+    spent: fromMicros(figures.spent),
     reserved: fromMicros(reserved),
-    remaining: budget ? fromMicros(Math.max(0, budget.monthly_micros - reserved)) : null,
+    remaining: budget ? fromMicros(Math.max(0, budget.monthly_micros - figures.spent - reserved)) : null,
   };
 }
 
@@ -43,18 +49,19 @@ export async function getBudget(deps: { budgets: BudgetStore; now?: () => string
 }
 
 /**
- * A send's estimate reserved against its client's budget for the month (UTC) of its acceptance, in the one
- * conditional write that also checks there is room: 409 `budget_exceeded` with `remaining` and `estimate` when
- * there is not. Answers the warning when the month is past 80 % after it, and how to give the reservation back.
+ * A send's estimate reserved for the month it goes in (decisions §27: a scheduled send's `send_at` month), in
+ * the one conditional write that also checks the budget has room for it after what the month spent and still
+ * reserves: 409 `budget_exceeded` with `remaining` and `estimate` when it has not. Without a budget the
+ * reservation is kept all the same, so a budget set later counts the month so far. Answers the warning when the
+ * month is past 80 % after it, and how to give the reservation back.
  */
-export async function reserveBudget(deps: { budgets: BudgetStore }, clientId: number, estimateMicros: number, now: string) {
+export async function reserveBudget(deps: { budgets: BudgetStore }, clientId: number, estimateMicros: number, month: string) {
   const budget = await deps.budgets.get(clientId);
-  if (!budget || estimateMicros <= 0) return { warning: undefined, release: async () => undefined };
-  const month = monthOf(now);
-  const after = await deps.budgets.reserve(clientId, month, estimateMicros, budget.monthly_micros);
+  const none = { warning: undefined, release: async () => undefined };
+  if (estimateMicros <= 0) return none;
+  const after = await deps.budgets.reserve(clientId, month, estimateMicros, budget?.monthly_micros);
   if (after === null) {
-    const reserved = await deps.budgets.reserved(clientId, month);
-    const remaining = fromMicros(Math.max(0, budget.monthly_micros - reserved));
+    const remaining = fromMicros(Math.max(0, budget!.monthly_micros - committedOf(await deps.budgets.month(clientId, month))));
     throw new Conflict(
       `The send's estimate (${fromMicros(estimateMicros)} USD) exceeds what is left of the client's budget this month (${remaining} USD)`,
       'budget_exceeded',
@@ -62,10 +69,10 @@ export async function reserveBudget(deps: { budgets: BudgetStore }, clientId: nu
     );
   }
   const warning =
-    after > WARN_SHARE * budget.monthly_micros
+    budget && after > WARN_SHARE * budget.monthly_micros
       ? {
           code: 'budget_80_percent' as const,
-          message: `This month's sends have reserved ${fromMicros(after)} of the client's budget of ${fromMicros(budget.monthly_micros)} USD (over 80 %)`,
+          message: `This month's sends have spent and reserved ${fromMicros(after)} of the client's budget of ${fromMicros(budget.monthly_micros)} USD (over 80 %)`,
         }
       : undefined;
   return { warning, release: () => deps.budgets.release(clientId, month, estimateMicros) };

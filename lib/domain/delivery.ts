@@ -33,6 +33,8 @@ export interface MessageCharge {
   /** The card's currency: the WABA's, or the base currency's when the WABA's has no card (`currency_mismatch`). */
   currency: string;
   currency_mismatch?: true;
+  /** What it counts against its client's budget, in the budget's currency (decisions §27), where not `micros`. */
+  budget_micros?: number;
 }
 
 /** How a send's counts and error tally move with one report. */
@@ -44,6 +46,8 @@ export interface DeliveryChange {
   errors: { code: string; title: string; count: 1 | -1 }[];
   /** The message's charge, the one time it becomes delivered with its pricing known. */
   charge?: MessageCharge;
+  /** The message settled with this report (its first delivery or failure): its reservation is given back. */
+  settles?: true;
 }
 
 const add = (counts: DeliveryChange['counts'], field: keyof DeliveryChange['counts'], n: number) => {
@@ -82,7 +86,7 @@ export function deliveryChange(
     add(counts, 'sent', -1);
     add(counts, 'failed', 1);
     errors.push({ ...why, count: 1 });
-    return { next, counts, errors };
+    return { next, counts, errors, settles: true };
   }
   const reaches = report === 'read' ? ['delivered', 'read'] : ['delivered'];
   for (const fact of reaches as ('delivered' | 'read')[]) {
@@ -105,7 +109,9 @@ export function deliveryChange(
     add(counts, 'failed', -1);
     errors.push({ ...state.failed, count: -1 });
   }
-  return { next, counts, errors, ...(newlyCharged && { charge: newlyCharged }) };
+  // The first delivery settles it; a delivery after a failure was settled by the failure.
+  const settles = !state.delivered && !state.failed && next.delivered;
+  return { next, counts, errors, ...(newlyCharged && { charge: newlyCharged }), ...(settles && { settles: true as const }) };
 }
 
 /**

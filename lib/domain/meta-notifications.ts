@@ -1,5 +1,6 @@
 import { type DeliveryReport, deliveryChange, type MessagePricing, parseMessageReference } from './delivery.ts';
 import { chargerFor } from './pricing/charging.ts';
+import { recipientEstimate } from './pricing/reservation.ts';
 import { reachedTier } from './pricing/tiers.ts';
 import { applyInboundConsent } from './suppression.ts';
 import { templateEvent } from './events.ts';
@@ -229,6 +230,12 @@ async function applyToSends(
       group[0].n.waba_id,
       priced.map(({ n }) => n.at),
     );
+    // Each message's part of its send's reservation, given back when it settles (decisions §27).
+    const reservation = await deps.sends.reservationOf(sendId);
+    const reservedOf = (recipient?: string) =>
+      reservation && recipient !== undefined
+        ? { reserved: { month: reservation.month, micros: recipientEstimate(reservation, recipient) } }
+        : {};
     const results = await deps.sends.applyDeliveries(
       sendId,
       group.map(({ n, block, index }) => {
@@ -241,6 +248,7 @@ async function applyToSends(
           change: (state) => deliveryChange(state, n.status, n.error, status?.charge),
           ...(status && { chargedAt: n.at }),
           ...(status?.tierVolume && { tierVolume: status.tierVolume }),
+          ...reservedOf(n.recipient),
         };
       }),
       group[0].n.waba_id,

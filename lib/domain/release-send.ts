@@ -1,3 +1,4 @@
+import { wholeJobRelease } from './sending/release.ts';
 import { sendableOf } from './sending/job.ts';
 import type { Log } from './log.ts';
 import { laneOf, queueGroupOf } from './sending/lanes.ts';
@@ -23,7 +24,8 @@ export async function releaseScheduledSend(deps: ReleaseDeps, sendId: string): P
   if (send?.status !== 'queued' || send.released_at) return 'skipped';
   const jobs = await deps.sends.heldJobs(sendId);
   if (send.cancelled_at) {
-    for (const job of jobs) await deps.sends.settleJob(sendId, job.job, sendableOf(job), { kind: 'cancelled' });
+    for (const job of jobs)
+      await deps.sends.settleJob(sendId, job.job, sendableOf(job), { kind: 'cancelled' }, wholeJobRelease(job, { kind: 'cancelled' }));
   } else if (jobs.length > 0)
     await deps.queue.send(jobs as unknown as Record<string, unknown>[], queueGroupOf(send.client_id, laneOf(jobs[0])));
   await deps.sends.markReleased(sendId, deps.now?.() ?? new Date().toISOString());

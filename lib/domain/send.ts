@@ -4,8 +4,9 @@ import { reserveBudget } from './budget.ts';
 import { rateCards } from './pricing/cards/index.ts';
 import { type Estimate, estimateOf } from './pricing/estimate.ts';
 import { BASE_CURRENCY } from './pricing/rate-card.ts';
+import { recipientEstimate, reservationFor } from './pricing/reservation.ts';
 import { isImpossibleNumber } from './pricing/region.ts';
-import { type DispatchJob, markRepeats, markSuppressed, recipientDigits, type SendHeader } from './sending/job.ts';
+import { type DispatchJob, isSendable, markRepeats, markSuppressed, recipientDigits, type SendHeader } from './sending/job.ts';
 
 export type { ProductAction, RecipientParams, SendHeader } from './sending/job.ts';
 import type { DirectoryStore } from './ports/directory.ts';
@@ -161,6 +162,9 @@ export async function sendTemplate(
   if (problems.length > 0) throw new InvalidRequest('Recipients or components do not match the template', problems);
   const warnings = await sendWarnings(deps, provider, found, body.recipients);
 
+  const createdAt = deps.now?.() ?? new Date().toISOString();
+  const sendAt = scheduledAt(body.send_at, Date.parse(createdAt));
+  const reservation = reservationFor(found.category, sendAt ?? createdAt, BASE_CURRENCY);
   // Calculated here, never sent by callers: namespace, the template's components, the contact count.
   const common: Omit<DispatchJob, 'job' | 'jobs' | 'first_index' | 'recipients'> = {
     send_id: input.sendId,
@@ -177,6 +181,7 @@ export async function sendTemplate(
     ...(body.allow_duplicates !== undefined && { allow_duplicates: body.allow_duplicates }),
     ...(body.message_send_ttl_seconds !== undefined && { message_send_ttl_seconds: body.message_send_ttl_seconds }),
     ...(body.campaignId !== undefined && { campaignId: body.campaignId }),
+    reservation,
   };
   // Repeats are found here, over the whole list (decisions §12): each job knows its repeats and sends none; so
   // are a MARKETING send's suppressed recipients (decisions §25).
@@ -194,15 +199,12 @@ export async function sendTemplate(
     firstIndex += recipients.length;
     return job;
   });
-  const createdAt = deps.now?.() ?? new Date().toISOString();
-  const sendAt = scheduledAt(body.send_at, Date.parse(createdAt));
   const digits = body.recipients.map((r) => recipientDigits(r.to));
   const estimate = estimateOf(rateCards, digits, found.category, Date.parse(createdAt), await billingCurrency(deps, provider.wabaId));
-  // The estimate is reserved against the client's budget, in the budget's currency, before anything is recorded
-  // (decisions §24).
-  const inBudgetCurrency =
-    estimate.currency === BASE_CURRENCY ? estimate : estimateOf(rateCards, digits, found.category, Date.parse(createdAt));
-  const budget = await reserveBudget(deps, clientId, inBudgetCurrency.micros, createdAt);
+  // Each recipient to be sent is reserved for the month the send goes in, in the budget's currency, before
+  // anything is recorded; each gives its part back as it settles (decisions §27).
+  const reserved = recipients.filter(isSendable).reduce((sum, r) => sum + recipientEstimate(reservation, recipientDigits(r.to)), 0);
+  const budget = await reserveBudget(deps, clientId, reserved, reservation.month);
   if (budget.warning) warnings.push(budget.warning);
   try {
     await queueAllOrNothing(
@@ -215,6 +217,7 @@ export async function sendTemplate(
         ...(body.campaignId !== undefined && { campaignId: body.campaignId }),
         status: 'queuing',
         currency: estimate.currency,
+        reservation,
         created_at: createdAt,
         ...(sendAt && { send_at: sendAt }),
         total: body.recipients.length,

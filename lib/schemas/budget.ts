@@ -17,7 +17,10 @@ export const BudgetResponse = v.object({
   currency: v.literal('USD'),
   /** The month (UTC, YYYY-MM) the figures are of. */
   month: v.string(),
-  /** What this month's accepted sends reserved: the sum of their estimates. */
+  /** What this month's delivered messages cost (decisions §27). */
+  spent: usd,
+  /** The estimates of this month's messages not settled yet: each gives its part back as it settles. */
   reserved: usd,
+  /** The budget less what was spent and what is reserved. */
   remaining: v.nullable(usd),
 });

@@ -1,3 +1,4 @@
+import type { BudgetRelease } from '#lib/domain/ports/costs.ts';
 import type {
   AcceptedBlock,
   BlockLedger,
@@ -63,11 +64,11 @@ export class DynamoSendStore implements SendStore {
     this.blocks.recordProgress(sendId, block, lease, progress);
   handBack = (sendId: string, block: RecipientBlock, lease: ClaimLease, outcomes: RecordedOutcomes) =>
     this.blocks.handBack(sendId, block, lease, outcomes);
-  settleBlock = (sendId: string, block: RecipientBlock, outcomes: PositionOutcome[], lease: ClaimLease) =>
-    this.blocks.settleBlock(sendId, block, outcomes, lease);
+  settleBlock = (sendId: string, block: RecipientBlock, outcomes: PositionOutcome[], lease: ClaimLease, release?: BudgetRelease) =>
+    this.blocks.settleBlock(sendId, block, outcomes, lease, release);
   beginJob = (sendId: string, job: number) => this.blocks.beginJob(sendId, job);
-  settleJob = (sendId: string, job: number, recipients: number, outcome: RecipientOutcome) =>
-    this.blocks.settleJob(sendId, job, recipients, outcome);
+  settleJob = (sendId: string, job: number, recipients: number, outcome: RecipientOutcome, release?: BudgetRelease) =>
+    this.blocks.settleJob(sendId, job, recipients, outcome, release);
 
   recordRecipients = (sendId: string, blocks: AcceptedBlock[], at: string) => this.lists.recordRecipients(sendId, blocks, at);
   recipients = (sendId: string, blocks: RecipientBlockRef[]) => this.lists.recipients(sendId, blocks);
@@ -77,4 +78,5 @@ export class DynamoSendStore implements SendStore {
   markReleased = (sendId: string, at: string) => this.held.markReleased(sendId, at);
 
   applyDeliveries = (sendId: string, updates: DeliveryUpdate[], wabaId?: string) => this.statuses.applyDeliveries(sendId, updates, wabaId);
+  reservationOf = (sendId: string) => this.statuses.reservationOf(sendId);
 }

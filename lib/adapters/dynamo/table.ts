@@ -97,6 +97,8 @@ export const keys = {
   suppressions: (clientId: number) => `CLIENT#${clientId}#SUPPRESSIONS`,
   /** A client's monthly budget and what the month's accepted sends reserved of it. */
   budgetMonth: (month: string) => `BUDGET#${month}`,
+  /** What settled of a client's month (decisions §27): one of BUDGET_SHARDS, spent and released. */
+  budgetShard: (month: string, shard: number) => `BUDGET#${month}#${String(shard).padStart(2, '0')}`,
   /** gsi1 of sends: a client's sends by acceptance time. */
   sendOrder: (createdAt: string, sendId: string) => `${createdAt}#${sendId}`,
   /** One (template, client)'s assignment keys; the sort key names the pair, or the placeholder. */
@@ -160,4 +162,6 @@ export const SEND_PARTS = 16;
 export const SEND_COUNT_SHARDS = 32;
 /** A WABA's ledger partitions: a day's charges land on one at random, a usage read queries each. */
 export const LEDGER_SHARDS = 8;
+/** A client's month's settlement shards: the status path adds to one at random (decisions §27). */
+export const BUDGET_SHARDS = 8;
 export const OUTBOX_PARTITION = 'OUTBOX';

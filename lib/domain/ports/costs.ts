@@ -65,21 +65,44 @@ export interface ReconciliationStore {
   gaps(from: string, to: string): Promise<CostGap[]>;
 }
 
+/** A client's month as its budget counts it (decisions §27), in micro-units. */
+export interface BudgetMonth {
+  /** What the month's sends reserved when they were accepted. */
+  reserved: number;
+  /** What their messages gave back of it as they settled. */
+  released: number;
+  /** What the month's delivered messages cost (the client's price where it has a list). */
+  spent: number;
+}
+
+/** A settlement's part of a client's month: its send's reservation given back (decisions §27). */
+export interface BudgetRelease {
+  client_id: number;
+  month: string;
+  micros: number;
+}
+
 /**
- * Clients' monthly budgets (decisions §24), and what each month's accepted sends reserved of them: a send's
- * check and reservation are one conditional write, so two sends at once never both pass a budget with room
- * for one.
+ * Clients' monthly budgets (decisions §24, §27) and each month's figures: a send's check and reservation are one
+ * conditional write, so two sends at once never both pass a budget with room for one; what settles is added
+ * by the writes that settle it (the status path, a block's settlement), spread over shards.
  */
 export interface BudgetStore {
   get(clientId: number): Promise<{ monthly_micros: number; updated_at: string } | null>;
   /** Sets the monthly budget; null removes it (nothing is refused then). */
   set(clientId: number, monthlyMicros: number | null, at: string): Promise<void>;
-  reserved(clientId: number, month: string): Promise<number>;
-  /** Adds `micros` to the month's reservations if they stay within `limitMicros`; the total after, or null. */
-  reserve(clientId: number, month: string, micros: number, limitMicros: number): Promise<number | null>;
+  month(clientId: number, month: string): Promise<BudgetMonth>;
+  /**
+   * Adds `micros` to the month's reservations; with a limit, only if what the month commits after it (reserved
+   * − released + spent) stays within it. The committed total after, or null.
+   */
+  reserve(clientId: number, month: string, micros: number, limitMicros?: number): Promise<number | null>;
   /** Gives back a reservation whose send was never queued. */
   release(clientId: number, month: string, micros: number): Promise<void>;
 }
+
+/** What a month commits of its budget: what is reserved and not given back, and what was spent. */
+export const committedOf = (m: BudgetMonth) => m.reserved - m.released + m.spent;
 
 /**
  * Each WABA's billable volume of a month by market and category (decisions §26): where a card gives volume

@@ -1,4 +1,6 @@
 import type { DeliveryChange, DeliveryState } from '../delivery.ts';
+import type { SendReservation } from '../pricing/reservation.ts';
+import type { BudgetRelease } from './costs.ts';
 import type { ServiceEvent } from '../events.ts';
 import type { DispatchJob, RecipientParams } from '../sending/job.ts';
 
@@ -13,6 +15,8 @@ export interface SendRecord {
   campaignId?: number;
   /** The currency its messages are priced in: its WABA's billing currency when it was accepted (decisions §26). */
   currency?: string;
+  /** What it reserved of its client's month (decisions §27); absent for sends accepted before issue 42. */
+  reservation?: SendReservation;
   /** `queuing` while its jobs go onto the queue; `queued` once all of them are; `abandoned` when not all could be. */
   status: 'queuing' | 'queued' | 'abandoned';
   created_at: string;
@@ -163,6 +167,8 @@ export interface DeliveryUpdate {
   chargedAt?: number;
   /** Where its charge counts toward a volume tier (decisions §26): the month and `<market>|<category>`. */
   tierVolume?: { month: string; key: string };
+  /** Its part of its send's reservation (decisions §27): given back, in that month, when the message settles. */
+  reserved?: { month: string; micros: number };
 }
 
 /**
@@ -239,7 +245,13 @@ export interface BlockLedger {
    * Settles a claimed block: every position's outcome (in order) and the send's counts, together. Nothing
    * happens when the block is no longer this lease's (another took it over when its lease ran out).
    */
-  settleBlock(sendId: string, block: RecipientBlock, outcomes: PositionOutcome[], lease: ClaimLease): Promise<void>;
+  settleBlock(
+    sendId: string,
+    block: RecipientBlock,
+    outcomes: PositionOutcome[],
+    lease: ClaimLease,
+    release?: BudgetRelease,
+  ): Promise<void>;
   /**
    * Marks a job begun before its first claim; answers `settled` when the job was settled whole already (then
    * nothing of it may be claimed).
@@ -250,7 +262,7 @@ export interface BlockLedger {
    * (an expired or stopped send): one write for the job. Answers false when the job was begun (its blocks are
    * settled one by one).
    */
-  settleJob(sendId: string, job: number, recipients: number, outcome: RecipientOutcome): Promise<boolean>;
+  settleJob(sendId: string, job: number, recipients: number, outcome: RecipientOutcome, release?: BudgetRelease): Promise<boolean>;
 }
 
 /** A send's recipients as accepted, and as they stand (decisions §22). */
@@ -282,6 +294,8 @@ export interface DeliveryStatuses {
    * write. Answers in the reports' order.
    */
   applyDeliveries(sendId: string, updates: DeliveryUpdate[], wabaId?: string): Promise<DeliveryResult[]>;
+  /** What the send reserved of its client's month (decisions §27), as accepted: it never changes. */
+  reservationOf(sendId: string): Promise<SendReservation | undefined>;
 }
 
 /** Every part of the sends' store, as one adapter provides them. */

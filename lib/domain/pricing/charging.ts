@@ -3,7 +3,7 @@ import { type VolumeTiers, volumeKeyOf } from '../ports/costs.ts';
 import type { BillingCurrencies } from '../ports/upstream.ts';
 import { rateCards } from './cards/index.ts';
 import { chargeOf } from './charge.ts';
-import { dayOf, type PricingCategory } from './rate-card.ts';
+import { BASE_CURRENCY, dayOf, type PricingCategory } from './rate-card.ts';
 
 /** A status's charge, and where it counts toward its month's volume tier. */
 export interface PricedStatus {
@@ -44,6 +44,8 @@ export async function chargerFor(
       return before;
     };
     const charge = chargeOf(rateCards, pricing, recipientDigits, at, { currency, volumeBefore });
-    return { charge, ...(tierVolume && { tierVolume }) };
+    // A budget is in the base currency (decisions §27): a charge in another counts at the base card's price.
+    const budgetMicros = charge.currency === BASE_CURRENCY ? undefined : chargeOf(rateCards, pricing, recipientDigits, at).micros;
+    return { charge: { ...charge, ...(budgetMicros !== undefined && { budget_micros: budgetMicros }) }, ...(tierVolume && { tierVolume }) };
   };
 }

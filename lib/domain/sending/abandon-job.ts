@@ -1,3 +1,4 @@
+import { releaseOf, wholeJobRelease } from './release.ts';
 import { BLOCK, blockAt, skippedOutcome } from './claims.ts';
 import type { DispatchResult } from './dispatcher.ts';
 import { type DispatchJob, sendableOf } from './job.ts';
@@ -35,7 +36,7 @@ export async function abandonJob(deps: AbandonDeps, job: DispatchJob): Promise<D
   const send = await sends.get(job.send_id);
   if (send?.status !== 'queued') return { outcome: 'dropped', reason: send ? `send ${send.status}` : 'unknown send' };
   const sendable = sendableOf(job);
-  if (await sends.settleJob(job.send_id, job.job, sendable, ABANDONED)) {
+  if (await sends.settleJob(job.send_id, job.job, sendable, ABANDONED, wholeJobRelease(job, ABANDONED))) {
     log.warn('dispatch job abandoned before it began', { recipients: sendable });
     return { outcome: 'done' };
   }
@@ -49,7 +50,8 @@ export async function abandonJob(deps: AbandonDeps, job: DispatchJob): Promise<D
     if (typeof claim === 'string') continue;
     // What earlier holders recorded stays (a dead one's launches unknown); the rest is abandoned.
     const outcomes = positions.map((p, offset): PositionOutcome => skippedOutcome(p) ?? claim.claimed.get(offset) ?? ABANDONED);
-    await sends.settleBlock(job.send_id, block, outcomes, lease);
+    const settled = positions.map((p, offset) => ({ position: p.position, outcome: outcomes[offset] }));
+    await sends.settleBlock(job.send_id, block, outcomes, lease, releaseOf(job, settled));
     abandoned += outcomes.filter((o) => o === ABANDONED).length;
   }
   log.warn('dispatch job abandoned', { recipients: abandoned, blocks_held_elsewhere: held });

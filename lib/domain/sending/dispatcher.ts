@@ -1,3 +1,4 @@
+import { releaseOf, wholeJobRelease } from './release.ts';
 import { CANCEL_CHECK_MS, cancelWatch } from './cancel-watch.ts';
 import { BLOCK, type ClaimedBlock, claimBlockAt, skippedOutcome, unsentOf } from './claims.ts';
 import { needsCatalog } from '../cloud-message.ts';
@@ -163,7 +164,7 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
       : clock.now() >= expiresAt
         ? { kind: 'expired' }
         : undefined;
-  if (whole && (await sends.settleJob(job.send_id, job.job, sendable, whole))) return { outcome: 'done' };
+  if (whole && (await sends.settleJob(job.send_id, job.job, sendable, whole, wholeJobRelease(job, whole)))) return { outcome: 'done' };
   if ((await sends.beginJob(job.send_id, job.job)) === 'settled') return { outcome: 'done' };
 
   const lane = laneOf(job);
@@ -363,13 +364,16 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
           // A position without an outcome (a recipient not sent while the template was paused) keeps the block open.
           const complete = mine.every((p) => outcomes.has(p.position));
           if (ending === 'hand back' || !complete) await sends.handBack(job.send_id, block, lease, answered());
-          else
+          else {
+            const settled = mine.map((p) => ({ position: p.position, outcome: outcomes.get(p.position) as PositionOutcome }));
             await sends.settleBlock(
               job.send_id,
               block,
-              mine.map((p) => outcomes.get(p.position) as PositionOutcome),
+              settled.map((p) => p.outcome),
               lease,
+              releaseOf(job, settled),
             );
+          }
           // This invocation's own answers (earlier holders' were told by them).
           const own = toSend.flatMap((p) => outcomes.get(p.position) ?? []);
           const sent = own.filter((o) => o.kind === 'sent').length;

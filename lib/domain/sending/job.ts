@@ -1,3 +1,5 @@
+import type { SendReservation } from '../pricing/reservation.ts';
+
 /**
  * A dispatch job: one part of an accepted send, as it travels on the `template-dispatch` queue (docs/dispatch-jobs.md).
  * The send use case makes them; the dispatcher (./dispatcher.ts), or any other engine, consumes them.
@@ -52,6 +54,8 @@ export interface DispatchJob {
   allow_duplicates?: boolean;
   message_send_ttl_seconds?: number;
   campaignId?: number;
+  /** What the send reserved of its client's month (decisions §27): each recipient's part is given back as it settles. */
+  reservation?: SendReservation;
   /** This job's number among the send's jobs (1-based), and how many there are. */
   job: number;
   jobs: number;

@@ -1,3 +1,5 @@
+import type { BudgetRelease } from '#lib/domain/ports/costs.ts';
+import type { MemoryBudgetStore } from './budget-store.ts';
 import type { DeliveryState } from '#lib/domain/delivery.ts';
 import type { ServiceEvent } from '#lib/domain/events.ts';
 import {
@@ -24,6 +26,9 @@ import { copy } from './copy.ts';
 
 export class MemorySendStore implements SendStore {
   readonly sends = new Map<string, SendRecord>();
+
+  /** The budgets whose months the settlements move, as the table's transactions do (decisions §27). */
+  constructor(private readonly budgets?: MemoryBudgetStore) {}
   /** Progress records written (a write of the block's item each, in the table). */
   progressWrites = 0;
   /** Blocks by `<send>|<first>`: as the DynamoDB adapter's block items. */
@@ -208,9 +213,10 @@ export class MemorySendStore implements SendStore {
     if (!existing) return;
     Object.assign(existing, { state: 'open', holder: undefined, untilMs: undefined, recorded: new Map(copy([...outcomes])) });
   }
-  async settleBlock(sendId: string, block: RecipientBlock, outcomes: PositionOutcome[], lease: ClaimLease) {
+  async settleBlock(sendId: string, block: RecipientBlock, outcomes: PositionOutcome[], lease: ClaimLease, release?: BudgetRelease) {
     const existing = this.heldUnder(sendId, block, lease);
     if (!existing) return;
+    this.budgets?.settle(release);
     existing.state = 'settled';
     existing.outcomes = copy(outcomes);
     for (const outcome of outcomes) this.add(sendId, outcome);
@@ -240,6 +246,13 @@ export class MemorySendStore implements SendStore {
       const list = this.recipientLists.get(`${sendId}|${update.block}`);
       list?.latest.set(update.index - update.block, { state: copy(moved.next), at: new Date().toISOString() });
       this.count(sendId, moved.counts, moved.errors);
+      const clientId = this.sends.get(sendId)?.client_id;
+      if (moved.settles && update.reserved && clientId !== undefined)
+        this.budgets?.move(clientId, update.reserved.month, { released: update.reserved.micros });
+      if (moved.charge && clientId !== undefined) {
+        const month = new Date(update.chargedAt ?? Date.now()).toISOString().slice(0, 7);
+        this.budgets?.move(clientId, month, { spent: moved.charge.budget_micros ?? moved.charge.micros });
+      }
       if (moved.charge) {
         const { pricing, market, micros } = moved.charge;
         const add = (charges: Record<string, { messages: number; billable: number; micros: number }>, key: string) => {
@@ -262,6 +275,9 @@ export class MemorySendStore implements SendStore {
       return 'applied';
     });
   }
+  async reservationOf(sendId: string) {
+    return copy(this.sends.get(sendId)?.reservation);
+  }
   readonly jobs = new Map<string, 'begun' | 'settled'>();
   /** The outcome of each job settled whole, by `<send>|<job>`. */
   readonly jobOutcomes = new Map<string, RecipientOutcome>();
@@ -270,9 +286,10 @@ export class MemorySendStore implements SendStore {
     if (!this.jobs.has(id)) this.jobs.set(id, 'begun');
     return this.jobs.get(id)!;
   }
-  async settleJob(sendId: string, job: number, recipients: number, outcome: RecipientOutcome) {
+  async settleJob(sendId: string, job: number, recipients: number, outcome: RecipientOutcome, release?: BudgetRelease) {
     const id = `${sendId}|${job}`;
     if (this.jobs.has(id)) return false;
+    this.budgets?.settle(release);
     this.jobs.set(id, 'settled');
     this.jobOutcomes.set(id, copy(outcome));
     for (let i = 0; i < recipients; i++) this.add(sendId, outcome);

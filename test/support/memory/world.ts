@@ -51,6 +51,7 @@ export function memoryWorld(fixture: DirectoryFile = DEMO_FIXTURE) {
     download: async () => ({ bytes: new Uint8Array([1, 2, 3]), contentType: 'image/png' }),
     upload: (file) => upstream.uploadMedia(file),
   };
+  const budgets = new MemoryBudgetStore();
   return {
     emulator,
     upstream,
@@ -63,8 +64,8 @@ export function memoryWorld(fixture: DirectoryFile = DEMO_FIXTURE) {
     deliveries: new MemoryDeliveryLog(),
     queue: new MemoryJobQueue(),
     scheduler: new MemorySendScheduler(),
-    sends: new MemorySendStore(),
-    budgets: new MemoryBudgetStore(),
+    sends: new MemorySendStore(budgets),
+    budgets,
     suppressions: new MemorySuppressionStore(),
     levels: new MemoryThroughputStore(),
     media,

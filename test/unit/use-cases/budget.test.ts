@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getBudget, setBudget } from '#lib/domain/budget.ts';
+import { deliveryChange } from '#lib/domain/delivery.ts';
 import { Conflict, Forbidden, UpstreamUnavailable } from '#lib/domain/errors.ts';
 import { sendTemplate } from '#lib/domain/send.ts';
 import { callerOf, memoryWorld } from '../../support/memory/world.ts';
@@ -16,7 +17,7 @@ function budgetWorld() {
   const deps = { ...world, now: () => NOW };
   let n = 0;
   /** A send of `count` Mexican numbers (the card's Mexico market: 0.0085 USD each at UTILITY from 2026-10-01). */
-  const send = (count: number) =>
+  const send = (count: number, sendAt?: string) =>
     sendTemplate(deps, acme, {
       pathDid: '5215550001',
       sendId: `s-${n++}`,
@@ -25,6 +26,7 @@ function budgetWorld() {
         type: 'template',
         channel: 'MSGCHAN',
         template: { name: 'order_update', language: 'es' },
+        ...(sendAt && { send_at: sendAt }),
         recipients: Array.from({ length: count }, (_, i) => ({
           to: `52155${n}${String(i).padStart(4, '0')}`,
           params: { body: Array.from({ length: variables }, () => 'v') },
@@ -45,7 +47,15 @@ describe('a client’s budget (decisions §24)', () => {
     const shown = await getBudget(deps, acme, 7);
     // Assess
     expect(byAgent).toBeInstanceOf(Forbidden);
-    expect(shown).toEqual({ client_id: 7, monthly_amount: 1, currency: 'USD', month: '2026-11', reserved: 0.85, remaining: 0.15 });
+    expect(shown).toEqual({
+      client_id: 7,
+      monthly_amount: 1,
+      currency: 'USD',
+      month: '2026-11',
+      spent: 0,
+      reserved: 0.85,
+      remaining: 0.15,
+    });
   });
 
   it('refuses a send whose estimate exceeds what is left, with the figures, and reserves nothing for it', async () => {
@@ -85,5 +95,43 @@ describe('a client’s budget (decisions §24)', () => {
     // Assess
     expect(failed).toBeInstanceOf(UpstreamUnavailable);
     expect(shown.reserved).toBe(0);
+  });
+
+  it('counts the month spent so far when a budget is set mid-month', async () => {
+    // Prepare: 0.60 USD delivered this month before any budget (as the status path adds it)
+    const { world, deps } = budgetWorld();
+    world.budgets.move(7, '2026-11', { spent: 600_000 });
+    // Act
+    const shown = await setBudget(deps, bsp, 7, { monthly_amount: 1 });
+    // Assess
+    expect(shown).toMatchObject({ spent: 0.6, reserved: 0, remaining: 0.4 });
+  });
+
+  it('reserves a scheduled send in the month it goes in', async () => {
+    // Prepare
+    const { world, deps, send } = budgetWorld();
+    await setBudget(deps, bsp, 7, { monthly_amount: 1 });
+    // Act
+    await send(10, '2026-12-01T09:00:00.000Z');
+    // Assess
+    expect(await world.budgets.month(7, '2026-12')).toMatchObject({ reserved: 85_000 });
+    expect(await world.budgets.month(7, '2026-11')).toMatchObject({ reserved: 0 });
+  });
+
+  it('settles a message once, at its first delivery or failure, whatever comes after (its reservation given back then)', async () => {
+    // Prepare: a delivered message's charge
+    const charge = { pricing: { category: 'utility', type: 'regular', billable: true }, market: 'Mexico', micros: 8_500, currency: 'USD' };
+    // Act
+    const delivered = deliveryChange({}, 'delivered', undefined, charge)!;
+    const failed = deliveryChange({}, 'failed', { code: '131049', title: 'capped' })!;
+    const deliveredAfterFailure = deliveryChange(failed.next, 'delivered', undefined, charge)!;
+    const readAfterDelivery = deliveryChange(delivered.next, 'read')!;
+    // Assess: each settles once, whatever comes after
+    expect([delivered.settles, failed.settles, deliveredAfterFailure.settles, readAfterDelivery.settles]).toEqual([
+      true,
+      true,
+      undefined,
+      undefined,
+    ]);
   });
 });

@@ -1,4 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { BudgetRelease } from '#lib/domain/ports/costs.ts';
+import { releaseUpdate } from '../budget-store.ts';
 import type {
   BlockClaim,
   BlockLedger,
@@ -126,8 +128,8 @@ export class DynamoBlockLedger implements BlockLedger {
     }
   }
 
-  async settleBlock(sendId: string, block: RecipientBlock, outcomes: PositionOutcome[], lease: ClaimLease) {
-    await this.settleAs(sendId, block, outcomes, lease);
+  async settleBlock(sendId: string, block: RecipientBlock, outcomes: PositionOutcome[], lease: ClaimLease, release?: BudgetRelease) {
+    await this.settleAs(sendId, block, outcomes, lease, release);
   }
 
   /**
@@ -135,7 +137,7 @@ export class DynamoBlockLedger implements BlockLedger {
    * this lease; false when it is not (settled meanwhile). A lost block counts `sendable` failures whatever its
    * outcomes say of repeats: the claim knew which positions were repeats.
    */
-  private async settleAs(sendId: string, block: RecipientBlock, outcomes: PositionOutcome[], lease: ClaimLease) {
+  private async settleAs(sendId: string, block: RecipientBlock, outcomes: PositionOutcome[], lease: ClaimLease, release?: BudgetRelease) {
     const counted = tally(outcomes);
     const titles = Object.fromEntries(outcomes.flatMap((o) => (o.kind === 'failed' ? [[o.code, o.title]] : [])));
     try {
@@ -160,6 +162,8 @@ export class DynamoBlockLedger implements BlockLedger {
           },
         },
         ...(Object.keys(counted.add).length > 0 ? [countUpdate(this.table.name, sendId, counted)] : []),
+        // What will never be delivered gives its reservation back (decisions §27), with the outcomes that say so.
+        ...releaseUpdate(this.table.name, release),
       ]);
       return true;
     } catch (error) {
@@ -182,7 +186,7 @@ export class DynamoBlockLedger implements BlockLedger {
     return result.Attributes?.state === 'settled' ? 'settled' : 'begun';
   }
 
-  async settleJob(sendId: string, job: number, recipients: number, outcome: RecipientOutcome) {
+  async settleJob(sendId: string, job: number, recipients: number, outcome: RecipientOutcome, release?: BudgetRelease) {
     try {
       await transact(this.table, () => [
         {
@@ -201,6 +205,7 @@ export class DynamoBlockLedger implements BlockLedger {
           },
         },
         countUpdate(this.table.name, sendId, tally(Array.from({ length: recipients }, () => outcome))),
+        ...releaseUpdate(this.table.name, release),
       ]);
       return true;
     } catch (error) {

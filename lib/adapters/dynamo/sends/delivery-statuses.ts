@@ -1,6 +1,9 @@
 import type { DeliveryState } from '#lib/domain/delivery.ts';
 import type { DeliveryResult, DeliveryStatuses, DeliveryUpdate, SendCounts } from '#lib/domain/ports/sending.ts';
 import { dayOf } from '#lib/domain/pricing/rate-card.ts';
+import { addMove, type BudgetMoves, type SendReservation } from '#lib/domain/pricing/reservation.ts';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { budgetMoveUpdate } from '../budget-store.ts';
 import type { ServiceTable } from '../client.ts';
 import { batchGet } from '../queries.ts';
 import { keys, SORT, TTL_ATTRIBUTE } from '../table.ts';
@@ -38,6 +41,17 @@ export class DynamoDeliveryStatuses implements DeliveryStatuses {
    * written on condition of the version read, with one count shard for them all. A transaction cancelled by a
    * state that moved meanwhile is read and tried again; its reports then change only what is still new.
    */
+  async reservationOf(sendId: string) {
+    if (!owners.has(sendId)) {
+      const { Item } = await this.table.client.send(
+        new GetCommand({ TableName: this.table.name, Key: { pk: keys.send(sendId), sk: SORT.send } }),
+      );
+      if (!Item) return undefined;
+      rememberOwner(sendId, ownerOf(Item));
+    }
+    return owners.get(sendId)?.reservation;
+  }
+
   async applyDeliveries(sendId: string, updates: DeliveryUpdate[], wabaId?: string): Promise<DeliveryResult[]> {
     const results: DeliveryResult[] = new Array(updates.length);
     const byMessage = new Map<number, number[]>();
@@ -50,7 +64,7 @@ export class DynamoDeliveryStatuses implements DeliveryStatuses {
           (b) => !blocks.has(b),
         );
         // Whose the send is (its client and number: where its charges go), read with them the first time.
-        const ownerUnknown = wabaId !== undefined && !owners.has(sendId);
+        const ownerUnknown = !owners.has(sendId);
         const read = await batchGet(
           this.table,
           [
@@ -62,7 +76,7 @@ export class DynamoDeliveryStatuses implements DeliveryStatuses {
         );
         const states = new Map<number, Record<string, unknown>>();
         for (const item of read) {
-          if (item.entity === 'send') rememberOwner(sendId, { client_id: Number(item.client_id), did: String(item.did) });
+          if (item.entity === 'send') rememberOwner(sendId, ownerOf(item));
           else if (item.entity === 'send_block')
             blocks.set(Number(item.first), item.state === 'claimed' || item.state === 'open' ? { state: 'claimed' } : item);
           else states.set(Number(item.index), item);
@@ -74,6 +88,8 @@ export class DynamoDeliveryStatuses implements DeliveryStatuses {
         const charges = new Map<string, Map<string, ChargeTally>>();
         /** The billable messages that count toward a volume tier, by month, then market and category. */
         const tiered = new Map<string, Map<string, number>>();
+        /** What settles of the client's months (decisions §27): spent by the month delivered, released by the reserved. */
+        const moves: BudgetMoves = new Map();
         /** Each block's latest states to write on its latest item, by offset. */
         const latest = new Map<number, Map<number, DeliveryState>>();
         for (const index of chunk) {
@@ -104,8 +120,10 @@ export class DynamoDeliveryStatuses implements DeliveryStatuses {
                 known.count += e.count;
                 counted.errors.set(e.code, known);
               }
+              if (change.settles && update.reserved) addMove(moves, update.reserved.month, { released: update.reserved.micros });
               if (change.charge) {
                 const { pricing, micros } = change.charge;
+                addMove(moves, dayOf(update.chargedAt ?? Date.now()).slice(0, 7), { spent: change.charge.budget_micros ?? micros });
                 addCharge(counted.costs!, pricing.category, pricing.billable, micros);
                 const day = dayOf(update.chargedAt ?? Date.now());
                 if (!charges.has(day)) charges.set(day, new Map());
@@ -142,6 +160,9 @@ export class DynamoDeliveryStatuses implements DeliveryStatuses {
         if (wabaId && owner)
           for (const [day, entries] of charges) writes.push(ledgerUpdate(this.table.name, { waba_id: wabaId, ...owner }, day, entries));
         if (wabaId) for (const [month, counts] of tiered) writes.push(monthVolumeUpdate(this.table.name, wabaId, month, counts));
+        if (owner)
+          for (const [month, move] of moves)
+            if (move.spent || move.released) writes.push(budgetMoveUpdate(this.table.name, owner.client_id, month, move));
         try {
           await transact(this.table, () => [...writes, countUpdate(this.table.name, sendId, counted)]);
           break;
@@ -189,9 +210,20 @@ export function transactionsOf(byMessage: Map<number, number[]>, updates: Delive
 /** The send's count shard, in every status transaction. */
 const COUNT_ITEMS = 1;
 
-/** The ledger items a report's charge may add to: its day's, and its month's volume where it is tier-counted. */
-const ledgerItemsOf = (update: DeliveryUpdate) =>
-  update.chargedAt === undefined ? [] : [dayOf(update.chargedAt), ...(update.tierVolume ? [`month ${update.tierVolume.month}`] : [])];
+/**
+ * The ledger and budget items a report may add to: its charge's day and month (the client's spent), its month's
+ * volume where it is tier-counted, and the month its send reserved in (the reservation given back).
+ */
+const ledgerItemsOf = (update: DeliveryUpdate) => [
+  ...(update.chargedAt === undefined
+    ? []
+    : [
+        dayOf(update.chargedAt),
+        `budget ${dayOf(update.chargedAt).slice(0, 7)}`,
+        ...(update.tierVolume ? [`volume ${update.tierVolume.month}`] : []),
+      ]),
+  ...(update.reserved ? [`budget ${update.reserved.month}`] : []),
+];
 
 /** Messages' latest delivery states on their block's latest item, one attribute each, and failures' titles. */
 function latestStatesUpdate(tableName: string, Key: { pk: string; sk: string }, states: Map<number, DeliveryState>): TransactItem {
@@ -228,11 +260,18 @@ function addCharge(into: Map<string, ChargeTally>, key: string, billable: boolea
   into.set(key, known);
 }
 
-/** Whose each send is, as read once: a send's client and number never change. */
-const owners = new Map<string, { client_id: number; did: string }>();
+/** Whose each send is and what it reserved, as read once: neither ever changes. */
+const owners = new Map<string, SendOwner>();
 const OWNERS_KEPT = 10_000;
+type SendOwner = { client_id: number; did: string; reservation?: SendReservation };
 
-function rememberOwner(sendId: string, owner: { client_id: number; did: string }) {
+const ownerOf = (item: Record<string, unknown>): SendOwner => ({
+  client_id: Number(item.client_id),
+  did: String(item.did),
+  ...(item.reservation !== undefined && { reservation: item.reservation as SendReservation }),
+});
+
+function rememberOwner(sendId: string, owner: SendOwner) {
   if (owners.size >= OWNERS_KEPT) owners.delete(owners.keys().next().value as string);
   owners.set(sendId, owner);
 }

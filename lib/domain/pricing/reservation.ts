@@ -1,0 +1,49 @@
+import { rateCards } from './cards/index.ts';
+import { type PricingCategory, pricingCategoryOf } from './rate-card.ts';
+
+/**
+ * What a send reserved of its client's month (decisions §27), carried by its record and jobs: the month it
+ * reserved in (its `send_at`'s for a scheduled send), the day and category it priced its recipients at, and the
+ * currency. Each recipient's part of the reservation is given back as it settles, so it is the same figure
+ * whoever computes it: the card in force that day never changes.
+ */
+export interface SendReservation {
+  month: string;
+  priced_on: string;
+  category: PricingCategory;
+  currency: string;
+}
+
+export function reservationFor(templateCategory: string | undefined, goesOn: string, currency: string): SendReservation {
+  return { month: goesOn.slice(0, 7), priced_on: goesOn.slice(0, 10), category: pricingCategoryOf(templateCategory), currency };
+}
+
+/** One recipient's part of its send's reservation, in micro-units. */
+export function recipientEstimate(reservation: SendReservation, digits: string): number {
+  const { market } = rateCards.placeOf(digits, reservation.priced_on);
+  return rateCards.priceMicros(market, reservation.category, reservation.priced_on, reservation.currency);
+}
+
+/** The outcomes of a block or job that settle a recipient for good: it will never be delivered now. */
+const NEVER_DELIVERED = new Set(['failed', 'expired', 'cancelled']);
+
+/** What settling outcomes gives back of the reservation: every recipient that will never be delivered now. */
+export function releasedBy(reservation: SendReservation | undefined, settled: { digits: string; kind: string }[]): number {
+  if (!reservation) return 0;
+  return settled
+    .filter(({ kind }) => NEVER_DELIVERED.has(kind))
+    .reduce((sum, { digits }) => sum + recipientEstimate(reservation, digits), 0);
+}
+
+/**
+ * How a client's month moves when messages settle: `spent` by the month it was delivered in, `released` by the
+ * month its send reserved in (decisions §27). Written in the same transaction as what settled them.
+ */
+export type BudgetMoves = Map<string, { spent: number; released: number }>;
+
+export function addMove(moves: BudgetMoves, month: string, move: { spent?: number; released?: number }) {
+  const known = moves.get(month) ?? { spent: 0, released: 0 };
+  known.spent += move.spent ?? 0;
+  known.released += move.released ?? 0;
+  moves.set(month, known);
+}
