@@ -15,6 +15,8 @@ export interface DeliveryState {
   /** How Meta priced it (decisions §24), from the status that reported it delivered, and what it cost. */
   pricing?: MessagePricing;
   cost_micros?: number;
+  /** What the client pays for it, where its price list was in force (decisions §27). */
+  price_micros?: number;
 }
 
 /** Meta's `pricing` of a message as its statuses carry it (upstream-facts §8). */
@@ -35,6 +37,8 @@ export interface MessageCharge {
   currency_mismatch?: true;
   /** What it counts against its client's budget, in the budget's currency (decisions §27), where not `micros`. */
   budget_micros?: number;
+  /** What the client pays for it, where a price list was in force that day (decisions §27). */
+  price?: { micros: number; currency: string };
 }
 
 /** How a send's counts and error tally move with one report. */
@@ -102,6 +106,7 @@ export function deliveryChange(
   if (newlyCharged) {
     next.pricing = newlyCharged.pricing;
     next.cost_micros = newlyCharged.micros;
+    if (newlyCharged.price) next.price_micros = newlyCharged.price.micros;
   }
   if (state.failed) {
     delete next.failed;

@@ -70,6 +70,7 @@ const FIELDS = [
   ['messages', LEDGER.messages, LEDGER_BEFORE_CURRENCIES.messages],
   ['billable', LEDGER.billable, LEDGER_BEFORE_CURRENCIES.billable],
   ['micros', LEDGER.micros, LEDGER_BEFORE_CURRENCIES.micros],
+  ['price_micros', LEDGER.price, LEDGER.price],
 ] as const;
 
 /**
@@ -85,7 +86,7 @@ function entriesOf(item: Record<string, unknown>): { client_id: number; entry: L
     if (!field) continue;
     const key = `${name.startsWith(field[1]) ? 'N' : 'n'}${name.slice(2)}`;
     const known = found.get(key) ?? { client_id: Number(name.slice(2).split('|')[0]), entry: entryOf(name, day, String(item.did)) };
-    known.entry[field[0]] += Number(value);
+    known.entry[field[0]] = (known.entry[field[0]] ?? 0) + Number(value);
     found.set(key, known);
   }
   return [...found.values()];

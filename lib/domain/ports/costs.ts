@@ -12,6 +12,9 @@ export interface LedgerEntry {
   messages: number;
   billable: number;
   micros: number;
+  /** What the client pays, where its price list was in force (decisions §27), in `price_currency`. */
+  price_micros?: number;
+  price_currency?: string;
 }
 
 /** Meta's own figure of a WABA's day (pricing_analytics), by sending number, country and pricing category. */

@@ -44,7 +44,7 @@ export interface SendRecord {
   resend_of?: string;
   resent_as?: string[];
   /** What its delivered messages cost so far, by Meta's pricing category (decisions §24), in micro-dollars. */
-  charges?: Record<string, { messages: number; billable: number; micros: number }>;
+  charges?: Record<string, { messages: number; billable: number; micros: number; price_micros?: number }>;
 }
 
 /** A send request's own options, kept so that a resend makes its messages alike (decisions §25). */

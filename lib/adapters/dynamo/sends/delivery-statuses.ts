@@ -124,10 +124,10 @@ export class DynamoDeliveryStatuses implements DeliveryStatuses {
               if (change.charge) {
                 const { pricing, micros } = change.charge;
                 addMove(moves, dayOf(update.chargedAt ?? Date.now()).slice(0, 7), { spent: change.charge.budget_micros ?? micros });
-                addCharge(counted.costs!, pricing.category, pricing.billable, micros);
+                addCharge(counted.costs!, pricing.category, pricing.billable, micros, change.charge.price?.micros);
                 const day = dayOf(update.chargedAt ?? Date.now());
                 if (!charges.has(day)) charges.set(day, new Map());
-                addCharge(charges.get(day)!, ledgerKey(change.charge), pricing.billable, micros);
+                addCharge(charges.get(day)!, ledgerKey(change.charge), pricing.billable, micros, change.charge.price?.micros);
                 if (update.tierVolume && micros > 0) {
                   const { month, key } = update.tierVolume;
                   if (!tiered.has(month)) tiered.set(month, new Map());
@@ -252,11 +252,12 @@ function latestStatesUpdate(tableName: string, Key: { pk: string; sk: string }, 
   };
 }
 
-function addCharge(into: Map<string, ChargeTally>, key: string, billable: boolean, micros: number) {
+function addCharge(into: Map<string, ChargeTally>, key: string, billable: boolean, micros: number, price?: number) {
   const known = into.get(key) ?? { messages: 0, billable: 0, micros: 0 };
   known.messages += 1;
   if (billable) known.billable += 1;
   known.micros += micros;
+  if (price !== undefined) known.price = (known.price ?? 0) + price;
   into.set(key, known);
 }
 

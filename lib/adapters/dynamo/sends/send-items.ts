@@ -54,7 +54,7 @@ export const titleAttribute = (code: string) => `t${code}`;
  */
 export function encodeLatest(state: DeliveryState, atMs: number) {
   const what = state.read ? 'r' : state.delivered ? 'v' : state.failed ? `f${state.failed.code}` : state.held ? 'h' : 's';
-  return `${what}@${Math.floor(atMs / 1000).toString(36)}${state.pricing ? `$${encodePricing(state.pricing, state.cost_micros ?? 0)}` : ''}`;
+  return `${what}@${Math.floor(atMs / 1000).toString(36)}${state.pricing ? `$${encodePricing(state.pricing, state.cost_micros ?? 0, state.price_micros)}` : ''}`;
 }
 
 /** Meta's pricing categories and types in a letter each, so a block's latest item stays small. */
@@ -73,17 +73,22 @@ const letterOf = (letters: Record<string, string>, name: string) => letters[name
 const nameOf = (letters: Record<string, string>, code: string) =>
   code.startsWith('~') ? code.slice(1, -1) : (Object.entries(letters).find(([, l]) => l === code)?.[0] ?? code);
 
-/** `<category><type><billable 1|0>.<micro-dollars base 36>`, each name a letter (or `~name~` when Meta adds one). */
-function encodePricing(pricing: MessagePricing, micros: number) {
-  return `${letterOf(CATEGORY_LETTERS, pricing.category)}${letterOf(TYPE_LETTERS, pricing.type)}${pricing.billable ? 1 : 0}.${micros.toString(36)}`;
+/**
+ * `<category><type><billable 1|0>.<cost micro-units base 36>[.<price micro-units base 36>]`, each name a letter
+ * (or `~name~` when Meta adds one); the price where the client's price list was in force (decisions §27).
+ */
+function encodePricing(pricing: MessagePricing, micros: number, priceMicros?: number) {
+  const price = priceMicros === undefined ? '' : `.${priceMicros.toString(36)}`;
+  return `${letterOf(CATEGORY_LETTERS, pricing.category)}${letterOf(TYPE_LETTERS, pricing.type)}${pricing.billable ? 1 : 0}.${micros.toString(36)}${price}`;
 }
 
-function decodePricing(encoded: string): { pricing: MessagePricing; cost_micros: number } {
-  const [head, micros] = encoded.split('.');
+function decodePricing(encoded: string): { pricing: MessagePricing; cost_micros: number; price_micros?: number } {
+  const [head, micros, price] = encoded.split('.');
   const parts = head.match(/~[^~]*~|[^~]/g) ?? [];
   return {
     pricing: { category: nameOf(CATEGORY_LETTERS, parts[0] ?? ''), type: nameOf(TYPE_LETTERS, parts[1] ?? ''), billable: parts[2] === '1' },
     cost_micros: Number.parseInt(micros ?? '0', 36) || 0,
+    ...(price !== undefined && { price_micros: Number.parseInt(price, 36) || 0 }),
   };
 }
 
@@ -110,10 +115,10 @@ export type Tally = {
   /** Charges by Meta's pricing category (decisions §24): messages, billable ones and micro-dollars. */
   costs?: Map<string, ChargeTally>;
 };
-export type ChargeTally = { messages: number; billable: number; micros: number };
+export type ChargeTally = { messages: number; billable: number; micros: number; price?: number };
 
-/** A count shard's charges: `cost_n:`, `cost_b:` and `cost_a:` and the category, one attribute each. */
-export const COST = { messages: 'cost_n:', billable: 'cost_b:', micros: 'cost_a:' } as const;
+/** A count shard's charges: `cost_n:`, `cost_b:`, `cost_a:` and `price_a:` and the category, one attribute each. */
+export const COST = { messages: 'cost_n:', billable: 'cost_b:', micros: 'cost_a:', price: 'price_a:' } as const;
 
 /** What outcomes add to a send's counts and errors (repeats and suppressed recipients were counted when the send was accepted). */
 export function tally(outcomes: PositionOutcome[]): Tally {
@@ -157,6 +162,7 @@ export function countUpdate(tableName: string, sendId: string, { add, errors, co
     if (charge.messages) addTo(`${COST.messages}${category}`, charge.messages);
     if (charge.billable) addTo(`${COST.billable}${category}`, charge.billable);
     if (charge.micros) addTo(`${COST.micros}${category}`, charge.micros);
+    if (charge.price) addTo(`${COST.price}${category}`, charge.price);
   }
   for (const [code, { title, count }] of errors) {
     names[`#t${n}`] = `${TITLE}${code}`;
@@ -285,6 +291,7 @@ export function ledgerUpdate(tableName: string, owner: LedgerOwner, day: string,
       [LEDGER.messages, charge.messages],
       [LEDGER.billable, charge.billable],
       [LEDGER.micros, charge.micros],
+      ...(charge.price === undefined ? [] : [[LEDGER.price, charge.price] as const]),
     ] as const) {
       names[`#l${n}`] = `${prefix}${owner.client_id}|${key}`;
       values[`:l${n}`] = amount;
@@ -310,10 +317,11 @@ export const ledgerKey = (charge: MessageCharge) =>
 export const MISMATCH = '!';
 
 /**
- * A ledger item's attribute prefixes: then `<client>|<market>|<category>|<currency>`. Items written before
+ * A ledger item's attribute prefixes (messages, billable, cost, and the client's price where its price list was in
+ * force, in the list's currency: decisions §27): then `<client>|<market>|<category>|<currency>`. Items written before
  * issue 41 hold `n|`, `b|` and `a|` then `<client>|<did>|<market>|<category>`, in USD.
  */
-export const LEDGER = { messages: 'N|', billable: 'B|', micros: 'A|' } as const;
+export const LEDGER = { messages: 'N|', billable: 'B|', micros: 'A|', price: 'P|' } as const;
 export const LEDGER_BEFORE_CURRENCIES = { messages: 'n|', billable: 'b|', micros: 'a|' } as const;
 
 /** A month's volume attribute prefix on a ledger shard's month item and Meta's tier item: then `<market>|<category>`. */

@@ -212,7 +212,11 @@ function toSend(item: Record<string, unknown>, shards: Record<string, unknown>[]
       if (name.startsWith(COST.messages)) chargeOf(name.slice(COST.messages.length)).messages += Number(value);
       else if (name.startsWith(COST.billable)) chargeOf(name.slice(COST.billable.length)).billable += Number(value);
       else if (name.startsWith(COST.micros)) chargeOf(name.slice(COST.micros.length)).micros += Number(value);
-      else if (name.startsWith(ERROR)) tallies.set(name.slice(ERROR.length), (tallies.get(name.slice(ERROR.length)) ?? 0) + Number(value));
+      else if (name.startsWith(COST.price)) {
+        const charge = chargeOf(name.slice(COST.price.length));
+        charge.price_micros = (charge.price_micros ?? 0) + Number(value);
+      } else if (name.startsWith(ERROR))
+        tallies.set(name.slice(ERROR.length), (tallies.get(name.slice(ERROR.length)) ?? 0) + Number(value));
       else if (name.startsWith(TITLE)) titles.set(name.slice(TITLE.length), String(value));
     }
   }
