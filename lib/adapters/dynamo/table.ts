@@ -97,6 +97,8 @@ export const keys = {
   suppressions: (clientId: number) => `CLIENT#${clientId}#SUPPRESSIONS`,
   /** A client's monthly budget and what the month's accepted sends reserved of it. */
   budgetMonth: (month: string) => `BUDGET#${month}`,
+  /** A client's price list (decisions §27), by the day it is in force from: a client's lists sort by date. */
+  priceList: (effectiveFrom: string) => `PRICE_LIST#${effectiveFrom}`,
   /** gsi1 of sends: a client's sends by acceptance time. */
   sendOrder: (createdAt: string, sendId: string) => `${createdAt}#${sendId}`,
   /** One (template, client)'s assignment keys; the sort key names the pair, or the placeholder. */
@@ -135,6 +137,8 @@ export const SORT = {
   /** How many queued sends a client has, under the client. */
   sendCount: 'SEND_COUNT',
   budget: 'BUDGET',
+  /** The prefix of a client's price lists under the client. */
+  priceListPrefix: 'PRICE_LIST#',
   suppressionCount: 'SUPPRESSION_COUNT',
   templatePause: 'PAUSE',
   pacing: 'PACING',
