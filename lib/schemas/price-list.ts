@@ -53,6 +53,9 @@ export const PriceListBody = v.pipe(
     prices: v.optional(prices),
   }),
   v.check((body) => body.markup_percent !== undefined || body.prices !== undefined, 'markup_percent or prices is required'),
+  v.description(
+    'From `effective_from` (today, UTC, or later) on: Meta’s cost plus `markup_percent`, a fixed price per market and category (it wins), or both; at least one of them. A list in force is never replaced (409).',
+  ),
 );
 
 export const PriceListShape = v.object({
