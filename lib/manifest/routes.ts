@@ -7,6 +7,7 @@ import { templatesRoutes } from './routes/templates.ts';
 import { assignmentsRoutes } from './routes/assignments.ts';
 import { sendsRoutes } from './routes/sends.ts';
 import { costsRoutes } from './routes/costs.ts';
+import { pricesRoutes } from './routes/prices.ts';
 import { consentRoutes } from './routes/consent.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { docsRoutes } from './routes/docs.ts';
@@ -23,6 +24,7 @@ export const routes: RouteDef[] = [
   ...assignmentsRoutes,
   ...sendsRoutes,
   ...costsRoutes,
+  ...pricesRoutes,
   ...consentRoutes,
   ...metaRoutes,
   ...docsRoutes,

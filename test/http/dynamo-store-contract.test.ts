@@ -1,3 +1,4 @@
+import { DynamoPriceListStore } from '#lib/adapters/dynamo/price-list-store.ts';
 import { DynamoReconciliationStore } from '#lib/adapters/dynamo/reconciliation-store.ts';
 import { DynamoWebhookConfigStore } from '#lib/adapters/dynamo/webhook-store.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
@@ -7,6 +8,7 @@ import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.t
 import { DynamoTemplatePauses } from '#lib/adapters/dynamo/template-pauses.ts';
 import {
   budgetStoreContract,
+  priceListContract,
   reconciliationStoreContract,
   suppressionStoreContract,
   templatePausesContract,
@@ -47,3 +49,4 @@ templatePausesContract('DynamoDB', onStackTable(DynamoTemplatePauses));
 webhookConfigStoreContract('DynamoDB', onStackTable(DynamoWebhookConfigStore));
 throughputStoreContract('DynamoDB', onStackTable(DynamoThroughputStore));
 reconciliationStoreContract('DynamoDB', onStackTable(DynamoReconciliationStore));
+priceListContract('DynamoDB', onStackTable(DynamoPriceListStore));

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Suppression, SuppressionStore, TemplatePauses } from '#lib/domain/ports/consent.ts';
-import type { BudgetStore, CostGap, ReconciliationStore } from '#lib/domain/ports/costs.ts';
+import type { BudgetStore, CostGap, PriceLists, ReconciliationStore } from '#lib/domain/ports/costs.ts';
+import type { PriceList } from '#lib/domain/pricing/price-list.ts';
 import { PAUSE_PERIODS_MS } from '#lib/domain/sending/pauses.ts';
 
 /**
- * The contracts of the stores issues 34 and 35 added (budgets, suppression lists, template pauses) and the
- * reconciliation's (decisions §26), run on the
+ * The contracts of the stores issues 34 and 35 added (budgets, suppression lists, template pauses), the
+ * reconciliation's (decisions §26) and price lists' (decisions §27), run on the
  * in-memory stores (test/unit/) and the DynamoDB adapters (test/http/), so the two cannot drift. Each test
  * names clients and templates of its own, so the shared table's other data never meets them.
  */
@@ -167,6 +168,68 @@ export function reconciliationStoreContract(name: string, makeStore: () => Recon
       // Assess
       expect(found).toEqual([gap(a, day(2), 'Brazil'), gap(b, day(2), 'Mexico')]);
       expect(await store.gaps(day(1), day(1))).toEqual([gap(a, day(1), 'Brazil')]);
+    });
+  });
+}
+
+export function priceListContract(name: string, makeStore: () => PriceLists | Promise<PriceLists>) {
+  describe(`${name}: the price list contract`, () => {
+    const list = (client: number, effective_from: string, created_at: string, extra: Partial<PriceList> = {}): PriceList => ({
+      client_id: client,
+      effective_from,
+      currency: 'USD',
+      created_at,
+      ...extra,
+    });
+
+    it('keeps a client’s lists, oldest first, each as put (markup, fixed prices or both)', async () => {
+      // Prepare
+      const store = await makeStore();
+      const client = unique();
+      const later = list(client, '2026-12-01', '2026-11-20T10:00:00.000Z', {
+        currency: 'MXN',
+        prices: { Mexico: { marketing: 0.5, utility: 0.1 }, Brazil: { authentication: 0.25 } },
+      });
+      const earlier = list(client, '2026-11-20', '2026-11-20T09:00:00.000Z', { markup_percent: 12.5 });
+      const both = list(client, '2027-01-01', '2026-11-20T11:00:00.000Z', { markup_percent: 20, prices: { India: { marketing: 0.011 } } });
+      // Act
+      const puts = [await store.put(later), await store.put(earlier), await store.put(both)];
+      // Assess
+      expect(puts).toEqual([true, true, true]);
+      expect(await store.lists(client)).toEqual([earlier, later, both]);
+      expect(await store.lists(client + 1)).toEqual([]);
+    });
+
+    it('replaces a list not yet in force, and refuses to replace one in force (its date today or before)', async () => {
+      // Prepare: a list from 2026-12-01 put on 2026-11-20, and one from 2026-11-25
+      const store = await makeStore();
+      const client = unique();
+      await store.put(list(client, '2026-12-01', '2026-11-20T10:00:00.000Z', { markup_percent: 10 }));
+      await store.put(list(client, '2026-11-25', '2026-11-20T10:00:00.000Z', { markup_percent: 5 }));
+      // Act
+      const upcoming = await store.put(list(client, '2026-12-01', '2026-11-30T23:59:59.000Z', { markup_percent: 15 }));
+      const onItsDay = await store.put(list(client, '2026-11-25', '2026-11-25T00:00:00.000Z', { markup_percent: 50 }));
+      const after = await store.put(list(client, '2026-11-25', '2026-11-26T08:00:00.000Z', { markup_percent: 50 }));
+      // Assess
+      expect([upcoming, onItsDay, after]).toEqual([true, false, false]);
+      expect((await store.lists(client)).map((l) => [l.effective_from, l.markup_percent])).toEqual([
+        ['2026-11-25', 5],
+        ['2026-12-01', 15],
+      ]);
+    });
+
+    it('lets exactly one of two concurrent puts of a list in force today through', async () => {
+      // Prepare
+      const store = await makeStore();
+      const client = unique();
+      // Act
+      const both = await Promise.all([
+        store.put(list(client, '2026-11-25', '2026-11-25T10:00:01.000Z', { markup_percent: 2 })),
+        store.put(list(client, '2026-11-25', '2026-11-25T10:00:02.000Z', { markup_percent: 3 })),
+      ]);
+      // Assess
+      expect(both.filter(Boolean)).toHaveLength(1);
+      expect((await store.lists(client)).map((l) => l.markup_percent)).toEqual([both[0] ? 2 : 3]);
     });
   });
 }

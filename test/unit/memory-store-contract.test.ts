@@ -1,3 +1,4 @@
+import { MemoryPriceListStore } from '../support/memory/price-list-store.ts';
 import { MemoryReconciliationStore } from '../support/memory/reconciliation-store.ts';
 import { MemoryWebhookConfigStore } from '../support/memory/webhook-config-store.ts';
 import { MemoryThroughputStore } from '../support/memory/throughput-store.ts';
@@ -7,6 +8,7 @@ import { MemorySuppressionStore } from '../support/memory/suppression-store.ts';
 import { MemoryTemplatePauses } from '../support/memory/template-pauses.ts';
 import {
   budgetStoreContract,
+  priceListContract,
   reconciliationStoreContract,
   suppressionStoreContract,
   templatePausesContract,
@@ -35,3 +37,4 @@ templatePausesContract('in memory', () => new MemoryTemplatePauses());
 webhookConfigStoreContract('in memory', () => new MemoryWebhookConfigStore());
 throughputStoreContract('in memory', () => new MemoryThroughputStore());
 reconciliationStoreContract('in memory', () => new MemoryReconciliationStore());
+priceListContract('in memory', () => new MemoryPriceListStore());

@@ -99,6 +99,8 @@ export const keys = {
   budgetMonth: (month: string) => `BUDGET#${month}`,
   /** What settled of a client's month (decisions §27): one of BUDGET_SHARDS, spent and released. */
   budgetShard: (month: string, shard: number) => `BUDGET#${month}#${String(shard).padStart(2, '0')}`,
+  /** A client's price list (decisions §27), by the day it is in force from: a client's lists sort by date. */
+  priceList: (effectiveFrom: string) => `PRICE_LIST#${effectiveFrom}`,
   /** gsi1 of sends: a client's sends by acceptance time. */
   sendOrder: (createdAt: string, sendId: string) => `${createdAt}#${sendId}`,
   /** One (template, client)'s assignment keys; the sort key names the pair, or the placeholder. */
@@ -137,6 +139,8 @@ export const SORT = {
   /** How many queued sends a client has, under the client. */
   sendCount: 'SEND_COUNT',
   budget: 'BUDGET',
+  /** The prefix of a client's price lists under the client. */
+  priceListPrefix: 'PRICE_LIST#',
   suppressionCount: 'SUPPRESSION_COUNT',
   templatePause: 'PAUSE',
   pacing: 'PACING',

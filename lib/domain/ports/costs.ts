@@ -1,4 +1,6 @@
-// What messages cost: the ledger, Meta's own figures and budgets (decisions §24).
+// What messages cost: the ledger, Meta's own figures, budgets (decisions §24) and price lists (decisions §27).
+
+import type { PriceList } from '../pricing/price-list.ts';
 
 /** One row of a client's ledger (decisions §24): a day's charges on one number, market and pricing category. */
 export interface LedgerEntry {
@@ -121,3 +123,17 @@ export interface VolumeTiers {
 
 /** A month's volume key: the market and the card's category. */
 export const volumeKeyOf = (market: string, category: string) => `${market}|${category}`;
+
+/**
+ * Clients' price lists (decisions §27), versioned by `effective_from`: a list in force (its day today or before)
+ * is never replaced, so what a past day was priced at stays true.
+ */
+export interface PriceLists {
+  /** Every list of the client, oldest first. */
+  lists(clientId: number): Promise<PriceList[]>;
+  /**
+   * Adds a list; a list not yet in force with the same effective_from is replaced; false when one in force has
+   * it ("today" is the day of the new list's `created_at`, UTC).
+   */
+  put(list: PriceList): Promise<boolean>;
+}

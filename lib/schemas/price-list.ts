@@ -1,0 +1,77 @@
+import * as v from 'valibot';
+import { rateCards } from '#lib/domain/pricing/cards/index.ts';
+import { PRICING_CATEGORIES } from '#lib/domain/pricing/rate-card.ts';
+import { clientIdParam, timestamp } from './common.ts';
+
+/** `/v1/clients/{client_id}/price-list` (decisions §27). */
+export const PriceListPath = v.object({ client_id: clientIdParam });
+
+/** Every market as the rate cards name it (any market of any card): a fixed price is per such market. */
+export const PRICE_LIST_MARKETS = [...new Set(rateCards.all().flatMap((card) => Object.keys(card.markets)))].sort() as [
+  string,
+  ...string[],
+];
+
+/** A real day (YYYY-MM-DD) of the calendar: 2026-02-30 is not one. */
+const isRealDay = (day: string) => {
+  const ms = Date.parse(`${day}T00:00:00Z`);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === day;
+};
+const day = v.pipe(
+  v.string(),
+  v.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date (YYYY-MM-DD)'),
+  v.check(isRealDay, 'must be a date (YYYY-MM-DD)'),
+);
+
+/** An amount of the list's currency: 0 or more, under 1,000 a message. */
+const amount = v.pipe(v.number('must be a number'), v.finite('must be a number'), v.minValue(0), v.ltValue(1000, 'must be under 1000'));
+const percent = v.pipe(v.number('must be a number'), v.finite('must be a number'), v.minValue(0), v.maxValue(1000));
+const currency = v.pipe(v.string(), v.regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code (3 capital letters)'));
+
+const categoryPrices = v.strictObject(
+  Object.fromEntries(PRICING_CATEGORIES.map((category) => [category, v.optional(amount)])) as Record<
+    (typeof PRICING_CATEGORIES)[number],
+    v.OptionalSchema<typeof amount, undefined>
+  >,
+);
+
+/** Fixed prices by market and pricing category (`{"Mexico": {"marketing": 0.05}}`): they win over the markup. */
+const prices = v.pipe(
+  v.record(
+    v.picklist(PRICE_LIST_MARKETS, 'must be a market of the rate cards'),
+    v.pipe(categoryPrices, v.minEntries(1, 'must name at least one category')),
+  ),
+  v.minEntries(1, 'must name at least one market'),
+);
+
+/** A price list (decisions §27): Meta's cost plus `markup_percent`, fixed `prices`, or both. */
+export const PriceListBody = v.pipe(
+  v.object({
+    effective_from: day,
+    currency,
+    markup_percent: v.optional(percent),
+    prices: v.optional(prices),
+  }),
+  v.check((body) => body.markup_percent !== undefined || body.prices !== undefined, 'markup_percent or prices is required'),
+  v.description(
+    'From `effective_from` (today, UTC, or later) on: Meta’s cost plus `markup_percent`, a fixed price per market and category (it wins), or both; at least one of them. A list in force is never replaced (409).',
+  ),
+);
+
+export const PriceListShape = v.object({
+  client_id: v.number(),
+  /** The first day (UTC) the list is in force; it is until the next list's. */
+  effective_from: v.string(),
+  currency: v.string(),
+  markup_percent: v.optional(v.number()),
+  prices: v.optional(v.record(v.string(), v.record(v.string(), v.number()))),
+  created_at: timestamp,
+});
+
+/** A client's price lists: the one in force today (UTC), those to come (soonest first), the past ones (newest first). */
+export const PriceListsResponse = v.object({
+  client_id: v.number(),
+  in_force: v.nullable(PriceListShape),
+  upcoming: v.array(PriceListShape),
+  past: v.array(PriceListShape),
+});
