@@ -1,4 +1,5 @@
 import { DynamoBudgetStore } from '#lib/adapters/dynamo/budget-store.ts';
+import { DynamoPriceListStore } from '#lib/adapters/dynamo/price-list-store.ts';
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { setBudget } from '#lib/domain/budget.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
@@ -7,6 +8,10 @@ import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();
 
-const stores = { budgets: new DynamoBudgetStore(table), directory: new DynamoDirectoryStore(table) };
+const stores = {
+  budgets: new DynamoBudgetStore(table),
+  directory: new DynamoDirectoryStore(table),
+  priceLists: new DynamoPriceListStore(table),
+};
 
 export const handler = httpFunction(PutBudget, ({ path, body, caller }) => setBudget(stores, caller, path.client_id, body));

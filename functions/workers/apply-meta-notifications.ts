@@ -6,6 +6,7 @@ import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
 import { DynamoVolumeTiers } from '#lib/adapters/dynamo/volume-tiers.ts';
+import { DynamoPriceListStore, KeptPriceLists } from '#lib/adapters/dynamo/price-list-store.ts';
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { notificationsOf } from '#lib/adapters/meta/webhook-payload.ts';
 import { redeliverIn } from '#lib/adapters/sqs/redelivery.ts';
@@ -34,6 +35,7 @@ const stores = {
   publisher: new EventBridgePublisher(),
   currencies: graphUpstream(),
   tiers: new DynamoVolumeTiers(table),
+  priceLists: new KeptPriceLists(new DynamoPriceListStore(table)),
 };
 /**
  * A status that overtook its block comes back after 2 s, doubling to at most a minute: the queue's 10 receives

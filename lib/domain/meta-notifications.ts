@@ -10,7 +10,7 @@ import { inParallel } from './parallel.ts';
 import type { EventPublisher, OutboxStore } from './ports/delivery.ts';
 import type { JobQueue, DeliveryStatuses, SendRecords } from './ports/sending.ts';
 import type { DirectoryStore } from './ports/directory.ts';
-import type { VolumeTiers } from './ports/costs.ts';
+import type { PriceLists, VolumeTiers } from './ports/costs.ts';
 import type { BillingCurrencies } from './ports/upstream.ts';
 import type { SuppressionStore, TemplatePauses } from './ports/consent.ts';
 import type { TemplateRecords, TemplateRevision } from './ports/templates.ts';
@@ -151,6 +151,8 @@ export interface ApplyNotificationDeps {
   /** Each WABA's billing currency and month's volume tiers (decisions §26); USD at base rates without them. */
   currencies?: BillingCurrencies;
   tiers?: VolumeTiers;
+  /** Each client's price lists: a charge gets its price beside its cost (decisions §27). */
+  priceLists?: Pick<PriceLists, 'lists'>;
   log: Log;
 }
 
@@ -225,13 +227,14 @@ async function applyToSends(
   }
   for (const [sendId, group] of bySend) {
     const priced = group.filter(({ n }) => n.pricing && n.recipient !== undefined);
+    const account = await deps.sends.accountOf(sendId);
     const price = await chargerFor(
       deps,
-      group[0].n.waba_id,
+      { wabaId: group[0].n.waba_id, clientId: account?.client_id },
       priced.map(({ n }) => n.at),
     );
     // Each message's part of its send's reservation, given back when it settles (decisions §27).
-    const reservation = await deps.sends.reservationOf(sendId);
+    const reservation = account?.reservation;
     const reservedOf = (recipient?: string) =>
       reservation && recipient !== undefined
         ? { reserved: { month: reservation.month, micros: recipientEstimate(reservation, recipient) } }

@@ -5,6 +5,7 @@ import { type PageRequest, resolvePage } from './paging.ts';
 import type { RecipientBlockRef, SendCounts, RecipientLists, SendRecord, SendRecords, StoredRecipient } from './ports/sending.ts';
 import { visibleSend } from './send-status.ts';
 import { fromMicros } from './pricing/rate-card.ts';
+import { type MoneyShown, moneyShown } from './pricing/visibility.ts';
 
 /** A recipient's latest state (decisions §22): what the listing filters on. */
 export const RECIPIENT_STATUSES = [
@@ -67,8 +68,8 @@ export function recipientsIn(status: RecipientStatus, total: number, counts: Sen
   return Math.max(0, totals[status]);
 }
 
-/** A recipient as the listing answers it. */
-function view(recipient: StoredRecipient) {
+/** A recipient as the listing answers it: its cost or price as the caller may see them (decisions §27). */
+function view(recipient: StoredRecipient, shown: MoneyShown) {
   const status = recipientStatus(recipient);
   const outcome = recipient.outcome;
   const error =
@@ -83,7 +84,9 @@ function view(recipient: StoredRecipient) {
     status,
     ...(outcome?.kind === 'sent' && { message_id: outcome.message_id }),
     ...(error && { error }),
-    ...(recipient.delivery?.pricing && { pricing: recipient.delivery.pricing, cost: fromMicros(recipient.delivery.cost_micros ?? 0) }),
+    ...(recipient.delivery?.pricing && { pricing: recipient.delivery.pricing }),
+    ...(recipient.delivery?.pricing && shown.cost && { cost: fromMicros(recipient.delivery.cost_micros ?? 0) }),
+    ...(recipient.delivery?.price_micros !== undefined && shown.price && { price: fromMicros(recipient.delivery.price_micros) }),
     updated_at: recipient.updated_at,
   };
 }
@@ -104,7 +107,13 @@ export async function listRecipients(
   if (!send.job_firsts) throw new NotFound(`Send ${sendId} was accepted before its recipients were kept`);
   const page = resolvePage(query, RECIPIENTS_PAGE);
   const blocks = blocksOf(send);
-  const answer = (data: StoredRecipient[], total: number) => ({ data: data.map(view), total, page: page.page, page_size: page.size });
+  const shown = moneyShown(caller, send.price_list !== undefined);
+  const answer = (data: StoredRecipient[], total: number) => ({
+    data: data.map((recipient) => view(recipient, shown)),
+    total,
+    page: page.page,
+    page_size: page.size,
+  });
 
   if (!query.status) {
     const end = Math.min(page.offset + page.size, send.total);

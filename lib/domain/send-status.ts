@@ -2,14 +2,15 @@ import type { Caller } from './caller.ts';
 import { NotFound } from './errors.ts';
 import { type PageRequest, resolvePage } from './paging.ts';
 import type { SendCounts, SendRecord, SendRecords } from './ports/sending.ts';
-import { BASE_CURRENCY, fromMicros } from './pricing/rate-card.ts';
+import { BASE_CURRENCY, fromMicros, toMicros } from './pricing/rate-card.ts';
+import { clientView, type MoneyShown, moneyShown } from './pricing/visibility.ts';
 import { actingClient } from './tenancy.ts';
 
 /**
  * Send status (decisions §12): what the dispatcher did with a send so far. `pending` is what it has not
  * settled yet; the status follows from the counts, so it is exact whenever they are.
  */
-export function sendStatusOf(send: SendRecord) {
+export function sendStatusOf(send: SendRecord, shown: MoneyShown = clientView(send.price_list !== undefined)) {
   const counts = { ...NO_COUNTS, ...send.counts };
   const settled = counts.duplicates_removed + counts.suppressed + counts.expired + counts.sent + counts.failed + counts.cancelled;
   const pending = Math.max(0, send.total - settled);
@@ -33,13 +34,42 @@ export function sendStatusOf(send: SendRecord) {
     cancelled: counts.cancelled,
     pending,
     errors: send.errors ?? [],
-    cost: costOf(send.charges ?? {}, send.currency),
+    ...moneyOf(send, shown),
     ...(send.stopped && { stopped: send.stopped }),
     ...(send.cancelled_at && { cancelled_at: send.cancelled_at }),
     ...(send.send_at && { send_at: send.send_at }),
     ...(send.paused && pending > 0 && { paused_until: send.paused.until }),
     ...(send.resend_of && { resend_of: send.resend_of }),
     ...(send.resent_as?.length && { resent_as: send.resent_as }),
+  };
+}
+
+/**
+ * A send's amounts as the caller may see them (decisions §27): Meta's cost, the client's price where its price
+ * list was in force, and the margin between them.
+ */
+function moneyOf(send: SendRecord, shown: MoneyShown) {
+  const charges = send.charges ?? {};
+  const cost = costOf(charges, send.currency);
+  const price = send.price_list ? priceOf(charges, send.price_list.currency) : undefined;
+  return {
+    ...(shown.cost && { cost }),
+    ...(shown.price && price && { price }),
+    ...(shown.margin &&
+      price &&
+      price.currency === cost.currency && { margin: fromMicros(toMicros(price.amount) - toMicros(cost.amount)) }),
+  };
+}
+
+/** What the client pays for a send's delivered messages so far, by Meta's pricing category. */
+function priceOf(charges: NonNullable<SendRecord['charges']>, currency: string) {
+  const categories = Object.entries(charges).sort(([a], [b]) => a.localeCompare(b));
+  return {
+    currency,
+    amount: fromMicros(categories.reduce((sum, [, c]) => sum + (c.price_micros ?? 0), 0)),
+    by_category: Object.fromEntries(
+      categories.map(([category, c]) => [category, { messages: c.messages, amount: fromMicros(c.price_micros ?? 0) }]),
+    ),
   };
 }
 
@@ -92,7 +122,8 @@ export async function visibleSend(deps: { sends: SendRecords }, caller: Caller, 
 
 /** GET /v1/sends/{send_id}: another client's send is not found, unless the caller has BSP_CN. */
 export async function getSend(deps: { sends: SendRecords }, caller: Caller, sendId: string) {
-  return sendStatusOf(await visibleSend(deps, caller, sendId));
+  const send = await visibleSend(deps, caller, sendId);
+  return sendStatusOf(send, moneyShown(caller, send.price_list !== undefined));
 }
 
 export const SENDS_PAGE = { size: 20, max: 100 };
@@ -102,5 +133,10 @@ export async function listSends(deps: { sends: SendRecords }, caller: Caller, qu
   const clientId = actingClient(caller, query.client_id);
   const page = resolvePage(query, SENDS_PAGE);
   const { sends, total } = await deps.sends.list(clientId, page);
-  return { data: sends.map(sendStatusOf), total, page: page.page, page_size: page.size };
+  return {
+    data: sends.map((send) => sendStatusOf(send, moneyShown(caller, send.price_list !== undefined))),
+    total,
+    page: page.page,
+    page_size: page.size,
+  };
 }

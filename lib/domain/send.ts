@@ -2,8 +2,9 @@ import type { Caller } from './caller.ts';
 import { type ErrorDetail, InvalidRequest, NotFound, Unprocessable, UpstreamRejected, UpstreamUnavailable } from './errors.ts';
 import { reserveBudget } from './budget.ts';
 import { rateCards } from './pricing/cards/index.ts';
-import { type Estimate, estimateOf } from './pricing/estimate.ts';
-import { BASE_CURRENCY } from './pricing/rate-card.ts';
+import { type Estimate, estimateOf, inClientPrice } from './pricing/estimate.ts';
+import { listInForce } from './pricing/price-list.ts';
+import { BASE_CURRENCY, dayOf } from './pricing/rate-card.ts';
 import { recipientEstimate, reservationFor } from './pricing/reservation.ts';
 import { isImpossibleNumber } from './pricing/region.ts';
 import { type DispatchJob, isSendable, markRepeats, markSuppressed, recipientDigits, type SendHeader } from './sending/job.ts';
@@ -12,7 +13,7 @@ export type { ProductAction, RecipientParams, SendHeader } from './sending/job.t
 import type { DirectoryStore } from './ports/directory.ts';
 import type { JobQueue, SendScheduler, SendRecords, SendRequestOptions, RecipientLists, HeldJobs } from './ports/sending.ts';
 import type { SendingLimits } from './ports/pacing.ts';
-import type { BudgetStore } from './ports/costs.ts';
+import type { BudgetStore, PriceLists } from './ports/costs.ts';
 import type { SuppressionStore } from './ports/consent.ts';
 import type { TemplateListing } from './ports/templates.ts';
 import type { BillingCurrencies, TemplateUpstream } from './ports/upstream.ts';
@@ -51,6 +52,8 @@ export interface SendDeps {
   queue: JobQueue;
   resolve: Resolver;
   scheduler: SendScheduler;
+  /** Each client's price lists: estimates and reservations are in the client's price (decisions §27). */
+  priceLists?: Pick<PriceLists, 'lists'>;
   /** Each WABA's billing currency: estimates are in it (decisions §26). */
   currencies?: BillingCurrencies;
   now?: () => string;
@@ -164,7 +167,9 @@ export async function sendTemplate(
 
   const createdAt = deps.now?.() ?? new Date().toISOString();
   const sendAt = scheduledAt(body.send_at, Date.parse(createdAt));
-  const reservation = reservationFor(found.category, sendAt ?? createdAt, BASE_CURRENCY);
+  // The client's price list on the day the send goes: its estimate and reservation are in the client's price.
+  const priceList = listInForce((await deps.priceLists?.lists(clientId)) ?? [], (sendAt ?? createdAt).slice(0, 10));
+  const reservation = reservationFor(found.category, sendAt ?? createdAt, BASE_CURRENCY, priceList);
   // Calculated here, never sent by callers: namespace, the template's components, the contact count.
   const common: Omit<DispatchJob, 'job' | 'jobs' | 'first_index' | 'recipients'> = {
     send_id: input.sendId,
@@ -200,7 +205,12 @@ export async function sendTemplate(
     return job;
   });
   const digits = body.recipients.map((r) => recipientDigits(r.to));
-  const estimate = estimateOf(rateCards, digits, found.category, Date.parse(createdAt), await billingCurrency(deps, provider.wabaId));
+  const estimate = inClientPrice(
+    estimateOf(rateCards, digits, found.category, Date.parse(createdAt), await billingCurrency(deps, provider.wabaId)),
+    priceList,
+    found.category,
+    Date.parse(createdAt),
+  );
   // Each recipient to be sent is reserved for the month the send goes in, in the budget's currency, before
   // anything is recorded; each gives its part back as it settles (decisions §27).
   const reserved = recipients.filter(isSendable).reduce((sum, r) => sum + recipientEstimate(reservation, recipientDigits(r.to)), 0);
@@ -216,8 +226,9 @@ export async function sendTemplate(
         template: { name: found.name, language: found.language },
         ...(body.campaignId !== undefined && { campaignId: body.campaignId }),
         status: 'queuing',
-        currency: estimate.currency,
+        currency: estimate.cost?.currency ?? estimate.currency,
         reservation,
+        ...(priceList && { price_list: { effective_from: priceList.effective_from, currency: priceList.currency } }),
         created_at: createdAt,
         ...(sendAt && { send_at: sendAt }),
         total: body.recipients.length,
@@ -240,7 +251,7 @@ export async function sendTemplate(
     ...(sendAt && { status: 'scheduled' as const }),
     ...(warning && { warning }),
     ...(warnings.length > 0 && { warnings }),
-    estimate: shownEstimate(estimate),
+    estimate: shownEstimate(estimate, caller),
   };
 }
 
@@ -293,8 +304,11 @@ function impossibleNumbers(recipients: { index: number; digits: string }[]): Sen
   };
 }
 
-/** The estimate as answered: its micro-dollars are the budget's, not the caller's. */
-const shownEstimate = ({ micros: _micros, ...shown }: Estimate) => shown;
+/** The estimate as answered: its micro-units are the budget's, not the caller's; Meta's cost is BSP_CN's alone. */
+const shownEstimate = ({ micros: _micros, cost, ...shown }: Estimate, caller: Caller) => ({
+  ...shown,
+  ...(cost && caller.isBsp && { cost }),
+});
 
 /** A recipient the request's schema refused, by its position in the request (a dry run reports it). */
 export interface RecipientProblem {
@@ -355,6 +369,7 @@ export async function dryRunSend(
     template,
     input.recipients.map((r) => r.recipient),
   );
+  const now = Date.parse(deps.now?.() ?? new Date().toISOString());
   const unplaceable = impossibleNumbers(input.recipients.map((r) => ({ index: r.index, digits: recipientDigits(r.recipient.to) })));
   if (unplaceable) warnings.push(unplaceable);
   return {
@@ -367,13 +382,19 @@ export async function dryRunSend(
     // Who a MARKETING send would skip (decisions §25), by position.
     ...(suppressed.length > 0 && { suppressed }),
     estimate: shownEstimate(
-      estimateOf(
-        rateCards,
-        input.recipients.map((r) => recipientDigits(r.recipient.to)),
+      inClientPrice(
+        estimateOf(
+          rateCards,
+          input.recipients.map((r) => recipientDigits(r.recipient.to)),
+          template.category,
+          now,
+          await billingCurrency(deps, provider.wabaId),
+        ),
+        listInForce((await deps.priceLists?.lists(clientId)) ?? [], dayOf(now)),
         template.category,
-        Date.parse(deps.now?.() ?? new Date().toISOString()),
-        await billingCurrency(deps, provider.wabaId),
+        now,
       ),
+      caller,
     ),
   };
 }

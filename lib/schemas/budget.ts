@@ -14,7 +14,8 @@ const usd = v.pipe(v.number(), v.minValue(0));
 export const BudgetResponse = v.object({
   client_id: v.number(),
   monthly_amount: v.nullable(usd),
-  currency: v.literal('USD'),
+  /** The client's price list's currency where one is in force, else USD (decisions §27). */
+  currency: v.pipe(v.string(), v.regex(/^[A-Z]{3}$/)),
   /** The month (UTC, YYYY-MM) the figures are of. */
   month: v.string(),
   /** What this month's delivered messages cost (decisions §27). */

@@ -126,6 +126,10 @@ export const Estimate = v.object({
   by_market: v.record(v.string(), v.object({ messages: count, amount: usd })),
   /** The WABA's billing currency has no rate card: priced in USD. */
   currency_mismatch: v.optional(v.literal(true)),
+  /** In the client's price: its price list's version (decisions §27). */
+  price_list: v.optional(v.string()),
+  /** Meta's cost of it, for BSP_CN, where the estimate is in the client's price. */
+  cost: v.optional(v.object({ currency: Currency, amount: usd })),
 });
 
 /** What a send's delivered messages cost so far (decisions §24), in the currency its WABA is billed in. */
@@ -133,6 +137,13 @@ export const SendCost = v.object({
   currency: Currency,
   amount: usd,
   billable: count,
+  by_category: v.record(v.string(), v.object({ messages: count, amount: usd })),
+});
+
+/** What the client pays for a send's delivered messages (decisions §27), in its price list's currency. */
+export const SendPrice = v.object({
+  currency: Currency,
+  amount: usd,
   by_category: v.record(v.string(), v.object({ messages: count, amount: usd })),
 });
 
@@ -197,7 +208,12 @@ export const SendStatusResponse = v.object({
   cancelled: count,
   pending: count,
   errors: v.array(v.object({ code: v.string(), title: v.string(), count })),
-  cost: SendCost,
+  /** Meta's cost: never shown to an agent of a client with a price list (decisions §27). */
+  cost: v.optional(SendCost),
+  /** The client's price, where its price list was in force: its agents and BSP_CN. */
+  price: v.optional(SendPrice),
+  /** Price less cost, for BSP_CN. */
+  margin: v.optional(v.number()),
   stopped: v.optional(v.object({ code: v.string(), title: v.string() })),
   cancelled_at: v.optional(timestamp),
   send_at: v.optional(v.string()),
@@ -224,6 +240,8 @@ export const RecipientResponse = v.object({
   /** Meta's pricing of the message and what it cost, once delivered (decisions §24). */
   pricing: v.optional(v.object({ category: v.string(), type: v.string(), billable: v.boolean() })),
   cost: v.optional(usd),
+  /** What the client pays for it, where its price list was in force (decisions §27). */
+  price: v.optional(usd),
   updated_at: timestamp,
 });
 

@@ -1,4 +1,5 @@
 import { DynamoBudgetStore } from '#lib/adapters/dynamo/budget-store.ts';
+import { DynamoPriceListStore } from '#lib/adapters/dynamo/price-list-store.ts';
 import type { ServiceTable } from '#lib/adapters/dynamo/client.ts';
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
@@ -15,6 +16,7 @@ export function sendStores(table: ServiceTable) {
     records: new DynamoTemplateRecordStore(table),
     sends: new DynamoSendStore(table),
     budgets: new DynamoBudgetStore(table),
+    priceLists: new DynamoPriceListStore(table),
     suppressions: new DynamoSuppressionStore(table),
     queue: jobQueue('dispatch'),
     resolve: resolveHost,

@@ -108,7 +108,7 @@ describe('the cost of applying a notification (decisions §13)', () => {
     expect(repeat.used.itemsWritten).toBe(0);
   });
 
-  it('applies a message status with one read (its block and state) and one write, and a repeat with one read', async () => {
+  it('applies a message status with one read (its block and state) and one write, and a repeat with one read; the send’s owner read once', async () => {
     // Prepare: a send with one recipient, sent
     const { DynamoSendStore } = await import('#lib/adapters/dynamo/send-store.ts');
     const { messageReference } = await import('#lib/domain/delivery.ts');
@@ -139,8 +139,9 @@ describe('the cost of applying a notification (decisions §13)', () => {
     const first = await applyMetered(read);
     const repeat = await applyMetered(read);
     // Assess
+    // (whose the send is and what it reserved, read the first time a process meets the send: decisions §27)
     expect(first.outcome).toBe('applied');
-    expect(first.used.operations).toEqual(['BatchGetItem', 'TransactWriteItems']);
+    expect(first.used.operations).toEqual(['GetItem', 'BatchGetItem', 'TransactWriteItems']);
     expect(repeat.outcome).toBe('unchanged');
     expect(repeat.used.operations).toEqual(['BatchGetItem']);
     expect((await sends.get(sendId))?.counts).toMatchObject({ sent: 1, delivered: 1, read: 1 });

@@ -70,3 +70,28 @@ function listOf(item: Record<string, unknown>): PriceList {
     created_at: String(item.created_at),
   };
 }
+
+/** How long the status path prices with a client's lists as read: a list put today applies within this. */
+const LISTS_KEPT_MS = 60_000;
+
+/**
+ * A client's price lists as the status path reads them, kept a minute per client: a batch of statuses prices
+ * its messages with one read a client a minute, not one a batch (decisions §27).
+ */
+export class KeptPriceLists implements Pick<PriceLists, 'lists'> {
+  private readonly kept = new Map<number, { lists: Promise<PriceList[]>; until: number }>();
+
+  constructor(
+    private readonly store: Pick<PriceLists, 'lists'>,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  lists(clientId: number) {
+    const known = this.kept.get(clientId);
+    if (known && known.until > this.now()) return known.lists;
+    const lists = this.store.lists(clientId);
+    this.kept.set(clientId, { lists, until: this.now() + LISTS_KEPT_MS });
+    lists.catch(() => this.kept.delete(clientId));
+    return lists;
+  }
+}

@@ -78,5 +78,5 @@ export class DynamoSendStore implements SendStore {
   markReleased = (sendId: string, at: string) => this.held.markReleased(sendId, at);
 
   applyDeliveries = (sendId: string, updates: DeliveryUpdate[], wabaId?: string) => this.statuses.applyDeliveries(sendId, updates, wabaId);
-  reservationOf = (sendId: string) => this.statuses.reservationOf(sendId);
+  accountOf = (sendId: string) => this.statuses.accountOf(sendId);
 }

@@ -17,6 +17,8 @@ export interface SendRecord {
   currency?: string;
   /** What it reserved of its client's month (decisions §27); absent for sends accepted before issue 42. */
   reservation?: SendReservation;
+  /** The client's price list when it was accepted (decisions §27): its agents then see prices, never costs. */
+  price_list?: { effective_from: string; currency: string };
   /** `queuing` while its jobs go onto the queue; `queued` once all of them are; `abandoned` when not all could be. */
   status: 'queuing' | 'queued' | 'abandoned';
   created_at: string;
@@ -294,8 +296,8 @@ export interface DeliveryStatuses {
    * write. Answers in the reports' order.
    */
   applyDeliveries(sendId: string, updates: DeliveryUpdate[], wabaId?: string): Promise<DeliveryResult[]>;
-  /** What the send reserved of its client's month (decisions §27), as accepted: it never changes. */
-  reservationOf(sendId: string): Promise<SendReservation | undefined>;
+  /** Whose the send is and what it reserved of its client's month (decisions §27), as accepted: never changes. */
+  accountOf(sendId: string): Promise<{ client_id: number; reservation?: SendReservation } | undefined>;
 }
 
 /** Every part of the sends' store, as one adapter provides them. */

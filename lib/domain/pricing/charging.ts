@@ -1,9 +1,10 @@
 import type { MessageCharge, MessagePricing } from '../delivery.ts';
-import { type VolumeTiers, volumeKeyOf } from '../ports/costs.ts';
+import { type PriceLists, type VolumeTiers, volumeKeyOf } from '../ports/costs.ts';
 import type { BillingCurrencies } from '../ports/upstream.ts';
 import { rateCards } from './cards/index.ts';
 import { chargeOf } from './charge.ts';
-import { BASE_CURRENCY, dayOf, type PricingCategory } from './rate-card.ts';
+import { type PriceList, priceOf } from './price-list.ts';
+import { BASE_CURRENCY, dayOf, type PricingCategory, pricingCategoryOf } from './rate-card.ts';
 
 /** A status's charge, and where it counts toward its month's volume tier. */
 export interface PricedStatus {
@@ -12,16 +13,17 @@ export interface PricedStatus {
 }
 
 /**
- * How one WABA's statuses of a batch are priced (decisions §26): in the WABA's billing currency, and, where the
+ * How one send's statuses of a batch are priced (decisions §26, §27): in its WABA's billing currency; where the
  * card in force gives volume tiers, at the tier the month's volume so far places each message in (read once a
- * batch, then counted on as the batch charges).
+ * batch, then counted on as the batch charges); and at its client's price where a price list is in force.
  */
 export async function chargerFor(
-  deps: { currencies?: BillingCurrencies; tiers?: VolumeTiers },
-  wabaId: string | undefined,
+  deps: { currencies?: BillingCurrencies; tiers?: VolumeTiers; priceLists?: Pick<PriceLists, 'lists'> },
+  { wabaId, clientId }: { wabaId?: string; clientId?: number },
   atMs: number[],
 ) {
   const currency = wabaId && deps.currencies ? await deps.currencies.currencyOf(wabaId) : undefined;
+  const lists = clientId !== undefined && deps.priceLists && atMs.length > 0 ? await deps.priceLists.lists(clientId) : [];
   const volumes = new Map<string, Map<string, number>>();
   const tieredMonths = new Set(
     atMs
@@ -44,8 +46,26 @@ export async function chargerFor(
       return before;
     };
     const charge = chargeOf(rateCards, pricing, recipientDigits, at, { currency, volumeBefore });
-    // A budget is in the base currency (decisions §27): a charge in another counts at the base card's price.
-    const budgetMicros = charge.currency === BASE_CURRENCY ? undefined : chargeOf(rateCards, pricing, recipientDigits, at).micros;
-    return { charge: { ...charge, ...(budgetMicros !== undefined && { budget_micros: budgetMicros }) }, ...(tierVolume && { tierVolume }) };
+    const price = clientPrice(lists, charge, day);
+    // A budget counts the client's price, or the cost in the base currency (a charge in another at the base card's).
+    const budgetMicros =
+      price?.micros ?? (charge.currency === BASE_CURRENCY ? undefined : chargeOf(rateCards, pricing, recipientDigits, at).micros);
+    return {
+      charge: { ...charge, ...(price && { price }), ...(budgetMicros !== undefined && { budget_micros: budgetMicros }) },
+      ...(tierVolume && { tierVolume }),
+    };
   };
+}
+
+/** What the client pays for a charge, where its price list is in force that day (decisions §27). */
+function clientPrice(lists: PriceList[], charge: MessageCharge, day: string) {
+  const price = priceOf(lists, {
+    day,
+    market: charge.market,
+    category: pricingCategoryOf(charge.pricing.category === 'marketing_lite' ? 'marketing' : charge.pricing.category),
+    costMicros: charge.micros,
+    costCurrency: charge.currency,
+    billable: charge.micros > 0,
+  });
+  return price && { micros: price.micros, currency: price.currency };
 }

@@ -1,4 +1,5 @@
 import { rateCards } from './cards/index.ts';
+import { type PriceList, priceOf } from './price-list.ts';
 import { type PricingCategory, pricingCategoryOf } from './rate-card.ts';
 
 /**
@@ -12,16 +13,34 @@ export interface SendReservation {
   priced_on: string;
   category: PricingCategory;
   currency: string;
+  /** The client's price list in force that day: the reservation is in the client's price (decisions §27). */
+  price_list?: PriceList;
 }
 
-export function reservationFor(templateCategory: string | undefined, goesOn: string, currency: string): SendReservation {
-  return { month: goesOn.slice(0, 7), priced_on: goesOn.slice(0, 10), category: pricingCategoryOf(templateCategory), currency };
+export function reservationFor(templateCategory: string | undefined, goesOn: string, currency: string, list?: PriceList): SendReservation {
+  return {
+    month: goesOn.slice(0, 7),
+    priced_on: goesOn.slice(0, 10),
+    category: pricingCategoryOf(templateCategory),
+    currency,
+    ...(list && { price_list: list }),
+  };
 }
 
-/** One recipient's part of its send's reservation, in micro-units. */
+/** One recipient's part of its send's reservation, in micro-units: the card's rate, or the client's price for it. */
 export function recipientEstimate(reservation: SendReservation, digits: string): number {
   const { market } = rateCards.placeOf(digits, reservation.priced_on);
-  return rateCards.priceMicros(market, reservation.category, reservation.priced_on, reservation.currency);
+  const cost = rateCards.priceMicros(market, reservation.category, reservation.priced_on, reservation.currency);
+  if (!reservation.price_list) return cost;
+  const price = priceOf([reservation.price_list], {
+    day: reservation.priced_on,
+    market,
+    category: reservation.category,
+    costMicros: cost,
+    costCurrency: reservation.currency,
+    billable: true,
+  });
+  return price?.micros ?? cost;
 }
 
 /** The outcomes of a block or job that settle a recipient for good: it will never be delivered now. */

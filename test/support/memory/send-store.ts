@@ -275,8 +275,9 @@ export class MemorySendStore implements SendStore {
       return 'applied';
     });
   }
-  async reservationOf(sendId: string) {
-    return copy(this.sends.get(sendId)?.reservation);
+  async accountOf(sendId: string) {
+    const send = this.sends.get(sendId);
+    return send && { client_id: send.client_id, ...(send.reservation && { reservation: copy(send.reservation) }) };
   }
   readonly jobs = new Map<string, 'begun' | 'settled'>();
   /** The outcome of each job settled whole, by `<send>|<job>`. */

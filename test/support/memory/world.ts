@@ -15,6 +15,7 @@ import { MemoryOutboxStore } from './outbox-store.ts';
 import { MemorySendScheduler } from './send-scheduler.ts';
 import { MemorySendStore } from './send-store.ts';
 import { MemoryBudgetStore } from './budget-store.ts';
+import { MemoryPriceListStore } from './price-list-store.ts';
 import { MemorySuppressionStore } from './suppression-store.ts';
 import { MemoryThroughputStore } from './throughput-store.ts';
 import { MemorySyncLeaseStore } from './sync-lease-store.ts';
@@ -66,6 +67,7 @@ export function memoryWorld(fixture: DirectoryFile = DEMO_FIXTURE) {
     scheduler: new MemorySendScheduler(),
     sends: new MemorySendStore(budgets),
     budgets,
+    priceLists: new MemoryPriceListStore(),
     suppressions: new MemorySuppressionStore(),
     levels: new MemoryThroughputStore(),
     media,

@@ -41,7 +41,7 @@ export class DynamoDeliveryStatuses implements DeliveryStatuses {
    * written on condition of the version read, with one count shard for them all. A transaction cancelled by a
    * state that moved meanwhile is read and tried again; its reports then change only what is still new.
    */
-  async reservationOf(sendId: string) {
+  async accountOf(sendId: string) {
     if (!owners.has(sendId)) {
       const { Item } = await this.table.client.send(
         new GetCommand({ TableName: this.table.name, Key: { pk: keys.send(sendId), sk: SORT.send } }),
@@ -49,7 +49,8 @@ export class DynamoDeliveryStatuses implements DeliveryStatuses {
       if (!Item) return undefined;
       rememberOwner(sendId, ownerOf(Item));
     }
-    return owners.get(sendId)?.reservation;
+    const owner = owners.get(sendId);
+    return owner && { client_id: owner.client_id, ...(owner.reservation && { reservation: owner.reservation }) };
   }
 
   async applyDeliveries(sendId: string, updates: DeliveryUpdate[], wabaId?: string): Promise<DeliveryResult[]> {
