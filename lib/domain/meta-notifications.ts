@@ -1,7 +1,7 @@
 import { type DeliveryReport, deliveryChange, type MessagePricing, parseMessageReference } from './delivery.ts';
 import { chargerFor } from './pricing/charging.ts';
 import { recipientEstimate } from './pricing/reservation.ts';
-import { reachedTier } from './pricing/tiers.ts';
+import { reachedTier, type TierUpdate } from './pricing/tiers.ts';
 import { applyInboundConsent } from './suppression.ts';
 import { templateEvent } from './events.ts';
 import type { Log } from './log.ts';
@@ -60,16 +60,8 @@ export type MetaNotification =
       text: string;
       at: number;
     }
-  | {
-      /** A WABA reached another volume tier of a pricing category (decisions §24): logged for the operator. */
-      kind: 'pricing_tier';
-      waba_id: string;
-      at: number;
-      pricing_category: string;
-      tier: string;
-      effective_month?: string;
-      region?: string;
-    }
+  /** A WABA reached another volume tier of a market's pricing category (decisions §26): the ledger's count raised. */
+  | ({ kind: 'pricing_tier' } & TierUpdate)
   | {
       kind: 'message_status';
       message_id: string;
