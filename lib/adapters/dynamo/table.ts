@@ -97,6 +97,8 @@ export const keys = {
   suppressions: (clientId: number) => `CLIENT#${clientId}#SUPPRESSIONS`,
   /** A client's monthly budget and what the month's accepted sends reserved of it. */
   budgetMonth: (month: string) => `BUDGET#${month}`,
+  /** A client's closed statement of a month (decisions §27), kept once at its first read after closing. */
+  statement: (month: string) => `STATEMENT#${month}`,
   /** gsi1 of sends: a client's sends by acceptance time. */
   sendOrder: (createdAt: string, sendId: string) => `${createdAt}#${sendId}`,
   /** One (template, client)'s assignment keys; the sort key names the pair, or the placeholder. */

@@ -1,3 +1,5 @@
+import type { CurrencyStatement } from '../statements/lines.ts';
+
 // What messages cost: the ledger, Meta's own figures and budgets (decisions §24).
 
 /** One row of a client's ledger (decisions §24): a day's charges on one number, market and pricing category. */
@@ -12,6 +14,9 @@ export interface LedgerEntry {
   messages: number;
   billable: number;
   micros: number;
+  /** What the client pays for them (decisions §27), where a price list was in force: micro-units of `price_currency`. */
+  price_micros?: number;
+  price_currency?: string;
 }
 
 /** Meta's own figure of a WABA's day (pricing_analytics), by sending number, country and pricing category. */
@@ -95,3 +100,22 @@ export interface VolumeTiers {
 
 /** A month's volume key: the market and the card's category. */
 export const volumeKeyOf = (market: string, category: string) => `${market}|${category}`;
+
+/** A closed month's statement as first read (decisions §27): never changed after. */
+export interface StatementSnapshot {
+  client_id: number;
+  month: string;
+  /** When it was taken: the first read of the month once closed. */
+  taken_at: string;
+  statements: CurrencyStatement[];
+  card_versions: string[];
+  price_list_versions: string[];
+  lines_sha256: string;
+}
+
+/** Closed statements: one item a client and month, written once. */
+export interface StatementStore {
+  get(clientId: number, month: string): Promise<StatementSnapshot | null>;
+  /** Keeps the snapshot unless the month has one already; the one kept (this, or the one that was first). */
+  putOnce(snapshot: StatementSnapshot): Promise<StatementSnapshot>;
+}
