@@ -1,5 +1,3 @@
-import type { CurrencyStatement } from '../statements/lines.ts';
-
 // What messages cost: the ledger, Meta's own figures and budgets (decisions §24).
 
 /** One row of a client's ledger (decisions §24): a day's charges on one number, market and pricing category. */
@@ -100,6 +98,34 @@ export interface VolumeTiers {
 
 /** A month's volume key: the market and the card's category. */
 export const volumeKeyOf = (market: string, category: string) => `${market}|${category}`;
+
+// A month's statement lines (decisions §27): lib/domain/statements/lines.ts makes them.
+
+/** One line: a market × category × unit price of a currency, or the late charges of the month before. */
+export interface StatementLine {
+  kind: 'charge' | 'adjustment';
+  market: string;
+  category: string;
+  /** An adjustment's month: the closed month whose late charges it bills. */
+  of_month?: string;
+  /** What the client pays a billable message, in micro-units of the statement's currency. */
+  unit_price: number;
+  messages: number;
+  billable: number;
+  /** What the client pays (its price where a list applied, Meta's cost elsewhere), micro-units. */
+  amount_micros: number;
+  /** Meta's cost of the same messages and its currency (BSP_CN sees them). */
+  cost_micros: number;
+  cost_currency: string;
+  /** Whether a price list priced any of it. */
+  priced: boolean;
+}
+
+/** The lines of one currency: a month with charges in two currencies has two statements. */
+export interface CurrencyStatement {
+  currency: string;
+  lines: StatementLine[];
+}
 
 /** A closed month's statement as first read (decisions §27): never changed after. */
 export interface StatementSnapshot {

@@ -1,32 +1,8 @@
-import type { LedgerEntry } from '../ports/costs.ts';
+import type { CurrencyStatement, LedgerEntry, StatementLine } from '../ports/costs.ts';
+
+export type { CurrencyStatement, StatementLine } from '../ports/costs.ts';
 
 // A month's statement lines (decisions §27): pure, from the ledger's entries and the month before's snapshot.
-
-/** One line: a market × category × unit price of a currency, or the late charges of the month before. */
-export interface StatementLine {
-  kind: 'charge' | 'adjustment';
-  market: string;
-  category: string;
-  /** An adjustment's month: the closed month whose late charges it bills. */
-  of_month?: string;
-  /** What the client pays a billable message, in micro-units of the statement's currency. */
-  unit_price: number;
-  messages: number;
-  billable: number;
-  /** What the client pays (its price where a list applied, Meta's cost elsewhere), micro-units. */
-  amount_micros: number;
-  /** Meta's cost of the same messages and its currency (BSP_CN sees them). */
-  cost_micros: number;
-  cost_currency: string;
-  /** Whether a price list priced any of it. */
-  priced: boolean;
-}
-
-/** The lines of one currency: a month with charges in two currencies has two statements. */
-export interface CurrencyStatement {
-  currency: string;
-  lines: StatementLine[];
-}
 
 /** What the client pays of an entry, and in which currency: its price where a list applied, else its cost. */
 const paidOf = (e: LedgerEntry) =>
