@@ -93,9 +93,16 @@ export class UsageTallies {
     row.priced ||= priced;
   }
 
-  /** The rows in key order. */
+  /** The rows in order of their groups (each compared whole: `promo` before `promo_b`), then currencies. */
   sorted() {
-    return [...this.rows.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, row]) => row);
+    const partsOf = (row: UsageTally) => [
+      ...this.order.map((group) => row.groups[group] ?? ''),
+      row.currency,
+      row.price_currency,
+      row.currency_mismatch ? '!' : '',
+    ];
+    const compare = (a: string[], b: string[]) => a.reduce((found, part, i) => found || part.localeCompare(b[i]), 0);
+    return [...this.rows.values()].sort((a, b) => compare(partsOf(a), partsOf(b)));
   }
 }
 

@@ -44,8 +44,8 @@ export async function statement(deps: StatementDeps, caller: Caller, input: { cl
   if (month > new Date(now).toISOString().slice(0, 7)) throw new InvalidRequest(`${month} is in the future`);
   const lists = (await deps.priceLists?.lists(clientId)) ?? [];
   const status = statusOf(month, now);
-  const kept = status === 'closed' ? await closedStatement(deps, clientId, month, now, lists, true) : undefined;
-  const made = kept ?? (await monthStatement(deps, clientId, month, now, lists, true));
+  const kept = status === 'closed' ? await closedStatement(deps, clientId, month, now, lists, KEEP_BEFORE) : undefined;
+  const made = kept ?? (await monthStatement(deps, clientId, month, now, lists, KEEP_BEFORE));
   return statementView(made, {
     client,
     status,
@@ -57,8 +57,15 @@ export async function statement(deps: StatementDeps, caller: Caller, input: { cl
 
 type Lists = { effective_from: string; currency: string }[];
 
+/**
+ * How many closed months before the one read are kept first when they were never read, each before the month after
+ * it: a month's snapshot is taken only once the month before has one, so the late charges of the month before
+ * always have a snapshot to be measured against (the months read, or the two before them, in order).
+ */
+const KEEP_BEFORE = 2;
+
 /** A closed month's snapshot: the one kept, or the month as it is now, kept (the first read of two wins). */
-async function closedStatement(deps: StatementDeps, clientId: number, month: string, now: number, lists: Lists, before: boolean) {
+async function closedStatement(deps: StatementDeps, clientId: number, month: string, now: number, lists: Lists, before: number) {
   const kept = await deps.statements.get(clientId, month);
   if (kept) return kept;
   return deps.statements.putOnce(await monthStatement(deps, clientId, month, now, lists, before));
@@ -66,7 +73,7 @@ async function closedStatement(deps: StatementDeps, clientId: number, month: str
 
 /**
  * A month's statement from the ledger as it is now: its charges, and the late charges of the month before if that
- * one is closed (against its snapshot; one the service never kept is kept now, when `before` allows, so the
+ * one is closed (against its snapshot; one the service never kept is kept now, `before` months deep, so the
  * adjustments of a month never wait on a read of the month before).
  */
 async function monthStatement(
@@ -75,7 +82,7 @@ async function monthStatement(
   month: string,
   now: number,
   lists: Lists,
-  before: boolean,
+  before: number,
 ): Promise<StatementSnapshot> {
   const wabas = await deps.directory.listClientWabas(clientId);
   const { from, to } = daysOf(month);
@@ -83,9 +90,8 @@ async function monthStatement(
   let late: CurrencyStatement[] = [];
   const previous = monthBefore(month);
   if (statusOf(previous, now) === 'closed') {
-    const billed = before
-      ? await closedStatement(deps, clientId, previous, now, lists, false)
-      : await deps.statements.get(clientId, previous);
+    const billed =
+      before > 0 ? await closedStatement(deps, clientId, previous, now, lists, before - 1) : await deps.statements.get(clientId, previous);
     if (billed) {
       const days = daysOf(previous);
       const ledgerNow = chargeLines(await deps.ledger.charges(wabas, clientId, days.from, days.to));

@@ -133,8 +133,8 @@ describe('open and closed months (decisions §27)', () => {
     expect(second.status).toBe('open');
     expect(second.statements[0].totals.messages).toBe(2);
     expect(second.lines_sha256).not.toBe(first.lines_sha256);
-    // Only October, closed on the 3rd, is kept (the month before, for November's adjustments).
-    expect([...statements.kept.keys()]).toEqual(['7|2026-10']);
+    // Only closed months are kept: October (for November's adjustments), and September before it (for October's)
+    expect([...statements.kept.keys()]).toEqual(['7|2026-09', '7|2026-10']);
   });
 
   it('never changes a closed month after its first read; a late charge is an adjustment on the next month', async () => {
