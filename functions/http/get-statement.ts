@@ -4,7 +4,6 @@ import { DynamoCostLedger } from '#lib/adapters/dynamo/ledger-store.ts';
 import { DynamoStatementStore } from '#lib/adapters/dynamo/statement-store.ts';
 import { statement } from '#lib/domain/statements/statement.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
-import { statementPdf } from '#lib/http/statement-pdf.ts';
 import { statementCsv } from '#lib/http/statement-render.ts';
 import { GetStatement } from '#lib/manifest/routes/costs.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
@@ -19,5 +18,9 @@ const deps = {
 };
 
 export const handler = httpFunction(GetStatement, ({ path, caller }) => statement(deps, caller, path), {
-  renderers: { 'text/csv': statementCsv, 'application/pdf': statementPdf },
+  // pdf-lib (about 430 KB of the bundle) is evaluated at the first PDF asked, not at every cold start.
+  renderers: {
+    'text/csv': statementCsv,
+    'application/pdf': async (body) => (await import('#lib/http/statement-pdf.ts')).statementPdf(body),
+  },
 });
