@@ -1,5 +1,7 @@
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { DynamoCostLedger } from '#lib/adapters/dynamo/ledger-store.ts';
+import { DynamoPriceListStore } from '#lib/adapters/dynamo/price-list-store.ts';
+import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { usage } from '#lib/domain/usage.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { GetUsage } from '#lib/manifest/routes/costs.ts';
@@ -7,6 +9,11 @@ import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();
 
-const stores = { ledger: new DynamoCostLedger(table), directory: new DynamoDirectoryStore(table) };
+const stores = {
+  ledger: new DynamoCostLedger(table),
+  directory: new DynamoDirectoryStore(table),
+  sends: new DynamoSendRecords(table),
+  priceLists: new DynamoPriceListStore(table),
+};
 
 export const handler = httpFunction(GetUsage, ({ query, caller }) => usage(stores, caller, query));

@@ -55,6 +55,17 @@ function parameters(route: RouteDef) {
   return out;
 }
 
+/** The other types a success body is answered as, by the caller's `Accept`: CSV rows, a PDF document. */
+function alternatives(route: RouteDef) {
+  const types = [...(route.csv ? ['text/csv'] : []), ...(route.renders ?? [])];
+  return Object.fromEntries(
+    [...new Set(types)].map((type) => [
+      type,
+      { schema: type === 'application/pdf' ? { type: 'string', format: 'binary' } : { type: 'string' } },
+    ]),
+  );
+}
+
 function operation(route: RouteDef) {
   const success = schemaOf(route.response);
   const dryRun = route.request?.dryRun;
@@ -66,7 +77,7 @@ function operation(route: RouteDef) {
             description: 'The result; with `?dry_run=true`, the dry run’s answer instead',
             content: { 'application/json': { schema: { oneOf: [success, schemaOf(dryRun.response)] } } },
           }
-        : { description: 'Success', content: { 'application/json': { schema: success } } },
+        : { description: 'Success', content: { 'application/json': { schema: success }, ...alternatives(route) } },
   };
   // Meta's calls prove themselves by signature: a bad one is a 401 as a bad token is elsewhere.
   const errors = route.auth || route.request?.signedBy ? [...route.errors, 401, 500] : [...route.errors, 500];

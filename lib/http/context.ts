@@ -52,3 +52,19 @@ export function textResponse(
     body,
   };
 }
+
+/** A body rendered as another type than JSON: text as is, bytes (a PDF) base64 with `isBase64Encoded`, as API Gateway wants. */
+export function renderedResponse(
+  status: number,
+  type: 'text/csv' | 'application/pdf',
+  body: string | Uint8Array,
+  requestId: string,
+): APIGatewayProxyStructuredResultV2 {
+  if (typeof body === 'string') return textResponse(status, body, requestId, type === 'text/csv' ? 'text/csv' : 'text/plain');
+  return {
+    statusCode: status,
+    headers: { 'content-type': type, 'cache-control': 'no-store', 'x-request-id': requestId },
+    body: Buffer.from(body).toString('base64'),
+    isBase64Encoded: true,
+  };
+}

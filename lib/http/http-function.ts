@@ -5,9 +5,9 @@ import type { Caller } from '#lib/domain/caller.ts';
 import type { ErrorDetail } from '#lib/domain/errors.ts';
 import type { OwnershipLookup } from '#lib/domain/tenancy.ts';
 import { inInvocation } from '#lib/log/logger.ts';
-import type { MultipartSpec, RouteDef } from '#lib/manifest/route.ts';
-import { csvOf, wantsCsv } from './csv.ts';
-import { jsonResponse, textResponse, type HttpMiddleware, type ServiceContext, type UploadedFile } from './context.ts';
+import type { MultipartSpec, RenderedType, RouteDef } from '#lib/manifest/route.ts';
+import { csvOf, wantedType, wantsCsv } from './csv.ts';
+import { jsonResponse, renderedResponse, textResponse, type HttpMiddleware, type ServiceContext, type UploadedFile } from './context.ts';
 import { errorResponse } from './error-response.ts';
 import { authenticateCaller } from './middlewares/authenticate-caller.ts';
 import { jsonBody } from './middlewares/json-body.ts';
@@ -54,6 +54,8 @@ export interface BodyMiddlewares {
   owners?: OwnershipLookup;
   /** A page's own Content-Security-Policy directives (routes that produce text/html), instead of the API's. */
   contentSecurityPolicy?: Record<string, string | false>;
+  /** How the body is rendered as each of the route's `renders` types (a CSV's text, a PDF's bytes). */
+  renderers?: Partial<Record<RenderedType, (body: never) => string | Uint8Array | Promise<string | Uint8Array>>>;
 }
 
 /** A function's use cases: what it does, and on routes with `?dry_run=true`, what it checks instead. */
@@ -91,6 +93,9 @@ export function httpFunction<const R extends RouteDef>(route: R, useCases: UseCa
           { valid: false, errors: input.invalid, review_warnings: [] }
         : await dryRun?.(routeInput as DryRunInput<R>);
     if (route.produces) return textResponse(route.success, String(body), context.requestId, route.produces);
+    const rendered = route.renders && wantedType(event.headers?.accept, route.renders);
+    const render = rendered && extra.renderers?.[rendered];
+    if (rendered && render) return renderedResponse(route.success, rendered, await render(body as never), context.requestId);
     if (route.csv && wantsCsv(event.headers?.accept))
       return textResponse(
         route.success,

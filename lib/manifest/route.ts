@@ -74,6 +74,9 @@ export interface OwnedPath {
   record?: string;
 }
 
+/** The types a route's body may be rendered as besides JSON. */
+export type RenderedType = 'text/csv' | 'application/pdf';
+
 export interface RouteDef {
   /** Logical id, also the CDK construct id of the function. */
   name: string;
@@ -96,6 +99,12 @@ export interface RouteDef {
    * in this order (a header row first), numbers of `decimals`' columns with that many decimals.
    */
   csv?: { columns: readonly string[]; decimals: Readonly<Record<string, number>> };
+  /**
+   * Other types the success body is also rendered as, when the caller's `Accept` asks (its first type of these,
+   * JSON or any): the handler hands in each one's renderer (`BodyMiddlewares.renderers`), so only its bundle
+   * carries them. A PDF is answered base64 with `isBase64Encoded`, as API Gateway wants binary bodies.
+   */
+  renders?: readonly RenderedType[];
   /** The success body's shape (the OpenAPI document shows it; the HTTP tests check every answer against it). */
   response: v.GenericSchema;
   /** A request to try the route with. */

@@ -10,19 +10,35 @@ export const UsageQuery = v.object({
   client_id: v.optional(clientIdParam),
   from: dayParam,
   to: dayParam,
-  group_by: v.optional(v.picklist(USAGE_GROUPS, `must be one of ${USAGE_GROUPS.join(', ')}`)),
+  /** A comma list of USAGE_GROUPS (decisions §27); its rules are the use case's (each a 400 naming it). */
+  group_by: v.optional(v.pipe(v.string(), v.maxLength(100), v.regex(/^[a-z, ]*$/, `must be a comma list of ${USAGE_GROUPS.join(', ')}`))),
 });
 
 const usd = v.pipe(v.number(), v.minValue(0));
 
 export const UsageRow = v.object({
+  client_id: v.number(),
+  /** The row's period: its day, its month within from–to, or the request's from–to. */
+  from: v.string(),
+  to: v.string(),
+  /** The row's day or month, when grouped by one. */
   period: v.optional(v.string()),
   market: v.optional(v.string()),
   category: v.optional(v.string()),
   did: v.optional(v.string()),
+  /** The template's name: rows by template or send come from the sends accepted in from–to, all their charges. */
+  template: v.optional(v.string()),
+  send: v.optional(v.string()),
   messages: count,
   billable: count,
-  amount: usd,
+  /** Meta's cost: absent for an agent of a client with a price list (decisions §27). */
+  amount: v.optional(usd),
+  /** What the client pays (its price list, its cost on days without one): where a list applies, as moneyShown says. */
+  price: v.optional(usd),
+  /** The price's currency, where it is not `currency` (BSP_CN). */
+  price_currency: v.optional(Currency),
+  /** price − amount (BSP_CN). */
+  margin: v.optional(v.number()),
   /** The currency of `amount` (decisions §26): a sum never mixes currencies, so each row names its own. */
   currency: Currency,
   /** Its WABA is billed in a currency with no rate card: priced in USD. */
@@ -38,7 +54,8 @@ export const UsageResponse = v.object({
   client_id: v.number(),
   from: v.string(),
   to: v.string(),
-  group_by: v.picklist(USAGE_GROUPS),
+  /** The groups, as a comma list in the order asked. */
+  group_by: v.string(),
 });
 
 /** `GET /v1/usage/gaps` (decisions §26). */
@@ -62,6 +79,24 @@ export const UsageGapsResponse = v.object({ data: v.array(CostGapRow), from: v.s
 
 /** The CSV a client's accountant opens: a header row, one row a group, amounts with 4 decimals. */
 export const USAGE_CSV = {
-  columns: ['period', 'market', 'category', 'did', 'currency', 'messages', 'billable', 'amount', 'meta_amount'],
-  decimals: { amount: 4, meta_amount: 4 },
+  columns: [
+    'client_id',
+    'from',
+    'to',
+    'period',
+    'market',
+    'category',
+    'did',
+    'template',
+    'send',
+    'currency',
+    'messages',
+    'billable',
+    'amount',
+    'price',
+    'price_currency',
+    'margin',
+    'meta_amount',
+  ],
+  decimals: { amount: 4, price: 4, margin: 4, meta_amount: 4 },
 } as const;

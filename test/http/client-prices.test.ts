@@ -40,17 +40,26 @@ beforeAll(async () => {
 }, 90_000);
 
 describe('a client’s price (decisions §27)', () => {
-  it('shows its agent each recipient’s price and the send’s, and no cost anywhere', async () => {
+  it('shows its agent each recipient’s price, the send’s, its usage and statement, and no cost anywhere', async () => {
     // Act
     const send = await call('GET', `/v1/sends/${sendId}`, { token: await client.token() });
     const recipients = await call('GET', `/v1/sends/${sendId}/recipients?size=50`, { token: await client.token() });
     const list = await call('GET', `/v1/sends?size=50`, { token: await client.token() });
+    const usage = await call('GET', `/v1/usage?from=${today()}&to=${today()}&group_by=market,category`, { token: await client.token() });
+    const statement = await call('GET', `/v1/clients/${client.clientId}/statements/${today().slice(0, 7)}`, {
+      token: await client.token(),
+    });
     // Assess
     expect(micros(send.body.price.amount)).toBe(micros(10 * FIXED_MEXICO + 10 * brazilPrice()));
     expect(send.body.price.currency).toBe('USD');
     for (const row of recipients.body.data as { to: string; price: number }[])
       expect(row.price).toBe(row.to.startsWith('52') ? FIXED_MEXICO : brazilPrice());
-    const everything = JSON.stringify([send.body, recipients.body, list.body]);
+    const byMarket = Object.fromEntries((usage.body.data as { market: string; price: number }[]).map((r) => [r.market, r.price]));
+    expect(micros(byMarket.Mexico)).toBe(micros(10 * FIXED_MEXICO));
+    expect(micros(byMarket.Brazil)).toBe(micros(10 * brazilPrice()));
+    expect(statement.status).toBe(200);
+    expect(micros(statement.body.statements[0].totals.amount)).toBe(micros(send.body.price.amount));
+    const everything = JSON.stringify([send.body, recipients.body, list.body, usage.body, statement.body]);
     expect(everything).not.toContain('"cost"');
     expect(everything).not.toContain('"margin"');
   });

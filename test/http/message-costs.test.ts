@@ -88,11 +88,15 @@ describe('what a send costs (decisions §24)', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     const lines = text.trimEnd().split('\r\n');
-    expect(lines[0]).toBe('period,market,category,did,currency,messages,billable,amount,meta_amount');
+    // decisions §27: every row names its client and period (from–to), then its groups and currency
+    expect(lines[0]).toBe(
+      'client_id,from,to,period,market,category,did,template,send,currency,messages,billable,amount,price,price_currency,margin,meta_amount',
+    );
     expect(lines).toHaveLength(2);
     // meta_amount stays empty until a reconciliation reads the day (another file's run may have: decisions §26)
-    expect(lines[1]).toMatch(/^,,utility,,USD,1000,1000,\d+\.\d{4},(\d+\.\d{4})?$/);
-    expect(Number(lines[1].split(',')[7])).toBeCloseTo(status.cost.amount, 4);
+    const day = today();
+    expect(lines[1]).toMatch(new RegExp(`^${CLIENT},${day},${day},,,utility,,,,USD,1000,1000,\\d+\\.\\d{4},,,,(\\d+\\.\\d{4})?$`));
+    expect(Number(lines[1].split(',')[12])).toBeCloseTo(status.cost.amount, 4);
   });
 });
 

@@ -3,7 +3,7 @@ import type { CostLedger, LedgerEntry, MetaCostEntry } from '#lib/domain/ports/c
 import { inParallel } from '#lib/domain/parallel.ts';
 import type { ServiceTable } from './client.ts';
 import { queryAll } from './queries.ts';
-import { LEDGER, LEDGER_BEFORE_CURRENCIES, MISMATCH } from './sends/send-items.ts';
+import { LEDGER, LEDGER_BEFORE_CURRENCIES, MISMATCH, PRICED_IN } from './sends/send-items.ts';
 import { keys, LEDGER_SHARDS } from './table.ts';
 
 /**
@@ -95,7 +95,8 @@ function entriesOf(item: Record<string, unknown>): { client_id: number; entry: L
 function entryOf(name: string, day: string, itemDid: string): LedgerEntry {
   const parts = name.slice(2).split('|');
   const current = FIELDS.some(([, now]) => name.startsWith(now));
-  const [did, market, category, priced] = current ? [itemDid, parts[1], parts[2], parts[3]] : [parts[1], parts[2], parts[3], 'USD'];
+  const [did, market, category, currencies] = current ? [itemDid, parts[1], parts[2], parts[3]] : [parts[1], parts[2], parts[3], 'USD'];
+  const [priced, priceCurrency] = currencies.split(PRICED_IN);
   const mismatch = priced.endsWith(MISMATCH);
   return {
     day,
@@ -104,6 +105,7 @@ function entryOf(name: string, day: string, itemDid: string): LedgerEntry {
     category: category.replace(/-/g, '_'),
     currency: mismatch ? priced.slice(0, -1) : priced,
     ...(mismatch && { currency_mismatch: true as const }),
+    ...(priceCurrency && { price_currency: priceCurrency }),
     messages: 0,
     billable: 0,
     micros: 0,

@@ -101,6 +101,8 @@ export const keys = {
   budgetShard: (month: string, shard: number) => `BUDGET#${month}#${String(shard).padStart(2, '0')}`,
   /** A client's price list (decisions §27), by the day it is in force from: a client's lists sort by date. */
   priceList: (effectiveFrom: string) => `PRICE_LIST#${effectiveFrom}`,
+  /** A client's closed statement of a month (decisions §27), kept once at its first read after closing. */
+  statement: (month: string) => `STATEMENT#${month}`,
   /** gsi1 of sends: a client's sends by acceptance time. */
   sendOrder: (createdAt: string, sendId: string) => `${createdAt}#${sendId}`,
   /** One (template, client)'s assignment keys; the sort key names the pair, or the placeholder. */

@@ -137,3 +137,50 @@ export interface PriceLists {
    */
   put(list: PriceList): Promise<boolean>;
 }
+
+// A month's statement lines (decisions §27): lib/domain/statements/lines.ts makes them.
+
+/** One line: a market × category × unit price of a currency, or the late charges of the month before. */
+export interface StatementLine {
+  kind: 'charge' | 'adjustment';
+  market: string;
+  category: string;
+  /** An adjustment's month: the closed month whose late charges it bills. */
+  of_month?: string;
+  /** What the client pays a billable message, in micro-units of the statement's currency. */
+  unit_price: number;
+  messages: number;
+  billable: number;
+  /** What the client pays (its price where a list applied, Meta's cost elsewhere), micro-units. */
+  amount_micros: number;
+  /** Meta's cost of the same messages and its currency (BSP_CN sees them). */
+  cost_micros: number;
+  cost_currency: string;
+  /** Whether a price list priced any of it. */
+  priced: boolean;
+}
+
+/** The lines of one currency: a month with charges in two currencies has two statements. */
+export interface CurrencyStatement {
+  currency: string;
+  lines: StatementLine[];
+}
+
+/** A closed month's statement as first read (decisions §27): never changed after. */
+export interface StatementSnapshot {
+  client_id: number;
+  month: string;
+  /** When it was taken: the first read of the month once closed. */
+  taken_at: string;
+  statements: CurrencyStatement[];
+  card_versions: string[];
+  price_list_versions: string[];
+  lines_sha256: string;
+}
+
+/** Closed statements: one item a client and month, written once. */
+export interface StatementStore {
+  get(clientId: number, month: string): Promise<StatementSnapshot | null>;
+  /** Keeps the snapshot unless the month has one already; the one kept (this, or the one that was first). */
+  putOnce(snapshot: StatementSnapshot): Promise<StatementSnapshot>;
+}

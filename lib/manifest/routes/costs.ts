@@ -1,4 +1,5 @@
 import { BudgetBody, BudgetResponse, ClientIdPath } from '#lib/schemas/budget.ts';
+import { StatementPath, StatementResponse } from '#lib/schemas/statements.ts';
 import { USAGE_CSV, UsageGapsQuery, UsageGapsResponse, UsageQuery, UsageResponse } from '#lib/schemas/usage.ts';
 import type { RouteDef } from '../route.ts';
 
@@ -9,7 +10,8 @@ export const GetUsage = {
   method: 'GET',
   path: '/v1/usage',
   entry: 'functions/http/get-usage.ts',
-  summary: 'What a client’s delivered messages cost, by day, month, market, category or number, with Meta’s own figures (JSON or CSV)',
+  summary:
+    'What a client’s delivered messages cost, grouped by any of day or month, market, category and number, or by template and send (with category), with Meta’s own figures (JSON or CSV)',
   success: 200,
   response: UsageResponse,
   csv: USAGE_CSV,
@@ -65,5 +67,24 @@ export const GetBudget = {
   needs: { table: 'read' },
 } satisfies RouteDef;
 
+export const GetStatement = {
+  name: 'GetStatement',
+  method: 'GET',
+  path: '/v1/clients/{client_id}/statements/{month}',
+  params: { client_id: 'The client', month: 'The month, YYYY-MM (UTC)' },
+  entry: 'functions/http/get-statement.ts',
+  summary:
+    'A client’s monthly statement: a line per market × category × unit price in each currency, totals, card and price-list versions; open until the 3rd of the next month, then closed for good (JSON, CSV or PDF)',
+  success: 200,
+  response: StatementResponse,
+  renders: ['text/csv', 'application/pdf'],
+  sample: { token: 'acme', path: { client_id: '7', month: '2026-01' }, expect: 200 },
+  auth: true,
+  request: { path: StatementPath },
+  errors: [400, 403, 404],
+  // A closed month's first read keeps its snapshot.
+  needs: { table: 'write' },
+} satisfies RouteDef;
+
 /** This area's routes, in the order the OpenAPI document lists them. */
-export const costsRoutes: RouteDef[] = [GetUsage, GetUsageGaps, PutBudget, GetBudget];
+export const costsRoutes: RouteDef[] = [GetUsage, GetUsageGaps, PutBudget, GetBudget, GetStatement];

@@ -124,8 +124,12 @@ describe('the daily reconciliation per client (decisions §26, in memory)', () =
     expect(result.gaps).toEqual([beta]);
     expect(gaps).toEqual([beta]);
     expect(await store.gaps('2026-11-01', '2026-11-30')).toEqual([beta]);
-    expect(await usageOf(7, day)).toEqual([{ period: day, messages: 2, billable: 2, amount: 0.05, currency: 'USD', meta_amount: 0.05 }]);
-    expect(await usageOf(8, day)).toEqual([{ period: day, messages: 1, billable: 1, amount: 0.05, currency: 'USD', meta_amount: 0.1 }]);
+    expect(await usageOf(7, day)).toEqual([
+      { client_id: 7, from: day, to: day, period: day, messages: 2, billable: 2, amount: 0.05, currency: 'USD', meta_amount: 0.05 },
+    ]);
+    expect(await usageOf(8, day)).toEqual([
+      { client_id: 8, from: day, to: day, period: day, messages: 1, billable: 1, amount: 0.05, currency: 'USD', meta_amount: 0.1 },
+    ]);
   });
 
   it('a re-read day replaces its gaps: none left once the figures agree', async () => {
@@ -157,7 +161,18 @@ describe('the daily reconciliation per client (decisions §26, in memory)', () =
     expect(kept).toMatchObject({ phone_number: ACME_NUMBER, volume: 1 });
     expect(kept).not.toHaveProperty('micros');
     expect(result.gaps).toEqual([]);
-    expect(rows).toEqual([{ period: '2026-11-19', messages: 1, billable: 1, amount: 0.025, currency: 'USD' }]);
+    expect(rows).toEqual([
+      {
+        client_id: 7,
+        from: '2026-11-19',
+        to: '2026-11-19',
+        period: '2026-11-19',
+        messages: 1,
+        billable: 1,
+        amount: 0.025,
+        currency: 'USD',
+      },
+    ]);
   });
 
   it('answers the gaps of a period to BSP_CN only, with /v1/usage’s date rules', async () => {

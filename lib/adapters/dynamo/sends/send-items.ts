@@ -312,7 +312,9 @@ export function ledgerUpdate(tableName: string, owner: LedgerOwner, day: string,
 
 /** A ledger charge's key under its client: the market, Meta's category, and the currency it was priced in. */
 export const ledgerKey = (charge: MessageCharge) =>
-  `${charge.market}|${charge.pricing.category}|${charge.currency}${charge.currency_mismatch ? MISMATCH : ''}`;
+  `${charge.market}|${charge.pricing.category}|${charge.currency}${charge.currency_mismatch ? MISMATCH : ''}${charge.price ? `${PRICED_IN}${charge.price.currency}` : ''}`;
+/** Then the currency of the client's price, where its price list was in force (decisions §27). */
+export const PRICED_IN = '>';
 /** Marks a currency priced on the base currency's card because the WABA's has none. */
 export const MISMATCH = '!';
 

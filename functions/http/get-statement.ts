@@ -1,0 +1,28 @@
+import { createHash } from 'node:crypto';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
+import { DynamoCostLedger } from '#lib/adapters/dynamo/ledger-store.ts';
+import { DynamoPriceListStore } from '#lib/adapters/dynamo/price-list-store.ts';
+import { DynamoStatementStore } from '#lib/adapters/dynamo/statement-store.ts';
+import { statement } from '#lib/domain/statements/statement.ts';
+import { httpFunction } from '#lib/http/http-function.ts';
+import { statementCsv } from '#lib/http/statement-render.ts';
+import { GetStatement } from '#lib/manifest/routes/costs.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const table = serviceTable();
+
+const deps = {
+  ledger: new DynamoCostLedger(table),
+  directory: new DynamoDirectoryStore(table),
+  statements: new DynamoStatementStore(table),
+  priceLists: new DynamoPriceListStore(table),
+  sha256: (text: string) => createHash('sha256').update(text, 'utf8').digest('hex'),
+};
+
+export const handler = httpFunction(GetStatement, ({ path, caller }) => statement(deps, caller, path), {
+  // pdf-lib (about 430 KB of the bundle) is evaluated at the first PDF asked, not at every cold start.
+  renderers: {
+    'text/csv': statementCsv,
+    'application/pdf': async (body) => (await import('#lib/http/statement-pdf.ts')).statementPdf(body),
+  },
+});

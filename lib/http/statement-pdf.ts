@@ -1,0 +1,139 @@
+import { type PDFFont, PDFDocument, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import type { StatementBody } from './statement-render.ts';
+
+// The statement as a PDF a client's accountant files (decisions §27), made with pdf-lib (pure JavaScript, the
+// standard fonts built in: it bundles with esbuild and needs no file or network at run time).
+
+const A4 = [595.28, 841.89] as const;
+const MARGIN = 40;
+const SIZE = 9;
+const LINE = 13;
+
+/** Text the standard fonts can write (WinAnsi): other characters become `?`. */
+const printable = (text: string) => text.replace(/[–—]/g, '-').replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
+
+/** Amounts to the micro-unit, as the JSON has them. */
+const money = (value: number | undefined) => (value === undefined ? '' : value.toFixed(6));
+
+export async function statementPdf(body: StatementBody): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  doc.setTitle(`Statement ${body.month} - client ${body.client_id}`);
+  doc.setAuthor(body.provider);
+  doc.setSubject(`lines sha256 ${body.lines_sha256}`);
+  doc.setCreationDate(new Date(body.closed_snapshot_at ?? Date.now()));
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const writer = new Writer(doc, font);
+
+  writer.text(body.provider, { font: bold, size: 14 });
+  writer.text(`Statement of ${body.month} (${body.status === 'closed' ? 'CLOSED' : 'OPEN'})`, { font: bold, size: 12 });
+  writer.text(`Client: ${body.client_name} (client_id ${body.client_id})`);
+  writer.text(`Period: ${body.period.from} to ${body.period.to} (UTC)`);
+  writer.text(
+    body.status === 'closed'
+      ? `Status: closed, kept ${body.closed_snapshot_at ?? ''}; it never changes. Late charges go on the next month as adjustments.`
+      : `Status: open; it closes ${body.closes_at} and may change until then.`,
+  );
+  writer.gap();
+  const bsp = body.statements.some((s) => s.totals.cost !== undefined);
+  const columns = ['Kind', 'Market', 'Category', 'Unit price', 'Messages', 'Billable', 'Amount', ...(bsp ? ['Cost', 'Margin'] : [])];
+  const widths = bsp ? [52, 92, 92, 52, 44, 40, 56, 52, 50] : [60, 120, 120, 60, 50, 50, 70];
+  if (body.statements.length === 0) writer.text('No charges this month.');
+  for (const { currency, lines, totals } of body.statements) {
+    writer.text(`Currency: ${currency}`, { font: bold, size: 11 });
+    writer.row(columns, widths, bold);
+    for (const line of lines)
+      writer.row(
+        [
+          line.kind === 'adjustment' ? `adj. ${line.of_month ?? ''}` : 'charge',
+          line.market,
+          line.category,
+          money(line.unit_price / 1_000_000),
+          String(line.messages),
+          String(line.billable),
+          money(line.amount),
+          ...(bsp ? [money(line.cost), money(line.margin)] : []),
+        ],
+        widths,
+      );
+    writer.row(
+      [
+        'Total',
+        '',
+        '',
+        '',
+        String(totals.messages),
+        String(totals.billable),
+        money(totals.amount),
+        ...(bsp ? [money(totals.cost), money(totals.margin)] : []),
+      ],
+      widths,
+      bold,
+    );
+    writer.text(`Total ${currency}: ${money(totals.amount)}`, { font: bold });
+    writer.gap();
+  }
+  writer.text(`Rate cards: ${body.card_versions.join(', ') || 'none'}`);
+  writer.text(`Price lists: ${body.price_list_versions.join(', ') || 'none (Meta cost)'}`);
+  writer.text(`Lines sha256: ${body.lines_sha256}`);
+  writer.text('Unit price and amounts in the currency of each table, to the micro-unit.', { size: 8 });
+  return doc.save();
+}
+
+/** Writes lines top to bottom, starting a new page when one is full, each page numbered. */
+class Writer {
+  private page: PDFPage;
+  private y = 0;
+  private pages = 0;
+
+  constructor(
+    private readonly doc: PDFDocument,
+    private readonly font: PDFFont,
+  ) {
+    this.page = this.newPage();
+  }
+
+  private newPage() {
+    this.page = this.doc.addPage([...A4]);
+    this.pages += 1;
+    this.page.drawText(`Page ${this.pages}`, {
+      x: A4[0] - MARGIN - 40,
+      y: MARGIN / 2,
+      size: 8,
+      font: this.font,
+      color: rgb(0.4, 0.4, 0.4),
+    });
+    this.y = A4[1] - MARGIN;
+    return this.page;
+  }
+
+  private room(height: number) {
+    if (this.y - height < MARGIN) this.newPage();
+  }
+
+  text(text: string, style: { font?: PDFFont; size?: number } = {}) {
+    const size = style.size ?? SIZE;
+    this.room(size + 4);
+    this.y -= size + 4;
+    this.page.drawText(printable(text), { x: MARGIN, y: this.y, size, font: style.font ?? this.font, maxWidth: A4[0] - 2 * MARGIN });
+  }
+
+  gap() {
+    this.y -= LINE / 2;
+  }
+
+  row(cells: string[], widths: number[], font: PDFFont = this.font) {
+    this.room(LINE);
+    this.y -= LINE;
+    let x = MARGIN;
+    cells.forEach((cell, i) => {
+      const numeric = i >= 3;
+      // A name wider than its column is cut (numbers never are: their columns fit them).
+      let text = printable(cell);
+      while (!numeric && text.length > 1 && font.widthOfTextAtSize(text, SIZE - 1) > widths[i] - 4) text = `${text.slice(0, -2)}.`;
+      const width = font.widthOfTextAtSize(text, SIZE - 1);
+      this.page.drawText(text, { x: numeric ? x + widths[i] - width - 4 : x, y: this.y, size: SIZE - 1, font });
+      x += widths[i];
+    });
+  }
+}

@@ -1,0 +1,85 @@
+import * as v from 'valibot';
+import { clientIdParam, count } from './common.ts';
+import { Currency } from './send.ts';
+
+/** `GET /v1/clients/{client_id}/statements/{month}` (decisions §27). */
+export const StatementPath = v.object({
+  client_id: clientIdParam,
+  month: v.pipe(v.string(), v.regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'must be a month (YYYY-MM)')),
+});
+
+const money = v.pipe(v.number(), v.minValue(0));
+
+/** Meta's cost and the margin (BSP_CN only): the cost's currency where it is not the statement's. */
+const costFields = {
+  cost: v.optional(money),
+  cost_currency: v.optional(Currency),
+  margin: v.optional(v.number()),
+};
+
+export const StatementLine = v.object({
+  /** `charge`: the month's messages; `adjustment`: late charges of the closed month `of_month`. */
+  kind: v.picklist(['charge', 'adjustment']),
+  market: v.string(),
+  category: v.string(),
+  of_month: v.optional(v.string()),
+  /** What the client pays a billable message, in micro-units of the currency (amount ÷ billable messages). */
+  unit_price: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  messages: count,
+  billable: count,
+  /** What the client is billed: its price where a price list applied, Meta's cost elsewhere. */
+  amount: money,
+  ...costFields,
+});
+
+export const CurrencyStatement = v.object({
+  currency: Currency,
+  lines: v.array(StatementLine),
+  totals: v.object({ messages: count, billable: count, amount: money, ...costFields }),
+});
+
+export const StatementResponse = v.object({
+  provider: v.string(),
+  client_id: v.number(),
+  client_name: v.string(),
+  month: v.string(),
+  period: v.object({ from: v.string(), to: v.string() }),
+  /** `open` until the 3rd of the next month (UTC); `closed` then, never changing. */
+  status: v.picklist(['open', 'closed']),
+  closes_at: v.string(),
+  /** When the closed statement was kept (its first read once closed). */
+  closed_snapshot_at: v.optional(v.string()),
+  /** One statement a currency the month was charged in (none: no charges). */
+  statements: v.array(CurrencyStatement),
+  /** The rate cards in force on the days charged: `meta-<date>-<CUR>`. */
+  card_versions: v.array(v.string()),
+  /** The price lists (their effective_from) in force on the days a price was charged. */
+  price_list_versions: v.array(v.string()),
+  /** sha256 (hex) of the canonical JSON of the lines (README "Statements"). */
+  lines_sha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
+});
+
+/** The statement's CSV: one row a line, then a `total` row a currency; each row names client, month, status and hash. */
+export const STATEMENT_CSV = {
+  columns: [
+    'client_id',
+    'month',
+    'status',
+    'currency',
+    'kind',
+    'market',
+    'category',
+    'of_month',
+    'unit_price_micros',
+    'messages',
+    'billable',
+    'amount',
+    'cost',
+    'cost_currency',
+    'margin',
+    'card_versions',
+    'price_list_versions',
+    'lines_sha256',
+  ],
+  decimals: { amount: 6, cost: 6, margin: 6 },
+} as const;

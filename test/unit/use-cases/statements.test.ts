@@ -1,0 +1,297 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { Forbidden, InvalidRequest, NotFound } from '#lib/domain/errors.ts';
+import type { LedgerEntry } from '#lib/domain/ports/costs.ts';
+import { canonicalLines, chargeLines } from '#lib/domain/statements/lines.ts';
+import { statusOf } from '#lib/domain/statements/months.ts';
+import { statement } from '#lib/domain/statements/statement.ts';
+import { statementPdf } from '#lib/http/statement-pdf.ts';
+import { statementCsv } from '#lib/http/statement-render.ts';
+import { MemoryCostLedger } from '../../support/memory/cost-ledger.ts';
+import { MemoryStatementStore } from '../../support/memory/statement-store.ts';
+import { bspCaller, callerOf, memoryWorld } from '../../support/memory/world.ts';
+import { pdfText } from '../../support/pdf-text.ts';
+
+/**
+ * Monthly statements (decisions §27) on the in-memory stores, on a clock of the test's own. Client 7 of the demo
+ * fixture bills WABA 100200300; client 8 shares it.
+ */
+const WABA = '100200300';
+const DID = '5215550001';
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+const at = (iso: string) => () => Date.parse(iso);
+
+function books(now = '2026-11-20T12:00:00Z', lists: { effective_from: string; currency: string }[] = []) {
+  const world = memoryWorld();
+  const ledger = new MemoryCostLedger();
+  const statements = new MemoryStatementStore();
+  const clock = { now: at(now) };
+  const deps = {
+    ledger,
+    directory: world.directory,
+    statements,
+    sha256,
+    priceLists: { lists: async () => lists },
+    now: () => clock.now(),
+  };
+  /** `billable` messages at `unit` micro-units each (and `free` more at 0) on a day, Mexico marketing unless said. */
+  const charge = (day: string, billable: number, unit: number, more: Partial<LedgerEntry> & { free?: number } = {}) => {
+    const { free = 0, ...rest } = more;
+    ledger.charge(WABA, 7, {
+      day,
+      did: DID,
+      market: 'Mexico',
+      category: 'marketing',
+      currency: 'USD',
+      messages: billable + free,
+      billable,
+      micros: billable * unit,
+      ...rest,
+    });
+  };
+  const read = (month: string, caller = callerOf(7)) => statement(deps, caller, { client_id: 7, month });
+  return { deps, ledger, statements, clock, charge, read };
+}
+
+describe('a month’s lines (decisions §27)', () => {
+  it('makes one line of the days with equal unit prices, another for each other price, and free messages at 0', async () => {
+    // Prepare: two days at 0.0436, a day at 0.0400 (another tier), a day of free messages, and a utility day
+    const { charge, read } = books();
+    charge('2026-10-01', 10, 43_600);
+    charge('2026-10-02', 5, 43_600, { did: '5215550002' });
+    charge('2026-10-02', 5, 43_600);
+    charge('2026-10-15', 4, 40_000);
+    charge('2026-10-20', 0, 0, { free: 3 });
+    charge('2026-10-20', 2, 8_000, { category: 'utility' });
+    // Act
+    const body = await read('2026-10');
+    // Assess: one line a market × category × unit price; totals are their sums
+    expect(body.statements).toHaveLength(1);
+    const [usd] = body.statements;
+    expect(usd.currency).toBe('USD');
+    expect(usd.lines.map((l) => [l.market, l.category, l.unit_price, l.messages, l.billable, l.amount])).toEqual([
+      ['Mexico', 'marketing', 0, 3, 0, 0],
+      ['Mexico', 'marketing', 40_000, 4, 4, 0.16],
+      ['Mexico', 'marketing', 43_600, 20, 20, 0.872],
+      ['Mexico', 'utility', 8_000, 2, 2, 0.016],
+    ]);
+    expect(usd.lines.every((l) => l.kind === 'charge')).toBe(true);
+    expect(usd.totals).toEqual({ messages: 29, billable: 26, amount: 1.048 });
+    expect(body.card_versions).toEqual(['meta-2026-10-01-USD']);
+  });
+
+  it('answers one statement a currency the month was charged in', async () => {
+    // Prepare
+    const { charge, read } = books();
+    charge('2026-10-05', 2, 10_000);
+    charge('2026-10-05', 3, 20_000, { currency: 'EUR' });
+    // Act
+    const body = await read('2026-10');
+    // Assess
+    expect(body.statements.map((s) => [s.currency, s.totals.amount])).toEqual([
+      ['EUR', 0.06],
+      ['USD', 0.02],
+    ]);
+    expect(body.card_versions).toEqual(['meta-2026-10-01-USD']);
+  });
+
+  it('hashes the lines as shown: the same lines give the same sha256, whatever order the ledger gave them in', async () => {
+    // Prepare: the same charges written in two orders
+    const one = books();
+    const two = books();
+    const days = ['2026-10-03', '2026-10-09', '2026-10-21'];
+    for (const [i, day] of days.entries()) one.charge(day, i + 1, 43_600);
+    for (const day of [...days].reverse()) two.charge(day, days.indexOf(day) + 1, 43_600);
+    // Act
+    const [a, b] = [await one.read('2026-10'), await two.read('2026-10')];
+    // Assess: one hash, and it is the sha256 of the canonical JSON of the lines shown
+    expect(a.lines_sha256).toBe(b.lines_sha256);
+    expect(a.lines_sha256).toBe(sha256(canonicalLines(chargeLines(one.ledger.entries.map((e) => e.entry)))));
+    expect(a.lines_sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('open and closed months (decisions §27)', () => {
+  it('keeps a month open until the 3rd of the next month, 00:00 UTC, and closed from then', () => {
+    // Prepare / Act / Assess
+    expect(statusOf('2026-10', Date.parse('2026-10-31T23:59:59Z'))).toBe('open');
+    expect(statusOf('2026-10', Date.parse('2026-11-02T23:59:59.999Z'))).toBe('open');
+    expect(statusOf('2026-10', Date.parse('2026-11-03T00:00:00Z'))).toBe('closed');
+    expect(statusOf('2026-12', Date.parse('2027-01-03T00:00:00Z'))).toBe('closed');
+  });
+
+  it('answers the current month open, reads the ledger as it is, and keeps no snapshot of it', async () => {
+    // Prepare
+    const { charge, read, statements } = books('2026-11-20T12:00:00Z');
+    charge('2026-11-02', 1, 43_600);
+    const first = await read('2026-11');
+    charge('2026-11-19', 1, 43_600);
+    // Act
+    const second = await read('2026-11');
+    // Assess
+    expect(first.status).toBe('open');
+    expect(second.status).toBe('open');
+    expect(second.statements[0].totals.messages).toBe(2);
+    expect(second.lines_sha256).not.toBe(first.lines_sha256);
+    // Only closed months are kept: October (for November's adjustments), and September before it (for October's)
+    expect([...statements.kept.keys()]).toEqual(['7|2026-09', '7|2026-10']);
+  });
+
+  it('never changes a closed month after its first read; a late charge is an adjustment on the next month', async () => {
+    // Prepare: October charged, read on 5 November (closed), then a late October charge reaches the ledger
+    const { charge, read, statements, clock } = books('2026-11-05T08:00:00Z');
+    charge('2026-10-10', 10, 43_600);
+    const closed = await read('2026-10');
+    charge('2026-10-30', 3, 43_600);
+    charge('2026-10-30', 1, 8_000, { category: 'utility' });
+    charge('2026-11-04', 2, 43_600);
+    // Act
+    clock.now = at('2026-11-28T09:00:00Z');
+    const again = await read('2026-10');
+    const november = await read('2026-11');
+    // Assess: October unchanged (lines, hash); November bills the late charges per market × category
+    expect(closed.status).toBe('closed');
+    expect(again).toEqual(closed);
+    expect(closed.statements[0].totals).toEqual({ messages: 10, billable: 10, amount: 0.436 });
+    expect(statements.kept.has('7|2026-10')).toBe(true);
+    expect(november.status).toBe('open');
+    expect(november.statements[0].lines).toEqual([
+      { kind: 'charge', market: 'Mexico', category: 'marketing', unit_price: 43_600, messages: 2, billable: 2, amount: 0.0872 },
+      {
+        kind: 'adjustment',
+        market: 'Mexico',
+        category: 'marketing',
+        of_month: '2026-10',
+        unit_price: 43_600,
+        messages: 3,
+        billable: 3,
+        amount: 0.1308,
+      },
+      {
+        kind: 'adjustment',
+        market: 'Mexico',
+        category: 'utility',
+        of_month: '2026-10',
+        unit_price: 8_000,
+        messages: 1,
+        billable: 1,
+        amount: 0.008,
+      },
+    ]);
+    expect(november.statements[0].totals.amount).toBe(0.226);
+  });
+
+  it('keeps the month before when the next is read first, so its late charges still become adjustments', async () => {
+    // Prepare: October never read; November read on the 10th (October closed then) keeps October's snapshot
+    const { charge, read, statements, clock } = books('2026-11-10T00:00:00Z');
+    charge('2026-10-10', 1, 43_600);
+    await read('2026-11');
+    charge('2026-10-31', 1, 43_600);
+    // Act
+    clock.now = at('2026-11-11T00:00:00Z');
+    const november = await read('2026-11');
+    const october = await read('2026-10');
+    // Assess
+    expect(statements.kept.has('7|2026-10')).toBe(true);
+    expect(october.statements[0].totals.messages).toBe(1);
+    expect(november.statements[0].lines.filter((l) => l.kind === 'adjustment').map((l) => l.messages)).toEqual([1]);
+  });
+
+  it('freezes a closed month’s adjustments too: the month closed on the 3rd keeps what it billed', async () => {
+    // Prepare: October closed and kept; a late October charge; November closes on 3 December
+    const { charge, read, clock } = books('2026-11-05T00:00:00Z');
+    charge('2026-10-10', 1, 43_600);
+    await read('2026-10');
+    charge('2026-10-31', 2, 43_600);
+    clock.now = at('2026-12-03T00:00:00Z');
+    const closed = await read('2026-11');
+    // Act: another late October charge after November closed
+    charge('2026-10-31', 5, 43_600);
+    const again = await read('2026-11');
+    // Assess
+    expect(closed.status).toBe('closed');
+    expect(again).toEqual(closed);
+    expect(closed.statements[0].lines.map((l) => [l.kind, l.messages])).toEqual([['adjustment', 2]]);
+  });
+});
+
+describe('who reads a statement and what they see (decisions §27)', () => {
+  it('refuses another client’s agent (403), an unknown client (404), a bad or future month (400)', async () => {
+    // Prepare
+    const { deps } = books('2026-11-20T12:00:00Z');
+    // Act / Assess
+    await expect(statement(deps, callerOf(8), { client_id: 7, month: '2026-10' })).rejects.toThrow(Forbidden);
+    await expect(statement(deps, bspCaller(), { client_id: 999, month: '2026-10' })).rejects.toThrow(NotFound);
+    await expect(statement(deps, callerOf(7), { client_id: 7, month: '2026-13' })).rejects.toThrow(InvalidRequest);
+    await expect(statement(deps, callerOf(7), { client_id: 7, month: '2026-12' })).rejects.toThrow('2026-12 is in the future');
+  });
+
+  it('bills a client with a price list at its price: its agent sees the price only, BSP_CN the cost and margin too', async () => {
+    // Prepare: a list from 2026-10-01; a day priced at 0.05 for a cost of 0.0436
+    const { charge, read } = books('2026-11-20T12:00:00Z', [{ effective_from: '2026-10-01', currency: 'USD' }]);
+    charge('2026-10-12', 10, 43_600, { price_micros: 500_000, price_currency: 'USD' });
+    // Act
+    const agent = await read('2026-10');
+    const bsp = await read('2026-10', bspCaller());
+    // Assess
+    expect(agent.statements[0].lines[0]).toEqual({
+      kind: 'charge',
+      market: 'Mexico',
+      category: 'marketing',
+      unit_price: 50_000,
+      messages: 10,
+      billable: 10,
+      amount: 0.5,
+    });
+    expect(JSON.stringify(agent)).not.toMatch(/cost|margin/);
+    expect(bsp.statements[0].lines[0]).toMatchObject({ amount: 0.5, cost: 0.436, margin: 0.064 });
+    expect(bsp.statements[0].totals).toEqual({ messages: 10, billable: 10, amount: 0.5, cost: 0.436, margin: 0.064 });
+    expect(bsp.price_list_versions).toEqual(['2026-10-01']);
+    expect(bsp.lines_sha256).toBe(agent.lines_sha256);
+  });
+});
+
+describe('a statement as CSV and PDF (decisions §27)', () => {
+  it('holds the JSON’s lines and totals in its CSV and its PDF', async () => {
+    // Prepare
+    const { charge, read } = books('2026-11-20T12:00:00Z');
+    charge('2026-10-01', 7, 43_600);
+    charge('2026-10-02', 3, 8_000, { category: 'utility', market: 'Rest of Central & Eastern Europe' });
+    charge('2026-10-03', 2, 20_000, { currency: 'EUR' });
+    const body = await read('2026-10', bspCaller());
+    // Act
+    const csv = statementCsv(body);
+    const pdf = await statementPdf(body);
+    const { text, pages } = await pdfText(pdf);
+    // Assess: a total row a currency with the JSON's totals; the PDF says the same, with client, period and hash
+    const rows = csv
+      .trim()
+      .split('\r\n')
+      .map((line) => line.split(','));
+    const header = rows[0];
+    const totals = rows.filter((row) => row[header.indexOf('kind')] === 'total');
+    expect(totals.map((row) => [row[header.indexOf('currency')], Number(row[header.indexOf('amount')])])).toEqual(
+      body.statements.map((s) => [s.currency, s.totals.amount]),
+    );
+    expect(rows).toHaveLength(1 + 3 + 2);
+    expect(pages).toBe(1);
+    for (const s of body.statements) expect(text).toContain(`Total ${s.currency}: ${s.totals.amount.toFixed(6)}`);
+    expect(text).toContain('Acme');
+    expect(text).toContain('2026-10-01 to 2026-10-31');
+    expect(text).toContain(body.lines_sha256);
+    expect(text).toContain('meta-2026-10-01-USD');
+  });
+
+  it('runs onto more pages when a month has many lines', async () => {
+    // Prepare: 90 markets
+    const { charge, read } = books('2026-11-20T12:00:00Z');
+    for (let i = 0; i < 90; i++) charge('2026-10-07', 1, 40_000 + i, { market: `Market ${i}` });
+    const body = await read('2026-10');
+    // Act
+    const { text, pages } = await pdfText(await statementPdf(body));
+    // Assess
+    expect(body.statements[0].lines.length).toBeGreaterThan(28);
+    expect(pages).toBeGreaterThan(1);
+    expect(text).toContain(`Total USD: ${body.statements[0].totals.amount.toFixed(6)}`);
+  });
+});
