@@ -133,6 +133,17 @@ describe('sending at production rates (decisions §19)', () => {
     console.info(
       `production rates: the ledger took ${ledger.units} units in ${ledger.writes} writes for 1,600 messages; hottest ledger item ${JSON.stringify(ledger.items[0])}`,
     );
+    // The client's month (decisions §27): spent and released on its shards, no shard above 1 write per 20 messages
+    const client = (await call('GET', `/_local/writes?prefix=${encodeURIComponent(`CLIENT#${CLIENT}`)}`)).body as {
+      items: { sk: string; writes: number; units: number }[];
+    };
+    const budget = client.items.filter((item) => item.sk.startsWith('BUDGET#'));
+    const budgetWrites = budget.reduce((sum, item) => sum + item.writes, 0);
+    expect(budget.length).toBeGreaterThan(0);
+    expect(budget[0].writes / 1600).toBeLessThanOrEqual(0.05);
+    console.info(
+      `production rates: the client's budget month took ${budgetWrites} writes for 1,600 messages; hottest budget item ${JSON.stringify(budget[0])}`,
+    );
     // What Meta would see: every message accepted once, and hardly any refused for throughput
     const seen = await timesOf(STANDARD.id, [...first, ...second]);
     expect(seen.recipients).toHaveLength(1600);

@@ -78,7 +78,7 @@ describe('a status batch’s transactions', () => {
 });
 
 describe('a ledger item', () => {
-  it('stays under 400 KB with every market and category of every card on one number’s day, in two currencies', () => {
+  it('stays under 400 KB with every market and category of every card on one number’s day, in two currencies, priced', () => {
     // Prepare: one charge for each market of every card and each of Meta's categories, in the WABA's currency
     // and (a WABA's currency changes only by a new WABA: this is more than a day can hold) a second one
     const markets = new Set(rateCards.all().flatMap((card) => Object.keys(card.markets)));
@@ -104,9 +104,10 @@ describe('a ledger item', () => {
             market,
             micros: 1,
             currency,
+            price: { micros: 1, currency: 'EUR' },
             ...(mismatch && { currency_mismatch: true as const }),
           };
-          entries.set(ledgerKey(charge), { messages: 999_999_999, billable: 999_999_999, micros: 999_999_999_999 });
+          entries.set(ledgerKey(charge), { messages: 999_999_999, billable: 999_999_999, micros: 999_999_999_999, price: 999_999_999_999 });
         }
     // Act
     const { Update } = ledgerUpdate(
