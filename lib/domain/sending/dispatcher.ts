@@ -342,8 +342,9 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
             log.warn('send stopped: the template may no longer be sent', { code: outcome.code });
           }
           // The person stopped marketing from this business (131050): on the client's list from now on (decisions §25).
-          if (outcome.kind === 'failed' && outcome.code === OPTED_OUT && deps.suppressions) {
-            const phone = recipientDigits(job.recipients[p.position].to);
+          const to = job.recipients[p.position].to;
+          if (outcome.kind === 'failed' && outcome.code === OPTED_OUT && deps.suppressions && to !== undefined) {
+            const phone = recipientDigits(to);
             await deps.suppressions.add(job.client_id, { phone, source: '131050', at: new Date(clock.now()).toISOString() });
           }
           outcomes.set(p.position, outcome);
