@@ -11,7 +11,8 @@ import type { EventPublisher, OutboxStore } from './ports/delivery.ts';
 import type { JobQueue, DeliveryStatuses, SendRecords } from './ports/sending.ts';
 import type { DirectoryStore } from './ports/directory.ts';
 import type { PriceLists, VolumeTiers } from './ports/costs.ts';
-import type { BillingCurrencies } from './ports/upstream.ts';
+import type { BillingCurrencies, MarketingOnboardings } from './ports/upstream.ts';
+import { onboardedByMeta } from './send-people.ts';
 import type { SuppressionStore, TemplatePauses } from './ports/consent.ts';
 import type { TemplateRecords, TemplateRevision } from './ports/templates.ts';
 import type { ThroughputStore } from './ports/pacing.ts';
@@ -70,6 +71,8 @@ export type MetaNotification =
       effective_month?: string;
       region?: string;
     }
+  /** The WABA's business accepted the Marketing Messages API's terms (`MM_LITE_TERMS_SIGNED`, decisions §28). */
+  | { kind: 'mm_onboarded'; waba_id: string; at: number }
   | {
       kind: 'message_status';
       message_id: string;
@@ -153,6 +156,8 @@ export interface ApplyNotificationDeps {
   tiers?: VolumeTiers;
   /** Each client's price lists: a charge gets its price beside its cost (decisions §27). */
   priceLists?: Pick<PriceLists, 'lists'>;
+  /** Each WABA's onboarding to the Marketing Messages API (decisions §28). */
+  onboardings?: MarketingOnboardings;
   log: Log;
 }
 
@@ -296,6 +301,7 @@ export async function applyNotifications(
     else if (n.kind === 'number_quality') outcomes[at] = await applyToNumber(own, n);
     else if (n.kind === 'inbound_message') outcomes[at] = await applyInbound(own, n);
     else if (n.kind === 'pricing_tier') outcomes[at] = await reachedTier(own, n);
+    else if (n.kind === 'mm_onboarded') outcomes[at] = await onboardedByMeta(own, n.waba_id, n.at);
     else {
       if (n.kind === 'template_status') await applyPause(own, n);
       outcomes[at] = await applyToTemplate(own, n, now, correlationId);

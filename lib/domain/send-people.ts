@@ -166,3 +166,11 @@ export async function marketingApiOf(
     ]);
   return undefined;
 }
+
+/** Meta's `MM_LITE_TERMS_SIGNED` webhook (decisions §28): the WABA's MARKETING sends go through the MM API from now on. */
+export async function onboardedByMeta(deps: { onboardings?: MarketingOnboardings }, wabaId: string, atMs: number) {
+  if (!deps.onboardings) return 'ignored' as const;
+  if ((await deps.onboardings.get(wabaId))?.onboarded) return 'unchanged' as const;
+  await deps.onboardings.put(wabaId, { onboarded: true, source: 'webhook', at: new Date(atMs).toISOString() });
+  return 'applied' as const;
+}
