@@ -210,6 +210,12 @@ async function applyToTemplate(
 }
 
 /**
+ * Who a status prices (decisions §28): the recipient's digits, else its BSUID (`recipient_user_id`, where the
+ * status carries one: the market of its prefix).
+ */
+const pricedPerson = (n: { recipient?: string }) => n.recipient || (n as { recipient_user_id?: string }).recipient_user_id || n.recipient;
+
+/**
  * Message statuses counted on the sends they belong to, found by the reference each message carried: the
  * statuses of one send are applied together, so its counts take one write per batch, not one per status.
  */
@@ -231,7 +237,7 @@ async function applyToSends(
     bySend.set(reference.sendId, group);
   }
   for (const [sendId, group] of bySend) {
-    const priced = group.filter(({ n }) => n.pricing && n.recipient !== undefined);
+    const priced = group.filter(({ n }) => n.pricing && pricedPerson(n) !== undefined);
     const account = await deps.sends.accountOf(sendId);
     const price = await chargerFor(
       deps,
@@ -248,7 +254,8 @@ async function applyToSends(
       sendId,
       group.map(({ n, block, index }) => {
         // The day and price are the status's: a billable message costs the card's price on the day it is delivered.
-        const status = n.pricing && n.recipient !== undefined ? price(n.pricing, n.recipient, n.at) : undefined;
+        const person = pricedPerson(n);
+        const status = n.pricing && person !== undefined ? price(n.pricing, person, n.at) : undefined;
         return {
           block,
           index,
@@ -256,7 +263,7 @@ async function applyToSends(
           change: (state) => deliveryChange(state, n.status, n.error, status?.charge),
           ...(status && { chargedAt: n.at }),
           ...(status?.tierVolume && { tierVolume: status.tierVolume }),
-          ...reservedOf(n.recipient),
+          ...reservedOf(person),
         };
       }),
       group[0].n.waba_id,

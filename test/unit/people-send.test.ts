@@ -6,7 +6,10 @@ import type { MessageAnswer } from '#lib/domain/ports/upstream.ts';
 import { rateCards } from '#lib/domain/pricing/cards/index.ts';
 import { isResent } from '#lib/domain/resend.ts';
 import { dryRunSend, sendTemplate } from '#lib/domain/send.ts';
-import { marketingApiOf, refusesBsuid } from '#lib/domain/send-people.ts';
+import { marketingApiOf, onboardedByMeta, refusesBsuid } from '#lib/domain/send-people.ts';
+import { notificationsOf } from '#lib/adapters/meta/webhook-payload.ts';
+import { EMULATOR_TOKEN, GraphEmulator } from '../../local/standins/graph/emulator.ts';
+import { DEMO_FIXTURE } from '../support/memory/world.ts';
 import { recipientStatus, recipientsIn } from '#lib/domain/send-recipients.ts';
 import { NO_COUNTS } from '#lib/domain/send-status.ts';
 import { type DispatchJob, markRepeats } from '#lib/domain/sending/job.ts';
@@ -46,7 +49,7 @@ describe('recipients by number, BSUID or both (decisions §28)', () => {
     // Prepare: +52 1 555 000 0001 is known to be BSUID_1
     const pairs = new Map([
       ['p:5215550000001', { phone: '5215550000001', user_id: BSUID_1 }],
-      ['u:' + BSUID_1, { phone: '5215550000001', user_id: BSUID_1 }],
+      [`u:${BSUID_1}`, { phone: '5215550000001', user_id: BSUID_1 }],
     ]);
     const recipients = [
       { to: '+52 1 555 000 0001' },
@@ -293,5 +296,82 @@ describe('the Marketing Messages API (decisions §28)', () => {
     expect(refused).toBeInstanceOf(InvalidRequest);
     const [job] = world.queue.sent as unknown as DispatchJob[];
     expect(job).toMatchObject({ marketing_api: 'mm', message_send_ttl_seconds: 86_400 });
+  });
+
+  it('reads Meta’s MM_LITE_TERMS_SIGNED account_update as the WABA onboarded, once', async () => {
+    // Prepare
+    const onboardings = new MemoryMarketingOnboardings();
+    const change = {
+      waba_id: 'w-1',
+      at: Date.parse(AT),
+      field: 'account_update',
+      value: { event: 'MM_LITE_TERMS_SIGNED', waba_info: { waba_id: 'w-2', owner_business_id: 'b-1' } },
+    };
+    // Act
+    const [notification] = notificationsOf(change);
+    const first = await onboardedByMeta({ onboardings }, 'w-2', change.at);
+    const again = await onboardedByMeta({ onboardings }, 'w-2', change.at);
+    // Assess
+    expect(notification).toEqual({ kind: 'mm_onboarded', waba_id: 'w-2', at: change.at });
+    expect([first, again]).toEqual(['applied', 'unchanged']);
+    expect(await onboardings.get('w-2')).toEqual({ onboarded: true, source: 'webhook', at: AT });
+  });
+
+  it('emulates /marketing_messages: marketing_lite once onboarded, a fallback or STRICT’s refusal before, 131062 for a BSUID', async () => {
+    // Prepare: the demo WABA's promo approved; a message of it by BSUID
+    const emulator = new GraphEmulator(DEMO_FIXTURE);
+    emulator.model.findTemplate('9003')!.template.status = 'APPROVED';
+    const post = async (path: string, body: unknown) => {
+      const answer = await emulator.fetch(`http://graph/v21.0/${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${EMULATOR_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: answer.status, body: (await answer.json()) as Record<string, any> };
+    };
+    const promo = {
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      recipient: BSUID_1,
+      type: 'template',
+      template: {
+        name: 'summer_promo',
+        language: { code: 'en_US' },
+        components: [
+          { type: 'header', parameters: [{ type: 'text', text: 'Ana' }] },
+          { type: 'body', parameters: [{ type: 'text', text: '20%' }] },
+        ],
+      },
+    };
+    const code = [{ type: 'text', text: '123456' }];
+    const otp = {
+      ...promo,
+      template: {
+        name: 'login_code',
+        language: { code: 'en_US' },
+        components: [
+          { type: 'body', parameters: code },
+          { type: 'button', sub_type: 'url', index: '0', parameters: code },
+        ],
+      },
+    };
+    // Act
+    const strict = await post('110001/marketing_messages', { ...promo, product_policy: 'STRICT' });
+    const fallback = await post('110001/marketing_messages', promo);
+    const fellBack = emulator.model.sent.at(-1)!;
+    const control = await emulator.fetch('http://graph/_emulator/wabas/100200300/marketing-messages', {
+      method: 'POST',
+      body: JSON.stringify({ onboarded: true }),
+    });
+    const mm = await post('110001/marketing_messages', promo);
+    const refused = await post('110001/messages', otp);
+    // Assess
+    expect(strict.status).toBe(400);
+    expect(fallback.body.contacts).toEqual([{ input: BSUID_1, user_id: BSUID_1 }]);
+    expect(emulator.pricing.pricingOf(fellBack)).toMatchObject({ category: 'marketing' });
+    expect(control.status).toBe(200);
+    expect(mm.status).toBe(200);
+    expect(emulator.pricing.pricingOf(emulator.model.sent.at(-1)!)).toMatchObject({ category: 'marketing_lite' });
+    expect(refused).toMatchObject({ status: 400, body: { error: { code: 131062 } } });
   });
 });
