@@ -182,7 +182,7 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
   /** How long a job crowded off its number waits (lanes.ts): its own send's recipients ahead of it count. */
   const crowdedWait = (freeInMs: number) => {
     const c = latest.counts;
-    const settled = c ? c.sent + c.failed + c.expired + c.cancelled + c.duplicates_removed + (c.suppressed ?? 0) : 0;
+    const settled = c ? c.sent + c.failed + (c.capped ?? 0) + c.expired + c.cancelled + c.duplicates_removed + (c.suppressed ?? 0) : 0;
     return crowdedWaitMs(freeInMs, job.first_index - settled, intervalMs);
   };
   /**
