@@ -18,7 +18,10 @@ type Resend = { sendId: string; which: ResendWhich };
 const resendOnce = idempotent(
   table,
   ({ body, newSendId, caller }: { scope: string; key: string; body: Resend; newSendId: string; caller: Caller }) =>
-    resendSend({ ...stores, upstream: graphUpstream(), currencies: graphUpstream() }, caller, { ...body, newSendId }),
+    resendSend({ ...stores, upstream: graphUpstream(), currencies: graphUpstream(), marketing: graphUpstream() }, caller, {
+      ...body,
+      newSendId,
+    }),
 );
 
 export const handler = httpFunction(ResendSend, {
@@ -28,13 +31,16 @@ export const handler = httpFunction(ResendSend, {
     const request = { sendId: path.send_id, which: body.which };
     const accepted =
       idempotencyKey === undefined
-        ? await resendSend({ ...stores, upstream: graphUpstream(), currencies: graphUpstream() }, caller, { ...request, newSendId })
+        ? await resendSend({ ...stores, upstream: graphUpstream(), currencies: graphUpstream(), marketing: graphUpstream() }, caller, {
+            ...request,
+            newSendId,
+          })
         : await resendOnce({ scope: String(caller.clientId), key: idempotencyKey, body: request, newSendId, caller }, context);
     countMetrics({ SendsAccepted: 1 });
     return accepted;
   },
   dryRun: ({ path, body, caller }) =>
-    dryRunResend({ ...stores, upstream: graphUpstream(), currencies: graphUpstream() }, caller, {
+    dryRunResend({ ...stores, upstream: graphUpstream(), currencies: graphUpstream(), marketing: graphUpstream() }, caller, {
       sendId: path.send_id,
       which: body.which,
     }),

@@ -18,7 +18,10 @@ const stores = sendStores(table);
 const sendOnce = idempotent(
   table,
   ({ body, sendId, caller }: { scope: string; key: string; body: { pathDid: string; body: SendInput }; sendId: string; caller: Caller }) =>
-    sendTemplate({ ...stores, upstream: graphUpstream(), currencies: graphUpstream() }, caller, { ...body, sendId }),
+    sendTemplate({ ...stores, upstream: graphUpstream(), currencies: graphUpstream(), marketing: graphUpstream() }, caller, {
+      ...body,
+      sendId,
+    }),
 );
 
 export const handler = httpFunction(
@@ -30,7 +33,10 @@ export const handler = httpFunction(
       return accepted;
     },
     dryRun: ({ path, body, caller }) =>
-      dryRunSend({ ...stores, upstream: graphUpstream(), currencies: graphUpstream() }, caller, { pathDid: path.did, ...body }),
+      dryRunSend({ ...stores, upstream: graphUpstream(), currencies: graphUpstream(), marketing: graphUpstream() }, caller, {
+        pathDid: path.did,
+        ...body,
+      }),
   },
   { owners: stores },
 );
@@ -40,7 +46,11 @@ function send({ path, body, caller, idempotencyKey, context }: RouteInput<typeof
   // The send's id correlates this request with every line its dispatch writes.
   logger.appendKeys({ send_id: sendId, correlation_id: sendId });
   if (idempotencyKey === undefined)
-    return sendTemplate({ ...stores, upstream: graphUpstream(), currencies: graphUpstream() }, caller, { pathDid: path.did, body, sendId });
+    return sendTemplate({ ...stores, upstream: graphUpstream(), currencies: graphUpstream(), marketing: graphUpstream() }, caller, {
+      pathDid: path.did,
+      body,
+      sendId,
+    });
   const scope = String(actingClient(caller, body.client_id));
   return sendOnce({ scope, key: idempotencyKey, body: { pathDid: path.did, body }, sendId, caller }, context);
 }

@@ -1,5 +1,6 @@
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
+import { DynamoMarketingOnboardings } from '#lib/adapters/dynamo/marketing-onboardings.ts';
 import { DynamoTemplatePauses } from '#lib/adapters/dynamo/template-pauses.ts';
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
 import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
@@ -36,6 +37,7 @@ const stores = {
   currencies: graphUpstream(),
   tiers: new DynamoVolumeTiers(table),
   priceLists: new KeptPriceLists(new DynamoPriceListStore(table)),
+  onboardings: new DynamoMarketingOnboardings(table),
 };
 /**
  * A status that overtook its block comes back after 2 s, doubling to at most a minute: the queue's 10 receives

@@ -10,7 +10,9 @@ import { placeholders } from './template-rules/placeholders.ts';
 export interface CloudMessage {
   messaging_product: 'whatsapp';
   recipient_type: 'individual';
-  to: string;
+  /** A phone number; a recipient known by BSUID alone goes by `recipient` (decisions §28, upstream-facts §9.A6). */
+  to?: string;
+  recipient?: string;
   type: 'template';
   template: { name: string; language: { code: string }; components?: Record<string, unknown>[] };
 }
@@ -127,7 +129,7 @@ export function cloudMessage(job: DispatchJob, recipient: JobRecipient, options:
   return {
     messaging_product: 'whatsapp',
     recipient_type: 'individual',
-    to: recipient.to,
+    ...(recipient.to !== undefined ? { to: recipient.to } : { recipient: recipient.user_id }),
     type: 'template',
     template: { name: job.template.name, language: { code: job.template.language }, ...(components.length && { components }) },
   };

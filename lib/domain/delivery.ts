@@ -5,6 +5,11 @@
  */
 export type DeliveryReport = 'sent' | 'delivered' | 'read' | 'failed';
 
+/** Meta's per-user marketing limit (131049, upstream-facts §9.C): such a failure counts `capped`, apart from `failed`. */
+export const CAPPED = '131049';
+/** The count a failure with this code moves: `capped` for Meta's per-user limit, else `failed` (decisions §28). */
+export const failureCount = (code: string) => (code === CAPPED ? 'capped' : 'failed');
+
 /** What is known of one message: reached the device, was read, or failed after acceptance (with why). */
 export interface DeliveryState {
   /** Meta holds it for quality assessment (decisions §25) until a status moves it on. */
@@ -45,7 +50,7 @@ export interface MessageCharge {
 export interface DeliveryChange {
   next: DeliveryState;
   /** How the send's `sent`, `failed`, `delivered`, `read` and `held` counts move. */
-  counts: Partial<Record<'sent' | 'failed' | 'delivered' | 'read' | 'held', number>>;
+  counts: Partial<Record<'sent' | 'failed' | 'capped' | 'delivered' | 'read' | 'held', number>>;
   /** The error tally: +1 for a failure counted, -1 for one taken back. */
   errors: { code: string; title: string; count: 1 | -1 }[];
   /** The message's charge, the one time it becomes delivered with its pricing known. */
@@ -88,7 +93,7 @@ export function deliveryChange(
     const why = error ?? { code: 'unknown', title: 'The upstream reported a failure without an error' };
     next.failed = why;
     add(counts, 'sent', -1);
-    add(counts, 'failed', 1);
+    add(counts, failureCount(why.code), 1);
     errors.push({ ...why, count: 1 });
     return { next, counts, errors, settles: true };
   }
@@ -111,7 +116,7 @@ export function deliveryChange(
   if (state.failed) {
     delete next.failed;
     add(counts, 'sent', 1);
-    add(counts, 'failed', -1);
+    add(counts, failureCount(state.failed.code), -1);
     errors.push({ ...state.failed, count: -1 });
   }
   // The first delivery settles it; a delivery after a failure was settled by the failure.

@@ -11,7 +11,8 @@ import type { EventPublisher, OutboxStore } from './ports/delivery.ts';
 import type { JobQueue, DeliveryStatuses, SendRecords } from './ports/sending.ts';
 import type { DirectoryStore } from './ports/directory.ts';
 import type { PriceLists, VolumeTiers } from './ports/costs.ts';
-import type { BillingCurrencies } from './ports/upstream.ts';
+import type { BillingCurrencies, MarketingOnboardings } from './ports/upstream.ts';
+import { onboardedByMeta } from './send-people.ts';
 import type { SuppressionStore, TemplatePauses } from './ports/consent.ts';
 import type { TemplateRecords, TemplateRevision } from './ports/templates.ts';
 import type { ThroughputStore } from './ports/pacing.ts';
@@ -62,6 +63,8 @@ export type MetaNotification =
     }
   /** A WABA reached another volume tier of a market's pricing category (decisions §26): the ledger's count raised. */
   | ({ kind: 'pricing_tier' } & TierUpdate)
+  /** The WABA's business accepted the Marketing Messages API's terms (`MM_LITE_TERMS_SIGNED`, decisions §28). */
+  | { kind: 'mm_onboarded'; waba_id: string; at: number }
   | {
       kind: 'message_status';
       message_id: string;
@@ -145,6 +148,8 @@ export interface ApplyNotificationDeps {
   tiers?: VolumeTiers;
   /** Each client's price lists: a charge gets its price beside its cost (decisions §27). */
   priceLists?: Pick<PriceLists, 'lists'>;
+  /** Each WABA's onboarding to the Marketing Messages API (decisions §28). */
+  onboardings?: MarketingOnboardings;
   log: Log;
 }
 
@@ -197,6 +202,12 @@ async function applyToTemplate(
 }
 
 /**
+ * Who a status prices (decisions §28): the recipient's digits, else its BSUID (`recipient_user_id`, where the
+ * status carries one: the market of its prefix).
+ */
+const pricedPerson = (n: { recipient?: string }) => n.recipient || (n as { recipient_user_id?: string }).recipient_user_id || n.recipient;
+
+/**
  * Message statuses counted on the sends they belong to, found by the reference each message carried: the
  * statuses of one send are applied together, so its counts take one write per batch, not one per status.
  */
@@ -218,7 +229,7 @@ async function applyToSends(
     bySend.set(reference.sendId, group);
   }
   for (const [sendId, group] of bySend) {
-    const priced = group.filter(({ n }) => n.pricing && n.recipient !== undefined);
+    const priced = group.filter(({ n }) => n.pricing && pricedPerson(n) !== undefined);
     const account = await deps.sends.accountOf(sendId);
     const price = await chargerFor(
       deps,
@@ -235,7 +246,8 @@ async function applyToSends(
       sendId,
       group.map(({ n, block, index }) => {
         // The day and price are the status's: a billable message costs the card's price on the day it is delivered.
-        const status = n.pricing && n.recipient !== undefined ? price(n.pricing, n.recipient, n.at) : undefined;
+        const person = pricedPerson(n);
+        const status = n.pricing && person !== undefined ? price(n.pricing, person, n.at) : undefined;
         return {
           block,
           index,
@@ -243,7 +255,7 @@ async function applyToSends(
           change: (state) => deliveryChange(state, n.status, n.error, status?.charge),
           ...(status && { chargedAt: n.at }),
           ...(status?.tierVolume && { tierVolume: status.tierVolume }),
-          ...reservedOf(n.recipient),
+          ...reservedOf(person),
         };
       }),
       group[0].n.waba_id,
@@ -288,6 +300,7 @@ export async function applyNotifications(
     else if (n.kind === 'number_quality') outcomes[at] = await applyToNumber(own, n);
     else if (n.kind === 'inbound_message') outcomes[at] = await applyInbound(own, n);
     else if (n.kind === 'pricing_tier') outcomes[at] = await reachedTier(own, n);
+    else if (n.kind === 'mm_onboarded') outcomes[at] = await onboardedByMeta(own, n.waba_id, n.at);
     else {
       if (n.kind === 'template_status') await applyPause(own, n);
       outcomes[at] = await applyToTemplate(own, n, now, correlationId);

@@ -34,7 +34,11 @@ function resendBody(original: SendRecord, caller: Caller, recipients: StoredReci
     ...(original.campaignId !== undefined && { campaignId: original.campaignId }),
     ...(caller.isBsp && { client_id: original.client_id }),
     ...original.request,
-    recipients: recipients.map((r) => ({ to: r.to, ...(r.params && { params: r.params }) })),
+    recipients: recipients.map((r) => ({
+      ...(r.to !== '' && { to: r.to }),
+      ...(r.user_id && { user_id: r.user_id }),
+      ...(r.params && { params: r.params }),
+    })),
   };
 }
 

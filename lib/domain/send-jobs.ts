@@ -76,6 +76,7 @@ function recipientBlocks(send: SendRecord, jobs: DispatchJob[]) {
     return {
       ref,
       to: recipients.map((r) => r.to),
+      ...(recipients.some((r) => r.user_id !== undefined) && { user_ids: recipients.map((r) => r.user_id) }),
       repeats: recipients.map((r) => r.duplicate_of),
       ...(suppressed.length > 0 && { suppressed }),
       params: recipients.map((r) => r.params),

@@ -3,7 +3,8 @@ import { BLOCK } from './sending/claims.ts';
 import { NotFound } from './errors.ts';
 import { type PageRequest, resolvePage } from './paging.ts';
 import type { RecipientBlockRef, SendCounts, RecipientLists, SendRecord, SendRecords, StoredRecipient } from './ports/sending.ts';
-import { visibleSend } from './send-status.ts';
+import { NO_COUNTS, visibleSend } from './send-status.ts';
+import { CAPPED } from './delivery.ts';
 import { fromMicros } from './pricing/rate-card.ts';
 import { type MoneyShown, moneyShown } from './pricing/visibility.ts';
 
@@ -14,6 +15,7 @@ export const RECIPIENT_STATUSES = [
   'delivered',
   'read',
   'failed',
+  'capped',
   'expired',
   'cancelled',
   'duplicate',
@@ -42,17 +44,21 @@ export function blocksOf(send: Pick<SendRecord, 'total' | 'job_firsts'>): Recipi
 export function recipientStatus(recipient: StoredRecipient): RecipientStatus {
   const outcome = recipient.outcome;
   if (!outcome) return 'pending';
+  // Meta's per-user marketing limit (131049) is `capped`, apart from `failed` (decisions §28).
+  if (outcome.kind === 'failed') return outcome.code === CAPPED ? 'capped' : 'failed';
   if (outcome.kind !== 'sent') return outcome.kind;
   const delivery = recipient.delivery ?? (outcome.held ? { held: true } : {});
   if (delivery.read) return 'read';
   if (delivery.delivered) return 'delivered';
-  if (delivery.failed) return 'failed';
+  if (delivery.failed) return delivery.failed.code === CAPPED ? 'capped' : 'failed';
   return delivery.held ? 'held' : 'sent';
 }
 
 /** How many recipients are in a state: exact from the send's counts (`sent` counts delivered ones, `delivered` read ones). */
-export function recipientsIn(status: RecipientStatus, total: number, counts: SendCounts) {
-  const settled = counts.duplicates_removed + counts.suppressed + counts.expired + counts.sent + counts.failed + counts.cancelled;
+export function recipientsIn(status: RecipientStatus, total: number, given: SendCounts) {
+  const counts = { ...NO_COUNTS, ...given };
+  const settled =
+    counts.duplicates_removed + counts.suppressed + counts.expired + counts.sent + counts.failed + counts.capped + counts.cancelled;
   const totals: Record<RecipientStatus, number> = {
     pending: total - settled,
     sent: counts.sent - counts.delivered - (counts.held ?? 0),
@@ -60,6 +66,7 @@ export function recipientsIn(status: RecipientStatus, total: number, counts: Sen
     delivered: counts.delivered - counts.read,
     read: counts.read,
     failed: counts.failed,
+    capped: counts.capped,
     expired: counts.expired,
     cancelled: counts.cancelled,
     duplicate: counts.duplicates_removed,
@@ -75,14 +82,18 @@ function view(recipient: StoredRecipient, shown: MoneyShown) {
   const error =
     outcome?.kind === 'failed'
       ? { code: outcome.code, title: outcome.title }
-      : status === 'failed' && recipient.delivery?.failed
+      : (status === 'failed' || status === 'capped') && recipient.delivery?.failed
         ? recipient.delivery.failed
         : undefined;
+  // The username a status reported (decisions §28), where the status path kept one.
+  const username = (recipient.delivery as { username?: string } | undefined)?.username;
   return {
     index: recipient.index,
-    to: recipient.to,
+    ...(recipient.to !== '' && { to: recipient.to }),
+    ...(recipient.user_id && { user_id: recipient.user_id }),
+    ...(username && { username }),
     status,
-    ...(outcome?.kind === 'sent' && { message_id: outcome.message_id }),
+    ...(outcome?.kind === 'sent' && { message_id: outcome.message_id, api: outcome.api ?? ('cloud' as const) }),
     ...(error && { error }),
     ...(recipient.delivery?.pricing && { pricing: recipient.delivery.pricing }),
     ...(recipient.delivery?.pricing && shown.cost && { cost: fromMicros(recipient.delivery.cost_micros ?? 0) }),

@@ -10,7 +10,9 @@ import { placeholders } from './template-rules/placeholders.ts';
 
 /** One recipient of a send as the request names it. */
 export interface SendRecipient {
-  to: string;
+  /** A phone number, a BSUID, or both (decisions §28). */
+  to?: string;
+  user_id?: string;
   params?: RecipientParams;
 }
 

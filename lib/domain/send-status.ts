@@ -12,7 +12,8 @@ import { actingClient } from './tenancy.ts';
  */
 export function sendStatusOf(send: SendRecord, shown: MoneyShown = clientView(send.price_list !== undefined)) {
   const counts = { ...NO_COUNTS, ...send.counts };
-  const settled = counts.duplicates_removed + counts.suppressed + counts.expired + counts.sent + counts.failed + counts.cancelled;
+  const settled =
+    counts.duplicates_removed + counts.suppressed + counts.expired + counts.sent + counts.failed + counts.capped + counts.cancelled;
   const pending = Math.max(0, send.total - settled);
   return {
     send_id: send.send_id,
@@ -31,6 +32,7 @@ export function sendStatusOf(send: SendRecord, shown: MoneyShown = clientView(se
     delivered: counts.delivered,
     read: counts.read,
     failed: counts.failed,
+    capped: counts.capped,
     cancelled: counts.cancelled,
     pending,
     errors: send.errors ?? [],
@@ -95,6 +97,7 @@ export const NO_COUNTS: SendCounts = {
   expired: 0,
   sent: 0,
   failed: 0,
+  capped: 0,
   delivered: 0,
   read: 0,
   cancelled: 0,

@@ -6,17 +6,17 @@ import { type Estimate, estimateOf, inClientPrice } from './pricing/estimate.ts'
 import { listInForce } from './pricing/price-list.ts';
 import { BASE_CURRENCY, dayOf } from './pricing/rate-card.ts';
 import { recipientEstimate, reservationFor } from './pricing/reservation.ts';
-import { isImpossibleNumber } from './pricing/region.ts';
-import { type DispatchJob, isSendable, markRepeats, markSuppressed, recipientDigits, type SendHeader } from './sending/job.ts';
+import { type DispatchJob, isSendable, markRepeats, markSuppressed, personKey, recipientDigits, type SendHeader } from './sending/job.ts';
+import { bsuidRefusals, identityScopeOfChannel, impossibleNumbers, knownPairs, marketingApiOf, usMarketingPaused } from './send-people.ts';
 
 export type { ProductAction, RecipientParams, SendHeader } from './sending/job.ts';
 import type { DirectoryStore } from './ports/directory.ts';
 import type { JobQueue, SendScheduler, SendRecords, SendRequestOptions, RecipientLists, HeldJobs } from './ports/sending.ts';
 import type { SendingLimits } from './ports/pacing.ts';
 import type { BudgetStore, PriceLists } from './ports/costs.ts';
-import type { SuppressionStore } from './ports/consent.ts';
+import type { IdentityMap, SuppressionStore } from './ports/consent.ts';
 import type { TemplateListing } from './ports/templates.ts';
-import type { BillingCurrencies, TemplateUpstream } from './ports/upstream.ts';
+import type { BillingCurrencies, MarketingOnboardings, MarketingUpstream, TemplateUpstream } from './ports/upstream.ts';
 import { resolveProvider } from './provider.ts';
 import { NO_COUNTS } from './send-status.ts';
 import type { MetaTemplate } from './template-record.ts';
@@ -40,6 +40,9 @@ export interface SendInput {
   component?: { header: SendHeader };
   /** RFC 3339: when to send (decisions §22); absent, at once. */
   send_at?: string;
+  /** Which API a MARKETING send goes through, and its time to live there (decisions §28). */
+  marketing_api?: 'auto' | 'cloud' | 'mm';
+  ttl_seconds?: number;
 }
 
 export interface SendDeps {
@@ -56,6 +59,11 @@ export interface SendDeps {
   priceLists?: Pick<PriceLists, 'lists'>;
   /** Each WABA's billing currency: estimates are in it (decisions §26). */
   currencies?: BillingCurrencies;
+  /** The pairs of number and BSUID known to be one person (decisions §28): repeats are found per person. */
+  identities?: Pick<IdentityMap, 'pairsOf'>;
+  /** Each WABA's onboarding to the Marketing Messages API (decisions §28), kept and as Graph reports it. */
+  onboardings?: MarketingOnboardings;
+  marketing?: MarketingUpstream;
   now?: () => string;
 }
 
@@ -85,7 +93,13 @@ async function templateToSend(
 
 /** What a send is told before it goes (decisions §22): it is queued all the same. */
 export interface SendWarning {
-  code: 'messaging_limit_exceeded' | 'number_quality_red' | 'template_quality_red' | 'budget_80_percent' | 'numbers_not_valid_for_region';
+  code:
+    | 'messaging_limit_exceeded'
+    | 'number_quality_red'
+    | 'template_quality_red'
+    | 'budget_80_percent'
+    | 'numbers_not_valid_for_region'
+    | 'us_marketing_paused';
   message: string;
 }
 
@@ -97,10 +111,10 @@ async function sendWarnings(
   deps: Pick<SendDeps, 'upstream'>,
   provider: { wabaId: string; phoneNumberId?: string },
   template: MetaTemplate,
-  recipients: { to: string }[],
+  recipients: { to?: string; user_id?: string }[],
 ): Promise<SendWarning[]> {
   const limits = await deps.upstream.sendingLimits(provider.wabaId, provider.phoneNumberId).catch(() => ({}) as SendingLimits);
-  const unique = new Set(recipients.map((r) => recipientDigits(r.to))).size;
+  const unique = new Set(recipients.map(personKey)).size;
   const warnings: SendWarning[] = [];
   if (limits.messagingLimit !== undefined && unique > limits.messagingLimit)
     warnings.push({
@@ -166,6 +180,7 @@ export async function sendTemplate(
   const warnings = await sendWarnings(deps, provider, found, body.recipients);
 
   const createdAt = deps.now?.() ?? new Date().toISOString();
+  const api = await marketingApiOf(deps, provider.wabaId, found.category, body, Date.parse(createdAt));
   const sendAt = scheduledAt(body.send_at, Date.parse(createdAt));
   // The client's price list on the day the send goes: its estimate and reservation are in the client's price.
   const priceList = listInForce((await deps.priceLists?.lists(clientId)) ?? [], (sendAt ?? createdAt).slice(0, 10));
@@ -185,12 +200,18 @@ export async function sendTemplate(
     ...(body.attends && { attends: { ...body.attends, waitTime: body.attends.waitTime ?? 0 } }),
     ...(body.allow_duplicates !== undefined && { allow_duplicates: body.allow_duplicates }),
     ...(body.message_send_ttl_seconds !== undefined && { message_send_ttl_seconds: body.message_send_ttl_seconds }),
+    // A marketing TTL (decisions §28): nothing is sent after it.
+    ...(body.ttl_seconds !== undefined && {
+      message_send_ttl_seconds: Math.min(body.ttl_seconds, body.message_send_ttl_seconds ?? body.ttl_seconds),
+    }),
     ...(body.campaignId !== undefined && { campaignId: body.campaignId }),
+    ...(api && { marketing_api: api }),
     reservation,
   };
   // Repeats are found here, over the whole list (decisions §12): each job knows its repeats and sends none; so
   // are a MARKETING send's suppressed recipients (decisions §25).
-  const marked = markRepeats(body.recipients, body.allow_duplicates === true);
+  const pairs = await knownPairs(deps, identityScopeOfChannel(provider), body.recipients);
+  const marked = markRepeats(body.recipients, body.allow_duplicates === true, pairs);
   const repeats = marked.repeats;
   const { recipients, count: suppressedCount } = markSuppressed(
     marked.recipients,
@@ -204,7 +225,7 @@ export async function sendTemplate(
     firstIndex += recipients.length;
     return job;
   });
-  const digits = body.recipients.map((r) => recipientDigits(r.to));
+  const digits = body.recipients.map(personKey);
   const estimate = inClientPrice(
     estimateOf(rateCards, digits, found.category, Date.parse(createdAt), await billingCurrency(deps, provider.wabaId)),
     priceList,
@@ -213,7 +234,7 @@ export async function sendTemplate(
   );
   // Each recipient to be sent is reserved for the month the send goes in, in the budget's currency, before
   // anything is recorded; each gives its part back as it settles (decisions §27).
-  const reserved = recipients.filter(isSendable).reduce((sum, r) => sum + recipientEstimate(reservation, recipientDigits(r.to)), 0);
+  const reserved = recipients.filter(isSendable).reduce((sum, r) => sum + recipientEstimate(reservation, personKey(r)), 0);
   const budget = await reserveBudget(deps, clientId, reserved, reservation.month);
   if (budget.warning) warnings.push(budget.warning);
   try {
@@ -256,18 +277,23 @@ export async function sendTemplate(
 }
 
 /**
- * The digits of a MARKETING send's recipients that are on the client's suppression list (decisions §25): one
- * batch read per hundred unique recipients, however long the list. Other categories are never filtered.
+ * The positions of a MARKETING send's recipients whose number is on the client's suppression list (decisions
+ * §25): one batch read per hundred unique recipients, however long the list. Other categories are never filtered.
  */
 async function suppressedAmong(
   deps: Pick<SendDeps, 'suppressions'>,
   clientId: number,
   category: string | undefined,
-  recipients: { to: string; duplicate_of?: number }[],
+  recipients: { to?: string; duplicate_of?: number }[],
 ) {
-  if (upper(category) !== 'MARKETING') return new Set<string>();
-  const digits = [...new Set(recipients.filter((r) => r.duplicate_of === undefined).map((r) => recipientDigits(r.to)))];
-  return new Set((await deps.suppressions.get(clientId, digits)).keys());
+  if (upper(category) !== 'MARKETING') return new Set<number>();
+  const digits = [
+    ...new Set(recipients.flatMap((r) => (r.duplicate_of === undefined && r.to !== undefined ? [recipientDigits(r.to)] : []))),
+  ];
+  const listed = await deps.suppressions.get(clientId, digits);
+  return new Set(
+    recipients.flatMap((r, i) => (r.duplicate_of === undefined && r.to !== undefined && listed.has(recipientDigits(r.to)) ? [i] : [])),
+  );
 }
 
 /** What of a send's request a resend of it repeats (decisions §25): the header and the caller's options. */
@@ -277,6 +303,8 @@ function requestOptionsOf(body: SendInput): SendRequestOptions {
     ...(body.attends && { attends: body.attends }),
     ...(body.message_send_ttl_seconds !== undefined && { message_send_ttl_seconds: body.message_send_ttl_seconds }),
     ...(body.allow_duplicates !== undefined && { allow_duplicates: body.allow_duplicates }),
+    ...(body.marketing_api !== undefined && { marketing_api: body.marketing_api }),
+    ...(body.ttl_seconds !== undefined && { ttl_seconds: body.ttl_seconds }),
   };
 }
 
@@ -286,23 +314,6 @@ function requestOptionsOf(body: SendInput): SendRequestOptions {
  */
 const billingCurrency = async (deps: Pick<SendDeps, 'currencies'>, wabaId: string) =>
   (await deps.currencies?.currencyOf(wabaId).catch(() => undefined)) ?? BASE_CURRENCY;
-
-/** Positions a warning names at most. */
-const NAMED_POSITIONS = 20;
-
-/**
- * A dry run's warning for the recipients libphonenumber-js says cannot be numbers of their region (decisions §26):
- * a warning, never a refusal, since Meta has the last word on what it delivers.
- */
-function impossibleNumbers(recipients: { index: number; digits: string }[]): SendWarning | undefined {
-  const positions = recipients.filter((r) => isImpossibleNumber(r.digits)).map((r) => r.index);
-  if (positions.length === 0) return undefined;
-  const named = positions.slice(0, NAMED_POSITIONS).join(', ');
-  return {
-    code: 'numbers_not_valid_for_region',
-    message: `${positions.length} recipients are not valid numbers of their region by libphonenumber-js (positions ${named}${positions.length > NAMED_POSITIONS ? ', …' : ''}): Meta may not deliver to them`,
-  };
-}
 
 /** The estimate as answered: its micro-units are the budget's, not the caller's; Meta's cost is BSP_CN's alone. */
 const shownEstimate = ({ micros: _micros, cost, ...shown }: Estimate, caller: Caller) => ({
@@ -341,7 +352,7 @@ export async function dryRunSend(
     clientId,
   } = await resolveSend(deps as SendDeps, caller, input.pathDid, input.body);
   if (componentProblems.length > 0) throw new InvalidRequest('Components do not match the template', componentProblems);
-  const invalid = [...input.refused];
+  const invalid: (RecipientProblem & { code?: string })[] = [...input.refused];
   const found = checkRecipients(
     needs,
     input.recipients.map((r) => r.recipient),
@@ -352,26 +363,49 @@ export async function dryRunSend(
     const at = input.recipients[Number(match?.[1])];
     invalid.push({ index: at.index, path: `recipients[${at.index}]${match?.[2] ?? ''}`, message: problem.message });
   }
+  invalid.push(
+    ...bsuidRefusals(
+      template,
+      input.recipients.map((r) => ({ index: r.index, ...r.recipient })),
+    ),
+  );
   invalid.sort((a, b) => a.index - b.index);
   const invalidCount = new Set(invalid.map((problem) => problem.index)).size;
-  const skipped = await suppressedAmong(
-    deps as SendDeps,
-    clientId,
-    template.category,
+  const now = Date.parse(deps.now?.() ?? new Date().toISOString());
+  await marketingApiOf(deps, provider.wabaId, template.category, input.body, now);
+  const pairs = await knownPairs(
+    deps,
+    identityScopeOfChannel(provider),
     input.recipients.map((r) => r.recipient),
   );
+  const people = markRepeats(
+    input.recipients.map((r) => r.recipient),
+    input.body.allow_duplicates === true,
+    pairs,
+  ).recipients;
+  const skipped = await suppressedAmong(deps as SendDeps, clientId, template.category, people);
   const suppressed = input.recipients
-    .filter((r) => skipped.has(recipientDigits(r.recipient.to)))
-    .map((r) => ({ index: r.index, to: r.recipient.to }));
+    .filter((_, i) => skipped.has(i))
+    .map((r) => ({
+      index: r.index,
+      ...(r.recipient.to !== undefined && { to: r.recipient.to }),
+      ...(r.recipient.user_id && { user_id: r.recipient.user_id }),
+    }));
   const warnings = await sendWarnings(
     deps,
     provider,
     template,
     input.recipients.map((r) => r.recipient),
   );
-  const now = Date.parse(deps.now?.() ?? new Date().toISOString());
-  const unplaceable = impossibleNumbers(input.recipients.map((r) => ({ index: r.index, digits: recipientDigits(r.recipient.to) })));
+  const unplaceable = impossibleNumbers(
+    input.recipients.flatMap((r) => (r.recipient.to === undefined ? [] : [{ index: r.index, digits: recipientDigits(r.recipient.to) }])),
+  );
   if (unplaceable) warnings.push(unplaceable);
+  const paused = usMarketingPaused(
+    template.category,
+    input.recipients.map((r) => ({ index: r.index, to: r.recipient.to })),
+  );
+  if (paused) warnings.push(paused);
   return {
     success: invalid.length === 0,
     dry_run: true as const,
@@ -385,7 +419,7 @@ export async function dryRunSend(
       inClientPrice(
         estimateOf(
           rateCards,
-          input.recipients.map((r) => recipientDigits(r.recipient.to)),
+          input.recipients.map((r) => personKey(r.recipient)),
           template.category,
           now,
           await billingCurrency(deps, provider.wabaId),

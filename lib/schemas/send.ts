@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { clientIdBody, clientIdParam, count, ErrorDetailShape, pageOf, timestamp, wholeIdBody, wholeNumberParam } from './common.ts';
 import { issuesToDetails } from './issues.ts';
+import { BSUID } from '#lib/domain/person.ts';
 import { RECIPIENT_STATUSES } from '#lib/domain/send-recipients.ts';
 
 /** Maximum recipients per send request (decisions §5). */
@@ -43,10 +44,15 @@ const LocationHeader = v.strictObject({
   location: v.strictObject({ latitude: v.string(), longitude: v.string(), name: v.string(), address: v.string() }),
 });
 
-export const Recipient = v.strictObject({
-  to: v.pipe(v.string(), v.regex(/^\+?[0-9]{6,20}$/, 'must be a phone-number style id')),
-  params: v.optional(Params),
-});
+/** A recipient by phone number, by BSUID, or both (decisions §28): at least one. */
+export const Recipient = v.pipe(
+  v.strictObject({
+    to: v.optional(v.pipe(v.string(), v.regex(/^\+?[0-9]{6,20}$/, 'must be a phone-number style id'))),
+    user_id: v.optional(v.pipe(v.string(), v.regex(BSUID, 'must be a BSUID: <country>.[ENT.]<1–128 letters or digits>'))),
+    params: v.optional(Params),
+  }),
+  v.check((r) => r.to !== undefined || r.user_id !== undefined, 'needs to, user_id or both'),
+);
 
 export const SendBody = v.strictObject({
   did: v.pipe(v.string('did is required'), v.trim(), v.minLength(1, 'did is required')),
@@ -71,6 +77,17 @@ export const SendBody = v.strictObject({
   component: v.optional(v.strictObject({ header: v.union([MediaHeader, LocationHeader], 'must be a media or location header') })),
   send_at: v.optional(
     v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i, 'must be an RFC 3339 date-time')),
+  ),
+  /** Which API a MARKETING send goes through (decisions §28): `auto` (the default) takes the MM API where onboarded. */
+  marketing_api: v.optional(v.picklist(['auto', 'cloud', 'mm'], 'must be auto, cloud or mm')),
+  /** A MARKETING send's time to live on the Marketing Messages API: 12 hours to 30 days (decisions §28). */
+  ttl_seconds: v.optional(
+    v.pipe(
+      v.number('must be a number'),
+      v.integer('must be a whole number'),
+      v.minValue(43_200, 'must be at least 43200 (12 hours)'),
+      v.maxValue(2_592_000, 'must be at most 2592000 (30 days)'),
+    ),
   ),
 });
 
@@ -157,6 +174,7 @@ const Warnings = v.optional(
         'template_quality_red',
         'budget_80_percent',
         'numbers_not_valid_for_region',
+        'us_marketing_paused',
       ]),
       message: v.string(),
     }),
@@ -179,10 +197,10 @@ export const SendDryRunResponse = v.object({
   dry_run: v.literal(true),
   total: count,
   valid: count,
-  invalid: v.array(v.object({ index: count, ...ErrorDetailShape.entries })),
+  invalid: v.array(v.object({ index: count, ...ErrorDetailShape.entries, code: v.optional(v.string()) })),
   warnings: Warnings,
   /** A MARKETING send's recipients on the client's suppression list (decisions §25): never sent. */
-  suppressed: v.optional(v.array(v.object({ index: count, to: v.string() }))),
+  suppressed: v.optional(v.array(v.object({ index: count, to: v.optional(v.string()), user_id: v.optional(v.string()) }))),
   estimate: v.optional(Estimate),
 });
 
@@ -205,6 +223,8 @@ export const SendStatusResponse = v.object({
   delivered: count,
   read: count,
   failed: count,
+  /** Recipients Meta refused for its per-user marketing limit (131049, decisions §28): not counted in `failed`. */
+  capped: count,
   cancelled: count,
   pending: count,
   errors: v.array(v.object({ code: v.string(), title: v.string(), count })),
@@ -233,7 +253,12 @@ export const ListRecipientsQuery = v.object({
 
 export const RecipientResponse = v.object({
   index: count,
-  to: v.string(),
+  to: v.optional(v.string()),
+  /** The recipient's BSUID (decisions §28), and its username when a status reported one. */
+  user_id: v.optional(v.string()),
+  username: v.optional(v.string()),
+  /** Which API carried the message: the Cloud API's `/messages` or the Marketing Messages API. */
+  api: v.optional(v.picklist(['cloud', 'mm'])),
   status: v.picklist(RECIPIENT_STATUSES),
   message_id: v.optional(v.string()),
   error: v.optional(v.object({ code: v.string(), title: v.string() })),

@@ -2,6 +2,7 @@ import { DynamoBudgetStore } from '#lib/adapters/dynamo/budget-store.ts';
 import { DynamoPriceListStore } from '#lib/adapters/dynamo/price-list-store.ts';
 import type { ServiceTable } from '#lib/adapters/dynamo/client.ts';
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
+import { DynamoMarketingOnboardings } from '#lib/adapters/dynamo/marketing-onboardings.ts';
 import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
@@ -21,5 +22,6 @@ export function sendStores(table: ServiceTable) {
     queue: jobQueue('dispatch'),
     resolve: resolveHost,
     scheduler: lazySendScheduler,
+    onboardings: new DynamoMarketingOnboardings(table),
   };
 }

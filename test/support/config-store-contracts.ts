@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WebhookConfigStore } from '#lib/domain/ports/delivery.ts';
 import type { ThroughputStore } from '#lib/domain/ports/pacing.ts';
+import type { MarketingOnboardings } from '#lib/domain/ports/upstream.ts';
 
 /**
  * The contracts of what a client or a number is configured with (a webhook, a throughput level), run on the
@@ -50,6 +51,25 @@ export function throughputStoreContract(name: string, makeStore: () => Throughpu
       expect(before).toBeUndefined();
       expect(learned).toEqual({ level: 'HIGH', checkedAtMs: 2_000 });
       expect(await store.get(number)).toBeUndefined();
+    });
+  });
+}
+
+export function marketingOnboardingsContract(name: string, makeStore: () => MarketingOnboardings | Promise<MarketingOnboardings>) {
+  describe(`${name}: the Marketing Messages API onboarding contract (decisions §28)`, () => {
+    it('keeps a WABA’s onboarding as last learned, with its source and time; a WABA never seen has none', async () => {
+      // Prepare
+      const store = await makeStore();
+      const waba = `w-mm-${unique()}`;
+      // Act
+      const before = await store.get(waba);
+      await store.put(waba, { onboarded: false, source: 'graph', at: '2026-11-27T00:00:00.000Z' });
+      const eligible = await store.get(waba);
+      await store.put(waba, { onboarded: true, source: 'webhook', at: '2026-11-27T01:00:00.000Z' });
+      // Assess
+      expect(before).toBeNull();
+      expect(eligible).toEqual({ onboarded: false, source: 'graph', at: '2026-11-27T00:00:00.000Z' });
+      expect(await store.get(waba)).toEqual({ onboarded: true, source: 'webhook', at: '2026-11-27T01:00:00.000Z' });
     });
   });
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { transactionsOf } from '#lib/adapters/dynamo/sends/delivery-statuses.ts';
-import { ledgerKey, ledgerUpdate } from '#lib/adapters/dynamo/sends/send-items.ts';
+import { type ChargeTally, ledgerKey, ledgerUpdate } from '#lib/adapters/dynamo/sends/send-items.ts';
 import { MAX_ITEM_BYTES } from '#lib/adapters/dynamo/item-limits.ts';
 import type { DeliveryUpdate } from '#lib/domain/ports/sending.ts';
 import { rateCards } from '#lib/domain/pricing/cards/index.ts';
@@ -95,7 +95,7 @@ describe('a ledger item', () => {
       { currency: 'EUR', mismatch: false },
       { currency: 'USD', mismatch: true },
     ];
-    const entries = new Map<string, { messages: number; billable: number; micros: number }>();
+    const entries = new Map<string, ChargeTally>();
     for (const market of markets)
       for (const category of categories)
         for (const { currency, mismatch } of currencies) {

@@ -134,6 +134,8 @@ export const keys = {
 export const SORT = {
   client: 'CLIENT',
   waba: 'WABA',
+  /** A WABA's onboarding to the Marketing Messages API (decisions §28), beside the WABA. */
+  mmOnboarding: 'MM_ONBOARDING',
   channel: 'CHANNEL',
   record: 'RECORD',
   outbox: 'OUTBOX',

@@ -1,5 +1,5 @@
 import type { GraphUpstream } from './graph-upstream.ts';
-import type { MessageAnswer, MessageUpstream } from '#lib/domain/ports/upstream.ts';
+import type { MessageAnswer, MessageRoute, MessageUpstream } from '#lib/domain/ports/upstream.ts';
 import type { GraphClient, GraphErrorBody } from './graph-client.ts';
 
 /**
@@ -16,8 +16,22 @@ export class GraphMessages implements MessageUpstream {
   ) {}
 
   /** The reference travels as `biz_opaque_callback_data`, which Cloud API echoes in the message's status webhooks. */
-  async sendMessage(phoneNumberId: string, message: Record<string, unknown>, reference: string): Promise<MessageAnswer> {
-    const answer = await this.graph.exchange(`${phoneNumberId}/messages`, { ...message, biz_opaque_callback_data: reference });
+  async sendMessage(
+    phoneNumberId: string,
+    message: Record<string, unknown>,
+    reference: string,
+    route?: MessageRoute,
+  ): Promise<MessageAnswer> {
+    // The Marketing Messages API (upstream-facts §9.B) takes the same body, and falls back to the Cloud API
+    // where the WABA's terms are not signed (CLOUD_API_FALLBACK, Meta's default, said so).
+    const answer =
+      route?.api === 'mm'
+        ? await this.graph.exchange(`${phoneNumberId}/marketing_messages`, {
+            ...message,
+            product_policy: 'CLOUD_API_FALLBACK',
+            biz_opaque_callback_data: reference,
+          })
+        : await this.graph.exchange(`${phoneNumberId}/messages`, { ...message, biz_opaque_callback_data: reference });
     if ('failure' in answer) {
       return answer.failure === 'network'
         ? { kind: 'refused', code: 'network', title: 'The upstream could not be reached', retryable: true }

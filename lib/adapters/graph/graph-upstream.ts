@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { UpstreamUnavailable } from '#lib/domain/errors.ts';
 import type { MetaCostEntry } from '#lib/domain/ports/costs.ts';
-import type { BillingCurrencies, PricingUpstream } from '#lib/domain/ports/upstream.ts';
+import type { BillingCurrencies, MarketingUpstream, PricingUpstream } from '#lib/domain/ports/upstream.ts';
 import type { SendingLimits, ThroughputLevel } from '#lib/domain/ports/pacing.ts';
 import { UpstreamNotConfigured } from './token.ts';
 import type {
@@ -84,6 +84,12 @@ const PhoneNumberThroughput = v.object({
 
 const MessagingLimit = v.object({ whatsapp_business_manager_messaging_limit: v.string() });
 const BillingCurrency = v.object({ currency: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{3}$/))) });
+/** `marketing_messages_onboarding_status` (upstream-facts §9.B): a status name, or an object holding one. */
+const MarketingOnboarding = v.object({
+  marketing_messages_onboarding_status: v.optional(
+    v.union([v.pipe(v.string(), v.maxLength(64)), v.object({ status: v.optional(v.pipe(v.string(), v.maxLength(64))) })]),
+  ),
+});
 const QualityRating = v.object({ quality_rating: v.string() });
 /** `pricing_analytics` (upstream-facts §8): data points by day and dimension; COST is absent on a credit line. */
 const PricingAnalytics = v.looseObject({
@@ -139,7 +145,9 @@ export function toProduct(item: v.InferOutput<typeof ProductItem>): Product {
   };
 }
 
-export class GraphUpstream implements TemplateUpstream, CatalogUpstream, MediaUpload, PricingUpstream, BillingCurrencies {
+export class GraphUpstream
+  implements TemplateUpstream, CatalogUpstream, MediaUpload, PricingUpstream, BillingCurrencies, MarketingUpstream
+{
   constructor(
     private readonly graph: GraphClient,
     /** The Meta app id resumable uploads go through; empty when the deployment has none (uploads answer 502). */
@@ -159,6 +167,16 @@ export class GraphUpstream implements TemplateUpstream, CatalogUpstream, MediaUp
     const currency = answer.currency ?? 'USD';
     this.currencies.set(wabaId, currency);
     return currency;
+  }
+
+  /** The WABA's onboarding to the Marketing Messages API (decisions §28), e.g. `ONBOARDED`; the caller keeps it. */
+  async marketingOnboardingOf(wabaId: string) {
+    const answer = shaped(
+      MarketingOnboarding,
+      await this.graph.request('GET', wabaId, { query: { fields: 'marketing_messages_onboarding_status' } }),
+    );
+    const status = answer.marketing_messages_onboarding_status;
+    return typeof status === 'string' ? status : status?.status;
   }
 
   /**

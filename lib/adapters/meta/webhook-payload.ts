@@ -111,6 +111,11 @@ const AccountUpdate = v.object({
     region: v.optional(v.pipe(v.string(), v.maxLength(64))),
   }),
 });
+/** The business accepted the Marketing Messages API's terms (upstream-facts §9.B): the WABA it names. */
+const TermsSigned = v.object({
+  event: v.literal('MM_LITE_TERMS_SIGNED'),
+  waba_info: v.optional(v.object({ waba_id: v.optional(id) })),
+});
 /** A person's text message to one of the numbers (the `messages` field's `messages`, upstream-facts §8). */
 const InboundText = v.object({
   from: v.pipe(v.union([v.string(), v.number()]), v.transform(String), v.maxLength(64)),
@@ -180,6 +185,8 @@ export function notificationsOf(change: NotifiedChange): MetaNotification[] {
         : [];
     }
     case 'account_update': {
+      const signed = v.safeParse(TermsSigned, change.value);
+      if (signed.success) return [{ kind: 'mm_onboarded', waba_id: signed.output.waba_info?.waba_id ?? change.waba_id, at: change.at }];
       const r = v.safeParse(AccountUpdate, change.value);
       if (!r.success) return [];
       const tier = r.output.volume_tier_info;

@@ -1,4 +1,6 @@
-// Opt-outs and Meta's pauses (decisions §25).
+// Opt-outs and Meta's pauses (decisions §25); who is who (decisions §28).
+
+import type { Person } from '../person.ts';
 
 /** An entry of a client's suppression list (decisions §25): who, from where, when, and its evidence. */
 export interface Suppression {
@@ -39,4 +41,14 @@ export interface TemplatePauses {
   pause(wabaId: string, templateId: string, atMs: number): Promise<TemplatePause>;
   resume(wabaId: string, templateId: string): Promise<void>;
   disable(wabaId: string, templateId: string, atMs: number): Promise<void>;
+}
+
+/** The pairs of phone number and BSUID known to be one person, per business (decisions §28). */
+export interface IdentityMap {
+  /** The known pairs of these phones (digits) and BSUIDs, in a BatchGetItem per 100 keys. */
+  pairsOf(scope: string, keys: { phone?: string; user_id?: string }[]): Promise<Map<string, Person>>; // key: `p:<digits>` or `u:<bsuid>` → the person with both halves
+  /** Learns pairs; writes only what is new or changed (conditional), keeps the old pair as history. */
+  learn(scope: string, pairs: { phone: string; user_id: string; username?: string; at: string }[]): Promise<number>;
+  /** A person moved to a new BSUID or number (user_changed_user_id / user_changed_number / user_id_update). */
+  move(scope: string, from: { phone?: string; user_id?: string }, to: { phone?: string; user_id?: string }, at: string): Promise<void>;
 }

@@ -55,6 +55,8 @@ export interface SendRequestOptions {
   attends?: DispatchJob['attends'];
   message_send_ttl_seconds?: number;
   allow_duplicates?: boolean;
+  marketing_api?: 'auto' | 'cloud' | 'mm';
+  ttl_seconds?: number;
 }
 
 export interface SendCounts {
@@ -66,6 +68,8 @@ export interface SendCounts {
   expired: number;
   sent: number;
   failed: number;
+  /** Recipients Meta refused for its per-user marketing limit (131049, decisions §28): apart from `failed`. */
+  capped: number;
   delivered: number;
   read: number;
   /** Recipients never sent because the send was cancelled (decisions §22). */
@@ -75,7 +79,7 @@ export interface SendCounts {
 /** What became of one recipient of a send. */
 export type RecipientOutcome =
   /** `held`: accepted and held by Meta for quality assessment, until a status moves it (decisions §25). */
-  | { kind: 'sent'; message_id: string; held?: true }
+  | { kind: 'sent'; message_id: string; held?: true; api?: 'mm' }
   | { kind: 'failed'; code: string; title: string }
   | { kind: 'expired' }
   | { kind: 'cancelled' };
@@ -89,7 +93,9 @@ export type PositionOutcome = RecipientOutcome | { kind: 'duplicate'; of: number
  */
 export interface StoredRecipient {
   index: number;
+  /** The number as given; '' for a recipient named by its BSUID alone (decisions §28). */
   to: string;
+  user_id?: string;
   params?: RecipientParams;
   outcome?: PositionOutcome;
   /** When the send was accepted, the outcome recorded, or the last report applied: the latest of them. */
@@ -100,7 +106,10 @@ export interface StoredRecipient {
 /** A block's recipients as the send accepted them: each `to`, which repeat which position, which are suppressed. */
 export interface AcceptedBlock {
   ref: RecipientBlockRef;
-  to: string[];
+  /** Each recipient's number as given (absent for a recipient named by BSUID alone, decisions §28). */
+  to: (string | undefined)[];
+  /** Each recipient's BSUID, where the send named one. */
+  user_ids?: (string | undefined)[];
   repeats: (number | undefined)[];
   /** Offsets of the recipients on the client's suppression list (a MARKETING send, decisions §25). */
   suppressed?: number[];

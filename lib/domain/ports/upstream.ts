@@ -110,9 +110,14 @@ export type MessageAnswer =
   | { kind: 'unknown' };
 
 /** Sending messages through the upstream (Cloud API). */
+/** Which API a message goes through: `mm`, the Marketing Messages API (`/marketing_messages`, decisions §28). */
+export interface MessageRoute {
+  api?: 'mm';
+}
+
 export interface MessageUpstream {
   /** `reference` comes back with the message's status reports (delivery.ts, messageReference). */
-  sendMessage(phoneNumberId: string, message: Record<string, unknown>, reference: string): Promise<MessageAnswer>;
+  sendMessage(phoneNumberId: string, message: Record<string, unknown>, reference: string, options?: MessageRoute): Promise<MessageAnswer>;
   /** The WABA's first catalog (SPM messages name it), or undefined. */
   catalogOf(wabaId: string): Promise<string | undefined>;
   /** The number's throughput level as the upstream reports it (decisions §19). */
@@ -128,4 +133,25 @@ export interface PricingUpstream {
 /** The currency Meta bills a WABA in (`GET /{waba}?fields=currency`, upstream-facts §9.D), ISO 4217. */
 export interface BillingCurrencies {
   currencyOf(wabaId: string): Promise<string>;
+}
+
+/** A WABA's Marketing Messages API onboarding as Graph reports it (`marketing_messages_onboarding_status`, upstream-facts §9.B). */
+export interface MarketingUpstream {
+  /** Graph's status, e.g. `ONBOARDED` or `ELIGIBLE`; undefined where Graph names none. */
+  marketingOnboardingOf(wabaId: string): Promise<string | undefined>;
+}
+
+/** What the service knows of a WABA's onboarding to the Marketing Messages API (decisions §28). */
+export interface MarketingOnboardingState {
+  onboarded: boolean;
+  /** Graph's field, or Meta's `MM_LITE_TERMS_SIGNED` webhook. */
+  source: 'graph' | 'webhook';
+  /** When it was learned (ISO): a WABA not onboarded is asked again after a while. */
+  at: string;
+}
+
+/** Each WABA's onboarding, kept in the table (`WABA#<id>` / `MM_ONBOARDING`). */
+export interface MarketingOnboardings {
+  get(wabaId: string): Promise<MarketingOnboardingState | null>;
+  put(wabaId: string, state: MarketingOnboardingState): Promise<void>;
 }

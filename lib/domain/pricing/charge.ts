@@ -42,7 +42,7 @@ export function chargeOf(
   context: ChargeContext = {},
 ): MessageCharge {
   const day = dayOf(atMs);
-  const { market } = cards.placeOf(recipientDigits, day);
+  const { market } = cards.placeOfPerson(recipientDigits, day);
   const { card, currency_mismatch } = cards.inForce(day, context.currency);
   const category = PRICED[categoryName(pricing.category)];
   const micros =

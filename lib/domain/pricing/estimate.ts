@@ -33,7 +33,7 @@ export function estimateOf(
   const { card, currency_mismatch } = cards.inForce(day, currency);
   const markets = new Map<string, { messages: number; micros: number }>();
   for (const digits of new Set(recipientDigits)) {
-    const { market } = cards.placeOf(digits, day);
+    const { market } = cards.placeOfPerson(digits, day);
     const known = markets.get(market) ?? { messages: 0, micros: 0 };
     known.messages += 1;
     known.micros += cards.priceMicros(market, category, day, card.currency);

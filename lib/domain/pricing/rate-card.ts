@@ -1,3 +1,4 @@
+import { BSUID, regionOfBsuid } from '../person.ts';
 import { regionOf } from './region.ts';
 
 /**
@@ -139,6 +140,17 @@ export class RateCards {
   /** A recipient's region and market on a day, from the digits of their number (libphonenumber-js). */
   placeOf(digits: string, day: string): Place {
     const region = regionOf(digits);
+    return { region, market: this.marketOfRegion(region, day) };
+  }
+
+  /**
+   * A recipient's region and market on a day (decisions §28): by its number's digits, or by a BSUID's prefix (its
+   * region) when that is all it has. A string is either: a BSUID where it matches one, else a number's digits.
+   */
+  placeOfPerson(person: { phone?: string; user_id?: string } | string, day: string): Place {
+    const known = typeof person === 'string' ? (BSUID.test(person) ? { user_id: person } : { phone: person }) : person;
+    if (known.phone !== undefined || known.user_id === undefined) return this.placeOf((known.phone ?? '').replace(/\D/g, ''), day);
+    const region = regionOfBsuid(known.user_id);
     return { region, market: this.marketOfRegion(region, day) };
   }
 

@@ -29,7 +29,7 @@ export function reservationFor(templateCategory: string | undefined, goesOn: str
 
 /** One recipient's part of its send's reservation, in micro-units: the card's rate, or the client's price for it. */
 export function recipientEstimate(reservation: SendReservation, digits: string): number {
-  const { market } = rateCards.placeOf(digits, reservation.priced_on);
+  const { market } = rateCards.placeOfPerson(digits, reservation.priced_on);
   const cost = rateCards.priceMicros(market, reservation.category, reservation.priced_on, reservation.currency);
   if (!reservation.price_list) return cost;
   const price = priceOf([reservation.price_list], {

@@ -182,7 +182,7 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
   /** How long a job crowded off its number waits (lanes.ts): its own send's recipients ahead of it count. */
   const crowdedWait = (freeInMs: number) => {
     const c = latest.counts;
-    const settled = c ? c.sent + c.failed + c.expired + c.cancelled + c.duplicates_removed + (c.suppressed ?? 0) : 0;
+    const settled = c ? c.sent + c.failed + (c.capped ?? 0) + c.expired + c.cancelled + c.duplicates_removed + (c.suppressed ?? 0) : 0;
     return crowdedWaitMs(freeInMs, job.first_index - settled, intervalMs);
   };
   /**
@@ -342,8 +342,9 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
             log.warn('send stopped: the template may no longer be sent', { code: outcome.code });
           }
           // The person stopped marketing from this business (131050): on the client's list from now on (decisions §25).
-          if (outcome.kind === 'failed' && outcome.code === OPTED_OUT && deps.suppressions) {
-            const phone = recipientDigits(job.recipients[p.position].to);
+          const to = job.recipients[p.position].to;
+          if (outcome.kind === 'failed' && outcome.code === OPTED_OUT && deps.suppressions && to !== undefined) {
+            const phone = recipientDigits(to);
             await deps.suppressions.add(job.client_id, { phone, source: '131050', at: new Date(clock.now()).toISOString() });
           }
           outcomes.set(p.position, outcome);

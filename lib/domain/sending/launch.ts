@@ -1,4 +1,5 @@
 import { cloudMessage } from '../cloud-message.ts';
+import { BSUID_REFUSED, BSUID_REFUSED_TITLE, isBsuidOnly, refusesBsuid } from '../send-people.ts';
 import { messageReference } from '../delivery.ts';
 import { BLOCK } from './claims.ts';
 import { PAUSED_CODE } from './pauses.ts';
@@ -37,6 +38,10 @@ export interface LaunchContext {
  */
 export async function launchOne(deps: LaunchDeps, job: DispatchJob, position: number, context: LaunchContext): Promise<RecipientOutcome> {
   const { clock, settings } = deps;
+  // Meta refuses these templates for a BSUID (decisions §28): settled failed without a launch.
+  if (isBsuidOnly(job.recipients[position]) && refusesBsuid(job.template))
+    return { kind: 'failed', code: BSUID_REFUSED, title: BSUID_REFUSED_TITLE };
+  const route = job.marketing_api === 'mm' ? { api: 'mm' as const } : undefined;
   const message = cloudMessage(job, job.recipients[position], { catalogId: context.catalogId });
   const index = job.first_index + position;
   const reference = messageReference(job.send_id, job.first_index + Math.floor(position / BLOCK) * BLOCK, index);
@@ -49,8 +54,19 @@ export async function launchOne(deps: LaunchDeps, job: DispatchJob, position: nu
     // A retry after the send was cancelled is a new message: not sent.
     if (attempt > 1 && context.isCancelled()) return { kind: 'cancelled' };
     if (attempt > 1 && context.isPaused?.()) return { kind: 'failed', code: PAUSED_CODE, title: 'The template is paused' };
-    const answer = await deps.upstream.sendMessage(job.phone_number_id as string, message as unknown as Record<string, unknown>, reference);
-    if (answer.kind === 'accepted') return { kind: 'sent', message_id: answer.message_id, ...(answer.held && { held: true as const }) };
+    const answer = await deps.upstream.sendMessage(
+      job.phone_number_id as string,
+      message as unknown as Record<string, unknown>,
+      reference,
+      route,
+    );
+    if (answer.kind === 'accepted')
+      return {
+        kind: 'sent',
+        message_id: answer.message_id,
+        ...(answer.held && { held: true as const }),
+        ...(route && { api: 'mm' as const }),
+      };
     if (answer.kind === 'unknown') return { kind: 'failed', code: 'outcome_unknown', title: 'No answer from the upstream in time' };
     last = { kind: 'failed', code: answer.code, title: answer.title };
     if (!answer.retryable) return last;

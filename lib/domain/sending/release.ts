@@ -1,7 +1,7 @@
 import type { BudgetRelease } from '../ports/costs.ts';
 import type { PositionOutcome } from '../ports/sending.ts';
 import { releasedBy } from '../pricing/reservation.ts';
-import { type DispatchJob, isSendable, recipientDigits } from './job.ts';
+import { type DispatchJob, isSendable, personKey } from './job.ts';
 
 /**
  * What settling a job's positions gives back of its send's reservation (decisions §27): the parts of the
@@ -10,7 +10,7 @@ import { type DispatchJob, isSendable, recipientDigits } from './job.ts';
  */
 export function releaseOf(job: DispatchJob, settled: { position: number; outcome: PositionOutcome }[]): BudgetRelease | undefined {
   if (!job.reservation) return undefined;
-  const parts = settled.map(({ position, outcome }) => ({ digits: recipientDigits(job.recipients[position].to), kind: outcome.kind }));
+  const parts = settled.map(({ position, outcome }) => ({ digits: personKey(job.recipients[position]), kind: outcome.kind }));
   return { client_id: job.client_id, month: job.reservation.month, micros: releasedBy(job.reservation, parts) };
 }
 

@@ -7,6 +7,7 @@ import { MESSAGES_PER_SECOND } from '#lib/domain/sending/throughput.ts';
 import { ThroughputLimit } from './throughput-limit.ts';
 import { LAUNCH_HEADER } from './launch-stamp.ts';
 import { EmulatedPricing } from './pricing.ts';
+import { CAPPED_ERROR, MarketingCaps, peopleControl } from './people.ts';
 import type { MessagePricing } from '#lib/domain/delivery.ts';
 
 /** Statuses the emulator can report of a message, as Cloud API's `messages` webhook names them. */
@@ -151,7 +152,7 @@ export class GraphEmulator {
       }
       const segments = path.split('/').filter(Boolean);
       if (/^v\d+\.\d+$/.test(segments[0] ?? '')) segments.shift();
-      const isMessage = method === 'POST' && segments.length === 2 && segments[1] === 'messages';
+      const isMessage = method === 'POST' && segments.length === 2 && (segments[1] === 'messages' || segments[1] === 'marketing_messages');
       // A message counts when it left the service (its launch stamp, local/standins/graph/launch-stamp.ts), as it would
       // reach Meta over a network: this process's own stalls are not the sender's bursts.
       const launchedAt = Number(headers[LAUNCH_HEADER]) || Date.now();
@@ -224,16 +225,26 @@ export class GraphEmulator {
 
   /** The hold of the template a message was sent with, when Meta holds that template's messages. */
   private heldTemplateOf(message: SentMessage) {
+    return this.templateOfMessage(message)?.hold;
+  }
+
+  /** The template a message was sent with. */
+  private templateOfMessage(message: SentMessage) {
     const template = message.message.template as { name?: string; language?: { code?: string } } | undefined;
     const number = this.model.phoneNumbers.get(message.phone_number_id);
     const waba = number ? this.model.wabas.get(number.waba_id) : undefined;
-    return waba?.templates.find((t) => t.name === template?.name && t.language === template?.language?.code)?.hold;
+    return waba?.templates.find((t) => t.name === template?.name && t.language === template?.language?.code);
   }
+
+  /** Meta's per-user marketing limits a test asked for (./people.ts). */
+  readonly caps = new MarketingCaps();
 
   /** The statuses of `autoStatuses` for the message just accepted, a quarter of a second apart. */
   private reportAutomatically(messageId: string | undefined) {
     const message = this.model.sent.findLast((m) => m.id === messageId);
     if (!this.notifier || !message) return;
+    // A person at Meta's marketing limit (POST /_emulator/users/{id}/capped): this message fails 131049.
+    if (this.caps.take(message, this.templateOfMessage(message)?.category)) return this.reportStatus(message, 'failed', CAPPED_ERROR, 250);
     const held = this.heldTemplateOf(message);
     if (held) {
       // A held message: its outcome after the assessment, delivered or dropped, and nothing before it.
@@ -445,6 +456,8 @@ export class GraphEmulator {
       return { status: 200, body: { id: skew[1], day: body.day, factor: Number(body.factor) } };
     }
     // A WABA billed on a partner's credit line ({on: true}): its pricing_analytics carry no `cost` (upstream-facts §9.F).
+    const people = peopleControl(this, method, path, body);
+    if (people) return people;
     const creditLine = /^\/_emulator\/wabas\/([^/]+)\/credit-line$/.exec(path);
     if (creditLine && method === 'POST') {
       if (body.on === false) this.pricing.creditLines.delete(creditLine[1]);

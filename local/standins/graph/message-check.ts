@@ -98,8 +98,10 @@ function partOf(components: Json[], type: string): Json | undefined {
 /** Throws Graph's error for a message that does not fit the template; answers nothing when it fits. */
 export function checkMessage(template: Json, message: Json) {
   if (message.messaging_product !== 'whatsapp') throw new GraphError(400, 100, 'Invalid parameter: messaging_product must be whatsapp');
-  if (typeof message.to !== 'string' || !/^\+?\d{6,20}$/.test(message.to))
-    throw new GraphError(400, 131009, 'Parameter value is not valid: to');
+  // A BSUID goes by `recipient` (upstream-facts §9.A6): ./people.ts checks it.
+  if (message.to !== undefined || message.recipient === undefined)
+    if (typeof message.to !== 'string' || !/^\+?\d{6,20}$/.test(message.to))
+      throw new GraphError(400, 131009, 'Parameter value is not valid: to');
   if (message.type !== 'template') throw new GraphError(400, 131051, 'Unsupported message type');
   const reference = message.biz_opaque_callback_data;
   if (reference !== undefined && (typeof reference !== 'string' || reference.length > 512))

@@ -3,6 +3,7 @@ import type { DirectoryFile, Product } from '#lib/adapters/directory-file.ts';
 import type { MetaTemplate } from '#lib/domain/template-record.ts';
 import { GraphError } from './graph-error.ts';
 import { checkMessage, storedAuthenticationComponents } from './message-check.ts';
+import { checkBsuidTarget, contactsOf } from './people.ts';
 
 /**
  * Meta's Graph API as a model in memory: WABAs, phone numbers, templates, catalogs and products, uploads and
@@ -29,6 +30,8 @@ export interface SentMessage {
   accepted_at: number;
   /** When the request left the service (its launch stamp), where the local stack stamps it. */
   launched_at?: number;
+  /** Sent through the Marketing Messages API (`/marketing_messages`, upstream-facts §9.B). */
+  api?: 'mm';
   message: Record<string, unknown>;
 }
 
@@ -43,6 +46,8 @@ export interface EmulatedWaba {
   messaging_limit?: string;
   /** The WABA's billing currency (`GET /{waba}?fields=currency`, upstream-facts §9.D): USD unless set. */
   currency?: string;
+  /** Its business accepted the Marketing Messages API's terms (`marketing_messages_onboarding_status`). */
+  mm_onboarded?: boolean;
 }
 
 const TEMPLATE_NAME = /^[a-z0-9_]+$/;
@@ -229,6 +234,7 @@ export class GraphModel {
     if (s.length === 2 && edge === 'uploads' && method === 'POST') return this.startUpload(query);
     if (s.length === 1 && first.startsWith('upload:') && method === 'POST') return this.receiveUpload(first, raw);
     if (s.length === 2 && edge === 'messages' && method === 'POST') return this.sendMessage(first, body ?? {});
+    if (s.length === 2 && edge === 'marketing_messages' && method === 'POST') return this.sendMarketingMessage(first, body ?? {});
     if (s.length === 1) {
       const waba = this.wabas.get(first);
       if (waba && method === 'GET') {
@@ -240,6 +246,7 @@ export class GraphModel {
             country: waba.country,
             whatsapp_business_manager_messaging_limit: waba.messaging_limit ?? 'TIER_UNLIMITED',
             currency: waba.currency ?? 'USD',
+            marketing_messages_onboarding_status: waba.mm_onboarded ? 'ONBOARDED' : 'ELIGIBLE',
           },
           query.fields,
           ['id', 'name'],
@@ -382,12 +389,34 @@ export class GraphModel {
       throw new GraphError(404, 132001, 'Template name does not exist in the translation');
     }
     checkMessage(t, body);
+    checkBsuidTarget(t, body);
     const id = `wamid.${randomBytes(16).toString('base64url')}`;
     this.sent.push({ id, phone_number_id: phoneNumberId, accepted_at: Date.now(), message: body });
     return {
       messaging_product: 'whatsapp',
-      contacts: [{ input: body.to, wa_id: String(body.to).replace(/\D/g, '') }],
+      contacts: contactsOf(body),
       messages: [{ id, message_status: t.hold ? 'held_for_quality_assessment' : 'accepted' }],
     };
+  }
+
+  /**
+   * `POST /{phone-number-id}/marketing_messages` (upstream-facts §9.B): MARKETING templates only. A WABA whose
+   * business has not accepted the terms falls back to the Cloud API (`CLOUD_API_FALLBACK`, the default: priced
+   * `marketing`) or is refused (`STRICT`); an onboarded one's message is priced `marketing_lite`.
+   */
+  private sendMarketingMessage(phoneNumberId: string, body: Body) {
+    const { product_policy: policy, message_activity_sharing: _sharing, ...message } = body;
+    const phone = this.phoneNumbers.get(phoneNumberId);
+    const waba = phone ? this.wabas.get(phone.waba_id) : undefined;
+    const t = waba?.templates.find((x) => x.name === message.template?.name && x.language === message.template?.language?.code);
+    if (t && String(t.category).toUpperCase() !== 'MARKETING')
+      throw new GraphError(400, 100, 'Invalid parameter: only marketing templates are sent through the Marketing Messages API');
+    if (policy !== undefined && policy !== 'CLOUD_API_FALLBACK' && policy !== 'STRICT')
+      throw new GraphError(400, 100, 'Invalid parameter: product_policy');
+    if (!waba?.mm_onboarded && policy === 'STRICT')
+      throw new GraphError(400, 100, 'Terms of Service for Marketing Messages API not accepted (STRICT)');
+    const answer = this.sendMessage(phoneNumberId, message);
+    if (waba?.mm_onboarded) this.sent.at(-1)!.api = 'mm';
+    return answer;
   }
 }

@@ -3,6 +3,7 @@ import { rateCards } from '#lib/domain/pricing/cards/index.ts';
 import { BASE_CURRENCY, dayOf, pricingCategoryOf } from '#lib/domain/pricing/rate-card.ts';
 import { regionOf } from '#lib/domain/pricing/region.ts';
 import type { GraphModel, SentMessage } from './model.ts';
+import { personOf } from './people.ts';
 
 /**
  * Meta's pricing as the emulator plays it (upstream-facts §8): the `pricing` object of each status, and the
@@ -45,7 +46,7 @@ export class EmulatedPricing {
 
   /** The `pricing` a status of this message carries. */
   pricingOf(message: SentMessage, atMs = Date.now()): MessagePricing {
-    const to = digitsOf(message.message.to);
+    const to = personOf(message);
     const template = message.message.template as { name?: string; language?: { code?: string } } | undefined;
     const number = this.model.phoneNumbers.get(message.phone_number_id);
     const waba = number ? this.model.wabas.get(number.waba_id) : undefined;
@@ -53,13 +54,15 @@ export class EmulatedPricing {
     let category: string = pricingCategoryOf(found?.category);
     // Meta's rule: an OTP to a market with an international rate on the card, from a business of another region.
     const day = dayOf(atMs);
-    const { region, market } = rateCards.placeOf(to, day);
+    const { region, market } = rateCards.placeOfPerson(to, day);
     const international = rateCards.on(day).markets[market]?.authentication_international !== undefined;
     if (category === 'authentication' && international && regionOf(digitsOf(number?.display_phone_number)) !== region)
       category = 'authentication_international';
     const wrote = this.inbound.get(`${message.phone_number_id}|${to}`);
     if (category === 'utility' && wrote !== undefined && atMs - wrote < WINDOW_MS)
       return { billable: false, category: 'utility', type: 'free_customer_service' };
+    // The Marketing Messages API's category (upstream-facts §9.B), priced as marketing.
+    if (category === 'marketing' && message.api === 'mm') return { billable: true, category: 'marketing_lite', type: 'regular' };
     return { billable: true, category, type: 'regular' };
   }
 
@@ -68,10 +71,9 @@ export class EmulatedPricing {
     if (this.charged.has(message.id)) return;
     this.charged.add(message.id);
     const number = this.model.phoneNumbers.get(message.phone_number_id);
-    const to = digitsOf(message.message.to);
     const day = dayOf(atMs);
     const waba = this.model.wabas.get(number?.waba_id ?? '');
-    const { region, market } = rateCards.placeOf(to, day);
+    const { region, market } = rateCards.placeOfPerson(personOf(message), day);
     const category = pricingCategoryOf(pricing.category);
     const month = `${number?.waba_id}|${day.slice(0, 7)}|${market}|${category}`;
     const volume = this.volumes.get(month) ?? 0;

@@ -1,6 +1,6 @@
 import type { BudgetRelease } from '#lib/domain/ports/costs.ts';
 import type { MemoryBudgetStore } from './budget-store.ts';
-import type { DeliveryState } from '#lib/domain/delivery.ts';
+import { type DeliveryState, failureCount } from '#lib/domain/delivery.ts';
 import type { ServiceEvent } from '#lib/domain/events.ts';
 import {
   LOST_OUTCOME,
@@ -64,7 +64,8 @@ export class MemorySendStore implements SendStore {
     string,
     {
       ref: RecipientBlockRef;
-      to: string[];
+      to: (string | undefined)[];
+      user_ids?: (string | undefined)[];
       repeats: (number | undefined)[];
       suppressed?: number[];
       params?: (RecipientParams | undefined)[];
@@ -91,9 +92,11 @@ export class MemorySendStore implements SendStore {
         else if (block?.state === 'settled') outcome = block.outcomes?.[offset];
         else if (!block && job) outcome = job;
         const values = list.params?.[offset];
+        const userId = list.user_ids?.[offset];
         return {
           index: ref.first + offset,
-          to,
+          to: to ?? '',
+          ...(userId && { user_id: userId }),
           ...(values && { params: copy(values) }),
           ...(outcome && { outcome: copy(outcome) }),
           updated_at: latest?.at ?? list.at,
@@ -168,7 +171,8 @@ export class MemorySendStore implements SendStore {
   }
   private add(sendId: string, outcome: PositionOutcome) {
     if (outcome.kind === 'duplicate' || outcome.kind === 'suppressed') return;
-    if (outcome.kind === 'failed') this.count(sendId, { failed: 1 }, [{ code: outcome.code, title: outcome.title, count: 1 }]);
+    if (outcome.kind === 'failed')
+      this.count(sendId, { [failureCount(outcome.code)]: 1 }, [{ code: outcome.code, title: outcome.title, count: 1 }]);
     else this.count(sendId, { [outcome.kind]: 1, ...(outcome.kind === 'sent' && outcome.held && { held: 1 }) }, []);
   }
   async claimBlock(sendId: string, block: RecipientBlock, lease: ClaimLease, nowMs: number): Promise<BlockClaim> {

@@ -15,11 +15,13 @@ export class DynamoRecipientLists implements RecipientLists {
   async recordRecipients(sendId: string, blocks: AcceptedBlock[], at: string) {
     await putAll(
       this.table,
-      blocks.map(({ ref, to, repeats, suppressed, params }) => ({
+      blocks.map(({ ref, to, user_ids, repeats, suppressed, params }) => ({
         ...recipientsKey(sendId, ref.first),
         entity: 'send_recipients',
         first: ref.first,
-        to,
+        to: to.map((number) => number ?? ''),
+        // Each recipient's BSUID (decisions §28), '' where it has none.
+        ...(user_ids?.some((id) => id !== undefined) && { user_ids: user_ids.map((id) => id ?? '') }),
         repeats: Object.fromEntries(repeats.flatMap((of, offset) => (of === undefined ? [] : [[String(offset), of]]))),
         ...(suppressed?.length && { suppressed }),
         // The values a resend sends again (null where a position has none).
@@ -66,9 +68,11 @@ export class DynamoRecipientLists implements RecipientLists {
               : { kind: job.outcome as 'expired' | 'cancelled' };
         if (outcome && repeat === undefined && !suppressed.has(offset)) settledAt = String((block ?? job)?.settled_at ?? list.recorded_at);
         const values = (list.params as (RecipientParams | null)[] | undefined)?.[offset];
+        const userId = (list.user_ids as string[] | undefined)?.[offset];
         stored.push({
           index: ref.first + offset,
           to,
+          ...(userId && { user_id: userId }),
           ...(values && { params: values }),
           ...(outcome && { outcome }),
           updated_at: delivery?.at ?? settledAt ?? String(list.recorded_at),

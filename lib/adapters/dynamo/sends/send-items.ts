@@ -1,5 +1,5 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { DeliveryState, MessageCharge, MessagePricing } from '#lib/domain/delivery.ts';
+import { type DeliveryState, failureCount, type MessageCharge, type MessagePricing } from '#lib/domain/delivery.ts';
 import type { LedgerOwner, PositionOutcome, RecordedOutcomes, SendCounts } from '#lib/domain/ports/sending.ts';
 import type { ServiceTable } from '../client.ts';
 import { keys, LEDGER_SHARDS, SEND_COUNT_SHARDS, SEND_PARTS, SORT } from '../table.ts';
@@ -19,6 +19,7 @@ export const COUNT_FIELDS = [
   'expired',
   'sent',
   'failed',
+  'capped',
   'delivered',
   'read',
   'cancelled',
@@ -132,7 +133,8 @@ export function tally(outcomes: PositionOutcome[]): Tally {
     } else if (outcome.kind === 'expired') add.expired = (add.expired ?? 0) + 1;
     else if (outcome.kind === 'cancelled') add.cancelled = (add.cancelled ?? 0) + 1;
     else {
-      add.failed = (add.failed ?? 0) + 1;
+      const field = failureCount(outcome.code);
+      add[field] = (add[field] ?? 0) + 1;
       const known = errors.get(outcome.code) ?? { title: outcome.title, count: 0 };
       known.count += 1;
       errors.set(outcome.code, known);
@@ -181,9 +183,13 @@ export function countUpdate(tableName: string, sendId: string, { add, errors, co
   };
 }
 
-/** A block's outcomes as stored: one short string per position (`s<message id>`, `f<code>`, `e`, `c`, `d<first>`, `x` suppressed). */
+/**
+ * A block's outcomes as stored: one short string per position (`s<message id>`, `f<code>`, `e`, `c`, `d<first>`,
+ * `x` suppressed; `m` before a sent outcome the Marketing Messages API carried).
+ */
 export function encode(outcome: PositionOutcome) {
-  if (outcome.kind === 'sent') return `${outcome.held ? 'h' : 's'}${outcome.message_id}`;
+  // A message the Marketing Messages API carried (decisions §28): `m` before its sent outcome.
+  if (outcome.kind === 'sent') return `${outcome.api === 'mm' ? 'm' : ''}${outcome.held ? 'h' : 's'}${outcome.message_id}`;
   if (outcome.kind === 'failed') return `f${outcome.code}`;
   if (outcome.kind === 'duplicate') return `d${outcome.of}`;
   if (outcome.kind === 'suppressed') return 'x';
@@ -192,6 +198,7 @@ export function encode(outcome: PositionOutcome) {
 
 /** A stored outcome as the domain's (`titles` holds each failure code's title). */
 export function decode(encoded: string, titles: Record<string, string>): PositionOutcome {
+  if (encoded[0] === 'm') return { ...(decode(encoded.slice(1), titles) as Extract<PositionOutcome, { kind: 'sent' }>), api: 'mm' };
   const rest = encoded.slice(1);
   if (encoded[0] === 's') return { kind: 'sent', message_id: rest };
   if (encoded[0] === 'h') return { kind: 'sent', message_id: rest, held: true };
@@ -220,8 +227,11 @@ export function gotOf(outcomes: RecordedOutcomes) {
 }
 
 /** The message id a block's outcome holds for a position, when its message was sent. */
-export const sentMessageOf = (encoded: unknown) =>
-  typeof encoded === 'string' && (encoded.startsWith('s') || encoded.startsWith('h')) ? encoded.slice(1) : undefined;
+export const sentMessageOf = (encoded: unknown): string | undefined => {
+  if (typeof encoded !== 'string') return undefined;
+  const own = encoded.startsWith('m') ? encoded.slice(1) : encoded;
+  return own.startsWith('s') || own.startsWith('h') ? own.slice(1) : undefined;
+};
 
 /** The outcome whose launch had no answer in time (the dispatcher's own code): its message may have gone. */
 const OUTCOME_UNKNOWN = 'foutcome_unknown';
@@ -238,7 +248,7 @@ export const isOutcomeOf = (encoded: unknown, messageId: string) => sentMessageO
  */
 export function acceptedStateOf(encoded: unknown, titles: Record<string, string> = {}): DeliveryState {
   if (encoded === OUTCOME_UNKNOWN) return { failed: { code: 'outcome_unknown', title: titles.outcome_unknown ?? 'outcome_unknown' } };
-  return typeof encoded === 'string' && encoded.startsWith('h') ? { held: true } : {};
+  return typeof encoded === 'string' && (encoded.startsWith('h') || encoded.startsWith('mh')) ? { held: true } : {};
 }
 
 /**
