@@ -142,7 +142,7 @@ export interface ApplyNotificationDeps {
   sends: DeliveryStatuses & Pick<SendRecords, 'get'>;
   suppressions: SuppressionStore;
   /** Whose number an inbound message reached. */
-  directory: Pick<DirectoryStore, 'getChannel'>;
+  directory: Pick<DirectoryStore, 'getChannel' | 'getWaba'>;
   /** Templates Meta paused or disabled, as the dispatcher reads them (decisions §25). */
   pauses?: TemplatePauses;
   levels: ThroughputStore;

@@ -1,3 +1,5 @@
+import { DynamoIdentityMap } from '#lib/adapters/dynamo/identity-map.ts';
+import { identityMapContract } from '../support/identity-contract.ts';
 import { DynamoPriceListStore } from '#lib/adapters/dynamo/price-list-store.ts';
 import { DynamoReconciliationStore } from '#lib/adapters/dynamo/reconciliation-store.ts';
 import { DynamoWebhookConfigStore } from '#lib/adapters/dynamo/webhook-store.ts';
@@ -50,3 +52,4 @@ webhookConfigStoreContract('DynamoDB', onStackTable(DynamoWebhookConfigStore));
 throughputStoreContract('DynamoDB', onStackTable(DynamoThroughputStore));
 reconciliationStoreContract('DynamoDB', onStackTable(DynamoReconciliationStore));
 priceListContract('DynamoDB', onStackTable(DynamoPriceListStore));
+identityMapContract('DynamoDB', onStackTable(DynamoIdentityMap));
