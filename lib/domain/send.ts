@@ -14,7 +14,8 @@ import type { DirectoryStore } from './ports/directory.ts';
 import type { JobQueue, SendScheduler, SendRecords, SendRequestOptions, RecipientLists, HeldJobs } from './ports/sending.ts';
 import type { SendingLimits } from './ports/pacing.ts';
 import type { BudgetStore, PriceLists } from './ports/costs.ts';
-import type { SuppressionStore } from './ports/consent.ts';
+import type { IdentityMap, SuppressionStore } from './ports/consent.ts';
+import { suppressedPeople } from './suppression.ts';
 import type { TemplateListing } from './ports/templates.ts';
 import type { BillingCurrencies, TemplateUpstream } from './ports/upstream.ts';
 import { resolveProvider } from './provider.ts';
@@ -48,6 +49,8 @@ export interface SendDeps {
   sends: SendRecords & RecipientLists & HeldJobs;
   budgets: BudgetStore;
   suppressions: SuppressionStore;
+  /** Who is who (decisions §28): a MARKETING send skips either half of a known pair that is suppressed. */
+  identities?: IdentityMap;
   upstream: TemplateUpstream;
   queue: JobQueue;
   resolve: Resolver;
@@ -194,7 +197,7 @@ export async function sendTemplate(
   const repeats = marked.repeats;
   const { recipients, count: suppressedCount } = markSuppressed(
     marked.recipients,
-    await suppressedAmong(deps, clientId, found.category, marked.recipients),
+    await suppressedAmong(deps, clientId, provider.wabaId, found.category, marked.recipients),
   );
   // Each job carries the common part too: it counts against the job's bytes.
   const jobs = splitJobs(recipients, JOB_BYTES - bytesOf({ ...common, job: 0, jobs: 0, first_index: 0, recipients: [] }));
@@ -260,14 +263,22 @@ export async function sendTemplate(
  * batch read per hundred unique recipients, however long the list. Other categories are never filtered.
  */
 async function suppressedAmong(
-  deps: Pick<SendDeps, 'suppressions'>,
+  deps: Pick<SendDeps, 'suppressions' | 'identities' | 'directory'>,
   clientId: number,
+  wabaId: string,
   category: string | undefined,
   recipients: { to: string; duplicate_of?: number }[],
 ) {
   if (upper(category) !== 'MARKETING') return new Set<string>();
   const digits = [...new Set(recipients.filter((r) => r.duplicate_of === undefined).map((r) => recipientDigits(r.to)))];
-  return new Set((await deps.suppressions.get(clientId, digits)).keys());
+  // By the person (decisions §28): the number, or the other half of a pair the identity map knows.
+  const skipped = await suppressedPeople(
+    deps,
+    clientId,
+    wabaId,
+    digits.map((phone) => ({ phone })),
+  );
+  return new Set(digits.filter((_, i) => skipped.has(i)));
 }
 
 /** What of a send's request a resend of it repeats (decisions §25): the header and the caller's options. */
@@ -357,6 +368,7 @@ export async function dryRunSend(
   const skipped = await suppressedAmong(
     deps as SendDeps,
     clientId,
+    provider.wabaId,
     template.category,
     input.recipients.map((r) => r.recipient),
   );

@@ -71,15 +71,13 @@ export async function listSuppressions(
 }
 
 /**
- * Entries for a person (decisions §28): one under each half it has, the phone number's naming the BSUID too, so
- * either half finds it even before the identity map knows the pair. Whether the first was new.
+ * Entries for a person (decisions §28): one under each half it has, each naming both halves, so either half finds
+ * it (and removes both) even before the identity map knows the pair. Whether the first was new.
  */
 async function suppressPerson(deps: ConsentDeps, clientId: number, person: Person, entry: Omit<Suppression, 'phone' | 'user_id'>) {
-  const entries: Suppression[] = [];
-  if (person.phone) entries.push({ phone: person.phone, ...(person.user_id && { user_id: person.user_id }), ...entry });
-  if (person.user_id) entries.push({ user_id: person.user_id, ...entry });
-  const added = await Promise.all(entries.map((e) => deps.suppressions.add(clientId, e)));
-  return { entry: entries[0], added: added[0] ?? false };
+  const full: Suppression = { ...(person.phone && { phone: person.phone }), ...(person.user_id && { user_id: person.user_id }), ...entry };
+  const added = await Promise.all(keysOf(person).map((key) => deps.suppressions.add(clientId, full, key)));
+  return { entry: full, added: added[0] ?? false };
 }
 
 /** POST /v1/suppressions: an entry from the API by phone number and/or BSUID (again: the first entry stays). */
@@ -102,7 +100,7 @@ export async function addSuppression(
     at: deps.now?.() ?? new Date().toISOString(),
     ...(body.reason && { reason: body.reason }),
   });
-  const key = suppressionKey(entry);
+  const [key] = keysOf(entry);
   return {
     client_id: clientId,
     created: added,

@@ -41,11 +41,11 @@ export class DynamoSuppressionStore implements SuppressionStore {
     }
   }
 
-  add(clientId: number, entry: Suppression) {
+  add(clientId: number, entry: Suppression, key = suppressionKey(entry)) {
     return this.changeEntry(clientId, 1, {
       Put: {
         TableName: this.table.name,
-        Item: { ...this.key(clientId, suppressionKey(entry)), entity: 'suppression', client_id: clientId, ...entry },
+        Item: { ...this.key(clientId, key), entity: 'suppression', client_id: clientId, ...entry },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     });

@@ -20,8 +20,11 @@ export interface Suppression {
 
 /** Each client's suppression list (decisions §25): read a batch of recipients at a time, never scanned. */
 export interface SuppressionStore {
-  /** Adds the entry unless the number is on the list already (the first entry stays): whether it was added. */
-  add(clientId: number, entry: Suppression): Promise<boolean>;
+  /**
+   * Adds the entry unless its key is on the list already (the first entry stays): whether it was added. The key
+   * is `suppressionKey(entry)` unless given (an entry of both halves kept under its BSUID too).
+   */
+  add(clientId: number, entry: Suppression, key?: string): Promise<boolean>;
   /** Whether the key (a number's digits, or `U#<user_id>`) was on the list. */
   remove(clientId: number, key: string): Promise<boolean>;
   /** The entries among these keys (digits, or `U#<user_id>`), by key: one BatchGetItem a hundred. */

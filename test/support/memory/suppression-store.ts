@@ -11,9 +11,8 @@ export class MemorySuppressionStore implements SuppressionStore {
     if (!this.lists.has(clientId)) this.lists.set(clientId, new Map());
     return this.lists.get(clientId)!;
   }
-  async add(clientId: number, entry: Suppression) {
+  async add(clientId: number, entry: Suppression, key = suppressionKey(entry)) {
     const list = this.listOf(clientId);
-    const key = suppressionKey(entry);
     if (list.has(key)) return false;
     list.set(key, copy(entry));
     return true;
