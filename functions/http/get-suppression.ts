@@ -7,5 +7,5 @@ import { serviceTable } from '#lib/wiring/table.ts';
 const stores = { suppressions: new DynamoSuppressionStore(serviceTable()) };
 
 export const handler = httpFunction(GetSuppression, ({ path, query, caller }) =>
-  getSuppression(stores, caller, path.phone, query.client_id),
+  getSuppression(stores, caller, path.person, query.client_id),
 );

@@ -7,5 +7,5 @@ import { serviceTable } from '#lib/wiring/table.ts';
 const stores = { suppressions: new DynamoSuppressionStore(serviceTable()) };
 
 export const handler = httpFunction(RemoveSuppression, ({ path, query, caller }) =>
-  removeSuppression(stores, caller, path.phone, query.client_id),
+  removeSuppression(stores, caller, path.person, query.client_id),
 );

@@ -3,6 +3,7 @@ import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { DynamoMarketingOnboardings } from '#lib/adapters/dynamo/marketing-onboardings.ts';
 import { DynamoTemplatePauses } from '#lib/adapters/dynamo/template-pauses.ts';
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
+import { DynamoIdentityMap } from '#lib/adapters/dynamo/identity-map.ts';
 import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
@@ -29,6 +30,7 @@ const stores = {
   records: new DynamoTemplateRecordStore(table),
   sends: new DynamoSendStore(table),
   suppressions: new DynamoSuppressionStore(table),
+  identities: new DynamoIdentityMap(table),
   directory: new DynamoDirectoryStore(table),
   pauses: new DynamoTemplatePauses(table),
   levels: new DynamoThroughputStore(table),

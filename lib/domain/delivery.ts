@@ -22,6 +22,8 @@ export interface DeliveryState {
   cost_micros?: number;
   /** What the client pays for it, where its price list was in force (decisions §27). */
   price_micros?: number;
+  /** The person's WhatsApp username, from a delivered or read status (decisions §28). */
+  username?: string;
 }
 
 /** Meta's `pricing` of a message as its statuses carry it (upstream-facts §8). */
@@ -122,6 +124,13 @@ export function deliveryChange(
   // The first delivery settles it; a delivery after a failure was settled by the failure.
   const settles = !state.delivered && !state.failed && next.delivered;
   return { next, counts, errors, ...(newlyCharged && { charge: newlyCharged }), ...(settles && { settles: true as const }) };
+}
+
+/** A change with the person's username kept on the state when a status brings a new one (decisions §28). */
+export function withUsername(change: DeliveryChange | null, state: DeliveryState, username?: string): DeliveryChange | null {
+  if (!username || state.username === username) return change;
+  const next = { ...(change?.next ?? state), username };
+  return change ? { ...change, next } : { next, counts: {}, errors: [] };
 }
 
 /**

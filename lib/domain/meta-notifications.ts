@@ -1,8 +1,9 @@
-import { type DeliveryReport, deliveryChange, type MessagePricing, parseMessageReference } from './delivery.ts';
+import { type DeliveryReport, deliveryChange, type MessagePricing, parseMessageReference, withUsername } from './delivery.ts';
 import { chargerFor } from './pricing/charging.ts';
 import { recipientEstimate } from './pricing/reservation.ts';
 import { reachedTier, type TierUpdate } from './pricing/tiers.ts';
 import { applyInboundConsent } from './suppression.ts';
+import { applyIdentityMove, applyPreference, learnPeople, type PeopleNotification, type SeenPair } from './people-notifications.ts';
 import { templateEvent } from './events.ts';
 import type { Log } from './log.ts';
 import { publishSaved } from './outbox.ts';
@@ -13,7 +14,7 @@ import type { DirectoryStore } from './ports/directory.ts';
 import type { PriceLists, VolumeTiers } from './ports/costs.ts';
 import type { BillingCurrencies, MarketingOnboardings } from './ports/upstream.ts';
 import { onboardedByMeta } from './send-people.ts';
-import type { SuppressionStore, TemplatePauses } from './ports/consent.ts';
+import type { IdentityMap, SuppressionStore, TemplatePauses } from './ports/consent.ts';
 import type { TemplateRecords, TemplateRevision } from './ports/templates.ts';
 import type { ThroughputStore } from './ports/pacing.ts';
 import { oldestRecord } from './template-listing.ts';
@@ -56,7 +57,11 @@ export type MetaNotification =
       kind: 'inbound_message';
       waba_id: string;
       number_digits: string;
-      from: string;
+      /** The sender's digits: absent for a username user whose number Meta does not share (decisions §28). */
+      from?: string;
+      /** The sender's BSUID and username (decisions §28). */
+      user_id?: string;
+      username?: string;
       message_id: string;
       text: string;
       at: number;
@@ -76,7 +81,11 @@ export type MetaNotification =
       waba_id?: string;
       recipient?: string;
       pricing?: MessagePricing;
-    };
+      /** The recipient's BSUID and username, when Meta gives them (decisions §28). */
+      recipient_user_id?: string;
+      username?: string;
+    }
+  | PeopleNotification;
 
 export type TemplateNotification = Extract<MetaNotification, { template_id: string }>;
 
@@ -136,8 +145,10 @@ export interface ApplyNotificationDeps {
   /** The statuses; a send's client is read only when a status says its person stopped marketing (131050). */
   sends: DeliveryStatuses & Pick<SendRecords, 'get'>;
   suppressions: SuppressionStore;
+  /** Who is who (decisions §28): learned from statuses and inbound messages, moved by Meta's change events. */
+  identities?: IdentityMap;
   /** Whose number an inbound message reached. */
-  directory: Pick<DirectoryStore, 'getChannel'>;
+  directory: Pick<DirectoryStore, 'getChannel' | 'getWaba'>;
   /** Templates Meta paused or disabled, as the dispatcher reads them (decisions §25). */
   pauses?: TemplatePauses;
   levels: ThroughputStore;
@@ -252,7 +263,7 @@ async function applyToSends(
           block,
           index,
           messageId: n.message_id,
-          change: (state) => deliveryChange(state, n.status, n.error, status?.charge),
+          change: (state) => withUsername(deliveryChange(state, n.status, n.error, status?.charge), state, n.username),
           ...(status && { chargedAt: n.at }),
           ...(status?.tierVolume && { tierVolume: status.tierVolume }),
           ...reservedOf(person),
@@ -267,14 +278,14 @@ async function applyToSends(
     });
     // A person who stopped marketing from the business (131050, reported after acceptance) joins the client's list.
     const optedOut = group.filter(
-      ({ n }, i) => results[i] === 'applied' && n.status === 'failed' && n.error?.code === '131050' && n.recipient,
+      ({ n }, i) => results[i] === 'applied' && n.status === 'failed' && n.error?.code === '131050' && (n.recipient || n.recipient_user_id),
     );
     if (optedOut.length > 0) {
       const send = await deps.sends.get(sendId);
       if (send)
         for (const { n } of optedOut)
           await deps.suppressions.add(send.client_id, {
-            phone: n.recipient!,
+            ...(n.recipient ? { phone: n.recipient } : { user_id: n.recipient_user_id }),
             source: '131050',
             at: new Date(n.at).toISOString(),
             message_id: n.message_id,
@@ -294,9 +305,17 @@ export async function applyNotifications(
 ): Promise<NotificationOutcome[]> {
   const outcomes: NotificationOutcome[] = new Array(batch.length);
   const statuses: { at: number; n: Extract<MetaNotification, { kind: 'message_status' }> }[] = [];
+  // Who is who, first: one learn for the batch (decisions §28), so its opt-outs find the pairs it shows.
+  await learnPeople(
+    deps,
+    batch.flatMap(({ notification }) => pairsOf(notification)),
+  );
   for (const [at, { notification: n, correlationId, log }] of batch.entries()) {
     const own = { ...deps, log: log ?? deps.log };
     if (n.kind === 'message_status') statuses.push({ at, n });
+    else if (n.kind === 'people_seen') outcomes[at] = 'applied';
+    else if (n.kind === 'identity_move') outcomes[at] = await applyIdentityMove(own, n);
+    else if (n.kind === 'marketing_preference') outcomes[at] = await applyPreference(own, n);
     else if (n.kind === 'number_quality') outcomes[at] = await applyToNumber(own, n);
     else if (n.kind === 'inbound_message') outcomes[at] = await applyInbound(own, n);
     else if (n.kind === 'pricing_tier') outcomes[at] = await reachedTier(own, n);
@@ -324,13 +343,24 @@ async function applyInbound(
     return 'ignored';
   }
   const consent = await applyInboundConsent(deps, channel.client_id, {
-    from: n.from,
+    ...(n.from && { from: n.from }),
+    ...(n.user_id && { user_id: n.user_id }),
+    waba_id: n.waba_id,
     text: n.text,
     id: n.message_id,
     at: new Date(n.at).toISOString(),
   });
   if (consent) deps.log.info('consent from an inbound message', { client_id: channel.client_id, consent });
   return consent ? 'applied' : 'unchanged';
+}
+
+/** The pairs of phone number and BSUID a notification shows (decisions §28). */
+function pairsOf(n: MetaNotification): SeenPair[] {
+  if (n.kind === 'people_seen') return n.people.map((p) => ({ ...p, waba_id: n.waba_id, at: n.at }));
+  const [phone, userId] =
+    n.kind === 'message_status' ? [n.recipient, n.recipient_user_id] : n.kind === 'inbound_message' ? [n.from, n.user_id] : [];
+  if (!phone || !userId || !n.waba_id) return [];
+  return [{ waba_id: n.waba_id, phone, user_id: userId, ...('username' in n && n.username && { username: n.username }), at: n.at }];
 }
 
 /**

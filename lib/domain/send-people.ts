@@ -3,7 +3,6 @@ import type { Person } from './person.ts';
 import type { IdentityMap } from './ports/consent.ts';
 import type { MarketingOnboardings, MarketingUpstream } from './ports/upstream.ts';
 import { isImpossibleNumber, regionOf } from './pricing/region.ts';
-import type { ProviderConfig } from './provider.ts';
 import { upper } from './send-rules.ts';
 import { recipientDigits } from './sending/job.ts';
 
@@ -91,10 +90,6 @@ export function impossibleNumbers(
     message: `${positions.length} recipients are not valid numbers of their region by libphonenumber-js (positions ${named}${positions.length > NAMED ? ', …' : ''}): Meta may not deliver to them`,
   };
 }
-
-/** Where a WABA's pairs are kept: its business portfolio where the directory knows it, else the WABA. */
-export const identityScopeOfChannel = (provider: Pick<ProviderConfig, 'wabaId' | 'channel'>) =>
-  provider.channel.business_id ? provider.channel.business_id : `waba:${provider.wabaId}`;
 
 /** The known pairs among a send's recipients (one read per hundred keys), or none without an identity map. */
 export async function knownPairs(

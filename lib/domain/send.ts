@@ -7,7 +7,9 @@ import { listInForce } from './pricing/price-list.ts';
 import { BASE_CURRENCY, dayOf } from './pricing/rate-card.ts';
 import { recipientEstimate, reservationFor } from './pricing/reservation.ts';
 import { type DispatchJob, isSendable, markRepeats, markSuppressed, personKey, recipientDigits, type SendHeader } from './sending/job.ts';
-import { bsuidRefusals, identityScopeOfChannel, impossibleNumbers, knownPairs, marketingApiOf, usMarketingPaused } from './send-people.ts';
+import { bsuidRefusals, impossibleNumbers, knownPairs, marketingApiOf, usMarketingPaused } from './send-people.ts';
+import { identityScopeOf } from './identity.ts';
+import type { Person } from './person.ts';
 
 export type { ProductAction, RecipientParams, SendHeader } from './sending/job.ts';
 import type { DirectoryStore } from './ports/directory.ts';
@@ -15,6 +17,7 @@ import type { JobQueue, SendScheduler, SendRecords, SendRequestOptions, Recipien
 import type { SendingLimits } from './ports/pacing.ts';
 import type { BudgetStore, PriceLists } from './ports/costs.ts';
 import type { IdentityMap, SuppressionStore } from './ports/consent.ts';
+import { suppressedPeople } from './suppression.ts';
 import type { TemplateListing } from './ports/templates.ts';
 import type { BillingCurrencies, MarketingOnboardings, MarketingUpstream, TemplateUpstream } from './ports/upstream.ts';
 import { resolveProvider } from './provider.ts';
@@ -51,6 +54,9 @@ export interface SendDeps {
   sends: SendRecords & RecipientLists & HeldJobs;
   budgets: BudgetStore;
   suppressions: SuppressionStore;
+  /** Who is who (decisions §28): repeats are found per person, and a MARKETING send skips either half of a known
+   * pair that is suppressed. */
+  identities?: IdentityMap;
   upstream: TemplateUpstream;
   queue: JobQueue;
   resolve: Resolver;
@@ -59,8 +65,6 @@ export interface SendDeps {
   priceLists?: Pick<PriceLists, 'lists'>;
   /** Each WABA's billing currency: estimates are in it (decisions §26). */
   currencies?: BillingCurrencies;
-  /** The pairs of number and BSUID known to be one person (decisions §28): repeats are found per person. */
-  identities?: Pick<IdentityMap, 'pairsOf'>;
   /** Each WABA's onboarding to the Marketing Messages API (decisions §28), kept and as Graph reports it. */
   onboardings?: MarketingOnboardings;
   marketing?: MarketingUpstream;
@@ -210,12 +214,12 @@ export async function sendTemplate(
   };
   // Repeats are found here, over the whole list (decisions §12): each job knows its repeats and sends none; so
   // are a MARKETING send's suppressed recipients (decisions §25).
-  const pairs = await knownPairs(deps, identityScopeOfChannel(provider), body.recipients);
+  const pairs = await knownPairs(deps, await identityScopeOf(provider.wabaId, deps.directory), body.recipients);
   const marked = markRepeats(body.recipients, body.allow_duplicates === true, pairs);
   const repeats = marked.repeats;
   const { recipients, count: suppressedCount } = markSuppressed(
     marked.recipients,
-    await suppressedAmong(deps, clientId, found.category, marked.recipients),
+    await suppressedAmong(deps, clientId, provider.wabaId, found.category, marked.recipients, pairs),
   );
   // Each job carries the common part too: it counts against the job's bytes.
   const jobs = splitJobs(recipients, JOB_BYTES - bytesOf({ ...common, job: 0, jobs: 0, first_index: 0, recipients: [] }));
@@ -281,19 +285,34 @@ export async function sendTemplate(
  * §25): one batch read per hundred unique recipients, however long the list. Other categories are never filtered.
  */
 async function suppressedAmong(
-  deps: Pick<SendDeps, 'suppressions'>,
+  deps: Pick<SendDeps, 'suppressions' | 'identities' | 'directory'>,
   clientId: number,
+  wabaId: string,
   category: string | undefined,
-  recipients: { to?: string; duplicate_of?: number }[],
+  recipients: { to?: string; user_id?: string; duplicate_of?: number }[],
+  pairs?: Map<string, Person>,
 ) {
   if (upper(category) !== 'MARKETING') return new Set<number>();
-  const digits = [
-    ...new Set(recipients.flatMap((r) => (r.duplicate_of === undefined && r.to !== undefined ? [recipientDigits(r.to)] : []))),
-  ];
-  const listed = await deps.suppressions.get(clientId, digits);
-  return new Set(
-    recipients.flatMap((r, i) => (r.duplicate_of === undefined && r.to !== undefined && listed.has(recipientDigits(r.to)) ? [i] : [])),
+  // By the person (decisions §28): the number, the BSUID, or the other half of a pair the identity map knows.
+  const candidates = recipients.flatMap((r, i) =>
+    r.duplicate_of === undefined && (r.to !== undefined || r.user_id !== undefined)
+      ? [
+          {
+            i,
+            person: { ...(r.to !== undefined && { phone: recipientDigits(r.to) }), ...(r.user_id !== undefined && { user_id: r.user_id }) },
+          },
+        ]
+      : [],
   );
+  // The pairs the repeats were found with are the ones to skip by: read once.
+  const skipped = await suppressedPeople(
+    deps,
+    clientId,
+    wabaId,
+    candidates.map((c) => c.person),
+    pairs,
+  );
+  return new Set(candidates.filter((_, k) => skipped.has(k)).map((c) => c.i));
 }
 
 /** What of a send's request a resend of it repeats (decisions §25): the header and the caller's options. */
@@ -375,7 +394,7 @@ export async function dryRunSend(
   await marketingApiOf(deps, provider.wabaId, template.category, input.body, now);
   const pairs = await knownPairs(
     deps,
-    identityScopeOfChannel(provider),
+    await identityScopeOf(provider.wabaId, deps.directory),
     input.recipients.map((r) => r.recipient),
   );
   const people = markRepeats(
@@ -383,7 +402,7 @@ export async function dryRunSend(
     input.body.allow_duplicates === true,
     pairs,
   ).recipients;
-  const skipped = await suppressedAmong(deps as SendDeps, clientId, template.category, people);
+  const skipped = await suppressedAmong(deps as SendDeps, clientId, provider.wabaId, template.category, people, pairs);
   const suppressed = input.recipients
     .filter((_, i) => skipped.has(i))
     .map((r) => ({

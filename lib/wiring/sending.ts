@@ -5,6 +5,7 @@ import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { DynamoMarketingOnboardings } from '#lib/adapters/dynamo/marketing-onboardings.ts';
 import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
+import { DynamoIdentityMap } from '#lib/adapters/dynamo/identity-map.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { resolveHost } from '#lib/adapters/https/resolve-host.ts';
 import { jobQueue } from './queues.ts';
@@ -19,6 +20,7 @@ export function sendStores(table: ServiceTable) {
     budgets: new DynamoBudgetStore(table),
     priceLists: new DynamoPriceListStore(table),
     suppressions: new DynamoSuppressionStore(table),
+    identities: new DynamoIdentityMap(table),
     queue: jobQueue('dispatch'),
     resolve: resolveHost,
     scheduler: lazySendScheduler,

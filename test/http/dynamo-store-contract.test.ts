@@ -1,3 +1,5 @@
+import { DynamoIdentityMap } from '#lib/adapters/dynamo/identity-map.ts';
+import { identityMapContract } from '../support/identity-contract.ts';
 import { DynamoPriceListStore } from '#lib/adapters/dynamo/price-list-store.ts';
 import { DynamoReconciliationStore } from '#lib/adapters/dynamo/reconciliation-store.ts';
 import { DynamoWebhookConfigStore } from '#lib/adapters/dynamo/webhook-store.ts';
@@ -52,3 +54,4 @@ throughputStoreContract('DynamoDB', onStackTable(DynamoThroughputStore));
 marketingOnboardingsContract('DynamoDB', onStackTable(DynamoMarketingOnboardings));
 reconciliationStoreContract('DynamoDB', onStackTable(DynamoReconciliationStore));
 priceListContract('DynamoDB', onStackTable(DynamoPriceListStore));
+identityMapContract('DynamoDB', onStackTable(DynamoIdentityMap));

@@ -75,6 +75,24 @@ export function suppressionStoreContract(name: string, makeStore: () => Suppress
       expect((await store.get(client + 1, phones)).size).toBe(0);
     });
 
+    it('keeps entries by BSUID (`U#<user_id>`) beside entries by number, an entry by number naming its BSUID', async () => {
+      // Prepare
+      const store = await makeStore();
+      const client = unique();
+      // Act
+      const byId = await store.add(client, { user_id: 'MX.77', source: 'meta_preferences', at: '2026-11-01T00:00:00.000Z' });
+      await store.add(client, { phone: '5215500000077', user_id: 'MX.77', source: 'inbound', at: '2026-11-01T00:00:00.000Z' });
+      const found = await store.get(client, ['U#MX.77', '5215500000077', 'U#MX.78']);
+      const removed = await store.remove(client, 'U#MX.77');
+      // Assess
+      expect(byId).toBe(true);
+      expect(found.get('U#MX.77')).toMatchObject({ user_id: 'MX.77', source: 'meta_preferences' });
+      expect(found.get('5215500000077')).toMatchObject({ phone: '5215500000077', user_id: 'MX.77' });
+      expect(found.size).toBe(2);
+      expect(removed).toBe(true);
+      expect((await store.list(client, { offset: 0, size: 10 })).total).toBe(1);
+    });
+
     it('lists a client’s entries in pages with the total', async () => {
       // Prepare
       const store = await makeStore();

@@ -1,3 +1,5 @@
+import { MemoryIdentityMap } from '../support/memory/identity-map.ts';
+import { identityMapContract } from '../support/identity-contract.ts';
 import { MemoryPriceListStore } from '../support/memory/price-list-store.ts';
 import { MemoryReconciliationStore } from '../support/memory/reconciliation-store.ts';
 import { MemoryWebhookConfigStore } from '../support/memory/webhook-config-store.ts';
@@ -40,3 +42,4 @@ marketingOnboardingsContract('in memory', () => new MemoryMarketingOnboardings()
 throughputStoreContract('in memory', () => new MemoryThroughputStore());
 reconciliationStoreContract('in memory', () => new MemoryReconciliationStore());
 priceListContract('in memory', () => new MemoryPriceListStore());
+identityMapContract('in memory', () => new MemoryIdentityMap());

@@ -1,20 +1,21 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Suppression, SuppressionStore } from '#lib/domain/ports/consent.ts';
+import { suppressionKey } from '#lib/domain/suppression.ts';
 import type { ServiceTable } from './client.ts';
 import { batchGet, queryFirst, stripKeys } from './queries.ts';
 import { keys, SORT } from './table.ts';
 import { cancellationCodes, type TransactItem } from './transactions.ts';
 
 /**
- * A client's suppression list (decisions §25): one item a phone number under the client's list partition, so
- * a send checks its recipients with a BatchGetItem of 100 keys a batch, however long the list; the list's size
- * is a count beside the client, kept with every entry added or removed.
+ * A client's suppression list (decisions §25, §28): one item a phone number (or a BSUID, `U#<user_id>`) under
+ * the client's list partition, so a send checks its recipients with a BatchGetItem of 100 keys a batch, however
+ * long the list; the list's size is a count beside the client, kept with every entry added or removed.
  */
 export class DynamoSuppressionStore implements SuppressionStore {
   constructor(private readonly table: ServiceTable) {}
 
-  private key(clientId: number, phone: string) {
-    return { pk: keys.suppressions(clientId), sk: phone };
+  private key(clientId: number, key: string) {
+    return { pk: keys.suppressions(clientId), sk: key };
   }
 
   private count(clientId: number, by: 1 | -1) {
@@ -40,31 +41,31 @@ export class DynamoSuppressionStore implements SuppressionStore {
     }
   }
 
-  add(clientId: number, entry: Suppression) {
+  add(clientId: number, entry: Suppression, key = suppressionKey(entry)) {
     return this.changeEntry(clientId, 1, {
       Put: {
         TableName: this.table.name,
-        Item: { ...this.key(clientId, entry.phone), entity: 'suppression', client_id: clientId, ...entry },
+        Item: { ...this.key(clientId, key), entity: 'suppression', client_id: clientId, ...entry },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     });
   }
 
-  remove(clientId: number, phone: string) {
+  remove(clientId: number, key: string) {
     return this.changeEntry(clientId, -1, {
-      Delete: { TableName: this.table.name, Key: this.key(clientId, phone), ConditionExpression: 'attribute_exists(pk)' },
+      Delete: { TableName: this.table.name, Key: this.key(clientId, key), ConditionExpression: 'attribute_exists(pk)' },
     });
   }
 
-  /** The entries among these numbers: one BatchGetItem a hundred. */
-  async get(clientId: number, phones: string[]) {
-    const unique = [...new Set(phones)];
+  /** The entries among these keys (digits, or `U#<user_id>`): one BatchGetItem a hundred. */
+  async get(clientId: number, wanted: string[]) {
+    const unique = [...new Set(wanted)];
     const items =
       unique.length === 0
         ? []
         : await batchGet(
             this.table,
-            unique.map((phone) => this.key(clientId, phone)),
+            unique.map((key) => this.key(clientId, key)),
           );
     return new Map(items.map((item) => [String(item.sk), entryOf(item)]));
   }

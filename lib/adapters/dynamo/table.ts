@@ -95,6 +95,11 @@ export const keys = {
   templatePause: (wabaId: string, templateId: string) => `TEMPLATE_PAUSE#${wabaId}#${templateId}`,
   /** A client's suppression list (decisions §25): one item a phone number, by its digits. */
   suppressions: (clientId: number) => `CLIENT#${clientId}#SUPPRESSIONS`,
+  /**
+   * A half of a person in the identity map (decisions §28): `p:<digits>` or `u:<bsuid>` under its scope (the
+   * business portfolio, or `waba:<id>`), each item its own partition so no campaign's statuses share a key.
+   */
+  identity: (scope: string, half: string) => `IDENTITY#${scope}#${half}`,
   /** A client's monthly budget and what the month's accepted sends reserved of it. */
   budgetMonth: (month: string) => `BUDGET#${month}`,
   /** What settled of a client's month (decisions §27): one of BUDGET_SHARDS, spent and released. */
@@ -146,6 +151,7 @@ export const SORT = {
   /** The prefix of a client's price lists under the client. */
   priceListPrefix: 'PRICE_LIST#',
   suppressionCount: 'SUPPRESSION_COUNT',
+  identity: 'IDENTITY',
   templatePause: 'PAUSE',
   pacing: 'PACING',
   throughput: 'THROUGHPUT',

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { InvalidRequest } from '#lib/domain/errors.ts';
 import type { MetaNotification, NotifiedChange } from '#lib/domain/meta-notifications.ts';
 import { issuesToDetails } from '#lib/schemas/issues.ts';
+import { contactsOf, moveOfSystem, movesOfUpdate, preferencesOf, seenOf, userId, usernameOf } from './people-payload.ts';
 
 /**
  * Meta's webhook payloads (upstream-facts §5; the `messages` field's statuses as Cloud API sends them), read
@@ -15,6 +16,9 @@ export const HANDLED_FIELDS = [
   'phone_number_quality_update',
   'messages',
   'account_update',
+  // People (decisions §28): a person's new BSUID, and their marketing preference.
+  'user_id_update',
+  'user_preferences',
 ] as const;
 
 /** Statuses per queued change: a `messages` change of many statuses is split so each job stays small. */
@@ -118,7 +122,9 @@ const TermsSigned = v.object({
 });
 /** A person's text message to one of the numbers (the `messages` field's `messages`, upstream-facts §8). */
 const InboundText = v.object({
-  from: v.pipe(v.union([v.string(), v.number()]), v.transform(String), v.maxLength(64)),
+  /** Omitted for a username user whose number Meta may not share (upstream-facts §9.A3); `from_user_id` always there. */
+  from: v.optional(v.pipe(v.union([v.string(), v.number()]), v.transform(String), v.maxLength(64))),
+  from_user_id: v.optional(v.fallback(v.optional(userId), undefined)),
   id: v.pipe(v.string(), v.minLength(1), v.maxLength(256)),
   timestamp: v.optional(v.union([v.string(), v.number()])),
   type: v.literal('text'),
@@ -134,6 +140,8 @@ const MessageStatus = v.object({
   timestamp: v.optional(v.union([v.string(), v.number()])),
   biz_opaque_callback_data: v.optional(v.string()),
   recipient_id: v.optional(v.pipe(v.union([v.string(), v.number()]), v.transform(String), v.maxLength(64))),
+  /** The recipient's BSUID (upstream-facts §9.A4): on sent, delivered and read; not on a phone send's failure. */
+  recipient_user_id: v.optional(v.fallback(v.optional(userId), undefined)),
   /** Meta's pricing of the message (upstream-facts §8); a status without it is applied without a charge. */
   pricing: v.optional(
     v.object({
@@ -201,33 +209,53 @@ export function notificationsOf(change: NotifiedChange): MetaNotification[] {
         },
       ];
     }
+    case 'user_id_update':
+      return movesOfUpdate(change.value, change.waba_id, change.at);
+    case 'user_preferences':
+      return preferencesOf(change.value, change.waba_id, change.at);
     case 'messages': {
       const value = change.value as { statuses?: unknown[]; messages?: unknown[]; metadata?: unknown };
       const metadata = v.safeParse(InboundMetadata, value?.metadata);
+      const contacts = contactsOf(value);
       const inbound = (value?.messages ?? []).flatMap((message): MetaNotification[] => {
+        const moved = moveOfSystem(message, change.waba_id, change.at);
+        if (moved.length > 0) return moved;
         const r = v.safeParse(InboundText, message);
         if (!r.success || !metadata.success) return [];
+        const from = r.output.from?.replace(/\D/g, '') || undefined;
+        const user = r.output.from_user_id;
+        if (!from && !user) return [];
+        const username = usernameOf(contacts, { phone: from, user_id: user });
         const seconds = Number(r.output.timestamp);
         return [
           {
             kind: 'inbound_message',
             waba_id: change.waba_id,
             number_digits: metadata.output.display_phone_number.replace(/\D/g, ''),
-            from: r.output.from.replace(/\D/g, ''),
+            ...(from && { from }),
+            ...(user && { user_id: user }),
+            ...(username && { username }),
             message_id: r.output.id,
             text: r.output.text.body,
             at: Number.isFinite(seconds) ? seconds * 1000 : change.at,
           },
         ];
       });
+      // The pairs an inbound change's contacts show (statuses name theirs on each status).
+      const seen = Array.isArray(value?.messages) ? seenOf(contacts, change.waba_id, change.at) : [];
       const statuses = value?.statuses ?? [];
       return [
+        ...seen,
         ...inbound,
         ...statuses.flatMap((status): MetaNotification[] => {
           const r = v.safeParse(MessageStatus, status);
           if (!r.success) return [];
           const error = r.output.errors?.[0];
           const seconds = Number(r.output.timestamp);
+          const recipient = r.output.recipient_id?.replace(/\D/g, '') || undefined;
+          const userOf = r.output.recipient_user_id;
+          // The username only on delivered and read, from the contact of this recipient (upstream-facts §9.A4).
+          const username = r.output.status === 'failed' ? undefined : usernameOf(contacts, { phone: recipient, user_id: userOf });
           return [
             {
               kind: 'message_status',
@@ -236,7 +264,9 @@ export function notificationsOf(change: NotifiedChange): MetaNotification[] {
               reference: r.output.biz_opaque_callback_data,
               at: Number.isFinite(seconds) ? seconds * 1000 : change.at,
               waba_id: change.waba_id,
-              ...(r.output.recipient_id !== undefined && { recipient: r.output.recipient_id.replace(/\D/g, '') }),
+              ...(recipient && { recipient }),
+              ...(userOf && { recipient_user_id: userOf }),
+              ...(username && { username }),
               ...(r.output.pricing && { pricing: r.output.pricing }),
               ...(error && { error: { code: String(error.code), title: error.title ?? error.message ?? String(error.code) } }),
             },

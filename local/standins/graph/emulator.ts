@@ -7,24 +7,42 @@ import { MESSAGES_PER_SECOND } from '#lib/domain/sending/throughput.ts';
 import { ThroughputLimit } from './throughput-limit.ts';
 import { LAUNCH_HEADER } from './launch-stamp.ts';
 import { EmulatedPricing } from './pricing.ts';
-import { CAPPED_ERROR, MarketingCaps, peopleControl } from './people.ts';
+import { CAPPED_ERROR, MarketingCaps, peopleControl as recipientsControl } from './recipients.ts';
 import type { MessagePricing } from '#lib/domain/delivery.ts';
+import { EmulatedPeople } from './people.ts';
+import { peopleControl } from './people-control.ts';
 
 /** Statuses the emulator can report of a message, as Cloud API's `messages` webhook names them. */
 export type MessageStatus = 'sent' | 'delivered' | 'read' | 'failed';
 
-/** A status of one accepted message, as the `messages` field's value carries it. */
-function statusValue(message: SentMessage, status: MessageStatus, error?: { code: number; title: string }, pricing?: MessagePricing) {
+/**
+ * A status of one accepted message, as the `messages` field's value carries it, with the person's BSUID and the
+ * field presence rules of upstream-facts §9.A4: contacts on sent, delivered and read only (the username not on
+ * sent); `recipient_id` the number sent to, or omitted for a BSUID send whose number is not shared;
+ * `recipient_user_id` always but on a failure of a send to a number.
+ */
+function statusValue(
+  message: SentMessage,
+  status: MessageStatus,
+  people: EmulatedPeople,
+  error?: { code: number; title: string },
+  pricing?: MessagePricing,
+) {
   const to = String(message.message.to ?? '').replace(/\D/g, '');
+  const recipient = typeof message.message.recipient === 'string' ? message.message.recipient : undefined;
+  const user = people.userOf(to ? { phone: to } : { user_id: recipient });
+  const recipientId = to || (people.phoneShared(message.phone_number_id, user) ? user.phone : undefined);
   return {
     messaging_product: 'whatsapp',
     metadata: { display_phone_number: message.phone_number_id, phone_number_id: message.phone_number_id },
+    ...(status !== 'failed' && { contacts: [people.contactOf(message.phone_number_id, user, status !== 'sent')] }),
     statuses: [
       {
         id: message.id,
         status,
         timestamp: String(Math.floor(Date.now() / 1000)),
-        recipient_id: to,
+        ...(recipientId && { recipient_id: recipientId }),
+        ...((status !== 'failed' || !to) && { recipient_user_id: user.user_id }),
         ...(typeof message.message.biz_opaque_callback_data === 'string' && {
           biz_opaque_callback_data: message.message.biz_opaque_callback_data,
         }),
@@ -119,12 +137,15 @@ export class GraphEmulator {
 
   /** Meta's pricing of messages and its books of what was delivered (./pricing.ts). */
   readonly pricing: EmulatedPricing;
+  /** WhatsApp users: BSUIDs, usernames, withheld numbers (./people.ts). */
+  readonly people = new EmulatedPeople();
 
   /** A status of a message as Meta reports it: priced, and booked when it says delivered. */
   private reportStatus(message: SentMessage, status: MessageStatus, error?: { code: number; title: string }, delayMs = 0) {
     const pricing = this.pricing.pricingOf(message);
     if (status === 'delivered' || status === 'read') this.pricing.book(message, pricing);
-    this.notifier?.notify(this.wabaOfNumber(message.phone_number_id), 'messages', statusValue(message, status, error, pricing), delayMs);
+    const value = statusValue(message, status, this.people, error, pricing);
+    this.notifier?.notify(this.wabaOfNumber(message.phone_number_id), 'messages', value, delayMs);
   }
 
   /** One request as Graph would answer it. */
@@ -164,6 +185,9 @@ export class GraphEmulator {
       // What changed is kept before the answer leaves: an accepted message is never forgotten after a crash.
       const accepted = isMessage ? this.model.sent.at(-1) : undefined;
       if (accepted) accepted.launched_at = launchedAt;
+      // The number messaged the person: it may see their phone number for 30 days (upstream-facts §9.A2).
+      if (accepted && typeof accepted.message.to === 'string')
+        this.people.talked(accepted.phone_number_id, this.people.userOf({ phone: accepted.message.to.replace(/\D/g, '') }));
       if (method !== 'GET') await this.onChange?.(accepted);
       if (isMessage) this.reportAutomatically((answer.body as { messages?: { id: string }[] }).messages?.[0]?.id);
       if (fault?.afterAccept) await new Promise((r) => setTimeout(r, fault.delayMs ?? 60_000));
@@ -259,6 +283,18 @@ export class GraphEmulator {
   /** Control endpoints: not part of the Graph API. */
   private control(method: string, path: string, raw: Uint8Array, query: Record<string, string>): EmulatorAnswer {
     const body = raw.length ? JSON.parse(new TextDecoder().decode(raw)) : {};
+    const ofPeople = peopleControl(
+      {
+        model: this.model,
+        people: this.people,
+        notifier: this.notifier,
+        inboundAt: (numberId, phone) => this.pricing.inbound.set(`${numberId}|${phone}`, Date.now()),
+      },
+      method,
+      path,
+      body,
+    );
+    if (ofPeople) return ofPeople;
     const status = /^\/_emulator\/templates\/([^/]+)\/status$/.exec(path);
     if (status && method === 'POST') {
       const found = this.model.findTemplate(status[1]);
@@ -426,24 +462,8 @@ export class GraphEmulator {
       }
       return { status: 200, body: { id: hold[1], hold: found.template.hold ?? null } };
     }
-    // A recipient wrote to a number ({from, text?}): a utility template to them is free for 24 hours (upstream-facts §8).
-    const inbound = /^\/_emulator\/numbers\/([^/]+)\/inbound$/.exec(path);
-    if (inbound && method === 'POST') {
-      const number = this.model.phoneNumbers.get(inbound[1]);
-      if (!number) return { status: 404, body: { error: 'no such phone number' } };
-      const from = String(body.from ?? '').replace(/\D/g, '');
-      this.pricing.inbound.set(`${inbound[1]}|${from}`, Date.now());
-      // With a text, Meta's `messages` webhook brings it to the service (a person's "STOP", decisions §25).
-      const id = `wamid.in.${randomBytes(6).toString('hex')}`;
-      if (typeof body.text === 'string')
-        this.notifier?.notify(number.waba_id, 'messages', {
-          messaging_product: 'whatsapp',
-          metadata: { display_phone_number: number.display_phone_number, phone_number_id: number.id },
-          contacts: [{ profile: { name: 'Emulated person' }, wa_id: from }],
-          messages: [{ from, id, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: body.text } }],
-        });
-      return { status: 200, body: { id: inbound[1], from, message_id: id } };
-    }
+    // A recipient wrote to a number ({from} or {user_id}, text?): in ./people-control.ts; a utility template to
+    // them is free for 24 hours (upstream-facts §8).
     // Meta's books: each delivered message's day, country, category and cost (micro-dollars), of one WABA.
     if (path === '/_emulator/pricing' && method === 'GET')
       return { status: 200, body: { delivered: this.pricing.delivered.filter((d) => !query.waba_id || d.waba_id === query.waba_id) } };
@@ -456,7 +476,7 @@ export class GraphEmulator {
       return { status: 200, body: { id: skew[1], day: body.day, factor: Number(body.factor) } };
     }
     // A WABA billed on a partner's credit line ({on: true}): its pricing_analytics carry no `cost` (upstream-facts §9.F).
-    const people = peopleControl(this, method, path, body);
+    const people = recipientsControl(this, method, path, body);
     if (people) return people;
     const creditLine = /^\/_emulator\/wabas\/([^/]+)\/credit-line$/.exec(path);
     if (creditLine && method === 'POST') {

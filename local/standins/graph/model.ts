@@ -3,7 +3,7 @@ import type { DirectoryFile, Product } from '#lib/adapters/directory-file.ts';
 import type { MetaTemplate } from '#lib/domain/template-record.ts';
 import { GraphError } from './graph-error.ts';
 import { checkMessage, storedAuthenticationComponents } from './message-check.ts';
-import { checkBsuidTarget, contactsOf } from './people.ts';
+import { checkBsuidTarget, contactsOf } from './recipients.ts';
 
 /**
  * Meta's Graph API as a model in memory: WABAs, phone numbers, templates, catalogs and products, uploads and

@@ -1,97 +1,84 @@
-import { BSUID } from '#lib/domain/person.ts';
-import { BSUID_REFUSED_TITLE, refusesBsuid } from '#lib/domain/send-people.ts';
-import { GraphError } from './graph-error.ts';
-
-/** What of a template and a sent message these rules read (the model's own types, without importing them). */
-type Template = { category?: string; components: unknown[] };
-type Sent = { message: Record<string, unknown> };
+import { createHash, randomBytes } from 'node:crypto';
+import { regionOf, UNKNOWN_REGION } from '#lib/domain/pricing/region.ts';
 
 /**
- * Meta's people in 2026 as the emulator plays them (upstream-facts §9.A–C): messages to a BSUID by `recipient`,
- * the templates Meta refuses for one (131062), the Marketing Messages API's `product_policy`, and the per-user
- * marketing limit (131049) a test asks for.
+ * WhatsApp users as Meta shows them to a business in 2026 (upstream-facts §9.A): each has a BSUID, some a
+ * username, and a username user's phone number is withheld from webhooks unless the business number talked
+ * with them in the last 30 days. Fields a webhook may not carry are omitted, never empty (§9.A3–A5).
  */
-
-/** Who a message goes to: `to` wins when both are given (upstream-facts §9.A6); neither is error 100. */
-export function targetOf(message: Record<string, unknown>): { to?: string; user_id?: string } {
-  if (message.to !== undefined) return { to: String(message.to) };
-  if (typeof message.recipient === 'string' && BSUID.test(message.recipient)) return { user_id: message.recipient };
-  if (message.recipient !== undefined) throw new GraphError(400, 131009, 'Parameter value is not valid: recipient');
-  throw new GraphError(400, 100, 'The parameter to is required.');
+export interface EmulatedUser {
+  phone?: string;
+  user_id: string;
+  username?: string;
+  phone_withheld?: boolean;
 }
 
-/** Meta's 131062: a copy-code, one-tap or zero-tap AUTHENTICATION template to a BSUID alone. */
-export function checkBsuidTarget(template: Template, message: Record<string, unknown>) {
-  if (targetOf(message).to === undefined && refusesBsuid(template)) throw new GraphError(400, 131062, `(#131062) ${BSUID_REFUSED_TITLE}`);
-}
+const TALK_WINDOW_MS = 30 * 86_400_000;
 
-/** The send response's `contacts[]`: `input` and `wa_id` for a number, `input` and `user_id` for a BSUID. */
-export function contactsOf(message: Record<string, unknown>) {
-  const { to, user_id } = targetOf(message);
-  return to !== undefined ? [{ input: to, wa_id: to.replace(/\D/g, '') }] : [{ input: user_id, user_id }];
-}
-
-/** Who a sent message went to, as a key of the per-user switches: its number's digits or its BSUID. */
-export const personOf = (message: Sent) => {
-  const { to, user_id } = targetOf(message.message);
-  return to !== undefined ? to.replace(/\D/g, '') : (user_id as string);
+/** A person's BSUID when no test named one: their country's prefix and digits of their number, always the same. */
+export const bsuidOf = (phone: string) => {
+  const region = regionOf(phone);
+  const digits = BigInt(`0x${createHash('sha256').update(phone).digest('hex').slice(0, 15)}`).toString();
+  return `${region === UNKNOWN_REGION ? 'ZZ' : region}.${digits}`;
 };
 
-/** Meta's per-user marketing limit (upstream-facts §9.C), as its failed status reports it. */
-export const CAPPED_ERROR = { code: 131049, title: 'This message was not delivered to maintain healthy ecosystem engagement.' };
+export class EmulatedPeople {
+  private readonly byId = new Map<string, EmulatedUser>();
+  private readonly byPhone = new Map<string, EmulatedUser>();
+  /** `<phone number id>|<user_id>` → when that number and the user last talked. */
+  private readonly talks = new Map<string, number>();
 
-/** The people whose next marketing message Meta refuses with 131049 (`POST /_emulator/users/{id}/capped`). */
-export class MarketingCaps {
-  private readonly capped = new Set<string>();
-
-  /** A number (any form: its digits count) or a BSUID. */
-  cap(person: string) {
-    this.capped.add(BSUID.test(person) ? person : person.replace(/\D/g, ''));
+  /** A user set by a test (`POST /_emulator/users`): what it knew of their talks is forgotten (30 days went by). */
+  set(user: EmulatedUser) {
+    const old = this.byId.get(user.user_id) ?? (user.phone ? this.byPhone.get(user.phone) : undefined);
+    if (old?.phone) this.byPhone.delete(old.phone);
+    if (old) this.byId.delete(old.user_id);
+    this.byId.set(user.user_id, user);
+    if (user.phone) this.byPhone.set(user.phone, user);
+    for (const key of [...this.talks.keys()])
+      if (key.endsWith(`|${user.user_id}`) || (old && key.endsWith(`|${old.user_id}`))) this.talks.delete(key);
+    return user;
   }
 
-  /** Whether this marketing message meets a cap: the cap is used up by it. */
-  take(message: Sent, category: string | undefined) {
-    if (String(category).toUpperCase() !== 'MARKETING') return false;
-    return this.capped.delete(personOf(message));
+  /** The user of a phone number or BSUID: set by a test, else one with the BSUID the number always has. */
+  userOf(who: { phone?: string; user_id?: string }): EmulatedUser {
+    const known = (who.user_id && this.byId.get(who.user_id)) || (who.phone && this.byPhone.get(who.phone)) || undefined;
+    if (known) return known;
+    return { ...(who.phone && { phone: who.phone }), user_id: who.user_id ?? bsuidOf(who.phone ?? '') };
   }
-}
 
-/** What the control endpoints below change: the model's WABAs, the caps, and Meta's webhooks. */
-interface PeopleWorld {
-  model: { wabas: Map<string, { id: string; mm_onboarded?: boolean }> };
-  caps: MarketingCaps;
-  notifier?: { notify(wabaId: string, field: string, value: unknown): void };
-  onChange?: () => unknown;
-}
+  byUserId(userId: string) {
+    return this.byId.get(userId);
+  }
 
-/**
- * `POST /_emulator/wabas/{id}/marketing-messages {"onboarded": true}`: the WABA's business accepted the Marketing
- * Messages API's terms (Meta's `account_update` `MM_LITE_TERMS_SIGNED` webhook with it; `false` takes it back,
- * with no webhook). `POST /_emulator/users/{phone or bsuid}/capped`: that person's next marketing message fails
- * 131049. Undefined for any other path.
- */
-export function peopleControl(world: PeopleWorld, method: string, path: string, body: Record<string, unknown>) {
-  const onboarding = /^\/_emulator\/wabas\/([^/]+)\/marketing-messages$/.exec(path);
-  if (onboarding && method === 'POST') {
-    const waba = world.model.wabas.get(decodeURIComponent(onboarding[1]));
-    if (!waba) return { status: 404, body: { error: 'no such WABA' } };
-    const onboarded = body.onboarded !== false;
-    const signed = onboarded && !waba.mm_onboarded;
-    waba.mm_onboarded = onboarded;
-    void world.onChange?.();
-    if (signed)
-      world.notifier?.notify(waba.id, 'account_update', {
-        event: 'MM_LITE_TERMS_SIGNED',
-        waba_info: { waba_id: waba.id, owner_business_id: `business-of-${waba.id}` },
-      });
-    return { status: 200, body: { waba_id: waba.id, marketing_messages_onboarding_status: onboarded ? 'ONBOARDED' : 'ELIGIBLE' } };
+  talked(numberId: string, user: EmulatedUser, at = Date.now()) {
+    this.talks.set(`${numberId}|${user.user_id}`, at);
   }
-  const capped = /^\/_emulator\/users\/([^/]+)\/capped$/.exec(path);
-  if (capped && method === 'POST') {
-    const person = decodeURIComponent(capped[1]);
-    if (!BSUID.test(person) && !/^\+?\d{6,20}$/.test(person)) return { status: 400, body: { error: 'a phone number or a BSUID' } };
-    world.caps.cap(person);
-    return { status: 200, body: { capped: person } };
+
+  /** Whether a webhook of this number may carry the user's phone number (upstream-facts §9.A2). */
+  phoneShared(numberId: string, user: EmulatedUser, at = Date.now()) {
+    if (!user.phone) return false;
+    if (!user.phone_withheld) return true;
+    return at - (this.talks.get(`${numberId}|${user.user_id}`) ?? Number.NEGATIVE_INFINITY) <= TALK_WINDOW_MS;
   }
-  return undefined;
+
+  /** The user moved to a new BSUID (given, or made) and, with `phone`, a new number (a new BSUID then too). */
+  move(user: EmulatedUser, to: { phone?: string; user_id?: string }) {
+    const next = {
+      ...user,
+      ...(to.phone && { phone: to.phone }),
+      user_id: to.user_id ?? `${user.user_id.slice(0, 2)}.${BigInt(`0x${randomBytes(7).toString('hex')}`)}`,
+    };
+    this.set(next);
+    return next;
+  }
+
+  /** A contact of a webhook (statuses on sent, delivered and read; inbound messages; preferences). */
+  contactOf(numberId: string, user: EmulatedUser, withUsername: boolean) {
+    return {
+      profile: { name: 'Emulated person', ...(withUsername && user.username && { username: user.username }) },
+      ...(this.phoneShared(numberId, user) && { wa_id: user.phone }),
+      user_id: user.user_id,
+    };
+  }
 }

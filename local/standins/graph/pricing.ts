@@ -3,7 +3,7 @@ import { rateCards } from '#lib/domain/pricing/cards/index.ts';
 import { BASE_CURRENCY, dayOf, pricingCategoryOf } from '#lib/domain/pricing/rate-card.ts';
 import { regionOf } from '#lib/domain/pricing/region.ts';
 import type { GraphModel, SentMessage } from './model.ts';
-import { personOf } from './people.ts';
+import { personOf } from './recipients.ts';
 
 /**
  * Meta's pricing as the emulator plays it (upstream-facts §8): the `pricing` object of each status, and the

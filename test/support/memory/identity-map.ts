@@ -1,48 +1,65 @@
+import {
+  type IdentityRecord,
+  type IdentityWrite,
+  keysOfMove,
+  keysOfMoveBase,
+  keysOfPairs,
+  learnedWrites,
+  movedWrites,
+} from '#lib/domain/identity.ts';
 import type { Person } from '#lib/domain/person.ts';
 import type { IdentityMap } from '#lib/domain/ports/consent.ts';
+import { copy } from './copy.ts';
 
-/**
- * Pairs of phone number and BSUID known to be one person, per scope (decisions §28), in memory: each key
- * `p:<digits>` and `u:<bsuid>` names the person with both halves; a move keeps the old pair as history.
- */
+/** The identity map as the table keeps it (decisions §28): a record per half under its scope. */
 export class MemoryIdentityMap implements IdentityMap {
-  readonly pairs = new Map<string, Person & { at: string }>();
-  readonly history: { scope: string; pair: Person; at: string }[] = [];
-  /** The keys each pairsOf call asked for, by call. */
+  /** The keys each read asked for: a send reads its recipients' pairs once. */
   readonly reads: number[] = [];
+  readonly records = new Map<string, IdentityRecord>();
+  /** Keys asked for, a batch a call (the table reads a hundred a BatchGetItem); and records written. */
+  readonly batches: number[] = [];
+  writes = 0;
+
+  private read(scope: string, keys: string[]) {
+    const unique = [...new Set(keys)];
+    for (let i = 0; i < unique.length; i += 100) this.batches.push(Math.min(100, unique.length - i));
+    return new Map(
+      unique.flatMap((key) => (this.records.has(`${scope}|${key}`) ? [[key, copy(this.records.get(`${scope}|${key}`)!)] as const] : [])),
+    );
+  }
+
+  private write(scope: string, writes: IdentityWrite[]) {
+    for (const { key, record } of writes) this.records.set(`${scope}|${key}`, copy(record));
+    this.writes += writes.length;
+    return writes.length;
+  }
 
   async pairsOf(scope: string, keys: { phone?: string; user_id?: string }[]) {
     this.reads.push(keys.length);
-    const found = new Map<string, Person>();
-    for (const key of keys) {
-      const name = key.phone !== undefined ? `p:${key.phone}` : `u:${key.user_id}`;
-      const pair = this.pairs.get(`${scope}|${name}`);
-      if (pair) found.set(name, { phone: pair.phone, user_id: pair.user_id, ...(pair.username && { username: pair.username }) });
-    }
-    return found;
+    const wanted = keys.flatMap((k) => [...(k.phone ? [`p:${k.phone}`] : []), ...(k.user_id ? [`u:${k.user_id}`] : [])]);
+    const known = wanted.length === 0 ? new Map<string, IdentityRecord>() : this.read(scope, wanted);
+    return new Map(
+      [...known].map(([key, r]): [string, Person] => [
+        key,
+        { phone: r.phone, user_id: r.user_id, ...(r.username && { username: r.username }) },
+      ]),
+    );
   }
 
   async learn(scope: string, pairs: { phone: string; user_id: string; username?: string; at: string }[]) {
-    let written = 0;
-    for (const pair of pairs) {
-      const known = this.pairs.get(`${scope}|p:${pair.phone}`);
-      if (known?.user_id === pair.user_id && known.username === pair.username) continue;
-      if (known) this.history.push({ scope, pair: { phone: known.phone, user_id: known.user_id }, at: pair.at });
-      this.pairs.set(`${scope}|p:${pair.phone}`, { ...pair });
-      this.pairs.set(`${scope}|u:${pair.user_id}`, { ...pair });
-      written++;
-    }
-    return written;
+    if (pairs.length === 0) return 0;
+    return this.write(scope, learnedWrites(pairs, this.read(scope, keysOfPairs(pairs))));
   }
 
   async move(scope: string, from: { phone?: string; user_id?: string }, to: { phone?: string; user_id?: string }, at: string) {
-    const old = this.pairs.get(`${scope}|${from.phone !== undefined ? `p:${from.phone}` : `u:${from.user_id}`}`);
-    if (!old) return;
-    this.history.push({ scope, pair: { phone: old.phone, user_id: old.user_id }, at });
-    this.pairs.delete(`${scope}|p:${old.phone}`);
-    this.pairs.delete(`${scope}|u:${old.user_id}`);
-    const phone = to.phone ?? old.phone;
-    const userId = to.user_id ?? old.user_id;
-    if (phone && userId) await this.learn(scope, [{ phone, user_id: userId, at }]);
+    const known = this.read(scope, keysOfMove(from, to));
+    const more = keysOfMoveBase(from, known);
+    if (more.length > 0) for (const [key, record] of this.read(scope, more)) known.set(key, record);
+    this.write(scope, movedWrites(from, to, at, known));
+  }
+
+  /** A record as kept (for tests: its history). */
+  recordOf(scope: string, key: string) {
+    return this.records.get(`${scope}|${key}`);
   }
 }

@@ -1,4 +1,5 @@
 import type { Suppression, SuppressionStore } from '#lib/domain/ports/consent.ts';
+import { suppressionKey } from '#lib/domain/suppression.ts';
 import { copy } from './copy.ts';
 
 /** Suppression lists by client, as the table keeps them: the first entry of a number stays. */
@@ -10,22 +11,23 @@ export class MemorySuppressionStore implements SuppressionStore {
     if (!this.lists.has(clientId)) this.lists.set(clientId, new Map());
     return this.lists.get(clientId)!;
   }
-  async add(clientId: number, entry: Suppression) {
+  async add(clientId: number, entry: Suppression, key = suppressionKey(entry)) {
     const list = this.listOf(clientId);
-    if (list.has(entry.phone)) return false;
-    list.set(entry.phone, copy(entry));
+    if (list.has(key)) return false;
+    list.set(key, copy(entry));
     return true;
   }
-  async remove(clientId: number, phone: string) {
-    return this.listOf(clientId).delete(phone);
+  async remove(clientId: number, key: string) {
+    return this.listOf(clientId).delete(key);
   }
-  async get(clientId: number, phones: string[]) {
-    this.batches.push(phones.length);
+  async get(clientId: number, keys: string[]) {
+    const unique = [...new Set(keys)];
+    for (let i = 0; i < unique.length; i += 100) this.batches.push(Math.min(100, unique.length - i));
     const list = this.listOf(clientId);
-    return new Map(phones.flatMap((p) => (list.has(p) ? [[p, copy(list.get(p)!)] as const] : [])));
+    return new Map(unique.flatMap((k) => (list.has(k) ? [[k, copy(list.get(k)!)] as const] : [])));
   }
   async list(clientId: number, page: { offset: number; size: number }) {
-    const entries = [...this.listOf(clientId).values()].sort((a, b) => a.phone.localeCompare(b.phone));
+    const entries = [...this.listOf(clientId).entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, e]) => e);
     return { entries: entries.slice(page.offset, page.offset + page.size).map(copy), total: entries.length };
   }
 }

@@ -17,6 +17,7 @@ import { MemorySendStore } from './send-store.ts';
 import { MemoryBudgetStore } from './budget-store.ts';
 import { MemoryPriceListStore } from './price-list-store.ts';
 import { MemorySuppressionStore } from './suppression-store.ts';
+import { MemoryIdentityMap } from './identity-map.ts';
 import { MemoryThroughputStore } from './throughput-store.ts';
 import { MemorySyncLeaseStore } from './sync-lease-store.ts';
 import { MemoryTemplateRecordStore } from './template-records.ts';
@@ -69,6 +70,7 @@ export function memoryWorld(fixture: DirectoryFile = DEMO_FIXTURE) {
     budgets,
     priceLists: new MemoryPriceListStore(),
     suppressions: new MemorySuppressionStore(),
+    identities: new MemoryIdentityMap(),
     levels: new MemoryThroughputStore(),
     media,
     resolve,

@@ -51,11 +51,13 @@ export const titleAttribute = (code: string) => `t${code}`;
 
 /**
  * A delivery state in a few bytes: `r` (read, so delivered), `v` (delivered) or `f<code>` (failed after
- * acceptance), then `@` and when it was applied, in seconds base 36.
+ * acceptance), then `@` and when it was applied, in seconds base 36; then the pricing after `$`, and the
+ * person's username after `|` (decisions §28).
  */
 export function encodeLatest(state: DeliveryState, atMs: number) {
   const what = state.read ? 'r' : state.delivered ? 'v' : state.failed ? `f${state.failed.code}` : state.held ? 'h' : 's';
-  return `${what}@${Math.floor(atMs / 1000).toString(36)}${state.pricing ? `$${encodePricing(state.pricing, state.cost_micros ?? 0, state.price_micros)}` : ''}`;
+  const username = state.username ? `|${state.username.replace(/\|/g, '')}` : '';
+  return `${what}@${Math.floor(atMs / 1000).toString(36)}${state.pricing ? `$${encodePricing(state.pricing, state.cost_micros ?? 0, state.price_micros)}` : ''}${username}`;
 }
 
 /** Meta's pricing categories and types in a letter each, so a block's latest item stays small. */
@@ -93,7 +95,8 @@ function decodePricing(encoded: string): { pricing: MessagePricing; cost_micros:
   };
 }
 
-export function decodeLatest(encoded: string, titles: (code: string) => string | undefined): { state: DeliveryState; at: string } {
+export function decodeLatest(whole: string, titles: (code: string) => string | undefined): { state: DeliveryState; at: string } {
+  const [encoded, username] = whole.split('|');
   const [main, priced] = encoded.split('$');
   const [what, at] = main.split('@');
   const state: DeliveryState =
@@ -106,7 +109,8 @@ export function decodeLatest(encoded: string, titles: (code: string) => string |
           : what === 'h'
             ? { held: true }
             : {};
-  return { state: priced ? { ...state, ...decodePricing(priced) } : state, at: new Date(Number.parseInt(at, 36) * 1000).toISOString() };
+  const known = { ...state, ...(priced && decodePricing(priced)), ...(username && { username }) };
+  return { state: known, at: new Date(Number.parseInt(at, 36) * 1000).toISOString() };
 }
 export const expiry = (nowMs: number) => Math.ceil(nowMs / 1000) + RECIPIENT_DAYS * 86_400;
 
