@@ -5,6 +5,7 @@ import type { MarketingOnboardings, MarketingUpstream } from './ports/upstream.t
 import { isImpossibleNumber, regionOf } from './pricing/region.ts';
 import { upper } from './send-rules.ts';
 import { recipientDigits } from './sending/job.ts';
+import { suppressedPeople } from './suppression.ts';
 
 /**
  * What a send does about people (decisions §28): recipients by number, by BSUID or both, the templates Meta
@@ -168,4 +169,39 @@ export async function onboardedByMeta(deps: { onboardings?: MarketingOnboardings
   if ((await deps.onboardings.get(wabaId))?.onboarded) return 'unchanged' as const;
   await deps.onboardings.put(wabaId, { onboarded: true, source: 'webhook', at: new Date(atMs).toISOString() });
   return 'applied' as const;
+}
+
+/**
+ * The positions of a MARKETING send's recipients whose number is on the client's suppression list (decisions
+ * §25): one batch read per hundred unique recipients, however long the list. Other categories are never filtered.
+ */
+export async function suppressedAmong(
+  deps: Parameters<typeof suppressedPeople>[0],
+  clientId: number,
+  wabaId: string,
+  category: string | undefined,
+  recipients: { to?: string; user_id?: string; duplicate_of?: number }[],
+  pairs?: Map<string, Person>,
+) {
+  if (upper(category) !== 'MARKETING') return new Set<number>();
+  // By the person (decisions §28): the number, the BSUID, or the other half of a pair the identity map knows.
+  const candidates = recipients.flatMap((r, i) =>
+    r.duplicate_of === undefined && (r.to !== undefined || r.user_id !== undefined)
+      ? [
+          {
+            i,
+            person: { ...(r.to !== undefined && { phone: recipientDigits(r.to) }), ...(r.user_id !== undefined && { user_id: r.user_id }) },
+          },
+        ]
+      : [],
+  );
+  // The pairs the repeats were found with are the ones to skip by: read once.
+  const skipped = await suppressedPeople(
+    deps,
+    clientId,
+    wabaId,
+    candidates.map((c) => c.person),
+    pairs,
+  );
+  return new Set(candidates.filter((_, k) => skipped.has(k)).map((c) => c.i));
 }

@@ -7,9 +7,8 @@ import { listInForce } from './pricing/price-list.ts';
 import { BASE_CURRENCY, dayOf } from './pricing/rate-card.ts';
 import { recipientEstimate, reservationFor } from './pricing/reservation.ts';
 import { type DispatchJob, isSendable, markRepeats, markSuppressed, personKey, recipientDigits, type SendHeader } from './sending/job.ts';
-import { bsuidRefusals, impossibleNumbers, knownPairs, marketingApiOf, usMarketingPaused } from './send-people.ts';
+import { bsuidRefusals, impossibleNumbers, knownPairs, marketingApiOf, suppressedAmong, usMarketingPaused } from './send-people.ts';
 import { identityScopeOf } from './identity.ts';
-import type { Person } from './person.ts';
 
 export type { ProductAction, RecipientParams, SendHeader } from './sending/job.ts';
 import type { DirectoryStore } from './ports/directory.ts';
@@ -17,7 +16,6 @@ import type { JobQueue, SendScheduler, SendRecords, SendRequestOptions, Recipien
 import type { SendingLimits } from './ports/pacing.ts';
 import type { BudgetStore, PriceLists } from './ports/costs.ts';
 import type { IdentityMap, SuppressionStore } from './ports/consent.ts';
-import { suppressedPeople } from './suppression.ts';
 import type { TemplateListing } from './ports/templates.ts';
 import type { BillingCurrencies, MarketingOnboardings, MarketingUpstream, TemplateUpstream } from './ports/upstream.ts';
 import { resolveProvider } from './provider.ts';
@@ -278,41 +276,6 @@ export async function sendTemplate(
     ...(warnings.length > 0 && { warnings }),
     estimate: shownEstimate(estimate, caller),
   };
-}
-
-/**
- * The positions of a MARKETING send's recipients whose number is on the client's suppression list (decisions
- * §25): one batch read per hundred unique recipients, however long the list. Other categories are never filtered.
- */
-async function suppressedAmong(
-  deps: Pick<SendDeps, 'suppressions' | 'identities' | 'directory'>,
-  clientId: number,
-  wabaId: string,
-  category: string | undefined,
-  recipients: { to?: string; user_id?: string; duplicate_of?: number }[],
-  pairs?: Map<string, Person>,
-) {
-  if (upper(category) !== 'MARKETING') return new Set<number>();
-  // By the person (decisions §28): the number, the BSUID, or the other half of a pair the identity map knows.
-  const candidates = recipients.flatMap((r, i) =>
-    r.duplicate_of === undefined && (r.to !== undefined || r.user_id !== undefined)
-      ? [
-          {
-            i,
-            person: { ...(r.to !== undefined && { phone: recipientDigits(r.to) }), ...(r.user_id !== undefined && { user_id: r.user_id }) },
-          },
-        ]
-      : [],
-  );
-  // The pairs the repeats were found with are the ones to skip by: read once.
-  const skipped = await suppressedPeople(
-    deps,
-    clientId,
-    wabaId,
-    candidates.map((c) => c.person),
-    pairs,
-  );
-  return new Set(candidates.filter((_, k) => skipped.has(k)).map((c) => c.i));
 }
 
 /** What of a send's request a resend of it repeats (decisions §25): the header and the caller's options. */
