@@ -155,3 +155,22 @@ describe('Meta’s per-user marketing limit (decisions §28)', () => {
     expect(dry.body.warnings).toContainEqual({ code: 'us_marketing_paused', message: expect.stringContaining('positions 0)') });
   });
 });
+
+describe('a person the identity map knows (decisions §28)', () => {
+  it('sends once to a number and the BSUID an earlier status paired it with', { timeout: 90_000 }, async () => {
+    // Prepare: the emulator's person has a number and a BSUID; a first send by number teaches the service the pair
+    const person = { phone: phone(40), user_id: bsuid(40) };
+    await emulator('POST', 'users', person);
+    const first = await send('order_update', [{ to: person.phone, params: { body: ['first'] } }]);
+    await client.settled(first.body.send_id, (s) => s.delivered === 1);
+    // Act: the same person by number and by BSUID
+    const accepted = await send('order_update', [
+      { to: person.phone, params: { body: ['again'] } },
+      { user_id: person.user_id, params: { body: ['again'] } },
+    ]);
+    const status = await client.settled(accepted.body.send_id, (s) => s.pending === 0 && s.delivered === s.sent);
+    // Assess: one message, to the number; the BSUID counted a repeat
+    expect(status).toMatchObject({ total: 2, sent: 1, duplicates_removed: 1 });
+    expect(await sentTo('recipient', person.user_id)).toEqual([]);
+  });
+});
