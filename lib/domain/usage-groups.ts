@@ -1,3 +1,4 @@
+import type { LedgerEntry } from './ports/costs.ts';
 import { InvalidRequest } from './errors.ts';
 import { fromMicros } from './pricing/rate-card.ts';
 
@@ -50,15 +51,10 @@ export interface UsageTally {
 }
 
 /** A charge as a row adds it: the ledger's entries and the sends' charges alike. */
-export interface UsageCharge {
-  currency: string;
-  currency_mismatch?: true;
-  messages: number;
-  billable: number;
-  micros: number;
-  price_micros?: number;
-  price_currency?: string;
-}
+export type UsageCharge = Pick<
+  LedgerEntry,
+  'currency' | 'currency_mismatch' | 'messages' | 'billable' | 'micros' | 'price_micros' | 'price_currency'
+>;
 
 /** The rows of a usage answer, keyed by their groups and currencies: amounts of two currencies are never one sum. */
 export class UsageTallies {
