@@ -143,6 +143,10 @@ say(
 );
 say();
 say(
+  "Issues 41 to 43 (2026-11-27), each measured by `npx tsx bench/send-path.ts` on its own commit in one session, the tree before them (2734a9a) measured again beside them: 4.23 units a message (its recorded 4.08 came from a quieter machine). Issue 41 (e499f7a: every item of a status transaction counted, so a batch splits where it must; the ledger an item a number and day, with the currency): 4.31, +0.08. Issue 42 (each delivery's charge and the reservation it gives back moved on one of the client's 8 budget shards, in the same transaction): 4.43, +0.12, its hottest budget item 21 writes for 1,600 messages in test/measured/production-rates.test.ts. Issue 43 (the identity map: each new person's two items, its number and its BSUID, written once and never again): the run above, where all 1,600 recipients are new people, +2 units a message for them and nothing for a person already known (the production-rates test: 3,200 writes for 1,600 new people, the hottest identity item 1 write).",
+);
+say();
+say(
   "Per 1,000,000 messages with sent, delivered and read statuses, scaled from the STANDARD run, at AWS's published us-east-1 on-demand prices as of 2025-01 (DynamoDB on demand after its 2024-11-01 price cut; SQS standard queues beyond the free tier; Lambda arm64; HTTP APIs for the first 300 million requests). Free tiers are left out.",
 );
 say();
