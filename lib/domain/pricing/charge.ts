@@ -16,6 +16,9 @@ const PRICED: Record<string, PricingCategory> = {
   authentication_international: 'authentication_international',
 };
 
+/** The card's category Meta's `pricing.category` is priced at, or undefined for one never charged. */
+export const cardCategoryOf = (category: string): PricingCategory | undefined => PRICED[categoryName(category)];
+
 /** Meta's category as the ledger and the send's counts name it: one spelling for authentication-international. */
 export const categoryName = (category: string) => category.replace(/-/g, '_');
 
@@ -44,7 +47,7 @@ export function chargeOf(
   const day = dayOf(atMs);
   const { market } = cards.placeOfPerson(recipientDigits, day);
   const { card, currency_mismatch } = cards.inForce(day, context.currency);
-  const category = PRICED[categoryName(pricing.category)];
+  const category = cardCategoryOf(pricing.category);
   const micros =
     isCharged(pricing) && category ? cards.priceMicros(market, category, day, card.currency, context.volumeBefore?.(market, category)) : 0;
   return {

@@ -2,9 +2,9 @@ import type { MessageCharge, MessagePricing } from '../delivery.ts';
 import { type PriceLists, type VolumeTiers, volumeKeyOf } from '../ports/costs.ts';
 import type { BillingCurrencies } from '../ports/upstream.ts';
 import { rateCards } from './cards/index.ts';
-import { chargeOf } from './charge.ts';
+import { cardCategoryOf, chargeOf } from './charge.ts';
 import { type PriceList, priceOf } from './price-list.ts';
-import { BASE_CURRENCY, dayOf, type PricingCategory, pricingCategoryOf } from './rate-card.ts';
+import { BASE_CURRENCY, dayOf, type PricingCategory } from './rate-card.ts';
 
 /** A status's charge, and where it counts toward its month's volume tier. */
 export interface PricedStatus {
@@ -62,7 +62,8 @@ function clientPrice(lists: PriceList[], charge: MessageCharge, day: string) {
   const price = priceOf(lists, {
     day,
     market: charge.market,
-    category: pricingCategoryOf(charge.pricing.category === 'marketing_lite' ? 'marketing' : charge.pricing.category),
+    // A category Meta never charges costs 0: its price is 0 whatever the list's category.
+    category: cardCategoryOf(charge.pricing.category) ?? 'marketing',
     costMicros: charge.micros,
     costCurrency: charge.currency,
     billable: charge.micros > 0,

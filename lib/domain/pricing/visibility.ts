@@ -19,6 +19,3 @@ export function moneyShown(caller: Caller, hasPriceList: boolean): MoneyShown {
 
 /** What a client's own webhooks and event consumers see: as its agents do. */
 export const clientView = (hasPriceList: boolean): MoneyShown => ({ cost: !hasPriceList, price: hasPriceList, margin: false });
-
-/** Everything: the service's own records and logs. */
-export const ALL_MONEY: MoneyShown = { cost: true, price: true, margin: true };
