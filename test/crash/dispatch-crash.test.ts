@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { rateCards } from '#lib/domain/pricing/cards/index.ts';
 import { untilFound } from '../support/until.ts';
 import { type ChildStack, startChildStack } from '../support/child-stack.ts';
 
@@ -131,6 +132,12 @@ describe.concurrent('a crash during a 1,000-recipient dispatch (SIGKILL, then a 
         expect(recipients.length).toBeGreaterThanOrEqual(status.sent);
         expect(recipients.length).toBeLessThanOrEqual(status.sent + status.failed);
         expect((status.errors as { code: string }[]).filter((e) => e.code !== 'outcome_unknown')).toEqual([]);
+        // The client's month across the crash (decisions §27): each sent recipient still reserves its part until its
+        // statuses come (none here), each one settled failed gave its part back, none twice and none lost
+        const { body: budget } = await get(second, '/clients/7/budget');
+        const part = rateCards.priceMicros('Mexico', 'utility', status.created_at.slice(0, 10));
+        expect(Math.round(budget.reserved * 1e6)).toBe(status.sent * part);
+        expect(budget.spent).toBe(0);
       } finally {
         await second?.stop().catch(() => undefined);
         await first.kill();
