@@ -7,7 +7,7 @@ import { measureFunctionImports } from './function-imports.ts';
 import { measureSendPath } from './send-path.ts';
 import { numbersScenario, simulationTable, tenantsScenario } from './simulate.ts';
 import { measureStorePaths } from './store-paths.ts';
-import { PACE_SHARE } from '#lib/domain/sending/throughput.ts';
+import { PACE_SHARE } from '#lib/domain/sending/tuning.ts';
 import { DispatchMessages } from '#lib/manifest/workers.ts';
 
 /**

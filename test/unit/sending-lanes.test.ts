@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dispatchJob } from '#lib/domain/sending/dispatcher.ts';
-import { DEFAULT_DISPATCH } from '#lib/domain/sending/settings.ts';
+import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
 import { silentLog } from '#lib/domain/log.ts';
 import { laneOf, queueGroupOf } from '#lib/domain/sending/lanes.ts';
 import { paceOf } from '#lib/domain/sending/throughput.ts';

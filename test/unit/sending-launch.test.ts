@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageAnswer } from '#lib/domain/ports/upstream.ts';
 import { type LaunchContext, launchOne } from '#lib/domain/sending/launch.ts';
-import { DEFAULT_DISPATCH } from '#lib/domain/sending/settings.ts';
+import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
 import { jobOf, recipient } from '../support/dispatch-jobs.ts';
 import { EventClock } from '../support/event-clock.ts';
 import { MemoryPacer } from '../support/memory/pacer.ts';

@@ -3,7 +3,7 @@ import { silentLog } from '#lib/domain/log.ts';
 import type { MessageAnswer } from '#lib/domain/ports/upstream.ts';
 import { sendStatusOf } from '#lib/domain/send-status.ts';
 import { type DispatchDeps, type DispatchResult, dispatchJob } from '#lib/domain/sending/dispatcher.ts';
-import { DEFAULT_DISPATCH } from '#lib/domain/sending/settings.ts';
+import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
 import { jobOf, recipient, sendOfJobs } from '../support/dispatch-jobs.ts';
 import { EventClock } from '../support/event-clock.ts';
 import { MemoryPacer } from '../support/memory/pacer.ts';

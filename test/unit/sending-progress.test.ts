@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MARK_STEP, ProgressRecords } from '#lib/domain/sending/progress.ts';
+import { ProgressRecords } from '#lib/domain/sending/progress.ts';
+import { MARK_STEP } from '#lib/domain/sending/tuning.ts';
 import { EventClock } from '../support/event-clock.ts';
 
 /**

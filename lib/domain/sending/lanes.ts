@@ -1,4 +1,5 @@
 import type { DispatchJob } from './job.ts';
+import { CHUNK_MESSAGES, CHUNK_MS, MAX_CROWDED_WAIT_MS, SMALL_SEND } from './tuning.ts';
 
 /**
  * Priority on a number (decisions §23): one-time passwords and account notices, and small sends, take a
@@ -10,9 +11,8 @@ export type Lane = 'priority' | 'bulk';
 
 /** Template categories that cannot wait behind a campaign (Meta's AUTHENTICATION and UTILITY). */
 const URGENT_CATEGORIES = new Set(['AUTHENTICATION', 'UTILITY']);
-/** A send of at most this many recipients goes ahead of campaigns whatever its category. */
-const SMALL_SEND = 100;
 
+/** A job's lane: priority for an urgent category or a send of at most SMALL_SEND recipients. */
 export const laneOf = (job: Pick<DispatchJob, 'template' | 'total_contacts'>): Lane =>
   URGENT_CATEGORIES.has(job.template.category ?? '') || job.total_contacts <= SMALL_SEND ? 'priority' : 'bulk';
 
@@ -22,30 +22,20 @@ export const laneOf = (job: Pick<DispatchJob, 'template' | 'total_contacts'>): L
  */
 export const queueGroupOf = (clientId: number, lane: Lane) => (lane === 'priority' ? `client-${clientId}-priority` : `client-${clientId}`);
 
-/** A bulk chunk holds at least this many messages (the pacing item then takes ≤ 1 write per 20 messages) … */
-const CHUNK_MESSAGES = 20;
-/** … and about this much of the number's time. */
-const CHUNK_MS = 500;
 /**
- * A bulk job books its next chunk only when the number is free within this: what a priority send may wait for
- * the chunks booked ahead of it.
+ * The messages of a bulk chunk at this interval: at least CHUNK_MESSAGES (the pacing item then takes ≤ 1 write per
+ * 20 messages), and about CHUNK_MS of the number's time. A bulk job books its next chunk only when the number is
+ * free within NEAR_MS: what a priority send may wait for the chunks booked ahead of it.
  */
-export const NEAR_MS = 1_000;
-
-/** The messages of a bulk chunk at this interval. */
 export const chunkOf = (intervalMs: number) => Math.max(CHUNK_MESSAGES, Math.ceil(CHUNK_MS / intervalMs));
-
-/**
- * The longest a crowded job waits before it looks again: a job cannot be woken early (a cancel of its send is
- * seen when it looks), and 100 receives of 30 s let a job wait 50 minutes behind its own send on one number.
- */
-export const MAX_CROWDED_WAIT_MS = 30_000;
 
 /**
  * How long a job that finds its number booked by others waits: until the number is free, or, when `ahead`
  * recipients of its own send before it are still to go (a long campaign's later jobs), about as long as the
  * number takes to send them. So a campaign's jobs on one number come back in turn rather than every second each,
- * and a job's receives stay far below the queue's maxReceiveCount whatever the campaign's length.
+ * and a job's receives stay far below the queue's maxReceiveCount whatever the campaign's length. At most
+ * MAX_CROWDED_WAIT_MS: a job cannot be woken early (a cancel of its send is seen when it looks), and 100 receives
+ * of 30 s let a job wait 50 minutes behind its own send on one number.
  */
 export const crowdedWaitMs = (freeInMs: number, ahead: number, intervalMs: number) =>
   Math.min(Math.max(freeInMs, Math.max(0, ahead) * intervalMs), MAX_CROWDED_WAIT_MS);
