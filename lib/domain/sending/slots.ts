@@ -80,7 +80,7 @@ export class LaunchSlots {
     const now = this.of.clock.now();
     // A launch more than a second after its slot (the process stalled while it waited) is a gap, not a pace: the
     // pace kept stays what it was before it, and the next launch takes new slots at that pace (a stall of 2 s
-    // after ten launches had set the rest of the block 235 ms apart, found by test/unit/sending-slots.test.ts).
+    // after ten launches had set the rest of the block 235 ms apart, found by test/unit/sending/slots.test.ts).
     // Timers that fire a few hundred milliseconds late still count: that is the invocation's own pace.
     if (now <= this.slot + SLOWEST_SPACING_MS)
       this.kept = { first: this.kept.count === 0 ? now : this.kept.first, last: now, count: this.kept.count + 1 };

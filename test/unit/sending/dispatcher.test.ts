@@ -15,14 +15,14 @@ import type { SendRecord } from '#lib/domain/ports/sending.ts';
 import { templateNeeds } from '#lib/domain/send-rules.ts';
 import { sendStatusOf } from '#lib/domain/send-status.ts';
 import type { MetaTemplate } from '#lib/domain/template-record.ts';
-import { GraphError } from '../../local/standins/graph/graph-error.ts';
-import { checkMessage, storedAuthenticationComponents } from '../../local/standins/graph/message-check.ts';
-import { peakSecond } from '../support/accept-times.ts';
-import { demoTemplate, demoTemplates, jobOf, recipient, sendOfJobs } from '../support/dispatch-jobs.ts';
-import { EventClock } from '../support/event-clock.ts';
-import { MemoryPacer } from '../support/memory/pacer.ts';
-import { MemorySendStore } from '../support/memory/send-store.ts';
-import { MemoryThroughputStore } from '../support/memory/throughput-store.ts';
+import { GraphError } from '../../../local/standins/graph/graph-error.ts';
+import { checkMessage, storedAuthenticationComponents } from '../../../local/standins/graph/message-check.ts';
+import { peakSecond } from '../../support/accept-times.ts';
+import { demoTemplate, demoTemplates, jobOf, recipient, sendOfJobs } from '../../support/dispatch-jobs.ts';
+import { EventClock } from '../../support/event-clock.ts';
+import { MemoryPacer } from '../../support/memory/pacer.ts';
+import { MemorySendStore } from '../../support/memory/send-store.ts';
+import { MemoryThroughputStore } from '../../support/memory/throughput-store.ts';
 
 /**
  * The dispatcher's rules on in-memory adapters and a virtual clock (no waiting): exactly once per recipient,
