@@ -17,7 +17,7 @@ import type { SuppressionStore, TemplatePauses } from '../ports/consent.ts';
 import { sendEvent } from '../events.ts';
 import { type OutboxDeps, publishSaved } from '../outbox.ts';
 import { sendStatusOf } from '../send-status.ts';
-import { DISABLED_CODE, PAUSED_CODE } from './pauses.ts';
+import { DISABLED_CODE, PAUSED_CODE, PAUSED_REASON } from './pauses.ts';
 
 /**
  * The dispatcher (decisions §12, §19): a job's recipients become Cloud API messages, each recipient of a send
@@ -90,7 +90,7 @@ async function pauseOf(deps: DispatchDeps, job: DispatchJob, send: SendRecord): 
   const pause = await deps.pauses.get(job.waba_id, job.template.id);
   if (pause?.state === 'disabled') return 'disabled';
   if (pause?.state === 'paused' && (pause.until_ms ?? 0) > now) return pause.until_ms;
-  if (pause?.state === 'paused') await deps.pauses.resume(job.waba_id, job.template.id);
+  if (pause?.state === 'paused') await deps.pauses.resume(job.waba_id, job.template.id, now);
   if (send.paused) {
     const event = sendEvent(
       'send.resumed',
@@ -119,7 +119,7 @@ async function pausedFor(deps: DispatchDeps, send: SendRecord, untilMs: number):
     deps.log.warn('send paused: its template is paused', { until });
   }
   const waitMs = Math.min(Math.max(untilMs - now, 1_000), deps.settings.pausedRecheckMs);
-  return { outcome: 'retry_later', reason: 'template paused', afterSeconds: Math.ceil(waitMs / 1000) };
+  return { outcome: 'retry_later', reason: PAUSED_REASON, afterSeconds: Math.ceil(waitMs / 1000) };
 }
 
 /** A send's first job usually arrives while the send is settled `queued`, milliseconds later: wait that out. */
