@@ -15,17 +15,18 @@ export class SqsJobWaker implements JobWaker {
   constructor(private readonly queue: ServiceQueue) {}
 
   async wake(receipts: string[]) {
-    let woken = 0;
-    for (let i = 0; i < receipts.length; i += BATCH) {
-      const entries = receipts.slice(i, i + BATCH);
-      const result = await this.queue.client.send(
-        new ChangeMessageVisibilityBatchCommand({
-          QueueUrl: this.queue.url,
-          Entries: entries.map((ReceiptHandle, j) => ({ Id: String(j), ReceiptHandle, VisibilityTimeout: 0 })),
-        }),
-      );
-      woken += result.Successful?.length ?? 0;
-    }
-    return woken;
+    const batches = Array.from({ length: Math.ceil(receipts.length / BATCH) }, (_, b) => receipts.slice(b * BATCH, (b + 1) * BATCH));
+    // A page's batches at once: a resume of many paused jobs takes a round trip a page, not one a batch.
+    const results = await Promise.all(
+      batches.map((entries) =>
+        this.queue.client.send(
+          new ChangeMessageVisibilityBatchCommand({
+            QueueUrl: this.queue.url,
+            Entries: entries.map((ReceiptHandle, j) => ({ Id: String(j), ReceiptHandle, VisibilityTimeout: 0 })),
+          }),
+        ),
+      ),
+    );
+    return results.reduce((woken, result) => woken + (result.Successful?.length ?? 0), 0);
   }
 }
