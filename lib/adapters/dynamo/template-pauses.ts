@@ -2,11 +2,17 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { type KeptPause, pauseAfter, shownPause } from '#lib/domain/pause-events.ts';
 import type { PauseChange, TemplatePause, TemplatePauses } from '#lib/domain/ports/consent.ts';
 import type { ServiceTable } from './client.ts';
-import { keys, SORT } from './table.ts';
+import { keys, SORT, TTL_ATTRIBUTE } from './table.ts';
 import { isConditionalCheckFailure } from './transactions.ts';
 
 /** Writes that lose a race read the item again; more than a few at once on one template is not expected. */
 const ATTEMPTS = 5;
+/**
+ * A template never paused keeps its item only to order a late `PAUSED` after its resume: a week, past Meta's
+ * retries of a webhook, so review approvals of templates never paused leave nothing behind. A template once
+ * paused keeps its item (how many pauses it had sets the next one's length).
+ */
+const NEVER_PAUSED_KEPT_S = 7 * 86_400;
 
 /**
  * Templates Meta paused or disabled (decisions §25): one item a template, read by the dispatcher at each slice
@@ -46,7 +52,13 @@ export class DynamoTemplatePauses implements TemplatePauses {
         await this.table.client.send(
           new PutCommand({
             TableName: this.table.name,
-            Item: { ...this.key(wabaId, templateId), ...next, rev: (rev ?? 0) + 1, entity: 'template_pause' },
+            Item: {
+              ...this.key(wabaId, templateId),
+              ...next,
+              rev: (rev ?? 0) + 1,
+              entity: 'template_pause',
+              ...(next.pauses === 0 && next.state === 'active' && { [TTL_ATTRIBUTE]: Math.ceil(Date.now() / 1000) + NEVER_PAUSED_KEPT_S }),
+            },
             ConditionExpression: !exists ? 'attribute_not_exists(pk)' : rev === undefined ? 'attribute_not_exists(rev)' : 'rev = :rev',
             ...(rev !== undefined && { ExpressionAttributeValues: { ':rev': rev } }),
           }),
