@@ -69,8 +69,8 @@ const SETTINGS = {
    */
   DISPATCH_LEASE_MARGIN_MS: { schema: numberIn(0, 600_000, 'milliseconds'), fallback: 30_000 },
   /**
-   * How often a job of a paused send looks again whether its template still is (decisions §25): a resume is
-   * seen within it. Tests shorten it; 100 receives must outlast a 6-hour pause.
+   * How often a job of a paused send looks again whether its template still is (decisions §25): Meta's resume
+   * wakes it sooner (issue 44), this is the fallback when a wake fails. 100 receives must outlast a 6-hour pause.
    */
   PAUSED_RECHECK_SECONDS: { schema: numberIn(1, 900, 'seconds'), fallback: 300 },
   /**

@@ -81,6 +81,7 @@ function allNeeds(): Needs {
   return {
     table: every.some((n) => n.table === 'write') ? 'write' : 'read',
     queues: [...new Set(every.flatMap((n) => n.queues ?? []))],
+    wakes: [...new Set(every.flatMap((n) => n.wakes ?? []))],
     bus: every.some((n) => n.bus),
     upstream: every.some((n) => n.upstream),
     metaApp: every.some((n) => n.metaApp),

@@ -1,6 +1,7 @@
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { DynamoMarketingOnboardings } from '#lib/adapters/dynamo/marketing-onboardings.ts';
+import { DynamoPausedJobs } from '#lib/adapters/dynamo/paused-jobs.ts';
 import { DynamoTemplatePauses } from '#lib/adapters/dynamo/template-pauses.ts';
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
 import { DynamoIdentityMap } from '#lib/adapters/dynamo/identity-map.ts';
@@ -11,10 +12,12 @@ import { DynamoVolumeTiers } from '#lib/adapters/dynamo/volume-tiers.ts';
 import { DynamoPriceListStore, KeptPriceLists } from '#lib/adapters/dynamo/price-list-store.ts';
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { notificationsOf } from '#lib/adapters/meta/webhook-payload.ts';
+import { SqsJobWaker } from '#lib/adapters/sqs/job-waker.ts';
 import { redeliverIn } from '#lib/adapters/sqs/redelivery.ts';
 import { applyNotifications, type NotifiedChange } from '#lib/domain/meta-notifications.ts';
 import { queueBatchWorker } from '#lib/worker/queue-worker.ts';
 import { ApplyMetaNotifications } from '#lib/manifest/workers.ts';
+import { serviceQueue } from '#lib/wiring/queues.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';
 
@@ -33,6 +36,8 @@ const stores = {
   identities: new DynamoIdentityMap(table),
   directory: new DynamoDirectoryStore(table),
   pauses: new DynamoTemplatePauses(table),
+  // Meta's resume wakes the dispatch jobs asleep on the template (decisions §25).
+  waking: { pausedJobs: new DynamoPausedJobs(table), waker: new SqsJobWaker(serviceQueue('dispatch')) },
   levels: new DynamoThroughputStore(table),
   outbox: new DynamoOutboxStore(table),
   publisher: new EventBridgePublisher(),

@@ -1,12 +1,15 @@
 import { DynamoPacer } from '#lib/adapters/dynamo/pacer.ts';
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
+import { DynamoPausedJobs } from '#lib/adapters/dynamo/paused-jobs.ts';
 import { DynamoTemplatePauses } from '#lib/adapters/dynamo/template-pauses.ts';
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
 import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
 import { redeliverIn } from '#lib/adapters/sqs/redelivery.ts';
+import { sleepOnPause } from '#lib/domain/paused-jobs.ts';
 import { dispatchJob } from '#lib/domain/sending/dispatcher.ts';
+import { PAUSED_REASON } from '#lib/domain/sending/pauses.ts';
 import type { DispatchJob } from '#lib/domain/sending/job.ts';
 import { countMetrics } from '#lib/log/metrics.ts';
 import { errorForLog } from '#lib/log/source-mapped-stack.ts';
@@ -32,11 +35,13 @@ const stores = {
   pauses: new DynamoTemplatePauses(table),
   events: { publisher: new EventBridgePublisher(), outbox: new DynamoOutboxStore(table) },
 };
+/** The jobs asleep on a paused template, so Meta's resume wakes them (decisions §25). */
+const pausedJobs = new DynamoPausedJobs(table);
 const clock = { now: () => Date.now(), sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)) };
 
 export const handler = queueWorker<DispatchJob>(
   DispatchMessages,
-  async (job, { log, context, messageId }) => {
+  async (job, { log, context, messageId, receiptHandle }) => {
     let result: Awaited<ReturnType<typeof dispatchJob>>;
     try {
       result = await dispatchJob(
@@ -58,7 +63,16 @@ export const handler = queueWorker<DispatchJob>(
       throw error;
     }
     log.info('dispatch job', { jobs: job.jobs, ...result });
-    if (result.outcome === 'retry_later') return { retry: { afterSeconds: result.afterSeconds, reason: result.reason } };
+    if (result.outcome !== 'retry_later') return undefined;
+    const retry = { afterSeconds: result.afterSeconds, reason: result.reason };
+    if (result.reason !== PAUSED_REASON) return { retry };
+    // Asleep on its paused template: Meta's resume brings it back before its recheck.
+    const asleep = await sleepOnPause({ pausedJobs, pauses: stores.pauses, log }, job, {
+      receipt: receiptHandle,
+      afterSeconds: result.afterSeconds,
+      nowMs: clock.now(),
+    });
+    return { retry: { ...retry, comeBackNow: asleep.comeBackNow } };
   },
   {
     // Every line of this job names its send: the correlation id from the request that accepted it.

@@ -14,7 +14,8 @@ import type { DirectoryStore } from './ports/directory.ts';
 import type { PriceLists, VolumeTiers } from './ports/costs.ts';
 import type { BillingCurrencies, MarketingOnboardings } from './ports/upstream.ts';
 import { onboardedByMeta } from './send-people.ts';
-import type { IdentityMap, SuppressionStore, TemplatePauses } from './ports/consent.ts';
+import type { IdentityMap, JobWaker, PausedJobs, SuppressionStore, TemplatePauses } from './ports/consent.ts';
+import { wakePausedJobs } from './paused-jobs.ts';
 import type { TemplateRecords, TemplateRevision } from './ports/templates.ts';
 import type { ThroughputStore } from './ports/pacing.ts';
 import { oldestRecord } from './template-listing.ts';
@@ -151,6 +152,8 @@ export interface ApplyNotificationDeps {
   directory: Pick<DirectoryStore, 'getChannel' | 'getWaba'>;
   /** Templates Meta paused or disabled, as the dispatcher reads them (decisions §25). */
   pauses?: TemplatePauses;
+  /** The jobs asleep on each paused template, and the dispatch queue that wakes them when Meta lets it go. */
+  waking?: { pausedJobs: PausedJobs; waker: JobWaker };
   levels: ThroughputStore;
   outbox: OutboxStore;
   publisher: EventPublisher;
@@ -321,7 +324,7 @@ export async function applyNotifications(
     else if (n.kind === 'pricing_tier') outcomes[at] = await reachedTier(own, n);
     else if (n.kind === 'mm_onboarded') outcomes[at] = await onboardedByMeta(own, n.waba_id, n.at);
     else {
-      if (n.kind === 'template_status') await applyPause(own, n);
+      if (n.kind === 'template_status') await applyPause(own, n, Date.parse(now));
       outcomes[at] = await applyToTemplate(own, n, now, correlationId);
     }
   }
@@ -363,15 +366,26 @@ function pairsOf(n: MetaNotification): SeenPair[] {
   return [{ waba_id: n.waba_id, phone, user_id: userId, ...('username' in n && n.username && { username: n.username }), at: n.at }];
 }
 
+/** Meta's template statuses that pause, disable or let a template go (decisions §25). */
+const PAUSE_EVENTS: Record<string, 'paused' | 'resumed' | 'disabled' | undefined> = {
+  PAUSED: 'paused',
+  DISABLED: 'disabled',
+  APPROVED: 'resumed',
+  REINSTATED: 'resumed',
+  UNPAUSE: 'resumed',
+};
+
 /**
  * Meta paused, disabled or let a template go again (decisions §25): its sends wait, fail the rest (132016), or
- * go on, as the dispatcher reads it. A later event of the same template moves it again.
+ * go on, as the dispatcher reads it. Events compare Meta's times: a `PAUSED` older than the resume that followed
+ * it changes nothing, nor does a resume older than the pause in force. A template no longer paused after a resume
+ * or a disablement wakes the jobs asleep on it, on every delivery of the event (a retry wakes what a failed one left).
  */
-async function applyPause(deps: ApplyNotificationDeps, n: Extract<MetaNotification, { kind: 'template_status' }>) {
-  if (!deps.pauses) return;
-  if (n.event === 'PAUSED') await deps.pauses.pause(n.waba_id, n.template_id, n.at);
-  else if (n.event === 'DISABLED') await deps.pauses.disable(n.waba_id, n.template_id, n.at);
-  else if (['APPROVED', 'REINSTATED', 'UNPAUSE'].includes(n.event)) await deps.pauses.resume(n.waba_id, n.template_id);
+async function applyPause(deps: ApplyNotificationDeps, n: Extract<MetaNotification, { kind: 'template_status' }>, nowMs: number) {
+  const event = PAUSE_EVENTS[n.event];
+  if (!deps.pauses || !event) return;
+  const pause = await deps.pauses.notified(n.waba_id, n.template_id, { kind: 'event', event, at_ms: n.at });
+  if (event !== 'paused' && pause?.state !== 'paused' && deps.waking) await wakePausedJobs({ ...deps.waking, log: deps.log }, n, nowMs);
 }
 
 /** Meta says a number's quality or throughput changed: its level is asked again at its next use (decisions §19). */

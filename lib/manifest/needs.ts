@@ -8,6 +8,11 @@ export interface Needs {
   table: 'none' | 'read' | 'write';
   /** Queues the function sends jobs to. */
   queues?: readonly QueueKey[];
+  /**
+   * Queues whose received messages it brings back early (ChangeMessageVisibility, by receipts another function
+   * kept): Meta's resume wakes a paused template's dispatch jobs (decisions §25).
+   */
+  wakes?: readonly QueueKey[];
   /** Puts service events on the event bus. */
   bus?: boolean;
   /** Calls the Graph API (its URL, app id and the token secret). */
@@ -58,7 +63,7 @@ export function settingsFor(needs: Needs, sources: SettingSources): Record<strin
     else Object.assign(out, { META_APP_SECRET: sources.metaApp.appSecret, META_VERIFY_TOKEN: sources.metaApp.verifyToken });
   }
   if (needs.bus) out.EVENT_BUS_NAME = sources.eventBusName;
-  for (const key of needs.queues ?? []) out[QUEUES[key].urlSetting] = sources.queueUrls[key];
+  for (const key of [...(needs.queues ?? []), ...(needs.wakes ?? [])]) out[QUEUES[key].urlSetting] = sources.queueUrls[key];
   if (needs.pacing && sources.messagesPerSecond !== undefined) out.MESSAGES_PER_SECOND = String(sources.messagesPerSecond);
   if (needs.schedules)
     Object.assign(out, {

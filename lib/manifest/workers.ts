@@ -138,8 +138,9 @@ export const ApplyMetaNotifications = {
   name: 'ApplyMetaNotifications',
   entry: 'functions/workers/apply-meta-notifications.ts',
   trigger: { queue: 'metaNotifications', batchSize: 100, batchWindowSeconds: 1, maxConcurrency: 10, redelivers: true },
-  // The upstream: each WABA's billing currency, read once a container (decisions §26).
-  needs: { table: 'write', bus: true, upstream: true },
+  // The upstream: each WABA's billing currency, read once a container (decisions §26). The dispatch queue: Meta's
+  // resume of a template wakes its paused jobs (decisions §25).
+  needs: { table: 'write', bus: true, upstream: true, wakes: ['dispatch'] },
   timeoutSeconds: 60,
   // Meta's quality rating of template 9001, as the webhook route queues it.
   sample: [

@@ -15,6 +15,8 @@ export interface RecordWork {
   receive: number;
   /** The message's SQS id. */
   messageId: string;
+  /** Its receipt as received now: what changes when it comes back (a paused job keeps it, decisions §25). */
+  receiptHandle: string;
   context: Context;
 }
 
@@ -23,7 +25,15 @@ export interface RecordResult {
   /** Counts published as the service's metrics. */
   metrics?: Partial<Record<ServiceMetric, number>>;
   /** Not done: the message comes back after this many seconds (the worker must declare `redelivers`). */
-  retry?: { afterSeconds: number; reason: string };
+  retry?: {
+    afterSeconds: number;
+    reason: string;
+    /**
+     * Asked once the redelivery is set: true brings the message back at once (a paused job whose template was let
+     * go before its wake could find it). Failing, it is as false: the redelivery stands.
+     */
+    comeBackNow?: () => Promise<boolean>;
+  };
 }
 
 /** Changes when a received message comes back (ChangeMessageVisibility); handed in by workers that redeliver. */
@@ -54,7 +64,13 @@ function consumedQueue(worker: WorkerDef, options: QueueWorkerOptions<unknown>) 
 function recordWork<M>(record: SQSRecord, context: Context, options: QueueWorkerOptions<M>) {
   const message = JSON.parse(record.body) as M;
   const log = workLogger({ request_id: context.awsRequestId, ...options.keysOf(message, record) }, context);
-  const work: RecordWork = { log, receive: Number(record.attributes.ApproximateReceiveCount ?? 1), messageId: record.messageId, context };
+  const work: RecordWork = {
+    log,
+    receive: Number(record.attributes.ApproximateReceiveCount ?? 1),
+    messageId: record.messageId,
+    receiptHandle: record.receiptHandle,
+    context,
+  };
   return { message, work };
 }
 
@@ -73,9 +89,12 @@ async function settleRecord(
   if (result?.metrics) countMetrics(result.metrics);
   if (!result?.retry) return;
   if (!redeliver) throw new RecordNotDone(result.retry.reason);
-  await redeliver(queueUrl(), record.receiptHandle, Math.max(0, Math.round(result.retry.afterSeconds))).catch((error: unknown) =>
-    log.warn('could not set when the message comes back', { error: (error as Error).name }),
-  );
+  const comeBackIn = (seconds: number) =>
+    redeliver(queueUrl(), record.receiptHandle, seconds).catch((error: unknown) =>
+      log.warn('could not set when the message comes back', { error: (error as Error).name }),
+    );
+  await comeBackIn(Math.max(0, Math.round(result.retry.afterSeconds)));
+  if (result.retry.comeBackNow && (await result.retry.comeBackNow().catch(() => false))) await comeBackIn(0);
   throw new RecordNotDone(result.retry.reason);
 }
 

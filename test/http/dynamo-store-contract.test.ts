@@ -9,11 +9,13 @@ import { DynamoMarketingOnboardings } from '#lib/adapters/dynamo/marketing-onboa
 import { DynamoBudgetStore } from '#lib/adapters/dynamo/budget-store.ts';
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
 import { DynamoTemplatePauses } from '#lib/adapters/dynamo/template-pauses.ts';
+import { DynamoPausedJobs } from '#lib/adapters/dynamo/paused-jobs.ts';
 import {
   budgetStoreContract,
   priceListContract,
   reconciliationStoreContract,
   suppressionStoreContract,
+  pausedJobsContract,
   templatePausesContract,
 } from '../support/cost-and-consent-contracts.ts';
 import { DynamoDeliveryLog } from '#lib/adapters/dynamo/delivery-log.ts';
@@ -49,6 +51,7 @@ pacerContract('DynamoDB', onStackTable(DynamoPacer));
 budgetStoreContract('DynamoDB', onStackTable(DynamoBudgetStore));
 suppressionStoreContract('DynamoDB', onStackTable(DynamoSuppressionStore));
 templatePausesContract('DynamoDB', onStackTable(DynamoTemplatePauses));
+pausedJobsContract('DynamoDB', onStackTable(DynamoPausedJobs));
 webhookConfigStoreContract('DynamoDB', onStackTable(DynamoWebhookConfigStore));
 throughputStoreContract('DynamoDB', onStackTable(DynamoThroughputStore));
 marketingOnboardingsContract('DynamoDB', onStackTable(DynamoMarketingOnboardings));

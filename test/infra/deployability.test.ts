@@ -188,6 +188,22 @@ describe('the deployed stack, as an AWS team reads it before launch (issue 14)',
     for (const [id, bus] of resources(plain.template, 'AWS::Events::EventBus')) expect(bus.Properties.Name, id).toMatch(/^Deployable/);
   });
 
+  it('lets a function bring back another queue’s messages only where its needs say it wakes them (issue 44)', () => {
+    const queueIds = resources(plain.template, 'AWS::SQS::Queue').map(([id]) => id);
+    const queueOf = (name: string) => queueIds.find((id) => new RegExp(`^${name}[0-9A-F]{8}$`).test(id));
+    for (const fn of declared) {
+      // Prepare: the queues whose messages its role may bring back, and those it consumes or wakes
+      const changing = statementsOf(plain.template, fn.name).filter((s) => actionsOf([s]).includes('sqs:ChangeMessageVisibility'));
+      const targets = new Set(changing.flatMap((s) => [s.Resource].flat()).map(refId));
+      const trigger = workers.find((w) => w.name === fn.name)?.trigger;
+      const consumed = trigger && 'queue' in trigger ? [queueOf(`${trigger.queue}${trigger.deadLetters ? 'Dlq' : 'Queue'}`)] : [];
+      const woken = (fn.needs.wakes ?? []).map((key) => queueOf(`${key}Queue`));
+      // Assess
+      expect([...targets].sort(), fn.name).toEqual([...new Set([...consumed, ...woken])].sort());
+    }
+    expect(workers.find((w) => w.name === 'ApplyMetaNotifications')?.needs).toMatchObject({ wakes: ['dispatch'] });
+  });
+
   it('caps the workers that call the rate-limited Graph API, and gives every EventBridge target a dead-letter queue', () => {
     const mappings = resources(plain.template, 'AWS::Lambda::EventSourceMapping');
     for (const worker of workers.filter((w) => w.needs.upstream && 'queue' in w.trigger)) {

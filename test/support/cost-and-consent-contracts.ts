@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Suppression, SuppressionStore, TemplatePauses } from '#lib/domain/ports/consent.ts';
+import type { PausedJobs, Suppression, SuppressionStore, TemplatePauses } from '#lib/domain/ports/consent.ts';
 import type { BudgetStore, CostGap, PriceLists, ReconciliationStore } from '#lib/domain/ports/costs.ts';
 import type { PriceList } from '#lib/domain/pricing/price-list.ts';
 import { PAUSE_PERIODS_MS } from '#lib/domain/sending/pauses.ts';
@@ -109,34 +109,137 @@ export function suppressionStoreContract(name: string, makeStore: () => Suppress
 
 export function templatePausesContract(name: string, makeStore: () => TemplatePauses | Promise<TemplatePauses>) {
   describe(`${name}: the template pauses contract`, () => {
+    const at = Date.parse('2026-11-01T00:00:00.000Z');
+    const event = (kind: 'paused' | 'resumed' | 'disabled', atMs: number) => ({ kind: 'event' as const, event: kind, at_ms: atMs });
+
     it('pauses for Meta’s period, never moves a pause in force, lengthens the next, and resumes', async () => {
       // Prepare
       const store = await makeStore();
       const template = String(unique());
-      const at = Date.parse('2026-11-01T00:00:00.000Z');
       // Act
       const first = await store.pause('w-contract', template, at);
       const inForce = await store.pause('w-contract', template, at + 60_000);
-      await store.resume('w-contract', template);
-      const resumed = await store.get('w-contract', template);
+      const resumed = await store.notified('w-contract', template, event('resumed', at + 120_000));
+      const shown = await store.get('w-contract', template);
       const second = await store.pause('w-contract', template, at + 3_600_000);
       // Assess
       expect(first).toMatchObject({ state: 'paused', since_ms: at, until_ms: at + PAUSE_PERIODS_MS[0], pauses: 1 });
       expect(inForce).toEqual(first);
       expect(resumed).toBeNull();
+      expect(shown).toBeNull();
       expect(second).toMatchObject({ state: 'paused', until_ms: at + 3_600_000 + PAUSE_PERIODS_MS[1], pauses: 2 });
     });
 
-    it('keeps a disabled template disabled: a pause does not undo it', async () => {
+    it('ignores a PAUSED older than the resume that followed it, and a resume older than the pause in force', async () => {
+      // Prepare: Meta paused at +10 s and let go at +20 s; the resume arrives first
+      const store = await makeStore();
+      const [late, stale] = [String(unique()), String(unique())];
+      // Act
+      await store.notified('w-contract', late, event('resumed', at + 20_000));
+      const latePause = await store.notified('w-contract', late, event('paused', at + 10_000));
+      await store.notified('w-contract', stale, event('paused', at + 30_000));
+      const staleResume = await store.notified('w-contract', stale, event('resumed', at + 20_000));
+      // Assess
+      expect(latePause).toBeNull();
+      expect(await store.get('w-contract', late)).toBeNull();
+      expect(staleResume).toMatchObject({ state: 'paused', since_ms: at + 30_000 });
+      expect(await store.get('w-contract', stale)).toMatchObject({ state: 'paused', since_ms: at + 30_000 });
+    });
+
+    it('at the same second takes the resume after the pause, whichever arrives first, and a repeat changes nothing', async () => {
+      // Prepare
+      const store = await makeStore();
+      const [pauseFirst, resumeFirst] = [String(unique()), String(unique())];
+      // Act
+      await store.notified('w-contract', pauseFirst, event('paused', at));
+      await store.notified('w-contract', pauseFirst, event('resumed', at));
+      await store.notified('w-contract', pauseFirst, event('paused', at));
+      await store.notified('w-contract', resumeFirst, event('resumed', at));
+      await store.notified('w-contract', resumeFirst, event('paused', at));
+      // Assess
+      expect(await store.get('w-contract', pauseFirst)).toBeNull();
+      expect(await store.get('w-contract', resumeFirst)).toBeNull();
+    });
+
+    it('ends as Meta’s times say when a pause and a resume race', async () => {
+      // Prepare: each pair written at once, in both orders
+      const store = await makeStore();
+      const templates = Array.from({ length: 6 }, () => String(unique()));
+      // Act
+      await Promise.all(
+        templates.map((template, i) =>
+          i % 2 === 0
+            ? Promise.all([
+                store.notified('w-contract', template, event('paused', at + 1_000)),
+                store.notified('w-contract', template, event('resumed', at + 2_000)),
+              ])
+            : Promise.all([
+                store.notified('w-contract', template, event('resumed', at + 1_000)),
+                store.notified('w-contract', template, event('paused', at + 2_000)),
+              ]),
+        ),
+      );
+      const after = await Promise.all(templates.map((template) => store.get('w-contract', template)));
+      // Assess
+      expect(after.map((pause) => pause?.state ?? 'active')).toEqual(['active', 'paused', 'active', 'paused', 'active', 'paused']);
+    });
+
+    it('ends a pause whose period is over, and keeps one that began since', async () => {
+      // Prepare
+      const store = await makeStore();
+      const template = String(unique());
+      await store.pause('w-contract', template, at);
+      // Act: too early, then after the period
+      await store.resume('w-contract', template, at + 60_000);
+      const early = await store.get('w-contract', template);
+      await store.resume('w-contract', template, at + PAUSE_PERIODS_MS[0]);
+      const over = await store.get('w-contract', template);
+      // Assess
+      expect(early).toMatchObject({ state: 'paused' });
+      expect(over).toBeNull();
+    });
+
+    it('keeps a disabled template disabled: a pause or a resume does not undo it', async () => {
       // Prepare
       const store = await makeStore();
       const template = String(unique());
       // Act
-      await store.disable('w-contract', template, 1_000);
+      await store.notified('w-contract', template, event('disabled', 1_000));
       const paused = await store.pause('w-contract', template, 2_000);
+      const resumed = await store.notified('w-contract', template, event('resumed', 3_000));
       // Assess
       expect(paused.state).toBe('disabled');
+      expect(resumed).toMatchObject({ state: 'disabled' });
       expect(await store.get('w-contract', template)).toMatchObject({ state: 'disabled' });
+    });
+  });
+}
+
+export function pausedJobsContract(name: string, makeStore: () => PausedJobs | Promise<PausedJobs>) {
+  describe(`${name}: the paused jobs contract`, () => {
+    it('keeps each job once (its newest receipt), lists a page, and forgets', async () => {
+      // Prepare
+      const store = await makeStore();
+      const template = String(unique());
+      const job = (n: number, receipt: string) => ({ send_id: `s-${template}`, job: n, receipt, due_ms: 1_000 * n });
+      // Act
+      await store.keep('w-contract', template, job(1, 'r-1'));
+      await store.keep('w-contract', template, job(1, 'r-1-again'));
+      await store.keep('w-contract', template, job(2, 'r-2'));
+      await store.keep('w-contract', template, job(3, 'r-3'));
+      const page = await store.waiting('w-contract', template, 2);
+      const all = await store.waiting('w-contract', template, 10);
+      await store.forget('w-contract', template, all.slice(0, 2));
+      const left = await store.waiting('w-contract', template, 10);
+      // Assess
+      expect(page).toHaveLength(2);
+      expect(all.map((j) => [j.job, j.receipt]).sort()).toEqual([
+        [1, 'r-1-again'],
+        [2, 'r-2'],
+        [3, 'r-3'],
+      ]);
+      expect(left).toEqual([all[2]]);
+      expect(await store.waiting('w-contract', String(unique()), 10)).toEqual([]);
     });
   });
 }

@@ -21,8 +21,8 @@ export default async function setup(project: TestProject) {
   // Webhook deliveries to the tests' own receivers on 127.0.0.1, retried at once (decisions §15).
   process.env.ALLOW_LOCAL_WEBHOOKS ??= 'true';
   process.env.WEBHOOK_RETRY_BASE_SECONDS ??= '0';
-  // A paused send's jobs look again every 2 s, so a test sees its resume soon (decisions §25; 300 s deployed).
-  process.env.PAUSED_RECHECK_SECONDS ??= '2';
+  // A paused send's jobs sleep the deployed 300 s (PAUSED_RECHECK_SECONDS): a resume the tests see is Meta's event
+  // waking them (decisions §25, issue 44), not a short recheck.
   // Imported only now, so the logger is made after LOG_LEVEL is set.
   const { startLocalStack } = await import('../../local/stack.ts');
   const stack = await startLocalStack();

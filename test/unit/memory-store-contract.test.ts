@@ -9,11 +9,13 @@ import { MemoryMarketingOnboardings } from '../support/memory/marketing-onboardi
 import { MemoryBudgetStore } from '../support/memory/budget-store.ts';
 import { MemorySuppressionStore } from '../support/memory/suppression-store.ts';
 import { MemoryTemplatePauses } from '../support/memory/template-pauses.ts';
+import { MemoryPausedJobs } from '../support/memory/paused-jobs.ts';
 import {
   budgetStoreContract,
   priceListContract,
   reconciliationStoreContract,
   suppressionStoreContract,
+  pausedJobsContract,
   templatePausesContract,
 } from '../support/cost-and-consent-contracts.ts';
 import { MemoryDeliveryLog } from '../support/memory/delivery-log.ts';
@@ -37,6 +39,7 @@ pacerContract('in memory', () => new MemoryPacer());
 budgetStoreContract('in memory', () => new MemoryBudgetStore());
 suppressionStoreContract('in memory', () => new MemorySuppressionStore());
 templatePausesContract('in memory', () => new MemoryTemplatePauses());
+pausedJobsContract('in memory', () => new MemoryPausedJobs());
 webhookConfigStoreContract('in memory', () => new MemoryWebhookConfigStore());
 marketingOnboardingsContract('in memory', () => new MemoryMarketingOnboardings());
 throughputStoreContract('in memory', () => new MemoryThroughputStore());

@@ -153,6 +153,8 @@ export const SORT = {
   suppressionCount: 'SUPPRESSION_COUNT',
   identity: 'IDENTITY',
   templatePause: 'PAUSE',
+  /** A dispatch job asleep on a paused template, under the template's pause: `WAITING#<send id>#<job>`. */
+  pausedJobPrefix: 'WAITING#',
   pacing: 'PACING',
   throughput: 'THROUGHPUT',
   /** The days whose pricing_analytics of a WABA could not be read, under its `META_COST#` partition. */

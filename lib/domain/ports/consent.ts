@@ -42,13 +42,56 @@ export interface TemplatePause {
   pauses: number;
 }
 
+/**
+ * What moves a template's pause (decisions §25): Meta's status event at Meta's time (whole seconds), a 132015
+ * refusal at this service's time, or the dispatcher finding the pause's period over.
+ */
+export type PauseChange =
+  | { kind: 'event'; event: 'paused' | 'resumed' | 'disabled'; at_ms: number }
+  | { kind: 'refusal'; at_ms: number }
+  | { kind: 'period_over'; at_ms: number };
+
 /** Templates Meta paused or disabled: written by its status events and by a 132015 refusal. */
 export interface TemplatePauses {
   get(wabaId: string, templateId: string): Promise<TemplatePause | null>;
   /** Paused from `atMs` for Meta's period (the first 3 h, then 6 h), unless a pause is in force: the pause now. */
   pause(wabaId: string, templateId: string, atMs: number): Promise<TemplatePause>;
-  resume(wabaId: string, templateId: string): Promise<void>;
-  disable(wabaId: string, templateId: string, atMs: number): Promise<void>;
+  /**
+   * Meta's event, compared with the newest one taken (lib/domain/pause-events.ts): an older one changes nothing,
+   * so a `PAUSED` that arrives after the resume that followed it does not pause again. Conditional on the item
+   * as read, so two events racing end as their times say. The pause after it (null: the template may send).
+   */
+  notified(wabaId: string, templateId: string, change: Extract<PauseChange, { kind: 'event' }>): Promise<TemplatePause | null>;
+  /** Ends a pause whose period is over at `nowMs`; a pause that began meanwhile is kept. */
+  resume(wabaId: string, templateId: string, nowMs: number): Promise<void>;
+}
+
+/** A dispatch job asleep while its template is paused: what brings its queue message back early. */
+export interface PausedJob {
+  send_id: string;
+  job: number;
+  /** The queue's receipt of the message as last received. */
+  receipt: string;
+  /** When the message comes back by itself (its recheck, PAUSED_RECHECK_SECONDS). */
+  due_ms: number;
+}
+
+/**
+ * The jobs waiting on each paused template (decisions §25): kept when a job goes to sleep, read and forgotten when
+ * Meta's resume wakes them. One item a job: as many as the paused sends' jobs, none written while nothing is paused.
+ */
+export interface PausedJobs {
+  /** Kept until woken, or until a while after its recheck (it expires). */
+  keep(wabaId: string, templateId: string, job: PausedJob): Promise<void>;
+  /** Up to `limit` of the jobs waiting on the template. */
+  waiting(wabaId: string, templateId: string, limit: number): Promise<PausedJob[]>;
+  forget(wabaId: string, templateId: string, jobs: Pick<PausedJob, 'send_id' | 'job'>[]): Promise<void>;
+}
+
+/** The dispatch queue's side of a wake: received messages made visible again at once. */
+export interface JobWaker {
+  /** How many came back; one the queue no longer holds under that receipt (received again, deleted) is skipped. */
+  wake(receipts: string[]): Promise<number>;
 }
 
 /**

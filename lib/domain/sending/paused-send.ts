@@ -34,7 +34,7 @@ export async function pauseOf(deps: PausedSendDeps, job: DispatchJob, send: Send
   const pause = await deps.pauses.get(job.waba_id, job.template.id);
   if (pause?.state === 'disabled') return 'disabled';
   if (pause?.state === 'paused' && (pause.until_ms ?? 0) > now) return pause.until_ms;
-  if (pause?.state === 'paused') await deps.pauses.resume(job.waba_id, job.template.id);
+  if (pause?.state === 'paused') await deps.pauses.resume(job.waba_id, job.template.id, now);
   if (send.paused) {
     const event = sendEvent(
       'send.resumed',

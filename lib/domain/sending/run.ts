@@ -4,6 +4,7 @@ import { type DispatchJob, recipientDigits, sendableOf } from './job.ts';
 import { crowdedWaitMs, type Lane, laneOf } from './lanes.ts';
 import type { Log } from '../log.ts';
 import { DISABLED, markPaused, pauseOf } from './paused-send.ts';
+import { PAUSED_REASON } from './pauses.ts';
 import { wholeJobRelease } from './release.ts';
 import type { Clock, DispatchSettings } from './settings.ts';
 import { paceOf, throughputLevel } from './throughput.ts';
@@ -119,7 +120,7 @@ async function queuedSend(deps: DispatchDeps, sendId: string) {
 /** A job of a paused send comes back when it may look again (paused-send.ts). */
 export const pausedResult = async (deps: DispatchDeps, send: SendRecord, untilMs: number): Promise<DispatchResult> => ({
   outcome: 'retry_later',
-  reason: 'template paused',
+  reason: PAUSED_REASON,
   afterSeconds: await markPaused(deps, send, untilMs),
 });
 

@@ -428,10 +428,13 @@ export class GraphEmulator {
       this.reportStatus(message, body.status, body.error);
       return { status: 200, body: { id: message.id, status: body.status } };
     }
-    // Any notification, as given ({waba_id, field, value}): category and quality changes, unknown fields.
+    // Any notification, as given ({waba_id, field, value, time?}): category and quality changes, unknown fields;
+    // `time` (epoch seconds) makes it one Meta sends late, carrying its change's time.
     if (path === '/_emulator/notify' && method === 'POST') {
       if (!this.notifier) return { status: 409, body: { error: 'no webhook target configured' } };
-      this.notifier.notify(String(body.waba_id), String(body.field), body.value ?? {});
+      if (body.time !== undefined && !Number.isSafeInteger(body.time))
+        return { status: 400, body: { error: 'time must be epoch seconds' } };
+      this.notifier.notify(String(body.waba_id), String(body.field), body.value ?? {}, 0, body.time);
       return { status: 200, body: { queued: true } };
     }
     // Meta pauses a template whose quality fell ({seconds}: the pause, 3 hours unless told), sends 132015 for it

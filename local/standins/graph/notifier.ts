@@ -30,11 +30,14 @@ export class MetaNotifier {
     private readonly retryBaseMs = 200,
   ) {}
 
-  /** Sends in the background: the emulator's own answer never waits for the service. */
-  notify(wabaId: string, field: string, value: Record<string, unknown>, delayMs = 0) {
+  /**
+   * Sends in the background: the emulator's own answer never waits for the service. `timeS` is the entry's time
+   * (epoch seconds, now unless given): a notification Meta sends late carries the time of its change.
+   */
+  notify(wabaId: string, field: string, value: Record<string, unknown>, delayMs = 0, timeS = Math.floor(Date.now() / 1000)) {
     const body = JSON.stringify({
       object: 'whatsapp_business_account',
-      entry: [{ id: wabaId, time: Math.floor(Date.now() / 1000), changes: [{ field, value }] }],
+      entry: [{ id: wabaId, time: timeS, changes: [{ field, value }] }],
     });
     const sending = this.deliver(field, body, delayMs).finally(() => this.inFlight.delete(sending));
     this.inFlight.add(sending);

@@ -21,7 +21,7 @@ describe('a paused template’s send', () => {
     const free = await pauseOf(deps, job, await status());
     const { until_ms } = await pauses.pause(job.waba_id, job.template.id, clock.now());
     const paused = await pauseOf(deps, job, await status());
-    await pauses.disable(job.waba_id, job.template.id, clock.now());
+    await pauses.notified(job.waba_id, job.template.id, { kind: 'event', event: 'disabled', at_ms: clock.now() });
     const disabled = await pauseOf(deps, job, await status());
     // Assess
     expect(free).toBeUndefined();

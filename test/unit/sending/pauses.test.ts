@@ -59,7 +59,7 @@ async function pausedWorld(
   const unpause = async () => {
     while (pausedUntil === 0) await clock.sleep(100);
     await clock.sleep(pausedUntil - clock.now());
-    await pauses.resume(job.waba_id, job.template.id);
+    await pauses.notified(job.waba_id, job.template.id, { kind: 'event', event: 'resumed', at_ms: clock.now() });
   };
   /** The job as the queue runs it: a new invocation each turn, after the delay it asked for; what each turn saw. */
   const run = () =>
@@ -80,7 +80,10 @@ async function pausedWorld(
       6 * 3_600_000,
     );
   /** Meta disables the template `afterMs` into the run (a status event, applied as the worker does). */
-  const disableAfter = (afterMs: number) => void clock.sleep(afterMs).then(() => pauses.disable(job.waba_id, job.template.id, clock.now()));
+  const disableAfter = (afterMs: number) =>
+    void clock
+      .sleep(afterMs)
+      .then(() => pauses.notified(job.waba_id, job.template.id, { kind: 'event', event: 'disabled', at_ms: clock.now() }));
   return { sends, pauses, accepted, run, clock, disableAfter };
 }
 

@@ -73,6 +73,41 @@ describe('queueWorker: a manifest entry plus one record handler', () => {
     expect(secondResult.batchItemFailures).toEqual([]);
   });
 
+  it('asks a retried message whether it comes back now once its redelivery is set, and brings it back at once when so', async () => {
+    // Prepare: a paused job whose template was let go meanwhile, one still paused, and one whose question fails
+    process.env.DISPATCH_QUEUE_URL = 'http://127.0.0.1:1/queue/dispatch';
+    const calls: [string, number][] = [];
+    const redeliver = vi.fn(async (_url: string, receipt: string, seconds: number) => {
+      calls.push([receipt, seconds]);
+    });
+    const answers: Record<number, () => Promise<boolean>> = {
+      1: async () => calls.some(([receipt]) => receipt === 'rh0'),
+      2: async () => false,
+      3: async () => {
+        throw new Error('the table is unreachable');
+      },
+    };
+    const handler = queueWorker<{ n: number }>(
+      worker(true),
+      (message, { receiptHandle }) => ({
+        retry: { afterSeconds: 300, reason: `paused ${receiptHandle}`, comeBackNow: answers[message.n] },
+      }),
+      { keysOf: (message) => ({ correlation_id: `c${message.n}` }), redeliver },
+    );
+    // Act
+    const result = await handler(batch('{"n":1}', '{"n":2}', '{"n":3}'), context);
+    // Assess: each set to its recheck first; the one let go then at once
+    expect(result.batchItemFailures.map((failure) => failure.itemIdentifier).sort()).toEqual(['m0', 'm1', 'm2']);
+    expect(calls.filter(([receipt]) => receipt === 'rh0')).toEqual([
+      ['rh0', 300],
+      ['rh0', 0],
+    ]);
+    expect(calls.filter(([receipt]) => receipt !== 'rh0').sort()).toEqual([
+      ['rh1', 300],
+      ['rh2', 300],
+    ]);
+  });
+
   it('refuses a worker that redelivers without the redelivery function, and a scheduled worker', () => {
     expect(() => queueWorker(worker(true), () => undefined, { keysOf: () => ({}) })).toThrow('redelivers');
     const scheduled = { ...worker(false), trigger: { everyMinutes: 1 } };
