@@ -84,7 +84,7 @@ function statedDefaults(doc: string, text: string, names: string[]): Statement[]
 }
 
 /** A stated default in the setting's own unit (`_MS` milliseconds, `_SECONDS` seconds), or as text. */
-function valueOf(setting: string, stated: string): unknown {
+function statedValue(setting: string, stated: string): unknown {
   if (stated === 'true' || stated === 'false') return stated === 'true';
   const [, number, unit] = stated.match(/^(-?[\d,]+(?:\.\d+)?)\s?([a-z]*)$/) ?? [];
   if (number === undefined) return stated;
@@ -118,7 +118,7 @@ describe('the defaults the docs state (issue 44)', () => {
   it('has every stated default equal to its setting’s fallback in lib/config.ts', () => {
     // Act
     const wrong = statements
-      .filter((s) => valueOf(s.setting, s.stated) !== fallbackOf(s.setting))
+      .filter((s) => statedValue(s.setting, s.stated) !== fallbackOf(s.setting))
       .map((s) => `${s.doc}: ${s.setting} stated ${s.stated}, lib/config.ts ${String(fallbackOf(s.setting))} («${s.text}»)`);
     // Assess
     expect(wrong).toEqual([]);
@@ -131,11 +131,11 @@ describe('the defaults the docs state (issue 44)', () => {
     // Act
     const found = [...statedDefaults('README.md', readme, names), ...statedDefaults('docs/operations.md', operations, names)];
     // Assess
-    expect(found.map((s) => [s.setting, valueOf(s.setting, s.stated)])).toEqual([
+    expect(found.map((s) => [s.setting, statedValue(s.setting, s.stated)])).toEqual([
       ['DISPATCH_CONCURRENCY', 10],
       ['DISPATCH_CONCURRENCY', 10],
     ]);
-    expect(found.every((s) => valueOf(s.setting, s.stated) !== fallbackOf(s.setting))).toBe(true);
+    expect(found.every((s) => statedValue(s.setting, s.stated) !== fallbackOf(s.setting))).toBe(true);
   });
 
   it.each([
@@ -149,6 +149,6 @@ describe('the defaults the docs state (issue 44)', () => {
     // Act
     const [statement] = statedDefaults('x.md', text, names);
     // Assess
-    expect([statement?.setting, valueOf(statement?.setting ?? '', statement?.stated ?? '')]).toEqual([setting, value]);
+    expect([statement?.setting, statedValue(statement?.setting ?? '', statement?.stated ?? '')]).toEqual([setting, value]);
   });
 });
