@@ -33,6 +33,10 @@ export interface SendPathRun {
   /** The number's rate (its level, capped by MESSAGES_PER_SECOND): what the peak second is held to. */
   rate: number;
   writes: WriteSummary;
+  /** Writes and units by item kind (the key with its ids taken out), most units first: where the units go. */
+  kinds: KindTally[];
+  /** The fewest write units the same work needs (baselineOf), measured on the same run's items. */
+  baseline: SendPathBaseline;
   itemsRead: number;
   bytesRead: number;
   sqsRequests: number;
@@ -40,6 +44,64 @@ export interface SendPathRun {
   perSecond: number;
   peakSecond: number;
   exact: boolean;
+}
+
+export interface KindTally {
+  kind: string;
+  items: number;
+  writes: number;
+  units: number;
+}
+
+/** An item's kind: its key with every id, position and date taken out (`SEND#…#P…` / `BLOCK#…`). */
+export const kindOf = (pk: string, sk: string) =>
+  `${pk} / ${sk}`.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '…').replace(/[0-9][0-9a-z:.-]*/g, '…');
+
+function byKind(items: WriteSummary['items']): KindTally[] {
+  const kinds = new Map<string, KindTally>();
+  for (const item of items) {
+    const kind = kindOf(item.pk, item.sk);
+    const tally = kinds.get(kind) ?? { kind, items: 0, writes: 0, units: 0 };
+    tally.items += 1;
+    tally.writes += item.writes;
+    tally.units += item.units;
+    kinds.set(kind, tally);
+  }
+  return [...kinds.values()].sort((a, b) => b.units - a.units);
+}
+
+/** The items that hold a message's own facts: its block's outcome, its delivery state, the listing's copy of it. */
+const PER_MESSAGE_KINDS = /\/ (BLOCK|MSG|LATEST)#/;
+
+export interface SendPathBaseline {
+  /** One unit a fact of each message: its outcome, its delivery, its read. */
+  facts: number;
+  /** Every other item the run wrote, once, at its largest size (whole KB): what the work keeps. */
+  kept: number;
+  /** Of those, the recipients' values as accepted (`RCPT#`) and the identity map's items of new people. */
+  recipients: number;
+  identities: number;
+  units: number;
+}
+
+/**
+ * The fewest write units the run's work needs, never our own pattern of writes: each message's three facts (its
+ * outcome, delivered, read) one unit each, as they arrive apart; and each item the run keeps (the recipients'
+ * values, the send, its counts, the ledger's and the budget's items, the new people's identity items, the number's
+ * pace) written once, at its largest size, as if every change to it were gathered into one write.
+ */
+function baselineOf(items: WriteSummary['items'], messages: number): SendPathBaseline {
+  const unitsOf = (item: WriteSummary['items'][number]) => Math.max(1, Math.ceil(item.bytes / 1024));
+  const kept = items.filter((item) => !PER_MESSAGE_KINDS.test(`${item.pk} / ${item.sk}`));
+  const sum = (list: typeof items) => list.reduce((total, item) => total + unitsOf(item), 0);
+  const facts = 3 * messages;
+  return {
+    facts,
+    kept: sum(kept),
+    recipients: sum(kept.filter((item) => item.sk.startsWith('RCPT#'))),
+    identities: sum(kept.filter((item) => item.pk.startsWith('IDENTITY#'))),
+    units: facts + sum(kept),
+  };
 }
 
 const CLIENT = 960;
@@ -109,6 +171,7 @@ async function measure(perSend: number): Promise<SendPathRun[]> {
           return body.send_id;
         }),
       );
+      process.stderr.write(`send path: ${label}: accepted (${new Date().toISOString().slice(11, 19)})\n`);
       // Waiting for the statuses reads the sends through a client of its own, so the meters see the send path alone.
       const statuses = [];
       for (const id of ids) {
@@ -145,6 +208,8 @@ async function measure(perSend: number): Promise<SendPathRun[]> {
         rate,
         // The hottest three items and keys say enough; the whole list would be every block and message.
         writes: { ...summary, items: summary.items.slice(0, 3), keys: summary.keys.slice(0, 3) },
+        kinds: byKind(summary.items),
+        baseline: baselineOf(summary.items, 2 * perSend),
         itemsRead: own.itemsRead,
         bytesRead: own.bytesRead,
         sqsRequests: own.queueRequests + usage.pollerRequests,

@@ -18,7 +18,7 @@ const numberIn = (min: number, max: number, unit: string, whole = false) =>
     v.check((n) => n >= min && n <= max && (!whole || Number.isInteger(n)), `must be ${unit} in [${min}, ${max}]`),
   );
 
-const SETTINGS = {
+export const SETTINGS = {
   TABLE_NAME: { schema: text },
   JWT_ISSUER: { schema: text },
   JWT_AUDIENCE: { schema: text },

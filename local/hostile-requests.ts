@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { openApiDocument } from '#lib/docs/openapi.ts';
 import type { RouteDef } from '#lib/manifest/route.ts';
 import { routes } from '#lib/manifest/routes.ts';
+import { type HostileClaims, hostileClaims } from './hostile-claims.ts';
 
 /**
  * Requests a hostile client might send to any route of the manifest: real paths with junk in their
@@ -9,7 +10,9 @@ import { routes } from '#lib/manifest/routes.ts';
  * templates and sends with one part broken, malformed JSON, multipart forms with parts lacking a name, a
  * filename or a content type (duplicated, empty, unclosed), every query parameter and body field the OpenAPI
  * document names set to an edge (numbers up to 2^53 and past it, wrong types), odd content types, and tokens
- * that are valid, missing or forged. Used by the generated-input test and by
+ * that are valid, missing or forged, and tokens whose claims carry ids no key can hold (1e21, 2^53, 0, -1,
+ * 1.5, NaN-ish and huge strings, in the client id, the campaigns and a channels claim; decisions §29), which
+ * must be answered 401. Used by the generated-input test and by
  * `npm run hostile` (scripts/hostile-run.ts).
  */
 export interface HostileRequest {
@@ -17,8 +20,18 @@ export interface HostileRequest {
   path: string;
   headers: Record<string, string>;
   body?: string;
-  /** Which token to send: a valid one for client 7, a BSP one, none, or a forged one. */
-  auth: 'client' | 'bsp' | 'none' | 'forged';
+  /** Which token to send: a valid one for client 7, a BSP one, none, a forged one, or one signed with `claims`. */
+  auth: 'client' | 'bsp' | 'none' | 'forged' | 'claims';
+  /** The claims of a token of `auth: 'claims'`, and whether the service must refuse them with 401. */
+  claims?: HostileClaims;
+}
+
+/** The tokens a run sends: three minted once, and a signer for the generated claims. */
+export interface HostileTokens {
+  client: string;
+  bsp: string;
+  forged: string;
+  sign: (claims: Record<string, unknown>) => Promise<string>;
 }
 
 const segment = fc.oneof(
@@ -203,6 +216,19 @@ function withField(value: unknown, path: (string | number)[], field: unknown): u
   return container;
 }
 
+/** A route's sample request with the given query and body, its token the sample's kind. */
+function sampleOf(route: RouteDef, query: Record<string, string>, body: unknown): HostileRequest {
+  const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(route.sample.path?.[name] ?? 'x'));
+  const search = new URLSearchParams(query).toString();
+  return {
+    method: route.method,
+    path: search ? `${path}?${search}` : path,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined || route.method === 'GET' ? undefined : JSON.stringify(body),
+    auth: route.sample.token === 'delta' ? 'bsp' : 'client',
+  };
+}
+
 /**
  * A route's own sample request (it reaches the use case), with one query parameter or body field, as the
  * OpenAPI document names them, set to an edge value: what a client reading the document might try.
@@ -212,18 +238,7 @@ const documentedEdge: fc.Arbitrary<HostileRequest> = fc.constantFrom(...routes.f
   const queryNames = (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
   const bodySchema = operation.requestBody?.content['application/json']?.schema;
   const bodyPaths = fieldPaths(bodySchema);
-  const pathOf = (query: Record<string, string>) => {
-    const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(route.sample.path?.[name] ?? 'x'));
-    const search = new URLSearchParams(query).toString();
-    return search ? `${path}?${search}` : path;
-  };
-  const request = (query: Record<string, string>, body: unknown): HostileRequest => ({
-    method: route.method,
-    path: pathOf(query),
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined || route.method === 'GET' ? undefined : JSON.stringify(body),
-    auth: route.sample.token === 'delta' ? 'bsp' : 'client',
-  });
+  const request = (query: Record<string, string>, body: unknown) => sampleOf(route, query, body);
   const choices: fc.Arbitrary<HostileRequest>[] = [];
   if (queryNames.length > 0)
     choices.push(
@@ -239,6 +254,11 @@ const documentedEdge: fc.Arbitrary<HostileRequest> = fc.constantFrom(...routes.f
     );
   return choices.length > 0 ? fc.oneof(...choices) : fc.constant(request(route.sample.query ?? {}, route.sample.body));
 });
+
+/** A route's own sample request (it reaches the use case) with a token of generated claims. */
+const claimedSample: fc.Arbitrary<HostileRequest> = fc
+  .tuple(fc.constantFrom(...routes.filter((r) => r.auth)), hostileClaims)
+  .map(([route, claims]) => ({ ...sampleOf(route, route.sample.query ?? {}, route.sample.body), auth: 'claims', claims }));
 
 const contentType = fc.constantFrom(
   'application/json',
@@ -291,6 +311,8 @@ export const hostileRequest: fc.Arbitrary<HostileRequest> = fc.oneof(
   // A route's documented parameters and fields at their edges.
   documentedEdge,
   documentedEdge,
+  // A route's sample with a token whose ids are valid or not.
+  claimedSample,
   // Any method at any path.
   fc
     .record({
@@ -320,11 +342,12 @@ export interface JudgeOptions {
 export async function sendHostile(
   baseUrl: string,
   request: HostileRequest,
-  tokens: Record<'client' | 'bsp' | 'forged', string>,
+  tokens: HostileTokens,
   options: JudgeOptions = {},
 ): Promise<HostileOutcome> {
   const headers: Record<string, string> = { ...request.headers };
-  if (request.auth !== 'none') headers.authorization = `Bearer ${tokens[request.auth]}`;
+  if (request.auth === 'claims') headers.authorization = `Bearer ${await tokens.sign(request.claims?.claims ?? {})}`;
+  else if (request.auth !== 'none') headers.authorization = `Bearer ${tokens[request.auth]}`;
   let response: Response;
   try {
     // A request never answered is a violation too (a crash no invocation owned), not a run that hangs.
@@ -343,6 +366,9 @@ export async function sendHostile(
   const slowUpstream = options.upstreamMayBeSlow && response.status === 502 && text.includes('"upstream_unavailable"');
   if (response.status >= 500 && !slowUpstream)
     return { request, status: response.status, violation: `server error: ${text.slice(0, 200)}` };
+  // A token of huge claims may be past the headers' limit: 431 then refuses it before any authorizer.
+  if (request.claims?.refused && response.status !== 401 && response.status !== 431)
+    return { request, status: response.status, violation: `claims not refused: ${response.status} ${text.slice(0, 200)}` };
   if (response.status >= 400 && request.method !== 'HEAD') {
     let parsed: Record<string, unknown> | undefined;
     try {
@@ -365,7 +391,7 @@ export async function sendHostile(
 export async function sendAll(
   baseUrl: string,
   requests: HostileRequest[],
-  tokens: Record<'client' | 'bsp' | 'forged', string>,
+  tokens: HostileTokens,
   parallel = 8,
   options: JudgeOptions = {},
 ) {

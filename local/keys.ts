@@ -40,6 +40,8 @@ export interface TokenOptions {
   issuer?: string;
   audience?: string;
   permissions?: string[];
+  /** Claims set as given over the ones above, for tests of claims the service must refuse (decisions §29). */
+  claims?: Record<string, unknown>;
 }
 
 export async function mintToken(options: TokenOptions): Promise<string> {
@@ -50,6 +52,7 @@ export async function mintToken(options: TokenOptions): Promise<string> {
     permissions,
     campaigns: options.campaigns ?? [],
     role: options.role ?? 'supervisor',
+    ...options.claims,
   })
     .setProtectedHeader({ alg: 'RS256', kid: KID, typ: 'JWT' })
     .setSubject(options.sub ?? `user-${options.clientId}`)

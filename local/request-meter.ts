@@ -165,7 +165,8 @@ export interface WriteTally {
 
 /** Writes and write units per item and per partition key, hottest first, and in all. */
 export interface WriteSummary extends WriteTally {
-  items: ({ pk: string; sk: string } & WriteTally)[];
+  /** Each item's writes and units, and its largest size in bytes. */
+  items: ({ pk: string; sk: string; bytes: number } & WriteTally)[];
   keys: ({ pk: string } & WriteTally)[];
 }
 
@@ -178,16 +179,17 @@ export async function summarizeWrites(writes: KeyedWrite[], table: ServiceTable)
   const id = (key: { pk: string; sk: string }) => `${key.pk}\u0000${key.sk}`;
   const unsized = new Map(writes.filter((w) => w.bytes === undefined).map((w) => [id(w), { pk: w.pk, sk: w.sk }]));
   const sizes = new Map((await batchGet(table, [...unsized.values()], true)).map((item) => [id(item as never), itemBytes(item)]));
-  const items = new Map<string, { pk: string; sk: string } & WriteTally>();
+  const items = new Map<string, { pk: string; sk: string; bytes: number } & WriteTally>();
   const byKey = new Map<string, { pk: string } & WriteTally>();
   let units = 0;
   for (const w of writes) {
     const bytes = w.bytes ?? sizes.get(id(w)) ?? 0;
     const cost = Math.max(1, Math.ceil(bytes / 1024)) * (w.transactional ? 2 : 1);
     units += cost;
-    const item = items.get(id(w)) ?? { pk: w.pk, sk: w.sk, writes: 0, units: 0 };
+    const item = items.get(id(w)) ?? { pk: w.pk, sk: w.sk, bytes: 0, writes: 0, units: 0 };
     item.writes += 1;
     item.units += cost;
+    item.bytes = Math.max(item.bytes, bytes);
     items.set(id(w), item);
     const key = byKey.get(w.pk) ?? { pk: w.pk, writes: 0, units: 0 };
     key.writes += 1;

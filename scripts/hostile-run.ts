@@ -17,6 +17,7 @@ try {
     client: await mintToken({ clientId: 7, campaigns: [31, 32] }),
     bsp: await mintToken({ clientId: 7, bsp: true }),
     forged: `${(await mintToken({ clientId: 7 })).slice(0, -4)}AAAA`,
+    sign: (claims: Record<string, unknown>) => mintToken({ clientId: 'claims', claims }),
   };
   const started = Date.now();
   const outcomes = await sendAll(stack.apiUrl, fc.sample(hostileRequest, { numRuns: count, seed }), tokens);
@@ -34,6 +35,10 @@ try {
   );
   console.log(
     `5xx: ${outcomes.filter((o) => o.status >= 500).length}; outside the error shape: ${violations.length}; still serving: ${alive}`,
+  );
+  const claimed = outcomes.filter((o) => o.request.auth === 'claims');
+  console.log(
+    `tokens of generated claims: ${claimed.length}, ${claimed.filter((o) => o.request.claims?.refused).length} of them carrying a refused id (each must be 401)`,
   );
   for (const v of violations.slice(0, 20))
     console.log(`  ${v.request.method} ${v.request.path} ${v.request.body?.slice(0, 200) ?? ''} → ${v.violation}`);

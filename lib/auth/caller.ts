@@ -1,57 +1,65 @@
-import * as v from 'valibot';
 import { BSP_PERMISSION, type Caller } from '#lib/domain/caller.ts';
 import { type ClaimNames, claimNames } from './claim-names.ts';
 
 /**
  * API Gateway's JWT authorizer hands claims over flattened to strings: an array claim arrives as
- * "[a b c]". Verified tokens give real arrays. Both are read the same way here.
+ * "[a b c]". Verified tokens give real arrays. Both are read the same way here; undefined when the claim is
+ * neither a list nor text.
  */
-function listClaim(value: unknown): string[] {
+function listClaim(value: unknown): unknown[] | undefined {
   if (value === undefined || value === null) return [];
-  if (Array.isArray(value)) return value.map(String);
-  if (typeof value === 'string') {
-    const text = value.trim();
-    if (text.startsWith('[') && text.endsWith(']')) {
-      const inner = text.slice(1, -1).trim();
-      if (inner === '') return [];
-      try {
-        const parsed = JSON.parse(text);
-        if (Array.isArray(parsed)) return parsed.map(String);
-      } catch {
-        /* not JSON: API Gateway's space-separated form */
-      }
-      return inner.split(/[\s,]+/).filter(Boolean);
+  if (Array.isArray(value)) return value;
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim();
+  if (text.startsWith('[') && text.endsWith(']')) {
+    const inner = text.slice(1, -1).trim();
+    if (inner === '') return [];
+    try {
+      const parsed = JSON.parse(text);
+      if (Array.isArray(parsed)) return parsed;
+    } catch {
+      /* not JSON: API Gateway's space-separated form */
     }
-    return text.split(/[\s,]+/).filter(Boolean);
+    return inner.split(/[\s,]+/).filter(Boolean);
   }
-  return [];
+  return text.split(/[\s,]+/).filter(Boolean);
 }
 
-const ClientIdClaim = v.union([
-  v.pipe(v.number(), v.integer(), v.minValue(1)),
-  v.pipe(v.string(), v.regex(/^[1-9][0-9]*$/), v.transform(Number)),
-]);
+/**
+ * An id a claim carries: a safe positive integer, or its decimal digits (decisions §1 accepts a numeric string,
+ * and API Gateway flattens every claim to text). Anything else (1e21, 2^53, 0, -1, 1.5, "07", "1e3") is no id:
+ * such a number would name no key the table can hold (decisions §29).
+ */
+export function claimedId(value: unknown): number | undefined {
+  const n = typeof value === 'string' && /^[1-9][0-9]{0,15}$/.test(value) ? Number(value) : value;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+
+/** Every id of a list claim, or undefined when one of them is no id. */
+function claimedIds(value: unknown): number[] | undefined {
+  const ids = listClaim(value)?.map(claimedId);
+  return ids?.every((id) => id !== undefined) ? (ids as number[]) : undefined;
+}
 
 /** The settings are read once per process (a cold start), not at every request. */
 let settled: ClaimNames | undefined;
 const processClaimNames = () => (settled ??= claimNames());
 
 /**
- * Returns null when the claims do not describe a caller this service accepts. The claim names are settings
- * (decisions §17), the defaults those of decisions §1.
+ * Returns null when the claims do not describe a caller this service accepts: no subject, or a client id or
+ * campaign id that is not a safe positive integer (decisions §29). The claim names are settings (decisions §17),
+ * the defaults those of decisions §1.
  */
 export function callerFromClaims(claims: Record<string, unknown>, names: ClaimNames = processClaimNames()): Caller | null {
   const sub = claims.sub;
   if (typeof sub !== 'string' || sub === '') return null;
-  const client = v.safeParse(ClientIdClaim, claims[names.clientId]);
-  if (!client.success) return null;
-  const permissions = listClaim(claims[names.permissions]);
-  const campaigns = listClaim(claims[names.campaigns])
-    .map(Number)
-    .filter((n) => Number.isInteger(n));
+  const clientId = claimedId(claims[names.clientId]);
+  const campaigns = claimedIds(claims[names.campaigns]);
+  if (clientId === undefined || campaigns === undefined) return null;
+  const permissions = (listClaim(claims[names.permissions]) ?? []).map(String);
   return {
     sub,
-    clientId: client.output,
+    clientId,
     permissions,
     campaigns,
     role: typeof claims.role === 'string' ? claims.role : undefined,

@@ -1,5 +1,8 @@
+import fc from 'fast-check';
 import { generateKeyPair, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { routes } from '#lib/manifest/routes.ts';
+import { notAnId } from '../../local/hostile-claims.ts';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER } from '../../local/keys.ts';
 import { call, expectErrorShape, token } from '../support/api.ts';
 
@@ -68,4 +71,50 @@ describe('bearer tokens (decisions §1)', () => {
   });
 
   it('refuses a token without client_id', async () => expectRefused(`Bearer ${await token({ clientId: 'abc' })}`));
+});
+
+describe('claims that are no ids (decisions §29)', () => {
+  /** Each route that needs a token, with its own sample request: a valid caller would reach its use case. */
+  const guarded = routes.filter((r) => r.auth);
+  const requestOf = (route: (typeof guarded)[number]) => ({
+    path: `${route.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(route.sample.path?.[name] ?? 'x'))}${
+      route.sample.query ? `?${new URLSearchParams(route.sample.query)}` : ''
+    }`,
+    body: route.method === 'GET' ? undefined : (route.sample.body ?? {}),
+  });
+
+  it('refuses a client_id of 1e21 on PUT /v1/webhook/config (the hostile generator’s 500)', async () => {
+    // Prepare
+    const oversized = await token({ clientId: 7, claims: { client_id: 1e21 }, bsp: true });
+    // Act
+    const response = await call('PUT', '/v1/webhook/config', { token: oversized, body: { url: 'https://hooks.example.com/x' } });
+    // Assess
+    expect(expectErrorShape(response, 401, 'unauthorized').message).toBe('Unauthorized');
+  });
+
+  it('answers 401 on every route kind to a client id or campaign id that is not a safe positive integer (property)', async () => {
+    // Prepare: a route, which claim is broken, and how
+    const broken = fc.record({
+      route: fc.constantFrom(...guarded),
+      where: fc.constantFrom('client_id', 'campaigns', 'flattened campaigns'),
+      value: notAnId,
+      bsp: fc.boolean(),
+    });
+    await fc.assert(
+      fc.asyncProperty(broken, async ({ route, where, value, bsp }) => {
+        const claims =
+          where === 'client_id'
+            ? { client_id: value }
+            : where === 'campaigns'
+              ? { campaigns: [31, value] }
+              : { campaigns: `[31 ${typeof value === 'string' && value !== '' && !/\s/.test(value) ? value : '1e+21'}]` };
+        const { path, body } = requestOf(route);
+        // Act
+        const response = await call(route.method, path, { token: await token({ clientId: 7, campaigns: [31], bsp, claims }), body });
+        // Assess
+        expect(expectErrorShape(response, 401, 'unauthorized').message).toBe('Unauthorized');
+      }),
+      { numRuns: 300 },
+    );
+  }, 120_000);
 });

@@ -44,6 +44,25 @@ describe('claims from the API Gateway JWT authorizer', () => {
     expect([7, 8, 9, 10].every((c) => clients.has(c))).toBe(true);
   });
 
+  it.each([
+    { client_id: '1e+21' },
+    { client_id: '1000000000000000000000' },
+    { client_id: '9007199254740992' },
+    { client_id: '0' },
+    { client_id: '-1' },
+    { client_id: '1.5' },
+    { client_id: 'NaN' },
+    { campaigns: '[51 1e+21]' },
+    { campaigns: '[51 0]' },
+    { campaigns: '[51 1.5]' },
+  ])('refuses flattened claims whose ids are not safe positive integers (%o)', async (broken) => {
+    // Act
+    const response = await handler(event({ sub: 'x', client_id: '9', permissions: '[]', campaigns: '[51]', ...broken }), {});
+    // Assess
+    expect(response.statusCode).toBe(401);
+    expect(JSON.parse(response.body)).toMatchObject({ message: 'Unauthorized', code: 'unauthorized', request_id: 'req-1' });
+  });
+
   it('refuses an event with neither authorizer claims nor a bearer token', async () => {
     const response = await handler(event(undefined), {});
     expect(response.statusCode).toBe(401);
