@@ -11,7 +11,10 @@ import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
 import { assignmentKeyItem, recordItem } from '#lib/adapters/dynamo/record-items.ts';
 import { DynamoBudgetStore } from '#lib/adapters/dynamo/budget-store.ts';
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
-import { DynamoSendStore, recipientItemKeys } from '#lib/adapters/dynamo/send-store.ts';
+import { DynamoDeliveryStatuses } from '#lib/adapters/dynamo/sends/delivery-statuses.ts';
+import { DynamoHeldJobs } from '#lib/adapters/dynamo/sends/held-jobs.ts';
+import { DynamoRecipientLists, recipientItemKeys } from '#lib/adapters/dynamo/sends/recipient-lists.ts';
+import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
 import { keys, SORT } from '#lib/adapters/dynamo/table.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
@@ -534,7 +537,9 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     const sendDeps = {
       directory,
       records,
-      sends: new DynamoSendStore(table),
+      sends: new DynamoSendRecords(table),
+      recipientLists: new DynamoRecipientLists(table),
+      heldJobs: new DynamoHeldJobs(table),
       budgets: new DynamoBudgetStore(table),
       suppressions: new DynamoSuppressionStore(table),
       upstream,
@@ -633,9 +638,10 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
 
     progress('recipients');
     // --- A page of a send's recipients (decisions §22): the send of 10,000 above, not dispatched ---------
-    const sendStore = new DynamoSendStore(table);
+    const sendStore = new DynamoSendRecords(table);
+    const recipientLists = new DynamoRecipientLists(table);
     const recipientsPage = (query: { page?: number; size?: number; status?: 'pending' }) =>
-      listRecipients({ sends: sendStore }, sender, 'bench-0', query);
+      listRecipients({ sends: sendStore, recipientLists }, sender, 'bench-0', query);
     const middle = await metered(() => recipientsPage({ page: 100, size: 50 }));
     const firstPending = await metered(() => recipientsPage({ status: 'pending', size: 50 }));
     const layout = blocksOf((await sendStore.get('bench-0'))!);
@@ -743,7 +749,8 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     const outbox = new DynamoOutboxStore(table);
     const noticeDeps = {
       records,
-      sends: new DynamoSendStore(table),
+      sends: new DynamoSendRecords(table),
+      deliveryStatuses: new DynamoDeliveryStatuses(table),
       suppressions: new DynamoSuppressionStore(table),
       directory,
       levels: new DynamoThroughputStore(table),

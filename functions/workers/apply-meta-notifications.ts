@@ -4,7 +4,8 @@ import { DynamoMarketingOnboardings } from '#lib/adapters/dynamo/marketing-onboa
 import { DynamoTemplatePauses } from '#lib/adapters/dynamo/template-pauses.ts';
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
 import { DynamoIdentityMap } from '#lib/adapters/dynamo/identity-map.ts';
-import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
+import { DynamoDeliveryStatuses } from '#lib/adapters/dynamo/sends/delivery-statuses.ts';
+import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
 import { DynamoVolumeTiers } from '#lib/adapters/dynamo/volume-tiers.ts';
@@ -28,7 +29,8 @@ const table = serviceTable();
  */
 const stores = {
   records: new DynamoTemplateRecordStore(table),
-  sends: new DynamoSendStore(table),
+  sends: new DynamoSendRecords(table),
+  deliveryStatuses: new DynamoDeliveryStatuses(table),
   suppressions: new DynamoSuppressionStore(table),
   identities: new DynamoIdentityMap(table),
   directory: new DynamoDirectoryStore(table),

@@ -3,7 +3,8 @@ import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
 import { DynamoTemplatePauses } from '#lib/adapters/dynamo/template-pauses.ts';
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
-import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
+import { DynamoBlockLedger } from '#lib/adapters/dynamo/sends/block-ledger.ts';
+import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
 import { redeliverIn } from '#lib/adapters/sqs/redelivery.ts';
 import { dispatchLeaseMarginMs, graphMessageTimeoutMs, messagesPerSecondCap, pausedRecheckMs } from '#lib/config.ts';
@@ -26,7 +27,8 @@ const table = serviceTable();
  * settled stays settled.
  */
 const stores = {
-  sends: new DynamoSendStore(table),
+  sends: new DynamoSendRecords(table),
+  blocks: new DynamoBlockLedger(table),
   pacer: new DynamoPacer(table),
   levels: new DynamoThroughputStore(table),
   suppressions: new DynamoSuppressionStore(table),

@@ -49,7 +49,9 @@ export interface SendInput {
 export interface SendDeps {
   directory: DirectoryStore;
   records: TemplateListing;
-  sends: SendRecords & RecipientLists & HeldJobs;
+  sends: SendRecords;
+  recipientLists: RecipientLists;
+  heldJobs: HeldJobs;
   budgets: BudgetStore;
   suppressions: SuppressionStore;
   /** Who is who (decisions §28): repeats are found per person, and a MARKETING send skips either half of a known
@@ -316,7 +318,7 @@ export interface RecipientProblem {
  * real send; every failing recipient is reported, not only the first ones.
  */
 export async function dryRunSend(
-  deps: Omit<SendDeps, 'sends' | 'queue' | 'budgets'>,
+  deps: Omit<SendDeps, 'sends' | 'recipientLists' | 'heldJobs' | 'queue' | 'budgets'>,
   caller: Caller,
   input: {
     pathDid: string;

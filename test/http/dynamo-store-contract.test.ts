@@ -19,7 +19,11 @@ import {
 import { DynamoDeliveryLog } from '#lib/adapters/dynamo/delivery-log.ts';
 import { DynamoPacer } from '#lib/adapters/dynamo/pacer.ts';
 import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
-import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
+import { DynamoBlockLedger } from '#lib/adapters/dynamo/sends/block-ledger.ts';
+import { DynamoDeliveryStatuses } from '#lib/adapters/dynamo/sends/delivery-statuses.ts';
+import { DynamoHeldJobs } from '#lib/adapters/dynamo/sends/held-jobs.ts';
+import { DynamoRecipientLists } from '#lib/adapters/dynamo/sends/recipient-lists.ts';
+import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
 import { useStackTable } from '../support/seed.ts';
 import {
@@ -44,7 +48,16 @@ const onStackTable =
 templateRecordStoreContract('DynamoDB', onStackTable(DynamoTemplateRecordStore));
 syncLeaseStoreContract('DynamoDB', onStackTable(DynamoSyncLeaseStore));
 deliveryLogContract('DynamoDB', onStackTable(DynamoDeliveryLog));
-sendStoreContract('DynamoDB', onStackTable(DynamoSendStore));
+sendStoreContract('DynamoDB', () => {
+  useStackTable();
+  return {
+    sends: new DynamoSendRecords(table),
+    blocks: new DynamoBlockLedger(table),
+    recipientLists: new DynamoRecipientLists(table),
+    heldJobs: new DynamoHeldJobs(table),
+    deliveryStatuses: new DynamoDeliveryStatuses(table),
+  };
+});
 pacerContract('DynamoDB', onStackTable(DynamoPacer));
 budgetStoreContract('DynamoDB', onStackTable(DynamoBudgetStore));
 suppressionStoreContract('DynamoDB', onStackTable(DynamoSuppressionStore));

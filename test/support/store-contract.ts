@@ -9,7 +9,11 @@ import {
   LOST_OUTCOME,
   type PositionOutcome,
   type SendRecord,
-  type SendStore,
+  type BlockLedger,
+  type DeliveryStatuses,
+  type HeldJobs,
+  type RecipientLists,
+  type SendRecords,
 } from '#lib/domain/ports/sending.ts';
 import type { DeliveryLog } from '#lib/domain/ports/delivery.ts';
 import type { Pacer } from '#lib/domain/ports/pacing.ts';
@@ -406,9 +410,18 @@ export function deliveryLogContract(name: string, makeLog: () => DeliveryLog | P
  * The sends (decisions §12, §19): a block is claimed once and settled once, a lost block's recipients count
  * `outcome_unknown`, and status reports count each fact once, also when two batches carry the same report.
  */
-export function sendStoreContract(name: string, makeStore: () => SendStore | Promise<SendStore>) {
+/** The sends' ports, each its own adapter on one store, named as the use cases' deps name them. */
+export interface SendParts {
+  sends: SendRecords;
+  blocks: BlockLedger;
+  recipientLists: RecipientLists;
+  heldJobs: HeldJobs;
+  deliveryStatuses: DeliveryStatuses;
+}
+
+export function sendStoreContract(name: string, makeStore: () => SendParts | Promise<SendParts>) {
   describe(`${name}: the send store contract`, () => {
-    const begun = async (store: SendStore, total: number, repeats = 0) => {
+    const begun = async (store: SendParts, total: number, repeats = 0) => {
       const send: SendRecord = {
         send_id: `contract-${unique()}`,
         client_id: 7,
@@ -420,8 +433,8 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
         jobs: 1,
         counts: { ...NO_COUNTS, duplicates_removed: repeats },
       };
-      await store.begin(send);
-      await store.settle(send, 'queued');
+      await store.sends.begin(send);
+      await store.sends.settle(send, 'queued');
       return send.send_id;
     };
     const lease = (holder: string, untilMs = Date.now() + 60_000): ClaimLease => ({ holder, untilMs });
@@ -439,23 +452,23 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
       const sendId = await begun(store, 3, 1);
       const block = { first: 0, size: 3, sendable: 2 };
       // Act
-      const first = await store.claimBlock(sendId, block, lease('a'), Date.now());
-      const other = await store.claimBlock(sendId, block, lease('b'), Date.now());
-      await store.settleBlock(
+      const first = await store.blocks.claimBlock(sendId, block, lease('a'), Date.now());
+      const other = await store.blocks.claimBlock(sendId, block, lease('b'), Date.now());
+      await store.blocks.settleBlock(
         sendId,
         block,
         [sent('m0'), { kind: 'duplicate', of: 0 }, { kind: 'failed', code: '131026', title: 'x' }],
         lease('a', 0),
       );
-      const wrongLease = (await store.get(sendId))?.counts;
+      const wrongLease = (await store.sends.get(sendId))?.counts;
       const own = lease('a');
-      const again = await store.claimBlock(sendId, { first: 3, size: 1, sendable: 1 }, own, Date.now());
-      await store.settleBlock(sendId, { first: 3, size: 1, sendable: 1 }, [sent('m3')], own);
-      const afterSettle = await store.claimBlock(sendId, { first: 3, size: 1, sendable: 1 }, lease('c'), Date.now());
+      const again = await store.blocks.claimBlock(sendId, { first: 3, size: 1, sendable: 1 }, own, Date.now());
+      await store.blocks.settleBlock(sendId, { first: 3, size: 1, sendable: 1 }, [sent('m3')], own);
+      const afterSettle = await store.blocks.claimBlock(sendId, { first: 3, size: 1, sendable: 1 }, lease('c'), Date.now());
       // Assess: a settlement under another lease than the claim's changes nothing; the repeat counted at acceptance
       expect([first, other, again, afterSettle]).toEqual([{ claimed: new Map() }, 'busy', { claimed: new Map() }, 'done']);
       expect(wrongLease).toMatchObject({ sent: 0, failed: 0, duplicates_removed: 1 });
-      expect((await store.get(sendId))?.counts).toMatchObject({ sent: 1, failed: 0, duplicates_removed: 1 });
+      expect((await store.sends.get(sendId))?.counts).toMatchObject({ sent: 1, failed: 0, duplicates_removed: 1 });
     });
 
     it('hands a block back only under its own lease, with its answers: the next holder claims it with them', async () => {
@@ -464,18 +477,18 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
       const sendId = await begun(store, 3);
       const block = { first: 0, size: 3, sendable: 3 };
       const own = lease('a');
-      await store.claimBlock(sendId, block, own, Date.now());
+      await store.blocks.claimBlock(sendId, block, own, Date.now());
       // Act: another lease hands nothing back; its own does, with the first answer
-      await store.handBack(sendId, block, lease('b'), new Map([[0, sent('m9')]]));
-      const whileHeld = await store.claimBlock(sendId, block, lease('c'), Date.now());
-      await store.handBack(sendId, block, own, new Map([[0, sent('m0')]]));
-      const afterHandBack = await store.claimBlock(sendId, block, lease('c'), Date.now());
-      const again = await store.claimBlock(sendId, block, lease('d'), Date.now());
+      await store.blocks.handBack(sendId, block, lease('b'), new Map([[0, sent('m9')]]));
+      const whileHeld = await store.blocks.claimBlock(sendId, block, lease('c'), Date.now());
+      await store.blocks.handBack(sendId, block, own, new Map([[0, sent('m0')]]));
+      const afterHandBack = await store.blocks.claimBlock(sendId, block, lease('c'), Date.now());
+      const again = await store.blocks.claimBlock(sendId, block, lease('d'), Date.now());
       // Assess: nothing counted until the block is settled
       expect(whileHeld).toBe('busy');
       expect(afterHandBack).toEqual({ claimed: new Map([[0, sent('m0')]]) });
       expect(again).toBe('busy');
-      expect((await store.get(sendId))?.counts).toMatchObject({ sent: 0, failed: 0 });
+      expect((await store.sends.get(sendId))?.counts).toMatchObject({ sent: 0, failed: 0 });
     });
 
     it('takes over a dead holder’s block with only its launches since its last record unknown, and refuses the dead holder’s late records', async () => {
@@ -484,11 +497,11 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
       const sendId = await begun(store, 4);
       const block = { first: 0, size: 4, sendable: 4 };
       const dead = lease('dead', Date.now() + 1_000);
-      await store.claimBlock(sendId, block, dead, Date.now());
-      expect(await store.recordProgress(sendId, block, dead, { outcomes: new Map([[0, sent('m0')]]), launchedTo: 2 })).toBe(true);
+      await store.blocks.claimBlock(sendId, block, dead, Date.now());
+      expect(await store.blocks.recordProgress(sendId, block, dead, { outcomes: new Map([[0, sent('m0')]]), launchedTo: 2 })).toBe(true);
       // Act: another invocation meets it after the dead holder's lease ran out
-      const taken = await store.claimBlock(sendId, block, lease('b'), Date.now() + 2_000);
-      const late = await store.recordProgress(sendId, block, dead, { outcomes: new Map([[1, sent('m1')]]), launchedTo: 4 });
+      const taken = await store.blocks.claimBlock(sendId, block, lease('b'), Date.now() + 2_000);
+      const late = await store.blocks.recordProgress(sendId, block, dead, { outcomes: new Map([[1, sent('m1')]]), launchedTo: 4 });
       // Assess: offset 1 may have gone (unknown), offsets 2 and 3 were never launched; the dead holder is refused
       expect(taken).toEqual({
         claimed: new Map([
@@ -505,24 +518,24 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
       const sendId = await begun(store, 3, 1);
       const block = { first: 0, size: 3, sendable: 2 };
       const dead = lease('dead', Date.now() - 1);
-      await store.claimBlock(sendId, block, dead, Date.now() - 10_000);
-      await store.recordProgress(sendId, block, dead, { outcomes: new Map([[1, { kind: 'duplicate', of: 0 }]]), launchedTo: 3 });
+      await store.blocks.claimBlock(sendId, block, dead, Date.now() - 10_000);
+      await store.blocks.recordProgress(sendId, block, dead, { outcomes: new Map([[1, { kind: 'duplicate', of: 0 }]]), launchedTo: 3 });
       // Act
       const found = await Promise.all(
-        [lease('b'), lease('c')].map(async (l) => ({ l, claim: await store.claimBlock(sendId, block, l, Date.now()) })),
+        [lease('b'), lease('c')].map(async (l) => ({ l, claim: await store.blocks.claimBlock(sendId, block, l, Date.now()) })),
       );
       const winner = found.find((f) => typeof f.claim !== 'string')!;
       const recorded = (winner.claim as { claimed: ReadonlyMap<number, PositionOutcome> }).claimed;
-      await store.settleBlock(
+      await store.blocks.settleBlock(
         sendId,
         block,
         [0, 1, 2].map((offset) => recorded.get(offset)!),
         winner.l,
       );
-      await store.settleBlock(sendId, block, [sent('m0'), { kind: 'duplicate', of: 0 }, sent('m2')], dead);
+      await store.blocks.settleBlock(sendId, block, [sent('m0'), { kind: 'duplicate', of: 0 }, sent('m2')], dead);
       // Assess: exactly one took it over; the dead holder's late settlement changes nothing
       expect(found.map((f) => (typeof f.claim === 'string' ? f.claim : 'claimed')).sort()).toEqual(['busy', 'claimed']);
-      const send = await store.get(sendId);
+      const send = await store.sends.get(sendId);
       expect(send?.counts).toMatchObject({ sent: 0, failed: 2 });
       expect(send?.errors).toEqual([{ code: 'outcome_unknown', title: expect.any(String), count: 2 }]);
     });
@@ -532,11 +545,11 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
       const store = await makeStore();
       const sendId = await begun(store, 3);
       const own = lease('a');
-      await store.claimBlock(sendId, { first: 0, size: 2, sendable: 2 }, own, Date.now());
-      await store.settleBlock(sendId, { first: 0, size: 2, sendable: 2 }, [sent('m0'), sent('m1')], own);
-      await store.claimBlock(sendId, { first: 2, size: 1, sendable: 1 }, own, Date.now());
+      await store.blocks.claimBlock(sendId, { first: 0, size: 2, sendable: 2 }, own, Date.now());
+      await store.blocks.settleBlock(sendId, { first: 0, size: 2, sendable: 2 }, [sent('m0'), sent('m1')], own);
+      await store.blocks.claimBlock(sendId, { first: 2, size: 1, sendable: 1 }, own, Date.now());
       // Act
-      const batch = await store.applyDeliveries(sendId, [
+      const batch = await store.deliveryStatuses.applyDeliveries(sendId, [
         report(0, 0, 'm0', 'delivered'),
         report(0, 0, 'm0', 'read'),
         report(0, 0, 'm0', 'read'),
@@ -544,13 +557,13 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
         report(2, 2, 'm2', 'delivered'),
       ]);
       const twice = await Promise.all([
-        store.applyDeliveries(sendId, [report(0, 1, 'm1', 'read')]),
-        store.applyDeliveries(sendId, [report(0, 1, 'm1', 'read')]),
+        store.deliveryStatuses.applyDeliveries(sendId, [report(0, 1, 'm1', 'read')]),
+        store.deliveryStatuses.applyDeliveries(sendId, [report(0, 1, 'm1', 'read')]),
       ]);
       // Assess
       expect(batch).toEqual(['applied', 'applied', 'unchanged', 'unknown', 'unsettled']);
       expect(twice.flat().sort()).toEqual(['applied', 'unchanged']);
-      expect((await store.get(sendId))?.counts).toMatchObject({ sent: 2, delivered: 2, read: 2, failed: 0 });
+      expect((await store.sends.get(sendId))?.counts).toMatchObject({ sent: 2, delivered: 2, read: 2, failed: 0 });
     });
 
     it('keeps each recipient with its outcome and latest delivery state, and a whole job’s outcome for its blocks', async () => {
@@ -558,7 +571,7 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
       const store = await makeStore();
       const sendId = await begun(store, 4, 1);
       const at = new Date().toISOString();
-      await store.recordRecipients(
+      await store.recipientLists.recordRecipients(
         sendId,
         [
           { ref: { first: 0, size: 3, job: 1 }, to: ['+1 555', '1555', '1556'], repeats: [undefined, 0, undefined] },
@@ -566,19 +579,19 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
         ],
         at,
       );
-      const pending = await store.recipients(sendId, [{ first: 0, size: 3, job: 1 }]);
+      const pending = await store.recipientLists.recipients(sendId, [{ first: 0, size: 3, job: 1 }]);
       const own = lease('a');
-      await store.claimBlock(sendId, { first: 0, size: 3, sendable: 2 }, own, Date.now());
-      await store.settleBlock(
+      await store.blocks.claimBlock(sendId, { first: 0, size: 3, sendable: 2 }, own, Date.now());
+      await store.blocks.settleBlock(
         sendId,
         { first: 0, size: 3, sendable: 2 },
         [sent('m0'), { kind: 'duplicate', of: 0 }, { kind: 'failed', code: '131050', title: 'Stopped marketing' }],
         own,
       );
-      await store.settleJob(sendId, 2, 1, { kind: 'cancelled' });
+      await store.blocks.settleJob(sendId, 2, 1, { kind: 'cancelled' });
       // Act
-      await store.applyDeliveries(sendId, [report(0, 0, 'm0', 'read')]);
-      const stored = await store.recipients(sendId, [
+      await store.deliveryStatuses.applyDeliveries(sendId, [report(0, 0, 'm0', 'read')]);
+      const stored = await store.recipientLists.recipients(sendId, [
         { first: 0, size: 3, job: 1 },
         { first: 3, size: 1, job: 2 },
       ]);
@@ -593,7 +606,7 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
       ]);
       expect(stored[0].delivery).toEqual({ delivered: true, read: true });
       expect(stored[2].updated_at >= at).toBe(true);
-      expect((await store.get(sendId))?.counts).toMatchObject({ sent: 1, failed: 1, cancelled: 1, read: 1 });
+      expect((await store.sends.get(sendId))?.counts).toMatchObject({ sent: 1, failed: 1, cancelled: 1, read: 1 });
     });
 
     it('cancels a send once: the first time stays', async () => {
@@ -601,13 +614,13 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
       const store = await makeStore();
       const sendId = await begun(store, 1);
       // Act
-      const before = await store.isCancelled(sendId);
-      await store.cancel(sendId, '2026-11-25T10:00:00.000Z');
-      await store.cancel(sendId, '2026-11-25T11:00:00.000Z');
+      const before = await store.sends.isCancelled(sendId);
+      await store.sends.cancel(sendId, '2026-11-25T10:00:00.000Z');
+      await store.sends.cancel(sendId, '2026-11-25T11:00:00.000Z');
       // Assess
       expect(before).toBe(false);
-      expect(await store.isCancelled(sendId)).toBe(true);
-      expect((await store.get(sendId))?.cancelled_at).toBe('2026-11-25T10:00:00.000Z');
+      expect(await store.sends.isCancelled(sendId)).toBe(true);
+      expect((await store.sends.get(sendId))?.cancelled_at).toBe('2026-11-25T10:00:00.000Z');
     });
 
     it('settles a job whole once, never after it was begun', async () => {
@@ -615,14 +628,14 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
       const store = await makeStore();
       const sendId = await begun(store, 5);
       // Act
-      const whole = await store.settleJob(sendId, 1, 4, { kind: 'expired' });
-      const again = await store.settleJob(sendId, 1, 4, { kind: 'expired' });
-      await store.beginJob(sendId, 2);
-      const begunJob = await store.settleJob(sendId, 2, 1, { kind: 'expired' });
+      const whole = await store.blocks.settleJob(sendId, 1, 4, { kind: 'expired' });
+      const again = await store.blocks.settleJob(sendId, 1, 4, { kind: 'expired' });
+      await store.blocks.beginJob(sendId, 2);
+      const begunJob = await store.blocks.settleJob(sendId, 2, 1, { kind: 'expired' });
       // Assess
       expect([whole, again, begunJob]).toEqual([true, false, false]);
-      expect(await store.beginJob(sendId, 1)).toBe('settled');
-      expect((await store.get(sendId))?.counts).toMatchObject({ expired: 4 });
+      expect(await store.blocks.beginJob(sendId, 1)).toBe('settled');
+      expect((await store.sends.get(sendId))?.counts).toMatchObject({ expired: 4 });
     });
   });
 }

@@ -85,7 +85,7 @@ describe('recipients by number, BSUID or both (decisions §28)', () => {
     // Assess
     const [job] = world.queue.sent as unknown as DispatchJob[];
     expect(job.recipients.map((r) => r.duplicate_of)).toEqual([undefined, 0, undefined]);
-    expect(world.sends.sends.get('s-pair')?.counts).toMatchObject({ duplicates_removed: 1 });
+    expect(world.sendTable.sends.get('s-pair')?.counts).toMatchObject({ duplicates_removed: 1 });
     expect(identities.reads).toEqual([3]);
   });
 

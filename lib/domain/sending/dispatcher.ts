@@ -31,7 +31,8 @@ import { DISABLED_CODE, PAUSED_CODE } from './pauses.ts';
  * slice loop that runs them.
  */
 export interface DispatchDeps {
-  sends: SendRecords & BlockLedger;
+  sends: SendRecords;
+  blocks: BlockLedger;
   pacer: Pacer;
   levels: ThroughputStore;
   upstream: MessageUpstream;
@@ -133,7 +134,7 @@ async function queuedSend(deps: DispatchDeps, sendId: string) {
 }
 
 export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise<DispatchResult> {
-  const { sends, clock, settings, log } = deps;
+  const { sends, blocks, clock, settings, log } = deps;
   const send = await queuedSend(deps, job.send_id);
   // A send whose jobs are not all on the queue is never dispatched (decisions §12): `queuing` may still become
   // `queued`, so its job comes back later; an abandoned or unknown send's job is dropped.
@@ -164,8 +165,8 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
       : clock.now() >= expiresAt
         ? { kind: 'expired' }
         : undefined;
-  if (whole && (await sends.settleJob(job.send_id, job.job, sendable, whole, wholeJobRelease(job, whole)))) return { outcome: 'done' };
-  if ((await sends.beginJob(job.send_id, job.job)) === 'settled') return { outcome: 'done' };
+  if (whole && (await blocks.settleJob(job.send_id, job.job, sendable, whole, wholeJobRelease(job, whole)))) return { outcome: 'done' };
+  if ((await blocks.beginJob(job.send_id, job.job)) === 'settled') return { outcome: 'done' };
 
   const lane = laneOf(job);
   const startedAt = clock.now();
@@ -192,7 +193,7 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
    */
   const prepareBlock = async (start: number): Promise<PreparedBlock> => {
     const lease: ClaimLease = { holder: deps.holder, untilMs: clock.now() + deps.remainingMs() + settings.leaseMarginMs };
-    const claimed = await claimBlockAt(sends, job, start, lease, clock.now());
+    const claimed = await claimBlockAt(blocks, job, start, lease, clock.now());
     if (claimed.busy) unfinished = true;
     const { mine, recorded } = claimed;
     const toSend = unsentOf(mine, recorded, start).length;
@@ -238,7 +239,7 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
       const chunk = Math.min(toSend.length, chunkOf(intervalMs));
       const near = await deps.pacer.reserveNear(number!.phoneNumberId, chunk, intervalMs, clock.now(), NEAR_MS);
       if ('freeAt' in near) {
-        await sends.handBack(job.send_id, block, lease, recorded);
+        await blocks.handBack(job.send_id, block, lease, recorded);
         crowdedFor = crowdedWait(near.freeAt - NEAR_MS - clock.now());
         break;
       }
@@ -284,7 +285,7 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
         reserve: (count, spacingMs) => deps.pacer.reserve(number!.phoneNumberId, count, spacingMs, clock.now()),
       });
       const progress = new ProgressRecords(block.size, (launchedTo) =>
-        sends.recordProgress(job.send_id, block, lease, { outcomes: answered(), launchedTo }),
+        blocks.recordProgress(job.send_id, block, lease, { outcomes: answered(), launchedTo }),
       );
       for (const [k, p] of toSend.entries()) {
         while (running.size >= settings.inFlight) await Promise.race(running);
@@ -364,10 +365,10 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
           if (ending === 'taken') return;
           // A position without an outcome (a recipient not sent while the template was paused) keeps the block open.
           const complete = mine.every((p) => outcomes.has(p.position));
-          if (ending === 'hand back' || !complete) await sends.handBack(job.send_id, block, lease, answered());
+          if (ending === 'hand back' || !complete) await blocks.handBack(job.send_id, block, lease, answered());
           else {
             const settled = mine.map((p) => ({ position: p.position, outcome: outcomes.get(p.position) as PositionOutcome }));
-            await sends.settleBlock(
+            await blocks.settleBlock(
               job.send_id,
               block,
               settled.map((p) => p.outcome),
@@ -389,7 +390,7 @@ export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise
       if (ending === 'hand back') sliced = true;
       else unfinished = true;
       const beside = await next;
-      if (beside?.mine.length) await sends.handBack(job.send_id, beside.block, beside.lease, beside.recorded);
+      if (beside?.mine.length) await blocks.handBack(job.send_id, beside.block, beside.lease, beside.recorded);
       next = undefined;
     }
   }

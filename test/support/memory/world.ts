@@ -13,7 +13,7 @@ import { MemoryEventPublisher } from './event-publisher.ts';
 import { MemoryJobQueue } from './job-queue.ts';
 import { MemoryOutboxStore } from './outbox-store.ts';
 import { MemorySendScheduler } from './send-scheduler.ts';
-import { MemorySendStore } from './send-store.ts';
+import { memorySends } from './sends.ts';
 import { MemoryBudgetStore } from './budget-store.ts';
 import { MemoryPriceListStore } from './price-list-store.ts';
 import { MemorySuppressionStore } from './suppression-store.ts';
@@ -66,7 +66,7 @@ export function memoryWorld(fixture: DirectoryFile = DEMO_FIXTURE) {
     deliveries: new MemoryDeliveryLog(),
     queue: new MemoryJobQueue(),
     scheduler: new MemorySendScheduler(),
-    sends: new MemorySendStore(budgets),
+    ...memorySends(budgets),
     budgets,
     priceLists: new MemoryPriceListStore(),
     suppressions: new MemorySuppressionStore(),

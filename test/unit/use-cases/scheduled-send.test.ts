@@ -36,7 +36,7 @@ function scheduledWorld() {
   const deps = { ...world, now: () => new Date(NOW).toISOString() };
   const send = (sendId: string, sendAt?: string, extra?: Record<string, unknown>) =>
     sendTemplate(deps, acme, { pathDid: '5215550001', sendId, body: body(sendAt, extra) });
-  const release = (sendId: string) => releaseScheduledSend({ sends: world.sends, queue: world.queue, log: silentLog }, sendId);
+  const release = (sendId: string) => releaseScheduledSend({ ...world, log: silentLog }, sendId);
   return { world, send, release };
 }
 
@@ -122,6 +122,7 @@ describe('a scheduled send (decisions §22)', () => {
     await dispatchJob(
       {
         sends: world.sends,
+        blocks: world.blocks,
         pacer: new MemoryPacer(),
         levels: new MemoryThroughputStore(),
         upstream: {

@@ -171,7 +171,7 @@ describe('send (use case, in memory)', () => {
     const world = memoryWorld();
     // Act
     await sendTemplate(world, acme, { pathDid: DID, sendId: 'ok', body: orderUpdateSend(world) });
-    world.sends.failing = true;
+    world.sendTable.failing = true;
     const refused = sendTemplate(world, acme, { pathDid: DID, sendId: 'down', body: orderUpdateSend(world) });
     // Assess
     expect(await world.sends.get('ok')).toMatchObject({ status: 'queued', total: 1, jobs: 1, client_id: 7 });
