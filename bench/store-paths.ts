@@ -17,7 +17,9 @@ import { DynamoRecipientLists, recipientItemKeys } from '#lib/adapters/dynamo/se
 import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
 import { keys, SORT } from '#lib/adapters/dynamo/table.ts';
-import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { DynamoTemplateAssignments } from '#lib/adapters/dynamo/template-assignments.ts';
+import { DynamoTemplateListing } from '#lib/adapters/dynamo/template-listing.ts';
+import { DynamoTemplateRecords } from '#lib/adapters/dynamo/template-records.ts';
 import { outboxItem } from '#lib/adapters/dynamo/outbox-store.ts';
 import { GraphClient } from '#lib/adapters/graph/graph-client.ts';
 import { GraphUpstream, TEMPLATES_PAGE_SIZE } from '#lib/adapters/graph/graph-upstream.ts';
@@ -182,7 +184,9 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
       'benchQueueMeter',
       (bodies) => captured.push(bodies),
     );
-    const records = new DynamoTemplateRecordStore(table);
+    const records = new DynamoTemplateRecords(table);
+    const listing = new DynamoTemplateListing(table);
+    const assignments = new DynamoTemplateAssignments(table);
     const directory = new DynamoDirectoryStore(table);
     const graph = new GraphClient({ baseUrl: stack.graphUrl, token: async () => EMULATOR_TOKEN, timeoutMs: 30_000, log: silentLog });
     const upstream = new GraphUpstream(graph, 'bench');
@@ -195,7 +199,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     await seedListingClient(902, 100, 3);
     await seedListingClient(903, 10_000, 3);
     const page = (client: number, query: Record<string, unknown> = {}) =>
-      listTemplates({ directory, records }, bsp, { client_id: client, size: 20, ...query });
+      listTemplates({ directory, listing }, bsp, { client_id: client, size: 20, ...query });
     const directPage = async (client: number) => {
       const [, keysPage] = await Promise.all([
         table.client.send(new GetCommand({ TableName: table.name, Key: { pk: keys.client(client), sk: keys.listingCount(false) } })),
@@ -485,7 +489,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     for (let round = 0; round < rounds; round++) {
       const run = await metered(() =>
         // Each round enables all 1,000; the direct run after it flips them back.
-        changeTemplateStatus(records, bsp, { action: 'enable', templates: ids }),
+        changeTemplateStatus({ records, assignments }, bsp, { action: 'enable', templates: ids }),
       );
       if (run.ms < bulkBest) [bulkBest, bulkMeter] = [run.ms, run.meter];
       const start = performance.now();
@@ -536,7 +540,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     });
     const sendDeps = {
       directory,
-      records,
+      listing,
       sends: new DynamoSendRecords(table),
       recipientLists: new DynamoRecipientLists(table),
       heldJobs: new DynamoHeldJobs(table),
@@ -839,7 +843,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     // --- Tenancy and assignment checks: request counts ------------------------------------------------
     const did = await metered(() => channelInHierarchy(directory, 7, '5215550001'));
     const pairs = [0, 1, 2].flatMap((c) => [0, 1, 2].map((k) => ({ channel_id: 9010 + c, campaign_id: 9010 + k })));
-    const assign = await metered(() => resolvePairs({ directory, records }, 901, 'w901', pairs));
+    const assign = await metered(() => resolvePairs({ directory }, 901, 'w901', pairs));
     notes.push(
       `A DID check is ${did.meter.operations.length} request (${did.meter.operations.join(', ')}; it was 2 sequential GetItems). Checking an assignment request's pairs is ${assign.meter.operations.length} request (${assign.meter.operations.join(', ')}; it was 2 GetItems per pair, one pair at a time).`,
     );

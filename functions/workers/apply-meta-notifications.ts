@@ -6,7 +6,7 @@ import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.t
 import { DynamoIdentityMap } from '#lib/adapters/dynamo/identity-map.ts';
 import { DynamoDeliveryStatuses } from '#lib/adapters/dynamo/sends/delivery-statuses.ts';
 import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
-import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { DynamoTemplateRecords } from '#lib/adapters/dynamo/template-records.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
 import { DynamoVolumeTiers } from '#lib/adapters/dynamo/volume-tiers.ts';
 import { DynamoPriceListStore, KeptPriceLists } from '#lib/adapters/dynamo/price-list-store.ts';
@@ -28,7 +28,7 @@ const table = serviceTable();
  * after 10 receives goes to the dead-letter queue. Applying again is harmless: a repeat changes nothing.
  */
 const stores = {
-  records: new DynamoTemplateRecordStore(table),
+  records: new DynamoTemplateRecords(table),
   sends: new DynamoSendRecords(table),
   deliveryStatuses: new DynamoDeliveryStatuses(table),
   suppressions: new DynamoSuppressionStore(table),

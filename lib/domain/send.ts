@@ -48,7 +48,7 @@ export interface SendInput {
 
 export interface SendDeps {
   directory: DirectoryStore;
-  records: TemplateListing;
+  listing: TemplateListing;
   sends: SendRecords;
   recipientLists: RecipientLists;
   heldJobs: HeldJobs;
@@ -81,7 +81,7 @@ async function templateToSend(
   wabaId: string,
   body: Pick<SendInput, 'template'>,
 ): Promise<{ found: MetaTemplate | null; campaigns: number[] }> {
-  const entry = await deps.records.templateEntry(clientId, wabaId, body.template.name, body.template.language);
+  const entry = await deps.listing.templateEntry(clientId, wabaId, body.template.name, body.template.language);
   if (entry) {
     const campaigns = entry.entry.channel_campaigns.map((group) => group.campaign_id);
     return { found: entry.entry.meta_template as MetaTemplate, campaigns };

@@ -8,7 +8,7 @@ import { DynamoRecipientLists } from '#lib/adapters/dynamo/sends/recipient-lists
 import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
 import { DynamoIdentityMap } from '#lib/adapters/dynamo/identity-map.ts';
-import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { DynamoTemplateListing } from '#lib/adapters/dynamo/template-listing.ts';
 import { resolveHost } from '#lib/adapters/https/resolve-host.ts';
 import { jobQueue } from './queues.ts';
 import { lazySendScheduler } from './scheduler.ts';
@@ -17,7 +17,7 @@ import { lazySendScheduler } from './scheduler.ts';
 export function sendStores(table: ServiceTable) {
   return {
     directory: new DynamoDirectoryStore(table),
-    records: new DynamoTemplateRecordStore(table),
+    listing: new DynamoTemplateListing(table),
     sends: new DynamoSendRecords(table),
     recipientLists: new DynamoRecipientLists(table),
     heldJobs: new DynamoHeldJobs(table),

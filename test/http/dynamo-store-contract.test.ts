@@ -24,7 +24,9 @@ import { DynamoDeliveryStatuses } from '#lib/adapters/dynamo/sends/delivery-stat
 import { DynamoHeldJobs } from '#lib/adapters/dynamo/sends/held-jobs.ts';
 import { DynamoRecipientLists } from '#lib/adapters/dynamo/sends/recipient-lists.ts';
 import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
-import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { DynamoTemplateAssignments } from '#lib/adapters/dynamo/template-assignments.ts';
+import { DynamoTemplateListing } from '#lib/adapters/dynamo/template-listing.ts';
+import { DynamoTemplateRecords } from '#lib/adapters/dynamo/template-records.ts';
 import { useStackTable } from '../support/seed.ts';
 import {
   deliveryLogContract,
@@ -45,7 +47,14 @@ const onStackTable =
     return new Store(table);
   };
 
-templateRecordStoreContract('DynamoDB', onStackTable(DynamoTemplateRecordStore));
+templateRecordStoreContract('DynamoDB', () => {
+  useStackTable();
+  return {
+    records: new DynamoTemplateRecords(table),
+    listing: new DynamoTemplateListing(table),
+    assignments: new DynamoTemplateAssignments(table),
+  };
+});
 syncLeaseStoreContract('DynamoDB', onStackTable(DynamoSyncLeaseStore));
 deliveryLogContract('DynamoDB', onStackTable(DynamoDeliveryLog));
 sendStoreContract('DynamoDB', () => {

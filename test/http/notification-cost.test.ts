@@ -50,7 +50,7 @@ beforeAll(async () => {
 });
 
 async function applyMetered(notification: MetaNotification) {
-  const { DynamoTemplateRecordStore } = await import('#lib/adapters/dynamo/template-store.ts');
+  const { DynamoTemplateRecords } = await import('#lib/adapters/dynamo/template-records.ts');
   const { DynamoSendRecords } = await import('#lib/adapters/dynamo/sends/send-records.ts');
   const { DynamoDeliveryStatuses } = await import('#lib/adapters/dynamo/sends/delivery-statuses.ts');
   const { DynamoOutboxStore } = await import('#lib/adapters/dynamo/outbox-store.ts');
@@ -63,7 +63,7 @@ async function applyMetered(notification: MetaNotification) {
   meter = emptyMeter();
   const outcome = await applyNotification(
     {
-      records: new DynamoTemplateRecordStore(table),
+      records: new DynamoTemplateRecords(table),
       sends: new DynamoSendRecords(table),
       deliveryStatuses: new DynamoDeliveryStatuses(table),
       suppressions: new DynamoSuppressionStore(table),

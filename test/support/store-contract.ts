@@ -2,7 +2,13 @@ import { NO_COUNTS } from '#lib/domain/send-status.ts';
 import { describe, expect, it } from 'vitest';
 import type { ServiceEvent } from '#lib/domain/events.ts';
 import { type DeliveryReport, deliveryChange } from '#lib/domain/delivery.ts';
-import { AssignmentConflict, ChangeTooLarge, type TemplateRecordStore } from '#lib/domain/ports/templates.ts';
+import {
+  AssignmentConflict,
+  ChangeTooLarge,
+  type TemplateAssignments,
+  type TemplateListing,
+  type TemplateRecords,
+} from '#lib/domain/ports/templates.ts';
 import {
   type ClaimLease,
   type DeliveryUpdate,
@@ -54,44 +60,56 @@ const withPair = (channelId: number, campaignId: number, campaignName: string) =
   campaign: { campaign_id: campaignId, campaign_name: campaignName },
 });
 
-async function readFor(store: TemplateRecordStore, templateId: string, clientId = 7) {
-  const { version, records } = await store.readAssignments('contract-waba', templateId, clientId);
+/** The template ports, each its own adapter on one store, named as the use cases' deps name them. */
+export interface TemplateParts {
+  records: TemplateRecords;
+  listing: TemplateListing;
+  assignments: TemplateAssignments;
+}
+
+async function readFor(store: TemplateParts, templateId: string, clientId = 7) {
+  const { version, records } = await store.assignments.readAssignments('contract-waba', templateId, clientId);
   return { of: { wabaId: 'contract-waba', templateId, clientId, version }, current: records };
 }
 
-export function templateRecordStoreContract(name: string, makeStore: () => TemplateRecordStore | Promise<TemplateRecordStore>) {
+export function templateRecordStoreContract(name: string, makeStore: () => TemplateParts | Promise<TemplateParts>) {
   describe(`${name}: the template record store contract`, () => {
     it('registers a pair once: a second registration of the same pair is an AssignmentConflict', async () => {
       const store = await makeStore();
       const template = unique();
-      await store.register([record(template, 7, [1, 2])], []);
-      await expect(store.register([record(template, 7, [1, 2])], [])).rejects.toBeInstanceOf(AssignmentConflict);
-      expect(await store.listForTemplate('contract-waba', template, 7)).toHaveLength(1);
+      await store.records.register([record(template, 7, [1, 2])], []);
+      await expect(store.records.register([record(template, 7, [1, 2])], [])).rejects.toBeInstanceOf(AssignmentConflict);
+      expect(await store.records.listForTemplate('contract-waba', template, 7)).toHaveLength(1);
     });
 
     it('refuses a change whose record changed since it was read, and writes none of it', async () => {
       const store = await makeStore();
       const template = unique();
       const held = record(template, 7, [1, 2]);
-      await store.register([held], []);
-      await store.setActive([{ record: held, to: true }], new Date(Date.now() + 1000).toISOString());
+      await store.records.register([held], []);
+      await store.assignments.setActive([{ record: held, to: true }], new Date(Date.now() + 1000).toISOString());
       const added = record(template, 7, [3, 4]);
-      const stale = store.applyAssignments({ ...(await readFor(store, template)), create: [added], update: [], remove: [held] });
+      const stale = store.assignments.applyAssignments({
+        ...(await readFor(store, template)),
+        create: [added],
+        update: [],
+        remove: [held],
+      });
       await expect(stale).rejects.toBeInstanceOf(AssignmentConflict);
-      expect((await store.listForTemplate('contract-waba', template, 7)).map((r) => r.id)).toEqual([held.id]);
+      expect((await store.records.listForTemplate('contract-waba', template, 7)).map((r) => r.id)).toEqual([held.id]);
     });
 
     it('lets exactly one of two concurrent changes claim the same pair', async () => {
       const store = await makeStore();
       const template = unique();
-      await store.register([record(template, 7, [1, 2])], []);
+      await store.records.register([record(template, 7, [1, 2])], []);
       const seen = await readFor(store, template);
       const outcomes = await Promise.allSettled([
-        store.applyAssignments({ ...seen, create: [record(template, 7, [5, 6])], update: [], remove: [] }),
-        store.applyAssignments({ ...seen, create: [record(template, 7, [5, 6])], update: [], remove: [] }),
+        store.assignments.applyAssignments({ ...seen, create: [record(template, 7, [5, 6])], update: [], remove: [] }),
+        store.assignments.applyAssignments({ ...seen, create: [record(template, 7, [5, 6])], update: [], remove: [] }),
       ]);
       expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
-      expect(await store.listForTemplate('contract-waba', template, 7)).toHaveLength(2);
+      expect(await store.records.listForTemplate('contract-waba', template, 7)).toHaveLength(2);
     });
 
     it('writes two changes read at the same version only once, even when they touch different records', async () => {
@@ -100,16 +118,16 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       const template = unique();
       const a = record(template, 7, [1, 2]);
       const b = record(template, 7, [3, 4]);
-      await store.register([a, b], []);
+      await store.records.register([a, b], []);
       const seen = await readFor(store, template);
       // Act
       const outcomes = await Promise.allSettled([
-        store.applyAssignments({ ...seen, create: [], update: [], remove: [a] }),
-        store.applyAssignments({ ...seen, create: [], update: [], remove: [b] }),
+        store.assignments.applyAssignments({ ...seen, create: [], update: [], remove: [a] }),
+        store.assignments.applyAssignments({ ...seen, create: [], update: [], remove: [b] }),
       ]);
       // Assess: the loser wrote nothing, so the client still holds a record of the template
       expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
-      const after = await store.readAssignments('contract-waba', template, 7);
+      const after = await store.assignments.readAssignments('contract-waba', template, 7);
       expect(after.records).toHaveLength(1);
       expect(after.version).toBe(seen.of.version + 1);
     });
@@ -118,21 +136,21 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       const store = await makeStore();
       const template = unique();
       const held = record(template, 7, [1, 2]);
-      await store.register([held], []);
-      const read = await store.readAssignments('contract-waba', template, 7);
+      await store.records.register([held], []);
+      const read = await store.assignments.readAssignments('contract-waba', template, 7);
       expect(read.records.map((r) => r.id)).toEqual([held.id]);
       expect(read.version).toBeGreaterThan(0);
-      await expect(store.register([record(template, 7, [9, 9])], [])).rejects.toBeInstanceOf(AssignmentConflict);
+      await expect(store.records.register([record(template, 7, [9, 9])], [])).rejects.toBeInstanceOf(AssignmentConflict);
     });
 
     it('flips active only from the value read', async () => {
       const store = await makeStore();
       const held = record(unique(), 7, [1, 2]);
-      await store.register([held], []);
+      await store.records.register([held], []);
       const now = new Date().toISOString();
-      expect(await store.setActive([{ record: held, to: true }], now)).toEqual(['written']);
-      expect(await store.setActive([{ record: held, to: true }], now)).toEqual(['changed_meanwhile']);
-      expect(await store.setActive([{ record: { ...held, id: newRecordId() }, to: true }], now)).toEqual(['missing']);
+      expect(await store.assignments.setActive([{ record: held, to: true }], now)).toEqual(['written']);
+      expect(await store.assignments.setActive([{ record: held, to: true }], now)).toEqual(['changed_meanwhile']);
+      expect(await store.assignments.setActive([{ record: { ...held, id: newRecordId() }, to: true }], now)).toEqual(['missing']);
     });
 
     it('refuses, whole, a change larger than one atomic write', async () => {
@@ -140,9 +158,9 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       const template = unique();
       const many = Array.from({ length: 60 }, (_, i) => record(template, 7, [100 + i, 1]));
       await expect(
-        store.applyAssignments({ ...(await readFor(store, template)), create: many, update: [], remove: [] }),
+        store.assignments.applyAssignments({ ...(await readFor(store, template)), create: many, update: [], remove: [] }),
       ).rejects.toBeInstanceOf(ChangeTooLarge);
-      expect(await store.listForTemplate('contract-waba', template, 7)).toEqual([]);
+      expect(await store.records.listForTemplate('contract-waba', template, 7)).toEqual([]);
     });
 
     it('keeps each (client, template) listing entry exact through every kind of change', async () => {
@@ -157,10 +175,10 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       const a3 = { ...named(t[0], 'alpha'), ...withPair(5, 6, 'north') };
       const b = named(t[1], 'bravo');
       const c = named(t[2], 'charlie', { meta_template: { ...record(t[2], client).meta_template, name: 'charlie', status: 'PENDING' } });
-      await store.register([a1, a2, a3], []);
-      await store.register([b], []);
-      await store.register([c], []);
-      const page = (criteria: ListingCriteria) => store.listingPage(client, criteria, { offset: 0, size: 20 });
+      await store.records.register([a1, a2, a3], []);
+      await store.records.register([b], []);
+      await store.records.register([c], []);
+      const page = (criteria: ListingCriteria) => store.listing.listingPage(client, criteria, { offset: 0, size: 20 });
       const names = async (criteria: ListingCriteria) => (await page(criteria)).entries.map((e) => e.facets.name);
       // Act + Assess: each filter, then each kind of change
       expect(await page({ deleted: false })).toMatchObject({ total: 3 });
@@ -173,18 +191,18 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       expect(await names({ deleted: false, templateId: t[2] })).toEqual(['charlie']);
       expect(await names({ deleted: false, search: 'ra', states: ['APPROVED'] })).toEqual(['bravo']);
       expect(await page({ deleted: false, active: true })).toMatchObject({ total: 0 });
-      await store.setActive([{ record: a2, to: true }], new Date().toISOString());
+      await store.assignments.setActive([{ record: a2, to: true }], new Date().toISOString());
       expect(await names({ deleted: false, active: true })).toEqual(['alpha']);
       expect(await names({ deleted: false, active: false })).toEqual(['bravo', 'charlie']);
-      await store.replaceMetaTemplate([c], { ...c.meta_template, status: 'APPROVED' }, 'sync', new Date().toISOString());
+      await store.records.replaceMetaTemplate([c], { ...c.meta_template, status: 'APPROVED' }, 'sync', new Date().toISOString());
       expect(await names({ deleted: false, states: ['APPROVED'] })).toEqual(['alpha', 'bravo', 'charlie']);
-      await store.markDeleted([b], true, new Date().toISOString());
+      await store.records.markDeleted([b], true, new Date().toISOString());
       expect(await page({ deleted: false })).toMatchObject({ total: 2 });
       expect(await page({ deleted: true })).toMatchObject({ total: 1 });
       expect(await names({ deleted: true, campaignName: 'Unassigned' })).toEqual(['bravo']);
       expect(await names({ deleted: false, campaignName: 'Unassigned' })).toEqual(['charlie']);
-      const { records, version } = await store.readAssignments('contract-waba', t[0], client);
-      await store.applyAssignments({
+      const { records, version } = await store.assignments.readAssignments('contract-waba', t[0], client);
+      await store.assignments.applyAssignments({
         of: { wabaId: 'contract-waba', templateId: t[0], clientId: client, version },
         current: records,
         create: [],
@@ -195,9 +213,9 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       expect(await names({ deleted: false, active: true })).toEqual([]);
       // Either north record removed (whichever held the campaign), the other still lists the template under it
       for (const gone of [a1, a3].sort((x, y) => (x.id < y.id ? -1 : 1)).slice(0, 1)) {
-        const held = await store.readAssignments('contract-waba', t[0], client);
+        const held = await store.assignments.readAssignments('contract-waba', t[0], client);
         const current = held.records.find((r) => r.id === gone.id)!;
-        await store.applyAssignments({
+        await store.assignments.applyAssignments({
           of: { wabaId: 'contract-waba', templateId: t[0], clientId: client, version: held.version },
           current: held.records,
           create: [],
@@ -206,10 +224,10 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
         });
       }
       expect(await names({ deleted: false, campaignName: 'north' })).toEqual(['alpha']);
-      expect(await store.listingPage(client, { deleted: false }, { offset: 1, size: 1 })).toMatchObject({ total: 2 });
-      expect((await store.listingPage(client, { deleted: false }, { offset: 1, size: 1 })).entries.map((e) => e.facets.name)).toEqual([
-        'charlie',
-      ]);
+      expect(await store.listing.listingPage(client, { deleted: false }, { offset: 1, size: 1 })).toMatchObject({ total: 2 });
+      expect(
+        (await store.listing.listingPage(client, { deleted: false }, { offset: 1, size: 1 })).entries.map((e) => e.facets.name),
+      ).toEqual(['charlie']);
     });
 
     it('changes more records of one template than one transaction holds, and keeps their entry whole', async () => {
@@ -218,11 +236,11 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       const client = Number(unique().slice(-9));
       const template = unique();
       const first = record(template, client, [1, 1]);
-      await store.register([first], []);
+      await store.records.register([first], []);
       for (let part = 0; part < 3; part++) {
         const created = Array.from({ length: part === 0 ? 39 : 40 }, (_, i) => record(template, client, [1000 + part * 100 + i, 1]));
-        const { records, version } = await store.readAssignments('contract-waba', template, client);
-        await store.applyAssignments({
+        const { records, version } = await store.assignments.readAssignments('contract-waba', template, client);
+        await store.assignments.applyAssignments({
           of: { wabaId: 'contract-waba', templateId: template, clientId: client, version },
           current: records,
           create: created,
@@ -230,18 +248,18 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
           remove: [],
         });
       }
-      const { records } = await store.readAssignments('contract-waba', template, client);
+      const { records } = await store.assignments.readAssignments('contract-waba', template, client);
       expect(records).toHaveLength(120);
       // Act
-      await store.replaceMetaTemplate(records, { ...first.meta_template, status: 'PAUSED' }, 'sync', new Date().toISOString());
-      await store.markDeleted(records, true, new Date().toISOString());
+      await store.records.replaceMetaTemplate(records, { ...first.meta_template, status: 'PAUSED' }, 'sync', new Date().toISOString());
+      await store.records.markDeleted(records, true, new Date().toISOString());
       // Assess
-      const after = await store.readAssignments('contract-waba', template, client);
+      const after = await store.assignments.readAssignments('contract-waba', template, client);
       expect(after.records.every((r) => r.deleted === true && r.meta_template.status === 'PAUSED')).toBe(true);
-      const deleted = await store.listingPage(client, { deleted: true }, { offset: 0, size: 20 });
+      const deleted = await store.listing.listingPage(client, { deleted: true }, { offset: 0, size: 20 });
       expect(deleted.total).toBe(1);
       expect(deleted.entries[0].facets.status).toBe('PAUSED');
-      expect((await store.listingPage(client, { deleted: false }, { offset: 0, size: 20 })).total).toBe(0);
+      expect((await store.listing.listingPage(client, { deleted: false }, { offset: 0, size: 20 })).total).toBe(0);
     });
 
     it('revises every record of a (client, template) larger than one transaction, deciding once, with one event', async () => {
@@ -250,11 +268,11 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       const client = Number(unique().slice(-9));
       const template = unique();
       const first = record(template, client, [1, 1]);
-      await store.register([first], []);
+      await store.records.register([first], []);
       for (let part = 0; part < 3; part++) {
         const created = Array.from({ length: 33 }, (_, i) => record(template, client, [2000 + part * 100 + i, 1]));
-        const { records, version } = await store.readAssignments('contract-waba', template, client);
-        await store.applyAssignments({
+        const { records, version } = await store.assignments.readAssignments('contract-waba', template, client);
+        await store.assignments.applyAssignments({
           of: { wabaId: 'contract-waba', templateId: template, clientId: client, version },
           current: records,
           create: created,
@@ -271,7 +289,7 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
         data: first,
       };
       // Act: a revision that applies only while no record is PAUSED yet (as a notification's does)
-      const result = await store.reviseTemplate(
+      const result = await store.records.reviseTemplate(
         { wabaId: 'contract-waba', templateId: template, clientId: client },
         (held) => {
           if (held.some((r) => r.meta_template.status === 'PAUSED')) return null;
@@ -282,7 +300,7 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
         'webhook',
       );
       // Assess
-      const after = await store.readAssignments('contract-waba', template, client);
+      const after = await store.assignments.readAssignments('contract-waba', template, client);
       expect(after.records).toHaveLength(100);
       expect(after.records.every((r) => r.meta_template.status === 'PAUSED' && r.notified_at?.template_status === 1)).toBe(true);
       expect(result).toEqual({ revised: true, events: [event] });
@@ -292,10 +310,10 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
     it('keeps the header type with the components when they are replaced', async () => {
       const store = await makeStore();
       const held = record(unique(), 7, [1, 2], { headerType: 'NONE' });
-      await store.register([held], []);
+      await store.records.register([held], []);
       const meta = { ...held.meta_template, components: [{ type: 'HEADER', format: 'IMAGE' }] };
-      await store.replaceMetaTemplate([held], meta, 'edit', new Date().toISOString());
-      expect(await store.get(held.id)).toMatchObject({ headerType: 'IMAGE', syncMeta: { source: 'edit' } });
+      await store.records.replaceMetaTemplate([held], meta, 'edit', new Date().toISOString());
+      expect(await store.records.get(held.id)).toMatchObject({ headerType: 'IMAGE', syncMeta: { source: 'edit' } });
     });
   });
 }

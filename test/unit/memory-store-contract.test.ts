@@ -20,7 +20,7 @@ import { MemoryDeliveryLog } from '../support/memory/delivery-log.ts';
 import { MemoryPacer } from '../support/memory/pacer.ts';
 import { memorySends } from '../support/memory/sends.ts';
 import { MemorySyncLeaseStore } from '../support/memory/sync-lease-store.ts';
-import { MemoryTemplateRecordStore } from '../support/memory/template-records.ts';
+import { memoryTemplates } from '../support/memory/templates.ts';
 import {
   deliveryLogContract,
   pacerContract,
@@ -29,7 +29,7 @@ import {
   templateRecordStoreContract,
 } from '../support/store-contract.ts';
 
-templateRecordStoreContract('in memory', () => new MemoryTemplateRecordStore());
+templateRecordStoreContract('in memory', () => memoryTemplates());
 syncLeaseStoreContract('in memory', () => new MemorySyncLeaseStore());
 deliveryLogContract('in memory', () => new MemoryDeliveryLog());
 sendStoreContract('in memory', () => memorySends());

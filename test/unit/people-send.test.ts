@@ -40,7 +40,7 @@ const sendBody = (template: { name: string; language: string }, recipients: Reco
 
 function approvePromo(world: ReturnType<typeof memoryWorld>) {
   world.emulator.model.findTemplate('9003')!.template.status = 'APPROVED';
-  for (const record of world.records.records.values())
+  for (const record of world.templateTable.records.values())
     if (record.meta_template.id === '9003') record.meta_template = { ...record.meta_template, status: 'APPROVED' };
 }
 

@@ -20,7 +20,7 @@ import { MemorySuppressionStore } from './suppression-store.ts';
 import { MemoryIdentityMap } from './identity-map.ts';
 import { MemoryThroughputStore } from './throughput-store.ts';
 import { MemorySyncLeaseStore } from './sync-lease-store.ts';
-import { MemoryTemplateRecordStore } from './template-records.ts';
+import { memoryTemplates } from './templates.ts';
 import { MemoryWebhookConfigStore } from './webhook-config-store.ts';
 
 export const DEMO_FIXTURE: DirectoryFile = parseDirectoryFile(
@@ -45,7 +45,7 @@ export function memoryWorld(fixture: DirectoryFile = DEMO_FIXTURE) {
     }),
     'app',
   );
-  const records = new MemoryTemplateRecordStore(entities.records);
+  const templates = memoryTemplates(entities.records);
   // Host names resolve to one public address: no network is asked.
   const resolve = async () => ['93.184.216.34'];
   const media: MediaPorts = {
@@ -58,8 +58,8 @@ export function memoryWorld(fixture: DirectoryFile = DEMO_FIXTURE) {
     emulator,
     upstream,
     directory: new MemoryDirectoryStore(entities),
-    records,
-    outbox: new MemoryOutboxStore(records),
+    ...templates,
+    outbox: new MemoryOutboxStore(templates.templateTable),
     publisher: new MemoryEventPublisher(),
     leases: new MemorySyncLeaseStore(),
     webhooks: new MemoryWebhookConfigStore(),
