@@ -1,7 +1,7 @@
 import { DynamoBlockLedger } from '#lib/adapters/dynamo/sends/block-ledger.ts';
 import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { abandonJob } from '#lib/domain/sending/abandon-job.ts';
-import type { DispatchJob } from '#lib/domain/sending/job.ts';
+import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
 import { queueWorker } from '#lib/worker/queue-worker.ts';
 import { AbandonDispatchJobs } from '#lib/manifest/workers.ts';
 import { serviceTable } from '#lib/wiring/table.ts';

@@ -10,7 +10,7 @@ import { redeliverIn } from '#lib/adapters/sqs/redelivery.ts';
 import { dispatchLeaseMarginMs, graphMessageTimeoutMs, messagesPerSecondCap, pausedRecheckMs } from '#lib/config.ts';
 import { dispatchJob } from '#lib/domain/sending/dispatcher.ts';
 import { DEFAULT_DISPATCH } from '#lib/domain/sending/settings.ts';
-import type { DispatchJob } from '#lib/domain/sending/job.ts';
+import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
 import { countMetrics } from '#lib/log/metrics.ts';
 import { errorForLog } from '#lib/log/source-mapped-stack.ts';
 import { queueWorker } from '#lib/worker/queue-worker.ts';

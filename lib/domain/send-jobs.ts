@@ -1,7 +1,7 @@
 import { UpstreamUnavailable } from './errors.ts';
 import type { HeldJobs, JobQueue, RecipientLists, SendRecord, SendRecords, SendScheduler } from './ports/sending.ts';
 import { blocksOf } from './send-recipients.ts';
-import type { DispatchJob } from './sending/job.ts';
+import type { DispatchJob } from './dispatch-job.ts';
 import { laneOf, queueGroupOf } from './sending/lanes.ts';
 
 /** A send's recipients in dispatch jobs, and the jobs queued (or scheduled) all or nothing (decisions §12, §22). */

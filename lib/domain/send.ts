@@ -6,11 +6,12 @@ import { type Estimate, estimateOf, inClientPrice } from './pricing/estimate.ts'
 import { listInForce } from './pricing/price-list.ts';
 import { BASE_CURRENCY, dayOf } from './pricing/rate-card.ts';
 import { recipientEstimate, reservationFor } from './pricing/reservation.ts';
-import { type DispatchJob, isSendable, markRepeats, markSuppressed, personKey, recipientDigits, type SendHeader } from './sending/job.ts';
+import type { DispatchJob, SendHeader } from './dispatch-job.ts';
+import { isSendable, markRepeats, markSuppressed, personKey, recipientDigits } from './sending/job.ts';
 import { bsuidRefusals, impossibleNumbers, knownPairs, marketingApiOf, suppressedAmong, usMarketingPaused } from './send-people.ts';
 import { identityScopeOf } from './identity.ts';
 
-export type { ProductAction, RecipientParams, SendHeader } from './sending/job.ts';
+export type { ProductAction, RecipientParams, SendHeader } from './dispatch-job.ts';
 import type { DirectoryStore } from './ports/directory.ts';
 import type { JobQueue, SendScheduler, SendRecords, SendRequestOptions, RecipientLists, HeldJobs } from './ports/sending.ts';
 import type { SendingLimits } from './ports/pacing.ts';

@@ -12,7 +12,8 @@ import { EMULATOR_TOKEN, GraphEmulator } from '../../local/standins/graph/emulat
 import { DEMO_FIXTURE } from '../support/memory/world.ts';
 import { recipientStatus, recipientsIn } from '#lib/domain/send-recipients.ts';
 import { NO_COUNTS } from '#lib/domain/send-status.ts';
-import { type DispatchJob, markRepeats } from '#lib/domain/sending/job.ts';
+import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
+import { markRepeats } from '#lib/domain/sending/job.ts';
 import { launchOne } from '#lib/domain/sending/launch.ts';
 import { DEFAULT_DISPATCH } from '#lib/domain/sending/settings.ts';
 import { encode, decode, sentMessageOf, tally } from '#lib/adapters/dynamo/sends/send-items.ts';

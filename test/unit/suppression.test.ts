@@ -10,7 +10,7 @@ import {
 } from '#lib/domain/suppression.ts';
 import { sendTemplate } from '#lib/domain/send.ts';
 import { getSend } from '#lib/domain/send-status.ts';
-import type { DispatchJob } from '#lib/domain/sending/job.ts';
+import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
 import { MemorySuppressionStore } from '../support/memory/suppression-store.ts';
 import { callerOf, memoryWorld } from '../support/memory/world.ts';
 

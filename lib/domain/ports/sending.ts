@@ -2,7 +2,7 @@ import type { DeliveryChange, DeliveryState } from '../delivery.ts';
 import type { SendReservation } from '../pricing/reservation.ts';
 import type { BudgetRelease } from './costs.ts';
 import type { ServiceEvent } from '../events.ts';
-import type { DispatchJob, RecipientParams } from '../sending/job.ts';
+import type { DispatchJob, RecipientParams } from '../dispatch-job.ts';
 
 // A send and its recipients as the dispatcher and the status worker keep them (decisions §12, §19, §23).
 

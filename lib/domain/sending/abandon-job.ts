@@ -1,7 +1,8 @@
 import { releaseOf, wholeJobRelease } from './release.ts';
 import { BLOCK, blockAt, skippedOutcome } from './claims.ts';
 import type { DispatchResult } from './dispatcher.ts';
-import { type DispatchJob, sendableOf } from './job.ts';
+import type { DispatchJob } from '../dispatch-job.ts';
+import { sendableOf } from './job.ts';
 import type { Log } from '../log.ts';
 import type { ClaimLease, PositionOutcome, RecipientOutcome, BlockLedger, SendRecords } from '../ports/sending.ts';
 

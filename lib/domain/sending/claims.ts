@@ -1,4 +1,4 @@
-import type { DispatchJob } from './job.ts';
+import type { DispatchJob } from '../dispatch-job.ts';
 import type { BlockLedger, ClaimLease, PositionOutcome, RecipientBlock, RecordedOutcomes } from '../ports/sending.ts';
 
 /** Positions per block: one claim and one settlement each (the settlement also counts on the send). */

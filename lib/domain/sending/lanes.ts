@@ -1,4 +1,4 @@
-import type { DispatchJob } from './job.ts';
+import type { DispatchJob } from '../dispatch-job.ts';
 
 /**
  * Priority on a number (decisions §23): one-time passwords and account notices, and small sends, take a

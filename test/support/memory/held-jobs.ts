@@ -1,5 +1,5 @@
 import type { HeldJobs } from '#lib/domain/ports/sending.ts';
-import type { DispatchJob } from '#lib/domain/sending/job.ts';
+import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
 import { copy } from './copy.ts';
 import type { MemorySendTable } from './send-table.ts';
 

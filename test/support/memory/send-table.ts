@@ -1,7 +1,7 @@
 import { type DeliveryState, failureCount } from '#lib/domain/delivery.ts';
 import type { ServiceEvent } from '#lib/domain/events.ts';
 import type { PositionOutcome, RecipientBlockRef, RecipientOutcome, SendCounts, SendRecord } from '#lib/domain/ports/sending.ts';
-import type { DispatchJob, RecipientParams } from '#lib/domain/sending/job.ts';
+import type { DispatchJob, RecipientParams } from '#lib/domain/dispatch-job.ts';
 import type { MemoryBudgetStore } from './budget-store.ts';
 
 /**
