@@ -142,8 +142,9 @@ export function notifiedTemplate(meta: MetaTemplate, notification: TemplateNotif
 
 export interface ApplyNotificationDeps {
   records: TemplateRecords;
-  /** The statuses; a send's client is read only when a status says its person stopped marketing (131050). */
+  /** The statuses of the sends' messages. */
   deliveryStatuses: DeliveryStatuses;
+  /** A send's client, read only when a status says its person stopped marketing (131050). */
   sends: Pick<SendRecords, 'get'>;
   suppressions: SuppressionStore;
   /** Who is who (decisions §28): learned from statuses and inbound messages, moved by Meta's change events. */
