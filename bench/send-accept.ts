@@ -5,10 +5,12 @@ import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteC
 import { DynamoBudgetStore } from '#lib/adapters/dynamo/budget-store.ts';
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
-import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
+import { DynamoHeldJobs } from '#lib/adapters/dynamo/sends/held-jobs.ts';
+import { DynamoRecipientLists } from '#lib/adapters/dynamo/sends/recipient-lists.ts';
+import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
 import { keys, SORT } from '#lib/adapters/dynamo/table.ts';
-import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { DynamoTemplateListing } from '#lib/adapters/dynamo/template-listing.ts';
 import { GraphClient } from '#lib/adapters/graph/graph-client.ts';
 import { GraphUpstream } from '#lib/adapters/graph/graph-upstream.ts';
 import { resolveHost } from '#lib/adapters/https/resolve-host.ts';
@@ -30,7 +32,7 @@ export interface SendAcceptContext {
   stack: LocalStack;
   sqs: SQSClient;
   directory: DynamoDirectoryStore;
-  records: DynamoTemplateRecordStore;
+  listing: DynamoTemplateListing;
   upstream: GraphUpstream;
   rounds: number;
   metered: <T>(work: () => Promise<T>) => Promise<{ value: T; meter: RequestMeter; ms: number }>;
@@ -108,8 +110,10 @@ export async function measureSendAccept(ctx: SendAcceptContext): Promise<{ row: 
   });
   const sendDeps = {
     directory: ctx.directory,
-    records: ctx.records,
-    sends: new DynamoSendStore(table),
+    listing: ctx.listing,
+    sends: new DynamoSendRecords(table),
+    recipientLists: new DynamoRecipientLists(table),
+    heldJobs: new DynamoHeldJobs(table),
     budgets: new DynamoBudgetStore(table),
     suppressions: new DynamoSuppressionStore(table),
     upstream: ctx.upstream,
@@ -225,7 +229,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       stack,
       sqs,
       directory: new DynamoDirectoryStore(table),
-      records: new DynamoTemplateRecordStore(table),
+      listing: new DynamoTemplateListing(table),
       upstream: new GraphUpstream(graph, 'bench'),
       rounds,
       metered: async (work) => {

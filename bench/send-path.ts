@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { documentClient } from '#lib/adapters/dynamo/client.ts';
 import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
-import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
+import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { queueClient } from '#lib/wiring/queues.ts';
 import { serviceTable, tableClient } from '#lib/wiring/table.ts';
 import { mintToken } from '../local/keys.ts';
@@ -151,7 +151,7 @@ async function measure(perSend: number): Promise<SendPathRun[]> {
     meterWritesByKey(tableClient(), () => writes, 'benchSendPathWrites');
     meterQueue(queueClient(), () => meter, 'benchSendPathQueue');
     const table = serviceTable();
-    const unmetered = new DynamoSendStore({ client: documentClient(stack.settings.DYNAMODB_ENDPOINT), name: table.name });
+    const unmetered = new DynamoSendRecords({ client: documentClient(stack.settings.DYNAMODB_ENDPOINT), name: table.name });
 
     const runOn = async (label: string, n: { did: string; id: string }, rate: number, tag: number): Promise<SendPathRun> => {
       const recipients = (send: number) => Array.from({ length: perSend }, (_, i) => `52${tag}${send}${String(i).padStart(6, '0')}`);

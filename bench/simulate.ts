@@ -1,4 +1,4 @@
-import type { DispatchJob } from '#lib/domain/sending/job.ts';
+import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
 import type { SendRecord } from '#lib/domain/ports/sending.ts';
 import { dispatchConcurrency } from '#lib/config.ts';
 import { DispatchMessages } from '#lib/manifest/workers.ts';

@@ -9,10 +9,15 @@ import { entryItem } from '#lib/adapters/dynamo/listing-items.ts';
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
 import { assignmentKeyItem, recordItem } from '#lib/adapters/dynamo/record-items.ts';
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
-import { DynamoSendStore, recipientItemKeys } from '#lib/adapters/dynamo/send-store.ts';
+import { DynamoDeliveryStatuses } from '#lib/adapters/dynamo/sends/delivery-statuses.ts';
+import { DynamoHeldJobs } from '#lib/adapters/dynamo/sends/held-jobs.ts';
+import { DynamoRecipientLists, recipientItemKeys } from '#lib/adapters/dynamo/sends/recipient-lists.ts';
+import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
 import { keys, SORT } from '#lib/adapters/dynamo/table.ts';
-import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { DynamoTemplateAssignments } from '#lib/adapters/dynamo/template-assignments.ts';
+import { DynamoTemplateListing } from '#lib/adapters/dynamo/template-listing.ts';
+import { DynamoTemplateRecords } from '#lib/adapters/dynamo/template-records.ts';
 import { outboxItem } from '#lib/adapters/dynamo/outbox-store.ts';
 import { GraphClient } from '#lib/adapters/graph/graph-client.ts';
 import { GraphUpstream, TEMPLATES_PAGE_SIZE } from '#lib/adapters/graph/graph-upstream.ts';
@@ -178,7 +183,9 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
       captured = [];
       return captured;
     };
-    const records = new DynamoTemplateRecordStore(table);
+    const records = new DynamoTemplateRecords(table);
+    const listing = new DynamoTemplateListing(table);
+    const assignments = new DynamoTemplateAssignments(table);
     const directory = new DynamoDirectoryStore(table);
     const graph = new GraphClient({ baseUrl: stack.graphUrl, token: async () => EMULATOR_TOKEN, timeoutMs: 30_000, log: silentLog });
     const upstream = new GraphUpstream(graph, 'bench');
@@ -191,7 +198,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     await seedListingClient(902, 100, 3);
     await seedListingClient(903, 10_000, 3);
     const page = (client: number, query: Record<string, unknown> = {}) =>
-      listTemplates({ directory, records }, bsp, { client_id: client, size: 20, ...query });
+      listTemplates({ directory, listing }, bsp, { client_id: client, size: 20, ...query });
     const directPage = async (client: number) => {
       const [, keysPage] = await Promise.all([
         table.client.send(new GetCommand({ TableName: table.name, Key: { pk: keys.client(client), sk: keys.listingCount(false) } })),
@@ -481,7 +488,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     for (let round = 0; round < rounds; round++) {
       const run = await metered(() =>
         // Each round enables all 1,000; the direct run after it flips them back.
-        changeTemplateStatus(records, bsp, { action: 'enable', templates: ids }),
+        changeTemplateStatus({ records, assignments }, bsp, { action: 'enable', templates: ids }),
       );
       if (run.ms < bulkBest) [bulkBest, bulkMeter] = [run.ms, run.meter];
       const start = performance.now();
@@ -503,7 +510,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
       stack,
       sqs,
       directory,
-      records,
+      listing,
       upstream,
       rounds,
       metered,
@@ -516,9 +523,10 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     );
     progress('recipients');
     // --- A page of a send's recipients (decisions §22): the send of 10,000 above, not dispatched ---------
-    const sendStore = new DynamoSendStore(table);
+    const sendStore = new DynamoSendRecords(table);
+    const recipientLists = new DynamoRecipientLists(table);
     const recipientsPage = (query: { page?: number; size?: number; status?: 'pending' }) =>
-      listRecipients({ sends: sendStore }, sender, 'bench-0', query);
+      listRecipients({ sends: sendStore, recipientLists }, sender, 'bench-0', query);
     const middle = await metered(() => recipientsPage({ page: 100, size: 50 }));
     const firstPending = await metered(() => recipientsPage({ status: 'pending', size: 50 }));
     const layout = blocksOf((await sendStore.get('bench-0'))!);
@@ -626,7 +634,8 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     const outbox = new DynamoOutboxStore(table);
     const noticeDeps = {
       records,
-      sends: new DynamoSendStore(table),
+      sends: new DynamoSendRecords(table),
+      deliveryStatuses: new DynamoDeliveryStatuses(table),
       suppressions: new DynamoSuppressionStore(table),
       directory,
       levels: new DynamoThroughputStore(table),
@@ -715,7 +724,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     // --- Tenancy and assignment checks: request counts ------------------------------------------------
     const did = await metered(() => channelInHierarchy(directory, 7, '5215550001'));
     const pairs = [0, 1, 2].flatMap((c) => [0, 1, 2].map((k) => ({ channel_id: 9010 + c, campaign_id: 9010 + k })));
-    const assign = await metered(() => resolvePairs({ directory, records }, 901, 'w901', pairs));
+    const assign = await metered(() => resolvePairs({ directory }, 901, 'w901', pairs));
     notes.push(
       `A DID check is ${did.meter.operations.length} request (${did.meter.operations.join(', ')}; it was 2 sequential GetItems). Checking an assignment request's pairs is ${assign.meter.operations.length} request (${assign.meter.operations.join(', ')}; it was 2 GetItems per pair, one pair at a time).`,
     );

@@ -1,13 +1,15 @@
 import { type DispatchResult, dispatchJob } from '#lib/domain/sending/dispatcher.ts';
 import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
-import type { DispatchJob } from '#lib/domain/sending/job.ts';
+import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
 import { silentLog } from '#lib/domain/log.ts';
 import type { MessageAnswer } from '#lib/domain/ports/upstream.ts';
 import type { SendRecord } from '#lib/domain/ports/sending.ts';
 import { laneOf, queueGroupOf } from '#lib/domain/sending/lanes.ts';
 import { MESSAGES_PER_SECOND } from '#lib/domain/sending/throughput.ts';
 import { MemoryPacer } from '../../test/support/memory/pacer.ts';
-import { MemorySendStore } from '../../test/support/memory/send-store.ts';
+import { memorySends } from '../../test/support/memory/sends.ts';
+import type { MemoryBlockLedger } from '../../test/support/memory/block-ledger.ts';
+import type { MemorySendRecords } from '../../test/support/memory/send-records.ts';
 import { MemoryThroughputStore } from '../../test/support/memory/throughput-store.ts';
 import type { SimClock } from './clock.ts';
 
@@ -148,7 +150,7 @@ const partOf = (sendId: string, first: number) => `SENDPART#${sendId}#${Math.flo
 export class World {
   readonly queue = new FairQueue();
   readonly meter = new WriteMeter();
-  readonly store = new MemorySendStore();
+  readonly store = memorySends();
   private readonly pacer = new MemoryPacer();
   private readonly levels = new MemoryThroughputStore();
   /** Launches per number per second (its peak at launch), refusals, first launch of each send. */
@@ -171,8 +173,8 @@ export class World {
 
   /** A send recorded as the API accepts it, and its jobs queued under its tenant. */
   async accept(send: SendRecord, jobs: DispatchJob[]) {
-    await this.store.begin(send);
-    await this.store.settle(send, 'queued');
+    await this.store.sends.begin(send);
+    await this.store.sends.settle(send, 'queued');
     for (const job of jobs) this.queue.send(job, queueGroupOf(send.client_id, laneOf(job)), this.clock.now());
   }
 
@@ -211,8 +213,9 @@ export class World {
 
   /** The event source: starts invocations while under its concurrency, every 10 ms of virtual time. */
   async serve(untilMs: number) {
-    const sends = metered(
-      this.store,
+    const sends = metered(this.store.sends, this.clock, this.settings.dbLatencyMs, () => [], this.meter);
+    const blocks = metered(
+      this.store.blocks,
       this.clock,
       this.settings.dbLatencyMs,
       (method, args) => {
@@ -246,14 +249,14 @@ export class World {
           message = batch.length < this.settings.batchSize ? this.queue.receive(this.clock.now()) : undefined;
         }
         if (batch.length === 0) break;
-        void this.invoke(batch, sends, pacer);
+        void this.invoke(batch, { sends, blocks }, pacer);
       }
       await this.clock.sleep(10);
     }
   }
 
   /** One invocation: its jobs dispatched side by side, each settled on the queue as it ends. */
-  private async invoke(batch: QueuedJob[], sends: MemorySendStore, pacer: MemoryPacer) {
+  private async invoke(batch: QueuedJob[], { sends, blocks }: { sends: MemorySendRecords; blocks: MemoryBlockLedger }, pacer: MemoryPacer) {
     this.running++;
     this.invocations++;
     this.mostRunning = Math.max(this.mostRunning, this.running);
@@ -270,6 +273,7 @@ export class World {
           result = await dispatchJob(
             {
               sends,
+              blocks,
               pacer,
               levels: this.levels,
               upstream: this.upstream,

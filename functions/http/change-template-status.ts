@@ -1,4 +1,5 @@
-import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { DynamoTemplateAssignments } from '#lib/adapters/dynamo/template-assignments.ts';
+import { DynamoTemplateRecords } from '#lib/adapters/dynamo/template-records.ts';
 import { changeTemplateStatus } from '#lib/domain/bulk-status.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { ChangeTemplateStatus } from '#lib/manifest/routes/templates.ts';
@@ -6,9 +7,9 @@ import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();
 
-const records = new DynamoTemplateRecordStore(table);
+const stores = { records: new DynamoTemplateRecords(table), assignments: new DynamoTemplateAssignments(table) };
 
 /** The function's remaining time bounds the request (decisions §19): what it cannot reach answers `not_processed`. */
 export const handler = httpFunction(ChangeTemplateStatus, ({ body, caller, context }) =>
-  changeTemplateStatus(records, caller, body, { deadline: { remainingMs: () => context.getRemainingTimeInMillis() } }),
+  changeTemplateStatus(stores, caller, body, { deadline: { remainingMs: () => context.getRemainingTimeInMillis() } }),
 );

@@ -1,6 +1,8 @@
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
-import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { DynamoTemplateAssignments } from '#lib/adapters/dynamo/template-assignments.ts';
+import { DynamoTemplateListing } from '#lib/adapters/dynamo/template-listing.ts';
+import { DynamoTemplateRecords } from '#lib/adapters/dynamo/template-records.ts';
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { createTemplate, dryRunCreate } from '#lib/domain/create-template.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
@@ -16,7 +18,9 @@ const table = serviceTable();
 
 const stores = {
   directory: new DynamoDirectoryStore(table),
-  records: new DynamoTemplateRecordStore(table),
+  records: new DynamoTemplateRecords(table),
+  listing: new DynamoTemplateListing(table),
+  assignments: new DynamoTemplateAssignments(table),
   outbox: new DynamoOutboxStore(table),
   publisher: new EventBridgePublisher(),
   log: logger,

@@ -1,5 +1,6 @@
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
-import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { DynamoTemplateListing } from '#lib/adapters/dynamo/template-listing.ts';
+import { DynamoTemplateRecords } from '#lib/adapters/dynamo/template-records.ts';
 import { editTemplate } from '#lib/domain/edit-template.ts';
 import { httpFunction, type RouteInput } from '#lib/http/http-function.ts';
 import { EditTemplate } from '#lib/manifest/routes/templates.ts';
@@ -8,7 +9,11 @@ import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();
 
-const stores = { directory: new DynamoDirectoryStore(table), records: new DynamoTemplateRecordStore(table) };
+const stores = {
+  directory: new DynamoDirectoryStore(table),
+  records: new DynamoTemplateRecords(table),
+  listing: new DynamoTemplateListing(table),
+};
 
 const edit = ({ path, body, caller }: RouteInput<typeof EditTemplate>, dryRun: boolean) =>
   editTemplate({ ...stores, upstream: graphUpstream() }, caller, { did: path.id, recordId: path.messageTemplateId, body, dryRun });

@@ -1,5 +1,5 @@
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
-import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { DynamoTemplateListing } from '#lib/adapters/dynamo/template-listing.ts';
 import { listTemplates } from '#lib/domain/templates.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { ListTemplates } from '#lib/manifest/routes/templates.ts';
@@ -7,6 +7,6 @@ import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();
 
-const deps = { directory: new DynamoDirectoryStore(table), records: new DynamoTemplateRecordStore(table) };
+const deps = { directory: new DynamoDirectoryStore(table), listing: new DynamoTemplateListing(table) };
 
 export const handler = httpFunction(ListTemplates, ({ query, caller }) => listTemplates(deps, caller, query));

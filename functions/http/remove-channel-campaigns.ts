@@ -1,5 +1,6 @@
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
-import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { DynamoTemplateAssignments } from '#lib/adapters/dynamo/template-assignments.ts';
+import { DynamoTemplateRecords } from '#lib/adapters/dynamo/template-records.ts';
 import { removeAssignments } from '#lib/domain/assignments.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { RemoveChannelCampaigns } from '#lib/manifest/routes/assignments.ts';
@@ -7,7 +8,11 @@ import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();
 
-const deps = { directory: new DynamoDirectoryStore(table), records: new DynamoTemplateRecordStore(table) };
+const deps = {
+  directory: new DynamoDirectoryStore(table),
+  records: new DynamoTemplateRecords(table),
+  assignments: new DynamoTemplateAssignments(table),
+};
 
 export const handler = httpFunction(RemoveChannelCampaigns, ({ path, query, caller }) =>
   removeAssignments(deps, caller, path.id, {

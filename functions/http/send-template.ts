@@ -1,4 +1,5 @@
 import { idempotent } from '#lib/adapters/dynamo/idempotency.ts';
+import { DynamoTemplateRecords } from '#lib/adapters/dynamo/template-records.ts';
 import type { Caller } from '#lib/domain/caller.ts';
 import { dryRunSend, type SendInput, sendTemplate } from '#lib/domain/send.ts';
 import { actingClient } from '#lib/domain/tenancy.ts';
@@ -38,7 +39,8 @@ export const handler = httpFunction(
         ...body,
       }),
   },
-  { owners: stores },
+  // The path names a DID only; the records are the lookup's other half.
+  { owners: { directory: stores.directory, records: new DynamoTemplateRecords(table) } },
 );
 
 function send({ path, body, caller, idempotencyKey, context }: RouteInput<typeof SendTemplate>) {

@@ -1,11 +1,14 @@
-import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
+import { DynamoBlockLedger } from '#lib/adapters/dynamo/sends/block-ledger.ts';
+import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { abandonJob } from '#lib/domain/sending/abandon-job.ts';
-import type { DispatchJob } from '#lib/domain/sending/job.ts';
+import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
 import { queueWorker } from '#lib/worker/queue-worker.ts';
 import { AbandonDispatchJobs } from '#lib/manifest/workers.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
-const sends = new DynamoSendStore(serviceTable());
+const table = serviceTable();
+const sends = new DynamoSendRecords(table);
+const blocks = new DynamoBlockLedger(table);
 const clock = { now: () => Date.now() };
 
 /**
@@ -15,7 +18,7 @@ const clock = { now: () => Date.now() };
 export const handler = queueWorker<DispatchJob>(
   AbandonDispatchJobs,
   async (job, { log, context, messageId }) => {
-    const result = await abandonJob({ sends, clock, log, holder: `abandon:${context.awsRequestId}:${messageId}` }, job);
+    const result = await abandonJob({ sends, blocks, clock, log, holder: `abandon:${context.awsRequestId}:${messageId}` }, job);
     log.info('dispatch job given up on', { ...result });
     if (result.outcome === 'retry_later') return { retry: { afterSeconds: result.afterSeconds, reason: result.reason } };
     return { metrics: { DispatchJobsAbandoned: 1 } };

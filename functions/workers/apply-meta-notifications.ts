@@ -5,8 +5,9 @@ import { DynamoPausedJobs } from '#lib/adapters/dynamo/paused-jobs.ts';
 import { DynamoTemplatePauses } from '#lib/adapters/dynamo/template-pauses.ts';
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
 import { DynamoIdentityMap } from '#lib/adapters/dynamo/identity-map.ts';
-import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
-import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { DynamoDeliveryStatuses } from '#lib/adapters/dynamo/sends/delivery-statuses.ts';
+import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
+import { DynamoTemplateRecords } from '#lib/adapters/dynamo/template-records.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
 import { DynamoVolumeTiers } from '#lib/adapters/dynamo/volume-tiers.ts';
 import { DynamoPriceListStore, KeptPriceLists } from '#lib/adapters/dynamo/price-list-store.ts';
@@ -30,8 +31,9 @@ const table = serviceTable();
  * after 10 receives goes to the dead-letter queue. Applying again is harmless: a repeat changes nothing.
  */
 const stores = {
-  records: new DynamoTemplateRecordStore(table),
-  sends: new DynamoSendStore(table),
+  records: new DynamoTemplateRecords(table),
+  sends: new DynamoSendRecords(table),
+  deliveryStatuses: new DynamoDeliveryStatuses(table),
   suppressions: new DynamoSuppressionStore(table),
   identities: new DynamoIdentityMap(table),
   directory: new DynamoDirectoryStore(table),

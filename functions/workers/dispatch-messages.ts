@@ -4,13 +4,14 @@ import { DynamoPausedJobs } from '#lib/adapters/dynamo/paused-jobs.ts';
 import { DynamoTemplatePauses } from '#lib/adapters/dynamo/template-pauses.ts';
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
-import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
+import { DynamoBlockLedger } from '#lib/adapters/dynamo/sends/block-ledger.ts';
+import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
 import { redeliverIn } from '#lib/adapters/sqs/redelivery.ts';
 import { sleepOnPause } from '#lib/domain/paused-jobs.ts';
 import { dispatchJob } from '#lib/domain/sending/dispatcher.ts';
 import { PAUSED_REASON } from '#lib/domain/sending/pauses.ts';
-import type { DispatchJob } from '#lib/domain/sending/job.ts';
+import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
 import { countMetrics } from '#lib/log/metrics.ts';
 import { errorForLog } from '#lib/log/source-mapped-stack.ts';
 import { queueWorker } from '#lib/worker/queue-worker.ts';
@@ -28,7 +29,8 @@ const table = serviceTable();
  * settled stays settled.
  */
 const stores = {
-  sends: new DynamoSendStore(table),
+  sends: new DynamoSendRecords(table),
+  blocks: new DynamoBlockLedger(table),
   pacer: new DynamoPacer(table),
   levels: new DynamoThroughputStore(table),
   suppressions: new DynamoSuppressionStore(table),

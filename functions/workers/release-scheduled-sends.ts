@@ -1,18 +1,21 @@
-import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
+import { DynamoBlockLedger } from '#lib/adapters/dynamo/sends/block-ledger.ts';
+import { DynamoHeldJobs } from '#lib/adapters/dynamo/sends/held-jobs.ts';
+import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { releaseScheduledSend } from '#lib/domain/release-send.ts';
 import { queueWorker } from '#lib/worker/queue-worker.ts';
 import { ReleaseScheduledSends } from '#lib/manifest/workers.ts';
 import { jobQueue } from '#lib/wiring/queues.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
-const sends = new DynamoSendStore(serviceTable());
+const table = serviceTable();
+const stores = { sends: new DynamoSendRecords(table), heldJobs: new DynamoHeldJobs(table), blocks: new DynamoBlockLedger(table) };
 const queue = jobQueue('dispatch');
 
 /** A scheduled send's time came: EventBridge Scheduler put `{send_id}` on the release queue (decisions §22). */
 export const handler = queueWorker<{ send_id: string }>(
   ReleaseScheduledSends,
   async ({ send_id }, { log }) => {
-    const result = await releaseScheduledSend({ sends, queue, log }, send_id);
+    const result = await releaseScheduledSend({ ...stores, queue, log }, send_id);
     return result === 'released' ? { metrics: { ScheduledSendsReleased: 1 } } : undefined;
   },
   { keysOf: (message) => ({ send_id: message.send_id, correlation_id: message.send_id }) },

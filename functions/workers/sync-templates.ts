@@ -1,7 +1,7 @@
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
-import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { DynamoTemplateRecords } from '#lib/adapters/dynamo/template-records.ts';
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { runSync, type SyncJob } from '#lib/domain/sync.ts';
 import { queueWorker } from '#lib/worker/queue-worker.ts';
@@ -14,7 +14,7 @@ const table = serviceTable();
 /** Consumes sync jobs one at a time; a failed job comes back after the queue's visibility timeout. */
 const stores = {
   directory: new DynamoDirectoryStore(table),
-  records: new DynamoTemplateRecordStore(table),
+  records: new DynamoTemplateRecords(table),
   leases: new DynamoSyncLeaseStore(table),
   outbox: new DynamoOutboxStore(table),
   publisher: new EventBridgePublisher(),

@@ -18,7 +18,8 @@ import { actingClient, TEMPLATE_NOT_FOUND } from './tenancy.ts';
  */
 export interface AssignmentDeps {
   directory: DirectoryStore;
-  records: TemplateRecords & TemplateAssignments;
+  records: TemplateRecords;
+  assignments: TemplateAssignments;
   now?: () => string;
 }
 
@@ -52,12 +53,12 @@ async function target(deps: AssignmentDeps, caller: Caller, recordId: string, re
   if (original.client_id !== clientId && !(await deps.directory.clientHasWaba(clientId, original.waba_id))) {
     throw new Forbidden(`Client ${clientId} does not hold WABA ${original.waba_id}`);
   }
-  const { records: siblings, version } = await deps.records.readAssignments(original.waba_id, original.meta_template.id, clientId);
+  const { records: siblings, version } = await deps.assignments.readAssignments(original.waba_id, original.meta_template.id, clientId);
   return { original, clientId, siblings, of: { wabaId: original.waba_id, templateId: original.meta_template.id, clientId, version } };
 }
 
 /** Checks each pair against the directory: the channel and the campaign must be the acting client's. */
-export async function resolvePairs(deps: AssignmentDeps, clientId: number, wabaId: string, pairs: Pair[]) {
+export async function resolvePairs(deps: Pick<AssignmentDeps, 'directory'>, clientId: number, wabaId: string, pairs: Pair[]) {
   if (pairs.length > MAX_PAIRS) {
     throw new InvalidRequest(`At most ${MAX_PAIRS} channel/campaign pairs per request`, [
       { path: 'channel_campaigns', message: `at most ${MAX_PAIRS} pairs` },
@@ -131,7 +132,7 @@ const emptyChange = (of: AssignmentChange['of'], current: TemplateRecord[]): Ass
 
 async function apply(deps: AssignmentDeps, change: AssignmentChange) {
   try {
-    await deps.records.applyAssignments(change);
+    await deps.assignments.applyAssignments(change);
   } catch (error) {
     if (error instanceof AssignmentConflict) throw new Conflict(error.message);
     if (error instanceof ChangeTooLarge) {
@@ -271,7 +272,7 @@ export async function removeAssignments(
 }
 
 /** GET grouped: the acting client's campaign groups of the template, the placeholder left out. */
-export async function groupedAssignments(deps: AssignmentDeps, caller: Caller, recordId: string) {
+export async function groupedAssignments(deps: Pick<AssignmentDeps, 'records'>, caller: Caller, recordId: string) {
   const original = await deps.records.get(recordId);
   if (!original || (original.client_id !== caller.clientId && !caller.isBsp)) throw new NotFound(TEMPLATE_NOT_FOUND);
   const clientId = caller.isBsp ? original.client_id : caller.clientId;

@@ -111,7 +111,7 @@ export function summarize(results: BulkItemResult[]) {
  * table's speed: records it could not reach are `not_processed`, unwritten.
  */
 export async function changeTemplateStatus(
-  records: TemplateRecords & TemplateAssignments,
+  { records, assignments }: { records: TemplateRecords; assignments: TemplateAssignments },
   caller: Caller,
   input: { action?: string; templates?: BulkItem[] },
   options: { now?: () => string; deadline?: Deadline } = {},
@@ -142,7 +142,7 @@ export async function changeTemplateStatus(
       else flips.push({ record: record!, to: item.action === 'enable' });
     }
     // The writes, each conditional on the value read; the store groups them per template.
-    const outcomes = await records.setActive(flips, now(), options.deadline).catch((error: unknown) => {
+    const outcomes = await assignments.setActive(flips, now(), options.deadline).catch((error: unknown) => {
       // Other writers kept winning on one template: nothing of it was written; the caller may retry.
       if (error instanceof AssignmentConflict) throw new Conflict('Templates changed while this request was applied; retry it');
       throw error;

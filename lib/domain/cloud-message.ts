@@ -1,4 +1,4 @@
-import type { DispatchJob, JobRecipient } from './sending/job.ts';
+import type { DispatchJob, JobRecipient } from './dispatch-job.ts';
 import { placeholders } from './template-rules/placeholders.ts';
 
 /**

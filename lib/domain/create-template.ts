@@ -1,7 +1,7 @@
 import type { Caller } from './caller.ts';
 import { Conflict, InvalidRequest, UpstreamRejected, UpstreamUnavailable } from './errors.ts';
 import { type ServiceEvent, templateEvent } from './events.ts';
-import { AssignmentConflict, type TemplateListing, type TemplateRecordStore } from './ports/templates.ts';
+import { AssignmentConflict, type TemplateAssignments, type TemplateListing, type TemplateRecords } from './ports/templates.ts';
 import type { CreatedTemplate, TemplateDraftForUpstream, TemplateUpstream } from './ports/upstream.ts';
 import type { DirectoryStore } from './ports/directory.ts';
 import type { EventPublisher, OutboxStore } from './ports/delivery.ts';
@@ -40,7 +40,9 @@ export interface CreateTemplateInput {
 
 export interface CreateDeps {
   directory: DirectoryStore;
-  records: TemplateRecordStore;
+  records: TemplateRecords;
+  listing: TemplateListing;
+  assignments: TemplateAssignments;
   outbox: OutboxStore;
   publisher: EventPublisher;
   upstream: TemplateUpstream;
@@ -237,18 +239,18 @@ async function begin(deps: CreateDeps, caller: Caller, input: CreateInput) {
   }
   const clientId = actingClient(caller, body.client_id ?? input.queryClientId);
   const provider = await resolveProvider(deps, clientId, input.did);
-  const warnings = reviewWarnings(body.components, await wabaWordings(deps.records, clientId, provider.wabaId, body));
+  const warnings = reviewWarnings(body.components, await wabaWordings(deps.listing, clientId, provider.wabaId, body));
   return { clientId, provider, warnings };
 }
 
 /** The templates of the WABA the client has records of, but this one: to compare wordings with. */
 export async function wabaWordings(
-  records: Pick<TemplateListing, 'templatesOfWaba'>,
+  listing: Pick<TemplateListing, 'templatesOfWaba'>,
   clientId: number,
   wabaId: string,
   self: { name: string; language: string },
 ) {
-  const templates = await records.templatesOfWaba(clientId, wabaId);
+  const templates = await listing.templatesOfWaba(clientId, wabaId);
   return templates.filter((meta) => !(meta.name === self.name && meta.language === self.language));
 }
 
@@ -290,12 +292,12 @@ export async function createTemplate(
  */
 async function takeOverSyncPlaceholder(deps: CreateDeps, records: TemplateRecord[], event: ServiceEvent) {
   const [first] = records;
-  const held = await deps.records.readAssignments(first.waba_id, first.meta_template.id, first.client_id);
+  const held = await deps.assignments.readAssignments(first.waba_id, first.meta_template.id, first.client_id);
   const placeholder =
     held.records.length === 1 && held.records[0].createdBy === 'sync' && isPlaceholder(held.records[0]) ? held.records[0] : undefined;
   if (!placeholder) throw new Conflict(DUPLICATE_TEMPLATE);
   const [replacing, ...rest] = records;
-  await deps.records.applyAssignments({
+  await deps.assignments.applyAssignments({
     of: { wabaId: first.waba_id, templateId: first.meta_template.id, clientId: first.client_id, version: held.version },
     current: held.records,
     create: rest,

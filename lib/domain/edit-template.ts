@@ -25,7 +25,8 @@ export interface EditTemplateInput {
 
 export interface EditDeps {
   directory: DirectoryStore;
-  records: TemplateRecords & TemplateListing;
+  records: TemplateRecords;
+  listing: TemplateListing;
   upstream: TemplateUpstream;
   now?: () => string;
 }
@@ -50,7 +51,7 @@ export async function editTemplate(deps: EditDeps, caller: Caller, input: EditIn
     throw new NotFound('Template not found for this DID');
   }
   const current = record.meta_template;
-  const warnings = reviewWarnings(body.components, await wabaWordings(deps.records, clientId, record.waba_id, current));
+  const warnings = reviewWarnings(body.components, await wabaWordings(deps.listing, clientId, record.waba_id, current));
   if (input.dryRun) return dryRun(() => checkEdit(deps, record, body), warnings);
   const { category, meta } = checkEdit(deps, record, body);
   const withWarnings = <T extends object>(result: T) => ({ ...result, ...(warnings.length > 0 && { review_warnings: warnings }) });

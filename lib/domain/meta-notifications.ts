@@ -143,8 +143,10 @@ export function notifiedTemplate(meta: MetaTemplate, notification: TemplateNotif
 
 export interface ApplyNotificationDeps {
   records: TemplateRecords;
-  /** The statuses; a send's client is read only when a status says its person stopped marketing (131050). */
-  sends: DeliveryStatuses & Pick<SendRecords, 'get'>;
+  /** The statuses of the sends' messages. */
+  deliveryStatuses: DeliveryStatuses;
+  /** A send's client, read only when a status says its person stopped marketing (131050). */
+  sends: Pick<SendRecords, 'get'>;
   suppressions: SuppressionStore;
   /** Who is who (decisions §28): learned from statuses and inbound messages, moved by Meta's change events. */
   identities?: IdentityMap;
@@ -244,7 +246,7 @@ async function applyToSends(
   }
   for (const [sendId, group] of bySend) {
     const priced = group.filter(({ n }) => n.pricing && pricedPerson(n) !== undefined);
-    const account = await deps.sends.accountOf(sendId);
+    const account = await deps.deliveryStatuses.accountOf(sendId);
     const price = await chargerFor(
       deps,
       { wabaId: group[0].n.waba_id, clientId: account?.client_id },
@@ -256,7 +258,7 @@ async function applyToSends(
       reservation && recipient !== undefined
         ? { reserved: { month: reservation.month, micros: recipientEstimate(reservation, recipient) } }
         : {};
-    const results = await deps.sends.applyDeliveries(
+    const results = await deps.deliveryStatuses.applyDeliveries(
       sendId,
       group.map(({ n, block, index }) => {
         // The day and price are the status's: a billable message costs the card's price on the day it is delivered.

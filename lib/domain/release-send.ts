@@ -5,7 +5,9 @@ import { laneOf, queueGroupOf } from './sending/lanes.ts';
 import type { BlockLedger, HeldJobs, JobQueue, SendRecords } from './ports/sending.ts';
 
 export interface ReleaseDeps {
-  sends: SendRecords & HeldJobs & Pick<BlockLedger, 'settleJob'>;
+  sends: SendRecords;
+  heldJobs: HeldJobs;
+  blocks: Pick<BlockLedger, 'settleJob'>;
   queue: JobQueue;
   log: Log;
   now?: () => string;
@@ -22,13 +24,13 @@ export async function releaseScheduledSend(deps: ReleaseDeps, sendId: string): P
   const send = await deps.sends.get(sendId);
   // Never `queued` (its acceptance failed partway): its jobs are never dispatched. Released already: done.
   if (send?.status !== 'queued' || send.released_at) return 'skipped';
-  const jobs = await deps.sends.heldJobs(sendId);
+  const jobs = await deps.heldJobs.heldJobs(sendId);
   if (send.cancelled_at) {
     for (const job of jobs)
-      await deps.sends.settleJob(sendId, job.job, sendableOf(job), { kind: 'cancelled' }, wholeJobRelease(job, { kind: 'cancelled' }));
+      await deps.blocks.settleJob(sendId, job.job, sendableOf(job), { kind: 'cancelled' }, wholeJobRelease(job, { kind: 'cancelled' }));
   } else if (jobs.length > 0)
     await deps.queue.send(jobs as unknown as Record<string, unknown>[], queueGroupOf(send.client_id, laneOf(jobs[0])));
-  await deps.sends.markReleased(sendId, deps.now?.() ?? new Date().toISOString());
+  await deps.heldJobs.markReleased(sendId, deps.now?.() ?? new Date().toISOString());
   deps.log.info('scheduled send released', { jobs: jobs.length, cancelled: Boolean(send.cancelled_at) });
   return send.cancelled_at ? 'cancelled' : 'released';
 }

@@ -42,9 +42,9 @@ function resendBody(original: SendRecord, caller: Caller, recipients: StoredReci
   };
 }
 
-async function chosen(deps: Pick<SendDeps, 'sends'>, caller: Caller, sendId: string, which: ResendWhich) {
+async function chosen(deps: Pick<SendDeps, 'sends' | 'recipientLists'>, caller: Caller, sendId: string, which: ResendWhich) {
   const original = await visibleSend(deps, caller, sendId);
-  const recipients = (await deps.sends.recipients(sendId, blocksOf(original))).filter((r) => isResent(r, which));
+  const recipients = (await deps.recipientLists.recipients(sendId, blocksOf(original))).filter((r) => isResent(r, which));
   if (recipients.length === 0)
     throw new Conflict(`Send ${sendId} has no ${which.replace('_', ' ')} recipients to resend`, 'nothing_to_resend');
   return { original, recipients };

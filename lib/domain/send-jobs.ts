@@ -1,14 +1,16 @@
 import { UpstreamUnavailable } from './errors.ts';
 import type { HeldJobs, JobQueue, RecipientLists, SendRecord, SendRecords, SendScheduler } from './ports/sending.ts';
 import { blocksOf } from './send-recipients.ts';
-import type { DispatchJob } from './sending/job.ts';
+import type { DispatchJob } from './dispatch-job.ts';
 import { laneOf, queueGroupOf } from './sending/lanes.ts';
 
 /** A send's recipients in dispatch jobs, and the jobs queued (or scheduled) all or nothing (decisions §12, §22). */
 
 /** What queueing a send's jobs needs: its records, the dispatch queue and the scheduler. */
 export interface QueueingDeps {
-  sends: Pick<SendRecords, 'begin' | 'settle'> & Pick<RecipientLists, 'recordRecipients'> & Pick<HeldJobs, 'holdJobs'>;
+  sends: Pick<SendRecords, 'begin' | 'settle'>;
+  recipientLists: Pick<RecipientLists, 'recordRecipients'>;
+  heldJobs: Pick<HeldJobs, 'holdJobs'>;
   queue: JobQueue;
   scheduler: SendScheduler;
 }
@@ -96,9 +98,9 @@ export async function queueAllOrNothing(deps: QueueingDeps, send: SendRecord, jo
     throw new UpstreamUnavailable('The send could not be recorded');
   }
   try {
-    await deps.sends.recordRecipients(send.send_id, recipientBlocks(send, jobs), send.created_at);
+    await deps.recipientLists.recordRecipients(send.send_id, recipientBlocks(send, jobs), send.created_at);
     // A scheduled send's jobs wait in the table for its schedule (decisions §22), made once they are there.
-    if (send.send_at) await deps.sends.holdJobs(send.send_id, jobs);
+    if (send.send_at) await deps.heldJobs.holdJobs(send.send_id, jobs);
   } catch {
     // Still `queuing`, and nothing queued: never dispatched, so the caller may send again.
     throw new UpstreamUnavailable('The send could not be recorded');

@@ -109,7 +109,7 @@ function view(recipient: StoredRecipient, shown: MoneyShown) {
  * at most the send's blocks (a send has at most 10,000 recipients: 112 blocks).
  */
 export async function listRecipients(
-  deps: { sends: SendRecords & RecipientLists },
+  deps: { sends: SendRecords; recipientLists: RecipientLists },
   caller: Caller,
   sendId: string,
   query: PageRequest & { status?: RecipientStatus },
@@ -129,7 +129,7 @@ export async function listRecipients(
   if (!query.status) {
     const end = Math.min(page.offset + page.size, send.total);
     const holding = blocks.filter((b) => b.first < end && b.first + b.size > page.offset);
-    const stored = holding.length > 0 ? await deps.sends.recipients(sendId, holding) : [];
+    const stored = holding.length > 0 ? await deps.recipientLists.recipients(sendId, holding) : [];
     return answer(
       stored.filter((r) => r.index >= page.offset && r.index < end),
       send.total,
@@ -143,7 +143,7 @@ export async function listRecipients(
   for (let next = 0, round = FIRST_ROUND; next < blocks.length && found.length < page.size && seen < total; round *= 2) {
     const take = blocks.slice(next, next + Math.min(round, LARGEST_ROUND));
     next += take.length;
-    for (const recipient of await deps.sends.recipients(sendId, take)) {
+    for (const recipient of await deps.recipientLists.recipients(sendId, take)) {
       if (recipientStatus(recipient) !== status) continue;
       if (seen >= page.offset && found.length < page.size) found.push(recipient);
       seen += 1;

@@ -1,5 +1,5 @@
 import type { ErrorDetail } from './errors.ts';
-import type { RecipientParams } from './sending/job.ts';
+import type { RecipientParams } from './dispatch-job.ts';
 import type { MetaTemplate } from './template-record.ts';
 import { placeholders } from './template-rules/placeholders.ts';
 

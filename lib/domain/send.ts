@@ -6,11 +6,12 @@ import { type Estimate, estimateOf, inClientPrice } from './pricing/estimate.ts'
 import { listInForce } from './pricing/price-list.ts';
 import { BASE_CURRENCY, dayOf } from './pricing/rate-card.ts';
 import { recipientEstimate, reservationFor } from './pricing/reservation.ts';
-import { type DispatchJob, isSendable, markRepeats, markSuppressed, personKey, recipientDigits, type SendHeader } from './sending/job.ts';
+import type { DispatchJob, SendHeader } from './dispatch-job.ts';
+import { isSendable, markRepeats, markSuppressed, personKey, recipientDigits } from './sending/job.ts';
 import { bsuidRefusals, impossibleNumbers, knownPairs, marketingApiOf, suppressedAmong, usMarketingPaused } from './send-people.ts';
 import { identityScopeOf } from './identity.ts';
 
-export type { ProductAction, RecipientParams, SendHeader } from './sending/job.ts';
+export type { ProductAction, RecipientParams, SendHeader } from './dispatch-job.ts';
 import type { DirectoryStore } from './ports/directory.ts';
 import type { JobQueue, SendScheduler, SendRecords, SendRequestOptions, RecipientLists, HeldJobs } from './ports/sending.ts';
 import type { SendingLimits } from './ports/pacing.ts';
@@ -48,8 +49,10 @@ export interface SendInput {
 
 export interface SendDeps {
   directory: DirectoryStore;
-  records: TemplateListing;
-  sends: SendRecords & RecipientLists & HeldJobs;
+  listing: TemplateListing;
+  sends: SendRecords;
+  recipientLists: RecipientLists;
+  heldJobs: HeldJobs;
   budgets: BudgetStore;
   suppressions: SuppressionStore;
   /** Who is who (decisions §28): repeats are found per person, and a MARKETING send skips either half of a known
@@ -79,7 +82,7 @@ async function templateToSend(
   wabaId: string,
   body: Pick<SendInput, 'template'>,
 ): Promise<{ found: MetaTemplate | null; campaigns: number[] }> {
-  const entry = await deps.records.templateEntry(clientId, wabaId, body.template.name, body.template.language);
+  const entry = await deps.listing.templateEntry(clientId, wabaId, body.template.name, body.template.language);
   if (entry) {
     const campaigns = entry.entry.channel_campaigns.map((group) => group.campaign_id);
     return { found: entry.entry.meta_template as MetaTemplate, campaigns };
@@ -316,7 +319,7 @@ export interface RecipientProblem {
  * real send; every failing recipient is reported, not only the first ones.
  */
 export async function dryRunSend(
-  deps: Omit<SendDeps, 'sends' | 'queue' | 'budgets'>,
+  deps: Omit<SendDeps, 'sends' | 'recipientLists' | 'heldJobs' | 'queue' | 'budgets'>,
   caller: Caller,
   input: {
     pathDid: string;

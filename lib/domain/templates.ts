@@ -7,7 +7,7 @@ import { channelInHierarchy, templateListingClient } from './tenancy.ts';
 
 /** GET /v1/templates: the listing rules of the token, then one page of the client's listing entries. */
 export async function listTemplates(
-  deps: { directory: DirectoryStore; records: TemplateListing },
+  deps: { directory: DirectoryStore; listing: TemplateListing },
   caller: Caller,
   query: Omit<TemplateQuery, 'wabaId'> & { client_id?: number; did?: string; limit?: number },
 ) {
@@ -15,6 +15,6 @@ export async function listTemplates(
   const wabaId = query.did ? (await channelInHierarchy(deps.directory, clientId, query.did)).waba_id : undefined;
   const criteria = listingCriteria({ ...query, wabaId });
   const page = resolvePage({ page: query.page, size: query.size ?? query.limit }, TEMPLATES_PAGE);
-  const { entries, total } = await deps.records.listingPage(clientId, criteria, page);
+  const { entries, total } = await deps.listing.listingPage(clientId, criteria, page);
   return listingAnswer(entries, total, page, query.fields);
 }

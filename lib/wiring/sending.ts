@@ -3,10 +3,12 @@ import { DynamoPriceListStore } from '#lib/adapters/dynamo/price-list-store.ts';
 import type { ServiceTable } from '#lib/adapters/dynamo/client.ts';
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { DynamoMarketingOnboardings } from '#lib/adapters/dynamo/marketing-onboardings.ts';
-import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
+import { DynamoHeldJobs } from '#lib/adapters/dynamo/sends/held-jobs.ts';
+import { DynamoRecipientLists } from '#lib/adapters/dynamo/sends/recipient-lists.ts';
+import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
 import { DynamoIdentityMap } from '#lib/adapters/dynamo/identity-map.ts';
-import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { DynamoTemplateListing } from '#lib/adapters/dynamo/template-listing.ts';
 import { resolveHost } from '#lib/adapters/https/resolve-host.ts';
 import { jobQueue } from './queues.ts';
 import { lazySendScheduler } from './scheduler.ts';
@@ -15,8 +17,10 @@ import { lazySendScheduler } from './scheduler.ts';
 export function sendStores(table: ServiceTable) {
   return {
     directory: new DynamoDirectoryStore(table),
-    records: new DynamoTemplateRecordStore(table),
-    sends: new DynamoSendStore(table),
+    listing: new DynamoTemplateListing(table),
+    sends: new DynamoSendRecords(table),
+    recipientLists: new DynamoRecipientLists(table),
+    heldJobs: new DynamoHeldJobs(table),
     budgets: new DynamoBudgetStore(table),
     priceLists: new DynamoPriceListStore(table),
     suppressions: new DynamoSuppressionStore(table),

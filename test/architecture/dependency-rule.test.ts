@@ -21,6 +21,79 @@ const packageOf = (specifier: string) =>
 /** Files of lib/ that are data, not code, and may be long (a rate card, say): none is yet. */
 const DATA_TABLES = new Set<string>();
 
+/**
+ * The floors inside lib/domain (docs/architecture.md §1), lowest first, each file or folder (ending in `/`)
+ * named under lib/domain/: a file imports from its own floor and those below, never from one above. A file
+ * named on no floor is a use case or a part of sending, the top floor, which may import any of them.
+ */
+const DOMAIN_FLOORS: { floor: string; holds: string[] }[] = [
+  {
+    floor: 'values',
+    holds: [
+      'caller.ts',
+      'delivery.ts',
+      'directory.ts',
+      'dispatch-job.ts',
+      'errors.ts',
+      'events.ts',
+      'log.ts',
+      'paging.ts',
+      'parallel.ts',
+      'person.ts',
+      'template-listing.ts',
+      'template-record.ts',
+      'webhook.ts',
+      'pricing/cards/',
+      'pricing/price-list.ts',
+      'pricing/rate-card.ts',
+      'pricing/region.ts',
+      'pricing/reservation.ts',
+    ],
+  },
+  { floor: 'ports', holds: ['ports/'] },
+  {
+    floor: 'rules',
+    holds: [
+      'cloud-message.ts',
+      'meta-costs.ts',
+      'send-rules.ts',
+      'tenancy.ts',
+      'url-guard.ts',
+      'usage-groups.ts',
+      'template-rules/',
+      'pricing/charge.ts',
+      'pricing/charging.ts',
+      'pricing/estimate.ts',
+      'pricing/tiers.ts',
+      'pricing/visibility.ts',
+      'statements/lines.ts',
+      'statements/months.ts',
+      'statements/view.ts',
+    ],
+  },
+];
+const TOP_FLOOR = 'use cases and sending';
+const FLOORS = [...DOMAIN_FLOORS.map((f) => f.floor), TOP_FLOOR];
+
+/** The floor of a file of lib/domain: the first that names it or its folder; the top floor otherwise. */
+function floorOf(file: string): string {
+  const inDomain = file.slice('lib/domain/'.length);
+  const named = DOMAIN_FLOORS.find(({ holds }) => holds.some((h) => (h.endsWith('/') ? inDomain.startsWith(h) : inDomain === h)));
+  return named?.floor ?? TOP_FLOOR;
+}
+
+/** Every import inside lib/domain from a lower floor to a higher one, named with both floors. */
+function arrowsUp(graph: Map<string, { specifier: string; file?: string }[]>): string[] {
+  return [...graph.entries()]
+    .filter(([file]) => file.startsWith('lib/domain/'))
+    .flatMap(([file, edges]) =>
+      edges
+        .filter((edge) => edge.file?.startsWith('lib/domain/'))
+        .filter((edge) => FLOORS.indexOf(floorOf(edge.file!)) > FLOORS.indexOf(floorOf(file)))
+        .map((edge) => `${file} (${floorOf(file)}) → ${edge.specifier} (${floorOf(edge.file!)})`),
+    );
+}
+
 describe('the dependency rule', () => {
   it('reads a graph of the whole project (so the rules below cannot pass vacuously)', () => {
     expect(filesUnder('lib/domain/').length).toBeGreaterThan(20);
@@ -34,6 +107,33 @@ describe('the dependency rule', () => {
         .map((edge) => `${file} → ${edge.specifier}`),
     );
     expect(outgoing).toEqual([]);
+  });
+
+  it('keeps every arrow inside lib/domain pointing down its floors: values, ports, rules, then use cases and sending', () => {
+    // Prepare: every file or folder a floor names is there (a floor's list cannot go stale)
+    const domainFiles = filesUnder('lib/domain/').map(([file]) => file.slice('lib/domain/'.length));
+    const stale = DOMAIN_FLOORS.flatMap(({ holds }) =>
+      holds.filter((h) => !domainFiles.some((file) => (h.endsWith('/') ? file.startsWith(h) : file === h))),
+    );
+    // Assess
+    expect(stale).toEqual([]);
+    expect(FLOORS.map((floor) => filesUnder('lib/domain/').filter(([file]) => floorOf(file) === floor).length > 0)).toEqual(
+      FLOORS.map(() => true),
+    );
+    expect(arrowsUp(graph)).toEqual([]);
+  });
+
+  it('finds an arrow up inside lib/domain and names it (the check itself works)', () => {
+    const upward = new Map([
+      ['lib/domain/ports/sending.ts', [{ specifier: '../sending/job.ts', file: 'lib/domain/sending/job.ts' }]],
+      ['lib/domain/cloud-message.ts', [{ specifier: './errors.ts', file: 'lib/domain/errors.ts' }]],
+      ['lib/domain/events.ts', [{ specifier: './ports/delivery.ts', file: 'lib/domain/ports/delivery.ts' }]],
+      ['lib/domain/send.ts', [{ specifier: './ports/sending.ts', file: 'lib/domain/ports/sending.ts' }]],
+    ]);
+    expect(arrowsUp(upward)).toEqual([
+      'lib/domain/ports/sending.ts (ports) → ../sending/job.ts (use cases and sending)',
+      'lib/domain/events.ts (values) → ./ports/delivery.ts (ports)',
+    ]);
   });
 
   it('keeps the settings on the ground floor: lib/config.ts imports nothing of the project', () => {

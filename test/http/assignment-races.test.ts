@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, token } from '../support/api.ts';
-import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { DynamoTemplateAssignments } from '#lib/adapters/dynamo/template-assignments.ts';
 import { isPlaceholder } from '#lib/domain/template-record.ts';
 import { hexId, seedDirectory, template, useStackTable, waba } from '../support/seed.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
@@ -50,7 +50,7 @@ beforeAll(async () => {
 /** What the client holds of the template, read from the table itself (strongly consistent). */
 async function holdings(race: number, attempt: number) {
   useStackTable();
-  const { records } = await new DynamoTemplateRecordStore(table).readAssignments('w330', `r${race}_${attempt}`, CLIENT);
+  const { records } = await new DynamoTemplateAssignments(table).readAssignments('w330', `r${race}_${attempt}`, CLIENT);
   return { pairs: records.filter((r) => !isPlaceholder(r)).length, placeholders: records.filter(isPlaceholder).length };
 }
 

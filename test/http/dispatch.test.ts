@@ -385,11 +385,11 @@ describe('a send recorded before the dispatcher existed (kept data)', () => {
     const deadline = Date.now() + 20_000;
     while ((await acceptedFor([to])).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     expect(await acceptedFor([to])).toHaveLength(1);
-    const { DynamoSendStore } = await import('#lib/adapters/dynamo/send-store.ts');
-    let stored = await new DynamoSendStore(table).get(sendId);
+    const { DynamoSendRecords } = await import('#lib/adapters/dynamo/sends/send-records.ts');
+    let stored = await new DynamoSendRecords(table).get(sendId);
     while (stored?.counts?.sent !== 1 && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 200));
-      stored = await new DynamoSendStore(table).get(sendId);
+      stored = await new DynamoSendRecords(table).get(sendId);
     }
     expect(stored?.counts).toMatchObject({ sent: 1, failed: 0 });
   });

@@ -21,8 +21,14 @@ import {
 import { DynamoDeliveryLog } from '#lib/adapters/dynamo/delivery-log.ts';
 import { DynamoPacer } from '#lib/adapters/dynamo/pacer.ts';
 import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
-import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
-import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { DynamoBlockLedger } from '#lib/adapters/dynamo/sends/block-ledger.ts';
+import { DynamoDeliveryStatuses } from '#lib/adapters/dynamo/sends/delivery-statuses.ts';
+import { DynamoHeldJobs } from '#lib/adapters/dynamo/sends/held-jobs.ts';
+import { DynamoRecipientLists } from '#lib/adapters/dynamo/sends/recipient-lists.ts';
+import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
+import { DynamoTemplateAssignments } from '#lib/adapters/dynamo/template-assignments.ts';
+import { DynamoTemplateListing } from '#lib/adapters/dynamo/template-listing.ts';
+import { DynamoTemplateRecords } from '#lib/adapters/dynamo/template-records.ts';
 import { useStackTable } from '../support/seed.ts';
 import {
   deliveryLogContract,
@@ -43,10 +49,26 @@ const onStackTable =
     return new Store(table);
   };
 
-templateRecordStoreContract('DynamoDB', onStackTable(DynamoTemplateRecordStore));
+templateRecordStoreContract('DynamoDB', () => {
+  useStackTable();
+  return {
+    records: new DynamoTemplateRecords(table),
+    listing: new DynamoTemplateListing(table),
+    assignments: new DynamoTemplateAssignments(table),
+  };
+});
 syncLeaseStoreContract('DynamoDB', onStackTable(DynamoSyncLeaseStore));
 deliveryLogContract('DynamoDB', onStackTable(DynamoDeliveryLog));
-sendStoreContract('DynamoDB', onStackTable(DynamoSendStore));
+sendStoreContract('DynamoDB', () => {
+  useStackTable();
+  return {
+    sends: new DynamoSendRecords(table),
+    blocks: new DynamoBlockLedger(table),
+    recipientLists: new DynamoRecipientLists(table),
+    heldJobs: new DynamoHeldJobs(table),
+    deliveryStatuses: new DynamoDeliveryStatuses(table),
+  };
+});
 pacerContract('DynamoDB', onStackTable(DynamoPacer));
 budgetStoreContract('DynamoDB', onStackTable(DynamoBudgetStore));
 suppressionStoreContract('DynamoDB', onStackTable(DynamoSuppressionStore));

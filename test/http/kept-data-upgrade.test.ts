@@ -59,13 +59,13 @@ describe('data kept by an earlier version', () => {
     expect(added).toContain('listing');
     expect(await addMissingIndexes(client, TABLE)).toEqual([]);
     expect(rebuilt.entries).toBeGreaterThan(0);
-    const { DynamoTemplateRecordStore } = await import('#lib/adapters/dynamo/template-store.ts');
+    const { DynamoTemplateListing } = await import('#lib/adapters/dynamo/template-listing.ts');
     const { DynamoDirectoryStore } = await import('#lib/adapters/dynamo/directory-store.ts');
-    const page = await new DynamoTemplateRecordStore(table).listingPage(7, { deleted: false }, { offset: 0, size: 20 });
+    const page = await new DynamoTemplateListing(table).listingPage(7, { deleted: false }, { offset: 0, size: 20 });
     expect(page.total).toBeGreaterThan(0);
     expect(page.entries.map((e) => e.facets.name)).toContain('order_update');
     expect(
-      (await new DynamoTemplateRecordStore(table).listingPage(7, { deleted: false, campaignName: 'Unassigned' }, { offset: 0, size: 20 }))
+      (await new DynamoTemplateListing(table).listingPage(7, { deleted: false, campaignName: 'Unassigned' }, { offset: 0, size: 20 }))
         .total,
     ).toBeGreaterThanOrEqual(0);
     expect(await new DynamoDirectoryStore(table).channelOfClient(7, '5215550001')).toMatchObject({ wa_id: '5215550001' });

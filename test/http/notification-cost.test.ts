@@ -50,8 +50,9 @@ beforeAll(async () => {
 });
 
 async function applyMetered(notification: MetaNotification) {
-  const { DynamoTemplateRecordStore } = await import('#lib/adapters/dynamo/template-store.ts');
-  const { DynamoSendStore } = await import('#lib/adapters/dynamo/send-store.ts');
+  const { DynamoTemplateRecords } = await import('#lib/adapters/dynamo/template-records.ts');
+  const { DynamoSendRecords } = await import('#lib/adapters/dynamo/sends/send-records.ts');
+  const { DynamoDeliveryStatuses } = await import('#lib/adapters/dynamo/sends/delivery-statuses.ts');
   const { DynamoOutboxStore } = await import('#lib/adapters/dynamo/outbox-store.ts');
   const { DynamoThroughputStore } = await import('#lib/adapters/dynamo/throughput-store.ts');
   const { DynamoSuppressionStore } = await import('#lib/adapters/dynamo/suppression-store.ts');
@@ -62,8 +63,9 @@ async function applyMetered(notification: MetaNotification) {
   meter = emptyMeter();
   const outcome = await applyNotification(
     {
-      records: new DynamoTemplateRecordStore(table),
-      sends: new DynamoSendStore(table),
+      records: new DynamoTemplateRecords(table),
+      sends: new DynamoSendRecords(table),
+      deliveryStatuses: new DynamoDeliveryStatuses(table),
       suppressions: new DynamoSuppressionStore(table),
       directory: new DynamoDirectoryStore(table),
       levels: new DynamoThroughputStore(table),
@@ -110,9 +112,11 @@ describe('the cost of applying a notification (decisions §13)', () => {
 
   it('applies a message status with one read (its block and state) and one write, and a repeat with one read; the send’s owner read once', async () => {
     // Prepare: a send with one recipient, sent
-    const { DynamoSendStore } = await import('#lib/adapters/dynamo/send-store.ts');
+    const { DynamoSendRecords } = await import('#lib/adapters/dynamo/sends/send-records.ts');
+    const { DynamoBlockLedger } = await import('#lib/adapters/dynamo/sends/block-ledger.ts');
     const { messageReference } = await import('#lib/domain/delivery.ts');
-    const sends = new DynamoSendStore(table);
+    const sends = new DynamoSendRecords(table);
+    const blocks = new DynamoBlockLedger(table);
     const sendId = `cost-${Date.now()}`;
     await sends.begin({
       send_id: sendId,
@@ -126,8 +130,8 @@ describe('the cost of applying a notification (decisions §13)', () => {
     });
     const block = { first: 0, size: 1, sendable: 1 };
     const lease = { holder: 'h', untilMs: Date.now() + 60_000 };
-    await sends.claimBlock(sendId, block, lease, Date.now());
-    await sends.settleBlock(sendId, block, [{ kind: 'sent', message_id: 'wamid.cost' }], lease);
+    await blocks.claimBlock(sendId, block, lease, Date.now());
+    await blocks.settleBlock(sendId, block, [{ kind: 'sent', message_id: 'wamid.cost' }], lease);
     const read: MetaNotification = {
       kind: 'message_status',
       message_id: 'wamid.cost',

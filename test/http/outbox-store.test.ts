@@ -2,7 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
-import { DynamoTemplateRecordStore } from '#lib/adapters/dynamo/template-store.ts';
+import { DynamoTemplateRecords } from '#lib/adapters/dynamo/template-records.ts';
 import type { ServiceEvent } from '#lib/domain/events.ts';
 import { useStackTable } from '../support/seed.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
@@ -46,7 +46,7 @@ describe('the DynamoDB outbox', () => {
     useStackTable();
     const at = '2998-01-01T00:00:00.000Z';
     const written = events(30, at);
-    await new DynamoTemplateRecordStore(table).register([], written);
+    await new DynamoTemplateRecords(table).register([], written);
     const throttled = instrumented(2);
     // Act
     await new DynamoOutboxStore(throttled.table).remove(written.map((e) => e.id));
@@ -60,7 +60,7 @@ describe('the DynamoDB outbox', () => {
   it('reads one page to relay 100 events, not the whole backlog', async () => {
     useStackTable();
     const at = '2997-01-01T00:00:00.000Z';
-    await new DynamoTemplateRecordStore(table).register([], events(150, at));
+    await new DynamoTemplateRecords(table).register([], events(150, at));
     const counted = instrumented(0);
     const pending = await new DynamoOutboxStore(counted.table).pending('2997-01-01T00:00:01.000Z', 100);
     expect(pending).toHaveLength(100);

@@ -37,7 +37,7 @@ beforeAll(async () => {
 
 async function sync(leaseId: string) {
   const { DynamoDirectoryStore } = await import('#lib/adapters/dynamo/directory-store.ts');
-  const { DynamoTemplateRecordStore } = await import('#lib/adapters/dynamo/template-store.ts');
+  const { DynamoTemplateRecords } = await import('#lib/adapters/dynamo/template-records.ts');
   const { DynamoSyncLeaseStore } = await import('#lib/adapters/dynamo/lease-store.ts');
   const { DynamoOutboxStore } = await import('#lib/adapters/dynamo/outbox-store.ts');
   const { GraphClient } = await import('#lib/adapters/graph/graph-client.ts');
@@ -55,7 +55,7 @@ async function sync(leaseId: string) {
   const counts = await runSync(
     {
       directory: new DynamoDirectoryStore(table),
-      records: new DynamoTemplateRecordStore(table),
+      records: new DynamoTemplateRecords(table),
       leases,
       outbox: new DynamoOutboxStore(table),
       publisher: { publish: async () => undefined },

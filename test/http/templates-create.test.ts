@@ -70,9 +70,9 @@ describe('POST /v1/templates/{did}: success', () => {
       channel_campaigns: [],
     });
     expect(entry.meta_template).toMatchObject({ id: response.body.id, name, status: 'PENDING', category: 'UTILITY' });
-    const { DynamoTemplateRecordStore } = await import('#lib/adapters/dynamo/template-store.ts');
+    const { DynamoTemplateRecords } = await import('#lib/adapters/dynamo/template-records.ts');
     useStackTable();
-    const record = await new DynamoTemplateRecordStore(table).get(entry.id);
+    const record = await new DynamoTemplateRecords(table).get(entry.id);
     expect(record).toMatchObject({ createdBy: 'gina', headerType: 'TEXT', syncMeta: { source: 'create' }, isDirectMessage: false });
     const events = await eventually(
       () => routedCreations(response.body.id),

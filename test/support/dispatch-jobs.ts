@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { SendRecord } from '#lib/domain/ports/sending.ts';
-import type { DispatchJob, JobRecipient } from '#lib/domain/sending/job.ts';
+import type { DispatchJob, JobRecipient } from '#lib/domain/dispatch-job.ts';
 import type { MetaTemplate } from '#lib/domain/template-record.ts';
 
 /** The demo fixture's templates (fixtures/demo.json), as the dispatcher's unit tests send them. */

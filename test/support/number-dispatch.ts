@@ -1,13 +1,13 @@
 import { type DispatchDeps, type DispatchResult, dispatchJob } from '#lib/domain/sending/dispatcher.ts';
 import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
-import type { DispatchJob } from '#lib/domain/sending/job.ts';
+import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
 import { silentLog } from '#lib/domain/log.ts';
 import type { MessageAnswer } from '#lib/domain/ports/upstream.ts';
 import type { SendRecord } from '#lib/domain/ports/sending.ts';
 import { demoTemplate, jobOf, recipient, templateOf } from './dispatch-jobs.ts';
 import { EventClock, type TaskClock } from './event-clock.ts';
 import { MemoryPacer } from './memory/pacer.ts';
-import { MemorySendStore } from './memory/send-store.ts';
+import { memorySends } from './memory/sends.ts';
 import { MemoryThroughputStore } from './memory/throughput-store.ts';
 
 /**
@@ -78,7 +78,7 @@ export async function dispatchOnOneNumber(plan: NumberPlan) {
   const start = clock.now();
   for (const stall of plan.stalls) clock.stallAt(start + stall.at, stall.ms);
   const random = randomFrom(plan.seed);
-  const store = new MemorySendStore();
+  const store = memorySends();
   const pacer = new MemoryPacer();
   const launches: Launch[] = [];
   const invocations: Invocation[] = [];
@@ -91,7 +91,8 @@ export async function dispatchOnOneNumber(plan: NumberPlan) {
     catalogOf: async () => 'catalog-1',
     throughputOf: async () => 'STANDARD' as const,
   };
-  const sends = slowed(store, clock, () => random() * plan.storeMs);
+  const sends = slowed(store.sends, clock, () => random() * plan.storeMs);
+  const blocks = slowed(store.blocks, clock, () => random() * plan.storeMs);
   const pacing = slowed(pacer, clock, () => random() * plan.storeMs);
   const jobs: DispatchJob[] = [];
   const total = plan.jobs.reduce((sum, n) => sum + n, 0);
@@ -109,8 +110,8 @@ export async function dispatchOnOneNumber(plan: NumberPlan) {
       jobs: plan.oneSend ? plan.jobs.length : 1,
     };
     if (!plan.oneSend || i === 0) {
-      await store.begin(record);
-      await store.settle(record, 'queued');
+      await store.sends.begin(record);
+      await store.sends.settle(record, 'queued');
     }
     const part = plan.oneSend ? { job: i + 1, jobs: plan.jobs.length, first_index: firstIndex, total_contacts: total } : {};
     jobs.push(
@@ -131,6 +132,7 @@ export async function dispatchOnOneNumber(plan: NumberPlan) {
       const deadline = began + 50_000;
       const deps: DispatchDeps = {
         sends,
+        blocks,
         pacer: pacing,
         levels,
         upstream,
@@ -149,5 +151,5 @@ export async function dispatchOnOneNumber(plan: NumberPlan) {
     throw new Error(`job ${index} never finished`);
   };
   await clock.run(Promise.all(jobs.map((job, i) => runToEnd(job, i))));
-  return { start, launches, invocations, pacer, store };
+  return { start, launches, invocations, pacer, store: store.sends };
 }

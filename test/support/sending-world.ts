@@ -1,5 +1,5 @@
 import { type DispatchDeps, type JobRun, takeJob } from '#lib/domain/sending/run.ts';
-import type { DispatchJob } from '#lib/domain/sending/job.ts';
+import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
 import { silentLog } from '#lib/domain/log.ts';
 import type { ThroughputLevel } from '#lib/domain/ports/pacing.ts';
 import type { MessageUpstream } from '#lib/domain/ports/upstream.ts';
@@ -7,7 +7,7 @@ import type { SendRecord } from '#lib/domain/ports/sending.ts';
 import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
 import { recipient, sendOfJobs } from './dispatch-jobs.ts';
 import { MemoryPacer } from './memory/pacer.ts';
-import { MemorySendStore } from './memory/send-store.ts';
+import { memorySends } from './memory/sends.ts';
 import { MemoryThroughputStore } from './memory/throughput-store.ts';
 
 /**
@@ -22,7 +22,7 @@ export async function sendingWorld(total: number, options: { status?: SendRecord
       now += Math.max(0, ms);
     },
   };
-  const sends = new MemorySendStore();
+  const { sends, blocks, sendTable } = memorySends();
   const send = sendOfJobs(total, now);
   await sends.begin(send);
   if (options.status !== 'queuing') await sends.settle(send, options.status === 'abandoned' ? 'abandoned' : 'queued');
@@ -41,6 +41,7 @@ export async function sendingWorld(total: number, options: { status?: SendRecord
   };
   const deps: DispatchDeps = {
     sends,
+    blocks,
     pacer: new MemoryPacer(),
     levels: new MemoryThroughputStore(),
     upstream,
@@ -51,7 +52,7 @@ export async function sendingWorld(total: number, options: { status?: SendRecord
     remainingMs: () => 300_000,
     random: () => 0.5,
   };
-  return { deps, sends, clock, calls, status: async () => (await sends.get('send-1'))! };
+  return { deps, sends, blocks, sendTable, clock, calls, status: async () => (await sends.get('send-1'))! };
 }
 
 /** `count` recipients with distinct numbers. */

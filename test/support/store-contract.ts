@@ -2,14 +2,24 @@ import { NO_COUNTS } from '#lib/domain/send-status.ts';
 import { describe, expect, it } from 'vitest';
 import type { ServiceEvent } from '#lib/domain/events.ts';
 import { type DeliveryReport, deliveryChange } from '#lib/domain/delivery.ts';
-import { AssignmentConflict, ChangeTooLarge, type TemplateRecordStore } from '#lib/domain/ports/templates.ts';
+import {
+  AssignmentConflict,
+  ChangeTooLarge,
+  type TemplateAssignments,
+  type TemplateListing,
+  type TemplateRecords,
+} from '#lib/domain/ports/templates.ts';
 import {
   type ClaimLease,
   type DeliveryUpdate,
   LOST_OUTCOME,
   type PositionOutcome,
   type SendRecord,
-  type SendStore,
+  type BlockLedger,
+  type DeliveryStatuses,
+  type HeldJobs,
+  type RecipientLists,
+  type SendRecords,
 } from '#lib/domain/ports/sending.ts';
 import type { DeliveryLog } from '#lib/domain/ports/delivery.ts';
 import type { Pacer } from '#lib/domain/ports/pacing.ts';
@@ -50,44 +60,56 @@ const withPair = (channelId: number, campaignId: number, campaignName: string) =
   campaign: { campaign_id: campaignId, campaign_name: campaignName },
 });
 
-async function readFor(store: TemplateRecordStore, templateId: string, clientId = 7) {
-  const { version, records } = await store.readAssignments('contract-waba', templateId, clientId);
+/** The template ports, each its own adapter on one store, named as the use cases' deps name them. */
+export interface TemplateParts {
+  records: TemplateRecords;
+  listing: TemplateListing;
+  assignments: TemplateAssignments;
+}
+
+async function readFor(store: TemplateParts, templateId: string, clientId = 7) {
+  const { version, records } = await store.assignments.readAssignments('contract-waba', templateId, clientId);
   return { of: { wabaId: 'contract-waba', templateId, clientId, version }, current: records };
 }
 
-export function templateRecordStoreContract(name: string, makeStore: () => TemplateRecordStore | Promise<TemplateRecordStore>) {
+export function templateRecordStoreContract(name: string, makeStore: () => TemplateParts | Promise<TemplateParts>) {
   describe(`${name}: the template record store contract`, () => {
     it('registers a pair once: a second registration of the same pair is an AssignmentConflict', async () => {
       const store = await makeStore();
       const template = unique();
-      await store.register([record(template, 7, [1, 2])], []);
-      await expect(store.register([record(template, 7, [1, 2])], [])).rejects.toBeInstanceOf(AssignmentConflict);
-      expect(await store.listForTemplate('contract-waba', template, 7)).toHaveLength(1);
+      await store.records.register([record(template, 7, [1, 2])], []);
+      await expect(store.records.register([record(template, 7, [1, 2])], [])).rejects.toBeInstanceOf(AssignmentConflict);
+      expect(await store.records.listForTemplate('contract-waba', template, 7)).toHaveLength(1);
     });
 
     it('refuses a change whose record changed since it was read, and writes none of it', async () => {
       const store = await makeStore();
       const template = unique();
       const held = record(template, 7, [1, 2]);
-      await store.register([held], []);
-      await store.setActive([{ record: held, to: true }], new Date(Date.now() + 1000).toISOString());
+      await store.records.register([held], []);
+      await store.assignments.setActive([{ record: held, to: true }], new Date(Date.now() + 1000).toISOString());
       const added = record(template, 7, [3, 4]);
-      const stale = store.applyAssignments({ ...(await readFor(store, template)), create: [added], update: [], remove: [held] });
+      const stale = store.assignments.applyAssignments({
+        ...(await readFor(store, template)),
+        create: [added],
+        update: [],
+        remove: [held],
+      });
       await expect(stale).rejects.toBeInstanceOf(AssignmentConflict);
-      expect((await store.listForTemplate('contract-waba', template, 7)).map((r) => r.id)).toEqual([held.id]);
+      expect((await store.records.listForTemplate('contract-waba', template, 7)).map((r) => r.id)).toEqual([held.id]);
     });
 
     it('lets exactly one of two concurrent changes claim the same pair', async () => {
       const store = await makeStore();
       const template = unique();
-      await store.register([record(template, 7, [1, 2])], []);
+      await store.records.register([record(template, 7, [1, 2])], []);
       const seen = await readFor(store, template);
       const outcomes = await Promise.allSettled([
-        store.applyAssignments({ ...seen, create: [record(template, 7, [5, 6])], update: [], remove: [] }),
-        store.applyAssignments({ ...seen, create: [record(template, 7, [5, 6])], update: [], remove: [] }),
+        store.assignments.applyAssignments({ ...seen, create: [record(template, 7, [5, 6])], update: [], remove: [] }),
+        store.assignments.applyAssignments({ ...seen, create: [record(template, 7, [5, 6])], update: [], remove: [] }),
       ]);
       expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
-      expect(await store.listForTemplate('contract-waba', template, 7)).toHaveLength(2);
+      expect(await store.records.listForTemplate('contract-waba', template, 7)).toHaveLength(2);
     });
 
     it('writes two changes read at the same version only once, even when they touch different records', async () => {
@@ -96,16 +118,16 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       const template = unique();
       const a = record(template, 7, [1, 2]);
       const b = record(template, 7, [3, 4]);
-      await store.register([a, b], []);
+      await store.records.register([a, b], []);
       const seen = await readFor(store, template);
       // Act
       const outcomes = await Promise.allSettled([
-        store.applyAssignments({ ...seen, create: [], update: [], remove: [a] }),
-        store.applyAssignments({ ...seen, create: [], update: [], remove: [b] }),
+        store.assignments.applyAssignments({ ...seen, create: [], update: [], remove: [a] }),
+        store.assignments.applyAssignments({ ...seen, create: [], update: [], remove: [b] }),
       ]);
       // Assess: the loser wrote nothing, so the client still holds a record of the template
       expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
-      const after = await store.readAssignments('contract-waba', template, 7);
+      const after = await store.assignments.readAssignments('contract-waba', template, 7);
       expect(after.records).toHaveLength(1);
       expect(after.version).toBe(seen.of.version + 1);
     });
@@ -114,21 +136,21 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       const store = await makeStore();
       const template = unique();
       const held = record(template, 7, [1, 2]);
-      await store.register([held], []);
-      const read = await store.readAssignments('contract-waba', template, 7);
+      await store.records.register([held], []);
+      const read = await store.assignments.readAssignments('contract-waba', template, 7);
       expect(read.records.map((r) => r.id)).toEqual([held.id]);
       expect(read.version).toBeGreaterThan(0);
-      await expect(store.register([record(template, 7, [9, 9])], [])).rejects.toBeInstanceOf(AssignmentConflict);
+      await expect(store.records.register([record(template, 7, [9, 9])], [])).rejects.toBeInstanceOf(AssignmentConflict);
     });
 
     it('flips active only from the value read', async () => {
       const store = await makeStore();
       const held = record(unique(), 7, [1, 2]);
-      await store.register([held], []);
+      await store.records.register([held], []);
       const now = new Date().toISOString();
-      expect(await store.setActive([{ record: held, to: true }], now)).toEqual(['written']);
-      expect(await store.setActive([{ record: held, to: true }], now)).toEqual(['changed_meanwhile']);
-      expect(await store.setActive([{ record: { ...held, id: newRecordId() }, to: true }], now)).toEqual(['missing']);
+      expect(await store.assignments.setActive([{ record: held, to: true }], now)).toEqual(['written']);
+      expect(await store.assignments.setActive([{ record: held, to: true }], now)).toEqual(['changed_meanwhile']);
+      expect(await store.assignments.setActive([{ record: { ...held, id: newRecordId() }, to: true }], now)).toEqual(['missing']);
     });
 
     it('refuses, whole, a change larger than one atomic write', async () => {
@@ -136,9 +158,9 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       const template = unique();
       const many = Array.from({ length: 60 }, (_, i) => record(template, 7, [100 + i, 1]));
       await expect(
-        store.applyAssignments({ ...(await readFor(store, template)), create: many, update: [], remove: [] }),
+        store.assignments.applyAssignments({ ...(await readFor(store, template)), create: many, update: [], remove: [] }),
       ).rejects.toBeInstanceOf(ChangeTooLarge);
-      expect(await store.listForTemplate('contract-waba', template, 7)).toEqual([]);
+      expect(await store.records.listForTemplate('contract-waba', template, 7)).toEqual([]);
     });
 
     it('keeps each (client, template) listing entry exact through every kind of change', async () => {
@@ -153,10 +175,10 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       const a3 = { ...named(t[0], 'alpha'), ...withPair(5, 6, 'north') };
       const b = named(t[1], 'bravo');
       const c = named(t[2], 'charlie', { meta_template: { ...record(t[2], client).meta_template, name: 'charlie', status: 'PENDING' } });
-      await store.register([a1, a2, a3], []);
-      await store.register([b], []);
-      await store.register([c], []);
-      const page = (criteria: ListingCriteria) => store.listingPage(client, criteria, { offset: 0, size: 20 });
+      await store.records.register([a1, a2, a3], []);
+      await store.records.register([b], []);
+      await store.records.register([c], []);
+      const page = (criteria: ListingCriteria) => store.listing.listingPage(client, criteria, { offset: 0, size: 20 });
       const names = async (criteria: ListingCriteria) => (await page(criteria)).entries.map((e) => e.facets.name);
       // Act + Assess: each filter, then each kind of change
       expect(await page({ deleted: false })).toMatchObject({ total: 3 });
@@ -169,18 +191,18 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       expect(await names({ deleted: false, templateId: t[2] })).toEqual(['charlie']);
       expect(await names({ deleted: false, search: 'ra', states: ['APPROVED'] })).toEqual(['bravo']);
       expect(await page({ deleted: false, active: true })).toMatchObject({ total: 0 });
-      await store.setActive([{ record: a2, to: true }], new Date().toISOString());
+      await store.assignments.setActive([{ record: a2, to: true }], new Date().toISOString());
       expect(await names({ deleted: false, active: true })).toEqual(['alpha']);
       expect(await names({ deleted: false, active: false })).toEqual(['bravo', 'charlie']);
-      await store.replaceMetaTemplate([c], { ...c.meta_template, status: 'APPROVED' }, 'sync', new Date().toISOString());
+      await store.records.replaceMetaTemplate([c], { ...c.meta_template, status: 'APPROVED' }, 'sync', new Date().toISOString());
       expect(await names({ deleted: false, states: ['APPROVED'] })).toEqual(['alpha', 'bravo', 'charlie']);
-      await store.markDeleted([b], true, new Date().toISOString());
+      await store.records.markDeleted([b], true, new Date().toISOString());
       expect(await page({ deleted: false })).toMatchObject({ total: 2 });
       expect(await page({ deleted: true })).toMatchObject({ total: 1 });
       expect(await names({ deleted: true, campaignName: 'Unassigned' })).toEqual(['bravo']);
       expect(await names({ deleted: false, campaignName: 'Unassigned' })).toEqual(['charlie']);
-      const { records, version } = await store.readAssignments('contract-waba', t[0], client);
-      await store.applyAssignments({
+      const { records, version } = await store.assignments.readAssignments('contract-waba', t[0], client);
+      await store.assignments.applyAssignments({
         of: { wabaId: 'contract-waba', templateId: t[0], clientId: client, version },
         current: records,
         create: [],
@@ -191,9 +213,9 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       expect(await names({ deleted: false, active: true })).toEqual([]);
       // Either north record removed (whichever held the campaign), the other still lists the template under it
       for (const gone of [a1, a3].sort((x, y) => (x.id < y.id ? -1 : 1)).slice(0, 1)) {
-        const held = await store.readAssignments('contract-waba', t[0], client);
+        const held = await store.assignments.readAssignments('contract-waba', t[0], client);
         const current = held.records.find((r) => r.id === gone.id)!;
-        await store.applyAssignments({
+        await store.assignments.applyAssignments({
           of: { wabaId: 'contract-waba', templateId: t[0], clientId: client, version: held.version },
           current: held.records,
           create: [],
@@ -202,10 +224,10 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
         });
       }
       expect(await names({ deleted: false, campaignName: 'north' })).toEqual(['alpha']);
-      expect(await store.listingPage(client, { deleted: false }, { offset: 1, size: 1 })).toMatchObject({ total: 2 });
-      expect((await store.listingPage(client, { deleted: false }, { offset: 1, size: 1 })).entries.map((e) => e.facets.name)).toEqual([
-        'charlie',
-      ]);
+      expect(await store.listing.listingPage(client, { deleted: false }, { offset: 1, size: 1 })).toMatchObject({ total: 2 });
+      expect(
+        (await store.listing.listingPage(client, { deleted: false }, { offset: 1, size: 1 })).entries.map((e) => e.facets.name),
+      ).toEqual(['charlie']);
     });
 
     it('changes more records of one template than one transaction holds, and keeps their entry whole', async () => {
@@ -214,11 +236,11 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       const client = Number(unique().slice(-9));
       const template = unique();
       const first = record(template, client, [1, 1]);
-      await store.register([first], []);
+      await store.records.register([first], []);
       for (let part = 0; part < 3; part++) {
         const created = Array.from({ length: part === 0 ? 39 : 40 }, (_, i) => record(template, client, [1000 + part * 100 + i, 1]));
-        const { records, version } = await store.readAssignments('contract-waba', template, client);
-        await store.applyAssignments({
+        const { records, version } = await store.assignments.readAssignments('contract-waba', template, client);
+        await store.assignments.applyAssignments({
           of: { wabaId: 'contract-waba', templateId: template, clientId: client, version },
           current: records,
           create: created,
@@ -226,18 +248,18 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
           remove: [],
         });
       }
-      const { records } = await store.readAssignments('contract-waba', template, client);
+      const { records } = await store.assignments.readAssignments('contract-waba', template, client);
       expect(records).toHaveLength(120);
       // Act
-      await store.replaceMetaTemplate(records, { ...first.meta_template, status: 'PAUSED' }, 'sync', new Date().toISOString());
-      await store.markDeleted(records, true, new Date().toISOString());
+      await store.records.replaceMetaTemplate(records, { ...first.meta_template, status: 'PAUSED' }, 'sync', new Date().toISOString());
+      await store.records.markDeleted(records, true, new Date().toISOString());
       // Assess
-      const after = await store.readAssignments('contract-waba', template, client);
+      const after = await store.assignments.readAssignments('contract-waba', template, client);
       expect(after.records.every((r) => r.deleted === true && r.meta_template.status === 'PAUSED')).toBe(true);
-      const deleted = await store.listingPage(client, { deleted: true }, { offset: 0, size: 20 });
+      const deleted = await store.listing.listingPage(client, { deleted: true }, { offset: 0, size: 20 });
       expect(deleted.total).toBe(1);
       expect(deleted.entries[0].facets.status).toBe('PAUSED');
-      expect((await store.listingPage(client, { deleted: false }, { offset: 0, size: 20 })).total).toBe(0);
+      expect((await store.listing.listingPage(client, { deleted: false }, { offset: 0, size: 20 })).total).toBe(0);
     });
 
     it('revises every record of a (client, template) larger than one transaction, deciding once, with one event', async () => {
@@ -246,11 +268,11 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
       const client = Number(unique().slice(-9));
       const template = unique();
       const first = record(template, client, [1, 1]);
-      await store.register([first], []);
+      await store.records.register([first], []);
       for (let part = 0; part < 3; part++) {
         const created = Array.from({ length: 33 }, (_, i) => record(template, client, [2000 + part * 100 + i, 1]));
-        const { records, version } = await store.readAssignments('contract-waba', template, client);
-        await store.applyAssignments({
+        const { records, version } = await store.assignments.readAssignments('contract-waba', template, client);
+        await store.assignments.applyAssignments({
           of: { wabaId: 'contract-waba', templateId: template, clientId: client, version },
           current: records,
           create: created,
@@ -267,7 +289,7 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
         data: first,
       };
       // Act: a revision that applies only while no record is PAUSED yet (as a notification's does)
-      const result = await store.reviseTemplate(
+      const result = await store.records.reviseTemplate(
         { wabaId: 'contract-waba', templateId: template, clientId: client },
         (held) => {
           if (held.some((r) => r.meta_template.status === 'PAUSED')) return null;
@@ -278,7 +300,7 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
         'webhook',
       );
       // Assess
-      const after = await store.readAssignments('contract-waba', template, client);
+      const after = await store.assignments.readAssignments('contract-waba', template, client);
       expect(after.records).toHaveLength(100);
       expect(after.records.every((r) => r.meta_template.status === 'PAUSED' && r.notified_at?.template_status === 1)).toBe(true);
       expect(result).toEqual({ revised: true, events: [event] });
@@ -288,10 +310,10 @@ export function templateRecordStoreContract(name: string, makeStore: () => Templ
     it('keeps the header type with the components when they are replaced', async () => {
       const store = await makeStore();
       const held = record(unique(), 7, [1, 2], { headerType: 'NONE' });
-      await store.register([held], []);
+      await store.records.register([held], []);
       const meta = { ...held.meta_template, components: [{ type: 'HEADER', format: 'IMAGE' }] };
-      await store.replaceMetaTemplate([held], meta, 'edit', new Date().toISOString());
-      expect(await store.get(held.id)).toMatchObject({ headerType: 'IMAGE', syncMeta: { source: 'edit' } });
+      await store.records.replaceMetaTemplate([held], meta, 'edit', new Date().toISOString());
+      expect(await store.records.get(held.id)).toMatchObject({ headerType: 'IMAGE', syncMeta: { source: 'edit' } });
     });
   });
 }
@@ -406,9 +428,18 @@ export function deliveryLogContract(name: string, makeLog: () => DeliveryLog | P
  * The sends (decisions §12, §19): a block is claimed once and settled once, a lost block's recipients count
  * `outcome_unknown`, and status reports count each fact once, also when two batches carry the same report.
  */
-export function sendStoreContract(name: string, makeStore: () => SendStore | Promise<SendStore>) {
+/** The sends' ports, each its own adapter on one store, named as the use cases' deps name them. */
+export interface SendParts {
+  sends: SendRecords;
+  blocks: BlockLedger;
+  recipientLists: RecipientLists;
+  heldJobs: HeldJobs;
+  deliveryStatuses: DeliveryStatuses;
+}
+
+export function sendStoreContract(name: string, makeStore: () => SendParts | Promise<SendParts>) {
   describe(`${name}: the send store contract`, () => {
-    const begun = async (store: SendStore, total: number, repeats = 0) => {
+    const begun = async (store: SendParts, total: number, repeats = 0) => {
       const send: SendRecord = {
         send_id: `contract-${unique()}`,
         client_id: 7,
@@ -420,8 +451,8 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
         jobs: 1,
         counts: { ...NO_COUNTS, duplicates_removed: repeats },
       };
-      await store.begin(send);
-      await store.settle(send, 'queued');
+      await store.sends.begin(send);
+      await store.sends.settle(send, 'queued');
       return send.send_id;
     };
     const lease = (holder: string, untilMs = Date.now() + 60_000): ClaimLease => ({ holder, untilMs });
@@ -439,23 +470,23 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
       const sendId = await begun(store, 3, 1);
       const block = { first: 0, size: 3, sendable: 2 };
       // Act
-      const first = await store.claimBlock(sendId, block, lease('a'), Date.now());
-      const other = await store.claimBlock(sendId, block, lease('b'), Date.now());
-      await store.settleBlock(
+      const first = await store.blocks.claimBlock(sendId, block, lease('a'), Date.now());
+      const other = await store.blocks.claimBlock(sendId, block, lease('b'), Date.now());
+      await store.blocks.settleBlock(
         sendId,
         block,
         [sent('m0'), { kind: 'duplicate', of: 0 }, { kind: 'failed', code: '131026', title: 'x' }],
         lease('a', 0),
       );
-      const wrongLease = (await store.get(sendId))?.counts;
+      const wrongLease = (await store.sends.get(sendId))?.counts;
       const own = lease('a');
-      const again = await store.claimBlock(sendId, { first: 3, size: 1, sendable: 1 }, own, Date.now());
-      await store.settleBlock(sendId, { first: 3, size: 1, sendable: 1 }, [sent('m3')], own);
-      const afterSettle = await store.claimBlock(sendId, { first: 3, size: 1, sendable: 1 }, lease('c'), Date.now());
+      const again = await store.blocks.claimBlock(sendId, { first: 3, size: 1, sendable: 1 }, own, Date.now());
+      await store.blocks.settleBlock(sendId, { first: 3, size: 1, sendable: 1 }, [sent('m3')], own);
+      const afterSettle = await store.blocks.claimBlock(sendId, { first: 3, size: 1, sendable: 1 }, lease('c'), Date.now());
       // Assess: a settlement under another lease than the claim's changes nothing; the repeat counted at acceptance
       expect([first, other, again, afterSettle]).toEqual([{ claimed: new Map() }, 'busy', { claimed: new Map() }, 'done']);
       expect(wrongLease).toMatchObject({ sent: 0, failed: 0, duplicates_removed: 1 });
-      expect((await store.get(sendId))?.counts).toMatchObject({ sent: 1, failed: 0, duplicates_removed: 1 });
+      expect((await store.sends.get(sendId))?.counts).toMatchObject({ sent: 1, failed: 0, duplicates_removed: 1 });
     });
 
     it('hands a block back only under its own lease, with its answers: the next holder claims it with them', async () => {
@@ -464,18 +495,18 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
       const sendId = await begun(store, 3);
       const block = { first: 0, size: 3, sendable: 3 };
       const own = lease('a');
-      await store.claimBlock(sendId, block, own, Date.now());
+      await store.blocks.claimBlock(sendId, block, own, Date.now());
       // Act: another lease hands nothing back; its own does, with the first answer
-      await store.handBack(sendId, block, lease('b'), new Map([[0, sent('m9')]]));
-      const whileHeld = await store.claimBlock(sendId, block, lease('c'), Date.now());
-      await store.handBack(sendId, block, own, new Map([[0, sent('m0')]]));
-      const afterHandBack = await store.claimBlock(sendId, block, lease('c'), Date.now());
-      const again = await store.claimBlock(sendId, block, lease('d'), Date.now());
+      await store.blocks.handBack(sendId, block, lease('b'), new Map([[0, sent('m9')]]));
+      const whileHeld = await store.blocks.claimBlock(sendId, block, lease('c'), Date.now());
+      await store.blocks.handBack(sendId, block, own, new Map([[0, sent('m0')]]));
+      const afterHandBack = await store.blocks.claimBlock(sendId, block, lease('c'), Date.now());
+      const again = await store.blocks.claimBlock(sendId, block, lease('d'), Date.now());
       // Assess: nothing counted until the block is settled
       expect(whileHeld).toBe('busy');
       expect(afterHandBack).toEqual({ claimed: new Map([[0, sent('m0')]]) });
       expect(again).toBe('busy');
-      expect((await store.get(sendId))?.counts).toMatchObject({ sent: 0, failed: 0 });
+      expect((await store.sends.get(sendId))?.counts).toMatchObject({ sent: 0, failed: 0 });
     });
 
     it('takes over a dead holder’s block with only its launches since its last record unknown, and refuses the dead holder’s late records', async () => {
@@ -484,11 +515,11 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
       const sendId = await begun(store, 4);
       const block = { first: 0, size: 4, sendable: 4 };
       const dead = lease('dead', Date.now() + 1_000);
-      await store.claimBlock(sendId, block, dead, Date.now());
-      expect(await store.recordProgress(sendId, block, dead, { outcomes: new Map([[0, sent('m0')]]), launchedTo: 2 })).toBe(true);
+      await store.blocks.claimBlock(sendId, block, dead, Date.now());
+      expect(await store.blocks.recordProgress(sendId, block, dead, { outcomes: new Map([[0, sent('m0')]]), launchedTo: 2 })).toBe(true);
       // Act: another invocation meets it after the dead holder's lease ran out
-      const taken = await store.claimBlock(sendId, block, lease('b'), Date.now() + 2_000);
-      const late = await store.recordProgress(sendId, block, dead, { outcomes: new Map([[1, sent('m1')]]), launchedTo: 4 });
+      const taken = await store.blocks.claimBlock(sendId, block, lease('b'), Date.now() + 2_000);
+      const late = await store.blocks.recordProgress(sendId, block, dead, { outcomes: new Map([[1, sent('m1')]]), launchedTo: 4 });
       // Assess: offset 1 may have gone (unknown), offsets 2 and 3 were never launched; the dead holder is refused
       expect(taken).toEqual({
         claimed: new Map([
@@ -505,24 +536,24 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
       const sendId = await begun(store, 3, 1);
       const block = { first: 0, size: 3, sendable: 2 };
       const dead = lease('dead', Date.now() - 1);
-      await store.claimBlock(sendId, block, dead, Date.now() - 10_000);
-      await store.recordProgress(sendId, block, dead, { outcomes: new Map([[1, { kind: 'duplicate', of: 0 }]]), launchedTo: 3 });
+      await store.blocks.claimBlock(sendId, block, dead, Date.now() - 10_000);
+      await store.blocks.recordProgress(sendId, block, dead, { outcomes: new Map([[1, { kind: 'duplicate', of: 0 }]]), launchedTo: 3 });
       // Act
       const found = await Promise.all(
-        [lease('b'), lease('c')].map(async (l) => ({ l, claim: await store.claimBlock(sendId, block, l, Date.now()) })),
+        [lease('b'), lease('c')].map(async (l) => ({ l, claim: await store.blocks.claimBlock(sendId, block, l, Date.now()) })),
       );
       const winner = found.find((f) => typeof f.claim !== 'string')!;
       const recorded = (winner.claim as { claimed: ReadonlyMap<number, PositionOutcome> }).claimed;
-      await store.settleBlock(
+      await store.blocks.settleBlock(
         sendId,
         block,
         [0, 1, 2].map((offset) => recorded.get(offset)!),
         winner.l,
       );
-      await store.settleBlock(sendId, block, [sent('m0'), { kind: 'duplicate', of: 0 }, sent('m2')], dead);
+      await store.blocks.settleBlock(sendId, block, [sent('m0'), { kind: 'duplicate', of: 0 }, sent('m2')], dead);
       // Assess: exactly one took it over; the dead holder's late settlement changes nothing
       expect(found.map((f) => (typeof f.claim === 'string' ? f.claim : 'claimed')).sort()).toEqual(['busy', 'claimed']);
-      const send = await store.get(sendId);
+      const send = await store.sends.get(sendId);
       expect(send?.counts).toMatchObject({ sent: 0, failed: 2 });
       expect(send?.errors).toEqual([{ code: 'outcome_unknown', title: expect.any(String), count: 2 }]);
     });
@@ -532,11 +563,11 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
       const store = await makeStore();
       const sendId = await begun(store, 3);
       const own = lease('a');
-      await store.claimBlock(sendId, { first: 0, size: 2, sendable: 2 }, own, Date.now());
-      await store.settleBlock(sendId, { first: 0, size: 2, sendable: 2 }, [sent('m0'), sent('m1')], own);
-      await store.claimBlock(sendId, { first: 2, size: 1, sendable: 1 }, own, Date.now());
+      await store.blocks.claimBlock(sendId, { first: 0, size: 2, sendable: 2 }, own, Date.now());
+      await store.blocks.settleBlock(sendId, { first: 0, size: 2, sendable: 2 }, [sent('m0'), sent('m1')], own);
+      await store.blocks.claimBlock(sendId, { first: 2, size: 1, sendable: 1 }, own, Date.now());
       // Act
-      const batch = await store.applyDeliveries(sendId, [
+      const batch = await store.deliveryStatuses.applyDeliveries(sendId, [
         report(0, 0, 'm0', 'delivered'),
         report(0, 0, 'm0', 'read'),
         report(0, 0, 'm0', 'read'),
@@ -544,13 +575,13 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
         report(2, 2, 'm2', 'delivered'),
       ]);
       const twice = await Promise.all([
-        store.applyDeliveries(sendId, [report(0, 1, 'm1', 'read')]),
-        store.applyDeliveries(sendId, [report(0, 1, 'm1', 'read')]),
+        store.deliveryStatuses.applyDeliveries(sendId, [report(0, 1, 'm1', 'read')]),
+        store.deliveryStatuses.applyDeliveries(sendId, [report(0, 1, 'm1', 'read')]),
       ]);
       // Assess
       expect(batch).toEqual(['applied', 'applied', 'unchanged', 'unknown', 'unsettled']);
       expect(twice.flat().sort()).toEqual(['applied', 'unchanged']);
-      expect((await store.get(sendId))?.counts).toMatchObject({ sent: 2, delivered: 2, read: 2, failed: 0 });
+      expect((await store.sends.get(sendId))?.counts).toMatchObject({ sent: 2, delivered: 2, read: 2, failed: 0 });
     });
 
     it('keeps each recipient with its outcome and latest delivery state, and a whole job’s outcome for its blocks', async () => {
@@ -558,7 +589,7 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
       const store = await makeStore();
       const sendId = await begun(store, 4, 1);
       const at = new Date().toISOString();
-      await store.recordRecipients(
+      await store.recipientLists.recordRecipients(
         sendId,
         [
           { ref: { first: 0, size: 3, job: 1 }, to: ['+1 555', '1555', '1556'], repeats: [undefined, 0, undefined] },
@@ -566,19 +597,19 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
         ],
         at,
       );
-      const pending = await store.recipients(sendId, [{ first: 0, size: 3, job: 1 }]);
+      const pending = await store.recipientLists.recipients(sendId, [{ first: 0, size: 3, job: 1 }]);
       const own = lease('a');
-      await store.claimBlock(sendId, { first: 0, size: 3, sendable: 2 }, own, Date.now());
-      await store.settleBlock(
+      await store.blocks.claimBlock(sendId, { first: 0, size: 3, sendable: 2 }, own, Date.now());
+      await store.blocks.settleBlock(
         sendId,
         { first: 0, size: 3, sendable: 2 },
         [sent('m0'), { kind: 'duplicate', of: 0 }, { kind: 'failed', code: '131050', title: 'Stopped marketing' }],
         own,
       );
-      await store.settleJob(sendId, 2, 1, { kind: 'cancelled' });
+      await store.blocks.settleJob(sendId, 2, 1, { kind: 'cancelled' });
       // Act
-      await store.applyDeliveries(sendId, [report(0, 0, 'm0', 'read')]);
-      const stored = await store.recipients(sendId, [
+      await store.deliveryStatuses.applyDeliveries(sendId, [report(0, 0, 'm0', 'read')]);
+      const stored = await store.recipientLists.recipients(sendId, [
         { first: 0, size: 3, job: 1 },
         { first: 3, size: 1, job: 2 },
       ]);
@@ -593,7 +624,7 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
       ]);
       expect(stored[0].delivery).toEqual({ delivered: true, read: true });
       expect(stored[2].updated_at >= at).toBe(true);
-      expect((await store.get(sendId))?.counts).toMatchObject({ sent: 1, failed: 1, cancelled: 1, read: 1 });
+      expect((await store.sends.get(sendId))?.counts).toMatchObject({ sent: 1, failed: 1, cancelled: 1, read: 1 });
     });
 
     it('cancels a send once: the first time stays', async () => {
@@ -601,13 +632,13 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
       const store = await makeStore();
       const sendId = await begun(store, 1);
       // Act
-      const before = await store.isCancelled(sendId);
-      await store.cancel(sendId, '2026-11-25T10:00:00.000Z');
-      await store.cancel(sendId, '2026-11-25T11:00:00.000Z');
+      const before = await store.sends.isCancelled(sendId);
+      await store.sends.cancel(sendId, '2026-11-25T10:00:00.000Z');
+      await store.sends.cancel(sendId, '2026-11-25T11:00:00.000Z');
       // Assess
       expect(before).toBe(false);
-      expect(await store.isCancelled(sendId)).toBe(true);
-      expect((await store.get(sendId))?.cancelled_at).toBe('2026-11-25T10:00:00.000Z');
+      expect(await store.sends.isCancelled(sendId)).toBe(true);
+      expect((await store.sends.get(sendId))?.cancelled_at).toBe('2026-11-25T10:00:00.000Z');
     });
 
     it('settles a job whole once, never after it was begun', async () => {
@@ -615,14 +646,14 @@ export function sendStoreContract(name: string, makeStore: () => SendStore | Pro
       const store = await makeStore();
       const sendId = await begun(store, 5);
       // Act
-      const whole = await store.settleJob(sendId, 1, 4, { kind: 'expired' });
-      const again = await store.settleJob(sendId, 1, 4, { kind: 'expired' });
-      await store.beginJob(sendId, 2);
-      const begunJob = await store.settleJob(sendId, 2, 1, { kind: 'expired' });
+      const whole = await store.blocks.settleJob(sendId, 1, 4, { kind: 'expired' });
+      const again = await store.blocks.settleJob(sendId, 1, 4, { kind: 'expired' });
+      await store.blocks.beginJob(sendId, 2);
+      const begunJob = await store.blocks.settleJob(sendId, 2, 1, { kind: 'expired' });
       // Assess
       expect([whole, again, begunJob]).toEqual([true, false, false]);
-      expect(await store.beginJob(sendId, 1)).toBe('settled');
-      expect((await store.get(sendId))?.counts).toMatchObject({ expired: 4 });
+      expect(await store.blocks.beginJob(sendId, 1)).toBe('settled');
+      expect((await store.sends.get(sendId))?.counts).toMatchObject({ expired: 4 });
     });
   });
 }

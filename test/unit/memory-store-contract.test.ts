@@ -20,9 +20,9 @@ import {
 } from '../support/cost-and-consent-contracts.ts';
 import { MemoryDeliveryLog } from '../support/memory/delivery-log.ts';
 import { MemoryPacer } from '../support/memory/pacer.ts';
-import { MemorySendStore } from '../support/memory/send-store.ts';
+import { memorySends } from '../support/memory/sends.ts';
 import { MemorySyncLeaseStore } from '../support/memory/sync-lease-store.ts';
-import { MemoryTemplateRecordStore } from '../support/memory/template-records.ts';
+import { memoryTemplates } from '../support/memory/templates.ts';
 import {
   deliveryLogContract,
   pacerContract,
@@ -31,10 +31,10 @@ import {
   templateRecordStoreContract,
 } from '../support/store-contract.ts';
 
-templateRecordStoreContract('in memory', () => new MemoryTemplateRecordStore());
+templateRecordStoreContract('in memory', () => memoryTemplates());
 syncLeaseStoreContract('in memory', () => new MemorySyncLeaseStore());
 deliveryLogContract('in memory', () => new MemoryDeliveryLog());
-sendStoreContract('in memory', () => new MemorySendStore());
+sendStoreContract('in memory', () => memorySends());
 pacerContract('in memory', () => new MemoryPacer());
 budgetStoreContract('in memory', () => new MemoryBudgetStore());
 suppressionStoreContract('in memory', () => new MemorySuppressionStore());

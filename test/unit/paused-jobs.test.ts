@@ -11,7 +11,7 @@ import { jobOf, recipient, sendOfJobs } from '../support/dispatch-jobs.ts';
 import { EventClock } from '../support/event-clock.ts';
 import { MemoryPacer } from '../support/memory/pacer.ts';
 import { MemoryJobWaker, MemoryPausedJobs } from '../support/memory/paused-jobs.ts';
-import { MemorySendStore } from '../support/memory/send-store.ts';
+import { memorySends } from '../support/memory/sends.ts';
 import { MemoryTemplatePauses } from '../support/memory/template-pauses.ts';
 import { MemoryThroughputStore } from '../support/memory/throughput-store.ts';
 import { memoryWorld } from '../support/memory/world.ts';
@@ -48,7 +48,7 @@ class OneJobQueue {
 async function resumableWorld(options: { latePausedEvent?: boolean; wakerFails?: boolean } = {}) {
   const clock = new EventClock();
   const metaSecond = () => Math.floor(clock.now() / 1000) * 1000;
-  const sends = new MemorySendStore();
+  const { sends, blocks, sendTable } = memorySends();
   const total = 1_000;
   await sends.begin(sendOfJobs(total, clock.now()));
   await sends.settle(sendOfJobs(total, clock.now()), 'queued');
@@ -95,6 +95,7 @@ async function resumableWorld(options: { latePausedEvent?: boolean; wakerFails?:
   };
   const deps = (n: number) => ({
     sends,
+    blocks,
     pacer: new MemoryPacer(),
     levels: new MemoryThroughputStore(),
     upstream,
@@ -132,7 +133,7 @@ async function resumableWorld(options: { latePausedEvent?: boolean; wakerFails?:
     );
   /** How long after Meta's resume the first message after the pause was accepted. */
   const resumedInMs = () => meta.accepted[PAUSE_AFTER].at - meta.resumedAt;
-  return { run, sends, meta, pauses, job, waker, resumedInMs };
+  return { run, sends, sendTable, meta, pauses, job, waker, resumedInMs };
 }
 
 describe('a paused send wakes on Meta’s resume (decisions §25)', () => {
@@ -147,7 +148,7 @@ describe('a paused send wakes on Meta’s resume (decisions §25)', () => {
     expect(world.meta.accepted).toHaveLength(1_000);
     expect(new Set(world.meta.accepted.map((m) => m.to)).size).toBe(1_000);
     expect(sendStatusOf((await world.sends.get('send-1'))!)).toMatchObject({ status: 'completed', sent: 1_000, failed: 0, pending: 0 });
-    expect(world.sends.events.map((e) => e.type)).toEqual(['send.paused', 'send.resumed']);
+    expect(world.sendTable.events.map((e) => e.type)).toEqual(['send.paused', 'send.resumed']);
   });
 
   it('is not paused again by a PAUSED that arrives after the resume that followed it', async () => {
@@ -161,7 +162,7 @@ describe('a paused send wakes on Meta’s resume (decisions §25)', () => {
     expect(await world.pauses.get(world.job.waba_id, world.job.template.id)).toBeNull();
     expect(world.meta.accepted).toHaveLength(1_000);
     expect(new Set(world.meta.accepted.map((m) => m.to)).size).toBe(1_000);
-    expect(world.sends.events.map((e) => e.type)).toEqual(['send.paused', 'send.resumed']);
+    expect(world.sendTable.events.map((e) => e.type)).toEqual(['send.paused', 'send.resumed']);
   });
 
   it('still goes on at its recheck when the wake fails, every recipient once', async () => {

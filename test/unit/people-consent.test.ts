@@ -181,7 +181,7 @@ describe('the identity map learns from a batch and consent follows the person (d
     // Prepare: summer_promo (MARKETING) approved; 250 recipients, one of whom is known by BSUID to have opted out
     const world = memoryWorld();
     world.emulator.model.findTemplate('9003')!.template.status = 'APPROVED';
-    for (const record of world.records.records.values())
+    for (const record of world.templateTable.records.values())
       if (record.meta_template.id === '9003') record.meta_template = { ...record.meta_template, status: 'APPROVED' };
     const recipients = Array.from({ length: 250 }, (_, i) => `52155${String(i).padStart(8, '0')}`);
     await world.identities.learn(SCOPE, [{ phone: recipients[7], user_id: BSUID, at: AT }]);

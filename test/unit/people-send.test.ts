@@ -12,7 +12,8 @@ import { EMULATOR_TOKEN, GraphEmulator } from '../../local/standins/graph/emulat
 import { DEMO_FIXTURE } from '../support/memory/world.ts';
 import { recipientStatus, recipientsIn } from '#lib/domain/send-recipients.ts';
 import { NO_COUNTS } from '#lib/domain/send-status.ts';
-import { type DispatchJob, markRepeats } from '#lib/domain/sending/job.ts';
+import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
+import { markRepeats } from '#lib/domain/sending/job.ts';
 import { launchOne } from '#lib/domain/sending/launch.ts';
 import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
 import { encode, decode, sentMessageOf, tally } from '#lib/adapters/dynamo/sends/send-items.ts';
@@ -40,7 +41,7 @@ const sendBody = (template: { name: string; language: string }, recipients: Reco
 
 function approvePromo(world: ReturnType<typeof memoryWorld>) {
   world.emulator.model.findTemplate('9003')!.template.status = 'APPROVED';
-  for (const record of world.records.records.values())
+  for (const record of world.templateTable.records.values())
     if (record.meta_template.id === '9003') record.meta_template = { ...record.meta_template, status: 'APPROVED' };
 }
 
@@ -85,7 +86,7 @@ describe('recipients by number, BSUID or both (decisions §28)', () => {
     // Assess
     const [job] = world.queue.sent as unknown as DispatchJob[];
     expect(job.recipients.map((r) => r.duplicate_of)).toEqual([undefined, 0, undefined]);
-    expect(world.sends.sends.get('s-pair')?.counts).toMatchObject({ duplicates_removed: 1 });
+    expect(world.sendTable.sends.get('s-pair')?.counts).toMatchObject({ duplicates_removed: 1 });
     expect(identities.reads).toEqual([3]);
   });
 

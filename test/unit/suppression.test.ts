@@ -10,7 +10,7 @@ import {
 } from '#lib/domain/suppression.ts';
 import { sendTemplate } from '#lib/domain/send.ts';
 import { getSend } from '#lib/domain/send-status.ts';
-import type { DispatchJob } from '#lib/domain/sending/job.ts';
+import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
 import { MemorySuppressionStore } from '../support/memory/suppression-store.ts';
 import { callerOf, memoryWorld } from '../support/memory/world.ts';
 
@@ -100,7 +100,7 @@ describe('a MARKETING send and the list (decisions §25)', () => {
     // Prepare: summer_promo (MARKETING) approved; 2 of 10,000 recipients opted out
     const world = memoryWorld();
     world.emulator.model.findTemplate('9003')!.template.status = 'APPROVED';
-    for (const record of world.records.records.values())
+    for (const record of world.templateTable.records.values())
       if (record.meta_template.id === '9003') record.meta_template = { ...record.meta_template, status: 'APPROVED' };
     const recipients = Array.from({ length: 10_000 }, (_, i) => `5215${String(i).padStart(6, '0')}`);
     await world.suppressions.add(7, { phone: recipients[3], source: 'api', at: AT });
@@ -131,7 +131,7 @@ describe('a MARKETING send and the list (decisions §25)', () => {
     // Prepare: Meta rated summer_promo RED (message_template_quality_update)
     const world = memoryWorld();
     world.emulator.model.findTemplate('9003')!.template.status = 'APPROVED';
-    for (const record of world.records.records.values())
+    for (const record of world.templateTable.records.values())
       if (record.meta_template.id === '9003')
         record.meta_template = { ...record.meta_template, status: 'APPROVED', quality_score: { score: 'RED' } };
     // Act

@@ -2,7 +2,7 @@ import type { DeliveryChange, DeliveryState } from '../delivery.ts';
 import type { SendReservation } from '../pricing/reservation.ts';
 import type { BudgetRelease } from './costs.ts';
 import type { ServiceEvent } from '../events.ts';
-import type { DispatchJob, RecipientParams } from '../sending/job.ts';
+import type { DispatchJob, RecipientParams } from '../dispatch-job.ts';
 
 // A send and its recipients as the dispatcher and the status worker keep them (decisions §12, §19, §23).
 
@@ -206,7 +206,8 @@ export type DeliveryResult = 'applied' | 'unchanged' | 'unknown' | 'unsettled';
  *
  * The store is split along its jobs: the send itself (SendRecords), the dispatcher's claims and outcomes
  * (BlockLedger), the recipients as accepted (RecipientLists), a scheduled send's jobs (HeldJobs) and its
- * messages' delivery statuses (DeliveryStatuses). A use case asks for the parts it uses.
+ * messages' delivery statuses (DeliveryStatuses). Each part has its own adapter, and a use case is given the
+ * parts it uses, each apart: no type joins them again (test/architecture/ports.test.ts).
  */
 export interface SendRecords {
   /** Records the send `queuing`, with the repeats its acceptance removed counted. */
@@ -308,9 +309,6 @@ export interface DeliveryStatuses {
   /** Whose the send is and what it reserved of its client's month (decisions §27), as accepted: never changes. */
   accountOf(sendId: string): Promise<{ client_id: number; reservation?: SendReservation } | undefined>;
 }
-
-/** Every part of the sends' store, as one adapter provides them. */
-export interface SendStore extends SendRecords, BlockLedger, RecipientLists, HeldJobs, DeliveryStatuses {}
 
 /** One-time schedules of sends (decisions §22): at `atIso` the send is released. Scheduling a send twice is once. */
 export interface SendScheduler {

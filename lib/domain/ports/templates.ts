@@ -3,7 +3,8 @@ import type { ServiceEvent } from '../events.ts';
 import type { ListingCriteria, ListingEntry } from '../template-listing.ts';
 import type { MetaTemplate, NotifiedAt, TemplateRecord } from '../template-record.ts';
 
-// Template records, their listing and their assignments (decisions §3, §9, §11).
+// Template records, their listing and their assignments (decisions §3, §9, §11): three ports, each with its own
+// adapter, and a use case is given the ones it uses, each apart (no type joins them again).
 
 /**
  * A client's records of one template, read together with their version: every change of them is conditioned
@@ -124,9 +125,6 @@ export interface TemplateAssignments {
    */
   applyAssignments(change: AssignmentChange): Promise<void>;
 }
-
-/** What the template store implements: its records, their listing and their assignments (one table, one adapter). */
-export type TemplateRecordStore = TemplateRecords & TemplateListing & TemplateAssignments;
 
 export interface TemplateRevision {
   meta: MetaTemplate;

@@ -10,7 +10,10 @@ import type { SendingLimits, ThroughputLevel } from './pacing.ts';
  * this request) from ./errors.ts.
  */
 export interface WabaUpstream {
-  /** The WABA's message template namespace, or undefined when the upstream has none. */
+  /**
+   * The WABA's message template namespace, or undefined when the upstream has none. The template and catalog
+   * ports say it too: a use case of either resolves its provider with it (provider.ts), no port extending another.
+   */
   namespaceOf(wabaId: string): Promise<string | undefined>;
 }
 
@@ -43,7 +46,8 @@ export interface TemplateEdit {
   optimization?: Record<string, unknown>;
 }
 
-export interface TemplateUpstream extends WabaUpstream {
+export interface TemplateUpstream {
+  namespaceOf(wabaId: string): Promise<string | undefined>;
   /** The template of that name and language, or null. */
   findTemplate(wabaId: string, name: string, language: string): Promise<UpstreamTemplate | null>;
   /**
@@ -94,7 +98,8 @@ export interface ProductPage {
   hasNext: boolean;
 }
 
-export interface CatalogUpstream extends WabaUpstream {
+export interface CatalogUpstream {
+  namespaceOf(wabaId: string): Promise<string | undefined>;
   catalogsOf(wabaId: string): Promise<Catalog[]>;
   /** Throws UpstreamRejected when the upstream refuses the cursor or the catalog. */
   productsOf(catalogId: string, page: { limit: number; cursor?: string }): Promise<ProductPage>;

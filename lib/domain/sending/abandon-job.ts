@@ -2,7 +2,8 @@ import { releaseOf, wholeJobRelease } from './release.ts';
 import { blockAt, skippedOutcome } from './claims.ts';
 import { ABANDONED_HELD_RETRY_S, BLOCK } from './tuning.ts';
 import type { DispatchResult } from './run.ts';
-import { type DispatchJob, sendableOf } from './job.ts';
+import type { DispatchJob } from '../dispatch-job.ts';
+import { sendableOf } from './job.ts';
 import type { Log } from '../log.ts';
 import type { ClaimLease, PositionOutcome, RecipientOutcome, BlockLedger, SendRecords } from '../ports/sending.ts';
 
@@ -14,7 +15,8 @@ export const ABANDONED: RecipientOutcome = {
 };
 
 export interface AbandonDeps {
-  sends: SendRecords & BlockLedger;
+  sends: SendRecords;
+  blocks: BlockLedger;
   clock: { now(): number };
   log: Log;
   /** Who settles: the abandoning invocation, so its claims are told apart from a dispatcher's. */
@@ -30,11 +32,11 @@ export interface AbandonDeps {
  * comes back. Nothing is ever sent from here.
  */
 export async function abandonJob(deps: AbandonDeps, job: DispatchJob): Promise<DispatchResult> {
-  const { sends, clock, log } = deps;
+  const { sends, blocks, clock, log } = deps;
   const send = await sends.get(job.send_id);
   if (send?.status !== 'queued') return { outcome: 'dropped', reason: send ? `send ${send.status}` : 'unknown send' };
   const sendable = sendableOf(job);
-  if (await sends.settleJob(job.send_id, job.job, sendable, ABANDONED, wholeJobRelease(job, ABANDONED))) {
+  if (await blocks.settleJob(job.send_id, job.job, sendable, ABANDONED, wholeJobRelease(job, ABANDONED))) {
     log.warn('dispatch job abandoned before it began', { recipients: sendable });
     return { outcome: 'done' };
   }
@@ -43,13 +45,13 @@ export async function abandonJob(deps: AbandonDeps, job: DispatchJob): Promise<D
   let abandoned = 0;
   for (let start = 0; start < job.recipients.length; start += BLOCK) {
     const { block, positions } = blockAt(job, start);
-    const claim = await sends.claimBlock(job.send_id, block, lease, clock.now());
+    const claim = await blocks.claimBlock(job.send_id, block, lease, clock.now());
     if (claim === 'busy') held = true;
     if (typeof claim === 'string') continue;
     // What earlier holders recorded stays (a dead one's launches unknown); the rest is abandoned.
     const outcomes = positions.map((p, offset): PositionOutcome => skippedOutcome(p) ?? claim.claimed.get(offset) ?? ABANDONED);
     const settled = positions.map((p, offset) => ({ position: p.position, outcome: outcomes[offset] }));
-    await sends.settleBlock(job.send_id, block, outcomes, lease, releaseOf(job, settled));
+    await blocks.settleBlock(job.send_id, block, outcomes, lease, releaseOf(job, settled));
     abandoned += outcomes.filter((o) => o === ABANDONED).length;
   }
   log.warn('dispatch job abandoned', { recipients: abandoned, blocks_held_elsewhere: held });

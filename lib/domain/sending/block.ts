@@ -57,7 +57,7 @@ export async function launchBlock(deps: DispatchDeps, run: JobRun, b: SendingBlo
 
 /** Each recipient still to send, at its slot, until the block's sending ends (its `ending`) or the send is cancelled. */
 async function launchEach(deps: DispatchDeps, run: JobRun, b: SendingBlock) {
-  const { clock, settings, sends } = deps;
+  const { clock, settings, blocks } = deps;
   // At most two blocks with launches not yet recorded (this one and the one before, settling): so a crash
   // loses the launches since the last record of two blocks at most (sending/progress.ts), even when a slow
   // retry holds an earlier block open.
@@ -70,7 +70,7 @@ async function launchEach(deps: DispatchDeps, run: JobRun, b: SendingBlock) {
     reserve: (count, spacingMs) => deps.pacer.reserve(phoneNumberIdOf(run), count, spacingMs, clock.now()),
   });
   const progress = new ProgressRecords(b.block.size, (launchedTo) =>
-    sends.recordProgress(run.job.send_id, b.block, b.lease, { outcomes: answered(b), launchedTo }),
+    blocks.recordProgress(run.job.send_id, b.block, b.lease, { outcomes: answered(b), launchedTo }),
   );
   for (const [k, p] of b.toSend.entries()) {
     while (run.running.size >= settings.inFlight) await Promise.race(run.running);
@@ -164,16 +164,16 @@ export const recordWhenAnswered = (deps: DispatchDeps, run: JobRun, b: SendingBl
 
 /** The block settled whole with the send's counts, or handed back with its answers; the run's tally told. */
 async function settle(deps: DispatchDeps, run: JobRun, b: SendingBlock) {
-  const { sends } = deps;
+  const { blocks } = deps;
   const { job } = run;
   if (b.ending === 'taken') return;
   // A position without an outcome (a recipient not sent while the template was paused) keeps the block open.
   const complete = b.mine.every((p) => b.outcomes.has(p.position));
-  if (b.ending === 'hand back' || !complete) await sends.handBack(job.send_id, b.block, b.lease, answered(b));
+  if (b.ending === 'hand back' || !complete) await blocks.handBack(job.send_id, b.block, b.lease, answered(b));
   else {
     const settled = b.mine.map((p) => ({ position: p.position, outcome: b.outcomes.get(p.position) as PositionOutcome }));
     const outcomes = settled.map((p) => p.outcome);
-    await sends.settleBlock(job.send_id, b.block, outcomes, b.lease, releaseOf(job, settled));
+    await blocks.settleBlock(job.send_id, b.block, outcomes, b.lease, releaseOf(job, settled));
   }
   // This invocation's own answers (earlier holders' were told by them).
   const own = b.toSend.flatMap((p) => b.outcomes.get(p.position) ?? []);

@@ -28,7 +28,7 @@ export interface PreparedBlock extends ClaimedBlock {
 export async function prepareBlock(deps: DispatchDeps, run: JobRun, start: number): Promise<PreparedBlock> {
   const { clock, settings } = deps;
   const lease: ClaimLease = { holder: deps.holder, untilMs: clock.now() + deps.remainingMs() + settings.leaseMarginMs };
-  const claimed = await claimBlockAt(deps.sends, run.job, start, lease, clock.now());
+  const claimed = await claimBlockAt(deps.blocks, run.job, start, lease, clock.now());
   if (claimed.busy) endRun(run, { why: 'held elsewhere' });
   const toSend = unsentOf(claimed.mine, claimed.recorded, start);
   const unbooked = { ...claimed, start, toSend, first: 0, booked: 0 };
@@ -49,7 +49,7 @@ export async function bookChunk(deps: DispatchDeps, run: JobRun, block: Prepared
   const chunk = Math.min(block.toSend.length, chunkOf(run.intervalMs));
   const near = await pacer.reserveNear(phoneNumberIdOf(run), chunk, run.intervalMs, clock.now(), NEAR_MS);
   if ('freeAt' in near) {
-    await deps.sends.handBack(run.job.send_id, block.block, block.lease, block.recorded);
+    await deps.blocks.handBack(run.job.send_id, block.block, block.lease, block.recorded);
     endRun(run, { why: 'crowded', waitMs: crowdedWait(run, near.freeAt - NEAR_MS - clock.now()) });
     return false;
   }
@@ -86,7 +86,7 @@ export function followingBlock(deps: DispatchDeps, run: JobRun, block: PreparedB
 /** The block claimed beside one whose sending ended early goes back unsent. */
 export async function handBackBeside(deps: DispatchDeps, run: JobRun, beside: Promise<PreparedBlock> | undefined) {
   const block = await beside;
-  if (block?.mine.length) await deps.sends.handBack(run.job.send_id, block.block, block.lease, block.recorded);
+  if (block?.mine.length) await deps.blocks.handBack(run.job.send_id, block.block, block.lease, block.recorded);
 }
 
 /** The number a run books: a job without one never books (it is stopped when taken). */

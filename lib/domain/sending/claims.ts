@@ -1,4 +1,4 @@
-import type { DispatchJob } from './job.ts';
+import type { DispatchJob } from '../dispatch-job.ts';
 import { BLOCK } from './tuning.ts';
 import type { BlockLedger, ClaimLease, PositionOutcome, RecipientBlock, RecordedOutcomes } from '../ports/sending.ts';
 

@@ -1,6 +1,7 @@
 import { launchBlock, recordWhenAnswered, sendingBlock } from './block.ts';
 import { bookChunk, booksByChunks, followingBlock, handBackBeside, prepareBlock } from './book.ts';
-import { type DispatchJob, sendableOf } from './job.ts';
+import type { DispatchJob } from '../dispatch-job.ts';
+import { sendableOf } from './job.ts';
 import { BLOCK, HELD_RETRY_S } from './tuning.ts';
 import { aside, type DispatchDeps, type DispatchResult, endRun, hasTimeFor, type JobRun, pausedResult, takeJob } from './run.ts';
 

@@ -1,4 +1,4 @@
-import type { DispatchJob } from './job.ts';
+import type { DispatchJob } from '../dispatch-job.ts';
 import { CHUNK_MESSAGES, CHUNK_MS, MAX_CROWDED_WAIT_MS, SMALL_SEND } from './tuning.ts';
 
 /**

@@ -3,7 +3,7 @@ import { BSUID_REFUSED, BSUID_REFUSED_TITLE, isBsuidOnly, refusesBsuid } from '.
 import { messageReference } from '../delivery.ts';
 import { BLOCK } from './tuning.ts';
 import { PAUSED_CODE } from './pauses.ts';
-import type { DispatchJob } from './job.ts';
+import type { DispatchJob } from '../dispatch-job.ts';
 import type { Clock } from './settings.ts';
 import type { MessageUpstream } from '../ports/upstream.ts';
 import type { Pacer } from '../ports/pacing.ts';

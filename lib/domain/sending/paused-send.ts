@@ -4,7 +4,7 @@ import { type OutboxDeps, publishSaved } from '../outbox.ts';
 import type { TemplatePauses } from '../ports/consent.ts';
 import type { SendRecord, SendRecords } from '../ports/sending.ts';
 import { sendStatusOf } from '../send-status.ts';
-import type { DispatchJob } from './job.ts';
+import type { DispatchJob } from '../dispatch-job.ts';
 import { DISABLED_CODE } from './pauses.ts';
 import { PAUSED_MIN_WAIT_MS } from './tuning.ts';
 

@@ -1,7 +1,8 @@
 import type { BudgetRelease } from '../ports/costs.ts';
 import type { PositionOutcome } from '../ports/sending.ts';
 import { releasedBy } from '../pricing/reservation.ts';
-import { type DispatchJob, isSendable, personKey } from './job.ts';
+import type { DispatchJob } from '../dispatch-job.ts';
+import { isSendable, personKey } from './job.ts';
 
 /**
  * What settling a job's positions gives back of its send's reservation (decisions §27): the parts of the

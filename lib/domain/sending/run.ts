@@ -1,6 +1,7 @@
 import { type CancelWatch, cancelWatch } from './cancel-watch.ts';
 import { needsCatalog } from '../cloud-message.ts';
-import { type DispatchJob, recipientDigits, sendableOf } from './job.ts';
+import type { DispatchJob } from '../dispatch-job.ts';
+import { recipientDigits, sendableOf } from './job.ts';
 import { crowdedWaitMs, type Lane, laneOf } from './lanes.ts';
 import type { Log } from '../log.ts';
 import { DISABLED, markPaused, pauseOf } from './paused-send.ts';
@@ -17,7 +18,8 @@ import type { OutboxDeps } from '../outbox.ts';
 
 /** What the dispatcher needs: the composition root (the dispatch worker) hands them in, tests in-memory ones. */
 export interface DispatchDeps {
-  sends: SendRecords & BlockLedger;
+  sends: SendRecords;
+  blocks: BlockLedger;
   pacer: Pacer;
   levels: ThroughputStore;
   upstream: MessageUpstream;
@@ -150,8 +152,9 @@ export async function takeJob(deps: DispatchDeps, job: DispatchJob): Promise<Job
   }
   const whole = wholeOutcomeOf(run, deps.clock.now());
   const sendable = sendableOf(job);
-  if (whole && (await deps.sends.settleJob(job.send_id, job.job, sendable, whole, wholeJobRelease(job, whole)))) return { outcome: 'done' };
-  if ((await deps.sends.beginJob(job.send_id, job.job)) === 'settled') return { outcome: 'done' };
+  if (whole && (await deps.blocks.settleJob(job.send_id, job.job, sendable, whole, wholeJobRelease(job, whole))))
+    return { outcome: 'done' };
+  if ((await deps.blocks.beginJob(job.send_id, job.job)) === 'settled') return { outcome: 'done' };
   run.startedAt = deps.clock.now();
   run.intervalMs = await paceNow(deps, run);
   return run;

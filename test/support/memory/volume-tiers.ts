@@ -1,11 +1,11 @@
 import type { VolumeTiers } from '#lib/domain/ports/costs.ts';
-import type { MemorySendStore } from './send-store.ts';
+import type { MemorySendTable } from './send-table.ts';
 
 /** A WABA's month's volumes as the DynamoDB store reads them: the status path's count, raised by Meta's tier. */
 export class MemoryVolumeTiers implements VolumeTiers {
   private readonly reached = new Map<string, number>();
 
-  constructor(private readonly sends: Pick<MemorySendStore, 'monthVolumes'>) {}
+  constructor(private readonly sends: Pick<MemorySendTable, 'monthVolumes'>) {}
 
   async monthVolumes(wabaId: string, month: string) {
     const volumes = new Map<string, number>();

@@ -13,14 +13,14 @@ import { MemoryEventPublisher } from './event-publisher.ts';
 import { MemoryJobQueue } from './job-queue.ts';
 import { MemoryOutboxStore } from './outbox-store.ts';
 import { MemorySendScheduler } from './send-scheduler.ts';
-import { MemorySendStore } from './send-store.ts';
+import { memorySends } from './sends.ts';
 import { MemoryBudgetStore } from './budget-store.ts';
 import { MemoryPriceListStore } from './price-list-store.ts';
 import { MemorySuppressionStore } from './suppression-store.ts';
 import { MemoryIdentityMap } from './identity-map.ts';
 import { MemoryThroughputStore } from './throughput-store.ts';
 import { MemorySyncLeaseStore } from './sync-lease-store.ts';
-import { MemoryTemplateRecordStore } from './template-records.ts';
+import { memoryTemplates } from './templates.ts';
 import { MemoryWebhookConfigStore } from './webhook-config-store.ts';
 
 export const DEMO_FIXTURE: DirectoryFile = parseDirectoryFile(
@@ -45,7 +45,7 @@ export function memoryWorld(fixture: DirectoryFile = DEMO_FIXTURE) {
     }),
     'app',
   );
-  const records = new MemoryTemplateRecordStore(entities.records);
+  const templates = memoryTemplates(entities.records);
   // Host names resolve to one public address: no network is asked.
   const resolve = async () => ['93.184.216.34'];
   const media: MediaPorts = {
@@ -58,15 +58,15 @@ export function memoryWorld(fixture: DirectoryFile = DEMO_FIXTURE) {
     emulator,
     upstream,
     directory: new MemoryDirectoryStore(entities),
-    records,
-    outbox: new MemoryOutboxStore(records),
+    ...templates,
+    outbox: new MemoryOutboxStore(templates.templateTable),
     publisher: new MemoryEventPublisher(),
     leases: new MemorySyncLeaseStore(),
     webhooks: new MemoryWebhookConfigStore(),
     deliveries: new MemoryDeliveryLog(),
     queue: new MemoryJobQueue(),
     scheduler: new MemorySendScheduler(),
-    sends: new MemorySendStore(budgets),
+    ...memorySends(budgets),
     budgets,
     priceLists: new MemoryPriceListStore(),
     suppressions: new MemorySuppressionStore(),

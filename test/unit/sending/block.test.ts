@@ -32,7 +32,7 @@ describe('a block sent', () => {
 
   it('launches each recipient and settles the block with their answers in one write', async () => {
     // Prepare
-    const { deps, sends, calls } = await sendingWorld(5);
+    const { deps, sendTable, calls } = await sendingWorld(5);
     const run = await takenRun(deps, jobOf(recipientsOf(5)));
     const block = sendingBlock(await prepareBlock(deps, run, 0));
     // Act
@@ -40,13 +40,13 @@ describe('a block sent', () => {
     await recordWhenAnswered(deps, run, block);
     // Assess
     expect(calls).toHaveLength(5);
-    expect(sends.blocks.get('send-1|0')?.state).toBe('settled');
-    expect(sends.blocks.get('send-1|0')?.outcomes?.map((o) => o.kind)).toEqual(Array(5).fill('sent'));
+    expect(sendTable.blocks.get('send-1|0')?.state).toBe('settled');
+    expect(sendTable.blocks.get('send-1|0')?.outcomes?.map((o) => o.kind)).toEqual(Array(5).fill('sent'));
   });
 
   it('fails a stopped send’s recipients with the stop, launching none', async () => {
     // Prepare: the template was disabled once the block was booked
-    const { deps, sends, calls } = await sendingWorld(5);
+    const { deps, sendTable, calls } = await sendingWorld(5);
     const run = await takenRun(deps, jobOf(recipientsOf(5)));
     const block = sendingBlock(await prepareBlock(deps, run, 0));
     run.stopped = { code: '132016', title: 'The template is disabled' };
@@ -55,14 +55,14 @@ describe('a block sent', () => {
     await recordWhenAnswered(deps, run, block);
     // Assess
     expect(calls).toEqual([]);
-    expect(sends.blocks.get('send-1|0')?.outcomes).toEqual(
+    expect(sendTable.blocks.get('send-1|0')?.outcomes).toEqual(
       Array(5).fill({ kind: 'failed', code: '132016', title: 'The template is disabled' }),
     );
   });
 
   it('hands the block back unsent when the template is paused before it launches', async () => {
     // Prepare
-    const { deps, sends, calls, clock } = await sendingWorld(5);
+    const { deps, sendTable, calls, clock } = await sendingWorld(5);
     const run = await takenRun(deps, jobOf(recipientsOf(5)));
     const block = sendingBlock(await prepareBlock(deps, run, 0));
     run.pausedUntil = clock.now() + 60_000;
@@ -72,6 +72,6 @@ describe('a block sent', () => {
     // Assess
     expect(block.ending).toBe('hand back');
     expect(calls).toEqual([]);
-    expect(sends.blocks.get('send-1|0')).toMatchObject({ state: 'open', holder: undefined });
+    expect(sendTable.blocks.get('send-1|0')).toMatchObject({ state: 'open', holder: undefined });
   });
 });

@@ -8,7 +8,7 @@ import { recipientsOf, sendingWorld, takenRun } from '../../support/sending-worl
 describe('booking a block', () => {
   it('claims a priority job’s block and books its slots whole, from the number’s next free slot', async () => {
     // Prepare: a UTILITY job of 5
-    const { deps, sends, clock } = await sendingWorld(5);
+    const { deps, sendTable, clock } = await sendingWorld(5);
     const run = await takenRun(deps, jobOf(recipientsOf(5)));
     // Act
     const block = await prepareBlock(deps, run, 0);
@@ -16,14 +16,14 @@ describe('booking a block', () => {
     expect(run.lane).toBe('priority');
     expect(block.toSend.map((p) => p.position)).toEqual([0, 1, 2, 3, 4]);
     expect(block).toMatchObject({ booked: 5, first: clock.now() });
-    expect(sends.blocks.get('send-1|0')).toMatchObject({ state: 'claimed', holder: 'invocation-1' });
+    expect(sendTable.blocks.get('send-1|0')).toMatchObject({ state: 'claimed', holder: 'invocation-1' });
   });
 
   it('finds a block another invocation holds: nothing of it is this run’s, and the run ends held elsewhere', async () => {
     // Prepare
-    const { deps, sends, clock } = await sendingWorld(5);
+    const { deps, blocks, clock } = await sendingWorld(5);
     const run = await takenRun(deps, jobOf(recipientsOf(5)));
-    await sends.claimBlock('send-1', { first: 0, size: 5, sendable: 5 }, { holder: 'other', untilMs: clock.now() + 60_000 }, clock.now());
+    await blocks.claimBlock('send-1', { first: 0, size: 5, sendable: 5 }, { holder: 'other', untilMs: clock.now() + 60_000 }, clock.now());
     // Act
     const block = await prepareBlock(deps, run, 0);
     // Assess
@@ -33,7 +33,7 @@ describe('booking a block', () => {
 
   it('gives a campaign’s block back unsent when its number is not free within NEAR_MS', async () => {
     // Prepare: a MARKETING job of 200; the number booked 10 s ahead by others (100 slots 100 ms apart)
-    const { deps, sends, clock } = await sendingWorld(200);
+    const { deps, sendTable, clock } = await sendingWorld(200);
     const run = await takenRun(deps, jobOf(recipientsOf(200), { template: templateOf('MARKETING') }));
     await deps.pacer.reserve('110001', 100, 100, clock.now());
     const block = await prepareBlock(deps, run, 0);
@@ -42,7 +42,7 @@ describe('booking a block', () => {
     // Assess
     expect(run.lane).toBe('bulk');
     expect(booked).toBe(false);
-    expect(sends.blocks.get('send-1|0')?.state).toBe('open');
+    expect(sendTable.blocks.get('send-1|0')?.state).toBe('open');
     expect(run.ending?.why).toBe('crowded');
   });
 

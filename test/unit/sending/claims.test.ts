@@ -5,7 +5,7 @@ import { BLOCK } from '#lib/domain/sending/tuning.ts';
 import { crowdedWaitMs } from '#lib/domain/sending/lanes.ts';
 import { MAX_CROWDED_WAIT_MS } from '#lib/domain/sending/tuning.ts';
 import { jobOf, recipient, sendOfJobs } from '../../support/dispatch-jobs.ts';
-import { MemorySendStore } from '../../support/memory/send-store.ts';
+import { memorySends } from '../../support/memory/sends.ts';
 
 /**
  * A block's claim alone (sending/claims.ts) on the in-memory ledger: which positions an invocation holds, and
@@ -15,10 +15,10 @@ const NOW = Date.parse('2026-11-26T10:00:00Z');
 const lease = (holder: string, untilMs = NOW + 60_000): ClaimLease => ({ holder, untilMs });
 
 async function ledgerWithSend(total: number) {
-  const ledger = new MemorySendStore();
+  const { sends, blocks: ledger } = memorySends();
   const send = sendOfJobs(total, NOW);
-  await ledger.begin(send);
-  await ledger.settle(send, 'queued');
+  await sends.begin(send);
+  await sends.settle(send, 'queued');
   const recipients = Array.from({ length: total }, (_, i) => recipient(`52155501${String(i).padStart(3, '0')}`));
   recipients[3] = { ...recipients[3], duplicate_of: 1 };
   return { ledger, job: jobOf(recipients) };

@@ -8,7 +8,8 @@ import { CANCEL_CHECK_MS } from '#lib/domain/sending/tuning.ts';
 import { type DispatchDeps, type DispatchResult, dispatchJob } from '#lib/domain/sending/dispatcher.ts';
 import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
 import { blocksOf, listRecipients } from '#lib/domain/send-recipients.ts';
-import { type DispatchJob, type JobRecipient, markRepeats } from '#lib/domain/sending/job.ts';
+import type { DispatchJob, JobRecipient } from '#lib/domain/dispatch-job.ts';
+import { markRepeats } from '#lib/domain/sending/job.ts';
 import { silentLog } from '#lib/domain/log.ts';
 import type { MessageAnswer } from '#lib/domain/ports/upstream.ts';
 import type { SendRecord } from '#lib/domain/ports/sending.ts';
@@ -21,7 +22,7 @@ import { peakSecond } from '../../support/accept-times.ts';
 import { demoTemplate, demoTemplates, jobOf, recipient, sendOfJobs } from '../../support/dispatch-jobs.ts';
 import { EventClock } from '../../support/event-clock.ts';
 import { MemoryPacer } from '../../support/memory/pacer.ts';
-import { MemorySendStore } from '../../support/memory/send-store.ts';
+import { memorySends } from '../../support/memory/sends.ts';
 import { MemoryThroughputStore } from '../../support/memory/throughput-store.ts';
 
 /**
@@ -79,7 +80,8 @@ async function world(
   options: { status?: SendRecord['status']; script?: Record<string, MessageAnswer[]>; cap?: number } = {},
 ) {
   const clock = virtualClock();
-  const sends = new MemorySendStore();
+  const store = memorySends();
+  const { sends, blocks } = store;
   const send = sendOfJobs(total, clock.now());
   await sends.begin(send);
   if (options.status !== 'queuing') await sends.settle(send, options.status === 'abandoned' ? 'abandoned' : 'queued');
@@ -88,6 +90,7 @@ async function world(
   const upstream = scriptedUpstream(clock, options.script);
   const deps = (holder = 'invocation-1'): DispatchDeps => ({
     sends,
+    blocks,
     pacer,
     levels,
     upstream,
@@ -98,7 +101,7 @@ async function world(
     remainingMs: () => 300_000,
     random: () => 0.5,
   });
-  return { clock, sends, pacer, levels, upstream, deps, status: async () => (await sends.get('send-1'))! };
+  return { clock, ...store, pacer, levels, upstream, deps, status: async () => (await sends.get('send-1'))! };
 }
 
 describe('the dispatcher: exactly once per recipient', () => {
@@ -106,7 +109,7 @@ describe('the dispatcher: exactly once per recipient', () => {
     // Prepare: +52 1555 0100 and 5215550100 are one recipient (its digits)
     const given = [recipient('5215550100'), recipient('+521555 0100'), recipient('5215550101')];
     const { recipients, repeats } = markRepeats(given, false);
-    const { deps, upstream, sends, status } = await world(3);
+    const { deps, upstream, sendTable, status } = await world(3);
     // Act
     const result = await dispatchJob(deps(), jobOf(recipients));
     // Assess: the repeat is known as such, never sent, and counted once (by the send, when it was accepted)
@@ -115,7 +118,7 @@ describe('the dispatcher: exactly once per recipient', () => {
     expect(result).toEqual({ outcome: 'done' });
     expect(upstream.calls.map((c) => c.to)).toEqual(['5215550100', '5215550101']);
     expect((await status()).counts).toMatchObject({ sent: 2, failed: 0 });
-    expect(sends.blocks.get('send-1|0')?.outcomes?.[1]).toEqual({ kind: 'duplicate', of: 0 });
+    expect(sendTable.blocks.get('send-1|0')?.outcomes?.[1]).toEqual({ kind: 'duplicate', of: 0 });
     expect(markRepeats(given, true)).toEqual({ recipients: given, repeats: 0 });
   });
 
@@ -139,11 +142,11 @@ describe('the dispatcher: exactly once per recipient', () => {
   it('never sends again what a crashed invocation may have launched: once its lease is over those count outcome_unknown', async () => {
     // Prepare: invocation "crashed" claimed the first block (90 positions), recorded it may launch all of it, died
     const recipients = Array.from({ length: 100 }, (_, i) => recipient(String(5215550000 + i)));
-    const { deps, sends, clock, upstream, status } = await world(100);
+    const { deps, blocks, clock, upstream, status } = await world(100);
     const crashed = { holder: 'crashed', untilMs: clock.now() + 1000 };
     const first = { first: 0, size: 90, sendable: 90 };
-    await sends.claimBlock('send-1', first, crashed, clock.now());
-    await sends.recordProgress('send-1', first, crashed, { outcomes: new Map(), launchedTo: 90 });
+    await blocks.claimBlock('send-1', first, crashed, clock.now());
+    await blocks.recordProgress('send-1', first, crashed, { outcomes: new Map(), launchedTo: 90 });
     const job = jobOf(recipients);
     // Act: while its lease lasts the job must come back later; after it, the block is settled unknown
     const early = await dispatchJob(deps(), job);
@@ -159,7 +162,7 @@ describe('the dispatcher: exactly once per recipient', () => {
   it('loses to a crash only the launches since the block’s last record: the rest of the block is sent after it (issue 33)', async () => {
     // Prepare: a first invocation sends 1,000 and dies after 430 launches (its timers stop: the crash)
     const recipients = Array.from({ length: 1000 }, (_, i) => recipient(String(5215550000 + i)));
-    const { deps, sends, clock, upstream, status } = await world(1000);
+    const { deps, sendTable, clock, upstream, status } = await world(1000);
     const job = jobOf(recipients);
     // The crash: from the 431st launch on, the dying invocation's timers and answers never come.
     let crashed = false;
@@ -193,7 +196,7 @@ describe('the dispatcher: exactly once per recipient', () => {
     expect(counts.failed).toBeGreaterThan(0);
     expect(counts.failed).toBeLessThanOrEqual(40);
     // About one record per 10 positions, and one more at each block's start
-    expect(sends.progressWrites).toBeLessThanOrEqual(Math.ceil(1000 / 10) + 2 * 12);
+    expect(sendTable.progressWrites).toBeLessThanOrEqual(Math.ceil(1000 / 10) + 2 * 12);
   });
 
   it('dispatches nothing of a send still being queued or abandoned', async () => {
@@ -260,14 +263,14 @@ describe('the dispatcher: the upstream’s answers', () => {
 describe('the dispatcher: a job that can send nothing', () => {
   it('settles a job that begins after its send expired whole, in one write, and only once', async () => {
     const recipients = Array.from({ length: 300 }, (_, i) => recipient(String(5215550000 + i)));
-    const { deps, clock, upstream, sends, status } = await world(300);
+    const { deps, clock, upstream, sendTable, status } = await world(300);
     clock.advance(5_000);
     const job = jobOf(recipients, { message_send_ttl_seconds: 1 });
     expect(await dispatchJob(deps(), job)).toEqual({ outcome: 'done' });
     expect(await dispatchJob(deps('again'), job)).toEqual({ outcome: 'done' });
     expect(upstream.calls).toEqual([]);
     expect((await status()).counts).toMatchObject({ expired: 300, sent: 0 });
-    expect(sends.blocks.size).toBe(0);
+    expect(sendTable.blocks.size).toBe(0);
   });
 });
 
@@ -484,6 +487,7 @@ describe('a dispatch job given up on (its dead-letter queue, issue 23)', () => {
   const recipientsOf = (n: number) => Array.from({ length: n }, (_, i) => recipient(String(5215560000 + i)));
   const abandonDeps = (w: Awaited<ReturnType<typeof world>>) => ({
     sends: w.sends,
+    blocks: w.blocks,
     clock: w.clock,
     log: silentLog,
     holder: 'abandoner',
@@ -506,19 +510,19 @@ describe('a dispatch job given up on (its dead-letter queue, issue 23)', () => {
     // Prepare: 200 recipients (blocks at 0, 90, 180); the first block settled sent, the second held by an invocation that died
     const w = await world(200);
     const job = jobOf(recipientsOf(200));
-    await w.sends.beginJob('send-1', 1);
+    await w.blocks.beginJob('send-1', 1);
     const dead = { holder: 'dead', untilMs: w.clock.now() + 1_000 };
     const first = { first: 0, size: 90, sendable: 90 };
-    await w.sends.claimBlock('send-1', first, dead, w.clock.now());
-    await w.sends.settleBlock(
+    await w.blocks.claimBlock('send-1', first, dead, w.clock.now());
+    await w.blocks.settleBlock(
       'send-1',
       first,
       Array.from({ length: 90 }, (_, i) => ({ kind: 'sent' as const, message_id: `m${i}` })),
       dead,
     );
     const second = { first: 90, size: 90, sendable: 90 };
-    await w.sends.claimBlock('send-1', second, dead, w.clock.now());
-    await w.sends.recordProgress('send-1', second, dead, { outcomes: new Map(), launchedTo: 90 });
+    await w.blocks.claimBlock('send-1', second, dead, w.clock.now());
+    await w.blocks.recordProgress('send-1', second, dead, { outcomes: new Map(), launchedTo: 90 });
     w.clock.advance(2_000);
     // Act
     const result = await abandonJob(abandonDeps(w), job);
@@ -533,8 +537,8 @@ describe('a dispatch job given up on (its dead-letter queue, issue 23)', () => {
     // Prepare: the first block held by an invocation still running for a minute
     const w = await world(100);
     const job = jobOf(recipientsOf(100));
-    await w.sends.beginJob('send-1', 1);
-    await w.sends.claimBlock(
+    await w.blocks.beginJob('send-1', 1);
+    await w.blocks.claimBlock(
       'send-1',
       { first: 0, size: 90, sendable: 90 },
       { holder: 'live', untilMs: w.clock.now() + 60_000 },
@@ -559,13 +563,13 @@ describe('operating a send (decisions §22): each recipient’s result, and canc
   async function listedWorld(n: number, script: Record<string, MessageAnswer[]> = {}) {
     const w = await world(n, { script });
     const recipients = Array.from({ length: n }, (_, i) => recipient(String(5215550000 + i)));
-    w.sends.sends.get('send-1')!.job_firsts = [0];
+    w.sendTable.sends.get('send-1')!.job_firsts = [0];
     const blocks = blocksOf({ total: n, job_firsts: [0] }).map((ref) => ({
       ref,
       to: recipients.slice(ref.first, ref.first + ref.size).map((r) => r.to),
       repeats: [],
     }));
-    await w.sends.recordRecipients('send-1', blocks, new Date(w.clock.now()).toISOString());
+    await w.recipientLists.recordRecipients('send-1', blocks, new Date(w.clock.now()).toISOString());
     return { ...w, recipients };
   }
 
@@ -573,12 +577,12 @@ describe('operating a send (decisions §22): each recipient’s result, and canc
     // Prepare: 200 recipients, every tenth refused as undeliverable or opted out of marketing
     const script: Record<string, MessageAnswer[]> = {};
     for (let i = 0; i < 200; i += 10) script[String(5215550000 + i)] = [refusal(i % 20 === 0 ? '131026' : '131050')];
-    const { deps, sends, recipients, upstream } = await listedWorld(200, script);
+    const { deps, sends, recipientLists, recipients, upstream } = await listedWorld(200, script);
     // Act
     await dispatchJob(deps(), jobOf(recipients));
-    const failed = await listRecipients({ sends }, owner, 'send-1', { status: 'failed', size: 50 });
-    const second = await listRecipients({ sends }, owner, 'send-1', { page: 2, size: 50 });
-    const optedOut = (await listRecipients({ sends }, owner, 'send-1', { status: 'failed', size: 100 })).data.filter(
+    const failed = await listRecipients({ sends, recipientLists }, owner, 'send-1', { status: 'failed', size: 50 });
+    const second = await listRecipients({ sends, recipientLists }, owner, 'send-1', { page: 2, size: 50 });
+    const optedOut = (await listRecipients({ sends, recipientLists }, owner, 'send-1', { status: 'failed', size: 100 })).data.filter(
       (r) => r.error?.code === '131050',
     );
     // Assess: refusals are not retried, are shown per recipient and summed in the send's errors
@@ -598,9 +602,9 @@ describe('operating a send (decisions §22): each recipient’s result, and canc
 
   it('filters on each recipient’s latest state: delivered and read follow the status reports', async () => {
     // Prepare: 100 sent, then reports: 0–29 delivered, 0–9 read
-    const { deps, sends, recipients } = await listedWorld(100);
+    const { deps, sends, recipientLists, deliveryStatuses, recipients } = await listedWorld(100);
     await dispatchJob(deps(), jobOf(recipients));
-    const listed = await listRecipients({ sends }, owner, 'send-1', { size: 100 });
+    const listed = await listRecipients({ sends, recipientLists }, owner, 'send-1', { size: 100 });
     const report = (index: number, what: 'delivered' | 'read') => ({
       block: Math.floor(index / 90) * 90,
       index,
@@ -608,13 +612,13 @@ describe('operating a send (decisions §22): each recipient’s result, and canc
       change: (state: DeliveryState) => deliveryChange(state, what),
     });
     // Act
-    await sends.applyDeliveries('send-1', [
+    await deliveryStatuses.applyDeliveries('send-1', [
       ...Array.from({ length: 30 }, (_, i) => report(i, 'delivered')),
       ...Array.from({ length: 10 }, (_, i) => report(i, 'read')),
     ]);
     const [read, delivered, sent, pending] = await Promise.all(
       (['read', 'delivered', 'sent', 'pending'] as const).map((status) =>
-        listRecipients({ sends }, owner, 'send-1', { status, size: 100 }),
+        listRecipients({ sends, recipientLists }, owner, 'send-1', { status, size: 100 }),
       ),
     );
     // Assess
@@ -626,16 +630,16 @@ describe('operating a send (decisions §22): each recipient’s result, and canc
 
   it('shows another client’s send to nobody but a BSP', async () => {
     // Prepare
-    const { sends } = await listedWorld(3);
+    const { sends, recipientLists } = await listedWorld(3);
     // Act / Assess
-    await expect(listRecipients({ sends }, stranger, 'send-1', {})).rejects.toThrow('does not exist');
+    await expect(listRecipients({ sends, recipientLists }, stranger, 'send-1', {})).rejects.toThrow('does not exist');
     await expect(cancelSend({ sends }, stranger, 'send-1')).rejects.toThrow('does not exist');
-    expect((await listRecipients({ sends }, { ...stranger, isBsp: true }, 'send-1', {})).total).toBe(3);
+    expect((await listRecipients({ sends, recipientLists }, { ...stranger, isBsp: true }, 'send-1', {})).total).toBe(3);
   });
 
   it('sends nothing after a cancel is seen: the rest count cancelled, a second cancel changes nothing', async () => {
     // Prepare: the send is cancelled while its 40th message goes out
-    const { deps, sends, recipients, upstream, clock } = await listedWorld(500);
+    const { deps, sends, recipientLists, recipients, upstream, clock } = await listedWorld(500);
     let cancelledAt: number | undefined;
     const cancelling = {
       ...deps(),
@@ -654,7 +658,7 @@ describe('operating a send (decisions §22): each recipient’s result, and canc
     const result = await dispatchJob(cancelling, jobOf(recipients));
     const again = await cancelSend({ sends }, owner, 'send-1');
     const status = sendStatusOf((await sends.get('send-1'))!);
-    const cancelled = await listRecipients({ sends }, owner, 'send-1', { status: 'cancelled', size: 1 });
+    const cancelled = await listRecipients({ sends, recipientLists }, owner, 'send-1', { status: 'cancelled', size: 1 });
     // Assess: no launch later than one cancel check after the cancel; every recipient settled once
     expect(result).toEqual({ outcome: 'done' });
     expect(Math.max(...upstream.calls.map((c) => c.at))).toBeLessThanOrEqual(cancelledAt! + CANCEL_CHECK_MS);
@@ -677,8 +681,8 @@ describe('operating a send (decisions §22): each recipient’s result, and canc
     await dispatchJob(cancelledSend.deps(), jobOf(cancelledSend.recipients));
     // Assess
     expect(cancelledSend.upstream.calls).toHaveLength(0);
-    expect((await listRecipients({ sends: cancelledSend.sends }, owner, 'send-1', { status: 'cancelled' })).total).toBe(120);
-    expect((await listRecipients({ sends: cancelledSend.sends }, owner, 'send-1', { size: 1 })).data[0].status).toBe('cancelled');
+    expect((await listRecipients(cancelledSend, owner, 'send-1', { status: 'cancelled' })).total).toBe(120);
+    expect((await listRecipients(cancelledSend, owner, 'send-1', { size: 1 })).data[0].status).toBe('cancelled');
     await expect(cancelSend({ sends: completed.sends }, owner, 'send-1')).rejects.toMatchObject({ reason: 'send_completed' });
   });
 });

@@ -9,7 +9,7 @@ import { peakSecond } from '../../support/accept-times.ts';
 import { jobOf, recipient, templateOf } from '../../support/dispatch-jobs.ts';
 import { EventClock } from '../../support/event-clock.ts';
 import { MemoryPacer } from '../../support/memory/pacer.ts';
-import { MemorySendStore } from '../../support/memory/send-store.ts';
+import { memorySends } from '../../support/memory/sends.ts';
 import { MemoryThroughputStore } from '../../support/memory/throughput-store.ts';
 import { dispatchOnOneNumber, type NumberPlan } from '../../support/number-dispatch.ts';
 
@@ -127,7 +127,7 @@ describe('time-sliced dispatch (decisions §23)', () => {
     // Prepare: the number booked 3 s ahead by priority sends
     const clock = new EventClock();
     const pacer = new MemoryPacer();
-    const sends = new MemorySendStore();
+    const { sends, blocks } = memorySends();
     const job = jobOf(
       Array.from({ length: 200 }, (_, i) => recipient(`5215551${String(i).padStart(4, '0')}`)),
       { template: templateOf('MARKETING') },
@@ -150,6 +150,7 @@ describe('time-sliced dispatch (decisions §23)', () => {
       dispatchJob(
         {
           sends,
+          blocks,
           pacer,
           levels: new MemoryThroughputStore(),
           upstream: {
@@ -173,7 +174,7 @@ describe('time-sliced dispatch (decisions §23)', () => {
     expect(result).toEqual({ outcome: 'retry_later', reason: 'the number is busy with other jobs', afterSeconds: 2 });
     expect(sent).toEqual([]);
     expect(pacer.refusals).toBe(1);
-    const again = await sends.claimBlock(
+    const again = await blocks.claimBlock(
       job.send_id,
       { first: 0, size: 90, sendable: 90 },
       { holder: 'invocation-2', untilMs: clock.now() + 60_000 },

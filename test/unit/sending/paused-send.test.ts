@@ -31,7 +31,7 @@ describe('a paused template’s send', () => {
 
   it('marks the send paused once with its send.paused event, and its job waits at least PAUSED_MIN_WAIT_MS, at most the recheck', async () => {
     // Prepare
-    const { deps, sends, clock, status } = await pausedWorld();
+    const { deps, sendTable, clock, status } = await pausedWorld();
     // Act
     const soon = await markPaused(deps, await status(), clock.now() + 10);
     const late = await markPaused(deps, await status(), clock.now() + 10 * deps.settings.pausedRecheckMs);
@@ -39,12 +39,12 @@ describe('a paused template’s send', () => {
     expect(soon).toBe(PAUSED_MIN_WAIT_MS / 1000);
     expect(late).toBe(deps.settings.pausedRecheckMs / 1000);
     expect((await status()).paused).toBeDefined();
-    expect(sends.events.map((e) => e.type)).toEqual(['send.paused']);
+    expect(sendTable.events.map((e) => e.type)).toEqual(['send.paused']);
   });
 
   it('resumes a send marked paused once its template’s pause is over, with its send.resumed event', async () => {
     // Prepare: paused for its pause's time, which has passed
-    const { deps, sends, clock, pauses, status } = await pausedWorld();
+    const { deps, sendTable, clock, pauses, status } = await pausedWorld();
     const { until_ms } = await pauses.pause(job.waba_id, job.template.id, clock.now());
     await markPaused(deps, await status(), until_ms ?? 0);
     await clock.sleep((until_ms ?? 0) - clock.now());
@@ -53,7 +53,7 @@ describe('a paused template’s send', () => {
     // Assess
     expect(pause).toBeUndefined();
     expect((await status()).paused).toBeUndefined();
-    expect(sends.events.map((e) => e.type)).toEqual(['send.paused', 'send.resumed']);
+    expect(sendTable.events.map((e) => e.type)).toEqual(['send.paused', 'send.resumed']);
     expect(await pauses.get(job.waba_id, job.template.id)).toBeNull();
   });
 });

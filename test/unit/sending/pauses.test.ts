@@ -7,7 +7,7 @@ import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
 import { jobOf, recipient, sendOfJobs } from '../../support/dispatch-jobs.ts';
 import { EventClock } from '../../support/event-clock.ts';
 import { MemoryPacer } from '../../support/memory/pacer.ts';
-import { MemorySendStore } from '../../support/memory/send-store.ts';
+import { memorySends } from '../../support/memory/sends.ts';
 import { MemoryTemplatePauses } from '../../support/memory/template-pauses.ts';
 import { MemoryThroughputStore } from '../../support/memory/throughput-store.ts';
 
@@ -24,7 +24,7 @@ async function pausedWorld(
   options: { unpauseEvent?: boolean; recheckMs?: number } = {},
 ) {
   const clock = new EventClock();
-  const sends = new MemorySendStore();
+  const { sends, blocks, sendTable } = memorySends();
   const send = sendOfJobs(total, clock.now());
   await sends.begin(send);
   await sends.settle(send, 'queued');
@@ -43,6 +43,7 @@ async function pausedWorld(
   };
   const deps = (n: number): DispatchDeps => ({
     sends,
+    blocks,
     pacer: new MemoryPacer(),
     levels: new MemoryThroughputStore(),
     upstream,
@@ -84,13 +85,13 @@ async function pausedWorld(
     void clock
       .sleep(afterMs)
       .then(() => pauses.notified(job.waba_id, job.template.id, { kind: 'event', event: 'disabled', at_ms: clock.now() }));
-  return { sends, pauses, accepted, run, clock, disableAfter };
+  return { sends, sendTable, pauses, accepted, run, clock, disableAfter };
 }
 
 describe('a paused template (decisions §25)', () => {
   it('pauses the send with its rest pending, then sends every recipient once when the pause is over', async () => {
     // Prepare: Meta pauses the template after 300 messages, for 10 s, and says so when it ends
-    const { run, sends, accepted } = await pausedWorld(1_000, 300, 10_000);
+    const { run, sends, sendTable, accepted } = await pausedWorld(1_000, 300, 10_000);
     // Act
     const turns = await run();
     // Assess: paused (its rest pending), resumed, complete; each recipient accepted once
@@ -101,8 +102,8 @@ describe('a paused template (decisions §25)', () => {
     expect(new Set(accepted).size).toBe(1_000);
     const status = sendStatusOf((await sends.get('send-1'))!);
     expect(status).toMatchObject({ status: 'completed', sent: 1_000, failed: 0, pending: 0 });
-    expect(sends.events.map((e) => e.type)).toEqual(['send.paused', 'send.resumed']);
-    expect(sends.events[0].data).toMatchObject({ status: 'paused', send_id: 'send-1' });
+    expect(sendTable.events.map((e) => e.type)).toEqual(['send.paused', 'send.resumed']);
+    expect(sendTable.events[0].data).toMatchObject({ status: 'paused', send_id: 'send-1' });
   });
 
   it('resumes by itself when Meta’s pause period is over, without an event', async () => {

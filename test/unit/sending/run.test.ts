@@ -8,7 +8,7 @@ import { recipientsOf, sendingWorld, takenRun } from '../../support/sending-worl
 describe('a job’s run', () => {
   it('takes a job up: its lane, its number’s pace, begun, and nothing yet that ends it', async () => {
     // Prepare
-    const { deps, sends, clock } = await sendingWorld(3);
+    const { deps, blocks, clock } = await sendingWorld(3);
     // Act
     const run = await takenRun(deps, jobOf(recipientsOf(3)));
     // Assess
@@ -16,7 +16,7 @@ describe('a job’s run', () => {
     expect(run.intervalMs).toBeCloseTo(1000 / (80 * PACE_SHARE));
     expect(run.ending).toBeUndefined();
     expect(mayLaunch(run, clock.now())).toBe(true);
-    expect(await sends.settleJob('send-1', 1, 3, { kind: 'expired' })).toBe(false);
+    expect(await blocks.settleJob('send-1', 1, 3, { kind: 'expired' })).toBe(false);
   });
 
   it('brings a job of a send still queuing back after QUEUING_RETRY_S, having looked QUEUING_LOOKS times', async () => {

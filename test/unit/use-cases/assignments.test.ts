@@ -82,7 +82,7 @@ describe('assignments (use cases, in memory)', () => {
     const world = memoryWorld(fixture);
     // Act
     const before = await groupedAssignments(world, acme, ASSIGNED);
-    const unassigned = await world.records.listingPage(7, { deleted: false, campaignName: 'Unassigned' }, { offset: 0, size: 100 });
+    const unassigned = await world.listing.listingPage(7, { deleted: false, campaignName: 'Unassigned' }, { offset: 0, size: 100 });
     const added = await addAssignments(world, acme, ASSIGNED, { channel_campaigns: [{ channel_id: 41, campaign_id: 31 }] });
     // Assess
     expect(before).toEqual([]);

@@ -39,17 +39,17 @@ describe('create a template (use case, in memory)', () => {
     expect(records.map((r) => r.campaign?.campaign_id).sort()).toEqual([31, 32]);
     expect(records.every((r) => r.headerType === 'NONE' && r.namespace !== '' && r.active === false)).toBe(true);
     expect(world.publisher.published.map((e) => e.type)).toEqual(['template.created']);
-    expect(world.records.outbox.size).toBe(0);
+    expect(world.templateTable.outbox.size).toBe(0);
     expect(world.emulator.model.findTemplate(created.id)?.template.name).toBe('fresh_order');
   });
 
   it('answers Conflict for a name and language the WABA already has, and registers nothing', async () => {
     const world = memoryWorld();
-    const before = world.records.records.size;
+    const before = world.templateTable.records.size;
     const error = await create(world, body('order_update')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Conflict);
     expect((error as Conflict).message).toBe(DUPLICATE_TEMPLATE);
-    expect(world.records.records.size).toBe(before);
+    expect(world.templateTable.records.size).toBe(before);
   });
 
   it('refuses a draft that breaks the rules before the upstream is called, naming each component path', async () => {
@@ -71,10 +71,10 @@ describe('create a template (use case, in memory)', () => {
   it('answers UpstreamUnavailable when the upstream is down, leaving no record and no event', async () => {
     const world = memoryWorld();
     world.emulator.faults.add({ path: `/${WABA}/message_templates`, method: 'POST', status: 503 });
-    const before = world.records.records.size;
+    const before = world.templateTable.records.size;
     await expect(create(world, body('during_outage'))).rejects.toBeInstanceOf(UpstreamUnavailable);
-    expect(world.records.records.size).toBe(before);
-    expect(world.records.outbox.size).toBe(0);
+    expect(world.templateTable.records.size).toBe(before);
+    expect(world.templateTable.outbox.size).toBe(0);
   });
 
   it('keeps the event in the outbox when publishing fails, and the relay publishes it once', async () => {
@@ -88,7 +88,7 @@ describe('create a template (use case, in memory)', () => {
     // Assess
     expect(relayed).toBe(1);
     expect(world.publisher.published.map((e) => (e.data as TemplateRecord).meta_template.name)).toEqual(['late_event']);
-    expect(world.records.outbox.size).toBe(0);
+    expect(world.templateTable.outbox.size).toBe(0);
   });
 
   it('refuses a pair on another WABA and a client the caller may not act for', async () => {

@@ -14,9 +14,9 @@ const APRIL = Date.parse('2026-04-10T12:00:00Z');
 const BRAZIL = ['5511987650001', '5511987650002', '5511987650003'];
 const utility = { category: 'utility', type: 'regular', billable: true };
 
-async function sendOf(outcomes: Parameters<ReturnType<typeof memoryWorld>['sends']['settleBlock']>[2]) {
+async function sendOf(outcomes: Parameters<ReturnType<typeof memoryWorld>['blocks']['settleBlock']>[2]) {
   const world = memoryWorld();
-  const deps = { ...world, tiers: new MemoryVolumeTiers(world.sends) };
+  const deps = { ...world, tiers: new MemoryVolumeTiers(world.sendTable) };
   await world.sends.begin({
     send_id: 's1',
     client_id: 7,
@@ -29,8 +29,8 @@ async function sendOf(outcomes: Parameters<ReturnType<typeof memoryWorld>['sends
   });
   const block = { first: 0, size: outcomes.length, sendable: outcomes.length };
   const lease = { holder: 'h', untilMs: Date.now() + 60_000 };
-  await world.sends.claimBlock('s1', block, lease, Date.now());
-  await world.sends.settleBlock('s1', block, outcomes, lease);
+  await world.blocks.claimBlock('s1', block, lease, Date.now());
+  await world.blocks.settleBlock('s1', block, outcomes, lease);
   return { world, deps };
 }
 
@@ -64,10 +64,10 @@ describe('charges of a WABA’s month (volume tiers)', () => {
     const outcomes = await applyNotifications(deps, [{ notification: tierUpdate }]);
     await applyNotifications(deps, [{ notification: delivered(1, APRIL + 1000) }, { notification: delivered(2, APRIL + 2000) }]);
     // Assess
-    const costs = [0, 1, 2].map((i) => world.sends.messages.get(`s1|${i}`)?.cost_micros);
+    const costs = [0, 1, 2].map((i) => world.sendTable.messages.get(`s1|${i}`)?.cost_micros);
     expect(outcomes).toEqual(['applied']);
     expect(costs).toEqual([tiers[0].rate, tiers[1].rate, tiers[1].rate].map((rate) => Math.round(rate * 1e6)));
-    expect(world.sends.monthVolumes.get(`${WABA}|2026-04|Brazil|utility`)).toBe(3);
+    expect(world.sendTable.monthVolumes.get(`${WABA}|2026-04|Brazil|utility`)).toBe(3);
   });
 
   it('counts the month’s charges toward the tier without Meta’s word: the base rate until the count says more', async () => {
@@ -80,7 +80,7 @@ describe('charges of a WABA’s month (volume tiers)', () => {
       [0, 1, 2].map((i) => ({ notification: delivered(i, APRIL + i) })),
     );
     // Assess
-    expect([0, 1, 2].map((i) => world.sends.messages.get(`s1|${i}`)?.cost_micros)).toEqual(
+    expect([0, 1, 2].map((i) => world.sendTable.messages.get(`s1|${i}`)?.cost_micros)).toEqual(
       [1, 2, 3].map(() => Math.round(first.rate * 1e6)),
     );
   });
@@ -97,6 +97,6 @@ describe('a launch whose outcome was unknown', () => {
     expect(outcomes).toEqual(['applied']);
     expect(send?.counts).toMatchObject({ sent: 1, delivered: 1, failed: 0 });
     expect(send?.charges?.utility).toMatchObject({ messages: 1, billable: 1 });
-    expect(world.sends.messages.get('s1|0')?.cost_micros).toBeGreaterThan(0);
+    expect(world.sendTable.messages.get('s1|0')?.cost_micros).toBeGreaterThan(0);
   });
 });

@@ -105,8 +105,8 @@ describe('message statuses (pure rules)', () => {
 describe('message status notifications (use case, in memory)', () => {
   it('asks to come back while the block is only claimed, then counts the status once on the send', async () => {
     // Prepare: a send whose one block is claimed by the dispatcher
-    const { sends, ...world } = memoryWorld();
-    const deps = { ...world, sends };
+    const { sends, blocks, ...world } = memoryWorld();
+    const deps = { ...world, sends, blocks };
     await sends.begin({
       send_id: 's1',
       client_id: 7,
@@ -119,7 +119,7 @@ describe('message status notifications (use case, in memory)', () => {
     });
     const block = { first: 0, size: 1, sendable: 1 };
     const lease = { holder: 'h', untilMs: Date.now() + 60_000 };
-    await sends.claimBlock('s1', block, lease, Date.now());
+    await blocks.claimBlock('s1', block, lease, Date.now());
     const delivered: MetaNotification = {
       kind: 'message_status',
       message_id: 'wamid.1',
@@ -129,7 +129,7 @@ describe('message status notifications (use case, in memory)', () => {
     };
     // Act
     const early = await applyNotification(deps, delivered);
-    await sends.settleBlock('s1', block, [{ kind: 'sent', message_id: 'wamid.1' }], lease);
+    await blocks.settleBlock('s1', block, [{ kind: 'sent', message_id: 'wamid.1' }], lease);
     const onTime = await applyNotification(deps, delivered);
     const repeat = await applyNotification(deps, delivered);
     const foreign = await applyNotification(deps, { ...delivered, message_id: 'wamid.other' });

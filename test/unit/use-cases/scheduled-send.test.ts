@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cancelSend } from '#lib/domain/cancel-send.ts';
 import { dispatchJob } from '#lib/domain/sending/dispatcher.ts';
 import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
-import type { DispatchJob } from '#lib/domain/sending/job.ts';
+import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
 import { InvalidRequest, UpstreamUnavailable } from '#lib/domain/errors.ts';
 import { silentLog } from '#lib/domain/log.ts';
 import { releaseScheduledSend } from '#lib/domain/release-send.ts';
@@ -36,7 +36,7 @@ function scheduledWorld() {
   const deps = { ...world, now: () => new Date(NOW).toISOString() };
   const send = (sendId: string, sendAt?: string, extra?: Record<string, unknown>) =>
     sendTemplate(deps, acme, { pathDid: '5215550001', sendId, body: body(sendAt, extra) });
-  const release = (sendId: string) => releaseScheduledSend({ sends: world.sends, queue: world.queue, log: silentLog }, sendId);
+  const release = (sendId: string) => releaseScheduledSend({ ...world, log: silentLog }, sendId);
   return { world, send, release };
 }
 
@@ -122,6 +122,7 @@ describe('a scheduled send (decisions §22)', () => {
     await dispatchJob(
       {
         sends: world.sends,
+        blocks: world.blocks,
         pacer: new MemoryPacer(),
         levels: new MemoryThroughputStore(),
         upstream: {

@@ -52,7 +52,7 @@ const cases: [string, v.GenericSchema, Record<string, unknown>, UseCase][] = [
   ['send', SendTemplate.request.body, valid.send, (w, body) => sendTemplate(w, acme, { pathDid: '5215550001', sendId: 's', body })],
   ['add assignments', AddChannelCampaigns.request.body, valid.assignments, (w, body) => addAssignments(w, acme, RECORD, body)],
   ['replace assignments', ReplaceChannelCampaigns.request.body, valid.assignments, (w, body) => replaceAssignments(w, acme, RECORD, body)],
-  ['bulk status', ChangeTemplateStatus.request.body, valid.status, (w, body) => changeTemplateStatus(w.records, acme, body)],
+  ['bulk status', ChangeTemplateStatus.request.body, valid.status, (w, body) => changeTemplateStatus(w, acme, body)],
   [
     'webhook config',
     PutWebhookConfig.request.body,

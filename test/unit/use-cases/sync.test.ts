@@ -57,10 +57,10 @@ describe('sync from the upstream (use cases, in memory)', () => {
   it('writes nothing when nothing changed upstream', async () => {
     const world = memoryWorld();
     await syncOnce(world);
-    const before = JSON.stringify([...world.records.records.values()].map((r) => r.updated_at));
+    const before = JSON.stringify([...world.templateTable.records.values()].map((r) => r.updated_at));
     const published = world.publisher.published.length;
     await syncOnce(world);
-    expect(JSON.stringify([...world.records.records.values()].map((r) => r.updated_at))).toBe(before);
+    expect(JSON.stringify([...world.templateTable.records.values()].map((r) => r.updated_at))).toBe(before);
     expect(world.publisher.published.length).toBe(published);
   });
 });

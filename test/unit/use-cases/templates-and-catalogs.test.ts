@@ -171,7 +171,7 @@ describe('send (use case, in memory)', () => {
     const world = memoryWorld();
     // Act
     await sendTemplate(world, acme, { pathDid: DID, sendId: 'ok', body: orderUpdateSend(world) });
-    world.sends.failing = true;
+    world.sendTable.failing = true;
     const refused = sendTemplate(world, acme, { pathDid: DID, sendId: 'down', body: orderUpdateSend(world) });
     // Assess
     expect(await world.sends.get('ok')).toMatchObject({ status: 'queued', total: 1, jobs: 1, client_id: 7 });
@@ -185,7 +185,7 @@ describe('listing, bulk status and catalogs (use cases, in memory)', () => {
     const world = memoryWorld();
     const listing = await listTemplates(world, acme, {});
     expect(listing.total).toBeGreaterThan(0);
-    const result = await changeTemplateStatus(world.records, acme, { action: 'disable', templates: [ORDER_UPDATE_EN] });
+    const result = await changeTemplateStatus(world, acme, { action: 'disable', templates: [ORDER_UPDATE_EN] });
     expect(result.summary).toMatchObject({ succeeded: 1 });
     expect((await world.records.get(ORDER_UPDATE_EN))?.active).toBe(false);
   });
@@ -195,7 +195,7 @@ describe('listing, bulk status and catalogs (use cases, in memory)', () => {
     const world = memoryWorld();
     // Act
     const result = await changeTemplateStatus(
-      world.records,
+      world,
       acme,
       { action: 'disable', templates: [ORDER_UPDATE_EN] },
       { deadline: { remainingMs: () => 2_000 } },

@@ -28,7 +28,7 @@ function usageBooks(lists: { effective_from: string; currency: string }[] = []) 
       ...entry,
     });
   const send = (id: string, createdAt: string, template: string, charges: SendRecord['charges']) =>
-    world.sends.sends.set(id, {
+    world.sendTable.sends.set(id, {
       send_id: id,
       client_id: 7,
       did: '5215550001',

@@ -1,4 +1,4 @@
-import type { DispatchJob } from '#lib/domain/sending/job.ts';
+import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
 import type { HeldJobs } from '#lib/domain/ports/sending.ts';
 import { putAll } from '../batch-write.ts';
 import type { ServiceTable } from '../client.ts';

@@ -1,4 +1,4 @@
-import type { RecipientParams } from '#lib/domain/sending/job.ts';
+import type { RecipientParams } from '#lib/domain/dispatch-job.ts';
 import type { AcceptedBlock, PositionOutcome, RecipientBlockRef, RecipientLists, StoredRecipient } from '#lib/domain/ports/sending.ts';
 import { LOST_OUTCOME } from '#lib/domain/ports/sending.ts';
 import { putAll } from '../batch-write.ts';
