@@ -227,10 +227,10 @@ describe('the dispatcher (decisions §12)', () => {
   });
 
   it('retries what Meta’s throughput limit refuses (130429 beyond the number’s level in a rolling second) and sends each recipient once', async () => {
-    // Prepare: the emulator holds this number to 10 a second, no burst, while the dispatcher goes at 72: far
+    // Prepare: the emulator holds this number to 20 a second, no burst, while the dispatcher goes at 72: far
     // enough below the dispatcher's pace that a loaded machine still launches faster than the limit
     const numbers = Array.from({ length: 60 }, (_, i) => numberOf(15, i));
-    await emulator('POST', `numbers/${NUMBER_ID}/limit`, { per_second: 10, burst: 0 });
+    await emulator('POST', `numbers/${NUMBER_ID}/limit`, { per_second: 20, burst: 0 });
     const refusedBefore = (await emulator('GET', `throughput?phone_number_id=${NUMBER_ID}`)).refused[NUMBER_ID];
     try {
       // Act
