@@ -7,7 +7,7 @@ import { ReceiveMetaWebhook } from '#lib/manifest/routes/meta.ts';
 import { ServiceApi } from './api.ts';
 import { deployedFunctions } from './function-bundles.ts';
 import { NeedsGrants } from './grants.ts';
-import { Identity, PRE_TOKEN_GENERATION_ENTRY } from './identity.ts';
+import { CONSOLE_SIGN_IN_PATH, Identity, PRE_TOKEN_GENERATION_ENTRY } from './identity.ts';
 import { Monitoring } from './monitoring.ts';
 import { ServiceResources } from './resources.ts';
 import { prebuildBundles } from './service-function.ts';
@@ -37,6 +37,8 @@ export interface ServiceStackProps extends StackProps {
   dispatchConcurrency?: number;
   /** Where alarms are mailed; without it the topic is there to subscribe to by hand. */
   alarmEmail?: string;
+  /** The console's hosted-UI domain prefix with `cognito` (infra/identity.ts); the stack's name and account by default. */
+  consoleDomainPrefix?: string;
 }
 
 /**
@@ -60,6 +62,9 @@ export class TemplateMessagingStack extends Stack {
     }
     const identity = new Identity(this, 'Identity', props);
     if (identity.trigger) monitoring.functionAlarms(identity.trigger);
+    const api = new ServiceApi(this, monitoring);
+    // The console signs in through the pool's hosted UI and comes back to its own address (issue 45).
+    const consoleSignIn = identity.addConsoleClient(`${api.api.apiEndpoint}${CONSOLE_SIGN_IN_PATH}`);
 
     /** What the functions' settings are made of: this stack's resources. */
     const sources: SettingSources = {
@@ -78,9 +83,10 @@ export class TemplateMessagingStack extends Stack {
         queueArn: resources.queues.sendRelease.queue.queueArn,
         roleArn: resources.schedulerRole.roleArn,
       },
+      consoleSignIn,
     };
     const grants = new NeedsGrants(resources, sources, monitoring);
-    const api = new ServiceApi(this, identity, grants, monitoring);
+    api.addRoutes(this, identity, grants);
     new ServiceWorkers(this, resources, grants, props.dispatchConcurrency);
     monitoring.serviceAlarms();
 

@@ -93,6 +93,12 @@ const SETTINGS = {
   CLAIM_CLIENT_ID: { schema: text, fallback: undefined },
   CLAIM_PERMISSIONS: { schema: text, fallback: undefined },
   CLAIM_CAMPAIGNS: { schema: text, fallback: undefined },
+  /**
+   * The console's Cognito sign-in (issue 45): the hosted UI's base URL and the console's app client id. Unset
+   * (the local stack, a deployment with an issuer of its own): the console signs in with a pasted token.
+   */
+  CONSOLE_COGNITO_DOMAIN: { schema: url, fallback: undefined },
+  CONSOLE_CLIENT_ID: { schema: text, fallback: undefined },
 } satisfies Record<string, { schema: v.GenericSchema<string, unknown>; fallback?: unknown }>;
 
 type Settings = typeof SETTINGS;
@@ -174,6 +180,12 @@ export const metaWebhookSettings = () => ({
   META_APP_SECRET: setting('META_APP_SECRET'),
   META_VERIFY_TOKEN: setting('META_VERIFY_TOKEN'),
   META_WEBHOOK_SECRET: setting('META_WEBHOOK_SECRET'),
+});
+
+/** How the console signs its users in: both set, through the stack's Cognito hosted UI; else with a token. */
+export const consoleSignInSettings = () => ({
+  CONSOLE_COGNITO_DOMAIN: setting('CONSOLE_COGNITO_DOMAIN'),
+  CONSOLE_CLIENT_ID: setting('CONSOLE_CLIENT_ID'),
 });
 
 /** The settings naming the token claims (decisions §17). */

@@ -18,6 +18,8 @@ export interface Needs {
   pacing?: boolean;
   /** Makes one-time schedules of sends (decisions §22): the schedule group, its target queue and role. */
   schedules?: boolean;
+  /** Tells the console's users how to sign in: the stack's hosted-UI domain and console app client, when it has them. */
+  consoleSignIn?: boolean;
 }
 
 /**
@@ -38,6 +40,11 @@ export interface SettingSources {
   messagesPerSecond?: number;
   /** Where scheduled sends' one-time schedules go (decisions §22): their group, target queue and the role they send with. */
   schedules: { group: string; queueArn: string; roleArn: string };
+  /**
+   * The console's Cognito sign-in (hosted UI, authorization code with PKCE): the domain's base URL and the app
+   * client's id. Absent (the local stack, a deployment with its own issuer): the console signs in with a token.
+   */
+  consoleSignIn?: { cognitoDomain: string; clientId: string };
 }
 
 /**
@@ -66,5 +73,7 @@ export function settingsFor(needs: Needs, sources: SettingSources): Record<strin
       SCHEDULE_QUEUE_ARN: sources.schedules.queueArn,
       SCHEDULE_ROLE_ARN: sources.schedules.roleArn,
     });
+  if (needs.consoleSignIn && sources.consoleSignIn)
+    Object.assign(out, { CONSOLE_COGNITO_DOMAIN: sources.consoleSignIn.cognitoDomain, CONSOLE_CLIENT_ID: sources.consoleSignIn.clientId });
   return out;
 }
