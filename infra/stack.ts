@@ -83,7 +83,7 @@ export class TemplateMessagingStack extends Stack {
         queueArn: resources.queues.sendRelease.queue.queueArn,
         roleArn: resources.schedulerRole.roleArn,
       },
-      consoleSignIn,
+      console: consoleSignIn,
     };
     const grants = new NeedsGrants(resources, sources, monitoring);
     api.addRoutes(this, identity, grants);

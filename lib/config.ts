@@ -94,8 +94,8 @@ const SETTINGS = {
   CLAIM_PERMISSIONS: { schema: text, fallback: undefined },
   CLAIM_CAMPAIGNS: { schema: text, fallback: undefined },
   /**
-   * The console's Cognito sign-in (issue 45): the hosted UI's base URL and the console's app client id. Unset
-   * (the local stack, a deployment with an issuer of its own): the console signs in with a pasted token.
+   * The console's sign-in (issue 45): the Cognito hosted UI's base URL (`https://<prefix>.auth.<region>.amazoncognito.com`)
+   * and the console's app client. Unset, the console signs in with a pasted token (the local stack).
    */
   CONSOLE_COGNITO_DOMAIN: { schema: url, fallback: undefined },
   CONSOLE_CLIENT_ID: { schema: text, fallback: undefined },
@@ -182,15 +182,15 @@ export const metaWebhookSettings = () => ({
   META_WEBHOOK_SECRET: setting('META_WEBHOOK_SECRET'),
 });
 
-/** How the console signs its users in: both set, through the stack's Cognito hosted UI; else with a token. */
-export const consoleSignInSettings = () => ({
-  CONSOLE_COGNITO_DOMAIN: setting('CONSOLE_COGNITO_DOMAIN'),
-  CONSOLE_CLIENT_ID: setting('CONSOLE_CLIENT_ID'),
-});
-
 /** The settings naming the token claims (decisions §17). */
 export const claimNameSettings = () => ({
   CLAIM_CLIENT_ID: setting('CLAIM_CLIENT_ID'),
   CLAIM_PERMISSIONS: setting('CLAIM_PERMISSIONS'),
   CLAIM_CAMPAIGNS: setting('CLAIM_CAMPAIGNS'),
+});
+
+/** How the console signs in (issue 45): through Cognito's hosted UI when both settings are given, else by token. */
+export const consoleSignInSettings = () => ({
+  CONSOLE_COGNITO_DOMAIN: setting('CONSOLE_COGNITO_DOMAIN'),
+  CONSOLE_CLIENT_ID: setting('CONSOLE_CLIENT_ID'),
 });

@@ -43,14 +43,14 @@ describe('configuration', () => {
       queueUrls: {},
       schedules: { group: 'g', queueArn: 'q', roleArn: 'r' },
     } as unknown as SettingSources;
-    const cognito = { ...sources, consoleSignIn: { cognitoDomain: 'https://tms-1.auth.eu-west-1.amazoncognito.com', clientId: 'c1' } };
+    const cognito = { ...sources, console: { cognitoDomain: 'https://tms-1.auth.eu-west-1.amazoncognito.com', clientId: 'c1' } };
     // Act, Assess
-    expect(settingsFor({ table: 'none', consoleSignIn: true }, cognito)).toEqual({
+    expect(settingsFor({ table: 'none', console: true }, cognito)).toEqual({
       CONSOLE_COGNITO_DOMAIN: 'https://tms-1.auth.eu-west-1.amazoncognito.com',
       CONSOLE_CLIENT_ID: 'c1',
     });
     expect(settingsFor({ table: 'none' }, cognito)).toEqual({});
-    expect(settingsFor({ table: 'none', consoleSignIn: true }, sources)).toEqual({});
+    expect(settingsFor({ table: 'none', console: true }, sources)).toEqual({});
     delete process.env.CONSOLE_COGNITO_DOMAIN;
     delete process.env.CONSOLE_CLIENT_ID;
     expect(consoleSignInSettings()).toEqual({ CONSOLE_COGNITO_DOMAIN: undefined, CONSOLE_CLIENT_ID: undefined });
