@@ -7,7 +7,7 @@
  * audience; the pool's trigger puts the caller's claims in it).
  *
  * The pure parts (verifier, challenge, URLs, the token answer) take what they need as arguments, so they are
- * unit-tested without a browser; `signInWithCognito` wires them to the page.
+ * unit-tested without a browser; `signInWithCognito` wires them to a browser, `cognitoToken` to the page's.
  */
 
 /** `GET /console/config.json` in a deployment with Cognito. */
@@ -175,7 +175,30 @@ export function signOut(config: CognitoSignIn, browser: Pick<Browser, 'storage' 
   browser.go(signOutUrl(config));
 }
 
-/** The page's own browser, for the shell to pass in. */
+/** The shell's Cognito settings (`GET /console/config.json`): the callback is the console's own address. */
+type ShellConfig = Omit<CognitoSignIn, 'redirectUri'> & { redirectUri?: string };
+
+const withAddress = (config: ShellConfig, browser: Browser): CognitoSignIn => {
+  const here = new URL(browser.href);
+  return { ...config, redirectUri: config.redirectUri ?? `${here.origin}${here.pathname}` };
+};
+
+/**
+ * The shell's way in (console/src/session.ts): the access token once signed in; otherwise the browser goes to
+ * the hosted UI and this never resolves.
+ */
+export async function cognitoToken(config: ShellConfig, browser: Browser = pageBrowser()): Promise<string> {
+  const signedIn = await signInWithCognito(withAddress(config, browser), browser);
+  if (signedIn) return signedIn.accessToken;
+  return new Promise<string>(() => undefined);
+}
+
+/** Signs out of the hosted UI too, so the next visit asks again. */
+export function cognitoSignOut(config: ShellConfig, browser: Browser = pageBrowser()): void {
+  signOut(withAddress(config, browser), browser);
+}
+
+/** The page's own browser. */
 export function pageBrowser(): Browser {
   const page = globalThis as unknown as {
     sessionStorage: Browser['storage'];

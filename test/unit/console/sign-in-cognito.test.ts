@@ -6,6 +6,8 @@ import {
   type CognitoSignIn,
   callbackOf,
   challengeOf,
+  cognitoSignOut,
+  cognitoToken,
   newVerifier,
   SignInError,
   signedInFrom,
@@ -144,5 +146,24 @@ describe('the console’s Cognito sign-in: authorization code with PKCE (issue 4
     await expect(signInWithCognito(config, forged.browser)).rejects.toThrow(/not started from this tab/);
     expect(forged.seen.fetched).toEqual([]);
     await expect(signInWithCognito(config, refused.browser)).rejects.toThrow(/refused the code \(400\)/);
+  });
+
+  it('gives the shell the access token, with the console’s own address (no query, no fragment) as the callback', async () => {
+    // Prepare: the shell's settings carry no callback: the page's address is it
+    const { signIn: _, redirectUri, ...shell } = config;
+    const back = memoryBrowser(`${redirectUri}?code=c&state=ours#/sends`, {
+      status: 200,
+      body: { id_token: 'i', access_token: 'a', expires_in: 60 },
+    });
+    back.items.set('tms.console.pkce', JSON.stringify({ verifier: 'v', state: 'ours' }));
+    // Act
+    const token = await cognitoToken({ signIn: 'cognito', ...shell }, back.browser);
+    cognitoSignOut({ signIn: 'cognito', ...shell }, back.browser);
+    // Assess
+    expect(token).toBe('a');
+    expect(new URLSearchParams(back.seen.fetched[0].body).get('redirect_uri')).toBe(redirectUri);
+    expect(back.seen.replaced).toEqual([`${redirectUri}#/sends`]);
+    expect(new URL(back.seen.went[0]).searchParams.get('logout_uri')).toBe(redirectUri);
+    expect(back.items.has('tms.console.tokens')).toBe(false);
   });
 });
