@@ -11,6 +11,7 @@ import { Identity, PRE_TOKEN_GENERATION_ENTRY } from './identity.ts';
 import { Monitoring } from './monitoring.ts';
 import { ServiceResources } from './resources.ts';
 import { prebuildBundles } from './service-function.ts';
+import { writeConsole } from '../console/build.ts';
 import { ServiceWorkers } from './workers.ts';
 
 export interface ServiceStackProps extends StackProps {
@@ -56,6 +57,8 @@ export class TemplateMessagingStack extends Stack {
 
     // Every bundle in one esbuild run, when this synth bundles at all (tests of the template skip it).
     if (this.bundlingRequired) {
+      // The console's files, which its files function serves from beside its bundle (lib/manifest/routes/console.ts).
+      writeConsole();
       prebuildBundles([...deployedFunctions().map((f) => f.entry), ...(props.cognito ? [PRE_TOKEN_GENERATION_ENTRY] : [])]);
     }
     const identity = new Identity(this, 'Identity', props);

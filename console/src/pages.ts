@@ -1,0 +1,9 @@
+import type { Page } from './router.ts';
+import { sendPage } from './pages/send.tsx';
+import { sendsPage } from './pages/sends.tsx';
+
+/**
+ * Every page of the console, in the navigation's order; the first is where the console opens. A page is one
+ * file of pages/ exporting its `Page`, added here with one line.
+ */
+export const pages: Page[] = [sendsPage, sendPage];
