@@ -15,8 +15,6 @@ import { CLAIM_DEFAULTS, CLAIM_SETTINGS, COGNITO_CLAIMS, type ClaimNames } from 
 import { ServiceFunction } from './service-function.ts';
 
 export const PRE_TOKEN_GENERATION_ENTRY = 'functions/identity/pre-token-generation.ts';
-/** Where the hosted UI sends the console's users back with their code, and after signing out: the console's page. */
-export const CONSOLE_SIGN_IN_PATH = '/console/';
 
 export interface IdentityProps {
   jwtIssuer?: string;

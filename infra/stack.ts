@@ -2,15 +2,17 @@ import { CfnOutput, type NestedStack, Stack, type StackProps } from 'aws-cdk-lib
 import type { Construct } from 'constructs';
 import type { ClaimNames } from '#lib/auth/claim-names.ts';
 import type { SettingSources } from '#lib/manifest/needs.ts';
+import { GetConsole } from '#lib/manifest/routes/console.ts';
 import { GetApiDocs } from '#lib/manifest/routes/docs.ts';
 import { ReceiveMetaWebhook } from '#lib/manifest/routes/meta.ts';
 import { ServiceApi } from './api.ts';
 import { deployedFunctions } from './function-bundles.ts';
 import { NeedsGrants } from './grants.ts';
-import { CONSOLE_SIGN_IN_PATH, Identity, PRE_TOKEN_GENERATION_ENTRY } from './identity.ts';
+import { Identity, PRE_TOKEN_GENERATION_ENTRY } from './identity.ts';
 import { Monitoring } from './monitoring.ts';
 import { ServiceResources } from './resources.ts';
 import { prebuildBundles } from './service-function.ts';
+import { writeConsole } from '../console/build.ts';
 import { ServiceWorkers } from './workers.ts';
 
 export interface ServiceStackProps extends StackProps {
@@ -58,13 +60,16 @@ export class TemplateMessagingStack extends Stack {
 
     // Every bundle in one esbuild run, when this synth bundles at all (tests of the template skip it).
     if (this.bundlingRequired) {
+      // The console's files, which its files function serves from beside its bundle (lib/manifest/routes/console.ts).
+      writeConsole();
       prebuildBundles([...deployedFunctions().map((f) => f.entry), ...(props.cognito ? [PRE_TOKEN_GENERATION_ENTRY] : [])]);
     }
     const identity = new Identity(this, 'Identity', props);
     if (identity.trigger) monitoring.functionAlarms(identity.trigger);
     const api = new ServiceApi(this, monitoring);
-    // The console signs in through the pool's hosted UI and comes back to its own address (issue 45).
-    const consoleSignIn = identity.addConsoleClient(`${api.api.apiEndpoint}${CONSOLE_SIGN_IN_PATH}`);
+    // The console signs in through the pool's hosted UI and comes back to its own page (issue 45): Cognito sends
+    // the code only to an address it lists exactly, the page's (console/src/config.ts consoleAddress).
+    const consoleSignIn = identity.addConsoleClient(`${api.api.apiEndpoint}${GetConsole.path}`);
 
     /** What the functions' settings are made of: this stack's resources. */
     const sources: SettingSources = {

@@ -11,7 +11,7 @@ import {
   InitiateAuthCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { decodeJwt, decodeProtectedHeader, importPKCS8, SignJWT } from 'jose';
-import { CONSOLE_SIGN_IN_PATH } from '../infra/identity.ts';
+import { GetConsole } from '#lib/manifest/routes/console.ts';
 import { REHEARSAL_REGION } from './moto.ts';
 
 /** A user of the pool, as an administrator makes one (README, "A user, a token, a 200"). */
@@ -149,9 +149,9 @@ export async function consoleSignInChecks(
   );
   const prefix = new URL(facts.signInDomain).hostname.split('.')[0];
   const { DomainDescription: domain } = await cognito.send(new DescribeUserPoolDomainCommand({ Domain: prefix }));
-  const expectedUrl = `${facts.apiUrl}${CONSOLE_SIGN_IN_PATH}`;
+  const expectedUrl = `${facts.apiUrl}${GetConsole.path}`;
   return [
-    { name: 'console URL: the API’s /console/ over HTTPS', expected: expectedUrl, got: facts.consoleUrl },
+    { name: 'console URL: the API’s /console over HTTPS', expected: expectedUrl, got: facts.consoleUrl },
     { name: 'console client’s callback URLs', expected: JSON.stringify([expectedUrl]), got: JSON.stringify(client?.CallbackURLs ?? []) },
     { name: 'console client’s sign-out URLs', expected: JSON.stringify([expectedUrl]), got: JSON.stringify(client?.LogoutURLs ?? []) },
     { name: 'console client’s grants', expected: '["code"]', got: JSON.stringify(client?.AllowedOAuthFlows ?? []) },

@@ -16,11 +16,10 @@ const PAGE_SIZE = 50;
 function Consent() {
   const { api, clientId } = useSession();
   const [page, setPage] = useState(1);
-  const list = usePoll(
-    () => api.get<PageOf<Suppression>>('v1/suppressions', { client_id: clientId, page, size: PAGE_SIZE }),
-    0,
-    [clientId, page],
-  );
+  const list = usePoll(() => api.get<PageOf<Suppression>>('v1/suppressions', { client_id: clientId, page, size: PAGE_SIZE }), 0, [
+    clientId,
+    page,
+  ]);
   const pages = list.data ? Math.max(1, Math.ceil(list.data.total / PAGE_SIZE)) : 1;
   return (
     <>
@@ -194,7 +193,12 @@ function Add({ onAdded }: { onAdded: () => void }) {
         </label>
         <label>
           Reason (optional)
-          <input name="reason" value={form.reason} maxLength={256} onInput={(e) => setForm({ ...form, reason: (e.target as HTMLInputElement).value })} />
+          <input
+            name="reason"
+            value={form.reason}
+            maxLength={256}
+            onInput={(e) => setForm({ ...form, reason: (e.target as HTMLInputElement).value })}
+          />
         </label>
         <button type="submit">Add to the list</button>
       </form>

@@ -204,7 +204,9 @@ function UsageFigure({ chart, rows }: { chart: UsageChart; rows: UsageAnswer['da
 }
 
 const figure = (row: Partial<Record<MoneyColumn['field'], number>>, column: MoneyColumn) =>
-  row[column.field] === undefined ? '—' : (row[column.field] as number).toLocaleString('en', { minimumFractionDigits: 4, maximumFractionDigits: 4 });
+  row[column.field] === undefined
+    ? '—'
+    : (row[column.field] as number).toLocaleString('en', { minimumFractionDigits: 4, maximumFractionDigits: 4 });
 
 function BudgetPart({ api, clientId, thisMonth }: { api: Api; clientId: number; thisMonth: boolean }) {
   const budget = usePoll(() => api.get<Budget>(`v1/clients/${clientId}/budget`), 0, [clientId]);
@@ -264,9 +266,7 @@ function StatementPart({ api, clientId, month }: { api: Api; clientId: number; m
     <section aria-labelledby="statement-heading">
       <h2 id="statement-heading">Statement of {month}</h2>
       <ErrorNote error={statement.error} doing="Reading the statement" />
-      <Loading when={!s && !statement.error}>
-        {s && <StatementView statement={s} />}
-      </Loading>
+      <Loading when={!s && !statement.error}>{s && <StatementView statement={s} />}</Loading>
       <div class="actions">
         <button type="button" onClick={() => save('text/csv', 'csv')}>
           Download the statement as CSV
@@ -356,7 +356,9 @@ function StatementView({ statement }: { statement: Statement }) {
               <td class="num">{money(cur.totals.amount, cur.currency)}</td>
               {showCost && (
                 <>
-                  <td class="num">{cur.totals.cost === undefined ? '—' : money(cur.totals.cost, cur.totals.cost_currency ?? cur.currency)}</td>
+                  <td class="num">
+                    {cur.totals.cost === undefined ? '—' : money(cur.totals.cost, cur.totals.cost_currency ?? cur.currency)}
+                  </td>
                   <td class="num">{cur.totals.margin === undefined ? '—' : money(cur.totals.margin, cur.currency)}</td>
                 </>
               )}

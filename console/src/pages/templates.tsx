@@ -150,7 +150,14 @@ function DraftCheckForm() {
         </label>
         <label>
           Name
-          <input name="name" value={draft.name} onInput={set('name')} required pattern="[a-z0-9_]+" title="lower case letters, digits and _" />
+          <input
+            name="name"
+            value={draft.name}
+            onInput={set('name')}
+            required
+            pattern="[a-z0-9_]+"
+            title="lower case letters, digits and _"
+          />
         </label>
         <label>
           Language
