@@ -133,6 +133,8 @@ export interface ConsoleSignInFacts {
   clientId: string;
   signInDomain: string;
   poolId: string;
+  /** The deployed console page's HTML (GetConsole's bundle with its role), when the rehearsal runs that bundle. */
+  consolePage?: string;
 }
 
 /**
@@ -157,5 +159,16 @@ export async function consoleSignInChecks(
     { name: 'console client’s grants', expected: '["code"]', got: JSON.stringify(client?.AllowedOAuthFlows ?? []) },
     { name: 'console client has no secret (PKCE)', expected: 'no secret', got: client?.ClientSecret ? 'a secret' : 'no secret' },
     { name: 'console sign-in domain of the pool', expected: facts.poolId, got: String(domain?.UserPoolId) },
+    ...(facts.consolePage === undefined
+      ? []
+      : [
+          {
+            name: 'console page signs in through them',
+            expected: JSON.stringify({ signIn: 'cognito', domain: facts.signInDomain, clientId: facts.clientId }),
+            got:
+              /<script type="application\/json" id="console-config">(.*?)<\/script>/.exec(facts.consolePage)?.[1] ??
+              'no settings in the page',
+          },
+        ]),
   ];
 }

@@ -240,6 +240,14 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
       );
     }
 
+    // The console's page as its deployed bundle serves it, with the settings the template gives its function.
+    const consoleFunction = functions.get('GetConsole');
+    const consolePage = consoleFunction
+      ? await consoleFunction.invoke(sample('GetConsole')).then(
+          (answer: { body?: string }) => answer.body ?? 'no body',
+          (e: Error) => `thrown: ${e.message}`,
+        )
+      : undefined;
     const consoleSignIn = (
       await consoleSignInChecks(deployer.cognito, {
         apiUrl: output(options.template, stack, 'ApiUrl'),
@@ -247,6 +255,7 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
         clientId: output(options.template, stack, 'ConsoleClientId'),
         signInDomain: output(options.template, stack, 'ConsoleSignInDomain'),
         poolId: pool.id,
+        consolePage,
       })
     ).map((c) => check(c.name, c.expected, c.got));
 

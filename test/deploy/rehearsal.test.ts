@@ -111,6 +111,7 @@ describe('the deployment rehearsed in moto (issue 24)', () => {
       ['console client’s grants', true],
       ['console client has no secret (PKCE)', true],
       ['console sign-in domain of the pool', true],
+      ['console page signs in through them', true],
     ]);
     expect(report.consoleSignIn[1].got).toMatch(/^\["https:\/\/[a-z0-9]+\.execute-api\.[a-z0-9-]+\.amazonaws\.com\/console"\]$/);
   });

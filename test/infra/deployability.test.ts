@@ -307,7 +307,14 @@ describe('the deployed stack, as an AWS team reads it before launch (issue 14)',
     // Assess: the stack says where the console is and how it signs in
     expect(cognito.template.findOutputs('ConsoleUrl').ConsoleUrl.Value).toEqual(consoleUrl);
     expect(JSON.stringify(cognito.template.findOutputs('ConsoleSignInDomain').ConsoleSignInDomain.Value)).toContain(domainId);
+    // Assess: the console's function is told the hosted UI's address and the client, and no other function is
+    const [, page] = named(cognito.template, 'GetConsole');
+    expect(page.Properties.Environment.Variables.CONSOLE_CLIENT_ID).toEqual({ Ref: clientId });
+    expect(JSON.stringify(page.Properties.Environment.Variables.CONSOLE_COGNITO_DOMAIN)).toContain(domainId);
+    for (const { name } of routes.filter((r) => r.name !== 'GetConsole'))
+      expect(named(cognito.template, name)[1].Properties.Environment.Variables.CONSOLE_CLIENT_ID, name).toBeUndefined();
     // Assess: a stack with an issuer of its own has no pool, so no console client: its console signs in with a token
+    expect(named(plain.template, 'GetConsole')[1].Properties.Environment.Variables.CONSOLE_CLIENT_ID).toBeUndefined();
     expect(resources(plain.template, 'AWS::Cognito::UserPoolClient')).toEqual([]);
     expect(resources(plain.template, 'AWS::Cognito::UserPoolDomain')).toEqual([]);
   });
