@@ -106,6 +106,17 @@ describe('the money page (issue 45)', () => {
     expect(agent.faults).toEqual([]);
   });
 
+  it('switches the stacking from the keyboard', async () => {
+    // Prepare: the switch shows categories (the test before)
+    await agent.page.getByRole('radio', { name: 'category' }).focus();
+    // Act: the arrow key moves within the radio group, as in any form
+    await agent.page.keyboard.press('ArrowLeft');
+    await agent.page.locator('#usage-totals li[data-series="Brazil"]').waitFor();
+    // Assess
+    expect(await agent.page.getByRole('radio', { name: 'market' }).isChecked()).toBe(true);
+    expect(await listedTotals(agent.page)).toEqual(await apiTotals(await agentToken(), 'market'));
+  });
+
   it('never shows an agent of a client with a price list Meta’s cost, anywhere on the page', async () => {
     // Prepare: the page with every part loaded
     await agent.page.locator('table.statement').waitFor();
@@ -161,7 +172,7 @@ describe('the money page (issue 45)', () => {
     const statementCsv = await save('Download the statement as CSV');
     const statementPdf = await save('Download the statement as PDF');
     // Assess
-    expect(usage.name).toBe(`usage-${CLIENT}-${month}-by-category.csv`);
+    expect(usage.name).toBe(`usage-${CLIENT}-${month}-by-market.csv`);
     expect(usage.bytes.toString('utf8').split('\n')[0]).toMatch(/^client_id,from,to,period,market,category/);
     expect(statementCsv.bytes.toString('utf8')).toMatch(/^client_id,month,status,currency,kind/);
     expect(statementPdf.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');

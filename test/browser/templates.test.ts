@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintToken } from '../../local/keys.ts';
 import { call } from '../support/api.ts';
 import { consoleStack, newTab, openConsole, screenshot, seriousViolations } from '../support/browser.ts';
 
@@ -35,6 +36,21 @@ describe('the templates page (issue 45)', () => {
       expect(shown[i]).toContain(t.active ? 'yes' : 'no');
     });
     expect(await page.locator('table.templates').textContent()).toMatch(/Collections: WA Sales \(5215550001\)/);
+  });
+
+  it('shows the API’s refusal in words with its request id: an agent without campaigns may not list templates', async () => {
+    // Prepare
+    const { context: own, page: agent } = await newTab();
+    try {
+      // Act
+      await openConsole(agent, await mintToken({ clientId: 10, campaigns: [], sub: 'console-templates-agent' }), 'templates');
+      const alert = agent.getByRole('alert').filter({ hasText: 'Reading the templates failed' });
+      await alert.waitFor();
+      // Assess
+      expect(await alert.textContent()).toMatch(/Reading the templates failed: .*campaigns.*\(HTTP 400, \w+\)Request id: \S+/);
+    } finally {
+      await own.close();
+    }
   });
 
   it('checks a draft without creating it and lists its review warnings', async () => {
