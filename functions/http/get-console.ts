@@ -24,7 +24,11 @@ const make = async () => {
 
 /** The page, gzipped where the browser takes it (API Gateway's HTTP API compresses nothing itself). */
 export const handler: Handler = async (event, context) => {
-  ready ??= make();
+  // A page that failed to be made (a build error from source) is tried again at the next request.
+  ready ??= make().catch((error: unknown) => {
+    ready = undefined;
+    throw error;
+  });
   const { serve, gzipped } = await ready;
   const response = await serve(event, context);
   if (response.statusCode !== 200 || !/\bgzip\b/.test(event.headers?.['accept-encoding'] ?? '')) return response;

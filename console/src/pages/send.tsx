@@ -116,22 +116,23 @@ function SendDetails({ params }: PageProps) {
                   }}
                 />
               )}
-              {(['failed', 'not_delivered'] as const).map((which) => (
-                <ConfirmButton
-                  key={which}
-                  label={which === 'failed' ? 'Resend the failed' : 'Resend the not delivered'}
-                  question={`Send this template again to this send's ${which === 'failed' ? 'failed' : 'not delivered'} recipients, with their values? Whoever cannot or would not get it is left out.`}
-                  confirm="Resend"
-                  act={async () => {
-                    const answer = await api.post<{ send_id: string }>(
-                      `v1/sends/${encodeURIComponent(s.send_id)}/resend`,
-                      { which },
-                      { 'idempotency-key': crypto.randomUUID() },
-                    );
-                    setResent(answer.send_id);
-                  }}
-                />
-              ))}
+              {isSettled(s) &&
+                (['failed', 'not_delivered'] as const).map((which) => (
+                  <ConfirmButton
+                    key={which}
+                    label={which === 'failed' ? 'Resend the failed' : 'Resend the not delivered'}
+                    question={`Send this template again to this send's ${which === 'failed' ? 'failed' : 'not delivered'} recipients, with their values? Whoever cannot or would not get it is left out.`}
+                    confirm="Resend"
+                    act={async () => {
+                      const answer = await api.post<{ send_id: string }>(
+                        `v1/sends/${encodeURIComponent(s.send_id)}/resend`,
+                        { which },
+                        { 'idempotency-key': crypto.randomUUID() },
+                      );
+                      setResent(answer.send_id);
+                    }}
+                  />
+                ))}
             </section>
             {resent && (
               <p role="status">
