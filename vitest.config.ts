@@ -9,7 +9,8 @@ import LongFilesFirst from './test/support/long-files-first.ts';
  *   once by the project's global setup and shared by its files;
  * - own-stack: the deployed bundles and `npm start`, each on a stack of its own;
  * - measured: the pace at production rates, on a stack of its own;
- * - crash: stacks killed with SIGKILL and started again on their data (issue 23).
+ * - crash: stacks killed with SIGKILL and started again on their data (issue 23);
+ * - browser: the operator's console in Debian's Chromium (playwright-core), against `npm start`'s stack (issue 45).
  * All run at once (issue 32): the pace is asserted at launch and the deadlines on clocks the tests control, so a
  * loaded machine slows a file but changes no outcome; the longest files start first (long-files-first.ts).
  */
@@ -74,6 +75,16 @@ export default defineConfig({
           // Stacks killed with SIGKILL and started again on their data, each on a folder of its own.
           name: 'crash',
           include: ['test/crash/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The console in a real browser: one `npm start` stack and one Chromium for the project, each file a tab.
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          globalSetup: ['test/support/browser-setup.ts'],
+          testTimeout: 120_000,
         },
       },
     ],

@@ -17,11 +17,8 @@ import { ServiceFunction } from './service-function.ts';
 export class ServiceApi {
   readonly api: HttpApi;
 
-  constructor(scope: Stack, identity: Identity, grants: NeedsGrants, monitoring: Monitoring) {
-    const authorizer = new HttpJwtAuthorizer('JwtAuthorizer', identity.issuer, {
-      jwtAudience: [identity.audience],
-      identitySource: ['$request.header.Authorization'],
-    });
+  /** The API itself first: its address is the console's callback URL, which the routes' settings need. */
+  constructor(scope: Stack, monitoring: Monitoring) {
     const api = new HttpApi(scope, 'Api', {
       description: 'Template Messaging Service',
       corsPreflight: {
@@ -47,7 +44,15 @@ export class ServiceApi {
       label: '5xx %',
     });
     monitoring.alarm('Api5xxRate', serverErrorRate, 'More than 1% of API requests answered 5xx in 5 minutes', 1);
+  }
 
+  /** A function per route with its grants behind the JWT authorizer of the identity's issuer and audiences, and the fallback. */
+  addRoutes(scope: Stack, identity: Identity, grants: NeedsGrants) {
+    const { api } = this;
+    const authorizer = new HttpJwtAuthorizer('JwtAuthorizer', identity.issuer, {
+      jwtAudience: identity.audiences,
+      identitySource: ['$request.header.Authorization'],
+    });
     for (const route of routes) {
       const fn = new ServiceFunction(scope, route.name, {
         entry: route.entry,

@@ -25,6 +25,7 @@ const stack = new TemplateMessagingStack(app, context('stackName') ?? 'TemplateM
   messagesPerSecond: number('messagesPerSecond'),
   dispatchConcurrency: number('dispatchConcurrency'),
   alarmEmail: context('alarmEmail'),
+  consoleDomainPrefix: context('consoleDomainPrefix'),
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });
 if (context('nag') !== 'false') Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

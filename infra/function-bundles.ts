@@ -5,6 +5,7 @@ import { ROUTE_NOT_FOUND, routes } from '#lib/manifest/routes.ts';
 import type { Needs } from '#lib/manifest/needs.ts';
 import { workers } from '#lib/manifest/workers.ts';
 import { esbuildOptions } from './bundling.ts';
+import { writeConsole } from '../console/build.ts';
 
 export const ROOT = join(import.meta.dirname, '..');
 
@@ -52,6 +53,8 @@ export interface BuiltBundle {
 export async function bundleFunction(entry: string, outdir: string, files: DeployedFunction['files'] = []): Promise<BuiltBundle> {
   const file = join(outdir, 'index.mjs');
   const result = await build({ ...esbuildOptions(isAbsolute(entry) ? entry : join(ROOT, entry), file), absWorkingDir: ROOT });
+  // The console's files are built, not kept (console/build.ts): built now, as a synth does.
+  if (files.some(({ from }) => from.startsWith('console/dist/'))) writeConsole();
   for (const { from, to } of files) copyFileSync(join(ROOT, from), join(outdir, to));
   const output = Object.values(result.metafile!.outputs).find((o) => o.entryPoint);
   const inputs = Object.keys(output?.inputs ?? {}).map((input) => relative(ROOT, join(ROOT, input)));

@@ -4,8 +4,10 @@ import {
   ClientAttributes,
   FeaturePlan,
   LambdaVersion,
+  OAuthScope,
   StringAttribute,
   UserPool,
+  UserPoolClientIdentityProvider,
   UserPoolOperation,
 } from 'aws-cdk-lib/aws-cognito';
 import { Construct } from 'constructs';
@@ -20,6 +22,17 @@ export interface IdentityProps {
   jwksUrl?: string;
   cognito?: boolean;
   claims?: Partial<ClaimNames>;
+  /**
+   * The hosted UI's domain prefix (`<prefix>.auth.<region>.amazoncognito.com`), unique in the region across
+   * accounts: the stack's name and account by default.
+   */
+  consoleDomainPrefix?: string;
+}
+
+/** How the console signs its users in through the pool: the hosted UI's base URL and its app client's id. */
+export interface ConsoleSignIn {
+  cognitoDomain: string;
+  clientId: string;
 }
 
 /**
@@ -34,6 +47,10 @@ export class Identity extends Construct {
   readonly environment: Record<string, string>;
   /** The user pool's pre-token-generation trigger, when there is a pool. */
   readonly trigger?: ServiceFunction;
+  /** The app clients whose tokens the API accepts: the API's own, and the console's once added. */
+  readonly audiences: string[];
+  private readonly pool?: UserPool;
+  private readonly consoleDomainPrefix?: string;
 
   constructor(scope: Construct, id: string, props: IdentityProps) {
     super(scope, id);
@@ -86,6 +103,8 @@ export class Identity extends Construct {
       });
       this.issuer = `https://cognito-idp.${Stack.of(this).region}.amazonaws.com/${pool.userPoolId}`;
       this.audience = client.userPoolClientId;
+      this.pool = pool;
+      this.consoleDomainPrefix = props.consoleDomainPrefix;
       new CfnOutput(Stack.of(this), 'UserPoolId', { value: pool.userPoolId });
       new CfnOutput(Stack.of(this), 'UserPoolClientId', { value: client.userPoolClientId });
     } else {
@@ -99,8 +118,44 @@ export class Identity extends Construct {
       (props.cognito
         ? `${this.issuer}/.well-known/jwks.json`
         : new URL('.well-known/jwks.json', this.issuer.endsWith('/') ? this.issuer : `${this.issuer}/`).href);
+    this.audiences = [this.audience];
     this.environment = { JWT_ISSUER: this.issuer, JWT_AUDIENCE: this.audience, JWKS_URL: jwksUrl, ...claimEnvironment(claims) };
     new CfnOutput(Stack.of(this), 'JwtIssuer', { value: this.issuer });
+  }
+
+  /**
+   * The console's sign-in through the pool (issue 45), when there is a pool: the hosted UI on a Cognito domain and
+   * an app client for the browser, a public client (no secret) with the authorization-code grant (the console
+   * sends a PKCE challenge), whose only callback and sign-out URL is the console's own address. Its access
+   * tokens carry the trigger's claims like the API client's, so the API accepts them as its second audience.
+   */
+  addConsoleClient(consoleUrl: string): ConsoleSignIn | undefined {
+    if (!this.pool) return undefined;
+    const stack = Stack.of(this);
+    const domain = this.pool.addDomain('ConsoleDomain', {
+      cognitoDomain: { domainPrefix: this.consoleDomainPrefix ?? `${stack.stackName.toLowerCase()}-${stack.account}` },
+    });
+    const client = this.pool.addClient('ConsoleClient', {
+      authFlows: { userSrp: true },
+      generateSecret: false,
+      oAuth: {
+        flows: { authorizationCodeGrant: true },
+        scopes: [OAuthScope.OPENID, OAuthScope.EMAIL, OAuthScope.PROFILE],
+        callbackUrls: [consoleUrl],
+        logoutUrls: [consoleUrl],
+      },
+      supportedIdentityProviders: [UserPoolClientIdentityProvider.COGNITO],
+      accessTokenValidity: Duration.hours(1),
+      idTokenValidity: Duration.hours(1),
+      preventUserExistenceErrors: true,
+      // As the API client: users never change their own client id, permissions or campaigns.
+      writeAttributes: new ClientAttributes().withStandardAttributes({ email: true }),
+    });
+    this.audiences.push(client.userPoolClientId);
+    new CfnOutput(stack, 'ConsoleUrl', { value: consoleUrl });
+    new CfnOutput(stack, 'ConsoleClientId', { value: client.userPoolClientId });
+    new CfnOutput(stack, 'ConsoleSignInDomain', { value: domain.baseUrl() });
+    return { cognitoDomain: domain.baseUrl(), clientId: client.userPoolClientId };
   }
 }
 

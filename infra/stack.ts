@@ -2,6 +2,7 @@ import { CfnOutput, type NestedStack, Stack, type StackProps } from 'aws-cdk-lib
 import type { Construct } from 'constructs';
 import type { ClaimNames } from '#lib/auth/claim-names.ts';
 import type { SettingSources } from '#lib/manifest/needs.ts';
+import { GetConsole } from '#lib/manifest/routes/console.ts';
 import { GetApiDocs } from '#lib/manifest/routes/docs.ts';
 import { ReceiveMetaWebhook } from '#lib/manifest/routes/meta.ts';
 import { ServiceApi } from './api.ts';
@@ -11,6 +12,7 @@ import { Identity, PRE_TOKEN_GENERATION_ENTRY } from './identity.ts';
 import { Monitoring } from './monitoring.ts';
 import { ServiceResources } from './resources.ts';
 import { prebuildBundles } from './service-function.ts';
+import { writeConsole } from '../console/build.ts';
 import { ServiceWorkers } from './workers.ts';
 
 export interface ServiceStackProps extends StackProps {
@@ -37,6 +39,8 @@ export interface ServiceStackProps extends StackProps {
   dispatchConcurrency?: number;
   /** Where alarms are mailed; without it the topic is there to subscribe to by hand. */
   alarmEmail?: string;
+  /** The console's hosted-UI domain prefix with `cognito` (infra/identity.ts); the stack's name and account by default. */
+  consoleDomainPrefix?: string;
 }
 
 /**
@@ -56,10 +60,16 @@ export class TemplateMessagingStack extends Stack {
 
     // Every bundle in one esbuild run, when this synth bundles at all (tests of the template skip it).
     if (this.bundlingRequired) {
+      // The console's files, which its files function serves from beside its bundle (lib/manifest/routes/console.ts).
+      writeConsole();
       prebuildBundles([...deployedFunctions().map((f) => f.entry), ...(props.cognito ? [PRE_TOKEN_GENERATION_ENTRY] : [])]);
     }
     const identity = new Identity(this, 'Identity', props);
     if (identity.trigger) monitoring.functionAlarms(identity.trigger);
+    const api = new ServiceApi(this, monitoring);
+    // The console signs in through the pool's hosted UI and comes back to its own page (issue 45): Cognito sends
+    // the code only to an address it lists exactly, the page's (console/src/config.ts consoleAddress).
+    const consoleSignIn = identity.addConsoleClient(`${api.api.apiEndpoint}${GetConsole.path}`);
 
     /** What the functions' settings are made of: this stack's resources. */
     const sources: SettingSources = {
@@ -78,9 +88,10 @@ export class TemplateMessagingStack extends Stack {
         queueArn: resources.queues.sendRelease.queue.queueArn,
         roleArn: resources.schedulerRole.roleArn,
       },
+      console: consoleSignIn,
     };
     const grants = new NeedsGrants(resources, sources, monitoring);
-    const api = new ServiceApi(this, identity, grants, monitoring);
+    api.addRoutes(this, identity, grants);
     new ServiceWorkers(this, resources, grants, props.dispatchConcurrency);
     monitoring.serviceAlarms();
 

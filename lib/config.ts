@@ -93,6 +93,12 @@ export const SETTINGS = {
   CLAIM_CLIENT_ID: { schema: text, fallback: undefined },
   CLAIM_PERMISSIONS: { schema: text, fallback: undefined },
   CLAIM_CAMPAIGNS: { schema: text, fallback: undefined },
+  /**
+   * The console's sign-in (issue 45): the Cognito hosted UI's base URL (`https://<prefix>.auth.<region>.amazoncognito.com`)
+   * and the console's app client. Unset, the console signs in with a pasted token (the local stack).
+   */
+  CONSOLE_COGNITO_DOMAIN: { schema: url, fallback: undefined },
+  CONSOLE_CLIENT_ID: { schema: text, fallback: undefined },
 } satisfies Record<string, { schema: v.GenericSchema<string, unknown>; fallback?: unknown }>;
 
 type Settings = typeof SETTINGS;
@@ -186,4 +192,10 @@ export const claimNameSettings = () => ({
   CLAIM_CLIENT_ID: setting('CLAIM_CLIENT_ID'),
   CLAIM_PERMISSIONS: setting('CLAIM_PERMISSIONS'),
   CLAIM_CAMPAIGNS: setting('CLAIM_CAMPAIGNS'),
+});
+
+/** How the console signs in (issue 45): through Cognito's hosted UI when both settings are given, else by token. */
+export const consoleSignInSettings = () => ({
+  CONSOLE_COGNITO_DOMAIN: setting('CONSOLE_COGNITO_DOMAIN'),
+  CONSOLE_CLIENT_ID: setting('CONSOLE_CLIENT_ID'),
 });

@@ -5,6 +5,7 @@ import type { MessageStatus } from './standins/graph/emulator.ts';
 import { logFormatOf, writePrettyLogs } from './pretty-logs.ts';
 import { startLocalStack } from './stack.ts';
 import { GetApiDocs, GetOpenApi } from '#lib/manifest/routes/docs.ts';
+import { GetConsole } from '#lib/manifest/routes/console.ts';
 import { ListClientMsgChannels } from '#lib/manifest/routes/channels.ts';
 import { ReceiveMetaWebhook } from '#lib/manifest/routes/meta.ts';
 
@@ -66,6 +67,9 @@ console.log(
 );
 if (process.env.ALLOW_LOCAL_WEBHOOKS === 'true')
   console.log('Webhook receivers at http://127.0.0.1:<port>/ are allowed (ALLOW_LOCAL_WEBHOOKS)');
+// The console signs in with the token in the address, then drops it from there (issue 45).
+console.log(`Console as the client's agent: ${stack.apiUrl}${GetConsole.path}#token=${clientToken}`);
+console.log(`Console as BSP_CN (picks a client): ${stack.apiUrl}${GetConsole.path}#token=${bspToken}`);
 console.log(`Client token (client 7, campaigns 31):\n${clientToken}`);
 console.log(`BSP_CN token (client 7):\n${bspToken}`);
 console.log(`Try: curl -H "Authorization: Bearer <token>" ${stack.apiUrl}${ListClientMsgChannels.path}`);

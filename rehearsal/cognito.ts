@@ -6,9 +6,12 @@ import {
   type CognitoIdentityProviderClient,
   CreateUserPoolClientCommand,
   CreateUserPoolCommand,
+  DescribeUserPoolClientCommand,
+  DescribeUserPoolDomainCommand,
   InitiateAuthCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { decodeJwt, decodeProtectedHeader, importPKCS8, SignJWT } from 'jose';
+import { GetConsole } from '#lib/manifest/routes/console.ts';
 import { REHEARSAL_REGION } from './moto.ts';
 
 /** A user of the pool, as an administrator makes one (README, "A user, a token, a 200"). */
@@ -121,4 +124,51 @@ export async function anotherPoolTokens(cognito: CognitoIdentityProviderClient, 
     }),
   );
   return signIn(cognito, pool.UserPool!.Id!, client.UserPoolClient!.ClientId!, user);
+}
+
+/** What the stack says of the console's sign-in (its outputs), and what moto made of its app client and domain. */
+export interface ConsoleSignInFacts {
+  apiUrl: string;
+  consoleUrl: string;
+  clientId: string;
+  signInDomain: string;
+  poolId: string;
+  /** The deployed console page's HTML (GetConsole's bundle with its role), when the rehearsal runs that bundle. */
+  consolePage?: string;
+}
+
+/**
+ * The console's app client as Cognito holds it (issue 45): the hosted UI sends a user back only to the console's
+ * own HTTPS address on the API, by the authorization-code grant, to a public client (no secret: the browser
+ * proves itself with PKCE); and its domain is the pool's.
+ */
+export async function consoleSignInChecks(
+  cognito: CognitoIdentityProviderClient,
+  facts: ConsoleSignInFacts,
+): Promise<{ name: string; expected: string; got: string }[]> {
+  const { UserPoolClient: client } = await cognito.send(
+    new DescribeUserPoolClientCommand({ UserPoolId: facts.poolId, ClientId: facts.clientId }),
+  );
+  const prefix = new URL(facts.signInDomain).hostname.split('.')[0];
+  const { DomainDescription: domain } = await cognito.send(new DescribeUserPoolDomainCommand({ Domain: prefix }));
+  const expectedUrl = `${facts.apiUrl}${GetConsole.path}`;
+  return [
+    { name: 'console URL: the API’s /console over HTTPS', expected: expectedUrl, got: facts.consoleUrl },
+    { name: 'console client’s callback URLs', expected: JSON.stringify([expectedUrl]), got: JSON.stringify(client?.CallbackURLs ?? []) },
+    { name: 'console client’s sign-out URLs', expected: JSON.stringify([expectedUrl]), got: JSON.stringify(client?.LogoutURLs ?? []) },
+    { name: 'console client’s grants', expected: '["code"]', got: JSON.stringify(client?.AllowedOAuthFlows ?? []) },
+    { name: 'console client has no secret (PKCE)', expected: 'no secret', got: client?.ClientSecret ? 'a secret' : 'no secret' },
+    { name: 'console sign-in domain of the pool', expected: facts.poolId, got: String(domain?.UserPoolId) },
+    ...(facts.consolePage === undefined
+      ? []
+      : [
+          {
+            name: 'console page signs in through them',
+            expected: JSON.stringify({ signIn: 'cognito', domain: facts.signInDomain, clientId: facts.clientId }),
+            got:
+              /<script type="application\/json" id="console-config">(.*?)<\/script>/.exec(facts.consolePage)?.[1] ??
+              'no settings in the page',
+          },
+        ]),
+  ];
 }

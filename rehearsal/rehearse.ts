@@ -11,7 +11,15 @@ import { startGraphEmulator } from '../local/parts/graph.ts';
 import { fillSampleEvent, HTTP_SAMPLES, OTHER_SAMPLES, readSampleEvent, SAMPLE_TOKENS } from '../local/sample-events.ts';
 import { functionName } from '../local/sam-environment.ts';
 import { DEMO_FIXTURE } from '../local/stack.ts';
-import { anotherPoolTokens, preTokenGenerationEvent, signIn, type Tokens, type TriggerResponse, withTriggerClaims } from './cognito.ts';
+import {
+  anotherPoolTokens,
+  consoleSignInChecks,
+  preTokenGenerationEvent,
+  signIn,
+  type Tokens,
+  type TriggerResponse,
+  withTriggerClaims,
+} from './cognito.ts';
 import { deployedEnvironment, loadDirectory, output, setSecrets } from './deploy-steps.ts';
 import { DeployedFunction } from './deployed-function.ts';
 import { type Denial, IamGate } from './gate.ts';
@@ -68,6 +76,8 @@ export interface RehearsalReport {
   journeys: Check[];
   /** Tokens of the template's user pool at the listing bundle. */
   cognito: Check[];
+  /** The console's app client and hosted-UI domain as Cognito (moto) holds them (issue 45). */
+  consoleSignIn: Check[];
   denials: Denial[];
   /** The AWS actions each function called (as its role, through the gate). */
   calls: Record<string, string[]>;
@@ -230,6 +240,25 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
       );
     }
 
+    // The console's page as its deployed bundle serves it, with the settings the template gives its function.
+    const consoleFunction = functions.get('GetConsole');
+    const consolePage = consoleFunction
+      ? await consoleFunction.invoke(sample('GetConsole')).then(
+          (answer: { body?: string }) => answer.body ?? 'no body',
+          (e: Error) => `thrown: ${e.message}`,
+        )
+      : undefined;
+    const consoleSignIn = (
+      await consoleSignInChecks(deployer.cognito, {
+        apiUrl: output(options.template, stack, 'ApiUrl'),
+        consoleUrl: output(options.template, stack, 'ConsoleUrl'),
+        clientId: output(options.template, stack, 'ConsoleClientId'),
+        signInDomain: output(options.template, stack, 'ConsoleSignInDomain'),
+        poolId: pool.id,
+        consolePage,
+      })
+    ).map((c) => check(c.name, c.expected, c.got));
+
     // A function's role trusts Lambda alone; another role (EventBridge Scheduler's) one other AWS service alone.
     const functionRoles = new Set(
       Object.values(options.template.Resources)
@@ -250,13 +279,18 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
       functions: results,
       journeys: pathChecks,
       cognito,
+      consoleSignIn,
       denials: gate.denials,
       calls: Object.fromEntries([...gate.calls].map(([name, actions]) => [name, [...actions].sort()])),
       trust,
       logs: Object.fromEntries(
         [...(process.env.REHEARSAL_LOGS ? functions.keys() : failed)].map((name) => [name, functions.get(name)?.logs ?? []]),
       ),
-      passed: failed.size === 0 && trust.length === 0 && [...cognito, ...pathChecks].every((c) => c.passed) && results.length > 0,
+      passed:
+        failed.size === 0 &&
+        trust.length === 0 &&
+        [...cognito, ...consoleSignIn, ...pathChecks].every((c) => c.passed) &&
+        results.length > 0,
     };
   } finally {
     for (const stop of stops.reverse()) await stop();

@@ -3,6 +3,7 @@ import {
   CognitoIdentityProviderClient,
   CreateUserPoolClientCommand,
   CreateUserPoolCommand,
+  CreateUserPoolDomainCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { CreateTableCommand, DynamoDBClient, UpdateContinuousBackupsCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { CreateEventBusCommand, EventBridgeClient, PutRuleCommand, PutTargetsCommand } from '@aws-sdk/client-eventbridge';
@@ -85,7 +86,8 @@ type Clients = ReturnType<typeof deployerClients>;
 
 /**
  * Makes in moto, from the template's own definitions, what the functions use: the table, the queues, the bus and
- * its rules, the secrets, the topic, the user pool and its client, and each role with its policies. A resource
+ * its rules, the secrets, the topic, the user pool with its clients and hosted-UI domain, and each role with its
+ * policies (the API is named only). A resource
  * waits for those it refers to (a queue for its dead-letter queue, a policy for its role), as CloudFormation
  * orders them. Functions and log groups are named (their ARNs appear in rules and policies), not made: moto runs
  * no Lambda without Docker; the rehearsal runs each bundle itself.
@@ -224,6 +226,20 @@ export async function makeStack(
         type: 'AWS::Cognito::UserPoolClient',
         ref: made.UserPoolClient!.ClientId!,
         attributes: { ClientId: made.UserPoolClient!.ClientId! },
+      };
+    },
+    // The console's hosted-UI domain (issue 45): moto keeps it, so the rehearsal can ask for it back.
+    'AWS::Cognito::UserPoolDomain': async (_id, p) => {
+      await clients.cognito.send(new CreateUserPoolDomainCommand({ Domain: p.Domain, UserPoolId: p.UserPoolId }));
+      return { type: 'AWS::Cognito::UserPoolDomain', ref: p.Domain, attributes: {} };
+    },
+    // Named only, as API Gateway would: its address is the console client's callback URL (issue 45).
+    'AWS::ApiGatewayV2::Api': async () => {
+      const apiId = suffix(10).toLowerCase();
+      return {
+        type: 'AWS::ApiGatewayV2::Api',
+        ref: apiId,
+        attributes: { ApiId: apiId, ApiEndpoint: `https://${apiId}.execute-api.${REHEARSAL_REGION}.amazonaws.com` },
       };
     },
     // Named only: the ARNs rules and policies refer to.

@@ -21,7 +21,7 @@ try {
   const quotas = { figures: checks.flatMap((c) => c.figures), problems: checks.flatMap((c) => c.problems) };
   for (const figure of quotas.figures) console.log(`quota  ${figure}`);
   const report = await rehearse({ template, outdir, log: (line) => console.log(line) });
-  for (const c of [...report.functions, ...report.journeys, ...report.cognito])
+  for (const c of [...report.functions, ...report.journeys, ...report.cognito, ...report.consoleSignIn])
     console.log(`${c.passed ? 'ok  ' : 'FAIL'}  ${c.name.padEnd(34)} ${c.passed ? c.got : `expected ${c.expected}, got ${c.got}`}`);
   if (process.argv.includes('--calls'))
     for (const [name, actions] of Object.entries(report.calls)) console.log(`calls  ${name.padEnd(28)} ${actions.join(' ')}`);

@@ -20,12 +20,16 @@ const TAGS: Record<string, string> = {
   'client-msg-channels': 'Client messaging channels (the directory)',
   webhook: 'Webhook notification configuration',
   'openapi.json': 'This document',
+  console: 'The operator’s console: one page for a browser',
   templates: 'Template records, creation, edits, assignments and status',
   template: 'Sending templates',
   catalogs: 'Commerce catalogs and products',
   usage:
     'What delivered messages cost. Prices come from Meta’s rate cards kept in the repository (lib/domain/pricing/cards/: one file per effective date and currency, every market and category, two sources each); docs/rate-cards.md says how to add a card and how its tests check it against every region libphonenumber-js knows and a second source.',
 };
+
+/** A route's tag: its area, the path's segment after /v1 (the console's pages have no /v1). */
+const tagOf = (route: RouteDef) => (route.path.startsWith('/v1/') ? route.path.split('/')[2] : route.path.split('/')[1]);
 
 const schemaOf = (schema: v.GenericSchema) => {
   const { $schema: _drop, ...json } = toJsonSchema(schema, { errorMode: 'ignore' }) as Record<string, unknown>;
@@ -87,7 +91,7 @@ function operation(route: RouteDef) {
   const op: Record<string, unknown> = {
     operationId: route.name[0].toLowerCase() + route.name.slice(1),
     summary: route.summary,
-    tags: [route.path.split('/')[2]],
+    tags: [tagOf(route)],
     parameters: parameters(route),
     responses,
     security: route.auth ? [{ bearerAuth: [] }] : [],
@@ -154,7 +158,7 @@ export function openApiDocument(serverUrl = '/') {
     },
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],
-    tags: [...new Set(routes.map((r) => r.path.split('/')[2]))].map((name) => ({ name, description: TAGS[name] ?? name })),
+    tags: [...new Set(routes.map(tagOf))].map((name) => ({ name, description: TAGS[name] ?? name })),
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },

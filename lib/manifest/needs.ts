@@ -23,6 +23,8 @@ export interface Needs {
   pacing?: boolean;
   /** Makes one-time schedules of sends (decisions §22): the schedule group, its target queue and role. */
   schedules?: boolean;
+  /** Tells the console how to sign in (issue 45): the Cognito hosted UI's domain and the console's app client. */
+  console?: boolean;
 }
 
 /**
@@ -43,6 +45,8 @@ export interface SettingSources {
   messagesPerSecond?: number;
   /** Where scheduled sends' one-time schedules go (decisions §22): their group, target queue and the role they send with. */
   schedules: { group: string; queueArn: string; roleArn: string };
+  /** The console's Cognito sign-in, where the stack has one; absent, the console signs in with a token. */
+  console?: { cognitoDomain: string; clientId: string };
 }
 
 /**
@@ -71,5 +75,7 @@ export function settingsFor(needs: Needs, sources: SettingSources): Record<strin
       SCHEDULE_QUEUE_ARN: sources.schedules.queueArn,
       SCHEDULE_ROLE_ARN: sources.schedules.roleArn,
     });
+  if (needs.console && sources.console)
+    Object.assign(out, { CONSOLE_COGNITO_DOMAIN: sources.console.cognitoDomain, CONSOLE_CLIENT_ID: sources.console.clientId });
   return out;
 }

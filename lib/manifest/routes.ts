@@ -11,6 +11,7 @@ import { pricesRoutes } from './routes/prices.ts';
 import { consentRoutes } from './routes/consent.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { docsRoutes } from './routes/docs.ts';
+import { consoleRoutes } from './routes/console.ts';
 
 /**
  * Every route, by API area, in the order the OpenAPI document lists them. A route is added in its area's file
@@ -28,6 +29,7 @@ export const routes: RouteDef[] = [
   ...consentRoutes,
   ...metaRoutes,
   ...docsRoutes,
+  ...consoleRoutes,
 ];
 
 /** The `$default` route's function: anything the manifest does not know (404, or 405 for a known path). */

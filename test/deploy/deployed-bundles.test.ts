@@ -139,9 +139,12 @@ describe('the deployed bundles (issue 14)', () => {
     }
   });
 
-  it('the docs bundle serves the Swagger UI files copied beside it, and the handshake answers its challenge', async () => {
+  it('the docs and console bundles serve the files copied beside them, and the handshake answers its challenge', async () => {
     const docs = await invoke('GetApiDocs', JSON.parse(readFileSync(join(EVENTS_DIR, 'GetApiDocs.json'), 'utf8')));
     expect(docs.body).toContain('SwaggerUIBundle');
+    const consolePage = await invoke('GetConsole', JSON.parse(readFileSync(join(EVENTS_DIR, 'GetConsole.json'), 'utf8')));
+    expect(consolePage.body).toContain('<script type="application/json" id="console-config">{"signIn":"token"}</script>');
+    expect(consolePage.body).toMatch(/<script type="module">.{10000,}<\/script>/s);
     const handshake = await invoke('VerifyMetaWebhook', JSON.parse(readFileSync(join(EVENTS_DIR, 'VerifyMetaWebhook.json'), 'utf8')));
     expect(handshake.body).toBe('4711');
   });

@@ -42,7 +42,7 @@ const typesIn = (types: string[]) =>
   Object.fromEntries(types.map((type) => [type, Object.values(template.Resources).filter((r) => r.Type === type).length]));
 
 describe('the deployment rehearsed in moto (issue 24)', () => {
-  it('makes every resource the functions use from the template: table, queues, bus, rules, secrets, topic, pool, client, roles, policies', () => {
+  it('makes every resource the functions use from the template: table, queues, bus, rules, secrets, topic, pool, clients, domain, roles, policies', () => {
     const made = [
       'AWS::DynamoDB::GlobalTable',
       'AWS::SQS::Queue',
@@ -52,6 +52,7 @@ describe('the deployment rehearsed in moto (issue 24)', () => {
       'AWS::SNS::Topic',
       'AWS::Cognito::UserPool',
       'AWS::Cognito::UserPoolClient',
+      'AWS::Cognito::UserPoolDomain',
       'AWS::IAM::Role',
       'AWS::IAM::Policy',
     ];
@@ -99,6 +100,20 @@ describe('the deployment rehearsed in moto (issue 24)', () => {
     // The trigger bundle turned moto's event shape into the claims the service reads
     expect(report.functions.find((f) => f.name === 'PreTokenGeneration')).toMatchObject({ passed: true });
     expect(report.passed).toBe(true);
+  });
+
+  it('Cognito: the console’s app client sends users back only to the API’s /console over HTTPS, by code grant, without a secret (issue 45)', () => {
+    // Assess: every check of the console's client and domain, by name
+    expect(report.consoleSignIn.map((c) => [c.name, c.passed])).toEqual([
+      ['console URL: the API’s /console over HTTPS', true],
+      ['console client’s callback URLs', true],
+      ['console client’s sign-out URLs', true],
+      ['console client’s grants', true],
+      ['console client has no secret (PKCE)', true],
+      ['console sign-in domain of the pool', true],
+      ['console page signs in through them', true],
+    ]);
+    expect(report.consoleSignIn[1].got).toMatch(/^\["https:\/\/[a-z0-9]+\.execute-api\.[a-z0-9-]+\.amazonaws\.com\/console"\]$/);
   });
 
   it('fails naming the function and the action when a role lacks an action moto enforces (a worker’s queue)', async () => {

@@ -283,15 +283,56 @@ describe('the deployed stack, as an AWS team reads it before launch (issue 14)',
       LambdaVersion: 'V2_0',
     });
     expect(pool.Properties.AdminCreateUserConfig.AllowAdminCreateUserOnly).toBe(true);
-    // Assess: a user cannot rewrite its own tenancy
-    const [[, client]] = resources(cognito.template, 'AWS::Cognito::UserPoolClient');
-    expect(client.Properties.WriteAttributes.filter((a: string) => a.startsWith('custom:'))).toEqual([]);
+    // Assess: a user cannot rewrite its own tenancy, through either app client (the API's, the console's)
+    const clients = resources(cognito.template, 'AWS::Cognito::UserPoolClient');
+    expect(clients).toHaveLength(2);
+    for (const [id, client] of clients)
+      expect(
+        client.Properties.WriteAttributes.filter((a: string) => a.startsWith('custom:')),
+        id,
+      ).toEqual([]);
     // Assess: API Gateway trusts the pool, functions read the same claims
     const [[, authorizer]] = resources(cognito.template, 'AWS::ApiGatewayV2::Authorizer');
     expect(JSON.stringify(authorizer.Properties.JwtConfiguration.Issuer)).toContain('cognito-idp');
     for (const { name } of routes) {
       expect(named(cognito.template, name)[1].Properties.Environment.Variables.CLAIM_CLIENT_ID, name).toBe('tms_client_id');
     }
+  });
+
+  it('with cognito: the console signs in on the hosted UI, code grant with PKCE, back to the API’s /console only (issue 45)', () => {
+    // Prepare
+    const [[apiId]] = resources(cognito.template, 'AWS::ApiGatewayV2::Api');
+    const [[clientId, client]] = resources(cognito.template, 'AWS::Cognito::UserPoolClient').filter(([id]) => id.includes('Console'));
+    const [[domainId, domain]] = resources(cognito.template, 'AWS::Cognito::UserPoolDomain');
+    const consoleUrl = { 'Fn::Join': ['', [{ 'Fn::GetAtt': [apiId, 'ApiEndpoint'] }, '/console']] };
+    // Assess: a public client of the authorization-code grant, coming back to the console's address and nowhere else
+    expect(client.Properties).toMatchObject({
+      AllowedOAuthFlows: ['code'],
+      AllowedOAuthFlowsUserPoolClient: true,
+      AllowedOAuthScopes: ['openid', 'email', 'profile'],
+      GenerateSecret: false,
+      SupportedIdentityProviders: ['COGNITO'],
+      CallbackURLs: [consoleUrl],
+      LogoutURLs: [consoleUrl],
+    });
+    expect(domain.Properties.Domain).toEqual({ 'Fn::Join': ['', ['deployable-', { Ref: 'AWS::AccountId' }]] });
+    // Assess: the API accepts the console's access tokens beside the API client's
+    const [[, authorizer]] = resources(cognito.template, 'AWS::ApiGatewayV2::Authorizer');
+    expect(authorizer.Properties.JwtConfiguration.Audience).toContainEqual({ Ref: clientId });
+    expect(authorizer.Properties.JwtConfiguration.Audience).toHaveLength(2);
+    // Assess: the stack says where the console is and how it signs in
+    expect(cognito.template.findOutputs('ConsoleUrl').ConsoleUrl.Value).toEqual(consoleUrl);
+    expect(JSON.stringify(cognito.template.findOutputs('ConsoleSignInDomain').ConsoleSignInDomain.Value)).toContain(domainId);
+    // Assess: the console's function is told the hosted UI's address and the client, and no other function is
+    const [, page] = named(cognito.template, 'GetConsole');
+    expect(page.Properties.Environment.Variables.CONSOLE_CLIENT_ID).toEqual({ Ref: clientId });
+    expect(JSON.stringify(page.Properties.Environment.Variables.CONSOLE_COGNITO_DOMAIN)).toContain(domainId);
+    for (const { name } of routes.filter((r) => r.name !== 'GetConsole'))
+      expect(named(cognito.template, name)[1].Properties.Environment.Variables.CONSOLE_CLIENT_ID, name).toBeUndefined();
+    // Assess: a stack with an issuer of its own has no pool, so no console client: its console signs in with a token
+    expect(named(plain.template, 'GetConsole')[1].Properties.Environment.Variables.CONSOLE_CLIENT_ID).toBeUndefined();
+    expect(resources(plain.template, 'AWS::Cognito::UserPoolClient')).toEqual([]);
+    expect(resources(plain.template, 'AWS::Cognito::UserPoolDomain')).toEqual([]);
   });
 });
 
@@ -314,7 +355,7 @@ describe('the deployment’s quotas (issue 24), checked at every synth', () => {
     }
   });
 
-  it('takes 7 resources a route: 4 more routes stay within the budget, 18 more within CloudFormation’s 500', () => {
+  it('takes 7 resources a route: 2 more routes stay within the budget, 17 more within CloudFormation’s 500', () => {
     // Prepare: what one route adds: function, role, policy, log group, integration, its permission, route
     const route = routes.find((r) => r.name === 'ListTemplates')!;
     const own = Object.entries(plain.template.toJSON().Resources as Record<string, { Type: string; Properties: unknown }>).filter(
@@ -334,11 +375,12 @@ describe('the deployment’s quotas (issue 24), checked at every synth', () => {
     ]);
     for (const variant of [plain, cognito]) {
       const resources = checkQuotas(variant.template.toJSON() as QuotaTemplate).resources;
-      // 4, not 15, since issues 34 to 36, decisions §26 (GET /v1/usage/gaps) and §27 (the price list's PUT and GET,
-      // the statements) added twelve routes and a worker: a nested stack of the workers' own (their functions,
-      // roles, logs and event sources) would give it back; docs/operations.md, "Quotas".
-      expect(resources + 4 * own.length).toBeLessThanOrEqual(QUOTAS.resources);
-      expect(resources + 18 * own.length).toBeLessThanOrEqual(500);
+      // 2, not 15, since issues 34 to 36, decisions §26 (GET /v1/usage/gaps), §27 (the price list's PUT and GET,
+      // the statements) and issue 45 (GET /console, the console's Cognito domain and client) added thirteen routes
+      // and a worker: a nested stack of the workers' own (their functions, roles, logs and event sources) would
+      // give it back; docs/operations.md, "Quotas".
+      expect(resources + 2 * own.length).toBeLessThanOrEqual(QUOTAS.resources);
+      expect(resources + 17 * own.length).toBeLessThanOrEqual(500);
     }
   });
 });

@@ -33,7 +33,7 @@ describe('the architecture map (docs/architecture.md)', () => {
     // Prepare: the projects as vitest.config.ts declares them
     const projects = [...readFileSync(join(ROOT, 'vitest.config.ts'), 'utf8').matchAll(/name: '([\w-]+)'/g)].map((m) => m[1]);
     // Assess
-    expect(projects.length).toBe(6);
+    expect(projects.length).toBe(7);
     expect(projects.filter((project) => !map.includes(`| \`${project}\` |`))).toEqual([]);
   });
 

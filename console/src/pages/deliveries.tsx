@@ -1,0 +1,157 @@
+import { useState } from 'preact/hooks';
+import type { Page } from '../router.ts';
+import type { PageOf } from '../sends.tsx';
+import { useSession } from '../session.ts';
+import { ErrorNote, Loading, usePoll, When } from '../ui.tsx';
+import { DELIVERY_STATUSES, type Delivery, lastAnswer, STATUS_WORDS } from './deliveries-data.ts';
+import './pages.css';
+
+const PAGE_SIZE = 20;
+/** Pending deliveries move as their retries run: the log asks again this often while the page shows it. */
+const POLL_MS = 5000;
+
+/**
+ * Webhook deliveries (issue 45, decisions §15): the client's delivery log, newest first, with each one's outcome,
+ * attempts and the receiver's last answer; a delivery can be sent again (replay, the same `webhook-id`).
+ */
+function Deliveries() {
+  const { api, clientId } = useSession();
+  const [status, setStatus] = useState<string>('');
+  const [page, setPage] = useState(1);
+  const log = usePoll(
+    () =>
+      api.get<PageOf<Delivery>>('v1/webhook/deliveries', {
+        client_id: clientId,
+        status: status || undefined,
+        page,
+        size: PAGE_SIZE,
+      }),
+    POLL_MS,
+    [clientId, status, page],
+  );
+  const pages = log.data ? Math.max(1, Math.ceil(log.data.total / PAGE_SIZE)) : 1;
+  return (
+    <>
+      <h1 tabIndex={-1}>Webhook deliveries</h1>
+      <p class="lead">Every event sent to this client’s webhook, newest first, kept 30 days. Replay sends one again.</p>
+      <form class="filter" onSubmit={(e) => e.preventDefault()}>
+        <label>
+          Outcome
+          <select
+            value={status}
+            onChange={(e) => {
+              setStatus((e.target as HTMLSelectElement).value);
+              setPage(1);
+            }}
+          >
+            <option value="">all</option>
+            {DELIVERY_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+      </form>
+      <ErrorNote error={log.error} doing="Reading the deliveries" />
+      <Loading when={!log.data && !log.error}>
+        {log.data?.data.length === 0 ? (
+          <p>No deliveries{status ? ` ${status}` : ''} for this client.</p>
+        ) : (
+          <table class="deliveries">
+            <caption>Webhook deliveries{status ? `, ${status}` : ''}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Created</th>
+                <th scope="col">Event</th>
+                <th scope="col">Outcome</th>
+                <th scope="col" class="num">
+                  Attempts
+                </th>
+                <th scope="col">Last answer</th>
+                <th scope="col">Delivered or next attempt</th>
+                <th scope="col">
+                  <span class="visually-hidden">Action</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {log.data?.data.map((d) => (
+                <tr key={d.id} data-delivery={d.id} data-status={d.status}>
+                  <td>
+                    <When at={d.created_at} />
+                  </td>
+                  <td>
+                    {d.type}
+                    <br />
+                    <code class="small">{d.event_id}</code>
+                  </td>
+                  <td>{STATUS_WORDS[d.status] ?? d.status}</td>
+                  <td class="num">{d.attempts}</td>
+                  <td>{lastAnswer(d)}</td>
+                  <td>
+                    {d.delivered_at ? (
+                      <When at={d.delivered_at} />
+                    ) : d.next_attempt_at ? (
+                      <>
+                        next <When at={d.next_attempt_at} />
+                      </>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                  <td>
+                    <Replay delivery={d} onReplayed={log.reload} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {pages > 1 && (
+          <nav class="pager" aria-label="Pages of deliveries">
+            <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+              Newer
+            </button>
+            <span>
+              Page {page} of {pages}
+            </span>
+            <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+              Older
+            </button>
+          </nav>
+        )}
+      </Loading>
+    </>
+  );
+}
+
+function Replay({ delivery, onReplayed }: { delivery: Delivery; onReplayed: () => void }) {
+  const { api } = useSession();
+  const [state, setState] = useState<{ busy?: boolean; done?: boolean; error?: unknown }>({});
+  return (
+    <>
+      <button
+        type="button"
+        aria-label={`Replay ${delivery.type} ${delivery.event_id}`}
+        disabled={state.busy}
+        onClick={async () => {
+          setState({ busy: true });
+          try {
+            await api.post(`v1/webhook/deliveries/${encodeURIComponent(delivery.id)}/replay`);
+            setState({ done: true });
+            onReplayed();
+          } catch (error) {
+            setState({ error });
+          }
+        }}
+      >
+        Replay
+      </button>
+      <span aria-live="polite">{state.done && <span class="small"> queued again</span>}</span>
+      <ErrorNote error={state.error} doing="Replaying the delivery" />
+    </>
+  );
+}
+
+export const deliveriesPage: Page = { path: 'deliveries', nav: 'Webhook deliveries', title: 'Webhook deliveries', view: Deliveries };

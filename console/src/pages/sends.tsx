@@ -1,0 +1,72 @@
+import { useState } from 'preact/hooks';
+import { href, type Page } from '../router.ts';
+import { isSettled, type PageOf, PauseNote, type SendStatus, SendProgress, StatusBadge } from '../sends.tsx';
+import { useSession } from '../session.ts';
+import { ErrorNote, Loading, usePoll, When } from '../ui.tsx';
+
+const PAGE_SIZE = 20;
+/** How often the list asks again while a send on it is still going. */
+const POLL_MS = 1000;
+/** How often it asks when every send on it is settled (a new send appears, late statuses arrive). */
+const IDLE_POLL_MS = 5000;
+
+function Sends() {
+  const { api, clientId } = useSession();
+  const [page, setPage] = useState(1);
+  const [every, setEvery] = useState(POLL_MS);
+  const sends = usePoll(
+    async () => {
+      const answer = await api.get<PageOf<SendStatus>>('v1/sends', { client_id: clientId, page, size: PAGE_SIZE });
+      setEvery(answer.data.every(isSettled) ? IDLE_POLL_MS : POLL_MS);
+      return answer;
+    },
+    every,
+    [clientId, page, every],
+  );
+  const pages = sends.data ? Math.max(1, Math.ceil(sends.data.total / PAGE_SIZE)) : 1;
+  return (
+    <>
+      <h1 tabIndex={-1}>Sends</h1>
+      <p class="lead">Newest first, live: each bar moves as the dispatcher and Meta's statuses settle recipients.</p>
+      <ErrorNote error={sends.error} doing="Reading the sends" />
+      <Loading when={!sends.data && !sends.error}>
+        {sends.data?.data.length === 0 ? (
+          <p>No sends yet for this client.</p>
+        ) : (
+          <ol class="sends" aria-label="Sends">
+            {sends.data?.data.map((send) => (
+              <li key={send.send_id} class="send" data-send-id={send.send_id}>
+                <div class="send-head">
+                  <a href={href('sends', send.send_id)}>
+                    {send.template.name} ({send.template.language})
+                  </a>
+                  <StatusBadge status={send.status} />
+                  <span class="muted">
+                    {send.total.toLocaleString('en')} recipients · from {send.did} · <When at={send.created_at} />
+                  </span>
+                </div>
+                <SendProgress send={send} />
+                <PauseNote send={send} />
+              </li>
+            ))}
+          </ol>
+        )}
+        {pages > 1 && (
+          <nav class="pager" aria-label="Pages of sends">
+            <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+              Newer
+            </button>
+            <span>
+              Page {page} of {pages}
+            </span>
+            <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+              Older
+            </button>
+          </nav>
+        )}
+      </Loading>
+    </>
+  );
+}
+
+export const sendsPage: Page = { path: 'sends', nav: 'Sends', title: 'Sends', view: Sends };

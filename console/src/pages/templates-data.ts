@@ -1,0 +1,101 @@
+/**
+ * The templates page's rows and the draft check, without a browser (issue 45): status, quality, pauses and
+ * assignments per client from `GET /v1/templates`, and a draft's review warnings from a create's dry run
+ * (decisions §18).
+ */
+
+/** An entry of `GET /v1/templates` as the page reads it (spec §8). */
+export interface TemplateEntry {
+  id: string;
+  client_id?: number;
+  active?: boolean;
+  waba_id?: string;
+  meta_template?: {
+    name?: string;
+    language?: string;
+    category?: string;
+    status?: string;
+    rejected_reason?: string;
+    quality_score?: { score?: string };
+  };
+  channel_campaigns?: { campaign_id: number; campaign_name?: string; channels: { channel_id: number; name?: string; did?: string }[] }[];
+}
+
+export interface TemplateRow {
+  id: string;
+  name: string;
+  language: string;
+  category: string;
+  status: string;
+  quality: string;
+  active: boolean;
+  /** Meta paused or disabled it for its quality: sends of it wait or stop (decisions §25). */
+  paused: boolean;
+  rejectedReason?: string;
+  /** Each campaign with its channels, in words: `Sales: WA Sales (5215550001)`. */
+  assignments: string[];
+}
+
+/** The fields the page asks the listing for (spec §8's `fields`). */
+export const LISTING_FIELDS = 'id,client_id,active,waba_id,meta_template,channel_campaigns';
+
+export function templateRow(entry: TemplateEntry): TemplateRow {
+  const meta = entry.meta_template ?? {};
+  const status = meta.status ?? 'UNKNOWN';
+  return {
+    id: entry.id,
+    name: meta.name ?? '(no name)',
+    language: meta.language ?? '',
+    category: meta.category ?? '',
+    status,
+    quality: meta.quality_score?.score ?? 'UNKNOWN',
+    active: entry.active === true,
+    paused: status === 'PAUSED' || status === 'DISABLED',
+    ...(meta.rejected_reason && { rejectedReason: meta.rejected_reason }),
+    assignments: (entry.channel_campaigns ?? []).map(
+      (group) =>
+        `${group.campaign_name ?? `Campaign ${group.campaign_id}`}: ${
+          group.channels.map((c) => (c.name ? `${c.name} (${c.did ?? c.channel_id})` : String(c.did ?? c.channel_id))).join(', ') ||
+          'no channel'
+        }`,
+    ),
+  };
+}
+
+/** A draft as the check form holds it. */
+export interface Draft {
+  name: string;
+  language: string;
+  category: 'MARKETING' | 'UTILITY' | 'AUTHENTICATION';
+  body: string;
+  footer: string;
+}
+
+/** The example values a body's `{{n}}` placeholders need: one word a placeholder. */
+export function bodyExamples(body: string): string[] {
+  const numbers = [...body.matchAll(/\{\{\s*(\d+)\s*\}\}/g)].map((m) => Number(m[1]));
+  const count = numbers.length > 0 ? Math.max(...numbers) : 0;
+  return Array.from({ length: count }, (_, i) => `example${i + 1}`);
+}
+
+/** `POST /v1/templates/{did}?dry_run=true`'s body for a draft: its body and footer, examples filled in. */
+export function draftBody(draft: Draft, clientId: number) {
+  const examples = bodyExamples(draft.body);
+  return {
+    name: draft.name.trim(),
+    language: draft.language.trim(),
+    category: draft.category,
+    client_id: clientId,
+    components: [
+      { type: 'BODY', text: draft.body, ...(examples.length > 0 && { example: { body_text: [examples] } }) },
+      ...(draft.footer.trim() ? [{ type: 'FOOTER', text: draft.footer.trim() }] : []),
+    ],
+  };
+}
+
+/** What the dry run answered (lib/schemas/create-template.ts `TemplateDryRunResponse`). */
+export interface DraftCheck {
+  valid: boolean;
+  errors: { path?: string; message: string }[];
+  review_warnings: { rule: string; path: string; message: string }[];
+}

@@ -1,0 +1,100 @@
+import { ProgressBar, When } from './ui.tsx';
+
+/** A send as `GET /v1/sends/{send_id}` answers it (lib/schemas/send.ts SendStatusResponse). */
+export interface SendStatus {
+  send_id: string;
+  client_id: number;
+  did: string;
+  template: { name: string; language: string };
+  status: 'scheduled' | 'queued' | 'sending' | 'paused' | 'completed' | 'cancelled';
+  created_at: string;
+  total: number;
+  duplicates_removed: number;
+  suppressed: number;
+  expired: number;
+  sent: number;
+  held: number;
+  delivered: number;
+  read: number;
+  failed: number;
+  capped: number;
+  cancelled: number;
+  pending: number;
+  errors: { code: string; title: string; count: number }[];
+  cost?: Money;
+  price?: Money;
+  margin?: number;
+  stopped?: { code: string; title: string };
+  cancelled_at?: string;
+  send_at?: string;
+  paused_until?: string;
+  resend_of?: string;
+  resent_as?: string[];
+}
+
+export interface Money {
+  currency: string;
+  amount: number;
+  by_category: Record<string, { messages: number; amount: number }>;
+}
+
+/** A page of a listing (decisions §9). */
+export interface PageOf<T> {
+  data: T[];
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+/** A send no longer changes but by Meta's late statuses (delivered, read). */
+export const isSettled = (send: SendStatus) => send.status === 'completed' || send.status === 'cancelled';
+
+/**
+ * A send's recipients by where they are: read, delivered (not read), sent (not delivered), failed (with capped and
+ * expired), suppressed (with repeats removed), cancelled, and queued (not settled yet). They add up to its total.
+ */
+export function sendParts(send: SendStatus) {
+  const delivered = Math.max(0, send.delivered - send.read);
+  return [
+    { name: 'read', value: send.read, tone: 'tone-read' },
+    { name: 'delivered', value: delivered, tone: 'tone-delivered' },
+    { name: 'sent', value: Math.max(0, send.sent - send.delivered), tone: 'tone-sent' },
+    { name: 'failed', value: send.failed + send.capped + send.expired, tone: 'tone-failed' },
+    { name: 'suppressed', value: send.suppressed + send.duplicates_removed, tone: 'tone-suppressed' },
+    { name: 'cancelled', value: send.cancelled, tone: 'tone-cancelled' },
+    { name: 'queued', value: send.pending, tone: 'tone-queued' },
+  ];
+}
+
+/** A send's progress: the share of its recipients settled, its parts in words. */
+export function SendProgress({ send }: { send: SendStatus }) {
+  return (
+    <ProgressBar
+      label={`Progress of send ${send.template.name} (${send.template.language}) of ${new Date(send.created_at).toLocaleString('en-GB')}`}
+      value={send.total - send.pending}
+      max={send.total}
+      parts={sendParts(send)}
+    />
+  );
+}
+
+/** A paused send: its template's pause (Meta's quality pause, decisions §25) and when it ends at the latest. */
+export function PauseNote({ send }: { send: SendStatus }) {
+  if (send.status !== 'paused') return null;
+  return (
+    <p class="paused">
+      Paused: Meta paused the template {send.template.name} ({send.template.language}) for its quality
+      {send.paused_until ? (
+        <>
+          ; the pause ends by <When at={send.paused_until} />, then the send goes on
+        </>
+      ) : null}
+      . {send.pending.toLocaleString('en')} recipients wait.
+    </p>
+  );
+}
+
+/** A send's status as a word, in its tone. */
+export function StatusBadge({ status }: { status: SendStatus['status'] }) {
+  return <span class={`badge status-${status}`}>{status}</span>;
+}

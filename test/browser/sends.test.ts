@@ -1,0 +1,181 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, emulator, tokens } from '../support/api.ts';
+import { consoleStack, goTo, newTab, openConsole, screenshot, seriousViolations } from '../support/browser.ts';
+
+/**
+ * The sends pages (issue 45) on `npm start`'s stack, where Meta's emulator reports every message sent, then
+ * delivered. Client 7's agent sends from its number 5215550001; client 8's agent from its own, 5215550011.
+ */
+consoleStack();
+const run = String(Math.floor(Math.random() * 1e4)).padStart(4, '0');
+/** Mexican mobile numbers of this run's own, so no two tests' recipients meet. */
+const numbers = (count: number, lane: number) => Array.from({ length: count }, (_, i) => `52${lane}9${run}${String(i).padStart(5, '0')}`);
+
+async function send(token: string, did: string, to: string[], extra: Record<string, unknown> = {}, language = 'en_US') {
+  const answer = await call('POST', `/v1/template/messages/${did}`, {
+    token,
+    body: {
+      did,
+      type: 'template',
+      channel: 'MSGCHAN',
+      template: { name: 'order_update', language },
+      recipients: to.map((number, i) => ({ to: `+${number}`, params: { body: [`A-${i}`] } })),
+      ...extra,
+    },
+  });
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  return answer.body.send_id as string;
+}
+
+let acme: string;
+let context: BrowserContext;
+let page: Page;
+let faults: string[];
+beforeAll(async () => {
+  acme = await tokens.acme();
+  ({ context, page, faults } = await newTab());
+  await openConsole(page, acme);
+});
+afterAll(() => context?.close());
+
+describe('the sends (issue 45)', () => {
+  let sendId: string;
+
+  it('shows a send of 1,000 started through the API, its progress bar rising to 100 % without a reload', async () => {
+    // Prepare: the console open on the sends; a mark that a reload would wipe
+    await goTo(page, 'sends');
+    await page.evaluate('window.notReloaded = true');
+    // Act
+    sendId = await send(acme, '5215550001', numbers(1000, 1));
+    // Assess: the send appears, and its bar only ever rises, to 100 % (read from the DOM as it changes)
+    const bar = page.locator(`[data-send-id="${sendId}"] [role="progressbar"]`);
+    await bar.waitFor();
+    const seen: number[] = [];
+    while (seen.at(-1) !== 100) {
+      seen.push(Number(await bar.getAttribute('aria-valuenow')));
+      await page.waitForTimeout(100);
+    }
+    expect(seen.slice(1).every((value, i) => value >= seen[i])).toBe(true);
+    expect(seen[0]).toBeLessThan(100);
+    expect(await page.evaluate('window.notReloaded')).toBe(true);
+    expect([await bar.getAttribute('aria-valuemin'), await bar.getAttribute('aria-valuemax')]).toEqual(['0', '100']);
+    // Assess: the API agrees: every recipient settled
+    const status = (await call('GET', `/v1/sends/${sendId}`, { token: acme })).body;
+    expect([status.total, status.pending]).toEqual([1000, 0]);
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(faults).toEqual([]);
+    await screenshot(page, 'sends');
+    // No bound on the send's own time but the test's: the local stack takes ~15 s alone, minutes on a loaded machine.
+  }, 600_000);
+
+  it('lists a send’s recipients filtered by status, with the totals the API has', async () => {
+    // Prepare
+    await goTo(page, `sends/${sendId}`);
+    await page.getByRole('table').locator('tbody tr').first().waitFor();
+    // Act
+    await page.getByLabel('Show').selectOption('delivered');
+    // Assess: the count shown is the API's (Meta's late statuses still move both, so until they agree)
+    const count = page.locator('p[aria-live]').filter({ hasText: /recipients delivered$/ });
+    let shown: string | null;
+    let expected: string;
+    do {
+      const { total } = (await call('GET', `/v1/sends/${sendId}/recipients?status=delivered&size=1`, { token: acme })).body;
+      expected = `${total.toLocaleString('en')} recipients delivered`;
+      shown = await count.textContent();
+      if (shown !== expected) await page.waitForTimeout(250);
+    } while (shown !== expected);
+    // Assess: every row shown is delivered
+    const statuses = await page.locator('table.recipients tbody tr td:nth-child(3)').allTextContents();
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(new Set(statuses)).toEqual(new Set(['delivered']));
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'send');
+  });
+
+  it('never shows an agent another client’s send, in the list or at its address', async () => {
+    // Prepare: a send of client 8
+    const other = await send(await tokens.beta(), '5215550011', numbers(3, 2));
+    // Act: client 7's agent looks at its sends, then at the other send's address
+    await goTo(page, 'sends');
+    await page.locator('[data-send-id]').first().waitFor();
+    const listed = await page.locator('[data-send-id]').evaluateAll((items) => items.map((item) => item.getAttribute('data-send-id')));
+    const text = await page.locator('main').textContent();
+    await goTo(page, `sends/${other}`);
+    const refused = await page.getByRole('alert').textContent();
+    // Assess: nowhere; the address is refused in words, nothing of the send shown
+    expect(listed).toContain(sendId);
+    expect(listed).not.toContain(other);
+    expect(text).not.toContain(other);
+    expect(refused).toMatch(/Reading the send failed: .+\(HTTP 40[34].*Request id: /);
+    expect(await page.getByRole('progressbar').count()).toBe(0);
+    // Assess: BSP_CN, picking client 8, does see it (the check above can fail)
+    const { context: own, page: bsp } = await newTab();
+    try {
+      await openConsole(bsp, await tokens.bsp());
+      await bsp.getByLabel('Client').selectOption('8');
+      await bsp.locator(`[data-send-id="${other}"]`).waitFor();
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('cancels a send from the keyboard, only once the operator confirms, as the API then says', async () => {
+    // Prepare: a send scheduled an hour ahead (nothing goes before it)
+    const sendAt = new Date(Date.now() + 3_600_000).toISOString();
+    const scheduled = await send(acme, '5215550001', numbers(5, 3), { send_at: sendAt });
+    await goTo(page, `sends/${scheduled}`);
+    const cancel = page.getByRole('button', { name: 'Cancel the send' });
+    // Act: asked, then kept (Escape closes the question)
+    await cancel.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    const kept = (await call('GET', `/v1/sends/${scheduled}`, { token: acme })).body.status;
+    // Act: asked again, confirmed
+    await cancel.focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    await page.locator('.badge.status-cancelled').first().waitFor();
+    // Assess
+    expect(kept).toBe('scheduled');
+    expect((await call('GET', `/v1/sends/${scheduled}`, { token: acme })).body.status).toBe('cancelled');
+    expect(faults).toEqual([]);
+  });
+
+  it('asks before a resend, and says in words, with the request id, when there is nothing to resend', async () => {
+    // Prepare: the completed send of 1,000, none of whose recipients failed
+    await goTo(page, `sends/${sendId}`);
+    const resend = page.getByRole('button', { name: 'Resend the failed' });
+    // Act: asked, kept; asked again, confirmed
+    await resend.click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Keep it as it is' }).click();
+    const before = (await call('GET', `/v1/sends/${sendId}`, { token: acme })).body.resent_as;
+    await resend.click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Resend' }).click();
+    const refusal = await page.getByRole('alert').filter({ hasText: 'Resend the failed failed' }).textContent();
+    // Assess
+    expect(before).toBeUndefined();
+    expect(refusal).toMatch(/no failed recipients to resend \(HTTP 409, nothing_to_resend\)Request id: \S+/);
+  });
+
+  it('shows a paused send’s template pause and when it ends', async () => {
+    // Prepare: a send of the Spanish order_update (Meta's template 9002, which no other test sends)
+    const paused = await send(acme, '5215550001', numbers(50, 4), {}, 'es');
+    await goTo(page, `sends/${paused}`);
+    // Act: Meta pauses the template for 20 s (its status event; 132015 for its messages meanwhile)
+    await emulator('POST', 'templates/9002/pause', { seconds: 20 });
+    // Assess: the page says so, with the time the pause ends by, as the API has it
+    const note = page.locator('p.paused');
+    await note.waitFor();
+    const until = (await call('GET', `/v1/sends/${paused}`, { token: acme })).body.paused_until;
+    expect(await note.textContent()).toMatch(
+      /^Paused: Meta paused the template order_update \(es\) for its quality; the pause ends by .+, then the send goes on\./,
+    );
+    expect(await note.locator('time').getAttribute('datetime')).toBe(until);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, 'send-paused');
+  });
+});
