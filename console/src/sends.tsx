@@ -55,23 +55,30 @@ export const isSettled = (send: SendStatus) => send.status === 'completed' || se
  */
 export function sendParts(send: SendStatus) {
   const delivered = Math.max(0, send.delivered - send.read);
+  const waiting = waitingOf(send);
   return [
     { name: 'read', value: send.read, tone: 'tone-read' },
     { name: 'delivered', value: delivered, tone: 'tone-delivered' },
     { name: 'sent', value: Math.max(0, send.sent - send.delivered), tone: 'tone-sent' },
     { name: 'failed', value: send.failed + send.capped + send.expired, tone: 'tone-failed' },
     { name: 'suppressed', value: send.suppressed + send.duplicates_removed, tone: 'tone-suppressed' },
-    { name: 'cancelled', value: send.cancelled, tone: 'tone-cancelled' },
-    { name: 'queued', value: send.pending, tone: 'tone-queued' },
+    { name: 'cancelled', value: send.cancelled + send.pending - waiting, tone: 'tone-cancelled' },
+    { name: 'queued', value: waiting, tone: 'tone-queued' },
   ];
 }
+
+/**
+ * The recipients still to go. A cancelled send's pending ones never go (a scheduled send's count them cancelled
+ * only at its time, decisions §22): the operator sees them cancelled now.
+ */
+const waitingOf = (send: SendStatus) => (send.status === 'cancelled' ? 0 : send.pending);
 
 /** A send's progress: the share of its recipients settled, its parts in words. */
 export function SendProgress({ send }: { send: SendStatus }) {
   return (
     <ProgressBar
       label={`Progress of send ${send.template.name} (${send.template.language}) of ${new Date(send.created_at).toLocaleString('en-GB')}`}
-      value={send.total - send.pending}
+      value={send.total - waitingOf(send)}
       max={send.total}
       parts={sendParts(send)}
     />

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -20,6 +20,7 @@ declare module 'vitest' {
  * one Chromium (Debian's, /usr/bin/chromium) that every file of the project drives over its endpoint.
  */
 export default async function setup(project: TestProject) {
+  if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install chromium (as root; .ci/run does it)`);
   const dataDir = mkdtempSync(join(tmpdir(), 'tms-console-'));
   const [stack, browser] = await Promise.all([
     startChildStack(dataDir, { FRESH: 'true' }),

@@ -14,6 +14,7 @@ const LONG_FILES = [
   'test/measured/fair-dispatch.test.ts',
   'test/crash/dead-letters.test.ts',
   'test/deploy/deployed-bundles.test.ts',
+  'test/browser/sends.test.ts',
   'test/http/start-command.test.ts',
   'test/http/webhook-deliveries.test.ts',
   'test/infra/deployability.test.ts',
