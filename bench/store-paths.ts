@@ -10,7 +10,6 @@ import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
 import { assignmentKeyItem, recordItem } from '#lib/adapters/dynamo/record-items.ts';
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
 import { DynamoDeliveryStatuses } from '#lib/adapters/dynamo/sends/delivery-statuses.ts';
-import { DynamoHeldJobs } from '#lib/adapters/dynamo/sends/held-jobs.ts';
 import { DynamoRecipientLists, recipientItemKeys } from '#lib/adapters/dynamo/sends/recipient-lists.ts';
 import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
