@@ -1,6 +1,6 @@
 import { releaseOf, wholeJobRelease } from './release.ts';
 import { BLOCK, blockAt, skippedOutcome } from './claims.ts';
-import type { DispatchResult } from './dispatcher.ts';
+import type { DispatchResult } from './run.ts';
 import { type DispatchJob, sendableOf } from './job.ts';
 import type { Log } from '../log.ts';
 import type { ClaimLease, PositionOutcome, RecipientOutcome, BlockLedger, SendRecords } from '../ports/sending.ts';

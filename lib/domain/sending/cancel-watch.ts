@@ -1,7 +1,7 @@
 /**
  * How often a sending invocation asks whether its send was cancelled (decisions §22): no message leaves later
  * than this (and the read's own time) after a cancel's answer. Asked beside the sending, so a launch never waits
- * for it: a launch late for its slot takes new slots (sending/dispatcher.ts), and a read slowed by a loaded
+ * for it: a launch late for its slot takes new slots (sending/slots.ts), and a read slowed by a loaded
  * table would make every launch after it late. At most 4 small reads a second per invocation that sends.
  */
 export const CANCEL_CHECK_MS = 250;
@@ -58,3 +58,6 @@ export function cancelWatch(isCancelled: () => Promise<boolean>, clock: { now():
     },
   };
 }
+
+/** A send's cancel as one dispatching invocation knows it. */
+export type CancelWatch = ReturnType<typeof cancelWatch>;

@@ -15,7 +15,7 @@ export const LEVEL_REFRESH_MS = 3_600_000;
 /**
  * The share of a number's rate the dispatcher paces at. Meta counts messages as it accepts them, not as they
  * leave: a send's slot and its accept time differ by the network's and the upstream's varying delay, and a
- * launch may be up to LATE_MS after its slot (sending/dispatcher.ts). Pacing a tenth under the rate keeps
+ * launch may be up to LATE_MS after its slot (sending/slots.ts). Pacing a tenth under the rate keeps
  * every second within 1.1× the rate (decisions §19) with both, and costs a tenth of the throughput.
  */
 export const PACE_SHARE = 0.9;
