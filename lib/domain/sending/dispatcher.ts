@@ -1,5 +1,5 @@
 import { launchBlock, recordWhenAnswered, sendingBlock } from './block.ts';
-import { bookChunk, booksByChunks, followingBlock, handBackBeside, prepareBlock } from './book.ts';
+import { bookTurn, followingBlock, handBackBeside, prepareBlock, sharedBookingOf } from './book.ts';
 import { BLOCK } from './claims.ts';
 import type { DispatchJob } from './job.ts';
 import { sendableOf } from './job.ts';
@@ -36,7 +36,8 @@ async function sendBlocks(deps: DispatchDeps, run: JobRun) {
   let next = timeUp || run.job.recipients.length === 0 ? undefined : aside(prepareBlock(deps, run, 0));
   while (next) {
     const prepared = await next;
-    if (booksByChunks(run, prepared, deps.clock.now()) && !(await bookChunk(deps, run, prepared))) break;
+    const shared = sharedBookingOf(run, prepared, deps.clock.now());
+    if (shared && !(await bookTurn(deps, run, prepared, shared))) break;
     next = followingBlock(deps, run, prepared);
     if (prepared.mine.length === 0) continue;
     const block = sendingBlock(prepared);

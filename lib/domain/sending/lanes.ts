@@ -22,18 +22,91 @@ export const laneOf = (job: Pick<DispatchJob, 'template' | 'total_contacts'>): L
  */
 export const queueGroupOf = (clientId: number, lane: Lane) => (lane === 'priority' ? `client-${clientId}-priority` : `client-${clientId}`);
 
-/** A bulk chunk holds at least this many messages (the pacing item then takes ≤ 1 write per 20 messages) … */
+/** A chunk holds at least this many messages (the pacing item then takes ≤ 1 write per 20 messages) … */
 const CHUNK_MESSAGES = 20;
-/** … and about this much of the number's time. */
+/** … and about this much of the number's time (a campaign's chunk). */
 const CHUNK_MS = 500;
 /**
- * A bulk job books its next chunk only when the number is free within this: what a priority send may wait for
- * the chunks booked ahead of it.
+ * A campaign's job books its next block only when the number is free within this: what a send of a few may wait
+ * for the chunks booked ahead of it.
  */
 export const NEAR_MS = 1_000;
 
-/** The messages of a bulk chunk at this interval. */
-export const chunkOf = (intervalMs: number) => Math.max(CHUNK_MESSAGES, Math.ceil(CHUNK_MS / intervalMs));
+/** The messages of a chunk of `chunkMs` (a campaign's by default) at this interval. */
+export const chunkOf = (intervalMs: number, chunkMs = CHUNK_MS) => Math.max(CHUNK_MESSAGES, Math.ceil(chunkMs / intervalMs));
+
+/**
+ * A number shared by its sends (issue 44): a category's rank on the number, AUTHENTICATION (0) before UTILITY (1)
+ * before MARKETING and any other (2).
+ */
+export type Rank = 0 | 1 | 2;
+export const rankOf = (category: string | undefined): Rank => (category === 'AUTHENTICATION' ? 0 : category === 'UTILITY' ? 1 : 2);
+
+/**
+ * How a job books its number's slots (issue 44; docs/dispatch-jobs.md, "A number shared by its sends").
+ * - A send of a few (at most SMALL_SEND, 100) books each block whole, at once, after what is booked: it never waits for
+ *   a turn, and what it holds of the number is short.
+ * - Any other send shares the number: it books a chunk at a time, the next only when the number is free within
+ *   `horizonMs` and no send of a better rank holds it (`Pacer.reserveNear`), and each booking holds the number
+ *   for its rank until its last slot and `holdMs` more (the gap between a job's chunks). So the number is never
+ *   booked more than a horizon and a chunk ahead by the sends that share it: a send of a few, of any rank, has
+ *   its slots within 1.5 s. Within a rank the sends take turns: a job refused its turn asks again when the
+ *   number is within its horizon of free, before the job ahead of it has used its chunk (TURN_WAIT_MS), so it
+ *   books the next chunk and the other the one after: the slots go round the ready sends. A better rank's hold
+ *   keeps a worse rank off the number while it sends: AUTHENTICATION before UTILITY before MARKETING.
+ * Rather than a queue of the ready sends in the pacing item (a write for every send that waits), the turns come
+ * from the horizon and the holds: one read and one conditional write of the pacing item per chunk, a refused
+ * ask a read. The chunks: an urgent category's is a block at a STANDARD number's pace (90 messages, 1.25 s: its
+ * pacing writes stay one a block) with a short horizon; a campaign's half a second with a horizon of a second.
+ */
+export type Booking = { shared: false } | SharedBooking;
+export interface SharedBooking {
+  shared: true;
+  rank: Rank;
+  chunkMs: number;
+  horizonMs: number;
+  holdMs: number;
+}
+
+/** What a booking tells the pacer of its turn: its rank and its hold (none for a send of a few). */
+export const turnOf = (booking: Booking) => (booking.shared ? { rank: booking.rank, holdMs: booking.holdMs } : undefined);
+
+/** How long a shared booking holds the number for its rank after its last slot. */
+const HOLD_MS = 1_000;
+const URGENT_SHARE = { chunkMs: 1_250, horizonMs: 100, holdMs: HOLD_MS };
+const CAMPAIGN_SHARE = { chunkMs: CHUNK_MS, horizonMs: NEAR_MS, holdMs: 0 };
+
+export const bookingOf = (job: Pick<DispatchJob, 'template' | 'total_contacts'>): Booking => {
+  if (job.total_contacts <= SMALL_SEND) return { shared: false };
+  const rank = rankOf(job.template.category);
+  return { shared: true, rank, ...(rank === 2 ? CAMPAIGN_SHARE : URGENT_SHARE) };
+};
+
+/** A block slowed below the number's pace (a stall, a slow process) books at most this much of it at a time. */
+const SLOWED_CHUNK_MS = 4_000;
+
+/**
+ * The messages of a shared send's chunk at the spacing its block keeps: a campaign's half a second (at least 20
+ * messages) at that spacing; an urgent send's 1.25 s at the number's own pace (a whole block of 90 at STANDARD,
+ * so its pacing writes stay one a block however slow the process); either at most SLOWED_CHUNK_MS at its spacing
+ * (a block that a stall slowed to 5 a second booked its 88 other slots 17 s ahead, and a campaign's 20 slow slots
+ * 8 s, found by test/unit/pacing-properties.test.ts).
+ */
+export const chunkMessagesOf = (booking: SharedBooking, intervalMs: number) => (spacingMs: number) =>
+  Math.min(
+    booking.rank === 2 ? chunkOf(spacingMs, booking.chunkMs) : chunkOf(intervalMs, booking.chunkMs),
+    Math.max(1, Math.ceil(SLOWED_CHUNK_MS / spacingMs)),
+  );
+
+/**
+ * A shared job refused a turn waits for it within its invocation when it comes within this (the job ahead is
+ * using its chunk); later than this (several sends ahead, a better rank's hold), it hands its block back.
+ */
+export const TURN_WAIT_MS = 1_500;
+
+/** When a refused ask may be made again: once the number is within the horizon of free, and no better rank holds it. */
+export const askAgainAt = (refused: { freeAt: number; heldUntil?: number }, horizonMs: number) =>
+  Math.max(refused.freeAt - horizonMs, refused.heldUntil ?? Number.NEGATIVE_INFINITY);
 
 /**
  * The longest a crowded job waits before it looks again: a job cannot be woken early (a cancel of its send is
