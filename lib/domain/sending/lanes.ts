@@ -44,20 +44,23 @@ export const rankOf = (category: string | undefined): Rank => (category === 'AUT
 
 /**
  * How a job books its number's slots (issue 44; docs/dispatch-jobs.md, "A number shared by its sends").
- * - A send of a few (at most SMALL_SEND, 100) books each block whole, at once, after what is booked: it never waits for
- *   a turn, and what it holds of the number is short.
- * - Any other send shares the number: it books a chunk at a time, the next only when the number is free within
- *   `horizonMs` and no send of a better rank holds it (`Pacer.reserveNear`), and each booking holds the number
- *   for its rank until its last slot and `holdMs` more (the gap between a job's chunks). So the number is never
- *   booked more than a horizon and a chunk ahead by the sends that share it: a send of a few, of any rank, has
- *   its slots within 1.5 s. Within a rank the sends take turns: a job refused its turn asks again when the
- *   number is within its horizon of free, before the job ahead of it has used its chunk (TURN_WAIT_MS), so it
- *   books the next chunk and the other the one after: the slots go round the ready sends. A better rank's hold
- *   keeps a worse rank off the number while it sends: AUTHENTICATION before UTILITY before MARKETING.
- * Rather than a queue of the ready sends in the pacing item (a write for every send that waits), the turns come
- * from the horizon and the holds: one read and one conditional write of the pacing item per chunk, a refused
- * ask a read. The chunks: an urgent category's is a block at a STANDARD number's pace (90 messages, 1.25 s: its
- * pacing writes stay one a block) with a short horizon; a campaign's half a second with a horizon of a second.
+ * - A send of a few (at most SMALL_SEND, 100) books each block whole, at once, after what is booked: it never
+ *   waits for a turn, and what it holds of the number is short.
+ * - Any other send shares the number: it books a chunk at a time, each only at its turn: the number free within
+ *   `horizonMs` and no send of a better rank holding it (`Pacer.reserveNear`). So the sends that share a number
+ *   never book it more than a horizon and a chunk ahead (1.35 s for AUTHENTICATION and UTILITY at STANDARD, 1.5 s
+ *   for a campaign), and a send of a few, of any category, has its slots within that of its arrival.
+ * - Within a rank the turns go round: a job refused its turn asks again when the number is within its horizon of
+ *   free (TURN_WAIT_MS), before the job ahead of it has used its chunk and asks for its next, so it books the
+ *   next chunk and the other the one after.
+ * - Between ranks: an AUTHENTICATION or UTILITY booking holds the number for its rank until its last slot and
+ *   `holdMs` more (the gap to its next chunk), and one refused its turn holds it from its next ask, so a worse
+ *   rank's next chunk gives way: AUTHENTICATION before UTILITY before MARKETING. A campaign holds nothing.
+ * Rather than a queue of the ready sends in the pacing item (a write for each send that joins or leaves it, and
+ * a turn given to a send that must be running to use it), the turns come from the horizon and the holds: one
+ * read and one conditional write of the pacing item a chunk, a refused ask a read (and, for a better rank, a
+ * write when its hold must move). An urgent chunk is a whole block at a STANDARD number's pace (its pacing writes
+ * stay one a block) with a short horizon; a campaign's half a second with a horizon of a second (NEAR_MS).
  */
 export type Booking = { shared: false } | SharedBooking;
 export interface SharedBooking {
