@@ -14,7 +14,7 @@ import {
   tenantsScenario,
 } from './simulate.ts';
 import { measureStorePaths } from './store-paths.ts';
-import { PACE_SHARE } from '#lib/domain/sending/throughput.ts';
+import { PACE_SHARE } from '#lib/domain/sending/tuning.ts';
 import { DispatchMessages } from '#lib/manifest/workers.ts';
 
 /**

@@ -127,6 +127,13 @@ export function setting<K extends SettingName>(name: K): SettingValue<K> {
   return value as SettingValue<K>;
 }
 
+/** A setting's default: what it reads as when it is unset (its row's fallback). */
+export function settingDefault<K extends SettingName>(name: K): SettingValue<K> {
+  const row: { schema: unknown; fallback?: unknown } = SETTINGS[name];
+  if (!('fallback' in row)) throw new ConfigurationError(`Configuration error: ${name} has no default`);
+  return row.fallback as SettingValue<K>;
+}
+
 const cache = new Map<string, string>();
 
 /** The required settings a function runs on, read once per cold start; every problem named in one error. */
@@ -158,8 +165,6 @@ export const allowLocalWebhooks = () => setting('ALLOW_LOCAL_WEBHOOKS');
 export const webhookRetryBaseSeconds = () => setting('WEBHOOK_RETRY_BASE_SECONDS');
 export const graphApiTimeoutMs = () => setting('GRAPH_API_TIMEOUT_MS');
 export const graphMessageTimeoutMs = () => setting('GRAPH_MESSAGE_TIMEOUT_MS');
-export const dispatchLeaseMarginMs = () => setting('DISPATCH_LEASE_MARGIN_MS');
-export const pausedRecheckMs = () => setting('PAUSED_RECHECK_SECONDS') * 1000;
 export const dispatchConcurrency = () => setting('DISPATCH_CONCURRENCY');
 export const graphAppId = () => setting('GRAPH_APP_ID');
 

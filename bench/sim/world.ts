@@ -1,5 +1,5 @@
 import { type DispatchResult, dispatchJob } from '#lib/domain/sending/dispatcher.ts';
-import { DEFAULT_DISPATCH } from '#lib/domain/sending/settings.ts';
+import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
 import type { DispatchJob } from '#lib/domain/sending/job.ts';
 import { silentLog } from '#lib/domain/log.ts';
 import type { MessageAnswer } from '#lib/domain/ports/upstream.ts';

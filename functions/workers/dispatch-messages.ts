@@ -6,14 +6,13 @@ import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.t
 import { DynamoSendStore } from '#lib/adapters/dynamo/send-store.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
 import { redeliverIn } from '#lib/adapters/sqs/redelivery.ts';
-import { dispatchLeaseMarginMs, graphMessageTimeoutMs, messagesPerSecondCap, pausedRecheckMs } from '#lib/config.ts';
 import { dispatchJob } from '#lib/domain/sending/dispatcher.ts';
-import { DEFAULT_DISPATCH } from '#lib/domain/sending/settings.ts';
 import type { DispatchJob } from '#lib/domain/sending/job.ts';
 import { countMetrics } from '#lib/log/metrics.ts';
 import { errorForLog } from '#lib/log/source-mapped-stack.ts';
 import { queueWorker } from '#lib/worker/queue-worker.ts';
 import { DispatchMessages } from '#lib/manifest/workers.ts';
+import { dispatchSettings } from '#lib/wiring/dispatch-settings.ts';
 import { graphMessages } from '#lib/wiring/upstream.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
@@ -46,14 +45,7 @@ export const handler = queueWorker<DispatchJob>(
           log,
           upstream: graphMessages(),
           clock,
-          settings: {
-            ...DEFAULT_DISPATCH,
-            messagesPerSecondCap: messagesPerSecondCap(),
-            // Time to settle what it sent: a message's answer may take its whole timeout.
-            safetyMs: graphMessageTimeoutMs() + 5_000,
-            leaseMarginMs: dispatchLeaseMarginMs(),
-            pausedRecheckMs: pausedRecheckMs(),
-          },
+          settings: dispatchSettings(),
           holder: `${context.awsRequestId}:${messageId}`,
           remainingMs: () => context.getRemainingTimeInMillis(),
           // Counted per settled block, so a long job shows its progress in the metrics as it goes.

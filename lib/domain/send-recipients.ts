@@ -1,5 +1,5 @@
 import type { Caller } from './caller.ts';
-import { BLOCK } from './sending/claims.ts';
+import { BLOCK } from './sending/tuning.ts';
 import { NotFound } from './errors.ts';
 import { type PageRequest, resolvePage } from './paging.ts';
 import type { RecipientBlockRef, SendCounts, RecipientLists, SendRecord, SendRecords, StoredRecipient } from './ports/sending.ts';

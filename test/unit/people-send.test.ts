@@ -14,7 +14,7 @@ import { recipientStatus, recipientsIn } from '#lib/domain/send-recipients.ts';
 import { NO_COUNTS } from '#lib/domain/send-status.ts';
 import { type DispatchJob, markRepeats } from '#lib/domain/sending/job.ts';
 import { launchOne } from '#lib/domain/sending/launch.ts';
-import { DEFAULT_DISPATCH } from '#lib/domain/sending/settings.ts';
+import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
 import { encode, decode, sentMessageOf, tally } from '#lib/adapters/dynamo/sends/send-items.ts';
 import { jobOf, templateOf } from '../support/dispatch-jobs.ts';
 import { EventClock } from '../support/event-clock.ts';

@@ -1,5 +1,6 @@
 import { releaseOf, wholeJobRelease } from './release.ts';
-import { BLOCK, blockAt, skippedOutcome } from './claims.ts';
+import { blockAt, skippedOutcome } from './claims.ts';
+import { ABANDONED_HELD_RETRY_S, BLOCK } from './tuning.ts';
 import type { DispatchResult } from './run.ts';
 import { type DispatchJob, sendableOf } from './job.ts';
 import type { Log } from '../log.ts';
@@ -11,9 +12,6 @@ export const ABANDONED: RecipientOutcome = {
   code: 'dispatch_abandoned',
   title: 'The dispatcher gave up on this job after its retries; nothing more of it is sent',
 };
-
-/** How long a job given up on waits for a live invocation to settle the blocks it holds. */
-const HELD_RETRY_SECONDS = 60;
 
 export interface AbandonDeps {
   sends: SendRecords & BlockLedger;
@@ -56,6 +54,6 @@ export async function abandonJob(deps: AbandonDeps, job: DispatchJob): Promise<D
   }
   log.warn('dispatch job abandoned', { recipients: abandoned, blocks_held_elsewhere: held });
   return held
-    ? { outcome: 'retry_later', reason: 'blocks held by a live invocation', afterSeconds: HELD_RETRY_SECONDS }
+    ? { outcome: 'retry_later', reason: 'blocks held by a live invocation', afterSeconds: ABANDONED_HELD_RETRY_S }
     : { outcome: 'done' };
 }

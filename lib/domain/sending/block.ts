@@ -1,5 +1,4 @@
 import { phoneNumberIdOf, type PreparedBlock, takeTurn } from './book.ts';
-import { CANCEL_CHECK_MS } from './cancel-watch.ts';
 import { type JobPosition, skippedOutcome } from './claims.ts';
 import { recipientDigits } from './job.ts';
 import { chunkMessagesOf } from './lanes.ts';
@@ -9,6 +8,7 @@ import { ProgressRecords } from './progress.ts';
 import { releaseOf } from './release.ts';
 import { aside, type DispatchDeps, type JobRun } from './run.ts';
 import { LaunchSlots } from './slots.ts';
+import { CANCEL_CHECK_MS } from './tuning.ts';
 import type { PositionOutcome } from '../ports/sending.ts';
 
 /**

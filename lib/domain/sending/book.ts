@@ -1,5 +1,6 @@
-import { BLOCK, type ClaimedBlock, claimBlockAt, type JobPosition, unsentOf } from './claims.ts';
-import { askAgainAt, chunkMessagesOf, type SharedBooking, TURN_WAIT_MS, turnOf } from './lanes.ts';
+import { type ClaimedBlock, claimBlockAt, type JobPosition, unsentOf } from './claims.ts';
+import { askAgainAt, chunkMessagesOf, type SharedBooking, turnOf } from './lanes.ts';
+import { BLOCK, MAX_BACKLOG_MS, TURN_WAIT_MS } from './tuning.ts';
 import { aside, crowdedWait, type DispatchDeps, endRun, hasTimeFor, type JobRun, lookAgain, mayLaunch } from './run.ts';
 import type { ClaimLease } from '../ports/sending.ts';
 
@@ -8,9 +9,6 @@ import type { ClaimLease } from '../ports/sending.ts';
  * reserved for it, whole for a send of a few, a chunk at a time at its turn for a send that shares the number
  * (lanes.ts). The next block of a send of a few is booked while this one sends, so its slots follow each other.
  */
-
-/** How far ahead a number may be booked before a job leaves it to the others (see `followingBlock`). */
-const MAX_BACKLOG_MS = 5_000;
 
 /** A block ready to send: its claim, where it starts in the job, what of it is still to send, and its slots. */
 export interface PreparedBlock extends ClaimedBlock {

@@ -1,17 +1,15 @@
-/**
- * How often a sending invocation asks whether its send was cancelled (decisions §22): no message leaves later
- * than this (and the read's own time) after a cancel's answer. Asked beside the sending, so a launch never waits
- * for it: a launch late for its slot takes new slots (sending/slots.ts), and a read slowed by a loaded
- * table would make every launch after it late. At most 4 small reads a second per invocation that sends.
- */
-export const CANCEL_CHECK_MS = 250;
-/** An answer older than this (reads failing or far slower than their interval) is waited for before a launch. */
-const STALE_MS = 1_000;
+import { CANCEL_CHECK_MS, CANCEL_STALE_MS } from './tuning.ts';
 
 /**
  * Whether a send was cancelled, as one dispatching invocation knows it: learned from each read of the send and
  * asked again (one small consistent read) as the answer ages. A read that fails sends on, as before cancels
  * existed, rather than stopping the send.
+ *
+ * It asks every CANCEL_CHECK_MS (decisions §22): no message leaves later than this (and the read's own time) after
+ * a cancel's answer. Asked beside the sending, so a launch never waits for it: a launch late for its slot takes new
+ * slots (sending/slots.ts), and a read slowed by a loaded table would make every launch after it late. At most 4
+ * small reads a second per invocation that sends. An answer older than CANCEL_STALE_MS (reads failing or far
+ * slower than their interval) is waited for before a launch.
  */
 export function cancelWatch(isCancelled: () => Promise<boolean>, clock: { now(): number }, already: boolean) {
   let cancelled = already;
@@ -35,7 +33,7 @@ export function cancelWatch(isCancelled: () => Promise<boolean>, clock: { now():
   };
   const age = () => clock.now() - checkedAt;
   const untilFresh = async () => {
-    while (!cancelled && age() > STALE_MS) await ask();
+    while (!cancelled && age() > CANCEL_STALE_MS) await ask();
   };
   return {
     get cancelled() {
@@ -52,7 +50,7 @@ export function cancelWatch(isCancelled: () => Promise<boolean>, clock: { now():
     /** Before a launch: asks again once the answer is CANCEL_CHECK_MS old; nothing to await unless it is stale. */
     beforeLaunch(): Promise<void> | undefined {
       if (cancelled) return undefined;
-      if (age() > STALE_MS) return untilFresh();
+      if (age() > CANCEL_STALE_MS) return untilFresh();
       if (age() >= CANCEL_CHECK_MS) void ask();
       return undefined;
     },

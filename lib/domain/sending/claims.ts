@@ -1,8 +1,6 @@
 import type { DispatchJob } from './job.ts';
+import { BLOCK } from './tuning.ts';
 import type { BlockLedger, ClaimLease, PositionOutcome, RecipientBlock, RecordedOutcomes } from '../ports/sending.ts';
-
-/** Positions per block: one claim and one settlement each (the settlement also counts on the send). */
-export const BLOCK = 90;
 
 /** A position of a job: where it is, and the earlier position it repeats or its suppression (neither is ever sent). */
 export interface JobPosition {

@@ -1,8 +1,7 @@
 import { launchBlock, recordWhenAnswered, sendingBlock } from './block.ts';
 import { bookTurn, followingBlock, handBackBeside, prepareBlock, sharedBookingOf } from './book.ts';
-import { BLOCK } from './claims.ts';
-import type { DispatchJob } from './job.ts';
-import { sendableOf } from './job.ts';
+import { type DispatchJob, sendableOf } from './job.ts';
+import { BLOCK, HELD_RETRY_S } from './tuning.ts';
 import { aside, type DispatchDeps, type DispatchResult, endRun, hasTimeFor, type JobRun, pausedResult, takeJob } from './run.ts';
 
 export type { DispatchDeps, DispatchResult } from './run.ts';
@@ -72,6 +71,6 @@ async function nextOf(deps: DispatchDeps, run: JobRun): Promise<DispatchResult> 
       return { outcome: 'retry_later', reason: 'slice sent', afterSeconds: 0 };
     case 'held elsewhere':
       // Blocks another invocation holds are settled by it, or called lost once its lease is over.
-      return { outcome: 'retry_later', reason: 'recipients held by another invocation', afterSeconds: 30 };
+      return { outcome: 'retry_later', reason: 'recipients held by another invocation', afterSeconds: HELD_RETRY_S };
   }
 }

@@ -1,4 +1,15 @@
 import type { DispatchJob } from './job.ts';
+import {
+  CHUNK_MESSAGES,
+  CHUNK_MS,
+  HOLD_MS,
+  MAX_CROWDED_WAIT_MS,
+  NEAR_MS,
+  SLOWED_CHUNK_MS,
+  SMALL_SEND,
+  URGENT_CHUNK_MS,
+  URGENT_HORIZON_MS,
+} from './tuning.ts';
 
 /**
  * Priority on a number (decisions §23): one-time passwords and account notices, and small sends, take a
@@ -10,9 +21,8 @@ export type Lane = 'priority' | 'bulk';
 
 /** Template categories that cannot wait behind a campaign (Meta's AUTHENTICATION and UTILITY). */
 const URGENT_CATEGORIES = new Set(['AUTHENTICATION', 'UTILITY']);
-/** A send of at most this many recipients goes ahead of campaigns whatever its category. */
-const SMALL_SEND = 100;
 
+/** A job's lane: priority for an urgent category or a send of at most SMALL_SEND recipients. */
 export const laneOf = (job: Pick<DispatchJob, 'template' | 'total_contacts'>): Lane =>
   URGENT_CATEGORIES.has(job.template.category ?? '') || job.total_contacts <= SMALL_SEND ? 'priority' : 'bulk';
 
@@ -22,17 +32,10 @@ export const laneOf = (job: Pick<DispatchJob, 'template' | 'total_contacts'>): L
  */
 export const queueGroupOf = (clientId: number, lane: Lane) => (lane === 'priority' ? `client-${clientId}-priority` : `client-${clientId}`);
 
-/** A chunk holds at least this many messages (the pacing item then takes ≤ 1 write per 20 messages) … */
-const CHUNK_MESSAGES = 20;
-/** … and about this much of the number's time (a campaign's chunk). */
-const CHUNK_MS = 500;
 /**
- * A campaign's job books its next block only when the number is free within this: what a send of a few may wait
- * for the chunks booked ahead of it.
+ * The messages of a chunk of `chunkMs` (a campaign's CHUNK_MS by default) at this interval: at least
+ * CHUNK_MESSAGES (the pacing item then takes ≤ 1 write per 20 messages).
  */
-export const NEAR_MS = 1_000;
-
-/** The messages of a chunk of `chunkMs` (a campaign's by default) at this interval. */
 export const chunkOf = (intervalMs: number, chunkMs = CHUNK_MS) => Math.max(CHUNK_MESSAGES, Math.ceil(chunkMs / intervalMs));
 
 /**
@@ -74,9 +77,8 @@ export interface SharedBooking {
 /** What a booking tells the pacer of its turn: its rank and its hold (none for a send of a few). */
 export const turnOf = (booking: Booking) => (booking.shared ? { rank: booking.rank, holdMs: booking.holdMs } : undefined);
 
-/** How long a shared booking holds the number for its rank after its last slot. */
-const HOLD_MS = 1_000;
-const URGENT_SHARE = { chunkMs: 1_250, horizonMs: 100, holdMs: HOLD_MS };
+/** An urgent send's share: a block at STANDARD's pace, a short horizon, and a hold of its rank (HOLD_MS). */
+const URGENT_SHARE = { chunkMs: URGENT_CHUNK_MS, horizonMs: URGENT_HORIZON_MS, holdMs: HOLD_MS };
 const CAMPAIGN_SHARE = { chunkMs: CHUNK_MS, horizonMs: NEAR_MS, holdMs: 0 };
 
 export const bookingOf = (job: Pick<DispatchJob, 'template' | 'total_contacts'>): Booking => {
@@ -84,9 +86,6 @@ export const bookingOf = (job: Pick<DispatchJob, 'template' | 'total_contacts'>)
   const rank = rankOf(job.template.category);
   return { shared: true, rank, ...(rank === 2 ? CAMPAIGN_SHARE : URGENT_SHARE) };
 };
-
-/** A block slowed below the number's pace (a stall, a slow process) books at most this much of it at a time. */
-const SLOWED_CHUNK_MS = 4_000;
 
 /**
  * The messages of a shared send's chunk at the spacing its block keeps: a campaign's half a second (at least 20
@@ -101,27 +100,17 @@ export const chunkMessagesOf = (booking: SharedBooking, intervalMs: number) => (
     Math.max(1, Math.ceil(SLOWED_CHUNK_MS / spacingMs)),
   );
 
-/**
- * A shared job refused a turn waits for it within its invocation when it comes within this (the job ahead is
- * using its chunk); later than this (several sends ahead, a better rank's hold), it hands its block back.
- */
-export const TURN_WAIT_MS = 1_500;
-
 /** When a refused ask may be made again: once the number is within the horizon of free, and no better rank holds it. */
 export const askAgainAt = (refused: { freeAt: number; heldUntil?: number }, horizonMs: number) =>
   Math.max(refused.freeAt - horizonMs, refused.heldUntil ?? Number.NEGATIVE_INFINITY);
 
 /**
- * The longest a crowded job waits before it looks again: a job cannot be woken early (a cancel of its send is
- * seen when it looks), and 100 receives of 30 s let a job wait 50 minutes behind its own send on one number.
- */
-export const MAX_CROWDED_WAIT_MS = 30_000;
-
-/**
  * How long a job that finds its number booked by others waits: until the number is free, or, when `ahead`
  * recipients of its own send before it are still to go (a long campaign's later jobs), about as long as the
  * number takes to send them. So a campaign's jobs on one number come back in turn rather than every second each,
- * and a job's receives stay far below the queue's maxReceiveCount whatever the campaign's length.
+ * and a job's receives stay far below the queue's maxReceiveCount whatever the campaign's length. At most
+ * MAX_CROWDED_WAIT_MS: a job cannot be woken early (a cancel of its send is seen when it looks), and 100 receives
+ * of 30 s let a job wait 50 minutes behind its own send on one number.
  */
 export const crowdedWaitMs = (freeInMs: number, ahead: number, intervalMs: number) =>
   Math.min(Math.max(freeInMs, Math.max(0, ahead) * intervalMs), MAX_CROWDED_WAIT_MS);

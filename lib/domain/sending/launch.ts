@@ -1,7 +1,7 @@
 import { cloudMessage } from '../cloud-message.ts';
 import { BSUID_REFUSED, BSUID_REFUSED_TITLE, isBsuidOnly, refusesBsuid } from '../send-people.ts';
 import { messageReference } from '../delivery.ts';
-import { BLOCK } from './claims.ts';
+import { BLOCK } from './tuning.ts';
 import { PAUSED_CODE } from './pauses.ts';
 import type { DispatchJob } from './job.ts';
 import type { Clock } from './settings.ts';

@@ -6,6 +6,7 @@ import type { SendRecord, SendRecords } from '../ports/sending.ts';
 import { sendStatusOf } from '../send-status.ts';
 import type { DispatchJob } from './job.ts';
 import { DISABLED_CODE } from './pauses.ts';
+import { PAUSED_MIN_WAIT_MS } from './tuning.ts';
 
 /**
  * A send whose template Meta paused (decisions §25): its jobs wait, the send marked `paused` with its
@@ -61,6 +62,6 @@ export async function markPaused(deps: PausedSendDeps, send: SendRecord, untilMs
     await publishSaved({ ...deps.events, log: deps.log }, [event]);
     deps.log.warn('send paused: its template is paused', { until });
   }
-  const waitMs = Math.min(Math.max(untilMs - now, 1_000), deps.settings.pausedRecheckMs);
+  const waitMs = Math.min(Math.max(untilMs - now, PAUSED_MIN_WAIT_MS), deps.settings.pausedRecheckMs);
   return Math.ceil(waitMs / 1000);
 }

@@ -1,13 +1,13 @@
+import { MARK_STEP } from './tuning.ts';
+
 /**
  * A block's progress records (issue 33). Before a holder launches past its last record, it records its answers so
- * far and the offset it may launch up to next, every MARK_STEP positions; the next record is begun half a step
+ * far and the offset it may launch up to next, every MARK_STEP positions (tuning.ts); the next record is begun half a step
  * early, so a launch seldom waits for the write. After a crash only the launches since each open block's last
  * record, and the answers then awaited (what was in flight), are `outcome_unknown`. Waiting for those answers
  * before each record would bound them too, but an upstream answering in a second would then cap a number at
  * MARK_STEP messages a second. About 9 writes of the block's item per block of 90.
  */
-export const MARK_STEP = 10;
-
 export class ProgressRecords {
   /** Offsets below this may have been launched, as recorded on the block. */
   private mark = 0;

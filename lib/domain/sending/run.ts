@@ -7,6 +7,7 @@ import { DISABLED, markPaused, pauseOf } from './paused-send.ts';
 import { wholeJobRelease } from './release.ts';
 import type { Clock, DispatchSettings } from './settings.ts';
 import { paceOf, throughputLevel } from './throughput.ts';
+import { LONGEST_TTL_S, QUEUING_LOOK_MS, QUEUING_LOOKS, QUEUING_RETRY_S } from './tuning.ts';
 import type { BlockLedger, RecipientOutcome, SendRecord, SendRecords } from '../ports/sending.ts';
 import type { MessageUpstream } from '../ports/upstream.ts';
 import type { Pacer, ThroughputStore } from '../ports/pacing.ts';
@@ -56,11 +57,11 @@ export interface Stop {
  * than one holds, the first of these says when the job comes back.
  */
 export type Ending = { why: 'time up' } | { why: 'crowded'; waitMs: number } | { why: 'sliced' } | { why: 'held elsewhere' };
-const RANK: Record<Ending['why'], number> = { 'time up': 3, crowded: 2, sliced: 1, 'held elsewhere': 0 };
+const SAYS_MORE: Ending['why'][] = ['held elsewhere', 'sliced', 'crowded', 'time up'];
 
 /** The run's ending becomes `ending` unless it already has one that says more. */
 export function endRun(run: JobRun, ending: Ending) {
-  if (!run.ending || RANK[ending.why] > RANK[run.ending.why]) run.ending = ending;
+  if (!run.ending || SAYS_MORE.indexOf(ending.why) > SAYS_MORE.indexOf(run.ending.why)) run.ending = ending;
 }
 
 /** The sending number at the upstream, and its digits (the key of its throughput level). */
@@ -96,8 +97,6 @@ export interface JobRun {
   readonly recordings: Promise<void>[];
 }
 
-const THIRTY_DAYS_S = 30 * 86_400;
-
 /**
  * When the send stops being sendable: `message_send_ttl_seconds` (-1 is 30 days) after acceptance, or after its
  * time for a scheduled send (decisions §22).
@@ -105,14 +104,14 @@ const THIRTY_DAYS_S = 30 * 86_400;
 function expiryOf(send: SendRecord, job: DispatchJob): number {
   const ttl = job.message_send_ttl_seconds;
   if (ttl === undefined || ttl === 0) return Number.POSITIVE_INFINITY;
-  return Date.parse(send.send_at ?? send.created_at) + (ttl === -1 ? THIRTY_DAYS_S : ttl) * 1000;
+  return Date.parse(send.send_at ?? send.created_at) + (ttl === -1 ? LONGEST_TTL_S : ttl) * 1000;
 }
 
 /** A send's first job usually arrives while the send is settled `queued`, milliseconds later: wait that out. */
 async function queuedSend(deps: DispatchDeps, sendId: string) {
   let send = await deps.sends.get(sendId);
-  for (let look = 0; look < 5 && send?.status === 'queuing'; look++) {
-    await deps.clock.sleep(200);
+  for (let look = 0; look < QUEUING_LOOKS && send?.status === 'queuing'; look++) {
+    await deps.clock.sleep(QUEUING_LOOK_MS);
     send = await deps.sends.get(sendId);
   }
   return send;
@@ -141,7 +140,7 @@ export async function takeJob(deps: DispatchDeps, job: DispatchJob): Promise<Job
   const send = await queuedSend(deps, job.send_id);
   // `queuing` may still become `queued`, so its job comes back later; an abandoned or unknown send's job is dropped.
   if (!send || send.status === 'abandoned') return { outcome: 'dropped', reason: send ? 'send abandoned' : 'unknown send' };
-  if (send.status === 'queuing') return { outcome: 'retry_later', reason: 'send still queuing', afterSeconds: 10 };
+  if (send.status === 'queuing') return { outcome: 'retry_later', reason: 'send still queuing', afterSeconds: QUEUING_RETRY_S };
   const run = await openRun(deps, job, send);
   // The template as Meta left it (decisions §25): disabled, the rest fails; paused, nothing is sent until it is not.
   if (!run.cancel.cancelled && !run.stopped) {

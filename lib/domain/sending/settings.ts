@@ -1,3 +1,5 @@
+import { ATTEMPTS, BACKOFF_MS, IN_FLIGHT, MAX_BACKOFF_MS, SLICE_MS } from './tuning.ts';
+
 /** How the dispatcher sends (decisions §12, §19, §23); lib/config.ts reads what may be set. */
 export interface DispatchSettings {
   /** MESSAGES_PER_SECOND: caps every number's pace when set; otherwise each goes at its level. */
@@ -11,7 +13,7 @@ export interface DispatchSettings {
   inFlight: number;
   /**
    * An invocation stops taking blocks this long before its time is up, so it settles what it sent: longer than a
-   * message's answer may take (the worker gives the message timeout and 5 s).
+   * message's answer may take (GRAPH_MESSAGE_TIMEOUT_MS and SETTLE_MARGIN_MS).
    */
   safetyMs: number;
   /** A claim outlives its invocation by this much before another invocation may call it lost. */
@@ -25,16 +27,21 @@ export interface DispatchSettings {
   pausedRecheckMs: number;
 }
 
-export const DEFAULT_DISPATCH: DispatchSettings = {
-  attempts: 6,
-  backoffMs: 200,
-  maxBackoffMs: 10_000,
-  inFlight: 64,
-  safetyMs: 15_000,
-  leaseMarginMs: 30_000,
-  sliceMs: 3_000,
-  pausedRecheckMs: 300_000,
-};
+/**
+ * The settings the dispatcher's own table gives (tuning.ts). The others are lib/config.ts's, each with its default
+ * there: the composition root reads them and passes them in (lib/wiring/dispatch-settings.ts), so no default is
+ * written twice.
+ */
+export const TUNED_SETTINGS = {
+  attempts: ATTEMPTS,
+  backoffMs: BACKOFF_MS,
+  maxBackoffMs: MAX_BACKOFF_MS,
+  inFlight: IN_FLIGHT,
+  sliceMs: SLICE_MS,
+} satisfies Partial<DispatchSettings>;
+
+/** The settings lib/config.ts sets, which the composition root passes in. */
+export type ConfiguredSettings = Omit<DispatchSettings, keyof typeof TUNED_SETTINGS>;
 
 /** The dispatcher's time: the real one in Lambda, a discrete-event clock in tests and the simulation. */
 export interface Clock {

@@ -1,6 +1,7 @@
 import type { Log } from '../log.ts';
 import type { KnownThroughput, ThroughputLevel, ThroughputStore } from '../ports/pacing.ts';
 import type { MessageUpstream } from '../ports/upstream.ts';
+import { LEVEL_REFRESH_MS, PACE_SHARE } from './tuning.ts';
 
 /**
  * Throughput per sending number (decisions §19, upstream-facts §6.3). Meta paces each business number at its
@@ -9,21 +10,16 @@ import type { MessageUpstream } from '../ports/upstream.ts';
  */
 export const MESSAGES_PER_SECOND: Record<ThroughputLevel, number> = { STANDARD: 80, HIGH: 1000, COEXISTENCE: 20 };
 
-/** A level learned from the upstream is asked again after this long (decisions §19: at least hourly). */
-export const LEVEL_REFRESH_MS = 3_600_000;
-
-/**
- * The share of a number's rate the dispatcher paces at. Meta counts messages as it accepts them, not as they
- * leave: a send's slot and its accept time differ by the network's and the upstream's varying delay, and a
- * launch may be up to LATE_MS after its slot (sending/slots.ts). Pacing a tenth under the rate keeps
- * every second within 1.1× the rate (decisions §19) with both, and costs a tenth of the throughput.
- */
-export const PACE_SHARE = 0.9;
-
 /** The rate of a number at its level, capped by MESSAGES_PER_SECOND when that is set. */
 const messagesPerSecondOf = (level: ThroughputLevel, cap?: number) => Math.min(MESSAGES_PER_SECOND[level], cap ?? Number.POSITIVE_INFINITY);
 
-/** The pace the dispatcher keeps for a number: its rate, less the headroom for jitter (PACE_SHARE). */
+/**
+ * The pace the dispatcher keeps for a number: its rate, less the headroom for jitter (PACE_SHARE, tuning.ts). Meta
+ * counts messages as it accepts them, not as they leave: a send's slot and its accept time differ by the network's
+ * and the upstream's varying delay, and a launch may be up to LATE_MS after its slot (sending/slots.ts). Pacing a
+ * tenth under the rate keeps every second within 1.1× the rate (decisions §19) with both, and costs a tenth of the
+ * throughput.
+ */
 export const paceOf = (level: ThroughputLevel, cap?: number) => messagesPerSecondOf(level, cap) * PACE_SHARE;
 
 export interface ThroughputDeps {
@@ -33,7 +29,7 @@ export interface ThroughputDeps {
 }
 
 /**
- * The number's level: as stored while it is fresh, else asked of the upstream and stored. An upstream that does
+ * The number's level: as stored while it is fresh (LEVEL_REFRESH_MS: decisions §19, at least hourly), else asked of the upstream and stored. An upstream that does
  * not answer leaves the stored level (or the standard one) in force: a pace too slow is safe, one too fast is not.
  */
 export async function throughputLevel(deps: ThroughputDeps, number: { digits: string; phoneNumberId: string }, nowMs: number) {

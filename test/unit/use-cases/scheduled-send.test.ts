@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cancelSend } from '#lib/domain/cancel-send.ts';
 import { dispatchJob } from '#lib/domain/sending/dispatcher.ts';
-import { DEFAULT_DISPATCH } from '#lib/domain/sending/settings.ts';
+import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
 import type { DispatchJob } from '#lib/domain/sending/job.ts';
 import { InvalidRequest, UpstreamUnavailable } from '#lib/domain/errors.ts';
 import { silentLog } from '#lib/domain/log.ts';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { MessageAnswer } from '#lib/domain/ports/upstream.ts';
 import { type LaunchContext, launchOne } from '#lib/domain/sending/launch.ts';
-import { DEFAULT_DISPATCH } from '#lib/domain/sending/settings.ts';
-import { jobOf, recipient } from '../support/dispatch-jobs.ts';
-import { EventClock } from '../support/event-clock.ts';
-import { MemoryPacer } from '../support/memory/pacer.ts';
+import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
+import { jobOf, recipient } from '../../support/dispatch-jobs.ts';
+import { EventClock } from '../../support/event-clock.ts';
+import { MemoryPacer } from '../../support/memory/pacer.ts';
 
 /**
  * One message's launch alone (sending/launch.ts), on the discrete-event clock: what it answers for each of the

@@ -4,9 +4,9 @@ import { cloudMessage } from '#lib/domain/cloud-message.ts';
 import { abandonJob } from '#lib/domain/sending/abandon-job.ts';
 import { cancelSend } from '#lib/domain/cancel-send.ts';
 import { type DeliveryState, deliveryChange } from '#lib/domain/delivery.ts';
-import { CANCEL_CHECK_MS } from '#lib/domain/sending/cancel-watch.ts';
+import { CANCEL_CHECK_MS } from '#lib/domain/sending/tuning.ts';
 import { type DispatchDeps, type DispatchResult, dispatchJob } from '#lib/domain/sending/dispatcher.ts';
-import { DEFAULT_DISPATCH } from '#lib/domain/sending/settings.ts';
+import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
 import { blocksOf, listRecipients } from '#lib/domain/send-recipients.ts';
 import { type DispatchJob, type JobRecipient, markRepeats } from '#lib/domain/sending/job.ts';
 import { silentLog } from '#lib/domain/log.ts';
@@ -15,14 +15,14 @@ import type { SendRecord } from '#lib/domain/ports/sending.ts';
 import { templateNeeds } from '#lib/domain/send-rules.ts';
 import { sendStatusOf } from '#lib/domain/send-status.ts';
 import type { MetaTemplate } from '#lib/domain/template-record.ts';
-import { GraphError } from '../../local/standins/graph/graph-error.ts';
-import { checkMessage, storedAuthenticationComponents } from '../../local/standins/graph/message-check.ts';
-import { peakSecond } from '../support/accept-times.ts';
-import { demoTemplate, demoTemplates, jobOf, recipient, sendOfJobs } from '../support/dispatch-jobs.ts';
-import { EventClock } from '../support/event-clock.ts';
-import { MemoryPacer } from '../support/memory/pacer.ts';
-import { MemorySendStore } from '../support/memory/send-store.ts';
-import { MemoryThroughputStore } from '../support/memory/throughput-store.ts';
+import { GraphError } from '../../../local/standins/graph/graph-error.ts';
+import { checkMessage, storedAuthenticationComponents } from '../../../local/standins/graph/message-check.ts';
+import { peakSecond } from '../../support/accept-times.ts';
+import { demoTemplate, demoTemplates, jobOf, recipient, sendOfJobs } from '../../support/dispatch-jobs.ts';
+import { EventClock } from '../../support/event-clock.ts';
+import { MemoryPacer } from '../../support/memory/pacer.ts';
+import { MemorySendStore } from '../../support/memory/send-store.ts';
+import { MemoryThroughputStore } from '../../support/memory/throughput-store.ts';
 
 /**
  * The dispatcher's rules on in-memory adapters and a virtual clock (no waiting): exactly once per recipient,

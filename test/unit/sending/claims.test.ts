@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ClaimLease } from '#lib/domain/ports/sending.ts';
-import { BLOCK, blockAt, claimBlockAt, unsentOf } from '#lib/domain/sending/claims.ts';
-import { crowdedWaitMs, MAX_CROWDED_WAIT_MS } from '#lib/domain/sending/lanes.ts';
-import { jobOf, recipient, sendOfJobs } from '../support/dispatch-jobs.ts';
-import { MemorySendStore } from '../support/memory/send-store.ts';
+import { blockAt, claimBlockAt, unsentOf } from '#lib/domain/sending/claims.ts';
+import { BLOCK } from '#lib/domain/sending/tuning.ts';
+import { crowdedWaitMs } from '#lib/domain/sending/lanes.ts';
+import { MAX_CROWDED_WAIT_MS } from '#lib/domain/sending/tuning.ts';
+import { jobOf, recipient, sendOfJobs } from '../../support/dispatch-jobs.ts';
+import { MemorySendStore } from '../../support/memory/send-store.ts';
 
 /**
  * A block's claim alone (sending/claims.ts) on the in-memory ledger: which positions an invocation holds, and

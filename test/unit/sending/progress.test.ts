@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MARK_STEP, ProgressRecords } from '#lib/domain/sending/progress.ts';
-import { EventClock } from '../support/event-clock.ts';
+import { ProgressRecords } from '#lib/domain/sending/progress.ts';
+import { MARK_STEP } from '#lib/domain/sending/tuning.ts';
+import { EventClock } from '../../support/event-clock.ts';
 
 /**
  * A block's progress records alone (issue 33), on a discrete-event clock: launches at a number's pace, each record

@@ -1,17 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dispatchJob } from '#lib/domain/sending/dispatcher.ts';
-import { DEFAULT_DISPATCH } from '#lib/domain/sending/settings.ts';
+import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
 import { silentLog } from '#lib/domain/log.ts';
 import { bookingOf, laneOf, queueGroupOf, rankOf } from '#lib/domain/sending/lanes.ts';
 import { paceOf } from '#lib/domain/sending/throughput.ts';
-import { peakSecond } from '../support/accept-times.ts';
-import { jobOf, recipient, templateOf } from '../support/dispatch-jobs.ts';
-import { EventClock } from '../support/event-clock.ts';
-import { MemoryPacer } from '../support/memory/pacer.ts';
-import { MemorySendStore } from '../support/memory/send-store.ts';
-import { MemoryThroughputStore } from '../support/memory/throughput-store.ts';
-import { dispatchOnOneNumber, type NumberPlan } from '../support/number-dispatch.ts';
+import { peakSecond } from '../../support/accept-times.ts';
+import { jobOf, recipient, templateOf } from '../../support/dispatch-jobs.ts';
+import { EventClock } from '../../support/event-clock.ts';
+import { MemoryPacer } from '../../support/memory/pacer.ts';
+import { MemorySendStore } from '../../support/memory/send-store.ts';
+import { MemoryThroughputStore } from '../../support/memory/throughput-store.ts';
+import { dispatchOnOneNumber, type NumberPlan } from '../../support/number-dispatch.ts';
 
 /**
  * Priority on a number and time-sliced dispatch (decisions §23, issue 33), on a discrete-event clock: a UTILITY

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CANCEL_CHECK_MS, cancelWatch } from '#lib/domain/sending/cancel-watch.ts';
+import { cancelWatch } from '#lib/domain/sending/cancel-watch.ts';
+import { CANCEL_CHECK_MS } from '#lib/domain/sending/tuning.ts';
 
 /** The dispatcher's knowledge of a cancel (decisions §22): never relied on when older than CANCEL_CHECK_MS. */
 describe('cancelWatch', () => {

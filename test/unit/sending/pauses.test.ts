@@ -3,13 +3,13 @@ import { silentLog } from '#lib/domain/log.ts';
 import type { MessageAnswer } from '#lib/domain/ports/upstream.ts';
 import { sendStatusOf } from '#lib/domain/send-status.ts';
 import { type DispatchDeps, type DispatchResult, dispatchJob } from '#lib/domain/sending/dispatcher.ts';
-import { DEFAULT_DISPATCH } from '#lib/domain/sending/settings.ts';
-import { jobOf, recipient, sendOfJobs } from '../support/dispatch-jobs.ts';
-import { EventClock } from '../support/event-clock.ts';
-import { MemoryPacer } from '../support/memory/pacer.ts';
-import { MemorySendStore } from '../support/memory/send-store.ts';
-import { MemoryTemplatePauses } from '../support/memory/template-pauses.ts';
-import { MemoryThroughputStore } from '../support/memory/throughput-store.ts';
+import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
+import { jobOf, recipient, sendOfJobs } from '../../support/dispatch-jobs.ts';
+import { EventClock } from '../../support/event-clock.ts';
+import { MemoryPacer } from '../../support/memory/pacer.ts';
+import { MemorySendStore } from '../../support/memory/send-store.ts';
+import { MemoryTemplatePauses } from '../../support/memory/template-pauses.ts';
+import { MemoryThroughputStore } from '../../support/memory/throughput-store.ts';
 
 /**
  * A send whose template Meta pauses (decisions §25), on in-memory adapters and the discrete-event clock: the

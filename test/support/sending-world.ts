@@ -1,0 +1,65 @@
+import { type DispatchDeps, type JobRun, takeJob } from '#lib/domain/sending/run.ts';
+import type { DispatchJob } from '#lib/domain/sending/job.ts';
+import { silentLog } from '#lib/domain/log.ts';
+import type { ThroughputLevel } from '#lib/domain/ports/pacing.ts';
+import type { MessageUpstream } from '#lib/domain/ports/upstream.ts';
+import type { SendRecord } from '#lib/domain/ports/sending.ts';
+import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
+import { recipient, sendOfJobs } from './dispatch-jobs.ts';
+import { MemoryPacer } from './memory/pacer.ts';
+import { MemorySendStore } from './memory/send-store.ts';
+import { MemoryThroughputStore } from './memory/throughput-store.ts';
+
+/**
+ * A small world for the sending core's unit tests (test/unit/sending/): the send `send-1` of `total` recipients
+ * on in-memory stores, a clock whose sleeps pass at once, and an upstream that accepts every message and logs it.
+ */
+export async function sendingWorld(total: number, options: { status?: SendRecord['status']; level?: ThroughputLevel } = {}) {
+  let now = Date.parse('2026-11-27T10:00:00Z');
+  const clock = {
+    now: () => now,
+    sleep: async (ms: number) => {
+      now += Math.max(0, ms);
+    },
+  };
+  const sends = new MemorySendStore();
+  const send = sendOfJobs(total, now);
+  await sends.begin(send);
+  if (options.status !== 'queuing') await sends.settle(send, options.status === 'abandoned' ? 'abandoned' : 'queued');
+  const calls: string[] = [];
+  const upstream: MessageUpstream = {
+    async sendMessage(_phone: string, message: Record<string, unknown>) {
+      calls.push(String(message.to));
+      return { kind: 'accepted' as const, message_id: `wamid.${calls.length}` };
+    },
+    async catalogOf() {
+      return undefined;
+    },
+    async throughputOf() {
+      return options.level ?? 'STANDARD';
+    },
+  };
+  const deps: DispatchDeps = {
+    sends,
+    pacer: new MemoryPacer(),
+    levels: new MemoryThroughputStore(),
+    upstream,
+    log: silentLog,
+    clock,
+    settings: DEFAULT_DISPATCH,
+    holder: 'invocation-1',
+    remainingMs: () => 300_000,
+    random: () => 0.5,
+  };
+  return { deps, sends, clock, calls, status: async () => (await sends.get('send-1'))! };
+}
+
+/** `count` recipients with distinct numbers. */
+export const recipientsOf = (count: number) => Array.from({ length: count }, (_, i) => recipient(String(5215550000 + i)));
+
+/** A job taken up by `takeJob`: its run (a test that expects it to be taken). */
+export async function takenRun(deps: DispatchDeps, job: DispatchJob): Promise<JobRun> {
+  const run = await takeJob(deps, job);
+  if ('outcome' in run) throw new Error(`the job was not taken: ${JSON.stringify(run)}`);
+  return run;
+}
