@@ -43,7 +43,8 @@ async function sendBlocks(deps: DispatchDeps, run: JobRun) {
     await launchBlock(deps, run, block);
     run.recordings.push(recordWhenAnswered(deps, run, block));
     if (block.ending !== 'settle') {
-      // The slice ended within this block, or another took it over: the block claimed beside it goes back unsent.
+      // The slice or its turn on the number (a crowded ending says so) ended within this block, or another took
+      // it over: the block claimed beside it goes back unsent.
       endRun(run, block.ending === 'hand back' ? { why: 'sliced' } : { why: 'held elsewhere' });
       await handBackBeside(deps, run, next);
       next = undefined;
