@@ -15,8 +15,10 @@ import { World } from './sim/world.ts';
  */
 const JOB = 1000;
 
+type Category = 'AUTHENTICATION' | 'UTILITY' | 'MARKETING';
+
 /** A send of `count` recipients on a tenant's own number, in jobs of 1,000, as the API makes them. */
-function sendOf(sendId: string, client: number, count: number, category: 'MARKETING' | 'UTILITY', at: number) {
+function sendOf(sendId: string, client: number, count: number, category: Category, at: number) {
   const did = `52${String(client).padStart(8, '0')}`;
   const record: SendRecord = {
     send_id: sendId,
@@ -50,6 +52,15 @@ function sendOf(sendId: string, client: number, count: number, category: 'MARKET
     );
   }
   return { record, jobs };
+}
+
+/** Numbers in [0, 1) from a seed (a linear congruential generator): every run draws the same arrivals. */
+function randomFrom(seed: number) {
+  let random = seed;
+  return () => {
+    random = (random * 1103515245 + 12345) % 2 ** 31;
+    return random / 2 ** 31;
+  };
 }
 
 const percentile = (values: number[], p: number) => {
@@ -108,11 +119,7 @@ export async function tenantsScenario(
   }
   /** Small sends: when each arrived, and whether its tenant runs a campaign. */
   const small: { sendId: string; at: number; busy: boolean }[] = [];
-  let random = 12345;
-  const next = () => {
-    random = (random * 1103515245 + 12345) % 2 ** 31;
-    return random / 2 ** 31;
-  };
+  const next = randomFrom(12345);
   const arrivals = (async () => {
     for (let n = 0; ; n++) {
       await clock.sleep(-Math.log(1 - next()) * 200);
@@ -132,6 +139,92 @@ export async function tenantsScenario(
     smallP99: percentile(waits(false), 99),
     smallBusyP99: percentile(waits(true), 99),
   };
+}
+
+/**
+ * One number shared by its sends (issue 44): a send of 10,000 of `category` starts on a tenant's number, and sends
+ * of 3 of the same category arrive on that number as a Poisson stream of 2 a second while it goes. Each small send's
+ * time is from its arrival to its third message launched.
+ */
+export async function sharedNumberScenario(
+  options: { category?: Category; bigSize?: number; seconds?: number; concurrency?: number } = {},
+) {
+  const { category = 'UTILITY', bigSize = 10_000, seconds = Number(process.env.SIM_SHARED_SECONDS ?? 60) } = options;
+  const concurrency = options.concurrency ?? dispatchConcurrency();
+  const clock = new SimClock();
+  const world = new World(clock, { concurrency, dbLatencyMs: 4, rampPerSecond: 5, batchSize: DispatchMessages.trigger.batchSize });
+  const big = sendOf('big', 1, bigSize, category, clock.now());
+  await world.accept(big.record, big.jobs);
+  const small: { sendId: string; at: number }[] = [];
+  const next = randomFrom(4242);
+  const arrivals = (async () => {
+    for (let n = 0; ; n++) {
+      await clock.sleep(-Math.log(1 - next()) * 500);
+      if (clock.now() - clock.start > seconds * 1000 - 10_000) return;
+      const { record, jobs } = sendOf(`small-${n}`, 1, 3, category, clock.now());
+      small.push({ sendId: record.send_id, at: clock.now() });
+      await world.accept(record, jobs);
+    }
+  })();
+  await clock.run(Promise.all([world.serve(seconds * 1000), arrivals]), seconds * 1000);
+  const waits = small.map(({ sendId, at }) => {
+    const launched = world.launchedOf.get(sendId);
+    return (launched?.count === 3 ? launched.last : clock.now() + 60_000) - at;
+  });
+  return {
+    ...figures(
+      `one number: a ${category} send of ${bigSize.toLocaleString('en')} and sends of 3 of it beside it (their third message)`,
+      world,
+      concurrency,
+      seconds,
+    ),
+    smallP50: percentile(waits, 50),
+    smallP99: percentile(waits, 99),
+    bigSent: world.launchedOf.get('big')?.count ?? 0,
+  };
+}
+
+/**
+ * The categories on one number (issue 44): sends of `size` of MARKETING, UTILITY and AUTHENTICATION reach one
+ * number a second apart, in that order. When each one's first and last messages went, from the first's arrival.
+ */
+export async function categoriesScenario(options: { size?: number; seconds?: number } = {}) {
+  const { size = 3_000, seconds = Number(process.env.SIM_CATEGORIES_SECONDS ?? 150) } = options;
+  const clock = new SimClock();
+  const world = new World(clock, {
+    concurrency: dispatchConcurrency(),
+    dbLatencyMs: 4,
+    rampPerSecond: 5,
+    batchSize: DispatchMessages.trigger.batchSize,
+  });
+  const order: Category[] = ['MARKETING', 'UTILITY', 'AUTHENTICATION'];
+  const arrivals = (async () => {
+    for (const category of order) {
+      const { record, jobs } = sendOf(category, 1, size, category, clock.now());
+      await world.accept(record, jobs);
+      await clock.sleep(1_000);
+    }
+  })();
+  const done = (async () => {
+    while (order.some((category) => (world.launchedOf.get(category)?.count ?? 0) < size)) await clock.sleep(1_000);
+  })();
+  await clock.run(Promise.race([Promise.all([world.serve(seconds * 1000), arrivals]), done]), seconds * 1000);
+  return order.map((category, i) => ({
+    category,
+    arrivedMs: i * 1_000,
+    firstMs: (world.firstLaunch.get(category) ?? Number.NaN) - clock.start,
+    lastMs: (world.launchedOf.get(category)?.last ?? Number.NaN) - clock.start,
+    sent: world.launchedOf.get(category)?.count ?? 0,
+  }));
+}
+
+export function categoriesTable(rows: Awaited<ReturnType<typeof categoriesScenario>>) {
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  return [
+    '| send on one number | arrives | first message | last message | sent |',
+    '|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.category} | ${s(r.arrivedMs)} | ${s(r.firstMs)} | ${s(r.lastMs)} | ${r.sent.toLocaleString('en')} |`),
+  ];
 }
 
 /**
@@ -171,11 +264,20 @@ export function simulationTable(rows: ScenarioFigures[]) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const rows: ScenarioFigures[] = [];
-  for (const run of [() => tenantsScenario(), () => numbersScenario()]) {
+  const only = process.env.SIM_ONLY;
+  const runs = { tenants: () => tenantsScenario(), numbers: () => numbersScenario(), shared: () => sharedNumberScenario() };
+  for (const [name, run] of Object.entries(runs)) {
+    if (only && only !== name) continue;
     const started = performance.now();
     const row = await run();
     rows.push(row);
     console.error(`simulated ${row.scenario} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
   console.log(simulationTable(rows).join('\n'));
+  if (!only || only === 'categories') {
+    const started = performance.now();
+    const categories = await categoriesScenario();
+    console.error(`simulated the categories on one number in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`\n${categoriesTable(categories).join('\n')}`);
+  }
 }

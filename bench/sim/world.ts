@@ -157,6 +157,8 @@ export class World {
   private readonly perSecond = new Map<string, Map<number, number>>();
   private readonly recent = new Map<string, number[]>();
   readonly firstLaunch = new Map<string, number>();
+  /** Each send's messages launched so far, and when its last one went. */
+  readonly launchedOf = new Map<string, { count: number; last: number }>();
   launches = 0;
   refusals = 0;
   invocations = 0;
@@ -197,6 +199,7 @@ export class World {
       this.perSecond.set(phone, seconds);
       const sendId = reference.split(':')[1];
       if (!this.firstLaunch.has(sendId)) this.firstLaunch.set(sendId, now);
+      this.launchedOf.set(sendId, { count: (this.launchedOf.get(sendId)?.count ?? 0) + 1, last: now });
       await this.clock.sleep(80 + (this.serial++ % 100));
       return { kind: 'accepted', message_id: `wamid.${this.launches}` };
     },

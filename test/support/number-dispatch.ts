@@ -20,6 +20,8 @@ export interface NumberPlan {
   jobs: number[];
   /** Which jobs are MARKETING campaigns (the bulk lane, decisions §23); the others are UTILITY (priority). */
   marketing: boolean[];
+  /** Each job's template category, when given: in place of `marketing` (issue 44's ranks). */
+  categories?: string[];
   /** When each job reaches the queue, from the start (0 when not given). */
   arrivals?: number[];
   /** All the jobs are parts of one send (`send-0`, in order), as a campaign's are; otherwise each is a send. */
@@ -73,6 +75,10 @@ function slowed<T extends object>(target: T, clock: TaskClock, latency: () => nu
 
 const trackOrder = demoTemplate('track_order');
 
+/** A job's template as the plan files it: its category when given, else MARKETING or the demo's UTILITY. */
+const categoryOf = (plan: NumberPlan, i: number) =>
+  plan.categories?.[i] ? { template: templateOf(plan.categories[i]) } : plan.marketing[i] ? { template: templateOf('MARKETING') } : {};
+
 export async function dispatchOnOneNumber(plan: NumberPlan) {
   const clock = new EventClock();
   const start = clock.now();
@@ -117,7 +123,7 @@ export async function dispatchOnOneNumber(plan: NumberPlan) {
     jobs.push(
       jobOf(
         Array.from({ length: size }, (_, k) => recipient(`52${i}${String(k).padStart(6, '0')}`)),
-        { send_id: sendId, ...part, ...(plan.marketing[i] && { template: templateOf('MARKETING') }) },
+        { send_id: sendId, ...part, ...categoryOf(plan, i) },
       ),
     );
     firstIndex += size;

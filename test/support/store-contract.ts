@@ -660,7 +660,8 @@ export function sendStoreContract(name: string, makeStore: () => SendParts | Pro
 
 /**
  * A number's pacing (decisions §12, §23): reservations never overlap, whoever books them at once; a reservation
- * near books nothing when the number is booked further ahead than its horizon, and says when it is free.
+ * near books nothing when the number is booked further ahead than its horizon, and says when it is free; with a
+ * rank (issue 44), it gives way to a better rank that holds the number or waits for it.
  */
 export function pacerContract(name: string, makePacer: () => Pacer | Promise<Pacer>) {
   describe(`${name}: the pacer contract`, () => {
@@ -688,6 +689,39 @@ export function pacerContract(name: string, makePacer: () => Pacer | Promise<Pac
       expect(far).toEqual({ freeAt: now + 3_000 });
       expect(near).toEqual({ first: now + 3_000 });
       expect(await pacer.reserve(number, 1, 10, now)).toBe(now + 3_200);
+    });
+
+    it('gives way to a better rank that holds the number or waits for it, and lets a better rank by (issue 44)', async () => {
+      // Prepare: a UTILITY chunk (rank 1) booked, holding the number 1 s past its slots
+      const pacer = await makePacer();
+      const number = `pacer-${unique()}`;
+      const now = Date.now();
+      const utility = { rank: 1, holdMs: 1_000 };
+      const campaign = { rank: 2, holdMs: 0 };
+      const booked = await pacer.reserveNear(number, 10, 10, now, 250, utility);
+      // Act: a campaign's chunk, an AUTHENTICATION chunk, then the campaign once the hold is over
+      const behind = await pacer.reserveNear(number, 10, 10, now, 1_000, campaign);
+      const better = await pacer.reserveNear(number, 10, 10, now, 250, { rank: 0, holdMs: 1_000 });
+      const after = await pacer.reserveNear(number, 10, 10, now + 1_300, 1_000, campaign);
+      // Assess
+      expect(booked).toEqual({ first: now });
+      expect(behind).toEqual({ freeAt: now + 100, heldUntil: now + 1_100 });
+      expect(better).toEqual({ first: now + 100 });
+      expect(after).toEqual({ first: now + 1_300 });
+    });
+
+    it('keeps a better rank’s want: refused for its horizon, it holds the number from when it asks again', async () => {
+      // Prepare: the number booked 3 s ahead
+      const pacer = await makePacer();
+      const number = `pacer-${unique()}`;
+      const now = Date.now();
+      await pacer.reserve(number, 300, 10, now);
+      // Act: a UTILITY chunk refused (its turn is at 2.75 s), then a campaign's ask within its own horizon
+      const waiting = await pacer.reserveNear(number, 10, 10, now, 250, { rank: 1, holdMs: 1_000 });
+      const behind = await pacer.reserveNear(number, 10, 10, now + 2_500, 1_000, { rank: 2, holdMs: 0 });
+      // Assess: the campaign gives way until the UTILITY send's turn and its hold are over
+      expect(waiting).toEqual({ freeAt: now + 3_000 });
+      expect(behind).toEqual({ freeAt: now + 3_000, heldUntil: now + 3_750 });
     });
   });
 }

@@ -24,19 +24,27 @@ export interface KnownThroughput {
 
 /**
  * Paces a sending number across every invocation (decisions §12): reserves `count` consecutive send slots
- * `intervalMs` apart, none before `nowMs`, and answers when the first is. Reservations never overlap.
+ * `intervalMs` apart, none before `nowMs`, and answers when the first is. Reservations never overlap. With a
+ * `turn`, the booking also holds the number for its rank (sending/lanes.ts) until its last slot and `holdMs`.
  */
 export interface Pacer {
-  reserve(numberId: string, count: number, intervalMs: number, nowMs: number): Promise<number>;
+  reserve(numberId: string, count: number, intervalMs: number, nowMs: number, turn?: Turn): Promise<number>;
   /**
-   * The same, only when the number's next free slot is at most `horizonMs` after `nowMs` (a campaign's next
-   * chunk: it books close ahead, so a priority send's slots come soon after it); otherwise nothing is booked
-   * and the answer says when the number is next free.
+   * The same, only when the number's next free slot is at most `horizonMs` after `nowMs` and, with a `turn`, no
+   * booking of a better rank (a lower number) holds the number at `nowMs` (a shared send's next chunk: it books
+   * close ahead, so a send of a few has its slots soon after it, and it gives way to better ranks); otherwise
+   * nothing is booked and the answer says when the number is next free, and until when a better rank holds it.
    */
-  reserveNear(numberId: string, count: number, intervalMs: number, nowMs: number, horizonMs: number): Promise<NearReservation>;
+  reserveNear(numberId: string, count: number, intervalMs: number, nowMs: number, horizonMs: number, turn?: Turn): Promise<NearReservation>;
 }
 
-export type NearReservation = { first: number } | { freeAt: number };
+/** A shared send's rank on the number (0 best) and how long its booking holds the number after its last slot. */
+export interface Turn {
+  rank: number;
+  holdMs: number;
+}
+
+export type NearReservation = { first: number } | { freeAt: number; heldUntil?: number };
 
 export interface SendingLimits {
   messagingLimit?: number;

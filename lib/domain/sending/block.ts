@@ -1,6 +1,7 @@
-import { phoneNumberIdOf, type PreparedBlock } from './book.ts';
+import { phoneNumberIdOf, type PreparedBlock, takeTurn } from './book.ts';
 import { type JobPosition, skippedOutcome } from './claims.ts';
 import { recipientDigits } from './job.ts';
+import { chunkMessagesOf } from './lanes.ts';
 import { launchOne, STOPPING } from './launch.ts';
 import { PAUSED_CODE } from './pauses.ts';
 import { ProgressRecords } from './progress.ts';
@@ -62,12 +63,17 @@ async function launchEach(deps: DispatchDeps, run: JobRun, b: SendingBlock) {
   // loses the launches since the last record of two blocks at most (sending/progress.ts), even when a slow
   // retry holds an earlier block open.
   if (run.recordings.length >= 2) await run.recordings[run.recordings.length - 2];
+  const { booking } = run;
   const slots = new LaunchSlots({
-    lane: run.lane,
+    chunk: booking.shared ? chunkMessagesOf(booking, run.intervalMs) : undefined,
     intervalMs: run.intervalMs,
     booked: { first: b.first, count: b.booked },
     clock,
-    reserve: (count, spacingMs) => deps.pacer.reserve(phoneNumberIdOf(run), count, spacingMs, clock.now()),
+    // A shared send's next chunk (used, or late) at its turn too: refused, the rest of the block goes back.
+    reserve: (count, spacingMs) =>
+      booking.shared
+        ? takeTurn(deps, run, booking, count, spacingMs)
+        : deps.pacer.reserve(phoneNumberIdOf(run), count, spacingMs, clock.now()),
   });
   const progress = new ProgressRecords(b.block.size, (launchedTo) =>
     blocks.recordProgress(run.job.send_id, b.block, b.lease, { outcomes: answered(b), launchedTo }),
@@ -79,12 +85,17 @@ async function launchEach(deps: DispatchDeps, run: JobRun, b: SendingBlock) {
       b.ending = 'hand back';
       break;
     }
-    // A campaign's slice may end within a block, where its booked chunk ends: the rest goes back unsent.
-    if (run.lane === 'bulk' && slots.chunkUsed && k > 0 && clock.now() - run.startedAt >= settings.sliceMs) {
+    // A shared send's slice may end within a block, where its booked chunk ends: the rest goes back unsent.
+    if (run.booking.shared && slots.chunkUsed && k > 0 && clock.now() - run.startedAt >= settings.sliceMs) {
       b.ending = 'hand back';
       break;
     }
     const slot = await slots.next(b.toSend.length - k);
+    // Not its turn: the rest of the block goes back unsent, with its answers, and the job comes back at its turn.
+    if (slot === undefined) {
+      b.ending = 'hand back';
+      break;
+    }
     // Recorded before launching past the last record (sending/progress.ts): a record refused means another
     // invocation took the block over, and nothing more of it is launched here.
     if (!(await progress.mayLaunch(p.position - b.start))) {

@@ -1,13 +1,13 @@
 import { type ClaimedBlock, claimBlockAt, type JobPosition, unsentOf } from './claims.ts';
-import { chunkOf } from './lanes.ts';
-import { BLOCK, MAX_BACKLOG_MS, NEAR_MS } from './tuning.ts';
+import { askAgainAt, chunkMessagesOf, type SharedBooking, turnOf } from './lanes.ts';
+import { BLOCK, MAX_BACKLOG_MS, TURN_WAIT_MS } from './tuning.ts';
 import { aside, crowdedWait, type DispatchDeps, endRun, hasTimeFor, type JobRun, lookAgain, mayLaunch } from './run.ts';
 import type { ClaimLease } from '../ports/sending.ts';
 
 /**
- * Booking a block (decisions §12, §19, §23): claimed, the send looked at again, and the number's slots reserved
- * for it, whole for a priority job, a chunk at a time for a campaign (lanes.ts). The next block is booked while
- * this one sends, so the number's slots follow each other.
+ * Booking a block (decisions §12, §19, §23; issue 44): claimed, the send looked at again, and the number's slots
+ * reserved for it, whole for a send of a few, a chunk at a time at its turn for a send that shares the number
+ * (lanes.ts). The next block of a send of a few is booked while this one sends, so its slots follow each other.
  */
 
 /** A block ready to send: its claim, where it starts in the job, what of it is still to send, and its slots. */
@@ -16,14 +16,14 @@ export interface PreparedBlock extends ClaimedBlock {
   start: number;
   /** Its positions still to send: sendable, and not recorded by an earlier holder. */
   toSend: JobPosition[];
-  /** The first booked slot, and how many are booked from it (a campaign's block books as it goes). */
+  /** The first booked slot, and how many are booked from it (a shared send's block books as it goes). */
   first: number;
   booked: number;
 }
 
 /**
  * The block at `start` made ready to send: claimed, the send's stop looked up, the number's pace read and, for a
- * priority job, its slots reserved. A bulk block books its chunks as it sends (`bookChunk`, slots.ts).
+ * send of a few, its slots reserved. A shared send's block books its chunks as it sends (`bookTurn`, slots.ts).
  */
 export async function prepareBlock(deps: DispatchDeps, run: JobRun, start: number): Promise<PreparedBlock> {
   const { clock, settings } = deps;
@@ -34,33 +34,51 @@ export async function prepareBlock(deps: DispatchDeps, run: JobRun, start: numbe
   const unbooked = { ...claimed, start, toSend, first: 0, booked: 0 };
   if (toSend.length === 0) return unbooked;
   if (start > 0) await lookAgain(deps, run);
-  if (run.lane === 'bulk' || !mayLaunch(run, clock.now())) return unbooked;
+  if (run.booking.shared || !mayLaunch(run, clock.now())) return unbooked;
   const first = await deps.pacer.reserve(phoneNumberIdOf(run), toSend.length, run.intervalMs, clock.now());
   return { ...unbooked, first, booked: toSend.length };
 }
 
 /**
- * A campaign's block starts only when its number is free within NEAR_MS: booked further ahead (priority sends go
- * on it), the block is given back unsent and the job comes back when the number is free (false then). Its first
- * chunk is booked into the block.
+ * A shared send's chunk of `count` slots `spacingMs` apart, booked only at its turn (lanes.ts): the number free
+ * within its horizon, and no better rank holding it. A turn that comes within TURN_WAIT_MS (another send of its
+ * rank uses its chunk) is waited for here, within the slice, so the turns go round the ready sends; a later one
+ * (several sends ahead, a better rank's hold, its own send's earlier jobs) ends the run crowded until then, and
+ * nothing is booked (undefined).
  */
-export async function bookChunk(deps: DispatchDeps, run: JobRun, block: PreparedBlock): Promise<boolean> {
+export async function takeTurn(deps: DispatchDeps, run: JobRun, booking: SharedBooking, count: number, spacingMs: number) {
   const { clock, pacer } = deps;
-  const chunk = Math.min(block.toSend.length, chunkOf(run.intervalMs));
-  const near = await pacer.reserveNear(phoneNumberIdOf(run), chunk, run.intervalMs, clock.now(), NEAR_MS);
-  if ('freeAt' in near) {
+  const ask = () => pacer.reserveNear(phoneNumberIdOf(run), count, spacingMs, clock.now(), booking.horizonMs, turnOf(booking));
+  let near = await ask();
+  const waitMs = () => ('freeAt' in near ? crowdedWait(run, askAgainAt(near, booking.horizonMs) - clock.now()) : 0);
+  while ('freeAt' in near && waitMs() <= TURN_WAIT_MS && clock.now() - run.startedAt < deps.settings.sliceMs) {
+    await clock.sleep(Math.max(1, waitMs()));
+    near = await ask();
+  }
+  if ('first' in near) return near.first;
+  endRun(run, { why: 'crowded', waitMs: waitMs() });
+  return undefined;
+}
+
+/**
+ * A shared send's block starts only at its turn (`takeTurn`): its first chunk is booked into the block, or the
+ * block is given back unsent and the job comes back at its turn (false).
+ */
+export async function bookTurn(deps: DispatchDeps, run: JobRun, block: PreparedBlock, booking: SharedBooking): Promise<boolean> {
+  const chunk = Math.min(block.toSend.length, chunkMessagesOf(booking, run.intervalMs)(run.intervalMs));
+  const first = await takeTurn(deps, run, booking, chunk, run.intervalMs);
+  if (first === undefined) {
     await deps.blocks.handBack(run.job.send_id, block.block, block.lease, block.recorded);
-    endRun(run, { why: 'crowded', waitMs: crowdedWait(run, near.freeAt - NEAR_MS - clock.now()) });
     return false;
   }
-  block.first = near.first;
+  block.first = first;
   block.booked = chunk;
   return true;
 }
 
-/** Whether a block is a campaign's to book by chunks now: it has recipients to send and the run may launch. */
-export const booksByChunks = (run: JobRun, block: PreparedBlock, now: number) =>
-  run.lane === 'bulk' && block.toSend.length > 0 && mayLaunch(run, now);
+/** The run's booking when its block is to be booked at its turn now: it shares the number, has recipients to send and may launch. */
+export const sharedBookingOf = (run: JobRun, block: PreparedBlock, now: number) =>
+  run.booking.shared && block.toSend.length > 0 && mayLaunch(run, now) ? run.booking : undefined;
 
 /**
  * The block after `block`, claimed and booked while `block` sends; or none, and why the run ends after `block`.

@@ -1,5 +1,5 @@
 import { launchBlock, recordWhenAnswered, sendingBlock } from './block.ts';
-import { bookChunk, booksByChunks, followingBlock, handBackBeside, prepareBlock } from './book.ts';
+import { bookTurn, followingBlock, handBackBeside, prepareBlock, sharedBookingOf } from './book.ts';
 import type { DispatchJob } from '../dispatch-job.ts';
 import { sendableOf } from './job.ts';
 import { BLOCK, HELD_RETRY_S } from './tuning.ts';
@@ -36,14 +36,16 @@ async function sendBlocks(deps: DispatchDeps, run: JobRun) {
   let next = timeUp || run.job.recipients.length === 0 ? undefined : aside(prepareBlock(deps, run, 0));
   while (next) {
     const prepared = await next;
-    if (booksByChunks(run, prepared, deps.clock.now()) && !(await bookChunk(deps, run, prepared))) break;
+    const shared = sharedBookingOf(run, prepared, deps.clock.now());
+    if (shared && !(await bookTurn(deps, run, prepared, shared))) break;
     next = followingBlock(deps, run, prepared);
     if (prepared.mine.length === 0) continue;
     const block = sendingBlock(prepared);
     await launchBlock(deps, run, block);
     run.recordings.push(recordWhenAnswered(deps, run, block));
     if (block.ending !== 'settle') {
-      // The slice ended within this block, or another took it over: the block claimed beside it goes back unsent.
+      // The slice or its turn on the number (a crowded ending says so) ended within this block, or another took
+      // it over: the block claimed beside it goes back unsent.
       endRun(run, block.ending === 'hand back' ? { why: 'sliced' } : { why: 'held elsewhere' });
       await handBackBeside(deps, run, next);
       next = undefined;

@@ -2,7 +2,7 @@ import { type CancelWatch, cancelWatch } from './cancel-watch.ts';
 import { needsCatalog } from '../cloud-message.ts';
 import type { DispatchJob } from '../dispatch-job.ts';
 import { recipientDigits, sendableOf } from './job.ts';
-import { crowdedWaitMs, type Lane, laneOf } from './lanes.ts';
+import { type Booking, bookingOf, crowdedWaitMs } from './lanes.ts';
 import type { Log } from '../log.ts';
 import { DISABLED, markPaused, pauseOf } from './paused-send.ts';
 import { PAUSED_REASON } from './pauses.ts';
@@ -76,7 +76,8 @@ export interface SendingNumber {
 /** A job's run in one invocation: what it knows of its send now, and how its run ends. */
 export interface JobRun {
   readonly job: DispatchJob;
-  readonly lane: Lane;
+  /** How it books its number's slots: whole blocks (a send of a few) or a chunk at a time at its turn (lanes.ts). */
+  readonly booking: Booking;
   /** Absent for a DID with no number at the upstream: its recipients fail. */
   readonly number?: SendingNumber;
   /** When the send stops being sendable (decisions §22). */
@@ -167,7 +168,7 @@ async function openRun(deps: DispatchDeps, job: DispatchJob, send: SendRecord): 
   const number = job.phone_number_id ? { digits: recipientDigits(job.did), phoneNumberId: job.phone_number_id } : undefined;
   return {
     job,
-    lane: laneOf(job),
+    booking: bookingOf(job),
     number,
     expiresAt,
     catalogId,

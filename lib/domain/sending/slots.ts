@@ -1,11 +1,10 @@
-import { chunkOf, type Lane } from './lanes.ts';
 import { KEPT_PACE_MARGIN, LATE_MS, SLOWEST_SPACING_MS } from './tuning.ts';
 
 /**
- * A block's launch slots (decisions §12, §19; issues 32, 33): the slots it booked, and new ones each time it is
- * late or has used them (a campaign books a chunk at a time). A launch is never later than LATE_MS after a slot
- * of its own, so a stalled invocation never sends at slots gone by beside the next holder. The values are in
- * tuning.ts; why they are what they are:
+ * A block's launch slots (decisions §12, §19; issues 32, 33, 44): the slots it booked, and new ones each time it
+ * is late or has used them (a send that shares its number books a chunk at a time: sending/lanes.ts). A launch is
+ * never later than LATE_MS after a slot of its own, so a stalled invocation never sends at slots gone by beside
+ * the next holder. The values are in tuning.ts; why they are what they are:
  *
  * - How late a message may go after its slot: LATE_MS, or one of its block's own intervals when they are longer.
  *   Later, the rest of its block takes new slots: a slot's time passes to the next holder, so a stalled
@@ -24,7 +23,7 @@ import { KEPT_PACE_MARGIN, LATE_MS, SLOWEST_SPACING_MS } from './tuning.ts';
  */
 export class LaunchSlots {
   private slot: number;
-  /** Slots still booked: a campaign's block books its next chunk when they are used. */
+  /** Slots still booked: a shared send's block books its next chunk when they are used. */
   private left: number;
   private spacing: number;
   /** The launches since the block last took slots: the pace it keeps, without the lateness that ends them. */
@@ -32,14 +31,18 @@ export class LaunchSlots {
 
   constructor(
     private readonly of: {
-      lane: Lane;
+      /** A shared send's chunk at this spacing (lanes.ts, `chunkMessagesOf`); none: the rest of the block. */
+      chunk?: (spacingMs: number) => number;
       /** The number's pace: the least spacing of the block's slots. */
       intervalMs: number;
       /** The slots booked with the block, if any. */
       booked: { first: number; count: number };
       clock: { now(): number };
-      /** Books `count` slots `spacingMs` apart from the number's next free slot; the first one's time. */
-      reserve: (count: number, spacingMs: number) => Promise<number>;
+      /**
+       * Books `count` slots `spacingMs` apart from the number's next free slot; the first one's time, or none when
+       * it is not the block's turn (a shared send's: lanes.ts).
+       */
+      reserve: (count: number, spacingMs: number) => Promise<number | undefined>;
     },
   ) {
     this.slot = of.booked.first;
@@ -47,14 +50,14 @@ export class LaunchSlots {
     this.spacing = of.intervalMs;
   }
 
-  /** A campaign's chunk is used: where its slice may end within the block. */
+  /** A shared send's chunk is used: where its slice may end within the block. */
   get chunkUsed() {
     return this.left === 0;
   }
 
-  /** The slot of the next launch, `rest` launches left in the block (this one included). */
-  async next(rest: number): Promise<number> {
-    const { clock, intervalMs, lane } = this.of;
+  /** The slot of the next launch, `rest` launches left in the block (this one included); none when not its turn. */
+  async next(rest: number): Promise<number | undefined> {
+    const { clock, intervalMs, chunk } = this.of;
     const late = clock.now() > this.slot + Math.max(LATE_MS, this.spacing);
     if (late) {
       // Too late for its slot (a stall, slow answers): the rest of the block takes slots from now, at the
@@ -69,8 +72,11 @@ export class LaunchSlots {
       this.kept = { first: 0, last: 0, count: 0 };
     }
     if (late || this.left === 0) {
-      this.left = lane === 'priority' ? rest : Math.min(rest, chunkOf(this.spacing));
-      this.slot = await this.of.reserve(this.left, this.spacing);
+      const count = chunk === undefined ? rest : Math.min(rest, chunk(this.spacing));
+      const first = await this.of.reserve(count, this.spacing);
+      if (first === undefined) return undefined;
+      this.left = count;
+      this.slot = first;
     }
     return this.slot;
   }

@@ -20,7 +20,11 @@ export const DISPATCH_TUNING = {
     why: 'a holder records its progress this often: a crash loses at most this many launches a block',
   },
   // Lanes and the number's slots.
-  SMALL_SEND: { value: 100, unit: 'recipients', why: 'a send this small goes ahead of campaigns whatever its category' },
+  SMALL_SEND: {
+    value: 100,
+    unit: 'recipients',
+    why: 'a send this small books its blocks whole, at once, whatever its category; a larger one shares the number',
+  },
   CHUNK_MESSAGES: {
     value: 20,
     unit: 'messages',
@@ -28,6 +32,27 @@ export const DISPATCH_TUNING = {
   },
   CHUNK_MS: { value: 500, unit: 'ms', why: 'and about this much of the number’s time' },
   NEAR_MS: { value: 1_000, unit: 'ms', why: 'a campaign books its next chunk only when the number is free within this' },
+  URGENT_CHUNK_MS: {
+    value: 1_250,
+    unit: 'ms',
+    why: 'an AUTHENTICATION or UTILITY send of more than SMALL_SEND books this much of the number at a time (a block at STANDARD)',
+  },
+  URGENT_HORIZON_MS: { value: 100, unit: 'ms', why: 'and only when the number is free within this (issue 44: its turn)' },
+  HOLD_MS: {
+    value: 1_000,
+    unit: 'ms',
+    why: 'such a chunk holds the number from worse ranks until its last slot and this (the gap to its next chunk)',
+  },
+  TURN_WAIT_MS: {
+    value: 1_500,
+    unit: 'ms',
+    why: 'a shared job waits in its invocation for a turn this close; a later one hands its block back',
+  },
+  SLOWED_CHUNK_MS: {
+    value: 4_000,
+    unit: 'ms',
+    why: 'a shared block slowed below the number’s pace (a stall, a slow process) books at most this much at a time',
+  },
   MAX_BACKLOG_MS: { value: 5_000, unit: 'ms', why: 'a number booked further ahead is left to the jobs on it; the invocation is freed' },
   MAX_CROWDED_WAIT_MS: {
     value: 30_000,
@@ -71,6 +96,11 @@ export const {
   CHUNK_MESSAGES,
   CHUNK_MS,
   NEAR_MS,
+  URGENT_CHUNK_MS,
+  URGENT_HORIZON_MS,
+  HOLD_MS,
+  TURN_WAIT_MS,
+  SLOWED_CHUNK_MS,
   MAX_BACKLOG_MS,
   MAX_CROWDED_WAIT_MS,
   LATE_MS,

@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { bookChunk, followingBlock, prepareBlock } from '#lib/domain/sending/book.ts';
+import { bookTurn, followingBlock, prepareBlock, sharedBookingOf } from '#lib/domain/sending/book.ts';
 import { BLOCK, MAX_BACKLOG_MS, SLICE_MS } from '#lib/domain/sending/tuning.ts';
 import { jobOf, templateOf } from '../../support/dispatch-jobs.ts';
 import { recipientsOf, sendingWorld, takenRun } from '../../support/sending-world.ts';
 
 /** Booking a block (book.ts): claimed, the number's slots reserved, and whether the next one is booked beside it. */
 describe('booking a block', () => {
-  it('claims a priority job’s block and books its slots whole, from the number’s next free slot', async () => {
+  it('claims the block of a send of a few and books its slots whole, from the number’s next free slot', async () => {
     // Prepare: a UTILITY job of 5
     const { deps, sendTable, clock } = await sendingWorld(5);
     const run = await takenRun(deps, jobOf(recipientsOf(5)));
     // Act
     const block = await prepareBlock(deps, run, 0);
     // Assess
-    expect(run.lane).toBe('priority');
+    expect(run.booking).toEqual({ shared: false });
     expect(block.toSend.map((p) => p.position)).toEqual([0, 1, 2, 3, 4]);
     expect(block).toMatchObject({ booked: 5, first: clock.now() });
     expect(sendTable.blocks.get('send-1|0')).toMatchObject({ state: 'claimed', holder: 'invocation-1' });
@@ -31,16 +31,16 @@ describe('booking a block', () => {
     expect(run.ending).toEqual({ why: 'held elsewhere' });
   });
 
-  it('gives a campaign’s block back unsent when its number is not free within NEAR_MS', async () => {
+  it('gives a campaign’s block back unsent when its number is not free within NEAR_MS (not its turn)', async () => {
     // Prepare: a MARKETING job of 200; the number booked 10 s ahead by others (100 slots 100 ms apart)
     const { deps, sendTable, clock } = await sendingWorld(200);
     const run = await takenRun(deps, jobOf(recipientsOf(200), { template: templateOf('MARKETING') }));
     await deps.pacer.reserve('110001', 100, 100, clock.now());
     const block = await prepareBlock(deps, run, 0);
     // Act
-    const booked = await bookChunk(deps, run, block);
+    const booked = await bookTurn(deps, run, block, sharedBookingOf(run, block, clock.now())!);
     // Assess
-    expect(run.lane).toBe('bulk');
+    expect(run.booking).toMatchObject({ shared: true, rank: 2 });
     expect(booked).toBe(false);
     expect(sendTable.blocks.get('send-1|0')?.state).toBe('open');
     expect(run.ending?.why).toBe('crowded');

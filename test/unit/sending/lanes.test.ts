@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { dispatchJob } from '#lib/domain/sending/dispatcher.ts';
 import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
 import { silentLog } from '#lib/domain/log.ts';
-import { laneOf, queueGroupOf } from '#lib/domain/sending/lanes.ts';
+import { bookingOf, laneOf, queueGroupOf, rankOf } from '#lib/domain/sending/lanes.ts';
 import { paceOf } from '#lib/domain/sending/throughput.ts';
 import { peakSecond } from '../../support/accept-times.ts';
 import { jobOf, recipient, templateOf } from '../../support/dispatch-jobs.ts';
@@ -181,5 +181,80 @@ describe('time-sliced dispatch (decisions §23)', () => {
       clock.now(),
     );
     expect(again).toEqual({ claimed: new Map() });
+  });
+});
+
+/**
+ * A number shared by its sends (issue 44), on the discrete-event clock: AUTHENTICATION before UTILITY before
+ * MARKETING; within a category the number's slots go round the sends that are ready, so a small send is never
+ * behind a big one; the number within 1.1 × its rate, every send exact.
+ */
+describe('a number shared by its sends (issue 44)', () => {
+  const lastOf = (launches: { job: number; at: number }[], job: number) => Math.max(...launchesOf(launches, job));
+  const firstOf = (launches: { job: number; at: number }[], job: number) => Math.min(...launchesOf(launches, job));
+
+  it('books a send of a few whole, and shares the number a chunk at a time beyond, by its category’s rank', () => {
+    // Prepare
+    const of = (category: string, recipients: number) => jobOf([], { template: templateOf(category), total_contacts: recipients });
+    // Act, Assess
+    expect(bookingOf(of('MARKETING', 100))).toEqual({ shared: false });
+    expect(bookingOf(of('AUTHENTICATION', 3))).toEqual({ shared: false });
+    expect(bookingOf(of('AUTHENTICATION', 101))).toMatchObject({ shared: true, rank: 0, chunkMs: 1_250 });
+    expect(bookingOf(of('UTILITY', 10_000))).toMatchObject({ shared: true, rank: 1, chunkMs: 1_250 });
+    expect(bookingOf(of('MARKETING', 101))).toMatchObject({ shared: true, rank: 2, chunkMs: 500, holdMs: 0 });
+    expect([rankOf('AUTHENTICATION'), rankOf('UTILITY'), rankOf('MARKETING'), rankOf(undefined)]).toEqual([0, 1, 2, 2]);
+  });
+
+  it('launches a 3-recipient UTILITY send within 1.5 s of its arrival beside UTILITY sends of 2,000 on its number, which complete exactly at the pace', async () => {
+    // Prepare: two big UTILITY sends going, then the send of 3
+    const plan: NumberPlan = { ...calm, jobs: [1000, 1000, 3], marketing: [false, false, false], arrivals: [0, 0, 8_000] };
+    // Act
+    const { start, launches } = await dispatchOnOneNumber(plan);
+    // Assess
+    expect(launchesOf(launches, 2)).toHaveLength(3);
+    expect(lastOf(launches, 2) - (start + 8_000)).toBeLessThanOrEqual(1_500);
+    for (const job of [0, 1]) expect(new Set(launches.filter((l) => l.job === job).map((l) => l.to)).size).toBe(1000);
+    expect(launches).toHaveLength(2003);
+    expect(peakSecond(launches.map((l) => l.at))).toBeLessThanOrEqual(RATE * 1.1);
+  });
+
+  it('goes round two big sends of a category: one that arrives later is not behind the other, both take turns', async () => {
+    // Prepare: UTILITY sends of 1,000 and 300, the second 2 s after the first
+    const plan: NumberPlan = { ...calm, jobs: [1000, 300], marketing: [false, false], arrivals: [0, 2_000] };
+    // Act
+    const { start, launches } = await dispatchOnOneNumber(plan);
+    // Assess: the 300 start within a turn and end within about twice their own length (the number shared by two),
+    // long before the 1,000, which went on meanwhile
+    const own = 300 * INTERVAL_MS;
+    expect(firstOf(launches, 1) - (start + 2_000)).toBeLessThanOrEqual(1_500);
+    expect(lastOf(launches, 1) - (start + 2_000)).toBeLessThanOrEqual(2 * own + 2_500);
+    expect(lastOf(launches, 1)).toBeLessThan(lastOf(launches, 0) - 5_000);
+    const during = launchesOf(launches, 0).filter((at) => at > firstOf(launches, 1) && at < lastOf(launches, 1));
+    expect(during.length).toBeGreaterThan(150);
+    expect(launches).toHaveLength(1300);
+    expect(peakSecond(launches.map((l) => l.at))).toBeLessThanOrEqual(RATE * 1.1);
+  });
+
+  it('sends AUTHENTICATION before UTILITY before MARKETING: a better rank takes the number within 2 s and holds it while it sends', async () => {
+    // Prepare: MARKETING, UTILITY and AUTHENTICATION sends of 600 on one number, a second apart in that order
+    const plan: NumberPlan = {
+      ...calm,
+      jobs: [600, 600, 600],
+      marketing: [true, false, false],
+      categories: ['MARKETING', 'UTILITY', 'AUTHENTICATION'],
+      arrivals: [0, 1_000, 2_000],
+    };
+    // Act
+    const { start, launches } = await dispatchOnOneNumber(plan);
+    // Assess: each starts within 2 s of its arrival or of the better rank's end; they end in rank order, and no
+    // worse rank launched while a better one was sending (but for what it had booked when the better one came)
+    expect(firstOf(launches, 2) - (start + 2_000)).toBeLessThanOrEqual(2_000);
+    expect(lastOf(launches, 2)).toBeLessThan(lastOf(launches, 1));
+    expect(lastOf(launches, 1)).toBeLessThan(lastOf(launches, 0));
+    const worseDuring = (better: number, worse: number) =>
+      launchesOf(launches, worse).filter((at) => at > firstOf(launches, better) + 2_000 && at < lastOf(launches, better)).length;
+    expect([worseDuring(2, 1), worseDuring(2, 0), worseDuring(1, 0)]).toEqual([0, 0, 0]);
+    expect(launches).toHaveLength(1800);
+    expect(peakSecond(launches.map((l) => l.at))).toBeLessThanOrEqual(RATE * 1.1);
   });
 });

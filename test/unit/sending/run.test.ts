@@ -6,13 +6,13 @@ import { recipientsOf, sendingWorld, takenRun } from '../../support/sending-worl
 
 /** A job's run (run.ts): taking the job up, and the one state its steps share. */
 describe('a job’s run', () => {
-  it('takes a job up: its lane, its number’s pace, begun, and nothing yet that ends it', async () => {
+  it('takes a job up: how it books its number, its number’s pace, begun, and nothing yet that ends it', async () => {
     // Prepare
     const { deps, blocks, clock } = await sendingWorld(3);
     // Act
     const run = await takenRun(deps, jobOf(recipientsOf(3)));
     // Assess
-    expect(run).toMatchObject({ lane: 'priority', startedAt: clock.now(), number: { phoneNumberId: '110001' } });
+    expect(run).toMatchObject({ booking: { shared: false }, startedAt: clock.now(), number: { phoneNumberId: '110001' } });
     expect(run.intervalMs).toBeCloseTo(1000 / (80 * PACE_SHARE));
     expect(run.ending).toBeUndefined();
     expect(mayLaunch(run, clock.now())).toBe(true);

@@ -21,12 +21,13 @@ function block(lane: 'priority' | 'bulk', booked: number) {
   };
   const first = booked > 0 ? 0 : 0;
   free = booked * INTERVAL;
-  const slots = new LaunchSlots({ lane, intervalMs: INTERVAL, booked: { first, count: booked }, clock, reserve });
+  const chunk = lane === 'bulk' ? (spacing: number) => chunkOf(spacing) : undefined;
+  const slots = new LaunchSlots({ chunk, intervalMs: INTERVAL, booked: { first, count: booked }, clock, reserve });
   /** Launches `n` of `rest` at their slots, `stall(i)` ms late for the i-th; the launch times. */
   const launch = async (n: number, rest: number, stall: (i: number) => number = () => 0) => {
     const times: number[] = [];
     for (let i = 0; i < n; i++) {
-      const slot = await slots.next(rest - i);
+      const slot = (await slots.next(rest - i)) as number;
       now = Math.max(now, slot) + stall(i);
       times.push(now);
       slots.launched();
