@@ -19,8 +19,11 @@ export const CHROMIUM_ARGS = [
 ];
 
 const ROOT = join(import.meta.dirname, '../..');
-/** Where each test writes its page's picture (committed; the README shows two). */
-export const SCREENSHOTS = join(ROOT, 'docs/screenshots');
+/**
+ * Where each test writes its page's picture: `.screenshots/` (not committed: a run would otherwise leave the
+ * tree changed), or docs/screenshots/ with `npm run screenshots`, whose pictures are committed (the README shows two).
+ */
+export const SCREENSHOTS = join(ROOT, process.env.SCREENSHOTS_DIR ?? '.screenshots');
 
 /** The project's stack (test/support/browser-setup.ts); `call` and `emulator` of test/support/api.ts go to it. */
 export function consoleStack() {
@@ -85,7 +88,7 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   return (violations as AxeViolation[]).filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
-/** Writes the page's picture to docs/screenshots/<name>.png: what the window shows, as an operator sees it first. */
+/** Writes the page's picture to SCREENSHOTS/<name>.png: what the window shows, as an operator sees it first. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), animations: 'disabled', caret: 'hide' });
 }
