@@ -164,3 +164,29 @@ export function When({ at }: { at?: string }) {
 export function Loading({ when, children }: { when: boolean; children: ComponentChildren }) {
   return when ? <p aria-live="polite">Loading…</p> : <div class="loaded">{children}</div>;
 }
+
+/** A list's pages: back and forth, where it is in words (a list of one page has none). */
+export function Pager(props: {
+  label: string;
+  page: number;
+  pages: number;
+  onPage: (page: number) => void;
+  previous?: string;
+  next?: string;
+}) {
+  const { label, page, pages, onPage } = props;
+  if (pages <= 1) return null;
+  return (
+    <nav class="pager" aria-label={label}>
+      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        {props.previous ?? 'Previous'}
+      </button>
+      <span>
+        Page {page} of {pages}
+      </span>
+      <button type="button" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        {props.next ?? 'Next'}
+      </button>
+    </nav>
+  );
+}

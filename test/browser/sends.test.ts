@@ -6,7 +6,8 @@ import { consoleStack, goTo, newTab, openConsole, screenshot, seriousViolations 
 /**
  * The sends pages (issue 45) on `npm start`'s stack, where Meta's emulator reports every message sent, then
  * delivered. Client 7's agent sends from its number 5215550001; client 8's agent from its own, 5215550011; client
- * 9's agent the send of 1,000 from 5511990021 (phone number 120021), which no other test sends from.
+ * 9's agent the send of 1,000 from 5511990022 (phone number 120022), which no other test sends from: the money page's
+ * tests send from 5511990021 and need Meta's statuses there while this one holds them back on its own number.
  */
 consoleStack();
 const run = String(Math.floor(Math.random() * 1e4)).padStart(4, '0');
@@ -48,14 +49,14 @@ describe('the sends (issue 45)', () => {
   it('shows a send of 1,000 started through the API, its progress bar rising to 100 % without a reload', async () => {
     // Prepare: Meta reports nothing of this number's messages while it runs: the bar counts what the dispatcher
     // settled, and 2,000 status webhooks would only make the test slower (103 s against 20 s on a loaded machine)
-    await emulator('POST', 'numbers/120021/statuses', { statuses: [] });
+    await emulator('POST', 'numbers/120022/statuses', { statuses: [] });
     const gamma = await tokens.gamma();
     const { context: own, page: agent, faults: thrown } = await newTab();
     try {
       await openConsole(agent, gamma);
       await agent.evaluate('window.notReloaded = true');
       // Act
-      const big = await send(gamma, '5511990021', numbers(1000, 1), {}, { name: 'appointment_reminder', language: 'pt_BR' });
+      const big = await send(gamma, '5511990022', numbers(1000, 1), {}, { name: 'appointment_reminder', language: 'pt_BR' });
       // Assess: the send appears, and its bar only ever rises, to 100 % (read from the DOM as it changes)
       const bar = agent.locator(`[data-send-id="${big}"] [role="progressbar"]`);
       await bar.waitFor();
@@ -74,7 +75,7 @@ describe('the sends (issue 45)', () => {
       expect(await seriousViolations(agent)).toEqual([]);
       expect(thrown).toEqual([]);
     } finally {
-      await emulator('POST', 'numbers/120021/statuses', { statuses: ['sent', 'delivered'] });
+      await emulator('POST', 'numbers/120022/statuses', { statuses: ['sent', 'delivered'] });
       await own.close();
     }
     // No bound on the send's own time but the test's: ~20 s on this machine while it is loaded.

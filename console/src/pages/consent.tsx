@@ -3,7 +3,7 @@ import { ApiProblem } from '../api.ts';
 import type { Page } from '../router.ts';
 import type { PageOf } from '../sends.tsx';
 import { useSession } from '../session.ts';
-import { ConfirmButton, ErrorNote, Loading, usePoll, When } from '../ui.tsx';
+import { ConfirmButton, ErrorNote, Loading, Pager, usePoll, When } from '../ui.tsx';
 import { addBody, personOf, personQuery, type Suppression, sourceWords } from './consent-data.ts';
 import './pages.css';
 
@@ -75,19 +75,7 @@ function Consent() {
               </tbody>
             </table>
           )}
-          {pages > 1 && (
-            <nav class="pager" aria-label="Pages of the suppression list">
-              <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                Previous
-              </button>
-              <span>
-                Page {page} of {pages}
-              </span>
-              <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-                Next
-              </button>
-            </nav>
-          )}
+          <Pager label="Pages of the suppression list" page={page} pages={pages} onPage={setPage} />
         </Loading>
       </section>
     </>

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { Page } from '../router.ts';
 import type { PageOf } from '../sends.tsx';
 import { useSession } from '../session.ts';
-import { ErrorNote, Loading, usePoll, When } from '../ui.tsx';
+import { ErrorNote, Loading, Pager, usePoll, When } from '../ui.tsx';
 import { DELIVERY_STATUSES, type Delivery, lastAnswer, STATUS_WORDS } from './deliveries-data.ts';
 import './pages.css';
 
@@ -108,19 +108,7 @@ function Deliveries() {
             </tbody>
           </table>
         )}
-        {pages > 1 && (
-          <nav class="pager" aria-label="Pages of deliveries">
-            <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              Newer
-            </button>
-            <span>
-              Page {page} of {pages}
-            </span>
-            <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-              Older
-            </button>
-          </nav>
-        )}
+        <Pager label="Pages of deliveries" page={page} pages={pages} onPage={setPage} previous="Newer" next="Older" />
       </Loading>
     </>
   );

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { href, type Page, type PageProps } from '../router.ts';
 import { isSettled, type Money, type PageOf, PauseNote, type SendStatus, SendProgress, StatusBadge } from '../sends.tsx';
 import { useSession } from '../session.ts';
-import { ConfirmButton, ErrorNote, Loading, usePoll, When } from '../ui.tsx';
+import { ConfirmButton, ErrorNote, Loading, Pager, usePoll, When } from '../ui.tsx';
 
 /** A recipient's latest state (decisions §22), as `GET /v1/sends/{id}/recipients` lists it. */
 interface Recipient {
@@ -225,19 +225,7 @@ function Recipients({ sendId, settled }: { sendId: string; settled: boolean }) {
             ))}
           </tbody>
         </table>
-        {pages > 1 && (
-          <nav class="pager" aria-label="Pages of recipients">
-            <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              Previous
-            </button>
-            <span>
-              Page {page} of {pages}
-            </span>
-            <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-              Next
-            </button>
-          </nav>
-        )}
+        <Pager label="Pages of recipients" page={page} pages={pages} onPage={setPage} />
       </Loading>
     </section>
   );

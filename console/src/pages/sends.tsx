@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { href, type Page } from '../router.ts';
 import { isSettled, type PageOf, PauseNote, type SendStatus, SendProgress, StatusBadge } from '../sends.tsx';
 import { useSession } from '../session.ts';
-import { ErrorNote, Loading, usePoll, When } from '../ui.tsx';
+import { ErrorNote, Loading, Pager, usePoll, When } from '../ui.tsx';
 
 const PAGE_SIZE = 20;
 /** How often the list asks again while a send on it is still going. */
@@ -51,19 +51,7 @@ function Sends() {
             ))}
           </ol>
         )}
-        {pages > 1 && (
-          <nav class="pager" aria-label="Pages of sends">
-            <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              Newer
-            </button>
-            <span>
-              Page {page} of {pages}
-            </span>
-            <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-              Older
-            </button>
-          </nav>
-        )}
+        <Pager label="Pages of sends" page={page} pages={pages} onPage={setPage} previous="Newer" next="Older" />
       </Loading>
     </>
   );

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Page } from '../router.ts';
 import { useSession } from '../session.ts';
-import { ErrorNote, Loading, usePoll } from '../ui.tsx';
+import { ErrorNote, Loading, Pager, usePoll } from '../ui.tsx';
 import { type Draft, type DraftCheck, draftBody, LISTING_FIELDS, type TemplateEntry, templateRow } from './templates-data.ts';
 import './pages.css';
 
@@ -82,19 +82,7 @@ function Templates() {
             </tbody>
           </table>
         )}
-        {pages > 1 && (
-          <nav class="pager" aria-label="Pages of templates">
-            <button type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              Previous
-            </button>
-            <span>
-              Page {page} of {pages}
-            </span>
-            <button type="button" disabled={page >= pages} onClick={() => setPage(page + 1)}>
-              Next
-            </button>
-          </nav>
-        )}
+        <Pager label="Pages of templates" page={page} pages={pages} onPage={setPage} />
       </Loading>
       <DraftCheckForm />
     </>
