@@ -18,8 +18,8 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    // Five workers on this machine's two cores: the stack-bound files spend much of their time waiting on it.
-    maxWorkers: 5,
+    // Four workers on this machine's two cores: the stack-bound files spend much of their time waiting on it.
+    maxWorkers: 4,
     sequence: { sequencer: LongFilesFirst },
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
