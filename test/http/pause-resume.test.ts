@@ -1,9 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, emulator } from '../support/api.ts';
 import { demoTemplateAs, OwnClient } from '../support/own-client.ts';
 import { until } from '../support/until.ts';
+import { eventReceiver } from '../support/event-receiver.ts';
 
 /**
  * A paused send ends its pause on Meta's event (decisions §25, issue 44), on the running local stack: its jobs,
@@ -21,9 +20,10 @@ const RESUMED_WITHIN_MS = 5_000;
 type Sent = { message: { to: string }; launched_at?: number; accepted_at: number };
 const sentOf = async (template: string) =>
   (await emulator('GET', `sent?template=${template}&phone_number_id=${client.numberId}`)).sent as Sent[];
-const events: { type: string; data: { send_id: string; status: string } }[] = [];
+type ServiceEvent = { type: string; data: { send_id: string; status: string } };
+let events: ServiceEvent[] = [];
 const eventsOf = (sendId: string) => events.filter((e) => e.data.send_id === sendId).map((e) => e.type);
-let receiver: Server;
+let receiver: Awaited<ReturnType<typeof eventReceiver<ServiceEvent>>>;
 
 async function sendOf(batch: number, count: number) {
   const answer = await client.send(
@@ -51,21 +51,14 @@ const latePaused = (timeS: number) =>
   });
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      events.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiver = await eventReceiver<ServiceEvent>();
+  events = receiver.events;
   await client.seed('Pause resume', [resumable]);
-  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  const url = receiver.url;
   expect((await call('PUT', '/v1/webhook/config', { token: await client.token(), body: { url, active: true } })).status).toBe(200);
 }, 60_000);
 
-afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+afterAll(() => receiver?.close());
 
 describe('a paused send ends its pause on Meta’s event (decisions §25)', () => {
   it('goes on within 5 s of the APPROVED event, completes exactly, and a late PAUSED does not pause it again', {

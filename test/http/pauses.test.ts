@@ -1,9 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, emulator } from '../support/api.ts';
 import { demoTemplateAs, OwnClient } from '../support/own-client.ts';
 import { until } from '../support/until.ts';
+import { eventReceiver } from '../support/event-receiver.ts';
 
 /**
  * A send whose template Meta pauses, on the running local stack (decisions §25, issue 35): the emulator pauses
@@ -19,8 +18,9 @@ const disabled = demoTemplateAs('order_update', { id: '545002', name: 'disabled_
 const accepted = async (template: string) =>
   (await emulator('GET', `sent?template=${template}&phone_number_id=${client.numberId}`)).sent as { message: { to: string } }[];
 
-const events: { type: string; data: { send_id: string; status: string; pending: number } }[] = [];
-let receiver: Server;
+type ServiceEvent = { type: string; data: { send_id: string; status: string; pending: number } };
+let events: ServiceEvent[] = [];
+let receiver: Awaited<ReturnType<typeof eventReceiver<ServiceEvent>>>;
 
 async function sendOf(template: string, batch: number, count: number) {
   const answer = await client.send(
@@ -32,21 +32,14 @@ async function sendOf(template: string, batch: number, count: number) {
 }
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      events.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiver = await eventReceiver<ServiceEvent>();
+  events = receiver.events;
   await client.seed('Pauses', [pausable, disabled]);
-  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  const url = receiver.url;
   expect((await call('PUT', '/v1/webhook/config', { token: await client.token(), body: { url, active: true } })).status).toBe(200);
 }, 60_000);
 
-afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
+afterAll(() => receiver?.close());
 
 describe('a send whose template Meta pauses (decisions §25)', () => {
   it('pauses with the rest pending, resumes by itself when the pause ends, and sends every recipient once', {

@@ -1,0 +1,24 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A client's webhook receiver on 127.0.0.1 (the local stack allows it, decisions §15): keeps every event body it
+ * is sent, in order, and answers 204.
+ */
+export async function eventReceiver<E>() {
+  const events: E[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      events.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as E);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    events,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
