@@ -21,7 +21,7 @@ export default defineConfig({
     // Four workers on this machine's two cores: the stack-bound files spend much of their time waiting on it.
     maxWorkers: 4,
     sequence: { sequencer: LongFilesFirst },
-    reporters: ['default', './test/support/summary-reporter.ts'],
+    reporters: ['default', './test/support/summary-reporter.ts', './test/support/timeline-reporter.ts'],
     projects: [
       {
         extends: true,
@@ -30,7 +30,7 @@ export default defineConfig({
           include: ['test/unit/**/*.test.ts'],
           // The files share their worker's modules: a file that needs other settings imports fresh ones.
           isolate: false,
-          setupFiles: ['test/support/quiet-logs.ts'],
+          setupFiles: ['test/support/quiet-logs.ts', 'test/support/fast-check-seed.ts'],
         },
       },
       {
@@ -50,6 +50,7 @@ export default defineConfig({
           // The files share a worker's modules (its AWS clients, its settings): each imports them once, not once
           // per file. None changes a setting another reads; an adapter on another table gets it by its constructor.
           isolate: false,
+          setupFiles: ['test/support/fast-check-seed.ts'],
           globalSetup: ['test/support/global-setup.ts'],
         },
       },

@@ -44,15 +44,18 @@ export async function prepareBlock(deps: DispatchDeps, run: JobRun, start: numbe
  * within its horizon, and no better rank holding it. A turn that comes within TURN_WAIT_MS (another send of its
  * rank uses its chunk) is waited for here, within the slice, so the turns go round the ready sends; a later one
  * (several sends ahead, a better rank's hold, its own send's earlier jobs) ends the run crowded until then, and
- * nothing is booked (undefined).
+ * nothing is booked (undefined). The longer it has waited, the earlier in its horizon it asks (lanes.ts turnLagMs).
  */
 export async function takeTurn(deps: DispatchDeps, run: JobRun, booking: SharedBooking, count: number, spacingMs: number) {
   const { clock, pacer } = deps;
   const ask = () => pacer.reserveNear(phoneNumberIdOf(run), count, spacingMs, clock.now(), booking.horizonMs, turnOf(booking));
+  const waitingSince = clock.now();
   let near = await ask();
-  const waitMs = () => ('freeAt' in near ? crowdedWait(run, askAgainAt(near, booking.horizonMs) - clock.now()) : 0);
+  // Waited for here, a turn is asked for later in the horizon the shorter the wait so far; handed back, at its start.
+  const waitMs = (waitedMs?: number) =>
+    'freeAt' in near ? crowdedWait(run, askAgainAt(near, booking.horizonMs, waitedMs) - clock.now()) : 0;
   while ('freeAt' in near && waitMs() <= TURN_WAIT_MS && clock.now() - run.startedAt < deps.settings.sliceMs) {
-    await clock.sleep(Math.max(1, waitMs()));
+    await clock.sleep(Math.max(1, waitMs(clock.now() - waitingSince)));
     near = await ask();
   }
   if ('first' in near) return near.first;

@@ -7,6 +7,8 @@ import {
   NEAR_MS,
   SLOWED_CHUNK_MS,
   SMALL_SEND,
+  TURN_AGE_MS,
+  TURN_LAG_SHARE,
   URGENT_CHUNK_MS,
   URGENT_HORIZON_MS,
 } from './tuning.ts';
@@ -55,7 +57,7 @@ export const rankOf = (category: string | undefined): Rank => (category === 'AUT
  *   for a campaign), and a send of a few, of any category, has its slots within that of its arrival.
  * - Within a rank the turns go round: a job refused its turn asks again when the number is within its horizon of
  *   free (TURN_WAIT_MS), before the job ahead of it has used its chunk and asks for its next, so it books the
- *   next chunk and the other the one after.
+ *   next chunk and the other the one after. Of several refused, the one waiting longest asks first (turnLagMs).
  * - Between ranks: an AUTHENTICATION or UTILITY booking holds the number for its rank until its last slot and
  *   `holdMs` more (the gap to its next chunk), and one refused its turn holds it from its next ask, so a worse
  *   rank's next chunk gives way: AUTHENTICATION before UTILITY before MARKETING. A campaign holds nothing.
@@ -101,8 +103,17 @@ export const chunkMessagesOf = (booking: SharedBooking, intervalMs: number) => (
   );
 
 /** When a refused ask may be made again: once the number is within the horizon of free, and no better rank holds it. */
-export const askAgainAt = (refused: { freeAt: number; heldUntil?: number }, horizonMs: number) =>
-  Math.max(refused.freeAt - horizonMs, refused.heldUntil ?? Number.NEGATIVE_INFINITY);
+export const askAgainAt = (refused: { freeAt: number; heldUntil?: number }, horizonMs: number, waitedMs = TURN_AGE_MS) =>
+  Math.max(refused.freeAt - horizonMs, refused.heldUntil ?? Number.NEGATIVE_INFINITY) + turnLagMs(horizonMs, waitedMs);
+
+/**
+ * How much later in its horizon a refused job asks again, the less the longer it has waited for its turn: the
+ * jobs waiting for one number wake in the order they began waiting, so the longest wait takes the next chunk
+ * rather than whichever asks first by a millisecond (three sends of a rank at once: one lost that race to each
+ * of the others in turn and waited 9 s for its last 11 messages, test/unit/pacing-properties.test.ts).
+ */
+export const turnLagMs = (horizonMs: number, waitedMs: number) =>
+  horizonMs * TURN_LAG_SHARE * Math.max(0, 1 - Math.max(0, waitedMs) / TURN_AGE_MS);
 
 /**
  * How long a job that finds its number booked by others waits: until the number is free, or, when `ahead`

@@ -48,6 +48,12 @@ export const DISPATCH_TUNING = {
     unit: 'ms',
     why: 'a shared job waits in its invocation for a turn this close; a later one hands its block back',
   },
+  TURN_LAG_SHARE: {
+    value: 0.8,
+    unit: 'share',
+    why: 'a job that just began waiting asks this much of its horizon later than one waiting TURN_AGE_MS: the turn goes to the longest wait',
+  },
+  TURN_AGE_MS: { value: 5_000, unit: 'ms', why: 'a job waiting this long for its turn asks as early as its horizon lets it' },
   SLOWED_CHUNK_MS: {
     value: 4_000,
     unit: 'ms',
@@ -100,6 +106,8 @@ export const {
   URGENT_HORIZON_MS,
   HOLD_MS,
   TURN_WAIT_MS,
+  TURN_LAG_SHARE,
+  TURN_AGE_MS,
   SLOWED_CHUNK_MS,
   MAX_BACKLOG_MS,
   MAX_CROWDED_WAIT_MS,
