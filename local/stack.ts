@@ -17,7 +17,7 @@ import { LocalScheduler } from './standins/scheduler.ts';
 import { EMULATOR_TOKEN, type GraphEmulator, type MessageStatus } from './standins/graph/emulator.ts';
 import { MetaNotifier } from './standins/graph/notifier.ts';
 import { LOCAL_AUDIENCE, LOCAL_ISSUER, ROOT } from './keys.ts';
-import { startDynamoDbLocal, useDynamoDb } from './parts/dynamodb.ts';
+import { type DynamoDbLocalLoad, startDynamoDbLocal, useDynamoDb } from './parts/dynamodb.ts';
 import { startGraphEmulator } from './parts/graph.ts';
 import { stampLaunches } from './standins/graph/launch-stamp.ts';
 import { localEndpoints } from './parts/local-endpoints.ts';
@@ -51,6 +51,8 @@ export interface LocalStackOptions {
   workerTimeouts?: Record<string, number>;
   /** Statuses the emulator reports on its own for every accepted message (decisions §13); none when absent. */
   autoStatuses?: MessageStatus[];
+  /** How DynamoDB Local's JVM compiles (local/parts/dynamodb.ts): `busy` for a stack that serves minutes of requests. */
+  dynamoLoad?: DynamoDbLocalLoad;
   /** The share of a number's level a rolling second may hold above it before the emulator answers 130429 (a tenth). */
   burstShare?: number;
   log?: (line: string) => void;
@@ -106,7 +108,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const data = options.dataDir ? prepareDataDir(options.dataDir, fixturePath, options.fresh ?? false) : undefined;
     const dynamo = options.dynamoEndpoint
       ? await useDynamoDb(options.dynamoEndpoint, REGION, TABLE_NAME)
-      : await startDynamoDbLocal(host, REGION, TABLE_NAME, data?.dynamoPath);
+      : await startDynamoDbLocal(host, REGION, TABLE_NAME, data?.dynamoPath, options.dynamoLoad);
     stops.push(dynamo.stop);
     if (options.dynamoEndpoint)
       log(`DynamoDB at ${dynamo.endpoint} (DYNAMODB_ENDPOINT), table ${TABLE_NAME}${dynamo.created ? ' created there' : ''}`);

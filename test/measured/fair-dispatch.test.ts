@@ -53,6 +53,7 @@ beforeAll(async () => {
   stack = await startChildStack(join(folder, 'data'), {
     FIXTURE: fixture,
     FRESH: 'true',
+    KEEP_DATA: 'false',
     AUTO_STATUSES: '',
     MESSAGES_PER_SECOND: String(RATE),
   });

@@ -48,7 +48,7 @@ beforeAll(async () => {
       campaigns: [{ campaign_id: 4451, campaign_name: 'main', client_id: CLIENT }],
     }),
   );
-  stack = await startChildStack(join(folder, 'data'), { FIXTURE: fixture, FRESH: 'true', AUTO_STATUSES: '' });
+  stack = await startChildStack(join(folder, 'data'), { FIXTURE: fixture, FRESH: 'true', KEEP_DATA: 'false', AUTO_STATUSES: '' });
   useStack(stack);
   // Every message of the standard number reports sent, delivered and read, as Meta's usually do.
   await emulator('POST', `numbers/${STANDARD.id}/statuses`, { statuses: ['sent', 'delivered', 'read'] });

@@ -38,7 +38,7 @@ beforeAll(async () => {
       campaigns: [{ campaign_id: CLIENT, campaign_name: 'main', client_id: CLIENT }],
     }),
   );
-  stack = await startChildStack(join(folder, 'data'), { FIXTURE: fixture, FRESH: 'true', AUTO_STATUSES: '' });
+  stack = await startChildStack(join(folder, 'data'), { FIXTURE: fixture, FRESH: 'true', KEEP_DATA: 'false', AUTO_STATUSES: '' });
   useStack(stack);
 }, 180_000);
 

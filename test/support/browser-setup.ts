@@ -23,7 +23,8 @@ export default async function setup(project: TestProject) {
   if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install chromium (as root; .ci/run does it)`);
   const dataDir = mkdtempSync(join(tmpdir(), 'tms-console-'));
   const [stack, browser] = await Promise.all([
-    startChildStack(dataDir, { FRESH: 'true' }),
+    // Nothing kept (KEEP_DATA=false): DynamoDB Local in memory, no journals, a sixth less CPU than on disk.
+    startChildStack(dataDir, { FRESH: 'true', KEEP_DATA: 'false' }),
     chromium.launchServer({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
   ]);
   project.provide('consoleStack', {

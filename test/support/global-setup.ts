@@ -25,7 +25,8 @@ export default async function setup(project: TestProject) {
   // waking them (decisions §25, issue 44), not a short recheck.
   // Imported only now, so the logger is made after LOG_LEVEL is set.
   const { startLocalStack } = await import('../../local/stack.ts');
-  const stack = await startLocalStack();
+  // Every stack file's requests, for minutes: DynamoDB Local's JVM compiles for that (local/parts/dynamodb.ts).
+  const stack = await startLocalStack({ dynamoLoad: 'busy' });
   // The settings it gave this process (its functions run here), named so a stack started as a child process
   // (test/support/child-stack.ts) does not inherit them: it would take GRAPH_API_URL as an upstream of the user's.
   process.env.LOCAL_STACK_SETTINGS = Object.keys(stack.settings).join(',');
