@@ -59,13 +59,14 @@ describe('a WABA shared by clients 7 and 8 (fixtures/demo.json: 100200300)', () 
     await deliveredByMeta('110001', `2135${run}01`);
     for (let i = 0; i < 3; i++) await deliveredByMeta('110011', `2135${run}1${i}`);
     await reconcileAt(dayAfter(today(), 1));
-    // Act
-    const usageOf = async (token: string) =>
-      (await call('GET', `/v1/usage?from=${today()}&to=${today()}&group_by=market`, { token })).body.data.find(
-        (r: { market: string }) => r.market === market,
-      ) as { meta_amount?: number };
-    const acme = await usageOf(await tokens.acme());
-    const beta = await usageOf(await tokens.beta());
+    // Act: as BSP_CN, who sees Meta's figures of any client (an agent does not once its client has a price list,
+    // and the hostile-input file's generated requests may add one to client 7, in force from 2099)
+    const usageOf = async (clientId: number) =>
+      (
+        await call('GET', `/v1/usage?client_id=${clientId}&from=${today()}&to=${today()}&group_by=market`, { token: await tokens.bsp() })
+      ).body.data.find((r: { market: string }) => r.market === market) as { meta_amount?: number };
+    const acme = await usageOf(7);
+    const beta = await usageOf(8);
     // Assess: Meta's books of that market, number by number, are what each client sees
     const { delivered } = await emulator('GET', 'pricing?waba_id=100200300');
     const booked = (phone: string) =>
