@@ -140,6 +140,19 @@ describe('the dispatcher’s pace on a discrete-event clock (issue 32)', () => {
               seed: 517194731,
             },
           ],
+          // And a send of 15 whose first two launches had a stall of 432 ms between them: that was read as its pace,
+          // its last 13 slots 479 ms apart (lib/domain/sending/slots.ts now reads a pace from three launches).
+          [
+            {
+              category: 'AUTHENTICATION',
+              big: 600,
+              later: [{ size: 15, at: 500 }],
+              stalls: [{ at: 1254, ms: 432 }],
+              answerMs: { min: 1, spread: 0 },
+              storeMs: 1,
+              seed: 0,
+            },
+          ],
         ],
       },
     );

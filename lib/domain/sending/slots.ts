@@ -1,4 +1,4 @@
-import { KEPT_PACE_MARGIN, LATE_MS, SLOWEST_SPACING_MS } from './tuning.ts';
+import { KEPT_PACE_MARGIN, LATE_MS, PACE_LAUNCHES, SLOWEST_SPACING_MS } from './tuning.ts';
 
 /**
  * A block's launch slots (decisions §12, §19; issues 32, 33, 44): the slots it booked, and new ones each time it
@@ -64,10 +64,12 @@ export class LaunchSlots {
       // pace its launches kept since it last took slots when that is slower (with a margin), so a process
       // that cannot keep the number's pace reserves what it can send rather than reserving again and again,
       // and a stall (a gap, not a pace) costs one reservation at the pace it had.
-      // Late again before a second launch: no pace to read, and the block is slower than its slots (an
+      // Late again before PACE_LAUNCHES launches: no pace to read, and the block is slower than its slots (an
       // invocation whose timers fire late): its spacing doubles, so it takes slots a few times, not each message.
+      // Two launches are no pace: a stall of 432 ms between them set a small send's last 13 slots 479 ms apart
+      // (found by test/unit/pacing-properties.test.ts).
       const kept = this.kept;
-      const keptPace = kept.count < 2 ? this.spacing * 2 : ((kept.last - kept.first) / (kept.count - 1)) * KEPT_PACE_MARGIN;
+      const keptPace = kept.count < PACE_LAUNCHES ? this.spacing * 2 : ((kept.last - kept.first) / (kept.count - 1)) * KEPT_PACE_MARGIN;
       this.spacing = Math.min(Math.max(intervalMs, keptPace), SLOWEST_SPACING_MS);
       this.kept = { first: 0, last: 0, count: 0 };
     }
