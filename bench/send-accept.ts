@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoBudgetStore } from '#lib/adapters/dynamo/budget-store.ts';
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
@@ -20,10 +20,11 @@ import { silentLog } from '#lib/domain/log.ts';
 import { sendTemplate } from '#lib/domain/send.ts';
 import { lazySendScheduler } from '#lib/wiring/scheduler.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
-import { emptyMeter, meterDynamo, meterQueue, type RequestMeter } from '../local/request-meter.ts';
+import type { RequestMeter } from '../local/request-meter.ts';
 import { DEMO_FIXTURE, type LocalStack, startLocalStack } from '../local/stack.ts';
 import { EMULATOR_TOKEN } from '../local/standins/graph/emulator.ts';
 import { trackOrderRecipients } from '../test/support/recipients.ts';
+import { alternating, benchHarness } from './harness.ts';
 import type { StoreRow } from './store-paths.ts';
 
 const table = serviceTable();
@@ -214,16 +215,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rounds = Number(process.argv[2] ?? 2);
   const stack = await startLocalStack({ skipWorkers: ['DispatchMessages'] });
   try {
-    let meter: RequestMeter | undefined;
-    meterDynamo(table.client, () => meter, 'benchMeter');
-    const sqs = new SQSClient({});
-    let captured: string[][] = [];
-    meterQueue(
-      sqs,
-      () => meter,
-      'benchQueueMeter',
-      (bodies) => captured.push(bodies),
-    );
+    const { sqs, metered, capture } = benchHarness(table.client);
     const graph = new GraphClient({ baseUrl: stack.graphUrl, token: async () => EMULATOR_TOKEN, timeoutMs: 30_000, log: silentLog });
     const { row } = await measureSendAccept({
       stack,
@@ -232,33 +224,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       listing: new DynamoTemplateListing(table),
       upstream: new GraphUpstream(graph, 'bench'),
       rounds,
-      metered: async (work) => {
-        meter = emptyMeter();
-        const start = performance.now();
-        const value = await work();
-        const ms = performance.now() - start;
-        const used = meter;
-        meter = undefined;
-        return { value, meter: used, ms };
-      },
-      alternating: async (n, ours, baseline) => {
-        await ours();
-        await baseline();
-        let best: [number, number] = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
-        for (let round = 0; round < n; round++) {
-          let start = performance.now();
-          await ours();
-          const a = performance.now() - start;
-          start = performance.now();
-          await baseline();
-          best = [Math.min(best[0], a), Math.min(best[1], performance.now() - start)];
-        }
-        return best;
-      },
-      capture: () => {
-        captured = [];
-        return captured;
-      },
+      metered,
+      alternating,
+      capture,
     });
     console.log(JSON.stringify({ ...row, ratio: row.ms / row.baselineMs }, null, 2));
   } finally {

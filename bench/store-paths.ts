@@ -1,5 +1,4 @@
 import { performance } from 'node:perf_hooks';
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { BatchGetCommand, BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
 import { batchGet } from '#lib/adapters/dynamo/queries.ts';
@@ -34,8 +33,9 @@ import { listTemplates } from '#lib/domain/templates.ts';
 import { channelInHierarchy } from '#lib/domain/tenancy.ts';
 import { EMULATOR_TOKEN } from '../local/standins/graph/emulator.ts';
 import type { EmulatedTemplate } from '../local/standins/graph/model.ts';
-import { emptyMeter, meterDynamo, meterQueue, type RequestMeter } from '../local/request-meter.ts';
+import { emptyMeter, type RequestMeter } from '../local/request-meter.ts';
 import { startLocalStack } from '../local/stack.ts';
+import { alternating, benchHarness } from './harness.ts';
 import { measureSendAccept } from './send-accept.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
@@ -56,16 +56,8 @@ export interface StoreRow {
   budget: string;
 }
 
-let meter: RequestMeter | undefined;
-async function metered<T>(work: () => Promise<T>): Promise<{ value: T; meter: RequestMeter; ms: number }> {
-  meter = emptyMeter();
-  const start = performance.now();
-  const value = await work();
-  const ms = performance.now() - start;
-  const used = meter;
-  meter = undefined;
-  return { value, meter: used, ms };
-}
+let harness: ReturnType<typeof benchHarness>;
+const metered = <T>(work: () => Promise<T>) => harness.metered(work);
 
 /** Requests by operation, most first: `100 BatchGetItem, 1 GetItem`. */
 const byOperation = (operations: string[]) =>
@@ -83,22 +75,6 @@ async function fastest(rounds: number, work: (round: number) => Promise<unknown>
     best = Math.min(best, performance.now() - start);
   }
   return best;
-}
-
-/** The fastest of each, ours and the baseline run alternately (after one warm-up of each), so drift hits both. */
-async function alternating(rounds: number, ours: () => Promise<unknown>, baseline: () => Promise<unknown>) {
-  await ours();
-  await baseline();
-  let best = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY];
-  for (let round = 0; round < rounds; round++) {
-    let start = performance.now();
-    await ours();
-    const a = performance.now() - start;
-    start = performance.now();
-    await baseline();
-    best = [Math.min(best[0], a), Math.min(best[1], performance.now() - start)];
-  }
-  return best as [number, number];
 }
 
 const writeRequests = (m: RequestMeter) =>
@@ -168,20 +144,8 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
   // The send path's jobs are not dispatched here: 10,000 messages per round would run beside the later rows.
   const stack = await startLocalStack({ skipWorkers: ['DispatchMessages'] });
   try {
-    meterDynamo(table.client, () => meter, 'benchMeter');
-    const sqs = new SQSClient({});
-    let captured: string[][] = [];
-    meterQueue(
-      sqs,
-      () => meter,
-      'benchQueueMeter',
-      (bodies) => captured.push(bodies),
-    );
-    /** Starts keeping the SQS batches sent from now; the answer holds them. */
-    const capture = () => {
-      captured = [];
-      return captured;
-    };
+    harness = benchHarness(table.client);
+    const { sqs, capture } = harness;
     const records = new DynamoTemplateRecords(table);
     const listing = new DynamoTemplateListing(table);
     const assignments = new DynamoTemplateAssignments(table);

@@ -39,21 +39,26 @@ export async function sendingWorld(total: number, options: { status?: SendRecord
       return options.level ?? 'STANDARD';
     },
   };
-  const deps: DispatchDeps = {
-    sends,
-    blocks,
-    pacer: new MemoryPacer(),
-    levels: new MemoryThroughputStore(),
-    upstream,
-    log: silentLog,
-    clock,
-    settings: DEFAULT_DISPATCH,
-    holder: 'invocation-1',
-    remainingMs: () => 300_000,
-    random: () => 0.5,
-  };
+  const deps = memoryDispatchDeps({ sends, blocks, upstream, clock });
   return { deps, sends, blocks, sendTable, clock, calls, status: async () => (await sends.get('send-1'))! };
 }
+
+/**
+ * The sending core's dependencies on in-memory stores: the stores, upstream and clock a test gives, and any
+ * setting it changes; the rest as an invocation has them (a pacer and throughput store of its own, no logs).
+ */
+export const memoryDispatchDeps = (
+  given: Pick<DispatchDeps, 'sends' | 'blocks' | 'upstream' | 'clock'> & Partial<DispatchDeps>,
+): DispatchDeps => ({
+  pacer: new MemoryPacer(),
+  levels: new MemoryThroughputStore(),
+  log: silentLog,
+  settings: DEFAULT_DISPATCH,
+  holder: 'invocation-1',
+  remainingMs: () => 300_000,
+  random: () => 0.5,
+  ...given,
+});
 
 /** `count` recipients with distinct numbers. */
 export const recipientsOf = (count: number) => Array.from({ length: count }, (_, i) => recipient(String(5215550000 + i)));

@@ -9,11 +9,10 @@ import { PAUSED_REASON } from '#lib/domain/sending/pauses.ts';
 import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
 import { jobOf, recipient, sendOfJobs } from '../support/dispatch-jobs.ts';
 import { EventClock } from '../support/event-clock.ts';
-import { MemoryPacer } from '../support/memory/pacer.ts';
+import { memoryDispatchDeps } from '../support/sending-world.ts';
 import { MemoryJobWaker, MemoryPausedJobs } from '../support/memory/paused-jobs.ts';
 import { memorySends } from '../support/memory/sends.ts';
 import { MemoryTemplatePauses } from '../support/memory/template-pauses.ts';
-import { MemoryThroughputStore } from '../support/memory/throughput-store.ts';
 import { memoryWorld } from '../support/memory/world.ts';
 
 /**
@@ -93,20 +92,17 @@ async function resumableWorld(options: { latePausedEvent?: boolean; wakerFails?:
       await statusEvent('PAUSED', meta.pausedAt);
     }
   };
-  const deps = (n: number) => ({
-    sends,
-    blocks,
-    pacer: new MemoryPacer(),
-    levels: new MemoryThroughputStore(),
-    upstream,
-    log: silentLog,
-    clock,
-    settings: { ...DEFAULT_DISPATCH, messagesPerSecondCap: 80, pausedRecheckMs: RECHECK_S * 1000 },
-    holder: `invocation-${n}`,
-    remainingMs: () => 600_000,
-    random: () => 0.5,
-    pauses,
-  });
+  const deps = (n: number) =>
+    memoryDispatchDeps({
+      sends,
+      blocks,
+      upstream,
+      clock,
+      settings: { ...DEFAULT_DISPATCH, messagesPerSecondCap: 80, pausedRecheckMs: RECHECK_S * 1000 },
+      holder: `invocation-${n}`,
+      remainingMs: () => 600_000,
+      pauses,
+    });
   /** The job as the dispatch worker and its queue run it, to its end. */
   const run = () =>
     clock.run(

@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { silentLog } from '#lib/domain/log.ts';
 import type { MessageAnswer } from '#lib/domain/ports/upstream.ts';
 import { sendStatusOf } from '#lib/domain/send-status.ts';
 import { type DispatchDeps, type DispatchResult, dispatchJob } from '#lib/domain/sending/dispatcher.ts';
 import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
 import { jobOf, recipient, sendOfJobs } from '../../support/dispatch-jobs.ts';
 import { EventClock } from '../../support/event-clock.ts';
-import { MemoryPacer } from '../../support/memory/pacer.ts';
+import { memoryDispatchDeps } from '../../support/sending-world.ts';
 import { memorySends } from '../../support/memory/sends.ts';
 import { MemoryTemplatePauses } from '../../support/memory/template-pauses.ts';
-import { MemoryThroughputStore } from '../../support/memory/throughput-store.ts';
 
 /**
  * A send whose template Meta pauses (decisions §25), on in-memory adapters and the discrete-event clock: the
@@ -41,20 +39,17 @@ async function pausedWorld(
     catalogOf: async () => undefined,
     throughputOf: async () => 'STANDARD' as const,
   };
-  const deps = (n: number): DispatchDeps => ({
-    sends,
-    blocks,
-    pacer: new MemoryPacer(),
-    levels: new MemoryThroughputStore(),
-    upstream,
-    log: silentLog,
-    clock,
-    settings: { ...DEFAULT_DISPATCH, messagesPerSecondCap: 80, pausedRecheckMs: options.recheckMs ?? RECHECK_MS },
-    holder: `invocation-${n}`,
-    remainingMs: () => 600_000,
-    random: () => 0.5,
-    pauses,
-  });
+  const deps = (n: number): DispatchDeps =>
+    memoryDispatchDeps({
+      sends,
+      blocks,
+      upstream,
+      clock,
+      settings: { ...DEFAULT_DISPATCH, messagesPerSecondCap: 80, pausedRecheckMs: options.recheckMs ?? RECHECK_MS },
+      holder: `invocation-${n}`,
+      remainingMs: () => 600_000,
+      pauses,
+    });
   const job = jobOf(Array.from({ length: total }, (_, i) => recipient(`52155501${String(i).padStart(4, '0')}`)));
   /** Meta's UNPAUSE event when the pause ends (message_template_status_update, applied as the worker does). */
   const unpause = async () => {
