@@ -18,9 +18,6 @@ async function receiveBatch(options: { sqs: SQSClient; queueUrl: string; batchSi
       new ReceiveMessageCommand({
         QueueUrl: options.queueUrl,
         MaxNumberOfMessages: Math.min(10, options.batchSize - messages.length),
-        // 1 s, not Lambda's 20: a poller that stops ends its receive on its own side only, and the server hands the
-        // next message to the request no one reads, hidden for its visibility timeout (a replayed webhook delivery
-        // waited so after a test's poller stopped). A stop waits out at most this.
         WaitTimeSeconds: messages.length === 0 ? 1 : 0,
         // local-aws-sqs reads the older AttributeNames (AWS reads either): without it no receive count
         // arrives, and the webhook backoff would never grow locally.

@@ -30,12 +30,6 @@ const RECEIVE_COUNT_FIXED = 'let n=Number(t.record.attributes.ApproximateReceive
  */
 const RECEIVE_ORDER = 'c=setInterval(()=>{d++;for(let y of S(this,E))if(!y.delayed){';
 const RECEIVE_ORDER_FAIR = 'c=setInterval(()=>{d++;for(let y of fairOrder(S(this,E)))if(!y.delayed){';
-/**
- * A long poll answers once it has any message, as SQS does: `local-aws-sqs` waits for a full batch or the whole
- * wait, so each receive of fewer than ten took its WaitTimeSeconds (a job's hop through a queue, a second here).
- */
-const RECEIVE_END = 'o();break}}},10)';
-const RECEIVE_END_AT_ANY = 'o();break}}r.length>0&&(clearInterval(c),clearTimeout(n),o())},10)';
 const FAIR_ORDER = `
 function fairOrder(messages) {
   const inFlight = new Map();
@@ -62,16 +56,12 @@ function loadLocalSqs(): { createSqsServer(o: Record<string, unknown>): Promise<
   const require = createRequire(import.meta.url);
   const path = require.resolve('local-aws-sqs');
   const source = readFileSync(path, 'utf8');
-  for (const line of [RECEIVE_COUNT, RECEIVE_ORDER, RECEIVE_END])
+  for (const line of [RECEIVE_COUNT, RECEIVE_ORDER])
     if (!source.includes(line)) throw new Error(`local-aws-sqs changed: ${path} no longer has the line to correct: ${line}`);
   const loaded = new Module(path) as Module & { _compile(code: string, filename: string): void; paths: string[] };
   loaded.filename = path;
   loaded.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(dirname(path));
-  loaded._compile(
-    source.replace(RECEIVE_COUNT, RECEIVE_COUNT_FIXED).replace(RECEIVE_ORDER, RECEIVE_ORDER_FAIR).replace(RECEIVE_END, RECEIVE_END_AT_ANY) +
-      FAIR_ORDER,
-    path,
-  );
+  loaded._compile(source.replace(RECEIVE_COUNT, RECEIVE_COUNT_FIXED).replace(RECEIVE_ORDER, RECEIVE_ORDER_FAIR) + FAIR_ORDER, path);
   return loaded.exports as { createSqsServer(o: Record<string, unknown>): Promise<Server> };
 }
 
