@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
+import { importDirectory } from '#lib/adapters/dynamo/shared/directory-import.ts';
 import { mintToken } from '../local/keys.ts';
 import { DEMO_FIXTURE, startLocalStack } from '../local/stack.ts';
 import { peakSecond, rateOf as rateOfTimes } from '../test/support/accept-times.ts';

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { checkTemplateDraft } from '#lib/domain/template-rules/draft.ts';
-import { listingEntryOf } from '#lib/domain/template-listing.ts';
-import type { TemplateRecord } from '#lib/domain/template-record.ts';
+import { checkTemplateDraft } from '#lib/domain/templates/rules/draft.ts';
+import { listingEntryOf } from '#lib/domain/templates/template-listing.ts';
+import type { TemplateRecord } from '#lib/domain/templates/template-record.ts';
 
 /**
  * The hot domain paths, each reported as a ratio to a baseline measured in the same run (a JSON round trip

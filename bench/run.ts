@@ -14,7 +14,7 @@ import {
   tenantsScenario,
 } from './simulate.ts';
 import { measureStorePaths } from './store-paths.ts';
-import { PACE_SHARE } from '#lib/domain/sending/tuning.ts';
+import { PACE_SHARE } from '#lib/domain/sends/dispatch/tuning.ts';
 import { DispatchMessages } from '#lib/manifest/workers.ts';
 
 /**
@@ -82,7 +82,7 @@ say();
 const pace = measureDispatchRate(Number(process.env.DISPATCH_PER_NUMBER ?? 800));
 const ratio = (measured: number, wanted: number) => `${(measured / wanted).toFixed(3)}×`;
 say(
-  `On the local stack's real parts: sends through the API, the dispatch queue, up to ${DispatchMessages.trigger.maxConcurrency} dispatcher invocations at once (DISPATCH_CONCURRENCY), DynamoDB Local and the Graph emulator, all on this machine. The baseline is the configured rate (MESSAGES_PER_SECOND = ${pace.configured}, capping each number's level); the dispatcher paces at ${PACE_SHARE} of it (lib/domain/sending/throughput.ts: headroom for the jitter between a message's slot and the upstream's accept), and no second at the upstream may take more than 1.1× the rate. A rate is the least-squares slope of a number's accept times at the emulator against the messages' order; the peak is the most accepts in any one second.`,
+  `On the local stack's real parts: sends through the API, the dispatch queue, up to ${DispatchMessages.trigger.maxConcurrency} dispatcher invocations at once (DISPATCH_CONCURRENCY), DynamoDB Local and the Graph emulator, all on this machine. The baseline is the configured rate (MESSAGES_PER_SECOND = ${pace.configured}, capping each number's level); the dispatcher paces at ${PACE_SHARE} of it (lib/domain/sends/dispatch/throughput.ts: headroom for the jitter between a message's slot and the upstream's accept), and no second at the upstream may take more than 1.1× the rate. A rate is the least-squares slope of a number's accept times at the emulator against the messages' order; the peak is the most accepts in any one second.`,
 );
 say();
 say('| run | messages | per number (msg/s) | per number / configured | peak second | peak / (1.1 × configured) | total (msg/s) |');

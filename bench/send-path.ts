@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { documentClient } from '#lib/adapters/dynamo/client.ts';
-import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
+import { importDirectory } from '#lib/adapters/dynamo/shared/directory-import.ts';
 import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { queueClient } from '#lib/wiring/queues.ts';
 import { serviceTable, tableClient } from '#lib/wiring/table.ts';

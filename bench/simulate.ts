@@ -1,5 +1,5 @@
-import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
-import type { SendRecord } from '#lib/domain/ports/sending.ts';
+import type { DispatchJob } from '#lib/domain/sends/dispatch-job.ts';
+import type { SendRecord } from '#lib/domain/sends/ports.ts';
 import { dispatchConcurrency } from '#lib/config.ts';
 import { DispatchMessages } from '#lib/manifest/workers.ts';
 import { jobOf, recipient, templateOf } from '../test/support/dispatch-jobs.ts';

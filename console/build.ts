@@ -6,7 +6,7 @@ const ROOT = join(import.meta.dirname, '..');
 
 /**
  * The console's bundle (issue 45): preact, chart.js's parts in use and the pages as `console.js`, their style as
- * `console.css`, which the page carries inline (lib/console/page.ts). Minified, an ES module for current browsers,
+ * `console.css`, which the page carries inline (console/serve/page.ts). Minified, an ES module for current browsers,
  * licences kept at the end.
  */
 const OPTIONS: BuildOptions = {

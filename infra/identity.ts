@@ -14,7 +14,7 @@ import { Construct } from 'constructs';
 import { CLAIM_DEFAULTS, CLAIM_SETTINGS, COGNITO_CLAIMS, type ClaimNames } from '#lib/auth/claim-names.ts';
 import { ServiceFunction } from './service-function.ts';
 
-export const PRE_TOKEN_GENERATION_ENTRY = 'functions/identity/pre-token-generation.ts';
+export const PRE_TOKEN_GENERATION_ENTRY = 'functions/sign-in/pre-token-generation.ts';
 
 export interface IdentityProps {
   jwtIssuer?: string;

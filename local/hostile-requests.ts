@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { openApiDocument } from '#lib/docs/openapi.ts';
+import { openApiDocument } from '#lib/openapi/openapi.ts';
 import type { RouteDef } from '#lib/manifest/route.ts';
 import { routes } from '#lib/manifest/routes.ts';
 import { type HostileClaims, hostileClaims } from './hostile-claims.ts';

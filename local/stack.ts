@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDirectoryFile } from '#lib/adapters/directory-file.ts';
-import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
+import { importDirectory } from '#lib/adapters/dynamo/shared/directory-import.ts';
 import { rebuildDerivedItems } from '#lib/adapters/dynamo/derived-items.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 import { settingsFor } from '#lib/manifest/needs.ts';

@@ -2,7 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { GetSecretValueCommand, PutSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { DirectoryFile } from '#lib/adapters/directory-file.ts';
 import { documentClient } from '#lib/adapters/dynamo/client.ts';
-import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
+import { importDirectory } from '#lib/adapters/dynamo/shared/directory-import.ts';
 import { EMULATOR_TOKEN } from '../local/standins/graph/emulator.ts';
 import { resolve } from './intrinsics.ts';
 import { type Credentials, REHEARSAL_REGION } from './moto.ts';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { DirectoryFileError } from '#lib/adapters/directory-file.ts';
-import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
+import { importDirectory } from '#lib/adapters/dynamo/shared/directory-import.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 /**

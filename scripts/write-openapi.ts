@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openApiDocument } from '#lib/docs/openapi.ts';
+import { openApiDocument } from '#lib/openapi/openapi.ts';
 import { ROOT } from '../local/keys.ts';
 
 /** `npm run openapi`: writes docs/openapi.json from the route manifest and its valibot schemas. */

@@ -1,16 +1,16 @@
-import { type DispatchResult, dispatchJob } from '#lib/domain/sending/dispatcher.ts';
+import { type DispatchResult, dispatchJob } from '#lib/domain/sends/dispatch/dispatcher.ts';
 import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
-import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
-import { silentLog } from '#lib/domain/log.ts';
-import type { MessageAnswer } from '#lib/domain/ports/upstream.ts';
-import type { SendRecord } from '#lib/domain/ports/sending.ts';
-import { laneOf, queueGroupOf } from '#lib/domain/sending/lanes.ts';
-import { MESSAGES_PER_SECOND } from '#lib/domain/sending/throughput.ts';
-import { MemoryPacer } from '../../test/support/memory/pacer.ts';
-import { memorySends } from '../../test/support/memory/sends.ts';
-import type { MemoryBlockLedger } from '../../test/support/memory/block-ledger.ts';
-import type { MemorySendRecords } from '../../test/support/memory/send-records.ts';
-import { MemoryThroughputStore } from '../../test/support/memory/throughput-store.ts';
+import type { DispatchJob } from '#lib/domain/sends/dispatch-job.ts';
+import { silentLog } from '#lib/domain/shared/log.ts';
+import type { MessageAnswer } from '#lib/domain/sends/dispatch/ports.ts';
+import type { SendRecord } from '#lib/domain/sends/ports.ts';
+import { laneOf, queueGroupOf } from '#lib/domain/sends/dispatch/lanes.ts';
+import { MESSAGES_PER_SECOND } from '#lib/domain/sends/dispatch/throughput.ts';
+import { MemoryPacer } from '../../test/support/memory/sends/pacer.ts';
+import { memorySends } from '../../test/support/memory/sends/sends.ts';
+import type { MemoryBlockLedger } from '../../test/support/memory/sends/block-ledger.ts';
+import type { MemorySendRecords } from '../../test/support/memory/sends/send-records.ts';
+import { MemoryThroughputStore } from '../../test/support/memory/sends/throughput-store.ts';
 import type { SimClock } from './clock.ts';
 
 /**

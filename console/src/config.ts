@@ -1,4 +1,4 @@
-/** How the console signs in, as the page carries it (lib/console/sign-in.ts, lib/console/page.ts). */
+/** How the console signs in, as the page carries it (console/serve/sign-in.ts, console/serve/page.ts). */
 export type ConsoleConfig = { signIn: 'token' } | CognitoConfig;
 
 export interface CognitoConfig {

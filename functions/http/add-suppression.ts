@@ -1,5 +1,5 @@
-import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
-import { addSuppression } from '#lib/domain/suppression.ts';
+import { DynamoSuppressionStore } from '#lib/adapters/dynamo/people/suppression-store.ts';
+import { addSuppression } from '#lib/domain/people/suppression.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { AddSuppression } from '#lib/manifest/routes/consent.ts';
 import { serviceTable } from '#lib/wiring/table.ts';

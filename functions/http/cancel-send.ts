@@ -1,5 +1,5 @@
 import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
-import { cancelSend } from '#lib/domain/cancel-send.ts';
+import { cancelSend } from '#lib/domain/sends/operations/cancel-send.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { CancelSend } from '#lib/manifest/routes/sends.ts';
 import { serviceTable } from '#lib/wiring/table.ts';

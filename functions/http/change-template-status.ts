@@ -1,6 +1,6 @@
-import { DynamoTemplateAssignments } from '#lib/adapters/dynamo/template-assignments.ts';
-import { DynamoTemplateRecords } from '#lib/adapters/dynamo/template-records.ts';
-import { changeTemplateStatus } from '#lib/domain/bulk-status.ts';
+import { DynamoTemplateAssignments } from '#lib/adapters/dynamo/templates/template-assignments.ts';
+import { DynamoTemplateRecords } from '#lib/adapters/dynamo/templates/template-records.ts';
+import { changeTemplateStatus } from '#lib/domain/templates/bulk-status.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { ChangeTemplateStatus } from '#lib/manifest/routes/templates.ts';
 import { serviceTable } from '#lib/wiring/table.ts';

@@ -1,10 +1,10 @@
-import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
-import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
-import { DynamoTemplateAssignments } from '#lib/adapters/dynamo/template-assignments.ts';
-import { DynamoTemplateListing } from '#lib/adapters/dynamo/template-listing.ts';
-import { DynamoTemplateRecords } from '#lib/adapters/dynamo/template-records.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
+import { DynamoOutboxStore } from '#lib/adapters/dynamo/webhooks/outbox-store.ts';
+import { DynamoTemplateAssignments } from '#lib/adapters/dynamo/templates/template-assignments.ts';
+import { DynamoTemplateListing } from '#lib/adapters/dynamo/templates/template-listing.ts';
+import { DynamoTemplateRecords } from '#lib/adapters/dynamo/templates/template-records.ts';
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
-import { createTemplate, dryRunCreate } from '#lib/domain/create-template.ts';
+import { createTemplate, dryRunCreate } from '#lib/domain/templates/create-template.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { multipartBody } from '#lib/http/middlewares/multipart-body.ts';
 import { logger } from '#lib/log/logger.ts';

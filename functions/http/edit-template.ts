@@ -1,7 +1,7 @@
-import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
-import { DynamoTemplateListing } from '#lib/adapters/dynamo/template-listing.ts';
-import { DynamoTemplateRecords } from '#lib/adapters/dynamo/template-records.ts';
-import { editTemplate } from '#lib/domain/edit-template.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
+import { DynamoTemplateListing } from '#lib/adapters/dynamo/templates/template-listing.ts';
+import { DynamoTemplateRecords } from '#lib/adapters/dynamo/templates/template-records.ts';
+import { editTemplate } from '#lib/domain/templates/edit-template.ts';
 import { httpFunction, type RouteInput } from '#lib/http/http-function.ts';
 import { EditTemplate } from '#lib/manifest/routes/templates.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';

@@ -1,7 +1,7 @@
-import { swaggerUiAssets } from '#lib/adapters/docs-assets.ts';
-import { apiReferencePage } from '#lib/docs/api-reference-page.ts';
+import { swaggerUiAssets } from '#lib/adapters/api-reference-assets.ts';
+import { apiReferencePage } from '#lib/openapi/api-reference-page.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
-import { openApiDocument } from '#lib/docs/openapi.ts';
+import { openApiDocument } from '#lib/openapi/openapi.ts';
 import { GetApiDocs } from '#lib/manifest/routes/docs.ts';
 
 const page = apiReferencePage(openApiDocument(), swaggerUiAssets());

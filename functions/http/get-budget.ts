@@ -1,6 +1,6 @@
-import { DynamoBudgetStore } from '#lib/adapters/dynamo/budget-store.ts';
-import { DynamoPriceListStore } from '#lib/adapters/dynamo/price-list-store.ts';
-import { getBudget } from '#lib/domain/budget.ts';
+import { DynamoBudgetStore } from '#lib/adapters/dynamo/money/budget-store.ts';
+import { DynamoPriceListStore } from '#lib/adapters/dynamo/money/price-list-store.ts';
+import { getBudget } from '#lib/domain/money/budget.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { GetBudget } from '#lib/manifest/routes/costs.ts';
 import { serviceTable } from '#lib/wiring/table.ts';

@@ -1,5 +1,5 @@
-import { DynamoTemplateRecords } from '#lib/adapters/dynamo/template-records.ts';
-import { groupedAssignments } from '#lib/domain/assignments.ts';
+import { DynamoTemplateRecords } from '#lib/adapters/dynamo/templates/template-records.ts';
+import { groupedAssignments } from '#lib/domain/templates/assignments.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { GetChannelCampaignsGrouped } from '#lib/manifest/routes/assignments.ts';
 import { serviceTable } from '#lib/wiring/table.ts';

@@ -1,8 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { consoleAssets } from '#lib/console/files.ts';
-import { consolePage } from '#lib/console/page.ts';
-import { consoleSignIn } from '#lib/console/sign-in.ts';
+import { consoleAssets } from '../../console/serve/files.ts';
+import { consolePage } from '../../console/serve/page.ts';
+import { consoleSignIn } from '../../console/serve/sign-in.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { GetConsole } from '#lib/manifest/routes/console.ts';
 

@@ -1,5 +1,5 @@
 import { httpFunction } from '#lib/http/http-function.ts';
-import { openApiDocument } from '#lib/docs/openapi.ts';
+import { openApiDocument } from '#lib/openapi/openapi.ts';
 import { GetOpenApi } from '#lib/manifest/routes/docs.ts';
 
 const document = openApiDocument();

@@ -1,6 +1,6 @@
-import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
-import { DynamoPriceListStore } from '#lib/adapters/dynamo/price-list-store.ts';
-import { getPriceLists } from '#lib/domain/price-lists.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
+import { DynamoPriceListStore } from '#lib/adapters/dynamo/money/price-list-store.ts';
+import { getPriceLists } from '#lib/domain/money/price-lists.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { GetPriceList } from '#lib/manifest/routes/prices.ts';
 import { serviceTable } from '#lib/wiring/table.ts';

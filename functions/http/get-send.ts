@@ -1,5 +1,5 @@
 import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
-import { getSend } from '#lib/domain/send-status.ts';
+import { getSend } from '#lib/domain/sends/send-status.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { GetSend } from '#lib/manifest/routes/sends.ts';
 import { serviceTable } from '#lib/wiring/table.ts';

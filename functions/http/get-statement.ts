@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
-import { DynamoCostLedger } from '#lib/adapters/dynamo/ledger-store.ts';
-import { DynamoPriceListStore } from '#lib/adapters/dynamo/price-list-store.ts';
-import { DynamoStatementStore } from '#lib/adapters/dynamo/statement-store.ts';
-import { statement } from '#lib/domain/statements/statement.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
+import { DynamoCostLedger } from '#lib/adapters/dynamo/money/ledger-store.ts';
+import { DynamoPriceListStore } from '#lib/adapters/dynamo/money/price-list-store.ts';
+import { DynamoStatementStore } from '#lib/adapters/dynamo/money/statement-store.ts';
+import { statement } from '#lib/domain/money/statements/statement.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { statementCsv } from '#lib/http/statement-render.ts';
 import { GetStatement } from '#lib/manifest/routes/costs.ts';

@@ -1,5 +1,5 @@
-import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
-import { syncStatus } from '#lib/domain/sync.ts';
+import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/templates/lease-store.ts';
+import { syncStatus } from '#lib/domain/templates/sync.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { GetSyncStatus } from '#lib/manifest/routes/templates.ts';
 import { serviceTable } from '#lib/wiring/table.ts';

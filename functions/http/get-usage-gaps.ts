@@ -1,5 +1,5 @@
-import { DynamoReconciliationStore } from '#lib/adapters/dynamo/reconciliation-store.ts';
-import { usageGaps } from '#lib/domain/usage-gaps.ts';
+import { DynamoReconciliationStore } from '#lib/adapters/dynamo/money/reconciliation-store.ts';
+import { usageGaps } from '#lib/domain/money/usage-gaps.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { GetUsageGaps } from '#lib/manifest/routes/costs.ts';
 import { serviceTable } from '#lib/wiring/table.ts';

@@ -1,8 +1,8 @@
-import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
-import { DynamoCostLedger } from '#lib/adapters/dynamo/ledger-store.ts';
-import { DynamoPriceListStore } from '#lib/adapters/dynamo/price-list-store.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
+import { DynamoCostLedger } from '#lib/adapters/dynamo/money/ledger-store.ts';
+import { DynamoPriceListStore } from '#lib/adapters/dynamo/money/price-list-store.ts';
 import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
-import { usage } from '#lib/domain/usage.ts';
+import { usage } from '#lib/domain/money/usage.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { GetUsage } from '#lib/manifest/routes/costs.ts';
 import { serviceTable } from '#lib/wiring/table.ts';

@@ -1,5 +1,5 @@
-import { DynamoWebhookConfigStore } from '#lib/adapters/dynamo/webhook-store.ts';
-import { getWebhookConfig } from '#lib/domain/webhook-config.ts';
+import { DynamoWebhookConfigStore } from '#lib/adapters/dynamo/webhooks/webhook-store.ts';
+import { getWebhookConfig } from '#lib/domain/webhooks/webhook-config.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { GetWebhookConfig } from '#lib/manifest/routes/webhooks.ts';
 import { serviceTable } from '#lib/wiring/table.ts';

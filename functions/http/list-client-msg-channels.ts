@@ -1,5 +1,5 @@
-import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
-import { listClientChannels } from '#lib/domain/channels.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
+import { listClientChannels } from '#lib/domain/shared/channels.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { ListClientMsgChannels } from '#lib/manifest/routes/channels.ts';
 import { serviceTable } from '#lib/wiring/table.ts';

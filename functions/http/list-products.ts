@@ -1,5 +1,5 @@
-import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
-import { listProducts } from '#lib/domain/catalogs.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
+import { listProducts } from '#lib/domain/templates/catalogs.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { ListProducts } from '#lib/manifest/routes/catalogs.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';

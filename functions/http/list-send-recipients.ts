@@ -1,6 +1,6 @@
 import { DynamoRecipientLists } from '#lib/adapters/dynamo/sends/recipient-lists.ts';
 import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
-import { listRecipients } from '#lib/domain/send-recipients.ts';
+import { listRecipients } from '#lib/domain/sends/operations/send-recipients.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { ListSendRecipients } from '#lib/manifest/routes/sends.ts';
 import { serviceTable } from '#lib/wiring/table.ts';

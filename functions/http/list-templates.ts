@@ -1,6 +1,6 @@
-import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
-import { DynamoTemplateListing } from '#lib/adapters/dynamo/template-listing.ts';
-import { listTemplates } from '#lib/domain/templates.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
+import { DynamoTemplateListing } from '#lib/adapters/dynamo/templates/template-listing.ts';
+import { listTemplates } from '#lib/domain/templates/list-templates.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { ListTemplates } from '#lib/manifest/routes/templates.ts';
 import { serviceTable } from '#lib/wiring/table.ts';

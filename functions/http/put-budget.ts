@@ -1,7 +1,7 @@
-import { DynamoBudgetStore } from '#lib/adapters/dynamo/budget-store.ts';
-import { DynamoPriceListStore } from '#lib/adapters/dynamo/price-list-store.ts';
-import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
-import { setBudget } from '#lib/domain/budget.ts';
+import { DynamoBudgetStore } from '#lib/adapters/dynamo/money/budget-store.ts';
+import { DynamoPriceListStore } from '#lib/adapters/dynamo/money/price-list-store.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
+import { setBudget } from '#lib/domain/money/budget.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { PutBudget } from '#lib/manifest/routes/costs.ts';
 import { serviceTable } from '#lib/wiring/table.ts';

@@ -1,7 +1,7 @@
-import { DynamoWebhookConfigStore } from '#lib/adapters/dynamo/webhook-store.ts';
+import { DynamoWebhookConfigStore } from '#lib/adapters/dynamo/webhooks/webhook-store.ts';
 import { resolveHost } from '#lib/adapters/https/resolve-host.ts';
 import { allowLocalWebhooks } from '#lib/config.ts';
-import { setWebhookConfig } from '#lib/domain/webhook-config.ts';
+import { setWebhookConfig } from '#lib/domain/webhooks/webhook-config.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { PutWebhookConfig } from '#lib/manifest/routes/webhooks.ts';
 import { serviceTable } from '#lib/wiring/table.ts';

@@ -1,5 +1,5 @@
 import { changesOfNotification } from '#lib/adapters/meta/webhook-payload.ts';
-import { acceptNotification } from '#lib/domain/meta-notifications.ts';
+import { acceptNotification } from '#lib/domain/inbound/meta-notifications.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { metaSignature } from '#lib/http/middlewares/meta-signature.ts';
 import { logger } from '#lib/log/logger.ts';

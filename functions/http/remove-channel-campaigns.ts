@@ -1,7 +1,7 @@
-import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
-import { DynamoTemplateAssignments } from '#lib/adapters/dynamo/template-assignments.ts';
-import { DynamoTemplateRecords } from '#lib/adapters/dynamo/template-records.ts';
-import { removeAssignments } from '#lib/domain/assignments.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
+import { DynamoTemplateAssignments } from '#lib/adapters/dynamo/templates/template-assignments.ts';
+import { DynamoTemplateRecords } from '#lib/adapters/dynamo/templates/template-records.ts';
+import { removeAssignments } from '#lib/domain/templates/assignments.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { RemoveChannelCampaigns } from '#lib/manifest/routes/assignments.ts';
 import { serviceTable } from '#lib/wiring/table.ts';

@@ -1,5 +1,5 @@
-import { DynamoDeliveryLog } from '#lib/adapters/dynamo/delivery-log.ts';
-import { replayDelivery } from '#lib/domain/webhook-delivery.ts';
+import { DynamoDeliveryLog } from '#lib/adapters/dynamo/webhooks/webhook-delivery-log.ts';
+import { replayDelivery } from '#lib/domain/webhooks/webhook-delivery.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { ReplayWebhookDelivery } from '#lib/manifest/routes/webhooks.ts';
 import { jobQueue } from '#lib/wiring/queues.ts';

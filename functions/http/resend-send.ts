@@ -1,6 +1,6 @@
 import { idempotent } from '#lib/adapters/dynamo/idempotency.ts';
-import type { Caller } from '#lib/domain/caller.ts';
-import { dryRunResend, type ResendWhich, resendSend } from '#lib/domain/resend.ts';
+import type { Caller } from '#lib/domain/shared/caller.ts';
+import { dryRunResend, type ResendWhich, resendSend } from '#lib/domain/sends/accept/resend.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { logger } from '#lib/log/logger.ts';
 import { countMetrics } from '#lib/log/metrics.ts';

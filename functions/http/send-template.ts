@@ -1,8 +1,8 @@
 import { idempotent } from '#lib/adapters/dynamo/idempotency.ts';
-import { DynamoTemplateRecords } from '#lib/adapters/dynamo/template-records.ts';
-import type { Caller } from '#lib/domain/caller.ts';
-import { dryRunSend, type SendInput, sendTemplate } from '#lib/domain/send.ts';
-import { actingClient } from '#lib/domain/tenancy.ts';
+import { DynamoTemplateRecords } from '#lib/adapters/dynamo/templates/template-records.ts';
+import type { Caller } from '#lib/domain/shared/caller.ts';
+import { dryRunSend, type SendInput, sendTemplate } from '#lib/domain/sends/accept/send.ts';
+import { actingClient } from '#lib/domain/shared/tenancy.ts';
 import { httpFunction, type RouteInput } from '#lib/http/http-function.ts';
 import { logger } from '#lib/log/logger.ts';
 import { countMetrics } from '#lib/log/metrics.ts';

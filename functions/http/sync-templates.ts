@@ -1,6 +1,6 @@
-import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
-import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
-import { startSync } from '#lib/domain/sync.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
+import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/templates/lease-store.ts';
+import { startSync } from '#lib/domain/templates/sync.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { SyncTemplates } from '#lib/manifest/routes/templates.ts';
 import { jobQueue } from '#lib/wiring/queues.ts';

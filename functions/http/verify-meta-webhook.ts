@@ -1,6 +1,6 @@
 import { metaWebhookSecrets } from '#lib/adapters/meta/webhook-secrets.ts';
 import { subscriptionChallenge } from '#lib/adapters/meta/webhook-signature.ts';
-import { Forbidden } from '#lib/domain/errors.ts';
+import { Forbidden } from '#lib/domain/shared/errors.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
 import { VerifyMetaWebhook } from '#lib/manifest/routes/meta.ts';
 

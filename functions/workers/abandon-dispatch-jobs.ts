@@ -1,7 +1,7 @@
 import { DynamoBlockLedger } from '#lib/adapters/dynamo/sends/block-ledger.ts';
 import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
-import { abandonJob } from '#lib/domain/sending/abandon-job.ts';
-import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
+import { abandonJob } from '#lib/domain/sends/dispatch/abandon-job.ts';
+import type { DispatchJob } from '#lib/domain/sends/dispatch-job.ts';
 import { queueWorker } from '#lib/worker/queue-worker.ts';
 import { AbandonDispatchJobs } from '#lib/manifest/workers.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
@@ -13,7 +13,7 @@ const clock = { now: () => Date.now() };
 
 /**
  * The dispatch dead-letter queue's consumer: each job there settles its unsent recipients `dispatch_abandoned`
- * so its send completes (lib/domain/sending/abandon-job.ts); one counted in `DispatchJobsAbandoned`.
+ * so its send completes (lib/domain/sends/dispatch/abandon-job.ts); one counted in `DispatchJobsAbandoned`.
  */
 export const handler = queueWorker<DispatchJob>(
   AbandonDispatchJobs,

@@ -1,5 +1,5 @@
-import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
-import { abandonSync, type SyncJob } from '#lib/domain/sync.ts';
+import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/templates/lease-store.ts';
+import { abandonSync, type SyncJob } from '#lib/domain/templates/sync.ts';
 import { queueWorker } from '#lib/worker/queue-worker.ts';
 import { AbandonSyncJobs } from '#lib/manifest/workers.ts';
 import { serviceTable } from '#lib/wiring/table.ts';

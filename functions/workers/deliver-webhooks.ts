@@ -1,10 +1,10 @@
-import { DynamoDeliveryLog } from '#lib/adapters/dynamo/delivery-log.ts';
-import { DynamoWebhookConfigStore } from '#lib/adapters/dynamo/webhook-store.ts';
+import { DynamoDeliveryLog } from '#lib/adapters/dynamo/webhooks/webhook-delivery-log.ts';
+import { DynamoWebhookConfigStore } from '#lib/adapters/dynamo/webhooks/webhook-store.ts';
 import { guardedHttpsPost, localHttpPost, standardWebhookSender } from '#lib/adapters/https/webhook-transport.ts';
 import { redeliverIn } from '#lib/adapters/sqs/redelivery.ts';
 import { allowLocalWebhooks, webhookRetryBaseSeconds } from '#lib/config.ts';
-import type { ServiceEvent } from '#lib/domain/events.ts';
-import { deliverEvent } from '#lib/domain/webhook-delivery.ts';
+import type { ServiceEvent } from '#lib/domain/webhooks/events.ts';
+import { deliverEvent } from '#lib/domain/webhooks/webhook-delivery.ts';
 import { QUEUES } from '#lib/manifest/queues.ts';
 import { queueWorker } from '#lib/worker/queue-worker.ts';
 import { DeliverWebhooks } from '#lib/manifest/workers.ts';

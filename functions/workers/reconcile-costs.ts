@@ -1,8 +1,8 @@
 import type { Context } from 'aws-lambda';
-import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
-import { DynamoCostLedger } from '#lib/adapters/dynamo/ledger-store.ts';
-import { DynamoReconciliationStore } from '#lib/adapters/dynamo/reconciliation-store.ts';
-import { reconcileCosts } from '#lib/domain/reconcile-costs.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
+import { DynamoCostLedger } from '#lib/adapters/dynamo/money/ledger-store.ts';
+import { DynamoReconciliationStore } from '#lib/adapters/dynamo/money/reconciliation-store.ts';
+import { reconcileCosts } from '#lib/domain/money/reconcile-costs.ts';
 import { inInvocation, logger } from '#lib/log/logger.ts';
 import { countMetrics } from '#lib/log/metrics.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';

@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
-import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
+import { DynamoOutboxStore } from '#lib/adapters/dynamo/webhooks/outbox-store.ts';
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
-import { relayOutbox } from '#lib/domain/outbox.ts';
+import { relayOutbox } from '#lib/domain/webhooks/outbox.ts';
 import { inInvocation, logger } from '#lib/log/logger.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 

@@ -1,7 +1,7 @@
 import { DynamoBlockLedger } from '#lib/adapters/dynamo/sends/block-ledger.ts';
 import { DynamoHeldJobs } from '#lib/adapters/dynamo/sends/held-jobs.ts';
 import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
-import { releaseScheduledSend } from '#lib/domain/release-send.ts';
+import { releaseScheduledSend } from '#lib/domain/sends/operations/release-send.ts';
 import { queueWorker } from '#lib/worker/queue-worker.ts';
 import { ReleaseScheduledSends } from '#lib/manifest/workers.ts';
 import { jobQueue } from '#lib/wiring/queues.ts';

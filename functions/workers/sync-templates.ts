@@ -1,9 +1,9 @@
-import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
-import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
-import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
-import { DynamoTemplateRecords } from '#lib/adapters/dynamo/template-records.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
+import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/templates/lease-store.ts';
+import { DynamoOutboxStore } from '#lib/adapters/dynamo/webhooks/outbox-store.ts';
+import { DynamoTemplateRecords } from '#lib/adapters/dynamo/templates/template-records.ts';
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
-import { runSync, type SyncJob } from '#lib/domain/sync.ts';
+import { runSync, type SyncJob } from '#lib/domain/templates/sync.ts';
 import { queueWorker } from '#lib/worker/queue-worker.ts';
 import { SyncTemplatesWorker } from '#lib/manifest/workers.ts';
 import { graphUpstream } from '#lib/wiring/upstream.ts';

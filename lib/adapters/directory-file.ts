@@ -1,11 +1,11 @@
 import * as v from 'valibot';
-import type { Campaign, ChannelRecord, Client, ContactChannel, Waba } from '#lib/domain/directory.ts';
-import type { MetaTemplate, TemplateRecord } from '#lib/domain/template-record.ts';
+import type { Campaign, ChannelRecord, Client, ContactChannel, Waba } from '#lib/domain/shared/directory.ts';
+import type { MetaTemplate, TemplateRecord } from '#lib/domain/templates/template-record.ts';
 import { issuesToDetails } from '#lib/schemas/issues.ts';
 
 /**
  * The directory file (decisions §8): what the import command and the local stack's fixture read. Its entries
- * are the domain's directory entities (lib/domain/directory.ts), plus the emulator's upstream side (catalogs,
+ * are the domain's directory entities (lib/domain/shared/directory.ts), plus the emulator's upstream side (catalogs,
  * products and templates of each WABA) and template records in their stored form.
  */
 const text = v.string();

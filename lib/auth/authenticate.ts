@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { loadConfig } from '#lib/config.ts';
-import type { Caller } from '#lib/domain/caller.ts';
+import type { Caller } from '#lib/domain/shared/caller.ts';
 import { callerFromClaims } from './caller.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { BSP_PERMISSION, type Caller } from '#lib/domain/caller.ts';
+import { BSP_PERMISSION, type Caller } from '#lib/domain/shared/caller.ts';
 import { type ClaimNames, claimNames } from './claim-names.ts';
 
 /**

@@ -1,8 +1,8 @@
-import type { ErrorDetail } from '#lib/domain/errors.ts';
+import type { ErrorDetail } from '#lib/domain/shared/errors.ts';
 
 /**
  * The contract's error model (decisions §2) at the HTTP edge: a status, a code and a message. Use cases throw
- * domain errors (lib/domain/errors.ts), mapped in error-response.ts; failures of the edge itself (auth,
+ * domain errors (lib/domain/shared/errors.ts), mapped in error-response.ts; failures of the edge itself (auth,
  * parsing, validation) are ApiErrors directly.
  */
 export class ApiError extends Error {

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type middy from '@middy/core';
-import type { Caller } from '#lib/domain/caller.ts';
-import type { ErrorDetail } from '#lib/domain/errors.ts';
+import type { Caller } from '#lib/domain/shared/caller.ts';
+import type { ErrorDetail } from '#lib/domain/shared/errors.ts';
 
 /** A file part of a multipart request. */
 export interface UploadedFile {

@@ -8,7 +8,7 @@ import {
   Unprocessable,
   UpstreamRejected,
   UpstreamUnavailable,
-} from '#lib/domain/errors.ts';
+} from '#lib/domain/shared/errors.ts';
 import { logger } from '#lib/log/logger.ts';
 import { errorForLog } from '#lib/log/source-mapped-stack.ts';
 import { ApiError, badRequest } from './api-error.ts';

@@ -1,9 +1,9 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as v from 'valibot';
-import type { Caller } from '#lib/domain/caller.ts';
-import type { ErrorDetail } from '#lib/domain/errors.ts';
-import type { OwnershipLookup } from '#lib/domain/tenancy.ts';
+import type { Caller } from '#lib/domain/shared/caller.ts';
+import type { ErrorDetail } from '#lib/domain/shared/errors.ts';
+import type { OwnershipLookup } from '#lib/domain/shared/tenancy.ts';
 import { inInvocation } from '#lib/log/logger.ts';
 import type { MultipartSpec, RenderedType, RouteDef } from '#lib/manifest/route.ts';
 import { csvOf, wantedType, wantsCsv } from './csv.ts';

@@ -1,4 +1,4 @@
-import type { statement } from '#lib/domain/statements/statement.ts';
+import type { statement } from '#lib/domain/money/statements/statement.ts';
 import { STATEMENT_CSV } from '#lib/schemas/statements.ts';
 import { csvOf } from './csv.ts';
 

@@ -1,9 +1,9 @@
-import { EVENT_TYPES } from '#lib/domain/events.ts';
+import { EVENT_TYPES } from '#lib/domain/webhooks/events.ts';
 
 /**
  * The EventBridge side of service events: their source and the rules that route them. The CDK stack
  * declares these rules, and the local stack routes PutEvents calls with the same patterns, so both deliver
- * alike. The events themselves are the domain's (lib/domain/events.ts).
+ * alike. The events themselves are the domain's (lib/domain/webhooks/events.ts).
  */
 export const EVENT_SOURCE = 'template-messaging-service';
 

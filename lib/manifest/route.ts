@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import type { ErrorDetail } from '#lib/domain/errors.ts';
+import type { ErrorDetail } from '#lib/domain/shared/errors.ts';
 import type { Needs } from './needs.ts';
 
 /**

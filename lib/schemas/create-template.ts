@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { REVIEW_RULES } from '#lib/domain/template-rules/review.ts';
+import { REVIEW_RULES } from '#lib/domain/templates/rules/review.ts';
 import { clientIdBody, clientIdParam, ErrorDetailShape, wholeIdBody } from './common.ts';
 
 const Pair = v.strictObject({

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { rateCards } from '#lib/domain/pricing/cards/index.ts';
-import { PRICING_CATEGORIES } from '#lib/domain/pricing/rate-card.ts';
+import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
+import { PRICING_CATEGORIES } from '#lib/domain/money/pricing/rate-card.ts';
 import { clientIdParam, timestamp } from './common.ts';
 
 /** `/v1/clients/{client_id}/price-list` (decisions §27). */

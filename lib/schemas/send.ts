@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { clientIdBody, clientIdParam, count, ErrorDetailShape, pageOf, timestamp, wholeIdBody, wholeNumberParam } from './common.ts';
 import { issuesToDetails } from './issues.ts';
-import { BSUID } from '#lib/domain/person.ts';
-import { RECIPIENT_STATUSES } from '#lib/domain/send-recipients.ts';
+import { BSUID } from '#lib/domain/people/person.ts';
+import { RECIPIENT_STATUSES } from '#lib/domain/sends/operations/send-recipients.ts';
 
 /** Maximum recipients per send request (decisions §5). */
 export const MAX_RECIPIENTS = 10_000;

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { BSUID } from '#lib/domain/person.ts';
+import { BSUID } from '#lib/domain/people/person.ts';
 import { clientIdBody, clientIdParam, pageOf, wholeNumberParam } from './common.ts';
 
 /** `/v1/suppressions` (decisions §25): a client's opt-outs. */

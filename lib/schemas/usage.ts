@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { USAGE_GROUPS } from '#lib/domain/usage.ts';
+import { USAGE_GROUPS } from '#lib/domain/money/usage.ts';
 import { clientIdParam, count } from './common.ts';
 import { Currency } from './send.ts';
 

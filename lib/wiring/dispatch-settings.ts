@@ -1,10 +1,10 @@
 import { type SettingName, type SettingValue, setting, settingDefault } from '#lib/config.ts';
-import { type ConfiguredSettings, type DispatchSettings, TUNED_SETTINGS } from '#lib/domain/sending/settings.ts';
-import { SETTLE_MARGIN_MS } from '#lib/domain/sending/tuning.ts';
+import { type ConfiguredSettings, type DispatchSettings, TUNED_SETTINGS } from '#lib/domain/sends/dispatch/settings.ts';
+import { SETTLE_MARGIN_MS } from '#lib/domain/sends/dispatch/tuning.ts';
 
 /**
  * The dispatcher's settings, each default written once: what may be set is lib/config.ts's (its default there),
- * the rest the dispatcher's own table's (lib/domain/sending/tuning.ts).
+ * the rest the dispatcher's own table's (lib/domain/sends/dispatch/tuning.ts).
  */
 
 /** Which of lib/config.ts's settings each configured one of the dispatcher's comes from. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
+import { DynamoOutboxStore } from '#lib/adapters/dynamo/webhooks/outbox-store.ts';
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
-import { relayOutbox } from '#lib/domain/outbox.ts';
+import { relayOutbox } from '#lib/domain/webhooks/outbox.ts';
 import { logger } from '#lib/log/logger.ts';
 import { currentRequest } from '../api-server.ts';
 import type { LocalEventBridge } from '../standins/eventbridge.ts';

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { buildConsole } from '../../console/build.ts';
-import { consolePage } from '#lib/console/page.ts';
+import { consolePage } from '../../console/serve/page.ts';
 
 /** The first page's budget (issue 45): what a browser loads before any API answers, gzipped. */
 const BUDGET_BYTES = 150 * 1024;

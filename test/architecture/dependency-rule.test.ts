@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cyclesOf, folderGraph, importGraph, ROOT } from './imports.ts';
 
@@ -22,75 +22,39 @@ const packageOf = (specifier: string) =>
 const DATA_TABLES = new Set<string>();
 
 /**
- * The floors inside lib/domain (docs/architecture.md §1), lowest first, each file or folder (ending in `/`)
- * named under lib/domain/: a file imports from its own floor and those below, never from one above. A file
- * named on no floor is a use case or a part of sending, the top floor, which may import any of them.
+ * The areas of lib/domain (docs/architecture.md §1), lowest first, each a folder under lib/domain/: a file
+ * imports from its own place and those below, never from one above or beside it. Inside `sends/`, its root (the
+ * send's values and ports) is below `dispatch/`, which is below `operations/` and `accept/`. The deepest place
+ * that holds a file is its place.
  */
-const DOMAIN_FLOORS: { floor: string; holds: string[] }[] = [
-  {
-    floor: 'values',
-    holds: [
-      'caller.ts',
-      'delivery.ts',
-      'directory.ts',
-      'dispatch-job.ts',
-      'errors.ts',
-      'events.ts',
-      'log.ts',
-      'paging.ts',
-      'parallel.ts',
-      'person.ts',
-      'template-listing.ts',
-      'template-record.ts',
-      'webhook.ts',
-      'pricing/cards/',
-      'pricing/price-list.ts',
-      'pricing/rate-card.ts',
-      'pricing/region.ts',
-      'pricing/reservation.ts',
-    ],
-  },
-  { floor: 'ports', holds: ['ports/'] },
-  {
-    floor: 'rules',
-    holds: [
-      'cloud-message.ts',
-      'meta-costs.ts',
-      'send-rules.ts',
-      'tenancy.ts',
-      'url-guard.ts',
-      'usage-groups.ts',
-      'template-rules/',
-      'pricing/charge.ts',
-      'pricing/charging.ts',
-      'pricing/estimate.ts',
-      'pricing/tiers.ts',
-      'pricing/visibility.ts',
-      'statements/lines.ts',
-      'statements/months.ts',
-      'statements/view.ts',
-    ],
-  },
+const DOMAIN_AREAS = [
+  'shared/',
+  'people/',
+  'webhooks/',
+  'templates/',
+  'money/',
+  'sends/',
+  'sends/dispatch/',
+  'sends/operations/',
+  'sends/accept/',
+  'inbound/',
 ];
-const TOP_FLOOR = 'use cases and sending';
-const FLOORS = [...DOMAIN_FLOORS.map((f) => f.floor), TOP_FLOOR];
 
-/** The floor of a file of lib/domain: the first that names it or its folder; the top floor otherwise. */
-function floorOf(file: string): string {
+/** The place of a file of lib/domain: the deepest area whose folder holds it. */
+function placeOf(file: string): string | undefined {
   const inDomain = file.slice('lib/domain/'.length);
-  const named = DOMAIN_FLOORS.find(({ holds }) => holds.some((h) => (h.endsWith('/') ? inDomain.startsWith(h) : inDomain === h)));
-  return named?.floor ?? TOP_FLOOR;
+  return DOMAIN_AREAS.filter((area) => inDomain.startsWith(area)).sort((a, b) => b.length - a.length)[0];
 }
 
-/** Every import inside lib/domain from a lower floor to a higher one, named with both floors. */
+/** Every import inside lib/domain to a place that is not its own or one below, named with both places. */
 function arrowsUp(graph: Map<string, { specifier: string; file?: string }[]>): string[] {
   return [...graph.entries()]
     .filter(([file]) => file.startsWith('lib/domain/'))
     .flatMap(([file, edges]) =>
       edges
         .filter((edge) => edge.file?.startsWith('lib/domain/'))
-        .filter((edge) => FLOORS.indexOf(floorOf(edge.file!)) > FLOORS.indexOf(floorOf(file)))
-        .map((edge) => `${file} (${floorOf(file)}) → ${edge.specifier} (${floorOf(edge.file!)})`),
+        .filter((edge) => DOMAIN_AREAS.indexOf(placeOf(edge.file!)!) > DOMAIN_AREAS.indexOf(placeOf(file)!))
+        .map((edge) => `${file} (${placeOf(file)}) → ${edge.specifier} (${placeOf(edge.file!)})`),
     );
 }
 
@@ -109,30 +73,33 @@ describe('the dependency rule', () => {
     expect(outgoing).toEqual([]);
   });
 
-  it('keeps every arrow inside lib/domain pointing down its floors: values, ports, rules, then use cases and sending', () => {
-    // Prepare: every file or folder a floor names is there (a floor's list cannot go stale)
-    const domainFiles = filesUnder('lib/domain/').map(([file]) => file.slice('lib/domain/'.length));
-    const stale = DOMAIN_FLOORS.flatMap(({ holds }) =>
-      holds.filter((h) => !domainFiles.some((file) => (h.endsWith('/') ? file.startsWith(h) : file === h))),
-    );
+  it('keeps lib/domain as its areas alone, each file in one, and every arrow pointing down their order', () => {
+    // Prepare
+    const root = readdirSync(join(ROOT, 'lib/domain'));
+    const placeless = filesUnder('lib/domain/').filter(([file]) => placeOf(file) === undefined);
     // Assess
-    expect(stale).toEqual([]);
-    expect(FLOORS.map((floor) => filesUnder('lib/domain/').filter(([file]) => floorOf(file) === floor).length > 0)).toEqual(
-      FLOORS.map(() => true),
+    expect(root.sort()).toEqual(
+      DOMAIN_AREAS.filter((area) => area.split('/').length === 2)
+        .map((area) => area.slice(0, -1))
+        .sort(),
     );
+    expect(placeless).toEqual([]);
+    expect(DOMAIN_AREAS.filter((area) => !filesUnder(`lib/domain/${area}`).length)).toEqual([]);
     expect(arrowsUp(graph)).toEqual([]);
   });
 
-  it('finds an arrow up inside lib/domain and names it (the check itself works)', () => {
+  it('finds an arrow up or across the areas and names it (the check itself works)', () => {
     const upward = new Map([
-      ['lib/domain/ports/sending.ts', [{ specifier: '../sending/job.ts', file: 'lib/domain/sending/job.ts' }]],
-      ['lib/domain/cloud-message.ts', [{ specifier: './errors.ts', file: 'lib/domain/errors.ts' }]],
-      ['lib/domain/events.ts', [{ specifier: './ports/delivery.ts', file: 'lib/domain/ports/delivery.ts' }]],
-      ['lib/domain/send.ts', [{ specifier: './ports/sending.ts', file: 'lib/domain/ports/sending.ts' }]],
+      ['lib/domain/sends/ports.ts', [{ specifier: './dispatch/job.ts', file: 'lib/domain/sends/dispatch/job.ts' }]],
+      ['lib/domain/sends/cloud-message.ts', [{ specifier: '../shared/errors.ts', file: 'lib/domain/shared/errors.ts' }]],
+      ['lib/domain/webhooks/events.ts', [{ specifier: '../templates/ports.ts', file: 'lib/domain/templates/ports.ts' }]],
+      ['lib/domain/people/person.ts', [{ specifier: '../webhooks/ports.ts', file: 'lib/domain/webhooks/ports.ts' }]],
+      ['lib/domain/sends/accept/send.ts', [{ specifier: '../ports.ts', file: 'lib/domain/sends/ports.ts' }]],
     ]);
     expect(arrowsUp(upward)).toEqual([
-      'lib/domain/ports/sending.ts (ports) → ../sending/job.ts (use cases and sending)',
-      'lib/domain/events.ts (values) → ./ports/delivery.ts (ports)',
+      'lib/domain/sends/ports.ts (sends/) → ./dispatch/job.ts (sends/dispatch/)',
+      'lib/domain/webhooks/events.ts (webhooks/) → ../templates/ports.ts (templates/)',
+      'lib/domain/people/person.ts (people/) → ../webhooks/ports.ts (webhooks/)',
     ]);
   });
 
@@ -146,11 +113,13 @@ describe('the dependency rule', () => {
     const long = filesUnder('lib/')
       .map(([file]) => [file, readFileSync(join(ROOT, file), 'utf8').trimEnd().split('\n').length] as const)
       .filter(([file, lines]) => lines > 450 && !DATA_TABLES.has(file));
-    const ports = filesUnder('lib/domain/ports/').flatMap(([file]) =>
-      [...readFileSync(join(ROOT, file), 'utf8').matchAll(/^export interface (\w+)[^{]*\{\n([\s\S]*?)^\}/gm)].map(
-        ([, name, body]) => [`${file} ${name}`, body.match(/^ {2}\w+\??(<[^>]*>)?\(/gm)?.length ?? 0] as const,
-      ),
-    );
+    const ports = filesUnder('lib/domain/')
+      .filter(([file]) => file.endsWith('/ports.ts'))
+      .flatMap(([file]) =>
+        [...readFileSync(join(ROOT, file), 'utf8').matchAll(/^export interface (\w+)[^{]*\{\n([\s\S]*?)^\}/gm)].map(
+          ([, name, body]) => [`${file} ${name}`, body.match(/^ {2}\w+\??(<[^>]*>)?\(/gm)?.length ?? 0] as const,
+        ),
+      );
     expect(long).toEqual([]);
     expect(ports.length).toBeGreaterThan(20);
     expect(ports.filter(([, methods]) => methods > 10)).toEqual([]);

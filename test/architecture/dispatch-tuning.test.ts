@@ -2,15 +2,15 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { DISPATCH_TUNING } from '#lib/domain/sending/tuning.ts';
+import { DISPATCH_TUNING } from '#lib/domain/sends/dispatch/tuning.ts';
 import { ROOT } from './imports.ts';
 
 /**
- * The dispatcher's tuning is written once, in one table (issue 44): lib/domain/sending/tuning.ts. No other file of
- * lib/domain/sending/ writes a number but 0, 1, 2 (a half, a double) and 1,000 (milliseconds in a second), or
+ * The dispatcher's tuning is written once, in one table (issue 44): lib/domain/sends/dispatch/tuning.ts. No other file of
+ * lib/domain/sends/dispatch/ writes a number but 0, 1, 2 (a half, a double) and 1,000 (milliseconds in a second), or
  * Meta's own figures (a level's rate, a pause's periods); docs/dispatch-jobs.md lists the table as it is.
  */
-const FOLDER = 'lib/domain/sending';
+const FOLDER = 'lib/domain/sends/dispatch';
 const PLAIN = new Set([0, 1, 2, 1000]);
 /** Meta's figures, not ours to tune (upstream-facts §6.3, §8). */
 const META_FIGURES = new Set(['MESSAGES_PER_SECOND', 'PAUSE_PERIODS_MS']);
@@ -42,7 +42,7 @@ function documentedRows() {
 }
 
 describe('the dispatcher’s tuning', () => {
-  it('is written in lib/domain/sending/tuning.ts alone: no other number in lib/domain/sending/', () => {
+  it('is written in lib/domain/sends/dispatch/tuning.ts alone: no other number in lib/domain/sends/dispatch/', () => {
     // Prepare
     const files = readdirSync(join(ROOT, FOLDER)).filter((name) => name.endsWith('.ts') && name !== 'tuning.ts');
     // Act

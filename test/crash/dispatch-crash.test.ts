@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rateCards } from '#lib/domain/pricing/cards/index.ts';
-import { BLOCK, MARK_STEP } from '#lib/domain/sending/tuning.ts';
+import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
+import { BLOCK, MARK_STEP } from '#lib/domain/sends/dispatch/tuning.ts';
 import { untilFound } from '../support/until.ts';
 import { type ChildStack, startChildStack } from '../support/child-stack.ts';
 
@@ -43,7 +43,7 @@ async function failedRecipients(stack: ChildStack, sendId: string) {
     if (body.data.length < 100) return failed;
   }
 }
-/** A block the dead invocation held, settled by the next that met its claim (lib/domain/ports/sending.ts LOST_OUTCOME). */
+/** A block the dead invocation held, settled by the next that met its claim (lib/domain/sends/ports.ts LOST_OUTCOME). */
 const LOST_TITLE = 'The dispatcher stopped before it learned the outcome';
 const sentAtEmulator = async (stack: ChildStack) =>
   (

@@ -205,7 +205,7 @@ describe('what each deployed bundle carries', () => {
 
   it('reads a source map for every deployed function (so the checks below cannot pass vacuously)', () => {
     for (const fn of functions) expect(sourcesOf(fn.name).length, fn.name).toBeGreaterThan(20);
-    expect(has('ListTemplates', 'lib/domain/templates.ts')).toBe(true);
+    expect(has('ListTemplates', 'lib/domain/templates/list-templates.ts')).toBe(true);
   });
 
   it.each(functions.map((fn) => [fn.name, fn] as const))('%s carries what it declares, and nothing it does not', (_name, fn) => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, token } from '../support/api.ts';
-import { DynamoTemplateAssignments } from '#lib/adapters/dynamo/template-assignments.ts';
-import { isPlaceholder } from '#lib/domain/template-record.ts';
+import { DynamoTemplateAssignments } from '#lib/adapters/dynamo/templates/template-assignments.ts';
+import { isPlaceholder } from '#lib/domain/templates/template-record.ts';
 import { hexId, seedDirectory, template, useStackTable, waba } from '../support/seed.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 

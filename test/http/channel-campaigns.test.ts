@@ -131,7 +131,7 @@ describe('channel-campaigns (spec §3, decisions §3)', () => {
         ],
       },
     });
-    const { DynamoTemplateRecords } = await import('#lib/adapters/dynamo/template-records.ts');
+    const { DynamoTemplateRecords } = await import('#lib/adapters/dynamo/templates/template-records.ts');
     const store = new DynamoTemplateRecords(table);
     const [original, copy] = await Promise.all([store.get(rec(3)), store.get(response.body.ids[1])]);
     const { channel: _a, campaign: _b, id: _c, updated_at: _d, ...originalRest } = original!;

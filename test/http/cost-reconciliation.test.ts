@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { DynamoReconciliationStore } from '#lib/adapters/dynamo/reconciliation-store.ts';
+import { DynamoReconciliationStore } from '#lib/adapters/dynamo/money/reconciliation-store.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
-import { rateCards } from '#lib/domain/pricing/cards/index.ts';
+import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
 import { EMULATOR_TOKEN } from '../../local/standins/graph/emulator.ts';
 import { call, emulator, expectErrorShape, graphUrl, tokens } from '../support/api.ts';
 import { demoTemplateAs, OwnClient } from '../support/own-client.ts';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ServiceEvent } from '#lib/domain/events.ts';
+import type { ServiceEvent } from '#lib/domain/webhooks/events.ts';
 import { emptyMeter, meterDynamo, type RequestMeter } from '../../local/request-meter.ts';
 import { useStackTable } from '../support/seed.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
@@ -30,10 +30,10 @@ async function metered<T>(work: () => Promise<T>) {
 describe('the cost of webhook deliveries (decisions §15)', () => {
   it('an attempt is two reads and one write; a page of 5 of 40 deliveries is two Queries', async () => {
     // Prepare: 40 deliveries of the client, logged as skipped (no configuration)
-    const { DynamoDeliveryLog } = await import('#lib/adapters/dynamo/delivery-log.ts');
-    const { DynamoWebhookConfigStore } = await import('#lib/adapters/dynamo/webhook-store.ts');
+    const { DynamoDeliveryLog } = await import('#lib/adapters/dynamo/webhooks/webhook-delivery-log.ts');
+    const { DynamoWebhookConfigStore } = await import('#lib/adapters/dynamo/webhooks/webhook-store.ts');
     const { standardWebhookSender } = await import('#lib/adapters/https/webhook-transport.ts');
-    const { deliverEvent, listDeliveries } = await import('#lib/domain/webhook-delivery.ts');
+    const { deliverEvent, listDeliveries } = await import('#lib/domain/webhooks/webhook-delivery.ts');
     const deps = {
       configs: new DynamoWebhookConfigStore(table),
       log: new DynamoDeliveryLog(table),

@@ -4,7 +4,7 @@ import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { DirectoryFileError } from '#lib/adapters/directory-file.ts';
-import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
+import { importDirectory } from '#lib/adapters/dynamo/shared/directory-import.ts';
 import { createTable } from '../../local/parts/dynamodb.ts';
 import { DEMO_FIXTURE } from '../../local/stack.ts';
 import { useStackTable } from '../support/seed.ts';

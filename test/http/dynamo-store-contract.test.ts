@@ -1,15 +1,15 @@
-import { DynamoIdentityMap } from '#lib/adapters/dynamo/identity-map.ts';
+import { DynamoIdentityMap } from '#lib/adapters/dynamo/people/people-map.ts';
 import { identityMapContract } from '../support/identity-contract.ts';
-import { DynamoPriceListStore } from '#lib/adapters/dynamo/price-list-store.ts';
-import { DynamoReconciliationStore } from '#lib/adapters/dynamo/reconciliation-store.ts';
-import { DynamoWebhookConfigStore } from '#lib/adapters/dynamo/webhook-store.ts';
-import { DynamoThroughputStore } from '#lib/adapters/dynamo/throughput-store.ts';
+import { DynamoPriceListStore } from '#lib/adapters/dynamo/money/price-list-store.ts';
+import { DynamoReconciliationStore } from '#lib/adapters/dynamo/money/reconciliation-store.ts';
+import { DynamoWebhookConfigStore } from '#lib/adapters/dynamo/webhooks/webhook-store.ts';
+import { DynamoThroughputStore } from '#lib/adapters/dynamo/sends/throughput-store.ts';
 import { marketingOnboardingsContract, throughputStoreContract, webhookConfigStoreContract } from '../support/config-store-contracts.ts';
-import { DynamoMarketingOnboardings } from '#lib/adapters/dynamo/marketing-onboardings.ts';
-import { DynamoBudgetStore } from '#lib/adapters/dynamo/budget-store.ts';
-import { DynamoSuppressionStore } from '#lib/adapters/dynamo/suppression-store.ts';
-import { DynamoTemplatePauses } from '#lib/adapters/dynamo/template-pauses.ts';
-import { DynamoPausedJobs } from '#lib/adapters/dynamo/paused-jobs.ts';
+import { DynamoMarketingOnboardings } from '#lib/adapters/dynamo/sends/marketing-onboardings.ts';
+import { DynamoBudgetStore } from '#lib/adapters/dynamo/money/budget-store.ts';
+import { DynamoSuppressionStore } from '#lib/adapters/dynamo/people/suppression-store.ts';
+import { DynamoTemplatePauses } from '#lib/adapters/dynamo/templates/template-pauses.ts';
+import { DynamoPausedJobs } from '#lib/adapters/dynamo/sends/paused-jobs.ts';
 import {
   budgetStoreContract,
   priceListContract,
@@ -18,17 +18,17 @@ import {
   pausedJobsContract,
   templatePausesContract,
 } from '../support/cost-and-consent-contracts.ts';
-import { DynamoDeliveryLog } from '#lib/adapters/dynamo/delivery-log.ts';
-import { DynamoPacer } from '#lib/adapters/dynamo/pacer.ts';
-import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
+import { DynamoDeliveryLog } from '#lib/adapters/dynamo/webhooks/webhook-delivery-log.ts';
+import { DynamoPacer } from '#lib/adapters/dynamo/sends/pacer.ts';
+import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/templates/lease-store.ts';
 import { DynamoBlockLedger } from '#lib/adapters/dynamo/sends/block-ledger.ts';
-import { DynamoDeliveryStatuses } from '#lib/adapters/dynamo/sends/delivery-statuses.ts';
+import { DynamoDeliveryStatuses } from '#lib/adapters/dynamo/sends/message-statuses.ts';
 import { DynamoHeldJobs } from '#lib/adapters/dynamo/sends/held-jobs.ts';
 import { DynamoRecipientLists } from '#lib/adapters/dynamo/sends/recipient-lists.ts';
 import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
-import { DynamoTemplateAssignments } from '#lib/adapters/dynamo/template-assignments.ts';
-import { DynamoTemplateListing } from '#lib/adapters/dynamo/template-listing.ts';
-import { DynamoTemplateRecords } from '#lib/adapters/dynamo/template-records.ts';
+import { DynamoTemplateAssignments } from '#lib/adapters/dynamo/templates/template-assignments.ts';
+import { DynamoTemplateListing } from '#lib/adapters/dynamo/templates/template-listing.ts';
+import { DynamoTemplateRecords } from '#lib/adapters/dynamo/templates/template-records.ts';
 import { useStackTable } from '../support/seed.ts';
 import {
   deliveryLogContract,

@@ -44,7 +44,7 @@ describe('data kept by an earlier version', () => {
     );
     const { readFileSync } = await import('node:fs');
     const { parseDirectoryFile } = await import('#lib/adapters/directory-file.ts');
-    const { directoryItems } = await import('#lib/adapters/dynamo/directory-import.ts');
+    const { directoryItems } = await import('#lib/adapters/dynamo/shared/directory-import.ts');
     const { rebuildDerivedItems } = await import('#lib/adapters/dynamo/derived-items.ts');
     const { putAll } = await import('#lib/adapters/dynamo/batch-write.ts');
     const fixture = parseDirectoryFile(JSON.parse(readFileSync(new URL('../../fixtures/demo.json', import.meta.url), 'utf8')));
@@ -59,8 +59,8 @@ describe('data kept by an earlier version', () => {
     expect(added).toContain('listing');
     expect(await addMissingIndexes(client, TABLE)).toEqual([]);
     expect(rebuilt.entries).toBeGreaterThan(0);
-    const { DynamoTemplateListing } = await import('#lib/adapters/dynamo/template-listing.ts');
-    const { DynamoDirectoryStore } = await import('#lib/adapters/dynamo/directory-store.ts');
+    const { DynamoTemplateListing } = await import('#lib/adapters/dynamo/templates/template-listing.ts');
+    const { DynamoDirectoryStore } = await import('#lib/adapters/dynamo/shared/directory-store.ts');
     const page = await new DynamoTemplateListing(table).listingPage(7, { deleted: false }, { offset: 0, size: 20 });
     expect(page.total).toBeGreaterThan(0);
     expect(page.entries.map((e) => e.facets.name)).toContain('order_update');

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rateCards } from '#lib/domain/pricing/cards/index.ts';
+import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
 import { emulator } from '../support/api.ts';
 import { demoTemplateAs, OwnClient } from '../support/own-client.ts';
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DynamoMarketingOnboardings } from '#lib/adapters/dynamo/marketing-onboardings.ts';
-import { rateCards } from '#lib/domain/pricing/cards/index.ts';
+import { DynamoMarketingOnboardings } from '#lib/adapters/dynamo/sends/marketing-onboardings.ts';
+import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 import { useStackTable } from '../support/seed.ts';
 import { EMULATOR_TOKEN } from '../../local/standins/graph/emulator.ts';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { rateCards } from '#lib/domain/pricing/cards/index.ts';
+import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
 import { EMULATOR_TOKEN } from '../../local/standins/graph/emulator.ts';
 import { apiUrl, call, emulator, expectErrorShape, graphUrl, tokens } from '../support/api.ts';
 import { demoTemplateAs, OwnClient } from '../support/own-client.ts';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { MetaNotification } from '#lib/domain/meta-notifications.ts';
+import type { MetaNotification } from '#lib/domain/inbound/meta-notifications.ts';
 import { emptyMeter, meterDynamo, type RequestMeter } from '../../local/request-meter.ts';
 import { hexId, seedDirectory, template, waba } from '../support/seed.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
@@ -50,15 +50,15 @@ beforeAll(async () => {
 });
 
 async function applyMetered(notification: MetaNotification) {
-  const { DynamoTemplateRecords } = await import('#lib/adapters/dynamo/template-records.ts');
+  const { DynamoTemplateRecords } = await import('#lib/adapters/dynamo/templates/template-records.ts');
   const { DynamoSendRecords } = await import('#lib/adapters/dynamo/sends/send-records.ts');
-  const { DynamoDeliveryStatuses } = await import('#lib/adapters/dynamo/sends/delivery-statuses.ts');
-  const { DynamoOutboxStore } = await import('#lib/adapters/dynamo/outbox-store.ts');
-  const { DynamoThroughputStore } = await import('#lib/adapters/dynamo/throughput-store.ts');
-  const { DynamoSuppressionStore } = await import('#lib/adapters/dynamo/suppression-store.ts');
-  const { DynamoDirectoryStore } = await import('#lib/adapters/dynamo/directory-store.ts');
-  const { silentLog } = await import('#lib/domain/log.ts');
-  const { applyNotification } = await import('#lib/domain/meta-notifications.ts');
+  const { DynamoDeliveryStatuses } = await import('#lib/adapters/dynamo/sends/message-statuses.ts');
+  const { DynamoOutboxStore } = await import('#lib/adapters/dynamo/webhooks/outbox-store.ts');
+  const { DynamoThroughputStore } = await import('#lib/adapters/dynamo/sends/throughput-store.ts');
+  const { DynamoSuppressionStore } = await import('#lib/adapters/dynamo/people/suppression-store.ts');
+  const { DynamoDirectoryStore } = await import('#lib/adapters/dynamo/shared/directory-store.ts');
+  const { silentLog } = await import('#lib/domain/shared/log.ts');
+  const { applyNotification } = await import('#lib/domain/inbound/meta-notifications.ts');
   const published: unknown[] = [];
   meter = emptyMeter();
   const outcome = await applyNotification(
@@ -114,7 +114,7 @@ describe('the cost of applying a notification (decisions §13)', () => {
     // Prepare: a send with one recipient, sent
     const { DynamoSendRecords } = await import('#lib/adapters/dynamo/sends/send-records.ts');
     const { DynamoBlockLedger } = await import('#lib/adapters/dynamo/sends/block-ledger.ts');
-    const { messageReference } = await import('#lib/domain/delivery.ts');
+    const { messageReference } = await import('#lib/domain/shared/message-status.ts');
     const sends = new DynamoSendRecords(table);
     const blocks = new DynamoBlockLedger(table);
     const sendId = `cost-${Date.now()}`;

@@ -1,9 +1,9 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { DynamoOutboxStore } from '#lib/adapters/dynamo/outbox-store.ts';
-import { DynamoTemplateRecords } from '#lib/adapters/dynamo/template-records.ts';
-import type { ServiceEvent } from '#lib/domain/events.ts';
+import { DynamoOutboxStore } from '#lib/adapters/dynamo/webhooks/outbox-store.ts';
+import { DynamoTemplateRecords } from '#lib/adapters/dynamo/templates/template-records.ts';
+import type { ServiceEvent } from '#lib/domain/webhooks/events.ts';
 import { useStackTable } from '../support/seed.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 

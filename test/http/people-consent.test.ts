@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DynamoDirectoryStore } from '#lib/adapters/dynamo/directory-store.ts';
-import { DynamoIdentityMap } from '#lib/adapters/dynamo/identity-map.ts';
-import { identityScopeOf } from '#lib/domain/identity.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
+import { DynamoIdentityMap } from '#lib/adapters/dynamo/people/people-map.ts';
+import { identityScopeOf } from '#lib/domain/people/people-map.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 import { call, emulator, expectErrorShape, meterOf } from '../support/api.ts';
 import { demoTemplateAs, OwnClient } from '../support/own-client.ts';

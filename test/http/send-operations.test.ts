@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CANCEL_CHECK_MS } from '#lib/domain/sending/tuning.ts';
+import { CANCEL_CHECK_MS } from '#lib/domain/sends/dispatch/tuning.ts';
 import { call, emulator, expectErrorShape, meterOf, token } from '../support/api.ts';
 import { seedDirectory, waba } from '../support/seed.ts';
 import { until } from '../support/until.ts';

@@ -12,7 +12,7 @@ import { pdfText } from '../support/pdf-text.ts';
  * status path writes it: the stack runs on the real clock, so a month two months back is closed (from the 3rd of
  * the month after it) and the month after it closed or open by the day, and a charge written after a closed
  * month's first read is the late charge. The closed month is read first: a read of a later month keeps the two
- * closed months before it (KEEP_BEFORE in lib/domain/statements/statement.ts), and so would freeze the month after
+ * closed months before it (KEEP_BEFORE in lib/domain/money/statements/statement.ts), and so would freeze the month after
  * the closed one before the late charge. Client 571 is another client's agent; 579 is no client.
  */
 const client = new OwnClient(570);

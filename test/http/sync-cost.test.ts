@@ -36,14 +36,14 @@ beforeAll(async () => {
 });
 
 async function sync(leaseId: string) {
-  const { DynamoDirectoryStore } = await import('#lib/adapters/dynamo/directory-store.ts');
-  const { DynamoTemplateRecords } = await import('#lib/adapters/dynamo/template-records.ts');
-  const { DynamoSyncLeaseStore } = await import('#lib/adapters/dynamo/lease-store.ts');
-  const { DynamoOutboxStore } = await import('#lib/adapters/dynamo/outbox-store.ts');
+  const { DynamoDirectoryStore } = await import('#lib/adapters/dynamo/shared/directory-store.ts');
+  const { DynamoTemplateRecords } = await import('#lib/adapters/dynamo/templates/template-records.ts');
+  const { DynamoSyncLeaseStore } = await import('#lib/adapters/dynamo/templates/lease-store.ts');
+  const { DynamoOutboxStore } = await import('#lib/adapters/dynamo/webhooks/outbox-store.ts');
   const { GraphClient } = await import('#lib/adapters/graph/graph-client.ts');
   const { GraphUpstream } = await import('#lib/adapters/graph/graph-upstream.ts');
-  const { silentLog } = await import('#lib/domain/log.ts');
-  const { runSync } = await import('#lib/domain/sync.ts');
+  const { silentLog } = await import('#lib/domain/shared/log.ts');
+  const { runSync } = await import('#lib/domain/templates/sync.ts');
   const { EMULATOR_TOKEN } = await import('../../local/standins/graph/emulator.ts');
   const leases = new DynamoSyncLeaseStore(table);
   expect(await leases.acquire(CLIENT, leaseId, Date.now(), 60_000)).toBe(true);

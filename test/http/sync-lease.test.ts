@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/lease-store.ts';
+import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/templates/lease-store.ts';
 import { seedDirectory } from '../support/seed.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 

@@ -70,7 +70,7 @@ describe('POST /v1/templates/{did}: success', () => {
       channel_campaigns: [],
     });
     expect(entry.meta_template).toMatchObject({ id: response.body.id, name, status: 'PENDING', category: 'UTILITY' });
-    const { DynamoTemplateRecords } = await import('#lib/adapters/dynamo/template-records.ts');
+    const { DynamoTemplateRecords } = await import('#lib/adapters/dynamo/templates/template-records.ts');
     useStackTable();
     const record = await new DynamoTemplateRecords(table).get(entry.id);
     expect(record).toMatchObject({ createdBy: 'gina', headerType: 'TEXT', syncMeta: { source: 'create' }, isDirectMessage: false });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { WebhookConfigStore } from '#lib/domain/ports/delivery.ts';
-import type { ThroughputStore } from '#lib/domain/ports/pacing.ts';
-import type { MarketingOnboardings } from '#lib/domain/ports/upstream.ts';
+import type { WebhookConfigStore } from '#lib/domain/webhooks/ports.ts';
+import type { ThroughputStore } from '#lib/domain/sends/dispatch/ports.ts';
+import type { MarketingOnboardings } from '#lib/domain/sends/ports.ts';
 
 /**
  * The contracts of what a client or a number is configured with (a webhook, a throughput level), run on the

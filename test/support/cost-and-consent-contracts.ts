@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { PausedJobs, Suppression, SuppressionStore, TemplatePauses } from '#lib/domain/ports/consent.ts';
-import type { BudgetStore, CostGap, PriceLists, ReconciliationStore } from '#lib/domain/ports/costs.ts';
-import type { PriceList } from '#lib/domain/pricing/price-list.ts';
-import { PAUSE_PERIODS_MS } from '#lib/domain/sending/pauses.ts';
+import type { Suppression, SuppressionStore } from '#lib/domain/people/ports.ts';
+import type { PausedJobs } from '#lib/domain/sends/dispatch/ports.ts';
+import type { TemplatePauses } from '#lib/domain/templates/ports.ts';
+import type { BudgetStore, CostGap, PriceLists, ReconciliationStore } from '#lib/domain/money/ports.ts';
+import type { PriceList } from '#lib/domain/money/pricing/price-list.ts';
+import { PAUSE_PERIODS_MS } from '#lib/domain/templates/pause-events.ts';
 
 /**
  * The contracts of the stores issues 34 and 35 added (budgets, suppression lists, template pauses), the

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import type { SendRecord } from '#lib/domain/ports/sending.ts';
-import type { DispatchJob, JobRecipient } from '#lib/domain/dispatch-job.ts';
-import type { MetaTemplate } from '#lib/domain/template-record.ts';
+import type { SendRecord } from '#lib/domain/sends/ports.ts';
+import type { DispatchJob, JobRecipient } from '#lib/domain/sends/dispatch-job.ts';
+import type { MetaTemplate } from '#lib/domain/templates/template-record.ts';
 
 /** The demo fixture's templates (fixtures/demo.json), as the dispatcher's unit tests send them. */
 export const demoTemplates: MetaTemplate[] = JSON.parse(

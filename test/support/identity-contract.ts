@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { IdentityMap } from '#lib/domain/ports/consent.ts';
+import type { IdentityMap } from '#lib/domain/people/ports.ts';
 
 /**
  * The identity map's contract (decisions §28), run on the in-memory store (test/unit/) and the DynamoDB adapter

@@ -1,14 +1,14 @@
-import { type DispatchDeps, type DispatchResult, dispatchJob } from '#lib/domain/sending/dispatcher.ts';
+import { type DispatchDeps, type DispatchResult, dispatchJob } from '#lib/domain/sends/dispatch/dispatcher.ts';
 import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
-import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
-import { silentLog } from '#lib/domain/log.ts';
-import type { MessageAnswer } from '#lib/domain/ports/upstream.ts';
-import type { SendRecord } from '#lib/domain/ports/sending.ts';
+import type { DispatchJob } from '#lib/domain/sends/dispatch-job.ts';
+import { silentLog } from '#lib/domain/shared/log.ts';
+import type { MessageAnswer } from '#lib/domain/sends/dispatch/ports.ts';
+import type { SendRecord } from '#lib/domain/sends/ports.ts';
 import { demoTemplate, jobOf, recipient, templateOf } from './dispatch-jobs.ts';
 import { EventClock, type TaskClock } from './event-clock.ts';
-import { MemoryPacer } from './memory/pacer.ts';
-import { memorySends } from './memory/sends.ts';
-import { MemoryThroughputStore } from './memory/throughput-store.ts';
+import { MemoryPacer } from './memory/sends/pacer.ts';
+import { memorySends } from './memory/sends/sends.ts';
+import { MemoryThroughputStore } from './memory/sends/throughput-store.ts';
 
 /**
  * Jobs dispatching on one STANDARD number on a discrete-event clock (issues 32, 33), as the queue runs them: each

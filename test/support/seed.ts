@@ -1,5 +1,5 @@
 import { inject } from 'vitest';
-import { importDirectory } from '#lib/adapters/dynamo/directory-import.ts';
+import { importDirectory } from '#lib/adapters/dynamo/shared/directory-import.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();

@@ -1,17 +1,17 @@
-import { type DispatchDeps, type JobRun, takeJob } from '#lib/domain/sending/run.ts';
-import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
-import { silentLog } from '#lib/domain/log.ts';
-import type { ThroughputLevel } from '#lib/domain/ports/pacing.ts';
-import type { MessageUpstream } from '#lib/domain/ports/upstream.ts';
-import type { SendRecord } from '#lib/domain/ports/sending.ts';
+import { type DispatchDeps, type JobRun, takeJob } from '#lib/domain/sends/dispatch/run.ts';
+import type { DispatchJob } from '#lib/domain/sends/dispatch-job.ts';
+import { silentLog } from '#lib/domain/shared/log.ts';
+import type { ThroughputLevel } from '#lib/domain/shared/ports.ts';
+import type { MessageUpstream } from '#lib/domain/sends/dispatch/ports.ts';
+import type { SendRecord } from '#lib/domain/sends/ports.ts';
 import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
 import { recipient, sendOfJobs } from './dispatch-jobs.ts';
-import { MemoryPacer } from './memory/pacer.ts';
-import { memorySends } from './memory/sends.ts';
-import { MemoryThroughputStore } from './memory/throughput-store.ts';
+import { MemoryPacer } from './memory/sends/pacer.ts';
+import { memorySends } from './memory/sends/sends.ts';
+import { MemoryThroughputStore } from './memory/sends/throughput-store.ts';
 
 /**
- * A small world for the sending core's unit tests (test/unit/sending/): the send `send-1` of `total` recipients
+ * A small world for the sending core's unit tests (test/unit/sends/dispatch/): the send `send-1` of `total` recipients
  * on in-memory stores, a clock whose sleeps pass at once, and an upstream that accepts every message and logs it.
  */
 export async function sendingWorld(total: number, options: { status?: SendRecord['status']; level?: ThroughputLevel } = {}) {

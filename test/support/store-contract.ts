@@ -1,14 +1,14 @@
-import { NO_COUNTS } from '#lib/domain/send-status.ts';
+import { NO_COUNTS } from '#lib/domain/sends/send-status.ts';
 import { describe, expect, it } from 'vitest';
-import type { ServiceEvent } from '#lib/domain/events.ts';
-import { type DeliveryReport, deliveryChange } from '#lib/domain/delivery.ts';
+import type { ServiceEvent } from '#lib/domain/webhooks/events.ts';
+import { type DeliveryReport, deliveryChange } from '#lib/domain/shared/message-status.ts';
 import {
   AssignmentConflict,
   ChangeTooLarge,
   type TemplateAssignments,
   type TemplateListing,
   type TemplateRecords,
-} from '#lib/domain/ports/templates.ts';
+} from '#lib/domain/templates/ports.ts';
 import {
   type ClaimLease,
   type DeliveryUpdate,
@@ -20,13 +20,13 @@ import {
   type HeldJobs,
   type RecipientLists,
   type SendRecords,
-} from '#lib/domain/ports/sending.ts';
-import type { DeliveryLog } from '#lib/domain/ports/delivery.ts';
-import type { Pacer } from '#lib/domain/ports/pacing.ts';
-import type { SyncLeaseStore } from '#lib/domain/ports/sync.ts';
-import { DeliveryChanged, type WebhookDelivery } from '#lib/domain/webhook.ts';
-import { newRecordId, type TemplateRecord } from '#lib/domain/template-record.ts';
-import type { ListingCriteria } from '#lib/domain/template-listing.ts';
+} from '#lib/domain/sends/ports.ts';
+import type { DeliveryLog } from '#lib/domain/webhooks/ports.ts';
+import type { Pacer } from '#lib/domain/sends/dispatch/ports.ts';
+import type { SyncLeaseStore } from '#lib/domain/templates/ports.ts';
+import { DeliveryChanged, type WebhookDelivery } from '#lib/domain/webhooks/webhook.ts';
+import { newRecordId, type TemplateRecord } from '#lib/domain/templates/template-record.ts';
+import type { ListingCriteria } from '#lib/domain/templates/template-listing.ts';
 
 /**
  * The conditional semantics every template record store and lease store keeps, run against the in-memory

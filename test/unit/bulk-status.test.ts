@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { planBulkStatus, refusal, summarize, type BulkItemResult } from '#lib/domain/bulk-status.ts';
-import type { TemplateRecord } from '#lib/domain/template-record.ts';
+import { planBulkStatus, refusal, summarize, type BulkItemResult } from '#lib/domain/templates/bulk-status.ts';
+import type { TemplateRecord } from '#lib/domain/templates/template-record.ts';
 
 const record = (over: Partial<TemplateRecord>): TemplateRecord => ({
   id: 'r',

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { callerFromClaims } from '#lib/auth/caller.ts';
-import { actingClient, templateListingClient } from '#lib/domain/tenancy.ts';
+import { actingClient, templateListingClient } from '#lib/domain/shared/tenancy.ts';
 
 describe('claims to caller', () => {
   it('reads real arrays from a verified token', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { channelMatches, selectChannelFields } from '#lib/domain/channels.ts';
-import { resolvePage } from '#lib/domain/paging.ts';
+import { channelMatches, selectChannelFields } from '#lib/domain/shared/channels.ts';
+import { resolvePage } from '#lib/domain/shared/paging.ts';
 
 const channel = { wa_id: '5215550001', client_id: 7, client_name: 'Acme', waba_id: '100', waba_name: 'Main', business_name: 'Acme Inc' };
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { consolePage } from '#lib/console/page.ts';
-import { consoleSignIn } from '#lib/console/sign-in.ts';
+import { consolePage } from '../../console/serve/page.ts';
+import { consoleSignIn } from '../../console/serve/sign-in.ts';
 import { settingsFor, type SettingSources } from '#lib/manifest/needs.ts';
 
 const hashOf = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;

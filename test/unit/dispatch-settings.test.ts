@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { settingDefault } from '#lib/config.ts';
-import { TUNED_SETTINGS } from '#lib/domain/sending/settings.ts';
-import { SETTLE_MARGIN_MS } from '#lib/domain/sending/tuning.ts';
+import { TUNED_SETTINGS } from '#lib/domain/sends/dispatch/settings.ts';
+import { SETTLE_MARGIN_MS } from '#lib/domain/sends/dispatch/tuning.ts';
 import { CONFIGURED_FROM, DEFAULT_DISPATCH, dispatchSettings } from '#lib/wiring/dispatch-settings.ts';
 
 /** The dispatcher's settings (issue 44): each default written once, in the dispatcher's table or in lib/config.ts. */

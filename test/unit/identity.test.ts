@@ -56,7 +56,7 @@ describe('the user pool’s pre-token-generation trigger', () => {
   it('puts the client id, permissions and campaigns of the user’s attributes into both tokens', async () => {
     // Prepare
     const restore = withSettings(COGNITO_SETTINGS);
-    const { handler: preTokenGeneration } = await import('../../functions/identity/pre-token-generation.ts');
+    const { handler: preTokenGeneration } = await import('../../functions/sign-in/pre-token-generation.ts');
     const event = {
       version: '2',
       triggerSource: 'TokenGeneration_Authentication',

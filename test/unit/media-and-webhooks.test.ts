@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it, vi } from 'vitest';
-import { BLOCKED_MEDIA_URL, resolveMediaHandle, type MediaPorts } from '#lib/domain/media.ts';
-import { deliverEvent, isLocalReceiver, retryDelaySeconds } from '#lib/domain/webhook-delivery.ts';
-import type { WebhookConfig } from '#lib/domain/webhook.ts';
+import { BLOCKED_MEDIA_URL, resolveMediaHandle, type MediaPorts } from '#lib/domain/templates/media.ts';
+import { deliverEvent, isLocalReceiver, retryDelaySeconds } from '#lib/domain/webhooks/webhook-delivery.ts';
+import type { WebhookConfig } from '#lib/domain/webhooks/webhook.ts';
 import { type HttpsPost, standardWebhookSender } from '#lib/adapters/https/webhook-transport.ts';
-import { MemoryDeliveryLog } from '../support/memory/delivery-log.ts';
-import { MemoryWebhookConfigStore } from '../support/memory/webhook-config-store.ts';
-import type { ServiceEvent } from '#lib/domain/events.ts';
+import { MemoryDeliveryLog } from '../support/memory/webhooks/webhook-delivery-log.ts';
+import { MemoryWebhookConfigStore } from '../support/memory/webhooks/webhook-config-store.ts';
+import type { ServiceEvent } from '#lib/domain/webhooks/events.ts';
 
 const ports = (overrides: Partial<MediaPorts> = {}): MediaPorts => ({
   resolve: async () => ['93.184.216.34'],

@@ -1,15 +1,15 @@
-import { MemoryIdentityMap } from '../support/memory/identity-map.ts';
+import { MemoryIdentityMap } from '../support/memory/people/people-map.ts';
 import { identityMapContract } from '../support/identity-contract.ts';
-import { MemoryPriceListStore } from '../support/memory/price-list-store.ts';
-import { MemoryReconciliationStore } from '../support/memory/reconciliation-store.ts';
-import { MemoryWebhookConfigStore } from '../support/memory/webhook-config-store.ts';
-import { MemoryThroughputStore } from '../support/memory/throughput-store.ts';
+import { MemoryPriceListStore } from '../support/memory/money/price-list-store.ts';
+import { MemoryReconciliationStore } from '../support/memory/money/reconciliation-store.ts';
+import { MemoryWebhookConfigStore } from '../support/memory/webhooks/webhook-config-store.ts';
+import { MemoryThroughputStore } from '../support/memory/sends/throughput-store.ts';
 import { marketingOnboardingsContract, throughputStoreContract, webhookConfigStoreContract } from '../support/config-store-contracts.ts';
-import { MemoryMarketingOnboardings } from '../support/memory/marketing-onboardings.ts';
-import { MemoryBudgetStore } from '../support/memory/budget-store.ts';
-import { MemorySuppressionStore } from '../support/memory/suppression-store.ts';
-import { MemoryTemplatePauses } from '../support/memory/template-pauses.ts';
-import { MemoryPausedJobs } from '../support/memory/paused-jobs.ts';
+import { MemoryMarketingOnboardings } from '../support/memory/sends/marketing-onboardings.ts';
+import { MemoryBudgetStore } from '../support/memory/money/budget-store.ts';
+import { MemorySuppressionStore } from '../support/memory/people/suppression-store.ts';
+import { MemoryTemplatePauses } from '../support/memory/templates/template-pauses.ts';
+import { MemoryPausedJobs } from '../support/memory/sends/paused-jobs.ts';
 import {
   budgetStoreContract,
   priceListContract,
@@ -18,11 +18,11 @@ import {
   pausedJobsContract,
   templatePausesContract,
 } from '../support/cost-and-consent-contracts.ts';
-import { MemoryDeliveryLog } from '../support/memory/delivery-log.ts';
-import { MemoryPacer } from '../support/memory/pacer.ts';
-import { memorySends } from '../support/memory/sends.ts';
-import { MemorySyncLeaseStore } from '../support/memory/sync-lease-store.ts';
-import { memoryTemplates } from '../support/memory/templates.ts';
+import { MemoryDeliveryLog } from '../support/memory/webhooks/webhook-delivery-log.ts';
+import { MemoryPacer } from '../support/memory/sends/pacer.ts';
+import { memorySends } from '../support/memory/sends/sends.ts';
+import { MemorySyncLeaseStore } from '../support/memory/templates/sync-lease-store.ts';
+import { memoryTemplates } from '../support/memory/templates/templates.ts';
 import {
   deliveryLogContract,
   pacerContract,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openApiDocument } from '#lib/docs/openapi.ts';
+import { openApiDocument } from '#lib/openapi/openapi.ts';
 
 describe('docs/openapi.json', () => {
   it('is the document the manifest makes (npm run openapi writes it)', () => {

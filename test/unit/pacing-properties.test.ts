@@ -141,7 +141,7 @@ describe('the dispatcher’s pace on a discrete-event clock (issue 32)', () => {
             },
           ],
           // And a send of 15 whose first two launches had a stall of 432 ms between them: that was read as its pace,
-          // its last 13 slots 479 ms apart (lib/domain/sending/slots.ts now reads a pace from three launches).
+          // its last 13 slots 479 ms apart (lib/domain/sends/dispatch/slots.ts now reads a pace from three launches).
           [
             {
               category: 'AUTHENTICATION',

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { notificationsOf } from '#lib/adapters/meta/webhook-payload.ts';
-import { InvalidRequest, NotFound } from '#lib/domain/errors.ts';
-import { applyNotifications, type MetaNotification, type NotifiedChange } from '#lib/domain/meta-notifications.ts';
-import { sendTemplate } from '#lib/domain/send.ts';
-import { getSend } from '#lib/domain/send-status.ts';
-import { addSuppression, getSuppression, removeSuppression, suppressedPeople } from '#lib/domain/suppression.ts';
+import { InvalidRequest, NotFound } from '#lib/domain/shared/errors.ts';
+import { applyNotifications, type MetaNotification, type NotifiedChange } from '#lib/domain/inbound/meta-notifications.ts';
+import { sendTemplate } from '#lib/domain/sends/accept/send.ts';
+import { getSend } from '#lib/domain/sends/send-status.ts';
+import { addSuppression, getSuppression, removeSuppression, suppressedPeople } from '#lib/domain/people/suppression.ts';
 import { callerOf, type MemoryWorld, memoryWorld } from '../support/memory/world.ts';
 
 /** People, not only phone numbers (decisions §28): Meta's webhooks read, the identity map, consent per person. */

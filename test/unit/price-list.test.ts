@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listInForce, listsOn, type PriceList, type PricedMessage, priceOf, whyNoPrice } from '#lib/domain/pricing/price-list.ts';
+import { listInForce, listsOn, type PriceList, type PricedMessage, priceOf, whyNoPrice } from '#lib/domain/money/pricing/price-list.ts';
 
 /** A client's price lists (decisions §27): which list is in force on a day, and what a message is priced at. */
 const list = (effective_from: string, extra: Partial<PriceList> = {}): PriceList => ({

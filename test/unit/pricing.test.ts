@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { deliveryChange, type MessageCharge } from '#lib/domain/delivery.ts';
-import { rateCards } from '#lib/domain/pricing/cards/index.ts';
-import { chargeOf } from '#lib/domain/pricing/charge.ts';
-import { estimateOf } from '#lib/domain/pricing/estimate.ts';
-import { type RateCard, RateCards } from '#lib/domain/pricing/rate-card.ts';
+import { deliveryChange, type MessageCharge } from '#lib/domain/shared/message-status.ts';
+import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
+import { chargeOf } from '#lib/domain/money/pricing/charge.ts';
+import { estimateOf } from '#lib/domain/money/pricing/estimate.ts';
+import { type RateCard, RateCards } from '#lib/domain/money/pricing/rate-card.ts';
 import { csvOf, wantsCsv } from '#lib/http/csv.ts';
 
 /** What messages cost (decisions §24, §26): the rate card, a delivered message's charge, a send's estimate, the CSV. */

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CARD_FILES, REGION_MAPS, rateCards, regionMapOn } from '#lib/domain/pricing/cards/index.ts';
-import { cardIdOf, OTHER_MARKET, type PricingCategory, type RegionMap, type Tier } from '#lib/domain/pricing/rate-card.ts';
-import { KNOWN_REGIONS } from '#lib/domain/pricing/region.ts';
+import { CARD_FILES, REGION_MAPS, rateCards, regionMapOn } from '#lib/domain/money/pricing/cards/index.ts';
+import { cardIdOf, OTHER_MARKET, type PricingCategory, type RegionMap, type Tier } from '#lib/domain/money/pricing/rate-card.ts';
+import { KNOWN_REGIONS } from '#lib/domain/money/pricing/region.ts';
 
 /**
  * Meta's rate cards as data (decisions §26, docs/rate-cards.md): every card covers every region the phone-number

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredRecipient } from '#lib/domain/ports/sending.ts';
-import { isResent } from '#lib/domain/resend.ts';
+import type { StoredRecipient } from '#lib/domain/sends/ports.ts';
+import { isResent } from '#lib/domain/sends/accept/resend.ts';
 
 /** Which recipients a resend takes (decisions §25), by their latest state. */
 const at = '2026-11-26T10:00:00.000Z';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MIN_WORDS_PER_VARIABLE, reviewWarnings, wordsOutsideVariables } from '#lib/domain/template-rules/review.ts';
+import { MIN_WORDS_PER_VARIABLE, reviewWarnings, wordsOutsideVariables } from '#lib/domain/templates/rules/review.ts';
 
 /** One rule at a time, each with the text that trips it and one that does not (decisions §18). */
 const body = (text: string, extra: Record<string, unknown>[] = []) => [{ type: 'BODY', text }, ...extra];

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { checkRecipients, templateNeeds } from '#lib/domain/send-rules.ts';
-import { splitJobs } from '#lib/domain/send-jobs.ts';
+import { checkRecipients, templateNeeds } from '#lib/domain/sends/accept/send-rules.ts';
+import { splitJobs } from '#lib/domain/sends/accept/send-jobs.ts';
 import { BATCH_BYTES, packBatches } from '#lib/adapters/sqs/job-queue.ts';
-import type { MetaTemplate } from '#lib/domain/template-record.ts';
+import type { MetaTemplate } from '#lib/domain/templates/template-record.ts';
 
 const template = (components: Record<string, unknown>[]): MetaTemplate => ({
   id: '1',

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { transactionsOf } from '#lib/adapters/dynamo/sends/delivery-statuses.ts';
+import { transactionsOf } from '#lib/adapters/dynamo/sends/message-statuses.ts';
 import { type ChargeTally, ledgerKey, ledgerUpdate } from '#lib/adapters/dynamo/sends/send-items.ts';
 import { MAX_ITEM_BYTES } from '#lib/adapters/dynamo/item-limits.ts';
-import type { DeliveryUpdate } from '#lib/domain/ports/sending.ts';
-import { rateCards } from '#lib/domain/pricing/cards/index.ts';
+import type { DeliveryUpdate } from '#lib/domain/sends/ports.ts';
+import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
 
 /**
  * A status batch's transactions (decisions §26, issue 41): every item one holds is counted (the messages'

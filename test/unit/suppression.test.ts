@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Forbidden, InvalidRequest, NotFound } from '#lib/domain/errors.ts';
+import { Forbidden, InvalidRequest, NotFound } from '#lib/domain/shared/errors.ts';
 import {
   addSuppression,
   applyInboundConsent,
@@ -7,11 +7,11 @@ import {
   getSuppression,
   listSuppressions,
   removeSuppression,
-} from '#lib/domain/suppression.ts';
-import { sendTemplate } from '#lib/domain/send.ts';
-import { getSend } from '#lib/domain/send-status.ts';
-import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
-import { MemorySuppressionStore } from '../support/memory/suppression-store.ts';
+} from '#lib/domain/people/suppression.ts';
+import { sendTemplate } from '#lib/domain/sends/accept/send.ts';
+import { getSend } from '#lib/domain/sends/send-status.ts';
+import type { DispatchJob } from '#lib/domain/sends/dispatch-job.ts';
+import { MemorySuppressionStore } from '../support/memory/people/suppression-store.ts';
 import { callerOf, memoryWorld } from '../support/memory/world.ts';
 
 /** Suppression lists (decisions §25) on the in-memory store: keywords, tenancy, and what each source keeps. */

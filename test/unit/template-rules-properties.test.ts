@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkTemplateDraft } from '#lib/domain/template-rules/draft.ts';
-import { normalizeComponents } from '#lib/domain/template-rules/changes.ts';
-import { templateNeeds } from '#lib/domain/send-rules.ts';
+import { checkTemplateDraft } from '#lib/domain/templates/rules/draft.ts';
+import { normalizeComponents } from '#lib/domain/templates/rules/changes.ts';
+import { templateNeeds } from '#lib/domain/sends/accept/send-rules.ts';
 
 /**
  * The rules read the upstream's own shapes loosely, so any JSON may reach them: whatever arrives, they answer

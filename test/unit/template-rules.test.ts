@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { countryOfDid } from '#lib/domain/create-template.ts';
-import { authenticationComponents } from '#lib/domain/template-rules/authentication.ts';
-import { normalizeComponents } from '#lib/domain/template-rules/changes.ts';
-import { checkTemplateDraft } from '#lib/domain/template-rules/draft.ts';
-import { placeholders } from '#lib/domain/template-rules/placeholders.ts';
+import { countryOfDid } from '#lib/domain/templates/create-template.ts';
+import { authenticationComponents } from '#lib/domain/templates/rules/authentication.ts';
+import { normalizeComponents } from '#lib/domain/templates/rules/changes.ts';
+import { checkTemplateDraft } from '#lib/domain/templates/rules/draft.ts';
+import { placeholders } from '#lib/domain/templates/rules/placeholders.ts';
 
 const paths = (draft: Parameters<typeof checkTemplateDraft>[0]) => checkTemplateDraft(draft).problems.map((p) => p.path);
 

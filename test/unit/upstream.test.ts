@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { GraphClient } from '#lib/adapters/graph/graph-client.ts';
 import { GraphUpstream, toProduct } from '#lib/adapters/graph/graph-upstream.ts';
-import { UpstreamRejected, UpstreamUnavailable } from '#lib/domain/errors.ts';
-import { silentLog } from '#lib/domain/log.ts';
+import { UpstreamRejected, UpstreamUnavailable } from '#lib/domain/shared/errors.ts';
+import { silentLog } from '#lib/domain/shared/log.ts';
 import { toErrorResponse } from '#lib/http/error-response.ts';
 
 const graphError = (status: number, error: Record<string, unknown>) =>

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkPublicHttpsUrl, isPublicAddress } from '#lib/domain/url-guard.ts';
+import { checkPublicHttpsUrl, isPublicAddress } from '#lib/domain/shared/url-guard.ts';
 
 const noDns = async () => [] as string[];
 

@@ -1,7 +1,7 @@
 /**
  * The money page's figures, shaped from the API's answers without a browser (issue 45): usage by day stacked by
  * market or category, its table's columns, the month's budget, a statement's columns. What a caller may see is the
- * API's to decide (lib/domain/pricing/visibility.ts): a field the answer lacks is never shown, so an agent of a
+ * API's to decide (lib/domain/money/pricing/visibility.ts): a field the answer lacks is never shown, so an agent of a
  * client with a price list, whose answers carry no Meta cost, sees neither the figure nor a column for it.
  */
 

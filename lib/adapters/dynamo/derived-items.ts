@@ -1,12 +1,12 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import type { ChannelRecord } from '#lib/domain/directory.ts';
-import { listingEntryOf } from '#lib/domain/template-listing.ts';
-import type { TemplateRecord } from '#lib/domain/template-record.ts';
+import type { ChannelRecord } from '#lib/domain/shared/directory.ts';
+import { listingEntryOf } from '#lib/domain/templates/template-listing.ts';
+import type { TemplateRecord } from '#lib/domain/templates/template-record.ts';
 import { putAll } from './batch-write.ts';
 import type { ServiceTable } from './client.ts';
 import { stripKeys } from './queries.ts';
-import { activeIdsOf, campaignHolders, entryItem } from './listing-items.ts';
-import { assignmentKeyItem, byAggregate } from './record-items.ts';
+import { activeIdsOf, campaignHolders, entryItem } from './templates/listing-items.ts';
+import { assignmentKeyItem, byAggregate } from './templates/record-items.ts';
 import { keys, SORT } from './table.ts';
 
 /**

@@ -2,7 +2,7 @@ import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempo
 import { IdempotencyAlreadyInProgressError, IdempotencyValidationError } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context } from 'aws-lambda';
-import { Conflict } from '#lib/domain/errors.ts';
+import { Conflict } from '#lib/domain/shared/errors.ts';
 import type { ServiceTable } from './client.ts';
 import { TTL_ATTRIBUTE } from './table.ts';
 

@@ -1,6 +1,6 @@
-import type { ErrorDetail } from '#lib/domain/errors.ts';
-import type { TemplateRecord } from '#lib/domain/template-record.ts';
-import { recordItem } from './record-items.ts';
+import type { ErrorDetail } from '#lib/domain/shared/errors.ts';
+import type { TemplateRecord } from '#lib/domain/templates/template-record.ts';
+import { recordItem } from './templates/record-items.ts';
 
 /**
  * What DynamoDB refuses to store, checked before a use case calls the upstream: an item over 400 KB, or

@@ -1,7 +1,7 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import { loadConfig } from '#lib/config.ts';
-import type { ServiceEvent } from '#lib/domain/events.ts';
-import type { EventPublisher } from '#lib/domain/ports/delivery.ts';
+import type { ServiceEvent } from '#lib/domain/webhooks/events.ts';
+import type { EventPublisher } from '#lib/domain/webhooks/ports.ts';
 import { EVENT_SOURCE } from '#lib/manifest/events.ts';
 
 let client: EventBridgeClient | undefined;

@@ -1,5 +1,5 @@
-import { UpstreamRejected, UpstreamUnavailable } from '#lib/domain/errors.ts';
-import type { Log } from '#lib/domain/log.ts';
+import { UpstreamRejected, UpstreamUnavailable } from '#lib/domain/shared/errors.ts';
+import type { Log } from '#lib/domain/shared/log.ts';
 
 /**
  * The Graph API's wire: a timeout on every call, retries with exponential backoff and full jitter on 5xx,

@@ -1,5 +1,5 @@
 import type { GraphUpstream } from './graph-upstream.ts';
-import type { MessageAnswer, MessageRoute, MessageUpstream } from '#lib/domain/ports/upstream.ts';
+import type { MessageAnswer, MessageRoute, MessageUpstream } from '#lib/domain/sends/dispatch/ports.ts';
 import type { GraphClient, GraphErrorBody } from './graph-client.ts';
 
 /**

@@ -1,8 +1,9 @@
 import * as v from 'valibot';
-import { UpstreamUnavailable } from '#lib/domain/errors.ts';
-import type { MetaCostEntry } from '#lib/domain/ports/costs.ts';
-import type { BillingCurrencies, MarketingUpstream, PricingUpstream } from '#lib/domain/ports/upstream.ts';
-import type { SendingLimits, ThroughputLevel } from '#lib/domain/ports/pacing.ts';
+import { UpstreamUnavailable } from '#lib/domain/shared/errors.ts';
+import type { MetaCostEntry } from '#lib/domain/money/ports.ts';
+import type { BillingCurrencies, PricingUpstream } from '#lib/domain/money/ports.ts';
+import type { MarketingUpstream } from '#lib/domain/sends/ports.ts';
+import type { SendingLimits, ThroughputLevel } from '#lib/domain/shared/ports.ts';
 import { UpstreamNotConfigured } from './token.ts';
 import type {
   Catalog,
@@ -15,7 +16,7 @@ import type {
   TemplateEdit,
   TemplateUpstream,
   UpstreamTemplate,
-} from '#lib/domain/ports/upstream.ts';
+} from '#lib/domain/templates/ports.ts';
 import type { GraphClient } from './graph-client.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import { graphTokenSettings } from '#lib/config.ts';
-import { UpstreamUnavailable } from '#lib/domain/errors.ts';
+import { UpstreamUnavailable } from '#lib/domain/shared/errors.ts';
 import { logger } from '#lib/log/logger.ts';
 
 /** What the stack puts in the token secret until the deployer sets the real token (README, "Deploy"). */

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns';
 import type { ClientRequest } from 'node:http';
 import type { LookupFunction } from 'node:net';
-import { isPublicAddress } from '#lib/domain/url-guard.ts';
+import { isPublicAddress } from '#lib/domain/shared/url-guard.ts';
 
 export class BlockedAddressError extends Error {
   constructor() {

@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import type { Resolver } from '#lib/domain/url-guard.ts';
+import type { Resolver } from '#lib/domain/shared/url-guard.ts';
 
 /** Every address a host name resolves to, for the public-address check of caller-given URLs. */
 export const resolveHost: Resolver = async (hostname) =>

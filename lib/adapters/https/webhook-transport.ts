@@ -1,7 +1,7 @@
 import { type ClientRequest, request as httpRequest } from 'node:http';
 import { type RequestOptions, request } from 'node:https';
 import { Webhook } from 'standardwebhooks';
-import type { WebhookSender } from '#lib/domain/webhook-delivery.ts';
+import type { WebhookSender } from '#lib/domain/webhooks/webhook-delivery.ts';
 import { guardConnectedAddress, guardedLookup } from './guarded-https.ts';
 
 export type HttpsPost = (url: URL, headers: Record<string, string>, body: string) => Promise<number>;

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import type { PeopleNotification } from '#lib/domain/people-notifications.ts';
-import { BSUID } from '#lib/domain/person.ts';
+import type { PeopleNotification } from '#lib/domain/people/people-notifications.ts';
+import { BSUID } from '#lib/domain/people/person.ts';
 
 /**
  * What Meta's webhooks say of people (upstream-facts §9.A3–A5, decisions §28): BSUIDs (`user_id`,

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { InvalidRequest } from '#lib/domain/errors.ts';
-import type { MetaNotification, NotifiedChange } from '#lib/domain/meta-notifications.ts';
+import { InvalidRequest } from '#lib/domain/shared/errors.ts';
+import type { MetaNotification, NotifiedChange } from '#lib/domain/inbound/meta-notifications.ts';
 import { issuesToDetails } from '#lib/schemas/issues.ts';
 import { contactsOf, moveOfSystem, movesOfUpdate, preferencesOf, seenOf, userId, usernameOf } from './people-payload.ts';
 

@@ -1,5 +1,5 @@
 import { ConflictException, CreateScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
-import type { SendScheduler } from '#lib/domain/ports/sending.ts';
+import type { SendScheduler } from '#lib/domain/sends/ports.ts';
 
 export interface ScheduleTarget {
   /** The schedule group the service's schedules go in. */

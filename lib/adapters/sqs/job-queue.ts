@@ -1,5 +1,5 @@
 import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
-import type { JobQueue } from '#lib/domain/ports/sending.ts';
+import type { JobQueue } from '#lib/domain/shared/ports.ts';
 
 /**
  * A queue as the job queue adapter gets it, through its constructor: the SQS client and the queue's URL. The

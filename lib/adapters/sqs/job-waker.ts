@@ -1,5 +1,5 @@
 import { ChangeMessageVisibilityBatchCommand } from '@aws-sdk/client-sqs';
-import type { JobWaker } from '#lib/domain/ports/consent.ts';
+import type { JobWaker } from '#lib/domain/sends/dispatch/ports.ts';
 import type { ServiceQueue } from './job-queue.ts';
 
 /** SQS's limit of entries in one ChangeMessageVisibilityBatch. */

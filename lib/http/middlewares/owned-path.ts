@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { checkNamedAreOwn, type OwnershipLookup } from '#lib/domain/tenancy.ts';
+import { checkNamedAreOwn, type OwnershipLookup } from '#lib/domain/shared/tenancy.ts';
 import type { RouteRequest } from '#lib/manifest/route.ts';
 import type { HttpMiddleware } from '../context.ts';
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { RouteRequest } from '#lib/manifest/route.ts';
-import type { ErrorDetail } from '#lib/domain/errors.ts';
+import type { ErrorDetail } from '#lib/domain/shared/errors.ts';
 import { issuesToDetails } from '#lib/schemas/issues.ts';
 import { badRequest } from '../api-error.ts';
 import type { HttpMiddleware, HttpRequest } from '../context.ts';

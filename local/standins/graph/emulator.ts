@@ -3,12 +3,12 @@ import type { DirectoryFile } from '#lib/adapters/directory-file.ts';
 import { Faults, type Fault } from './faults.ts';
 import { type EmulatedTemplate, GraphError, GraphModel, type SentMessage, storedTemplate } from './model.ts';
 import type { MetaNotifier } from './notifier.ts';
-import { MESSAGES_PER_SECOND } from '#lib/domain/sending/throughput.ts';
+import { MESSAGES_PER_SECOND } from '#lib/domain/sends/dispatch/throughput.ts';
 import { ThroughputLimit } from './throughput-limit.ts';
 import { LAUNCH_HEADER } from './launch-stamp.ts';
 import { EmulatedPricing } from './pricing.ts';
 import { CAPPED_ERROR, MarketingCaps, peopleControl as recipientsControl } from './recipients.ts';
-import type { MessagePricing } from '#lib/domain/delivery.ts';
+import type { MessagePricing } from '#lib/domain/shared/message-status.ts';
 import { EmulatedPeople } from './people.ts';
 import { peopleControl } from './people-control.ts';
 

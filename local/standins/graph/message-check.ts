@@ -4,7 +4,7 @@ import { GraphError } from './graph-error.ts';
  * Graph's checks of a template message against the stored template (upstream-facts §1.9 and §7): a header
  * parameter of the header's kind, as many body values as the body has placeholders, one value per variable
  * button at that button's index and of its sub_type, carousel cards like the template's. Written apart from
- * the service's own rules (lib/domain/send.ts, lib/domain/cloud-message.ts), so the dispatcher's messages are
+ * the service's own rules (lib/domain/sends/accept/send.ts, lib/domain/sends/cloud-message.ts), so the dispatcher's messages are
  * checked by something other than the code that made them.
  */
 // biome-ignore lint/suspicious/noExplicitAny: message and template are JSON as Graph receives them.

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DirectoryFile, Product } from '#lib/adapters/directory-file.ts';
-import type { MetaTemplate } from '#lib/domain/template-record.ts';
+import type { MetaTemplate } from '#lib/domain/templates/template-record.ts';
 import { GraphError } from './graph-error.ts';
 import { checkMessage, storedAuthenticationComponents } from './message-check.ts';
 import { checkBsuidTarget, contactsOf } from './recipients.ts';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { BSUID } from '#lib/domain/person.ts';
+import { BSUID } from '#lib/domain/people/person.ts';
 import type { GraphModel } from './model.ts';
 import type { MetaNotifier } from './notifier.ts';
 import type { EmulatedPeople, EmulatedUser } from './people.ts';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { regionOf, UNKNOWN_REGION } from '#lib/domain/pricing/region.ts';
+import { regionOf, UNKNOWN_REGION } from '#lib/domain/money/pricing/region.ts';
 
 /**
  * WhatsApp users as Meta shows them to a business in 2026 (upstream-facts §9.A): each has a BSUID, some a

@@ -1,7 +1,7 @@
-import type { MessagePricing } from '#lib/domain/delivery.ts';
-import { rateCards } from '#lib/domain/pricing/cards/index.ts';
-import { BASE_CURRENCY, dayOf, pricingCategoryOf } from '#lib/domain/pricing/rate-card.ts';
-import { regionOf } from '#lib/domain/pricing/region.ts';
+import type { MessagePricing } from '#lib/domain/shared/message-status.ts';
+import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
+import { BASE_CURRENCY, dayOf, pricingCategoryOf } from '#lib/domain/money/pricing/rate-card.ts';
+import { regionOf } from '#lib/domain/money/pricing/region.ts';
 import type { GraphModel, SentMessage } from './model.ts';
 import { personOf } from './recipients.ts';
 

@@ -1,5 +1,5 @@
-import { BSUID } from '#lib/domain/person.ts';
-import { BSUID_REFUSED_TITLE, refusesBsuid } from '#lib/domain/send-people.ts';
+import { BSUID } from '#lib/domain/people/person.ts';
+import { BSUID_REFUSED_TITLE, refusesBsuid } from '#lib/domain/people/bsuid-refusals.ts';
 import { GraphError } from './graph-error.ts';
 
 /** What of a template and a sent message these rules read (the model's own types, without importing them). */

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import { Conflict, InvalidRequest, UpstreamUnavailable } from '#lib/domain/errors.ts';
+import { Conflict, InvalidRequest, UpstreamUnavailable } from '#lib/domain/shared/errors.ts';
 import { ApiError } from '#lib/http/api-error.ts';
 import type { HttpMiddleware, HttpRequest, ServiceContext } from '#lib/http/context.ts';
 import { errorResponse, toErrorResponse } from '#lib/http/error-response.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { silentLog } from '#lib/domain/log.ts';
-import { abandonSync } from '#lib/domain/sync.ts';
-import { MemorySyncLeaseStore } from '../../support/memory/sync-lease-store.ts';
+import { silentLog } from '#lib/domain/shared/log.ts';
+import { abandonSync } from '#lib/domain/templates/sync.ts';
+import { MemorySyncLeaseStore } from '../../support/memory/templates/sync-lease-store.ts';
 
 describe('a sync job given up on (its dead-letter queue, issue 23)', () => {
   it('gives the lease back and records the run failed as abandoned', async () => {

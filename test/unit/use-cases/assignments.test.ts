@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { addAssignments, groupedAssignments, removeAssignments, replaceAssignments } from '#lib/domain/assignments.ts';
-import { InvalidRequest, NotFound } from '#lib/domain/errors.ts';
-import { isPlaceholder } from '#lib/domain/template-record.ts';
+import { addAssignments, groupedAssignments, removeAssignments, replaceAssignments } from '#lib/domain/templates/assignments.ts';
+import { InvalidRequest, NotFound } from '#lib/domain/shared/errors.ts';
+import { isPlaceholder } from '#lib/domain/templates/template-record.ts';
 import { bspCaller, callerOf, DEMO_FIXTURE, memoryWorld } from '../../support/memory/world.ts';
 
 const ASSIGNED = '65a1b2c3d4e5f60718293a4b'; // client 7, template 9001, pair (41, 31), active

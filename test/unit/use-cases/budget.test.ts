@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { getBudget, setBudget } from '#lib/domain/budget.ts';
-import { deliveryChange } from '#lib/domain/delivery.ts';
-import { Conflict, Forbidden, UpstreamUnavailable } from '#lib/domain/errors.ts';
-import { sendTemplate } from '#lib/domain/send.ts';
+import { getBudget, setBudget } from '#lib/domain/money/budget.ts';
+import { deliveryChange } from '#lib/domain/shared/message-status.ts';
+import { Conflict, Forbidden, UpstreamUnavailable } from '#lib/domain/shared/errors.ts';
+import { sendTemplate } from '#lib/domain/sends/accept/send.ts';
 import { callerOf, memoryWorld } from '../../support/memory/world.ts';
 
 /** Budgets (decisions §24) on in-memory adapters: who sets them, what a send reserves, refuses and gives back. */

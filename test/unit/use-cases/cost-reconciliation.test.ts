@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { silentLog } from '#lib/domain/log.ts';
-import { rateCards } from '#lib/domain/pricing/cards/index.ts';
-import { reconcileCosts } from '#lib/domain/reconcile-costs.ts';
-import { Forbidden, InvalidRequest } from '#lib/domain/errors.ts';
-import { usage } from '#lib/domain/usage.ts';
-import { usageGaps } from '#lib/domain/usage-gaps.ts';
-import { MemoryCostLedger } from '../../support/memory/cost-ledger.ts';
-import { MemoryReconciliationStore } from '../../support/memory/reconciliation-store.ts';
+import { silentLog } from '#lib/domain/shared/log.ts';
+import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
+import { reconcileCosts } from '#lib/domain/money/reconcile-costs.ts';
+import { Forbidden, InvalidRequest } from '#lib/domain/shared/errors.ts';
+import { usage } from '#lib/domain/money/usage.ts';
+import { usageGaps } from '#lib/domain/money/usage-gaps.ts';
+import { MemoryCostLedger } from '../../support/memory/money/cost-ledger.ts';
+import { MemoryReconciliationStore } from '../../support/memory/money/reconciliation-store.ts';
 import { callerOf, memoryWorld } from '../../support/memory/world.ts';
 
 /**

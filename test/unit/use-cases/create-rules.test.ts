@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { createTemplate } from '#lib/domain/create-template.ts';
-import { InvalidRequest } from '#lib/domain/errors.ts';
+import { createTemplate } from '#lib/domain/templates/create-template.ts';
+import { InvalidRequest } from '#lib/domain/shared/errors.ts';
 import { CreateTemplateBody } from '#lib/schemas/create-template.ts';
 import { issuesToDetails } from '#lib/schemas/issues.ts';
 import { callerOf, memoryWorld } from '../../support/memory/world.ts';

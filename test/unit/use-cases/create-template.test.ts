@@ -1,8 +1,8 @@
-import type { TemplateRecord } from '#lib/domain/template-record.ts';
+import type { TemplateRecord } from '#lib/domain/templates/template-record.ts';
 import { describe, expect, it } from 'vitest';
-import { createTemplate, DUPLICATE_TEMPLATE } from '#lib/domain/create-template.ts';
-import { Conflict, InvalidRequest, UpstreamUnavailable } from '#lib/domain/errors.ts';
-import { relayOutbox } from '#lib/domain/outbox.ts';
+import { createTemplate, DUPLICATE_TEMPLATE } from '#lib/domain/templates/create-template.ts';
+import { Conflict, InvalidRequest, UpstreamUnavailable } from '#lib/domain/shared/errors.ts';
+import { relayOutbox } from '#lib/domain/webhooks/outbox.ts';
 import { callerOf, type MemoryWorld, memoryWorld } from '../../support/memory/world.ts';
 
 const DID = '5215550001';

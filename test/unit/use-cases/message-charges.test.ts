@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { messageReference } from '#lib/domain/delivery.ts';
-import { applyNotifications, type MetaNotification } from '#lib/domain/meta-notifications.ts';
-import { rateCards } from '#lib/domain/pricing/cards/index.ts';
+import { messageReference } from '#lib/domain/shared/message-status.ts';
+import { applyNotifications, type MetaNotification } from '#lib/domain/inbound/meta-notifications.ts';
+import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
 import { memoryWorld } from '../../support/memory/world.ts';
-import { MemoryVolumeTiers } from '../../support/memory/volume-tiers.ts';
+import { MemoryVolumeTiers } from '../../support/memory/money/volume-tiers.ts';
 
 /**
  * What the status path charges (decisions §26, issue 41), as the use case applies Meta's notifications on

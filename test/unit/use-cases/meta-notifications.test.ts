@@ -2,8 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { changesOfNotification, notificationsOf } from '#lib/adapters/meta/webhook-payload.ts';
 import { isSignedByMeta, metaSignature, subscriptionChallenge } from '#lib/adapters/meta/webhook-signature.ts';
-import { type DeliveryReport, type DeliveryState, deliveryChange, messageReference, parseMessageReference } from '#lib/domain/delivery.ts';
-import { applyNotification, type MetaNotification } from '#lib/domain/meta-notifications.ts';
+import {
+  type DeliveryReport,
+  type DeliveryState,
+  deliveryChange,
+  messageReference,
+  parseMessageReference,
+} from '#lib/domain/shared/message-status.ts';
+import { applyNotification, type MetaNotification } from '#lib/domain/inbound/meta-notifications.ts';
 import { memoryWorld } from '../../support/memory/world.ts';
 
 const WABA = '100200300';

@@ -1,11 +1,11 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { directoryEntities } from '#lib/adapters/directory-file.ts';
-import { Conflict, Forbidden, InvalidRequest, NotFound } from '#lib/domain/errors.ts';
-import { getPriceLists, PRICE_LIST_IN_FORCE, type PriceListInput, putPriceList } from '#lib/domain/price-lists.ts';
+import { Conflict, Forbidden, InvalidRequest, NotFound } from '#lib/domain/shared/errors.ts';
+import { getPriceLists, PRICE_LIST_IN_FORCE, type PriceListInput, putPriceList } from '#lib/domain/money/price-lists.ts';
 import { PRICE_LIST_MARKETS, PriceListBody, PriceListsResponse } from '#lib/schemas/price-list.ts';
-import { MemoryDirectoryStore } from '../../support/memory/directory-store.ts';
-import { MemoryPriceListStore } from '../../support/memory/price-list-store.ts';
+import { MemoryDirectoryStore } from '../../support/memory/shared/directory-store.ts';
+import { MemoryPriceListStore } from '../../support/memory/money/price-list-store.ts';
 import { callerOf, DEMO_FIXTURE } from '../../support/memory/world.ts';
 
 /** Price lists per client (decisions §27) on in-memory stores: who sets and reads them, what a put may change. */

@@ -1,8 +1,8 @@
-import type { TemplateRecord } from '#lib/domain/template-record.ts';
+import type { TemplateRecord } from '#lib/domain/templates/template-record.ts';
 import { describe, expect, it } from 'vitest';
-import { createTemplate } from '#lib/domain/create-template.ts';
-import { editTemplate } from '#lib/domain/edit-template.ts';
-import { InvalidRequest, UpstreamUnavailable } from '#lib/domain/errors.ts';
+import { createTemplate } from '#lib/domain/templates/create-template.ts';
+import { editTemplate } from '#lib/domain/templates/edit-template.ts';
+import { InvalidRequest, UpstreamUnavailable } from '#lib/domain/shared/errors.ts';
 import { callerOf, memoryWorld } from '../../support/memory/world.ts';
 
 const DID = '5215550001';
@@ -82,7 +82,7 @@ describe('a create racing a sync (use case, in memory)', () => {
     // Prepare: the create's answer is late; meanwhile a sync of the client finds the new template
     const world = memoryWorld();
     world.emulator.faults.add({ path: `/${WABA}/message_templates`, method: 'POST', afterAccept: true, delayMs: 1_000, times: 1 });
-    const { runSync, startSync } = await import('#lib/domain/sync.ts');
+    const { runSync, startSync } = await import('#lib/domain/templates/sync.ts');
     // Act
     const creating = createTemplate(world, acme, {
       did: DID,

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { cancelSend } from '#lib/domain/cancel-send.ts';
-import { dispatchJob } from '#lib/domain/sending/dispatcher.ts';
+import { cancelSend } from '#lib/domain/sends/operations/cancel-send.ts';
+import { dispatchJob } from '#lib/domain/sends/dispatch/dispatcher.ts';
 import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
-import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
-import { InvalidRequest, UpstreamUnavailable } from '#lib/domain/errors.ts';
-import { silentLog } from '#lib/domain/log.ts';
-import { releaseScheduledSend } from '#lib/domain/release-send.ts';
-import { sendTemplate } from '#lib/domain/send.ts';
-import { getSend } from '#lib/domain/send-status.ts';
-import { MemoryPacer } from '../../support/memory/pacer.ts';
-import { MemoryThroughputStore } from '../../support/memory/throughput-store.ts';
+import type { DispatchJob } from '#lib/domain/sends/dispatch-job.ts';
+import { InvalidRequest, UpstreamUnavailable } from '#lib/domain/shared/errors.ts';
+import { silentLog } from '#lib/domain/shared/log.ts';
+import { releaseScheduledSend } from '#lib/domain/sends/operations/release-send.ts';
+import { sendTemplate } from '#lib/domain/sends/accept/send.ts';
+import { getSend } from '#lib/domain/sends/send-status.ts';
+import { MemoryPacer } from '../../support/memory/sends/pacer.ts';
+import { MemoryThroughputStore } from '../../support/memory/sends/throughput-store.ts';
 import { callerOf, memoryWorld } from '../../support/memory/world.ts';
 
 /** Scheduled sends (decisions §22) on in-memory adapters: held, scheduled, released, cancelled, expiring from their time. */

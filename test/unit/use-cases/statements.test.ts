@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { Forbidden, InvalidRequest, NotFound } from '#lib/domain/errors.ts';
-import type { LedgerEntry } from '#lib/domain/ports/costs.ts';
-import { canonicalLines, chargeLines } from '#lib/domain/statements/lines.ts';
-import { statusOf } from '#lib/domain/statements/months.ts';
-import { statement } from '#lib/domain/statements/statement.ts';
+import { Forbidden, InvalidRequest, NotFound } from '#lib/domain/shared/errors.ts';
+import type { LedgerEntry } from '#lib/domain/money/ports.ts';
+import { canonicalLines, chargeLines } from '#lib/domain/money/statements/lines.ts';
+import { statusOf } from '#lib/domain/money/statements/months.ts';
+import { statement } from '#lib/domain/money/statements/statement.ts';
 import { statementPdf } from '#lib/http/statement-pdf.ts';
 import { statementCsv } from '#lib/http/statement-render.ts';
-import { MemoryCostLedger } from '../../support/memory/cost-ledger.ts';
-import { MemoryStatementStore } from '../../support/memory/statement-store.ts';
+import { MemoryCostLedger } from '../../support/memory/money/cost-ledger.ts';
+import { MemoryStatementStore } from '../../support/memory/money/statement-store.ts';
 import { bspCaller, callerOf, memoryWorld } from '../../support/memory/world.ts';
 import { pdfText } from '../../support/pdf-text.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Conflict, UpstreamUnavailable } from '#lib/domain/errors.ts';
-import { runSync, startSync, syncStatus } from '#lib/domain/sync.ts';
-import { isPlaceholder } from '#lib/domain/template-record.ts';
+import { Conflict, UpstreamUnavailable } from '#lib/domain/shared/errors.ts';
+import { runSync, startSync, syncStatus } from '#lib/domain/templates/sync.ts';
+import { isPlaceholder } from '#lib/domain/templates/template-record.ts';
 import { bspCaller, callerOf, type MemoryWorld, memoryWorld } from '../../support/memory/world.ts';
 
 const acme = callerOf(7);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { changeTemplateStatus } from '#lib/domain/bulk-status.ts';
-import { listProducts } from '#lib/domain/catalogs.ts';
-import { editTemplate, NO_CHANGE_MESSAGE } from '#lib/domain/edit-template.ts';
-import { applyNotification } from '#lib/domain/meta-notifications.ts';
-import { InvalidRequest, NotFound, Unprocessable, UpstreamUnavailable } from '#lib/domain/errors.ts';
-import { dryRunSend, sendTemplate } from '#lib/domain/send.ts';
-import { listTemplates } from '#lib/domain/templates.ts';
+import { changeTemplateStatus } from '#lib/domain/templates/bulk-status.ts';
+import { listProducts } from '#lib/domain/templates/catalogs.ts';
+import { editTemplate, NO_CHANGE_MESSAGE } from '#lib/domain/templates/edit-template.ts';
+import { applyNotification } from '#lib/domain/inbound/meta-notifications.ts';
+import { InvalidRequest, NotFound, Unprocessable, UpstreamUnavailable } from '#lib/domain/shared/errors.ts';
+import { dryRunSend, sendTemplate } from '#lib/domain/sends/accept/send.ts';
+import { listTemplates } from '#lib/domain/templates/list-templates.ts';
 import { callerOf, memoryWorld } from '../../support/memory/world.ts';
 
 const acme = callerOf(7);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequest } from '#lib/domain/errors.ts';
-import type { LedgerEntry } from '#lib/domain/ports/costs.ts';
-import type { SendRecord } from '#lib/domain/ports/sending.ts';
-import { usage } from '#lib/domain/usage.ts';
-import { parseGroups } from '#lib/domain/usage-groups.ts';
+import { InvalidRequest } from '#lib/domain/shared/errors.ts';
+import type { LedgerEntry } from '#lib/domain/money/ports.ts';
+import type { SendRecord } from '#lib/domain/sends/ports.ts';
+import { usage } from '#lib/domain/money/usage.ts';
+import { parseGroups } from '#lib/domain/money/usage-groups.ts';
 import { csvOf } from '#lib/http/csv.ts';
 import { USAGE_CSV } from '#lib/schemas/usage.ts';
-import { MemoryCostLedger } from '../../support/memory/cost-ledger.ts';
+import { MemoryCostLedger } from '../../support/memory/money/cost-ledger.ts';
 import { bspCaller, callerOf, memoryWorld } from '../../support/memory/world.ts';
 
 /** Usage exports (decisions §27) on the in-memory stores: client 7 bills WABA 100200300 of the demo fixture. */

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { BudgetRelease } from '#lib/domain/ports/costs.ts';
-import { releaseUpdate } from '../budget-store.ts';
+import type { BudgetRelease } from '#lib/domain/money/ports.ts';
+import { releaseUpdate } from '../money/budget-store.ts';
 import type {
   BlockClaim,
   BlockLedger,
@@ -10,8 +10,8 @@ import type {
   RecipientBlock,
   RecipientOutcome,
   RecordedOutcomes,
-} from '#lib/domain/ports/sending.ts';
-import { LOST_OUTCOME } from '#lib/domain/ports/sending.ts';
+} from '#lib/domain/sends/ports.ts';
+import { LOST_OUTCOME } from '#lib/domain/sends/ports.ts';
 import type { ServiceTable } from '../client.ts';
 import { keys, TTL_ATTRIBUTE } from '../table.ts';
 import { cancellationCodes, isConditionalCheckFailure } from '../transactions.ts';

@@ -1,5 +1,5 @@
-import type { DispatchJob } from '#lib/domain/dispatch-job.ts';
-import type { HeldJobs } from '#lib/domain/ports/sending.ts';
+import type { DispatchJob } from '#lib/domain/sends/dispatch-job.ts';
+import type { HeldJobs } from '#lib/domain/sends/ports.ts';
 import { putAll } from '../batch-write.ts';
 import type { ServiceTable } from '../client.ts';
 import { queryAll } from '../queries.ts';

@@ -1,6 +1,6 @@
-import type { RecipientParams } from '#lib/domain/dispatch-job.ts';
-import type { AcceptedBlock, PositionOutcome, RecipientBlockRef, RecipientLists, StoredRecipient } from '#lib/domain/ports/sending.ts';
-import { LOST_OUTCOME } from '#lib/domain/ports/sending.ts';
+import type { RecipientParams } from '#lib/domain/sends/dispatch-job.ts';
+import type { AcceptedBlock, PositionOutcome, RecipientBlockRef, RecipientLists, StoredRecipient } from '#lib/domain/sends/ports.ts';
+import { LOST_OUTCOME } from '#lib/domain/sends/ports.ts';
 import { putAll } from '../batch-write.ts';
 import type { ServiceTable } from '../client.ts';
 import { batchGet } from '../queries.ts';

@@ -1,6 +1,6 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type DeliveryState, failureCount, type MessageCharge, type MessagePricing } from '#lib/domain/delivery.ts';
-import type { LedgerOwner, PositionOutcome, RecordedOutcomes, SendCounts } from '#lib/domain/ports/sending.ts';
+import { type DeliveryState, failureCount, type MessageCharge, type MessagePricing } from '#lib/domain/shared/message-status.ts';
+import type { LedgerOwner, PositionOutcome, RecordedOutcomes, SendCounts } from '#lib/domain/sends/ports.ts';
 import type { ServiceTable } from '../client.ts';
 import { keys, LEDGER_SHARDS, SEND_COUNT_SHARDS, SEND_PARTS, SORT } from '../table.ts';
 import { isConditionalCheckFailure, isTransactionConflict, type TransactItem } from '../transactions.ts';

@@ -1,12 +1,12 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { inParallel } from '#lib/domain/parallel.ts';
-import { NO_COUNTS } from '#lib/domain/send-status.ts';
-import type { SendCounts, SendRecord, SendRecords } from '#lib/domain/ports/sending.ts';
+import { inParallel } from '#lib/domain/shared/parallel.ts';
+import { NO_COUNTS } from '#lib/domain/sends/send-status.ts';
+import type { SendCounts, SendRecord, SendRecords } from '#lib/domain/sends/ports.ts';
 import type { ServiceTable } from '../client.ts';
 import { queryFirst, stripKeys } from '../queries.ts';
-import { outboxItem } from '../outbox-store.ts';
+import { outboxItem } from '../webhooks/outbox-store.ts';
 import { cancellationCodes, type TransactItem } from '../transactions.ts';
-import type { ServiceEvent } from '#lib/domain/events.ts';
+import type { ServiceEvent } from '#lib/domain/webhooks/events.ts';
 import { keys, SORT } from '../table.ts';
 import { COST, COUNT_FIELDS, ERROR, setOnce, TITLE, transact } from './send-items.ts';
 

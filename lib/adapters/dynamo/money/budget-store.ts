@@ -1,0 +1,122 @@
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { BudgetMonth, BudgetRelease, BudgetStore } from '#lib/domain/money/ports.ts';
+import type { ServiceTable } from '../client.ts';
+import { batchGet } from '../queries.ts';
+import { BUDGET_SHARDS, keys, SORT } from '../table.ts';
+import { isConditionalCheckFailure, type TransactItem } from '../transactions.ts';
+
+/**
+ * Budgets under their client (decisions §24, §27): the budget (`BUDGET`), each month's reservations
+ * (`BUDGET#<yyyy-mm>`, a sum in micro-units) and what settled of the month (`BUDGET#<yyyy-mm>#<00–07>`: spent and
+ * released, added by the status path and block settlements to a shard chosen at random, so no item takes a write
+ * per message). A send reserves with one conditional ADD: of two sends at once only those that fit pass.
+ */
+export class DynamoBudgetStore implements BudgetStore {
+  constructor(private readonly table: ServiceTable) {}
+
+  async get(clientId: number) {
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: { pk: keys.client(clientId), sk: SORT.budget }, ConsistentRead: true }),
+    );
+    return Item && typeof Item.monthly_micros === 'number'
+      ? { monthly_micros: Item.monthly_micros, updated_at: String(Item.updated_at) }
+      : null;
+  }
+
+  async set(clientId: number, monthlyMicros: number | null, at: string) {
+    await this.table.client.send(
+      new PutCommand({
+        TableName: this.table.name,
+        Item: {
+          pk: keys.client(clientId),
+          sk: SORT.budget,
+          entity: 'budget',
+          ...(monthlyMicros !== null && { monthly_micros: monthlyMicros }),
+          updated_at: at,
+        },
+      }),
+    );
+  }
+
+  /** The month's reservation item and its settlement shards, in one consistent BatchGetItem. */
+  async month(clientId: number, month: string): Promise<BudgetMonth> {
+    const items = await batchGet(
+      this.table,
+      [
+        { pk: keys.client(clientId), sk: keys.budgetMonth(month) },
+        ...Array.from({ length: BUDGET_SHARDS }, (_, shard) => ({ pk: keys.client(clientId), sk: keys.budgetShard(month, shard) })),
+      ],
+      true,
+    );
+    const sum = (field: string) => items.reduce((total, item) => total + Number(item[field] ?? 0), 0);
+    return { reserved: sum('reserved_micros'), released: sum('released_micros'), spent: sum('spent_micros') };
+  }
+
+  /**
+   * One conditional ADD on the month's reservation item: what settled (read just before) leaves this much room
+   * for reservations. Settlements meanwhile only give room back (a message never costs more than its estimate
+   * but for Meta's authentication-international rate), so two sends at once still never both pass.
+   */
+  async reserve(clientId: number, month: string, micros: number, limitMicros?: number) {
+    const now = await this.month(clientId, month);
+    const settled = now.spent - now.released;
+    const room = limitMicros === undefined ? undefined : limitMicros - settled - micros;
+    if (room !== undefined && room < 0) return null;
+    try {
+      const { Attributes } = await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: { pk: keys.client(clientId), sk: keys.budgetMonth(month) },
+          UpdateExpression: 'SET entity = :entity ADD reserved_micros :micros',
+          ...(room !== undefined && { ConditionExpression: 'attribute_not_exists(reserved_micros) OR reserved_micros <= :room' }),
+          ExpressionAttributeValues: { ':entity': 'budget_month', ':micros': micros, ...(room !== undefined && { ':room': room }) },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      return Number(Attributes?.reserved_micros ?? micros) + settled;
+    } catch (error) {
+      if (isConditionalCheckFailure(error)) return null;
+      throw error;
+    }
+  }
+
+  async release(clientId: number, month: string, micros: number) {
+    await this.table.client.send(
+      new UpdateCommand({
+        TableName: this.table.name,
+        Key: { pk: keys.client(clientId), sk: keys.budgetMonth(month) },
+        UpdateExpression: 'ADD reserved_micros :back',
+        ExpressionAttributeValues: { ':back': -micros },
+      }),
+    );
+  }
+}
+
+/**
+ * A settlement's move of a client's month, in the transaction that settles it: spent by the month delivered in,
+ * released by the month reserved in (decisions §27), on one of the month's shards chosen at random.
+ */
+export function budgetMoveUpdate(
+  tableName: string,
+  clientId: number,
+  month: string,
+  move: { spent?: number; released?: number },
+): TransactItem {
+  const adds = [...(move.spent ? ['spent_micros :spent'] : []), ...(move.released ? ['released_micros :released'] : [])];
+  return {
+    Update: {
+      TableName: tableName,
+      Key: { pk: keys.client(clientId), sk: keys.budgetShard(month, Math.floor(Math.random() * BUDGET_SHARDS)) },
+      UpdateExpression: `SET entity = :entity ADD ${adds.join(', ')}`,
+      ExpressionAttributeValues: {
+        ':entity': 'budget_settled',
+        ...(move.spent && { ':spent': move.spent }),
+        ...(move.released && { ':released': move.released }),
+      },
+    },
+  };
+}
+
+/** A block's or job's release as its settlement transaction's item. */
+export const releaseUpdate = (tableName: string, release: BudgetRelease | undefined) =>
+  release && release.micros > 0 ? [budgetMoveUpdate(tableName, release.client_id, release.month, { released: release.micros })] : [];

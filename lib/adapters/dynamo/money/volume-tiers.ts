@@ -1,0 +1,64 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { VolumeTiers } from '#lib/domain/money/ports.ts';
+import type { ServiceTable } from '../client.ts';
+import { batchGet } from '../queries.ts';
+import { VOLUME } from '../sends/send-items.ts';
+import { keys, LEDGER_SHARDS } from '../table.ts';
+import { isConditionalCheckFailure } from '../transactions.ts';
+
+/** How long a month's volumes, once read, price a WABA's statuses: a tier's bounds are far apart. */
+const KEPT_MS = 60_000;
+
+/**
+ * A WABA's month's volume by market and category (decisions §26): the status path adds to one of the
+ * LEDGER_SHARDS month items as it charges (send-items.ts monthVolumeUpdate), so this reads the shards and
+ * Meta's tier item in one BatchGetItem, kept a minute; Meta's tier raises the count, never lowers it.
+ */
+export class DynamoVolumeTiers implements VolumeTiers {
+  private readonly kept = new Map<string, { volumes: Map<string, number>; until: number }>();
+
+  constructor(
+    private readonly table: ServiceTable,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async monthVolumes(wabaId: string, month: string) {
+    const known = this.kept.get(`${wabaId}|${month}`);
+    if (known && known.until > this.now()) return new Map(known.volumes);
+    const items = await batchGet(this.table, [
+      ...Array.from({ length: LEDGER_SHARDS }, (_, shard) => ({ pk: keys.ledger(wabaId, shard), sk: keys.ledgerMonth(month) })),
+      { pk: keys.volumeTiers(wabaId), sk: keys.ledgerMonth(month) },
+    ]);
+    const counted = new Map<string, number>();
+    const reached = new Map<string, number>();
+    for (const item of items)
+      for (const [name, value] of Object.entries(item)) {
+        if (!name.startsWith(VOLUME)) continue;
+        const into = item.entity === 'volume_tiers' ? reached : counted;
+        const key = name.slice(VOLUME.length);
+        into.set(key, (into.get(key) ?? 0) + Number(value));
+      }
+    for (const [key, volume] of reached) counted.set(key, Math.max(counted.get(key) ?? 0, volume));
+    this.kept.set(`${wabaId}|${month}`, { volumes: counted, until: this.now() + KEPT_MS });
+    return new Map(counted);
+  }
+
+  async reachedTier(wabaId: string, month: string, volumeKey: string, volume: number) {
+    this.kept.delete(`${wabaId}|${month}`);
+    try {
+      await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key: { pk: keys.volumeTiers(wabaId), sk: keys.ledgerMonth(month) },
+          UpdateExpression: 'SET entity = :entity, #v = :v',
+          ConditionExpression: 'attribute_not_exists(#v) OR #v < :v',
+          ExpressionAttributeNames: { '#v': `${VOLUME}${volumeKey}` },
+          ExpressionAttributeValues: { ':entity': 'volume_tiers', ':v': volume },
+        }),
+      );
+    } catch (error) {
+      // Meta's duplicates and late updates: the month already reached as far.
+      if (!isConditionalCheckFailure(error)) throw error;
+    }
+  }
+}

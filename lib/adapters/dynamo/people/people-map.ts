@@ -1,0 +1,128 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  type IdentityRecord,
+  type IdentityWrite,
+  keysOfMove,
+  keysOfMoveBase,
+  keysOfPairs,
+  learnedWrites,
+  movedWrites,
+} from '#lib/domain/people/people-map.ts';
+import type { Person } from '#lib/domain/people/person.ts';
+import type { IdentityMap } from '#lib/domain/people/ports.ts';
+import type { ServiceTable } from '../client.ts';
+import { batchGet } from '../queries.ts';
+import { keys, SORT } from '../table.ts';
+import { isConditionalCheckFailure } from '../transactions.ts';
+
+/** Pairs this process has seen in the map: a campaign's statuses of a known pair neither read nor write. */
+const SEEN_KEPT = 100_000;
+/** Writes of one learn at once. */
+const WRITES_AT_ONCE = 16;
+
+/**
+ * The identity map on the table (decisions §28): an item a half of a person (`IDENTITY#<scope>#p:<digits>`,
+ * `IDENTITY#<scope>#u:<bsuid>`), each naming the person's current pair, with the pairs it had before as its
+ * history. Learning reads the batch's halves in one BatchGetItem a hundred and writes only what is new or
+ * changed, each write conditioned on what it read; pairs already seen by this process are skipped before any
+ * read, so a campaign's statuses of known people cost nothing here.
+ */
+export class DynamoIdentityMap implements IdentityMap {
+  /** `<scope>|<phone>|<user_id>` → the username known with it ('' for none). */
+  private readonly seen = new Map<string, string>();
+
+  constructor(private readonly table: ServiceTable) {}
+
+  private key(scope: string, half: string) {
+    return { pk: keys.identity(scope, half), sk: SORT.identity };
+  }
+
+  private async read(scope: string, halves: string[]): Promise<Map<string, IdentityRecord>> {
+    const unique = [...new Set(halves)];
+    if (unique.length === 0) return new Map();
+    const items = await batchGet(
+      this.table,
+      unique.map((half) => this.key(scope, half)),
+    );
+    return new Map(items.map((item) => [String(item.half), recordOf(item)]));
+  }
+
+  /** Each write conditioned on what was read; one that lost to another writer is left to it. How many were made. */
+  private async write(scope: string, writes: IdentityWrite[]) {
+    let written = 0;
+    for (let i = 0; i < writes.length; i += WRITES_AT_ONCE) {
+      const done = await Promise.all(
+        writes.slice(i, i + WRITES_AT_ONCE).map(async ({ key, record, previous }) => {
+          try {
+            await this.table.client.send(
+              new PutCommand({
+                TableName: this.table.name,
+                Item: { ...this.key(scope, key), entity: 'identity', half: key, ...record },
+                ...(previous
+                  ? {
+                      ConditionExpression: '#at = :at',
+                      ExpressionAttributeNames: { '#at': 'at' },
+                      ExpressionAttributeValues: { ':at': previous.at },
+                    }
+                  : { ConditionExpression: 'attribute_not_exists(pk)' }),
+              }),
+            );
+            return 1;
+          } catch (error) {
+            if (isConditionalCheckFailure(error)) return 0;
+            throw error;
+          }
+        }),
+      );
+      written += done.reduce((a: number, b: number) => a + b, 0);
+    }
+    return written;
+  }
+
+  private remember(scope: string, pair: { phone: string; user_id: string; username?: string }) {
+    if (this.seen.size >= SEEN_KEPT) this.seen.clear();
+    this.seen.set(`${scope}|${pair.phone}|${pair.user_id}`, pair.username ?? '');
+  }
+
+  async pairsOf(scope: string, wanted: { phone?: string; user_id?: string }[]) {
+    const halves = wanted.flatMap((k) => [...(k.phone ? [`p:${k.phone}`] : []), ...(k.user_id ? [`u:${k.user_id}`] : [])]);
+    const known = await this.read(scope, halves);
+    return new Map(
+      [...known].map(([key, r]): [string, Person] => [
+        key,
+        { phone: r.phone, user_id: r.user_id, ...(r.username && { username: r.username }) },
+      ]),
+    );
+  }
+
+  async learn(scope: string, pairs: { phone: string; user_id: string; username?: string; at: string }[]) {
+    const fresh = pairs.filter((pair) => {
+      const username = this.seen.get(`${scope}|${pair.phone}|${pair.user_id}`);
+      return username === undefined || (pair.username !== undefined && pair.username !== username);
+    });
+    if (fresh.length === 0) return 0;
+    const known = await this.read(scope, keysOfPairs(fresh));
+    const written = await this.write(scope, learnedWrites(fresh, known));
+    for (const pair of fresh) this.remember(scope, { ...pair, username: pair.username ?? known.get(`p:${pair.phone}`)?.username });
+    return written;
+  }
+
+  async move(scope: string, from: { phone?: string; user_id?: string }, to: { phone?: string; user_id?: string }, at: string) {
+    // Moves are rare: what this process has seen may be old now.
+    this.seen.clear();
+    const known = await this.read(scope, keysOfMove(from, to));
+    const more = keysOfMoveBase(from, known);
+    if (more.length > 0) for (const [key, record] of await this.read(scope, more)) known.set(key, record);
+    await this.write(scope, movedWrites(from, to, at, known));
+  }
+}
+
+function recordOf(item: Record<string, unknown>): IdentityRecord {
+  return {
+    phone: String(item.phone),
+    user_id: String(item.user_id),
+    ...(typeof item.username === 'string' && { username: item.username }),
+    at: String(item.at),
+    ...(Array.isArray(item.history) && { history: item.history as IdentityRecord['history'] }),
+  };
+}

@@ -1,0 +1,88 @@
+import type { Caller } from '../shared/caller.ts';
+import { Conflict, Forbidden, NotFound } from '../shared/errors.ts';
+import { type BudgetStore, committedOf, type PriceLists } from './ports.ts';
+import { listInForce } from './pricing/price-list.ts';
+import type { DirectoryStore } from '../shared/ports.ts';
+import { BASE_CURRENCY, fromMicros, toMicros } from './pricing/rate-card.ts';
+import { actingClient, CROSS_CLIENT_MESSAGE } from '../shared/tenancy.ts';
+
+/** A send that takes its month past this share of the budget is warned (decisions §24). */
+const WARN_SHARE = 0.8;
+
+const monthOf = (iso: string) => iso.slice(0, 7);
+
+/**
+ * A client's month as its budget sees it (decisions §27): `spent` what its delivered messages cost, `reserved`
+ * the estimates of messages not settled yet, `remaining` the budget less both.
+ */
+async function budgetView(deps: { budgets: BudgetStore; priceLists?: Pick<PriceLists, 'lists'> }, clientId: number, now: string) {
+  const month = monthOf(now);
+  const [budget, figures, lists] = await Promise.all([
+    deps.budgets.get(clientId),
+    deps.budgets.month(clientId, month),
+    deps.priceLists?.lists(clientId) ?? [],
+  ]);
+  const reserved = Math.max(0, figures.reserved - figures.released);
+  return {
+    client_id: clientId,
+    monthly_amount: budget ? fromMicros(budget.monthly_micros) : null,
+    currency: listInForce(lists, now.slice(0, 10))?.currency ?? BASE_CURRENCY,
+    month,
+    spent: fromMicros(figures.spent),
+    reserved: fromMicros(reserved),
+    remaining: budget ? fromMicros(Math.max(0, budget.monthly_micros - figures.spent - reserved)) : null,
+  };
+}
+
+/** PUT /v1/clients/{client_id}/budget (decisions §24): BSP_CN sets or removes a client's monthly budget in USD. */
+export async function setBudget(
+  deps: { budgets: BudgetStore; directory: DirectoryStore; priceLists?: Pick<PriceLists, 'lists'>; now?: () => string },
+  caller: Caller,
+  clientId: number,
+  body: { monthly_amount: number | null },
+) {
+  if (!caller.isBsp) throw new Forbidden(CROSS_CLIENT_MESSAGE);
+  if (!(await deps.directory.getClient(clientId))) throw new NotFound(`Client ${clientId} does not exist`);
+  const now = deps.now?.() ?? new Date().toISOString();
+  await deps.budgets.set(clientId, body.monthly_amount === null ? null : toMicros(body.monthly_amount), now);
+  return budgetView(deps, clientId, now);
+}
+
+/** GET /v1/clients/{client_id}/budget: the month's budget, reservations and what is left (an agent: its own). */
+export async function getBudget(
+  deps: { budgets: BudgetStore; priceLists?: Pick<PriceLists, 'lists'>; now?: () => string },
+  caller: Caller,
+  clientId: number,
+) {
+  return budgetView(deps, actingClient(caller, clientId), deps.now?.() ?? new Date().toISOString());
+}
+
+/**
+ * A send's estimate reserved for the month it goes in (decisions §27: a scheduled send's `send_at` month), in
+ * the one conditional write that also checks the budget has room for it after what the month spent and still
+ * reserves: 409 `budget_exceeded` with `remaining` and `estimate` when it has not. Without a budget the
+ * reservation is kept all the same, so a budget set later counts the month so far. Answers the warning when the
+ * month is past 80 % after it, and how to give the reservation back.
+ */
+export async function reserveBudget(deps: { budgets: BudgetStore }, clientId: number, estimateMicros: number, month: string) {
+  const budget = await deps.budgets.get(clientId);
+  const none = { warning: undefined, release: async () => undefined };
+  if (estimateMicros <= 0) return none;
+  const after = await deps.budgets.reserve(clientId, month, estimateMicros, budget?.monthly_micros);
+  if (after === null) {
+    const remaining = fromMicros(Math.max(0, budget!.monthly_micros - committedOf(await deps.budgets.month(clientId, month))));
+    throw new Conflict(
+      `The send's estimate (${fromMicros(estimateMicros)} USD) exceeds what is left of the client's budget this month (${remaining} USD)`,
+      'budget_exceeded',
+      { remaining, estimate: fromMicros(estimateMicros) },
+    );
+  }
+  const warning =
+    budget && after > WARN_SHARE * budget.monthly_micros
+      ? {
+          code: 'budget_80_percent' as const,
+          message: `This month's sends have spent and reserved ${fromMicros(after)} of the client's budget of ${fromMicros(budget.monthly_micros)} USD (over 80 %)`,
+        }
+      : undefined;
+  return { warning, release: () => deps.budgets.release(clientId, month, estimateMicros) };
+}

@@ -1,0 +1,21 @@
+import type { ChannelRecord } from '../shared/directory.ts';
+import type { MetaCostEntry } from './ports.ts';
+import { rateCards } from './pricing/cards/index.ts';
+
+/**
+ * A client's part of Meta's own figures (decisions §26): the data points of its own numbers, so a WABA shared by
+ * clients never shows one client another's spend; a point with no number is no client's.
+ */
+export function clientsPoints(entries: MetaCostEntry[], numbers: Set<string>) {
+  return entries.filter((e) => e.phone_number !== undefined && numbers.has(e.phone_number));
+}
+
+/** The digits of a client's numbers (its channels' DIDs), deleted ones too: what they sent is still the client's. */
+export const numbersOf = (channels: ChannelRecord[]) => new Set(channels.map((c) => c.wa_id.replace(/\D/g, '')));
+
+/** The market Meta's figure is in: pricing_analytics names a region, the card says its market on the day. */
+export const marketOfPoint = (entry: MetaCostEntry) => rateCards.marketOfRegion(entry.country, entry.day);
+
+/** A sum of Meta's costs: null (unknown) once a point has none, never a smaller sum. */
+export const addCost = (sum: number | null | undefined, entry: MetaCostEntry) =>
+  sum === null || entry.micros === undefined ? null : (sum ?? 0) + entry.micros;

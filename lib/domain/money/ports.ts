@@ -1,0 +1,211 @@
+// What messages cost: the ledger, Meta's own figures, budgets (decisions §24) and price lists (decisions §27).
+
+import type { PriceList } from './pricing/price-list.ts';
+
+/** One row of a client's ledger (decisions §24): a day's charges on one number, market and pricing category. */
+export interface LedgerEntry {
+  day: string;
+  did: string;
+  market: string;
+  category: string;
+  /** The currency it was priced in (decisions §26); `currency_mismatch` when the WABA's has no card. */
+  currency: string;
+  currency_mismatch?: true;
+  messages: number;
+  billable: number;
+  micros: number;
+  /** What the client pays, where its price list was in force (decisions §27), in `price_currency`. */
+  price_micros?: number;
+  price_currency?: string;
+}
+
+/** Meta's own figure of a WABA's day (pricing_analytics), by sending number, country and pricing category. */
+export interface MetaCostEntry {
+  day: string;
+  /** The sending number's digits (the PHONE dimension): whose client the figure is (decisions §26). */
+  phone_number?: string;
+  country: string;
+  category: string;
+  volume: number;
+  /** Undefined when Meta gave no COST (a partner's credit line): unknown, never 0. */
+  micros?: number;
+  /** The WABA's currency Meta's figure is in; USD when not said. */
+  currency?: string;
+}
+
+/**
+ * The cost ledger (decisions §24): charges are added by the status path (DeliveryStatuses); this reads them, and
+ * keeps Meta's own figures beside them.
+ */
+export interface CostLedger {
+  /** A client's charges on days `from`–`to` (inclusive) on numbers of these WABAs. */
+  charges(wabaIds: string[], clientId: number, from: string, to: string): Promise<LedgerEntry[]>;
+  /** Every client's charges of one WABA's day, by client. */
+  wabaDay(wabaId: string, day: string): Promise<{ client_id: number; entry: LedgerEntry }[]>;
+  metaCosts(wabaIds: string[], from: string, to: string): Promise<MetaCostEntry[]>;
+  /** Meta's figures of a WABA's day, as read (a later read replaces them). */
+  putMetaCosts(wabaId: string, day: string, entries: MetaCostEntry[], readAt: string): Promise<void>;
+}
+
+/** A client's day in one market where Meta's COST and the ledger differ by more than 1 % (decisions §26). */
+export interface CostGap {
+  client_id: number;
+  day: string;
+  market: string;
+  currency: string;
+  ledger: number;
+  meta: number;
+  /** |meta − ledger| as a share of the larger. */
+  share: number;
+}
+
+/** What the daily reconciliation keeps between runs (decisions §26): the days a read failed, and the gaps found. */
+export interface ReconciliationStore {
+  /** The days whose pricing_analytics of this WABA could not be read: the next run reads them. */
+  failedDays(wabaId: string): Promise<string[]>;
+  setFailedDays(wabaId: string, days: string[]): Promise<void>;
+  /** A client's gaps of a day, replacing those found before (none removes them). */
+  putGaps(clientId: number, day: string, gaps: CostGap[]): Promise<void>;
+  /** Every client's gaps of days `from`–`to` (inclusive), by day then client. */
+  gaps(from: string, to: string): Promise<CostGap[]>;
+}
+
+/** A client's month as its budget counts it (decisions §27), in micro-units. */
+export interface BudgetMonth {
+  /** What the month's sends reserved when they were accepted. */
+  reserved: number;
+  /** What their messages gave back of it as they settled. */
+  released: number;
+  /** What the month's delivered messages cost (the client's price where it has a list). */
+  spent: number;
+}
+
+/** A settlement's part of a client's month: its send's reservation given back (decisions §27). */
+export interface BudgetRelease {
+  client_id: number;
+  month: string;
+  micros: number;
+}
+
+/**
+ * Clients' monthly budgets (decisions §24, §27) and each month's figures: a send's check and reservation are one
+ * conditional write, so two sends at once never both pass a budget with room for one; what settles is added
+ * by the writes that settle it (the status path, a block's settlement), spread over shards.
+ */
+export interface BudgetStore {
+  get(clientId: number): Promise<{ monthly_micros: number; updated_at: string } | null>;
+  /** Sets the monthly budget; null removes it (nothing is refused then). */
+  set(clientId: number, monthlyMicros: number | null, at: string): Promise<void>;
+  month(clientId: number, month: string): Promise<BudgetMonth>;
+  /**
+   * Adds `micros` to the month's reservations; with a limit, only if what the month commits after it (reserved
+   * − released + spent) stays within it. The committed total after, or null.
+   */
+  reserve(clientId: number, month: string, micros: number, limitMicros?: number): Promise<number | null>;
+  /** Gives back a reservation whose send was never queued. */
+  release(clientId: number, month: string, micros: number): Promise<void>;
+}
+
+/** What a month commits of its budget: what is reserved and not given back, and what was spent. */
+export const committedOf = (m: BudgetMonth) => m.reserved - m.released + m.spent;
+
+/**
+ * Each WABA's billable volume of a month by market and category (decisions §26): where a card gives volume
+ * tiers, a message is priced at the tier its month's volume places it in. The status path adds to the count as
+ * it charges (DeliveryStatuses); Meta's tier webhook says where the month is at least.
+ */
+export interface VolumeTiers {
+  /** The month's (YYYY-MM) volume so far by `<market>|<category>`: the larger of the count and Meta's tier. */
+  monthVolumes(wabaId: string, month: string): Promise<Map<string, number>>;
+  /** Meta's tier update: the month's volume of a market and category is at least `volume`. */
+  reachedTier(wabaId: string, month: string, volumeKey: string, volume: number): Promise<void>;
+}
+
+/** A month's volume key: the market and the card's category. */
+export const volumeKeyOf = (market: string, category: string) => `${market}|${category}`;
+
+/**
+ * Clients' price lists (decisions §27), versioned by `effective_from`: a list in force (its day today or before)
+ * is never replaced, so what a past day was priced at stays true.
+ */
+export interface PriceLists {
+  /** Every list of the client, oldest first. */
+  lists(clientId: number): Promise<PriceList[]>;
+  /**
+   * Adds a list; a list not yet in force with the same effective_from is replaced; false when one in force has
+   * it ("today" is the day of the new list's `created_at`, UTC).
+   */
+  put(list: PriceList): Promise<boolean>;
+}
+
+// A month's statement lines (decisions §27): lib/domain/money/statements/lines.ts makes them.
+
+/** One line: a market × category × unit price of a currency, or the late charges of the month before. */
+export interface StatementLine {
+  kind: 'charge' | 'adjustment';
+  market: string;
+  category: string;
+  /** An adjustment's month: the closed month whose late charges it bills. */
+  of_month?: string;
+  /** What the client pays a billable message, in micro-units of the statement's currency. */
+  unit_price: number;
+  messages: number;
+  billable: number;
+  /** What the client pays (its price where a list applied, Meta's cost elsewhere), micro-units. */
+  amount_micros: number;
+  /** Meta's cost of the same messages and its currency (BSP_CN sees them). */
+  cost_micros: number;
+  cost_currency: string;
+  /** Whether a price list priced any of it. */
+  priced: boolean;
+}
+
+/** The lines of one currency: a month with charges in two currencies has two statements. */
+export interface CurrencyStatement {
+  currency: string;
+  lines: StatementLine[];
+}
+
+/** A closed month's statement as first read (decisions §27): never changed after. */
+export interface StatementSnapshot {
+  client_id: number;
+  month: string;
+  /** When it was taken: the first read of the month once closed. */
+  taken_at: string;
+  statements: CurrencyStatement[];
+  card_versions: string[];
+  price_list_versions: string[];
+  lines_sha256: string;
+}
+
+/** Closed statements: one item a client and month, written once. */
+export interface StatementStore {
+  get(clientId: number, month: string): Promise<StatementSnapshot | null>;
+  /** Keeps the snapshot unless the month has one already; the one kept (this, or the one that was first). */
+  putOnce(snapshot: StatementSnapshot): Promise<StatementSnapshot>;
+}
+
+/** Meta's own figures of what a WABA's messages cost (upstream-facts §8: pricing_analytics, DAILY). */
+export interface PricingUpstream {
+  /** The WABA's cost and volume from `startUnix` to `endUnix`, by day, country and pricing category. */
+  pricingAnalytics(wabaId: string, startUnix: number, endUnix: number): Promise<MetaCostEntry[]>;
+}
+
+/** The currency Meta bills a WABA in (`GET /{waba}?fields=currency`, upstream-facts §9.D), ISO 4217. */
+export interface BillingCurrencies {
+  currencyOf(wabaId: string): Promise<string>;
+}
+
+/** A send as usage by template or send reads it: its day, its template and what its messages cost (decisions §24). */
+export interface ChargedSend {
+  send_id: string;
+  created_at: string;
+  template: { name: string };
+  currency?: string;
+  charges?: Record<string, { messages: number; billable: number; micros: number; price_micros?: number }>;
+}
+
+/** A client's sends, newest first: the sends' store answers it. */
+export interface ChargedSends {
+  list(clientId: number, page: { offset: number; size: number }): Promise<{ sends: ChargedSend[]; total: number }>;
+}

@@ -1,0 +1,62 @@
+import type { Caller } from '../shared/caller.ts';
+import { Conflict, Forbidden, InvalidRequest, NotFound } from '../shared/errors.ts';
+import type { PriceLists } from './ports.ts';
+import type { DirectoryStore } from '../shared/ports.ts';
+import { listsOn, type PriceList } from './pricing/price-list.ts';
+import { actingClient, CROSS_CLIENT_MESSAGE } from '../shared/tenancy.ts';
+
+/** A list in force is never replaced (decisions §27): what a past day was priced at stays true. */
+export const PRICE_LIST_IN_FORCE = 'price_list_in_force';
+
+/** The body of `PUT /v1/clients/{client_id}/price-list`, as validated (lib/schemas/price-list.ts). */
+export type PriceListInput = Pick<PriceList, 'effective_from' | 'currency' | 'markup_percent' | 'prices'>;
+
+type Deps = { priceLists: PriceLists; directory: Pick<DirectoryStore, 'getClient'>; now?: () => string };
+
+const unknownClient = (clientId: number) => new NotFound(`Client ${clientId} does not exist`);
+
+async function listsView(deps: Deps, clientId: number, now: string) {
+  return { client_id: clientId, ...listsOn(await deps.priceLists.lists(clientId), now.slice(0, 10)) };
+}
+
+/**
+ * PUT /v1/clients/{client_id}/price-list (decisions §27): BSP_CN adds a list of what the client pays from
+ * `effective_from` on (today, UTC, or later: a new list never edits a past day). A list of that date not yet in
+ * force is replaced; one in force is 409 `price_list_in_force`. Answers the client's lists as GET does.
+ */
+export async function putPriceList(deps: Deps, caller: Caller, clientId: number, body: PriceListInput) {
+  if (!caller.isBsp) throw new Forbidden(CROSS_CLIENT_MESSAGE);
+  if (!(await deps.directory.getClient(clientId))) throw unknownClient(clientId);
+  const now = deps.now?.() ?? new Date().toISOString();
+  const today = now.slice(0, 10);
+  if (body.effective_from < today) {
+    throw new InvalidRequest(`effective_from must be today (${today}, UTC) or later: a new price list never edits a past one`, [
+      { path: 'effective_from', message: `must not be before ${today}` },
+    ]);
+  }
+  const list: PriceList = {
+    client_id: clientId,
+    effective_from: body.effective_from,
+    currency: body.currency,
+    ...(body.markup_percent !== undefined && { markup_percent: body.markup_percent }),
+    ...(body.prices !== undefined && { prices: body.prices }),
+    created_at: now,
+  };
+  if (!(await deps.priceLists.put(list))) {
+    throw new Conflict(
+      `The client's price list from ${body.effective_from} is in force: it is never replaced (set one from a later day)`,
+      PRICE_LIST_IN_FORCE,
+    );
+  }
+  return listsView(deps, clientId, now);
+}
+
+/**
+ * GET /v1/clients/{client_id}/price-list (decisions §27): the client's list in force today (UTC, or null), those
+ * to come and the past ones. BSP_CN, or the client's own agent.
+ */
+export async function getPriceLists(deps: Deps, caller: Caller, clientId: number) {
+  const client = actingClient(caller, clientId);
+  if (!(await deps.directory.getClient(client))) throw unknownClient(client);
+  return listsView(deps, client, deps.now?.() ?? new Date().toISOString());
+}

@@ -1,0 +1,60 @@
+import type { MessageCharge, MessagePricing } from '../../shared/message-status.ts';
+import { dayOf, type PricingCategory, type RateCards } from './rate-card.ts';
+
+/**
+ * The card's category of Meta's `pricing.category` (upstream-facts §8–9): `marketing_lite` is marketing sent
+ * through the Marketing Messages API; `authentication_international` is its own category (spelled with a
+ * hyphen on Meta's pricing page); `service` is charged at the utility rate where Meta says it is billable
+ * (from 2026-10-01). Anything else is never charged.
+ */
+const PRICED: Record<string, PricingCategory> = {
+  marketing: 'marketing',
+  marketing_lite: 'marketing',
+  utility: 'utility',
+  service: 'utility',
+  authentication: 'authentication',
+  authentication_international: 'authentication_international',
+};
+
+/** The card's category Meta's `pricing.category` is priced at, or undefined for one never charged. */
+export const cardCategoryOf = (category: string): PricingCategory | undefined => PRICED[categoryName(category)];
+
+/** Meta's category as the ledger and the send's counts name it: one spelling for authentication-international. */
+export const categoryName = (category: string) => category.replace(/-/g, '_');
+
+/** Whether Meta charges a message so priced: `billable`, and not a free window's `type`. */
+export const isCharged = (pricing: MessagePricing) => pricing.billable && !pricing.type.startsWith('free_');
+
+/** Where a charge is priced: the WABA's billing currency, and the month's billable volume before it (tiers). */
+export interface ChargeContext {
+  currency?: string;
+  /** The month's billable messages of the market and category before this one, where the card has tiers. */
+  volumeBefore?: (market: string, category: PricingCategory) => number | undefined;
+}
+
+/**
+ * What a message Meta reported delivered costs (decisions §26): the rate in force on the day of the status for
+ * the recipient's market and Meta's category, at the WABA's tier, in the WABA's currency (the base currency's
+ * card where its own has none, said so); 0 where Meta does not charge it.
+ */
+export function chargeOf(
+  cards: RateCards,
+  pricing: MessagePricing,
+  recipientDigits: string,
+  atMs: number,
+  context: ChargeContext = {},
+): MessageCharge {
+  const day = dayOf(atMs);
+  const { market } = cards.placeOfPerson(recipientDigits, day);
+  const { card, currency_mismatch } = cards.inForce(day, context.currency);
+  const category = cardCategoryOf(pricing.category);
+  const micros =
+    isCharged(pricing) && category ? cards.priceMicros(market, category, day, card.currency, context.volumeBefore?.(market, category)) : 0;
+  return {
+    pricing: { ...pricing, category: categoryName(pricing.category) },
+    market,
+    micros,
+    currency: card.currency,
+    ...(currency_mismatch && { currency_mismatch: true }),
+  };
+}

@@ -1,0 +1,171 @@
+import type { ChannelRecord } from '../shared/directory.ts';
+import type { Log } from '../shared/log.ts';
+import { addCost, clientsPoints, marketOfPoint, numbersOf } from './meta-costs.ts';
+import type { CostGap, CostLedger, LedgerEntry, MetaCostEntry, ReconciliationStore } from './ports.ts';
+import type { DirectoryStore } from '../shared/ports.ts';
+import type { PricingUpstream } from './ports.ts';
+import { inParallel } from '../shared/parallel.ts';
+import { BASE_CURRENCY, fromMicros } from './pricing/rate-card.ts';
+
+export type { CostGap } from './ports.ts';
+
+/** A client's day in a market whose figures differ by more than this share is a gap to look at (decisions §24). */
+export const GAP_SHARE = 0.01;
+/** Each run reads yesterday and the days before it again, because statuses come in late (decisions §26). */
+export const DAYS_READ_AGAIN = 3;
+/** A day whose read failed is read again on each run until it succeeds or is older than this. */
+export const FAILED_DAY_KEPT_DAYS = 30;
+
+export interface ReconcileDeps {
+  ledger: CostLedger;
+  reconciliation: ReconciliationStore;
+  directory: Pick<DirectoryStore, 'listChannels'>;
+  upstream: PricingUpstream;
+  log: Log;
+  /** Told each gap found (the worker counts them as a metric, which the stack alarms on). */
+  onGap?: (gap: CostGap) => void;
+  now?: () => string;
+}
+
+const unixOf = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
+/** The day `n` days before the instant `at` (UTC). */
+const daysBefore = (at: string, n: number) => new Date(Date.parse(at) - n * 86_400_000).toISOString().slice(0, 10);
+
+/** The day before `now` (UTC): the last whole day Meta's figures cover. */
+export const yesterdayOf = (now: string) => daysBefore(now, 1);
+
+/**
+ * The daily reconciliation (decisions §24, §26), run at `runAt`: each WABA's `pricing_analytics` of the last
+ * DAYS_READ_AGAIN days, and of every day an earlier run failed to read, is kept beside the ledger (usage shows it
+ * as `meta_amount`); then each client's day is compared market by market on the client's own numbers, and the
+ * gaps above GAP_SHARE are kept (`GET /v1/usage/gaps`). A WABA Meta does not answer for is logged and its day
+ * read on the next run; the others go on.
+ */
+export async function reconcileCosts(deps: ReconcileDeps, runAt: string) {
+  const channels = await deps.directory.listChannels();
+  const wabas = [...new Set(channels.filter((c) => !c.deleted).map((c) => c.waba_id))];
+  const recent = Array.from({ length: DAYS_READ_AGAIN }, (_, i) => daysBefore(runAt, DAYS_READ_AGAIN - i));
+  const oldest = daysBefore(runAt, FAILED_DAY_KEPT_DAYS);
+  const readAt = deps.now?.() ?? new Date().toISOString();
+  /** The WABAs read, by day; the days still unread, by WABA. */
+  const read = new Map<string, Set<string>>();
+  const unread = new Map<string, Set<string>>();
+  await inParallel(wabas, 4, async (wabaId) => {
+    const earlier = await deps.reconciliation.failedDays(wabaId);
+    const given = earlier.filter((day) => day < oldest);
+    if (given.length > 0) deps.log.warn('pricing analytics never read: days given up', { waba_id: wabaId, days: given });
+    const failed: string[] = [];
+    for (const day of [...new Set([...earlier.filter((day) => day >= oldest), ...recent])].sort()) {
+      let meta: MetaCostEntry[];
+      try {
+        meta = await deps.upstream.pricingAnalytics(wabaId, unixOf(day), unixOf(day) + 86_400);
+      } catch (error) {
+        deps.log.warn('pricing analytics not read', { waba_id: wabaId, day, error: String(error) });
+        failed.push(day);
+        continue;
+      }
+      await deps.ledger.putMetaCosts(wabaId, day, meta, readAt);
+      read.set(day, (read.get(day) ?? new Set()).add(wabaId));
+    }
+    if (failed.join() !== earlier.join()) await deps.reconciliation.setFailedDays(wabaId, failed);
+    unread.set(wabaId, new Set(failed));
+  });
+  const gaps: CostGap[] = [];
+  for (const [day, wabasRead] of [...read].sort(([a], [b]) => a.localeCompare(b)))
+    gaps.push(...(await gapsOfDay(deps, clientsOf(channels, new Set(wabas)), day, wabasRead, unread)));
+  for (const gap of gaps) {
+    deps.onGap?.(gap);
+    deps.log.warn('cost gap: Meta’s figures and the ledger differ', { ...gap });
+  }
+  const failed = [...unread.values()].reduce((sum, days) => sum + days.size, 0);
+  const days = [...read.keys()].sort();
+  deps.log.info('costs reconciled', { wabas: wabas.length, days, read: [...read.values()].reduce((n, s) => n + s.size, 0), failed });
+  return { wabas: wabas.length, days, failed, gaps };
+}
+
+/** Each client's numbers, and its WABAs among those the run reads. */
+function clientsOf(channels: ChannelRecord[], wabas: Set<string>) {
+  const clients = new Map<number, ChannelRecord[]>();
+  for (const channel of channels) clients.set(channel.client_id, [...(clients.get(channel.client_id) ?? []), channel]);
+  return [...clients].map(([clientId, own]) => ({
+    clientId,
+    numbers: numbersOf(own),
+    wabas: [...new Set(own.map((c) => c.waba_id))].filter((w) => wabas.has(w)),
+  }));
+}
+
+/**
+ * The gaps of a day, client by client: those with a number on a WABA read this run, whose WABAs were all read
+ * (a client's day with a WABA unread is compared once it is); each client's gaps of the day replace the earlier.
+ */
+async function gapsOfDay(
+  deps: ReconcileDeps,
+  clients: ReturnType<typeof clientsOf>,
+  day: string,
+  wabasRead: Set<string>,
+  unread: Map<string, Set<string>>,
+) {
+  // A WABA's day is read once, however many clients share it.
+  const ledgerOf = new Map<string, Promise<{ client_id: number; entry: LedgerEntry }[]>>();
+  const metaOf = new Map<string, Promise<MetaCostEntry[]>>();
+  const once = <T>(cache: Map<string, Promise<T>>, waba: string, read: () => Promise<T>) => {
+    if (!cache.has(waba)) cache.set(waba, read());
+    return cache.get(waba)!;
+  };
+  const found = await inParallel(
+    clients.filter((c) => c.wabas.some((w) => wabasRead.has(w)) && !c.wabas.some((w) => unread.get(w)?.has(day))),
+    4,
+    async ({ clientId, numbers, wabas }) => {
+      const [charges, meta] = await Promise.all([
+        Promise.all(wabas.map((w) => once(ledgerOf, w, () => deps.ledger.wabaDay(w, day)))),
+        Promise.all(wabas.map((w) => once(metaOf, w, () => deps.ledger.metaCosts([w], day, day)))),
+      ]);
+      const ledger = charges.flat().filter((c) => c.client_id === clientId);
+      const gaps = compareByMarket(
+        clientId,
+        day,
+        ledger.map((c) => c.entry),
+        clientsPoints(meta.flat(), numbers),
+      );
+      await deps.reconciliation.putGaps(clientId, day, gaps);
+      return gaps;
+    },
+  );
+  return found.flat();
+}
+
+/** A client's day, market by market: the ledger against Meta's COST, where Meta gave one. */
+function compareByMarket(clientId: number, day: string, ledger: LedgerEntry[], meta: MetaCostEntry[]): CostGap[] {
+  // A point without COST leaves Meta's figure unknown: of its market, and of any market Meta names no point in.
+  const none = meta.some((m) => m.micros === undefined) ? null : 0;
+  const markets = new Map<string, { ledger: number; meta?: number | null; currency?: string; mismatch?: true }>();
+  const marketOf = (market: string) => markets.get(market) ?? markets.set(market, { ledger: 0 }).get(market)!;
+  for (const entry of ledger) {
+    const figures = marketOf(entry.market);
+    figures.ledger += entry.micros;
+    figures.currency = entry.currency;
+    if (entry.currency_mismatch) figures.mismatch = true;
+  }
+  for (const point of meta) {
+    const figures = marketOf(marketOfPoint(point));
+    figures.meta = addCost(figures.meta, point);
+  }
+  return [...markets].flatMap(([market, { ledger: ledgerMicros, meta: metaMicros = none, currency, mismatch }]) => {
+    // A WABA whose currency has no card is priced in USD: Meta's figure, in its own currency, is not comparable.
+    if (metaMicros === null || mismatch) return [];
+    const larger = Math.max(metaMicros, ledgerMicros);
+    const share = larger === 0 ? 0 : Math.abs(metaMicros - ledgerMicros) / larger;
+    if (share <= GAP_SHARE) return [];
+    return [
+      {
+        client_id: clientId,
+        day,
+        market,
+        currency: currency ?? BASE_CURRENCY,
+        ledger: fromMicros(ledgerMicros),
+        meta: fromMicros(metaMicros),
+        share,
+      },
+    ];
+  });
+}

@@ -1,0 +1,70 @@
+import type { Client } from '../../shared/directory.ts';
+import type { StatementSnapshot } from '../ports.ts';
+import { fromMicros } from '../pricing/rate-card.ts';
+import { daysOf } from './months.ts';
+import { type StatementLine, totalsOf } from './lines.ts';
+
+type Shown = { cost: boolean; price: boolean; margin: boolean };
+
+/**
+ * A statement as its caller sees it (decisions §27, moneyShown). `amount` is what the client is billed: its price
+ * where a price list applied, Meta's cost elsewhere; `unit_price` in micro-units of the statement's currency.
+ * BSP_CN also sees each line's and total's `cost` (and its currency where it is another) and `margin`; an agent
+ * sees neither. One statement a currency the month was charged in, in `statements` (currency order).
+ */
+export function statementView(
+  snapshot: StatementSnapshot,
+  ctx: { client: Client; status: 'open' | 'closed'; closes_at: string; shown: Shown; provider: string },
+) {
+  const bsp = ctx.shown.cost && ctx.shown.margin;
+  return {
+    provider: ctx.provider,
+    client_id: snapshot.client_id,
+    client_name: ctx.client.client_name,
+    month: snapshot.month,
+    period: daysOf(snapshot.month),
+    status: ctx.status,
+    closes_at: ctx.closes_at,
+    ...(ctx.status === 'closed' && { closed_snapshot_at: snapshot.taken_at }),
+    statements: snapshot.statements.map(({ currency, lines }) => {
+      const totals = totalsOf(lines);
+      return {
+        currency,
+        lines: lines.map((line) => lineView(line, currency, bsp)),
+        totals: {
+          messages: totals.messages,
+          billable: totals.billable,
+          amount: fromMicros(totals.amount_micros),
+          ...(bsp && totals.cost_currency !== undefined && costOf(totals, currency)),
+        },
+      };
+    }),
+    card_versions: snapshot.card_versions,
+    price_list_versions: snapshot.price_list_versions,
+    lines_sha256: snapshot.lines_sha256,
+  };
+}
+
+function lineView(line: StatementLine, currency: string, bsp: boolean) {
+  return {
+    kind: line.kind,
+    market: line.market,
+    category: line.category,
+    ...(line.of_month && { of_month: line.of_month }),
+    unit_price: line.unit_price,
+    messages: line.messages,
+    billable: line.billable,
+    amount: fromMicros(line.amount_micros),
+    ...(bsp && costOf(line, currency)),
+  };
+}
+
+/** Meta's cost of a line or total, and the margin where both are in one currency (BSP_CN). */
+function costOf(money: { amount_micros: number; cost_micros: number; cost_currency?: string }, currency: string) {
+  const same = money.cost_currency === currency;
+  return {
+    cost: fromMicros(money.cost_micros),
+    ...(!same && { cost_currency: money.cost_currency }),
+    ...(same && { margin: fromMicros(money.amount_micros - money.cost_micros) }),
+  };
+}

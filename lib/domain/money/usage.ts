@@ -1,0 +1,152 @@
+import type { Caller } from '../shared/caller.ts';
+import { InvalidRequest } from '../shared/errors.ts';
+import { addCost, clientsPoints, marketOfPoint, numbersOf } from './meta-costs.ts';
+import { BASE_CURRENCY } from './pricing/rate-card.ts';
+import { moneyShown } from './pricing/visibility.ts';
+import type { ChargedSends, CostLedger } from './ports.ts';
+import type { DirectoryStore } from '../shared/ports.ts';
+import { daysOf } from './statements/months.ts';
+import { namedClient } from '../shared/tenancy.ts';
+import { bySends, parseGroups, shownRow, UsageTallies, type UsageGroup } from './usage-groups.ts';
+
+export { USAGE_GROUPS, type UsageGroup } from './usage-groups.ts';
+
+/** The longest period one usage request covers (decisions §24). */
+const MAX_DAYS = 366;
+/** The most sends one usage request by send or template reads (newest first, down to the period's start). */
+export const MAX_SENDS = 2_000;
+
+export interface UsageQuery {
+  client_id?: number;
+  from: string;
+  to: string;
+  /** A comma list of USAGE_GROUPS (decisions §27); `day` when absent. */
+  group_by?: string;
+}
+
+/** Whether a client has a price list (P's store); absent: none has. */
+export interface PriceListVersions {
+  lists(clientId: number): Promise<{ effective_from: string; currency: string }[]>;
+}
+
+export interface UsageDeps {
+  ledger: CostLedger;
+  directory: DirectoryStore;
+  /** The client's sends (rows by `template` or `send`): newest first. */
+  sends?: ChargedSends;
+  priceLists?: PriceListVersions;
+}
+
+/** A day's start, or NaN when it is not a day of the calendar (2026-02-30 is not). */
+const dayMs = (day: string) => {
+  const ms = Date.parse(`${day}T00:00:00Z`);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === day ? ms : Number.NaN;
+};
+
+/** A period of usage (decisions §24): two days of the calendar, in order, at most MAX_DAYS apart; else 400. */
+export function checkPeriod(fromDay: string, toDay: string) {
+  const from = dayMs(fromDay);
+  const to = dayMs(toDay);
+  if (Number.isNaN(from) || Number.isNaN(to)) throw new InvalidRequest('from and to must be dates (YYYY-MM-DD)');
+  if (to < from) throw new InvalidRequest('to must not be before from');
+  if ((to - from) / 86_400_000 + 1 > MAX_DAYS) throw new InvalidRequest(`from–to covers at most ${MAX_DAYS} days`);
+}
+
+/**
+ * GET /v1/usage (decisions §24, §27): what a client's delivered messages cost on days `from`–`to`, grouped by any of
+ * day or month, market, category and number from the ledger the status path keeps; or by template and send (with
+ * category) from the sends accepted in the period, each with all its charges so far. Beside rows without a number,
+ * template or send, Meta's own figure for the client's own numbers (`meta_amount`, decisions §26). Each row names
+ * its client, currency and period; `price` and `margin` as moneyShown says. An agent sees its own client; BSP_CN
+ * names the client.
+ */
+export async function usage(deps: UsageDeps, caller: Caller, query: UsageQuery) {
+  const clientId = namedClient(caller, query.client_id);
+  checkPeriod(query.from, query.to);
+  const groups = parseGroups(query.group_by);
+  const hasList = ((await deps.priceLists?.lists(clientId)) ?? []).length > 0;
+  const shown = moneyShown(caller, hasList);
+  const tallies = new UsageTallies(groups);
+  if (bySends(groups)) await tallySends(deps, clientId, query, groups, tallies);
+  else await tallyLedger(deps, clientId, query, groups, tallies, shown.cost);
+  const data = tallies.sorted().map((row) => ({
+    client_id: clientId,
+    ...rowPeriod(row.groups, query),
+    ...withoutPeriod(row.groups),
+    ...shownRow(row, shown),
+  }));
+  const currencies = new Set(data.map((row) => row.currency));
+  const currency = currencies.size === 0 ? BASE_CURRENCY : currencies.size === 1 ? [...currencies][0] : undefined;
+  return { data, ...(currency && { currency }), client_id: clientId, from: query.from, to: query.to, group_by: groups.join(',') };
+}
+
+async function tallyLedger(
+  deps: UsageDeps,
+  clientId: number,
+  query: UsageQuery,
+  groups: UsageGroup[],
+  tallies: UsageTallies,
+  withMeta: boolean,
+) {
+  // Meta's figures have no number: they stand beside rows of days, months, markets and categories only.
+  const meta = withMeta && !groups.includes('did');
+  const wabas = await deps.directory.listClientWabas(clientId);
+  const [entries, points, channels] = await Promise.all([
+    deps.ledger.charges(wabas, clientId, query.from, query.to),
+    meta ? deps.ledger.metaCosts(wabas, query.from, query.to) : Promise.resolve([]),
+    meta ? deps.directory.listChannels(clientId) : Promise.resolve([]),
+  ]);
+  const groupsOf = (e: { day: string; market: string; category: string; did?: string }) =>
+    Object.fromEntries(groups.map((group) => [group, groupValue(group, e)])) as Partial<Record<UsageGroup, string>>;
+  for (const e of entries) tallies.add(groupsOf(e), e);
+  for (const m of clientsPoints(points, numbersOf(channels))) {
+    const row = tallies.row(groupsOf({ day: m.day, market: marketOfPoint(m), category: m.category }), m.currency ?? BASE_CURRENCY);
+    row.meta_micros = addCost(row.meta_micros, m);
+  }
+}
+
+const groupValue = (group: UsageGroup, e: { day: string; market: string; category: string; did?: string }) =>
+  group === 'day'
+    ? e.day
+    : group === 'month'
+      ? e.day.slice(0, 7)
+      : group === 'market'
+        ? e.market
+        : group === 'category'
+          ? e.category
+          : (e.did ?? '');
+
+/** The sends accepted on days `from`–`to`, read newest first down to the period's start (at most MAX_SENDS). */
+async function tallySends(deps: UsageDeps, clientId: number, query: UsageQuery, groups: UsageGroup[], tallies: UsageTallies) {
+  if (!deps.sends) throw new Error('usage by template or send needs the sends');
+  const size = 100;
+  for (let offset = 0; ; offset += size) {
+    if (offset >= MAX_SENDS) throw new InvalidRequest(`group_by template or send reads at most ${MAX_SENDS} sends: narrow from–to`);
+    const { sends } = await deps.sends.list(clientId, { offset, size });
+    for (const send of sends) {
+      const day = send.created_at.slice(0, 10);
+      if (day < query.from || day > query.to) continue;
+      for (const [category, charge] of Object.entries(send.charges ?? {})) {
+        const values = { template: send.template.name, send: send.send_id, category };
+        const own = Object.fromEntries(groups.map((group) => [group, values[group as keyof typeof values]]));
+        tallies.add(own, { ...charge, currency: send.currency ?? BASE_CURRENCY });
+      }
+    }
+    const oldest = sends.at(-1)?.created_at.slice(0, 10);
+    if (sends.length < size || oldest === undefined || oldest < query.from) return;
+  }
+}
+
+/** A row's groups but its day or month, which it names as its `period`. */
+const withoutPeriod = ({ day: _day, month: _month, ...groups }: Partial<Record<UsageGroup, string>>) => groups;
+
+/** A row's period: its day, its month within from–to, or from–to. */
+function rowPeriod(groups: Partial<Record<UsageGroup, string>>, query: UsageQuery) {
+  if (groups.day) return { from: groups.day, to: groups.day, period: groups.day };
+  if (groups.month) {
+    const month = daysOf(groups.month);
+    // The later of the starts and the earlier of the ends (days compare as text).
+    return { from: [month.from, query.from].sort()[1], to: [month.to, query.to].sort()[0], period: groups.month };
+  }
+  return { from: query.from, to: query.to };
+}

@@ -1,0 +1,81 @@
+import type { Caller } from '../../shared/caller.ts';
+import { Conflict } from '../../shared/errors.ts';
+import type { SendRecord, StoredRecipient } from '../ports.ts';
+import { type SendDeps, type SendInput, dryRunSend, sendTemplate } from './send.ts';
+import { blocksOf, recipientStatus } from '../operations/send-recipients.ts';
+import { visibleSend } from '../send-status.ts';
+
+/** Which of a send's recipients a resend takes (decisions §25). */
+export type ResendWhich = 'failed' | 'not_delivered';
+
+/**
+ * Refusals a resend leaves out: the number cannot get WhatsApp (131026), Meta's marketing limit for the person
+ * (131049), the person stopped marketing (131050); and `outcome_unknown`, whose message may have gone.
+ */
+const NOT_RESENT = new Set(['131026', '131049', '131050', 'outcome_unknown']);
+
+/** Whether a recipient is one a resend of `which` takes: failed for a reason worth another try, or never delivered. */
+export function isResent(recipient: StoredRecipient, which: ResendWhich): boolean {
+  const status = recipientStatus(recipient);
+  if (status === 'failed') {
+    const code = recipient.outcome?.kind === 'failed' ? recipient.outcome.code : recipient.delivery?.failed?.code;
+    return code === undefined || !NOT_RESENT.has(code);
+  }
+  return which === 'not_delivered' && (status === 'sent' || status === 'expired');
+}
+
+/** The request of a new send of these recipients, as the original was made (its header, options and values). */
+function resendBody(original: SendRecord, caller: Caller, recipients: StoredRecipient[]): SendInput {
+  return {
+    did: original.did,
+    type: 'template',
+    channel: 'MSGCHAN',
+    template: original.template,
+    ...(original.campaignId !== undefined && { campaignId: original.campaignId }),
+    ...(caller.isBsp && { client_id: original.client_id }),
+    ...original.request,
+    recipients: recipients.map((r) => ({
+      ...(r.to !== '' && { to: r.to }),
+      ...(r.user_id && { user_id: r.user_id }),
+      ...(r.params && { params: r.params }),
+    })),
+  };
+}
+
+async function chosen(deps: Pick<SendDeps, 'sends' | 'recipientLists'>, caller: Caller, sendId: string, which: ResendWhich) {
+  const original = await visibleSend(deps, caller, sendId);
+  const recipients = (await deps.recipientLists.recipients(sendId, blocksOf(original))).filter((r) => isResent(r, which));
+  if (recipients.length === 0)
+    throw new Conflict(`Send ${sendId} has no ${which.replace('_', ' ')} recipients to resend`, 'nothing_to_resend');
+  return { original, recipients };
+}
+
+/**
+ * POST /v1/sends/{send_id}/resend (decisions §25): a new send of the original's recipients that failed (or were
+ * not delivered), with their values; the new send is `resend_of` the original, which lists it in `resent_as`.
+ * A MARKETING resend skips the suppressed as any send does. With an Idempotency-Key, a repeat answers the same send.
+ */
+export async function resendSend(deps: SendDeps, caller: Caller, input: { sendId: string; which: ResendWhich; newSendId: string }) {
+  const { original, recipients } = await chosen(deps, caller, input.sendId, input.which);
+  const answer = await sendTemplate(deps, caller, {
+    pathDid: original.did,
+    body: resendBody(original, caller, recipients),
+    sendId: input.newSendId,
+    resendOf: input.sendId,
+  });
+  await deps.sends.markResent(input.sendId, input.newSendId);
+  return { ...answer, resend_of: input.sendId, recipients: recipients.length };
+}
+
+/** `?dry_run=true`: which recipients a resend would take, checked as their send would be; nothing queued. */
+export async function dryRunResend(deps: SendDeps, caller: Caller, input: { sendId: string; which: ResendWhich }) {
+  const { original, recipients } = await chosen(deps, caller, input.sendId, input.which);
+  const { recipients: items, ...body } = resendBody(original, caller, recipients);
+  return dryRunSend(deps, caller, {
+    pathDid: original.did,
+    body,
+    recipients: items.map((recipient, index) => ({ index, recipient })),
+    refused: [],
+    total: items.length,
+  });
+}

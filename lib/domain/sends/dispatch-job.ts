@@ -1,0 +1,69 @@
+import type { SendReservation } from '../money/pricing/reservation.ts';
+
+// A dispatch job: one part of an accepted send, as it travels on the `template-dispatch` queue (docs/dispatch-jobs.md).
+// The send use case makes them; the dispatcher (sending/dispatcher.ts), or any other engine, consumes them. A
+// value shared by the floors (docs/architecture.md §1): the sending port and the message rules carry it too.
+
+/** A recipient's values (spec §1), and the send's header: as the caller gave them. */
+export interface ProductAction {
+  type: 'action';
+  action: { thumbnailProductRetailerId: string; sections?: { title: string; product_items: { product_retailer_id: string }[] }[] };
+}
+
+export interface RecipientParams {
+  header?: string[];
+  body?: string[];
+  buttons?: string[];
+  products?: ProductAction[];
+  cards?: { body?: string[]; buttons?: string[] }[];
+}
+
+export type SendHeader =
+  | { type: 'image_url' | 'video_url' | 'document_url'; value: string; filename?: string }
+  | { type: 'location'; location: { latitude: string; longitude: string; name: string; address: string } };
+
+export interface JobRecipient {
+  /** A phone number, a BSUID (`user_id`), or both (decisions §28): Meta sends to `to` when both are given. */
+  to?: string;
+  user_id?: string;
+  params?: RecipientParams;
+  /**
+   * Set on a repeat of an earlier position of the send (same digits, decisions §12): its first position. The
+   * send removes repeats when it accepts the recipients; a repeat travels without its values and is never sent.
+   */
+  duplicate_of?: number;
+  /**
+   * Set on a recipient of a MARKETING send who is on the client's suppression list (decisions §25): found when
+   * the send was accepted and counted then; it travels without its values and is never sent.
+   */
+  suppressed?: true;
+}
+
+export interface DispatchJob {
+  send_id: string;
+  client_id: number;
+  did: string;
+  waba_id: string;
+  /** The sending number at the upstream (Cloud API `POST /{phone_number_id}/messages`); a DID without one cannot send. */
+  phone_number_id?: string;
+  namespace?: string;
+  channel: 'MSGCHAN';
+  /** The template as resolved at acceptance: its category and components (BODY, FOOTER, BUTTONS; HEADER and CAROUSEL when it has them). */
+  template: { name: string; language: string; id: string; category?: string; components: Record<string, unknown>[] };
+  total_contacts: number;
+  component?: { header: SendHeader };
+  attends?: { waitTime?: number; typification?: number };
+  allow_duplicates?: boolean;
+  message_send_ttl_seconds?: number;
+  campaignId?: number;
+  /** A MARKETING send through the Marketing Messages API (decisions §28): `POST /{phone-number-id}/marketing_messages`. */
+  marketing_api?: 'mm';
+  /** What the send reserved of its client's month (decisions §27): each recipient's part is given back as it settles. */
+  reservation?: SendReservation;
+  /** This job's number among the send's jobs (1-based), and how many there are. */
+  job: number;
+  jobs: number;
+  /** The position in the send's recipient list of this job's first recipient (0-based). */
+  first_index: number;
+  recipients: JobRecipient[];
+}

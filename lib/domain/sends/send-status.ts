@@ -1,0 +1,145 @@
+import type { Caller } from '../shared/caller.ts';
+import { NotFound } from '../shared/errors.ts';
+import { type PageRequest, resolvePage } from '../shared/paging.ts';
+import type { SendCounts, SendRecord, SendRecords } from './ports.ts';
+import { BASE_CURRENCY, fromMicros, toMicros } from '../money/pricing/rate-card.ts';
+import { clientView, type MoneyShown, moneyShown } from '../money/pricing/visibility.ts';
+import { actingClient } from '../shared/tenancy.ts';
+
+/**
+ * Send status (decisions §12): what the dispatcher did with a send so far. `pending` is what it has not
+ * settled yet; the status follows from the counts, so it is exact whenever they are.
+ */
+export function sendStatusOf(send: SendRecord, shown: MoneyShown = clientView(send.price_list !== undefined)) {
+  const counts = { ...NO_COUNTS, ...send.counts };
+  const settled =
+    counts.duplicates_removed + counts.suppressed + counts.expired + counts.sent + counts.failed + counts.capped + counts.cancelled;
+  const pending = Math.max(0, send.total - settled);
+  return {
+    send_id: send.send_id,
+    client_id: send.client_id,
+    did: send.did,
+    template: send.template,
+    ...(send.campaignId !== undefined && { campaignId: send.campaignId }),
+    status: statusOf(send, pending, settled),
+    created_at: send.created_at,
+    total: send.total,
+    duplicates_removed: counts.duplicates_removed,
+    suppressed: counts.suppressed,
+    expired: counts.expired,
+    sent: counts.sent,
+    held: counts.held,
+    delivered: counts.delivered,
+    read: counts.read,
+    failed: counts.failed,
+    capped: counts.capped,
+    cancelled: counts.cancelled,
+    pending,
+    errors: send.errors ?? [],
+    ...moneyOf(send, shown),
+    ...(send.stopped && { stopped: send.stopped }),
+    ...(send.cancelled_at && { cancelled_at: send.cancelled_at }),
+    ...(send.send_at && { send_at: send.send_at }),
+    ...(send.paused && pending > 0 && { paused_until: send.paused.until }),
+    ...(send.resend_of && { resend_of: send.resend_of }),
+    ...(send.resent_as?.length && { resent_as: send.resent_as }),
+  };
+}
+
+/**
+ * A send's amounts as the caller may see them (decisions §27): Meta's cost, the client's price where its price
+ * list was in force, and the margin between them.
+ */
+function moneyOf(send: SendRecord, shown: MoneyShown) {
+  const charges = send.charges ?? {};
+  const cost = costOf(charges, send.currency);
+  const price = send.price_list ? priceOf(charges, send.price_list.currency) : undefined;
+  return {
+    ...(shown.cost && { cost }),
+    ...(shown.price && price && { price }),
+    ...(shown.margin &&
+      price &&
+      price.currency === cost.currency && { margin: fromMicros(toMicros(price.amount) - toMicros(cost.amount)) }),
+  };
+}
+
+/** What the client pays for a send's delivered messages so far, by Meta's pricing category. */
+function priceOf(charges: NonNullable<SendRecord['charges']>, currency: string) {
+  const categories = Object.entries(charges).sort(([a], [b]) => a.localeCompare(b));
+  return {
+    currency,
+    amount: fromMicros(categories.reduce((sum, [, c]) => sum + (c.price_micros ?? 0), 0)),
+    by_category: Object.fromEntries(
+      categories.map(([category, c]) => [category, { messages: c.messages, amount: fromMicros(c.price_micros ?? 0) }]),
+    ),
+  };
+}
+
+/**
+ * A send's cost as delivered so far (decisions §24): total, billable messages, and by Meta's pricing category,
+ * in the currency of its WABA (USD for sends accepted before issue 41).
+ */
+export function costOf(charges: NonNullable<SendRecord['charges']>, currency = BASE_CURRENCY) {
+  const categories = Object.entries(charges).sort(([a], [b]) => a.localeCompare(b));
+  const micros = categories.reduce((sum, [, c]) => sum + c.micros, 0);
+  return {
+    currency,
+    amount: fromMicros(micros),
+    billable: categories.reduce((sum, [, c]) => sum + c.billable, 0),
+    by_category: Object.fromEntries(categories.map(([category, c]) => [category, { messages: c.messages, amount: fromMicros(c.micros) }])),
+  };
+}
+
+export const NO_COUNTS: SendCounts = {
+  duplicates_removed: 0,
+  suppressed: 0,
+  held: 0,
+  expired: 0,
+  sent: 0,
+  failed: 0,
+  capped: 0,
+  delivered: 0,
+  read: 0,
+  cancelled: 0,
+};
+
+/**
+ * A cancelled send stays `cancelled` (its unclaimed recipients settle as they come off the queue); a scheduled
+ * one is `scheduled` until its jobs are released at its time.
+ */
+function statusOf(send: SendRecord, pending: number, settled: number) {
+  if (send.cancelled_at) return 'cancelled' as const;
+  if (send.paused && pending > 0) return 'paused' as const;
+  if (send.send_at && !send.released_at && settled === 0) return 'scheduled' as const;
+  if (pending === 0) return 'completed' as const;
+  return settled === 0 ? ('queued' as const) : ('sending' as const);
+}
+
+/** A send the caller may see: another client's is not found, unless the caller has BSP_CN. */
+export async function visibleSend(deps: { sends: SendRecords }, caller: Caller, sendId: string) {
+  const send = await deps.sends.get(sendId);
+  const visible = send && send.status === 'queued' && (send.client_id === caller.clientId || caller.isBsp);
+  if (!visible) throw new NotFound(`Send ${sendId} does not exist`);
+  return send;
+}
+
+/** GET /v1/sends/{send_id}: another client's send is not found, unless the caller has BSP_CN. */
+export async function getSend(deps: { sends: SendRecords }, caller: Caller, sendId: string) {
+  const send = await visibleSend(deps, caller, sendId);
+  return sendStatusOf(send, moneyShown(caller, send.price_list !== undefined));
+}
+
+export const SENDS_PAGE = { size: 20, max: 100 };
+
+/** GET /v1/sends: the acting client's sends, newest first. */
+export async function listSends(deps: { sends: SendRecords }, caller: Caller, query: PageRequest & { client_id?: number }) {
+  const clientId = actingClient(caller, query.client_id);
+  const page = resolvePage(query, SENDS_PAGE);
+  const { sends, total } = await deps.sends.list(clientId, page);
+  return {
+    data: sends.map((send) => sendStatusOf(send, moneyShown(caller, send.price_list !== undefined))),
+    total,
+    page: page.page,
+    page_size: page.size,
+  };
+}

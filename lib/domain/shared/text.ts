@@ -1,0 +1,1 @@
+export const upper = (value: unknown) => (typeof value === 'string' ? value.toUpperCase() : '');

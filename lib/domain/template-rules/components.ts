@@ -1,7 +1,0 @@
-/** The upstream's components are its own shapes; the rules read them loosely. */
-export type Component = Record<string, unknown>;
-
-export const CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
-export type Category = (typeof CATEGORIES)[number];
-
-export const upper = (value: unknown) => (typeof value === 'string' ? value.toUpperCase() : '');

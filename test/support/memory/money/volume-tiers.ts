@@ -1,0 +1,23 @@
+import type { VolumeTiers } from '#lib/domain/money/ports.ts';
+import type { MemorySendTable } from '../sends/send-table.ts';
+
+/** A WABA's month's volumes as the DynamoDB store reads them: the status path's count, raised by Meta's tier. */
+export class MemoryVolumeTiers implements VolumeTiers {
+  private readonly reached = new Map<string, number>();
+
+  constructor(private readonly sends: Pick<MemorySendTable, 'monthVolumes'>) {}
+
+  async monthVolumes(wabaId: string, month: string) {
+    const volumes = new Map<string, number>();
+    const prefix = `${wabaId}|${month}|`;
+    for (const source of [this.sends.monthVolumes, this.reached])
+      for (const [key, volume] of source)
+        if (key.startsWith(prefix)) volumes.set(key.slice(prefix.length), Math.max(volumes.get(key.slice(prefix.length)) ?? 0, volume));
+    return volumes;
+  }
+
+  async reachedTier(wabaId: string, month: string, volumeKey: string, volume: number) {
+    const key = `${wabaId}|${month}|${volumeKey}`;
+    this.reached.set(key, Math.max(this.reached.get(key) ?? 0, volume));
+  }
+}

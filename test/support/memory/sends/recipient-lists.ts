@@ -1,0 +1,40 @@
+import type { AcceptedBlock, PositionOutcome, RecipientBlockRef, RecipientLists, StoredRecipient } from '#lib/domain/sends/ports.ts';
+import { copy } from '../copy.ts';
+import type { MemorySendTable } from './send-table.ts';
+
+export class MemoryRecipientLists implements RecipientLists {
+  constructor(private readonly table: MemorySendTable) {}
+
+  async recordRecipients(sendId: string, blocks: AcceptedBlock[], at: string) {
+    if (this.table.failing) throw new Error('storage down');
+    for (const block of blocks) this.table.recipientLists.set(`${sendId}|${block.ref.first}`, { ...copy(block), at, latest: new Map() });
+  }
+  async recipients(sendId: string, blocks: RecipientBlockRef[]): Promise<StoredRecipient[]> {
+    return blocks.flatMap((ref) => {
+      const list = this.table.recipientLists.get(`${sendId}|${ref.first}`);
+      if (!list) return [];
+      const block = this.table.blocks.get(`${sendId}|${ref.first}`);
+      const job = this.table.jobOutcomes.get(`${sendId}|${ref.job}`);
+      return list.to.map((to, offset): StoredRecipient => {
+        const repeat = list.repeats[offset];
+        const latest = list.latest.get(offset);
+        let outcome: PositionOutcome | undefined;
+        if (repeat !== undefined) outcome = { kind: 'duplicate', of: repeat };
+        else if (list.suppressed?.includes(offset)) outcome = { kind: 'suppressed' };
+        else if (block?.state === 'settled') outcome = block.outcomes?.[offset];
+        else if (!block && job) outcome = job;
+        const values = list.params?.[offset];
+        const userId = list.user_ids?.[offset];
+        return {
+          index: ref.first + offset,
+          to: to ?? '',
+          ...(userId && { user_id: userId }),
+          ...(values && { params: copy(values) }),
+          ...(outcome && { outcome: copy(outcome) }),
+          updated_at: latest?.at ?? list.at,
+          ...(latest && { delivery: copy(latest.state) }),
+        };
+      });
+    });
+  }
+}

@@ -1,0 +1,25 @@
+import type { MemoryBudgetStore } from '../money/budget-store.ts';
+import { MemoryBlockLedger } from './block-ledger.ts';
+import { MemoryDeliveryStatuses } from './message-statuses.ts';
+import { MemoryHeldJobs } from './held-jobs.ts';
+import { MemoryRecipientLists } from './recipient-lists.ts';
+import { MemorySendRecords } from './send-records.ts';
+import { MemorySendTable } from './send-table.ts';
+
+/**
+ * The sends' ports in memory, each its own adapter on one shared table (as the DynamoDB ones share the service
+ * table), named as the use cases' deps name them: spread what a use case needs, read `table` to assess.
+ */
+export function memorySends(budgets?: MemoryBudgetStore) {
+  const table = new MemorySendTable(budgets);
+  return {
+    sendTable: table,
+    sends: new MemorySendRecords(table),
+    blocks: new MemoryBlockLedger(table),
+    recipientLists: new MemoryRecipientLists(table),
+    heldJobs: new MemoryHeldJobs(table),
+    deliveryStatuses: new MemoryDeliveryStatuses(table),
+  };
+}
+
+export type MemorySends = ReturnType<typeof memorySends>;
