@@ -132,81 +132,116 @@ export type _DirectoryEntriesMatchTheDomain = [
   Assignable<v.InferOutput<typeof ContactChannelSchema>, ContactChannel>,
 ];
 
+type Problem = { path: string; message: string };
+type FixtureRecord = v.InferOutput<typeof FixtureRecordSchema>;
+
 /**
  * Cross-entry rules a schema cannot express: every reference points at an entry of the same file (or,
  * for clients, at least is consistent), and ids are unique. Returns one message per bad entry.
  */
-export function checkDirectoryReferences(file: DirectoryFile): { path: string; message: string }[] {
-  const problems: { path: string; message: string }[] = [];
+export function checkDirectoryReferences(file: DirectoryFile): Problem[] {
+  const known = knownEntries(file);
+  return [...duplicateEntries(file), ...directoryReferenceProblems(file, known), ...templateRecordProblems(file, known)];
+}
+
+function duplicateEntries(file: DirectoryFile): Problem[] {
+  return [
+    ...duplicates(file.clients, (c) => String(c.client_id), 'clients'),
+    ...duplicates(file.wabas, (w) => w.waba_id, 'wabas'),
+    ...duplicates(file.channels, (c) => c.wa_id, 'channels'),
+    ...duplicates(file.campaigns, (c) => String(c.campaign_id), 'campaigns'),
+    ...duplicates(file.contact_channels, (c) => String(c.channel_id), 'contact_channels'),
+    ...duplicates(file.template_records, (r) => r.id, 'template_records'),
+  ];
+}
+
+/** Every entry of a list whose key an earlier entry has already. */
+function duplicates<T>(list: T[], key: (item: T) => string, name: string): Problem[] {
+  const seen = new Set<string>();
+  return list.flatMap((item, i) => {
+    const k = key(item);
+    const repeated = seen.has(k);
+    seen.add(k);
+    return repeated ? [{ path: `${name}[${i}]`, message: `duplicate ${name} entry ${k}` }] : [];
+  });
+}
+
+/** The checks of a reference to a client or a WABA: a problem when the file holds no such entry. */
+function knownEntries(file: DirectoryFile) {
   const clientIds = new Set(file.clients.map((c) => c.client_id));
+  const wabaIds = new Set(file.wabas.map((w) => w.waba_id));
+  return {
+    client: (id: number, path: string): Problem[] => (clientIds.has(id) ? [] : [{ path, message: `unknown client_id ${id}` }]),
+    waba: (id: string, path: string): Problem[] => (wabaIds.has(id) ? [] : [{ path, message: `unknown waba_id ${id}` }]),
+  };
+}
+
+type KnownEntries = ReturnType<typeof knownEntries>;
+
+/** The clients, WABAs and numbers the channels, campaigns and contact channels name. */
+function directoryReferenceProblems(file: DirectoryFile, known: KnownEntries): Problem[] {
+  const channelIds = new Set(file.channels.map((c) => c.wa_id));
+  return [
+    ...file.channels.flatMap((c, i) => [
+      ...known.client(c.client_id, `channels[${i}].client_id`),
+      ...known.waba(c.waba_id, `channels[${i}].waba_id`),
+    ]),
+    ...file.campaigns.flatMap((c, i) => known.client(c.client_id, `campaigns[${i}].client_id`)),
+    ...file.contact_channels.flatMap((c, i) => [
+      ...known.client(c.client_id, `contact_channels[${i}].client_id`),
+      ...known.waba(c.waba_id, `contact_channels[${i}].waba_id`),
+      ...(channelIds.has(c.did) ? [] : [{ path: `contact_channels[${i}].did`, message: `unknown did ${c.did}` }]),
+    ]),
+  ];
+}
+
+/** Each template record's client, upstream template, slot and assignment. */
+function templateRecordProblems(file: DirectoryFile, known: KnownEntries): Problem[] {
   const wabas = new Map(file.wabas.map((w) => [w.waba_id, w]));
-  const channelIds = new Set<string>();
-  const duplicate = <T>(list: T[], key: (item: T) => string, name: string) => {
-    const seen = new Set<string>();
-    list.forEach((item, i) => {
-      const k = key(item);
-      if (seen.has(k)) problems.push({ path: `${name}[${i}]`, message: `duplicate ${name} entry ${k}` });
-      seen.add(k);
-    });
-  };
-  duplicate(file.clients, (c) => String(c.client_id), 'clients');
-  duplicate(file.wabas, (w) => w.waba_id, 'wabas');
-  duplicate(file.channels, (c) => c.wa_id, 'channels');
-  duplicate(file.campaigns, (c) => String(c.campaign_id), 'campaigns');
-  duplicate(file.contact_channels, (c) => String(c.channel_id), 'contact_channels');
-  duplicate(file.template_records, (r) => r.id, 'template_records');
-  const needClient = (id: number, path: string) => {
-    if (!clientIds.has(id)) problems.push({ path, message: `unknown client_id ${id}` });
-  };
-  const needWaba = (id: string, path: string) => {
-    if (!wabas.has(id)) problems.push({ path, message: `unknown waba_id ${id}` });
-  };
-  file.channels.forEach((c, i) => {
-    needClient(c.client_id, `channels[${i}].client_id`);
-    needWaba(c.waba_id, `channels[${i}].waba_id`);
-    channelIds.add(c.wa_id);
-  });
-  file.campaigns.forEach((c, i) => {
-    needClient(c.client_id, `campaigns[${i}].client_id`);
-  });
-  file.contact_channels.forEach((c, i) => {
-    needClient(c.client_id, `contact_channels[${i}].client_id`);
-    needWaba(c.waba_id, `contact_channels[${i}].waba_id`);
-    if (!channelIds.has(c.did)) problems.push({ path: `contact_channels[${i}].did`, message: `unknown did ${c.did}` });
-  });
   const campaigns = new Map(file.campaigns.map((c) => [c.campaign_id, c]));
   const contacts = new Map(file.contact_channels.map((c) => [c.channel_id, c]));
   const slots = new Map<string, Set<string>>();
-  file.template_records.forEach((r, i) => {
+  return file.template_records.flatMap((r, i) => {
     const path = `template_records[${i}]`;
-    needClient(r.client_id, `${path}.client_id`);
-    const waba = wabas.get(r.waba_id);
-    if (!waba) problems.push({ path: `${path}.waba_id`, message: `unknown waba_id ${r.waba_id}` });
-    else if (!waba.templates.some((t) => t.id === r.template_id)) {
-      problems.push({ path: `${path}.template_id`, message: `unknown template ${r.template_id} in WABA ${r.waba_id}` });
-    }
-    // A record may hold half a pair (decisions §11); each (client, template) holds one record per slot, and
-    // either assignment records or one placeholder.
-    const slot =
-      r.channel_id === undefined && r.campaign_id === undefined ? 'placeholder' : `${r.channel_id ?? '-'}#${r.campaign_id ?? '-'}`;
-    const aggregate = `${r.client_id}#${r.waba_id}#${r.template_id}`;
-    const held = slots.get(aggregate) ?? new Set<string>();
-    if (held.has(slot)) problems.push({ path, message: `client ${r.client_id} has this assignment of template ${r.template_id} twice` });
-    else if (held.size > 0 && (slot === 'placeholder' || held.has('placeholder')))
-      problems.push({ path, message: `client ${r.client_id} has both assignments and the placeholder of template ${r.template_id}` });
-    slots.set(aggregate, held.add(slot));
-    if (r.channel_id !== undefined && contacts.get(r.channel_id)?.client_id !== r.client_id) {
-      problems.push({ path: `${path}.channel_id`, message: `channel ${r.channel_id} is not a channel of client ${r.client_id}` });
-    }
-    if (r.campaign_id !== undefined && campaigns.get(r.campaign_id)?.client_id !== r.client_id) {
-      problems.push({ path: `${path}.campaign_id`, message: `campaign ${r.campaign_id} is not a campaign of client ${r.client_id}` });
-    }
+    return [
+      ...known.client(r.client_id, `${path}.client_id`),
+      ...upstreamTemplateProblems(r, wabas.get(r.waba_id), path),
+      ...slotProblems(r, slots, path),
+      ...(r.channel_id !== undefined && contacts.get(r.channel_id)?.client_id !== r.client_id
+        ? [{ path: `${path}.channel_id`, message: `channel ${r.channel_id} is not a channel of client ${r.client_id}` }]
+        : []),
+      ...(r.campaign_id !== undefined && campaigns.get(r.campaign_id)?.client_id !== r.client_id
+        ? [{ path: `${path}.campaign_id`, message: `campaign ${r.campaign_id} is not a campaign of client ${r.client_id}` }]
+        : []),
+    ];
   });
+}
+
+/** The record's WABA is in the file, and its template among the WABA's. */
+function upstreamTemplateProblems(r: FixtureRecord, waba: WabaEntry | undefined, path: string): Problem[] {
+  if (!waba) return [{ path: `${path}.waba_id`, message: `unknown waba_id ${r.waba_id}` }];
+  if (waba.templates.some((t) => t.id === r.template_id)) return [];
+  return [{ path: `${path}.template_id`, message: `unknown template ${r.template_id} in WABA ${r.waba_id}` }];
+}
+
+/**
+ * A record may hold half a pair (decisions §11); each (client, template) holds one record per slot, and
+ * either assignment records or one placeholder. `slots` holds the slots of the records before this one.
+ */
+function slotProblems(r: FixtureRecord, slots: Map<string, Set<string>>, path: string): Problem[] {
+  const slot = r.channel_id === undefined && r.campaign_id === undefined ? 'placeholder' : `${r.channel_id ?? '-'}#${r.campaign_id ?? '-'}`;
+  const aggregate = `${r.client_id}#${r.waba_id}#${r.template_id}`;
+  const held = slots.get(aggregate) ?? new Set<string>();
+  const problems: Problem[] = [];
+  if (held.has(slot)) problems.push({ path, message: `client ${r.client_id} has this assignment of template ${r.template_id} twice` });
+  else if (held.size > 0 && (slot === 'placeholder' || held.has('placeholder')))
+    problems.push({ path, message: `client ${r.client_id} has both assignments and the placeholder of template ${r.template_id}` });
+  slots.set(aggregate, held.add(slot));
   return problems;
 }
 
 export class DirectoryFileError extends Error {
-  constructor(readonly problems: { path: string; message: string }[]) {
+  constructor(readonly problems: Problem[]) {
     super(`Directory file is invalid:\n${problems.map((p) => `  ${p.path || '(file)'}: ${p.message}`).join('\n')}`);
   }
 }

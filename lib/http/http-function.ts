@@ -75,36 +75,59 @@ export function httpFunction<const R extends RouteDef>(route: R, useCases: UseCa
   if (route.request?.dryRun && !dryRun) throw new Error(`${route.name} has a dry run: pass its use case`);
   const core = async (event: APIGatewayProxyEventV2, context: ServiceContext): Promise<APIGatewayProxyStructuredResultV2> => {
     const input = context.input ?? {};
-    const routeInput = {
-      path: input.path,
-      query: input.query,
-      body: input.body,
-      caller: context.caller as Caller,
-      requestId: context.requestId,
-      file: context.file,
-      idempotencyKey: input.idempotencyKey,
-      rawBody: context.rawBody,
-      context,
-    };
+    const routeInput = routeInputOf(context);
     const body = !input.dryRun
       ? await run(routeInput as RouteInput<R>)
       : input.invalid
         ? // A template whose body fails its schema: the dry run's answer without a look further (decisions §18).
           { valid: false, errors: input.invalid, review_warnings: [] }
         : await dryRun?.(routeInput as DryRunInput<R>);
-    if (route.produces) return textResponse(route.success, String(body), context.requestId, route.produces);
-    const rendered = route.renders && wantedType(event.headers?.accept, route.renders);
-    const render = rendered && extra.renderers?.[rendered];
-    if (rendered && render) return renderedResponse(route.success, rendered, await render(body as never), context.requestId);
-    if (route.csv && wantsCsv(event.headers?.accept))
-      return textResponse(
-        route.success,
-        csvOf((body as { data: Record<string, unknown>[] }).data, route.csv),
-        context.requestId,
-        'text/csv',
-      );
-    return jsonResponse(route.success, body, context.requestId);
+    return responseOf(route, extra, event, body, context.requestId);
   };
+  const handler = withMiddlewares(route, extra, core);
+  // Each invocation logs through a logger of its own, also where many run at once in one process (the local stack).
+  return (event: APIGatewayProxyEventV2, context: Context) => inInvocation(context, {}, () => handler(event, context as ServiceContext));
+}
+
+/** What the middlewares made of the request, as a use case reads it. */
+function routeInputOf(context: ServiceContext) {
+  const input = context.input ?? {};
+  return {
+    path: input.path,
+    query: input.query,
+    body: input.body,
+    caller: context.caller as Caller,
+    requestId: context.requestId,
+    file: context.file,
+    idempotencyKey: input.idempotencyKey,
+    rawBody: context.rawBody,
+    context,
+  };
+}
+
+/** The use case's body as the route answers it: the page it produces, a rendered type or CSV the caller accepts, else JSON. */
+async function responseOf(
+  route: RouteDef,
+  extra: BodyMiddlewares,
+  event: APIGatewayProxyEventV2,
+  body: unknown,
+  requestId: string,
+): Promise<APIGatewayProxyStructuredResultV2> {
+  if (route.produces) return textResponse(route.success, String(body), requestId, route.produces);
+  const rendered = route.renders && wantedType(event.headers?.accept, route.renders);
+  const render = rendered && extra.renderers?.[rendered];
+  if (rendered && render) return renderedResponse(route.success, rendered, await render(body as never), requestId);
+  if (route.csv && wantsCsv(event.headers?.accept))
+    return textResponse(route.success, csvOf((body as { data: Record<string, unknown>[] }).data, route.csv), requestId, 'text/csv');
+  return jsonResponse(route.success, body, requestId);
+}
+
+/** The use case behind the middlewares the route asks for, in the order each must run. */
+function withMiddlewares(
+  route: RouteDef,
+  extra: BodyMiddlewares,
+  core: (event: APIGatewayProxyEventV2, context: ServiceContext) => Promise<APIGatewayProxyStructuredResultV2>,
+) {
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ServiceContext>(core)
     .use(requestContext())
     .use(securityHeaders(extra.contentSecurityPolicy))
@@ -129,6 +152,5 @@ export function httpFunction<const R extends RouteDef>(route: R, useCases: UseCa
     handler.use(jsonBody());
   }
   handler.use(validateRequest(spec));
-  // Each invocation logs through a logger of its own, also where many run at once in one process (the local stack).
-  return (event: APIGatewayProxyEventV2, context: Context) => inInvocation(context, {}, () => handler(event, context as ServiceContext));
+  return handler;
 }

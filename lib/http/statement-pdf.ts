@@ -15,6 +15,8 @@ const printable = (text: string) => text.replace(/[–—]/g, '-').replace(/[^\x
 /** Amounts to the micro-unit, as the JSON has them. */
 const money = (value: number | undefined) => (value === undefined ? '' : value.toFixed(6));
 
+type CurrencyStatement = StatementBody['statements'][number];
+
 export async function statementPdf(body: StatementBody): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   doc.setTitle(`Statement ${body.month} - client ${body.client_id}`);
@@ -24,7 +26,20 @@ export async function statementPdf(body: StatementBody): Promise<Uint8Array> {
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
   const writer = new Writer(doc, font);
+  writeHeading(writer, body, bold);
+  // The cost and margin columns are there when the provider sees them (the statements carry costs).
+  const withCost = body.statements.some((s) => s.totals.cost !== undefined);
+  if (body.statements.length === 0) writer.text('No charges this month.');
+  for (const statement of body.statements) writeCurrencyTable(writer, statement, withCost, bold);
+  writer.text(`Rate cards: ${body.card_versions.join(', ') || 'none'}`);
+  writer.text(`Price lists: ${body.price_list_versions.join(', ') || 'none (Meta cost)'}`);
+  writer.text(`Lines sha256: ${body.lines_sha256}`);
+  writer.text('Unit price and amounts in the currency of each table, to the micro-unit.', { size: 8 });
+  return doc.save();
+}
 
+/** Who the statement is from and for, its month and whether it may still change. */
+function writeHeading(writer: Writer, body: StatementBody, bold: PDFFont) {
   writer.text(body.provider, { font: bold, size: 14 });
   writer.text(`Statement of ${body.month} (${body.status === 'closed' ? 'CLOSED' : 'OPEN'})`, { font: bold, size: 12 });
   writer.text(`Client: ${body.client_name} (client_id ${body.client_id})`);
@@ -35,49 +50,32 @@ export async function statementPdf(body: StatementBody): Promise<Uint8Array> {
       : `Status: open; it closes ${body.closes_at} and may change until then.`,
   );
   writer.gap();
-  const bsp = body.statements.some((s) => s.totals.cost !== undefined);
-  const columns = ['Kind', 'Market', 'Category', 'Unit price', 'Messages', 'Billable', 'Amount', ...(bsp ? ['Cost', 'Margin'] : [])];
-  const widths = bsp ? [52, 92, 92, 52, 44, 40, 56, 52, 50] : [60, 120, 120, 60, 50, 50, 70];
-  if (body.statements.length === 0) writer.text('No charges this month.');
-  for (const { currency, lines, totals } of body.statements) {
-    writer.text(`Currency: ${currency}`, { font: bold, size: 11 });
-    writer.row(columns, widths, bold);
-    for (const line of lines)
-      writer.row(
-        [
-          line.kind === 'adjustment' ? `adj. ${line.of_month ?? ''}` : 'charge',
-          line.market,
-          line.category,
-          money(line.unit_price / 1_000_000),
-          String(line.messages),
-          String(line.billable),
-          money(line.amount),
-          ...(bsp ? [money(line.cost), money(line.margin)] : []),
-        ],
-        widths,
-      );
+}
+
+/** One currency's table: a row per line, then its totals. */
+function writeCurrencyTable(writer: Writer, { currency, lines, totals }: CurrencyStatement, withCost: boolean, bold: PDFFont) {
+  const columns = ['Kind', 'Market', 'Category', 'Unit price', 'Messages', 'Billable', 'Amount', ...(withCost ? ['Cost', 'Margin'] : [])];
+  const widths = withCost ? [52, 92, 92, 52, 44, 40, 56, 52, 50] : [60, 120, 120, 60, 50, 50, 70];
+  writer.text(`Currency: ${currency}`, { font: bold, size: 11 });
+  writer.row(columns, widths, bold);
+  for (const line of lines)
     writer.row(
       [
-        'Total',
-        '',
-        '',
-        '',
-        String(totals.messages),
-        String(totals.billable),
-        money(totals.amount),
-        ...(bsp ? [money(totals.cost), money(totals.margin)] : []),
+        line.kind === 'adjustment' ? `adj. ${line.of_month ?? ''}` : 'charge',
+        line.market,
+        line.category,
+        money(line.unit_price / 1_000_000),
+        String(line.messages),
+        String(line.billable),
+        money(line.amount),
+        ...(withCost ? [money(line.cost), money(line.margin)] : []),
       ],
       widths,
-      bold,
     );
-    writer.text(`Total ${currency}: ${money(totals.amount)}`, { font: bold });
-    writer.gap();
-  }
-  writer.text(`Rate cards: ${body.card_versions.join(', ') || 'none'}`);
-  writer.text(`Price lists: ${body.price_list_versions.join(', ') || 'none (Meta cost)'}`);
-  writer.text(`Lines sha256: ${body.lines_sha256}`);
-  writer.text('Unit price and amounts in the currency of each table, to the micro-unit.', { size: 8 });
-  return doc.save();
+  const costs = withCost ? [money(totals.cost), money(totals.margin)] : [];
+  writer.row(['Total', '', '', '', String(totals.messages), String(totals.billable), money(totals.amount), ...costs], widths, bold);
+  writer.text(`Total ${currency}: ${money(totals.amount)}`, { font: bold });
+  writer.gap();
 }
 
 /** Writes lines top to bottom, starting a new page when one is full, each page numbered. */

@@ -71,6 +71,21 @@ function alternatives(route: RouteDef) {
 }
 
 function operation(route: RouteDef) {
+  const signedByMeta = route.request?.signedBy === 'meta';
+  const requestBody = route.request?.body ? jsonRequestBody(route, route.request.body) : signedByMeta ? metaNotificationBody() : undefined;
+  return {
+    operationId: route.name[0].toLowerCase() + route.name.slice(1),
+    summary: route.summary,
+    tags: [tagOf(route)],
+    parameters: [...parameters(route), ...(signedByMeta ? [metaSignatureHeader()] : [])],
+    responses: responses(route),
+    security: route.auth ? [{ bearerAuth: [] }] : [],
+    ...(requestBody && { requestBody }),
+  };
+}
+
+/** The route's success, then each error it may answer, by status. */
+function responses(route: RouteDef) {
   const success = schemaOf(route.response);
   const dryRun = route.request?.dryRun;
   const responses: Record<string, unknown> = {
@@ -88,49 +103,45 @@ function operation(route: RouteDef) {
   for (const status of [...new Set(errors)].sort()) {
     responses[status] = { $ref: `#/components/responses/Error${status}` };
   }
-  const op: Record<string, unknown> = {
-    operationId: route.name[0].toLowerCase() + route.name.slice(1),
-    summary: route.summary,
-    tags: [tagOf(route)],
-    parameters: parameters(route),
-    responses,
-    security: route.auth ? [{ bearerAuth: [] }] : [],
-  };
-  if (route.request?.signedBy === 'meta') {
-    (op.parameters as unknown[]).push({
-      name: 'X-Hub-Signature-256',
-      in: 'header',
-      required: true,
-      description: '`sha256=<hex HMAC-SHA256 of the raw body with the Meta app secret>`',
-      schema: { type: 'string' },
-    });
-    op.requestBody = {
-      required: true,
-      content: {
-        'application/json': {
-          schema: { type: 'object', description: 'Meta’s notification: `{object, entry: [{id, time, changes: [{field, value}]}]}`' },
+  return responses;
+}
+
+/** The header Meta signs its calls with. */
+const metaSignatureHeader = () => ({
+  name: 'X-Hub-Signature-256',
+  in: 'header',
+  required: true,
+  description: '`sha256=<hex HMAC-SHA256 of the raw body with the Meta app secret>`',
+  schema: { type: 'string' },
+});
+
+/** What Meta's webhook calls carry. */
+const metaNotificationBody = () => ({
+  required: true,
+  content: {
+    'application/json': {
+      schema: { type: 'object', description: 'Meta’s notification: `{object, entry: [{id, time, changes: [{field, value}]}]}`' },
+    },
+  },
+});
+
+/** The route's JSON body, and on routes that accept a file, the multipart form that carries it beside the file. */
+function jsonRequestBody(route: RouteDef, body: v.GenericSchema) {
+  const content: Record<string, unknown> = { 'application/json': { schema: schemaOf(body) } };
+  const multipart = route.request?.multipart;
+  if (multipart) {
+    content['multipart/form-data'] = {
+      schema: {
+        type: 'object',
+        required: [multipart.jsonPart],
+        properties: {
+          [multipart.jsonPart]: { type: 'string', description: 'The JSON body' },
+          [multipart.filePart]: { type: 'string', format: 'binary', description: `At most ${multipart.maxBytes} bytes in all` },
         },
       },
     };
   }
-  if (route.request?.body) {
-    const content: Record<string, unknown> = { 'application/json': { schema: schemaOf(route.request.body) } };
-    const multipart = route.request.multipart;
-    if (multipart) {
-      content['multipart/form-data'] = {
-        schema: {
-          type: 'object',
-          required: [multipart.jsonPart],
-          properties: {
-            [multipart.jsonPart]: { type: 'string', description: 'The JSON body' },
-            [multipart.filePart]: { type: 'string', format: 'binary', description: `At most ${multipart.maxBytes} bytes in all` },
-          },
-        },
-      };
-    }
-    op.requestBody = { required: !route.request.bodyOptional, content };
-  }
-  return op;
+  return { required: !route.request?.bodyOptional, content };
 }
 
 /** The OpenAPI 3.1 document, built from the route manifest and the same valibot schemas that validate requests. */

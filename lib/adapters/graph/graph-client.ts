@@ -34,6 +34,22 @@ export interface GraphClientOptions {
 }
 
 type Query = Record<string, string | number | undefined>;
+type Method = 'GET' | 'POST' | 'DELETE';
+
+interface RequestOptions {
+  query?: Query;
+  json?: unknown;
+  raw?: Uint8Array;
+  headers?: Record<string, string>;
+  idempotent?: boolean;
+  scheme?: 'Bearer' | 'OAuth';
+}
+
+/** Why a try had no usable answer: Graph's status when it answered, and the reason for the log. */
+type Failure = { status?: number; reason: string };
+
+/** What one try of a call came to: Graph's answer, a failure worth another try, or a refusal that ends the call. */
+type Attempt = { answer: unknown } | { failure: Failure } | { refusal: Error };
 
 /** Socket errors raised before any byte of the request left: nothing can have reached the upstream. */
 const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
@@ -101,65 +117,71 @@ export class GraphClient {
   }
 
   /** One call; resolves with the parsed JSON answer, which the caller validates (lib/adapters/graph/graph-upstream.ts). */
-  async request(
-    method: 'GET' | 'POST' | 'DELETE',
-    path: string,
-    options: {
-      query?: Query;
-      json?: unknown;
-      raw?: Uint8Array;
-      headers?: Record<string, string>;
-      idempotent?: boolean;
-      scheme?: 'Bearer' | 'OAuth';
-    } = {},
-  ): Promise<unknown> {
+  async request(method: Method, path: string, options: RequestOptions = {}): Promise<unknown> {
     const idempotent = options.idempotent ?? method === 'GET';
     const attempts = idempotent ? this.attempts : 1;
     const url = this.url(path, options.query);
-    let last: { status?: number; reason: string } | undefined;
+    let last: Failure | undefined;
     for (let attempt = 1; attempt <= attempts; attempt++) {
-      const started = Date.now();
-      let final: Error | undefined;
-      // Outside the try: missing credentials are the answer (502 saying so), not a reason to try again.
-      const token = await this.options.token();
-      try {
-        const headers: Record<string, string> = { authorization: `${options.scheme ?? 'Bearer'} ${token}`, ...options.headers };
-        let body: RequestInit['body'] | undefined;
-        if (options.json !== undefined) {
-          headers['content-type'] = 'application/json';
-          body = JSON.stringify(options.json);
-        } else if (options.raw) {
-          body = options.raw as RequestInit['body'];
-        }
-        const response = await this.fetchImpl(url, { method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
-        const parsed = parseAnswer(await response.text());
-        this.options.log.debug('upstream call', {
-          method,
-          path: url.pathname,
-          status: response.status,
-          attempt,
-          duration_ms: Date.now() - started,
-        });
-        if (response.ok && parsed !== undefined) return parsed;
-        const graph = (parsed as { error?: GraphErrorBody } | undefined)?.error;
-        if (response.status >= 500 || response.status === 429 || parsed === undefined) {
-          last = { status: response.status, reason: `Upstream answered ${response.status}` };
-        } else if (response.status === 401 || graph?.code === 190) {
-          // Our own credentials were refused: nothing the caller can fix, and repeating will not help.
-          this.options.log.warn('upstream refused the service credentials', { method, path: url.pathname, status: response.status });
-          final = new UpstreamUnavailable();
-        } else {
-          const message = graph?.error_user_msg || graph?.message || `Upstream answered ${response.status}`;
-          final = new UpstreamRejected(message, graph?.error_subcode === DUPLICATE_SUBCODE ? 'duplicate_template' : undefined);
-        }
-      } catch (error) {
-        const name = (error as Error)?.name;
-        last = { reason: name === 'TimeoutError' || name === 'AbortError' ? 'Upstream timed out' : 'Upstream unreachable' };
-      }
-      if (final) throw final;
+      const outcome = await this.attempt(method, url, options, attempt);
+      if ('answer' in outcome) return outcome.answer;
+      if ('refusal' in outcome) throw outcome.refusal;
+      last = outcome.failure;
       if (attempt < attempts) await sleep(Math.random() * this.baseDelayMs * 2 ** (attempt - 1));
     }
     this.options.log.warn('upstream unavailable', { method, path: url.pathname, status: last?.status, reason: last?.reason });
     throw new UpstreamUnavailable();
   }
+
+  /** One try of a call, logged: Graph's answer, a failure worth another try, or a refusal that ends the call. */
+  private async attempt(method: Method, url: URL, options: RequestOptions, attempt: number): Promise<Attempt> {
+    const started = Date.now();
+    // Outside the try: missing credentials are the answer (502 saying so), not a reason to try again.
+    const token = await this.options.token();
+    try {
+      const { headers, body } = requestContent(options, token);
+      const response = await this.fetchImpl(url, { method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
+      const parsed = parseAnswer(await response.text());
+      this.options.log.debug('upstream call', {
+        method,
+        path: url.pathname,
+        status: response.status,
+        attempt,
+        duration_ms: Date.now() - started,
+      });
+      return this.judge(method, url, response, parsed);
+    } catch (error) {
+      const name = (error as Error)?.name;
+      return { failure: { reason: name === 'TimeoutError' || name === 'AbortError' ? 'Upstream timed out' : 'Upstream unreachable' } };
+    }
+  }
+
+  /** What Graph's answer comes to: itself when it is good JSON, else a failure to try again or a refusal. */
+  private judge(method: Method, url: URL, response: Response, parsed: unknown): Attempt {
+    if (response.ok && parsed !== undefined) return { answer: parsed };
+    const graph = (parsed as { error?: GraphErrorBody } | undefined)?.error;
+    if (response.status >= 500 || response.status === 429 || parsed === undefined) {
+      return { failure: { status: response.status, reason: `Upstream answered ${response.status}` } };
+    }
+    if (response.status === 401 || graph?.code === 190) {
+      // Our own credentials were refused: nothing the caller can fix, and repeating will not help.
+      this.options.log.warn('upstream refused the service credentials', { method, path: url.pathname, status: response.status });
+      return { refusal: new UpstreamUnavailable() };
+    }
+    const message = graph?.error_user_msg || graph?.message || `Upstream answered ${response.status}`;
+    return { refusal: new UpstreamRejected(message, graph?.error_subcode === DUPLICATE_SUBCODE ? 'duplicate_template' : undefined) };
+  }
+}
+
+/** A call's headers and body: the credentials first, then the caller's headers, and JSON or raw bytes. */
+function requestContent(
+  options: RequestOptions,
+  token: string,
+): { headers: Record<string, string>; body: RequestInit['body'] | undefined } {
+  const headers: Record<string, string> = { authorization: `${options.scheme ?? 'Bearer'} ${token}`, ...options.headers };
+  if (options.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    return { headers, body: JSON.stringify(options.json) };
+  }
+  return { headers, body: options.raw ? (options.raw as RequestInit['body']) : undefined };
 }

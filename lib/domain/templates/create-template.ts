@@ -15,7 +15,7 @@ import { headerTypeOf, isPlaceholder, newRecordId, type MetaTemplate, type Templ
 import { authenticationComponents } from './rules/authentication.ts';
 import { normalizeComponents } from './rules/changes.ts';
 import { CATEGORIES, type Category } from './rules/components.ts';
-import { checkLanguage, checkName, checkTemplateDraft } from './rules/draft.ts';
+import { checkLanguage, checkName, checkTemplateDraft, type DraftFacts } from './rules/draft.ts';
 import { type DryRunResult, dryRun, type ReviewWarning, reviewWarnings } from './rules/review.ts';
 import { actingClient } from '../shared/tenancy.ts';
 
@@ -137,24 +137,49 @@ function checkBody(input: CreateTemplateInput) {
   return { category, problems: [...problems, ...componentProblems], facts };
 }
 
+type Provider = Awaited<ReturnType<typeof resolveProvider>>;
+
 /**
  * Every rule, checked before anything reaches the upstream, and the records built and checked against what
  * the store can hold.
  */
-async function prepare(
-  deps: CreateDeps,
-  caller: Caller,
-  input: CreateInput,
-  clientId: number,
-  provider: Awaited<ReturnType<typeof resolveProvider>>,
-  simulated: boolean,
-) {
+async function prepare(deps: CreateDeps, caller: Caller, input: CreateInput, clientId: number, provider: Provider, simulated: boolean) {
   const { body } = input;
   const { category, problems, facts } = checkBody(body);
   if (problems.length > 0 || !facts) throw new InvalidRequest(TEMPLATE_INVALID, problems);
   const pairs = await resolvePairs(deps, clientId, provider.wabaId, body.channel_campaigns?.assignments ?? []);
+  const components = await componentsToSubmit(deps, input, category, facts, simulated);
+  const country = body.country ?? provider.country ?? countryOfDid(input.did);
+  const optimization = body.optimization_spec ? { ...body.optimization_spec, ...(country && { country }) } : undefined;
+  const draft: TemplateDraftForUpstream = {
+    name: body.name,
+    language: body.language,
+    category,
+    components,
+    parameter_format: 'POSITIONAL',
+    ...(body.message_send_ttl_seconds !== undefined && { message_send_ttl_seconds: body.message_send_ttl_seconds }),
+    ...(body.allow_category_change !== undefined && { allow_category_change: body.allow_category_change }),
+    ...(optimization && { optimization }),
+  };
+  // The records are built, and checked against what the store can hold, before the upstream makes anything.
+  const now = deps.now?.() ?? new Date().toISOString();
+  const meta = provisionalMeta(body, category, components);
+  const base = firstRecord({ caller, clientId, provider, body, meta, optimization, now });
+  const unstorable = deps.records.storageProblem(base);
+  if (unstorable) throw new InvalidRequest(TEMPLATE_INVALID, [unstorable]);
+  return { draft, meta, base, pairs, category, now };
+}
 
-  let components = structuredClone(body.components);
+/** The body's components as the upstream gets them: the media header's handle put in, and an OTP's presets. */
+async function componentsToSubmit(
+  deps: CreateDeps,
+  input: CreateInput,
+  category: Category,
+  facts: DraftFacts,
+  simulated: boolean,
+): Promise<Record<string, unknown>[]> {
+  const { body } = input;
+  const components = structuredClone(body.components);
   // A dry run checks the media source (its address too) but never downloads or uploads: the stand-ins answer
   // with the header's own type and a handle.
   const format = facts.headerFormat ?? '';
@@ -172,23 +197,12 @@ async function prepare(
     const header = components[facts.headerIndex];
     header.example = { ...((header.example as Record<string, unknown>) ?? {}), header_handle: [handle] };
   }
-  if (category === 'AUTHENTICATION') components = authenticationComponents(components, body);
+  return category === 'AUTHENTICATION' ? authenticationComponents(components, body) : components;
+}
 
-  const country = body.country ?? provider.country ?? countryOfDid(input.did);
-  const optimization = body.optimization_spec ? { ...body.optimization_spec, ...(country && { country }) } : undefined;
-  const draft: TemplateDraftForUpstream = {
-    name: body.name,
-    language: body.language,
-    category,
-    components,
-    parameter_format: 'POSITIONAL',
-    ...(body.message_send_ttl_seconds !== undefined && { message_send_ttl_seconds: body.message_send_ttl_seconds }),
-    ...(body.allow_category_change !== undefined && { allow_category_change: body.allow_category_change }),
-    ...(optimization && { optimization }),
-  };
-  // The records are built, and checked against what the store can hold, before the upstream makes anything.
-  const now = deps.now?.() ?? new Date().toISOString();
-  const meta: MetaTemplate = {
+/** The template as the record holds it until the upstream answers with its id and status. */
+function provisionalMeta(body: CreateTemplateInput, category: Category, components: Record<string, unknown>[]): MetaTemplate {
+  return {
     id: PROVISIONAL_ID,
     name: body.name,
     language: body.language,
@@ -198,7 +212,20 @@ async function prepare(
     parameter_format: 'POSITIONAL',
     ...(body.message_send_ttl_seconds !== undefined && { message_send_ttl_seconds: body.message_send_ttl_seconds }),
   };
-  const base: TemplateRecord = {
+}
+
+/** The client's first record of the new template, inactive and with no assignment yet. */
+function firstRecord(of: {
+  caller: Caller;
+  clientId: number;
+  provider: Provider;
+  body: CreateTemplateInput;
+  meta: MetaTemplate;
+  optimization: Record<string, unknown> | undefined;
+  now: string;
+}): TemplateRecord {
+  const { caller, clientId, provider, body, meta, optimization, now } = of;
+  return {
     id: newRecordId(),
     client_id: clientId,
     waba_id: provider.wabaId,
@@ -208,7 +235,7 @@ async function prepare(
     isDirectMessage: false,
     associatedFlow: null,
     dynamicPricing: optimization !== undefined,
-    headerType: headerTypeOf(components),
+    headerType: headerTypeOf(meta.components),
     highQuality: false,
     syncMeta: { synced_at: now, source: 'create' },
     createdBy: caller.sub,
@@ -217,10 +244,6 @@ async function prepare(
     ...(optimization && { optimization_spec: optimization }),
     ...(body.allow_button_url_change !== undefined && { allow_button_url_change: body.allow_button_url_change }),
   };
-  const unstorable = deps.records.storageProblem(base);
-  if (unstorable) throw new InvalidRequest(TEMPLATE_INVALID, [unstorable]);
-
-  return { draft, meta, base, pairs, category, now };
 }
 
 export interface CreateInput {

@@ -1,7 +1,5 @@
 import type { Caller } from '../shared/caller.ts';
 import { Conflict, UpstreamUnavailable } from '../shared/errors.ts';
-import type { ServiceEvent } from '../webhooks/events.ts';
-import { templateEvent } from './template-events.ts';
 import type { Log } from '../shared/log.ts';
 import type { DirectoryStore } from '../shared/ports.ts';
 import type { EventPublisher, OutboxStore } from '../webhooks/ports.ts';
@@ -9,10 +7,8 @@ import type { JobQueue } from '../shared/ports.ts';
 import type { SyncLeaseStore } from './ports.ts';
 import type { TemplateRecords } from './ports.ts';
 import type { TemplateUpstream } from './ports.ts';
-import { publishSaved } from '../webhooks/outbox.ts';
-import { oldestRecord } from './template-listing.ts';
-import { newRecordId, type MetaTemplate, type TemplateRecord } from './template-record.ts';
-import { normalizeComponents } from './rules/changes.ts';
+import type { TemplateRecord } from './template-record.ts';
+import { changesOf, type SyncCounts, type SyncRun, syncWaba } from './sync-waba.ts';
 import { actingClient } from '../shared/tenancy.ts';
 
 /** POST /v1/templates/sync-from-meta and its worker (spec §9, decisions §4). */
@@ -111,126 +107,6 @@ export interface RunSyncDeps {
   now?: () => Date;
 }
 
-const sameMeta = (a: MetaTemplate, b: MetaTemplate) => normalizeComponents(a) === normalizeComponents(b);
-
-/** What a run did, for the log and the client's sync status (decisions §14). */
-export interface SyncCounts {
-  updated: number;
-  created: number;
-  deleted: number;
-  status_changed: number;
-  templates_seen: number;
-  skipped: number;
-  pages: number;
-}
-
-/** One run of a client's sync, as each WABA's part of it sees it. */
-interface SyncRun {
-  clientId: number;
-  stamp: string;
-  counts: SyncCounts;
-  reportProgress: () => Promise<void>;
-  correlationId?: string;
-}
-
-const changesOf = (counts: SyncCounts) => counts.updated + counts.created + counts.deleted;
-
-/**
- * One WABA of the client: each upstream template updates the client's records of it (a status change writes
- * its template.status_changed event in the same write), gets an Unassigned placeholder when the client had
- * none, and records whose template is gone upstream are marked deleted. The events are published as soon as
- * the WABA is done; whatever happens later, they are in the outbox already.
- */
-async function syncWaba(deps: RunSyncDeps, run: SyncRun, wabaId: string, groups: Map<string, TemplateRecord[]>) {
-  const { clientId, stamp, counts, reportProgress } = run;
-  const waba = await deps.directory.getWaba(wabaId);
-  const seen = new Set<string>();
-  const events: ServiceEvent[] = [];
-  const placeholders: TemplateRecord[] = [];
-  for await (const templates of deps.upstream.templatesOf(wabaId)) {
-    counts.templates_seen += templates.length;
-    counts.pages++;
-    deps.log.info('sync progress', { client_id: clientId, waba_id: wabaId, pages: counts.pages, templates_so_far: counts.templates_seen });
-    for (const upstream of templates) {
-      const meta = { ...upstream, id: String(upstream.id) } as MetaTemplate;
-      seen.add(meta.id);
-      const group = groups.get(`${wabaId}#${meta.id}`);
-      if (!group) {
-        const placeholder: TemplateRecord = {
-          id: newRecordId(),
-          client_id: clientId,
-          waba_id: wabaId,
-          namespace: waba?.namespace ?? '',
-          active: false,
-          meta_template: meta,
-          isDirectMessage: false,
-          associatedFlow: null,
-          dynamicPricing: false,
-          highQuality: false,
-          syncMeta: { synced_at: stamp, source: 'sync' },
-          createdBy: 'sync',
-          created_at: stamp,
-          updated_at: stamp,
-        };
-        const problem = deps.records.storageProblem(placeholder);
-        if (problem) {
-          // One template the table cannot hold must not stop the others.
-          deps.log.error('sync skipped a template it cannot store', {
-            client_id: clientId,
-            waba_id: wabaId,
-            template_id: meta.id,
-            reason: problem.message,
-          });
-          counts.skipped++;
-          continue;
-        }
-        placeholders.push(placeholder);
-        continue;
-      }
-      if (!sameMeta(group[0].meta_template, meta)) {
-        // Decided again on the records as they are when written: a notification from the upstream may have
-        // brought the same news meanwhile, with its own event.
-        const { revised, events: written } = await deps.records.reviseTemplate(
-          { wabaId, templateId: meta.id, clientId },
-          (held) => {
-            const first = oldestRecord(held);
-            if (sameMeta(first.meta_template, meta)) return null;
-            const statusChanged = first.meta_template.status !== meta.status;
-            return {
-              meta,
-              events: statusChanged
-                ? [templateEvent('template.status_changed', { ...first, meta_template: meta }, run.stamp, run.correlationId)]
-                : [],
-            };
-          },
-          stamp,
-          'sync',
-        );
-        events.push(...written);
-        if (revised) counts.updated++;
-        counts.status_changed += written.length;
-      }
-      const back = group.filter((r) => r.deleted);
-      if (back.length > 0) await deps.records.markDeleted(back, false, stamp);
-    }
-    // Written a page at a time, in as few writes as the store allows; one a concurrent create registered first
-    // has its records already: nothing to add.
-    const batch = placeholders.splice(0);
-    const { refused } = await deps.records.registerEach(batch);
-    counts.created += batch.length - refused.length;
-    await reportProgress();
-  }
-  for (const [key, group] of groups) {
-    if (!key.startsWith(`${wabaId}#`) || seen.has(group[0].meta_template.id)) continue;
-    const live = group.filter((r) => !r.deleted);
-    if (live.length > 0) {
-      await deps.records.markDeleted(live, true, stamp);
-      counts.deleted++;
-    }
-  }
-  if (events.length > 0) await publishSaved(deps, events);
-}
-
 /**
  * The sync itself, idempotent. A WABA that fails (the upstream down, a write refused) is logged with its
  * cause and the others still run; the lease is given back the moment the run ends, with the run's result
@@ -245,58 +121,72 @@ export async function runSync(deps: RunSyncDeps, job: SyncJob) {
   }
   const stamp = startedAt.toISOString();
   const counts: SyncCounts = { updated: 0, created: 0, deleted: 0, status_changed: 0, templates_seen: 0, skipped: 0, pages: 0 };
+  const wabas = { done: 0, total: 0 };
+  const reportProgress = progressReporter(deps, job, counts, wabas);
   const failures: string[] = [];
-  let wabasDone = 0;
-  let wabasTotal = 0;
-  // Progress is shown, not relied on: a failed report never fails the run.
-  const reportProgress = () =>
-    deps.leases
-      .report(clientId, job.lease_id, {
-        wabas_done: wabasDone,
-        wabas_total: wabasTotal,
-        pages: counts.pages,
-        templates_seen: counts.templates_seen,
-        changes: changesOf(counts),
-      })
-      .catch((error: unknown) => deps.log.warn('sync progress not recorded', { client_id: clientId, error: (error as Error).message }));
   try {
-    const groups = new Map<string, TemplateRecord[]>();
-    for (const record of await deps.records.listForClient(clientId)) {
-      const key = `${record.waba_id}#${record.meta_template.id}`;
-      groups.set(key, [...(groups.get(key) ?? []), record]);
-    }
-    const wabas = await deps.directory.listClientWabas(clientId);
-    wabasTotal = wabas.length;
-    await reportProgress();
-    for (const wabaId of wabas) {
-      try {
-        await syncWaba(deps, { clientId, stamp, counts, reportProgress, correlationId: job.request_id }, wabaId, groups);
-      } catch (error) {
-        failures.push(`WABA ${wabaId}: ${(error as Error).message}`);
-        deps.log.error('sync of a WABA failed', { client_id: clientId, waba_id: wabaId, error: (error as Error).message });
-      }
-      // Done means gone through, whether it succeeded or not (its failure is in the run's result).
-      wabasDone++;
-      await reportProgress();
-    }
+    await syncWabas(deps, { clientId, stamp, counts, reportProgress, correlationId: job.request_id }, wabas, failures);
   } catch (error) {
     failures.push((error as Error).message);
     deps.log.error('sync failed', { client_id: clientId, error: (error as Error).message });
   } finally {
-    const finishedAt = (deps.now?.() ?? new Date()).toISOString();
-    const changes = changesOf(counts);
-    await deps.leases.release(clientId, job.lease_id, {
-      // The run started when its lease was taken (the status showed it running from then on).
-      started_at: job.requested_at ?? stamp,
-      finished_at: finishedAt,
-      result: failures.length === 0 ? 'succeeded' : 'failed',
-      templates_seen: counts.templates_seen,
-      changes,
-      ...(failures.length > 0 && { error: failures.join('; ') }),
-    });
+    await releaseWithResult(deps, job, stamp, counts, failures);
   }
   deps.log.info('sync finished', { client_id: clientId, ...counts, failures: failures.length });
   return { ...counts, result: failures.length === 0 ? ('succeeded' as const) : ('failed' as const) };
+}
+
+/** Reports the run's progress on its lease. Progress is shown, not relied on: a failed report never fails the run. */
+function progressReporter(deps: RunSyncDeps, job: SyncJob, counts: SyncCounts, wabas: { done: number; total: number }) {
+  return () =>
+    deps.leases
+      .report(job.client_id, job.lease_id, {
+        wabas_done: wabas.done,
+        wabas_total: wabas.total,
+        pages: counts.pages,
+        templates_seen: counts.templates_seen,
+        changes: changesOf(counts),
+      })
+      .catch((error: unknown) =>
+        deps.log.warn('sync progress not recorded', { client_id: job.client_id, error: (error as Error).message }),
+      );
+}
+
+/** Each of the client's WABAs in turn; one that fails is counted among the failures and the others still run. */
+async function syncWabas(deps: RunSyncDeps, run: SyncRun, wabas: { done: number; total: number }, failures: string[]) {
+  const groups = new Map<string, TemplateRecord[]>();
+  for (const record of await deps.records.listForClient(run.clientId)) {
+    const key = `${record.waba_id}#${record.meta_template.id}`;
+    groups.set(key, [...(groups.get(key) ?? []), record]);
+  }
+  const wabaIds = await deps.directory.listClientWabas(run.clientId);
+  wabas.total = wabaIds.length;
+  await run.reportProgress();
+  for (const wabaId of wabaIds) {
+    try {
+      await syncWaba(deps, run, wabaId, groups);
+    } catch (error) {
+      failures.push(`WABA ${wabaId}: ${(error as Error).message}`);
+      deps.log.error('sync of a WABA failed', { client_id: run.clientId, waba_id: wabaId, error: (error as Error).message });
+    }
+    // Done means gone through, whether it succeeded or not (its failure is in the run's result).
+    wabas.done++;
+    await run.reportProgress();
+  }
+}
+
+/** Gives the lease back with the run's result, for the client's sync status. */
+async function releaseWithResult(deps: RunSyncDeps, job: SyncJob, stamp: string, counts: SyncCounts, failures: string[]) {
+  const finishedAt = (deps.now?.() ?? new Date()).toISOString();
+  await deps.leases.release(job.client_id, job.lease_id, {
+    // The run started when its lease was taken (the status showed it running from then on).
+    started_at: job.requested_at ?? stamp,
+    finished_at: finishedAt,
+    result: failures.length === 0 ? 'succeeded' : 'failed',
+    templates_seen: counts.templates_seen,
+    changes: changesOf(counts),
+    ...(failures.length > 0 && { error: failures.join('; ') }),
+  });
 }
 
 /**

@@ -21,84 +21,136 @@ export async function flipInSharedTransactions(
   now: string,
   deadline?: Deadline,
 ): Promise<{ outcomes: ActiveWrite[]; alone: number[][]; timeLeft: () => boolean }> {
-  const outcomes = new Array<ActiveWrite>(flips.length).fill('not_processed');
-  const groups = new Map<string, number[]>();
+  const templates = flipsByTemplate(flips);
+  const versions = await versionItems(table, [...templates.keys()]);
+  const transactions = new SharedTransactions(table, flips.length, deadline);
+  for (const [pk, indexes] of templates) {
+    const items = templateFlipItems(
+      table,
+      indexes.map((i) => flips[i]),
+      versions.get(pk),
+      now,
+    );
+    if (items) await transactions.add(indexes, items);
+    else transactions.alone.push(indexes);
+  }
+  await transactions.flush();
+  return { outcomes: transactions.outcomes, alone: transactions.alone, timeLeft: () => transactions.timeLeft() };
+}
+
+/** The flips' indexes by their template's aggregate key, in the order the flips came. */
+function flipsByTemplate(flips: ActiveFlip[]): Map<string, number[]> {
+  const templates = new Map<string, number[]>();
   flips.forEach(({ record }, i) => {
-    groups.set(aggregateKey(record), [...(groups.get(aggregateKey(record)) ?? []), i]);
+    templates.set(aggregateKey(record), [...(templates.get(aggregateKey(record)) ?? []), i]);
   });
-  const versions = new Map(
-    (
-      await batchGet(
-        table,
-        [...groups.keys()].map((pk) => ({ pk, sk: SORT.assignmentsVersion })),
-        true,
-      )
-    ).map((item) => [String(item.pk), item]),
+  return templates;
+}
+
+/** Each template's version item, by its aggregate key, read consistently. */
+async function versionItems(table: ServiceTable, pks: string[]): Promise<Map<string, Record<string, unknown>>> {
+  const items = await batchGet(
+    table,
+    pks.map((pk) => ({ pk, sk: SORT.assignmentsVersion })),
+    true,
   );
-  // No write is begun with less time left than the margin, or than twice the slowest write so far (a table
-  // slowed down by load): what was begun is done before the function's time is up (decisions §19).
-  let slowestMs = 0;
-  const timeLeft = () => !deadline || deadline.remainingMs() > Math.max(BULK_SAFETY_MS, 2 * slowestMs);
-  const alone: number[][] = [];
-  let pending: { indexes: number[]; items: TransactItem[] }[] = [];
-  const flush = async () => {
-    const batch = pending;
-    pending = [];
-    if (batch.length === 0 || !timeLeft()) return;
+  return new Map(items.map((item) => [String(item.pk), item]));
+}
+
+/**
+ * One template's writes: its records' flips and its version item, or nothing when the template is to be done
+ * alone (a version item written before it kept the active records, or more flips than one transaction holds).
+ */
+function templateFlipItems(
+  table: ServiceTable,
+  group: ActiveFlip[],
+  version: Record<string, unknown> | undefined,
+  now: string,
+): TransactItem[] | undefined {
+  if (!version || !Array.isArray(version.active_ids) || group.length >= TRANSACTION_LIMIT) return undefined;
+  return [...group.map((flip) => recordFlip(table, flip, now)), versionPut(table, group, version)];
+}
+
+/** A record's flip, on the `updated_at` read and the value it is flipped from. */
+function recordFlip(table: ServiceTable, { record, to }: ActiveFlip, now: string): TransactItem {
+  return {
+    Update: {
+      TableName: table.name,
+      Key: { pk: keys.record(record.id), sk: SORT.record },
+      UpdateExpression: 'SET active = :to, updated_at = :now',
+      ConditionExpression: 'updated_at = :seen AND active = :from',
+      ExpressionAttributeValues: { ':to': to, ':from': !to, ':now': now, ':seen': record.updated_at },
+    },
+  };
+}
+
+/** The template's version item after the flips: its active records and listing entry, on the version read. */
+function versionPut(table: ServiceTable, group: ActiveFlip[], item: Record<string, unknown>): TransactItem {
+  const active = new Set(item.active_ids as string[]);
+  for (const { record, to } of group) {
+    if (to) active.add(record.id);
+    else active.delete(record.id);
+  }
+  const entry = entryFromItem(item);
+  if (entry) {
+    entry.facets = { ...entry.facets, active: active.size > 0 };
+    entry.entry = { ...entry.entry, active: active.size > 0 };
+  }
+  const first = group[0].record;
+  const of = { wabaId: first.waba_id, templateId: first.meta_template.id, clientId: first.client_id };
+  const version = Number(item.version);
+  return {
+    Put: {
+      TableName: table.name,
+      Item: entryItem(of, entry, version + 1, [...active]),
+      ConditionExpression: 'version = :seen',
+      ExpressionAttributeValues: { ':seen': version },
+    },
+  };
+}
+
+/** The templates' writes gathered into transactions of at most TRANSACTION_LIMIT items, and what became of each flip. */
+class SharedTransactions {
+  readonly outcomes: ActiveWrite[];
+  readonly alone: number[][] = [];
+  private pending: { indexes: number[]; items: TransactItem[] }[] = [];
+  private slowestMs = 0;
+
+  constructor(
+    private readonly table: ServiceTable,
+    flipCount: number,
+    private readonly deadline?: Deadline,
+  ) {
+    this.outcomes = new Array<ActiveWrite>(flipCount).fill('not_processed');
+  }
+
+  /**
+   * No write is begun with less time left than the margin, or than twice the slowest write so far (a table
+   * slowed down by load): what was begun is done before the function's time is up (decisions §19).
+   */
+  timeLeft(): boolean {
+    return !this.deadline || this.deadline.remainingMs() > Math.max(BULK_SAFETY_MS, 2 * this.slowestMs);
+  }
+
+  /** Adds a template's writes, writing what is pending first when they would not fit beside it. */
+  async add(indexes: number[], items: TransactItem[]): Promise<void> {
+    if (this.pending.reduce((n, b) => n + b.items.length, 0) + items.length > TRANSACTION_LIMIT) await this.flush();
+    this.pending.push({ indexes, items });
+  }
+
+  async flush(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    if (batch.length === 0 || !this.timeLeft()) return;
     const started = Date.now();
     try {
-      await table.client.send(new TransactWriteCommand({ TransactItems: batch.flatMap((b) => b.items) }));
-      slowestMs = Math.max(slowestMs, Date.now() - started);
-      for (const { indexes } of batch) for (const i of indexes) outcomes[i] = 'written';
+      await this.table.client.send(new TransactWriteCommand({ TransactItems: batch.flatMap((b) => b.items) }));
+      this.slowestMs = Math.max(this.slowestMs, Date.now() - started);
+      for (const { indexes } of batch) for (const i of indexes) this.outcomes[i] = 'written';
     } catch (error) {
       if (!cancellationCodes(error)) throw error;
       // Some record or template changed meanwhile: each template is done alone, from a fresh read.
-      alone.push(...batch.map((b) => b.indexes));
+      this.alone.push(...batch.map((b) => b.indexes));
     }
-  };
-  for (const [pk, indexes] of groups) {
-    const item = versions.get(pk);
-    const group = indexes.map((i) => flips[i]);
-    // A version item written before it kept the active records, or more flips than one transaction holds.
-    if (!item || !Array.isArray(item.active_ids) || indexes.length >= TRANSACTION_LIMIT) {
-      alone.push(indexes);
-      continue;
-    }
-    const active = new Set(item.active_ids as string[]);
-    for (const { record, to } of group) {
-      if (to) active.add(record.id);
-      else active.delete(record.id);
-    }
-    const entry = entryFromItem(item);
-    if (entry) {
-      entry.facets = { ...entry.facets, active: active.size > 0 };
-      entry.entry = { ...entry.entry, active: active.size > 0 };
-    }
-    const first = group[0].record;
-    const of = { wabaId: first.waba_id, templateId: first.meta_template.id, clientId: first.client_id };
-    const version = Number(item.version);
-    const items: TransactItem[] = [
-      ...group.map(({ record, to }) => ({
-        Update: {
-          TableName: table.name,
-          Key: { pk: keys.record(record.id), sk: SORT.record },
-          UpdateExpression: 'SET active = :to, updated_at = :now',
-          ConditionExpression: 'updated_at = :seen AND active = :from',
-          ExpressionAttributeValues: { ':to': to, ':from': !to, ':now': now, ':seen': record.updated_at },
-        },
-      })),
-      {
-        Put: {
-          TableName: table.name,
-          Item: entryItem(of, entry, version + 1, [...active]),
-          ConditionExpression: 'version = :seen',
-          ExpressionAttributeValues: { ':seen': version },
-        },
-      },
-    ];
-    if (pending.reduce((n, b) => n + b.items.length, 0) + items.length > TRANSACTION_LIMIT) await flush();
-    pending.push({ indexes, items });
   }
-  await flush();
-  return { outcomes, alone, timeLeft };
 }

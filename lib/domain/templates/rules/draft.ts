@@ -83,12 +83,11 @@ function checkCarousel(component: Component, path: string, category: Category, p
 export function checkTemplateDraft(draft: TemplateDraft): { problems: ErrorDetail[]; facts: DraftFacts } {
   const problems: ErrorDetail[] = [];
   const facts: DraftFacts = { hasMediaHeader: false, hasHandle: false };
-  const { category } = draft;
-  const seen: Record<string, number> = {};
   if (!Array.isArray(draft.components) || draft.components.length === 0) {
     problems.push({ path: 'components', message: 'must be a non-empty array' });
     return { problems, facts };
   }
+  const seen: Record<string, number> = {};
   draft.components.forEach((component, i) => {
     const path = `components[${i}]`;
     if (!component || typeof component !== 'object') {
@@ -98,91 +97,116 @@ export function checkTemplateDraft(draft: TemplateDraft): { problems: ErrorDetai
     const type = upper(component.type);
     seen[type] = (seen[type] ?? 0) + 1;
     if (seen[type] === 2) problems.push({ path: `${path}.type`, message: `only one ${type} component is allowed` });
-    const example = component.example as Component | undefined;
-    switch (type) {
-      case 'HEADER': {
-        const format = upper(component.format ?? 'TEXT');
-        facts.headerFormat = format;
-        facts.headerIndex = i;
-        if (!HEADER_FORMATS.includes(format))
-          problems.push({ path: `${path}.format`, message: `must be one of ${HEADER_FORMATS.join(', ')}` });
-        if (category === 'AUTHENTICATION') problems.push({ path, message: 'AUTHENTICATION templates have no header' });
-        if (format === 'TEXT' && checkText(component.text, `${path}.text`, 60, problems)) {
-          checkVariables(component.text as string, `${path}.text`, problems, {
-            max: 1,
-            examples: example?.header_text,
-            examplesPath: `${path}.example.header_text`,
-          });
-        }
-        if ((MEDIA_FORMATS as readonly string[]).includes(format)) {
-          facts.hasMediaHeader = true;
-          const handle = example?.header_handle;
-          facts.hasHandle = Array.isArray(handle) && handle.length > 0;
-        }
-        if (format === 'LOCATION' && category === 'AUTHENTICATION')
-          problems.push({ path: `${path}.format`, message: 'LOCATION headers are for UTILITY or MARKETING' });
-        break;
-      }
-      case 'BODY': {
-        if (category === 'AUTHENTICATION') {
-          // The upstream presets the text of an authentication body.
-          if (component.text !== undefined)
-            problems.push({ path: `${path}.text`, message: 'AUTHENTICATION bodies take no text; the upstream presets it' });
-          if (component.add_security_recommendation !== undefined && typeof component.add_security_recommendation !== 'boolean') {
-            problems.push({ path: `${path}.add_security_recommendation`, message: 'must be a boolean' });
-          }
-          break;
-        }
-        if (checkText(component.text, `${path}.text`, 1024, problems)) {
-          const bodyText = example?.body_text;
-          checkVariables(component.text as string, `${path}.text`, problems, {
-            examples: Array.isArray(bodyText) ? bodyText[0] : bodyText,
-            examplesPath: `${path}.example.body_text`,
-          });
-          if (Array.isArray(bodyText) && bodyText.length > 0 && !Array.isArray(bodyText[0])) {
-            problems.push({ path: `${path}.example.body_text`, message: 'must be an array of arrays of strings' });
-          }
-        }
-        break;
-      }
-      case 'FOOTER': {
-        if (category === 'AUTHENTICATION') {
-          const minutes = component.code_expiration_minutes;
-          if (minutes !== undefined && (!Number.isInteger(minutes) || (minutes as number) < 1 || (minutes as number) > 15)) {
-            problems.push({ path: `${path}.code_expiration_minutes`, message: 'must be a whole number of minutes from 1 to 15' });
-          }
-          break;
-        }
-        if (checkText(component.text, `${path}.text`, 60, problems) && placeholders(component.text as string).positions.length > 0) {
-          problems.push({ path: `${path}.text`, message: 'a footer has no variables' });
-        }
-        break;
-      }
-      case 'BUTTONS':
-        checkButtons(component.buttons, `${path}.buttons`, category, problems);
-        break;
-      case 'CAROUSEL':
-        checkCarousel(component, path, category, problems);
-        break;
-      case 'LIMITED_TIME_OFFER':
-        if (category !== 'MARKETING') problems.push({ path: `${path}.type`, message: 'LIMITED_TIME_OFFER belongs to MARKETING templates' });
-        break;
-      default:
-        problems.push({ path: `${path}.type`, message: 'must be HEADER, BODY, FOOTER, BUTTONS, CAROUSEL or LIMITED_TIME_OFFER' });
-    }
+    checkComponent({ component, type, index: i, path, category: draft.category, problems, facts });
   });
   if (!seen.BODY) problems.push({ path: 'components', message: 'a BODY component is required' });
-  if (category === 'AUTHENTICATION') {
-    const buttons = draft.components.find((c) => upper(c?.type) === 'BUTTONS')?.buttons;
-    const otp = Array.isArray(buttons) ? buttons.filter((b: Component) => upper(b?.type) === 'OTP') : [];
-    if (otp.length !== 1)
-      problems.push({
-        path: 'components',
-        message: 'AUTHENTICATION templates need exactly one OTP button (COPY_CODE, ONE_TAP or ZERO_TAP)',
-      });
-  }
+  if (draft.category === 'AUTHENTICATION') checkOneOtpButton(draft.components, problems);
   checkOptions(draft, problems);
   return { problems, facts };
+}
+
+/** One component of a draft, where it stands and what the checks collect: its problems, the header's facts. */
+interface ComponentCheck {
+  component: Component;
+  type: string;
+  index: number;
+  path: string;
+  category: Category;
+  problems: ErrorDetail[];
+  facts: DraftFacts;
+}
+
+function checkComponent(check: ComponentCheck) {
+  const { component, type, path, category, problems } = check;
+  switch (type) {
+    case 'HEADER':
+      checkHeaderComponent(check);
+      break;
+    case 'BODY':
+      checkBodyComponent(check);
+      break;
+    case 'FOOTER':
+      checkFooterComponent(check);
+      break;
+    case 'BUTTONS':
+      checkButtons(component.buttons, `${path}.buttons`, category, problems);
+      break;
+    case 'CAROUSEL':
+      checkCarousel(component, path, category, problems);
+      break;
+    case 'LIMITED_TIME_OFFER':
+      if (category !== 'MARKETING') problems.push({ path: `${path}.type`, message: 'LIMITED_TIME_OFFER belongs to MARKETING templates' });
+      break;
+    default:
+      problems.push({ path: `${path}.type`, message: 'must be HEADER, BODY, FOOTER, BUTTONS, CAROUSEL or LIMITED_TIME_OFFER' });
+  }
+}
+
+function checkHeaderComponent({ component, index, path, category, problems, facts }: ComponentCheck) {
+  const example = component.example as Component | undefined;
+  const format = upper(component.format ?? 'TEXT');
+  facts.headerFormat = format;
+  facts.headerIndex = index;
+  if (!HEADER_FORMATS.includes(format)) problems.push({ path: `${path}.format`, message: `must be one of ${HEADER_FORMATS.join(', ')}` });
+  if (category === 'AUTHENTICATION') problems.push({ path, message: 'AUTHENTICATION templates have no header' });
+  if (format === 'TEXT' && checkText(component.text, `${path}.text`, 60, problems)) {
+    checkVariables(component.text as string, `${path}.text`, problems, {
+      max: 1,
+      examples: example?.header_text,
+      examplesPath: `${path}.example.header_text`,
+    });
+  }
+  if ((MEDIA_FORMATS as readonly string[]).includes(format)) {
+    facts.hasMediaHeader = true;
+    const handle = example?.header_handle;
+    facts.hasHandle = Array.isArray(handle) && handle.length > 0;
+  }
+  if (format === 'LOCATION' && category === 'AUTHENTICATION')
+    problems.push({ path: `${path}.format`, message: 'LOCATION headers are for UTILITY or MARKETING' });
+}
+
+function checkBodyComponent({ component, path, category, problems }: ComponentCheck) {
+  if (category === 'AUTHENTICATION') {
+    // The upstream presets the text of an authentication body.
+    if (component.text !== undefined)
+      problems.push({ path: `${path}.text`, message: 'AUTHENTICATION bodies take no text; the upstream presets it' });
+    if (component.add_security_recommendation !== undefined && typeof component.add_security_recommendation !== 'boolean') {
+      problems.push({ path: `${path}.add_security_recommendation`, message: 'must be a boolean' });
+    }
+    return;
+  }
+  if (!checkText(component.text, `${path}.text`, 1024, problems)) return;
+  const bodyText = (component.example as Component | undefined)?.body_text;
+  checkVariables(component.text as string, `${path}.text`, problems, {
+    examples: Array.isArray(bodyText) ? bodyText[0] : bodyText,
+    examplesPath: `${path}.example.body_text`,
+  });
+  if (Array.isArray(bodyText) && bodyText.length > 0 && !Array.isArray(bodyText[0])) {
+    problems.push({ path: `${path}.example.body_text`, message: 'must be an array of arrays of strings' });
+  }
+}
+
+function checkFooterComponent({ component, path, category, problems }: ComponentCheck) {
+  if (category === 'AUTHENTICATION') {
+    const minutes = component.code_expiration_minutes;
+    if (minutes !== undefined && (!Number.isInteger(minutes) || (minutes as number) < 1 || (minutes as number) > 15)) {
+      problems.push({ path: `${path}.code_expiration_minutes`, message: 'must be a whole number of minutes from 1 to 15' });
+    }
+    return;
+  }
+  if (checkText(component.text, `${path}.text`, 60, problems) && placeholders(component.text as string).positions.length > 0) {
+    problems.push({ path: `${path}.text`, message: 'a footer has no variables' });
+  }
+}
+
+function checkOneOtpButton(components: Component[], problems: ErrorDetail[]) {
+  const buttons = components.find((c) => upper(c?.type) === 'BUTTONS')?.buttons;
+  const otp = Array.isArray(buttons) ? buttons.filter((b: Component) => upper(b?.type) === 'OTP') : [];
+  if (otp.length !== 1)
+    problems.push({
+      path: 'components',
+      message: 'AUTHENTICATION templates need exactly one OTP button (COPY_CODE, ONE_TAP or ZERO_TAP)',
+    });
 }
 
 function checkOptions(draft: TemplateDraft, problems: ErrorDetail[]) {
