@@ -1,50 +1,5 @@
+import type { SendStatus } from './answers.ts';
 import { ProgressBar, When } from './ui.tsx';
-
-/** A send as `GET /v1/sends/{send_id}` answers it (lib/schemas/send.ts SendStatusResponse). */
-export interface SendStatus {
-  send_id: string;
-  client_id: number;
-  did: string;
-  template: { name: string; language: string };
-  status: 'scheduled' | 'queued' | 'sending' | 'paused' | 'completed' | 'cancelled';
-  created_at: string;
-  total: number;
-  duplicates_removed: number;
-  suppressed: number;
-  expired: number;
-  sent: number;
-  held: number;
-  delivered: number;
-  read: number;
-  failed: number;
-  capped: number;
-  cancelled: number;
-  pending: number;
-  errors: { code: string; title: string; count: number }[];
-  cost?: Money;
-  price?: Money;
-  margin?: number;
-  stopped?: { code: string; title: string };
-  cancelled_at?: string;
-  send_at?: string;
-  paused_until?: string;
-  resend_of?: string;
-  resent_as?: string[];
-}
-
-export interface Money {
-  currency: string;
-  amount: number;
-  by_category: Record<string, { messages: number; amount: number }>;
-}
-
-/** A page of a listing (decisions §9). */
-export interface PageOf<T> {
-  data: T[];
-  total: number;
-  page: number;
-  page_size: number;
-}
 
 /** A send no longer changes but by Meta's late statuses (delivered, read). */
 export const isSettled = (send: SendStatus) => send.status === 'completed' || send.status === 'cancelled';

@@ -1,5 +1,6 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
+import type { ChannelsPage } from './answers.ts';
 import type { Api } from './api.ts';
 import type { ConsoleConfig } from './config.ts';
 import { cognitoSignOut, cognitoToken } from './sign-in-cognito.ts';
@@ -71,13 +72,10 @@ export const keepClient = (id: number) => sessionStorage.setItem(CLIENT_KEY, Str
 export async function clientsOf(api: Api): Promise<Client[]> {
   const seen = new Map<number, Client>();
   for (let page = 1; page <= 50; page++) {
-    const answer = await api.get<{ data: { client_id?: number; client_name?: string }[]; total: number; page_size: number }>(
-      'v1/client-msg-channels',
-      { fields: 'client_id,client_name', size: 100, page },
-    );
+    const answer = await api.get<ChannelsPage>('v1/client-msg-channels', { fields: 'client_id,client_name', size: 100, page });
     for (const row of answer.data)
       if (typeof row.client_id === 'number' && !seen.has(row.client_id))
-        seen.set(row.client_id, { id: row.client_id, name: row.client_name });
+        seen.set(row.client_id, { id: row.client_id, name: typeof row.client_name === 'string' ? row.client_name : undefined });
     if (page * answer.page_size >= answer.total) break;
   }
   return [...seen.values()].sort((a, b) => a.id - b.id);

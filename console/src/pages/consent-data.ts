@@ -3,15 +3,7 @@
  * §28), each entry with where it came from.
  */
 
-/** An entry of `GET /v1/suppressions` (lib/schemas/suppression.ts). */
-export interface Suppression {
-  phone?: string;
-  user_id?: string;
-  source: 'api' | '131050' | 'inbound' | 'meta_preferences';
-  at: string;
-  message_id?: string;
-  reason?: string;
-}
+import type { Suppression } from '../answers.ts';
 
 /** Where an entry came from, in words. */
 export const SOURCE_WORDS: Record<Suppression['source'], string> = {

@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
 import { ApiProblem } from '../api.ts';
+import type { Suppression, SuppressionAdded, SuppressionFound, SuppressionsPage } from '../answers.ts';
 import type { Page } from '../router.ts';
-import type { PageOf } from '../sends.tsx';
 import { useSession } from '../session.ts';
-import { ConfirmButton, ErrorNote, Loading, Pager, usePoll, When } from '../ui.tsx';
-import { addBody, personOf, personQuery, type Suppression, sourceWords } from './consent-data.ts';
+import { ConfirmButton, ErrorNote, Loading, Pager, type Polled, usePoll, When } from '../ui.tsx';
+import { addBody, personOf, personQuery, sourceWords } from './consent-data.ts';
 import './pages.css';
 
 const PAGE_SIZE = 50;
@@ -16,69 +16,89 @@ const PAGE_SIZE = 50;
 function Consent() {
   const { api, clientId } = useSession();
   const [page, setPage] = useState(1);
-  const list = usePoll(() => api.get<PageOf<Suppression>>('v1/suppressions', { client_id: clientId, page, size: PAGE_SIZE }), 0, [
+  const list = usePoll(() => api.get<SuppressionsPage>('v1/suppressions', { client_id: clientId, page, size: PAGE_SIZE }), 0, [
     clientId,
     page,
   ]);
-  const pages = list.data ? Math.max(1, Math.ceil(list.data.total / PAGE_SIZE)) : 1;
   return (
     <>
       <h1 tabIndex={-1}>Consent</h1>
       <p class="lead">The people this client’s MARKETING sends skip: who opted out, since when, and how we know.</p>
       <Search />
       <Add onAdded={list.reload} />
-      <section aria-labelledby="list-heading">
-        <h2 id="list-heading">The suppression list{list.data ? ` (${list.data.total.toLocaleString('en')})` : ''}</h2>
-        <ErrorNote error={list.error} doing="Reading the suppression list" />
-        <Loading when={!list.data && !list.error}>
-          {list.data?.data.length === 0 ? (
-            <p>Nobody is on this client’s suppression list.</p>
-          ) : (
-            <table class="suppressions">
-              <caption>People on the suppression list</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Phone number</th>
-                  <th scope="col">BSUID</th>
-                  <th scope="col">Source</th>
-                  <th scope="col">Since</th>
-                  <th scope="col">Reason or evidence</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Action</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.data?.data.map((entry) => (
-                  <tr key={personOf(entry)} data-person={personOf(entry)}>
-                    <td>{entry.phone ?? '—'}</td>
-                    <td>{entry.user_id ?? '—'}</td>
-                    <td>{sourceWords(entry.source)}</td>
-                    <td>
-                      <When at={entry.at} />
-                    </td>
-                    <td>{[entry.reason, entry.message_id && `message ${entry.message_id}`].filter(Boolean).join(' · ') || '—'}</td>
-                    <td>
-                      <ConfirmButton
-                        label={`Remove ${personOf(entry)}`}
-                        question={`Take ${personOf(entry)} off the suppression list? This client’s MARKETING sends will reach them again.`}
-                        confirm="Remove from the list"
-                        danger
-                        act={async () => {
-                          await api.call('DELETE', `v1/suppressions/${encodeURIComponent(personOf(entry))}`, { client_id: clientId });
-                          list.reload();
-                        }}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-          <Pager label="Pages of the suppression list" page={page} pages={pages} onPage={setPage} />
-        </Loading>
-      </section>
+      <SuppressionList list={list} page={page} onPage={setPage} />
     </>
+  );
+}
+
+/** The client's suppression list, a page at a time; each entry can be taken off. */
+function SuppressionList({ list, page, onPage }: { list: Polled<SuppressionsPage>; page: number; onPage: (page: number) => void }) {
+  const pages = list.data ? Math.max(1, Math.ceil(list.data.total / PAGE_SIZE)) : 1;
+  return (
+    <section aria-labelledby="list-heading">
+      <h2 id="list-heading">The suppression list{list.data ? ` (${list.data.total.toLocaleString('en')})` : ''}</h2>
+      <ErrorNote error={list.error} doing="Reading the suppression list" />
+      <Loading when={!list.data && !list.error}>
+        {list.data?.data.length === 0 ? (
+          <p>Nobody is on this client’s suppression list.</p>
+        ) : (
+          <SuppressionTable entries={list.data?.data} onRemoved={list.reload} />
+        )}
+        <Pager label="Pages of the suppression list" page={page} pages={pages} onPage={onPage} />
+      </Loading>
+    </section>
+  );
+}
+
+function SuppressionTable({ entries, onRemoved }: { entries?: Suppression[]; onRemoved: () => void }) {
+  return (
+    <table class="suppressions">
+      <caption>People on the suppression list</caption>
+      <thead>
+        <tr>
+          <th scope="col">Phone number</th>
+          <th scope="col">BSUID</th>
+          <th scope="col">Source</th>
+          <th scope="col">Since</th>
+          <th scope="col">Reason or evidence</th>
+          <th scope="col">
+            <span class="visually-hidden">Action</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {entries?.map((entry) => (
+          <SuppressionRow key={personOf(entry)} entry={entry} onRemoved={onRemoved} />
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function SuppressionRow({ entry, onRemoved }: { entry: Suppression; onRemoved: () => void }) {
+  const { api, clientId } = useSession();
+  return (
+    <tr data-person={personOf(entry)}>
+      <td>{entry.phone ?? '—'}</td>
+      <td>{entry.user_id ?? '—'}</td>
+      <td>{sourceWords(entry.source)}</td>
+      <td>
+        <When at={entry.at} />
+      </td>
+      <td>{[entry.reason, entry.message_id && `message ${entry.message_id}`].filter(Boolean).join(' · ') || '—'}</td>
+      <td>
+        <ConfirmButton
+          label={`Remove ${personOf(entry)}`}
+          question={`Take ${personOf(entry)} off the suppression list? This client’s MARKETING sends will reach them again.`}
+          confirm="Remove from the list"
+          danger
+          act={async () => {
+            await api.call('DELETE', `v1/suppressions/${encodeURIComponent(personOf(entry))}`, { client_id: clientId });
+            onRemoved();
+          }}
+        />
+      </td>
+    </tr>
   );
 }
 
@@ -94,7 +114,7 @@ function Search() {
     const query = personQuery(typed);
     if ('problem' in query) return setError(new Error(query.problem));
     try {
-      const entry = await api.get<Suppression>(`v1/suppressions/${encodeURIComponent(query.person)}`, { client_id: clientId });
+      const entry = await api.get<SuppressionFound>(`v1/suppressions/${encodeURIComponent(query.person)}`, { client_id: clientId });
       setResult({ entry, person: query.person });
     } catch (failure) {
       if (failure instanceof ApiProblem && failure.status === 404) setResult({ person: query.person });
@@ -148,7 +168,7 @@ function Add({ onAdded }: { onAdded: () => void }) {
     const request = addBody(form, clientId);
     if ('problem' in request) return setError(new Error(request.problem));
     try {
-      const answer = await api.post<Suppression & { created: boolean }>('v1/suppressions', request.body);
+      const answer = await api.post<SuppressionAdded>('v1/suppressions', request.body);
       setDone(
         answer.created
           ? `${personOf(answer)} is on the suppression list now.`

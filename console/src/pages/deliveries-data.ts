@@ -1,18 +1,6 @@
 /** The webhook deliveries page's words, without a browser (issue 45; decisions §15). */
 
-/** A delivery of `GET /v1/webhook/deliveries` (lib/schemas/webhook.ts). */
-export interface Delivery {
-  id: string;
-  event_id: string;
-  type: string;
-  status: 'pending' | 'delivered' | 'failed' | 'skipped';
-  attempts: number;
-  last_status_code?: number;
-  last_error?: string;
-  next_attempt_at?: string;
-  created_at: string;
-  delivered_at?: string;
-}
+import type { Delivery } from '../answers.ts';
 
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'skipped'] as const;
 

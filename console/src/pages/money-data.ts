@@ -5,33 +5,10 @@
  * client with a price list, whose answers carry no Meta cost, sees neither the figure nor a column for it.
  */
 
-/** A row of `GET /v1/usage` (lib/schemas/usage.ts). */
-export interface UsageRow {
-  client_id: number;
-  from: string;
-  to: string;
-  period?: string;
-  market?: string;
-  category?: string;
-  currency: string;
-  messages: number;
-  billable: number;
-  /** Meta's cost: absent for an agent of a client with a price list. */
-  amount?: number;
-  price?: number;
-  price_currency?: string;
-  margin?: number;
-  meta_amount?: number;
-}
+import type { Budget, Statement, UsageAnswer, UsageRow } from '../answers.ts';
 
-export interface UsageAnswer {
-  data: UsageRow[];
-  currency?: string;
-  client_id: number;
-  from: string;
-  to: string;
-  group_by: string;
-}
+/** A row of `GET /v1/usage`, as lib/schemas types it (console/src/answers.ts). */
+export type { UsageRow };
 
 /** What the chart stacks by: the switch above it. */
 export type StackBy = 'market' | 'category';
@@ -133,17 +110,6 @@ const MONEY_COLUMNS: MoneyColumn[] = [
 export const moneyColumns = (rows: readonly Partial<Record<MoneyColumn['field'], unknown>>[]): MoneyColumn[] =>
   MONEY_COLUMNS.filter((c) => rows.some((r) => r[c.field] !== undefined));
 
-/** `GET /v1/clients/{id}/budget`. */
-export interface Budget {
-  client_id: number;
-  monthly_amount: number | null;
-  currency: string;
-  month: string;
-  spent: number;
-  reserved: number;
-  remaining: number | null;
-}
-
 /** The budget's bar: spent, reserved and remaining as shares of the budget (none without one). */
 export function budgetShares(budget: Budget): { spent: number; reserved: number; remaining: number } | undefined {
   if (!budget.monthly_amount) return undefined;
@@ -151,34 +117,6 @@ export function budgetShares(budget: Budget): { spent: number; reserved: number;
   const spent = share(budget.spent);
   const reserved = Math.min(share(budget.reserved), 100 - spent);
   return { spent, reserved, remaining: 100 - spent - reserved };
-}
-
-/** A statement line or total of `GET /v1/clients/{id}/statements/{month}` (lib/schemas/statements.ts). */
-export interface StatementFigures {
-  messages: number;
-  billable: number;
-  amount: number;
-  cost?: number;
-  cost_currency?: string;
-  margin?: number;
-}
-export interface StatementLine extends StatementFigures {
-  kind: 'charge' | 'adjustment';
-  market: string;
-  category: string;
-  of_month?: string;
-  unit_price: number;
-}
-export interface Statement {
-  client_id: number;
-  client_name: string;
-  month: string;
-  status: 'open' | 'closed';
-  closes_at: string;
-  statements: { currency: string; lines: StatementLine[]; totals: StatementFigures }[];
-  card_versions: string[];
-  price_list_versions: string[];
-  lines_sha256: string;
 }
 
 /** The month (UTC) a date is in, `YYYY-MM`. */

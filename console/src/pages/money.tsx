@@ -4,8 +4,8 @@ import { download } from '../download.ts';
 import type { Page } from '../router.ts';
 import { useSession } from '../session.ts';
 import { ErrorNote, Loading, usePoll, When } from '../ui.tsx';
+import type { Budget, CurrencyStatement, Statement, StatementFigures, StatementLine, UsageAnswer, UsageRow } from '../answers.ts';
 import {
-  type Budget,
   billed,
   budgetShares,
   type MoneyColumn,
@@ -13,10 +13,8 @@ import {
   moneyColumns,
   monthDays,
   monthOf,
-  type Statement,
   type StackBy,
   statementShowsCost,
-  type UsageAnswer,
   type UsageChart,
   usageChart,
   usageQuery,
@@ -102,7 +100,29 @@ function Usage({ api, clientId, month }: { api: Api; clientId: number; month: st
 /** A colour a series, told apart without colour too: the totals list names each. */
 const PALETTE = ['#0b5cad', '#c0392b', '#1f6f43', '#8a6d00', '#6f42c1', '#d35400', '#2c7a7b', '#6b7480'];
 
-function UsageFigure({ chart, rows }: { chart: UsageChart; rows: UsageAnswer['data'] }) {
+function UsageFigure({ chart, rows }: { chart: UsageChart; rows: UsageRow[] }) {
+  const { canvas, drawError } = useBarChart(chart);
+  return (
+    <>
+      <figure class="chart-figure">
+        <div class="chart-box">
+          <canvas
+            ref={canvas}
+            role="img"
+            aria-label={`Billed amounts by day, stacked by ${chart.stackBy}; the totals are listed below the chart`}
+            aria-describedby="usage-totals"
+          />
+        </div>
+        <ErrorNote error={drawError} doing="Drawing the chart" />
+        <UsageTotals chart={chart} />
+      </figure>
+      <UsageTable chart={chart} rows={rows} />
+    </>
+  );
+}
+
+/** The chart drawn on the canvas, again whenever it changes; chart.js's error, if it fails. */
+function useBarChart(chart: UsageChart) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const [drawError, setDrawError] = useState<unknown>();
   useEffect(() => {
@@ -130,76 +150,74 @@ function UsageFigure({ chart, rows }: { chart: UsageChart; rows: UsageAnswer['da
       drawn?.destroy();
     };
   }, [chart]);
+  return { canvas, drawError };
+}
+
+/** The chart's figures in words: a total a series, then the month's a currency. */
+function UsageTotals({ chart }: { chart: UsageChart }) {
+  return (
+    <figcaption>
+      <p class="muted">Totals of the month by {chart.stackBy}, as the chart stacks them:</p>
+      <ul id="usage-totals" class="totals">
+        {chart.series.map((s) => (
+          <li key={s.key} data-series={s.label} data-total={s.total} data-currency={s.currency}>
+            <strong>{s.label}</strong>: {money(s.total, s.currency)} ({s.messages.toLocaleString('en')} messages)
+          </li>
+        ))}
+        {chart.totals.map((t) => (
+          <li key={t.currency} class="grand" data-series="all" data-total={t.total} data-currency={t.currency}>
+            <strong>All</strong>: {money(t.total, t.currency)} ({t.messages.toLocaleString('en')} messages)
+          </li>
+        ))}
+      </ul>
+    </figcaption>
+  );
+}
+
+/** The usage's rows by day and group, with the money columns the answer carries. */
+function UsageTable({ chart, rows }: { chart: UsageChart; rows: UsageRow[] }) {
   const columns = moneyColumns(rows);
   const sorted = [...rows].sort(
     (a, b) => (a.period ?? a.from).localeCompare(b.period ?? b.from) || String(a[chart.stackBy]).localeCompare(String(b[chart.stackBy])),
   );
   return (
-    <>
-      <figure class="chart-figure">
-        <div class="chart-box">
-          <canvas
-            ref={canvas}
-            role="img"
-            aria-label={`Billed amounts by day, stacked by ${chart.stackBy}; the totals are listed below the chart`}
-            aria-describedby="usage-totals"
-          />
-        </div>
-        <ErrorNote error={drawError} doing="Drawing the chart" />
-        <figcaption>
-          <p class="muted">Totals of the month by {chart.stackBy}, as the chart stacks them:</p>
-          <ul id="usage-totals" class="totals">
-            {chart.series.map((s) => (
-              <li key={s.key} data-series={s.label} data-total={s.total} data-currency={s.currency}>
-                <strong>{s.label}</strong>: {money(s.total, s.currency)} ({s.messages.toLocaleString('en')} messages)
-              </li>
-            ))}
-            {chart.totals.map((t) => (
-              <li key={t.currency} class="grand" data-series="all" data-total={t.total} data-currency={t.currency}>
-                <strong>All</strong>: {money(t.total, t.currency)} ({t.messages.toLocaleString('en')} messages)
-              </li>
-            ))}
-          </ul>
-        </figcaption>
-      </figure>
-      <table class="usage-table">
-        <caption>Usage by day and {chart.stackBy}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day</th>
-            <th scope="col">{chart.stackBy === 'market' ? 'Market' : 'Category'}</th>
-            <th scope="col" class="num">
-              Messages
+    <table class="usage-table">
+      <caption>Usage by day and {chart.stackBy}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Day</th>
+          <th scope="col">{chart.stackBy === 'market' ? 'Market' : 'Category'}</th>
+          <th scope="col" class="num">
+            Messages
+          </th>
+          <th scope="col" class="num">
+            Billable
+          </th>
+          {columns.map((c) => (
+            <th key={c.field} scope="col" class="num">
+              {c.heading}
             </th>
-            <th scope="col" class="num">
-              Billable
-            </th>
-            {columns.map((c) => (
-              <th key={c.field} scope="col" class="num">
-                {c.heading}
-              </th>
-            ))}
-            <th scope="col">Currency</th>
-          </tr>
-        </thead>
-        <tbody>
-          {sorted.map((row) => (
-            <tr key={`${row.period}|${row[chart.stackBy]}|${row.currency}`}>
-              <td>{row.period ?? row.from}</td>
-              <td>{row[chart.stackBy] ?? 'unknown'}</td>
-              <td class="num">{row.messages.toLocaleString('en')}</td>
-              <td class="num">{row.billable.toLocaleString('en')}</td>
-              {columns.map((c) => (
-                <td key={c.field} class="num">
-                  {figure(row, c)}
-                </td>
-              ))}
-              <td>{billed(row).currency}</td>
-            </tr>
           ))}
-        </tbody>
-      </table>
-    </>
+          <th scope="col">Currency</th>
+        </tr>
+      </thead>
+      <tbody>
+        {sorted.map((row) => (
+          <tr key={`${row.period}|${row[chart.stackBy]}|${row.currency}`}>
+            <td>{row.period ?? row.from}</td>
+            <td>{row[chart.stackBy] ?? 'unknown'}</td>
+            <td class="num">{row.messages.toLocaleString('en')}</td>
+            <td class="num">{row.billable.toLocaleString('en')}</td>
+            {columns.map((c) => (
+              <td key={c.field} class="num">
+                {figure(row, c)}
+              </td>
+            ))}
+            <td>{billed(row).currency}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
@@ -296,79 +314,96 @@ function StatementView({ statement }: { statement: Statement }) {
       </p>
       {statement.statements.length === 0 && <p>No charges this month.</p>}
       {statement.statements.map((cur) => (
-        <table key={cur.currency} class="statement">
-          <caption>Statement lines in {cur.currency}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Line</th>
-              <th scope="col">Market</th>
-              <th scope="col">Category</th>
-              <th scope="col" class="num">
-                Unit price
-              </th>
-              <th scope="col" class="num">
-                Messages
-              </th>
-              <th scope="col" class="num">
-                Billable
-              </th>
-              <th scope="col" class="num">
-                Amount
-              </th>
-              {showCost && (
-                <>
-                  <th scope="col" class="num">
-                    Meta cost
-                  </th>
-                  <th scope="col" class="num">
-                    Margin
-                  </th>
-                </>
-              )}
-            </tr>
-          </thead>
-          <tbody>
-            {cur.lines.map((line) => (
-              <tr key={`${line.kind}|${line.of_month}|${line.market}|${line.category}|${line.unit_price}`}>
-                <td>{line.kind === 'charge' ? 'charge' : `adjustment of ${line.of_month}`}</td>
-                <td>{line.market}</td>
-                <td>{line.category}</td>
-                <td class="num">{money(line.unit_price / 1e6, cur.currency)}</td>
-                <td class="num">{line.messages.toLocaleString('en')}</td>
-                <td class="num">{line.billable.toLocaleString('en')}</td>
-                <td class="num">{money(line.amount, cur.currency)}</td>
-                {showCost && (
-                  <>
-                    <td class="num">{line.cost === undefined ? '—' : money(line.cost, line.cost_currency ?? cur.currency)}</td>
-                    <td class="num">{line.margin === undefined ? '—' : money(line.margin, cur.currency)}</td>
-                  </>
-                )}
-              </tr>
-            ))}
-          </tbody>
-          <tfoot>
-            <tr>
-              <th scope="row" colSpan={4}>
-                Total
-              </th>
-              <td class="num">{cur.totals.messages.toLocaleString('en')}</td>
-              <td class="num">{cur.totals.billable.toLocaleString('en')}</td>
-              <td class="num">{money(cur.totals.amount, cur.currency)}</td>
-              {showCost && (
-                <>
-                  <td class="num">
-                    {cur.totals.cost === undefined ? '—' : money(cur.totals.cost, cur.totals.cost_currency ?? cur.currency)}
-                  </td>
-                  <td class="num">{cur.totals.margin === undefined ? '—' : money(cur.totals.margin, cur.currency)}</td>
-                </>
-              )}
-            </tr>
-          </tfoot>
-        </table>
+        <CurrencyStatementTable key={cur.currency} statement={cur} showCost={showCost} />
       ))}
       <p class="muted small">
         Lines fingerprint (sha256) <code>{statement.lines_sha256}</code>
       </p>
+    </>
+  );
+}
+
+/** A statement's lines in one currency and their total; Meta's cost and the margin where the answer shows them. */
+function CurrencyStatementTable({ statement: cur, showCost }: { statement: CurrencyStatement; showCost: boolean }) {
+  return (
+    <table class="statement">
+      <caption>Statement lines in {cur.currency}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Line</th>
+          <th scope="col">Market</th>
+          <th scope="col">Category</th>
+          <th scope="col" class="num">
+            Unit price
+          </th>
+          <th scope="col" class="num">
+            Messages
+          </th>
+          <th scope="col" class="num">
+            Billable
+          </th>
+          <th scope="col" class="num">
+            Amount
+          </th>
+          {showCost && (
+            <>
+              <th scope="col" class="num">
+                Meta cost
+              </th>
+              <th scope="col" class="num">
+                Margin
+              </th>
+            </>
+          )}
+        </tr>
+      </thead>
+      <tbody>
+        {cur.lines.map((line) => (
+          <StatementLineRow
+            key={`${line.kind}|${line.of_month}|${line.market}|${line.category}|${line.unit_price}`}
+            line={line}
+            currency={cur.currency}
+            showCost={showCost}
+          />
+        ))}
+      </tbody>
+      <tfoot>
+        <tr>
+          <th scope="row" colSpan={4}>
+            Total
+          </th>
+          <FigureCells figures={cur.totals} currency={cur.currency} showCost={showCost} />
+        </tr>
+      </tfoot>
+    </table>
+  );
+}
+
+function StatementLineRow({ line, currency, showCost }: { line: StatementLine; currency: string; showCost: boolean }) {
+  return (
+    <tr>
+      <td>{line.kind === 'charge' ? 'charge' : `adjustment of ${line.of_month}`}</td>
+      <td>{line.market}</td>
+      <td>{line.category}</td>
+      <td class="num">{money(line.unit_price / 1e6, currency)}</td>
+      <FigureCells figures={line} currency={currency} showCost={showCost} />
+    </tr>
+  );
+}
+
+/** A line's or a total's messages, billable messages and amount; then its cost and margin where shown. */
+function FigureCells({ figures: f, currency, showCost }: { figures: StatementFigures; currency: string; showCost: boolean }) {
+  return (
+    <>
+      <td class="num">{f.messages.toLocaleString('en')}</td>
+      <td class="num">{f.billable.toLocaleString('en')}</td>
+      <td class="num">{money(f.amount, currency)}</td>
+      {showCost && (
+        <>
+          <td class="num">{f.cost === undefined ? '—' : money(f.cost, f.cost_currency ?? currency)}</td>
+          <td class="num">{f.margin === undefined ? '—' : money(f.margin, currency)}</td>
+        </>
+      )}
     </>
   );
 }

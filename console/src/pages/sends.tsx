@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
+import type { SendsPage } from '../answers.ts';
 import { href, type Page } from '../router.ts';
-import { isSettled, type PageOf, PauseNote, type SendStatus, SendProgress, StatusBadge } from '../sends.tsx';
+import { isSettled, PauseNote, SendProgress, StatusBadge } from '../sends.tsx';
 import { useSession } from '../session.ts';
 import { ErrorNote, Loading, Pager, usePoll, When } from '../ui.tsx';
 
@@ -16,7 +17,7 @@ function Sends() {
   const [every, setEvery] = useState(POLL_MS);
   const sends = usePoll(
     async () => {
-      const answer = await api.get<PageOf<SendStatus>>('v1/sends', { client_id: clientId, page, size: PAGE_SIZE });
+      const answer = await api.get<SendsPage>('v1/sends', { client_id: clientId, page, size: PAGE_SIZE });
       setEvery(answer.data.every(isSettled) ? IDLE_POLL_MS : POLL_MS);
       return answer;
     },

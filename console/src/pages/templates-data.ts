@@ -4,22 +4,7 @@
  * (decisions §18).
  */
 
-/** An entry of `GET /v1/templates` as the page reads it (spec §8). */
-export interface TemplateEntry {
-  id: string;
-  client_id?: number;
-  active?: boolean;
-  waba_id?: string;
-  meta_template?: {
-    name?: string;
-    language?: string;
-    category?: string;
-    status?: string;
-    rejected_reason?: string;
-    quality_score?: { score?: string };
-  };
-  channel_campaigns?: { campaign_id: number; campaign_name?: string; channels: { channel_id: number; name?: string; did?: string }[] }[];
-}
+import type { TemplateEntry } from '../answers.ts';
 
 export interface TemplateRow {
   id: string;
@@ -91,11 +76,4 @@ export function draftBody(draft: Draft, clientId: number) {
       ...(draft.footer.trim() ? [{ type: 'FOOTER', text: draft.footer.trim() }] : []),
     ],
   };
-}
-
-/** What the dry run answered (lib/schemas/create-template.ts `TemplateDryRunResponse`). */
-export interface DraftCheck {
-  valid: boolean;
-  errors: { path?: string; message: string }[];
-  review_warnings: { rule: string; path: string; message: string }[];
 }
