@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseDirectoryFile } from '#lib/adapters/directory-file.ts';
+import { type DirectoryFile, parseDirectoryFile } from '#lib/adapters/directory-file.ts';
 import { importDirectory } from '#lib/adapters/dynamo/shared/directory-import.ts';
 import { rebuildDerivedItems } from '#lib/adapters/dynamo/derived-items.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
@@ -22,7 +22,7 @@ import { startGraphEmulator } from './parts/graph.ts';
 import { stampLaunches } from './standins/graph/launch-stamp.ts';
 import { localEndpoints } from './parts/local-endpoints.ts';
 import { freePort, type Stop } from './parts/network.ts';
-import { prepareDataDir } from './parts/persistence.ts';
+import { type DataDir, prepareDataDir } from './parts/persistence.ts';
 import { startSqs } from './parts/sqs.ts';
 import { startWorkers } from './parts/workers.ts';
 
@@ -92,6 +92,156 @@ function allNeeds(): Needs {
   };
 }
 
+/** What each step of a start reads, and where it leaves the stop of what it started (the stops run in reverse). */
+interface Start {
+  host: string;
+  log: (line: string) => void;
+  stops: Stop[];
+  options: LocalStackOptions;
+  data?: DataDir;
+}
+
+type Queues = Awaited<ReturnType<typeof startSqs>>;
+
+/** The AWS SDK's region and credentials for local parts, whatever profile the shell has. */
+function useLocalCredentials() {
+  Object.assign(process.env, { AWS_REGION: REGION, AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
+  delete process.env.AWS_PROFILE;
+}
+
+/** The table: on DynamoDB Local, or on the DynamoDB at `dynamoEndpoint` (decisions §20). */
+async function startTable({ host, log, stops, options, data }: Start) {
+  const dynamo = options.dynamoEndpoint
+    ? await useDynamoDb(options.dynamoEndpoint, REGION, TABLE_NAME)
+    : await startDynamoDbLocal(host, REGION, TABLE_NAME, data?.dynamoPath, options.dynamoLoad);
+  stops.push(dynamo.stop);
+  if (options.dynamoEndpoint)
+    log(`DynamoDB at ${dynamo.endpoint} (DYNAMODB_ENDPOINT), table ${TABLE_NAME}${dynamo.created ? ' created there' : ''}`);
+  else log(`DynamoDB Local on ${dynamo.endpoint}, table ${TABLE_NAME}${data ? `, kept in ${data.dynamoPath}` : ' (in memory)'}`);
+  return dynamo;
+}
+
+async function startQueues({ host, log, stops, data }: Start) {
+  const sqs = await startSqs(host, REGION, data && { file: data.queuesFile, restore: !data.fresh });
+  stops.push(sqs.stop);
+  log(`SQS-compatible server on ${sqs.endpoint}`);
+  return sqs;
+}
+
+/** EventBridge: PutEvents routed by the stack's rule patterns to their target queues. */
+async function startEventBridge({ host, log, stops }: Start, sqs: Queues) {
+  const bus = new LocalEventBridge(sqs.sqs, Object.fromEntries(Object.entries(sqs.queues).map(([k, q]) => [k, q.url])));
+  const url = await bus.start(host);
+  stops.push(() => bus.stop());
+  log(`EventBridge stand-in on ${url}`);
+  return { bus, url };
+}
+
+/** EventBridge Scheduler: scheduled sends' one-time schedules, kept in the data folder, onto the release queue. */
+async function startScheduler({ host, log, stops, data }: Start, sqs: Queues) {
+  const scheduler = new LocalScheduler(
+    sqs.sqs,
+    Object.fromEntries(Object.values(sqs.queues).map((q) => [q.arn, q.url])),
+    data?.schedulesFile,
+  );
+  const url = await scheduler.start(host);
+  stops.push(() => scheduler.stop());
+  log(`EventBridge Scheduler stand-in on ${url}${scheduler.pending().length ? ` (${scheduler.pending().length} schedules kept)` : ''}`);
+  return url;
+}
+
+/** The upstream: our emulator, unless a real Graph API URL is given. */
+async function startUpstream({ host, log, stops, options, data }: Start, fixture: DirectoryFile) {
+  if (options.graphApiUrl) return { graphUrl: options.graphApiUrl, emulator: undefined };
+  const graph = await startGraphEmulator(fixture, host, data && { file: data.graphFile, load: !data.fresh }, {
+    burstShare: options.burstShare,
+  });
+  stops.push(graph.stop);
+  // Each message request carries when it left, so the emulator counts the pace the dispatcher made.
+  stops.push(stampLaunches(graph.url));
+  log(`Graph API emulator on ${graph.url}`);
+  return { graphUrl: graph.url, emulator: graph.emulator };
+}
+
+/**
+ * Every function runs in this one process, so it gets every function's settings, made as the CDK stack makes
+ * them; with where the AWS parts are and the local identity provider: what API Gateway and AWS give the deployed functions.
+ */
+function stackSettings(parts: {
+  graphUrl: string;
+  queueUrls: Record<QueueKey, string>;
+  sqs: Queues;
+  dynamoEndpoint: string;
+  eventBridgeUrl: string;
+  schedulerUrl: string;
+  apiUrl: string;
+}): Record<string, string> {
+  const functionSettings = settingsFor(allNeeds(), {
+    tableName: TABLE_NAME,
+    graphApiUrl: parts.graphUrl,
+    graphToken: { token: process.env.GRAPH_API_TOKEN ?? EMULATOR_TOKEN },
+    graphAppId: process.env.GRAPH_APP_ID ?? 'local-app',
+    // Meta's webhooks (decisions §13): the emulator signs with the same app secret.
+    metaApp: {
+      appSecret: process.env.META_APP_SECRET ?? LOCAL_META_APP_SECRET,
+      verifyToken: process.env.META_VERIFY_TOKEN ?? LOCAL_META_VERIFY_TOKEN,
+    },
+    eventBusName: 'template-messaging-events',
+    queueUrls: parts.queueUrls,
+    ...(process.env.MESSAGES_PER_SECOND && { messagesPerSecond: Number(process.env.MESSAGES_PER_SECOND) }),
+    schedules: {
+      group: 'local-sends',
+      queueArn: parts.sqs.queues.sendRelease.arn,
+      roleArn: 'arn:aws:iam::000000000000:role/local-scheduler',
+    },
+  });
+  return {
+    ...functionSettings,
+    DYNAMODB_ENDPOINT: parts.dynamoEndpoint,
+    AWS_ENDPOINT_URL_SQS: parts.sqs.endpoint,
+    AWS_ENDPOINT_URL_EVENTBRIDGE: parts.eventBridgeUrl,
+    AWS_ENDPOINT_URL_SCHEDULER: parts.schedulerUrl,
+    JWT_ISSUER: LOCAL_ISSUER,
+    JWT_AUDIENCE: LOCAL_AUDIENCE,
+    JWKS_URL: `${parts.apiUrl}/.well-known/jwks.json`,
+    // Powertools' EMF metrics lines go to stdout; POWERTOOLS_METRICS_DISABLED=false shows them locally.
+    POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
+  };
+}
+
+/** The emulator's webhooks go to the service's Meta route, signed with the app secret the functions were given. */
+function notifyTheService(emulator: GraphEmulator, apiUrl: string, autoStatuses: MessageStatus[], log: (line: string) => void) {
+  emulator.notifier = new MetaNotifier({
+    url: `${apiUrl}${ReceiveMetaWebhook.path}`,
+    appSecret: process.env.META_APP_SECRET as string,
+  });
+  emulator.autoStatuses = autoStatuses;
+  log(
+    `Emulator notifies ${apiUrl}${ReceiveMetaWebhook.path}${emulator.autoStatuses.length ? ` (message statuses: ${emulator.autoStatuses.join(', ')})` : ''}`,
+  );
+}
+
+/** The directory from the fixture into an empty table; in kept data, the derived items of indexes added since. */
+async function loadTable(
+  { log, options, data }: Start,
+  dynamo: Awaited<ReturnType<typeof startTable>>,
+  fixture: DirectoryFile,
+  fixturePath: string,
+) {
+  if (dynamo.empty) {
+    await importDirectory(serviceTable(), fixture);
+    log(`Directory loaded from ${fixturePath}`);
+  } else if (options.dynamoEndpoint) log(`Kept the table's data at ${dynamo.endpoint}`);
+  else log(`Kept data in ${data?.root} (FRESH=true starts from the fixture)`);
+  if (dynamo.indexesAdded.length > 0) {
+    // Data kept by an earlier version: its derived items (listing entries, DID hierarchy) are written now.
+    const rebuilt = await rebuildDerivedItems(serviceTable());
+    log(
+      `Indexes added to the kept table (${dynamo.indexesAdded.join(', ')}); rebuilt ${rebuilt.entries} listing entries and ${rebuilt.channels} client channels`,
+    );
+  }
+}
+
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => undefined);
@@ -102,118 +252,39 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   try {
     const fixturePath = options.fixture ?? DEMO_FIXTURE;
     const fixture = parseDirectoryFile(JSON.parse(readFileSync(fixturePath, 'utf8')));
-    Object.assign(process.env, { AWS_REGION: REGION, AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' });
-    delete process.env.AWS_PROFILE;
-
+    useLocalCredentials();
     const data = options.dataDir ? prepareDataDir(options.dataDir, fixturePath, options.fresh ?? false) : undefined;
-    const dynamo = options.dynamoEndpoint
-      ? await useDynamoDb(options.dynamoEndpoint, REGION, TABLE_NAME)
-      : await startDynamoDbLocal(host, REGION, TABLE_NAME, data?.dynamoPath, options.dynamoLoad);
-    stops.push(dynamo.stop);
-    if (options.dynamoEndpoint)
-      log(`DynamoDB at ${dynamo.endpoint} (DYNAMODB_ENDPOINT), table ${TABLE_NAME}${dynamo.created ? ' created there' : ''}`);
-    else log(`DynamoDB Local on ${dynamo.endpoint}, table ${TABLE_NAME}${data ? `, kept in ${data.dynamoPath}` : ' (in memory)'}`);
+    const start: Start = { host, log, stops, options, data };
+    const dynamo = await startTable(start);
+    const sqs = await startQueues(start);
+    const eventBridge = await startEventBridge(start, sqs);
+    const schedulerUrl = await startScheduler(start, sqs);
+    const { graphUrl, emulator } = await startUpstream(start, fixture);
 
-    const sqs = await startSqs(host, REGION, data && { file: data.queuesFile, restore: !data.fresh });
-    stops.push(sqs.stop);
-    log(`SQS-compatible server on ${sqs.endpoint}`);
-
-    // EventBridge: PutEvents routed by the stack's rule patterns to their target queues.
-    const eventBridge = new LocalEventBridge(sqs.sqs, Object.fromEntries(Object.entries(sqs.queues).map(([k, q]) => [k, q.url])));
-    const eventBridgeUrl = await eventBridge.start(host);
-    stops.push(() => eventBridge.stop());
-    log(`EventBridge stand-in on ${eventBridgeUrl}`);
-
-    // EventBridge Scheduler: scheduled sends' one-time schedules, kept in the data folder, onto the release queue.
-    const scheduler = new LocalScheduler(
-      sqs.sqs,
-      Object.fromEntries(Object.values(sqs.queues).map((q) => [q.arn, q.url])),
-      data?.schedulesFile,
-    );
-    const schedulerUrl = await scheduler.start(host);
-    stops.push(() => scheduler.stop());
-    log(
-      `EventBridge Scheduler stand-in on ${schedulerUrl}${scheduler.pending().length ? ` (${scheduler.pending().length} schedules kept)` : ''}`,
-    );
-
-    // The upstream: our emulator, unless a real Graph API URL is given.
-    let graphUrl = options.graphApiUrl ?? '';
-    let emulator: GraphEmulator | undefined;
-    if (!graphUrl) {
-      const graph = await startGraphEmulator(fixture, host, data && { file: data.graphFile, load: !data.fresh }, {
-        burstShare: options.burstShare,
-      });
-      stops.push(graph.stop);
-      ({ url: graphUrl, emulator } = graph);
-      // Each message request carries when it left, so the emulator counts the pace the dispatcher made.
-      stops.push(stampLaunches(graphUrl));
-      log(`Graph API emulator on ${graphUrl}`);
-    }
-
-    // The functions' settings. The API's port is fixed before the handlers load: their JWKS URL points at it.
+    // The API's port is fixed before the handlers load: their JWKS URL points at it.
     const apiPort = options.port ?? (await freePort(host));
     const apiUrl = `http://${host}:${apiPort}`;
     const queueUrls = Object.fromEntries(Object.keys(QUEUES).map((key) => [key, sqs.queues[key as QueueKey].url])) as Record<
       QueueKey,
       string
     >;
-    // Every function runs in this one process, so it gets every function's settings, made as the CDK stack makes them.
-    const functionSettings = settingsFor(allNeeds(), {
-      tableName: TABLE_NAME,
-      graphApiUrl: graphUrl,
-      graphToken: { token: process.env.GRAPH_API_TOKEN ?? EMULATOR_TOKEN },
-      graphAppId: process.env.GRAPH_APP_ID ?? 'local-app',
-      // Meta's webhooks (decisions §13): the emulator signs with the same app secret.
-      metaApp: {
-        appSecret: process.env.META_APP_SECRET ?? LOCAL_META_APP_SECRET,
-        verifyToken: process.env.META_VERIFY_TOKEN ?? LOCAL_META_VERIFY_TOKEN,
-      },
-      eventBusName: 'template-messaging-events',
+    const settings = stackSettings({
+      graphUrl,
       queueUrls,
-      ...(process.env.MESSAGES_PER_SECOND && { messagesPerSecond: Number(process.env.MESSAGES_PER_SECOND) }),
-      schedules: { group: 'local-sends', queueArn: sqs.queues.sendRelease.arn, roleArn: 'arn:aws:iam::000000000000:role/local-scheduler' },
+      sqs,
+      dynamoEndpoint: dynamo.endpoint,
+      eventBridgeUrl: eventBridge.url,
+      schedulerUrl,
+      apiUrl,
     });
-    const settings: Record<string, string> = {
-      ...functionSettings,
-      // Where the AWS parts are, and the local identity provider: what API Gateway and AWS give the deployed functions.
-      DYNAMODB_ENDPOINT: dynamo.endpoint,
-      AWS_ENDPOINT_URL_SQS: sqs.endpoint,
-      AWS_ENDPOINT_URL_EVENTBRIDGE: eventBridgeUrl,
-      AWS_ENDPOINT_URL_SCHEDULER: schedulerUrl,
-      JWT_ISSUER: LOCAL_ISSUER,
-      JWT_AUDIENCE: LOCAL_AUDIENCE,
-      JWKS_URL: `${apiUrl}/.well-known/jwks.json`,
-      // Powertools' EMF metrics lines go to stdout; POWERTOOLS_METRICS_DISABLED=false shows them locally.
-      POWERTOOLS_METRICS_DISABLED: process.env.POWERTOOLS_METRICS_DISABLED ?? 'true',
-    };
     // The functions' settings: this process runs the handlers; `npm run sam:env` hands the same to sam local.
     Object.assign(process.env, settings);
-    if (emulator) {
-      emulator.notifier = new MetaNotifier({
-        url: `${apiUrl}${ReceiveMetaWebhook.path}`,
-        appSecret: process.env.META_APP_SECRET as string,
-      });
-      emulator.autoStatuses = options.autoStatuses ?? [];
-      log(
-        `Emulator notifies ${apiUrl}${ReceiveMetaWebhook.path}${emulator.autoStatuses.length ? ` (message statuses: ${emulator.autoStatuses.join(', ')})` : ''}`,
-      );
-    }
+    if (emulator) notifyTheService(emulator, apiUrl, options.autoStatuses ?? [], log);
 
-    if (dynamo.empty) {
-      await importDirectory(serviceTable(), fixture);
-      log(`Directory loaded from ${fixturePath}`);
-    } else if (options.dynamoEndpoint) log(`Kept the table's data at ${dynamo.endpoint}`);
-    else log(`Kept data in ${data?.root} (FRESH=true starts from the fixture)`);
-    if (dynamo.indexesAdded.length > 0) {
-      // Data kept by an earlier version: its derived items (listing entries, DID hierarchy) are written now.
-      const rebuilt = await rebuildDerivedItems(serviceTable());
-      log(
-        `Indexes added to the kept table (${dynamo.indexesAdded.join(', ')}); rebuilt ${rebuilt.entries} listing entries and ${rebuilt.channels} client channels`,
-      );
-    }
+    await loadTable(start, dynamo, fixture, fixturePath);
     if (data && !data.fresh) log(`Queued messages restored: ${sqs.restored}`);
 
-    const api = await startApiServer({ port: apiPort, host, extra: await localEndpoints(eventBridge) });
+    const api = await startApiServer({ port: apiPort, host, extra: await localEndpoints(eventBridge.bus) });
     stops.push(() => stopServer(api.server));
 
     // Stopped in reverse: the workers first (handing back what they were retrying); the journal holds the rest.

@@ -210,64 +210,90 @@ export class GraphModel {
     href: string,
   ): unknown {
     const [first, edge] = s;
-    if (s.length === 2 && edge === 'message_templates') {
-      const waba = this.wabaOr404(first);
-      if (method === 'GET') return this.listTemplates(waba, query, href);
-      if (method === 'POST') return this.createTemplate(waba, body ?? {});
-      if (method === 'DELETE') return this.deleteTemplates(waba, query);
-    }
-    if (s.length === 2 && edge === 'product_catalogs' && method === 'GET') {
-      const waba = this.wabaOr404(first);
+    const answer =
+      s.length === 2
+        ? this.answerEdge(method, first, edge, { query, body: body ?? {}, href })
+        : s.length === 1
+          ? this.answerObject(method, first, { query, body: body ?? {}, raw })
+          : undefined;
+    if (answer !== undefined) return answer;
+    throw new GraphError(400, 100, `Unsupported ${method.toLowerCase()} request. Object with ID '${first}' does not exist`);
+  }
+
+  /** `/{id}/{edge}`: a WABA's templates and catalogs, a catalog's products, uploads, messages; undefined for another. */
+  private answerEdge(method: string, id: string, edge: string, request: { query: Record<string, string>; body: Body; href: string }) {
+    const { query, body, href } = request;
+    if (edge === 'message_templates') return this.answerTemplates(method, this.wabaOr404(id), request);
+    if (edge === 'product_catalogs' && method === 'GET') {
+      const waba = this.wabaOr404(id);
       return { data: waba.catalogs.map(({ id, name, vertical }) => ({ id, name, vertical })) };
     }
-    if (s.length === 2 && edge === 'products' && method === 'GET') {
-      const catalog = [...this.wabas.values()].flatMap((w) => w.catalogs).find((c) => c.id === first);
-      if (!catalog) throw new GraphError(400, 100, `Unsupported get request. Object with ID '${first}' does not exist`);
-      const page = pageOf(catalog.products, query, href, 100);
-      const defaults = ['id'];
-      return {
-        ...page,
-        data: page.data.map((p) => pick(p as never, query.fields, defaults)),
-        summary: { total_count: catalog.products.length },
-      };
+    if (edge === 'products' && method === 'GET') return this.listProducts(id, query, href);
+    if (method !== 'POST') return undefined;
+    if (edge === 'uploads') return this.startUpload(query);
+    if (edge === 'messages') return this.sendMessage(id, body);
+    if (edge === 'marketing_messages') return this.sendMarketingMessage(id, body);
+    return undefined;
+  }
+
+  /** `/{waba}/message_templates`: the listing, a create, a delete; undefined for another method. */
+  private answerTemplates(method: string, waba: EmulatedWaba, request: { query: Record<string, string>; body: Body; href: string }) {
+    if (method === 'GET') return this.listTemplates(waba, request.query, request.href);
+    if (method === 'POST') return this.createTemplate(waba, request.body);
+    if (method === 'DELETE') return this.deleteTemplates(waba, request.query);
+    return undefined;
+  }
+
+  /** `/{catalog}/products`: a page of a catalog's products, with their count. */
+  private listProducts(catalogId: string, query: Record<string, string>, href: string) {
+    const catalog = [...this.wabas.values()].flatMap((w) => w.catalogs).find((c) => c.id === catalogId);
+    if (!catalog) throw new GraphError(400, 100, `Unsupported get request. Object with ID '${catalogId}' does not exist`);
+    const page = pageOf(catalog.products, query, href, 100);
+    const defaults = ['id'];
+    return {
+      ...page,
+      data: page.data.map((p) => pick(p as never, query.fields, defaults)),
+      summary: { total_count: catalog.products.length },
+    };
+  }
+
+  /** `/{id}`: an upload's bytes, a WABA, a number or a template (read or edited); undefined for another. */
+  private answerObject(method: string, id: string, request: { query: Record<string, string>; body: Body; raw: Uint8Array }) {
+    const { query, body, raw } = request;
+    if (id.startsWith('upload:') && method === 'POST') return this.receiveUpload(id, raw);
+    const waba = this.wabas.get(id);
+    if (waba && method === 'GET') return this.wabaFields(waba, query);
+    const number = this.phoneNumbers.get(id);
+    if (number && method === 'GET') {
+      const { waba_id: _waba, ...fields } = number;
+      return pick(
+        { ...fields, throughput: number.throughput ?? { level: 'STANDARD' }, quality_rating: number.quality_rating ?? 'GREEN' } as never,
+        query.fields,
+        ['id', 'display_phone_number'],
+      );
     }
-    if (s.length === 2 && edge === 'uploads' && method === 'POST') return this.startUpload(query);
-    if (s.length === 1 && first.startsWith('upload:') && method === 'POST') return this.receiveUpload(first, raw);
-    if (s.length === 2 && edge === 'messages' && method === 'POST') return this.sendMessage(first, body ?? {});
-    if (s.length === 2 && edge === 'marketing_messages' && method === 'POST') return this.sendMarketingMessage(first, body ?? {});
-    if (s.length === 1) {
-      const waba = this.wabas.get(first);
-      if (waba && method === 'GET') {
-        return pick(
-          {
-            id: waba.id,
-            name: waba.name,
-            message_template_namespace: waba.namespace,
-            country: waba.country,
-            whatsapp_business_manager_messaging_limit: waba.messaging_limit ?? 'TIER_UNLIMITED',
-            currency: waba.currency ?? 'USD',
-            marketing_messages_onboarding_status: waba.mm_onboarded ? 'ONBOARDED' : 'ELIGIBLE',
-          },
-          query.fields,
-          ['id', 'name'],
-        );
-      }
-      const number = this.phoneNumbers.get(first);
-      if (number && method === 'GET') {
-        const { waba_id: _waba, ...fields } = number;
-        return pick(
-          { ...fields, throughput: number.throughput ?? { level: 'STANDARD' }, quality_rating: number.quality_rating ?? 'GREEN' } as never,
-          query.fields,
-          ['id', 'display_phone_number'],
-        );
-      }
-      const found = this.findTemplate(first);
-      if (found && method === 'GET') {
-        return pick(found.template, query.fields, ['id', 'name', 'language', 'status', 'category', 'components']);
-      }
-      if (found && method === 'POST') return this.editTemplate(found.template, body ?? {});
-    }
-    throw new GraphError(400, 100, `Unsupported ${method.toLowerCase()} request. Object with ID '${first}' does not exist`);
+    const found = this.findTemplate(id);
+    if (found && method === 'GET')
+      return pick(found.template, query.fields, ['id', 'name', 'language', 'status', 'category', 'components']);
+    if (found && method === 'POST') return this.editTemplate(found.template, body);
+    return undefined;
+  }
+
+  /** `GET /{waba}`: the fields asked for, with Graph's defaults for what was never set. */
+  private wabaFields(waba: EmulatedWaba, query: Record<string, string>) {
+    return pick(
+      {
+        id: waba.id,
+        name: waba.name,
+        message_template_namespace: waba.namespace,
+        country: waba.country,
+        whatsapp_business_manager_messaging_limit: waba.messaging_limit ?? 'TIER_UNLIMITED',
+        currency: waba.currency ?? 'USD',
+        marketing_messages_onboarding_status: waba.mm_onboarded ? 'ONBOARDED' : 'ELIGIBLE',
+      },
+      query.fields,
+      ['id', 'name'],
+    );
   }
 
   private wabaOr404(id: string): EmulatedWaba {
