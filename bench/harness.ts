@@ -53,3 +53,13 @@ export async function alternating(rounds: number, ours: () => Promise<unknown>, 
   }
   return best as [number, number];
 }
+
+/** A row of the store-path bench: our path and its baseline, timed and counted (BENCHMARKS.md). */
+export interface StoreRow {
+  path: string;
+  ms: number;
+  baselineMs: number;
+  baseline: string;
+  counts: string;
+  budget: string;
+}

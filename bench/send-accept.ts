@@ -1,39 +1,37 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { BatchWriteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { DynamoBudgetStore } from '#lib/adapters/dynamo/money/budget-store.ts';
-import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { importDirectory } from '#lib/adapters/dynamo/shared/directory-import.ts';
-import { DynamoHeldJobs } from '#lib/adapters/dynamo/sends/held-jobs.ts';
-import { DynamoRecipientLists } from '#lib/adapters/dynamo/sends/recipient-lists.ts';
-import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
-import { DynamoSuppressionStore } from '#lib/adapters/dynamo/people/suppression-store.ts';
-import { keys, SORT } from '#lib/adapters/dynamo/table.ts';
-import { DynamoTemplateListing } from '#lib/adapters/dynamo/templates/template-listing.ts';
+import { SORT } from '#lib/adapters/dynamo/table.ts';
 import { GraphClient } from '#lib/adapters/graph/graph-client.ts';
 import { GraphUpstream } from '#lib/adapters/graph/graph-upstream.ts';
-import { resolveHost } from '#lib/adapters/https/resolve-host.ts';
 import { SqsJobQueue } from '#lib/adapters/sqs/job-queue.ts';
 import type { Caller } from '#lib/domain/shared/caller.ts';
 import { silentLog } from '#lib/domain/shared/log.ts';
 import { sendTemplate } from '#lib/domain/sends/accept/send.ts';
-import { lazySendScheduler } from '#lib/wiring/scheduler.ts';
+import { sendDeps } from '#lib/wiring/send-deps.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 import type { RequestMeter } from '../local/request-meter.ts';
 import { DEMO_FIXTURE, type LocalStack, startLocalStack } from '../local/stack.ts';
 import { EMULATOR_TOKEN } from '../local/standins/graph/emulator.ts';
 import { trackOrderRecipients } from '../test/support/recipients.ts';
 import { alternating, benchHarness } from './harness.ts';
-import type { StoreRow } from './store-paths.ts';
+import type { StoreRow } from './harness.ts';
 
 const table = serviceTable();
 
 export interface SendAcceptContext {
   stack: LocalStack;
   sqs: SQSClient;
-  directory: DynamoDirectoryStore;
-  listing: DynamoTemplateListing;
   upstream: GraphUpstream;
   rounds: number;
   metered: <T>(work: () => Promise<T>) => Promise<{ value: T; meter: RequestMeter; ms: number }>;
@@ -42,19 +40,21 @@ export interface SendAcceptContext {
   capture: () => string[][];
 }
 
-/** A DynamoDB write request as the service issued it. */
+/** A DynamoDB request as the service issued it. */
 type Write = { command: string; input: Record<string, unknown> };
 
 const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem', 'TransactWriteItems']);
+const READS = new Set(['GetItem', 'BatchGetItem', 'Query']);
 
-/** Keeps the inputs of every DynamoDB write of the table's client while `into` answers a list. */
+/** Keeps the inputs of every DynamoDB read and write of the table's client while `into` answers a list. */
 function keepWrites(into: () => Write[] | undefined) {
   table.client.middlewareStack.remove('benchKeepWrites');
   table.client.middlewareStack.add(
     (next, context) => async (args) => {
       const kept = into();
       const command = String(context.commandName).replace(/Command$/, '');
-      if (kept && WRITES.has(command)) kept.push({ command, input: structuredClone(args.input) as Record<string, unknown> });
+      if (kept && (WRITES.has(command) || READS.has(command)))
+        kept.push({ command, input: structuredClone(args.input) as Record<string, unknown> });
       return next(args);
     },
     { step: 'initialize', name: 'benchKeepWrites' },
@@ -72,7 +72,7 @@ function renamed<T>(value: T, from: string, to: string): T {
 
 /**
  * POST /v1/template/messages/{did} with 10,000 recipients (issue 10's row), against the fewest calls that do the
- * same work: the reads it needs (the DID, the template's listing key and entry) and the same writes, item for item
+ * same work: the reads it made (the DID, the template, the price lists, the people map's pairs), all at once, and the same writes, item for item
  * as the send wrote them (its recipients' values included, the budget's reservation, the send's list entry and
  * count), each put in BatchWriteItems of 25 and each conditional update once, and the same SQS batches.
  */
@@ -109,19 +109,8 @@ export async function measureSendAccept(ctx: SendAcceptContext): Promise<{ row: 
       },
     ],
   });
-  const sendDeps = {
-    directory: ctx.directory,
-    listing: ctx.listing,
-    sends: new DynamoSendRecords(table),
-    recipientLists: new DynamoRecipientLists(table),
-    heldJobs: new DynamoHeldJobs(table),
-    budgets: new DynamoBudgetStore(table),
-    suppressions: new DynamoSuppressionStore(table),
-    upstream: ctx.upstream,
-    queue: new SqsJobQueue({ client: sqs, url: stack.queueUrls.dispatch }),
-    resolve: resolveHost,
-    scheduler: lazySendScheduler,
-  };
+  // The send's own wiring (lib/wiring/send-deps.ts), on the bench's queue client and Graph.
+  const deps = sendDeps(table, { queue: new SqsJobQueue({ client: sqs, url: stack.queueUrls.dispatch }), upstream: () => ctx.upstream });
   const body = {
     did: '931001',
     type: 'template' as const,
@@ -131,13 +120,14 @@ export async function measureSendAccept(ctx: SendAcceptContext): Promise<{ row: 
   };
   const sender = { sub: 'bench', clientId: 931, isBsp: false, campaigns: [9311] } as unknown as Caller;
   let sendRound = 0;
-  const oneSend = () => sendTemplate(sendDeps, sender, { pathDid: '931001', body, sendId: `bench-${sendRound++}` });
+  const oneSend = () => sendTemplate(deps, sender, { pathDid: '931001', body, sendId: `bench-${sendRound++}` });
   const graphBefore = stack.emulator!.calls.length;
   const sentBatches = ctx.capture();
   let kept: Write[] | undefined = [];
   keepWrites(() => kept);
   const sent = await metered(oneSend);
-  const writes = kept;
+  const reads = kept.filter((w) => READS.has(w.command));
+  const writes = kept.filter((w) => WRITES.has(w.command));
   kept = undefined;
   const graphCalls = stack.emulator!.calls.length - graphBefore;
   const bodies = sent.meter.queueBytes;
@@ -156,18 +146,8 @@ export async function measureSendAccept(ctx: SendAcceptContext): Promise<{ row: 
 
   const directSend = async (round: number) => {
     const id = `direct-${round}`;
-    await table.client.send(new GetCommand({ TableName: table.name, Key: { pk: keys.client(931), sk: keys.clientChannel('931001') } }));
-    const key = await table.client.send(
-      new QueryCommand({
-        TableName: table.name,
-        IndexName: 'listing',
-        KeyConditionExpression: 'listing_pk = :p AND begins_with(listing_sk, :o)',
-        ExpressionAttributeValues: { ':p': keys.listing(931, false), ':o': 'track_order#en_US#w931#' },
-        Limit: 1,
-      }),
-    );
-    if (key.Items?.[0])
-      await table.client.send(new GetCommand({ TableName: table.name, Key: { pk: key.Items[0].pk, sk: SORT.assignmentsVersion } }));
+    // The send's reads (the DID, the template, the price lists, the people map's pairs...), all at once.
+    await Promise.all(reads.map(reissue));
     // The send as `queuing`, then its recipients as the send kept them (values, repeats and all), 25 a request.
     await table.client.send(
       new PutCommand({ TableName: table.name, Item: renamed(sendPut.input.Item as Record<string, unknown>, 'bench-0', id) }),
@@ -203,11 +183,19 @@ export async function measureSendAccept(ctx: SendAcceptContext): Promise<{ row: 
       path: `POST /v1/template/messages/{did}, 10,000 recipients with header, body and button values (${(payload / 1e6).toFixed(2)} MB)`,
       ms: sendMs,
       baselineMs: sendBaselineMs,
-      baseline: `the same reads of the DID and the template, the same ${puts.length + 1} items put (each recipient's values kept for a resend) in ${Math.ceil(puts.length / 25) + 1} requests, the same ${updates.length} conditional updates (the budget's reservation, the send queued) and the same SQS batches, issued directly`,
+      baseline: `the same ${reads.length} reads (the DID, the template, the price lists, the people map's pairs), issued at once, the same ${puts.length + 1} items put (each recipient's values kept for a resend) in ${Math.ceil(puts.length / 25) + 1} requests, the same ${updates.length} conditional updates (the budget's reservation, the send queued) and the same SQS batches, issued directly`,
       counts: `accepted; Graph requests ${graphCalls}; SQS requests ${sent.meter.queueRequests} for ${(bodies / 2 ** 20).toFixed(2)} MiB (fewest possible: ${Math.ceil(bodies / 2 ** 20)}); DynamoDB requests ${sent.meter.operations.length} (${writeRequests} writes)`,
       budget: `fewest SQS requests, ≤ 1.5×: ${sent.meter.queueRequests === Math.ceil(bodies / 2 ** 20) && sendMs / sendBaselineMs <= 1.5 ? 'met' : 'NOT met'}`,
     },
   };
+}
+
+/** A read as the send issued it, issued again directly. */
+function reissue({ command, input }: Write) {
+  const copy = structuredClone(input) as never;
+  if (command === 'GetItem') return table.client.send(new GetCommand(copy));
+  if (command === 'BatchGetItem') return table.client.send(new BatchGetCommand(copy));
+  return table.client.send(new QueryCommand(copy));
 }
 
 /** `npx tsx bench/send-accept.ts [rounds]`: this row alone, on a stack of its own. */
@@ -220,8 +208,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const { row } = await measureSendAccept({
       stack,
       sqs,
-      directory: new DynamoDirectoryStore(table),
-      listing: new DynamoTemplateListing(table),
       upstream: new GraphUpstream(graph, 'bench'),
       rounds,
       metered,

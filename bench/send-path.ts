@@ -78,9 +78,9 @@ export interface SendPathBaseline {
   facts: number;
   /** Every other item the run wrote, once, at its largest size (whole KB): what the work keeps. */
   kept: number;
-  /** Of those, the recipients' values as accepted (`RCPT#`) and the identity map's items of new people. */
+  /** Of those, the recipients' values as accepted (`RCPT#`) and the people map's items of new people. */
   recipients: number;
-  identities: number;
+  peopleMap: number;
   units: number;
 }
 
@@ -99,7 +99,7 @@ function baselineOf(items: WriteSummary['items'], messages: number): SendPathBas
     facts,
     kept: sum(kept),
     recipients: sum(kept.filter((item) => item.sk.startsWith('RCPT#'))),
-    identities: sum(kept.filter((item) => item.pk.startsWith('IDENTITY#'))),
+    peopleMap: sum(kept.filter((item) => item.pk.startsWith('IDENTITY#'))),
     units: facts + sum(kept),
   };
 }

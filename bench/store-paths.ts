@@ -8,7 +8,7 @@ import { entryItem } from '#lib/adapters/dynamo/templates/listing-items.ts';
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/webhooks/outbox-store.ts';
 import { assignmentKeyItem, recordItem } from '#lib/adapters/dynamo/templates/record-items.ts';
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/people/suppression-store.ts';
-import { DynamoDeliveryStatuses } from '#lib/adapters/dynamo/sends/message-statuses.ts';
+import { DynamoMessageStatuses } from '#lib/adapters/dynamo/sends/message-statuses.ts';
 import { DynamoRecipientLists, recipientItemKeys } from '#lib/adapters/dynamo/sends/recipient-lists.ts';
 import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/sends/throughput-store.ts';
@@ -35,26 +35,11 @@ import { EMULATOR_TOKEN } from '../local/standins/graph/emulator.ts';
 import type { EmulatedTemplate } from '../local/standins/graph/model.ts';
 import { emptyMeter, type RequestMeter } from '../local/request-meter.ts';
 import { startLocalStack } from '../local/stack.ts';
-import { alternating, benchHarness } from './harness.ts';
+import { alternating, benchHarness, type StoreRow } from './harness.ts';
 import { measureSendAccept } from './send-accept.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();
-
-/**
- * The cost rows of issue 10 on the local stack's real parts (DynamoDB Local, the SQS server, the Graph
- * emulator), each against a baseline measured in the same run: the same DynamoDB, SQS and Graph calls issued
- * directly, without the service's code. Times are the fastest of a few rounds; counts come from a meter on the
- * AWS clients (local/request-meter.ts) and the emulator's call log.
- */
-export interface StoreRow {
-  path: string;
-  ms: number;
-  baselineMs: number;
-  baseline: string;
-  counts: string;
-  budget: string;
-}
 
 let harness: ReturnType<typeof benchHarness>;
 const metered = <T>(work: () => Promise<T>) => harness.metered(work);
@@ -140,6 +125,12 @@ async function seedListingClient(client: number, count: number, perTemplate: num
   });
 }
 
+/**
+ * The cost rows of issue 10 on the local stack's real parts (DynamoDB Local, the SQS server, the Graph
+ * emulator), each against a baseline measured in the same run: the same DynamoDB, SQS and Graph calls issued
+ * directly, without the service's code. Times are the fastest of a few rounds; counts come from a meter on the
+ * AWS clients (local/request-meter.ts) and the emulator's call log.
+ */
 export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[]; notes: string[] }> {
   // The send path's jobs are not dispatched here: 10,000 messages per round would run beside the later rows.
   const stack = await startLocalStack({ skipWorkers: ['DispatchMessages'] });
@@ -472,8 +463,6 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     const { row: sendRow, sender } = await measureSendAccept({
       stack,
       sqs,
-      directory,
-      listing,
       upstream,
       rounds,
       metered,
@@ -598,7 +587,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     const noticeDeps = {
       records,
       sends: new DynamoSendRecords(table),
-      deliveryStatuses: new DynamoDeliveryStatuses(table),
+      messageStatuses: new DynamoMessageStatuses(table),
       suppressions: new DynamoSuppressionStore(table),
       directory,
       levels: new DynamoThroughputStore(table),

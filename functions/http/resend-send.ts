@@ -5,12 +5,11 @@ import { httpFunction } from '#lib/http/http-function.ts';
 import { logger } from '#lib/log/logger.ts';
 import { countMetrics } from '#lib/log/metrics.ts';
 import { ResendSend } from '#lib/manifest/routes/sends.ts';
-import { sendStores } from '#lib/wiring/sending.ts';
+import { sendDeps } from '#lib/wiring/send-deps.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
-import { graphUpstream } from '#lib/wiring/upstream.ts';
 
 const table = serviceTable();
-const stores = sendStores(table);
+const deps = sendDeps(table);
 
 type Resend = { sendId: string; which: ResendWhich };
 
@@ -18,10 +17,7 @@ type Resend = { sendId: string; which: ResendWhich };
 const resendOnce = idempotent(
   table,
   ({ body, newSendId, caller }: { scope: string; key: string; body: Resend; newSendId: string; caller: Caller }) =>
-    resendSend({ ...stores, upstream: graphUpstream(), currencies: graphUpstream(), marketing: graphUpstream() }, caller, {
-      ...body,
-      newSendId,
-    }),
+    resendSend(deps, caller, { ...body, newSendId }),
 );
 
 export const handler = httpFunction(ResendSend, {
@@ -31,17 +27,10 @@ export const handler = httpFunction(ResendSend, {
     const request = { sendId: path.send_id, which: body.which };
     const accepted =
       idempotencyKey === undefined
-        ? await resendSend({ ...stores, upstream: graphUpstream(), currencies: graphUpstream(), marketing: graphUpstream() }, caller, {
-            ...request,
-            newSendId,
-          })
+        ? await resendSend(deps, caller, { ...request, newSendId })
         : await resendOnce({ scope: String(caller.clientId), key: idempotencyKey, body: request, newSendId, caller }, context);
     countMetrics({ SendsAccepted: 1 });
     return accepted;
   },
-  dryRun: ({ path, body, caller }) =>
-    dryRunResend({ ...stores, upstream: graphUpstream(), currencies: graphUpstream(), marketing: graphUpstream() }, caller, {
-      sendId: path.send_id,
-      which: body.which,
-    }),
+  dryRun: ({ path, body, caller }) => dryRunResend(deps, caller, { sendId: path.send_id, which: body.which }),
 });

@@ -4,8 +4,8 @@ import { DynamoMarketingOnboardings } from '#lib/adapters/dynamo/sends/marketing
 import { DynamoPausedJobs } from '#lib/adapters/dynamo/sends/paused-jobs.ts';
 import { DynamoTemplatePauses } from '#lib/adapters/dynamo/templates/template-pauses.ts';
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/people/suppression-store.ts';
-import { DynamoIdentityMap } from '#lib/adapters/dynamo/people/people-map.ts';
-import { DynamoDeliveryStatuses } from '#lib/adapters/dynamo/sends/message-statuses.ts';
+import { DynamoPeopleMap } from '#lib/adapters/dynamo/people/people-map.ts';
+import { DynamoMessageStatuses } from '#lib/adapters/dynamo/sends/message-statuses.ts';
 import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { DynamoTemplateRecords } from '#lib/adapters/dynamo/templates/template-records.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/sends/throughput-store.ts';
@@ -15,7 +15,9 @@ import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { notificationsOf } from '#lib/adapters/meta/webhook-payload.ts';
 import { SqsJobWaker } from '#lib/adapters/sqs/job-waker.ts';
 import { redeliverIn } from '#lib/adapters/sqs/redelivery.ts';
-import { applyNotifications, type NotifiedChange } from '#lib/domain/inbound/meta-notifications.ts';
+import type { NotifiedChange } from '#lib/domain/inbound/notifications.ts';
+import { type NotificationPorts, notificationRoutes } from '#lib/domain/inbound/notification-handlers.ts';
+import { routeNotifications } from '#lib/domain/inbound/notification-routes.ts';
 import { queueBatchWorker } from '#lib/worker/queue-worker.ts';
 import { ApplyMetaNotifications } from '#lib/manifest/workers.ts';
 import { serviceQueue } from '#lib/wiring/queues.ts';
@@ -30,23 +32,31 @@ const table = serviceTable();
  * yet) comes back in seconds, then less often (see unsettledRetrySeconds); anything that fails comes back after the queue's visibility timeout, and
  * after 10 receives goes to the dead-letter queue. Applying again is harmless: a repeat changes nothing.
  */
-const stores = {
-  records: new DynamoTemplateRecords(table),
-  sends: new DynamoSendRecords(table),
-  deliveryStatuses: new DynamoDeliveryStatuses(table),
-  suppressions: new DynamoSuppressionStore(table),
-  identities: new DynamoIdentityMap(table),
-  directory: new DynamoDirectoryStore(table),
-  pauses: new DynamoTemplatePauses(table),
+const suppressions = new DynamoSuppressionStore(table);
+const peopleMap = new DynamoPeopleMap(table);
+const directory = new DynamoDirectoryStore(table);
+const tiers = new DynamoVolumeTiers(table);
+/** Each handler's ports, one group each (the log is each invocation's). */
+const ports: Omit<NotificationPorts, 'log'> = {
+  statuses: {
+    messageStatuses: new DynamoMessageStatuses(table),
+    sends: new DynamoSendRecords(table),
+    suppressions,
+    currencies: graphUpstream(),
+    tiers,
+    priceLists: new KeptPriceLists(new DynamoPriceListStore(table)),
+  },
+  templates: { records: new DynamoTemplateRecords(table), outbox: new DynamoOutboxStore(table), publisher: new EventBridgePublisher() },
   // Meta's resume wakes the dispatch jobs asleep on the template (decisions §25).
-  waking: { pausedJobs: new DynamoPausedJobs(table), waker: new SqsJobWaker(serviceQueue('dispatch')) },
-  levels: new DynamoThroughputStore(table),
-  outbox: new DynamoOutboxStore(table),
-  publisher: new EventBridgePublisher(),
-  currencies: graphUpstream(),
-  tiers: new DynamoVolumeTiers(table),
-  priceLists: new KeptPriceLists(new DynamoPriceListStore(table)),
-  onboardings: new DynamoMarketingOnboardings(table),
+  pausing: {
+    pauses: new DynamoTemplatePauses(table),
+    waking: { pausedJobs: new DynamoPausedJobs(table), waker: new SqsJobWaker(serviceQueue('dispatch')) },
+  },
+  numbers: { levels: new DynamoThroughputStore(table) },
+  consent: { suppressions, peopleMap, directory },
+  peopleMap: { peopleMap, directory },
+  pricing: { tiers },
+  marketing: { onboardings: new DynamoMarketingOnboardings(table) },
 };
 /**
  * A status that overtook its block comes back after 2 s, doubling to at most a minute: the queue's 10 receives
@@ -64,7 +74,7 @@ export const handler = queueBatchWorker<NotifiedChange>(
       return notifications.map((notification) => ({ record, notification, correlationId: message.correlation_id, log: work.log }));
     });
     if (batch.length === 0) return records.map(() => undefined);
-    const outcomes = await applyNotifications({ ...stores, log: batch[0].log }, batch);
+    const outcomes = await routeNotifications(notificationRoutes({ ...ports, log: batch[0].log }), batch);
     // Each message's notifications and how many of them must come back, in one pass over the batch.
     const tallies = records.map(() => ({ notifications: 0, later: 0 }));
     for (const [i, { record }] of batch.entries()) {

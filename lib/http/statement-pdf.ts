@@ -1,5 +1,6 @@
 import { type PDFFont, PDFDocument, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 import type { StatementBody } from './statement-render.ts';
+import { amountText, fromMicros } from '#lib/domain/shared/money.ts';
 
 // The statement as a PDF a client's accountant files (decisions §27), made with pdf-lib (pure JavaScript, the
 // standard fonts built in: it bundles with esbuild and needs no file or network at run time).
@@ -13,7 +14,7 @@ const LINE = 13;
 const printable = (text: string) => text.replace(/[–—]/g, '-').replace(/[^\x20-\x7e\xa0-\xff]/g, '?');
 
 /** Amounts to the micro-unit, as the JSON has them. */
-const money = (value: number | undefined) => (value === undefined ? '' : value.toFixed(6));
+const money = (value: number | undefined) => (value === undefined ? '' : amountText(value));
 
 type CurrencyStatement = StatementBody['statements'][number];
 
@@ -64,7 +65,7 @@ function writeCurrencyTable(writer: Writer, { currency, lines, totals }: Currenc
         line.kind === 'adjustment' ? `adj. ${line.of_month ?? ''}` : 'charge',
         line.market,
         line.category,
-        money(line.unit_price / 1_000_000),
+        money(fromMicros(line.unit_price)),
         String(line.messages),
         String(line.billable),
         money(line.amount),

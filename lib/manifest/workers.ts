@@ -1,7 +1,15 @@
 import { dispatchConcurrency } from '#lib/config.ts';
 import type { QUEUES } from '#lib/manifest/queues.ts';
 import type { Needs } from '#lib/manifest/needs.ts';
+import type * as v from 'valibot';
 import { SAMPLE } from '#lib/manifest/route.ts';
+import {
+  DispatchJobMessage,
+  NotifiedChangeMessage,
+  SendReleaseMessage,
+  SyncJobMessage,
+  WebhookEventMessage,
+} from '#lib/schemas/queue-messages.ts';
 
 /**
  * Functions that are not behind the API: queue consumers and scheduled jobs. The CDK stack and the local
@@ -29,6 +37,12 @@ export interface WorkerDef {
       }
     | { everyMinutes: number };
   needs: Needs;
+  /**
+   * A queue worker's message body (lib/schemas/queue-messages.ts): a message of another shape is refused before
+   * its handler, as an unreadable one is (lib/worker/queue-worker.ts). Every queue worker has one (a unit test
+   * says so); a scheduled worker has none.
+   */
+  body?: v.GenericSchema;
   /** The function's timeout; its queue's visibility timeout is six times this (lib/manifest/queues.ts). */
   timeoutSeconds: number;
   /**
@@ -63,6 +77,7 @@ export const DeliverWebhooks = {
   trigger: { queue: 'webhookEvents', batchSize: 10, maxConcurrency: 8, redelivers: true },
   // It writes the delivery log. A batch is at most 10 attempts of at most 10 s each.
   needs: { table: 'write' },
+  body: WebhookEventMessage,
   timeoutSeconds: 120,
   // An event of client 10, whose configuration the PutWebhookConfig sample leaves inactive: logged `skipped`.
   sample: [
@@ -85,6 +100,7 @@ export const SyncTemplatesWorker = {
   // Two at once at most: every sync pages through the rate-limited Graph API. It gets the lease's 15 minutes.
   trigger: { queue: 'sync', batchSize: 1, maxConcurrency: 2 },
   needs: { table: 'write', upstream: true, bus: true },
+  body: SyncJobMessage,
   timeoutSeconds: 900,
   // A job whose lease nobody holds: the sync says so and does nothing.
   sample: [{ client_id: 10, lease_id: 'sample-lease-not-held' }],
@@ -100,6 +116,7 @@ export const DispatchMessages = {
   entry: 'functions/workers/dispatch-messages.ts',
   trigger: { queue: 'dispatch', batchSize: 4, maxConcurrency: dispatchConcurrency(), redelivers: true },
   needs: { table: 'write', upstream: true, pacing: true, bus: true },
+  body: DispatchJobMessage,
   // Short, so a job whose invocation died is taken up again within 5 minutes (its queue's visibility).
   timeoutSeconds: 50,
   // A job of a send that does not exist: dropped.
@@ -114,6 +131,7 @@ export const AbandonDispatchJobs = {
   entry: 'functions/workers/abandon-dispatch-jobs.ts',
   trigger: { queue: 'dispatch', deadLetters: true, batchSize: 1, maxConcurrency: 2 },
   needs: { table: 'write' },
+  body: DispatchJobMessage,
   timeoutSeconds: 50,
   // The same job of a send that does not exist, given up on: dropped.
   sample: [JOB_OF_NO_SEND],
@@ -125,6 +143,7 @@ export const AbandonSyncJobs = {
   entry: 'functions/workers/abandon-sync-jobs.ts',
   trigger: { queue: 'sync', deadLetters: true, batchSize: 1, maxConcurrency: 2 },
   needs: { table: 'write' },
+  body: SyncJobMessage,
   timeoutSeconds: 30,
   // The same sync job, given up on: the lease is not held, the run recorded failed for client 10.
   sample: [{ client_id: 10, lease_id: 'sample-lease-not-held' }],
@@ -141,6 +160,7 @@ export const ApplyMetaNotifications = {
   // The upstream: each WABA's billing currency, read once a container (decisions §26). The dispatch queue: Meta's
   // resume of a template wakes its paused jobs (decisions §25).
   needs: { table: 'write', bus: true, upstream: true, wakes: ['dispatch'] },
+  body: NotifiedChangeMessage,
   timeoutSeconds: 60,
   // Meta's quality rating of template 9001, as the webhook route queues it.
   sample: [
@@ -159,6 +179,7 @@ export const ReleaseScheduledSends = {
   entry: 'functions/workers/release-scheduled-sends.ts',
   trigger: { queue: 'sendRelease', batchSize: 1, maxConcurrency: 2 },
   needs: { table: 'write', queues: ['dispatch'] },
+  body: SendReleaseMessage,
   timeoutSeconds: 30,
   // EventBridge Scheduler's message for a send that does not exist: skipped.
   sample: [{ send_id: 'sample-send-never-accepted' }],

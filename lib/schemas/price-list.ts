@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { isDay } from '#lib/domain/shared/calendar.ts';
 import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
 import { PRICING_CATEGORIES } from '#lib/domain/money/pricing/rate-card.ts';
 import { clientIdParam, timestamp } from './common.ts';
@@ -13,14 +14,10 @@ export const PRICE_LIST_MARKETS = [...new Set(rateCards.all().flatMap((card) => 
 ];
 
 /** A real day (YYYY-MM-DD) of the calendar: 2026-02-30 is not one. */
-const isRealDay = (day: string) => {
-  const ms = Date.parse(`${day}T00:00:00Z`);
-  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === day;
-};
 const day = v.pipe(
   v.string(),
   v.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date (YYYY-MM-DD)'),
-  v.check(isRealDay, 'must be a date (YYYY-MM-DD)'),
+  v.check(isDay, 'must be a date (YYYY-MM-DD)'),
 );
 
 /** An amount of the list's currency: 0 or more, under 1,000 a message. */

@@ -1,6 +1,7 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import * as v from 'valibot';
 import { loadConfig } from '#lib/config.ts';
 import { inInvocation, workLogger } from '#lib/log/logger.ts';
 import { countMetrics, type ServiceMetric } from '#lib/log/metrics.ts';
@@ -60,9 +61,31 @@ function consumedQueue(worker: WorkerDef, options: QueueWorkerOptions<unknown>) 
   };
 }
 
+/** A message whose body is not its worker's `body`: it fails as an unreadable one does. */
+export class MessageRefused extends Error {}
+
+/**
+ * A message's body, checked against its worker's `body` schema and handed over as sent. A body of another shape
+ * never becomes right, so it is logged and failed like an unreadable one: it comes back until the queue's
+ * maxReceiveCount moves it to the dead-letter queue, where it can be looked at (a dead-letter queue's own
+ * consumer leaves it there).
+ */
+function readBody<M>(worker: WorkerDef, record: SQSRecord, context: Context): M {
+  const body: unknown = JSON.parse(record.body);
+  if (!worker.body) return body as M;
+  const read = v.safeParse(worker.body, body);
+  if (read.success) return body as M;
+  const issues = read.issues.slice(0, 5).map((issue) => `${v.getDotPath(issue) ?? '(body)'}: ${issue.message}`);
+  workLogger({ request_id: context.awsRequestId, message_id: record.messageId }, context).error('message body refused', {
+    worker: worker.name,
+    issues,
+  });
+  throw new MessageRefused(`${worker.name}: the message's body is not its worker's`);
+}
+
 /** One message as its handler sees it: its body, logger and receive count. */
-function recordWork<M>(record: SQSRecord, context: Context, options: QueueWorkerOptions<M>) {
-  const message = JSON.parse(record.body) as M;
+function recordWork<M>(worker: WorkerDef, record: SQSRecord, context: Context, options: QueueWorkerOptions<M>) {
+  const message = readBody<M>(worker, record, context);
   const log = workLogger({ request_id: context.awsRequestId, ...options.keysOf(message, record) }, context);
   const work: RecordWork = {
     log,
@@ -101,7 +124,7 @@ async function settleRecord(
 /**
  * A queue worker: its manifest entry (lib/manifest/workers.ts) plus one record handler, the twin of `httpFunction`.
  * This owns the plumbing every consumer repeats: the batch (partial failures reported to the event source),
- * the JSON body, a logger per invocation and per message, metrics, and redelivery on the manifest's queue.
+ * the JSON body checked against the worker's `body`, a logger per invocation and per message, metrics, and redelivery on the manifest's queue.
  */
 export function queueWorker<M>(
   worker: WorkerDef,
@@ -110,7 +133,7 @@ export function queueWorker<M>(
 ) {
   const queueUrl = consumedQueue(worker, options as QueueWorkerOptions<unknown>);
   const handleOne = async (record: SQSRecord, context: Context) => {
-    const { message, work } = recordWork(record, context, options);
+    const { message, work } = recordWork(worker, record, context, options);
     await settleRecord(await handleRecord(message, work), record, work.log, queueUrl, options.redeliver);
   };
   // A processor per invocation: it keeps the batch's successes and failures while its records run, and
@@ -144,7 +167,7 @@ export function queueBatchWorker<M>(
       const read: { record: SQSRecord; message: M; work: RecordWork }[] = [];
       for (const record of event.Records) {
         try {
-          read.push({ record, ...recordWork(record, context, options) });
+          read.push({ record, ...recordWork(worker, record, context, options) });
         } catch {
           failed.push(record.messageId);
         }

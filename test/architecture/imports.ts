@@ -11,7 +11,7 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir)).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(join(ROOT, path)).isDirectory()) return sourceFiles(path);
-    return path.endsWith('.ts') ? [path] : [];
+    return /\.tsx?$/.test(path) ? [path] : [];
   });
 }
 

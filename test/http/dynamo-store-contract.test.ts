@@ -1,5 +1,5 @@
-import { DynamoIdentityMap } from '#lib/adapters/dynamo/people/people-map.ts';
-import { identityMapContract } from '../support/identity-contract.ts';
+import { DynamoPeopleMap } from '#lib/adapters/dynamo/people/people-map.ts';
+import { peopleMapContract } from '../support/people-map-contract.ts';
 import { DynamoPriceListStore } from '#lib/adapters/dynamo/money/price-list-store.ts';
 import { DynamoReconciliationStore } from '#lib/adapters/dynamo/money/reconciliation-store.ts';
 import { DynamoWebhookConfigStore } from '#lib/adapters/dynamo/webhooks/webhook-store.ts';
@@ -22,7 +22,7 @@ import { DynamoDeliveryLog } from '#lib/adapters/dynamo/webhooks/webhook-deliver
 import { DynamoPacer } from '#lib/adapters/dynamo/sends/pacer.ts';
 import { DynamoSyncLeaseStore } from '#lib/adapters/dynamo/templates/lease-store.ts';
 import { DynamoBlockLedger } from '#lib/adapters/dynamo/sends/block-ledger.ts';
-import { DynamoDeliveryStatuses } from '#lib/adapters/dynamo/sends/message-statuses.ts';
+import { DynamoMessageStatuses } from '#lib/adapters/dynamo/sends/message-statuses.ts';
 import { DynamoHeldJobs } from '#lib/adapters/dynamo/sends/held-jobs.ts';
 import { DynamoRecipientLists } from '#lib/adapters/dynamo/sends/recipient-lists.ts';
 import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
@@ -66,7 +66,7 @@ sendStoreContract('DynamoDB', () => {
     blocks: new DynamoBlockLedger(table),
     recipientLists: new DynamoRecipientLists(table),
     heldJobs: new DynamoHeldJobs(table),
-    deliveryStatuses: new DynamoDeliveryStatuses(table),
+    messageStatuses: new DynamoMessageStatuses(table),
   };
 });
 pacerContract('DynamoDB', onStackTable(DynamoPacer));
@@ -79,4 +79,4 @@ throughputStoreContract('DynamoDB', onStackTable(DynamoThroughputStore));
 marketingOnboardingsContract('DynamoDB', onStackTable(DynamoMarketingOnboardings));
 reconciliationStoreContract('DynamoDB', onStackTable(DynamoReconciliationStore));
 priceListContract('DynamoDB', onStackTable(DynamoPriceListStore));
-identityMapContract('DynamoDB', onStackTable(DynamoIdentityMap));
+peopleMapContract('DynamoDB', onStackTable(DynamoPeopleMap));

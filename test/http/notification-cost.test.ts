@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { MetaNotification } from '#lib/domain/inbound/meta-notifications.ts';
+import type { MetaNotification } from '#lib/domain/inbound/notifications.ts';
 import { emptyMeter, meterDynamo, type RequestMeter } from '../../local/request-meter.ts';
 import { hexId, seedDirectory, template, waba } from '../support/seed.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
@@ -52,7 +52,7 @@ beforeAll(async () => {
 async function applyMetered(notification: MetaNotification) {
   const { DynamoTemplateRecords } = await import('#lib/adapters/dynamo/templates/template-records.ts');
   const { DynamoSendRecords } = await import('#lib/adapters/dynamo/sends/send-records.ts');
-  const { DynamoDeliveryStatuses } = await import('#lib/adapters/dynamo/sends/message-statuses.ts');
+  const { DynamoMessageStatuses } = await import('#lib/adapters/dynamo/sends/message-statuses.ts');
   const { DynamoOutboxStore } = await import('#lib/adapters/dynamo/webhooks/outbox-store.ts');
   const { DynamoThroughputStore } = await import('#lib/adapters/dynamo/sends/throughput-store.ts');
   const { DynamoSuppressionStore } = await import('#lib/adapters/dynamo/people/suppression-store.ts');
@@ -65,7 +65,7 @@ async function applyMetered(notification: MetaNotification) {
     {
       records: new DynamoTemplateRecords(table),
       sends: new DynamoSendRecords(table),
-      deliveryStatuses: new DynamoDeliveryStatuses(table),
+      messageStatuses: new DynamoMessageStatuses(table),
       suppressions: new DynamoSuppressionStore(table),
       directory: new DynamoDirectoryStore(table),
       levels: new DynamoThroughputStore(table),

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
-import { DynamoIdentityMap } from '#lib/adapters/dynamo/people/people-map.ts';
-import { identityScopeOf } from '#lib/domain/people/people-map.ts';
+import { DynamoPeopleMap } from '#lib/adapters/dynamo/people/people-map.ts';
+import { peopleMapScopeOf } from '#lib/domain/people/people-map.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 import { call, emulator, expectErrorShape, meterOf } from '../support/api.ts';
 import { demoTemplateAs, OwnClient } from '../support/own-client.ts';
@@ -9,7 +9,7 @@ import { useStackTable } from '../support/seed.ts';
 import { until } from '../support/until.ts';
 
 /**
- * Consent follows the person (decisions §28, issue 43) on the running local stack: the identity map learns who
+ * Consent follows the person (decisions §28, issue 43) on the running local stack: the people map learns who
  * is who from the emulator's statuses, and a username user's "STOP" (no phone number in the webhook), Meta's
  * `user_preferences` and a STOP after a BSUID change all keep the next MARKETING send from their phone number.
  * Client 590 has its own WABA and number.
@@ -99,8 +99,8 @@ describe('a username user’s opt-out reaches their phone number (decisions §28
     await emulator('POST', `users/${userIdOf(3)}/change-user-id`, { phone_number_id: client.numberId, new_user_id: newId });
     useStackTable();
     const table = serviceTable();
-    const scope = await identityScopeOf(client.waba, new DynamoDirectoryStore(table));
-    const map = new DynamoIdentityMap(table);
+    const scope = await peopleMapScopeOf(client.waba, new DynamoDirectoryStore(table));
+    const map = new DynamoPeopleMap(table);
     const moved = await until(
       () => map.pairsOf(scope, [{ user_id: newId }]),
       (pairs) => pairs.has(`u:${newId}`),
@@ -145,7 +145,7 @@ describe('/v1/suppressions by phone number or BSUID (decisions §28)', () => {
     // Act
     const dry = await client.send(marketing.name, recipients, { query: '?dry_run=true' });
     const meter = await meterOf(dry);
-    // Assess: 3 BatchGetItem of the identity map and 3 of the list (250 keys each), and nothing more of either
+    // Assess: 3 BatchGetItem of the people map and 3 of the list (250 keys each), and nothing more of either
     expect(dry.status).toBe(200);
     expect(meter.operations.filter((o) => o === 'BatchGetItem').length).toBe(6);
   });

@@ -156,7 +156,7 @@ describe('Meta’s per-user marketing limit (decisions §28)', () => {
   });
 });
 
-describe('a person the identity map knows (decisions §28)', () => {
+describe('a person the people map knows (decisions §28)', () => {
   it('sends once to a number and the BSUID an earlier status paired it with', { timeout: 90_000 }, async () => {
     // Prepare: the emulator's person has a number and a BSUID; a first send by number teaches the service the pair
     const person = { phone: phone(40), user_id: bsuid(40) };

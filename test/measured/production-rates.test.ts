@@ -144,14 +144,14 @@ describe('sending at production rates (decisions §19)', () => {
     console.info(
       `production rates: the client's budget month took ${budgetWrites} writes for 1,600 messages; hottest budget item ${JSON.stringify(budget[0])}`,
     );
-    // The identity map (decisions §28): each status names its recipient's BSUID; a person's two halves are
+    // The people map (decisions §28): each status names its recipient's BSUID; a person's two halves are
     // written once (when first seen), never once per status, and no identity item above 1 write per 20 messages
     const identity = (await call('GET', `/_local/writes?prefix=${encodeURIComponent('IDENTITY#')}`)).body as typeof writes.body;
     expect(identity.writes).toBeGreaterThan(0);
     expect(identity.writes).toBeLessThanOrEqual(2 * 1600);
     expect(identity.items[0].writes / 1600).toBeLessThanOrEqual(0.05);
     console.info(
-      `production rates: the identity map took ${identity.units} units in ${identity.writes} writes for 1,600 messages of new people (3 statuses each); hottest identity item ${JSON.stringify(identity.items[0])}`,
+      `production rates: the people map took ${identity.units} units in ${identity.writes} writes for 1,600 messages of new people (3 statuses each); hottest identity item ${JSON.stringify(identity.items[0])}`,
     );
     // What Meta would see: every message accepted once, and hardly any refused for throughput
     const seen = await timesOf(STANDARD.id, [...first, ...second]);

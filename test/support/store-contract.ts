@@ -1,7 +1,7 @@
 import { NO_COUNTS } from '#lib/domain/sends/send-status.ts';
 import { describe, expect, it } from 'vitest';
 import type { ServiceEvent } from '#lib/domain/webhooks/events.ts';
-import { type DeliveryReport, deliveryChange } from '#lib/domain/shared/message-status.ts';
+import { type StatusReport, statusChange } from '#lib/domain/shared/message-status.ts';
 import {
   AssignmentConflict,
   ChangeTooLarge,
@@ -11,12 +11,12 @@ import {
 } from '#lib/domain/templates/ports.ts';
 import {
   type ClaimLease,
-  type DeliveryUpdate,
+  type StatusUpdate,
   LOST_OUTCOME,
   type PositionOutcome,
   type SendRecord,
   type BlockLedger,
-  type DeliveryStatuses,
+  type MessageStatuses,
   type HeldJobs,
   type RecipientLists,
   type SendRecords,
@@ -434,7 +434,7 @@ export interface SendParts {
   blocks: BlockLedger;
   recipientLists: RecipientLists;
   heldJobs: HeldJobs;
-  deliveryStatuses: DeliveryStatuses;
+  messageStatuses: MessageStatuses;
 }
 
 export function sendStoreContract(name: string, makeStore: () => SendParts | Promise<SendParts>) {
@@ -457,11 +457,11 @@ export function sendStoreContract(name: string, makeStore: () => SendParts | Pro
     };
     const lease = (holder: string, untilMs = Date.now() + 60_000): ClaimLease => ({ holder, untilMs });
     const sent = (id: string): PositionOutcome => ({ kind: 'sent', message_id: id });
-    const report = (block: number, index: number, messageId: string, status: DeliveryReport): DeliveryUpdate => ({
+    const report = (block: number, index: number, messageId: string, status: StatusReport): StatusUpdate => ({
       block,
       index,
       messageId,
-      change: (state) => deliveryChange(state, status),
+      change: (state) => statusChange(state, status),
     });
 
     it('claims a block once: busy for another holder while its lease lasts, done once settled', async () => {
@@ -567,7 +567,7 @@ export function sendStoreContract(name: string, makeStore: () => SendParts | Pro
       await store.blocks.settleBlock(sendId, { first: 0, size: 2, sendable: 2 }, [sent('m0'), sent('m1')], own);
       await store.blocks.claimBlock(sendId, { first: 2, size: 1, sendable: 1 }, own, Date.now());
       // Act
-      const batch = await store.deliveryStatuses.applyDeliveries(sendId, [
+      const batch = await store.messageStatuses.applyStatuses(sendId, [
         report(0, 0, 'm0', 'delivered'),
         report(0, 0, 'm0', 'read'),
         report(0, 0, 'm0', 'read'),
@@ -575,8 +575,8 @@ export function sendStoreContract(name: string, makeStore: () => SendParts | Pro
         report(2, 2, 'm2', 'delivered'),
       ]);
       const twice = await Promise.all([
-        store.deliveryStatuses.applyDeliveries(sendId, [report(0, 1, 'm1', 'read')]),
-        store.deliveryStatuses.applyDeliveries(sendId, [report(0, 1, 'm1', 'read')]),
+        store.messageStatuses.applyStatuses(sendId, [report(0, 1, 'm1', 'read')]),
+        store.messageStatuses.applyStatuses(sendId, [report(0, 1, 'm1', 'read')]),
       ]);
       // Assess
       expect(batch).toEqual(['applied', 'applied', 'unchanged', 'unknown', 'unsettled']);
@@ -608,7 +608,7 @@ export function sendStoreContract(name: string, makeStore: () => SendParts | Pro
       );
       await store.blocks.settleJob(sendId, 2, 1, { kind: 'cancelled' });
       // Act
-      await store.deliveryStatuses.applyDeliveries(sendId, [report(0, 0, 'm0', 'read')]);
+      await store.messageStatuses.applyStatuses(sendId, [report(0, 0, 'm0', 'read')]);
       const stored = await store.recipientLists.recipients(sendId, [
         { first: 0, size: 3, job: 1 },
         { first: 3, size: 1, job: 2 },

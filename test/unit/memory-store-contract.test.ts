@@ -1,5 +1,5 @@
-import { MemoryIdentityMap } from '../support/memory/people/people-map.ts';
-import { identityMapContract } from '../support/identity-contract.ts';
+import { MemoryPeopleMap } from '../support/memory/people/people-map.ts';
+import { peopleMapContract } from '../support/people-map-contract.ts';
 import { MemoryPriceListStore } from '../support/memory/money/price-list-store.ts';
 import { MemoryReconciliationStore } from '../support/memory/money/reconciliation-store.ts';
 import { MemoryWebhookConfigStore } from '../support/memory/webhooks/webhook-config-store.ts';
@@ -45,4 +45,4 @@ marketingOnboardingsContract('in memory', () => new MemoryMarketingOnboardings()
 throughputStoreContract('in memory', () => new MemoryThroughputStore());
 reconciliationStoreContract('in memory', () => new MemoryReconciliationStore());
 priceListContract('in memory', () => new MemoryPriceListStore());
-identityMapContract('in memory', () => new MemoryIdentityMap());
+peopleMapContract('in memory', () => new MemoryPeopleMap());

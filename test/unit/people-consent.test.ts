@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { notificationsOf } from '#lib/adapters/meta/webhook-payload.ts';
 import { InvalidRequest, NotFound } from '#lib/domain/shared/errors.ts';
-import { applyNotifications, type MetaNotification, type NotifiedChange } from '#lib/domain/inbound/meta-notifications.ts';
+import { applyNotifications } from '#lib/domain/inbound/meta-notifications.ts';
+import type { MetaNotification, NotifiedChange } from '#lib/domain/inbound/notifications.ts';
 import { sendTemplate } from '#lib/domain/sends/accept/send.ts';
 import { getSend } from '#lib/domain/sends/send-status.ts';
 import { addSuppression, getSuppression, removeSuppression, suppressedPeople } from '#lib/domain/people/suppression.ts';
 import { callerOf, type MemoryWorld, memoryWorld } from '../support/memory/world.ts';
 
-/** People, not only phone numbers (decisions §28): Meta's webhooks read, the identity map, consent per person. */
+/** People, not only phone numbers (decisions §28): Meta's webhooks read, the people map, consent per person. */
 const WABA = '100200300';
-/** The identity map's scope of WABA 100200300: its business portfolio in the demo directory. */
+/** The people map's scope of WABA 100200300: its business portfolio in the demo directory. */
 const SCOPE = '555';
 const NUMBER = '5215550001';
 const PHONE = '5215512340001';
@@ -100,13 +101,13 @@ describe('Meta’s webhooks of people (upstream-facts §9.A3–A5)', () => {
     const [preference] = notificationsOf(preferences);
     // Assess
     expect(moved).toMatchObject({
-      kind: 'identity_move',
+      kind: 'person_move',
       change: 'user_changed_user_id',
       from: { phone: PHONE, user_id: BSUID },
       to: { user_id: 'MX.2' },
     });
     expect(updated).toMatchObject({
-      kind: 'identity_move',
+      kind: 'person_move',
       change: 'user_id_update',
       from: { phone: PHONE, user_id: 'MX.2' },
       to: { user_id: 'MX.3' },
@@ -115,18 +116,18 @@ describe('Meta’s webhooks of people (upstream-facts §9.A3–A5)', () => {
   });
 });
 
-describe('the identity map learns from a batch and consent follows the person (decisions §28)', () => {
+describe('the people map learns from a batch and consent follows the person (decisions §28)', () => {
   it('learns a status’s pair once per batch; a STOP with no phone number then suppresses the BSUID and its number', async () => {
     // Prepare: a delivered status named the pair
     const world = memoryWorld();
     await apply(world, notificationsOf(delivered(PHONE, BSUID)));
-    const writesAfterFirst = world.identities.writes;
+    const writesAfterFirst = world.peopleMap.writes;
     await apply(world, [...notificationsOf(delivered(PHONE, BSUID)), ...notificationsOf(delivered(PHONE, BSUID))]);
     // Act
     await apply(world, notificationsOf(stop({ from_user_id: BSUID })));
     // Assess
     expect(writesAfterFirst).toBe(2);
-    expect(world.identities.writes).toBe(2);
+    expect(world.peopleMap.writes).toBe(2);
     expect(await getSuppression(world, agent, PHONE)).toMatchObject({ phone: PHONE, user_id: BSUID, source: 'inbound' });
     expect(await getSuppression(world, agent, BSUID)).toMatchObject({ user_id: BSUID, source: 'inbound' });
     expect([...(await suppressedPeople(world, 7, WABA, [{ phone: PHONE }, { phone: '5215599999999' }]))]).toEqual([0]);
@@ -135,7 +136,7 @@ describe('the identity map learns from a batch and consent follows the person (d
   it('user_preferences stop suppresses the person by BSUID and paired number; resume takes both off', async () => {
     // Prepare
     const world = memoryWorld();
-    await world.identities.learn(SCOPE, [{ phone: PHONE, user_id: BSUID, at: LEARNED }]);
+    await world.peopleMap.learn(SCOPE, [{ phone: PHONE, user_id: BSUID, at: LEARNED }]);
     const preference = (value: string) =>
       change('user_preferences', {
         metadata,
@@ -154,7 +155,7 @@ describe('the identity map learns from a batch and consent follows the person (d
   it('after user_changed_user_id, a STOP from the new BSUID suppresses the person’s phone number', async () => {
     // Prepare: the pair known; then Meta says the person has a new BSUID
     const world = memoryWorld();
-    await world.identities.learn(SCOPE, [{ phone: PHONE, user_id: BSUID, at: LEARNED }]);
+    await world.peopleMap.learn(SCOPE, [{ phone: PHONE, user_id: BSUID, at: LEARNED }]);
     const moved = change('messages', {
       metadata,
       messages: [
@@ -171,7 +172,7 @@ describe('the identity map learns from a batch and consent follows the person (d
     await apply(world, notificationsOf(stop({ from_user_id: 'MX.NEW1' })));
     // Assess
     expect(await getSuppression(world, agent, PHONE)).toMatchObject({ phone: PHONE, user_id: 'MX.NEW1' });
-    expect(world.identities.recordOf(SCOPE, `p:${PHONE}`)).toMatchObject({
+    expect(world.peopleMap.recordOf(SCOPE, `p:${PHONE}`)).toMatchObject({
       user_id: 'MX.NEW1',
       history: [{ phone: PHONE, user_id: BSUID }],
     });
@@ -184,9 +185,9 @@ describe('the identity map learns from a batch and consent follows the person (d
     for (const record of world.templateTable.records.values())
       if (record.meta_template.id === '9003') record.meta_template = { ...record.meta_template, status: 'APPROVED' };
     const recipients = Array.from({ length: 250 }, (_, i) => `52155${String(i).padStart(8, '0')}`);
-    await world.identities.learn(SCOPE, [{ phone: recipients[7], user_id: BSUID, at: AT }]);
+    await world.peopleMap.learn(SCOPE, [{ phone: recipients[7], user_id: BSUID, at: AT }]);
     await world.suppressions.add(7, { user_id: BSUID, source: 'inbound', at: AT });
-    world.identities.batches.length = 0;
+    world.peopleMap.batches.length = 0;
     // Act
     await sendTemplate({ ...world, now: () => AT }, agent, {
       pathDid: NUMBER,
@@ -201,7 +202,7 @@ describe('the identity map learns from a batch and consent follows the person (d
     });
     // Assess
     expect(await getSend(world, agent, 's-people')).toMatchObject({ total: 250, suppressed: 1 });
-    expect(world.identities.batches).toEqual([100, 100, 50]);
+    expect(world.peopleMap.batches).toEqual([100, 100, 50]);
     expect(world.suppressions.batches).toEqual([100, 100, 51]);
   });
 

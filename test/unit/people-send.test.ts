@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { cloudMessage } from '#lib/domain/sends/cloud-message.ts';
-import { deliveryChange } from '#lib/domain/shared/message-status.ts';
+import { statusChange } from '#lib/domain/shared/message-status.ts';
 import { InvalidRequest } from '#lib/domain/shared/errors.ts';
 import type { MessageAnswer } from '#lib/domain/sends/dispatch/ports.ts';
 import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
 import { isResent } from '#lib/domain/sends/accept/resend.ts';
-import { dryRunSend, sendTemplate } from '#lib/domain/sends/accept/send.ts';
-import { marketingApiOf, onboardedByMeta } from '#lib/domain/sends/send-people.ts';
+import { dryRunSend } from '#lib/domain/sends/accept/dry-run.ts';
+import { sendTemplate } from '#lib/domain/sends/accept/send.ts';
+import { marketingApiOf, onboardedByMeta } from '#lib/domain/sends/marketing-messages.ts';
 import { refusesBsuid } from '#lib/domain/people/bsuid-refusals.ts';
 import { notificationsOf } from '#lib/adapters/meta/webhook-payload.ts';
 import { EMULATOR_TOKEN, GraphEmulator } from '../../local/standins/graph/emulator.ts';
@@ -20,7 +21,7 @@ import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
 import { encode, decode, sentMessageOf, tally } from '#lib/adapters/dynamo/sends/send-items.ts';
 import { jobOf, templateOf } from '../support/dispatch-jobs.ts';
 import { EventClock } from '../support/event-clock.ts';
-import { MemoryIdentityMap } from '../support/memory/people/people-map.ts';
+import { MemoryPeopleMap } from '../support/memory/people/people-map.ts';
 import { MemoryMarketingOnboardings } from '../support/memory/sends/marketing-onboardings.ts';
 import { MemoryPacer } from '../support/memory/sends/pacer.ts';
 import { callerOf, memoryWorld } from '../support/memory/world.ts';
@@ -69,13 +70,13 @@ describe('recipients by number, BSUID or both (decisions §28)', () => {
     expect(unknown.recipients.map((r) => r.duplicate_of)).toEqual([undefined, undefined, undefined, 2, undefined]);
   });
 
-  it('sends a person named by number and by BSUID once when the identity map pairs them', async () => {
+  it('sends a person named by number and by BSUID once when the people map pairs them', async () => {
     // Prepare
     const world = memoryWorld();
-    const identities = new MemoryIdentityMap();
-    await identities.learn('555', [{ phone: '5215550000001', user_id: BSUID_1, at: AT }]);
+    const peopleMap = new MemoryPeopleMap();
+    await peopleMap.learn('555', [{ phone: '5215550000001', user_id: BSUID_1, at: AT }]);
     // Act
-    await sendTemplate({ ...world, identities, now: () => AT }, agent, {
+    await sendTemplate({ ...world, peopleMap, now: () => AT }, agent, {
       pathDid: '5215550001',
       sendId: 's-pair',
       body: sendBody({ name: 'order_update', language: 'en_US' }, [
@@ -88,7 +89,7 @@ describe('recipients by number, BSUID or both (decisions §28)', () => {
     const [job] = world.queue.sent as unknown as DispatchJob[];
     expect(job.recipients.map((r) => r.duplicate_of)).toEqual([undefined, 0, undefined]);
     expect(world.sendTable.sends.get('s-pair')?.counts).toMatchObject({ duplicates_removed: 1 });
-    expect(identities.reads).toEqual([3]);
+    expect(peopleMap.reads).toEqual([3]);
   });
 
   it('sends to a BSUID by `recipient`, to a number (or both) by `to`', () => {
@@ -196,8 +197,8 @@ describe('per-user marketing limits: capped (decisions §28)', () => {
       { kind: 'failed', ...error },
       { kind: 'failed', code: '131047', title: 'x' },
     ]);
-    const inStatus = deliveryChange({}, 'failed', error);
-    const takenBack = deliveryChange({ failed: error }, 'delivered');
+    const inStatus = statusChange({}, 'failed', error);
+    const takenBack = statusChange({ failed: error }, 'delivered');
     const row = { index: 0, to: '5215550000001', updated_at: AT, outcome: { kind: 'failed' as const, ...error } };
     const later = { ...row, outcome: { kind: 'sent' as const, message_id: 'wamid.1' }, delivery: { failed: error } };
     // Assess

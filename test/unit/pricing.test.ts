@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { deliveryChange, type MessageCharge } from '#lib/domain/shared/message-status.ts';
+import { statusChange, type MessageCharge } from '#lib/domain/shared/message-status.ts';
 import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
 import { chargeOf } from '#lib/domain/money/pricing/charge.ts';
 import { estimateOf } from '#lib/domain/money/pricing/estimate.ts';
@@ -146,7 +146,7 @@ describe('a delivered message’s charge (decisions §26)', () => {
           let state = {};
           let charged = 0;
           for (const { report, priced } of reports) {
-            const change = deliveryChange(state, report, undefined, report === 'failed' || !priced ? undefined : charge);
+            const change = statusChange(state, report, undefined, report === 'failed' || !priced ? undefined : charge);
             if (!change) continue;
             if (change.charge) charged += change.charge.micros;
             state = change.next;
@@ -167,9 +167,9 @@ describe('a delivered message’s charge (decisions §26)', () => {
       micros: 8_500,
       currency: 'USD',
     };
-    const delivered = deliveryChange({}, 'delivered')!;
+    const delivered = statusChange({}, 'delivered')!;
     // Act
-    const read = deliveryChange(delivered.next, 'read', undefined, charge)!;
+    const read = statusChange(delivered.next, 'read', undefined, charge)!;
     // Assess
     expect(delivered.charge).toBeUndefined();
     expect(read.charge?.micros).toBe(8_500);
@@ -186,7 +186,7 @@ describe('a delivered message’s charge (decisions §26)', () => {
     };
     const unknown = { failed: { code: 'outcome_unknown', title: 'No answer from the upstream in time' } };
     // Act
-    const change = deliveryChange(unknown, 'delivered', undefined, charge)!;
+    const change = statusChange(unknown, 'delivered', undefined, charge)!;
     // Assess
     expect(change.counts).toEqual({ delivered: 1, sent: 1, failed: -1 });
     expect(change.errors).toEqual([{ ...unknown.failed, count: -1 }]);
@@ -252,9 +252,9 @@ describe('a held message (decisions §25)', () => {
     // Prepare
     const held = { held: true };
     // Act
-    const delivered = deliveryChange(held, 'delivered')!;
-    const dropped = deliveryChange(held, 'failed', { code: '132015', title: 'Dropped' })!;
-    const readAfter = deliveryChange(delivered.next, 'read')!;
+    const delivered = statusChange(held, 'delivered')!;
+    const dropped = statusChange(held, 'failed', { code: '132015', title: 'Dropped' })!;
+    const readAfter = statusChange(delivered.next, 'read')!;
     // Assess
     expect(delivered.counts).toEqual({ delivered: 1, held: -1 });
     expect(delivered.next.held).toBeUndefined();

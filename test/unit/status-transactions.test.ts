@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { transactionsOf } from '#lib/adapters/dynamo/sends/message-statuses.ts';
 import { type ChargeTally, ledgerKey, ledgerUpdate } from '#lib/adapters/dynamo/sends/send-items.ts';
 import { MAX_ITEM_BYTES } from '#lib/adapters/dynamo/item-limits.ts';
-import type { DeliveryUpdate } from '#lib/domain/sends/ports.ts';
+import type { StatusUpdate } from '#lib/domain/sends/ports.ts';
 import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
 
 /**
@@ -12,20 +12,20 @@ import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
  * DynamoDB's 100; a ledger item stays under 400 KB however many markets, categories and currencies it meets.
  */
 const DAY_MS = 86_400_000;
-const update = (index: number, block: number, chargedAt?: number): DeliveryUpdate => ({
+const update = (index: number, block: number, chargedAt?: number): StatusUpdate => ({
   block,
   index,
   messageId: `wamid.${index}`,
   change: () => null,
   ...(chargedAt !== undefined && { chargedAt }),
 });
-const byMessageOf = (updates: DeliveryUpdate[]) => {
+const byMessageOf = (updates: StatusUpdate[]) => {
   const byMessage = new Map<number, number[]>();
   for (const [i, u] of updates.entries()) byMessage.set(u.index, [...(byMessage.get(u.index) ?? []), i]);
   return byMessage;
 };
 /** The items a transaction of these messages holds, counted apart from the code under test. */
-const itemsOf = (chunk: number[], updates: DeliveryUpdate[]) => {
+const itemsOf = (chunk: number[], updates: StatusUpdate[]) => {
   const own = updates.filter((u) => chunk.includes(u.index));
   const blocks = new Set(own.map((u) => u.block));
   const days = new Set(own.flatMap((u) => (u.chargedAt === undefined ? [] : [new Date(u.chargedAt).toISOString().slice(0, 10)])));

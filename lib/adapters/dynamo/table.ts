@@ -96,7 +96,7 @@ export const keys = {
   /** A client's suppression list (decisions §25): one item a phone number, by its digits. */
   suppressions: (clientId: number) => `CLIENT#${clientId}#SUPPRESSIONS`,
   /**
-   * A half of a person in the identity map (decisions §28): `p:<digits>` or `u:<bsuid>` under its scope (the
+   * A half of a person in the people map (decisions §28): `p:<digits>` or `u:<bsuid>` under its scope (the
    * business portfolio, or `waba:<id>`), each item its own partition so no campaign's statuses share a key.
    */
   identity: (scope: string, half: string) => `IDENTITY#${scope}#${half}`,

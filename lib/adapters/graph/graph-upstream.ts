@@ -1,5 +1,7 @@
 import * as v from 'valibot';
+import { dayOf } from '#lib/domain/shared/calendar.ts';
 import { UpstreamUnavailable } from '#lib/domain/shared/errors.ts';
+import { toMicros } from '#lib/domain/shared/money.ts';
 import type { MetaCostEntry } from '#lib/domain/money/ports.ts';
 import type { BillingCurrencies, PricingUpstream } from '#lib/domain/money/ports.ts';
 import type { MarketingUpstream } from '#lib/domain/sends/ports.ts';
@@ -17,6 +19,7 @@ import type {
   TemplateUpstream,
   UpstreamTemplate,
 } from '#lib/domain/templates/ports.ts';
+import { Cache } from '../cache.ts';
 import type { GraphClient } from './graph-client.ts';
 
 /**
@@ -114,6 +117,9 @@ const PricingAnalytics = v.looseObject({
   ),
 });
 const LIMITS_KEPT_MS = 60_000;
+const NAMESPACES_KEPT_MS = 60_000;
+/** What one container keeps of its WABAs (and numbers): far more than a deployment's. */
+const KEPT_WABAS = 1_000;
 
 /** A messaging limit tier as unique users per 24 hours (`TIER_2K` is 2,000); undefined for a name not known. */
 function usersPerDay(tier: string): number | undefined {
@@ -156,9 +162,11 @@ export class GraphUpstream
   ) {}
 
   /** Sending limits read in the last minute, by WABA and number. */
-  private readonly limits = new Map<string, { limits: SendingLimits; until: number }>();
+  private readonly limits = new Cache<string, SendingLimits>({ maxEntries: KEPT_WABAS, maxAgeMs: LIMITS_KEPT_MS });
   /** WABAs' billing currencies as read: a WABA's currency never changes (a new currency is a new WABA). */
-  private readonly currencies = new Map<string, string>();
+  private readonly currencies = new Cache<string, string>({ maxEntries: KEPT_WABAS, maxAgeMs: Number.POSITIVE_INFINITY });
+  /** WABAs' template namespaces as read, kept a minute: a use case resolves its provider with one (provider.ts). */
+  private readonly namespaces = new Cache<string, string>({ maxEntries: KEPT_WABAS, maxAgeMs: NAMESPACES_KEPT_MS });
 
   /** The WABA's billing currency (upstream-facts §9.D); Graph's answer without one is USD, Meta's default. */
   async currencyOf(wabaId: string) {
@@ -192,19 +200,23 @@ export class GraphUpstream
     const answer = shaped(PricingAnalytics, await this.graph.request('GET', wabaId, { query: { fields } }));
     return (answer.pricing_analytics?.data ?? []).flatMap((d) =>
       d.data_points.map((point) => ({
-        day: new Date(point.start * 1000).toISOString().slice(0, 10),
+        day: dayOf(point.start * 1000),
         ...(point.phone_number !== undefined && { phone_number: point.phone_number.replace(/\D/g, '') }),
         country: point.country,
         category: point.pricing_category.toLowerCase().replace('authentication_international', 'authentication-international'),
         volume: point.volume,
-        ...(typeof point.cost === 'number' && { micros: Math.round(point.cost * 1_000_000) }),
+        ...(typeof point.cost === 'number' && { micros: toMicros(point.cost) }),
       })),
     );
   }
 
   async namespaceOf(wabaId: string) {
+    const kept = this.namespaces.get(wabaId);
+    if (kept) return kept;
     const answer = shaped(Waba, await this.graph.request('GET', wabaId, { query: { fields: 'message_template_namespace' } }));
-    return answer.message_template_namespace || undefined;
+    const namespace = answer.message_template_namespace || undefined;
+    if (namespace) this.namespaces.set(wabaId, namespace);
+    return namespace;
   }
 
   async findTemplate(wabaId: string, name: string, language: string): Promise<UpstreamTemplate | null> {
@@ -271,7 +283,7 @@ export class GraphUpstream
   async sendingLimits(wabaId: string, phoneNumberId?: string): Promise<SendingLimits> {
     const key = `${wabaId}|${phoneNumberId ?? ''}`;
     const kept = this.limits.get(key);
-    if (kept && kept.until > Date.now()) return kept.limits;
+    if (kept) return kept;
     const [waba, number] = await Promise.all([
       this.graph.request('GET', wabaId, { query: { fields: 'whatsapp_business_manager_messaging_limit' } }).catch(() => undefined),
       phoneNumberId ? this.graph.request('GET', phoneNumberId, { query: { fields: 'quality_rating' } }).catch(() => undefined) : undefined,
@@ -282,7 +294,7 @@ export class GraphUpstream
       ...(tier.success && { messagingLimit: usersPerDay(tier.output.whatsapp_business_manager_messaging_limit) }),
       ...(rating.success && { quality: rating.output.quality_rating.toUpperCase() }),
     };
-    this.limits.set(key, { limits, until: Date.now() + LIMITS_KEPT_MS });
+    this.limits.set(key, limits);
     return limits;
   }
 

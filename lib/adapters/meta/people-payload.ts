@@ -72,7 +72,7 @@ export function moveOfSystem(message: unknown, waba_id: string, at: number): Peo
   const newPhone = system.wa_id ?? system.new_wa_id;
   const to = { ...(newPhone && { phone: newPhone }), ...(system.user_id && { user_id: system.user_id }) };
   if (Object.keys(to).length === 0 || Object.keys(from).length === 0) return [];
-  return [{ kind: 'identity_move', waba_id, at: timeOf(r.output.timestamp, at), change: system.type, from, to }];
+  return [{ kind: 'person_move', waba_id, at: timeOf(r.output.timestamp, at), change: system.type, from, to }];
 }
 
 const UserIdUpdate = v.object({
@@ -90,7 +90,7 @@ export function movesOfUpdate(value: unknown, waba_id: string, at: number): Peop
   const r = v.safeParse(UserIdUpdate, value);
   if (!r.success) return [];
   return r.output.user_id_update.map((u) => ({
-    kind: 'identity_move' as const,
+    kind: 'person_move' as const,
     waba_id,
     at: timeOf(u.timestamp, at),
     change: 'user_id_update' as const,

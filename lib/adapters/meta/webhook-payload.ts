@@ -1,25 +1,24 @@
 import * as v from 'valibot';
 import { InvalidRequest } from '#lib/domain/shared/errors.ts';
-import type { MetaNotification, NotifiedChange } from '#lib/domain/inbound/meta-notifications.ts';
+import type { MetaNotification, NotifiedChange } from '#lib/domain/inbound/notifications.ts';
 import { issuesToDetails } from '#lib/schemas/issues.ts';
-import { contactsOf, moveOfSystem, movesOfUpdate, preferencesOf, seenOf, userId, usernameOf } from './people-payload.ts';
+import {
+  contactsOf,
+  moveOfSystem,
+  movesOfUpdate,
+  preferencesOf,
+  seenOf,
+  userId,
+  usernameOf,
+  type WebhookContact,
+} from './people-payload.ts';
 
 /**
  * Meta's webhook payloads (upstream-facts §5; the `messages` field's statuses as Cloud API sends them), read
  * into the domain's notifications. The envelope is read by the endpoint (after the signature), each change by
- * the worker; fields this service does not handle are left out at the endpoint and never queued.
+ * the worker, by the parser of its field (PARSERS_BY_FIELD); fields this service does not handle are left out at
+ * the endpoint and never queued.
  */
-export const HANDLED_FIELDS = [
-  'message_template_status_update',
-  'template_category_update',
-  'message_template_quality_update',
-  'phone_number_quality_update',
-  'messages',
-  'account_update',
-  // People (decisions §28): a person's new BSUID, and their marketing preference.
-  'user_id_update',
-  'user_preferences',
-] as const;
 
 /** Statuses per queued change: a `messages` change of many statuses is split so each job stays small. */
 const STATUSES_PER_JOB = 100;
@@ -50,7 +49,7 @@ export function changesOfNotification(raw: string, nowMs = Date.now()): { change
   for (const entry of parsed.output.entry) {
     const at = entry.time !== undefined ? entry.time * 1000 : nowMs;
     for (const { field, value } of entry.changes) {
-      if (!(HANDLED_FIELDS as readonly string[]).includes(field)) {
+      if (!isHandled(field)) {
         ignored.push(field);
         continue;
       }
@@ -153,128 +152,151 @@ const MessageStatus = v.object({
   errors: v.optional(v.array(v.object({ code: v.union([v.number(), v.string()]), title: v.optional(text), message: v.optional(text) }))),
 });
 
+type FieldParser = (change: NotifiedChange) => MetaNotification[];
+
+function templateStatusOf({ waba_id, at, value }: NotifiedChange): MetaNotification[] {
+  const r = v.safeParse(StatusUpdate, value);
+  if (!r.success) return [];
+  return [
+    { kind: 'template_status', waba_id, at, template_id: r.output.message_template_id, event: r.output.event, reason: r.output.reason },
+  ];
+}
+
+function templateCategoryOf({ waba_id, at, value }: NotifiedChange): MetaNotification[] {
+  const r = v.safeParse(CategoryUpdate, value);
+  if (!r.success) return [];
+  const { message_template_id, new_category, previous_category, correct_category } = r.output;
+  return [
+    {
+      kind: 'template_category',
+      waba_id,
+      at,
+      template_id: message_template_id,
+      new_category,
+      ...(previous_category ? { previous_category } : {}),
+      ...(correct_category ? { correct_category } : {}),
+    },
+  ];
+}
+
+function templateQualityOf({ waba_id, at, value }: NotifiedChange): MetaNotification[] {
+  const r = v.safeParse(QualityUpdate, value);
+  if (!r.success) return [];
+  return [{ kind: 'template_quality', waba_id, at, template_id: r.output.message_template_id, new_quality: r.output.new_quality_score }];
+}
+
+function numberQualityOf({ waba_id, at, value }: NotifiedChange): MetaNotification[] {
+  const r = v.safeParse(NumberQualityUpdate, value);
+  if (!r.success) return [];
+  return [{ kind: 'number_quality', waba_id, at, number_digits: r.output.display_phone_number.replace(/\D/g, ''), event: r.output.event }];
+}
+
+/** `account_update`: the Marketing Messages API's terms signed, or a volume tier reached. */
+function accountUpdateOf({ waba_id, at, value }: NotifiedChange): MetaNotification[] {
+  const signed = v.safeParse(TermsSigned, value);
+  if (signed.success) return [{ kind: 'mm_onboarded', waba_id: signed.output.waba_info?.waba_id ?? waba_id, at }];
+  const r = v.safeParse(AccountUpdate, value);
+  if (!r.success) return [];
+  const { pricing_category, tier, effective_month, region } = r.output.volume_tier_info;
+  return [
+    { kind: 'pricing_tier', waba_id, at, pricing_category, tier, ...(effective_month && { effective_month }), ...(region && { region }) },
+  ];
+}
+
+/** Meta's time of a message or status (epoch seconds), else the change's. */
+const timeOf = (timestamp: unknown, fallback: number) => {
+  const seconds = Number(timestamp);
+  return Number.isFinite(seconds) ? seconds * 1000 : fallback;
+};
+
+/** A person's message of a `messages` change: a move (a system message), a text to a number, or nothing. */
+function inboundOf(message: unknown, number: string | undefined, contacts: WebhookContact[], change: NotifiedChange): MetaNotification[] {
+  const moved = moveOfSystem(message, change.waba_id, change.at);
+  if (moved.length > 0) return moved;
+  const r = v.safeParse(InboundText, message);
+  if (!r.success || number === undefined) return [];
+  const from = r.output.from?.replace(/\D/g, '') || undefined;
+  const user = r.output.from_user_id;
+  if (!from && !user) return [];
+  const username = usernameOf(contacts, { phone: from, user_id: user });
+  return [
+    {
+      kind: 'inbound_message',
+      waba_id: change.waba_id,
+      number_digits: number,
+      ...(from && { from }),
+      ...(user && { user_id: user }),
+      ...(username && { username }),
+      message_id: r.output.id,
+      text: r.output.text.body,
+      at: timeOf(r.output.timestamp, change.at),
+    },
+  ];
+}
+
+/** A status of a `messages` change; one Meta added since (not sent/delivered/read/failed) is skipped. */
+function statusOf(status: unknown, contacts: WebhookContact[], change: NotifiedChange): MetaNotification[] {
+  const r = v.safeParse(MessageStatus, status);
+  if (!r.success) return [];
+  const error = r.output.errors?.[0];
+  const recipient = r.output.recipient_id?.replace(/\D/g, '') || undefined;
+  const userOf = r.output.recipient_user_id;
+  // The username only on delivered and read, from the contact of this recipient (upstream-facts §9.A4).
+  const username = r.output.status === 'failed' ? undefined : usernameOf(contacts, { phone: recipient, user_id: userOf });
+  return [
+    {
+      kind: 'message_status',
+      message_id: r.output.id,
+      status: r.output.status,
+      reference: r.output.biz_opaque_callback_data,
+      at: timeOf(r.output.timestamp, change.at),
+      waba_id: change.waba_id,
+      ...(recipient && { recipient }),
+      ...(userOf && { recipient_user_id: userOf }),
+      ...(username && { username }),
+      ...(r.output.pricing && { pricing: r.output.pricing }),
+      ...(error && { error: { code: String(error.code), title: error.title ?? error.message ?? String(error.code) } }),
+    },
+  ];
+}
+
+/** `messages`: the pairs its contacts show, people's own messages, then the statuses of the messages sent. */
+function messagesOf(change: NotifiedChange): MetaNotification[] {
+  const value = change.value as { statuses?: unknown[]; messages?: unknown[]; metadata?: unknown };
+  const metadata = v.safeParse(InboundMetadata, value?.metadata);
+  const number = metadata.success ? metadata.output.display_phone_number.replace(/\D/g, '') : undefined;
+  const contacts = contactsOf(value);
+  // The pairs an inbound change's contacts show (statuses name theirs on each status).
+  const seen = Array.isArray(value?.messages) ? seenOf(contacts, change.waba_id, change.at) : [];
+  return [
+    ...seen,
+    ...(value?.messages ?? []).flatMap((message) => inboundOf(message, number, contacts, change)),
+    ...(value?.statuses ?? []).flatMap((status) => statusOf(status, contacts, change)),
+  ];
+}
+
+/**
+ * Meta's webhook fields this service handles, each with its parser. A field not here is left out at the
+ * endpoint and never queued.
+ */
+const PARSERS_BY_FIELD: Record<string, FieldParser> = {
+  message_template_status_update: templateStatusOf,
+  template_category_update: templateCategoryOf,
+  message_template_quality_update: templateQualityOf,
+  phone_number_quality_update: numberQualityOf,
+  messages: messagesOf,
+  account_update: accountUpdateOf,
+  // People (decisions §28): a person's new BSUID, and their marketing preference.
+  user_id_update: ({ value, waba_id, at }) => movesOfUpdate(value, waba_id, at),
+  user_preferences: ({ value, waba_id, at }) => preferencesOf(value, waba_id, at),
+};
+
+const isHandled = (field: string) => Object.hasOwn(PARSERS_BY_FIELD, field);
+
 /**
  * What a queued change says. A change whose value is not what Meta documents yields nothing (logged by the
  * caller); statuses other than sent/delivered/read/failed (Meta adds new ones) are skipped one by one.
  */
 export function notificationsOf(change: NotifiedChange): MetaNotification[] {
-  const base = { waba_id: change.waba_id, at: change.at };
-  switch (change.field) {
-    case 'message_template_status_update': {
-      const r = v.safeParse(StatusUpdate, change.value);
-      return r.success
-        ? [{ kind: 'template_status', ...base, template_id: r.output.message_template_id, event: r.output.event, reason: r.output.reason }]
-        : [];
-    }
-    case 'template_category_update': {
-      const r = v.safeParse(CategoryUpdate, change.value);
-      if (!r.success) return [];
-      return [
-        {
-          kind: 'template_category',
-          ...base,
-          template_id: r.output.message_template_id,
-          new_category: r.output.new_category,
-          ...(r.output.previous_category ? { previous_category: r.output.previous_category } : {}),
-          ...(r.output.correct_category ? { correct_category: r.output.correct_category } : {}),
-        },
-      ];
-    }
-    case 'message_template_quality_update': {
-      const r = v.safeParse(QualityUpdate, change.value);
-      return r.success
-        ? [{ kind: 'template_quality', ...base, template_id: r.output.message_template_id, new_quality: r.output.new_quality_score }]
-        : [];
-    }
-    case 'phone_number_quality_update': {
-      const r = v.safeParse(NumberQualityUpdate, change.value);
-      return r.success
-        ? [{ kind: 'number_quality', ...base, number_digits: r.output.display_phone_number.replace(/\D/g, ''), event: r.output.event }]
-        : [];
-    }
-    case 'account_update': {
-      const signed = v.safeParse(TermsSigned, change.value);
-      if (signed.success) return [{ kind: 'mm_onboarded', waba_id: signed.output.waba_info?.waba_id ?? change.waba_id, at: change.at }];
-      const r = v.safeParse(AccountUpdate, change.value);
-      if (!r.success) return [];
-      const tier = r.output.volume_tier_info;
-      return [
-        {
-          kind: 'pricing_tier',
-          ...base,
-          pricing_category: tier.pricing_category,
-          tier: tier.tier,
-          ...(tier.effective_month && { effective_month: tier.effective_month }),
-          ...(tier.region && { region: tier.region }),
-        },
-      ];
-    }
-    case 'user_id_update':
-      return movesOfUpdate(change.value, change.waba_id, change.at);
-    case 'user_preferences':
-      return preferencesOf(change.value, change.waba_id, change.at);
-    case 'messages': {
-      const value = change.value as { statuses?: unknown[]; messages?: unknown[]; metadata?: unknown };
-      const metadata = v.safeParse(InboundMetadata, value?.metadata);
-      const contacts = contactsOf(value);
-      const inbound = (value?.messages ?? []).flatMap((message): MetaNotification[] => {
-        const moved = moveOfSystem(message, change.waba_id, change.at);
-        if (moved.length > 0) return moved;
-        const r = v.safeParse(InboundText, message);
-        if (!r.success || !metadata.success) return [];
-        const from = r.output.from?.replace(/\D/g, '') || undefined;
-        const user = r.output.from_user_id;
-        if (!from && !user) return [];
-        const username = usernameOf(contacts, { phone: from, user_id: user });
-        const seconds = Number(r.output.timestamp);
-        return [
-          {
-            kind: 'inbound_message',
-            waba_id: change.waba_id,
-            number_digits: metadata.output.display_phone_number.replace(/\D/g, ''),
-            ...(from && { from }),
-            ...(user && { user_id: user }),
-            ...(username && { username }),
-            message_id: r.output.id,
-            text: r.output.text.body,
-            at: Number.isFinite(seconds) ? seconds * 1000 : change.at,
-          },
-        ];
-      });
-      // The pairs an inbound change's contacts show (statuses name theirs on each status).
-      const seen = Array.isArray(value?.messages) ? seenOf(contacts, change.waba_id, change.at) : [];
-      const statuses = value?.statuses ?? [];
-      return [
-        ...seen,
-        ...inbound,
-        ...statuses.flatMap((status): MetaNotification[] => {
-          const r = v.safeParse(MessageStatus, status);
-          if (!r.success) return [];
-          const error = r.output.errors?.[0];
-          const seconds = Number(r.output.timestamp);
-          const recipient = r.output.recipient_id?.replace(/\D/g, '') || undefined;
-          const userOf = r.output.recipient_user_id;
-          // The username only on delivered and read, from the contact of this recipient (upstream-facts §9.A4).
-          const username = r.output.status === 'failed' ? undefined : usernameOf(contacts, { phone: recipient, user_id: userOf });
-          return [
-            {
-              kind: 'message_status',
-              message_id: r.output.id,
-              status: r.output.status,
-              reference: r.output.biz_opaque_callback_data,
-              at: Number.isFinite(seconds) ? seconds * 1000 : change.at,
-              waba_id: change.waba_id,
-              ...(recipient && { recipient }),
-              ...(userOf && { recipient_user_id: userOf }),
-              ...(username && { username }),
-              ...(r.output.pricing && { pricing: r.output.pricing }),
-              ...(error && { error: { code: String(error.code), title: error.title ?? error.message ?? String(error.code) } }),
-            },
-          ];
-        }),
-      ];
-    }
-    default:
-      return [];
-  }
+  return isHandled(change.field) ? PARSERS_BY_FIELD[change.field](change) : [];
 }

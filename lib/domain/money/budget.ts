@@ -3,30 +3,30 @@ import { Conflict, Forbidden, NotFound } from '../shared/errors.ts';
 import { type BudgetStore, committedOf, type PriceLists } from './ports.ts';
 import { listInForce } from './pricing/price-list.ts';
 import type { DirectoryStore } from '../shared/ports.ts';
-import { BASE_CURRENCY, fromMicros, toMicros } from './pricing/rate-card.ts';
+import { dayOf, monthOf } from '../shared/calendar.ts';
+import { fromMicros, toMicros } from '../shared/money.ts';
+import { BASE_CURRENCY } from './pricing/rate-card.ts';
 import { actingClient, CROSS_CLIENT_MESSAGE } from '../shared/tenancy.ts';
 
 /** A send that takes its month past this share of the budget is warned (decisions §24). */
 const WARN_SHARE = 0.8;
 
-const monthOf = (iso: string) => iso.slice(0, 7);
-
 /**
  * A client's month as its budget sees it (decisions §27): `spent` what its delivered messages cost, `reserved`
  * the estimates of messages not settled yet, `remaining` the budget less both.
  */
-async function budgetView(deps: { budgets: BudgetStore; priceLists?: Pick<PriceLists, 'lists'> }, clientId: number, now: string) {
+async function budgetView(deps: { budgets: BudgetStore; priceLists: Pick<PriceLists, 'lists'> }, clientId: number, now: string) {
   const month = monthOf(now);
   const [budget, figures, lists] = await Promise.all([
     deps.budgets.get(clientId),
     deps.budgets.month(clientId, month),
-    deps.priceLists?.lists(clientId) ?? [],
+    deps.priceLists.lists(clientId),
   ]);
   const reserved = Math.max(0, figures.reserved - figures.released);
   return {
     client_id: clientId,
     monthly_amount: budget ? fromMicros(budget.monthly_micros) : null,
-    currency: listInForce(lists, now.slice(0, 10))?.currency ?? BASE_CURRENCY,
+    currency: listInForce(lists, dayOf(now))?.currency ?? BASE_CURRENCY,
     month,
     spent: fromMicros(figures.spent),
     reserved: fromMicros(reserved),
@@ -36,7 +36,7 @@ async function budgetView(deps: { budgets: BudgetStore; priceLists?: Pick<PriceL
 
 /** PUT /v1/clients/{client_id}/budget (decisions §24): BSP_CN sets or removes a client's monthly budget in USD. */
 export async function setBudget(
-  deps: { budgets: BudgetStore; directory: DirectoryStore; priceLists?: Pick<PriceLists, 'lists'>; now?: () => string },
+  deps: { budgets: BudgetStore; directory: DirectoryStore; priceLists: Pick<PriceLists, 'lists'>; now?: () => string },
   caller: Caller,
   clientId: number,
   body: { monthly_amount: number | null },
@@ -50,7 +50,7 @@ export async function setBudget(
 
 /** GET /v1/clients/{client_id}/budget: the month's budget, reservations and what is left (an agent: its own). */
 export async function getBudget(
-  deps: { budgets: BudgetStore; priceLists?: Pick<PriceLists, 'lists'>; now?: () => string },
+  deps: { budgets: BudgetStore; priceLists: Pick<PriceLists, 'lists'>; now?: () => string },
   caller: Caller,
   clientId: number,
 ) {

@@ -34,7 +34,7 @@ export interface MetaCostEntry {
 }
 
 /**
- * The cost ledger (decisions §24): charges are added by the status path (DeliveryStatuses); this reads them, and
+ * The cost ledger (decisions §24): charges are added by the status path (MessageStatuses); this reads them, and
  * keeps Meta's own figures beside them.
  */
 export interface CostLedger {
@@ -112,7 +112,7 @@ export const committedOf = (m: BudgetMonth) => m.reserved - m.released + m.spent
 /**
  * Each WABA's billable volume of a month by market and category (decisions §26): where a card gives volume
  * tiers, a message is priced at the tier its month's volume places it in. The status path adds to the count as
- * it charges (DeliveryStatuses); Meta's tier webhook says where the month is at least.
+ * it charges (MessageStatuses); Meta's tier webhook says where the month is at least.
  */
 export interface VolumeTiers {
   /** The month's (YYYY-MM) volume so far by `<market>|<category>`: the larger of the count and Meta's tier. */

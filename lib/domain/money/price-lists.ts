@@ -3,6 +3,7 @@ import { Conflict, Forbidden, InvalidRequest, NotFound } from '../shared/errors.
 import type { PriceLists } from './ports.ts';
 import type { DirectoryStore } from '../shared/ports.ts';
 import { listsOn, type PriceList } from './pricing/price-list.ts';
+import { dayOf } from '../shared/calendar.ts';
 import { actingClient, CROSS_CLIENT_MESSAGE } from '../shared/tenancy.ts';
 
 /** A list in force is never replaced (decisions §27): what a past day was priced at stays true. */
@@ -16,7 +17,7 @@ type Deps = { priceLists: PriceLists; directory: Pick<DirectoryStore, 'getClient
 const unknownClient = (clientId: number) => new NotFound(`Client ${clientId} does not exist`);
 
 async function listsView(deps: Deps, clientId: number, now: string) {
-  return { client_id: clientId, ...listsOn(await deps.priceLists.lists(clientId), now.slice(0, 10)) };
+  return { client_id: clientId, ...listsOn(await deps.priceLists.lists(clientId), dayOf(now)) };
 }
 
 /**
@@ -28,7 +29,7 @@ export async function putPriceList(deps: Deps, caller: Caller, clientId: number,
   if (!caller.isBsp) throw new Forbidden(CROSS_CLIENT_MESSAGE);
   if (!(await deps.directory.getClient(clientId))) throw unknownClient(clientId);
   const now = deps.now?.() ?? new Date().toISOString();
-  const today = now.slice(0, 10);
+  const today = dayOf(now);
   if (body.effective_from < today) {
     throw new InvalidRequest(`effective_from must be today (${today}, UTC) or later: a new price list never edits a past one`, [
       { path: 'effective_from', message: `must not be before ${today}` },

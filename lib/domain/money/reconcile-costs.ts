@@ -5,7 +5,9 @@ import type { CostGap, CostLedger, LedgerEntry, MetaCostEntry, ReconciliationSto
 import type { DirectoryStore } from '../shared/ports.ts';
 import type { PricingUpstream } from './ports.ts';
 import { inParallel } from '../shared/parallel.ts';
-import { BASE_CURRENCY, fromMicros } from './pricing/rate-card.ts';
+import { DAY_SECONDS, daysBefore, dayStartMs } from '../shared/calendar.ts';
+import { fromMicros } from '../shared/money.ts';
+import { BASE_CURRENCY } from './pricing/rate-card.ts';
 
 export type { CostGap } from './ports.ts';
 
@@ -27,11 +29,9 @@ export interface ReconcileDeps {
   now?: () => string;
 }
 
-const unixOf = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
-/** The day `n` days before the instant `at` (UTC). */
-const daysBefore = (at: string, n: number) => new Date(Date.parse(at) - n * 86_400_000).toISOString().slice(0, 10);
+const unixOf = (day: string) => dayStartMs(day) / 1000;
 
-/** The day before `now` (UTC): the last whole day Meta's figures cover. */
+/** The day before `now`: the last whole day Meta's figures cover. */
 export const yesterdayOf = (now: string) => daysBefore(now, 1);
 
 /**
@@ -58,7 +58,7 @@ export async function reconcileCosts(deps: ReconcileDeps, runAt: string) {
     for (const day of [...new Set([...earlier.filter((day) => day >= oldest), ...recent])].sort()) {
       let meta: MetaCostEntry[];
       try {
-        meta = await deps.upstream.pricingAnalytics(wabaId, unixOf(day), unixOf(day) + 86_400);
+        meta = await deps.upstream.pricingAnalytics(wabaId, unixOf(day), unixOf(day) + DAY_SECONDS);
       } catch (error) {
         deps.log.warn('pricing analytics not read', { waba_id: wabaId, day, error: String(error) });
         failed.push(day);

@@ -1,6 +1,6 @@
 import type { LedgerEntry } from './ports.ts';
 import { InvalidRequest } from '../shared/errors.ts';
-import { fromMicros } from './pricing/rate-card.ts';
+import { fromMicros } from '../shared/money.ts';
 
 /** What usage rows may be grouped by (decisions §27): a comma list of these, in any order. */
 export const USAGE_GROUPS = ['day', 'month', 'market', 'category', 'did', 'template', 'send'] as const;

@@ -5,7 +5,7 @@ import { BASE_CURRENCY } from './pricing/rate-card.ts';
 import { moneyShown } from './pricing/visibility.ts';
 import type { ChargedSends, CostLedger } from './ports.ts';
 import type { DirectoryStore } from '../shared/ports.ts';
-import { daysOf } from './statements/months.ts';
+import { dayOf, daysBetween, daysOfMonth, isDay, monthOf } from '../shared/calendar.ts';
 import { namedClient } from '../shared/tenancy.ts';
 import { bySends, parseGroups, shownRow, UsageTallies, type UsageGroup } from './usage-groups.ts';
 
@@ -33,23 +33,17 @@ export interface UsageDeps {
   ledger: CostLedger;
   directory: DirectoryStore;
   /** The client's sends (rows by `template` or `send`): newest first. */
-  sends?: ChargedSends;
-  priceLists?: PriceListVersions;
+  sends: ChargedSends;
+  /** Whether the client has a price list: its price and margin are shown then (moneyShown). */
+  priceLists: PriceListVersions;
 }
-
-/** A day's start, or NaN when it is not a day of the calendar (2026-02-30 is not). */
-const dayMs = (day: string) => {
-  const ms = Date.parse(`${day}T00:00:00Z`);
-  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === day ? ms : Number.NaN;
-};
 
 /** A period of usage (decisions §24): two days of the calendar, in order, at most MAX_DAYS apart; else 400. */
 export function checkPeriod(fromDay: string, toDay: string) {
-  const from = dayMs(fromDay);
-  const to = dayMs(toDay);
-  if (Number.isNaN(from) || Number.isNaN(to)) throw new InvalidRequest('from and to must be dates (YYYY-MM-DD)');
-  if (to < from) throw new InvalidRequest('to must not be before from');
-  if ((to - from) / 86_400_000 + 1 > MAX_DAYS) throw new InvalidRequest(`from–to covers at most ${MAX_DAYS} days`);
+  if (!isDay(fromDay) || !isDay(toDay)) throw new InvalidRequest('from and to must be dates (YYYY-MM-DD)');
+  const days = daysBetween(fromDay, toDay) + 1;
+  if (days < 1) throw new InvalidRequest('to must not be before from');
+  if (days > MAX_DAYS) throw new InvalidRequest(`from–to covers at most ${MAX_DAYS} days`);
 }
 
 /**
@@ -64,7 +58,7 @@ export async function usage(deps: UsageDeps, caller: Caller, query: UsageQuery) 
   const clientId = namedClient(caller, query.client_id);
   checkPeriod(query.from, query.to);
   const groups = parseGroups(query.group_by);
-  const hasList = ((await deps.priceLists?.lists(clientId)) ?? []).length > 0;
+  const hasList = (await deps.priceLists.lists(clientId)).length > 0;
   const shown = moneyShown(caller, hasList);
   const tallies = new UsageTallies(groups);
   if (bySends(groups)) await tallySends(deps, clientId, query, groups, tallies);
@@ -109,7 +103,7 @@ const groupValue = (group: UsageGroup, e: { day: string; market: string; categor
   group === 'day'
     ? e.day
     : group === 'month'
-      ? e.day.slice(0, 7)
+      ? monthOf(e.day)
       : group === 'market'
         ? e.market
         : group === 'category'
@@ -118,13 +112,12 @@ const groupValue = (group: UsageGroup, e: { day: string; market: string; categor
 
 /** The sends accepted on days `from`–`to`, read newest first down to the period's start (at most MAX_SENDS). */
 async function tallySends(deps: UsageDeps, clientId: number, query: UsageQuery, groups: UsageGroup[], tallies: UsageTallies) {
-  if (!deps.sends) throw new Error('usage by template or send needs the sends');
   const size = 100;
   for (let offset = 0; ; offset += size) {
     if (offset >= MAX_SENDS) throw new InvalidRequest(`group_by template or send reads at most ${MAX_SENDS} sends: narrow from–to`);
     const { sends } = await deps.sends.list(clientId, { offset, size });
     for (const send of sends) {
-      const day = send.created_at.slice(0, 10);
+      const day = dayOf(send.created_at);
       if (day < query.from || day > query.to) continue;
       for (const [category, charge] of Object.entries(send.charges ?? {})) {
         const values = { template: send.template.name, send: send.send_id, category };
@@ -132,7 +125,8 @@ async function tallySends(deps: UsageDeps, clientId: number, query: UsageQuery, 
         tallies.add(own, { ...charge, currency: send.currency ?? BASE_CURRENCY });
       }
     }
-    const oldest = sends.at(-1)?.created_at.slice(0, 10);
+    const last = sends.at(-1);
+    const oldest = last && dayOf(last.created_at);
     if (sends.length < size || oldest === undefined || oldest < query.from) return;
   }
 }
@@ -144,7 +138,7 @@ const withoutPeriod = ({ day: _day, month: _month, ...groups }: Partial<Record<U
 function rowPeriod(groups: Partial<Record<UsageGroup, string>>, query: UsageQuery) {
   if (groups.day) return { from: groups.day, to: groups.day, period: groups.day };
   if (groups.month) {
-    const month = daysOf(groups.month);
+    const month = daysOfMonth(groups.month);
     // The later of the starts and the earlier of the ends (days compare as text).
     return { from: [month.from, query.from].sort()[1], to: [month.to, query.to].sort()[0], period: groups.month };
   }

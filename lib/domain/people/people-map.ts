@@ -7,22 +7,16 @@ import type { DirectoryStore } from '../shared/ports.ts';
  * portfolio for it.
  */
 
-/** Each directory's WABA scopes, as read once per process (a WABA does not change portfolio). */
-const scopes = new WeakMap<object, Map<string, string>>();
-
-/** The identity map's scope of a WABA: its business portfolio's id where the directory knows it, else `waba:<id>`. */
-export async function identityScopeOf(wabaId: string, directory: Pick<DirectoryStore, 'getWaba'>): Promise<string> {
-  const known = scopes.get(directory) ?? new Map<string, string>();
-  scopes.set(directory, known);
-  const cached = known.get(wabaId);
-  if (cached) return cached;
+/**
+ * The people map's scope of a WABA: its business portfolio's id where the directory knows it, else `waba:<id>`.
+ * The directory's adapter keeps the WABAs it read (DynamoDirectoryStore), so a batch of statuses reads each once.
+ */
+export async function peopleMapScopeOf(wabaId: string, directory: Pick<DirectoryStore, 'getWaba'>): Promise<string> {
   const waba = await directory.getWaba(wabaId);
-  const scope = waba?.business_id ? waba.business_id : `waba:${wabaId}`;
-  if (waba) known.set(wabaId, scope);
-  return scope;
+  return waba?.business_id ? waba.business_id : `waba:${wabaId}`;
 }
 
-/** The key of a person's half in `IdentityMap.pairsOf`'s answer: `p:<digits>` or `u:<bsuid>`. */
+/** The key of a person's half in `PeopleMap.pairsOf`'s answer: `p:<digits>` or `u:<bsuid>`. */
 export const pairKeyOf = (half: { phone?: string; user_id?: string }) => (half.phone ? `p:${half.phone}` : `u:${half.user_id}`);
 
 /** A person as the map knows them: the halves given, completed by the pair of either half. */
@@ -35,7 +29,7 @@ export function knownPerson(person: Person, pairs: Map<string, Person>): Person 
 }
 
 /** What the map keeps under each half of a pair (`p:<digits>` and `u:<bsuid>`): the person's current halves. */
-export interface IdentityRecord {
+export interface PairRecord {
   phone: string;
   user_id: string;
   username?: string;
@@ -46,16 +40,16 @@ export interface IdentityRecord {
 }
 
 /** A write of the map: the record under a key, conditioned on what was read there (`previous`, or nothing). */
-export interface IdentityWrite {
+export interface PairWrite {
   key: string;
-  record: IdentityRecord;
-  previous?: IdentityRecord;
+  record: PairRecord;
+  previous?: PairRecord;
 }
 
 const HISTORY_KEPT = 10;
 
 /** The record a key takes for a pair: the old pair goes to its history when it differs. */
-function nextRecord(previous: IdentityRecord | undefined, pair: { phone: string; user_id: string; username?: string }, at: string) {
+function nextRecord(previous: PairRecord | undefined, pair: { phone: string; user_id: string; username?: string }, at: string) {
   const samePair = previous && previous.phone === pair.phone && previous.user_id === pair.user_id;
   const history =
     previous && !samePair
@@ -72,7 +66,7 @@ function nextRecord(previous: IdentityRecord | undefined, pair: { phone: string;
 }
 
 /** Whether a record says this pair already (and the username, when one is given). */
-const says = (record: IdentityRecord | undefined, pair: { phone: string; user_id: string; username?: string }) =>
+const says = (record: PairRecord | undefined, pair: { phone: string; user_id: string; username?: string }) =>
   record !== undefined &&
   record.phone === pair.phone &&
   record.user_id === pair.user_id &&
@@ -89,14 +83,14 @@ export const keysOfPairs = (pairs: { phone: string; user_id: string }[]) => [
  */
 export function learnedWrites(
   pairs: { phone: string; user_id: string; username?: string; at: string }[],
-  known: Map<string, IdentityRecord>,
-): IdentityWrite[] {
+  known: Map<string, PairRecord>,
+): PairWrite[] {
   // The latest news of each half in the batch wins.
   const latest = new Map<string, (typeof pairs)[number]>();
   for (const pair of [...pairs].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)))
     for (const key of [`p:${pair.phone}`, `u:${pair.user_id}`])
       latest.set(key, { ...latest.get(key), ...pair, username: pair.username ?? latest.get(key)?.username });
-  const writes: IdentityWrite[] = [];
+  const writes: PairWrite[] = [];
   for (const [key, pair] of latest) {
     const previous = known.get(key);
     if (says(previous, pair) || (previous && previous.at > pair.at)) continue;
@@ -118,8 +112,8 @@ export function movedWrites(
   from: { phone?: string; user_id?: string },
   to: { phone?: string; user_id?: string },
   at: string,
-  known: Map<string, IdentityRecord>,
-): IdentityWrite[] {
+  known: Map<string, PairRecord>,
+): PairWrite[] {
   const base = (from.user_id && known.get(`u:${from.user_id}`)) || (from.phone && known.get(`p:${from.phone}`)) || undefined;
   const phone = to.phone ?? from.phone ?? base?.phone;
   const userId = to.user_id ?? base?.user_id ?? from.user_id;
@@ -134,7 +128,7 @@ export function movedWrites(
 }
 
 /** The halves of the person a move's first read found (`keysOfMove`), to be read too before it writes. */
-export function keysOfMoveBase(from: { phone?: string; user_id?: string }, known: Map<string, IdentityRecord>) {
+export function keysOfMoveBase(from: { phone?: string; user_id?: string }, known: Map<string, PairRecord>) {
   const base = (from.user_id && known.get(`u:${from.user_id}`)) || (from.phone && known.get(`p:${from.phone}`)) || undefined;
   return base ? [`p:${base.phone}`, `u:${base.user_id}`].filter((key) => !known.has(key)) : [];
 }

@@ -1,12 +1,13 @@
-import { identityScopeOf } from './people-map.ts';
+import { peopleMapScopeOf } from './people-map.ts';
 import type { Log } from '../shared/log.ts';
-import type { IdentityMap, SuppressionStore } from './ports.ts';
+import type { PeopleMap, SuppressionStore } from './ports.ts';
 import type { DirectoryStore } from '../shared/ports.ts';
-import { applyMarketingPreference } from './suppression.ts';
+import { applyInboundConsent, applyMarketingPreference } from './suppression.ts';
 
 /**
  * What Meta's webhooks say of people (decisions §28): who is who (a phone number and a BSUID seen together),
- * a person's move to a new BSUID or number, and a person's marketing preference.
+ * a person's move to a new BSUID or number, a person's marketing preference, and a person's own message to one
+ * of the numbers (an opt-out or opt-in keyword, decisions §25).
  */
 export type PeopleNotification =
   | {
@@ -18,7 +19,7 @@ export type PeopleNotification =
     }
   | {
       /** `user_changed_user_id` / `user_changed_number` system messages and the `user_id_update` field. */
-      kind: 'identity_move';
+      kind: 'person_move';
       waba_id: string;
       at: number;
       change: 'user_changed_user_id' | 'user_changed_number' | 'user_id_update';
@@ -34,12 +35,36 @@ export type PeopleNotification =
       phone?: string;
       user_id?: string;
       value: 'stop' | 'resume';
-    };
+    }
+  | InboundMessageNotification;
 
-export interface PeopleDeps {
+/** A person's text to one of the numbers (`number_digits`): an opt-out or opt-in keyword (decisions §25). */
+export interface InboundMessageNotification {
+  kind: 'inbound_message';
+  waba_id: string;
+  number_digits: string;
+  /** The sender's digits: absent for a username user whose number Meta does not share (decisions §28). */
+  from?: string;
+  /** The sender's BSUID and username (decisions §28). */
+  user_id?: string;
+  username?: string;
+  message_id: string;
+  text: string;
+  at: number;
+}
+
+/** Who is who (decisions §28): the people map, and the directory that names each WABA's scope in it. */
+export interface PeopleMapDeps {
+  peopleMap: PeopleMap;
+  directory: Pick<DirectoryStore, 'getWaba'>;
+  log: Log;
+}
+
+/** A person's consent on the suppression list of the client whose number it reached (decisions §25). */
+export interface ConsentNoticeDeps {
   suppressions: SuppressionStore;
-  /** Without it nothing is learned and opt-outs keep to the halves the webhook names. */
-  identities?: IdentityMap;
+  /** The other half of a pair the people map knows; undefined, opt-outs keep to the halves the webhook names. */
+  peopleMap: PeopleMap | undefined;
   directory: Pick<DirectoryStore, 'getChannel' | 'getWaba'>;
   log: Log;
 }
@@ -57,11 +82,11 @@ export interface SeenPair {
  * The pairs of a batch of notifications learned at once: one learn per scope (the WABA's portfolio), so a
  * campaign's statuses cost one call per batch, and nothing for pairs the map knows already.
  */
-export async function learnPeople(deps: PeopleDeps, pairs: SeenPair[]) {
-  if (!deps.identities || pairs.length === 0) return 0;
+export async function learnPeople(deps: PeopleMapDeps, pairs: SeenPair[]) {
+  if (pairs.length === 0) return 0;
   const byScope = new Map<string, { phone: string; user_id: string; username?: string; at: string }[]>();
   for (const pair of pairs) {
-    const scope = await identityScopeOf(pair.waba_id, deps.directory);
+    const scope = await peopleMapScopeOf(pair.waba_id, deps.directory);
     const group = byScope.get(scope) ?? [];
     group.push({
       phone: pair.phone,
@@ -72,20 +97,19 @@ export async function learnPeople(deps: PeopleDeps, pairs: SeenPair[]) {
     byScope.set(scope, group);
   }
   let written = 0;
-  for (const [scope, group] of byScope) written += await deps.identities.learn(scope, group);
+  for (const [scope, group] of byScope) written += await deps.peopleMap.learn(scope, group);
   return written;
 }
 
 /** A person moved to a new BSUID or number: the map follows them, the old pair kept as history. */
-export async function applyIdentityMove(deps: PeopleDeps, n: Extract<PeopleNotification, { kind: 'identity_move' }>) {
-  if (!deps.identities) return 'ignored' as const;
-  await deps.identities.move(await identityScopeOf(n.waba_id, deps.directory), n.from, n.to, new Date(n.at).toISOString());
+export async function applyPersonMove(deps: PeopleMapDeps, n: Extract<PeopleNotification, { kind: 'person_move' }>) {
+  await deps.peopleMap.move(await peopleMapScopeOf(n.waba_id, deps.directory), n.from, n.to, new Date(n.at).toISOString());
   deps.log.info('a person moved', { change: n.change });
   return 'applied' as const;
 }
 
 /** The `user_preferences` webhook, on the suppression list of the client whose number it is about. */
-export async function applyPreference(deps: PeopleDeps, n: Extract<PeopleNotification, { kind: 'marketing_preference' }>) {
+export async function applyPreference(deps: ConsentNoticeDeps, n: Extract<PeopleNotification, { kind: 'marketing_preference' }>) {
   const channel = await deps.directory.getChannel(n.number_digits);
   if (!channel || channel.deleted) {
     deps.log.info('marketing preference ignored: a number no client has', { waba_id: n.waba_id });
@@ -100,4 +124,40 @@ export async function applyPreference(deps: PeopleDeps, n: Extract<PeopleNotific
   });
   deps.log.info('marketing preference from Meta', { client_id: channel.client_id, value: n.value });
   return 'applied' as const;
+}
+
+/**
+ * A person's message to one of the numbers: an opt-out keyword puts them on the suppression list of the client
+ * whose number it reached, an opt-in keyword takes them off (decisions §25). A number no client has is ignored.
+ */
+export async function applyInbound(deps: ConsentNoticeDeps, n: InboundMessageNotification) {
+  const channel = await deps.directory.getChannel(n.number_digits);
+  if (!channel || channel.deleted) {
+    deps.log.info('inbound message ignored: a number no client has', { waba_id: n.waba_id });
+    return 'ignored' as const;
+  }
+  const consent = await applyInboundConsent(deps, channel.client_id, {
+    ...(n.from && { from: n.from }),
+    ...(n.user_id && { user_id: n.user_id }),
+    waba_id: n.waba_id,
+    text: n.text,
+    id: n.message_id,
+    at: new Date(n.at).toISOString(),
+  });
+  if (consent) deps.log.info('consent from an inbound message', { client_id: channel.client_id, consent });
+  return consent ? ('applied' as const) : ('unchanged' as const);
+}
+
+/** The pair a notification names, when it names both halves and its WABA (decisions §28). */
+export function pairSeen(seen: { waba_id?: string; phone?: string; user_id?: string; username?: string; at: number }): SeenPair[] {
+  const { waba_id, phone, user_id, username, at } = seen;
+  if (!phone || !user_id || !waba_id) return [];
+  return [{ waba_id, phone, user_id, ...(username && { username }), at }];
+}
+
+/** The pairs of phone number and BSUID a people notification shows: its contacts, or an inbound message's sender. */
+export function pairsOf(n: PeopleNotification): SeenPair[] {
+  if (n.kind === 'people_seen') return n.people.map((p) => ({ ...p, waba_id: n.waba_id, at: n.at }));
+  if (n.kind !== 'inbound_message') return [];
+  return pairSeen({ waba_id: n.waba_id, phone: n.from, user_id: n.user_id, username: n.username, at: n.at });
 }

@@ -36,7 +36,7 @@ export interface SuppressionStore {
  * Who is who (decisions §28): the pairs of phone number and BSUID learned for a business portfolio (`scope`),
  * with the pairs they replaced kept as history.
  */
-export interface IdentityMap {
+export interface PeopleMap {
   /** The known pairs of these phones (digits) and BSUIDs, in a BatchGetItem per 100 keys. */
   pairsOf(scope: string, keys: { phone?: string; user_id?: string }[]): Promise<Map<string, Person>>; // key: `p:<digits>` or `u:<bsuid>` → the person with both halves
   /** Learns pairs; writes only what is new or changed (conditional), keeps the old pair as history. */

@@ -1,9 +1,9 @@
 import type { Caller } from '../shared/caller.ts';
 import { InvalidRequest, NotFound } from '../shared/errors.ts';
-import { identityScopeOf, knownPerson } from './people-map.ts';
+import { peopleMapScopeOf, knownPerson } from './people-map.ts';
 import { type PageRequest, resolvePage } from '../shared/paging.ts';
 import { BSUID, type Person } from './person.ts';
-import type { IdentityMap, Suppression, SuppressionStore } from './ports.ts';
+import type { PeopleMap, Suppression, SuppressionStore } from './ports.ts';
 import type { DirectoryStore } from '../shared/ports.ts';
 import { namedClient } from '../shared/tenancy.ts';
 
@@ -45,7 +45,7 @@ const keysOf = (person: Person) => [...(person.phone ? [person.phone] : []), ...
 
 export const SUPPRESSIONS_PAGE = { size: 50, max: 500 };
 
-type ConsentDeps = { suppressions: SuppressionStore; identities?: IdentityMap; directory?: Pick<DirectoryStore, 'getWaba'> };
+type ConsentDeps = { suppressions: SuppressionStore; peopleMap?: PeopleMap; directory?: Pick<DirectoryStore, 'getWaba'> };
 
 /** A path's person: a BSUID as it is, else a phone number's digits (400 when it is neither). */
 function personOfPath(id: string): Person {
@@ -72,7 +72,7 @@ export async function listSuppressions(
 
 /**
  * Entries for a person (decisions §28): one under each half it has, each naming both halves, so either half finds
- * it (and removes both) even before the identity map knows the pair. Whether the first was new.
+ * it (and removes both) even before the people map knows the pair. Whether the first was new.
  */
 async function suppressPerson(deps: ConsentDeps, clientId: number, person: Person, entry: Omit<Suppression, 'phone' | 'user_id'>) {
   const full: Suppression = { ...(person.phone && { phone: person.phone }), ...(person.user_id && { user_id: person.user_id }), ...entry };
@@ -144,11 +144,11 @@ async function unsuppressPerson(deps: ConsentDeps, clientId: number, person: Per
   return removed.some(Boolean);
 }
 
-/** A person of a webhook with the halves the identity map knows of them (in the WABA's scope). */
+/** A person of a webhook with the halves the people map knows of them (in the WABA's scope). */
 async function personKnown(deps: ConsentDeps, wabaId: string | undefined, person: Person): Promise<Person> {
-  if (!deps.identities || !deps.directory || !wabaId || (person.phone && person.user_id)) return person;
-  const scope = await identityScopeOf(wabaId, deps.directory);
-  const { username: _u, ...known } = knownPerson(person, await deps.identities.pairsOf(scope, [person]));
+  if (!deps.peopleMap || !deps.directory || !wabaId || (person.phone && person.user_id)) return person;
+  const scope = await peopleMapScopeOf(wabaId, deps.directory);
+  const { username: _u, ...known } = knownPerson(person, await deps.peopleMap.pairsOf(scope, [person]));
   return known;
 }
 
@@ -156,7 +156,7 @@ async function personKnown(deps: ConsentDeps, wabaId: string | undefined, person
  * An inbound text to one of the client's numbers (Meta's `messages` webhook): an opt-out keyword adds the sender
  * (with the message as evidence), an opt-in keyword removes them; anything else changes nothing. A sender whose
  * webhook has no phone number (a username user, decisions §28) is suppressed by BSUID and by the phone number
- * the identity map pairs with it.
+ * the people map pairs with it.
  */
 export async function applyInboundConsent(
   deps: ConsentDeps,
@@ -189,11 +189,11 @@ export async function applyMarketingPreference(
 
 /**
  * The positions of a send's recipients who are suppressed (decisions §25, §28): by phone number, by BSUID, or by
- * the other half of a pair the identity map knows. One BatchGetItem per hundred keys of the map, then one per
+ * the other half of a pair the people map knows. One BatchGetItem per hundred keys of the map, then one per
  * hundred keys of the list, however long it is. The caller asks only for MARKETING sends.
  */
 export async function suppressedPeople(
-  deps: { suppressions: SuppressionStore; identities?: IdentityMap; directory: Pick<DirectoryStore, 'getWaba'> },
+  deps: { suppressions: SuppressionStore; peopleMap?: PeopleMap; directory: Pick<DirectoryStore, 'getWaba'> },
   clientId: number,
   wabaId: string,
   recipients: Person[],
@@ -204,7 +204,7 @@ export async function suppressedPeople(
   const halves = recipients.map((r) => ({ ...(r.phone && { phone: phoneKey(r.phone) }), ...(r.user_id && { user_id: r.user_id }) }));
   const pairs =
     known ??
-    (deps.identities ? await deps.identities.pairsOf(await identityScopeOf(wabaId, deps.directory), halves) : new Map<string, Person>());
+    (deps.peopleMap ? await deps.peopleMap.pairsOf(await peopleMapScopeOf(wabaId, deps.directory), halves) : new Map<string, Person>());
   // Each recipient's own halves and both halves of the pair of each (a number and a BSUID may name two people).
   const keys = halves.map((person) => [
     ...keysOf(person),

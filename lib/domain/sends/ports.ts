@@ -1,4 +1,4 @@
-import type { DeliveryChange, DeliveryState } from '../shared/message-status.ts';
+import type { StatusChange, MessageState } from '../shared/message-status.ts';
 import type { SendReservation } from '../money/pricing/reservation.ts';
 import type { BudgetRelease } from '../money/ports.ts';
 import type { ServiceEvent } from '../webhooks/events.ts';
@@ -100,7 +100,7 @@ export interface StoredRecipient {
   outcome?: PositionOutcome;
   /** When the send was accepted, the outcome recorded, or the last report applied: the latest of them. */
   updated_at: string;
-  delivery?: DeliveryState;
+  delivery?: MessageState;
 }
 
 /** A block's recipients as the send accepted them: each `to`, which repeat which position, which are suppressed. */
@@ -168,12 +168,12 @@ export interface ClaimLease {
 }
 
 /** One status report of a sent message, for the send it belongs to: where the message is, and how it moves. */
-export interface DeliveryUpdate {
+export interface StatusUpdate {
   block: number;
   index: number;
   messageId: string;
   /** The change the report makes to the message's delivery state as stored (null: none). */
-  change: (state: DeliveryState) => DeliveryChange | null;
+  change: (state: MessageState) => StatusChange | null;
   /** When the status that may charge the message was sent (its day is the ledger's day). */
   chargedAt?: number;
   /** Where its charge counts toward a volume tier (decisions §26): the month and `<market>|<category>`. */
@@ -196,7 +196,7 @@ export interface LedgerOwner {
  * `applied` or `unchanged`; `unknown`: the send has no such message; `unsettled`: its block is claimed and its
  * outcome not recorded yet (the report overtook the dispatcher).
  */
-export type DeliveryResult = 'applied' | 'unchanged' | 'unknown' | 'unsettled';
+export type StatusResult = 'applied' | 'unchanged' | 'unknown' | 'unsettled';
 
 /**
  * The sends (decisions §12, §19). A send's jobs are queued in several requests, which cannot be one write: the
@@ -206,7 +206,7 @@ export type DeliveryResult = 'applied' | 'unchanged' | 'unknown' | 'unsettled';
  *
  * The store is split along its jobs: the send itself (SendRecords), the dispatcher's claims and outcomes
  * (BlockLedger), the recipients as accepted (RecipientLists), a scheduled send's jobs (HeldJobs) and its
- * messages' delivery statuses (DeliveryStatuses). Each part has its own adapter, and a use case is given the
+ * messages' delivery statuses (MessageStatuses). Each part has its own adapter, and a use case is given the
  * parts it uses, each apart: no type joins them again (test/architecture/ports.test.ts).
  */
 export interface SendRecords {
@@ -298,14 +298,14 @@ export interface HeldJobs {
 }
 
 /** The delivery statuses of a send's messages (decisions §13). */
-export interface DeliveryStatuses {
+export interface MessageStatuses {
   /**
    * Applies status reports of the send's messages (decisions §13) together: each message's delivery state and
    * the send's counts move in one write per batch, on condition every state is still the one read, so two
    * reports of one message never both count. A charge goes to the client's ledger under `wabaId` in the same
    * write. Answers in the reports' order.
    */
-  applyDeliveries(sendId: string, updates: DeliveryUpdate[], wabaId?: string): Promise<DeliveryResult[]>;
+  applyStatuses(sendId: string, updates: StatusUpdate[], wabaId?: string): Promise<StatusResult[]>;
   /** Whose the send is and what it reserved of its client's month (decisions §27), as accepted: never changes. */
   accountOf(sendId: string): Promise<{ client_id: number; reservation?: SendReservation } | undefined>;
 }

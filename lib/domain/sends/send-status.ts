@@ -2,7 +2,8 @@ import type { Caller } from '../shared/caller.ts';
 import { NotFound } from '../shared/errors.ts';
 import { type PageRequest, resolvePage } from '../shared/paging.ts';
 import type { SendCounts, SendRecord, SendRecords } from './ports.ts';
-import { BASE_CURRENCY, fromMicros, toMicros } from '../money/pricing/rate-card.ts';
+import { fromMicros, toMicros } from '../shared/money.ts';
+import { BASE_CURRENCY } from '../money/pricing/rate-card.ts';
 import { clientView, type MoneyShown, moneyShown } from '../money/pricing/visibility.ts';
 import { actingClient } from '../shared/tenancy.ts';
 

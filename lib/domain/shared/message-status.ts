@@ -3,7 +3,7 @@
  * or `failed` with an error. Reports come out of order and more than once; each message's state moves so that
  * each fact is counted on its send once.
  */
-export type DeliveryReport = 'sent' | 'delivered' | 'read' | 'failed';
+export type StatusReport = 'sent' | 'delivered' | 'read' | 'failed';
 
 /** Meta's per-user marketing limit (131049, upstream-facts §9.C): such a failure counts `capped`, apart from `failed`. */
 export const CAPPED = '131049';
@@ -11,7 +11,7 @@ export const CAPPED = '131049';
 export const failureCount = (code: string) => (code === CAPPED ? 'capped' : 'failed');
 
 /** What is known of one message: reached the device, was read, or failed after acceptance (with why). */
-export interface DeliveryState {
+export interface MessageState {
   /** Meta holds it for quality assessment (decisions §25) until a status moves it on. */
   held?: boolean;
   delivered?: boolean;
@@ -49,8 +49,8 @@ export interface MessageCharge {
 }
 
 /** How a send's counts and error tally move with one report. */
-export interface DeliveryChange {
-  next: DeliveryState;
+export interface StatusChange {
+  next: MessageState;
   /** How the send's `sent`, `failed`, `delivered`, `read` and `held` counts move. */
   counts: Partial<Record<'sent' | 'failed' | 'capped' | 'delivered' | 'read' | 'held', number>>;
   /** The error tally: +1 for a failure counted, -1 for one taken back. */
@@ -61,7 +61,7 @@ export interface DeliveryChange {
   settles?: true;
 }
 
-const add = (counts: DeliveryChange['counts'], field: keyof DeliveryChange['counts'], n: number) => {
+const add = (counts: StatusChange['counts'], field: keyof StatusChange['counts'], n: number) => {
   counts[field] = (counts[field] ?? 0) + n;
 };
 
@@ -73,15 +73,15 @@ const add = (counts: DeliveryChange['counts'], field: keyof DeliveryChange['coun
  * - `delivered` or `read` after `failed` takes the failure back: the message reached the person.
  * - `sent` is what acceptance counted already.
  */
-export function deliveryChange(
-  state: DeliveryState,
-  report: DeliveryReport,
+export function statusChange(
+  state: MessageState,
+  report: StatusReport,
   error?: { code: string; title: string },
   charge?: MessageCharge,
-): DeliveryChange | null {
-  const next: DeliveryState = { ...state };
-  const counts: DeliveryChange['counts'] = {};
-  const errors: DeliveryChange['errors'] = [];
+): StatusChange | null {
+  const next: MessageState = { ...state };
+  const counts: StatusChange['counts'] = {};
+  const errors: StatusChange['errors'] = [];
   if (report === 'sent') return null;
   // A held message moves on with its next delivery or failure: it is no longer held.
   const release = () => {
@@ -127,7 +127,7 @@ export function deliveryChange(
 }
 
 /** A change with the person's username kept on the state when a status brings a new one (decisions §28). */
-export function withUsername(change: DeliveryChange | null, state: DeliveryState, username?: string): DeliveryChange | null {
+export function withUsername(change: StatusChange | null, state: MessageState, username?: string): StatusChange | null {
   if (!username || state.username === username) return change;
   const next = { ...(change?.next ?? state), username };
   return change ? { ...change, next } : { next, counts: {}, errors: [] };

@@ -14,13 +14,11 @@ export interface ProviderConfig {
   country?: string;
 }
 
-const TTL_MS = 60_000;
-const cache = new Map<string, { value: Omit<ProviderConfig, 'channel' | 'did'>; until: number }>();
-
 /**
  * Checks the DID is in the acting client's hierarchy (403 otherwise), then resolves its provider
  * configuration from the directory, asking the upstream for the namespace only when the directory lacks
- * it. The WABA part is cached for a minute per WABA; the hierarchy check never is.
+ * it. The adapters keep what they read of a WABA a minute (the directory's DynamoDirectoryStore, Graph's
+ * namespaces); the hierarchy check is never kept.
  */
 export async function resolveProvider(
   deps: { directory: DirectoryStore; upstream: WabaUpstream },
@@ -28,8 +26,6 @@ export async function resolveProvider(
   did: string,
 ): Promise<ProviderConfig> {
   const channel = await channelInHierarchy(deps.directory, clientId, did);
-  const hit = cache.get(channel.waba_id);
-  if (hit && hit.until > Date.now()) return { did, channel, ...hit.value, phoneNumberId: channel.phone_number_id };
   let value: Omit<ProviderConfig, 'channel' | 'did'>;
   try {
     const waba = await deps.directory.getWaba(channel.waba_id);
@@ -40,6 +36,5 @@ export async function resolveProvider(
   } catch {
     throw new UpstreamUnavailable('Provider configuration resolution failed');
   }
-  cache.set(channel.waba_id, { value, until: Date.now() + TTL_MS });
   return { did, channel, ...value, phoneNumberId: channel.phone_number_id };
 }

@@ -35,7 +35,7 @@ export interface SyncMeta {
 
 /**
  * When the template's records last took a notification from the upstream, per kind (epoch ms of Meta's entry
- * time): an older notification arriving late is dropped (meta-notifications.ts).
+ * time): an older notification arriving late is dropped (template-notifications.ts).
  */
 export type NotifiedAt = Partial<Record<'template_status' | 'template_category' | 'template_quality', number>>;
 

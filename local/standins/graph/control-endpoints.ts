@@ -7,6 +7,7 @@ import { peopleControl } from './people-control.ts';
 import type { EmulatedPricing } from './pricing.ts';
 import { type MarketingCaps, peopleControl as recipientsControl } from './recipients.ts';
 import type { ThroughputLimit } from './throughput-limit.ts';
+import { monthOf } from '#lib/domain/shared/calendar.ts';
 
 type Answer = { status: number; body: unknown };
 /** A control request's body: any JSON a test sends; each endpoint checks what it reads. */
@@ -268,7 +269,7 @@ const updateVolumeTier: Endpoint = (world, { body }) => {
     volume_tier_info: body.volume_tier_info ?? {
       pricing_category: 'UTILITY',
       tier: '1:0-2500000',
-      effective_month: new Date().toISOString().slice(0, 7),
+      effective_month: monthOf(Date.now()),
       region: 'Other',
     },
   });

@@ -4,6 +4,7 @@ import type { MetaTemplate } from '#lib/domain/templates/template-record.ts';
 import { GraphError } from './graph-error.ts';
 import { checkMessage, storedAuthenticationComponents } from './message-check.ts';
 import { checkBsuidTarget, contactsOf } from './recipients.ts';
+import { DAY_MS } from '#lib/domain/shared/calendar.ts';
 
 /**
  * Meta's Graph API as a model in memory: WABAs, phone numbers, templates, catalogs and products, uploads and
@@ -365,8 +366,8 @@ export class GraphModel {
     }
     if (template.status === 'APPROVED') {
       const now = Date.now();
-      const edits = (template.edits ?? []).filter((t) => now - t < 30 * 86_400_000);
-      if (edits.some((t) => now - t < 86_400_000) || edits.length >= 10) {
+      const edits = (template.edits ?? []).filter((t) => now - t < 30 * DAY_MS);
+      if (edits.some((t) => now - t < DAY_MS) || edits.length >= 10) {
         throw new GraphError(400, 100, 'Invalid parameter', 2388083, 'Edit limit reached for this template');
       }
       template.edits = [...edits, now];

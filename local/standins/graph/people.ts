@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { regionOf, UNKNOWN_REGION } from '#lib/domain/money/pricing/region.ts';
+import { DAY_MS } from '#lib/domain/shared/calendar.ts';
 
 /**
  * WhatsApp users as Meta shows them to a business in 2026 (upstream-facts §9.A): each has a BSUID, some a
@@ -13,7 +14,7 @@ export interface EmulatedUser {
   phone_withheld?: boolean;
 }
 
-const TALK_WINDOW_MS = 30 * 86_400_000;
+const TALK_WINDOW_MS = 30 * DAY_MS;
 
 /** A person's BSUID when no test named one: their country's prefix and digits of their number, always the same. */
 export const bsuidOf = (phone: string) => {

@@ -1,6 +1,8 @@
 import type { MessagePricing } from '#lib/domain/shared/message-status.ts';
 import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
-import { BASE_CURRENCY, dayOf, pricingCategoryOf } from '#lib/domain/money/pricing/rate-card.ts';
+import { BASE_CURRENCY, pricingCategoryOf } from '#lib/domain/money/pricing/rate-card.ts';
+import { DAY_SECONDS, dayOf, dayStartMs, monthOf } from '#lib/domain/shared/calendar.ts';
+import { fromMicros } from '#lib/domain/shared/money.ts';
 import { regionOf } from '#lib/domain/money/pricing/region.ts';
 import type { GraphModel, SentMessage } from './model.ts';
 import { personOf } from './recipients.ts';
@@ -75,7 +77,7 @@ export class EmulatedPricing {
     const waba = this.model.wabas.get(number?.waba_id ?? '');
     const { region, market } = rateCards.placeOfPerson(personOf(message), day);
     const category = pricingCategoryOf(pricing.category);
-    const month = `${number?.waba_id}|${day.slice(0, 7)}|${market}|${category}`;
+    const month = `${number?.waba_id}|${monthOf(day)}|${market}|${category}`;
     const volume = this.volumes.get(month) ?? 0;
     const currency = waba?.currency ?? BASE_CURRENCY;
     const micros = pricing.billable ? rateCards.priceMicros(market, category, day, currency, volume) : 0;
@@ -101,13 +103,13 @@ export class EmulatedPricing {
     const wanted = new Set(phones.map(digitsOf));
     const points = new Map<string, AnalyticsPoint & { micros: number }>();
     for (const d of this.delivered) {
-      const dayStart = Date.parse(`${d.day}T00:00:00Z`) / 1000;
+      const dayStart = dayStartMs(d.day) / 1000;
       if (d.waba_id !== wabaId || dayStart < start || dayStart >= end) continue;
       if (wanted.size > 0 && !wanted.has(d.phone_number)) continue;
       const key = `${d.day}|${byPhone ? d.phone_number : ''}|${d.country}|${d.category}|${d.type}`;
       const point = points.get(key) ?? {
         start: dayStart,
-        end: dayStart + 86_400,
+        end: dayStart + DAY_SECONDS,
         ...(byPhone && { phone_number: d.phone_number }),
         country: d.country,
         pricing_category: d.category.toUpperCase().replace('-', '_'),
@@ -121,8 +123,8 @@ export class EmulatedPricing {
     }
     const data_points = [...points.values()].map(({ micros, ...point }) => {
       if (this.creditLines.has(wabaId)) return point;
-      const skew = this.skews.get(`${wabaId}|${new Date(point.start * 1000).toISOString().slice(0, 10)}`) ?? 1;
-      return { ...point, cost: Math.round(micros * skew) / 1_000_000 };
+      const skew = this.skews.get(`${wabaId}|${dayOf(point.start * 1000)}`) ?? 1;
+      return { ...point, cost: fromMicros(micros * skew) };
     });
     return { pricing_analytics: { data: [{ data_points }] }, id: wabaId };
   }

@@ -11,13 +11,14 @@ import { MemoryDeliveryLog } from './webhooks/webhook-delivery-log.ts';
 import { MemoryDirectoryStore } from './shared/directory-store.ts';
 import { MemoryEventPublisher } from './webhooks/event-publisher.ts';
 import { MemoryJobQueue } from './shared/job-queue.ts';
+import { MemoryMarketingOnboardings } from './sends/marketing-onboardings.ts';
 import { MemoryOutboxStore } from './webhooks/outbox-store.ts';
 import { MemorySendScheduler } from './sends/send-scheduler.ts';
 import { memorySends } from './sends/sends.ts';
 import { MemoryBudgetStore } from './money/budget-store.ts';
 import { MemoryPriceListStore } from './money/price-list-store.ts';
 import { MemorySuppressionStore } from './people/suppression-store.ts';
-import { MemoryIdentityMap } from './people/people-map.ts';
+import { MemoryPeopleMap } from './people/people-map.ts';
 import { MemoryThroughputStore } from './sends/throughput-store.ts';
 import { MemorySyncLeaseStore } from './templates/sync-lease-store.ts';
 import { memoryTemplates } from './templates/templates.ts';
@@ -70,7 +71,11 @@ export function memoryWorld(fixture: DirectoryFile = DEMO_FIXTURE) {
     budgets,
     priceLists: new MemoryPriceListStore(),
     suppressions: new MemorySuppressionStore(),
-    identities: new MemoryIdentityMap(),
+    peopleMap: new MemoryPeopleMap(),
+    // A send's every port (lib/domain/sends/accept/send-deps.ts): Graph answers the currency and the MM onboarding.
+    onboardings: new MemoryMarketingOnboardings(),
+    currencies: upstream,
+    marketing: upstream,
     levels: new MemoryThroughputStore(),
     media,
     resolve,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getBudget, setBudget } from '#lib/domain/money/budget.ts';
-import { deliveryChange } from '#lib/domain/shared/message-status.ts';
+import { statusChange } from '#lib/domain/shared/message-status.ts';
 import { Conflict, Forbidden, UpstreamUnavailable } from '#lib/domain/shared/errors.ts';
 import { sendTemplate } from '#lib/domain/sends/accept/send.ts';
 import { callerOf, memoryWorld } from '../../support/memory/world.ts';
@@ -122,10 +122,10 @@ describe('a client’s budget (decisions §24)', () => {
     // Prepare: a delivered message's charge
     const charge = { pricing: { category: 'utility', type: 'regular', billable: true }, market: 'Mexico', micros: 8_500, currency: 'USD' };
     // Act
-    const delivered = deliveryChange({}, 'delivered', undefined, charge)!;
-    const failed = deliveryChange({}, 'failed', { code: '131049', title: 'capped' })!;
-    const deliveredAfterFailure = deliveryChange(failed.next, 'delivered', undefined, charge)!;
-    const readAfterDelivery = deliveryChange(delivered.next, 'read')!;
+    const delivered = statusChange({}, 'delivered', undefined, charge)!;
+    const failed = statusChange({}, 'failed', { code: '131049', title: 'capped' })!;
+    const deliveredAfterFailure = statusChange(failed.next, 'delivered', undefined, charge)!;
+    const readAfterDelivery = statusChange(delivered.next, 'read')!;
     // Assess: each settles once, whatever comes after
     expect([delivered.settles, failed.settles, deliveredAfterFailure.settles, readAfterDelivery.settles]).toEqual([
       true,

@@ -40,8 +40,9 @@ function reconciliation() {
   /** The same message in the service's ledger, charged to its client. */
   const ledgerBooks = (clientId: number, did: string, day: string, micros: number) =>
     ledger.charge(SHARED, clientId, { day, did, market, category: 'marketing', currency: 'USD', messages: 1, billable: 1, micros });
+  const usageDeps = { ledger, directory: world.directory, sends: world.sends, priceLists: world.priceLists };
   const usageOf = async (clientId: number, day: string) =>
-    (await usage({ ledger, directory: world.directory }, callerOf(clientId), { from: day, to: day, group_by: 'day' })).data;
+    (await usage(usageDeps, callerOf(clientId), { from: day, to: day, group_by: 'day' })).data;
   return { world, ledger, store, deps, metaBooks, ledgerBooks, usageOf };
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { messageReference } from '#lib/domain/shared/message-status.ts';
-import { applyNotifications, type MetaNotification } from '#lib/domain/inbound/meta-notifications.ts';
+import { applyNotifications } from '#lib/domain/inbound/meta-notifications.ts';
+import type { MetaNotification } from '#lib/domain/inbound/notifications.ts';
 import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
 import { memoryWorld } from '../../support/memory/world.ts';
 import { MemoryVolumeTiers } from '../../support/memory/money/volume-tiers.ts';

@@ -3,13 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { changesOfNotification, notificationsOf } from '#lib/adapters/meta/webhook-payload.ts';
 import { isSignedByMeta, metaSignature, subscriptionChallenge } from '#lib/adapters/meta/webhook-signature.ts';
 import {
-  type DeliveryReport,
-  type DeliveryState,
-  deliveryChange,
+  type StatusReport,
+  type MessageState,
+  statusChange,
   messageReference,
   parseMessageReference,
 } from '#lib/domain/shared/message-status.ts';
-import { applyNotification, type MetaNotification } from '#lib/domain/inbound/meta-notifications.ts';
+import { applyNotification } from '#lib/domain/inbound/meta-notifications.ts';
+import type { MetaNotification } from '#lib/domain/inbound/notifications.ts';
 import { memoryWorld } from '../../support/memory/world.ts';
 
 const WABA = '100200300';
@@ -76,17 +77,17 @@ describe('template notifications (use case, in memory)', () => {
 });
 
 describe('message statuses (pure rules)', () => {
-  const report = fc.constantFrom<DeliveryReport>('sent', 'delivered', 'read', 'failed');
+  const report = fc.constantFrom<StatusReport>('sent', 'delivered', 'read', 'failed');
 
   it('counts each fact once, whatever the order and repeats: sent + failed stays one, delivered ≥ read, failed only without delivery', () => {
     fc.assert(
       fc.property(fc.array(report, { maxLength: 12 }), (reports) => {
         // Prepare: one accepted message (sent 1)
-        let state: DeliveryState = {};
+        let state: MessageState = {};
         const counts = { sent: 1, failed: 0, delivered: 0, read: 0 };
         // Act
         for (const r of reports) {
-          const change = deliveryChange(state, r, { code: '131047', title: 'x' });
+          const change = statusChange(state, r, { code: '131047', title: 'x' });
           if (!change) continue;
           state = change.next;
           for (const [k, n] of Object.entries(change.counts)) counts[k as keyof typeof counts] += n;

@@ -4,7 +4,8 @@ import { listProducts } from '#lib/domain/templates/catalogs.ts';
 import { editTemplate, NO_CHANGE_MESSAGE } from '#lib/domain/templates/edit-template.ts';
 import { applyNotification } from '#lib/domain/inbound/meta-notifications.ts';
 import { InvalidRequest, NotFound, Unprocessable, UpstreamUnavailable } from '#lib/domain/shared/errors.ts';
-import { dryRunSend, sendTemplate } from '#lib/domain/sends/accept/send.ts';
+import { dryRunSend } from '#lib/domain/sends/accept/dry-run.ts';
+import { sendTemplate } from '#lib/domain/sends/accept/send.ts';
 import { listTemplates } from '#lib/domain/templates/list-templates.ts';
 import { callerOf, memoryWorld } from '../../support/memory/world.ts';
 

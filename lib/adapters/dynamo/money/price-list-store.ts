@@ -1,6 +1,8 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { PriceLists } from '#lib/domain/money/ports.ts';
 import type { PriceList } from '#lib/domain/money/pricing/price-list.ts';
+import { dayOf } from '#lib/domain/shared/calendar.ts';
+import { Cache } from '../../cache.ts';
 import type { ServiceTable } from '../client.ts';
 import { keys, SORT } from '../table.ts';
 import { isConditionalCheckFailure } from '../transactions.ts';
@@ -49,7 +51,7 @@ export class DynamoPriceListStore implements PriceLists {
             created_at: list.created_at,
           },
           ConditionExpression: 'attribute_not_exists(pk) OR effective_from > :today',
-          ExpressionAttributeValues: { ':today': list.created_at.slice(0, 10) },
+          ExpressionAttributeValues: { ':today': dayOf(list.created_at) },
         }),
       );
       return true;
@@ -73,25 +75,24 @@ function listOf(item: Record<string, unknown>): PriceList {
 
 /** How long the status path prices with a client's lists as read: a list put today applies within this. */
 const LISTS_KEPT_MS = 60_000;
+/** The clients one container keeps the lists of. */
+const KEPT_CLIENTS = 1_000;
 
 /**
  * A client's price lists as the status path reads them, kept a minute per client: a batch of statuses prices
  * its messages with one read a client a minute, not one a batch (decisions §27).
  */
 export class KeptPriceLists implements Pick<PriceLists, 'lists'> {
-  private readonly kept = new Map<number, { lists: Promise<PriceList[]>; until: number }>();
+  private readonly kept: Cache<number, Promise<PriceList[]>>;
 
   constructor(
     private readonly store: Pick<PriceLists, 'lists'>,
-    private readonly now: () => number = Date.now,
-  ) {}
+    now: () => number = Date.now,
+  ) {
+    this.kept = new Cache({ maxEntries: KEPT_CLIENTS, maxAgeMs: LISTS_KEPT_MS, now });
+  }
 
   lists(clientId: number) {
-    const known = this.kept.get(clientId);
-    if (known && known.until > this.now()) return known.lists;
-    const lists = this.store.lists(clientId);
-    this.kept.set(clientId, { lists, until: this.now() + LISTS_KEPT_MS });
-    lists.catch(() => this.kept.delete(clientId));
-    return lists;
+    return this.kept.getOrRead(clientId, () => this.store.lists(clientId));
   }
 }

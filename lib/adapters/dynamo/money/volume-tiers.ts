@@ -1,5 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { VolumeTiers } from '#lib/domain/money/ports.ts';
+import { Cache } from '../../cache.ts';
 import type { ServiceTable } from '../client.ts';
 import { batchGet } from '../queries.ts';
 import { VOLUME } from '../sends/send-items.ts';
@@ -8,6 +9,8 @@ import { isConditionalCheckFailure } from '../transactions.ts';
 
 /** How long a month's volumes, once read, price a WABA's statuses: a tier's bounds are far apart. */
 const KEPT_MS = 60_000;
+/** The WABAs' months one container keeps. */
+const KEPT_MONTHS = 1_000;
 
 /**
  * A WABA's month's volume by market and category (decisions §26): the status path adds to one of the
@@ -15,16 +18,18 @@ const KEPT_MS = 60_000;
  * Meta's tier item in one BatchGetItem, kept a minute; Meta's tier raises the count, never lowers it.
  */
 export class DynamoVolumeTiers implements VolumeTiers {
-  private readonly kept = new Map<string, { volumes: Map<string, number>; until: number }>();
+  private readonly kept: Cache<string, Map<string, number>>;
 
   constructor(
     private readonly table: ServiceTable,
-    private readonly now: () => number = Date.now,
-  ) {}
+    now: () => number = Date.now,
+  ) {
+    this.kept = new Cache({ maxEntries: KEPT_MONTHS, maxAgeMs: KEPT_MS, now });
+  }
 
   async monthVolumes(wabaId: string, month: string) {
     const known = this.kept.get(`${wabaId}|${month}`);
-    if (known && known.until > this.now()) return new Map(known.volumes);
+    if (known) return new Map(known);
     const items = await batchGet(this.table, [
       ...Array.from({ length: LEDGER_SHARDS }, (_, shard) => ({ pk: keys.ledger(wabaId, shard), sk: keys.ledgerMonth(month) })),
       { pk: keys.volumeTiers(wabaId), sk: keys.ledgerMonth(month) },
@@ -39,7 +44,7 @@ export class DynamoVolumeTiers implements VolumeTiers {
         into.set(key, (into.get(key) ?? 0) + Number(value));
       }
     for (const [key, volume] of reached) counted.set(key, Math.max(counted.get(key) ?? 0, volume));
-    this.kept.set(`${wabaId}|${month}`, { volumes: counted, until: this.now() + KEPT_MS });
+    this.kept.set(`${wabaId}|${month}`, counted);
     return new Map(counted);
   }
 

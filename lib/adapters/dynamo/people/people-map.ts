@@ -1,7 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import {
-  type IdentityRecord,
-  type IdentityWrite,
+  type PairRecord,
+  type PairWrite,
   keysOfMove,
   keysOfMoveBase,
   keysOfPairs,
@@ -9,7 +9,8 @@ import {
   movedWrites,
 } from '#lib/domain/people/people-map.ts';
 import type { Person } from '#lib/domain/people/person.ts';
-import type { IdentityMap } from '#lib/domain/people/ports.ts';
+import type { PeopleMap } from '#lib/domain/people/ports.ts';
+import { Cache } from '../../cache.ts';
 import type { ServiceTable } from '../client.ts';
 import { batchGet } from '../queries.ts';
 import { keys, SORT } from '../table.ts';
@@ -21,15 +22,15 @@ const SEEN_KEPT = 100_000;
 const WRITES_AT_ONCE = 16;
 
 /**
- * The identity map on the table (decisions §28): an item a half of a person (`IDENTITY#<scope>#p:<digits>`,
+ * The people map on the table (decisions §28): an item a half of a person (`IDENTITY#<scope>#p:<digits>`,
  * `IDENTITY#<scope>#u:<bsuid>`), each naming the person's current pair, with the pairs it had before as its
  * history. Learning reads the batch's halves in one BatchGetItem a hundred and writes only what is new or
  * changed, each write conditioned on what it read; pairs already seen by this process are skipped before any
  * read, so a campaign's statuses of known people cost nothing here.
  */
-export class DynamoIdentityMap implements IdentityMap {
+export class DynamoPeopleMap implements PeopleMap {
   /** `<scope>|<phone>|<user_id>` → the username known with it ('' for none). */
-  private readonly seen = new Map<string, string>();
+  private readonly seen = new Cache<string, string>({ maxEntries: SEEN_KEPT, maxAgeMs: Number.POSITIVE_INFINITY });
 
   constructor(private readonly table: ServiceTable) {}
 
@@ -37,7 +38,7 @@ export class DynamoIdentityMap implements IdentityMap {
     return { pk: keys.identity(scope, half), sk: SORT.identity };
   }
 
-  private async read(scope: string, halves: string[]): Promise<Map<string, IdentityRecord>> {
+  private async read(scope: string, halves: string[]): Promise<Map<string, PairRecord>> {
     const unique = [...new Set(halves)];
     if (unique.length === 0) return new Map();
     const items = await batchGet(
@@ -48,7 +49,7 @@ export class DynamoIdentityMap implements IdentityMap {
   }
 
   /** Each write conditioned on what was read; one that lost to another writer is left to it. How many were made. */
-  private async write(scope: string, writes: IdentityWrite[]) {
+  private async write(scope: string, writes: PairWrite[]) {
     let written = 0;
     for (let i = 0; i < writes.length; i += WRITES_AT_ONCE) {
       const done = await Promise.all(
@@ -80,7 +81,6 @@ export class DynamoIdentityMap implements IdentityMap {
   }
 
   private remember(scope: string, pair: { phone: string; user_id: string; username?: string }) {
-    if (this.seen.size >= SEEN_KEPT) this.seen.clear();
     this.seen.set(`${scope}|${pair.phone}|${pair.user_id}`, pair.username ?? '');
   }
 
@@ -117,12 +117,12 @@ export class DynamoIdentityMap implements IdentityMap {
   }
 }
 
-function recordOf(item: Record<string, unknown>): IdentityRecord {
+function recordOf(item: Record<string, unknown>): PairRecord {
   return {
     phone: String(item.phone),
     user_id: String(item.user_id),
     ...(typeof item.username === 'string' && { username: item.username }),
     at: String(item.at),
-    ...(Array.isArray(item.history) && { history: item.history as IdentityRecord['history'] }),
+    ...(Array.isArray(item.history) && { history: item.history as PairRecord['history'] }),
   };
 }

@@ -32,6 +32,22 @@ export class DynamoBlockLedger implements BlockLedger {
    */
   async claimBlock(sendId: string, block: RecipientBlock, lease: ClaimLease, nowMs: number): Promise<BlockClaim> {
     const Key = blockKey(sendId, block.first);
+    if (await this.claimUntaken(Key, block, lease, nowMs)) return { claimed: new Map() };
+    for (let attempt = 0; attempt < TRIES; attempt++) {
+      const existing = (await this.table.client.send(new GetCommand({ TableName: this.table.name, Key, ConsistentRead: true }))).Item;
+      if (!existing) throw new Error('a claimed block vanished');
+      if (existing.state === 'settled' || existing.state === 'lost') return 'done';
+      const recorded = recordedOf(existing);
+      if (existing.state === 'claimed' && existing.holder === lease.holder) return { claimed: recorded };
+      if (existing.state === 'claimed' && Number(existing.lease_until) > nowMs) return 'busy';
+      if (existing.state === 'claimed') markLost(recorded, existing);
+      if (await this.takeOver(Key, existing, lease, recorded)) return { claimed: recorded };
+    }
+    return 'busy';
+  }
+
+  /** The first claim of a block: one conditional Put of its item (false: its item is there already). */
+  private async claimUntaken(Key: { pk: string; sk: string }, block: RecipientBlock, lease: ClaimLease, nowMs: number) {
     try {
       await this.table.client.send(
         new PutCommand({
@@ -51,47 +67,46 @@ export class DynamoBlockLedger implements BlockLedger {
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );
-      return { claimed: new Map() };
+      return true;
     } catch (error) {
       if (!isConditionalCheckFailure(error)) throw error;
+      return false;
     }
-    for (let attempt = 0; attempt < TRIES; attempt++) {
-      const existing = (await this.table.client.send(new GetCommand({ TableName: this.table.name, Key, ConsistentRead: true }))).Item;
-      if (!existing) throw new Error('a claimed block vanished');
-      if (existing.state === 'settled' || existing.state === 'lost') return 'done';
-      const recorded = recordedOf(existing);
-      if (existing.state === 'claimed' && existing.holder === lease.holder) return { claimed: recorded };
-      if (existing.state === 'claimed' && Number(existing.lease_until) > nowMs) return 'busy';
-      // Handed back, or its holder's time ran out: taken over. What a dead holder launched without a recorded
-      // answer may have gone out, so it is never sent again (a claim from before progress was kept: all of it).
-      if (existing.state === 'claimed') {
-        const launched = existing.launched === undefined ? Number(existing.size) : Number(existing.launched);
-        for (let offset = 0; offset < launched; offset++) if (!recorded.has(offset)) recorded.set(offset, LOST_OUTCOME);
-      }
-      try {
-        await this.table.client.send(
-          new UpdateCommand({
-            TableName: this.table.name,
-            Key,
-            UpdateExpression: 'SET #state = :claimed, holder = :holder, lease_until = :until, got = :got, got_titles = :titles',
-            ConditionExpression:
-              existing.state === 'open' ? '#state = :open' : '#state = :claimed AND holder = :was AND lease_until = :wasUntil',
-            ExpressionAttributeNames: { '#state': 'state' },
-            ExpressionAttributeValues: {
-              ':claimed': 'claimed',
-              ':holder': lease.holder,
-              ':until': lease.untilMs,
-              ...gotOf(recorded),
-              ...(existing.state === 'open' ? { ':open': 'open' } : { ':was': existing.holder, ':wasUntil': existing.lease_until }),
-            },
-          }),
-        );
-        return { claimed: recorded };
-      } catch (error) {
-        if (!isConditionalCheckFailure(error)) throw error;
-      }
+  }
+
+  /**
+   * A block handed back, or whose holder's time ran out, taken over with what was recorded of it, on condition
+   * it is still as read (false: another took it first).
+   */
+  private async takeOver(
+    Key: { pk: string; sk: string },
+    existing: Record<string, unknown>,
+    lease: ClaimLease,
+    recorded: RecordedOutcomes,
+  ) {
+    try {
+      await this.table.client.send(
+        new UpdateCommand({
+          TableName: this.table.name,
+          Key,
+          UpdateExpression: 'SET #state = :claimed, holder = :holder, lease_until = :until, got = :got, got_titles = :titles',
+          ConditionExpression:
+            existing.state === 'open' ? '#state = :open' : '#state = :claimed AND holder = :was AND lease_until = :wasUntil',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: {
+            ':claimed': 'claimed',
+            ':holder': lease.holder,
+            ':until': lease.untilMs,
+            ...gotOf(recorded),
+            ...(existing.state === 'open' ? { ':open': 'open' } : { ':was': existing.holder, ':wasUntil': existing.lease_until }),
+          },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (!isConditionalCheckFailure(error)) throw error;
+      return false;
     }
-    return 'busy';
   }
 
   async recordProgress(sendId: string, block: RecipientBlock, lease: ClaimLease, progress: BlockProgress) {
@@ -213,4 +228,13 @@ export class DynamoBlockLedger implements BlockLedger {
       throw error;
     }
   }
+}
+
+/**
+ * What a dead holder launched without a recorded answer may have gone out, so it is never sent again (a claim
+ * from before progress was kept: all of it).
+ */
+function markLost(recorded: Map<number, PositionOutcome>, existing: Record<string, unknown>) {
+  const launched = existing.launched === undefined ? Number(existing.size) : Number(existing.launched);
+  for (let offset = 0; offset < launched; offset++) if (!recorded.has(offset)) recorded.set(offset, LOST_OUTCOME);
 }

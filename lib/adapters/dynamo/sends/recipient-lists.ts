@@ -5,7 +5,8 @@ import { putAll } from '../batch-write.ts';
 import type { ServiceTable } from '../client.ts';
 import { batchGet } from '../queries.ts';
 import { keys, TTL_ATTRIBUTE } from '../table.ts';
-import { blockKey, decode, decodeLatest, deliveryAttribute, expiry, latestKey, recipientsKey, titleAttribute } from './send-items.ts';
+import { decodeLatest, deliveryAttribute, titleAttribute } from './latest-states.ts';
+import { blockKey, decode, expiry, latestKey, recipientsKey } from './send-items.ts';
 
 /** Each block's recipients as accepted, read back with their outcomes and delivery states (decisions §22). */
 export class DynamoRecipientLists implements RecipientLists {

@@ -1,13 +1,16 @@
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type DeliveryState, failureCount, type MessageCharge, type MessagePricing } from '#lib/domain/shared/message-status.ts';
+import type { LedgerEntry } from '#lib/domain/money/ports.ts';
+import type { ChargeTally } from '#lib/domain/money/status-billing.ts';
+import { type MessageState, failureCount, type MessageCharge } from '#lib/domain/shared/message-status.ts';
 import type { LedgerOwner, PositionOutcome, RecordedOutcomes, SendCounts } from '#lib/domain/sends/ports.ts';
 import type { ServiceTable } from '../client.ts';
 import { keys, LEDGER_SHARDS, SEND_COUNT_SHARDS, SEND_PARTS, SORT } from '../table.ts';
 import { isConditionalCheckFailure, isTransactionConflict, type TransactItem } from '../transactions.ts';
 
 /*
- * What the parts of the send store share (docs/data-model.md): where a send's items live, how outcomes and
- * delivery states are written in a few bytes, and the count shards every settlement and status batch adds to.
+ * What the parts of the send store share (docs/data-model.md): where a send's items live, how outcomes are
+ * written in a few bytes, and the count shards every settlement and status batch adds to (messages' latest
+ * delivery states: latest-states.ts).
  */
 
 /** Blocks and message states are kept this long after the send (then TTL removes them): longer than any send's TTL. */
@@ -44,74 +47,6 @@ export const recipientsKey = (sendId: string, first: number) => ({
   sk: keys.sendRecipients(first),
 });
 export const latestKey = (sendId: string, first: number) => ({ pk: keys.sendPart(sendId, partOf(first)), sk: keys.sendLatest(first) });
-/** A message's latest delivery state on its block's latest item, by its offset in the block. */
-export const deliveryAttribute = (offset: number) => `d${offset}`;
-/** A failure code's title on a block's latest item. */
-export const titleAttribute = (code: string) => `t${code}`;
-
-/**
- * A delivery state in a few bytes: `r` (read, so delivered), `v` (delivered) or `f<code>` (failed after
- * acceptance), then `@` and when it was applied, in seconds base 36; then the pricing after `$`, and the
- * person's username after `|` (decisions §28).
- */
-export function encodeLatest(state: DeliveryState, atMs: number) {
-  const what = state.read ? 'r' : state.delivered ? 'v' : state.failed ? `f${state.failed.code}` : state.held ? 'h' : 's';
-  const username = state.username ? `|${state.username.replace(/\|/g, '')}` : '';
-  return `${what}@${Math.floor(atMs / 1000).toString(36)}${state.pricing ? `$${encodePricing(state.pricing, state.cost_micros ?? 0, state.price_micros)}` : ''}${username}`;
-}
-
-/** Meta's pricing categories and types in a letter each, so a block's latest item stays small. */
-const CATEGORY_LETTERS: Record<string, string> = {
-  marketing: 'm',
-  utility: 'u',
-  authentication: 'a',
-  authentication_international: 'i',
-  'authentication-international': 'i',
-  service: 's',
-  marketing_lite: 'l',
-  referral_conversion: 'c',
-};
-const TYPE_LETTERS: Record<string, string> = { regular: 'r', free_customer_service: 'f', free_entry_point: 'e' };
-const letterOf = (letters: Record<string, string>, name: string) => letters[name] ?? `~${name.replace(/[~.$@]/g, '')}~`;
-const nameOf = (letters: Record<string, string>, code: string) =>
-  code.startsWith('~') ? code.slice(1, -1) : (Object.entries(letters).find(([, l]) => l === code)?.[0] ?? code);
-
-/**
- * `<category><type><billable 1|0>.<cost micro-units base 36>[.<price micro-units base 36>]`, each name a letter
- * (or `~name~` when Meta adds one); the price where the client's price list was in force (decisions §27).
- */
-function encodePricing(pricing: MessagePricing, micros: number, priceMicros?: number) {
-  const price = priceMicros === undefined ? '' : `.${priceMicros.toString(36)}`;
-  return `${letterOf(CATEGORY_LETTERS, pricing.category)}${letterOf(TYPE_LETTERS, pricing.type)}${pricing.billable ? 1 : 0}.${micros.toString(36)}${price}`;
-}
-
-function decodePricing(encoded: string): { pricing: MessagePricing; cost_micros: number; price_micros?: number } {
-  const [head, micros, price] = encoded.split('.');
-  const parts = head.match(/~[^~]*~|[^~]/g) ?? [];
-  return {
-    pricing: { category: nameOf(CATEGORY_LETTERS, parts[0] ?? ''), type: nameOf(TYPE_LETTERS, parts[1] ?? ''), billable: parts[2] === '1' },
-    cost_micros: Number.parseInt(micros ?? '0', 36) || 0,
-    ...(price !== undefined && { price_micros: Number.parseInt(price, 36) || 0 }),
-  };
-}
-
-export function decodeLatest(whole: string, titles: (code: string) => string | undefined): { state: DeliveryState; at: string } {
-  const [encoded, username] = whole.split('|');
-  const [main, priced] = encoded.split('$');
-  const [what, at] = main.split('@');
-  const state: DeliveryState =
-    what === 'r'
-      ? { delivered: true, read: true }
-      : what === 'v'
-        ? { delivered: true }
-        : what.startsWith('f')
-          ? { failed: { code: what.slice(1), title: titles(what.slice(1)) ?? what.slice(1) } }
-          : what === 'h'
-            ? { held: true }
-            : {};
-  const known = { ...state, ...(priced && decodePricing(priced)), ...(username && { username }) };
-  return { state: known, at: new Date(Number.parseInt(at, 36) * 1000).toISOString() };
-}
 export const expiry = (nowMs: number) => Math.ceil(nowMs / 1000) + RECIPIENT_DAYS * 86_400;
 
 export type Tally = {
@@ -120,7 +55,7 @@ export type Tally = {
   /** Charges by Meta's pricing category (decisions §24): messages, billable ones and micro-dollars. */
   costs?: Map<string, ChargeTally>;
 };
-export type ChargeTally = { messages: number; billable: number; micros: number; price?: number };
+export type { ChargeTally };
 
 /** A count shard's charges: `cost_n:`, `cost_b:`, `cost_a:` and `price_a:` and the category, one attribute each. */
 export const COST = { messages: 'cost_n:', billable: 'cost_b:', micros: 'cost_a:', price: 'price_a:' } as const;
@@ -250,7 +185,7 @@ export const isOutcomeOf = (encoded: unknown, messageId: string) => sentMessageO
  * A message's state before any status was applied: held when Meta held it at acceptance (`h<message id>`), and
  * failed as `outcome_unknown` when no answer came: a delivery then takes the failure back and charges it.
  */
-export function acceptedStateOf(encoded: unknown, titles: Record<string, string> = {}): DeliveryState {
+export function acceptedStateOf(encoded: unknown, titles: Record<string, string> = {}): MessageState {
   if (encoded === OUTCOME_UNKNOWN) return { failed: { code: 'outcome_unknown', title: titles.outcome_unknown ?? 'outcome_unknown' } };
   return typeof encoded === 'string' && (encoded.startsWith('h') || encoded.startsWith('mh')) ? { held: true } : {};
 }
@@ -326,7 +261,16 @@ export function ledgerUpdate(tableName: string, owner: LedgerOwner, day: string,
 
 /** A ledger charge's key under its client: the market, Meta's category, and the currency it was priced in. */
 export const ledgerKey = (charge: MessageCharge) =>
-  `${charge.market}|${charge.pricing.category}|${charge.currency}${charge.currency_mismatch ? MISMATCH : ''}${charge.price ? `${PRICED_IN}${charge.price.currency}` : ''}`;
+  ledgerEntryKey({
+    market: charge.market,
+    category: charge.pricing.category,
+    currency: charge.currency,
+    ...(charge.currency_mismatch && { currency_mismatch: true }),
+    ...(charge.price && { price_currency: charge.price.currency }),
+  });
+/** A ledger entry's key under its client, as `ledgerKey`. */
+export const ledgerEntryKey = (entry: Pick<LedgerEntry, 'market' | 'category' | 'currency' | 'currency_mismatch' | 'price_currency'>) =>
+  `${entry.market}|${entry.category}|${entry.currency}${entry.currency_mismatch ? MISMATCH : ''}${entry.price_currency === undefined ? '' : `${PRICED_IN}${entry.price_currency}`}`;
 /** Then the currency of the client's price, where its price list was in force (decisions §27). */
 export const PRICED_IN = '>';
 /** Marks a currency priced on the base currency's card because the WABA's has none. */

@@ -2,6 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Campaign, ChannelRecord, Client, ContactChannel, Waba } from '#lib/domain/shared/directory.ts';
 import type { DirectoryStore } from '#lib/domain/shared/ports.ts';
 import { CHANNELS_PARTITION, keys, SORT } from '#lib/adapters/dynamo/table.ts';
+import { Cache } from '../../cache.ts';
 import type { ServiceTable } from '../client.ts';
 import { batchGet, queryAll, stripKeys } from '../queries.ts';
 
@@ -10,7 +11,15 @@ async function getItem<T>(table: ServiceTable, pk: string, sk: string): Promise<
   return stripKeys<T>(result.Item);
 }
 
+/**
+ * A WABA read is kept a minute: every status of a batch asks its WABA's portfolio (people-map.ts) and every send
+ * its namespace (provider.ts), and the directory changes only by import.
+ */
+const WABA_KEPT = { maxEntries: 1_000, maxAgeMs: 60_000 };
+
 export class DynamoDirectoryStore implements DirectoryStore {
+  private readonly wabas = new Cache<string, Promise<Waba | null>>(WABA_KEPT);
+
   constructor(private readonly table: ServiceTable) {}
 
   getChannel(waId: string) {
@@ -40,7 +49,10 @@ export class DynamoDirectoryStore implements DirectoryStore {
   }
 
   getWaba(wabaId: string) {
-    return getItem<Waba>(this.table, keys.waba(wabaId), SORT.waba);
+    const read = this.wabas.getOrRead(wabaId, () => getItem<Waba>(this.table, keys.waba(wabaId), SORT.waba));
+    // A WABA not in the directory yet is asked again next time (a failed read is never kept).
+    read.then((waba) => waba ?? this.wabas.delete(wabaId)).catch(() => undefined);
+    return read;
   }
 
   getClient(clientId: number) {

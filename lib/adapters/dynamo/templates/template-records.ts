@@ -1,6 +1,6 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { ServiceEvent } from '#lib/domain/webhooks/events.ts';
-import { revisedRecord } from '#lib/domain/inbound/meta-notifications.ts';
+import { revisedRecord } from '#lib/domain/templates/template-notifications.ts';
 import { inParallel } from '#lib/domain/shared/parallel.ts';
 import { AssignmentConflict, type TemplateRecords, type TemplateRevision } from '#lib/domain/templates/ports.ts';
 import { listingEntryOf } from '#lib/domain/templates/template-listing.ts';

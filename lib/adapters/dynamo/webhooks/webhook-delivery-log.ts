@@ -1,4 +1,5 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DAY_MS, DAY_SECONDS, dayOf, dayStartMs } from '#lib/domain/shared/calendar.ts';
 import type { ServiceEvent } from '#lib/domain/webhooks/events.ts';
 import type { DeliveryLog } from '#lib/domain/webhooks/ports.ts';
 import { DELIVERY_STATUSES, DeliveryChanged, type DeliveryStatus, type WebhookDelivery } from '#lib/domain/webhooks/webhook.ts';
@@ -11,12 +12,9 @@ import { cancellationCodes, type TransactItem, transactWrite } from '../transact
 export const DELIVERY_DAYS = 30;
 /** An event larger than this is not kept with its delivery (an item holds 400 KB): such a delivery cannot be replayed. */
 const MAX_KEPT_EVENT_BYTES = 300_000;
-const DAY_MS = 86_400_000;
-
-const dayOf = (iso: string) => iso.slice(0, 10);
 /** The end of the delivery's retention: whole days, so a day's count item and its deliveries leave together. */
 const expiresAt = (createdAt: string, extraDays = 0) =>
-  Math.floor(Date.parse(`${dayOf(createdAt)}T00:00:00Z`) / 1000) + (DELIVERY_DAYS + 1 + extraDays) * 86_400;
+  Math.floor(dayStartMs(dayOf(createdAt)) / 1000) + (DELIVERY_DAYS + 1 + extraDays) * DAY_SECONDS;
 
 /**
  * The delivery log (docs/data-model.md): `DELIVERY#<id>` items on gsi1 (the client's, newest first) and gsi2
@@ -100,15 +98,14 @@ export class DynamoDeliveryLog implements DeliveryLog {
    */
   async list(clientId: number, status: DeliveryStatus | undefined, page: { offset: number; size: number }) {
     const nowSeconds = Math.floor(Date.now() / 1000);
-    const today = new Date().toISOString();
     const counts = await this.table.client.send(
       new QueryCommand({
         TableName: this.table.name,
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
         ExpressionAttributeValues: {
           ':pk': keys.client(clientId),
-          ':from': keys.deliveryCounts(dayOf(new Date(Date.now() - DELIVERY_DAYS * DAY_MS).toISOString())),
-          ':to': keys.deliveryCounts(dayOf(today)),
+          ':from': keys.deliveryCounts(dayOf(Date.now() - DELIVERY_DAYS * DAY_MS)),
+          ':to': keys.deliveryCounts(dayOf(Date.now())),
         },
       }),
     );

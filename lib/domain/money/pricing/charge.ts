@@ -1,5 +1,6 @@
 import type { MessageCharge, MessagePricing } from '../../shared/message-status.ts';
-import { dayOf, type PricingCategory, type RateCards } from './rate-card.ts';
+import { dayOf } from '../../shared/calendar.ts';
+import type { PricingCategory, RateCards } from './rate-card.ts';
 
 /**
  * The card's category of Meta's `pricing.category` (upstream-facts §8–9): `marketing_lite` is marketing sent

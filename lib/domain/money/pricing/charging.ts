@@ -4,7 +4,8 @@ import type { BillingCurrencies } from '../ports.ts';
 import { rateCards } from './cards/index.ts';
 import { cardCategoryOf, chargeOf } from './charge.ts';
 import { type PriceList, priceOf } from './price-list.ts';
-import { BASE_CURRENCY, dayOf, type PricingCategory } from './rate-card.ts';
+import { dayOf, monthOf } from '../../shared/calendar.ts';
+import { BASE_CURRENCY, type PricingCategory } from './rate-card.ts';
 
 /** A status's charge, and where it counts toward its month's volume tier. */
 export interface PricedStatus {
@@ -29,12 +30,12 @@ export async function chargerFor(
     atMs
       .map(dayOf)
       .filter((day) => rateCards.inForce(day, currency).card.tiers)
-      .map((day) => day.slice(0, 7)),
+      .map(monthOf),
   );
   if (wabaId && deps.tiers) for (const month of tieredMonths) volumes.set(month, await deps.tiers.monthVolumes(wabaId, month));
   return (pricing: MessagePricing, recipientDigits: string, at: number): PricedStatus => {
     const day = dayOf(at);
-    const month = day.slice(0, 7);
+    const month = monthOf(day);
     let tierVolume: PricedStatus['tierVolume'];
     const volumeBefore = (market: string, category: PricingCategory) => {
       const counted = volumes.get(month);

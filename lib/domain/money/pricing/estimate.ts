@@ -1,5 +1,7 @@
 import { type PriceList, priceOf } from './price-list.ts';
-import { cardIdOf, dayOf, fromMicros, pricingCategoryOf, type RateCards, toMicros } from './rate-card.ts';
+import { dayOf } from '../../shared/calendar.ts';
+import { fromMicros, toMicros } from '../../shared/money.ts';
+import { cardIdOf, pricingCategoryOf, type RateCards } from './rate-card.ts';
 
 /** What a send would cost if every message were delivered and billable (decisions §24, §26), in micro-units too. */
 export interface Estimate {

@@ -1,4 +1,5 @@
-import { type PricingCategory, toMicros } from './rate-card.ts';
+import { toMicros } from '../../shared/money.ts';
+import type { PricingCategory } from './rate-card.ts';
 
 /**
  * A client's price list (decisions §27): what the provider charges the client for a message, in the client's

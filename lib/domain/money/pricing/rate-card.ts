@@ -1,4 +1,5 @@
 import { BSUID, regionOfBsuid } from '../../people/person.ts';
+import { toMicros } from '../../shared/money.ts';
 import { regionOf } from './region.ts';
 
 /**
@@ -7,7 +8,7 @@ import { regionOf } from './region.ts';
  * until the next card of its currency; a new card is a new file in ./cards/, never an edit of a card in force,
  * so what a past message cost stays true (docs/rate-cards.md: how to add one and check it).
  *
- * Amounts are kept in micro-units of the card's currency (integers): sums of thousands of prices stay exact.
+ * Amounts are kept in micro-units of the card's currency (shared/money.ts).
  */
 export const PRICING_CATEGORIES = ['marketing', 'utility', 'authentication', 'authentication_international'] as const;
 export type PricingCategory = (typeof PRICING_CATEGORIES)[number];
@@ -76,10 +77,6 @@ export const cardIdOf = (card: Pick<RateCard, 'effective_from' | 'currency'>) =>
 export const OTHER_MARKET = 'Other';
 /** The currency every day has a card in: a WABA billed in a currency without one is priced in it. */
 export const BASE_CURRENCY = 'USD';
-
-export const toMicros = (amount: number) => Math.round(amount * 1_000_000);
-/** Micro-units as an amount, exact to the micro-unit. */
-export const fromMicros = (micros: number) => Math.round(micros) / 1_000_000;
 
 /** The pricing category of a template's category (Meta's names, upper case), as the card names it. */
 export function pricingCategoryOf(templateCategory: string | undefined): PricingCategory {
@@ -168,6 +165,3 @@ export class RateCards {
     return toMicros(rate);
   }
 }
-
-/** The UTC day of an instant. */
-export const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);

@@ -1,3 +1,4 @@
+import { dayOf, monthOf } from '../../shared/calendar.ts';
 import { rateCards } from './cards/index.ts';
 import { type PriceList, priceOf } from './price-list.ts';
 import { type PricingCategory, pricingCategoryOf } from './rate-card.ts';
@@ -19,8 +20,8 @@ export interface SendReservation {
 
 export function reservationFor(templateCategory: string | undefined, goesOn: string, currency: string, list?: PriceList): SendReservation {
   return {
-    month: goesOn.slice(0, 7),
-    priced_on: goesOn.slice(0, 10),
+    month: monthOf(goesOn),
+    priced_on: dayOf(goesOn),
     category: pricingCategoryOf(templateCategory),
     currency,
     ...(list && { price_list: list }),

@@ -1,3 +1,4 @@
+import { monthOf } from '../../shared/calendar.ts';
 import type { Log } from '../../shared/log.ts';
 import { type VolumeTiers, volumeKeyOf } from '../ports.ts';
 import { pricingCategoryOf } from './rate-card.ts';
@@ -21,7 +22,7 @@ export interface TierUpdate {
  */
 export async function reachedTier(deps: { tiers?: VolumeTiers; log: Log }, update: TierUpdate): Promise<'applied' | 'ignored'> {
   const lower = Number(update.tier.split(':')[0]);
-  const month = update.effective_month ?? new Date(update.at).toISOString().slice(0, 7);
+  const month = update.effective_month ?? monthOf(update.at);
   deps.log.info('pricing tier updated', { waba_id: update.waba_id, pricing_category: update.pricing_category, tier: update.tier, month });
   if (!deps.tiers || !update.region || !Number.isSafeInteger(lower) || lower < 1 || !/^\d{4}-\d{2}$/.test(month)) return 'ignored';
   // Meta's lower bound is the tier's first message: the volume before it is one less.

@@ -1,4 +1,5 @@
 import type { CurrencyStatement, LedgerEntry, StatementLine } from '../ports.ts';
+import { fromMicros } from '../../shared/money.ts';
 
 export type { CurrencyStatement, StatementLine } from '../ports.ts';
 
@@ -112,7 +113,7 @@ export function canonicalLines(statements: CurrencyStatement[]) {
         unit_price: l.unit_price,
         messages: l.messages,
         billable: l.billable,
-        amount: l.amount_micros / 1_000_000,
+        amount: fromMicros(l.amount_micros),
       })),
     })),
   );

@@ -1,22 +1,9 @@
-// A statement's months (decisions §27): UTC calendar months, YYYY-MM.
+import { dayStartMs, type Month, monthAfter } from '../../shared/calendar.ts';
 
-/** A month's first and last day. */
-export const daysOf = (month: string) => {
-  const [y, m] = month.split('-').map(Number);
-  return { from: `${month}-01`, to: new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10) };
-};
+// A statement's months (decisions §27): the calendar's months (shared/calendar.ts), YYYY-MM.
 
-/** The month before. */
-export const monthBefore = (month: string) => {
-  const [y, m] = month.split('-').map(Number);
-  return new Date(Date.UTC(y, m - 2, 1)).toISOString().slice(0, 7);
-};
+/** The instant a month closes (decisions §27): the 3rd day of the next month, at its start. */
+export const closesAt = (month: Month) => dayStartMs(`${monthAfter(month)}-03`);
 
-/** The instant a month closes (decisions §27): the 3rd day of the next month, 00:00 UTC. */
-export const closesAt = (month: string) => {
-  const [y, m] = month.split('-').map(Number);
-  return Date.UTC(y, m, 3);
-};
-
-/** `open` until the 3rd of the next month (UTC), `closed` from then on. */
-export const statusOf = (month: string, nowMs: number): 'open' | 'closed' => (nowMs >= closesAt(month) ? 'closed' : 'open');
+/** `open` until the 3rd of the next month, `closed` from then on. */
+export const statusOf = (month: Month, nowMs: number): 'open' | 'closed' => (nowMs >= closesAt(month) ? 'closed' : 'open');

@@ -8,7 +8,8 @@ import type { DirectoryStore } from '../../shared/ports.ts';
 import { actingClient } from '../../shared/tenancy.ts';
 import type { PriceListVersions } from '../usage.ts';
 import { adjustmentLines, type CurrencyStatement, canonicalLines, chargeLines, mergeStatements } from './lines.ts';
-import { closesAt, daysOf, monthBefore, statusOf } from './months.ts';
+import { daysOfMonth, monthBefore, monthOf } from '../../shared/calendar.ts';
+import { closesAt, statusOf } from './months.ts';
 import { statementView } from './view.ts';
 
 /** Who issues the statements: the provider's name on every statement. */
@@ -18,7 +19,7 @@ export interface StatementDeps {
   ledger: CostLedger;
   directory: Pick<DirectoryStore, 'getClient' | 'listClientWabas'>;
   statements: StatementStore;
-  priceLists?: PriceListVersions;
+  priceLists: PriceListVersions;
   /** Hex sha256 of a text (node:crypto's at the edge). */
   sha256: (text: string) => string;
   /** The clock (ms since the epoch): which months are open. */
@@ -41,8 +42,8 @@ export async function statement(deps: StatementDeps, caller: Caller, input: { cl
   const now = deps.now?.() ?? Date.now();
   const month = input.month;
   if (!MONTH.test(month)) throw new InvalidRequest('month must be YYYY-MM');
-  if (month > new Date(now).toISOString().slice(0, 7)) throw new InvalidRequest(`${month} is in the future`);
-  const lists = (await deps.priceLists?.lists(clientId)) ?? [];
+  if (month > monthOf(now)) throw new InvalidRequest(`${month} is in the future`);
+  const lists = await deps.priceLists.lists(clientId);
   const status = statusOf(month, now);
   const kept = status === 'closed' ? await closedStatement(deps, clientId, month, now, lists, KEEP_BEFORE) : undefined;
   const made = kept ?? (await monthStatement(deps, clientId, month, now, lists, KEEP_BEFORE));
@@ -85,7 +86,7 @@ async function monthStatement(
   before: number,
 ): Promise<StatementSnapshot> {
   const wabas = await deps.directory.listClientWabas(clientId);
-  const { from, to } = daysOf(month);
+  const { from, to } = daysOfMonth(month);
   const entries = await deps.ledger.charges(wabas, clientId, from, to);
   let late: CurrencyStatement[] = [];
   const previous = monthBefore(month);
@@ -93,7 +94,7 @@ async function monthStatement(
     const billed =
       before > 0 ? await closedStatement(deps, clientId, previous, now, lists, before - 1) : await deps.statements.get(clientId, previous);
     if (billed) {
-      const days = daysOf(previous);
+      const days = daysOfMonth(previous);
       const ledgerNow = chargeLines(await deps.ledger.charges(wabas, clientId, days.from, days.to));
       late = adjustmentLines(previous, ledgerNow, billed.statements);
     }

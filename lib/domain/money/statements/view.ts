@@ -1,7 +1,7 @@
 import type { Client } from '../../shared/directory.ts';
 import type { StatementSnapshot } from '../ports.ts';
-import { fromMicros } from '../pricing/rate-card.ts';
-import { daysOf } from './months.ts';
+import { fromMicros } from '../../shared/money.ts';
+import { daysOfMonth } from '../../shared/calendar.ts';
 import { type StatementLine, totalsOf } from './lines.ts';
 
 type Shown = { cost: boolean; price: boolean; margin: boolean };
@@ -22,7 +22,7 @@ export function statementView(
     client_id: snapshot.client_id,
     client_name: ctx.client.client_name,
     month: snapshot.month,
-    period: daysOf(snapshot.month),
+    period: daysOfMonth(snapshot.month),
     status: ctx.status,
     closes_at: ctx.closes_at,
     ...(ctx.status === 'closed' && { closed_snapshot_at: snapshot.taken_at }),

@@ -1,7 +1,10 @@
 import type { Caller } from '../../shared/caller.ts';
 import { Conflict } from '../../shared/errors.ts';
 import type { SendRecord, StoredRecipient } from '../ports.ts';
-import { type SendDeps, type SendInput, dryRunSend, sendTemplate } from './send.ts';
+import { dryRunSend } from './dry-run.ts';
+import { sendTemplate } from './send.ts';
+import type { SendDeps } from './send-deps.ts';
+import type { SendInput } from './send-rules.ts';
 import { blocksOf, recipientStatus } from '../operations/send-recipients.ts';
 import { visibleSend } from '../send-status.ts';
 

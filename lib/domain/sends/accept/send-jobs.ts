@@ -2,7 +2,7 @@ import { UpstreamUnavailable } from '../../shared/errors.ts';
 import type { HeldJobs, RecipientLists, SendRecord, SendRecords, SendScheduler } from '../ports.ts';
 import type { JobQueue } from '../../shared/ports.ts';
 import { blocksOf } from '../operations/send-recipients.ts';
-import type { DispatchJob } from '../dispatch-job.ts';
+import type { DispatchJob, JobRecipient } from '../dispatch-job.ts';
 import { laneOf, queueGroupOf } from '../dispatch/lanes.ts';
 
 /** A send's recipients in dispatch jobs, and the jobs queued (or scheduled) all or nothing (decisions §12, §22). */
@@ -68,6 +68,20 @@ export function splitJobs<T>(recipients: T[], budget = JOB_BYTES): T[][] {
     start += count;
   }
   return jobs;
+}
+
+/** What every job of a send carries besides its recipients. */
+export type JobCommon = Omit<DispatchJob, 'job' | 'jobs' | 'first_index' | 'recipients'>;
+
+/** A send's jobs: its recipients split, each job with the part every job carries (which counts against its bytes). */
+export function dispatchJobsOf(common: JobCommon, recipients: JobRecipient[]) {
+  const split = splitJobs(recipients, JOB_BYTES - bytesOf({ ...common, job: 0, jobs: 0, first_index: 0, recipients: [] }));
+  let firstIndex = 0;
+  return split.map((recipients, i): DispatchJob => {
+    const job = { ...common, job: i + 1, jobs: split.length, first_index: firstIndex, recipients };
+    firstIndex += recipients.length;
+    return job;
+  });
 }
 
 /** Each block's recipients as the jobs lay them out (decisions §22): kept for the recipients listing. */

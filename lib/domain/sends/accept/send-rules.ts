@@ -1,13 +1,34 @@
 import { upper } from '../../shared/text.ts';
 import type { ErrorDetail } from '../../shared/errors.ts';
-import type { RecipientParams } from '../dispatch-job.ts';
+import type { RecipientParams, SendHeader } from '../dispatch-job.ts';
 import type { MetaTemplate } from '../../templates/template-record.ts';
 import { placeholders } from '../../templates/rules/placeholders.ts';
+import { DAY_MS } from '../../shared/calendar.ts';
 
 /**
  * The rules of a send's request (decisions §5, §12, §22): what its template asks of each recipient, and when
- * it may be scheduled. Pure: the use case (send.ts) applies them.
+ * it may be scheduled. Pure: the pipeline (send-pipeline.ts) applies them.
  */
+
+/** POST /v1/template/messages/{did} (spec §1, decisions §5): the body as the request schema delivers it. */
+export interface SendInput {
+  did: string;
+  type: 'template';
+  channel: 'MSGCHAN';
+  template: { name: string; language: string };
+  recipients: SendRecipient[];
+  campaignId?: number;
+  client_id?: number;
+  attends?: { waitTime?: number; typification?: number };
+  message_send_ttl_seconds?: number;
+  allow_duplicates?: boolean;
+  component?: { header: SendHeader };
+  /** RFC 3339: when to send (decisions §22); absent, at once. */
+  send_at?: string;
+  /** Which API a MARKETING send goes through, and its time to live there (decisions §28). */
+  marketing_api?: 'auto' | 'cloud' | 'mm';
+  ttl_seconds?: number;
+}
 
 /** One recipient of a send as the request names it. */
 export interface SendRecipient {
@@ -127,7 +148,7 @@ export const HEADER_TYPES: Record<string, string> = {
 };
 
 /** How far ahead a send may be scheduled, and how far in the past its time may be (decisions §22). */
-const SCHEDULE_AHEAD_MS = 30 * 86_400_000;
+const SCHEDULE_AHEAD_MS = 30 * DAY_MS;
 const SCHEDULE_PAST_MS = 60_000;
 
 /** Problems of a `send_at`, against the time now. */

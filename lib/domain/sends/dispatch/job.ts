@@ -16,7 +16,7 @@ const whoOf = (r: JobRecipient) => ({ ...(r.to !== undefined && { to: r.to }), .
 
 /**
  * The keys a recipient is known by (decisions §28): `p:<digits>` and `u:<bsuid>`, and the other half of each
- * pair known to be the same person (`pairs`, as IdentityMap.pairsOf answers).
+ * pair known to be the same person (`pairs`, as PeopleMap.pairsOf answers).
  */
 export function personKeys(r: { to?: string; user_id?: string }, pairs?: Map<string, Person>): string[] {
   const keys = new Set<string>();

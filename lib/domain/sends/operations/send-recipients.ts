@@ -5,7 +5,7 @@ import { type PageRequest, resolvePage } from '../../shared/paging.ts';
 import type { RecipientBlockRef, SendCounts, RecipientLists, SendRecord, SendRecords, StoredRecipient } from '../ports.ts';
 import { NO_COUNTS, visibleSend } from '../send-status.ts';
 import { CAPPED } from '../../shared/message-status.ts';
-import { fromMicros } from '../../money/pricing/rate-card.ts';
+import { fromMicros } from '../../shared/money.ts';
 import { type MoneyShown, moneyShown } from '../../money/pricing/visibility.ts';
 
 /** A recipient's latest state (decisions §22): what the listing filters on. */

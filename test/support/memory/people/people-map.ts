@@ -1,6 +1,6 @@
 import {
-  type IdentityRecord,
-  type IdentityWrite,
+  type PairRecord,
+  type PairWrite,
   keysOfMove,
   keysOfMoveBase,
   keysOfPairs,
@@ -8,14 +8,14 @@ import {
   movedWrites,
 } from '#lib/domain/people/people-map.ts';
 import type { Person } from '#lib/domain/people/person.ts';
-import type { IdentityMap } from '#lib/domain/people/ports.ts';
+import type { PeopleMap } from '#lib/domain/people/ports.ts';
 import { copy } from '../copy.ts';
 
-/** The identity map as the table keeps it (decisions §28): a record per half under its scope. */
-export class MemoryIdentityMap implements IdentityMap {
+/** The people map as the table keeps it (decisions §28): a record per half under its scope. */
+export class MemoryPeopleMap implements PeopleMap {
   /** The keys each read asked for: a send reads its recipients' pairs once. */
   readonly reads: number[] = [];
-  readonly records = new Map<string, IdentityRecord>();
+  readonly records = new Map<string, PairRecord>();
   /** Keys asked for, a batch a call (the table reads a hundred a BatchGetItem); and records written. */
   readonly batches: number[] = [];
   writes = 0;
@@ -28,7 +28,7 @@ export class MemoryIdentityMap implements IdentityMap {
     );
   }
 
-  private write(scope: string, writes: IdentityWrite[]) {
+  private write(scope: string, writes: PairWrite[]) {
     for (const { key, record } of writes) this.records.set(`${scope}|${key}`, copy(record));
     this.writes += writes.length;
     return writes.length;
@@ -37,7 +37,7 @@ export class MemoryIdentityMap implements IdentityMap {
   async pairsOf(scope: string, keys: { phone?: string; user_id?: string }[]) {
     this.reads.push(keys.length);
     const wanted = keys.flatMap((k) => [...(k.phone ? [`p:${k.phone}`] : []), ...(k.user_id ? [`u:${k.user_id}`] : [])]);
-    const known = wanted.length === 0 ? new Map<string, IdentityRecord>() : this.read(scope, wanted);
+    const known = wanted.length === 0 ? new Map<string, PairRecord>() : this.read(scope, wanted);
     return new Map(
       [...known].map(([key, r]): [string, Person] => [
         key,

@@ -1,65 +1,100 @@
-import type { DeliveryResult, DeliveryStatuses, DeliveryUpdate } from '#lib/domain/sends/ports.ts';
+import type { MessageState } from '#lib/domain/shared/message-status.ts';
+import { type BatchMessage, billStatusBatch, type StatusBatchBill } from '#lib/domain/money/status-billing.ts';
+import type { StatusResult, MessageStatuses, StatusUpdate } from '#lib/domain/sends/ports.ts';
 import { copy } from '../copy.ts';
 import type { MemorySendTable } from './send-table.ts';
 
-type Charges = Record<string, { messages: number; billable: number; micros: number }>;
+/** A message of the batch with the places of its reports among the batch's, and its block. */
+type PlacedMessage = BatchMessage & { block: number; places: number[] };
 
-export class MemoryDeliveryStatuses implements DeliveryStatuses {
+export class MemoryMessageStatuses implements MessageStatuses {
   constructor(private readonly table: MemorySendTable) {}
 
-  async applyDeliveries(sendId: string, updates: DeliveryUpdate[], wabaId?: string): Promise<DeliveryResult[]> {
+  /** As the DynamoDB adapter: the reports its blocks know are billed together (billStatusBatch), then written. */
+  async applyStatuses(sendId: string, updates: StatusUpdate[], wabaId?: string): Promise<StatusResult[]> {
     const { table } = this;
-    return updates.map((update) => {
-      const block = table.blocks.get(`${sendId}|${update.block}`);
-      if (!block) return 'unknown';
-      if (block.state !== 'settled') return 'unsettled';
-      const outcome = block.outcomes?.[update.index - update.block];
-      // A launch whose answer never came may have gone: Meta's status (found by its reference) says it did.
-      const unknown = outcome?.kind === 'failed' && outcome.code === 'outcome_unknown';
-      if (!unknown && (outcome?.kind !== 'sent' || outcome.message_id !== update.messageId)) return 'unknown';
-      const id = `${sendId}|${update.index}`;
-      const accepted = unknown
-        ? { failed: { code: outcome.code, title: outcome.title } }
-        : outcome?.kind === 'sent' && outcome.held
-          ? { held: true }
-          : {};
-      const moved = update.change(copy(table.messages.get(id) ?? accepted));
-      if (!moved) return 'unchanged';
-      table.messages.set(id, copy(moved.next));
-      const list = table.recipientLists.get(`${sendId}|${update.block}`);
-      list?.latest.set(update.index - update.block, { state: copy(moved.next), at: new Date().toISOString() });
-      table.count(sendId, moved.counts, moved.errors);
-      const clientId = table.sends.get(sendId)?.client_id;
-      if (moved.settles && update.reserved && clientId !== undefined)
-        table.budgets?.move(clientId, update.reserved.month, { released: update.reserved.micros });
-      if (moved.charge && clientId !== undefined) {
-        const month = new Date(update.chargedAt ?? Date.now()).toISOString().slice(0, 7);
-        table.budgets?.move(clientId, month, { spent: moved.charge.budget_micros ?? moved.charge.micros });
+    const results: StatusResult[] = new Array(updates.length);
+    const messages = new Map<number, PlacedMessage>();
+    for (const [i, update] of updates.entries()) {
+      const accepted = this.acceptedState(sendId, update);
+      if (typeof accepted === 'string') results[i] = accepted;
+      else {
+        const state = copy(table.messages.get(`${sendId}|${update.index}`) ?? accepted);
+        const message = messages.get(update.index) ?? { index: update.index, state, statuses: [], block: update.block, places: [] };
+        message.statuses.push(update);
+        message.places.push(i);
+        messages.set(update.index, message);
       }
-      if (moved.charge) {
-        const { pricing, market, micros } = moved.charge;
-        const add = (charges: Charges, key: string) => {
-          charges[key] ??= { messages: 0, billable: 0, micros: 0 };
-          const known = charges[key];
-          known.messages += 1;
-          known.billable += pricing.billable ? 1 : 0;
-          known.micros += micros;
-        };
-        const send = table.sends.get(sendId)!;
-        send.charges ??= {};
-        add(send.charges, pricing.category);
-        const day = new Date(update.chargedAt ?? Date.now()).toISOString().slice(0, 10);
-        if (wabaId) add(table.ledger, `${wabaId}|${day}|${send.client_id}|${send.did}|${market}|${pricing.category}`);
-        if (wabaId && update.tierVolume && micros > 0) {
-          const key = `${wabaId}|${update.tierVolume.month}|${update.tierVolume.key}`;
-          table.monthVolumes.set(key, (table.monthVolumes.get(key) ?? 0) + 1);
-        }
-      }
-      return 'applied';
-    });
+    }
+    const send = table.sends.get(sendId);
+    const batch = [...messages.values()];
+    const bill = billStatusBatch({ messages: batch, send, wabaId, now: Date.now() });
+    for (const [k, { applied }] of bill.messages.entries())
+      for (const [j, moved] of applied.entries()) results[batch[k].places[j]] = moved ? 'applied' : 'unchanged';
+    if (bill.messages.some(({ moved }) => moved)) this.write(sendId, batch, bill, wabaId);
+    return results;
   }
+
   async accountOf(sendId: string) {
     const send = this.table.sends.get(sendId);
     return send && { client_id: send.client_id, ...(send.reservation && { reservation: copy(send.reservation) }) };
+  }
+
+  /** The state a report's message was accepted in, or why the report is not applied. */
+  private acceptedState(sendId: string, update: StatusUpdate): MessageState | 'unknown' | 'unsettled' {
+    const block = this.table.blocks.get(`${sendId}|${update.block}`);
+    if (!block) return 'unknown';
+    if (block.state !== 'settled') return 'unsettled';
+    const outcome = block.outcomes?.[update.index - update.block];
+    // A launch whose answer never came may have gone: Meta's status (found by its reference) says it did.
+    if (outcome?.kind === 'failed' && outcome.code === 'outcome_unknown') return { failed: { code: outcome.code, title: outcome.title } };
+    if (outcome?.kind !== 'sent' || outcome.message_id !== update.messageId) return 'unknown';
+    return outcome.held ? { held: true } : {};
+  }
+
+  /** What the batch moved and bills, as the table's one transaction writes it: states, latest states, counts. */
+  private write(sendId: string, batch: PlacedMessage[], bill: StatusBatchBill, wabaId?: string) {
+    const { table } = this;
+    for (const [k, { index, moved, state }] of bill.messages.entries()) {
+      if (!moved) continue;
+      table.messages.set(`${sendId}|${index}`, copy(state));
+      const { block } = batch[k];
+      table.recipientLists.get(`${sendId}|${block}`)?.latest.set(index - block, { state: copy(state), at: new Date().toISOString() });
+    }
+    table.count(
+      sendId,
+      bill.counts,
+      [...bill.errors].map(([code, { title, count }]) => ({ code, title, count })),
+    );
+    this.charge(sendId, bill, wabaId);
+  }
+
+  /** The batch's charges: on the send by category, on the client's ledger and budget, on the WABA's tiers. */
+  private charge(sendId: string, bill: StatusBatchBill, wabaId?: string) {
+    const { table } = this;
+    const send = table.sends.get(sendId)!;
+    for (const [category, tally] of bill.byCategory) {
+      send.charges ??= {};
+      send.charges[category] ??= { messages: 0, billable: 0, micros: 0 };
+      const known = send.charges[category];
+      known.messages += tally.messages;
+      known.billable += tally.billable;
+      known.micros += tally.micros;
+      if (tally.price !== undefined) known.price_micros = (known.price_micros ?? 0) + tally.price;
+    }
+    for (const entry of bill.ledger) {
+      const key = `${wabaId}|${entry.day}|${send.client_id}|${entry.did}|${entry.market}|${entry.category}`;
+      table.ledger[key] ??= { messages: 0, billable: 0, micros: 0 };
+      const known = table.ledger[key];
+      known.messages += entry.messages;
+      known.billable += entry.billable;
+      known.micros += entry.micros;
+    }
+    for (const [month, counts] of bill.tiers)
+      for (const [key, count] of counts) {
+        const volume = `${wabaId}|${month}|${key}`;
+        table.monthVolumes.set(volume, (table.monthVolumes.get(volume) ?? 0) + count);
+      }
+    for (const [month, move] of bill.budget) table.budgets?.move(send.client_id, month, move);
   }
 }

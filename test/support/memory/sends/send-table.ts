@@ -1,4 +1,4 @@
-import { type DeliveryState, failureCount } from '#lib/domain/shared/message-status.ts';
+import { type MessageState, failureCount } from '#lib/domain/shared/message-status.ts';
 import type { ServiceEvent } from '#lib/domain/webhooks/events.ts';
 import type { PositionOutcome, RecipientBlockRef, RecipientOutcome, SendCounts, SendRecord } from '#lib/domain/sends/ports.ts';
 import type { DispatchJob, RecipientParams } from '#lib/domain/sends/dispatch-job.ts';
@@ -31,7 +31,7 @@ export class MemorySendTable {
     }
   >();
   /** Sent messages' delivery states by `<send>|<index>`. */
-  readonly messages = new Map<string, DeliveryState>();
+  readonly messages = new Map<string, MessageState>();
   /** Set to make the writes of a send's acceptance fail (storage down). */
   failing = false;
   /** Recipients kept at acceptance by `<send>|<block first>`, with each message's latest state and when. */
@@ -45,7 +45,7 @@ export class MemorySendTable {
       suppressed?: number[];
       params?: (RecipientParams | undefined)[];
       at: string;
-      latest: Map<number, { state: DeliveryState; at: string }>;
+      latest: Map<number, { state: MessageState; at: string }>;
     }
   >();
   /** Events written with a pause or its end (the table's outbox items). */

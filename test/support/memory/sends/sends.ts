@@ -1,6 +1,6 @@
 import type { MemoryBudgetStore } from '../money/budget-store.ts';
 import { MemoryBlockLedger } from './block-ledger.ts';
-import { MemoryDeliveryStatuses } from './message-statuses.ts';
+import { MemoryMessageStatuses } from './message-statuses.ts';
 import { MemoryHeldJobs } from './held-jobs.ts';
 import { MemoryRecipientLists } from './recipient-lists.ts';
 import { MemorySendRecords } from './send-records.ts';
@@ -18,7 +18,7 @@ export function memorySends(budgets?: MemoryBudgetStore) {
     blocks: new MemoryBlockLedger(table),
     recipientLists: new MemoryRecipientLists(table),
     heldJobs: new MemoryHeldJobs(table),
-    deliveryStatuses: new MemoryDeliveryStatuses(table),
+    messageStatuses: new MemoryMessageStatuses(table),
   };
 }
 

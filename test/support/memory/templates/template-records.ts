@@ -1,7 +1,7 @@
 import { recordStorageProblem } from '#lib/adapters/dynamo/item-limits.ts';
 import { registerOneByOne } from '#lib/adapters/dynamo/templates/template-writes.ts';
 import type { ServiceEvent } from '#lib/domain/webhooks/events.ts';
-import { revisedRecord } from '#lib/domain/inbound/meta-notifications.ts';
+import { revisedRecord } from '#lib/domain/templates/template-notifications.ts';
 import { AssignmentConflict, ChangeTooLarge, type TemplateRecords, type TemplateRevision } from '#lib/domain/templates/ports.ts';
 import { type MetaTemplate, replacedRecord, type TemplateRecord } from '#lib/domain/templates/template-record.ts';
 import { copy } from '../copy.ts';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { cloudMessage } from '#lib/domain/sends/cloud-message.ts';
 import { abandonJob } from '#lib/domain/sends/dispatch/abandon-job.ts';
 import { cancelSend } from '#lib/domain/sends/operations/cancel-send.ts';
-import { type DeliveryState, deliveryChange } from '#lib/domain/shared/message-status.ts';
+import { type MessageState, statusChange } from '#lib/domain/shared/message-status.ts';
 import { CANCEL_CHECK_MS } from '#lib/domain/sends/dispatch/tuning.ts';
 import { type DispatchDeps, type DispatchResult, dispatchJob } from '#lib/domain/sends/dispatch/dispatcher.ts';
 import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
@@ -602,17 +602,17 @@ describe('operating a send (decisions §22): each recipient’s result, and canc
 
   it('filters on each recipient’s latest state: delivered and read follow the status reports', async () => {
     // Prepare: 100 sent, then reports: 0–29 delivered, 0–9 read
-    const { deps, sends, recipientLists, deliveryStatuses, recipients } = await listedWorld(100);
+    const { deps, sends, recipientLists, messageStatuses, recipients } = await listedWorld(100);
     await dispatchJob(deps(), jobOf(recipients));
     const listed = await listRecipients({ sends, recipientLists }, owner, 'send-1', { size: 100 });
     const report = (index: number, what: 'delivered' | 'read') => ({
       block: Math.floor(index / 90) * 90,
       index,
       messageId: listed.data[index].message_id!,
-      change: (state: DeliveryState) => deliveryChange(state, what),
+      change: (state: MessageState) => statusChange(state, what),
     });
     // Act
-    await deliveryStatuses.applyDeliveries('send-1', [
+    await messageStatuses.applyStatuses('send-1', [
       ...Array.from({ length: 30 }, (_, i) => report(i, 'delivered')),
       ...Array.from({ length: 10 }, (_, i) => report(i, 'read')),
     ]);

@@ -4,7 +4,7 @@ import { recipientDigits } from '#lib/domain/people/person.ts';
 
 /** A dispatch job's recipients (job.ts): who each is, and which are sent. */
 describe('a job’s recipients', () => {
-  it('knows a recipient by its number’s digits, else its BSUID, and by the pair the identity map knows', () => {
+  it('knows a recipient by its number’s digits, else its BSUID, and by the pair the people map knows', () => {
     // Prepare
     const pairs = new Map([['p:5215550100', { phone: '5215550100', user_id: 'US.1' }]]);
     // Act

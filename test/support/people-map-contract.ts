@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { IdentityMap } from '#lib/domain/people/ports.ts';
+import type { PeopleMap } from '#lib/domain/people/ports.ts';
 
 /**
- * The identity map's contract (decisions §28), run on the in-memory store (test/unit/) and the DynamoDB adapter
+ * The people map's contract (decisions §28), run on the in-memory store (test/unit/) and the DynamoDB adapter
  * (test/http/). Each test has a scope of its own.
  */
 const scopeOf = () => `contract-${Math.floor(Math.random() * 1_000_000_000)}`;
 const at = (minute: number) => `2026-11-01T00:${String(minute).padStart(2, '0')}:00.000Z`;
 
-export function identityMapContract(name: string, makeStore: () => IdentityMap | Promise<IdentityMap>) {
-  describe(`${name}: the identity map contract`, () => {
+export function peopleMapContract(name: string, makeStore: () => PeopleMap | Promise<PeopleMap>) {
+  describe(`${name}: the people map contract`, () => {
     it('learns a pair once, finds it by either half, and writes nothing for a pair it knows', async () => {
       // Prepare
       const map = await makeStore();

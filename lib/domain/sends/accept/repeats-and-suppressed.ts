@@ -1,0 +1,80 @@
+import { peopleMapScopeOf } from '../../people/people-map.ts';
+import { type Person, recipientDigits } from '../../people/person.ts';
+import { suppressedPeople } from '../../people/suppression.ts';
+import { upper } from '../../shared/text.ts';
+import type { JobRecipient } from '../dispatch-job.ts';
+import { markRepeats, markSuppressed } from '../dispatch/job.ts';
+import type { FoundTemplate } from './find-template.ts';
+import type { DryRunDeps } from './send-deps.ts';
+
+/**
+ * Who of a send's recipients is sent: repeats are found over the whole list, per person (decisions §12, §28),
+ * and a MARKETING send's suppressed recipients are skipped (decisions §25). Both are marked when the send is
+ * accepted; each job knows its repeats and its suppressed, and sends neither.
+ */
+
+/** The known pairs among a send's recipients (one read per hundred keys). */
+async function knownPairs(
+  deps: Pick<DryRunDeps, 'peopleMap'>,
+  scope: string,
+  recipients: { to?: string; user_id?: string }[],
+): Promise<Map<string, Person> | undefined> {
+  if (recipients.length === 0) return undefined;
+  const keys = new Map<string, { phone?: string; user_id?: string }>();
+  for (const r of recipients) {
+    if (r.to !== undefined) keys.set(`p:${recipientDigits(r.to)}`, { phone: recipientDigits(r.to) });
+    if (r.user_id !== undefined) keys.set(`u:${r.user_id}`, { user_id: r.user_id });
+  }
+  return deps.peopleMap.pairsOf(scope, [...keys.values()]);
+}
+
+/**
+ * The positions of a MARKETING send's recipients whose number is on the client's suppression list (decisions
+ * §25): one batch read per hundred unique recipients, however long the list. Other categories are never filtered.
+ */
+async function suppressedAmong(
+  deps: Pick<DryRunDeps, 'suppressions' | 'peopleMap' | 'directory'>,
+  found: FoundTemplate,
+  recipients: JobRecipient[],
+  pairs?: Map<string, Person>,
+) {
+  if (upper(found.template.category) !== 'MARKETING') return new Set<number>();
+  // By the person (decisions §28): the number, the BSUID, or the other half of a pair the people map knows.
+  const candidates = recipients.flatMap((r, i) =>
+    r.duplicate_of === undefined && (r.to !== undefined || r.user_id !== undefined)
+      ? [
+          {
+            i,
+            person: { ...(r.to !== undefined && { phone: recipientDigits(r.to) }), ...(r.user_id !== undefined && { user_id: r.user_id }) },
+          },
+        ]
+      : [],
+  );
+  // The pairs the repeats were found with are the ones to skip by: read once.
+  const persons = candidates.map((c) => c.person);
+  const skipped = await suppressedPeople(deps, found.clientId, found.provider.wabaId, persons, pairs);
+  return new Set(candidates.filter((_, k) => skipped.has(k)).map((c) => c.i));
+}
+
+/** What a send knows of its people: its recipients with their repeats and suppressed marked, and how many of each. */
+export interface SendPeople {
+  recipients: JobRecipient[];
+  repeats: number;
+  /** The positions skipped as suppressed (a dry run names them). */
+  suppressed: Set<number>;
+  suppressedCount: number;
+}
+
+/** Check the people: the pairs the people map knows, then the repeats, then the suppressed among the rest. */
+export async function peopleOfSend(
+  deps: Pick<DryRunDeps, 'suppressions' | 'peopleMap' | 'directory'>,
+  found: FoundTemplate,
+  recipients: JobRecipient[],
+  allowDuplicates: boolean,
+): Promise<SendPeople> {
+  const pairs = await knownPairs(deps, await peopleMapScopeOf(found.provider.wabaId, deps.directory), recipients);
+  const marked = markRepeats(recipients, allowDuplicates, pairs);
+  const suppressed = await suppressedAmong(deps, found, marked.recipients, pairs);
+  const { recipients: sent, count } = markSuppressed(marked.recipients, suppressed);
+  return { recipients: sent, repeats: marked.repeats, suppressed, suppressedCount: count };
+}

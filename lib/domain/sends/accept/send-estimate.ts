@@ -1,0 +1,44 @@
+import { rateCards } from '../../money/pricing/cards/index.ts';
+import { type Estimate, estimateOf, inClientPrice } from '../../money/pricing/estimate.ts';
+import { listInForce, type PriceList } from '../../money/pricing/price-list.ts';
+import { BASE_CURRENCY } from '../../money/pricing/rate-card.ts';
+import type { Caller } from '../../shared/caller.ts';
+import { personKey } from '../dispatch/job.ts';
+import type { FoundTemplate } from './find-template.ts';
+import type { DryRunDeps } from './send-deps.ts';
+import { dayOf } from '../../shared/calendar.ts';
+
+/** What a send is estimated to cost (decisions §26, §27): in the WABA's currency, then in the client's price. */
+
+/**
+ * The WABA's billing currency for an estimate (decisions §26): the base currency when it cannot be read now
+ * (an estimate never stops a send; the charges are priced in the WABA's currency when Meta reports them).
+ */
+const billingCurrency = async (deps: Pick<DryRunDeps, 'currencies'>, wabaId: string) =>
+  (await deps.currencies.currencyOf(wabaId).catch(() => undefined)) ?? BASE_CURRENCY;
+
+/** The client's price list in force on the day a send goes, and the send's estimate in it. */
+export interface SendPrice {
+  priceList?: PriceList;
+  estimate: Estimate;
+}
+
+/** Estimate: every recipient on today's rate card, in the price list in force on the day the send goes. */
+export async function priceOfSend(
+  deps: Pick<DryRunDeps, 'priceLists' | 'currencies'>,
+  found: FoundTemplate,
+  recipients: { to?: string; user_id?: string }[],
+  at: { now: string; goes: string },
+): Promise<SendPrice> {
+  const priceList = listInForce(await deps.priceLists.lists(found.clientId), dayOf(at.goes));
+  const nowMs = Date.parse(at.now);
+  const category = found.template.category;
+  const cost = estimateOf(rateCards, recipients.map(personKey), category, nowMs, await billingCurrency(deps, found.provider.wabaId));
+  return { priceList, estimate: inClientPrice(cost, priceList, category, nowMs) };
+}
+
+/** The estimate as answered: its micro-units are the budget's, not the caller's; Meta's cost is BSP_CN's alone. */
+export const shownEstimate = ({ micros: _micros, cost, ...shown }: Estimate, caller: Caller) => ({
+  ...shown,
+  ...(cost && caller.isBsp && { cost }),
+});

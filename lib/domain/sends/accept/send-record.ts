@@ -1,0 +1,84 @@
+import type { SendReservation } from '../../money/pricing/reservation.ts';
+import type { DispatchJob } from '../dispatch-job.ts';
+import type { SendRecord, SendRequestOptions } from '../ports.ts';
+import { NO_COUNTS } from '../send-status.ts';
+import type { JobCommon } from './send-jobs.ts';
+import type { CheckedSend } from './send-pipeline.ts';
+import type { SendInput } from './send-rules.ts';
+
+/** What an accepted send records: the part every one of its jobs carries, and its own record (decisions §12, §22). */
+
+/** The part of a send every job carries, calculated here, never sent by callers: namespace, components, count. */
+export function jobCommonOf(checked: CheckedSend, body: SendInput, sendId: string, reservation: SendReservation): JobCommon {
+  const { provider, template } = checked;
+  return {
+    send_id: sendId,
+    client_id: checked.clientId,
+    did: body.did,
+    waba_id: provider.wabaId,
+    phone_number_id: provider.phoneNumberId,
+    namespace: provider.namespace,
+    channel: body.channel,
+    template: {
+      name: template.name,
+      language: template.language,
+      id: String(template.id),
+      category: template.category,
+      components: template.components,
+    },
+    total_contacts: body.recipients.length,
+    ...(body.component && { component: body.component }),
+    ...(body.attends && { attends: { ...body.attends, waitTime: body.attends.waitTime ?? 0 } }),
+    ...(body.allow_duplicates !== undefined && { allow_duplicates: body.allow_duplicates }),
+    ...(body.message_send_ttl_seconds !== undefined && { message_send_ttl_seconds: body.message_send_ttl_seconds }),
+    // A marketing TTL (decisions §28): nothing is sent after it.
+    ...(body.ttl_seconds !== undefined && {
+      message_send_ttl_seconds: Math.min(body.ttl_seconds, body.message_send_ttl_seconds ?? body.ttl_seconds),
+    }),
+    ...(body.campaignId !== undefined && { campaignId: body.campaignId }),
+    ...(checked.api && { marketing_api: checked.api }),
+    reservation,
+  };
+}
+
+/** What of a send's request a resend of it repeats (decisions §25): the header and the caller's options. */
+function requestOptionsOf(body: SendInput): SendRequestOptions {
+  return {
+    ...(body.component && { component: body.component }),
+    ...(body.attends && { attends: body.attends }),
+    ...(body.message_send_ttl_seconds !== undefined && { message_send_ttl_seconds: body.message_send_ttl_seconds }),
+    ...(body.allow_duplicates !== undefined && { allow_duplicates: body.allow_duplicates }),
+    ...(body.marketing_api !== undefined && { marketing_api: body.marketing_api }),
+    ...(body.ttl_seconds !== undefined && { ttl_seconds: body.ttl_seconds }),
+  };
+}
+
+/** The send's record as it begins, `queuing`: its counts start with the repeats and suppressed found. */
+export function sendRecordOf(
+  checked: CheckedSend,
+  input: { body: SendInput; sendId: string; resendOf?: string },
+  reservation: SendReservation,
+  jobs: DispatchJob[],
+): SendRecord {
+  const { body } = input;
+  const { estimate, priceList } = checked.price;
+  return {
+    send_id: input.sendId,
+    client_id: checked.clientId,
+    did: body.did,
+    template: { name: checked.template.name, language: checked.template.language },
+    ...(body.campaignId !== undefined && { campaignId: body.campaignId }),
+    status: 'queuing',
+    currency: estimate.cost?.currency ?? estimate.currency,
+    reservation,
+    ...(priceList && { price_list: { effective_from: priceList.effective_from, currency: priceList.currency } }),
+    created_at: checked.now,
+    ...(checked.sendAt && { send_at: checked.sendAt }),
+    total: body.recipients.length,
+    jobs: jobs.length,
+    counts: { ...NO_COUNTS, duplicates_removed: checked.people.repeats, suppressed: checked.people.suppressedCount },
+    job_firsts: jobs.map((job) => job.first_index),
+    request: requestOptionsOf(body),
+    ...(input.resendOf && { resend_of: input.resendOf }),
+  };
+}

@@ -1,0 +1,146 @@
+import { chargerFor } from '../money/pricing/charging.ts';
+import { recipientEstimate } from '../money/pricing/reservation.ts';
+import type { BillingCurrencies, PriceLists, VolumeTiers } from '../money/ports.ts';
+import type { SeenPair } from '../people/people-notifications.ts';
+import { pairSeen } from '../people/people-notifications.ts';
+import type { SuppressionStore } from '../people/ports.ts';
+import type { Log } from '../shared/log.ts';
+import { type StatusReport, statusChange, type MessagePricing, parseMessageReference, withUsername } from '../shared/message-status.ts';
+import type { StatusResult, MessageStatuses, StatusUpdate, SendRecords } from './ports.ts';
+
+/**
+ * Meta's statuses of the messages the sends sent (decisions §19, §24): counted on their sends, charged, and a
+ * person's opt-out (131050) put on their client's list.
+ */
+export interface MessageStatusNotification {
+  kind: 'message_status';
+  message_id: string;
+  status: StatusReport;
+  reference?: string;
+  error?: { code: string; title: string };
+  at: number;
+  /** The WABA whose number sent it, the recipient's digits and Meta's pricing (decisions §24), when given. */
+  waba_id?: string;
+  recipient?: string;
+  pricing?: MessagePricing;
+  /** The recipient's BSUID and username, when Meta gives them (decisions §28). */
+  recipient_user_id?: string;
+  username?: string;
+}
+
+export interface MessageStatusDeps {
+  /** The statuses of the sends' messages. */
+  messageStatuses: MessageStatuses;
+  /** A send's client, read only when a status says its person stopped marketing (131050). */
+  sends: Pick<SendRecords, 'get'>;
+  suppressions: Pick<SuppressionStore, 'add'>;
+  /** Each WABA's billing currency and month's volume tiers (decisions §26): undefined, USD at base rates. */
+  currencies: BillingCurrencies | undefined;
+  tiers: VolumeTiers | undefined;
+  /** Each client's price lists: a charge gets its price beside its cost (decisions §27); undefined, none. */
+  priceLists: Pick<PriceLists, 'lists'> | undefined;
+  log: Log;
+}
+
+/** What became of a status: `later` when it overtook its block (not settled yet), retried by the worker. */
+export type StatusOutcome = 'applied' | 'unchanged' | 'ignored' | 'later';
+
+/** A status with its place in the batch and its message's place in its send. */
+interface Referenced {
+  at: number;
+  n: MessageStatusNotification;
+  block: number;
+  index: number;
+}
+
+/** The pair of phone number and BSUID a status shows (decisions §28). */
+export const pairOfStatus = (n: MessageStatusNotification): SeenPair[] =>
+  pairSeen({ waba_id: n.waba_id, phone: n.recipient, user_id: n.recipient_user_id, username: n.username, at: n.at });
+
+/**
+ * Who a status prices (decisions §28): the recipient's digits, else its BSUID (`recipient_user_id`, where the
+ * status carries one: the market of its prefix).
+ */
+const pricedPerson = (n: MessageStatusNotification) => n.recipient || n.recipient_user_id || n.recipient;
+
+/**
+ * Message statuses counted on the sends they belong to, found by the reference each message carried: the
+ * statuses of one send are applied together, so its counts take one write per batch, not one per status.
+ * Outcomes in the statuses' order.
+ */
+export async function applyMessageStatuses(deps: MessageStatusDeps, statuses: MessageStatusNotification[]): Promise<StatusOutcome[]> {
+  const outcomes: StatusOutcome[] = new Array(statuses.length);
+  const bySend = new Map<string, Referenced[]>();
+  for (const [at, n] of statuses.entries()) {
+    const reference = parseMessageReference(n.reference);
+    if (!reference) {
+      deps.log.info('meta notification ignored: a message not sent by this service', { message_id: n.message_id });
+      outcomes[at] = 'ignored';
+      continue;
+    }
+    const group = bySend.get(reference.sendId) ?? [];
+    group.push({ at, n, block: reference.block, index: reference.index });
+    bySend.set(reference.sendId, group);
+  }
+  for (const [sendId, group] of bySend) {
+    const results = await applyToSend(deps, sendId, group);
+    results.forEach((result, i) => {
+      if (result === 'unknown')
+        deps.log.info('meta notification ignored: no such message of the send', { send_id: sendId, message_id: group[i].n.message_id });
+      outcomes[group[i].at] = result === 'unsettled' ? 'later' : result === 'unknown' ? 'ignored' : result;
+    });
+    await suppressOptedOut(
+      deps,
+      sendId,
+      group.filter((_, i) => results[i] === 'applied').map(({ n }) => n),
+    );
+  }
+  return outcomes;
+}
+
+/** One send's statuses of the batch in one write: each priced on its day, with its part of the reservation. */
+async function applyToSend(deps: MessageStatusDeps, sendId: string, group: Referenced[]): Promise<StatusResult[]> {
+  const priced = group.filter(({ n }) => n.pricing && pricedPerson(n) !== undefined);
+  const account = await deps.messageStatuses.accountOf(sendId);
+  const price = await chargerFor(
+    deps,
+    { wabaId: group[0].n.waba_id, clientId: account?.client_id },
+    priced.map(({ n }) => n.at),
+  );
+  // Each message's part of its send's reservation, given back when it settles (decisions §27).
+  const reservation = account?.reservation;
+  const reservedOf = (recipient?: string) =>
+    reservation && recipient !== undefined
+      ? { reserved: { month: reservation.month, micros: recipientEstimate(reservation, recipient) } }
+      : {};
+  const updates = group.map(({ n, block, index }): StatusUpdate => {
+    // The day and price are the status's: a billable message costs the card's price on the day it is delivered.
+    const person = pricedPerson(n);
+    const status = n.pricing && person !== undefined ? price(n.pricing, person, n.at) : undefined;
+    return {
+      block,
+      index,
+      messageId: n.message_id,
+      change: (state) => withUsername(statusChange(state, n.status, n.error, status?.charge), state, n.username),
+      ...(status && { chargedAt: n.at }),
+      ...(status?.tierVolume && { tierVolume: status.tierVolume }),
+      ...reservedOf(person),
+    };
+  });
+  return deps.messageStatuses.applyStatuses(sendId, updates, group[0].n.waba_id);
+}
+
+/** A person who stopped marketing from the business (131050, reported after acceptance) joins the client's list. */
+async function suppressOptedOut(deps: MessageStatusDeps, sendId: string, applied: MessageStatusNotification[]) {
+  const optedOut = applied.filter((n) => n.status === 'failed' && n.error?.code === '131050' && (n.recipient || n.recipient_user_id));
+  if (optedOut.length === 0) return;
+  const send = await deps.sends.get(sendId);
+  if (!send) return;
+  for (const n of optedOut)
+    await deps.suppressions.add(send.client_id, {
+      ...(n.recipient ? { phone: n.recipient } : { user_id: n.recipient_user_id }),
+      source: '131050',
+      at: new Date(n.at).toISOString(),
+      message_id: n.message_id,
+    });
+}
