@@ -25,6 +25,7 @@ const stack = new TemplateMessagingStack(app, context('stackName') ?? 'TemplateM
   messagesPerSecond: number('messagesPerSecond'),
   dispatchConcurrency: number('dispatchConcurrency'),
   alarmEmail: context('alarmEmail'),
+  statementIssuer: { name: context('statementProviderName'), address: context('statementProviderAddress') },
   consoleDomainPrefix: context('consoleDomainPrefix'),
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });

@@ -64,5 +64,10 @@ export class Monitoring {
       serviceMetric('CostGaps'),
       'A WABA’s day cost differs from Meta’s pricing_analytics by more than 1 % (decisions §24)',
     );
+    this.alarm(
+      'StatementClosesFailed',
+      serviceMetric('StatementClosesFailed'),
+      'The close job could not close a client’s month (decisions §30): it reads open until a run closes it (docs/operations.md)',
+    );
   }
 }

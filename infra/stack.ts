@@ -39,6 +39,8 @@ export interface ServiceStackProps extends StackProps {
   dispatchConcurrency?: number;
   /** Where alarms are mailed; without it the topic is there to subscribe to by hand. */
   alarmEmail?: string;
+  /** The provider's name and address on every statement (decisions §30); the settings' fallbacks when not given. */
+  statementIssuer?: { name?: string; address?: string };
   /** The console's hosted-UI domain prefix with `cognito` (infra/identity.ts); the stack's name and account by default. */
   consoleDomainPrefix?: string;
 }
@@ -89,6 +91,7 @@ export class TemplateMessagingStack extends Stack {
         roleArn: resources.schedulerRole.roleArn,
       },
       console: consoleSignIn,
+      statementIssuer: props.statementIssuer,
     };
     const grants = new NeedsGrants(resources, sources, monitoring);
     api.addRoutes(this, identity, grants);

@@ -99,6 +99,10 @@ export const SETTINGS = {
    */
   CONSOLE_COGNITO_DOMAIN: { schema: url, fallback: undefined },
   CONSOLE_CLIENT_ID: { schema: text, fallback: undefined },
+  /** Who issues the statements (decisions §30): the provider's name, printed on each. */
+  STATEMENT_PROVIDER_NAME: { schema: text, fallback: 'Template Messaging Service' },
+  /** The provider's postal address on each statement, one line; unset, the statement says it is not set. */
+  STATEMENT_PROVIDER_ADDRESS: { schema: text, fallback: 'Address not configured (STATEMENT_PROVIDER_ADDRESS)' },
 } satisfies Record<string, { schema: v.GenericSchema<string, unknown>; fallback?: unknown }>;
 
 type Settings = typeof SETTINGS;
@@ -192,6 +196,12 @@ export const claimNameSettings = () => ({
   CLAIM_CLIENT_ID: setting('CLAIM_CLIENT_ID'),
   CLAIM_PERMISSIONS: setting('CLAIM_PERMISSIONS'),
   CLAIM_CAMPAIGNS: setting('CLAIM_CAMPAIGNS'),
+});
+
+/** Who issues the statements: the provider's name and address (decisions §30). */
+export const statementIssuerSettings = () => ({
+  name: setting('STATEMENT_PROVIDER_NAME'),
+  address: setting('STATEMENT_PROVIDER_ADDRESS'),
 });
 
 /** How the console signs in (issue 45): through Cognito's hosted UI when both settings are given, else by token. */

@@ -189,6 +189,7 @@ function stackSettings(parts: {
     eventBusName: 'template-messaging-events',
     queueUrls: parts.queueUrls,
     ...(process.env.MESSAGES_PER_SECOND && { messagesPerSecond: Number(process.env.MESSAGES_PER_SECOND) }),
+    statementIssuer: { name: process.env.STATEMENT_PROVIDER_NAME, address: process.env.STATEMENT_PROVIDER_ADDRESS },
     schedules: {
       group: 'local-sends',
       queueArn: parts.sqs.queues.sendRelease.arn,

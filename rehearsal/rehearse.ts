@@ -28,6 +28,7 @@ import { type Credentials, type Moto, REHEARSAL_REGION, startMoto } from './moto
 import { journeys } from './journeys.ts';
 import { runQueueWorker } from './queue-worker.ts';
 import { deployerClients, type MadeStack, makeStack, type Template } from './resources.ts';
+import { workers } from '#lib/manifest/workers.ts';
 
 export const REHEARSAL_STACK = 'Rehearsal';
 const ACCOUNT = '123456789012';
@@ -200,7 +201,7 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
     });
     const pathChecks = paths.map((step) => check(step.name, step.expected, step.got));
     // The scheduled workers, run once each on their sample (EventBridge's scheduled event).
-    for (const name of ['RelayOutbox', 'ReconcileCosts']) {
+    for (const name of workers.filter((w) => 'everyMinutes' in w.trigger).map((w) => w.name)) {
       const scheduled = functions.get(name);
       if (scheduled)
         results.push(

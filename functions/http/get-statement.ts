@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { statementIssuerSettings } from '#lib/config.ts';
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
 import { DynamoCostLedger } from '#lib/adapters/dynamo/money/ledger-store.ts';
 import { DynamoPriceListStore } from '#lib/adapters/dynamo/money/price-list-store.ts';
@@ -17,6 +18,7 @@ const deps = {
   statements: new DynamoStatementStore(table),
   priceLists: new DynamoPriceListStore(table),
   sha256: (text: string) => createHash('sha256').update(text, 'utf8').digest('hex'),
+  issuer: statementIssuerSettings(),
 };
 
 export const handler = httpFunction(GetStatement, ({ path, caller }) => statement(deps, caller, path), {

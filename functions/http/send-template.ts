@@ -10,11 +10,13 @@ import { logger } from '#lib/log/logger.ts';
 import { countMetrics } from '#lib/log/metrics.ts';
 import { SendTemplate } from '#lib/manifest/routes/sends.ts';
 import { sendDeps } from '#lib/wiring/send-deps.ts';
+import { DynamoReservationReturns } from '#lib/adapters/dynamo/sends/reservation-returns.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();
 
-const deps = sendDeps(table);
+// Object.assign, not a spread: sendDeps makes Graph at first use, which a spread would do now.
+const deps = Object.assign(sendDeps(table), { reservationReturns: new DynamoReservationReturns(table) });
 
 /** A send with an Idempotency-Key runs once per (acting client, key): its retries get the first answer. */
 const sendOnce = idempotent(

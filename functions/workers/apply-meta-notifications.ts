@@ -11,6 +11,10 @@ import { DynamoTemplateRecords } from '#lib/adapters/dynamo/templates/template-r
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/sends/throughput-store.ts';
 import { DynamoVolumeTiers } from '#lib/adapters/dynamo/money/volume-tiers.ts';
 import { DynamoPriceListStore, KeptPriceLists } from '#lib/adapters/dynamo/money/price-list-store.ts';
+import { DynamoKnownCurrencies } from '#lib/adapters/dynamo/money/known-currencies.ts';
+import { DynamoOutsideCharges } from '#lib/adapters/dynamo/money/outside-charges.ts';
+import { KeptBillingCurrencies } from '#lib/domain/money/billing-currencies.ts';
+import { logger } from '#lib/log/logger.ts';
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { notificationsOf } from '#lib/adapters/meta/webhook-payload.ts';
 import { SqsJobWaker } from '#lib/adapters/sqs/job-waker.ts';
@@ -42,9 +46,11 @@ const ports: Omit<NotificationPorts, 'log'> = {
     messageStatuses: new DynamoMessageStatuses(table),
     sends: new DynamoSendRecords(table),
     suppressions,
-    currencies: graphUpstream(),
+    // The currency kept in the table: applying statuses never waits on Graph (decisions §30).
+    currencies: new KeptBillingCurrencies({ known: new DynamoKnownCurrencies(table), upstream: graphUpstream(), log: logger }),
     tiers,
     priceLists: new KeptPriceLists(new DynamoPriceListStore(table)),
+    outside: { outsideCharges: new DynamoOutsideCharges(table), directory },
   },
   templates: { records: new DynamoTemplateRecords(table), outbox: new DynamoOutboxStore(table), publisher: new EventBridgePublisher() },
   // Meta's resume wakes the dispatch jobs asleep on the template (decisions §25).

@@ -1,13 +1,8 @@
-/** Whether an `Accept` header asks for CSV rather than JSON (its first type that is either). */
+import { wantedType } from './accept.ts';
+
+/** Whether an `Accept` header prefers CSV to JSON (./accept.ts: q-values, then the order listed). */
 export function wantsCsv(accept: string | undefined) {
   return wantedType(accept, ['text/csv']) === 'text/csv';
-}
-
-/** The first type of an `Accept` header that is one of `offered`, JSON or any: that one of `offered`, else undefined (JSON). */
-export function wantedType<T extends string>(accept: string | undefined, offered: readonly T[]): T | undefined {
-  const types = (accept ?? '').split(',').map((t) => t.split(';')[0].trim().toLowerCase());
-  const first = types.find((t) => (offered as readonly string[]).includes(t) || t === 'application/json' || t === '*/*');
-  return (offered as readonly string[]).includes(first ?? '') ? (first as T) : undefined;
 }
 
 /** A cell as RFC 4180 writes it: quoted when it holds a comma, a quote or a line break. */

@@ -36,25 +36,28 @@ export async function statementPdf(body: StatementBody): Promise<Uint8Array> {
   writer.text(`Price lists: ${body.price_list_versions.join(', ') || 'none (Meta cost)'}`);
   writer.text(`Lines sha256: ${body.lines_sha256}`);
   writer.text('Unit price and amounts in the currency of each table, to the micro-unit.', { size: 8 });
+  writer.text(`Rounding: ${body.rounding}`, { size: 8 });
   return doc.save();
 }
 
 /** Who the statement is from and for, its month and whether it may still change. */
 function writeHeading(writer: Writer, body: StatementBody, bold: PDFFont) {
   writer.text(body.provider, { font: bold, size: 14 });
+  writer.text(body.provider_address);
   writer.text(`Statement of ${body.month} (${body.status === 'closed' ? 'CLOSED' : 'OPEN'})`, { font: bold, size: 12 });
+  writer.text(`Statement number: ${body.number}`);
   writer.text(`Client: ${body.client_name} (client_id ${body.client_id})`);
   writer.text(`Period: ${body.period.from} to ${body.period.to} (UTC)`);
   writer.text(
     body.status === 'closed'
       ? `Status: closed, kept ${body.closed_snapshot_at ?? ''}; it never changes. Late charges go on the next month as adjustments.`
-      : `Status: open; it closes ${body.closes_at} and may change until then.`,
+      : `Status: open; due to close ${body.closes_at}, it may change until the close job closes it.`,
   );
   writer.gap();
 }
 
 /** One currency's table: a row per line, then its totals. */
-function writeCurrencyTable(writer: Writer, { currency, lines, totals }: CurrencyStatement, withCost: boolean, bold: PDFFont) {
+function writeCurrencyTable(writer: Writer, { currency, lines, totals, amount_due }: CurrencyStatement, withCost: boolean, bold: PDFFont) {
   const columns = ['Kind', 'Market', 'Category', 'Unit price', 'Messages', 'Billable', 'Amount', ...(withCost ? ['Cost', 'Margin'] : [])];
   const widths = withCost ? [52, 92, 92, 52, 44, 40, 56, 52, 50] : [60, 120, 120, 60, 50, 50, 70];
   writer.text(`Currency: ${currency}`, { font: bold, size: 11 });
@@ -62,7 +65,7 @@ function writeCurrencyTable(writer: Writer, { currency, lines, totals }: Currenc
   for (const line of lines)
     writer.row(
       [
-        line.kind === 'adjustment' ? `adj. ${line.of_month ?? ''}` : 'charge',
+        `${line.kind === 'adjustment' ? `adj. ${line.of_month ?? ''}` : 'charge'}${line.origin === 'outside' ? ' (outside)' : ''}`,
         line.market,
         line.category,
         money(fromMicros(line.unit_price)),
@@ -76,6 +79,7 @@ function writeCurrencyTable(writer: Writer, { currency, lines, totals }: Currenc
   const costs = withCost ? [money(totals.cost), money(totals.margin)] : [];
   writer.row(['Total', '', '', '', String(totals.messages), String(totals.billable), money(totals.amount), ...costs], widths, bold);
   writer.text(`Total ${currency}: ${money(totals.amount)}`, { font: bold });
+  writer.text(`Amount due ${currency}: ${amount_due.amount.toFixed(amount_due.minor_digits)}`, { font: bold });
   writer.gap();
 }
 

@@ -14,7 +14,10 @@ export type ServiceMetric =
   | 'DispatchJobsAbandoned'
   | 'ScheduledSendsReleased'
   /** Days whose Meta figures and ledger differ by more than 1 % (decisions §24). */
-  | 'CostGaps';
+  | 'CostGaps'
+  /** Months the close job closed, and clients whose close failed (decisions §30). */
+  | 'StatementsClosed'
+  | 'StatementClosesFailed';
 
 let metrics: Metrics | undefined;
 const emitter = () =>

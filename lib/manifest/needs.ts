@@ -25,6 +25,8 @@ export interface Needs {
   schedules?: boolean;
   /** Tells the console how to sign in (issue 45): the Cognito hosted UI's domain and the console's app client. */
   console?: boolean;
+  /** Issues statements (decisions §30): the provider's name and address printed on them. */
+  statements?: boolean;
 }
 
 /**
@@ -47,6 +49,8 @@ export interface SettingSources {
   schedules: { group: string; queueArn: string; roleArn: string };
   /** The console's Cognito sign-in, where the stack has one; absent, the console signs in with a token. */
   console?: { cognitoDomain: string; clientId: string };
+  /** Who issues the statements, where the deployment says (each setting's fallback otherwise). */
+  statementIssuer?: { name?: string; address?: string };
 }
 
 /**
@@ -77,5 +81,9 @@ export function settingsFor(needs: Needs, sources: SettingSources): Record<strin
     });
   if (needs.console && sources.console)
     Object.assign(out, { CONSOLE_COGNITO_DOMAIN: sources.console.cognitoDomain, CONSOLE_CLIENT_ID: sources.console.clientId });
+  if (needs.statements) {
+    if (sources.statementIssuer?.name) out.STATEMENT_PROVIDER_NAME = sources.statementIssuer.name;
+    if (sources.statementIssuer?.address) out.STATEMENT_PROVIDER_ADDRESS = sources.statementIssuer.address;
+  }
   return out;
 }

@@ -203,6 +203,17 @@ export const ReconcileCosts = {
   timeoutSeconds: 300,
 } satisfies WorkerDef;
 
+export const CloseStatements = {
+  // Every hour (decisions §30): each client's months whose close time (00:00 UTC on the 3rd of the next month,
+  // lib/domain/money/statements/months.ts) has passed are closed and kept, once; a run after a failed or missed one
+  // closes what it left. Hourly, so a month closes within the hour after its time, whatever a client's timezone.
+  name: 'CloseStatements',
+  entry: 'functions/workers/close-statements.ts',
+  trigger: { everyMinutes: 60 },
+  needs: { table: 'write' },
+  timeoutSeconds: 300,
+} satisfies WorkerDef;
+
 /** Every worker, as the stack and the local stack run them. */
 export const workers: WorkerDef[] = [
   DeliverWebhooks,
@@ -214,4 +225,5 @@ export const workers: WorkerDef[] = [
   ReleaseScheduledSends,
   RelayOutbox,
   ReconcileCosts,
+  CloseStatements,
 ];

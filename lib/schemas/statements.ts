@@ -23,6 +23,8 @@ export const StatementLine = v.object({
   market: v.string(),
   category: v.string(),
   of_month: v.optional(v.string()),
+  /** `outside`: messages the service did not send, charged to the number's owner (decisions §30). */
+  origin: v.optional(v.picklist(['outside'])),
   /** What the client pays a billable message, in micro-units of the currency (amount ÷ billable messages). */
   unit_price: v.pipe(v.number(), v.integer(), v.minValue(0)),
   messages: count,
@@ -36,18 +38,24 @@ export const CurrencyStatement = v.object({
   currency: Currency,
   lines: v.array(StatementLine),
   totals: v.object({ messages: count, billable: count, amount: money, ...costFields }),
+  /** The total in the currency's minor unit, rounded as `rounding` says: as a decimal, in minor units, and their decimals. */
+  amount_due: v.object({ amount: money, minor_units: count, minor_digits: count }),
 });
 
 export const StatementResponse = v.object({
+  /** The statement's number: the same for a client and month whenever it is read. */
+  number: v.string(),
+  /** Who issues it: the provider's name and postal address (settings). */
   provider: v.string(),
+  provider_address: v.string(),
   client_id: v.number(),
   client_name: v.string(),
   month: v.string(),
   period: v.object({ from: v.string(), to: v.string() }),
-  /** `open` until the 3rd of the next month (UTC); `closed` then, never changing. */
+  /** `closed` once the close job closed it (after the 3rd of the next month, UTC), never changing; `open` until then. */
   status: v.picklist(['open', 'closed']),
   closes_at: v.string(),
-  /** When the closed statement was kept (its first read once closed). */
+  /** When the close job kept the closed statement. */
   closed_snapshot_at: v.optional(v.string()),
   /** One statement a currency the month was charged in (none: no charges). */
   statements: v.array(CurrencyStatement),
@@ -57,11 +65,14 @@ export const StatementResponse = v.object({
   price_list_versions: v.array(v.string()),
   /** sha256 (hex) of the canonical JSON of the lines (README "Statements"). */
   lines_sha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
+  /** How lines and amounts due are rounded, as printed. */
+  rounding: v.string(),
 });
 
 /** The statement's CSV: one row a line, then a `total` row a currency; each row names client, month, status and hash. */
 export const STATEMENT_CSV = {
   columns: [
+    'number',
     'client_id',
     'month',
     'status',
@@ -70,6 +81,7 @@ export const STATEMENT_CSV = {
     'market',
     'category',
     'of_month',
+    'origin',
     'unit_price_micros',
     'messages',
     'billable',
@@ -77,6 +89,7 @@ export const STATEMENT_CSV = {
     'cost',
     'cost_currency',
     'margin',
+    'amount_due',
     'card_versions',
     'price_list_versions',
     'lines_sha256',

@@ -174,7 +174,7 @@ describe('the money page (issue 45)', () => {
     // Assess
     expect(usage.name).toBe(`usage-${CLIENT}-${month}-by-market.csv`);
     expect(usage.bytes.toString('utf8').split('\n')[0]).toMatch(/^client_id,from,to,period,market,category/);
-    expect(statementCsv.bytes.toString('utf8')).toMatch(/^client_id,month,status,currency,kind/);
+    expect(statementCsv.bytes.toString('utf8')).toMatch(/^number,client_id,month,status,currency,kind/);
     expect(statementPdf.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
   });
 

@@ -18,6 +18,17 @@ const today = () => new Date().toISOString().slice(0, 10);
 const micros = (amount: number) => Math.round(amount * 1e6);
 /** Brazil's marketing rate today plus 20 %, as the list prices it (to the micro-unit). */
 const brazilPrice = () => Math.round((rateCards.priceMicros('Brazil', 'marketing', today()) * 120) / 100) / 1e6;
+/** Meta's cost of the send in micro-units, as any figure could give it away: a message's, a market's, the send's. */
+const costFigures = () => {
+  const [mexico, brazil] = [rateCards.priceMicros('Mexico', 'marketing', today()), rateCards.priceMicros('Brazil', 'marketing', today())];
+  return [mexico, brazil, 10 * mexico, 10 * brazil, 10 * (mexico + brazil)];
+};
+/** Every number in a body, as given and as micro-units of an amount. */
+const numbersIn = (value: unknown): number[] => {
+  if (typeof value === 'number') return [value, micros(value)];
+  if (value && typeof value === 'object') return Object.values(value).flatMap(numbersIn);
+  return [];
+};
 
 let sendId: string;
 
@@ -59,9 +70,20 @@ describe('a client’s price (decisions §27)', () => {
     expect(micros(byMarket.Brazil)).toBe(micros(10 * brazilPrice()));
     expect(statement.status).toBe(200);
     expect(micros(statement.body.statements[0].totals.amount)).toBe(micros(send.body.price.amount));
-    const everything = JSON.stringify([send.body, recipients.body, list.body, usage.body, statement.body]);
+    const lines = (statement.body.statements[0].lines as { market: string; unit_price: number; amount: number }[]).filter(
+      (l) => l.market === 'Mexico' || l.market === 'Brazil',
+    );
+    expect(lines.map((l) => [l.market, l.unit_price, micros(l.amount)]).sort()).toEqual([
+      ['Brazil', micros(brazilPrice()), micros(10 * brazilPrice())],
+      ['Mexico', micros(FIXED_MEXICO), micros(10 * FIXED_MEXICO)],
+    ]);
+    const bodies = [send.body, recipients.body, list.body, usage.body, statement.body];
+    const everything = JSON.stringify(bodies);
     expect(everything).not.toContain('"cost"');
     expect(everything).not.toContain('"margin"');
+    // No figure of Meta's cost under another name either: every number shown is a price, a count or a date.
+    const shown = new Set(bodies.flatMap(numbersIn));
+    for (const cost of costFigures()) expect(shown.has(cost), `Meta's cost ${cost} µ shown`).toBe(false);
   });
 
   it('shows BSP_CN Meta’s cost, the client’s price and the margin between them', async () => {

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { DynamoCostLedger } from '#lib/adapters/dynamo/money/ledger-store.ts';
 import { DynamoReconciliationStore } from '#lib/adapters/dynamo/money/reconciliation-store.ts';
+import { queryAll } from '#lib/adapters/dynamo/queries.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
 import { EMULATOR_TOKEN } from '../../local/standins/graph/emulator.ts';
@@ -77,6 +79,72 @@ describe('a WABA shared by clients 7 and 8 (fixtures/demo.json: 100200300)', () 
     // to the micro-dollar: a message to that market costs under a cent
     expect(acme.meta_amount).toBeCloseTo(booked('5215550001'), 6);
     expect(beta.meta_amount).toBeCloseTo(booked('5215550011'), 6);
+  });
+});
+
+describe('pricing_analytics in pages (issue 51)', () => {
+  it('reads every page of the shared WABA’s day: client 7’s meta_amount is all of its own points', async () => {
+    // Prepare: client 7's number delivers to three more countries of Rest of Africa, each its own data point,
+    // and Meta answers two points a page: the third of them is on a page after the first, whatever came before
+    const market = rateCards.placeOf('2135550000', today()).market;
+    const run = String(Math.floor(Math.random() * 1e5)).padStart(5, '0');
+    for (const code of ['244', '229', '267']) {
+      expect(rateCards.placeOf(`${code}5550000`, today()).market).toBe(market);
+      await deliveredByMeta('110001', `${code}5${run}`);
+    }
+    await emulator('POST', 'wabas/100200300/pricing-page-size', { size: 2 });
+    try {
+      await reconcileAt(dayAfter(today(), 1));
+    } finally {
+      await emulator('POST', 'wabas/100200300/pricing-page-size', { size: null });
+    }
+    // Act
+    const usage = await call('GET', `/v1/usage?client_id=7&from=${today()}&to=${today()}&group_by=market`, { token: await tokens.bsp() });
+    // Assess: Meta's books of that market for client 7's number, to the micro-dollar
+    const row = (usage.body.data as { market: string; meta_amount?: number }[]).find((r) => r.market === market);
+    const { delivered } = await emulator('GET', 'pricing?waba_id=100200300');
+    const booked =
+      (delivered as { phone_number: string; country: string; micros: number }[])
+        .filter((d) => d.phone_number === '5215550001' && rateCards.marketOfRegion(d.country, today()) === market)
+        .reduce((sum, d) => sum + d.micros, 0) / 1e6;
+    expect(row?.meta_amount).toBeCloseTo(booked, 6);
+  });
+});
+
+describe('Meta’s figures of a large day on DynamoDB (issue 51)', () => {
+  /** A WABA of no client: its figures are this test's alone. */
+  const waba = `split-${Math.floor(Math.random() * 1e9)}`;
+  const day = '2026-11-19';
+  const points = (n: number, micros: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      day,
+      phone_number: String(5215550000 + i),
+      country: 'MX',
+      category: 'marketing',
+      volume: 1,
+      micros,
+    }));
+
+  it('keeps a day of 8,000 points (over 400 KB as one item) in parts, reads it back whole, and a later read replaces it', async () => {
+    // Prepare
+    useStackTable();
+    const ledger = new DynamoCostLedger(serviceTable());
+    const large = points(8_000, 1_000);
+    // Act
+    await ledger.putMetaCosts(waba, day, large, '2026-11-20T06:00:00.000Z');
+    const readLarge = await ledger.metaCosts([waba], day, day);
+    await ledger.putMetaCosts(waba, day, points(2, 5_000), '2026-11-21T06:00:00.000Z');
+    await ledger.putMetaCosts(waba, day, large, '2026-11-20T12:00:00.000Z');
+    const readLater = await ledger.metaCosts([waba], day, day);
+    const items = await queryAll(serviceTable(), {
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `META_COST#${waba}` },
+    });
+    // Assess: whole, then the later read's two points only (an earlier read written after it changes nothing)
+    expect(JSON.stringify(large).length).toBeGreaterThan(400 * 1024);
+    expect(readLarge).toEqual(large);
+    expect(readLater).toEqual(points(2, 5_000));
+    expect(items.map((i) => i.sk)).toEqual([`DAY#${day}`]);
   });
 });
 

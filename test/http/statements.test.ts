@@ -1,19 +1,20 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { ledgerUpdate } from '#lib/adapters/dynamo/sends/send-items.ts';
+import { keys } from '#lib/adapters/dynamo/table.ts';
+import { lastMonthToClose } from '#lib/domain/money/statements/months.ts';
+import { monthAfter } from '#lib/domain/shared/calendar.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 import { apiUrl, call, emulator, expectErrorShape, token, tokens } from '../support/api.ts';
 import { demoTemplateAs, OwnClient } from '../support/own-client.ts';
 import { pdfText } from '../support/pdf-text.ts';
 
 /**
- * Monthly statements on the running local stack (decisions §27). Client 570 sends through the emulator (this month,
- * open); its past months are written to the ledger through the DynamoDB adapter's own ledger update, as the
- * status path writes it: the stack runs on the real clock, so a month two months back is closed (from the 3rd of
- * the month after it) and the month after it closed or open by the day, and a charge written after a closed
- * month's first read is the late charge. The closed month is read first: a read of a later month keeps the two
- * closed months before it (KEEP_BEFORE in lib/domain/money/statements/statement.ts), and so would freeze the month after
- * the closed one before the late charge. Client 571 is another client's agent; 579 is no client.
+ * Monthly statements on the running local stack (decisions §27, §30). Client 570 sends through the emulator (this
+ * month, open); its past months are written to the ledger through the DynamoDB adapter's own ledger update, as the
+ * status path writes it. The stack runs on the real clock: a month two months back is past its close time, and the
+ * close job (its worker's handler, run as its schedule runs it) closes it; a charge written after that is the late
+ * charge, billed on the first month not closed. Client 571 is another client's agent; 579 is no client.
  */
 const client = new OwnClient(570);
 const table = serviceTable();
@@ -22,9 +23,12 @@ const monthOf = (back: number) => {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1)).toISOString().slice(0, 7);
 };
 const THIS_MONTH = monthOf(0);
-/** Closed whatever the day: the 3rd of the month after it has passed. */
+/** Past its close time whatever the day: the 3rd of the month after it has passed. */
 const CLOSED = monthOf(2);
-const AFTER_CLOSED = monthOf(1);
+/** The first month the close job has not closed: it bills the closed months' late charges. */
+const FIRST_OPEN = monthAfter(lastMonthToClose(Date.now()));
+/** Before the client's first charge: no statement. */
+const BEFORE_FIRST = monthOf(3);
 const run = String(Math.floor(Math.random() * 1e4)).padStart(4, '0');
 
 /** Charges of a past day, written as the status path writes them (one ledger update, in a transaction). */
@@ -45,18 +49,52 @@ const read = async (month: string, as: () => Promise<string> = client.token) => 
 const fetchAs = async (month: string, accept: string) =>
   fetch(`${apiUrl()}${statementPath(month)}`, { headers: { authorization: `Bearer ${await client.token()}`, accept } });
 
-type Body = { statements: { currency: string; lines: Record<string, any>[]; totals: Record<string, number> }[]; [k: string]: any };
+type Body = {
+  statements: { currency: string; lines: Record<string, any>[]; totals: Record<string, number>; amount_due: Record<string, number> }[];
+  [k: string]: any;
+};
+
+/** The CloseStatements worker as its schedule runs it, now (its metrics kept out of the test's output). */
+async function closeStatements() {
+  const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  try {
+    const { handler } = await import('../../functions/workers/close-statements.ts');
+    return await handler({ time: new Date().toISOString() });
+  } finally {
+    write.mockRestore();
+  }
+}
+
+/** Whether the table holds a closed statement of the client's month. */
+const keptItem = async (month: string) =>
+  (await table.client.send(new GetCommand({ TableName: table.name, Key: { pk: keys.client(client.clientId), sk: keys.statement(month) } })))
+    .Item !== undefined;
+
+let beforeClose: Body;
 
 beforeAll(async () => {
   await client.seed('Statements', [demoTemplateAs('order_update', { id: 't570' })]);
   await emulator('POST', `numbers/${client.numberId}/statuses`, { statuses: ['sent', 'delivered', 'read'] });
-  // The closed month's charges, before any read of a month after it keeps it.
+  // The closed month's charges, read once before the close job runs (a read never closes), then closed.
   await ledgerCharge(`${CLOSED}-10`, 'Mexico', 'marketing', 4, 4 * 43_600);
   await ledgerCharge(`${CLOSED}-11`, 'Mexico', 'marketing', 2, 2 * 43_600);
   await ledgerCharge(`${CLOSED}-12`, 'India', 'utility', 5, 5 * 1_400);
+  beforeClose = (await read(CLOSED)).body;
+  expect(await keptItem(CLOSED)).toBe(false);
+  const run = await closeStatements();
+  expect(run.failed).toBe(0);
 }, 60_000);
 
-describe('a closed month (decisions §27)', () => {
+describe('a month past its close time (decisions §30)', () => {
+  it('reads open from the ledger until the close job closes it, and the read writes nothing', () => {
+    // Assess
+    expect(beforeClose.status).toBe('open');
+    expect(beforeClose.statements[0].totals).toEqual({ messages: 11, billable: 11, amount: 0.2686 });
+    expect(beforeClose.closed_snapshot_at).toBeUndefined();
+  });
+});
+
+describe('a closed month (decisions §27, §30)', () => {
   let first: Body;
   let csv: string;
   let pdf: Uint8Array;
@@ -76,7 +114,10 @@ describe('a closed month (decisions §27)', () => {
       ['Mexico', 'marketing', 43_600, 6, 0.2616],
     ]);
     expect(first.statements[0].totals).toEqual({ messages: 11, billable: 11, amount: 0.2686 });
-    expect(first.lines_sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(first.statements[0].amount_due).toEqual({ amount: 0.27, minor_units: 27, minor_digits: 2 });
+    expect(first.lines_sha256).toBe(beforeClose.lines_sha256);
+    expect(first.number).toBe(`ST-570-${CLOSED.replace('-', '')}`);
+    expect(first.rounding).toMatch(/half up/);
   });
 
   it('answers the same lines and totals as CSV and as a PDF a person reads', async () => {
@@ -94,6 +135,8 @@ describe('a closed month (decisions §27)', () => {
     expect(Number(total[column('messages')])).toBe(11);
     expect(total[column('lines_sha256')]).toBe(first.lines_sha256);
     expect(total[column('status')]).toBe('closed');
+    expect(total[column('amount_due')]).toBe('0.27');
+    expect(total[column('number')]).toBe(first.number);
     // PDF: header, period, lines, totals, currency, versions, status and hash
     expect(pages).toBe(1);
     expect(text).toContain('Template Messaging Service');
@@ -102,21 +145,28 @@ describe('a closed month (decisions §27)', () => {
     expect(text).toContain(`Period: ${first.period.from} to ${first.period.to}`);
     expect(text).toContain('Currency: USD');
     expect(text).toContain(`Total USD: ${first.statements[0].totals.amount.toFixed(6)}`);
+    expect(text).toContain('Amount due USD: 0.27');
+    expect(text).toContain(`Statement number: ${first.number}`);
+    expect(text).toContain(first.provider_address);
     expect(text).toContain(first.card_versions[0]);
     expect(text).toContain(first.lines_sha256);
   });
 
-  it('never changes after a late charge, which the month after bills as an adjustment', async () => {
-    // Prepare: a charge of the closed month reaches the ledger after its first read
+  it('never changes after a late charge, which the open month bills as an adjustment naming its month', async () => {
+    // Prepare: a charge of the closed month reaches the ledger after the close job closed it
     await ledgerCharge(`${CLOSED}-28`, 'Mexico', 'marketing', 3, 3 * 43_600);
     await ledgerCharge(`${CLOSED}-28`, 'Brazil', 'authentication', 1, 6_800);
     // Act
     const again = await read(CLOSED);
-    const after = await read(AFTER_CLOSED);
+    const rerun = await closeStatements();
+    const afterRerun = await read(CLOSED);
+    const open = await read(FIRST_OPEN);
     // Assess
     expect(again.body).toEqual(first);
-    expect(after.status).toBe(200);
-    const adjustments = (after.body as Body).statements[0].lines.filter((l) => l.kind === 'adjustment');
+    expect(rerun.failed).toBe(0);
+    expect(afterRerun.body).toEqual(first);
+    expect(open.status).toBe(200);
+    const adjustments = (open.body as Body).statements[0].lines.filter((l) => l.kind === 'adjustment');
     expect(adjustments).toEqual([
       {
         kind: 'adjustment',
@@ -139,7 +189,7 @@ describe('a closed month (decisions §27)', () => {
         amount: 0.1308,
       },
     ]);
-    expect((after.body as Body).statements[0].totals.amount).toBe(0.1376);
+    expect(adjustments.reduce((sum, l) => sum + l.amount, 0)).toBeCloseTo(0.1376, 6);
   });
 });
 
@@ -161,13 +211,14 @@ describe('this month’s statement: open, from the sends of the month (decisions
     expect(body).toMatchObject({ client_id: client.clientId, client_name: 'Statements', month: THIS_MONTH, status: 'open' });
     expect(body.statements.map((s) => s.currency)).toEqual(['USD']);
     const [usd] = body.statements;
-    expect(usd.lines.map((l) => [l.kind, l.market, l.category, l.messages])).toEqual([
+    const charges = usd.lines.filter((l) => l.kind === 'charge');
+    expect(charges.map((l) => [l.kind, l.market, l.category, l.messages])).toEqual([
       ['charge', 'Brazil', 'utility', 1],
       ['charge', 'Mexico', 'utility', 2],
     ]);
     for (const line of usd.lines) expect(line.amount).toBeCloseTo((line.unit_price * line.billable) / 1e6, 6);
-    expect(usd.totals.messages).toBe(3);
-    expect(usd.totals.amount).toBeCloseTo(send.cost.amount, 6);
+    expect(charges.reduce((sum, l) => sum + l.messages, 0)).toBe(3);
+    expect(charges.reduce((sum, l) => sum + l.amount, 0)).toBeCloseTo(send.cost.amount, 6);
     expect(JSON.stringify(body)).not.toMatch(/"cost"|margin/);
     expect(body.card_versions).toEqual([expect.stringMatching(/^meta-\d{4}-\d{2}-\d{2}-USD$/)]);
     expect(body.closed_snapshot_at).toBeUndefined();
@@ -194,6 +245,15 @@ describe('who may read a statement, and which months (decisions §27)', () => {
     expect(bsp.status).toBe(200);
     expectErrorShape(other, 403);
     expectErrorShape(unknown, 404);
+  });
+
+  it('answers 404 for a month before the client’s first charge, or of years 0000-0099, and writes nothing', async () => {
+    // Prepare / Act
+    const answers = await Promise.all([BEFORE_FIRST, '0099-01', '0000-12'].map((month) => read(month)));
+    // Assess
+    for (const answer of answers) expectErrorShape(answer, 404);
+    expect(await keptItem('0099-01')).toBe(false);
+    expect(await keptItem(BEFORE_FIRST)).toBe(false);
   });
 
   it('refuses a month not YYYY-MM, or in the future (400)', async () => {

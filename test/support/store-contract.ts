@@ -584,6 +584,25 @@ export function sendStoreContract(name: string, makeStore: () => SendParts | Pro
       expect((await store.sends.get(sendId))?.counts).toMatchObject({ sent: 2, delivered: 2, read: 2, failed: 0 });
     });
 
+    it('applies the statuses of a block handed back open from its recorded answers, once, whatever settles it after (decisions §30)', async () => {
+      // Prepare: a block of two handed back with its first message's answer recorded
+      const store = await makeStore();
+      const sendId = await begun(store, 2);
+      const block = { first: 0, size: 2, sendable: 2 };
+      const first = lease('a');
+      await store.blocks.claimBlock(sendId, block, first, Date.now());
+      await store.blocks.handBack(sendId, block, first, new Map([[0, sent('m0')]]));
+      // Act
+      const open = await store.messageStatuses.applyStatuses(sendId, [report(0, 0, 'm0', 'delivered'), report(0, 1, 'm1', 'delivered')]);
+      const later = lease('b');
+      await store.blocks.claimBlock(sendId, block, later, Date.now());
+      await store.blocks.settleBlock(sendId, block, [sent('m0'), sent('m1')], later);
+      const settled = await store.messageStatuses.applyStatuses(sendId, [report(0, 0, 'm0', 'delivered'), report(0, 1, 'm1', 'delivered')]);
+      // Assess
+      expect([...open, ...settled]).toEqual(['applied', 'unsettled', 'unchanged', 'applied']);
+      expect((await store.sends.get(sendId))?.counts).toMatchObject({ sent: 2, delivered: 2, failed: 0 });
+    });
+
     it('keeps each recipient with its outcome and latest delivery state, and a whole job’s outcome for its blocks', async () => {
       // Prepare: job 1 is positions 0–2 (a repeat at 1), job 2 is position 3; job 1 sent, job 2 cancelled whole
       const store = await makeStore();

@@ -46,6 +46,8 @@ export const keys = {
   /** A client's delivery counts by status, one item per day the deliveries were made (they expire by day). */
   deliveryCounts: (day: string) => `DELIVERY_COUNTS#${day}`,
   send: (sendId: string) => `SEND#${sendId}`,
+  /** A message this service did not send, charged once to its number's client (decisions §30), by Meta's id. */
+  outsideMessage: (wabaId: string, messageId: string) => `OUTSIDE_MESSAGE#${wabaId}#${messageId}`,
   clientSends: (clientId: number) => `CLIENT#${clientId}#SENDS`,
   /**
    * One of a send's partitions of blocks and message states (decisions §19): a block's or message's part is a
@@ -141,6 +143,9 @@ export const SORT = {
   waba: 'WABA',
   /** A WABA's onboarding to the Marketing Messages API (decisions §28), beside the WABA. */
   mmOnboarding: 'MM_ONBOARDING',
+  /** A WABA's billing currency as last learned from Graph (decisions §30), beside the WABA. */
+  billingCurrency: 'BILLING_CURRENCY',
+  outsideMessage: 'OUTSIDE_MESSAGE',
   channel: 'CHANNEL',
   record: 'RECORD',
   outbox: 'OUTBOX',

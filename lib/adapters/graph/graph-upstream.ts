@@ -1,7 +1,5 @@
 import * as v from 'valibot';
-import { dayOf } from '#lib/domain/shared/calendar.ts';
 import { UpstreamUnavailable } from '#lib/domain/shared/errors.ts';
-import { toMicros } from '#lib/domain/shared/money.ts';
 import type { MetaCostEntry } from '#lib/domain/money/ports.ts';
 import type { BillingCurrencies, PricingUpstream } from '#lib/domain/money/ports.ts';
 import type { MarketingUpstream } from '#lib/domain/sends/ports.ts';
@@ -21,6 +19,7 @@ import type {
 } from '#lib/domain/templates/ports.ts';
 import { Cache } from '../cache.ts';
 import type { GraphClient } from './graph-client.ts';
+import { readPricingAnalytics } from './pricing-analytics.ts';
 
 /**
  * The upstream ports on Meta's Graph API: paths, field lists, paging and payload shapes are Graph's and stay
@@ -95,27 +94,6 @@ const MarketingOnboarding = v.object({
   ),
 });
 const QualityRating = v.object({ quality_rating: v.string() });
-/** `pricing_analytics` (upstream-facts §8): data points by day and dimension; COST is absent on a credit line. */
-const PricingAnalytics = v.looseObject({
-  pricing_analytics: v.optional(
-    v.looseObject({
-      data: v.array(
-        v.looseObject({
-          data_points: v.array(
-            v.looseObject({
-              start: v.number(),
-              phone_number: v.optional(v.string()),
-              country: v.optional(v.string(), 'ZZ'),
-              pricing_category: v.optional(v.string(), 'UNKNOWN'),
-              volume: v.optional(v.number(), 0),
-              cost: v.nullish(v.number()),
-            }),
-          ),
-        }),
-      ),
-    }),
-  ),
-});
 const LIMITS_KEPT_MS = 60_000;
 const NAMESPACES_KEPT_MS = 60_000;
 /** What one container keeps of its WABAs (and numbers): far more than a deployment's. */
@@ -152,6 +130,9 @@ export function toProduct(item: v.InferOutput<typeof ProductItem>): Product {
   };
 }
 
+/** How long a WABA's billing currency read from Graph is used by this process before it is read again. */
+const CURRENCY_KEPT_MS = 60 * 60 * 1000;
+
 export class GraphUpstream
   implements TemplateUpstream, CatalogUpstream, MediaUpload, PricingUpstream, BillingCurrencies, MarketingUpstream
 {
@@ -163,8 +144,8 @@ export class GraphUpstream
 
   /** Sending limits read in the last minute, by WABA and number. */
   private readonly limits = new Cache<string, SendingLimits>({ maxEntries: KEPT_WABAS, maxAgeMs: LIMITS_KEPT_MS });
-  /** WABAs' billing currencies as read: a WABA's currency never changes (a new currency is a new WABA). */
-  private readonly currencies = new Cache<string, string>({ maxEntries: KEPT_WABAS, maxAgeMs: Number.POSITIVE_INFINITY });
+  /** WABAs' billing currencies as read, kept an hour: the table keeps them too, refreshed daily (decisions §30). */
+  private readonly currencies = new Cache<string, string>({ maxEntries: KEPT_WABAS, maxAgeMs: CURRENCY_KEPT_MS });
   /** WABAs' template namespaces as read, kept a minute: a use case resolves its provider with one (provider.ts). */
   private readonly namespaces = new Cache<string, string>({ maxEntries: KEPT_WABAS, maxAgeMs: NAMESPACES_KEPT_MS });
 
@@ -188,26 +169,9 @@ export class GraphUpstream
     return typeof status === 'string' ? status : status?.status;
   }
 
-  /**
-   * Meta's DAILY figures by sending number, country and pricing category (the number says whose client they are,
-   * decisions §26); a category as the webhooks name it (`authentication-international`). A point without `cost`
-   * (a partner's credit line, upstream-facts §9.F) keeps it unknown, never 0.
-   */
-  async pricingAnalytics(wabaId: string, startUnix: number, endUnix: number): Promise<MetaCostEntry[]> {
-    const fields =
-      `pricing_analytics.start(${Math.floor(startUnix)}).end(${Math.floor(endUnix)}).granularity(DAILY)` +
-      '.dimensions(["PHONE","COUNTRY","PRICING_CATEGORY","PRICING_TYPE"]).metric_types(["COST","VOLUME"])';
-    const answer = shaped(PricingAnalytics, await this.graph.request('GET', wabaId, { query: { fields } }));
-    return (answer.pricing_analytics?.data ?? []).flatMap((d) =>
-      d.data_points.map((point) => ({
-        day: dayOf(point.start * 1000),
-        ...(point.phone_number !== undefined && { phone_number: point.phone_number.replace(/\D/g, '') }),
-        country: point.country,
-        category: point.pricing_category.toLowerCase().replace('authentication_international', 'authentication-international'),
-        volume: point.volume,
-        ...(typeof point.cost === 'number' && { micros: toMicros(point.cost) }),
-      })),
-    );
+  /** Meta's DAILY figures of a WABA, every page of them (./pricing-analytics.ts). */
+  pricingAnalytics(wabaId: string, startUnix: number, endUnix: number): Promise<MetaCostEntry[]> {
+    return readPricingAnalytics(this.graph, wabaId, startUnix, endUnix);
   }
 
   async namespaceOf(wabaId: string) {

@@ -144,7 +144,8 @@ const MessageStatus = v.object({
   /** Meta's pricing of the message (upstream-facts §8); a status without it is applied without a charge. */
   pricing: v.optional(
     v.object({
-      billable: v.optional(v.boolean(), false),
+      /** Deprecated by Meta: absent, the domain decides from `type` (decisions §30). */
+      billable: v.optional(v.boolean()),
       category: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
       type: v.optional(v.pipe(v.string(), v.maxLength(64)), 'regular'),
     }),
@@ -234,8 +235,11 @@ function inboundOf(message: unknown, number: string | undefined, contacts: Webho
   ];
 }
 
+/** The number a `messages` change is of (its metadata): its digits and its id at the upstream. */
+type SendingNumber = { digits?: string; phoneNumberId?: string };
+
 /** A status of a `messages` change; one Meta added since (not sent/delivered/read/failed) is skipped. */
-function statusOf(status: unknown, contacts: WebhookContact[], change: NotifiedChange): MetaNotification[] {
+function statusOf(status: unknown, contacts: WebhookContact[], change: NotifiedChange, number: SendingNumber): MetaNotification[] {
   const r = v.safeParse(MessageStatus, status);
   if (!r.success) return [];
   const error = r.output.errors?.[0];
@@ -251,6 +255,8 @@ function statusOf(status: unknown, contacts: WebhookContact[], change: NotifiedC
       reference: r.output.biz_opaque_callback_data,
       at: timeOf(r.output.timestamp, change.at),
       waba_id: change.waba_id,
+      ...(number.digits && { number_digits: number.digits }),
+      ...(number.phoneNumberId && { phone_number_id: number.phoneNumberId }),
       ...(recipient && { recipient }),
       ...(userOf && { recipient_user_id: userOf }),
       ...(username && { username }),
@@ -271,7 +277,9 @@ function messagesOf(change: NotifiedChange): MetaNotification[] {
   return [
     ...seen,
     ...(value?.messages ?? []).flatMap((message) => inboundOf(message, number, contacts, change)),
-    ...(value?.statuses ?? []).flatMap((status) => statusOf(status, contacts, change)),
+    ...(value?.statuses ?? []).flatMap((status) =>
+      statusOf(status, contacts, change, { digits: number, phoneNumberId: metadata.success ? metadata.output.phone_number_id : undefined }),
+    ),
   ];
 }
 

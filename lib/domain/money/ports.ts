@@ -17,6 +17,8 @@ export interface LedgerEntry {
   /** What the client pays, where its price list was in force (decisions §27), in `price_currency`. */
   price_micros?: number;
   price_currency?: string;
+  /** `outside`: charges of messages this service did not send, on the client's number (decisions §30). */
+  origin?: 'outside';
 }
 
 /** Meta's own figure of a WABA's day (pricing_analytics), by sending number, country and pricing category. */
@@ -147,6 +149,8 @@ export interface StatementLine {
   category: string;
   /** An adjustment's month: the closed month whose late charges it bills. */
   of_month?: string;
+  /** `outside`: messages the service did not send, charged to the number's owner (decisions §30). */
+  origin?: 'outside';
   /** What the client pays a billable message, in micro-units of the statement's currency. */
   unit_price: number;
   messages: number;
@@ -166,11 +170,11 @@ export interface CurrencyStatement {
   lines: StatementLine[];
 }
 
-/** A closed month's statement as first read (decisions §27): never changed after. */
+/** A closed month's statement as the close job kept it (decisions §30): never changed after. */
 export interface StatementSnapshot {
   client_id: number;
   month: string;
-  /** When it was taken: the first read of the month once closed. */
+  /** When it was taken: the close job's run that closed the month. */
   taken_at: string;
   statements: CurrencyStatement[];
   card_versions: string[];
@@ -178,9 +182,11 @@ export interface StatementSnapshot {
   lines_sha256: string;
 }
 
-/** Closed statements: one item a client and month, written once. */
+/** Closed statements: one item a client and month, written once (by the close job, never by a read). */
 export interface StatementStore {
   get(clientId: number, month: string): Promise<StatementSnapshot | null>;
+  /** Every closed month of the client, oldest first. */
+  list(clientId: number): Promise<StatementSnapshot[]>;
   /** Keeps the snapshot unless the month has one already; the one kept (this, or the one that was first). */
   putOnce(snapshot: StatementSnapshot): Promise<StatementSnapshot>;
 }
@@ -194,6 +200,34 @@ export interface PricingUpstream {
 /** The currency Meta bills a WABA in (`GET /{waba}?fields=currency`, upstream-facts §9.D), ISO 4217. */
 export interface BillingCurrencies {
   currencyOf(wabaId: string): Promise<string>;
+}
+
+/**
+ * Each WABA's billing currency as last learned from Graph (decisions §30), kept in the table so that applying
+ * statuses never needs Graph: learned when the WABA is first seen, refreshed daily.
+ */
+export interface KnownCurrencies {
+  /** The currency last learned and when (ISO), or null for a WABA never seen. */
+  get(wabaId: string): Promise<{ currency: string; learned_at: string } | null>;
+  put(wabaId: string, currency: string, learnedAt: string): Promise<void>;
+}
+
+/** The charge of one message this service did not send (decisions §30), to the client that owns its number. */
+export interface OutsideCharge {
+  /** Meta's id of the message: it is charged once, however many of its statuses come. */
+  message_id: string;
+  waba_id: string;
+  client_id: number;
+  /** Its ledger entry: one message, `origin: 'outside'`. */
+  entry: LedgerEntry;
+  /** Where it counts toward its WABA's volume tier (decisions §26): the month and `<market>|<category>`. */
+  tierVolume?: { month: string; key: string };
+}
+
+/** Charges of messages sent elsewhere on a client's number: each kept by Meta's message id, with its ledger entry. */
+export interface OutsideCharges {
+  /** Charges the message with its ledger entry in one write; false when it was charged already. */
+  charge(charge: OutsideCharge): Promise<boolean>;
 }
 
 /** A send as usage by template or send reads it: its day, its template and what its messages cost (decisions §24). */

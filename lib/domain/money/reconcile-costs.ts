@@ -38,41 +38,23 @@ export const yesterdayOf = (now: string) => daysBefore(now, 1);
  * The daily reconciliation (decisions §24, §26), run at `runAt`: each WABA's `pricing_analytics` of the last
  * DAYS_READ_AGAIN days, and of every day an earlier run failed to read, is kept beside the ledger (usage shows it
  * as `meta_amount`); then each client's day is compared market by market on the client's own numbers, and the
- * gaps above GAP_SHARE are kept (`GET /v1/usage/gaps`). A WABA Meta does not answer for is logged and its day
- * read on the next run; the others go on.
+ * gaps above GAP_SHARE are kept (`GET /v1/usage/gaps`). A failure is its WABA-day's alone (issue 51): a day Meta
+ * does not answer for, or whose figures or gaps could not be kept, is logged and read on the next run; the others
+ * go on.
  */
 export async function reconcileCosts(deps: ReconcileDeps, runAt: string) {
   const channels = await deps.directory.listChannels();
   const wabas = [...new Set(channels.filter((c) => !c.deleted).map((c) => c.waba_id))];
-  const recent = Array.from({ length: DAYS_READ_AGAIN }, (_, i) => daysBefore(runAt, DAYS_READ_AGAIN - i));
-  const oldest = daysBefore(runAt, FAILED_DAY_KEPT_DAYS);
   const readAt = deps.now?.() ?? new Date().toISOString();
+  const runs = await inParallel(wabas, 4, (wabaId) => readWaba(deps, wabaId, runAt, readAt));
   /** The WABAs read, by day; the days still unread, by WABA. */
   const read = new Map<string, Set<string>>();
-  const unread = new Map<string, Set<string>>();
-  await inParallel(wabas, 4, async (wabaId) => {
-    const earlier = await deps.reconciliation.failedDays(wabaId);
-    const given = earlier.filter((day) => day < oldest);
-    if (given.length > 0) deps.log.warn('pricing analytics never read: days given up', { waba_id: wabaId, days: given });
-    const failed: string[] = [];
-    for (const day of [...new Set([...earlier.filter((day) => day >= oldest), ...recent])].sort()) {
-      let meta: MetaCostEntry[];
-      try {
-        meta = await deps.upstream.pricingAnalytics(wabaId, unixOf(day), unixOf(day) + DAY_SECONDS);
-      } catch (error) {
-        deps.log.warn('pricing analytics not read', { waba_id: wabaId, day, error: String(error) });
-        failed.push(day);
-        continue;
-      }
-      await deps.ledger.putMetaCosts(wabaId, day, meta, readAt);
-      read.set(day, (read.get(day) ?? new Set()).add(wabaId));
-    }
-    if (failed.join() !== earlier.join()) await deps.reconciliation.setFailedDays(wabaId, failed);
-    unread.set(wabaId, new Set(failed));
-  });
+  const unread = new Map(runs.map((run) => [run.wabaId, new Set(run.failed)]));
+  for (const run of runs) for (const day of run.read) read.set(day, (read.get(day) ?? new Set()).add(run.wabaId));
   const gaps: CostGap[] = [];
   for (const [day, wabasRead] of [...read].sort(([a], [b]) => a.localeCompare(b)))
     gaps.push(...(await gapsOfDay(deps, clientsOf(channels, new Set(wabas)), day, wabasRead, unread)));
+  await inParallel(runs, 4, (run) => keepFailedDays(deps, run, unread.get(run.wabaId)!));
   for (const gap of gaps) {
     deps.onGap?.(gap);
     deps.log.warn('cost gap: Meta’s figures and the ledger differ', { ...gap });
@@ -81,6 +63,53 @@ export async function reconcileCosts(deps: ReconcileDeps, runAt: string) {
   const days = [...read.keys()].sort();
   deps.log.info('costs reconciled', { wabas: wabas.length, days, read: [...read.values()].reduce((n, s) => n + s.size, 0), failed });
   return { wabas: wabas.length, days, failed, gaps };
+}
+
+/** One WABA's part of a run: the days read and kept, those that failed, and the failed days it had (null: unknown). */
+interface WabaRun {
+  wabaId: string;
+  earlier: string[] | null;
+  read: string[];
+  failed: string[];
+}
+
+/**
+ * A WABA's days read and kept, each on its own: a day whose read or keeping fails is the WABA's failed day, never
+ * the run's. A WABA whose failed days cannot be read is left for the next run (its days are read three runs over).
+ */
+async function readWaba(deps: ReconcileDeps, wabaId: string, runAt: string, readAt: string): Promise<WabaRun> {
+  const recent = Array.from({ length: DAYS_READ_AGAIN }, (_, i) => daysBefore(runAt, DAYS_READ_AGAIN - i));
+  const earlier = await deps.reconciliation.failedDays(wabaId).catch((error: unknown) => {
+    deps.log.warn('pricing analytics not read: failed days unknown', { waba_id: wabaId, error: String(error) });
+    return null;
+  });
+  if (earlier === null) return { wabaId, earlier, read: [], failed: recent };
+  const oldest = daysBefore(runAt, FAILED_DAY_KEPT_DAYS);
+  const given = earlier.filter((day) => day < oldest);
+  if (given.length > 0) deps.log.warn('pricing analytics never read: days given up', { waba_id: wabaId, days: given });
+  const run: WabaRun = { wabaId, earlier, read: [], failed: [] };
+  for (const day of [...new Set([...earlier.filter((day) => day >= oldest), ...recent])].sort()) {
+    try {
+      const meta = await deps.upstream.pricingAnalytics(wabaId, unixOf(day), unixOf(day) + DAY_SECONDS);
+      await deps.ledger.putMetaCosts(wabaId, day, meta, readAt);
+      run.read.push(day);
+    } catch (error) {
+      deps.log.warn('pricing analytics not read', { waba_id: wabaId, day, error: String(error) });
+      run.failed.push(day);
+    }
+  }
+  return run;
+}
+
+/** The WABA's days still unread after the run, kept for the next one (unless its earlier list was not known). */
+async function keepFailedDays(deps: ReconcileDeps, run: WabaRun, unread: Set<string>) {
+  const failed = [...unread].sort();
+  if (run.earlier === null || failed.join() === run.earlier.join()) return;
+  try {
+    await deps.reconciliation.setFailedDays(run.wabaId, failed);
+  } catch (error) {
+    deps.log.warn('pricing analytics: failed days not kept', { waba_id: run.wabaId, days: failed, error: String(error) });
+  }
 }
 
 /** Each client's numbers, and its WABAs among those the run reads. */
@@ -97,6 +126,7 @@ function clientsOf(channels: ChannelRecord[], wabas: Set<string>) {
 /**
  * The gaps of a day, client by client: those with a number on a WABA read this run, whose WABAs were all read
  * (a client's day with a WABA unread is compared once it is); each client's gaps of the day replace the earlier.
+ * A client's day that cannot be compared leaves the day unread on its WABAs, so the next run compares it.
  */
 async function gapsOfDay(
   deps: ReconcileDeps,
@@ -116,19 +146,26 @@ async function gapsOfDay(
     clients.filter((c) => c.wabas.some((w) => wabasRead.has(w)) && !c.wabas.some((w) => unread.get(w)?.has(day))),
     4,
     async ({ clientId, numbers, wabas }) => {
-      const [charges, meta] = await Promise.all([
-        Promise.all(wabas.map((w) => once(ledgerOf, w, () => deps.ledger.wabaDay(w, day)))),
-        Promise.all(wabas.map((w) => once(metaOf, w, () => deps.ledger.metaCosts([w], day, day)))),
-      ]);
-      const ledger = charges.flat().filter((c) => c.client_id === clientId);
-      const gaps = compareByMarket(
-        clientId,
-        day,
-        ledger.map((c) => c.entry),
-        clientsPoints(meta.flat(), numbers),
-      );
-      await deps.reconciliation.putGaps(clientId, day, gaps);
-      return gaps;
+      try {
+        const [charges, meta] = await Promise.all([
+          Promise.all(wabas.map((w) => once(ledgerOf, w, () => deps.ledger.wabaDay(w, day)))),
+          Promise.all(wabas.map((w) => once(metaOf, w, () => deps.ledger.metaCosts([w], day, day)))),
+        ]);
+        const ledger = charges.flat().filter((c) => c.client_id === clientId);
+        const gaps = compareByMarket(
+          clientId,
+          day,
+          ledger.map((c) => c.entry),
+          clientsPoints(meta.flat(), numbers),
+        );
+        await deps.reconciliation.putGaps(clientId, day, gaps);
+        return gaps;
+      } catch (error) {
+        // The client's day is compared again on the next run, which reads its WABAs' day again.
+        deps.log.warn('cost gaps not compared', { client_id: clientId, day, error: String(error) });
+        for (const waba of wabas) unread.get(waba)?.add(day);
+        return [];
+      }
     },
   );
   return found.flat();

@@ -1,3 +1,5 @@
+import { chargeOutsideMessages, type OutsideChargeDeps } from '../money/outside-charges.ts';
+import type { ReportedPricing } from '../money/pricing/charge.ts';
 import { chargerFor } from '../money/pricing/charging.ts';
 import { recipientEstimate } from '../money/pricing/reservation.ts';
 import type { BillingCurrencies, PriceLists, VolumeTiers } from '../money/ports.ts';
@@ -5,7 +7,7 @@ import type { SeenPair } from '../people/people-notifications.ts';
 import { pairSeen } from '../people/people-notifications.ts';
 import type { SuppressionStore } from '../people/ports.ts';
 import type { Log } from '../shared/log.ts';
-import { type StatusReport, statusChange, type MessagePricing, parseMessageReference, withUsername } from '../shared/message-status.ts';
+import { type StatusReport, statusChange, parseMessageReference, withUsername } from '../shared/message-status.ts';
 import type { StatusResult, MessageStatuses, StatusUpdate, SendRecords } from './ports.ts';
 
 /**
@@ -21,8 +23,12 @@ export interface MessageStatusNotification {
   at: number;
   /** The WABA whose number sent it, the recipient's digits and Meta's pricing (decisions §24), when given. */
   waba_id?: string;
+  /** The sending number's digits and its id at the upstream, as the webhook's metadata gives them. */
+  number_digits?: string;
+  phone_number_id?: string;
   recipient?: string;
-  pricing?: MessagePricing;
+  /** As Meta reports it: `billable` may be absent, and then its `type` decides (decisions §30). */
+  pricing?: ReportedPricing;
   /** The recipient's BSUID and username, when Meta gives them (decisions §28). */
   recipient_user_id?: string;
   username?: string;
@@ -39,6 +45,8 @@ export interface MessageStatusDeps {
   tiers: VolumeTiers | undefined;
   /** Each client's price lists: a charge gets its price beside its cost (decisions §27); undefined, none. */
   priceLists: Pick<PriceLists, 'lists'> | undefined;
+  /** Where messages sent elsewhere on a client's number are charged (decisions §30); undefined, they are ignored. */
+  outside?: Pick<OutsideChargeDeps, 'outsideCharges' | 'directory'>;
   log: Log;
 }
 
@@ -65,29 +73,24 @@ const pricedPerson = (n: MessageStatusNotification) => n.recipient || n.recipien
 
 /**
  * Message statuses counted on the sends they belong to, found by the reference each message carried: the
- * statuses of one send are applied together, so its counts take one write per batch, not one per status.
- * Outcomes in the statuses' order.
+ * statuses of one send are applied together, so its counts take one write per batch, not one per status. A
+ * status of a message this service did not send (no reference, or none of its send's) is charged to the client
+ * that owns the number (decisions §30). Outcomes in the statuses' order.
  */
 export async function applyMessageStatuses(deps: MessageStatusDeps, statuses: MessageStatusNotification[]): Promise<StatusOutcome[]> {
   const outcomes: StatusOutcome[] = new Array(statuses.length);
+  const outside: number[] = [];
   const bySend = new Map<string, Referenced[]>();
   for (const [at, n] of statuses.entries()) {
     const reference = parseMessageReference(n.reference);
-    if (!reference) {
-      deps.log.info('meta notification ignored: a message not sent by this service', { message_id: n.message_id });
-      outcomes[at] = 'ignored';
-      continue;
-    }
-    const group = bySend.get(reference.sendId) ?? [];
-    group.push({ at, n, block: reference.block, index: reference.index });
-    bySend.set(reference.sendId, group);
+    if (!reference) outside.push(at);
+    else bySend.set(reference.sendId, [...(bySend.get(reference.sendId) ?? []), { at, n, block: reference.block, index: reference.index }]);
   }
   for (const [sendId, group] of bySend) {
     const results = await applyToSend(deps, sendId, group);
     results.forEach((result, i) => {
-      if (result === 'unknown')
-        deps.log.info('meta notification ignored: no such message of the send', { send_id: sendId, message_id: group[i].n.message_id });
-      outcomes[group[i].at] = result === 'unsettled' ? 'later' : result === 'unknown' ? 'ignored' : result;
+      if (result === 'unknown') outside.push(group[i].at);
+      else outcomes[group[i].at] = result === 'unsettled' ? 'later' : result;
     });
     await suppressOptedOut(
       deps,
@@ -95,7 +98,22 @@ export async function applyMessageStatuses(deps: MessageStatusDeps, statuses: Me
       group.filter((_, i) => results[i] === 'applied').map(({ n }) => n),
     );
   }
+  const charged = await chargedOutside(
+    deps,
+    outside.map((at) => statuses[at]),
+  );
+  for (const [k, at] of outside.entries()) outcomes[at] = charged[k];
   return outcomes;
+}
+
+/** Statuses of messages sent elsewhere: charged to the number's client where it has one, else ignored. */
+async function chargedOutside(deps: MessageStatusDeps, statuses: MessageStatusNotification[]): Promise<StatusOutcome[]> {
+  const { outside, log } = deps;
+  if (!outside) {
+    for (const n of statuses) log.info('meta notification ignored: a message not sent by this service', { message_id: n.message_id });
+    return statuses.map(() => 'ignored');
+  }
+  return chargeOutsideMessages({ ...deps, ...outside }, statuses);
 }
 
 /** One send's statuses of the batch in one write: each priced on its day, with its part of the reservation. */

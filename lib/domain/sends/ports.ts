@@ -47,6 +47,8 @@ export interface SendRecord {
   resent_as?: string[];
   /** What its delivered messages cost so far, by Meta's pricing category (decisions §24), in micro-dollars. */
   charges?: Record<string, { messages: number; billable: number; micros: number; price_micros?: number }>;
+  /** When its whole reservation was given back (decisions §30: never queued), by ReservationReturns, once. */
+  reservation_returned_at?: string;
 }
 
 /** A send request's own options, kept so that a resend makes its messages alike (decisions §25). */
@@ -308,6 +310,15 @@ export interface MessageStatuses {
   applyStatuses(sendId: string, updates: StatusUpdate[], wabaId?: string): Promise<StatusResult[]>;
   /** Whose the send is and what it reserved of its client's month (decisions §27), as accepted: never changes. */
   accountOf(sendId: string): Promise<{ client_id: number; reservation?: SendReservation } | undefined>;
+}
+
+/**
+ * A never-queued send's whole reservation given back once (decisions §30): the acceptance's failure path and the
+ * worker that finds the send ask; one conditional mark on the send record, written with the release, decides.
+ */
+export interface ReservationReturns {
+  /** The mark and `release` in one write: `already` when marked before; `no_send` when the send was never recorded. */
+  returnWhole(sendId: string, release: BudgetRelease | undefined, at: string): Promise<'returned' | 'already' | 'no_send'>;
 }
 
 /** One-time schedules of sends (decisions §22): at `atIso` the send is released. Scheduling a send twice is once. */

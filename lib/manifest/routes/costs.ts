@@ -74,16 +74,17 @@ export const GetStatement = {
   params: { client_id: 'The client', month: 'The month, YYYY-MM (UTC)' },
   entry: 'functions/http/get-statement.ts',
   summary:
-    'A client’s monthly statement: a line per market × category × unit price in each currency, totals, card and price-list versions; open until the 3rd of the next month, then closed for good (JSON, CSV or PDF)',
+    'A client’s monthly statement, from its first charge to the open month: a line per market × category × unit price in each currency, totals, card and price-list versions; open until the close job closes it after the 3rd of the next month, then closed for good (JSON, CSV or PDF)',
   success: 200,
   response: StatementResponse,
   renders: ['text/csv', 'application/pdf'],
-  sample: { token: 'acme', path: { client_id: '7', month: '2026-01' }, expect: 200 },
+  // A month before the demo client's first charge: 404 (decisions §30), and nothing written.
+  sample: { token: 'acme', path: { client_id: '7', month: '2026-01' }, expect: 404 },
   auth: true,
   request: { path: StatementPath },
   errors: [400, 403, 404],
-  // A closed month's first read keeps its snapshot.
-  needs: { table: 'write' },
+  // A read never writes (decisions §30): the close job keeps closed months. It prints the provider's name and address.
+  needs: { table: 'read', statements: true },
 } satisfies RouteDef;
 
 /** This area's routes, in the order the OpenAPI document lists them. */

@@ -261,6 +261,14 @@ const setCreditLine: Endpoint = (world, { id, body }) => {
   return ok({ id, on: body.on !== false });
 };
 
+/** The page size of a WABA's pricing_analytics ({size}; {size: null} back to the default): its reads come in pages. */
+const setPricingPageSize: Endpoint = (world, { id, body }) => {
+  if (body.size === null) world.pricing.pageSizes.delete(id);
+  else if (Number.isInteger(body.size) && Number(body.size) >= 1) world.pricing.pageSizes.set(id, Number(body.size));
+  else return refused(400, 'size (an integer ≥ 1, or null) is required');
+  return ok({ id, size: body.size });
+};
+
 /** Meta's volume tier webhook (account_update, VOLUME_BASED_PRICING_TIER_UPDATE), as given or a default. */
 const updateVolumeTier: Endpoint = (world, { body }) => {
   if (!world.notifier) return noWebhookTarget();
@@ -306,6 +314,7 @@ const ENDPOINTS: [method: string, path: string, endpoint: Endpoint][] = [
   ['POST', '/wabas/:id/currency', setCurrency],
   ['POST', '/wabas/:id/pricing-skew', skewPricing],
   ['POST', '/wabas/:id/credit-line', setCreditLine],
+  ['POST', '/wabas/:id/pricing-page-size', setPricingPageSize],
   ['POST', '/numbers/:id/throughput', setThroughputLevel],
   ['POST', '/numbers/:id/quality', setQualityRating],
   ['POST', '/numbers/:id/statuses', setNumberStatuses],

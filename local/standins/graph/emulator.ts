@@ -16,19 +16,31 @@ export type { MessageStatus };
 
 /**
  * `pricing_analytics.start(<unix>).end(<unix>)…` of a WABA's `fields` (upstream-facts §9.F), or undefined: with
- * the PHONE dimension and the `phone_numbers([…])` filter when given.
+ * the PHONE dimension and the `phone_numbers([…])` filter when given, and a page's `.limit(<n>)` and `.after(<cursor>)`.
  */
 function pricingAnalyticsQuery(fields: string | undefined) {
   if (!fields?.startsWith('pricing_analytics')) return undefined;
   const start = /\.start\((\d+)\)/.exec(fields);
   const end = /\.end\((\d+)\)/.exec(fields);
+  const limit = /\.limit\((\d+)\)/.exec(fields);
+  const after = /\.after\(([^)]*)\)/.exec(fields);
   const list = (name: string): string[] => JSON.parse(new RegExp(`\\.${name}\\((\\[[^\\]]*\\])\\)`).exec(fields)?.[1] ?? '[]');
   return {
     start: Number(start?.[1] ?? 0),
     end: Number(end?.[1] ?? Math.floor(Date.now() / 1000)),
     byPhone: list('dimensions').includes('PHONE'),
     phones: list('phone_numbers'),
+    ...(limit && { limit: Number(limit[1]) }),
+    ...(after && { after: after[1] }),
   };
+}
+
+/** The URL of pricing_analytics' next page, as Graph gives it: the same read, from the cursor `after`. */
+function nextAnalyticsPage(url: URL, after: string) {
+  const next = new URL(url.href);
+  const fields = (next.searchParams.get('fields') ?? '').replace(/\.after\([^)]*\)/, '');
+  next.searchParams.set('fields', `${fields}.after(${after})`);
+  return next.href;
 }
 
 /**
@@ -140,7 +152,10 @@ export class GraphEmulator {
       if (isMessage) this.admitByThroughput(segments[0], launchedAt);
       const analytics = method === 'GET' && segments.length === 1 ? pricingAnalyticsQuery(query.fields) : undefined;
       if (analytics && this.model.wabas.has(segments[0]))
-        return { status: 200, body: this.pricing.analytics(segments[0], analytics.start, analytics.end, analytics) };
+        return {
+          status: 200,
+          body: this.pricing.analytics(segments[0], analytics.start, analytics.end, analytics, (after) => nextAnalyticsPage(url, after)),
+        };
       const answer = { status: 200, body: this.model.answer(method, segments, query, body, raw, url.href) };
       // What changed is kept before the answer leaves: an accepted message is never forgotten after a crash.
       const accepted = isMessage ? this.model.sent.at(-1) : undefined;

@@ -29,6 +29,9 @@ interface Delivered {
   currency: string;
 }
 
+/** Data points a page of pricing_analytics holds when the read asks no `limit`: a large day comes in pages. */
+export const ANALYTICS_PAGE_SIZE = 500;
+
 const digitsOf = (value: unknown) => String(value ?? '').replace(/\D/g, '');
 
 export class EmulatedPricing {
@@ -41,6 +44,8 @@ export class EmulatedPricing {
   readonly volumes = new Map<string, number>();
   /** WABAs on a partner's credit line: their pricing_analytics carry no `cost` (upstream-facts §9.F). */
   readonly creditLines = new Set<string>();
+  /** A WABA's pricing_analytics page size when the read asks none (a test's paging), else ANALYTICS_PAGE_SIZE. */
+  readonly pageSizes = new Map<string, number>();
   /** Messages already in the books (a delivered status reported twice is charged once). */
   private readonly charged = new Set<string>();
 
@@ -98,8 +103,21 @@ export class EmulatedPricing {
    * `pricing_analytics` of a WABA from `start` to `end` (unix seconds), DAILY, by COUNTRY, PRICING_CATEGORY and
    * PRICING_TYPE, and by PHONE when asked (`byPhone`), with VOLUME and COST (Meta's shape: data points under
    * `data[0].data_points`); `phones` (display numbers) narrows it to those numbers, as Graph's `phone_numbers`.
+   * Paged as Graph pages (upstream-facts §9.F): `limit` points a page (else the WABA's page size, else
+   * ANALYTICS_PAGE_SIZE) from the cursor `after`, with `paging.next` (`nextUrl` of the next cursor) but on the last.
    */
-  analytics(wabaId: string, start: number, end: number, { byPhone = false, phones = [] as string[] } = {}) {
+  analytics(wabaId: string, start: number, end: number, asked: AnalyticsAsked = {}, nextUrl = (after: string) => after) {
+    const points = this.pointsOf(wabaId, start, end, asked);
+    const from = asked.after ? Number(Buffer.from(asked.after, 'base64url').toString()) || 0 : 0;
+    const size = Math.max(1, asked.limit ?? this.pageSizes.get(wabaId) ?? ANALYTICS_PAGE_SIZE);
+    const to = Math.min(from + size, points.length);
+    const cursors = { before: cursorOf(from), after: cursorOf(to) };
+    const paging = { cursors, ...(to < points.length && { next: nextUrl(cursors.after) }) };
+    return { pricing_analytics: { data: [{ data_points: points.slice(from, to) }], paging }, id: wabaId };
+  }
+
+  /** The WABA's data points from `start` to `end`, in the order Meta's books first had them. */
+  private pointsOf(wabaId: string, start: number, end: number, { byPhone = false, phones = [] }: AnalyticsAsked) {
     const wanted = new Set(phones.map(digitsOf));
     const points = new Map<string, AnalyticsPoint & { micros: number }>();
     for (const d of this.delivered) {
@@ -121,14 +139,24 @@ export class EmulatedPricing {
       point.micros += d.micros;
       points.set(key, point);
     }
-    const data_points = [...points.values()].map(({ micros, ...point }) => {
+    return [...points.values()].map(({ micros, ...point }) => {
       if (this.creditLines.has(wabaId)) return point;
       const skew = this.skews.get(`${wabaId}|${dayOf(point.start * 1000)}`) ?? 1;
       return { ...point, cost: fromMicros(micros * skew) };
     });
-    return { pricing_analytics: { data: [{ data_points }] }, id: wabaId };
   }
 }
+
+/** What a pricing_analytics read asks beside its period: the PHONE dimension, numbers, a page's size and cursor. */
+export interface AnalyticsAsked {
+  byPhone?: boolean;
+  phones?: string[];
+  limit?: number;
+  after?: string;
+}
+
+/** A cursor as Graph's are: opaque to the caller (here the offset of a page's first point). */
+const cursorOf = (offset: number) => Buffer.from(String(offset)).toString('base64url');
 
 /** One data point of `pricing_analytics` (upstream-facts §9.F), before its `cost`. */
 interface AnalyticsPoint {

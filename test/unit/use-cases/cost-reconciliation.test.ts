@@ -201,3 +201,99 @@ describe('the daily reconciliation per client (decisions §26, in memory)', () =
       await expect(gapsOf(bsp, from, to)).rejects.toBeInstanceOf(InvalidRequest);
   });
 });
+
+describe('a failure is its WABA-day’s alone (issue 51, in memory)', () => {
+  /** A WABA of the fixture beside the shared one: its days go on whatever the shared one's do. */
+  const OTHER = '100200400';
+
+  it('a day whose figures cannot be kept is read on the next run; the other days and WABAs go on', async () => {
+    // Prepare: the shared WABA's 18th cannot be kept (an item too large, say) on the first run only
+    const { ledger, store, deps, metaBooks, ledgerBooks } = reconciliation();
+    metaBooks(BETA_NUMBER, '2026-11-18', 80_000);
+    ledgerBooks(8, BETA_NUMBER, '2026-11-18', 40_000);
+    metaBooks(BETA_NUMBER, '2026-11-19', 80_000);
+    ledgerBooks(8, BETA_NUMBER, '2026-11-19', 40_000);
+    const put = ledger.putMetaCosts.bind(ledger);
+    let failing = true;
+    ledger.putMetaCosts = async (waba, day, entries, readAt) => {
+      if (failing && waba === SHARED && day === '2026-11-18') throw new Error('Item size has exceeded the maximum allowed size');
+      return put(waba, day, entries, readAt);
+    };
+    // Act
+    const first = await reconcileCosts(deps, RUN_AT);
+    const unreadAfterFirst = await store.failedDays(SHARED);
+    failing = false;
+    const second = await reconcileCosts(deps, '2026-11-25T06:00:00.000Z');
+    // Assess: the 18th failed alone, its gap waited for its read; the 17th and 19th, and the other WABA, were kept
+    expect(first.failed).toBe(1);
+    expect(unreadAfterFirst).toEqual(['2026-11-18']);
+    expect(first.gaps.map((g) => g.day)).toEqual(['2026-11-19']);
+    for (const day of ['2026-11-17', '2026-11-19']) expect(ledger.meta.has(`${SHARED}|${day}`)).toBe(true);
+    for (const day of ['2026-11-17', '2026-11-18', '2026-11-19']) expect(ledger.meta.has(`${OTHER}|${day}`)).toBe(true);
+    expect(second.days).toContain('2026-11-18');
+    expect(await store.failedDays(SHARED)).toEqual([]);
+    expect((await store.gaps('2026-11-18', '2026-11-18')).map((g) => g.client_id)).toEqual([8]);
+  });
+
+  it('a client’s day whose gaps cannot be kept leaves that day for the next run; the other clients’ are kept', async () => {
+    // Prepare: both clients of the shared WABA have a gap on the 19th; client 8's cannot be kept on the first run
+    const { store, deps, metaBooks, ledgerBooks } = reconciliation();
+    metaBooks(ACME_NUMBER, '2026-11-19', 100_000);
+    ledgerBooks(7, ACME_NUMBER, '2026-11-19', 50_000);
+    metaBooks(BETA_NUMBER, '2026-11-19', 100_000);
+    ledgerBooks(8, BETA_NUMBER, '2026-11-19', 50_000);
+    const putGaps = store.putGaps.bind(store);
+    let failing = true;
+    store.putGaps = async (clientId, day, gaps) => {
+      if (failing && clientId === 8 && day === '2026-11-19') throw new Error('throttled');
+      return putGaps(clientId, day, gaps);
+    };
+    // Act
+    const first = await reconcileCosts(deps, RUN_AT);
+    const unreadAfterFirst = await store.failedDays(SHARED);
+    failing = false;
+    await reconcileCosts(deps, '2026-11-25T06:00:00.000Z');
+    // Assess
+    expect(first.gaps.map((g) => g.client_id)).toEqual([7]);
+    expect(first.failed).toBe(1);
+    expect(unreadAfterFirst).toEqual(['2026-11-19']);
+    expect((await store.gaps('2026-11-19', '2026-11-19')).map((g) => g.client_id)).toEqual([7, 8]);
+    expect(await store.failedDays(SHARED)).toEqual([]);
+  });
+
+  it('a WABA whose failed days cannot be read waits for the next run; the others are read and kept', async () => {
+    // Prepare: the shared WABA's list of failed days cannot be read
+    const { ledger, store, deps } = reconciliation();
+    await store.setFailedDays(SHARED, ['2026-11-10']);
+    const failedDays = store.failedDays.bind(store);
+    store.failedDays = async (wabaId) => {
+      if (wabaId === SHARED) throw new Error('throttled');
+      return failedDays(wabaId);
+    };
+    // Act
+    const result = await reconcileCosts(deps, RUN_AT);
+    // Assess: its three days unread this run, its list left as it was; the other WABA's days kept
+    expect(result.failed).toBe(3);
+    expect(store.unread.get(SHARED)).toEqual(['2026-11-10']);
+    expect([...ledger.meta.keys()].some((key) => key.startsWith(`${SHARED}|`))).toBe(false);
+    expect(ledger.meta.has(`${OTHER}|2026-11-19`)).toBe(true);
+  });
+
+  it('reads every page of a day Meta answers in pages', async () => {
+    // Prepare: client 8's day in three markets, answered one data point a page
+    const { world, ledger, deps, metaBooks } = reconciliation();
+    metaBooks(BETA_NUMBER, '2026-11-19', 10_000);
+    for (const country of ['BR', 'AR'])
+      world.emulator.pricing.delivered.push({ ...world.emulator.pricing.delivered[0], country, micros: 20_000 });
+    world.emulator.pricing.pageSizes.set(SHARED, 1);
+    // Act
+    await reconcileCosts(deps, RUN_AT);
+    // Assess
+    const kept = await ledger.metaCosts([SHARED], '2026-11-19', '2026-11-19');
+    expect(kept.map((e) => [e.country, e.micros]).sort()).toEqual([
+      ['AR', 20_000],
+      ['BR', 20_000],
+      ['MX', 10_000],
+    ]);
+  });
+});

@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { Forbidden, InvalidRequest, NotFound } from '#lib/domain/shared/errors.ts';
 import type { LedgerEntry } from '#lib/domain/money/ports.ts';
 import { canonicalLines, chargeLines } from '#lib/domain/money/statements/lines.ts';
-import { statusOf } from '#lib/domain/money/statements/months.ts';
+import { closeMonths } from '#lib/domain/money/statements/close-months.ts';
+import { lastMonthToClose } from '#lib/domain/money/statements/months.ts';
 import { statement } from '#lib/domain/money/statements/statement.ts';
+import { silentLog } from '#lib/domain/shared/log.ts';
 import { statementPdf } from '#lib/http/statement-pdf.ts';
 import { statementCsv } from '#lib/http/statement-render.ts';
 import { MemoryCostLedger } from '../../support/memory/money/cost-ledger.ts';
@@ -13,13 +15,14 @@ import { bspCaller, callerOf, memoryWorld } from '../../support/memory/world.ts'
 import { pdfText } from '../../support/pdf-text.ts';
 
 /**
- * Monthly statements (decisions §27) on the in-memory stores, on a clock of the test's own. Client 7 of the demo
- * fixture bills WABA 100200300; client 8 shares it.
+ * Monthly statements (decisions §27, §30) on the in-memory stores, on a clock of the test's own; months close when
+ * the test runs the close job (`close`). Client 7 of the demo fixture bills WABA 100200300; client 8 shares it.
  */
 const WABA = '100200300';
 const DID = '5215550001';
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 const at = (iso: string) => () => Date.parse(iso);
+const ISSUER = { name: 'Acme Messaging Ltd', address: '1 Quay Street, Dublin D02, Ireland' };
 
 function books(now = '2026-11-20T12:00:00Z', lists: { effective_from: string; currency: string }[] = []) {
   const world = memoryWorld();
@@ -32,6 +35,8 @@ function books(now = '2026-11-20T12:00:00Z', lists: { effective_from: string; cu
     statements,
     sha256,
     priceLists: { lists: async () => lists },
+    issuer: ISSUER,
+    log: silentLog,
     now: () => clock.now(),
   };
   /** `billable` messages at `unit` micro-units each (and `free` more at 0) on a day, Mexico marketing unless said. */
@@ -50,7 +55,12 @@ function books(now = '2026-11-20T12:00:00Z', lists: { effective_from: string; cu
     });
   };
   const read = (month: string, caller = callerOf(7)) => statement(deps, caller, { client_id: 7, month });
-  return { deps, ledger, statements, clock, charge, read };
+  /** The close job's run at an instant, which becomes the clock's time. */
+  const close = (iso: string) => {
+    clock.now = at(iso);
+    return closeMonths(deps, Date.parse(iso));
+  };
+  return { deps, ledger, statements, clock, charge, read, close };
 }
 
 describe('a month’s lines (decisions §27)', () => {
@@ -111,49 +121,65 @@ describe('a month’s lines (decisions §27)', () => {
   });
 });
 
-describe('open and closed months (decisions §27)', () => {
-  it('keeps a month open until the 3rd of the next month, 00:00 UTC, and closed from then', () => {
+describe('months that close on a schedule (decisions §30)', () => {
+  it('closes a month from 00:00 UTC on the 3rd of the next month, and not before', () => {
     // Prepare / Act / Assess
-    expect(statusOf('2026-10', Date.parse('2026-10-31T23:59:59Z'))).toBe('open');
-    expect(statusOf('2026-10', Date.parse('2026-11-02T23:59:59.999Z'))).toBe('open');
-    expect(statusOf('2026-10', Date.parse('2026-11-03T00:00:00Z'))).toBe('closed');
-    expect(statusOf('2026-12', Date.parse('2027-01-03T00:00:00Z'))).toBe('closed');
+    expect(lastMonthToClose(Date.parse('2026-11-02T23:59:59.999Z'))).toBe('2026-09');
+    expect(lastMonthToClose(Date.parse('2026-11-03T00:00:00Z'))).toBe('2026-10');
+    expect(lastMonthToClose(Date.parse('2027-01-03T00:00:00Z'))).toBe('2026-12');
+    expect(lastMonthToClose(Date.parse('2027-01-01T00:00:00Z'))).toBe('2026-11');
   });
 
-  it('answers the current month open, reads the ledger as it is, and keeps no snapshot of it', async () => {
-    // Prepare
+  it('never closes on a read: a month past its close time reads open, from the ledger, and nothing is written', async () => {
+    // Prepare: October charged; the job has not run on 20 November
     const { charge, read, statements } = books('2026-11-20T12:00:00Z');
-    charge('2026-11-02', 1, 43_600);
-    const first = await read('2026-11');
-    charge('2026-11-19', 1, 43_600);
+    charge('2026-10-02', 1, 43_600);
+    const first = await read('2026-10');
+    charge('2026-10-19', 1, 43_600);
     // Act
-    const second = await read('2026-11');
+    const second = await read('2026-10');
+    const november = await read('2026-11');
     // Assess
-    expect(first.status).toBe('open');
-    expect(second.status).toBe('open');
+    expect([first.status, second.status, november.status]).toEqual(['open', 'open', 'open']);
     expect(second.statements[0].totals.messages).toBe(2);
     expect(second.lines_sha256).not.toBe(first.lines_sha256);
-    // Only closed months are kept: October (for November's adjustments), and September before it (for October's)
-    expect([...statements.kept.keys()]).toEqual(['7|2026-09', '7|2026-10']);
+    expect(statements.kept.size).toBe(0);
   });
 
-  it('never changes a closed month after its first read; a late charge is an adjustment on the next month', async () => {
-    // Prepare: October charged, read on 5 November (closed), then a late October charge reaches the ledger
-    const { charge, read, statements, clock } = books('2026-11-05T08:00:00Z');
+  it('closes every client’s last month at its close time, once: a second run closes nothing and changes nothing', async () => {
+    // Prepare
+    const { charge, read, close, statements } = books();
     charge('2026-10-10', 10, 43_600);
-    const closed = await read('2026-10');
+    // Act
+    const first = await close('2026-11-03T00:00:00Z');
+    const kept = statements.kept.get('7|2026-10');
+    const second = await close('2026-11-03T01:00:00Z');
+    const october = await read('2026-10');
+    // Assess
+    expect(first).toEqual({ closed: 1, failed: 0 });
+    expect(second).toEqual({ closed: 0, failed: 0 });
+    expect(statements.kept.get('7|2026-10')).toEqual(kept);
+    expect(october.status).toBe('closed');
+    expect(october.closed_snapshot_at).toBe('2026-11-03T00:00:00.000Z');
+    expect(october.statements[0].totals).toEqual({ messages: 10, billable: 10, amount: 0.436 });
+  });
+
+  it('never changes a closed month: read on the 4th and the 20th, the same lines and hash; late charges go on the open month', async () => {
+    // Prepare: October closed on the 3rd and read on the 4th; late October charges reach the ledger after
+    const { charge, read, close, clock } = books();
+    charge('2026-10-10', 10, 43_600);
+    await close('2026-11-03T00:00:00Z');
+    clock.now = at('2026-11-04T09:00:00Z');
+    const fourth = await read('2026-10');
     charge('2026-10-30', 3, 43_600);
     charge('2026-10-30', 1, 8_000, { category: 'utility' });
     charge('2026-11-04', 2, 43_600);
     // Act
-    clock.now = at('2026-11-28T09:00:00Z');
-    const again = await read('2026-10');
+    clock.now = at('2026-11-20T09:00:00Z');
+    const twentieth = await read('2026-10');
     const november = await read('2026-11');
-    // Assess: October unchanged (lines, hash); November bills the late charges per market × category
-    expect(closed.status).toBe('closed');
-    expect(again).toEqual(closed);
-    expect(closed.statements[0].totals).toEqual({ messages: 10, billable: 10, amount: 0.436 });
-    expect(statements.kept.has('7|2026-10')).toBe(true);
+    // Assess
+    expect(twentieth).toEqual(fourth);
     expect(november.status).toBe('open');
     expect(november.statements[0].lines).toEqual([
       { kind: 'charge', market: 'Mexico', category: 'marketing', unit_price: 43_600, messages: 2, billable: 2, amount: 0.0872 },
@@ -178,40 +204,116 @@ describe('open and closed months (decisions §27)', () => {
         amount: 0.008,
       },
     ]);
-    expect(november.statements[0].totals.amount).toBe(0.226);
   });
 
-  it('keeps the month before when the next is read first, so its late charges still become adjustments', async () => {
-    // Prepare: October never read; November read on the 10th (October closed then) keeps October's snapshot
-    const { charge, read, statements, clock } = books('2026-11-10T00:00:00Z');
-    charge('2026-10-10', 1, 43_600);
-    await read('2026-11');
-    charge('2026-10-31', 1, 43_600);
-    // Act
-    clock.now = at('2026-11-11T00:00:00Z');
-    const november = await read('2026-11');
-    const october = await read('2026-10');
-    // Assess
-    expect(statements.kept.has('7|2026-10')).toBe(true);
-    expect(october.statements[0].totals.messages).toBe(1);
-    expect(november.statements[0].lines.filter((l) => l.kind === 'adjustment').map((l) => l.messages)).toEqual([1]);
-  });
-
-  it('freezes a closed month’s adjustments too: the month closed on the 3rd keeps what it billed', async () => {
-    // Prepare: October closed and kept; a late October charge; November closes on 3 December
-    const { charge, read, clock } = books('2026-11-05T00:00:00Z');
-    charge('2026-10-10', 1, 43_600);
-    await read('2026-10');
-    charge('2026-10-31', 2, 43_600);
-    clock.now = at('2026-12-03T00:00:00Z');
-    const closed = await read('2026-11');
-    // Act: another late October charge after November closed
+  it('bills a charge of month M that arrives in M+3 on M+3’s statement, once, and every charge on exactly one statement', async () => {
+    // Prepare: October, November and December close in turn; then an October charge arrives in January
+    const { charge, read, close, ledger } = books();
+    charge('2026-10-10', 10, 43_600);
+    await close('2026-11-03T00:00:00Z');
     charge('2026-10-31', 5, 43_600);
-    const again = await read('2026-11');
+    charge('2026-11-15', 1, 43_600);
+    await close('2026-12-03T00:00:00Z');
+    await close('2027-01-03T00:00:00Z');
+    charge('2026-10-31', 4, 43_600);
+    charge('2027-01-08', 2, 8_000, { category: 'utility' });
+    // Act
+    await close('2027-02-03T00:00:00Z');
+    await close('2027-03-03T00:00:00Z');
+    const months = ['2026-10', '2026-11', '2026-12', '2027-01', '2027-02', '2027-03'];
+    const read_ = await Promise.all(months.map((month) => read(month)));
+    // Assess: November bills October's first late charges, January the later ones; the books balance
+    const adjusted = read_.map((s) =>
+      s.statements
+        .flatMap((c) => c.lines)
+        .filter((l) => l.kind === 'adjustment')
+        .map((l) => [l.of_month, l.messages]),
+    );
+    expect(adjusted).toEqual([[], [['2026-10', 5]], [], [['2026-10', 4]], [], []]);
+    expect(read_.map((s) => s.status)).toEqual(['closed', 'closed', 'closed', 'closed', 'closed', 'open']);
+    const billed = read_.reduce((sum, s) => sum + s.statements.reduce((m, c) => m + c.totals.messages, 0), 0);
+    expect(billed).toBe(ledger.entries.reduce((sum, e) => sum + e.entry.messages, 0));
+  });
+
+  it('answers months from the client’s first charge to the open month, 404 for any other, and writes nothing', async () => {
+    // Prepare: a first charge in September; nothing in October
+    const { charge, deps, read, statements } = books('2026-11-20T12:00:00Z');
+    charge('2026-09-12', 1, 43_600);
+    // Act
+    const october = await read('2026-10');
+    const november = await read('2026-11');
     // Assess
-    expect(closed.status).toBe('closed');
-    expect(again).toEqual(closed);
-    expect(closed.statements[0].lines.map((l) => [l.kind, l.messages])).toEqual([['adjustment', 2]]);
+    expect([october.statements, november.statements]).toEqual([[], []]);
+    for (const month of ['2026-08', '0099-01', '1999-01', '0000-01'])
+      await expect(statement(deps, callerOf(7), { client_id: 7, month })).rejects.toThrow(NotFound);
+    await expect(statement(deps, bspCaller(), { client_id: 8, month: '2026-11' })).rejects.toThrow(NotFound);
+    expect(statements.kept.size).toBe(0);
+  });
+
+  it('goes on with the other clients when one client’s close fails, counts it, and closes it on a later run', async () => {
+    // Prepare: client 7's first put fails
+    const { charge, close, statements, ledger } = books();
+    charge('2026-10-10', 1, 43_600);
+    ledger.charge(WABA, 8, {
+      day: '2026-10-11',
+      did: DID,
+      market: 'Mexico',
+      category: 'marketing',
+      currency: 'USD',
+      messages: 1,
+      billable: 1,
+      micros: 43_600,
+    });
+    const putOnce = statements.putOnce.bind(statements);
+    let failures = 1;
+    statements.putOnce = async (snapshot) => {
+      if (snapshot.client_id === 7 && failures-- > 0) throw new Error('throttled');
+      return putOnce(snapshot);
+    };
+    // Act
+    const failed = await close('2026-11-03T00:00:00Z');
+    const next = await close('2026-11-03T01:00:00Z');
+    // Assess
+    expect(failed).toEqual({ closed: 1, failed: 1 });
+    expect(next).toEqual({ closed: 1, failed: 0 });
+    expect([...statements.kept.keys()].sort()).toEqual(['7|2026-10', '8|2026-10']);
+  });
+});
+
+describe('a statement a finance team can file (decisions §30)', () => {
+  it('has a stable number, the provider’s name and address, and each total due in the currency’s minor unit', async () => {
+    // Prepare: 0.2686 USD and 3 JPY-priced messages of 0.5 yen (1.5 yen: half up to 2)
+    const { charge, read, close } = books();
+    charge('2026-10-10', 6, 43_600);
+    charge('2026-10-12', 5, 1_400, { market: 'India', category: 'utility' });
+    charge('2026-10-12', 3, 500_000, { currency: 'JPY' });
+    const open = await read('2026-10');
+    await close('2026-11-03T00:00:00Z');
+    // Act
+    const closed = await read('2026-10');
+    // Assess
+    expect([open.number, closed.number]).toEqual(['ST-7-202610', 'ST-7-202610']);
+    expect([closed.provider, closed.provider_address]).toEqual([ISSUER.name, ISSUER.address]);
+    expect(closed.statements.map((s) => [s.currency, s.totals.amount, s.amount_due])).toEqual([
+      ['JPY', 1.5, { amount: 2, minor_units: 2, minor_digits: 0 }],
+      ['USD', 0.2686, { amount: 0.27, minor_units: 27, minor_digits: 2 }],
+    ]);
+    expect(closed.rounding).toMatch(/micro-unit.*half up.*minor unit/);
+  });
+
+  it('keeps charges for messages sent outside the service on lines of their own, and hashes them apart', async () => {
+    // Prepare: the same market, category and price, once sent by the service and once outside it
+    const { charge, read } = books();
+    charge('2026-10-10', 2, 8_000, { category: 'utility' });
+    charge('2026-10-10', 3, 8_000, { category: 'utility', origin: 'outside' });
+    // Act
+    const body = await read('2026-10');
+    // Assess
+    expect(body.statements[0].lines.map((l) => [l.kind, l.category, l.origin, l.messages])).toEqual([
+      ['charge', 'utility', undefined, 2],
+      ['charge', 'utility', 'outside', 3],
+    ]);
+    expect(body.statements[0].totals.messages).toBe(5);
   });
 });
 

@@ -1,15 +1,16 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { CostLedger, LedgerEntry, MetaCostEntry } from '#lib/domain/money/ports.ts';
 import { inParallel } from '#lib/domain/shared/parallel.ts';
 import type { ServiceTable } from '../client.ts';
 import { queryAll } from '../queries.ts';
 import { LEDGER, LEDGER_BEFORE_CURRENCIES, MISMATCH, PRICED_IN } from '../sends/send-items.ts';
 import { keys, LEDGER_SHARDS } from '../table.ts';
+import { metaCostItems, metaCostsOf, olderParts, partsPrefix } from './meta-cost-items.ts';
 
 /**
  * The cost ledger's reads (decisions §24): a WABA's days are LEDGER_SHARDS items each (the status path adds to
  * one at random), so a client's usage reads each shard's days in one Query; cost grows with the days and WABAs
- * asked, not with the messages sent. Meta's own figures are one item a WABA's day.
+ * asked, not with the messages sent. Meta's own figures are one item a WABA's day, or parts of it when large.
  */
 export class DynamoCostLedger implements CostLedger {
   constructor(private readonly table: ServiceTable) {}
@@ -42,26 +43,45 @@ export class DynamoCostLedger implements CostLedger {
     const read = await inParallel(wabaIds, 8, (waba) =>
       queryAll(this.table, {
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': keys.metaCost(waba), ':from': keys.ledgerDay(from), ':to': keys.ledgerDay(to) },
+        ExpressionAttributeValues: { ':pk': keys.metaCost(waba), ':from': keys.ledgerDay(from), ':to': keys.ledgerDayEnd(to) },
       }),
     );
-    return read.flat().flatMap((item) => (item.entries ?? []) as MetaCostEntry[]);
+    return read.flatMap(metaCostsOf);
   }
 
+  /**
+   * The day's figures replace the earlier read's (./meta-cost-items.ts): its other parts first, then the head that
+   * names them (unless a later read's is there already), then the parts of older reads go.
+   */
   async putMetaCosts(wabaId: string, day: string, entries: MetaCostEntry[], readAt: string) {
-    await this.table.client.send(
-      new PutCommand({
-        TableName: this.table.name,
-        Item: {
-          pk: keys.metaCost(wabaId),
-          sk: keys.ledgerDay(day),
-          entity: 'meta_cost_day',
-          waba_id: wabaId,
-          day,
-          entries,
-          read_at: readAt,
-        },
-      }),
+    const { head, parts } = metaCostItems(wabaId, day, entries, readAt);
+    const put = (Item: Record<string, unknown>, newer?: true) =>
+      this.table.client.send(
+        new PutCommand({
+          TableName: this.table.name,
+          Item,
+          ...(newer && {
+            ConditionExpression: 'attribute_not_exists(read_at) OR read_at <= :read_at',
+            ExpressionAttributeValues: { ':read_at': readAt },
+          }),
+        }),
+      );
+    await inParallel(parts, 4, (part) => put(part));
+    const kept = await put(head, true).then(
+      () => true,
+      (error: unknown) => {
+        if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+        throw error;
+      },
+    );
+    const items = await queryAll(this.table, {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :parts)',
+      ExpressionAttributeValues: { ':pk': head.pk, ':parts': partsPrefix(day) },
+    });
+    // A later read's head is there: this read's parts are named by no head.
+    const gone = kept ? olderParts(items, readAt) : items.filter((item) => item.read_at === readAt);
+    await inParallel(gone, 4, (item) =>
+      this.table.client.send(new DeleteCommand({ TableName: this.table.name, Key: { pk: item.pk, sk: item.sk } })),
     );
   }
 }
@@ -106,6 +126,8 @@ function entryOf(name: string, day: string, itemDid: string): LedgerEntry {
     currency: mismatch ? priced.slice(0, -1) : priced,
     ...(mismatch && { currency_mismatch: true as const }),
     ...(priceCurrency && { price_currency: priceCurrency }),
+    // A message sent elsewhere on the number (decisions §30): `|outside` after the currencies.
+    ...(current && parts[4] === 'outside' && { origin: 'outside' as const }),
     messages: 0,
     billable: 0,
     micros: 0,

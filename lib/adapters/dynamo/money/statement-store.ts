@@ -3,11 +3,12 @@ import type { StatementSnapshot, StatementStore } from '#lib/domain/money/ports.
 import type { ServiceTable } from '../client.ts';
 import { keys } from '../table.ts';
 import { isConditionalCheckFailure } from '../transactions.ts';
+import { queryAll } from '../queries.ts';
 
 /**
- * Closed statements under their client (decisions §27): `STATEMENT#<yyyy-mm>`, the snapshot as JSON text (its
- * lines exactly as hashed, whatever DynamoDB does to numbers), written once with a condition: of two first reads
- * at once, one keeps its snapshot and the other answers it. A few KB a client and month.
+ * Closed statements under their client (decisions §30): `STATEMENT#<yyyy-mm>`, the snapshot as JSON text (its
+ * lines exactly as hashed, whatever DynamoDB does to numbers), written once with a condition: of two runs of the
+ * close job at once, one keeps its snapshot and the other answers it. A few KB a client and month.
  */
 export class DynamoStatementStore implements StatementStore {
   constructor(private readonly table: ServiceTable) {}
@@ -17,6 +18,18 @@ export class DynamoStatementStore implements StatementStore {
       new GetCommand({ TableName: this.table.name, Key: { pk: keys.client(clientId), sk: keys.statement(month) }, ConsistentRead: true }),
     );
     return Item ? (JSON.parse(String(Item.snapshot)) as StatementSnapshot) : null;
+  }
+
+  async list(clientId: number) {
+    const items = await queryAll(this.table, {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+      ExpressionAttributeValues: { ':pk': keys.client(clientId), ':sk': keys.statement('') },
+      // `snapshot` is one of DynamoDB's reserved words.
+      ProjectionExpression: '#snapshot',
+      ExpressionAttributeNames: { '#snapshot': 'snapshot' },
+      ConsistentRead: true,
+    });
+    return items.map((item) => JSON.parse(String(item.snapshot)) as StatementSnapshot);
   }
 
   async putOnce(snapshot: StatementSnapshot) {

@@ -103,8 +103,7 @@ export class DynamoMessageStatuses implements MessageStatuses {
     const stored = new Map<number, Record<string, unknown>>();
     for (const item of read) {
       if (item.entity === 'send') owners.set(sendId, ownerOf(item));
-      else if (item.entity === 'send_block')
-        blocks.set(Number(item.first), item.state === 'claimed' || item.state === 'open' ? { state: 'claimed' } : item);
+      else if (item.entity === 'send_block') blocks.set(Number(item.first), readBlockOf(item));
       else stored.set(Number(item.index), item);
     }
     for (const first of unread) if (!blocks.has(first)) blocks.set(first, undefined);
@@ -133,17 +132,32 @@ export class DynamoMessageStatuses implements MessageStatuses {
   }
 }
 
-/** Blocks as read, by their first position: a claimed or open one as `{ state: 'claimed' }`, one not found undefined. */
-type ReadBlocks = Map<number, Record<string, unknown> | undefined>;
+/**
+ * A block as its statuses read it: its answers by offset (a settled block's outcomes, or what a claimed or
+ * handed-back one recorded so far, decisions §30) and their failures' titles; `pending` until it is settled.
+ */
+type ReadBlock = { pending: boolean; answers: Record<number, unknown>; titles: Record<string, string> };
+/** Blocks as read, by their first position; one not found undefined. */
+type ReadBlocks = Map<number, ReadBlock | undefined>;
+
+function readBlockOf(item: Record<string, unknown>): ReadBlock {
+  const pending = item.state === 'claimed' || item.state === 'open';
+  return {
+    pending,
+    answers: ((pending ? item.got : item.outcomes) ?? {}) as Record<number, unknown>,
+    titles: ((pending ? item.got_titles : item.titles) ?? {}) as Record<string, string>,
+  };
+}
 /** A message's reports, each with its place in the batch. */
 type MessageReports = { index: number; reports: { i: number; update: StatusUpdate }[] };
 /** A message's reports its block knows, with the version of its state read and each report's place in the batch. */
 type ApplicableMessage = BatchMessage & { block: number; version: number; reports: number[] };
 
 /**
- * A message's reports its settled block knows (its outcome sent the message the report names), from the state
- * read or, before any status was applied, the state it was accepted in (held by Meta, or not). The others are
- * answered here: `unsettled` while the block is claimed, `unknown` otherwise.
+ * A message's reports its block knows (its answer sent the message the report names), whatever the block's state:
+ * settled, or claimed or handed back with the answer recorded (decisions §30). The state is the one read or,
+ * before any status was applied, the one it was accepted in (held by Meta, or not). The others are answered
+ * here: `unsettled` while a pending block has no answer for the message yet, `unknown` otherwise.
  */
 function applicableOf(
   { index, reports }: MessageReports,
@@ -153,18 +167,16 @@ function applicableOf(
 ): ApplicableMessage[] {
   const known = reports.filter(({ i, update }) => {
     const block = blocks.get(update.block);
-    if (block?.state === 'claimed') results[i] = 'unsettled';
-    else if (!block || !isOutcomeOf((block.outcomes as unknown[] | undefined)?.[index - update.block], update.messageId))
-      results[i] = 'unknown';
+    const answer = block?.answers[index - update.block];
+    if (block?.pending && answer === undefined) results[i] = 'unsettled';
+    else if (!block || !isOutcomeOf(answer, update.messageId)) results[i] = 'unknown';
     else return true;
     return false;
   });
   if (known.length === 0) return [];
   const first = known[0].update.block;
   const block = blocks.get(first)!;
-  const state =
-    (stored?.delivery as MessageState | undefined) ??
-    acceptedStateOf((block.outcomes as unknown[])[index - first], block.titles as Record<string, string>);
+  const state = (stored?.delivery as MessageState | undefined) ?? acceptedStateOf(block.answers[index - first], block.titles);
   const statuses = known.map(({ update }) => update);
   return [{ index, state, statuses, block: first, version: Number(stored?.v ?? 0), reports: known.map(({ i }) => i) }];
 }

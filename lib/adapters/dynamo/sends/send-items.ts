@@ -269,8 +269,10 @@ export const ledgerKey = (charge: MessageCharge) =>
     ...(charge.price && { price_currency: charge.price.currency }),
   });
 /** A ledger entry's key under its client, as `ledgerKey`. */
-export const ledgerEntryKey = (entry: Pick<LedgerEntry, 'market' | 'category' | 'currency' | 'currency_mismatch' | 'price_currency'>) =>
-  `${entry.market}|${entry.category}|${entry.currency}${entry.currency_mismatch ? MISMATCH : ''}${entry.price_currency === undefined ? '' : `${PRICED_IN}${entry.price_currency}`}`;
+export const ledgerEntryKey = (
+  entry: Pick<LedgerEntry, 'market' | 'category' | 'currency' | 'currency_mismatch' | 'price_currency' | 'origin'>,
+) =>
+  `${entry.market}|${entry.category}|${entry.currency}${entry.currency_mismatch ? MISMATCH : ''}${entry.price_currency === undefined ? '' : `${PRICED_IN}${entry.price_currency}`}${entry.origin ? `|${entry.origin}` : ''}`;
 /** Then the currency of the client's price, where its price list was in force (decisions §27). */
 export const PRICED_IN = '>';
 /** Marks a currency priced on the base currency's card because the WABA's has none. */

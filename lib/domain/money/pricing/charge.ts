@@ -23,8 +23,17 @@ export const cardCategoryOf = (category: string): PricingCategory | undefined =>
 /** Meta's category as the ledger and the send's counts name it: one spelling for authentication-international. */
 export const categoryName = (category: string) => category.replace(/-/g, '_');
 
+/** Meta's `pricing` as a status carries it: `billable` is deprecated, so it may be absent (decisions §30). */
+export type ReportedPricing = Omit<MessagePricing, 'billable'> & { billable?: boolean };
+
+/** Whether Meta bills a message: its `billable` where given, else its `type` (`regular` is, `free_*` is not). */
+export const billableOf = (pricing: ReportedPricing) => pricing.billable ?? !pricing.type.startsWith('free_');
+
+/** Meta's pricing with `billable` decided where the status left it out. */
+export const pricingOf = (pricing: ReportedPricing): MessagePricing => ({ ...pricing, billable: billableOf(pricing) });
+
 /** Whether Meta charges a message so priced: `billable`, and not a free window's `type`. */
-export const isCharged = (pricing: MessagePricing) => pricing.billable && !pricing.type.startsWith('free_');
+export const isCharged = (pricing: ReportedPricing) => billableOf(pricing) && !pricing.type.startsWith('free_');
 
 /** Where a charge is priced: the WABA's billing currency, and the month's billable volume before it (tiers). */
 export interface ChargeContext {
@@ -40,7 +49,7 @@ export interface ChargeContext {
  */
 export function chargeOf(
   cards: RateCards,
-  pricing: MessagePricing,
+  pricing: ReportedPricing,
   recipientDigits: string,
   atMs: number,
   context: ChargeContext = {},
@@ -52,7 +61,7 @@ export function chargeOf(
   const micros =
     isCharged(pricing) && category ? cards.priceMicros(market, category, day, card.currency, context.volumeBefore?.(market, category)) : 0;
   return {
-    pricing: { ...pricing, category: categoryName(pricing.category) },
+    pricing: { ...pricingOf(pricing), category: categoryName(pricing.category) },
     market,
     micros,
     currency: card.currency,

@@ -1,8 +1,8 @@
-import type { MessageCharge, MessagePricing } from '../../shared/message-status.ts';
+import type { MessageCharge } from '../../shared/message-status.ts';
 import { type PriceLists, type VolumeTiers, volumeKeyOf } from '../ports.ts';
 import type { BillingCurrencies } from '../ports.ts';
 import { rateCards } from './cards/index.ts';
-import { cardCategoryOf, chargeOf } from './charge.ts';
+import { cardCategoryOf, chargeOf, type ReportedPricing } from './charge.ts';
 import { type PriceList, priceOf } from './price-list.ts';
 import { dayOf, monthOf } from '../../shared/calendar.ts';
 import { BASE_CURRENCY, type PricingCategory } from './rate-card.ts';
@@ -14,6 +14,12 @@ export interface PricedStatus {
 }
 
 /**
+ * The currency of a WABA whose own is not known and cannot be read (ISO 4217's code for "no currency"): its
+ * charges are priced at the base currency's card, marked `currency_mismatch` (decisions §26, §30), and applied.
+ */
+export const NO_KNOWN_CURRENCY = 'XXX';
+
+/**
  * How one send's statuses of a batch are priced (decisions §26, §27): in its WABA's billing currency; where the
  * card in force gives volume tiers, at the tier the month's volume so far places each message in (read once a
  * batch, then counted on as the batch charges); and at its client's price where a price list is in force.
@@ -23,7 +29,7 @@ export async function chargerFor(
   { wabaId, clientId }: { wabaId?: string; clientId?: number },
   atMs: number[],
 ) {
-  const currency = wabaId && deps.currencies ? await deps.currencies.currencyOf(wabaId) : undefined;
+  const currency = wabaId && deps.currencies ? await deps.currencies.currencyOf(wabaId).catch(() => NO_KNOWN_CURRENCY) : undefined;
   const lists = clientId !== undefined && deps.priceLists && atMs.length > 0 ? await deps.priceLists.lists(clientId) : [];
   const volumes = new Map<string, Map<string, number>>();
   const tieredMonths = new Set(
@@ -33,7 +39,7 @@ export async function chargerFor(
       .map(monthOf),
   );
   if (wabaId && deps.tiers) for (const month of tieredMonths) volumes.set(month, await deps.tiers.monthVolumes(wabaId, month));
-  return (pricing: MessagePricing, recipientDigits: string, at: number): PricedStatus => {
+  return (pricing: ReportedPricing, recipientDigits: string, at: number): PricedStatus => {
     const day = dayOf(at);
     const month = monthOf(day);
     let tierVolume: PricedStatus['tierVolume'];

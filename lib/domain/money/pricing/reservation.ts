@@ -16,32 +16,51 @@ export interface SendReservation {
   currency: string;
   /** The client's price list in force that day: the reservation is in the client's price (decisions §27). */
   price_list?: PriceList;
+  /**
+   * An AUTHENTICATION send reserves each recipient at the larger of the authentication and the
+   * authentication-international rate of its market (decisions §30): Meta charges the international rate where
+   * it applies, and only Meta knows where it does. Absent on reservations made before, which keep their figure.
+   */
+  international_bound?: true;
 }
 
 export function reservationFor(templateCategory: string | undefined, goesOn: string, currency: string, list?: PriceList): SendReservation {
+  const category = pricingCategoryOf(templateCategory);
   return {
     month: monthOf(goesOn),
     priced_on: dayOf(goesOn),
-    category: pricingCategoryOf(templateCategory),
+    category,
     currency,
     ...(list && { price_list: list }),
+    ...(category === 'authentication' && { international_bound: true as const }),
   };
 }
 
-/** One recipient's part of its send's reservation, in micro-units: the card's rate, or the client's price for it. */
-export function recipientEstimate(reservation: SendReservation, digits: string): number {
-  const { market } = rateCards.placeOfPerson(digits, reservation.priced_on);
-  const cost = rateCards.priceMicros(market, reservation.category, reservation.priced_on, reservation.currency);
+/** What one message of a category in a market costs the client: the card's rate, or its price list's price for it. */
+function estimateAt(reservation: SendReservation, market: string, category: PricingCategory): number {
+  const cost = rateCards.priceMicros(market, category, reservation.priced_on, reservation.currency);
   if (!reservation.price_list) return cost;
   const price = priceOf([reservation.price_list], {
     day: reservation.priced_on,
     market,
-    category: reservation.category,
+    category,
     costMicros: cost,
     costCurrency: reservation.currency,
     billable: true,
   });
   return price?.micros ?? cost;
+}
+
+/**
+ * One recipient's part of its send's reservation, in micro-units: the card's rate, or the client's price for it;
+ * bounded by the authentication-international one where the reservation says so (a market without that rate
+ * prices it as authentication), so a charge never exceeds what was reserved for it.
+ */
+export function recipientEstimate(reservation: SendReservation, digits: string): number {
+  const { market } = rateCards.placeOfPerson(digits, reservation.priced_on);
+  const estimate = estimateAt(reservation, market, reservation.category);
+  if (!reservation.international_bound) return estimate;
+  return Math.max(estimate, estimateAt(reservation, market, 'authentication_international'));
 }
 
 /** The outcomes of a block or job that settle a recipient for good: it will never be delivered now. */

@@ -3,7 +3,7 @@ import { fromMicros } from '../../shared/money.ts';
 
 export type { CurrencyStatement, StatementLine } from '../ports.ts';
 
-// A month's statement lines (decisions §27): pure, from the ledger's entries and the month before's snapshot.
+// A month's statement lines (decisions §27, §30): pure, from the ledger's entries and the closed months' snapshots.
 
 /** What the client pays of an entry, and in which currency: its price where a list applied, else its cost. */
 const paidOf = (e: LedgerEntry) =>
@@ -22,13 +22,13 @@ export function chargeLines(entries: LedgerEntry[]): CurrencyStatement[] {
   const days = new Map<string, { day: string; market: string; category: string; currency: string; line: StatementLine }>();
   for (const e of entries) {
     const paid = paidOf(e);
-    const id = [e.day, e.market, e.category, paid.currency, e.currency].join('|');
+    const id = [e.day, e.market, e.category, paid.currency, e.currency, e.origin].join('|');
     const known = days.get(id) ?? {
       day: e.day,
       market: e.market,
       category: e.category,
       currency: paid.currency,
-      line: emptyLine('charge', e.market, e.category, e.currency),
+      line: emptyLine('charge', e.market, e.category, e.currency, e.origin),
     };
     addTo(known.line, {
       messages: e.messages,
@@ -42,10 +42,10 @@ export function chargeLines(entries: LedgerEntry[]): CurrencyStatement[] {
   const lines = new Map<string, { currency: string; line: StatementLine }>();
   for (const { currency, line: day } of days.values()) {
     const unit = unitPriceOf(day.amount_micros, day.billable);
-    const id = [currency, day.market, day.category, unit, day.cost_currency].join('|');
+    const id = [currency, day.market, day.category, unit, day.cost_currency, day.origin].join('|');
     const known = lines.get(id) ?? {
       currency,
-      line: { ...emptyLine('charge', day.market, day.category, day.cost_currency), unit_price: unit },
+      line: { ...emptyLine('charge', day.market, day.category, day.cost_currency, day.origin), unit_price: unit },
     };
     addTo(known.line, day);
     lines.set(id, known);
@@ -54,18 +54,20 @@ export function chargeLines(entries: LedgerEntry[]): CurrencyStatement[] {
 }
 
 /**
- * The adjustment lines a statement carries for a closed month (decisions §27): what the ledger holds of that month
- * now, less what its snapshot billed, per currency × market × category (the ledger only adds, so none is negative).
+ * The adjustment lines a statement carries for a closed month (decisions §30): what the ledger holds of that month
+ * now (`now`, its charge lines), less what was billed of it already (`billed`: every line given, the month's own
+ * charges and its adjustments on later closed statements), per currency × market × category × origin (the ledger
+ * only adds, so none is negative).
  */
 export function adjustmentLines(month: string, now: CurrencyStatement[], billed: CurrencyStatement[]): CurrencyStatement[] {
   const sums = new Map<string, { currency: string; line: StatementLine }>();
   const add = (statements: CurrencyStatement[], sign: 1 | -1) => {
     for (const { currency, lines } of statements)
-      for (const line of lines.filter((l) => l.kind === 'charge')) {
-        const id = [currency, line.market, line.category, line.cost_currency].join('|');
+      for (const line of sign === 1 ? lines.filter((l) => l.kind === 'charge') : lines) {
+        const id = [currency, line.market, line.category, line.cost_currency, line.origin].join('|');
         const known = sums.get(id) ?? {
           currency,
-          line: { ...emptyLine('adjustment', line.market, line.category, line.cost_currency), of_month: month },
+          line: { ...emptyLine('adjustment', line.market, line.category, line.cost_currency, line.origin), of_month: month },
         };
         addTo(known.line, line, sign);
         sums.set(id, known);
@@ -110,6 +112,7 @@ export function canonicalLines(statements: CurrencyStatement[]) {
         market: l.market,
         category: l.category,
         ...(l.of_month && { of_month: l.of_month }),
+        ...(l.origin && { origin: l.origin }),
         unit_price: l.unit_price,
         messages: l.messages,
         billable: l.billable,
@@ -119,10 +122,17 @@ export function canonicalLines(statements: CurrencyStatement[]) {
   );
 }
 
-const emptyLine = (kind: StatementLine['kind'], market: string, category: string, costCurrency: string): StatementLine => ({
+const emptyLine = (
+  kind: StatementLine['kind'],
+  market: string,
+  category: string,
+  costCurrency: string,
+  origin?: 'outside',
+): StatementLine => ({
   kind,
   market,
   category,
+  ...(origin && { origin }),
   unit_price: 0,
   messages: 0,
   billable: 0,
@@ -157,6 +167,7 @@ function byCurrency(lines: { currency: string; line: StatementLine }[]): Currenc
         (a, b) =>
           KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
           (a.of_month ?? '').localeCompare(b.of_month ?? '') ||
+          (a.origin ?? '').localeCompare(b.origin ?? '') ||
           a.market.localeCompare(b.market) ||
           a.category.localeCompare(b.category) ||
           a.unit_price - b.unit_price ||

@@ -2,23 +2,36 @@ import type { Client } from '../../shared/directory.ts';
 import type { StatementSnapshot } from '../ports.ts';
 import { fromMicros } from '../../shared/money.ts';
 import { daysOfMonth } from '../../shared/calendar.ts';
+import { amountDue, ROUNDING_RULE } from './amount-due.ts';
 import { type StatementLine, totalsOf } from './lines.ts';
 
 type Shown = { cost: boolean; price: boolean; margin: boolean };
 
+/** Who issues the statements (settings): the provider's name and postal address, printed on each. */
+export interface StatementIssuer {
+  name: string;
+  address: string;
+}
+
+/** A statement's number: the same for a client and month wherever and whenever it is read. */
+export const statementNumber = (clientId: number, month: string) => `ST-${clientId}-${month.replace('-', '')}`;
+
 /**
- * A statement as its caller sees it (decisions §27, moneyShown). `amount` is what the client is billed: its price
- * where a price list applied, Meta's cost elsewhere; `unit_price` in micro-units of the statement's currency.
- * BSP_CN also sees each line's and total's `cost` (and its currency where it is another) and `margin`; an agent
- * sees neither. One statement a currency the month was charged in, in `statements` (currency order).
+ * A statement as its caller sees it (decisions §27, §30, moneyShown). `amount` is what the client is billed: its
+ * price where a price list applied, Meta's cost elsewhere; `unit_price` in micro-units of the statement's currency;
+ * `amount_due` the total in the currency's minor unit, by the printed `rounding` rule. BSP_CN also sees each line's
+ * and total's `cost` (and its currency where it is another) and `margin`; an agent sees neither. One statement a
+ * currency the month was charged in, in `statements` (currency order).
  */
 export function statementView(
   snapshot: StatementSnapshot,
-  ctx: { client: Client; status: 'open' | 'closed'; closes_at: string; shown: Shown; provider: string },
+  ctx: { client: Client; status: 'open' | 'closed'; closes_at: string; shown: Shown; issuer: StatementIssuer },
 ) {
   const bsp = ctx.shown.cost && ctx.shown.margin;
   return {
-    provider: ctx.provider,
+    number: statementNumber(snapshot.client_id, snapshot.month),
+    provider: ctx.issuer.name,
+    provider_address: ctx.issuer.address,
     client_id: snapshot.client_id,
     client_name: ctx.client.client_name,
     month: snapshot.month,
@@ -37,8 +50,10 @@ export function statementView(
           amount: fromMicros(totals.amount_micros),
           ...(bsp && totals.cost_currency !== undefined && costOf(totals, currency)),
         },
+        amount_due: amountDue(totals.amount_micros, currency),
       };
     }),
+    rounding: ROUNDING_RULE,
     card_versions: snapshot.card_versions,
     price_list_versions: snapshot.price_list_versions,
     lines_sha256: snapshot.lines_sha256,
@@ -51,6 +66,7 @@ function lineView(line: StatementLine, currency: string, bsp: boolean) {
     market: line.market,
     category: line.category,
     ...(line.of_month && { of_month: line.of_month }),
+    ...(line.origin && { origin: line.origin }),
     unit_price: line.unit_price,
     messages: line.messages,
     billable: line.billable,

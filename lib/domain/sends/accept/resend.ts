@@ -7,6 +7,7 @@ import type { SendDeps } from './send-deps.ts';
 import type { SendInput } from './send-rules.ts';
 import { blocksOf, recipientStatus } from '../operations/send-recipients.ts';
 import { visibleSend } from '../send-status.ts';
+import { LONGEST_TTL_S } from '../dispatch/tuning.ts';
 
 /** Which of a send's recipients a resend takes (decisions §25). */
 export type ResendWhich = 'failed' | 'not_delivered';
@@ -17,7 +18,10 @@ export type ResendWhich = 'failed' | 'not_delivered';
  */
 const NOT_RESENT = new Set(['131026', '131049', '131050', 'outcome_unknown']);
 
-/** Whether a recipient is one a resend of `which` takes: failed for a reason worth another try, or never delivered. */
+/**
+ * Whether a recipient is of a kind a resend of `which` takes: failed for a reason worth another try, or never
+ * delivered (a `sent` one only once Meta can no longer deliver it: `mayStillDeliver`).
+ */
 export function isResent(recipient: StoredRecipient, which: ResendWhich): boolean {
   const status = recipientStatus(recipient);
   if (status === 'failed') {
@@ -45,9 +49,24 @@ function resendBody(original: SendRecord, caller: Caller, recipients: StoredReci
   };
 }
 
-async function chosen(deps: Pick<SendDeps, 'sends' | 'recipientLists'>, caller: Caller, sendId: string, which: ResendWhich) {
+/**
+ * Whether Meta may still deliver a message answered `sent` with no final status (decisions §30: never paid twice).
+ * Its TTL at Meta is the Marketing Messages API's `ttl_seconds` of the request, else taken as the longest Meta
+ * allows (30 days): the template's own TTL may have been edited since, so a shorter one is not known for sure. It
+ * counts from the recipient's `updated_at`, never earlier than when the message went, so it errs on the safe side.
+ */
+export function mayStillDeliver(recipient: StoredRecipient, original: Pick<SendRecord, 'request'>, nowMs: number): boolean {
+  if (recipientStatus(recipient) !== 'sent') return false;
+  const ttlSeconds = original.request?.ttl_seconds ?? LONGEST_TTL_S;
+  return nowMs < Date.parse(recipient.updated_at) + ttlSeconds * 1000;
+}
+
+async function chosen(deps: Pick<SendDeps, 'sends' | 'recipientLists' | 'now'>, caller: Caller, sendId: string, which: ResendWhich) {
   const original = await visibleSend(deps, caller, sendId);
-  const recipients = (await deps.recipientLists.recipients(sendId, blocksOf(original))).filter((r) => isResent(r, which));
+  const nowMs = Date.parse(deps.now?.() ?? new Date().toISOString());
+  const recipients = (await deps.recipientLists.recipients(sendId, blocksOf(original))).filter(
+    (r) => isResent(r, which) && !mayStillDeliver(r, original, nowMs),
+  );
   if (recipients.length === 0)
     throw new Conflict(`Send ${sendId} has no ${which.replace('_', ' ')} recipients to resend`, 'nothing_to_resend');
   return { original, recipients };

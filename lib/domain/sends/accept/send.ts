@@ -1,11 +1,12 @@
 import { reserveBudget } from '../../money/budget.ts';
+import type { BudgetRelease } from '../../money/ports.ts';
 import { BASE_CURRENCY } from '../../money/pricing/rate-card.ts';
 import { recipientEstimate, reservationFor, type SendReservation } from '../../money/pricing/reservation.ts';
 import type { Caller } from '../../shared/caller.ts';
 import { InvalidRequest } from '../../shared/errors.ts';
 import type { DispatchJob, JobRecipient } from '../dispatch-job.ts';
 import { isSendable, personKey } from '../dispatch/job.ts';
-import type { SendRecord } from '../ports.ts';
+import type { ReservationReturns, SendRecord } from '../ports.ts';
 import type { SendDeps } from './send-deps.ts';
 import { shownEstimate } from './send-estimate.ts';
 import { dispatchJobsOf, queueAllOrNothing } from './send-jobs.ts';
@@ -31,24 +32,49 @@ const refuseAny: Judgement = {
  * Reserve the budget: each recipient to be sent, for the month the send goes in, in the budget's currency, before
  * anything is recorded; each gives its part back as it settles (decisions §27).
  */
-function reserveFor(deps: Pick<SendDeps, 'budgets'>, checked: CheckedSend, reservation: SendReservation, recipients: JobRecipient[]) {
+async function reserveFor(deps: Pick<SendDeps, 'budgets'>, checked: CheckedSend, reservation: SendReservation, recipients: JobRecipient[]) {
   const reserved = recipients.filter(isSendable).reduce((sum, r) => sum + recipientEstimate(reservation, personKey(r)), 0);
-  return reserveBudget(deps, checked.clientId, reserved, reservation.month);
+  const budget = await reserveBudget(deps, checked.clientId, reserved, reservation.month);
+  return { ...budget, whole: { client_id: checked.clientId, month: reservation.month, micros: reserved } };
+}
+
+/**
+ * A send that failed before its jobs were all queued gives back what it reserved, once (decisions §30): through
+ * the send record's mark, which the worker that later finds it `queuing` or `abandoned` also asks for; plainly
+ * when the send was never recorded (nothing else can find it). A release that fails leaves the month
+ * over-reserved, never under.
+ */
+async function giveBackWhole(deps: AcceptDeps, send: SendRecord, budget: { whole: BudgetRelease; release(): Promise<unknown> }) {
+  const at = deps.now?.() ?? new Date().toISOString();
+  const returned = deps.reservationReturns
+    ? await deps.reservationReturns.returnWhole(send.send_id, budget.whole, at).catch(() => 'failed' as const)
+    : 'no_send';
+  if (returned === 'no_send') await budget.release().catch(() => undefined);
 }
 
 /** Record and queue: the send and its jobs all or nothing; a send not queued gives back what it reserved. */
-async function recordAndQueue(deps: SendDeps, send: SendRecord, jobs: DispatchJob[], budget: { release(): Promise<unknown> }) {
+async function recordAndQueue(
+  deps: AcceptDeps,
+  send: SendRecord,
+  jobs: DispatchJob[],
+  budget: { whole: BudgetRelease; release(): Promise<unknown> },
+) {
   try {
     await queueAllOrNothing(deps, send, jobs);
   } catch (error) {
-    // A release that fails leaves the month over-reserved, never under.
-    await budget.release().catch(() => undefined);
+    await giveBackWhole(deps, send, budget);
     throw error;
   }
 }
 
+/**
+ * A send's ports, and where the whole reservation of a send that failed is given back once (decisions §30): apart
+ * from SendDeps, whose list of ports is fixed; where absent, it is given back plainly.
+ */
+export type AcceptDeps = SendDeps & { reservationReturns?: ReservationReturns };
+
 export async function sendTemplate(
-  deps: SendDeps,
+  deps: AcceptDeps,
   caller: Caller,
   input: { pathDid: string; body: SendInput; sendId: string; resendOf?: string },
 ) {

@@ -40,12 +40,16 @@ export class MemoryMessageStatuses implements MessageStatuses {
     return send && { client_id: send.client_id, ...(send.reservation && { reservation: copy(send.reservation) }) };
   }
 
-  /** The state a report's message was accepted in, or why the report is not applied. */
+  /**
+   * The state a report's message was accepted in, or why the report is not applied: as the DynamoDB adapter, from
+   * a settled block's outcomes or what a claimed or handed-back one recorded (decisions §30).
+   */
   private acceptedState(sendId: string, update: StatusUpdate): MessageState | 'unknown' | 'unsettled' {
     const block = this.table.blocks.get(`${sendId}|${update.block}`);
     if (!block) return 'unknown';
-    if (block.state !== 'settled') return 'unsettled';
-    const outcome = block.outcomes?.[update.index - update.block];
+    const offset = update.index - update.block;
+    const outcome = block.state === 'settled' ? block.outcomes?.[offset] : block.recorded.get(offset);
+    if (block.state !== 'settled' && !outcome) return 'unsettled';
     // A launch whose answer never came may have gone: Meta's status (found by its reference) says it did.
     if (outcome?.kind === 'failed' && outcome.code === 'outcome_unknown') return { failed: { code: outcome.code, title: outcome.title } };
     if (outcome?.kind !== 'sent' || outcome.message_id !== update.messageId) return 'unknown';

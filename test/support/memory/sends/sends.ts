@@ -3,6 +3,7 @@ import { MemoryBlockLedger } from './block-ledger.ts';
 import { MemoryMessageStatuses } from './message-statuses.ts';
 import { MemoryHeldJobs } from './held-jobs.ts';
 import { MemoryRecipientLists } from './recipient-lists.ts';
+import { MemoryReservationReturns } from './reservation-returns.ts';
 import { MemorySendRecords } from './send-records.ts';
 import { MemorySendTable } from './send-table.ts';
 
@@ -19,6 +20,7 @@ export function memorySends(budgets?: MemoryBudgetStore) {
     recipientLists: new MemoryRecipientLists(table),
     heldJobs: new MemoryHeldJobs(table),
     messageStatuses: new MemoryMessageStatuses(table),
+    reservationReturns: new MemoryReservationReturns(table),
   };
 }
 
