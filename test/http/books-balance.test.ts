@@ -1,11 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { metaSignature } from '#lib/adapters/meta/webhook-signature.ts';
 import { DynamoBudgetStore } from '#lib/adapters/dynamo/money/budget-store.ts';
 import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
-import { LOCAL_META_APP_SECRET } from '../../local/stack.ts';
 import { call, emulator, tokens } from '../support/api.ts';
 import { demoTemplateAs, OwnClient } from '../support/own-client.ts';
+import { postMessagesChange } from '../support/meta-change.ts';
 import { until } from '../support/until.ts';
 
 /**
@@ -58,14 +57,7 @@ function outsideStatus() {
       },
     ],
   };
-  const raw = JSON.stringify({
-    object: 'whatsapp_business_account',
-    entry: [{ id: client.waba, time: Math.floor(Date.now() / 1000), changes: [{ field: 'messages', value }] }],
-  });
-  return call('POST', '/v1/meta/webhooks', {
-    rawBody: raw,
-    headers: { 'content-type': 'application/json', 'x-hub-signature-256': metaSignature(raw, LOCAL_META_APP_SECRET) },
-  });
+  return postMessagesChange(client.waba, value);
 }
 
 /** Both sends out; the MARKETING one paused by Meta after its first 100 accepted messages. */

@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { metaSignature } from '#lib/adapters/meta/webhook-signature.ts';
 import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
-import { LOCAL_META_APP_SECRET } from '../../local/stack.ts';
 import { call } from '../support/api.ts';
 import { demoTemplateAs, OwnClient } from '../support/own-client.ts';
+import { postMessagesChange } from '../support/meta-change.ts';
 import { until } from '../support/until.ts';
 
 /**
@@ -35,14 +34,7 @@ function replyStatus(messageId: string) {
       },
     ],
   };
-  const raw = JSON.stringify({
-    object: 'whatsapp_business_account',
-    entry: [{ id: client.waba, time: Math.floor(Date.now() / 1000), changes: [{ field: 'messages', value }] }],
-  });
-  return call('POST', '/v1/meta/webhooks', {
-    rawBody: raw,
-    headers: { 'content-type': 'application/json', 'x-hub-signature-256': metaSignature(raw, LOCAL_META_APP_SECRET) },
-  });
+  return postMessagesChange(client.waba, value);
 }
 
 const usageByCategory = async () => {
