@@ -56,7 +56,8 @@ export const handler = queueWorker<DispatchJob>(
           holder: `${context.awsRequestId}:${messageId}`,
           remainingMs: () => context.getRemainingTimeInMillis(),
           // Counted per settled block, so a long job shows its progress in the metrics as it goes.
-          onSettled: ({ sent, failed }) => countMetrics({ MessagesDispatched: sent, MessagesFailed: failed }),
+          onSettled: ({ sent, failed, lateBookings }) =>
+            countMetrics({ MessagesDispatched: sent, MessagesFailed: failed, LateSlotBookings: lateBookings }),
         },
         job,
       );

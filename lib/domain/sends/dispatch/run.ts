@@ -40,8 +40,11 @@ export interface DispatchDeps {
    */
   pauses?: TemplatePauses;
   events?: Omit<OutboxDeps, 'log'>;
-  /** Told each settled block's tally (the worker counts messages dispatched and failed as metrics). */
-  onSettled?: (tally: { sent: number; failed: number }) => void;
+  /**
+   * Told each settled block's tally (the worker counts them as metrics): messages dispatched and failed, and the
+   * slots it took again for being late (each a write of the number's pacing item that its pace did not ask for).
+   */
+  onSettled?: (tally: { sent: number; failed: number; lateBookings: number }) => void;
 }
 
 /** A job not finished comes back after `afterSeconds` (the queue's redelivery), having kept what it settled. */

@@ -28,6 +28,8 @@ export class LaunchSlots {
   private spacing: number;
   /** The launches since the block last took slots: the pace it keeps, without the lateness that ends them. */
   private kept = { first: 0, last: 0, count: 0 };
+  /** Slots taken because the block was late (a stall, not its pace): each a write of the pacing item. */
+  lateBookings = 0;
 
   constructor(
     private readonly of: {
@@ -72,6 +74,7 @@ export class LaunchSlots {
       const keptPace = kept.count < PACE_LAUNCHES ? this.spacing * 2 : ((kept.last - kept.first) / (kept.count - 1)) * KEPT_PACE_MARGIN;
       this.spacing = Math.min(Math.max(intervalMs, keptPace), SLOWEST_SPACING_MS);
       this.kept = { first: 0, last: 0, count: 0 };
+      this.lateBookings++;
     }
     if (late || this.left === 0) {
       const count = chunk === undefined ? rest : Math.min(rest, chunk(this.spacing));
