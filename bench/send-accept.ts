@@ -18,7 +18,7 @@ import { SqsJobQueue } from '#lib/adapters/sqs/job-queue.ts';
 import type { Caller } from '#lib/domain/shared/caller.ts';
 import { silentLog } from '#lib/domain/shared/log.ts';
 import { sendTemplate } from '#lib/domain/sends/accept/send.ts';
-import { sendDeps } from '#lib/wiring/send-deps.ts';
+import { acceptDeps } from '#lib/wiring/send-deps.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 import type { RequestMeter } from '../local/request-meter.ts';
 import { DEMO_FIXTURE, type LocalStack, startLocalStack } from '../local/stack.ts';
@@ -110,7 +110,7 @@ export async function measureSendAccept(ctx: SendAcceptContext): Promise<{ row: 
     ],
   });
   // The send's own wiring (lib/wiring/send-deps.ts), on the bench's queue client and Graph.
-  const deps = sendDeps(table, { queue: new SqsJobQueue({ client: sqs, url: stack.queueUrls.dispatch }), upstream: () => ctx.upstream });
+  const deps = acceptDeps(table, { queue: new SqsJobQueue({ client: sqs, url: stack.queueUrls.dispatch }), upstream: () => ctx.upstream });
   const body = {
     did: '931001',
     type: 'template' as const,

@@ -5,13 +5,11 @@ import { httpFunction } from '#lib/http/http-function.ts';
 import { logger } from '#lib/log/logger.ts';
 import { countMetrics } from '#lib/log/metrics.ts';
 import { ResendSend } from '#lib/manifest/routes/sends.ts';
-import { sendDeps } from '#lib/wiring/send-deps.ts';
-import { DynamoReservationReturns } from '#lib/adapters/dynamo/sends/reservation-returns.ts';
+import { acceptDeps } from '#lib/wiring/send-deps.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();
-// Object.assign, not a spread: sendDeps makes Graph at first use, which a spread would do now.
-const deps = Object.assign(sendDeps(table), { reservationReturns: new DynamoReservationReturns(table) });
+const deps = acceptDeps(table);
 
 type Resend = { sendId: string; which: ResendWhich };
 

@@ -19,7 +19,10 @@ export type ServiceMetric =
   | 'CostGaps'
   /** Months the close job closed, and clients whose close failed (decisions §30). */
   | 'StatementsClosed'
-  | 'StatementClosesFailed';
+  | 'StatementClosesFailed'
+  /** Reservations given back by their watch, and watches that failed (decisions §30: reservations always end). */
+  | 'ReservationsEnded'
+  | 'ReservationWatchesFailed';
 
 let metrics: Metrics | undefined;
 const emitter = () =>

@@ -214,6 +214,17 @@ export const CloseStatements = {
   timeoutSeconds: 300,
 } satisfies WorkerDef;
 
+export const EndReservations = {
+  // Every 15 minutes (decisions §30: reservations always end): each send's reservation is watched from shortly
+  // after its acceptance (lib/domain/sends/operations/reservation-watch.ts): a send never recorded or never
+  // queued gives it back whole; messages never settled give back their parts at their TTL's end.
+  name: 'EndReservations',
+  entry: 'functions/workers/end-reservations.ts',
+  trigger: { everyMinutes: 15 },
+  needs: { table: 'write' },
+  timeoutSeconds: 300,
+} satisfies WorkerDef;
+
 /** Every worker, as the stack and the local stack run them. */
 export const workers: WorkerDef[] = [
   DeliverWebhooks,
@@ -226,4 +237,5 @@ export const workers: WorkerDef[] = [
   RelayOutbox,
   ReconcileCosts,
   CloseStatements,
+  EndReservations,
 ];

@@ -12,6 +12,9 @@ import { DynamoTemplateListing } from '#lib/adapters/dynamo/templates/template-l
 import type { GraphUpstream } from '#lib/adapters/graph/graph-upstream.ts';
 import { resolveHost } from '#lib/adapters/https/resolve-host.ts';
 import type { SendDeps } from '#lib/domain/sends/accept/send-deps.ts';
+import type { AcceptDeps } from '#lib/domain/sends/accept/send.ts';
+import { DynamoReservationReturns } from '#lib/adapters/dynamo/sends/reservation-returns.ts';
+import { DynamoReservationWatches } from '#lib/adapters/dynamo/sends/reservation-watches.ts';
 import type { JobQueue } from '#lib/domain/shared/ports.ts';
 import { jobQueue } from './queues.ts';
 import { lazySendScheduler } from './scheduler.ts';
@@ -49,4 +52,13 @@ export function sendDeps(table: ServiceTable, parts: { queue?: JobQueue; upstrea
       return upstream();
     },
   };
+}
+
+/** A send's dependencies and where a failed acceptance's reservation comes back once (decisions §30). */
+export function acceptDeps(table: ServiceTable, parts: Parameters<typeof sendDeps>[1] = {}): AcceptDeps {
+  // Object.assign, not a spread: sendDeps makes Graph at first use, which a spread would do now.
+  return Object.assign(sendDeps(table, parts), {
+    reservationReturns: new DynamoReservationReturns(table),
+    reservationWatches: new DynamoReservationWatches(table),
+  });
 }

@@ -1,9 +1,9 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { ledgerUpdate } from '#lib/adapters/dynamo/sends/send-items.ts';
+import { ledgerWrites } from '#lib/adapters/dynamo/money/ledger-items.ts';
 import { keys } from '#lib/adapters/dynamo/table.ts';
 import { lastMonthToClose } from '#lib/domain/money/statements/months.ts';
-import { monthAfter } from '#lib/domain/shared/calendar.ts';
+import { dayStartMs, monthAfter } from '#lib/domain/shared/calendar.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 import { apiUrl, call, emulator, expectErrorShape, token, tokens } from '../support/api.ts';
 import { demoTemplateAs, OwnClient } from '../support/own-client.ts';
@@ -11,10 +11,10 @@ import { pdfText } from '../support/pdf-text.ts';
 
 /**
  * Monthly statements on the running local stack (decisions §27, §30). Client 570 sends through the emulator (this
- * month, open); its past months are written to the ledger through the DynamoDB adapter's own ledger update, as the
- * status path writes it. The stack runs on the real clock: a month two months back is past its close time, and the
- * close job (its worker's handler, run as its schedule runs it) closes it; a charge written after that is the late
- * charge, billed on the first month not closed. Client 571 is another client's agent; 579 is no client.
+ * month, open); its past months are written to the ledger through the DynamoDB adapter's own ledger writes, as the
+ * status path writes them, applied on their day or now. The stack runs on the real clock: a month two months back is
+ * past its close time, and the close job (its worker's handler, run as its schedule runs it) closes it; a charge of
+ * it applied now is the late charge, filed under the month open now and billed there. Client 571 is another client's agent; 579 is no client.
  */
 const client = new OwnClient(570);
 const table = serviceTable();
@@ -31,16 +31,15 @@ const FIRST_OPEN = monthAfter(lastMonthToClose(Date.now()));
 const BEFORE_FIRST = monthOf(3);
 const run = String(Math.floor(Math.random() * 1e4)).padStart(4, '0');
 
-/** Charges of a past day, written as the status path writes them (one ledger update, in a transaction). */
-async function ledgerCharge(day: string, market: string, category: string, messages: number, micros: number) {
+/**
+ * Charges of a past day, written as the status path writes them (its ledger writes, in a transaction), applied at
+ * noon of their day (on time) or, `late`, now: after their month closed, so filed under the month open now.
+ */
+async function ledgerCharge(day: string, market: string, category: string, messages: number, micros: number, late = false) {
   const owner = { waba_id: client.waba, client_id: client.clientId, did: client.did };
-  await table.client.send(
-    new TransactWriteCommand({
-      TransactItems: [
-        ledgerUpdate(table.name, owner, day, new Map([[`${market}|${category}|USD`, { messages, billable: messages, micros }]])),
-      ],
-    }),
-  );
+  const charges = new Map([[day, new Map([[`${market}|${category}|USD`, { messages, billable: messages, micros }]])]]);
+  const appliedAt = late ? Date.now() : dayStartMs(day) + 12 * 3_600_000;
+  await table.client.send(new TransactWriteCommand({ TransactItems: ledgerWrites(table.name, owner, charges, appliedAt) }));
 }
 
 const statementPath = (month: string, clientId = client.clientId) => `/v1/clients/${clientId}/statements/${month}`;
@@ -154,8 +153,8 @@ describe('a closed month (decisions §27, §30)', () => {
 
   it('never changes after a late charge, which the open month bills as an adjustment naming its month', async () => {
     // Prepare: a charge of the closed month reaches the ledger after the close job closed it
-    await ledgerCharge(`${CLOSED}-28`, 'Mexico', 'marketing', 3, 3 * 43_600);
-    await ledgerCharge(`${CLOSED}-28`, 'Brazil', 'authentication', 1, 6_800);
+    await ledgerCharge(`${CLOSED}-28`, 'Mexico', 'marketing', 3, 3 * 43_600, true);
+    await ledgerCharge(`${CLOSED}-28`, 'Brazil', 'authentication', 1, 6_800, true);
     // Act
     const again = await read(CLOSED);
     const rerun = await closeStatements();

@@ -87,6 +87,13 @@ export const keys = {
   ledgerDayEnd: (day: string) => `DAY#${day}#~`,
   /** A month's billable volume by market and category on a ledger shard, where a card prices in tiers. */
   ledgerMonth: (month: string) => `MONTH#${month}`,
+  /**
+   * A number's late charges filed under a month on a ledger shard (decisions §30): charges applied after their own
+   * month closed, which that month's statement bills as adjustments.
+   */
+  ledgerLate: (month: string, did: string) => `LATE#${month}#${did}`,
+  /** The last sort key of a month's late charges on a ledger shard. */
+  ledgerLateEnd: (month: string) => `LATE#${month}#~`,
   /** Meta's volume tier updates of a WABA (decisions §26): a month's volume at least, by market and category. */
   volumeTiers: (wabaId: string) => `VOLUME_TIERS#${wabaId}`,
   /** Meta's own figures of a WABA's day (pricing_analytics), kept beside the ledger by the reconciliation. */
@@ -102,6 +109,12 @@ export const keys = {
    * business portfolio, or `waba:<id>`), each item its own partition so no campaign's statuses share a key.
    */
   identity: (scope: string, half: string) => `IDENTITY#${scope}#${half}`,
+  /**
+   * A reservation's watch (decisions §30), under one of RESERVATION_WATCH_SHARDS keys chosen by its send, sorted
+   * by when it is due: the job reads each shard up to now.
+   */
+  reservationWatch: (shard: number) => `RESERVATION_WATCH#${String(shard).padStart(2, '0')}`,
+  reservationWatchSort: (dueAt: string, sendId: string) => `${dueAt}#${sendId}`,
   /** A client's monthly budget and what the month's accepted sends reserved of it. */
   budgetMonth: (month: string) => `BUDGET#${month}`,
   /** What settled of a client's month (decisions §27): one of BUDGET_SHARDS, spent and released. */
@@ -185,4 +198,6 @@ export const SEND_COUNT_SHARDS = 32;
 export const LEDGER_SHARDS = 8;
 /** A client's month's settlement shards: the status path adds to one at random (decisions §27). */
 export const BUDGET_SHARDS = 8;
+/** The reservation watches' partitions: a send's watch on one by its id, the job queries each (decisions §30). */
+export const RESERVATION_WATCH_SHARDS = 8;
 export const OUTBOX_PARTITION = 'OUTBOX';

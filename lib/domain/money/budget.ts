@@ -1,6 +1,6 @@
 import type { Caller } from '../shared/caller.ts';
 import { Conflict, Forbidden, NotFound } from '../shared/errors.ts';
-import { type BudgetStore, committedOf, type PriceLists } from './ports.ts';
+import { type BudgetStore, committedOf, type PriceLists, type ReservationWatch } from './ports.ts';
 import { listInForce } from './pricing/price-list.ts';
 import type { DirectoryStore } from '../shared/ports.ts';
 import { dayOf, monthOf } from '../shared/calendar.ts';
@@ -62,13 +62,20 @@ export async function getBudget(
  * the one conditional write that also checks the budget has room for it after what the month spent and still
  * reserves: 409 `budget_exceeded` with `remaining` and `estimate` when it has not. Without a budget the
  * reservation is kept all the same, so a budget set later counts the month so far. Answers the warning when the
- * month is past 80 % after it, and how to give the reservation back.
+ * month is past 80 % after it, how to give the reservation back, and the watch kept with it (when asked).
  */
-export async function reserveBudget(deps: { budgets: BudgetStore }, clientId: number, estimateMicros: number, month: string) {
+export async function reserveBudget(
+  deps: { budgets: BudgetStore },
+  clientId: number,
+  estimateMicros: number,
+  month: string,
+  watch?: Pick<ReservationWatch, 'send_id' | 'due_at'>,
+) {
   const budget = await deps.budgets.get(clientId);
-  const none = { warning: undefined, release: async () => undefined };
+  const none = { warning: undefined, release: async () => undefined, watched: undefined };
   if (estimateMicros <= 0) return none;
-  const after = await deps.budgets.reserve(clientId, month, estimateMicros, budget?.monthly_micros);
+  const watched = watch && { ...watch, client_id: clientId, month, micros: estimateMicros };
+  const after = await deps.budgets.reserve(clientId, month, estimateMicros, budget?.monthly_micros, watched);
   if (after === null) {
     const remaining = fromMicros(Math.max(0, budget!.monthly_micros - committedOf(await deps.budgets.month(clientId, month))));
     throw new Conflict(
@@ -84,5 +91,5 @@ export async function reserveBudget(deps: { budgets: BudgetStore }, clientId: nu
           message: `This month's sends have spent and reserved ${fromMicros(after)} of the client's budget of ${fromMicros(budget.monthly_micros)} USD (over 80 %)`,
         }
       : undefined;
-  return { warning, release: () => deps.budgets.release(clientId, month, estimateMicros) };
+  return { warning, release: () => deps.budgets.release(clientId, month, estimateMicros), watched };
 }

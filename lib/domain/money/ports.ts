@@ -19,6 +19,28 @@ export interface LedgerEntry {
   price_currency?: string;
   /** `outside`: charges of messages this service did not send, on the client's number (decisions §30). */
   origin?: 'outside';
+  /**
+   * The part of these figures applied after the day's month closed (decisions §30): kept on the day, so usage and
+   * the reconciliation see every charge, and billed as an adjustment on a later month, not on the day's month.
+   */
+  late?: LateFigures;
+}
+
+/** Messages, billable ones, cost and price of charges applied after their month closed. */
+export interface LateFigures {
+  messages: number;
+  billable: number;
+  micros: number;
+  price_micros?: number;
+}
+
+/**
+ * Late charges as filed (decisions §30): charges of days of `of_month` applied after it closed, filed under
+ * `month`, the month open when they were applied, whose statement bills them as adjustments.
+ */
+export interface AdjustmentEntry extends Omit<LedgerEntry, 'day' | 'late'> {
+  month: string;
+  of_month: string;
 }
 
 /** Meta's own figure of a WABA's day (pricing_analytics), by sending number, country and pricing category. */
@@ -36,12 +58,15 @@ export interface MetaCostEntry {
 }
 
 /**
- * The cost ledger (decisions §24): charges are added by the status path (MessageStatuses); this reads them, and
- * keeps Meta's own figures beside them.
+ * The cost ledger (decisions §24): charges are added by the status path (MessageStatuses), each on its day and,
+ * when applied after its month closed, also filed as an adjustment under the month then open (decisions §30);
+ * this reads them, and keeps Meta's own figures beside them.
  */
 export interface CostLedger {
   /** A client's charges on days `from`–`to` (inclusive) on numbers of these WABAs. */
   charges(wabaIds: string[], clientId: number, from: string, to: string): Promise<LedgerEntry[]>;
+  /** A client's late charges filed under months `from`–`to` (YYYY-MM, inclusive) on numbers of these WABAs. */
+  adjustments(wabaIds: string[], clientId: number, from: string, to: string): Promise<AdjustmentEntry[]>;
   /** Every client's charges of one WABA's day, by client. */
   wabaDay(wabaId: string, day: string): Promise<{ client_id: number; entry: LedgerEntry }[]>;
   metaCosts(wabaIds: string[], from: string, to: string): Promise<MetaCostEntry[]>;
@@ -90,6 +115,20 @@ export interface BudgetRelease {
 }
 
 /**
+ * What a send's reservation leaves to be looked at later (decisions §30: reservations always end), written in the
+ * reservation's own write: a crash between them would leave a reservation nobody finds. Looked at from `due_at`
+ * (sends/operations/reservation-watch.ts): a send never recorded or never queued gives it back whole; a send's
+ * messages never settled give back their parts at their TTL's end.
+ */
+export interface ReservationWatch {
+  send_id: string;
+  client_id: number;
+  month: string;
+  micros: number;
+  due_at: string;
+}
+
+/**
  * Clients' monthly budgets (decisions §24, §27) and each month's figures: a send's check and reservation are one
  * conditional write, so two sends at once never both pass a budget with room for one; what settles is added
  * by the writes that settle it (the status path, a block's settlement), spread over shards.
@@ -103,7 +142,7 @@ export interface BudgetStore {
    * Adds `micros` to the month's reservations; with a limit, only if what the month commits after it (reserved
    * − released + spent) stays within it. The committed total after, or null.
    */
-  reserve(clientId: number, month: string, micros: number, limitMicros?: number): Promise<number | null>;
+  reserve(clientId: number, month: string, micros: number, limitMicros?: number, watch?: ReservationWatch): Promise<number | null>;
   /** Gives back a reservation whose send was never queued. */
   release(clientId: number, month: string, micros: number): Promise<void>;
 }
@@ -185,8 +224,8 @@ export interface StatementSnapshot {
 /** Closed statements: one item a client and month, written once (by the close job, never by a read). */
 export interface StatementStore {
   get(clientId: number, month: string): Promise<StatementSnapshot | null>;
-  /** Every closed month of the client, oldest first. */
-  list(clientId: number): Promise<StatementSnapshot[]>;
+  /** The client's last closed month, or null: its closed months run without a gap from the first to it. */
+  latest(clientId: number): Promise<StatementSnapshot | null>;
   /** Keeps the snapshot unless the month has one already; the one kept (this, or the one that was first). */
   putOnce(snapshot: StatementSnapshot): Promise<StatementSnapshot>;
 }

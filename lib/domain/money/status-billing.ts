@@ -27,6 +27,8 @@ export interface BatchMessage {
   index: number;
   state: MessageState;
   statuses: BilledStatus[];
+  /** Its reserved part was given back at its TTL's end (decisions §30): a late final status releases nothing more. */
+  reservationReturned?: boolean;
 }
 
 export interface StatusBatch {
@@ -108,14 +110,14 @@ class BillInProgress {
       if (!change) return false;
       state = change.next;
       charge ??= change.charge;
-      this.addChange(status, change);
+      this.addChange(status, change, message.reservationReturned);
       return true;
     });
     return { index: message.index, applied, moved: applied.includes(true), state, ...(charge && { charge }) };
   }
 
   /** What one report's change adds: the send's counts and errors, the reservation given back, the charge. */
-  private addChange(status: BilledStatus, change: StatusChange) {
+  private addChange(status: BilledStatus, change: StatusChange, reservationReturned?: boolean) {
     for (const [field, n] of Object.entries(change.counts) as [keyof StatusChange['counts'], number][])
       this.counts[field] = (this.counts[field] ?? 0) + n;
     for (const { code, title, count } of change.errors) {
@@ -123,7 +125,7 @@ class BillInProgress {
       known.count += count;
       this.errors.set(code, known);
     }
-    if (change.settles && status.reserved && this.batch.send)
+    if (change.settles && status.reserved && this.batch.send && !reservationReturned)
       addMove(this.budget, status.reserved.month, { released: status.reserved.micros });
     if (change.charge) this.charge(status, change.charge);
   }

@@ -15,6 +15,7 @@ import { MemoryMarketingOnboardings } from './sends/marketing-onboardings.ts';
 import { MemoryOutboxStore } from './webhooks/outbox-store.ts';
 import { MemorySendScheduler } from './sends/send-scheduler.ts';
 import { memorySends } from './sends/sends.ts';
+import { MemoryReservationWatches } from './sends/reservation-watches.ts';
 import { MemoryBudgetStore } from './money/budget-store.ts';
 import { MemoryPriceListStore } from './money/price-list-store.ts';
 import { MemorySuppressionStore } from './people/suppression-store.ts';
@@ -69,6 +70,7 @@ export function memoryWorld(fixture: DirectoryFile = DEMO_FIXTURE) {
     scheduler: new MemorySendScheduler(),
     ...memorySends(budgets),
     budgets,
+    reservationWatches: new MemoryReservationWatches(budgets),
     priceLists: new MemoryPriceListStore(),
     suppressions: new MemorySuppressionStore(),
     peopleMap: new MemoryPeopleMap(),

@@ -85,9 +85,9 @@ describe('the deployment’s quotas', () => {
   });
 
   it('names each limit a template passes: resources, environment, inline policy', () => {
-    // Prepare: 401 resources, an environment of 16 references, a role with 41 statements of a reference each
+    // Prepare: one resource over the budget, an environment of 16 references, a role with 41 statements of a reference each
     const resources: Record<string, { Type: string; Properties?: Record<string, unknown> }> = {};
-    for (let i = 0; i < 398; i++) resources[`Topic${i}`] = { Type: 'AWS::SNS::Topic' };
+    for (let i = 0; i < QUOTAS.resources - 2; i++) resources[`Topic${i}`] = { Type: 'AWS::SNS::Topic' };
     resources.Big = fn(Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`SETTING_${i}`, { Ref: `R${i}` }])));
     resources.Role = { Type: 'AWS::IAM::Role' };
     resources.Policy = {
@@ -103,7 +103,7 @@ describe('the deployment’s quotas', () => {
     const report = checkQuotas({ Resources: resources });
     // Assess
     expect(report.problems).toEqual([
-      `401 resources: over this stack's budget of ${QUOTAS.resources} (CloudFormation takes 500)`,
+      `${QUOTAS.resources + 1} resources: over this stack's budget of ${QUOTAS.resources} (CloudFormation takes 500)`,
       expect.stringMatching(/^Big: environment of up to 4\d{3} bytes, over Lambda's 4096$/),
       expect.stringMatching(/^Role: inline policies of up to 1\d{4} characters, over IAM's 10240$/),
     ]);

@@ -6,7 +6,8 @@ import { recipientEstimate, reservationFor } from '#lib/domain/money/pricing/res
 import { closeMonths } from '#lib/domain/money/statements/close-months.ts';
 import { statement } from '#lib/domain/money/statements/statement.ts';
 import { applyMessageStatuses, type MessageStatusNotification } from '#lib/domain/sends/message-statuses.ts';
-import { dayOf, monthOf } from '#lib/domain/shared/calendar.ts';
+import { lastMonthToClose } from '#lib/domain/money/statements/months.ts';
+import { dayOf, daysOfMonth, monthAfter, monthOf } from '#lib/domain/shared/calendar.ts';
 import { NotFound } from '#lib/domain/shared/errors.ts';
 import { silentLog } from '#lib/domain/shared/log.ts';
 import { messageReference } from '#lib/domain/shared/message-status.ts';
@@ -111,7 +112,10 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 async function booksWorld() {
   const world = memoryWorld();
   await world.priceLists.put({ client_id: 7, effective_from: '2026-09-01', currency: 'USD', markup_percent: 50, created_at: '2026-08-01' });
-  const outsideLedger = new MemoryCostLedger();
+  const clock = { now: START };
+  // Charges are applied in the run's virtual time: one applied after its month closed is filed under the open month.
+  world.sendTable.clock = () => clock.now;
+  const outsideLedger = new MemoryCostLedger(() => clock.now);
   const outsideCharges = new MemoryOutsideCharges(outsideLedger);
   const ledger = new TableCostLedger(world.sendTable, outsideLedger);
   const graph = { down: false };
@@ -126,7 +130,6 @@ async function booksWorld() {
     log: silentLog,
     now: () => clock.now,
   });
-  const clock = { now: START };
   const statusDeps = {
     ...world,
     currencies,
@@ -363,6 +366,31 @@ async function figuresOf(books: BooksWorld) {
   };
 }
 
+/**
+ * What reading the open month reads of the ledger (decisions §30: its cost grows with the request, not the client's
+ * history): its own days and the late charges filed under it, then, for an empty month of a client with no month
+ * closed yet, the search for its first charge.
+ */
+async function openMonthReads(books: BooksWorld, clientId: Client) {
+  const month = monthAfter(lastMonthToClose(books.clock.now));
+  books.ledger.reads.length = 0;
+  await read(books, clientId, month).catch((error: unknown) => {
+    if (!(error instanceof NotFound)) throw error;
+  });
+  const closedAny = (await books.statementDeps.statements.latest(clientId)) !== null;
+  return { month, reads: [...books.ledger.reads], closedAny };
+}
+
+/** An open month's reads: only its own items, wherever the client has a month closed. */
+function assessOneMonthRead({ month, reads, closedAny }: Awaited<ReturnType<typeof openMonthReads>>) {
+  const { from, to } = daysOfMonth(month);
+  expect(reads.slice(0, 2)).toEqual([
+    { method: 'charges', from, to },
+    { method: 'adjustments', from: month, to: month },
+  ]);
+  if (closedAny) expect(reads).toHaveLength(2);
+}
+
 /** What every run must show: the four figures equal, closed months as filed, budgets spent and nothing left reserved. */
 function assessBalanced(figures: Awaited<ReturnType<typeof figuresOf>>, filed: Map<string, string>) {
   const { byMessage, inLedger, onStatements, byMeta } = figures;
@@ -388,6 +416,7 @@ describe('the books balance (issue 51, decisions §30)', () => {
         const figures = await figuresOf(books);
         // Assess
         assessBalanced(figures, filed);
+        for (const clientId of [7, 8] as const) assessOneMonthRead(await openMonthReads(books, clientId));
       }),
       { numRuns: 150 },
     );
@@ -396,7 +425,8 @@ describe('the books balance (issue 51, decisions §30)', () => {
   it('bills an October status redriven after October closed on the open month, and a paused block’s statuses once', async () => {
     // Prepare: client 7's send of three on 31 October, paused after one for 6 hours, the third's only status applied
     // after the close of 3 November; client 8's message outside the service, its October status applied then too
-    // (client 8 had no October charge at the first close: the next run closes October with it)
+    // (client 8 had no October charge at the first close: the next run closes its October, empty, and November
+    // bills the charge, applied after October closed)
     const late = { status: 'delivered' as const, afterMs: MINUTE, arrivesMs: 10 * DAY };
     const now = { status: 'read' as const, afterMs: 2 * MINUTE, arrivesMs: 0 };
     const october31 = Date.parse('2026-10-31T12:00:00Z') - START;
@@ -427,7 +457,10 @@ describe('the books balance (issue 51, decisions §30)', () => {
     const adjusted = figures.statements.flatMap((s) =>
       s.body.statements.flatMap((c) => c.lines.filter((l) => l.kind === 'adjustment').map((l) => [s.key, l.of_month, l.messages])),
     );
-    expect(adjusted).toEqual([['7|2026-11', '2026-10', 1]]);
+    expect(adjusted).toEqual([
+      ['7|2026-11', '2026-10', 1],
+      ['8|2026-11', '2026-10', 1],
+    ]);
     expect(figures.statements.map((s) => [s.key, s.body.status])).toEqual([
       ['7|2026-10', 'closed'],
       ['7|2026-11', 'open'],

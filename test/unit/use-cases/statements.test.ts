@@ -39,20 +39,28 @@ function books(now = '2026-11-20T12:00:00Z', lists: { effective_from: string; cu
     log: silentLog,
     now: () => clock.now(),
   };
-  /** `billable` messages at `unit` micro-units each (and `free` more at 0) on a day, Mexico marketing unless said. */
-  const charge = (day: string, billable: number, unit: number, more: Partial<LedgerEntry> & { free?: number } = {}) => {
-    const { free = 0, ...rest } = more;
-    ledger.charge(WABA, 7, {
-      day,
-      did: DID,
-      market: 'Mexico',
-      category: 'marketing',
-      currency: 'USD',
-      messages: billable + free,
-      billable,
-      micros: billable * unit,
-      ...rest,
-    });
+  /**
+   * `billable` messages at `unit` micro-units each (and `free` more at 0) on a day, Mexico marketing unless said,
+   * applied on time, or at `appliedAt` (ISO).
+   */
+  const charge = (day: string, billable: number, unit: number, more: Partial<LedgerEntry> & { free?: number; appliedAt?: string } = {}) => {
+    const { free = 0, appliedAt, ...rest } = more;
+    ledger.charge(
+      WABA,
+      7,
+      {
+        day,
+        did: DID,
+        market: 'Mexico',
+        category: 'marketing',
+        currency: 'USD',
+        messages: billable + free,
+        billable,
+        micros: billable * unit,
+        ...rest,
+      },
+      appliedAt === undefined ? undefined : Date.parse(appliedAt),
+    );
   };
   const read = (month: string, caller = callerOf(7)) => statement(deps, caller, { client_id: 7, month });
   /** The close job's run at an instant, which becomes the clock's time. */
@@ -146,21 +154,23 @@ describe('months that close on a schedule (decisions §30)', () => {
     expect(statements.kept.size).toBe(0);
   });
 
-  it('closes every client’s last month at its close time, once: a second run closes nothing and changes nothing', async () => {
+  it('closes every client’s last month 15 minutes after its close time, once: a second run closes nothing and changes nothing', async () => {
     // Prepare
     const { charge, read, close, statements } = books();
     charge('2026-10-10', 10, 43_600);
-    // Act
-    const first = await close('2026-11-03T00:00:00Z');
+    // Act: at the close time, within its grace (a status begun before it may still commit), then after
+    const atCloseTime = await close('2026-11-03T00:14:59Z');
+    const first = await close('2026-11-03T00:15:00Z');
     const kept = statements.kept.get('7|2026-10');
     const second = await close('2026-11-03T01:00:00Z');
     const october = await read('2026-10');
     // Assess
+    expect(atCloseTime).toEqual({ closed: 0, failed: 0 });
     expect(first).toEqual({ closed: 1, failed: 0 });
     expect(second).toEqual({ closed: 0, failed: 0 });
     expect(statements.kept.get('7|2026-10')).toEqual(kept);
     expect(october.status).toBe('closed');
-    expect(october.closed_snapshot_at).toBe('2026-11-03T00:00:00.000Z');
+    expect(october.closed_snapshot_at).toBe('2026-11-03T00:15:00.000Z');
     expect(october.statements[0].totals).toEqual({ messages: 10, billable: 10, amount: 0.436 });
   });
 
@@ -168,12 +178,12 @@ describe('months that close on a schedule (decisions §30)', () => {
     // Prepare: October closed on the 3rd and read on the 4th; late October charges reach the ledger after
     const { charge, read, close, clock } = books();
     charge('2026-10-10', 10, 43_600);
-    await close('2026-11-03T00:00:00Z');
+    await close('2026-11-03T00:15:00Z');
     clock.now = at('2026-11-04T09:00:00Z');
     const fourth = await read('2026-10');
-    charge('2026-10-30', 3, 43_600);
-    charge('2026-10-30', 1, 8_000, { category: 'utility' });
-    charge('2026-11-04', 2, 43_600);
+    charge('2026-10-30', 3, 43_600, { appliedAt: '2026-11-04T09:00:00Z' });
+    charge('2026-10-30', 1, 8_000, { category: 'utility', appliedAt: '2026-11-04T09:00:00Z' });
+    charge('2026-11-04', 2, 43_600, { appliedAt: '2026-11-04T09:00:00Z' });
     // Act
     clock.now = at('2026-11-20T09:00:00Z');
     const twentieth = await read('2026-10');
@@ -210,16 +220,16 @@ describe('months that close on a schedule (decisions §30)', () => {
     // Prepare: October, November and December close in turn; then an October charge arrives in January
     const { charge, read, close, ledger } = books();
     charge('2026-10-10', 10, 43_600);
-    await close('2026-11-03T00:00:00Z');
-    charge('2026-10-31', 5, 43_600);
+    await close('2026-11-03T00:15:00Z');
+    charge('2026-10-31', 5, 43_600, { appliedAt: '2026-11-03T00:00:00Z' });
     charge('2026-11-15', 1, 43_600);
-    await close('2026-12-03T00:00:00Z');
-    await close('2027-01-03T00:00:00Z');
-    charge('2026-10-31', 4, 43_600);
+    await close('2026-12-03T00:15:00Z');
+    await close('2027-01-03T00:15:00Z');
+    charge('2026-10-31', 4, 43_600, { appliedAt: '2027-01-03T00:00:00Z' });
     charge('2027-01-08', 2, 8_000, { category: 'utility' });
     // Act
-    await close('2027-02-03T00:00:00Z');
-    await close('2027-03-03T00:00:00Z');
+    await close('2027-02-03T00:15:00Z');
+    await close('2027-03-03T00:15:00Z');
     const months = ['2026-10', '2026-11', '2026-12', '2027-01', '2027-02', '2027-03'];
     const read_ = await Promise.all(months.map((month) => read(month)));
     // Assess: November bills October's first late charges, January the later ones; the books balance
@@ -250,6 +260,79 @@ describe('months that close on a schedule (decisions §30)', () => {
     expect(statements.kept.size).toBe(0);
   });
 
+  it('bills a charge of the month two back applied now as an adjustment on the open month; its closed month stays', async () => {
+    // Prepare: September and October closed; on 20 November a September charge is applied
+    const { charge, read, close, clock } = books();
+    charge('2026-09-10', 2, 43_600);
+    await close('2026-10-03T00:15:00Z');
+    await close('2026-11-03T00:15:00Z');
+    const september = await read('2026-09');
+    clock.now = at('2026-11-20T12:00:00Z');
+    // Act
+    charge('2026-09-25', 1, 8_000, { category: 'utility', appliedAt: '2026-11-20T12:00:00Z' });
+    const [after, october, november] = await Promise.all(['2026-09', '2026-10', '2026-11'].map((month) => read(month)));
+    // Assess
+    expect(after).toEqual(september);
+    expect(october.statements).toEqual([]);
+    expect(november.statements[0].lines).toEqual([
+      {
+        kind: 'adjustment',
+        market: 'Mexico',
+        category: 'utility',
+        of_month: '2026-09',
+        unit_price: 8_000,
+        messages: 1,
+        billable: 1,
+        amount: 0.008,
+      },
+    ]);
+  });
+
+  it('bills a charge dated before the first closed month, applied after it closed, on the open month', async () => {
+    // Prepare: the client's first charge is in October, closed on 3 November
+    const { charge, read, close, clock, deps } = books();
+    charge('2026-10-10', 1, 43_600);
+    await close('2026-11-03T00:15:00Z');
+    const october = await read('2026-10');
+    clock.now = at('2026-11-10T08:00:00Z');
+    // Act: a September charge comes on 10 November; the job runs again
+    charge('2026-09-28', 2, 43_600, { appliedAt: '2026-11-10T08:00:00Z' });
+    const rerun = await close('2026-11-10T09:00:00Z');
+    const november = await read('2026-11');
+    // Assess: on November's statement, naming September; October as closed; September has no statement
+    expect(rerun).toEqual({ closed: 0, failed: 0 });
+    expect(await read('2026-10')).toEqual(october);
+    expect(november.statements[0].lines.map((l) => [l.kind, l.of_month, l.messages, l.amount])).toEqual([
+      ['adjustment', '2026-09', 2, 0.0872],
+    ]);
+    await expect(statement(deps, callerOf(7), { client_id: 7, month: '2026-09' })).rejects.toThrow(NotFound);
+  });
+
+  it('reads an open month from its own days and the late charges filed under it, whatever the client’s history', async () => {
+    // Prepare: a year of closed months, each charged, and late charges filed on the way
+    const { charge, read, close, ledger, statements } = books();
+    for (let m = 1; m <= 12; m++) {
+      const month = `2025-${String(m).padStart(2, '0')}`;
+      charge(`${month}-15`, 1, 43_600);
+      // Late: a day of the month before, applied after it closed
+      if (m > 1) charge(`2025-${String(m - 1).padStart(2, '0')}-02`, 1, 43_600, { appliedAt: `${month}-20T00:00:00Z` });
+      await close(`${month}-20T00:00:00Z`);
+    }
+    await close('2026-11-03T00:15:00Z');
+    charge('2026-11-05', 1, 43_600);
+    ledger.reads.length = 0;
+    statements.latestReads = 0;
+    // Act
+    const november = await read('2026-11');
+    // Assess: November's days and November's filed charges, nothing else; no snapshot listed
+    expect(november.statements[0].totals.messages).toBe(1);
+    expect(ledger.reads).toEqual([
+      { method: 'charges', from: '2026-11-01', to: '2026-11-30' },
+      { method: 'adjustments', from: '2026-11', to: '2026-11' },
+    ]);
+    expect(statements.latestReads).toBe(0);
+  });
+
   it('goes on with the other clients when one client’s close fails, counts it, and closes it on a later run', async () => {
     // Prepare: client 7's first put fails
     const { charge, close, statements, ledger } = books();
@@ -271,7 +354,7 @@ describe('months that close on a schedule (decisions §30)', () => {
       return putOnce(snapshot);
     };
     // Act
-    const failed = await close('2026-11-03T00:00:00Z');
+    const failed = await close('2026-11-03T00:15:00Z');
     const next = await close('2026-11-03T01:00:00Z');
     // Assess
     expect(failed).toEqual({ closed: 1, failed: 1 });
@@ -288,7 +371,7 @@ describe('a statement a finance team can file (decisions §30)', () => {
     charge('2026-10-12', 5, 1_400, { market: 'India', category: 'utility' });
     charge('2026-10-12', 3, 500_000, { currency: 'JPY' });
     const open = await read('2026-10');
-    await close('2026-11-03T00:00:00Z');
+    await close('2026-11-03T00:15:00Z');
     // Act
     const closed = await read('2026-10');
     // Assess

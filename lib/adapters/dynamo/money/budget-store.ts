@@ -1,9 +1,9 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { BudgetMonth, BudgetRelease, BudgetStore } from '#lib/domain/money/ports.ts';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { BudgetMonth, BudgetRelease, BudgetStore, ReservationWatch } from '#lib/domain/money/ports.ts';
 import type { ServiceTable } from '../client.ts';
 import { batchGet } from '../queries.ts';
-import { BUDGET_SHARDS, keys, SORT } from '../table.ts';
-import { isConditionalCheckFailure, type TransactItem } from '../transactions.ts';
+import { BUDGET_SHARDS, keys, RESERVATION_WATCH_SHARDS, SORT } from '../table.ts';
+import { cancellationCodes, isConditionalCheckFailure, type TransactItem } from '../transactions.ts';
 
 /**
  * Budgets under their client (decisions §24, §27): the budget (`BUDGET`), each month's reservations
@@ -57,25 +57,30 @@ export class DynamoBudgetStore implements BudgetStore {
    * for reservations. Settlements meanwhile only give room back (a message never costs more than its estimate
    * but for Meta's authentication-international rate), so two sends at once still never both pass.
    */
-  async reserve(clientId: number, month: string, micros: number, limitMicros?: number) {
+  async reserve(clientId: number, month: string, micros: number, limitMicros?: number, watch?: ReservationWatch) {
     const now = await this.month(clientId, month);
     const settled = now.spent - now.released;
     const room = limitMicros === undefined ? undefined : limitMicros - settled - micros;
     if (room !== undefined && room < 0) return null;
+    const update = {
+      TableName: this.table.name,
+      Key: { pk: keys.client(clientId), sk: keys.budgetMonth(month) },
+      UpdateExpression: 'SET entity = :entity ADD reserved_micros :micros',
+      ...(room !== undefined && { ConditionExpression: 'attribute_not_exists(reserved_micros) OR reserved_micros <= :room' }),
+      ExpressionAttributeValues: { ':entity': 'budget_month', ':micros': micros, ...(room !== undefined && { ':room': room }) },
+    };
     try {
-      const { Attributes } = await this.table.client.send(
-        new UpdateCommand({
-          TableName: this.table.name,
-          Key: { pk: keys.client(clientId), sk: keys.budgetMonth(month) },
-          UpdateExpression: 'SET entity = :entity ADD reserved_micros :micros',
-          ...(room !== undefined && { ConditionExpression: 'attribute_not_exists(reserved_micros) OR reserved_micros <= :room' }),
-          ExpressionAttributeValues: { ':entity': 'budget_month', ':micros': micros, ...(room !== undefined && { ':room': room }) },
-          ReturnValues: 'UPDATED_NEW',
-        }),
-      );
+      // With a watch, both in one transaction; the committed total is then read from before plus this send.
+      if (watch) {
+        await this.table.client.send(
+          new TransactWriteCommand({ TransactItems: [{ Update: update }, { Put: watchPut(this.table.name, watch) }] }),
+        );
+        return now.reserved + micros + settled;
+      }
+      const { Attributes } = await this.table.client.send(new UpdateCommand({ ...update, ReturnValues: 'UPDATED_NEW' }));
       return Number(Attributes?.reserved_micros ?? micros) + settled;
     } catch (error) {
-      if (isConditionalCheckFailure(error)) return null;
+      if (isConditionalCheckFailure(error) || cancellationCodes(error)?.[0] === 'ConditionalCheckFailed') return null;
       throw error;
     }
   }
@@ -91,6 +96,21 @@ export class DynamoBudgetStore implements BudgetStore {
     );
   }
 }
+
+/** A reservation's watch as its item (decisions §30): on its send's shard, sorted by when it is due. */
+export const watchPut = (tableName: string, watch: ReservationWatch) => ({
+  TableName: tableName,
+  Item: {
+    pk: keys.reservationWatch(watchShardOf(watch.send_id)),
+    sk: keys.reservationWatchSort(watch.due_at, watch.send_id),
+    entity: 'reservation_watch',
+    ...watch,
+  },
+});
+
+/** A send's watch shard: a hash of its id, so a watch moved to a later time stays on its shard. */
+export const watchShardOf = (sendId: string) =>
+  [...sendId].reduce((hash, c) => (hash * 31 + c.charCodeAt(0)) >>> 0, 7) % RESERVATION_WATCH_SHARDS;
 
 /**
  * A settlement's move of a client's month, in the transaction that settles it: spent by the month delivered in,

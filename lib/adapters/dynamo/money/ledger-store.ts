@@ -3,14 +3,17 @@ import type { CostLedger, LedgerEntry, MetaCostEntry } from '#lib/domain/money/p
 import { inParallel } from '#lib/domain/shared/parallel.ts';
 import type { ServiceTable } from '../client.ts';
 import { queryAll } from '../queries.ts';
-import { LEDGER, LEDGER_BEFORE_CURRENCIES, MISMATCH, PRICED_IN } from '../sends/send-items.ts';
+import { LEDGER, LEDGER_BEFORE_CURRENCIES, LEDGER_LATE } from '../sends/send-items.ts';
 import { keys, LEDGER_SHARDS } from '../table.ts';
+import { adjustmentsOf, keyFieldsOf } from './ledger-items.ts';
 import { metaCostItems, metaCostsOf, olderParts, partsPrefix } from './meta-cost-items.ts';
 
 /**
  * The cost ledger's reads (decisions §24): a WABA's days are LEDGER_SHARDS items each (the status path adds to
  * one at random), so a client's usage reads each shard's days in one Query; cost grows with the days and WABAs
- * asked, not with the messages sent. Meta's own figures are one item a WABA's day, or parts of it when large.
+ * asked, not with the messages sent. Late charges (decisions §30) are marked on their days and filed under the
+ * month open when they came (./ledger-items.ts), read a month range a shard in one Query. Meta's own figures are
+ * one item a WABA's day, or parts of it when large.
  */
 export class DynamoCostLedger implements CostLedger {
   constructor(private readonly table: ServiceTable) {}
@@ -24,16 +27,30 @@ export class DynamoCostLedger implements CostLedger {
     );
   }
 
+  async adjustments(wabaIds: string[], clientId: number, from: string, to: string) {
+    const items = await this.between(wabaIds, keys.ledgerLate(from, ''), keys.ledgerLateEnd(to));
+    return items.flatMap((item) =>
+      adjustmentsOf(item)
+        .filter((e) => e.client_id === clientId)
+        .map((e) => e.entry),
+    );
+  }
+
   async wabaDay(wabaId: string, day: string) {
     return (await this.days([wabaId], day, day)).flatMap(entriesOf);
   }
 
-  private async days(wabaIds: string[], from: string, to: string) {
+  private days(wabaIds: string[], from: string, to: string) {
+    return this.between(wabaIds, keys.ledgerDay(from), keys.ledgerDayEnd(to));
+  }
+
+  /** The items of every ledger shard of these WABAs whose sort keys are from `from` to `to`. */
+  private async between(wabaIds: string[], from: string, to: string) {
     const shards = wabaIds.flatMap((waba) => Array.from({ length: LEDGER_SHARDS }, (_, shard) => keys.ledger(waba, shard)));
     const read = await inParallel(shards, 8, (pk) =>
       queryAll(this.table, {
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':pk': pk, ':from': keys.ledgerDay(from), ':to': keys.ledgerDayEnd(to) },
+        ExpressionAttributeValues: { ':pk': pk, ':from': from, ':to': to },
       }),
     );
     return read.flat();
@@ -87,49 +104,40 @@ export class DynamoCostLedger implements CostLedger {
 }
 
 const FIELDS = [
-  ['messages', LEDGER.messages, LEDGER_BEFORE_CURRENCIES.messages],
-  ['billable', LEDGER.billable, LEDGER_BEFORE_CURRENCIES.billable],
-  ['micros', LEDGER.micros, LEDGER_BEFORE_CURRENCIES.micros],
-  ['price_micros', LEDGER.price, LEDGER.price],
+  ['messages', LEDGER.messages, LEDGER_BEFORE_CURRENCIES.messages, LEDGER_LATE.messages],
+  ['billable', LEDGER.billable, LEDGER_BEFORE_CURRENCIES.billable, LEDGER_LATE.billable],
+  ['micros', LEDGER.micros, LEDGER_BEFORE_CURRENCIES.micros, LEDGER_LATE.micros],
+  ['price_micros', LEDGER.price, LEDGER.price, LEDGER_LATE.price],
 ] as const;
 
 /**
  * A ledger item's entries (send-items.ts ledgerUpdate): `N|`, `B|` and `A|` then
- * `<client>|<market>|<category>|<currency>` on a number's item; items of before issue 41 hold `n|`, `b|`, `a|`
- * then `<client>|<did>|<market>|<category>` in USD.
+ * `<client>|<market>|<category>|<currency>` on a number's item, and the part of them applied late beside them
+ * (`LN|`, `LB|`, `LA|`, `LP|`: decisions §30); items of before issue 41 hold `n|`, `b|`, `a|` then
+ * `<client>|<did>|<market>|<category>` in USD.
  */
 function entriesOf(item: Record<string, unknown>): { client_id: number; entry: LedgerEntry }[] {
   const found = new Map<string, { client_id: number; entry: LedgerEntry }>();
   const day = String(item.day);
   for (const [name, value] of Object.entries(item)) {
-    const field = FIELDS.find(([, now, before]) => name.startsWith(now) || name.startsWith(before));
+    const field = FIELDS.find(([, now, before, late]) => name.startsWith(now) || name.startsWith(before) || name.startsWith(late));
     if (!field) continue;
-    const key = `${name.startsWith(field[1]) ? 'N' : 'n'}${name.slice(2)}`;
-    const known = found.get(key) ?? { client_id: Number(name.slice(2).split('|')[0]), entry: entryOf(name, day, String(item.did)) };
-    known.entry[field[0]] = (known.entry[field[0]] ?? 0) + Number(value);
+    const late = name.startsWith(field[3]);
+    const rest = name.slice(late ? 3 : 2);
+    const current = late || name.startsWith(field[1]);
+    const key = `${current ? 'N' : 'n'}${rest}`;
+    const known = found.get(key) ?? { client_id: Number(rest.split('|')[0]), entry: entryOf(rest, current, day, String(item.did)) };
+    if (late) {
+      known.entry.late ??= { messages: 0, billable: 0, micros: 0 };
+      known.entry.late[field[0]] = (known.entry.late[field[0]] ?? 0) + Number(value);
+    } else known.entry[field[0]] = (known.entry[field[0]] ?? 0) + Number(value);
     found.set(key, known);
   }
   return [...found.values()];
 }
 
-function entryOf(name: string, day: string, itemDid: string): LedgerEntry {
-  const parts = name.slice(2).split('|');
-  const current = FIELDS.some(([, now]) => name.startsWith(now));
-  const [did, market, category, currencies] = current ? [itemDid, parts[1], parts[2], parts[3]] : [parts[1], parts[2], parts[3], 'USD'];
-  const [priced, priceCurrency] = currencies.split(PRICED_IN);
-  const mismatch = priced.endsWith(MISMATCH);
-  return {
-    day,
-    did,
-    market,
-    category: category.replace(/-/g, '_'),
-    currency: mismatch ? priced.slice(0, -1) : priced,
-    ...(mismatch && { currency_mismatch: true as const }),
-    ...(priceCurrency && { price_currency: priceCurrency }),
-    // A message sent elsewhere on the number (decisions §30): `|outside` after the currencies.
-    ...(current && parts[4] === 'outside' && { origin: 'outside' as const }),
-    messages: 0,
-    billable: 0,
-    micros: 0,
-  };
+function entryOf(rest: string, current: boolean, day: string, itemDid: string): LedgerEntry {
+  const parts = rest.split('|');
+  const [did, key] = current ? [itemDid, parts.slice(1)] : [parts[1], [parts[2], parts[3], 'USD']];
+  return { day, did, ...keyFieldsOf(key), messages: 0, billable: 0, micros: 0 };
 }

@@ -2,12 +2,13 @@ import type { OutsideCharge, OutsideCharges } from '#lib/domain/money/ports.ts';
 import type { ServiceTable } from '../client.ts';
 import { keys, SORT, TTL_ATTRIBUTE } from '../table.ts';
 import { cancellationCodes } from '../transactions.ts';
-import { expiry, ledgerEntryKey, ledgerUpdate, monthVolumeUpdate, transact } from '../sends/send-items.ts';
+import { expiry, ledgerEntryKey, monthVolumeUpdate, transact } from '../sends/send-items.ts';
+import { ledgerWrites } from './ledger-items.ts';
 
 /**
  * Charges of messages sent elsewhere on a client's number (decisions §30): one item a message, by Meta's id, put
- * on condition it is new, with the message's ledger entry and volume in the same transaction, so a status that
- * comes twice charges once. The item outlives any message's statuses (RECIPIENT_DAYS).
+ * on condition it is new, with the message's ledger entry (filed late too where its month closed: ledger-items.ts)
+ * and volume in the same transaction, so a status that comes twice charges once. The item outlives any message's statuses (RECIPIENT_DAYS).
  */
 export class DynamoOutsideCharges implements OutsideCharges {
   constructor(private readonly table: ServiceTable) {}
@@ -32,7 +33,12 @@ export class DynamoOutsideCharges implements OutsideCharges {
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
-        ledgerUpdate(name, { waba_id, client_id, did: entry.did }, entry.day, new Map([[ledgerEntryKey(entry), tally]])),
+        ...ledgerWrites(
+          name,
+          { waba_id, client_id, did: entry.did },
+          new Map([[entry.day, new Map([[ledgerEntryKey(entry), tally]])]]),
+          now,
+        ),
         ...(tierVolume ? [monthVolumeUpdate(name, waba_id, tierVolume.month, new Map([[tierVolume.key, 1]]))] : []),
       ]);
       return true;

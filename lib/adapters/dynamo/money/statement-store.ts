@@ -1,9 +1,8 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { StatementSnapshot, StatementStore } from '#lib/domain/money/ports.ts';
 import type { ServiceTable } from '../client.ts';
 import { keys } from '../table.ts';
 import { isConditionalCheckFailure } from '../transactions.ts';
-import { queryAll } from '../queries.ts';
 
 /**
  * Closed statements under their client (decisions §30): `STATEMENT#<yyyy-mm>`, the snapshot as JSON text (its
@@ -20,16 +19,22 @@ export class DynamoStatementStore implements StatementStore {
     return Item ? (JSON.parse(String(Item.snapshot)) as StatementSnapshot) : null;
   }
 
-  async list(clientId: number) {
-    const items = await queryAll(this.table, {
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-      ExpressionAttributeValues: { ':pk': keys.client(clientId), ':sk': keys.statement('') },
-      // `snapshot` is one of DynamoDB's reserved words.
-      ProjectionExpression: '#snapshot',
-      ExpressionAttributeNames: { '#snapshot': 'snapshot' },
-      ConsistentRead: true,
-    });
-    return items.map((item) => JSON.parse(String(item.snapshot)) as StatementSnapshot);
+  /** One item read, whatever the client's history: the last `STATEMENT#` key, newest first. */
+  async latest(clientId: number) {
+    const { Items = [] } = await this.table.client.send(
+      new QueryCommand({
+        TableName: this.table.name,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+        ExpressionAttributeValues: { ':pk': keys.client(clientId), ':sk': keys.statement('') },
+        // `snapshot` is one of DynamoDB's reserved words.
+        ProjectionExpression: '#snapshot',
+        ExpressionAttributeNames: { '#snapshot': 'snapshot' },
+        ScanIndexForward: false,
+        Limit: 1,
+        ConsistentRead: true,
+      }),
+    );
+    return Items[0] ? (JSON.parse(String(Items[0].snapshot)) as StatementSnapshot) : null;
   }
 
   async putOnce(snapshot: StatementSnapshot) {

@@ -7,6 +7,7 @@ import type { SendReservation } from '#lib/domain/money/pricing/reservation.ts';
 import { type BatchMessage, billStatusBatch, type StatusBatchBill } from '#lib/domain/money/status-billing.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { budgetMoveUpdate } from '../money/budget-store.ts';
+import { ledgerWrites } from '../money/ledger-items.ts';
 import type { ServiceTable } from '../client.ts';
 import { batchGet } from '../queries.ts';
 import { keys, SORT, TTL_ATTRIBUTE } from '../table.ts';
@@ -22,7 +23,6 @@ import {
   ITEMS_PER_WRITE,
   latestKey,
   ledgerEntryKey,
-  ledgerUpdate,
   messageKey,
   monthVolumeUpdate,
   TRIES,
@@ -117,15 +117,14 @@ export class DynamoMessageStatuses implements MessageStatuses {
     const latest = new Map<number, Map<number, MessageState>>();
     for (const [k, { index, state, moved }] of bill.messages.entries()) {
       if (!moved) continue;
-      writes.push(messagePut(name, sendId, index, state, batch[k].version, now));
+      writes.push(messagePut(name, sendId, index, state, batch[k], now));
       const { block } = batch[k];
       latest.set(block, (latest.get(block) ?? new Map<number, MessageState>()).set(index - block, state));
     }
     if (writes.length === 0) return writes;
     for (const [first, states] of latest) writes.push(latestStatesUpdate(name, latestKey(sendId, first), states, now));
     const owner = owners.get(sendId);
-    if (wabaId && owner)
-      for (const [day, entries] of ledgerDaysOf(bill.ledger)) writes.push(ledgerUpdate(name, { waba_id: wabaId, ...owner }, day, entries));
+    if (wabaId && owner) writes.push(...ledgerWrites(name, { waba_id: wabaId, ...owner }, ledgerDaysOf(bill.ledger), now));
     if (wabaId) for (const [month, counts] of bill.tiers) writes.push(monthVolumeUpdate(name, wabaId, month, counts));
     if (owner) for (const [month, move] of bill.budget) writes.push(budgetMoveUpdate(name, owner.client_id, month, move));
     return writes;
@@ -151,7 +150,7 @@ function readBlockOf(item: Record<string, unknown>): ReadBlock {
 /** A message's reports, each with its place in the batch. */
 type MessageReports = { index: number; reports: { i: number; update: StatusUpdate }[] };
 /** A message's reports its block knows, with the version of its state read and each report's place in the batch. */
-type ApplicableMessage = BatchMessage & { block: number; version: number; reports: number[] };
+type ApplicableMessage = BatchMessage & { block: number; version: number; reports: number[]; returnedAt?: string };
 
 /**
  * A message's reports its block knows (its answer sent the message the report names), whatever the block's state:
@@ -178,15 +177,44 @@ function applicableOf(
   const block = blocks.get(first)!;
   const state = (stored?.delivery as MessageState | undefined) ?? acceptedStateOf(block.answers[index - first], block.titles);
   const statuses = known.map(({ update }) => update);
-  return [{ index, state, statuses, block: first, version: Number(stored?.v ?? 0), reports: known.map(({ i }) => i) }];
+  // Given back at its TTL's end (decisions §30): a late final status releases nothing more, and the mark is kept.
+  const returnedAt = stored?.ttl_returned_at as string | undefined;
+  const version = Number(stored?.v ?? 0);
+  return [
+    {
+      index,
+      state,
+      statuses,
+      block: first,
+      version,
+      reports: known.map(({ i }) => i),
+      ...(returnedAt && { returnedAt, reservationReturned: true }),
+    },
+  ];
 }
 
 /** A message's state, written on condition it is still the version read (0: not written yet). */
-function messagePut(tableName: string, sendId: string, index: number, state: MessageState, version: number, now: number): TransactItem {
+function messagePut(
+  tableName: string,
+  sendId: string,
+  index: number,
+  state: MessageState,
+  { version, returnedAt }: Pick<ApplicableMessage, 'version' | 'returnedAt'>,
+  now: number,
+): TransactItem {
+  const mark = returnedAt && { ttl_returned_at: returnedAt };
   return {
     Put: {
       TableName: tableName,
-      Item: { ...messageKey(sendId, index), entity: 'send_message', index, delivery: state, v: version + 1, [TTL_ATTRIBUTE]: expiry(now) },
+      Item: {
+        ...messageKey(sendId, index),
+        entity: 'send_message',
+        index,
+        delivery: state,
+        v: version + 1,
+        [TTL_ATTRIBUTE]: expiry(now),
+        ...mark,
+      },
       ConditionExpression: version === 0 ? 'attribute_not_exists(pk)' : '#v = :seen',
       ...(version > 0 && { ExpressionAttributeNames: { '#v': 'v' }, ExpressionAttributeValues: { ':seen': version } }),
     },
@@ -252,6 +280,8 @@ const ledgerItemsOf = (update: StatusUpdate) => [
     ? []
     : [
         dayOf(update.chargedAt),
+        // A charge of a month before now's may be late: one item for all of them (ledger-items.ts ledgerWrites).
+        ...(monthOf(update.chargedAt) < monthOf(Date.now()) ? ['late charges'] : []),
         `budget ${monthOf(update.chargedAt)}`,
         ...(update.tierVolume ? [`volume ${update.tierVolume.month}`] : []),
       ]),

@@ -230,7 +230,13 @@ export async function setOnce(table: ServiceTable, sendId: string, attribute: 'c
  * billable, micro-units). One item a number and day, so an item holds at most every market × category ×
  * currency of one number (docs/data-model.md: well under 400 KB), however many numbers the WABA has.
  */
-export function ledgerUpdate(tableName: string, owner: LedgerOwner, day: string, entries: Map<string, ChargeTally>): TransactItem {
+export function ledgerUpdate(
+  tableName: string,
+  owner: LedgerOwner,
+  day: string,
+  entries: Map<string, ChargeTally>,
+  late = false,
+): TransactItem {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':entity': 'ledger_day', ':day': day, ':waba': owner.waba_id, ':did': owner.did };
   const adds: string[] = [];
@@ -241,6 +247,8 @@ export function ledgerUpdate(tableName: string, owner: LedgerOwner, day: string,
       [LEDGER.billable, charge.billable],
       [LEDGER.micros, charge.micros],
       ...(charge.price === undefined ? [] : [[LEDGER.price, charge.price] as const]),
+      // Applied after the day's month closed (decisions §30): marked late too, beside the day's figures.
+      ...(late ? lateMarks(charge) : []),
     ] as const) {
       names[`#l${n}`] = `${prefix}${owner.client_id}|${key}`;
       values[`:l${n}`] = amount;
@@ -285,6 +293,14 @@ export const MISMATCH = '!';
  */
 export const LEDGER = { messages: 'N|', billable: 'B|', micros: 'A|', price: 'P|' } as const;
 export const LEDGER_BEFORE_CURRENCIES = { messages: 'n|', billable: 'b|', micros: 'a|' } as const;
+/** The late part of a day's figures (decisions §30), per key beside them: `L` then the figure's prefix. */
+export const LEDGER_LATE = { messages: 'LN|', billable: 'LB|', micros: 'LA|', price: 'LP|' } as const;
+const lateMarks = (charge: ChargeTally) => [
+  [LEDGER_LATE.messages, charge.messages] as const,
+  [LEDGER_LATE.billable, charge.billable] as const,
+  [LEDGER_LATE.micros, charge.micros] as const,
+  ...(charge.price === undefined ? [] : [[LEDGER_LATE.price, charge.price] as const]),
+];
 
 /** A month's volume attribute prefix on a ledger shard's month item and Meta's tier item: then `<market>|<category>`. */
 export const VOLUME = 'V|';

@@ -1,12 +1,13 @@
-import { daysOfMonth, monthAfter, monthOf } from '../../shared/calendar.ts';
+import { daysOfMonth, monthOf } from '../../shared/calendar.ts';
 import { cardIdOf } from '../pricing/rate-card.ts';
 import { rateCards } from '../pricing/cards/index.ts';
-import type { CostLedger, CurrencyStatement, LedgerEntry, StatementSnapshot } from '../ports.ts';
-import { adjustmentLines, canonicalLines, chargeLines, mergeStatements } from './lines.ts';
+import type { CostLedger, LedgerEntry, StatementSnapshot, StatementStore } from '../ports.ts';
+import { adjustmentLines, canonicalLines, chargeLines, mergeStatements, onTimePart } from './lines.ts';
 import { FIRST_MONTH } from './months.ts';
 
-// A client's books (decisions §30): a month's statement as the ledger and the closed months make it. The close job
-// keeps it; a read of a month not closed answers it as it is, and writes nothing.
+// A client's books (decisions §30): a month's statement is its days' charges applied before it closed and the late
+// charges filed under it as they were applied (months.ts lateFiledUnder), so a month is read from its own items
+// only, whatever the client's history. The close job keeps it; a read of a month not closed writes nothing.
 
 /** What composing a month reads: the ledger, the client's price lists, and a hash. */
 export interface BooksDeps {
@@ -17,24 +18,25 @@ export interface BooksDeps {
   sha256: (text: string) => string;
 }
 
-/** A client, its WABAs, and its closed months oldest first (contiguous: the close job keeps every one in turn). */
+/** A client and its WABAs: whose ledger a month is read from. */
 export interface ClientBooks {
   clientId: number;
   wabas: string[];
-  closed: StatementSnapshot[];
 }
 
 /**
- * A month's statement from the ledger as it is now: its charges, and, on the first month not closed (the one the
- * job closes next), the late charges of every closed month as `adjustment` lines naming it, so each charge is
- * billed once: the month's ledger less its snapshot less its adjustments on later closed statements.
+ * A month's statement from the ledger as it is now: the on-time part of its days' charges, and the late charges
+ * filed under it as `adjustment` lines naming their month. Each charge is on exactly one month's: its own, or the
+ * one open when it was applied after its own closed.
  */
 export async function composeMonth(deps: BooksDeps, books: ClientBooks, month: string, atMs: number): Promise<StatementSnapshot> {
   const { from, to } = daysOfMonth(month);
-  const entries = await deps.ledger.charges(books.wabas, books.clientId, from, to);
-  const latest = books.closed.at(-1);
-  const late = latest && monthAfter(latest.month) === month ? await lateCharges(deps, books) : [];
-  const statements = mergeStatements(chargeLines(entries), late);
+  const [days, late] = await Promise.all([
+    deps.ledger.charges(books.wabas, books.clientId, from, to),
+    deps.ledger.adjustments(books.wabas, books.clientId, month, month),
+  ]);
+  const entries = days.map(onTimePart).filter((e) => e !== undefined);
+  const statements = mergeStatements(chargeLines(entries), adjustmentLines(late));
   return {
     client_id: books.clientId,
     month,
@@ -46,34 +48,24 @@ export async function composeMonth(deps: BooksDeps, books: ClientBooks, month: s
   };
 }
 
-/** The charges of the closed months not yet billed, each month's as adjustment lines. */
-async function lateCharges(deps: BooksDeps, books: ClientBooks): Promise<CurrencyStatement[]> {
-  const { closed } = books;
-  const from = daysOfMonth(closed[0].month).from;
-  const to = daysOfMonth(closed[closed.length - 1].month).to;
-  const ledger = await deps.ledger.charges(books.wabas, books.clientId, from, to);
-  return closed.flatMap(({ month }) => {
-    const now = chargeLines(ledger.filter((e) => monthOf(e.day) === month));
-    return adjustmentLines(month, now, billedOf(month, closed));
-  });
-}
-
-/** What the closed statements billed of a month: its own charge lines and its adjustments on later ones. */
-function billedOf(month: string, closed: StatementSnapshot[]): CurrencyStatement[] {
-  return closed.flatMap((snapshot) =>
-    snapshot.statements.map(({ currency, lines }) => ({
-      currency,
-      lines: snapshot.month === month ? lines.filter((l) => l.kind === 'charge') : lines.filter((l) => l.of_month === month),
-    })),
-  );
-}
-
 /**
- * The month of the client's first charge up to `month`'s end, or undefined: statements run from it to the open
- * month (decisions §30). A client with closed months started at the first of them.
+ * Whether the client has a statement of `month` (decisions §30: from the month of its first charge to the open
+ * month), for a month not closed: after its last closed month (closed months run without a gap from the first), or,
+ * with none closed yet, not before its first charge (read from the ledger: the one read that spans months).
  */
+export async function hasStatement(
+  deps: { ledger: CostLedger; statements: Pick<StatementStore, 'latest'> },
+  books: ClientBooks,
+  month: string,
+) {
+  const latest = await deps.statements.latest(books.clientId);
+  if (latest) return latest.month < month;
+  const first = await firstChargeMonth(deps, books, month);
+  return first !== undefined && first <= month;
+}
+
+/** The month of the client's first charge (the day charged, on time or late) up to `month`'s end, or undefined. */
 export async function firstChargeMonth(deps: Pick<BooksDeps, 'ledger'>, books: ClientBooks, month: string) {
-  if (books.closed.length > 0) return books.closed[0].month;
   const entries = await deps.ledger.charges(books.wabas, books.clientId, `${FIRST_MONTH}-01`, daysOfMonth(month).to);
   const first = entries.reduce<string | undefined>((day, e) => (day === undefined || e.day < day ? e.day : day), undefined);
   return first === undefined ? undefined : monthOf(first);

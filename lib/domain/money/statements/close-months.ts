@@ -4,13 +4,13 @@ import { inParallel } from '../../shared/parallel.ts';
 import type { CostLedger, StatementStore } from '../ports.ts';
 import type { PriceListVersions } from '../usage.ts';
 import { type ClientBooks, composeMonth, firstChargeMonth } from './books.ts';
-import { lastMonthToClose, monthsFrom } from './months.ts';
+import { CLOSE_GRACE_MS, lastMonthToClose, monthsFrom } from './months.ts';
 import { monthAfter } from '../../shared/calendar.ts';
 
 export interface CloseMonthsDeps {
   ledger: CostLedger;
   directory: Pick<DirectoryStore, 'listChannels' | 'listClientWabas'>;
-  statements: Pick<StatementStore, 'list' | 'putOnce'>;
+  statements: Pick<StatementStore, 'latest' | 'putOnce'>;
   priceLists: PriceListVersions;
   /** Hex sha256 of a text (node:crypto's at the edge). */
   sha256: (text: string) => string;
@@ -26,12 +26,12 @@ export interface CloseRun {
 /**
  * The close job (decisions §30), run at `atMs`: for every client, each month whose close time has passed and that
  * is not closed yet, from its first charge (or the month after its last closed one), is kept as it is now, in
- * order, so each month's late charges are measured against the months closed before it. Idempotent: a month
- * closed is skipped, and of two runs at once the first snapshot kept wins. A client whose close fails is logged
+ * order; each is read from its own items only (late charges were filed under the month open when they came).
+ * Idempotent: a month closed is skipped, and of two runs at once the first snapshot kept wins. A client whose close fails is logged
  * and counted; the others go on, and the next run closes what this one did not.
  */
 export async function closeMonths(deps: CloseMonthsDeps, atMs: number): Promise<CloseRun> {
-  const due = lastMonthToClose(atMs);
+  const due = lastMonthToClose(atMs - CLOSE_GRACE_MS);
   const clients = [...new Set((await deps.directory.listChannels()).map((c) => c.client_id))].sort((a, b) => a - b);
   const run: CloseRun = { closed: 0, failed: 0 };
   await inParallel(clients, 4, async (clientId) => {
@@ -47,17 +47,16 @@ export async function closeMonths(deps: CloseMonthsDeps, atMs: number): Promise<
 
 /** Closes a client's months up to `due`; how many it closed. */
 async function closeClient(deps: CloseMonthsDeps, clientId: number, due: string, atMs: number) {
-  const closed = await deps.statements.list(clientId);
-  const latest = closed.at(-1)?.month;
+  const latest = (await deps.statements.latest(clientId))?.month;
   if (latest !== undefined && latest >= due) return 0;
-  const books: ClientBooks = { clientId, wabas: await deps.directory.listClientWabas(clientId), closed };
+  const books: ClientBooks = { clientId, wabas: await deps.directory.listClientWabas(clientId) };
+  // With no month closed yet, the first is the first charge's (the one read that spans months, once a client).
   const first = latest !== undefined ? monthAfter(latest) : await firstChargeMonth(deps, books, due);
   if (first === undefined) return 0;
   const lists = await deps.priceLists.lists(clientId);
   const months = monthsFrom(first, due);
   for (const month of months) {
-    const snapshot = await composeMonth({ ledger: deps.ledger, lists, sha256: deps.sha256 }, books, month, atMs);
-    books.closed.push(await deps.statements.putOnce(snapshot));
+    await deps.statements.putOnce(await composeMonth({ ledger: deps.ledger, lists, sha256: deps.sha256 }, books, month, atMs));
   }
   return months.length;
 }

@@ -1,12 +1,12 @@
-import type { CurrencyStatement, LedgerEntry, StatementLine } from '../ports.ts';
+import type { AdjustmentEntry, CurrencyStatement, LedgerEntry, StatementLine } from '../ports.ts';
 import { fromMicros } from '../../shared/money.ts';
 
 export type { CurrencyStatement, StatementLine } from '../ports.ts';
 
-// A month's statement lines (decisions §27, §30): pure, from the ledger's entries and the closed months' snapshots.
+// A month's statement lines (decisions §27, §30): pure, from the ledger's day entries and its late charges.
 
 /** What the client pays of an entry, and in which currency: its price where a list applied, else its cost. */
-const paidOf = (e: LedgerEntry) =>
+const paidOf = (e: Pick<LedgerEntry, 'micros' | 'currency' | 'price_micros' | 'price_currency'>) =>
   e.price_micros !== undefined
     ? { micros: e.price_micros, currency: e.price_currency ?? e.currency, priced: true }
     : { micros: e.micros, currency: e.currency, priced: false };
@@ -54,30 +54,43 @@ export function chargeLines(entries: LedgerEntry[]): CurrencyStatement[] {
 }
 
 /**
- * The adjustment lines a statement carries for a closed month (decisions §30): what the ledger holds of that month
- * now (`now`, its charge lines), less what was billed of it already (`billed`: every line given, the month's own
- * charges and its adjustments on later closed statements), per currency × market × category × origin (the ledger
- * only adds, so none is negative).
+ * A day's entry as its own month bills it (decisions §30): less the part applied after the month closed, which a
+ * later month bills; undefined when all of it came late.
  */
-export function adjustmentLines(month: string, now: CurrencyStatement[], billed: CurrencyStatement[]): CurrencyStatement[] {
+export function onTimePart(e: LedgerEntry): LedgerEntry | undefined {
+  const { late, ...entry } = e;
+  if (!late) return entry;
+  entry.messages -= late.messages;
+  entry.billable -= late.billable;
+  entry.micros -= late.micros;
+  if (entry.price_micros !== undefined) entry.price_micros -= late.price_micros ?? 0;
+  return entry.messages > 0 || entry.micros > 0 ? entry : undefined;
+}
+
+/**
+ * The adjustment lines of the late charges filed under a month (decisions §30): one a currency × month adjusted ×
+ * market × category × origin, at the unit price its sums make.
+ */
+export function adjustmentLines(entries: AdjustmentEntry[]): CurrencyStatement[] {
   const sums = new Map<string, { currency: string; line: StatementLine }>();
-  const add = (statements: CurrencyStatement[], sign: 1 | -1) => {
-    for (const { currency, lines } of statements)
-      for (const line of sign === 1 ? lines.filter((l) => l.kind === 'charge') : lines) {
-        const id = [currency, line.market, line.category, line.cost_currency, line.origin].join('|');
-        const known = sums.get(id) ?? {
-          currency,
-          line: { ...emptyLine('adjustment', line.market, line.category, line.cost_currency, line.origin), of_month: month },
-        };
-        addTo(known.line, line, sign);
-        sums.set(id, known);
-      }
-  };
-  add(now, 1);
-  add(billed, -1);
-  const late = [...sums.values()].filter(({ line }) => line.messages > 0 || line.amount_micros > 0 || line.cost_micros > 0);
-  for (const { line } of late) line.unit_price = unitPriceOf(line.amount_micros, line.billable);
-  return byCurrency(late);
+  for (const e of entries) {
+    const paid = paidOf(e);
+    const id = [paid.currency, e.of_month, e.market, e.category, e.currency, e.origin].join('|');
+    const known = sums.get(id) ?? {
+      currency: paid.currency,
+      line: { ...emptyLine('adjustment', e.market, e.category, e.currency, e.origin), of_month: e.of_month },
+    };
+    addTo(known.line, {
+      messages: e.messages,
+      billable: e.billable,
+      amount_micros: paid.micros,
+      cost_micros: e.micros,
+      priced: paid.priced,
+    });
+    sums.set(id, known);
+  }
+  for (const { line } of sums.values()) line.unit_price = unitPriceOf(line.amount_micros, line.billable);
+  return byCurrency([...sums.values()]);
 }
 
 /** Two sets of statements as one: each currency's lines, charges first, each kind by market, category and unit price. */
@@ -142,15 +155,11 @@ const emptyLine = (
   priced: false,
 });
 
-function addTo(
-  line: StatementLine,
-  more: Pick<StatementLine, 'messages' | 'billable' | 'amount_micros' | 'cost_micros' | 'priced'>,
-  sign: 1 | -1 = 1,
-) {
-  line.messages += sign * more.messages;
-  line.billable += sign * more.billable;
-  line.amount_micros += sign * more.amount_micros;
-  line.cost_micros += sign * more.cost_micros;
+function addTo(line: StatementLine, more: Pick<StatementLine, 'messages' | 'billable' | 'amount_micros' | 'cost_micros' | 'priced'>) {
+  line.messages += more.messages;
+  line.billable += more.billable;
+  line.amount_micros += more.amount_micros;
+  line.cost_micros += more.cost_micros;
   line.priced ||= more.priced;
 }
 

@@ -10,10 +10,25 @@ const CLOSING_DAY = '03';
 /** The instant a month is due to close: the 3rd day of the next month, at its start (UTC). */
 export const closesAt = (month: Month) => dayStartMs(`${monthAfter(month)}-${CLOSING_DAY}`);
 
+/**
+ * How long after a month's close time the close job keeps it: longer than any function runs (15 minutes), so a
+ * status applied on time (its clock before the close time) has committed before the month is kept.
+ */
+export const CLOSE_GRACE_MS = 15 * 60_000;
+
 /** The last month whose close time has passed at `nowMs`: the month before last until the 3rd, then last month. */
 export function lastMonthToClose(nowMs: number): Month {
   const last = monthBefore(monthOf(nowMs));
   return nowMs >= closesAt(last) ? last : monthBefore(last);
+}
+
+/**
+ * Where a charge of `day` applied at `appliedAtMs` is billed when its month has closed by then (decisions §30):
+ * the month open at that instant, whose statement bills it as an adjustment; undefined when it is on time (its
+ * own month's statement bills it). Routed as it is applied, so no read of a month ever looks at another.
+ */
+export function lateFiledUnder(day: string, appliedAtMs: number): Month | undefined {
+  return appliedAtMs >= closesAt(monthOf(day)) ? monthAfter(lastMonthToClose(appliedAtMs)) : undefined;
 }
 
 /**

@@ -6,7 +6,7 @@ import type { DirectoryStore } from '../../shared/ports.ts';
 import { actingClient } from '../../shared/tenancy.ts';
 import type { PriceListVersions } from '../usage.ts';
 import { monthOf } from '../../shared/calendar.ts';
-import { type ClientBooks, composeMonth, firstChargeMonth } from './books.ts';
+import { type ClientBooks, composeMonth, hasStatement } from './books.ts';
 import { closesAt, FIRST_MONTH } from './months.ts';
 import { type StatementIssuer, statementView } from './view.ts';
 
@@ -16,7 +16,7 @@ export interface StatementDeps {
   ledger: CostLedger;
   directory: Pick<DirectoryStore, 'getClient' | 'listClientWabas'>;
   /** Read only: a read never closes a month (decisions §30). */
-  statements: Pick<StatementStore, 'get' | 'list'>;
+  statements: Pick<StatementStore, 'get' | 'latest'>;
   priceLists: PriceListVersions;
   /** Hex sha256 of a text (node:crypto's at the edge). */
   sha256: (text: string) => string;
@@ -32,8 +32,9 @@ const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
  * GET /v1/clients/{client_id}/statements/{YYYY-MM} (decisions §27, §30): a client's month, one line per market ×
  * category × unit price (and origin) in each currency the month was charged in, its totals, and the card and
  * price-list versions used. A month the close job closed answers its snapshot, `closed`; any other is composed
- * from the ledger as it is, `open` (a month past its close time that the job has not closed yet included). A month
- * before the client's first charge, or with no charge at all, is 404. Nothing here writes.
+ * from its own items of the ledger as they are, `open` (a month past its close time that the job has not closed
+ * yet included: it shows what the job will keep). A month before the client's first charge, or with no charge at
+ * all, is 404. Nothing here writes.
  */
 export async function statement(deps: StatementDeps, caller: Caller, input: { client_id: number; month: string }) {
   const clientId = actingClient(caller, input.client_id);
@@ -58,7 +59,7 @@ export async function statement(deps: StatementDeps, caller: Caller, input: { cl
   });
 }
 
-/** A month not closed, as the ledger makes it now; undefined when it is before the client's first charge. */
+/** A month not closed, as the ledger makes it now; undefined when the client has no statement of it. */
 async function openMonth(
   deps: StatementDeps,
   clientId: number,
@@ -66,13 +67,8 @@ async function openMonth(
   now: number,
   lists: { effective_from: string }[],
 ): Promise<StatementSnapshot | undefined> {
-  const books: ClientBooks = {
-    clientId,
-    wabas: await deps.directory.listClientWabas(clientId),
-    closed: await deps.statements.list(clientId),
-  };
+  const books: ClientBooks = { clientId, wabas: await deps.directory.listClientWabas(clientId) };
   const made = await composeMonth({ ledger: deps.ledger, lists, sha256: deps.sha256 }, books, month, now);
   if (made.statements.length > 0) return made;
-  const first = await firstChargeMonth(deps, books, month);
-  return first !== undefined && first <= month ? made : undefined;
+  return (await hasStatement(deps, books, month)) ? made : undefined;
 }

@@ -4,6 +4,7 @@ import type { SendRecord, StoredRecipient } from '../ports.ts';
 import { dryRunSend } from './dry-run.ts';
 import { sendTemplate } from './send.ts';
 import type { SendDeps } from './send-deps.ts';
+import type { AcceptDeps } from './send.ts';
 import type { SendInput } from './send-rules.ts';
 import { blocksOf, recipientStatus } from '../operations/send-recipients.ts';
 import { visibleSend } from '../send-status.ts';
@@ -77,7 +78,7 @@ async function chosen(deps: Pick<SendDeps, 'sends' | 'recipientLists' | 'now'>, 
  * not delivered), with their values; the new send is `resend_of` the original, which lists it in `resent_as`.
  * A MARKETING resend skips the suppressed as any send does. With an Idempotency-Key, a repeat answers the same send.
  */
-export async function resendSend(deps: SendDeps, caller: Caller, input: { sendId: string; which: ResendWhich; newSendId: string }) {
+export async function resendSend(deps: AcceptDeps, caller: Caller, input: { sendId: string; which: ResendWhich; newSendId: string }) {
   const { original, recipients } = await chosen(deps, caller, input.sendId, input.which);
   const answer = await sendTemplate(deps, caller, {
     pathDid: original.did,

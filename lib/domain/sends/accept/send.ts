@@ -1,5 +1,5 @@
 import { reserveBudget } from '../../money/budget.ts';
-import type { BudgetRelease } from '../../money/ports.ts';
+import type { BudgetRelease, ReservationWatch } from '../../money/ports.ts';
 import { BASE_CURRENCY } from '../../money/pricing/rate-card.ts';
 import { recipientEstimate, reservationFor, type SendReservation } from '../../money/pricing/reservation.ts';
 import type { Caller } from '../../shared/caller.ts';
@@ -7,6 +7,8 @@ import { InvalidRequest } from '../../shared/errors.ts';
 import type { DispatchJob, JobRecipient } from '../dispatch-job.ts';
 import { isSendable, personKey } from '../dispatch/job.ts';
 import type { ReservationReturns, SendRecord } from '../ports.ts';
+import type { ReservationWatches } from '../operations/ports.ts';
+import { firstLookAt } from '../operations/reservation-watch.ts';
 import type { SendDeps } from './send-deps.ts';
 import { shownEstimate } from './send-estimate.ts';
 import { dispatchJobsOf, queueAllOrNothing } from './send-jobs.ts';
@@ -32,33 +34,36 @@ const refuseAny: Judgement = {
  * Reserve the budget: each recipient to be sent, for the month the send goes in, in the budget's currency, before
  * anything is recorded; each gives its part back as it settles (decisions §27).
  */
-async function reserveFor(deps: Pick<SendDeps, 'budgets'>, checked: CheckedSend, reservation: SendReservation, recipients: JobRecipient[]) {
+async function reserveFor(
+  deps: Pick<SendDeps, 'budgets'>,
+  checked: CheckedSend,
+  reservation: SendReservation,
+  recipients: JobRecipient[],
+  sendId: string,
+) {
   const reserved = recipients.filter(isSendable).reduce((sum, r) => sum + recipientEstimate(reservation, personKey(r)), 0);
-  const budget = await reserveBudget(deps, checked.clientId, reserved, reservation.month);
+  // Watched from shortly after now (reservation-watch.ts): whatever happens to this acceptance, it ends.
+  const watch = { send_id: sendId, due_at: firstLookAt(checked.now) };
+  const budget = await reserveBudget(deps, checked.clientId, reserved, reservation.month, watch);
   return { ...budget, whole: { client_id: checked.clientId, month: reservation.month, micros: reserved } };
 }
 
 /**
  * A send that failed before its jobs were all queued gives back what it reserved, once (decisions §30): through
- * the send record's mark, which the worker that later finds it `queuing` or `abandoned` also asks for; plainly
- * when the send was never recorded (nothing else can find it). A release that fails leaves the month
- * over-reserved, never under.
+ * the send record's mark, which the reservation's watch also asks for when it finds the send `queuing` or
+ * `abandoned`; through the watch when the send was never recorded. A give-back that fails here is the watch's
+ * to do.
  */
-async function giveBackWhole(deps: AcceptDeps, send: SendRecord, budget: { whole: BudgetRelease; release(): Promise<unknown> }) {
+async function giveBackWhole(deps: AcceptDeps, send: SendRecord, budget: Reserved) {
   const at = deps.now?.() ?? new Date().toISOString();
-  const returned = deps.reservationReturns
-    ? await deps.reservationReturns.returnWhole(send.send_id, budget.whole, at).catch(() => 'failed' as const)
-    : 'no_send';
-  if (returned === 'no_send') await budget.release().catch(() => undefined);
+  const returned = await deps.reservationReturns.returnWhole(send.send_id, budget.whole, at).catch(() => 'failed' as const);
+  if (returned === 'no_send' && budget.watched) await deps.reservationWatches.returnUnrecorded(budget.watched).catch(() => false);
 }
 
+type Reserved = { whole: BudgetRelease; watched?: ReservationWatch };
+
 /** Record and queue: the send and its jobs all or nothing; a send not queued gives back what it reserved. */
-async function recordAndQueue(
-  deps: AcceptDeps,
-  send: SendRecord,
-  jobs: DispatchJob[],
-  budget: { whole: BudgetRelease; release(): Promise<unknown> },
-) {
+async function recordAndQueue(deps: AcceptDeps, send: SendRecord, jobs: DispatchJob[], budget: Reserved) {
   try {
     await queueAllOrNothing(deps, send, jobs);
   } catch (error) {
@@ -69,9 +74,12 @@ async function recordAndQueue(
 
 /**
  * A send's ports, and where the whole reservation of a send that failed is given back once (decisions §30): apart
- * from SendDeps, whose list of ports is fixed; where absent, it is given back plainly.
+ * from SendDeps, whose list of ports is fixed (a dry run and a resend's checks take it too).
  */
-export type AcceptDeps = SendDeps & { reservationReturns?: ReservationReturns };
+export type AcceptDeps = SendDeps & {
+  reservationReturns: ReservationReturns;
+  reservationWatches: Pick<ReservationWatches, 'returnUnrecorded'>;
+};
 
 export async function sendTemplate(
   deps: AcceptDeps,
@@ -83,7 +91,7 @@ export async function sendTemplate(
   const { recipients } = checked.people;
   const reservation = reservationFor(checked.template.category, checked.sendAt ?? checked.now, BASE_CURRENCY, checked.price.priceList);
   const jobs = dispatchJobsOf(jobCommonOf(checked, body, input.sendId, reservation), recipients);
-  const budget = await reserveFor(deps, checked, reservation, recipients);
+  const budget = await reserveFor(deps, checked, reservation, recipients, input.sendId);
   await recordAndQueue(deps, sendRecordOf(checked, input, reservation, jobs), jobs, budget);
   const warnings = [...checked.warnings, ...(budget.warning ? [budget.warning] : [])];
   return {

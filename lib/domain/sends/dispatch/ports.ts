@@ -93,3 +93,23 @@ export interface MessageUpstream {
   /** The number's throughput level as the upstream reports it (decisions §19). */
   throughputOf(phoneNumberId: string): Promise<ThroughputLevel>;
 }
+
+// A send's messages at the end of their TTL (decisions §30: reservations end).
+
+/** One message answered `sent` with no final status yet, and its part of its send's reservation. */
+export interface UnsettledMessage {
+  index: number;
+  /** The first position of its block. */
+  block: number;
+  /** Its part of the reservation, in the month the send reserved in. */
+  micros: number;
+}
+
+/**
+ * Gives back the reserved part of messages whose TTL has passed with no final status: each one still without a
+ * delivered, read or failed status and not given back yet is marked, and its part released, in one write; the
+ * status path then releases nothing more for it. Answers how many were given back.
+ */
+export interface TtlReturns {
+  returnAtTtlEnd(sendId: string, month: string, messages: UnsettledMessage[], now: string): Promise<number>;
+}

@@ -1,4 +1,4 @@
-import type { BudgetMonth, BudgetRelease, BudgetStore } from '#lib/domain/money/ports.ts';
+import type { BudgetMonth, BudgetRelease, BudgetStore, ReservationWatch } from '#lib/domain/money/ports.ts';
 
 /**
  * Budgets and each month's figures, as the table keeps them: a reservation checks and adds at once; what settles
@@ -7,6 +7,8 @@ import type { BudgetMonth, BudgetRelease, BudgetStore } from '#lib/domain/money/
 export class MemoryBudgetStore implements BudgetStore {
   readonly budgets = new Map<number, { monthly_micros: number; updated_at: string }>();
   readonly months = new Map<string, BudgetMonth>();
+  /** Each reservation's watch by its send (decisions §30), written with it as the table's transaction does. */
+  readonly watches = new Map<string, ReservationWatch>();
   async get(clientId: number) {
     return this.budgets.get(clientId) ?? null;
   }
@@ -17,12 +19,13 @@ export class MemoryBudgetStore implements BudgetStore {
   async month(clientId: number, month: string) {
     return { ...this.monthOf(clientId, month) };
   }
-  async reserve(clientId: number, month: string, micros: number, limitMicros?: number) {
+  async reserve(clientId: number, month: string, micros: number, limitMicros?: number, watch?: ReservationWatch) {
     // Read and added with no await between: the check and the reservation are one step, as the table's ADD is.
     const now = this.monthOf(clientId, month);
     const committed = now.reserved - now.released + now.spent;
     if (limitMicros !== undefined && committed + micros > limitMicros) return null;
     now.reserved += micros;
+    if (watch) this.watches.set(watch.send_id, { ...watch });
     return committed + micros;
   }
   async release(clientId: number, month: string, micros: number) {

@@ -1,20 +1,43 @@
-import type { CostLedger, LedgerEntry, MetaCostEntry } from '#lib/domain/money/ports.ts';
+import type { AdjustmentEntry, CostLedger, LedgerEntry, MetaCostEntry } from '#lib/domain/money/ports.ts';
+import { lateFiledUnder } from '#lib/domain/money/statements/months.ts';
 import { copy } from '../copy.ts';
+import { filedAs, type LedgerRead, markedLate } from './late-charges.ts';
 
-/** The cost ledger in memory: charges as the status path would add them (`charge`), and Meta's figures as read. */
+/**
+ * The cost ledger in memory: charges as the status path would add them (`charge`), and Meta's figures as read. A
+ * charge is applied at the time given, or the clock's when the ledger has one; with neither, on time (before its
+ * month closed). Applied after its month closed, it is marked late on its day and filed under the month open then.
+ */
 export class MemoryCostLedger implements CostLedger {
   readonly entries: { waba_id: string; client_id: number; entry: LedgerEntry }[] = [];
+  /** Late charges as filed (decisions §30): each also in `entries`, marked late on its day. */
+  readonly filed: { waba_id: string; client_id: number; entry: AdjustmentEntry }[] = [];
   /** Meta's figures of a WABA's day, by `<waba>|<day>`, and how many times each was put. */
   readonly meta = new Map<string, { entries: MetaCostEntry[]; read_at: string; puts: number }>();
+  /** The reads of charges and adjustments, in order. */
+  readonly reads: LedgerRead[] = [];
 
-  charge(wabaId: string, clientId: number, entry: LedgerEntry) {
-    this.entries.push({ waba_id: wabaId, client_id: clientId, entry: copy(entry) });
+  constructor(private readonly clock?: () => number) {}
+
+  charge(wabaId: string, clientId: number, entry: LedgerEntry, appliedAtMs = this.clock?.()) {
+    const month = appliedAtMs === undefined ? undefined : lateFiledUnder(entry.day, appliedAtMs);
+    this.entries.push({ waba_id: wabaId, client_id: clientId, entry: month ? markedLate(entry) : copy(entry) });
+    if (month) this.filed.push({ waba_id: wabaId, client_id: clientId, entry: filedAs(entry, month) });
   }
 
   async charges(wabaIds: string[], clientId: number, from: string, to: string) {
+    this.reads.push({ method: 'charges', from, to });
     return copy(
       this.entries
         .filter((e) => wabaIds.includes(e.waba_id) && e.client_id === clientId && e.entry.day >= from && e.entry.day <= to)
+        .map((e) => e.entry),
+    );
+  }
+  async adjustments(wabaIds: string[], clientId: number, from: string, to: string) {
+    this.reads.push({ method: 'adjustments', from, to });
+    return copy(
+      this.filed
+        .filter((e) => wabaIds.includes(e.waba_id) && e.client_id === clientId && e.entry.month >= from && e.entry.month <= to)
         .map((e) => e.entry),
     );
   }

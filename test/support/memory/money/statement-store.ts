@@ -1,7 +1,7 @@
 import type { StatementSnapshot, StatementStore } from '#lib/domain/money/ports.ts';
 import { copy } from '../copy.ts';
 
-/** Closed statements in memory, each kept once as DynamoDB's conditional put keeps it, listed oldest first. */
+/** Closed statements in memory, each kept once as DynamoDB's conditional put keeps it; the last one by month. */
 export class MemoryStatementStore implements StatementStore {
   readonly kept = new Map<string, StatementSnapshot>();
 
@@ -10,9 +10,14 @@ export class MemoryStatementStore implements StatementStore {
     return kept ? copy(kept) : null;
   }
 
-  async list(clientId: number) {
+  /** How many times `latest` was asked (a read of a month asks it at most once). */
+  latestReads = 0;
+
+  async latest(clientId: number) {
+    this.latestReads += 1;
     const months = [...this.kept.values()].filter((s) => s.client_id === clientId);
-    return copy(months.sort((a, b) => a.month.localeCompare(b.month)));
+    const last = months.sort((a, b) => a.month.localeCompare(b.month)).at(-1);
+    return last ? copy(last) : null;
   }
 
   async putOnce(snapshot: StatementSnapshot) {

@@ -1,6 +1,8 @@
 import type { MessageState } from '#lib/domain/shared/message-status.ts';
 import { type BatchMessage, billStatusBatch, type StatusBatchBill } from '#lib/domain/money/status-billing.ts';
 import type { StatusResult, MessageStatuses, StatusUpdate } from '#lib/domain/sends/ports.ts';
+import type { LedgerEntry } from '#lib/domain/money/ports.ts';
+import { lateFiledUnder } from '#lib/domain/money/statements/months.ts';
 import { copy } from '../copy.ts';
 import type { MemorySendTable } from './send-table.ts';
 
@@ -20,7 +22,15 @@ export class MemoryMessageStatuses implements MessageStatuses {
       if (typeof accepted === 'string') results[i] = accepted;
       else {
         const state = copy(table.messages.get(`${sendId}|${update.index}`) ?? accepted);
-        const message = messages.get(update.index) ?? { index: update.index, state, statuses: [], block: update.block, places: [] };
+        const reservationReturned = table.ttlReturned.has(`${sendId}|${update.index}`);
+        const message = messages.get(update.index) ?? {
+          index: update.index,
+          state,
+          statuses: [],
+          block: update.block,
+          places: [],
+          reservationReturned,
+        };
         message.statuses.push(update);
         message.places.push(i);
         messages.set(update.index, message);
@@ -88,11 +98,10 @@ export class MemoryMessageStatuses implements MessageStatuses {
     }
     for (const entry of bill.ledger) {
       const key = `${wabaId}|${entry.day}|${send.client_id}|${entry.did}|${entry.market}|${entry.category}`;
-      table.ledger[key] ??= { messages: 0, billable: 0, micros: 0 };
-      const known = table.ledger[key];
-      known.messages += entry.messages;
-      known.billable += entry.billable;
-      known.micros += entry.micros;
+      addCharge(table.ledger, key, entry);
+      // As the DynamoDB adapter's ledgerWrites: a charge whose month closed is also filed under the month open now.
+      const filedUnder = lateFiledUnder(entry.day, table.clock());
+      if (filedUnder) addCharge(table.lateLedger, `${filedUnder}|${key}`, entry);
     }
     for (const [month, counts] of bill.tiers)
       for (const [key, count] of counts) {
@@ -101,4 +110,12 @@ export class MemoryMessageStatuses implements MessageStatuses {
       }
     for (const [month, move] of bill.budget) table.budgets?.move(send.client_id, month, move);
   }
+}
+
+/** A ledger entry's charges added under its key. */
+function addCharge(ledger: MemorySendTable['ledger'], key: string, entry: LedgerEntry) {
+  ledger[key] ??= { messages: 0, billable: 0, micros: 0 };
+  ledger[key].messages += entry.messages;
+  ledger[key].billable += entry.billable;
+  ledger[key].micros += entry.micros;
 }

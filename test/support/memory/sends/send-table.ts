@@ -32,6 +32,8 @@ export class MemorySendTable {
   >();
   /** Sent messages' delivery states by `<send>|<index>`. */
   readonly messages = new Map<string, MessageState>();
+  /** Messages whose reserved part was given back at their TTL's end, by `<send>|<index>` (the table's mark). */
+  readonly ttlReturned = new Set<string>();
   /** Set to make the writes of a send's acceptance fail (storage down). */
   failing = false;
   /** Recipients kept at acceptance by `<send>|<block first>`, with each message's latest state and when. */
@@ -56,6 +58,13 @@ export class MemorySendTable {
   readonly monthVolumes = new Map<string, number>();
   /** The cost ledger as the table keeps it: `<waba>|<day>|<client>|<did>|<market>|<category>` → charges. */
   readonly ledger: Record<string, { messages: number; billable: number; micros: number }> = {};
+  /**
+   * Charges applied after their month closed (decisions §30), also in `ledger`: by the month they are filed under
+   * and their ledger key, `<month>|<waba>|<day>|<client>|<did>|<market>|<category>` → charges.
+   */
+  readonly lateLedger: Record<string, { messages: number; billable: number; micros: number }> = {};
+  /** When the table's writes are applied (a test in virtual time sets it): where a late charge is filed. */
+  clock: () => number = () => Date.now();
   readonly jobs = new Map<string, 'begun' | 'settled'>();
   /** The outcome of each job settled whole, by `<send>|<job>`. */
   readonly jobOutcomes = new Map<string, RecipientOutcome>();

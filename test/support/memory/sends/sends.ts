@@ -1,3 +1,4 @@
+import { MemoryTtlReturns } from './ttl-returns.ts';
 import type { MemoryBudgetStore } from '../money/budget-store.ts';
 import { MemoryBlockLedger } from './block-ledger.ts';
 import { MemoryMessageStatuses } from './message-statuses.ts';
@@ -21,6 +22,7 @@ export function memorySends(budgets?: MemoryBudgetStore) {
     heldJobs: new MemoryHeldJobs(table),
     messageStatuses: new MemoryMessageStatuses(table),
     reservationReturns: new MemoryReservationReturns(table),
+    ttlReturns: new MemoryTtlReturns(table),
   };
 }
 

@@ -1,0 +1,125 @@
+import type { AdjustmentEntry, LedgerEntry } from '#lib/domain/money/ports.ts';
+import { lateFiledUnder } from '#lib/domain/money/statements/months.ts';
+import type { ChargeTally } from '#lib/domain/money/status-billing.ts';
+import { monthOf } from '#lib/domain/shared/calendar.ts';
+import type { LedgerOwner } from '#lib/domain/sends/ports.ts';
+import { LEDGER, ledgerUpdate, MISMATCH, PRICED_IN } from '../sends/send-items.ts';
+import { keys, LEDGER_SHARDS } from '../table.ts';
+import type { TransactItem } from '../transactions.ts';
+
+/**
+ * A write's charges on the cost ledger, routed as they are applied at `appliedAtMs` (decisions §30): each day's on
+ * its number's day item (ledgerUpdate), marked late where the day's month had closed by then, and the late ones
+ * also on one item filed under the month open then, whose statement bills them. Every day item as before, and at
+ * most one item more, only for a write that brings late charges (they all file under the same month).
+ */
+export function ledgerWrites(
+  tableName: string,
+  owner: LedgerOwner,
+  days: Map<string, Map<string, ChargeTally>>,
+  appliedAtMs: number,
+): TransactItem[] {
+  const writes: TransactItem[] = [];
+  const late = new Map<string, ChargeTally>();
+  let filedUnder: string | undefined;
+  for (const [day, entries] of days) {
+    const month = lateFiledUnder(day, appliedAtMs);
+    writes.push(ledgerUpdate(tableName, owner, day, entries, month !== undefined));
+    if (month === undefined) continue;
+    filedUnder = month;
+    for (const [key, charge] of entries) {
+      const id = `${monthOf(day)}|${key}`;
+      const known = late.get(id) ?? { messages: 0, billable: 0, micros: 0 };
+      known.messages += charge.messages;
+      known.billable += charge.billable;
+      known.micros += charge.micros;
+      if (charge.price !== undefined) known.price = (known.price ?? 0) + charge.price;
+      late.set(id, known);
+    }
+  }
+  if (filedUnder !== undefined) writes.push(lateChargesUpdate(tableName, owner, filedUnder, late));
+  return writes;
+}
+
+/**
+ * Late charges added to a number's item of the month they are filed under, on one of the WABA's ledger shards
+ * (at random, as the day items: a late batch of a busy number spreads): `N|`, `B|`, `A|` and `P|` then
+ * `<client>|<month charged>|<market>|<category>|<currency>`. Rare, and one month's late charges of one number: small.
+ */
+function lateChargesUpdate(tableName: string, owner: LedgerOwner, month: string, late: Map<string, ChargeTally>): TransactItem {
+  const names: Record<string, string> = { '#month': 'month' };
+  const values: Record<string, unknown> = { ':entity': 'ledger_late', ':month': month, ':waba': owner.waba_id, ':did': owner.did };
+  const adds: string[] = [];
+  for (const [key, charge] of late)
+    for (const [prefix, amount] of [
+      [LEDGER.messages, charge.messages],
+      [LEDGER.billable, charge.billable],
+      [LEDGER.micros, charge.micros],
+      ...(charge.price === undefined ? [] : [[LEDGER.price, charge.price] as const]),
+    ] as const) {
+      const n = adds.length;
+      names[`#l${n}`] = `${prefix}${owner.client_id}|${key}`;
+      values[`:l${n}`] = amount;
+      adds.push(`#l${n} :l${n}`);
+    }
+  return {
+    Update: {
+      TableName: tableName,
+      Key: { pk: keys.ledger(owner.waba_id, Math.floor(Math.random() * LEDGER_SHARDS)), sk: keys.ledgerLate(month, owner.did) },
+      UpdateExpression: `SET entity = :entity, #month = :month, waba_id = :waba, did = :did ADD ${adds.join(', ')}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+const FIGURES = [
+  ['messages', LEDGER.messages],
+  ['billable', LEDGER.billable],
+  ['micros', LEDGER.micros],
+  ['price_micros', LEDGER.price],
+] as const;
+
+/** A late charges item's entries, by client (lateChargesUpdate). */
+export function adjustmentsOf(item: Record<string, unknown>): { client_id: number; entry: AdjustmentEntry }[] {
+  const found = new Map<string, { client_id: number; entry: AdjustmentEntry }>();
+  for (const [name, value] of Object.entries(item)) {
+    const figure = FIGURES.find(([, prefix]) => name.startsWith(prefix));
+    if (!figure) continue;
+    const [client, ofMonth, ...key] = name.slice(2).split('|');
+    const id = name.slice(2);
+    const known = found.get(id) ?? {
+      client_id: Number(client),
+      entry: {
+        month: String(item.month),
+        of_month: ofMonth,
+        did: String(item.did),
+        ...keyFieldsOf(key),
+        messages: 0,
+        billable: 0,
+        micros: 0,
+      },
+    };
+    known.entry[figure[0]] = (known.entry[figure[0]] ?? 0) + Number(value);
+    found.set(id, known);
+  }
+  return [...found.values()];
+}
+
+/**
+ * What a ledger key says (send-items.ts ledgerEntryKey): `<market>|<category>|<currency>[!][><price currency>]`,
+ * then `|outside` for a message sent elsewhere on the number (decisions §30).
+ */
+export function keyFieldsOf([market, category, currencies, origin]: string[]) {
+  const [priced, priceCurrency] = currencies.split(PRICED_IN);
+  const mismatch = priced.endsWith(MISMATCH);
+  const fields: Pick<LedgerEntry, 'market' | 'category' | 'currency' | 'currency_mismatch' | 'price_currency' | 'origin'> = {
+    market,
+    category: category.replace(/-/g, '_'),
+    currency: mismatch ? priced.slice(0, -1) : priced,
+    ...(mismatch && { currency_mismatch: true as const }),
+    ...(priceCurrency && { price_currency: priceCurrency }),
+    ...(origin === 'outside' && { origin: 'outside' as const }),
+  };
+  return fields;
+}
