@@ -1,9 +1,9 @@
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { BudgetMonth, BudgetRelease, BudgetStore, ReservationWatch } from '#lib/domain/money/ports.ts';
 import type { ServiceTable } from '../client.ts';
 import { batchGet } from '../queries.ts';
 import { BUDGET_SHARDS, keys, RESERVATION_WATCH_SHARDS, SORT } from '../table.ts';
-import { cancellationCodes, isConditionalCheckFailure, type TransactItem } from '../transactions.ts';
+import { cancellationCodes, isConditionalCheckFailure, type TransactItem, transactWrite } from '../transactions.ts';
 
 /**
  * Budgets under their client (decisions §24, §27): the budget (`BUDGET`), each month's reservations
@@ -71,10 +71,9 @@ export class DynamoBudgetStore implements BudgetStore {
     };
     try {
       // With a watch, both in one transaction; the committed total is then read from before plus this send.
+      // Tried again while only a concurrent write of the month's item cancels it (sends of one client at once).
       if (watch) {
-        await this.table.client.send(
-          new TransactWriteCommand({ TransactItems: [{ Update: update }, { Put: watchPut(this.table.name, watch) }] }),
-        );
+        await transactWrite(this.table, [{ Update: update }, { Put: watchPut(this.table.name, watch) }]);
         return now.reserved + micros + settled;
       }
       const { Attributes } = await this.table.client.send(new UpdateCommand({ ...update, ReturnValues: 'UPDATED_NEW' }));
