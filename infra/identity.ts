@@ -4,6 +4,7 @@ import {
   ClientAttributes,
   FeaturePlan,
   LambdaVersion,
+  Mfa,
   OAuthScope,
   StringAttribute,
   UserPool,
@@ -70,6 +71,11 @@ export class Identity extends Construct {
         featurePlan: FeaturePlan.ESSENTIALS,
         passwordPolicy: { minLength: 12, requireDigits: true, requireLowercase: true, requireUppercase: true, requireSymbols: true },
         accountRecovery: AccountRecovery.EMAIL_ONLY,
+        // Decisions §32: BSP_CN operators control every tenant, so a password alone never signs them in. One pool,
+        // since the API's JWT authorizer trusts one issuer, and Cognito cannot require MFA for some users of a
+        // pool only: so every user has an authenticator app (TOTP); no SMS (no SNS role, no SIM swapping).
+        mfa: Mfa.REQUIRED,
+        mfaSecondFactor: { otp: true, sms: false },
         customAttributes: {
           client_id: new StringAttribute({ minLen: 1, maxLen: 20, mutable: true }),
           permissions: new StringAttribute({ maxLen: 2048, mutable: true }),
@@ -79,10 +85,6 @@ export class Identity extends Construct {
       });
       pool.addTrigger(UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG, trigger, LambdaVersion.V2_0);
       this.trigger = trigger;
-      Validations.of(pool).acknowledge({
-        id: 'AwsSolutions-COG2',
-        reason: "Identity for the service's own API callers (machine users with long passwords); MFA is the operator's to add.",
-      });
       Validations.of(pool).acknowledge({
         id: 'AwsSolutions-COG8',
         reason:

@@ -8,6 +8,7 @@ import {
   CreateUserPoolCommand,
   DescribeUserPoolClientCommand,
   DescribeUserPoolDomainCommand,
+  GetUserPoolMfaConfigCommand,
   InitiateAuthCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { decodeJwt, decodeProtectedHeader, importPKCS8, SignJWT } from 'jose';
@@ -170,5 +171,25 @@ export async function consoleSignInChecks(
               'no settings in the page',
           },
         ]),
+  ];
+}
+
+/**
+ * The pool's second factor as Cognito (moto) holds it once deployed (decisions §32): MFA required of every user,
+ * BSP_CN operators among them, by an authenticator app (TOTP) and never by SMS.
+ */
+export async function poolMfaChecks(
+  cognito: CognitoIdentityProviderClient,
+  poolId: string,
+): Promise<{ name: string; expected: string; got: string }[]> {
+  const mfa = await cognito.send(new GetUserPoolMfaConfigCommand({ UserPoolId: poolId }));
+  return [
+    { name: 'pool’s MFA required of every user (BSP_CN operators too)', expected: 'ON', got: String(mfa.MfaConfiguration) },
+    {
+      name: 'pool’s second factor: an authenticator app (TOTP)',
+      expected: 'enabled',
+      got: mfa.SoftwareTokenMfaConfiguration?.Enabled ? 'enabled' : 'not enabled',
+    },
+    { name: 'pool’s second factor: never SMS', expected: 'no SMS', got: mfa.SmsMfaConfiguration ? 'SMS' : 'no SMS' },
   ];
 }

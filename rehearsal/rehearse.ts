@@ -14,6 +14,7 @@ import { DEMO_FIXTURE } from '../local/stack.ts';
 import {
   anotherPoolTokens,
   consoleSignInChecks,
+  poolMfaChecks,
   preTokenGenerationEvent,
   signIn,
   type Tokens,
@@ -79,6 +80,8 @@ export interface RehearsalReport {
   cognito: Check[];
   /** The console's app client and hosted-UI domain as Cognito (moto) holds them (issue 45). */
   consoleSignIn: Check[];
+  /** The pool's second factor as Cognito (moto) holds it (decisions §32). */
+  mfa: Check[];
   denials: Denial[];
   /** The AWS actions each function called (as its role, through the gate). */
   calls: Record<string, string[]>;
@@ -260,6 +263,8 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
       })
     ).map((c) => check(c.name, c.expected, c.got));
 
+    const mfa = (await poolMfaChecks(deployer.cognito, pool.id)).map((c) => check(c.name, c.expected, c.got));
+
     // A function's role trusts Lambda alone; another role (EventBridge Scheduler's) one other AWS service alone.
     const functionRoles = new Set(
       Object.values(options.template.Resources)
@@ -281,6 +286,7 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
       journeys: pathChecks,
       cognito,
       consoleSignIn,
+      mfa,
       denials: gate.denials,
       calls: Object.fromEntries([...gate.calls].map(([name, actions]) => [name, [...actions].sort()])),
       trust,
@@ -290,7 +296,7 @@ export async function rehearse(options: RehearsalOptions): Promise<RehearsalRepo
       passed:
         failed.size === 0 &&
         trust.length === 0 &&
-        [...cognito, ...consoleSignIn, ...pathChecks].every((c) => c.passed) &&
+        [...cognito, ...consoleSignIn, ...mfa, ...pathChecks].every((c) => c.passed) &&
         results.length > 0,
     };
   } finally {

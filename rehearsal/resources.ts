@@ -4,6 +4,7 @@ import {
   CreateUserPoolClientCommand,
   CreateUserPoolCommand,
   CreateUserPoolDomainCommand,
+  SetUserPoolMfaConfigCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { CreateTableCommand, DynamoDBClient, UpdateContinuousBackupsCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { CreateEventBusCommand, EventBridgeClient, PutRuleCommand, PutTargetsCommand } from '@aws-sdk/client-eventbridge';
@@ -207,6 +208,16 @@ export async function makeStack(
         new CreateUserPoolCommand({ ...(p as object), PoolName: p.UserPoolName ?? physicalName(options.stackName, id, 128) } as never),
       );
       const pool = made.UserPool!;
+      // CloudFormation sets the pool's second factors after creating it (CreateUserPool takes no EnabledMfas).
+      const enabled = (p.EnabledMfas ?? []) as string[];
+      if (enabled.length > 0)
+        await clients.cognito.send(
+          new SetUserPoolMfaConfigCommand({
+            UserPoolId: pool.Id!,
+            MfaConfiguration: p.MfaConfiguration,
+            SoftwareTokenMfaConfiguration: { Enabled: enabled.includes('SOFTWARE_TOKEN_MFA') },
+          }),
+        );
       return {
         type: 'AWS::Cognito::UserPool',
         ref: pool.Id!,

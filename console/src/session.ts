@@ -33,17 +33,32 @@ export function useSession(): Session {
 const TOKEN_KEY = 'tms-console-token';
 const CLIENT_KEY = 'tms-console-client';
 
+/** What the console says when it refuses a token from its address (decisions §32). */
+export const REFUSED_LINK =
+  'This link carried a sign-in token, which the console does not take where it signs in through its sign-in page: ' +
+  'a link could sign you in as someone else. The token was ignored and removed from the address; reload the page to sign in.';
+
+/**
+ * A token given in the console's address (`#token=…`): taken where the console signs in by token (the local
+ * stack's `npm start` prints such an address), refused where it signs in through Cognito, since a link carrying
+ * an attacker's token would sign its victim in as the attacker.
+ */
+export function tokenInAddress(config: ConsoleConfig, hash: string): { take: string } | { refuse: true } | undefined {
+  const given = new URLSearchParams(hash.replace(/^#/, '')).get('token');
+  if (!given) return undefined;
+  return config.signIn === 'cognito' ? { refuse: true } : { take: given };
+}
+
 /**
  * The operator's token: from the address `npm start` prints (`#token=…`, then dropped from the address and kept
  * for this tab only), from this tab's storage, or through Cognito's hosted UI where the stack has it. Undefined:
- * ask for one.
+ * ask for one. A token in the address where the stack has Cognito is dropped from it and refused in words.
  */
 export async function takeToken(config: ConsoleConfig): Promise<string | undefined> {
-  const given = new URLSearchParams(location.hash.slice(1)).get('token');
-  if (given) {
-    keepToken(given);
-    history.replaceState(null, '', `${location.pathname}${location.search}#/`);
-  }
+  const given = tokenInAddress(config, location.hash);
+  if (given) history.replaceState(null, '', `${location.pathname}${location.search}#/`);
+  if (given && 'refuse' in given) throw new Error(REFUSED_LINK);
+  if (given) keepToken(given.take);
   const kept = sessionStorage.getItem(TOKEN_KEY);
   if (kept) return kept;
   if (config.signIn === 'cognito') {

@@ -1,13 +1,15 @@
+import * as oauth from 'oauth4webapi';
+
 /**
  * Signing in to the console on a deployment (issue 45): the stack's Cognito hosted UI, the authorization-code
- * grant with PKCE (RFC 7636, S256). The console is a public client: it holds no secret, so it proves that the
- * code is its own with a verifier only this tab knows, kept in sessionStorage across the hosted UI's round trip
- * with a `state` that ties the answer to the request. The tokens stay in sessionStorage: one tab, gone when it
- * closes. The bearer the console sends is the access token (the API accepts the console's app client as an
- * audience; the pool's trigger puts the caller's claims in it).
+ * grant with PKCE (RFC 7636, S256) and `state`, each step through oauth4webapi (issue 52). The console is a
+ * public client: it holds no secret, so it proves that the code is its own with a verifier only this tab knows,
+ * kept in sessionStorage across the hosted UI's round trip with the `state` that ties the answer to the request.
+ * The tokens stay in sessionStorage: one tab, gone when it closes. The bearer the console sends is the access
+ * token (the API accepts the console's app client as an audience; the pool's trigger puts the caller's claims in it).
  *
- * The pure parts (verifier, challenge, URLs, the token answer) take what they need as arguments, so they are
- * unit-tested without a browser; `signInWithCognito` wires them to a browser, `cognitoToken` to the page's.
+ * `signInWithCognito` takes what of the browser it uses as an argument, so it is unit-tested without one;
+ * `cognitoToken` wires it to the page's.
  */
 
 /** `GET /console/config.json` in a deployment with Cognito. */
@@ -21,7 +23,6 @@ export interface CognitoSignIn {
 }
 
 export interface SignedIn {
-  idToken: string;
   accessToken: string;
   /** Milliseconds since the epoch; a minute early, so no request leaves with a token about to lapse. */
   expiresAt: number;
@@ -39,7 +40,6 @@ export interface Browser {
   replace(url: string): void;
   fetch: typeof fetch;
   now(): number;
-  random(bytes: number): Uint8Array;
 }
 
 /** The scopes the console asks for; the API reads the caller's claims from the access token, not from scopes. */
@@ -50,78 +50,20 @@ const EARLY_MS = 60_000;
 
 export class SignInError extends Error {}
 
-/** Base64url without padding (RFC 7636 appendix A). */
-export function base64url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
+/** The hosted UI's endpoints as an OAuth authorization server (Cognito publishes them under its domain). */
+const hostedUi = (config: CognitoSignIn): oauth.AuthorizationServer => ({
+  issuer: config.domain,
+  authorization_endpoint: new URL('/oauth2/authorize', config.domain).href,
+  token_endpoint: new URL('/oauth2/token', config.domain).href,
+});
 
-/** A code verifier: 32 random octets as base64url, 43 characters of RFC 7636's unreserved set. */
-export const newVerifier = (random: Browser['random']) => base64url(random(32));
+const publicClient = (config: CognitoSignIn): oauth.Client => ({ client_id: config.clientId });
 
-/** The S256 code challenge of a verifier: base64url(SHA-256(ASCII(verifier))). */
-export async function challengeOf(verifier: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier));
-  return base64url(new Uint8Array(digest));
-}
-
-/** The hosted UI's authorize address for this request. */
-export function authorizeUrl(config: CognitoSignIn, request: { state: string; challenge: string }): string {
-  const url = new URL('/oauth2/authorize', config.domain);
-  url.search = new URLSearchParams({
-    response_type: 'code',
-    client_id: config.clientId,
-    redirect_uri: config.redirectUri,
-    scope: SCOPES,
-    state: request.state,
-    code_challenge_method: 'S256',
-    code_challenge: request.challenge,
-  }).toString();
-  return url.href;
-}
-
-/** The token endpoint's request that trades a code for tokens, with the verifier that proves it ours. */
-export function tokenRequest(config: CognitoSignIn, code: string, verifier: string): { url: string; init: RequestInit } {
-  return {
-    url: new URL('/oauth2/token', config.domain).href,
-    init: {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        client_id: config.clientId,
-        code,
-        redirect_uri: config.redirectUri,
-        code_verifier: verifier,
-      }).toString(),
-    },
-  };
-}
-
-/** The token endpoint's answer, as the console keeps it. */
-export function signedInFrom(answer: unknown, now: number): SignedIn {
-  const a = answer as { id_token?: unknown; access_token?: unknown; expires_in?: unknown };
-  if (typeof a?.access_token !== 'string' || typeof a.id_token !== 'string' || typeof a.expires_in !== 'number')
-    throw new SignInError('The sign-in service answered without tokens.');
-  return { idToken: a.id_token, accessToken: a.access_token, expiresAt: now + a.expires_in * 1000 - EARLY_MS };
-}
-
-/** The hosted UI's sign-out address: it ends the Cognito session and comes back to the console. */
+/** The hosted UI's sign-out address (Cognito's own, not OAuth's): it ends the Cognito session and comes back. */
 export function signOutUrl(config: CognitoSignIn): string {
   const url = new URL('/logout', config.domain);
   url.search = new URLSearchParams({ client_id: config.clientId, logout_uri: config.redirectUri }).toString();
   return url.href;
-}
-
-/** What the hosted UI answered in the address: a code with its state, an error, or nothing (a first visit). */
-export function callbackOf(href: string): { code: string; state: string } | { error: string } | undefined {
-  const query = new URL(href).searchParams;
-  const error = query.get('error');
-  if (error) return { error: query.get('error_description') ?? error };
-  const code = query.get('code');
-  const state = query.get('state');
-  return code && state ? { code, state } : undefined;
 }
 
 /** The stored tokens while they hold, else nothing. */
@@ -132,13 +74,56 @@ export function storedSignIn(browser: Pick<Browser, 'storage' | 'now'>): SignedI
   return tokens.expiresAt > browser.now() ? tokens : undefined;
 }
 
-/** Sends the user to the hosted UI, keeping the verifier and state for its way back. */
+/** Sends the user to the hosted UI with a S256 challenge and a state, keeping the verifier and state for the way back. */
 export async function beginSignIn(config: CognitoSignIn, browser: Browser): Promise<void> {
-  const verifier = newVerifier(browser.random);
-  const state = base64url(browser.random(16));
+  const verifier = oauth.generateRandomCodeVerifier();
+  const state = oauth.generateRandomState();
   browser.storage.setItem(PENDING_KEY, JSON.stringify({ verifier, state }));
-  browser.go(authorizeUrl(config, { state, challenge: await challengeOf(verifier) }));
+  const url = new URL(hostedUi(config).authorization_endpoint!);
+  url.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: config.clientId,
+    redirect_uri: config.redirectUri,
+    scope: SCOPES,
+    state,
+    code_challenge_method: 'S256',
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+  }).toString();
+  browser.go(url.href);
 }
+
+/**
+ * The hosted UI's answer, checked by oauth4webapi against the state this tab sent, traded at the token endpoint
+ * with the verifier. Cognito's ID token is left out: the console neither keeps nor sends it, and its issuer is
+ * the pool's, which the page is not given.
+ */
+async function tradeCode(config: CognitoSignIn, browser: Browser, answer: URL, pending: Pending): Promise<SignedIn> {
+  const [server, client] = [hostedUi(config), publicClient(config)];
+  let callback: URLSearchParams;
+  try {
+    callback = oauth.validateAuthResponse(server, client, answer, pending.state);
+  } catch {
+    throw new SignInError('This sign-in answer was not started from this tab; sign in again.');
+  }
+  const response = await oauth.authorizationCodeGrantRequest(server, client, oauth.None(), callback, config.redirectUri, pending.verifier, {
+    [oauth.customFetch]: browser.fetch,
+  });
+  if (!response.ok) throw new SignInError(`The sign-in service refused the code (${response.status}); sign in again.`);
+  const tokens = await oauth
+    .processAuthorizationCodeResponse(server, client, await withoutIdToken(response))
+    .catch(() => Promise.reject(new SignInError('The sign-in service answered without tokens.')));
+  if (typeof tokens.expires_in !== 'number') throw new SignInError('The sign-in service answered without a lifetime.');
+  return { accessToken: tokens.access_token, expiresAt: browser.now() + tokens.expires_in * 1000 - EARLY_MS };
+}
+
+/** The token endpoint's answer without the ID token (see `tradeCode`). */
+async function withoutIdToken(response: Response): Promise<Response> {
+  const body: unknown = await response.json().catch(() => undefined);
+  const rest = typeof body === 'object' && body ? { ...body, id_token: undefined } : body;
+  return new Response(JSON.stringify(rest ?? null), { status: response.status, headers: response.headers });
+}
+
+type Pending = { verifier: string; state: string };
 
 /**
  * The console's sign-in: the stored tokens while they hold; on the hosted UI's way back, its code traded for
@@ -148,23 +133,20 @@ export async function beginSignIn(config: CognitoSignIn, browser: Browser): Prom
 export async function signInWithCognito(config: CognitoSignIn, browser: Browser): Promise<SignedIn | undefined> {
   const stored = storedSignIn(browser);
   if (stored) return stored;
-  const callback = callbackOf(browser.href);
-  if (callback && 'error' in callback) throw new SignInError(`Sign-in was refused: ${callback.error}`);
-  if (!callback) {
+  const answer = new URL(browser.href);
+  const error = answer.searchParams.get('error');
+  if (error) throw new SignInError(`Sign-in was refused: ${answer.searchParams.get('error_description') ?? error}`);
+  if (!answer.searchParams.has('code')) {
     await beginSignIn(config, browser);
     return undefined;
   }
-  const pending = JSON.parse(browser.storage.getItem(PENDING_KEY) ?? 'null') as { verifier: string; state: string } | null;
+  const pending = JSON.parse(browser.storage.getItem(PENDING_KEY) ?? 'null') as Pending | null;
   browser.storage.removeItem(PENDING_KEY);
-  const clean = new URL(browser.href);
+  const clean = new URL(answer);
   for (const key of ['code', 'state']) clean.searchParams.delete(key);
   browser.replace(clean.href);
-  if (!pending || pending.state !== callback.state)
-    throw new SignInError('This sign-in answer was not started from this tab; sign in again.');
-  const request = tokenRequest(config, callback.code, pending.verifier);
-  const answer = await browser.fetch(request.url, request.init);
-  if (!answer.ok) throw new SignInError(`The sign-in service refused the code (${answer.status}); sign in again.`);
-  const tokens = signedInFrom(await answer.json(), browser.now());
+  if (!pending) throw new SignInError('This sign-in answer was not started from this tab; sign in again.');
+  const tokens = await tradeCode(config, browser, answer, pending);
   browser.storage.setItem(TOKENS_KEY, JSON.stringify(tokens));
   return tokens;
 }
@@ -214,6 +196,5 @@ export function pageBrowser(): Browser {
     replace: (url) => page.history.replaceState(null, '', url),
     fetch: (...args) => fetch(...args),
     now: () => Date.now(),
-    random: (bytes) => crypto.getRandomValues(new Uint8Array(bytes)),
   };
 }

@@ -25,6 +25,23 @@ function listClaim(value: unknown): unknown[] | undefined {
   return text.split(/[\s,]+/).filter(Boolean);
 }
 
+/** A word of API Gateway's flattened list that is not a plain string: a nested list, an object or JSON text. */
+const NOT_A_WORD = /["[\]{}]/;
+
+/**
+ * The permissions a claim grants (decisions §32): only a flat list of strings counts, as a verified token's array
+ * or as API Gateway's flattening of one ("[a b]"). Anything else grants none, whatever it holds: a nested list
+ * (`[["BSP_CN"]]`, flattened "[[BSP_CN]]"), a list with an item that is not a string, a bare string ("BSP_CN",
+ * which no array flattens to) or JSON text in a string (API Gateway never writes quotes).
+ */
+export function permissionsClaim(value: unknown): string[] {
+  if (Array.isArray(value)) return value.every((item) => typeof item === 'string') ? value : [];
+  if (typeof value !== 'string') return [];
+  const flattened = value.trim().match(/^\[(.*)\]$/s);
+  const words = flattened?.[1].split(/[\s,]+/).filter(Boolean) ?? [];
+  return words.some((word) => NOT_A_WORD.test(word)) ? [] : words;
+}
+
 /**
  * An id a claim carries: a safe positive integer, or its decimal digits (decisions §1 accepts a numeric string,
  * and API Gateway flattens every claim to text). Anything else (1e21, 2^53, 0, -1, 1.5, "07", "1e3") is no id:
@@ -56,7 +73,7 @@ export function callerFromClaims(claims: Record<string, unknown>, names: ClaimNa
   const clientId = claimedId(claims[names.clientId]);
   const campaigns = claimedIds(claims[names.campaigns]);
   if (clientId === undefined || campaigns === undefined) return null;
-  const permissions = (listClaim(claims[names.permissions]) ?? []).map(String);
+  const permissions = permissionsClaim(claims[names.permissions]);
   return {
     sub,
     clientId,

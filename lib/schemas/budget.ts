@@ -5,7 +5,7 @@ import { clientIdParam } from './common.ts';
 export const ClientIdPath = v.object({ client_id: clientIdParam });
 
 /** A monthly budget in USD (at most a billion, to the micro-dollar), or null to remove it. */
-export const BudgetBody = v.object({
+export const BudgetBody = v.strictObject({
   monthly_amount: v.nullable(v.pipe(v.number(), v.finite(), v.minValue(0), v.maxValue(1_000_000_000))),
 });
 

@@ -43,7 +43,7 @@ const prices = v.pipe(
 
 /** A price list (decisions §27): Meta's cost plus `markup_percent`, fixed `prices`, or both. */
 export const PriceListBody = v.pipe(
-  v.object({
+  v.strictObject({
     effective_from: day,
     currency,
     markup_percent: v.optional(percent),
@@ -60,8 +60,17 @@ export const PriceListShape = v.object({
   /** The first day (UTC) the list is in force; it is until the next list's. */
   effective_from: v.string(),
   currency: v.string(),
+  /** BSP_CN's alone (decisions §32): with a price it gives Meta's cost. */
   markup_percent: v.optional(v.number()),
+  /**
+   * BSP_CN: the fixed prices as set. The client's agent: every price the list gives, per market and category of
+   * the card in force (`rate_card`), the markup applied.
+   */
   prices: v.optional(v.record(v.string(), v.record(v.string(), v.number()))),
+  /** The agent's table: the card its prices were derived from (`meta-<effective_from>-<currency>`). */
+  rate_card: v.optional(v.string()),
+  /** The agent's table: markets the list cannot price (a markup on a card in another currency), named, no figure. */
+  unpriced_markets: v.optional(v.array(v.string())),
   created_at: timestamp,
 });
 

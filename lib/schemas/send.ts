@@ -140,11 +140,17 @@ export const Estimate = v.object({
   amount: usd,
   /** The rate card the estimate priced with: `meta-<effective_from>-<currency>`. */
   rate_card: v.string(),
-  by_market: v.record(v.string(), v.object({ messages: count, amount: usd })),
+  /** A market without `amount` is one the client's price list cannot price: it is in `unpriced_markets`. */
+  by_market: v.record(v.string(), v.object({ messages: count, amount: v.optional(usd) })),
   /** The WABA's billing currency has no rate card: priced in USD. */
   currency_mismatch: v.optional(v.literal(true)),
   /** In the client's price: its price list's version (decisions §27). */
   price_list: v.optional(v.string()),
+  /**
+   * Markets the client's price list cannot price (decisions §32: a cost in another currency without a fixed
+   * price, or no list in force yet on the day the send goes): named, left out of `amount`, never priced at cost.
+   */
+  unpriced_markets: v.optional(v.array(v.string())),
   /** Meta's cost of it, for BSP_CN, where the estimate is in the client's price. */
   cost: v.optional(v.object({ currency: Currency, amount: usd })),
 });
@@ -278,7 +284,7 @@ export const CancelSendResponse = v.object({ send_id: v.string(), status: v.lite
 export const ListSendsResponse = pageOf(SendStatusResponse);
 
 /** `POST /v1/sends/{send_id}/resend` (decisions §25). */
-export const ResendBody = v.object({ which: v.picklist(['failed', 'not_delivered'], 'must be failed or not_delivered') });
+export const ResendBody = v.strictObject({ which: v.picklist(['failed', 'not_delivered'], 'must be failed or not_delivered') });
 
 /** A resend's dry run reads its body as a resend does (its problems are a 400). */
 export function resendInput(raw: unknown) {

@@ -10,7 +10,7 @@ export const ListSuppressionsQuery = v.object({
 });
 
 /** A person by phone number, BSUID (decisions §28) or both: at least one (the use case says which is missing). */
-export const AddSuppressionBody = v.object({
+export const AddSuppressionBody = v.strictObject({
   phone: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(32))),
   user_id: v.optional(v.pipe(v.string(), v.maxLength(140), v.regex(BSUID, 'must be a BSUID (CC.[ENT.]alphanumerics)'))),
   reason: v.optional(v.pipe(v.string(), v.maxLength(256))),

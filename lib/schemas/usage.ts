@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { USAGE_GROUPS } from '#lib/domain/money/usage.ts';
-import { clientIdParam, count } from './common.ts';
+import { clientIdParam, count, wholeNumberParam } from './common.ts';
 import { Currency } from './send.ts';
 
 const dayParam = v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date (YYYY-MM-DD)'));
@@ -12,6 +12,10 @@ export const UsageQuery = v.object({
   to: dayParam,
   /** A comma list of USAGE_GROUPS (decisions §27); its rules are the use case's (each a 400 naming it). */
   group_by: v.optional(v.pipe(v.string(), v.maxLength(100), v.regex(/^[a-z, ]*$/, `must be a comma list of ${USAGE_GROUPS.join(', ')}`))),
+  /** Where a page starts: `paging.cursors.after` of the page before (decisions §32). */
+  cursor: v.optional(v.pipe(v.string(), v.maxLength(1024))),
+  /** Rows a page holds at most (MAX_ROWS when absent); the use case says the bound. */
+  limit: v.optional(wholeNumberParam),
 });
 
 const usd = v.pipe(v.number(), v.minValue(0));
@@ -56,6 +60,8 @@ export const UsageResponse = v.object({
   to: v.string(),
   /** The groups, as a comma list in the order asked. */
   group_by: v.string(),
+  /** The cursors of the pages before and after this one, where there are (spec §4's paging, decisions §32). */
+  paging: v.object({ cursors: v.object({ before: v.optional(v.string()), after: v.optional(v.string()) }) }),
 });
 
 /** `GET /v1/usage/gaps` (decisions §26). */

@@ -113,6 +113,15 @@ describe('the deployment rehearsed in moto (issue 24)', () => {
     expect(report.consoleSignIn[1].got).toMatch(/^\["https:\/\/[a-z0-9]+\.execute-api\.[a-z0-9-]+\.amazonaws\.com\/console"\]$/);
   });
 
+  it('Cognito: the deployed pool requires a second factor of every user, BSP_CN operators too, by TOTP only (decisions §32)', () => {
+    // Assess: the pool's MFA configuration read back from Cognito (moto)
+    expect(report.mfa.map((c) => [c.name, c.got])).toEqual([
+      ['pool’s MFA required of every user (BSP_CN operators too)', 'ON'],
+      ['pool’s second factor: an authenticator app (TOTP)', 'enabled'],
+      ['pool’s second factor: never SMS', 'no SMS'],
+    ]);
+  });
+
   it('fails naming the function and the action when a role lacks an action moto enforces (a worker’s queue)', async () => {
     // Act
     const lacking = await rehearse({

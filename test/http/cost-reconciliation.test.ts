@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DynamoCostLedger } from '#lib/adapters/dynamo/money/ledger-store.ts';
 import { DynamoReconciliationStore } from '#lib/adapters/dynamo/money/reconciliation-store.ts';
 import { queryAll } from '#lib/adapters/dynamo/queries.ts';
@@ -7,6 +7,7 @@ import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
 import { EMULATOR_TOKEN } from '../../local/standins/graph/emulator.ts';
 import { call, emulator, expectErrorShape, graphUrl, tokens } from '../support/api.ts';
 import { demoTemplateAs, OwnClient } from '../support/own-client.ts';
+import { reconcileAt } from '../support/reconcile.ts';
 import { useStackTable } from '../support/seed.ts';
 
 /**
@@ -18,19 +19,6 @@ const today = () => new Date().toISOString().slice(0, 10);
 const dayAfter = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 const unixOf = (day: string) => Date.parse(`${day}T00:00:00Z`) / 1000;
 const cents = (usd: number) => Math.round(usd * 100);
-
-/** The ReconcileCosts worker as its schedule runs it at noon of `day` (it reads the three days before). */
-async function reconcileAt(day: string) {
-  Object.assign(process.env, { GRAPH_API_URL: graphUrl(), GRAPH_API_TOKEN: EMULATOR_TOKEN });
-  // The worker's metrics go to stdout as EMF lines: kept out of the test's output.
-  const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-  try {
-    const { handler } = await import('../../functions/workers/reconcile-costs.ts');
-    return await handler({ time: `${day}T12:00:00.000Z` });
-  } finally {
-    write.mockRestore();
-  }
-}
 
 /** A message Meta accepted from a sending number and reported delivered: in Meta's books, not sent by the service. */
 async function deliveredByMeta(phoneNumberId: string, to: string) {

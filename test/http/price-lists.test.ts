@@ -1,3 +1,4 @@
+import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, expectErrorShape, tokens } from '../support/api.ts';
 import { OwnClient } from '../support/own-client.ts';
@@ -63,18 +64,18 @@ describe('a client’s price lists (decisions §27)', () => {
     expectErrorShape(answer, 400);
   });
 
-  it('keeps a list to come, replaces it until it is in force, and answers it to the client’s agent', async () => {
+  it('keeps a list to come, replaces it until it is in force, and answers it to the client’s agent as prices, never its markup', async () => {
     // Prepare
     const first = await put({ ...ok, prices: { Mexico: { marketing: 0.05 } } });
     // Act
     const replaced = await put({ ...ok, markup_percent: 25, prices: { Mexico: { marketing: 0.06 }, 'Rest of Africa': { utility: 0.01 } } });
+    const asBsp = await call('GET', PATH, { token: await tokens.bsp() });
     const shown = await call('GET', PATH, { token: await client.token() });
-    // Assess
+    // Assess: BSP_CN sees the list as set; the agent its prices (the markup applied to the card), no markup (§32)
     expect(first.status).toBe(200);
     expect(replaced.status).toBe(200);
-    expect(shown.status).toBe(200);
-    expect(shown.body).toEqual(replaced.body);
-    expect(shown.body).toEqual({
+    expect(asBsp.body).toEqual(replaced.body);
+    expect(asBsp.body).toEqual({
       client_id: client.clientId,
       in_force: null,
       upcoming: [
@@ -89,6 +90,12 @@ describe('a client’s price lists (decisions §27)', () => {
       ],
       past: [],
     });
+    expect(shown.status).toBe(200);
+    const [upcoming] = shown.body.upcoming;
+    expect(upcoming).not.toHaveProperty('markup_percent');
+    expect(upcoming.prices).toMatchObject({ Mexico: { marketing: 0.06 }, 'Rest of Africa': { utility: 0.01 } });
+    const argentina = rateCards.priceMicros('Argentina', 'utility', NEXT_MONTH) / 1e6;
+    expect(upcoming.prices.Argentina.utility).toBeCloseTo(argentina * 1.25, 9);
   });
 
   it('puts a list in force from today, and refuses to replace it: 409 price_list_in_force', async () => {

@@ -60,12 +60,16 @@ describe('resending (decisions §25)', () => {
     expect(JSON.stringify(values)).toContain(`A-${retryable[0]}`);
   });
 
-  it('answers 409 nothing_to_resend when no recipient is left to resend, 400 for another `which`, 404 for another client’s send', async () => {
+  it('answers 409 nothing_to_resend when no recipient is left to resend, 400 for another `which` or an unknown field, 404 for another client’s send', async () => {
     // Prepare: the resend itself failed nobody
     const resent = (await client.status(original)).resent_as[0];
     // Act
     const nothing = await resend(resent, 'failed');
     const unknownWhich = await resend(original, 'everyone');
+    const unknownField = await call('POST', `/v1/sends/${original}/resend`, {
+      token: await client.token(),
+      body: { which: 'failed', recipients: 'all' },
+    });
     const other = await call('POST', `/v1/sends/${original}/resend`, {
       token: await token({ clientId: 7, campaigns: [31] }),
       body: { which: 'failed' },
@@ -73,6 +77,9 @@ describe('resending (decisions §25)', () => {
     // Assess
     expectErrorShape(nothing, 409, 'nothing_to_resend');
     expectErrorShape(unknownWhich, 400);
+    // Unknown fields are refused (decisions §2, §32), never dropped
+    expectErrorShape(unknownField, 400);
+    expect(unknownField.body.details).toContainEqual(expect.objectContaining({ path: 'recipients' }));
     expectErrorShape(other, 404);
   });
 });

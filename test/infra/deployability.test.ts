@@ -299,6 +299,14 @@ describe('the deployed stack, as an AWS team reads it before launch (issue 14)',
     }
   });
 
+  it('with cognito: a second factor required of every user, BSP_CN operators too, by an authenticator app only (decisions §32)', () => {
+    // Assess: one pool (the API's authorizer trusts one issuer), its MFA on, TOTP and never SMS
+    const pools = resources(cognito.template, 'AWS::Cognito::UserPool');
+    expect(pools).toHaveLength(1);
+    expect(pools[0][1].Properties).toMatchObject({ MfaConfiguration: 'ON', EnabledMfas: ['SOFTWARE_TOKEN_MFA'] });
+    expect(pools[0][1].Properties.SmsConfiguration).toBeUndefined();
+  });
+
   it('with cognito: the console signs in on the hosted UI, code grant with PKCE, back to the API’s /console only (issue 45)', () => {
     // Prepare
     const [[apiId]] = resources(cognito.template, 'AWS::ApiGatewayV2::Api');

@@ -69,7 +69,9 @@ describe('Meta’s webhooks of people (upstream-facts §9.A3–A5)', () => {
     // Assess
     expect(message).toMatchObject({ kind: 'inbound_message', user_id: BSUID, username: 'ana.mx', text: 'STOP', number_digits: NUMBER });
     expect(message).not.toHaveProperty('from');
-    expect(seen).toEqual([{ kind: 'people_seen', waba_id: WABA, at: expect.any(Number), people: [{ phone: PHONE, user_id: BSUID }] }]);
+    expect(seen).toEqual([
+      { kind: 'people_seen', waba_id: WABA, number_digits: NUMBER, at: expect.any(Number), people: [{ phone: PHONE, user_id: BSUID }] },
+    ]);
   });
 
   it('reads the system messages and `user_id_update` as moves, and `user_preferences` as marketing stopped or resumed', () => {
@@ -136,7 +138,7 @@ describe('the people map learns from a batch and consent follows the person (dec
   it('user_preferences stop suppresses the person by BSUID and paired number; resume takes both off', async () => {
     // Prepare
     const world = memoryWorld();
-    await world.peopleMap.learn(SCOPE, [{ phone: PHONE, user_id: BSUID, at: LEARNED }]);
+    await world.peopleMap.learn(SCOPE, [{ phone: PHONE, user_id: BSUID, at: LEARNED, taught_by: 7 }]);
     const preference = (value: string) =>
       change('user_preferences', {
         metadata,
@@ -155,7 +157,7 @@ describe('the people map learns from a batch and consent follows the person (dec
   it('after user_changed_user_id, a STOP from the new BSUID suppresses the person’s phone number', async () => {
     // Prepare: the pair known; then Meta says the person has a new BSUID
     const world = memoryWorld();
-    await world.peopleMap.learn(SCOPE, [{ phone: PHONE, user_id: BSUID, at: LEARNED }]);
+    await world.peopleMap.learn(SCOPE, [{ phone: PHONE, user_id: BSUID, at: LEARNED, taught_by: 7 }]);
     const moved = change('messages', {
       metadata,
       messages: [
@@ -185,7 +187,7 @@ describe('the people map learns from a batch and consent follows the person (dec
     for (const record of world.templateTable.records.values())
       if (record.meta_template.id === '9003') record.meta_template = { ...record.meta_template, status: 'APPROVED' };
     const recipients = Array.from({ length: 250 }, (_, i) => `52155${String(i).padStart(8, '0')}`);
-    await world.peopleMap.learn(SCOPE, [{ phone: recipients[7], user_id: BSUID, at: AT }]);
+    await world.peopleMap.learn(SCOPE, [{ phone: recipients[7], user_id: BSUID, at: AT, taught_by: 7 }]);
     await world.suppressions.add(7, { user_id: BSUID, source: 'inbound', at: AT });
     world.peopleMap.batches.length = 0;
     // Act

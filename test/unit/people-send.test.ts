@@ -74,7 +74,7 @@ describe('recipients by number, BSUID or both (decisions §28)', () => {
     // Prepare
     const world = memoryWorld();
     const peopleMap = new MemoryPeopleMap();
-    await peopleMap.learn('555', [{ phone: '5215550000001', user_id: BSUID_1, at: AT }]);
+    await peopleMap.learn('555', [{ phone: '5215550000001', user_id: BSUID_1, at: AT, taught_by: 7 }]);
     // Act
     await sendTemplate({ ...world, peopleMap, now: () => AT }, agent, {
       pathDid: '5215550001',

@@ -98,6 +98,9 @@ export const keys = {
   volumeTiers: (wabaId: string) => `VOLUME_TIERS#${wabaId}`,
   /** Meta's own figures of a WABA's day (pricing_analytics), kept beside the ledger by the reconciliation. */
   metaCost: (wabaId: string) => `META_COST#${wabaId}`,
+  /** A client's parts of Meta's figures (decisions §32), a WABA's day an item (`DAY#<day>#<waba>`): read by client. */
+  metaShare: (clientId: number) => `META_SHARE#${clientId}`,
+  metaShareDay: (day: string, wabaId: string) => `DAY#${day}#${wabaId}`,
   /** A client's cost gaps of a day (decisions §26), under COST_GAPS_PARTITION: by day, then client. */
   costGapDay: (day: string, clientId: number) => `DAY#${day}#CLIENT#${clientId}`,
   /** A template Meta paused or disabled (decisions §25). */

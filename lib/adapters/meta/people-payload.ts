@@ -35,12 +35,12 @@ export const contactsOf = (value: unknown): WebhookContact[] => v.parse(Contacts
 export const usernameOf = (contacts: WebhookContact[], person: { phone?: string; user_id?: string }) =>
   contacts.find((c) => (person.user_id && c.user_id === person.user_id) || (person.phone && c.wa_id === person.phone))?.profile?.username;
 
-/** Pairs an inbound change's contacts show: a number and a BSUID together. */
-export function seenOf(contacts: WebhookContact[], waba_id: string, at: number): PeopleNotification[] {
+/** Pairs an inbound change's contacts show: a number and a BSUID together, and the business number that saw them. */
+export function seenOf(contacts: WebhookContact[], waba_id: string, at: number, number?: string): PeopleNotification[] {
   const people = contacts.flatMap((c) =>
     c.wa_id && c.user_id ? [{ phone: c.wa_id, user_id: c.user_id, ...(c.profile?.username && { username: c.profile.username }) }] : [],
   );
-  return people.length > 0 ? [{ kind: 'people_seen', waba_id, at, people }] : [];
+  return people.length > 0 ? [{ kind: 'people_seen', waba_id, ...(number && { number_digits: number }), at, people }] : [];
 }
 
 const SystemMessage = v.object({
@@ -63,7 +63,7 @@ const timeOf = (timestamp: unknown, fallback: number) => {
 };
 
 /** A system message of a person's new BSUID or number, as a move (the old BSUID from `from_user_id` or the body). */
-export function moveOfSystem(message: unknown, waba_id: string, at: number): PeopleNotification[] {
+export function moveOfSystem(message: unknown, waba_id: string, at: number, number?: string): PeopleNotification[] {
   const r = v.safeParse(SystemMessage, message);
   if (!r.success) return [];
   const { system } = r.output;
@@ -72,10 +72,12 @@ export function moveOfSystem(message: unknown, waba_id: string, at: number): Peo
   const newPhone = system.wa_id ?? system.new_wa_id;
   const to = { ...(newPhone && { phone: newPhone }), ...(system.user_id && { user_id: system.user_id }) };
   if (Object.keys(to).length === 0 || Object.keys(from).length === 0) return [];
-  return [{ kind: 'person_move', waba_id, at: timeOf(r.output.timestamp, at), change: system.type, from, to }];
+  const told = number ? { number_digits: number } : {};
+  return [{ kind: 'person_move', waba_id, ...told, at: timeOf(r.output.timestamp, at), change: system.type, from, to }];
 }
 
 const UserIdUpdate = v.object({
+  metadata: optional(v.object({ display_phone_number: phone })),
   user_id_update: v.array(
     v.object({
       wa_id: optional(phone),
@@ -89,9 +91,11 @@ const UserIdUpdate = v.object({
 export function movesOfUpdate(value: unknown, waba_id: string, at: number): PeopleNotification[] {
   const r = v.safeParse(UserIdUpdate, value);
   if (!r.success) return [];
+  const number = r.output.metadata?.display_phone_number;
   return r.output.user_id_update.map((u) => ({
     kind: 'person_move' as const,
     waba_id,
+    ...(number && { number_digits: number }),
     at: timeOf(u.timestamp, at),
     change: 'user_id_update' as const,
     from: { ...(u.wa_id && { phone: u.wa_id }), user_id: u.user_id.previous },

@@ -212,7 +212,7 @@ const timeOf = (timestamp: unknown, fallback: number) => {
 
 /** A person's message of a `messages` change: a move (a system message), a text to a number, or nothing. */
 function inboundOf(message: unknown, number: string | undefined, contacts: WebhookContact[], change: NotifiedChange): MetaNotification[] {
-  const moved = moveOfSystem(message, change.waba_id, change.at);
+  const moved = moveOfSystem(message, change.waba_id, change.at, number);
   if (moved.length > 0) return moved;
   const r = v.safeParse(InboundText, message);
   if (!r.success || number === undefined) return [];
@@ -273,7 +273,7 @@ function messagesOf(change: NotifiedChange): MetaNotification[] {
   const number = metadata.success ? metadata.output.display_phone_number.replace(/\D/g, '') : undefined;
   const contacts = contactsOf(value);
   // The pairs an inbound change's contacts show (statuses name theirs on each status).
-  const seen = Array.isArray(value?.messages) ? seenOf(contacts, change.waba_id, change.at) : [];
+  const seen = Array.isArray(value?.messages) ? seenOf(contacts, change.waba_id, change.at, number) : [];
   return [
     ...seen,
     ...(value?.messages ?? []).flatMap((message) => inboundOf(message, number, contacts, change)),

@@ -3,8 +3,8 @@ import type { MetaCostEntry } from './ports.ts';
 import { rateCards } from './pricing/cards/index.ts';
 
 /**
- * A client's part of Meta's own figures (decisions §26): the data points of its own numbers, so a WABA shared by
- * clients never shows one client another's spend; a point with no number is no client's.
+ * A client's part of Meta's own figures as kept before they were shared by who sent (decisions §26; since §32,
+ * ./meta-shares.ts): the data points of its own numbers; a point with no number is no client's.
  */
 export function clientsPoints(entries: MetaCostEntry[], numbers: Set<string>) {
   return entries.filter((e) => e.phone_number !== undefined && numbers.has(e.phone_number));
@@ -17,5 +17,5 @@ export const numbersOf = (channels: ChannelRecord[]) => new Set(channels.map((c)
 export const marketOfPoint = (entry: MetaCostEntry) => rateCards.marketOfRegion(entry.country, entry.day);
 
 /** A sum of Meta's costs: null (unknown) once a point has none, never a smaller sum. */
-export const addCost = (sum: number | null | undefined, entry: MetaCostEntry) =>
+export const addCost = (sum: number | null | undefined, entry: { micros?: number }) =>
   sum === null || entry.micros === undefined ? null : (sum ?? 0) + entry.micros;

@@ -72,6 +72,21 @@ export interface CostLedger {
   metaCosts(wabaIds: string[], from: string, to: string): Promise<MetaCostEntry[]>;
   /** Meta's figures of a WABA's day, as read (a later read replaces them). */
   putMetaCosts(wabaId: string, day: string, entries: MetaCostEntry[], readAt: string): Promise<void>;
+  /** A client's parts of Meta's figures of a WABA's day (decisions §32), replacing the earlier; none is kept too. */
+  putMetaShares(clientId: number, wabaId: string, day: string, shares: MetaShare[]): Promise<void>;
+  /** A client's parts of Meta's figures on days `from`–`to`, each WABA's day the reconciliation shared: by client. */
+  metaShares(clientId: number, from: string, to: string): Promise<{ waba_id: string; day: string; shares: MetaShare[] }[]>;
+}
+
+/** A client's part of Meta's figures of a WABA's day in a market and category (decisions §32), in micro-units. */
+export interface MetaShare {
+  day: string;
+  market: string;
+  category: string;
+  volume: number;
+  /** Undefined when Meta gave no COST: unknown, never 0. */
+  micros?: number;
+  currency?: string;
 }
 
 /** A client's day in one market where Meta's COST and the ledger differ by more than 1 % (decisions §26). */

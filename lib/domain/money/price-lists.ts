@@ -5,6 +5,9 @@ import type { DirectoryStore } from '../shared/ports.ts';
 import { listsOn, type PriceList } from './pricing/price-list.ts';
 import { dayOf } from '../shared/calendar.ts';
 import { actingClient, CROSS_CLIENT_MESSAGE } from '../shared/tenancy.ts';
+import { rateCards } from './pricing/cards/index.ts';
+import { priceTableOf } from './pricing/price-table.ts';
+import { sees, viewerOf } from './pricing/visibility.ts';
 
 /** A list in force is never replaced (decisions §27): what a past day was priced at stays true. */
 export const PRICE_LIST_IN_FORCE = 'price_list_in_force';
@@ -16,8 +19,22 @@ type Deps = { priceLists: PriceLists; directory: Pick<DirectoryStore, 'getClient
 
 const unknownClient = (clientId: number) => new NotFound(`Client ${clientId} does not exist`);
 
-async function listsView(deps: Deps, clientId: number, now: string) {
-  return { client_id: clientId, ...listsOn(await deps.priceLists.lists(clientId), dayOf(now)) };
+/**
+ * A client's lists as the caller may see them (decisions §32): BSP_CN sees each as it was set; an agent sees the
+ * prices each gives (on the card in force today for the list in force, on its first day for the others), never the
+ * markup, which gives Meta's cost away.
+ */
+async function listsView(deps: Deps, caller: Caller, clientId: number, now: string) {
+  const today = dayOf(now);
+  const { in_force, upcoming, past } = listsOn(await deps.priceLists.lists(clientId), today);
+  if (sees(viewerOf(caller, true), 'markup')) return { client_id: clientId, in_force, upcoming, past };
+  const table = (list: PriceList, day = list.effective_from) => priceTableOf(list, rateCards, day);
+  return {
+    client_id: clientId,
+    in_force: in_force && table(in_force, today),
+    upcoming: upcoming.map((l) => table(l)),
+    past: past.map((l) => table(l)),
+  };
 }
 
 /**
@@ -49,15 +66,15 @@ export async function putPriceList(deps: Deps, caller: Caller, clientId: number,
       PRICE_LIST_IN_FORCE,
     );
   }
-  return listsView(deps, clientId, now);
+  return listsView(deps, caller, clientId, now);
 }
 
 /**
- * GET /v1/clients/{client_id}/price-list (decisions §27): the client's list in force today (UTC, or null), those
- * to come and the past ones. BSP_CN, or the client's own agent.
+ * GET /v1/clients/{client_id}/price-list (decisions §27, §32): the client's list in force today (UTC, or null),
+ * those to come and the past ones. BSP_CN, or the client's own agent, who sees its prices as a table.
  */
 export async function getPriceLists(deps: Deps, caller: Caller, clientId: number) {
   const client = actingClient(caller, clientId);
   if (!(await deps.directory.getClient(client))) throw unknownClient(client);
-  return listsView(deps, client, deps.now?.() ?? new Date().toISOString());
+  return listsView(deps, caller, client, deps.now?.() ?? new Date().toISOString());
 }

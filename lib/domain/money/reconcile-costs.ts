@@ -1,7 +1,8 @@
 import type { ChannelRecord } from '../shared/directory.ts';
 import type { Log } from '../shared/log.ts';
-import { addCost, clientsPoints, marketOfPoint, numbersOf } from './meta-costs.ts';
-import type { CostGap, CostLedger, LedgerEntry, MetaCostEntry, ReconciliationStore } from './ports.ts';
+import { addCost } from './meta-costs.ts';
+import { type NumberOwner, sharesOfDay } from './meta-shares.ts';
+import type { CostGap, CostLedger, LedgerEntry, MetaShare, ReconciliationStore } from './ports.ts';
 import type { DirectoryStore } from '../shared/ports.ts';
 import type { PricingUpstream } from './ports.ts';
 import { inParallel } from '../shared/parallel.ts';
@@ -37,10 +38,10 @@ export const yesterdayOf = (now: string) => daysBefore(now, 1);
 /**
  * The daily reconciliation (decisions §24, §26), run at `runAt`: each WABA's `pricing_analytics` of the last
  * DAYS_READ_AGAIN days, and of every day an earlier run failed to read, is kept beside the ledger (usage shows it
- * as `meta_amount`); then each client's day is compared market by market on the client's own numbers, and the
- * gaps above GAP_SHARE are kept (`GET /v1/usage/gaps`). A failure is its WABA-day's alone (issue 51): a day Meta
- * does not answer for, or whose figures or gaps could not be kept, is logged and read on the next run; the others
- * go on.
+ * as `meta_amount`); then each WABA's day is shared by who sent (decisions §32), each client's parts are kept and
+ * compared with its ledger market by market, and the gaps above GAP_SHARE are kept (`GET /v1/usage/gaps`). A
+ * failure is its WABA-day's alone (issue 51): a day Meta does not answer for, or whose figures, parts or gaps could
+ * not be kept, is logged and read on the next run; the others go on.
  */
 export async function reconcileCosts(deps: ReconcileDeps, runAt: string) {
   const channels = await deps.directory.listChannels();
@@ -53,7 +54,7 @@ export async function reconcileCosts(deps: ReconcileDeps, runAt: string) {
   for (const run of runs) for (const day of run.read) read.set(day, (read.get(day) ?? new Set()).add(run.wabaId));
   const gaps: CostGap[] = [];
   for (const [day, wabasRead] of [...read].sort(([a], [b]) => a.localeCompare(b)))
-    gaps.push(...(await gapsOfDay(deps, clientsOf(channels, new Set(wabas)), day, wabasRead, unread)));
+    gaps.push(...(await gapsOfDay(deps, clientsOf(channels, new Set(wabas)), ownersOf(channels), day, wabasRead, unread)));
   await inParallel(runs, 4, (run) => keepFailedDays(deps, run, unread.get(run.wabaId)!));
   for (const gap of gaps) {
     deps.onGap?.(gap);
@@ -112,52 +113,61 @@ async function keepFailedDays(deps: ReconcileDeps, run: WabaRun, unread: Set<str
   }
 }
 
-/** Each client's numbers, and its WABAs among those the run reads. */
+/** Each client's WABAs among those the run reads. */
 function clientsOf(channels: ChannelRecord[], wabas: Set<string>) {
   const clients = new Map<number, ChannelRecord[]>();
   for (const channel of channels) clients.set(channel.client_id, [...(clients.get(channel.client_id) ?? []), channel]);
   return [...clients].map(([clientId, own]) => ({
     clientId,
-    numbers: numbersOf(own),
     wabas: [...new Set(own.map((c) => c.waba_id))].filter((w) => wabas.has(w)),
   }));
 }
 
+/** Whose each number is today (a live channel before a deleted one): Meta's figures no client sent under go there. */
+function ownersOf(channels: ChannelRecord[]): NumberOwner {
+  const owners = new Map<string, number>();
+  for (const channel of [...channels].sort((a, b) => Number(!a.deleted) - Number(!b.deleted)))
+    owners.set(channel.wa_id.replace(/\D/g, ''), channel.client_id);
+  return (digits) => owners.get(digits);
+}
+
 /**
  * The gaps of a day, client by client: those with a number on a WABA read this run, whose WABAs were all read
- * (a client's day with a WABA unread is compared once it is); each client's gaps of the day replace the earlier.
- * A client's day that cannot be compared leaves the day unread on its WABAs, so the next run compares it.
+ * (a client's day with a WABA unread is compared once it is). Each WABA's day is shared by who sent (decisions
+ * §32, sharesOfDay); each client's parts and gaps of the day replace the earlier. A client's day that cannot be
+ * compared leaves the day unread on its WABAs, so the next run compares it.
  */
 async function gapsOfDay(
   deps: ReconcileDeps,
   clients: ReturnType<typeof clientsOf>,
+  owners: NumberOwner,
   day: string,
   wabasRead: Set<string>,
   unread: Map<string, Set<string>>,
 ) {
-  // A WABA's day is read once, however many clients share it.
-  const ledgerOf = new Map<string, Promise<{ client_id: number; entry: LedgerEntry }[]>>();
-  const metaOf = new Map<string, Promise<MetaCostEntry[]>>();
-  const once = <T>(cache: Map<string, Promise<T>>, waba: string, read: () => Promise<T>) => {
-    if (!cache.has(waba)) cache.set(waba, read());
-    return cache.get(waba)!;
+  // A WABA's day is read and shared once, however many clients share it.
+  const sharesOf = new Map<string, Promise<{ ledger: { client_id: number; entry: LedgerEntry }[]; shares: Map<number, MetaShare[]> }>>();
+  const wabaDay = (waba: string) => {
+    if (!sharesOf.has(waba))
+      sharesOf.set(
+        waba,
+        Promise.all([deps.ledger.wabaDay(waba, day), deps.ledger.metaCosts([waba], day, day)]).then(([ledger, meta]) => ({
+          ledger,
+          shares: sharesOfDay(meta, ledger, owners),
+        })),
+      );
+    return sharesOf.get(waba)!;
   };
   const found = await inParallel(
     clients.filter((c) => c.wabas.some((w) => wabasRead.has(w)) && !c.wabas.some((w) => unread.get(w)?.has(day))),
     4,
-    async ({ clientId, numbers, wabas }) => {
+    async ({ clientId, wabas }) => {
       try {
-        const [charges, meta] = await Promise.all([
-          Promise.all(wabas.map((w) => once(ledgerOf, w, () => deps.ledger.wabaDay(w, day)))),
-          Promise.all(wabas.map((w) => once(metaOf, w, () => deps.ledger.metaCosts([w], day, day)))),
-        ]);
-        const ledger = charges.flat().filter((c) => c.client_id === clientId);
-        const gaps = compareByMarket(
-          clientId,
-          day,
-          ledger.map((c) => c.entry),
-          clientsPoints(meta.flat(), numbers),
-        );
+        const read = await Promise.all(wabas.map(wabaDay));
+        const own = read.map(({ shares }) => shares.get(clientId) ?? []);
+        const ledger = read.flatMap(({ ledger }) => ledger.filter((c) => c.client_id === clientId).map((c) => c.entry));
+        const gaps = compareByMarket(clientId, day, ledger, own.flat());
+        await Promise.all(wabas.map((waba, i) => deps.ledger.putMetaShares(clientId, waba, day, own[i])));
         await deps.reconciliation.putGaps(clientId, day, gaps);
         return gaps;
       } catch (error) {
@@ -172,8 +182,8 @@ async function gapsOfDay(
 }
 
 /** A client's day, market by market: the ledger against Meta's COST, where Meta gave one. */
-function compareByMarket(clientId: number, day: string, ledger: LedgerEntry[], meta: MetaCostEntry[]): CostGap[] {
-  // A point without COST leaves Meta's figure unknown: of its market, and of any market Meta names no point in.
+function compareByMarket(clientId: number, day: string, ledger: LedgerEntry[], meta: MetaShare[]): CostGap[] {
+  // A part without COST leaves Meta's figure unknown: of its market, and of any market Meta names no part in.
   const none = meta.some((m) => m.micros === undefined) ? null : 0;
   const markets = new Map<string, { ledger: number; meta?: number | null; currency?: string; mismatch?: true }>();
   const marketOf = (market: string) => markets.get(market) ?? markets.set(market, { ledger: 0 }).get(market)!;
@@ -183,9 +193,9 @@ function compareByMarket(clientId: number, day: string, ledger: LedgerEntry[], m
     figures.currency = entry.currency;
     if (entry.currency_mismatch) figures.mismatch = true;
   }
-  for (const point of meta) {
-    const figures = marketOf(marketOfPoint(point));
-    figures.meta = addCost(figures.meta, point);
+  for (const part of meta) {
+    const figures = marketOf(part.market);
+    figures.meta = addCost(figures.meta, part);
   }
   return [...markets].flatMap(([market, { ledger: ledgerMicros, meta: metaMicros = none, currency, mismatch }]) => {
     // A WABA whose currency has no card is priced in USD: Meta's figure, in its own currency, is not comparable.

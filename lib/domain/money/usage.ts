@@ -3,9 +3,9 @@ import { InvalidRequest } from '../shared/errors.ts';
 import { addCost, clientsPoints, marketOfPoint, numbersOf } from './meta-costs.ts';
 import { BASE_CURRENCY } from './pricing/rate-card.ts';
 import { moneyShown } from './pricing/visibility.ts';
-import type { ChargedSends, CostLedger } from './ports.ts';
+import type { ChargedSends, CostLedger, MetaShare } from './ports.ts';
 import type { DirectoryStore } from '../shared/ports.ts';
-import { dayOf, daysBetween, daysOfMonth, isDay, monthOf } from '../shared/calendar.ts';
+import { dayOf, daysBefore, daysBetween, daysOfMonth, dayStartMs, isDay, monthOf } from '../shared/calendar.ts';
 import { namedClient } from '../shared/tenancy.ts';
 import { bySends, parseGroups, shownRow, UsageTallies, type UsageGroup } from './usage-groups.ts';
 
@@ -15,6 +15,11 @@ export { USAGE_GROUPS, type UsageGroup } from './usage-groups.ts';
 const MAX_DAYS = 366;
 /** The most sends one usage request by send or template reads (newest first, down to the period's start). */
 export const MAX_SENDS = 2_000;
+/**
+ * The most rows a page of usage holds (decisions §32: a usage range pages): a month by day and market, the console's
+ * chart and CSV, on one page; about 1.5 MB of JSON at most.
+ */
+export const MAX_ROWS = 5_000;
 
 export interface UsageQuery {
   client_id?: number;
@@ -22,6 +27,10 @@ export interface UsageQuery {
   to: string;
   /** A comma list of USAGE_GROUPS (decisions §27); `day` when absent. */
   group_by?: string;
+  /** Where a page starts: the `paging.cursors.after` of the page before (decisions §32). */
+  cursor?: string;
+  /** Rows a page holds at most: MAX_ROWS when absent. */
+  limit?: number;
 }
 
 /** Whether a client has a price list (P's store); absent: none has. */
@@ -50,9 +59,9 @@ export function checkPeriod(fromDay: string, toDay: string) {
  * GET /v1/usage (decisions §24, §27): what a client's delivered messages cost on days `from`–`to`, grouped by any of
  * day or month, market, category and number from the ledger the status path keeps; or by template and send (with
  * category) from the sends accepted in the period, each with all its charges so far. Beside rows without a number,
- * template or send, Meta's own figure for the client's own numbers (`meta_amount`, decisions §26). Each row names
- * its client, currency and period; `price` and `margin` as moneyShown says. An agent sees its own client; BSP_CN
- * names the client.
+ * template or send, the client's part of Meta's own figures (`meta_amount`, decisions §26, §32: shared by who sent).
+ * Each row names its client, currency and period; `price` and `margin` as moneyShown says. An agent sees its own
+ * client; BSP_CN names the client. The rows come in pages of at most MAX_ROWS, with cursors (decisions §32).
  */
 export async function usage(deps: UsageDeps, caller: Caller, query: UsageQuery) {
   const clientId = namedClient(caller, query.client_id);
@@ -63,7 +72,9 @@ export async function usage(deps: UsageDeps, caller: Caller, query: UsageQuery) 
   const tallies = new UsageTallies(groups);
   if (bySends(groups)) await tallySends(deps, clientId, query, groups, tallies);
   else await tallyLedger(deps, clientId, query, groups, tallies, shown.cost);
-  const data = tallies.sorted().map((row) => ({
+  const page = pageOf(query);
+  const rows = tallies.sorted();
+  const data = rows.map((row) => ({
     client_id: clientId,
     ...rowPeriod(row.groups, query),
     ...withoutPeriod(row.groups),
@@ -71,7 +82,46 @@ export async function usage(deps: UsageDeps, caller: Caller, query: UsageQuery) 
   }));
   const currencies = new Set(data.map((row) => row.currency));
   const currency = currencies.size === 0 ? BASE_CURRENCY : currencies.size === 1 ? [...currencies][0] : undefined;
-  return { data, ...(currency && { currency }), client_id: clientId, from: query.from, to: query.to, group_by: groups.join(',') };
+  return {
+    data: data.slice(page.start, page.end),
+    ...(currency && { currency }),
+    client_id: clientId,
+    from: query.from,
+    to: query.to,
+    group_by: groups.join(','),
+    paging: pagingOf(page, rows.length),
+  };
+}
+
+/** The rows a page holds: from its cursor's, at most `limit` (MAX_ROWS); a cursor not one of ours is a 400. */
+function pageOf(query: UsageQuery) {
+  const limit = query.limit ?? MAX_ROWS;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_ROWS) throw new InvalidRequest(`limit must be from 1 to ${MAX_ROWS}`);
+  const start = query.cursor === undefined ? 0 : rowOfCursor(query.cursor);
+  return { start, end: start + limit, limit };
+}
+
+/** The cursors around a page (as the catalogs' products page, spec §4): none where there is no page that way. */
+function pagingOf(page: { start: number; end: number; limit: number }, rows: number) {
+  const before = page.start > 0 ? cursorOfRow(Math.max(0, page.start - page.limit)) : undefined;
+  const after = page.end < rows ? cursorOfRow(page.end) : undefined;
+  return { cursors: { ...(before !== undefined && { before }), ...(after !== undefined && { after }) } };
+}
+
+/** A cursor is opaque to the caller: the row a page starts at, as base64url of `usage:<row>`. */
+const cursorOfRow = (row: number) => btoa(`usage:${row}`).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+
+function rowOfCursor(cursor: string) {
+  const text = (() => {
+    try {
+      return atob(cursor.replace(/-/g, '+').replace(/_/g, '/'));
+    } catch {
+      return '';
+    }
+  })();
+  const row = /^usage:(0|[1-9][0-9]{0,8})$/.exec(text)?.[1];
+  if (row === undefined) throw new InvalidRequest('cursor is not one this route gave');
+  return Number(row);
 }
 
 async function tallyLedger(
@@ -85,18 +135,42 @@ async function tallyLedger(
   // Meta's figures have no number: they stand beside rows of days, months, markets and categories only.
   const meta = withMeta && !groups.includes('did');
   const wabas = await deps.directory.listClientWabas(clientId);
-  const [entries, points, channels] = await Promise.all([
+  const [entries, parts] = await Promise.all([
     deps.ledger.charges(wabas, clientId, query.from, query.to),
-    meta ? deps.ledger.metaCosts(wabas, query.from, query.to) : Promise.resolve([]),
-    meta ? deps.directory.listChannels(clientId) : Promise.resolve([]),
+    meta ? metaParts(deps, clientId, wabas, query) : Promise.resolve([]),
   ]);
   const groupsOf = (e: { day: string; market: string; category: string; did?: string }) =>
     Object.fromEntries(groups.map((group) => [group, groupValue(group, e)])) as Partial<Record<UsageGroup, string>>;
   for (const e of entries) tallies.add(groupsOf(e), e);
-  for (const m of clientsPoints(points, numbersOf(channels))) {
-    const row = tallies.row(groupsOf({ day: m.day, market: marketOfPoint(m), category: m.category }), m.currency ?? BASE_CURRENCY);
-    row.meta_micros = addCost(row.meta_micros, m);
+  for (const part of parts) {
+    const row = tallies.row(groupsOf(part), part.currency ?? BASE_CURRENCY);
+    row.meta_micros = addCost(row.meta_micros, part);
   }
+}
+
+/**
+ * The client's parts of Meta's figures (decisions §32): those the reconciliation shared by who sent, read by
+ * client; a WABA's days before the first it shared (kept before §32) as they were kept: the points of the client's
+ * own numbers. A WABA shared from `from` on is not read at all.
+ */
+async function metaParts(deps: UsageDeps, clientId: number, wabas: string[], query: UsageQuery): Promise<MetaShare[]> {
+  const shared = await deps.ledger.metaShares(clientId, query.from, query.to);
+  const firstShared = new Map<string, string>();
+  for (const { waba_id, day } of shared) {
+    const known = firstShared.get(waba_id);
+    if (known === undefined || day < known) firstShared.set(waba_id, day);
+  }
+  const unshared = wabas.flatMap((waba) => {
+    const first = firstShared.get(waba);
+    return first === query.from ? [] : [{ waba, to: first === undefined ? query.to : daysBefore(dayStartMs(first), 1) }];
+  });
+  if (unshared.length === 0) return shared.flatMap((s) => s.shares);
+  const [points, channels] = await Promise.all([
+    Promise.all(unshared.map(({ waba, to }) => deps.ledger.metaCosts([waba], query.from, to))),
+    deps.directory.listChannels(clientId),
+  ]);
+  const before = clientsPoints(points.flat(), numbersOf(channels)).map((p) => ({ ...p, market: marketOfPoint(p) }));
+  return [...shared.flatMap((s) => s.shares), ...before];
 }
 
 const groupValue = (group: UsageGroup, e: { day: string; market: string; category: string; did?: string }) =>

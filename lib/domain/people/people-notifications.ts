@@ -1,4 +1,4 @@
-import { peopleMapScopeOf } from './people-map.ts';
+import { type LearnedPair, peopleMapScopeOf } from './people-map.ts';
 import type { Log } from '../shared/log.ts';
 import type { PeopleMap, SuppressionStore } from './ports.ts';
 import type { DirectoryStore } from '../shared/ports.ts';
@@ -14,6 +14,8 @@ export type PeopleNotification =
       /** Pairs of phone number and BSUID a webhook showed (an inbound message's contacts). */
       kind: 'people_seen';
       waba_id: string;
+      /** The number whose change showed them (its client is taught the pairs, decisions §32). */
+      number_digits?: string;
       at: number;
       people: { phone: string; user_id: string; username?: string }[];
     }
@@ -21,6 +23,8 @@ export type PeopleNotification =
       /** `user_changed_user_id` / `user_changed_number` system messages and the `user_id_update` field. */
       kind: 'person_move';
       waba_id: string;
+      /** The number Meta told (its client's view of the person moves, decisions §32). */
+      number_digits?: string;
       at: number;
       change: 'user_changed_user_id' | 'user_changed_number' | 'user_id_update';
       from: { phone?: string; user_id?: string };
@@ -53,10 +57,13 @@ export interface InboundMessageNotification {
   at: number;
 }
 
-/** Who is who (decisions §28): the people map, and the directory that names each WABA's scope in it. */
+/**
+ * Who is who (decisions §28): the people map, and the directory that names each WABA's scope in it and each
+ * number's client (who is taught what its number shows, decisions §32).
+ */
 export interface PeopleMapDeps {
   peopleMap: PeopleMap;
-  directory: Pick<DirectoryStore, 'getWaba'>;
+  directory: Pick<DirectoryStore, 'getWaba' | 'getChannel'>;
   log: Log;
 }
 
@@ -72,6 +79,8 @@ export interface ConsentNoticeDeps {
 /** A pair a notification of a batch showed, with its WABA. */
 export interface SeenPair {
   waba_id: string;
+  /** The number whose traffic showed it: its client is taught the pair (none: the pair is served to no client). */
+  number_digits?: string;
   phone: string;
   user_id: string;
   username?: string;
@@ -79,20 +88,41 @@ export interface SeenPair {
 }
 
 /**
+ * The client of each number a batch names, each read once: the client whose own traffic teaches the map a pair
+ * (decisions §32). A number no client has (or none given) teaches nobody.
+ */
+function clientsOfNumbers(directory: Pick<DirectoryStore, 'getChannel'>) {
+  const clients = new Map<string, Promise<number | undefined>>();
+  return (digits: string | undefined) => {
+    if (!digits) return Promise.resolve(undefined);
+    if (!clients.has(digits))
+      clients.set(
+        digits,
+        directory.getChannel(digits).then((channel) => (channel && !channel.deleted ? channel.client_id : undefined)),
+      );
+    return clients.get(digits)!;
+  };
+}
+
+/**
  * The pairs of a batch of notifications learned at once: one learn per scope (the WABA's portfolio), so a
- * campaign's statuses cost one call per batch, and nothing for pairs the map knows already.
+ * campaign's statuses cost one call per batch, and nothing for pairs the map knows already. Each pair is taught
+ * to the client whose number showed it; one no client's number showed is kept, and served to no client.
  */
 export async function learnPeople(deps: PeopleMapDeps, pairs: SeenPair[]) {
   if (pairs.length === 0) return 0;
-  const byScope = new Map<string, { phone: string; user_id: string; username?: string; at: string }[]>();
+  const clientOf = clientsOfNumbers(deps.directory);
+  const byScope = new Map<string, LearnedPair[]>();
   for (const pair of pairs) {
     const scope = await peopleMapScopeOf(pair.waba_id, deps.directory);
+    const teacher = await clientOf(pair.number_digits);
     const group = byScope.get(scope) ?? [];
     group.push({
       phone: pair.phone,
       user_id: pair.user_id,
       ...(pair.username && { username: pair.username }),
       at: new Date(pair.at).toISOString(),
+      ...(teacher !== undefined && { taught_by: teacher }),
     });
     byScope.set(scope, group);
   }
@@ -101,9 +131,14 @@ export async function learnPeople(deps: PeopleMapDeps, pairs: SeenPair[]) {
   return written;
 }
 
-/** A person moved to a new BSUID or number: the map follows them, the old pair kept as history. */
+/**
+ * A person moved to a new BSUID or number: the map follows them, the old pair kept as history, as the client
+ * whose number Meta told knew them (never completed from another client's pairs, decisions §32).
+ */
 export async function applyPersonMove(deps: PeopleMapDeps, n: Extract<PeopleNotification, { kind: 'person_move' }>) {
-  await deps.peopleMap.move(await peopleMapScopeOf(n.waba_id, deps.directory), n.from, n.to, new Date(n.at).toISOString());
+  const scope = await peopleMapScopeOf(n.waba_id, deps.directory);
+  const teacher = await clientsOfNumbers(deps.directory)(n.number_digits);
+  await deps.peopleMap.move(scope, n.from, n.to, new Date(n.at).toISOString(), teacher);
   deps.log.info('a person moved', { change: n.change });
   return 'applied' as const;
 }
@@ -149,15 +184,17 @@ export async function applyInbound(deps: ConsentNoticeDeps, n: InboundMessageNot
 }
 
 /** The pair a notification names, when it names both halves and its WABA (decisions §28). */
-export function pairSeen(seen: { waba_id?: string; phone?: string; user_id?: string; username?: string; at: number }): SeenPair[] {
-  const { waba_id, phone, user_id, username, at } = seen;
+export function pairSeen(seen: Partial<SeenPair> & { at: number }): SeenPair[] {
+  const { waba_id, number_digits, phone, user_id, username, at } = seen;
   if (!phone || !user_id || !waba_id) return [];
-  return [{ waba_id, phone, user_id, ...(username && { username }), at }];
+  return [{ waba_id, ...(number_digits && { number_digits }), phone, user_id, ...(username && { username }), at }];
 }
 
 /** The pairs of phone number and BSUID a people notification shows: its contacts, or an inbound message's sender. */
 export function pairsOf(n: PeopleNotification): SeenPair[] {
-  if (n.kind === 'people_seen') return n.people.map((p) => ({ ...p, waba_id: n.waba_id, at: n.at }));
+  if (n.kind === 'people_seen')
+    return n.people.map((p) => ({ ...p, waba_id: n.waba_id, ...(n.number_digits && { number_digits: n.number_digits }), at: n.at }));
   if (n.kind !== 'inbound_message') return [];
-  return pairSeen({ waba_id: n.waba_id, phone: n.from, user_id: n.user_id, username: n.username, at: n.at });
+  const { waba_id, number_digits, from: phone, user_id, username, at } = n;
+  return pairSeen({ waba_id, number_digits, phone, user_id, username, at });
 }

@@ -1,3 +1,4 @@
+import type { LearnedPair } from './people-map.ts';
 import type { Person } from './person.ts';
 
 // Opt-outs and Meta's pauses (decisions §25); people by phone number and BSUID (decisions §28).
@@ -34,13 +35,26 @@ export interface SuppressionStore {
 
 /**
  * Who is who (decisions §28): the pairs of phone number and BSUID learned for a business portfolio (`scope`),
- * with the pairs they replaced kept as history.
+ * with the pairs they replaced kept as history, and which clients' numbers showed each (decisions §32).
  */
 export interface PeopleMap {
-  /** The known pairs of these phones (digits) and BSUIDs, in a BatchGetItem per 100 keys. */
-  pairsOf(scope: string, keys: { phone?: string; user_id?: string }[]): Promise<Map<string, Person>>; // key: `p:<digits>` or `u:<bsuid>` → the person with both halves
+  /**
+   * The known pairs of these phones (digits) and BSUIDs, in a BatchGetItem per 100 keys. With `servedTo`, only
+   * the pairs that client's own numbers showed (every use case names its client); without, every pair of the
+   * scope (the stores' contract and operators).
+   */
+  pairsOf(scope: string, keys: { phone?: string; user_id?: string }[], servedTo?: number): Promise<Map<string, Person>>; // key: `p:<digits>` or `u:<bsuid>` → the person with both halves
   /** Learns pairs; writes only what is new or changed (conditional), keeps the old pair as history. */
-  learn(scope: string, pairs: { phone: string; user_id: string; username?: string; at: string }[]): Promise<number>;
-  /** A person moved to a new BSUID or number (user_changed_user_id / user_changed_number / user_id_update). */
-  move(scope: string, from: { phone?: string; user_id?: string }, to: { phone?: string; user_id?: string }, at: string): Promise<void>;
+  learn(scope: string, pairs: LearnedPair[]): Promise<number>;
+  /**
+   * A person moved to a new BSUID or number (user_changed_user_id / user_changed_number / user_id_update), as
+   * the client whose number Meta told (`taughtBy`) knew them.
+   */
+  move(
+    scope: string,
+    from: { phone?: string; user_id?: string },
+    to: { phone?: string; user_id?: string },
+    at: string,
+    taughtBy?: number,
+  ): Promise<void>;
 }

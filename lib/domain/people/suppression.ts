@@ -144,11 +144,14 @@ async function unsuppressPerson(deps: ConsentDeps, clientId: number, person: Per
   return removed.some(Boolean);
 }
 
-/** A person of a webhook with the halves the people map knows of them (in the WABA's scope). */
-async function personKnown(deps: ConsentDeps, wabaId: string | undefined, person: Person): Promise<Person> {
+/**
+ * A person of a webhook with the halves the people map knows of them (in the WABA's scope), from the client's
+ * own numbers' traffic only (decisions §32).
+ */
+async function personKnown(deps: ConsentDeps, clientId: number, wabaId: string | undefined, person: Person): Promise<Person> {
   if (!deps.peopleMap || !deps.directory || !wabaId || (person.phone && person.user_id)) return person;
   const scope = await peopleMapScopeOf(wabaId, deps.directory);
-  const { username: _u, ...known } = knownPerson(person, await deps.peopleMap.pairsOf(scope, [person]));
+  const { username: _u, ...known } = knownPerson(person, await deps.peopleMap.pairsOf(scope, [person], clientId));
   return known;
 }
 
@@ -166,7 +169,7 @@ export async function applyInboundConsent(
   const consent = consentOf(message.text);
   if (!consent) return consent;
   const given = { ...(message.from && { phone: phoneKey(message.from) }), ...(message.user_id && { user_id: message.user_id }) };
-  const person = await personKnown(deps, message.waba_id, given);
+  const person = await personKnown(deps, clientId, message.waba_id, given);
   if (consent === 'opt_out') await suppressPerson(deps, clientId, person, { source: 'inbound', at: message.at, message_id: message.id });
   else await unsuppressPerson(deps, clientId, person);
   return consent;
@@ -182,29 +185,32 @@ export async function applyMarketingPreference(
     ...(preference.phone && { phone: phoneKey(preference.phone) }),
     ...(preference.user_id && { user_id: preference.user_id }),
   };
-  const person = await personKnown(deps, preference.waba_id, given);
+  const person = await personKnown(deps, clientId, preference.waba_id, given);
   if (preference.value === 'stop') await suppressPerson(deps, clientId, person, { source: 'meta_preferences', at: preference.at });
   else await unsuppressPerson(deps, clientId, person);
 }
 
 /**
  * The positions of a send's recipients who are suppressed (decisions §25, §28): by phone number, by BSUID, or by
- * the other half of a pair the people map knows. One BatchGetItem per hundred keys of the map, then one per
- * hundred keys of the list, however long it is. The caller asks only for MARKETING sends.
+ * the other half of a pair the people map knows from the client's own numbers (decisions §32: another client's
+ * pair would make this an oracle of who is behind a BSUID). One BatchGetItem per hundred keys of the map, then
+ * one per hundred keys of the list, however long it is. The caller asks only for MARKETING sends.
  */
 export async function suppressedPeople(
   deps: { suppressions: SuppressionStore; peopleMap?: PeopleMap; directory: Pick<DirectoryStore, 'getWaba'> },
   clientId: number,
   wabaId: string,
   recipients: Person[],
-  /** The recipients' pairs where the caller read them already (a send's repeats are found per person first). */
+  /** The recipients' pairs served to this client, where read already (a send's repeats are found per person first). */
   known?: Map<string, Person>,
 ): Promise<Set<number>> {
   if (recipients.length === 0) return new Set();
   const halves = recipients.map((r) => ({ ...(r.phone && { phone: phoneKey(r.phone) }), ...(r.user_id && { user_id: r.user_id }) }));
   const pairs =
     known ??
-    (deps.peopleMap ? await deps.peopleMap.pairsOf(await peopleMapScopeOf(wabaId, deps.directory), halves) : new Map<string, Person>());
+    (deps.peopleMap
+      ? await deps.peopleMap.pairsOf(await peopleMapScopeOf(wabaId, deps.directory), halves, clientId)
+      : new Map<string, Person>());
   // Each recipient's own halves and both halves of the pair of each (a number and a BSUID may name two people).
   const keys = halves.map((person) => [
     ...keysOf(person),

@@ -61,9 +61,16 @@ interface Referenced {
   index: number;
 }
 
-/** The pair of phone number and BSUID a status shows (decisions §28). */
+/** The pair of phone number and BSUID a status shows (decisions §28), taught to its number's client (§32). */
 export const pairOfStatus = (n: MessageStatusNotification): SeenPair[] =>
-  pairSeen({ waba_id: n.waba_id, phone: n.recipient, user_id: n.recipient_user_id, username: n.username, at: n.at });
+  pairSeen({
+    waba_id: n.waba_id,
+    number_digits: n.number_digits,
+    phone: n.recipient,
+    user_id: n.recipient_user_id,
+    username: n.username,
+    at: n.at,
+  });
 
 /**
  * Who a status prices (decisions §28): the recipient's digits, else its BSUID (`recipient_user_id`, where the

@@ -4,14 +4,14 @@ import { type PageRequest, resolvePage } from '../shared/paging.ts';
 import type { SendCounts, SendRecord, SendRecords } from './ports.ts';
 import { fromMicros, toMicros } from '../shared/money.ts';
 import { BASE_CURRENCY } from '../money/pricing/rate-card.ts';
-import { clientView, type MoneyShown, moneyShown } from '../money/pricing/visibility.ts';
+import { clientView, isPricedSend, type MoneyShown, moneyShown } from '../money/pricing/visibility.ts';
 import { actingClient } from '../shared/tenancy.ts';
 
 /**
  * Send status (decisions §12): what the dispatcher did with a send so far. `pending` is what it has not
  * settled yet; the status follows from the counts, so it is exact whenever they are.
  */
-export function sendStatusOf(send: SendRecord, shown: MoneyShown = clientView(send.price_list !== undefined)) {
+export function sendStatusOf(send: SendRecord, shown: MoneyShown = clientView(isPricedSend(send))) {
   const counts = { ...NO_COUNTS, ...send.counts };
   const settled =
     counts.duplicates_removed + counts.suppressed + counts.expired + counts.sent + counts.failed + counts.capped + counts.cancelled;
@@ -127,7 +127,7 @@ export async function visibleSend(deps: { sends: SendRecords }, caller: Caller, 
 /** GET /v1/sends/{send_id}: another client's send is not found, unless the caller has BSP_CN. */
 export async function getSend(deps: { sends: SendRecords }, caller: Caller, sendId: string) {
   const send = await visibleSend(deps, caller, sendId);
-  return sendStatusOf(send, moneyShown(caller, send.price_list !== undefined));
+  return sendStatusOf(send, moneyShown(caller, isPricedSend(send)));
 }
 
 export const SENDS_PAGE = { size: 20, max: 100 };
@@ -138,7 +138,7 @@ export async function listSends(deps: { sends: SendRecords }, caller: Caller, qu
   const page = resolvePage(query, SENDS_PAGE);
   const { sends, total } = await deps.sends.list(clientId, page);
   return {
-    data: sends.map((send) => sendStatusOf(send, moneyShown(caller, send.price_list !== undefined))),
+    data: sends.map((send) => sendStatusOf(send, moneyShown(caller, isPricedSend(send)))),
     total,
     page: page.page,
     page_size: page.size,

@@ -116,7 +116,8 @@ export class GraphEmulator {
   reportStatus(message: SentMessage, status: MessageStatus, error?: { code: number; title: string }, delayMs = 0) {
     const pricing = this.pricing.pricingOf(message);
     if (status === 'delivered' || status === 'read') this.pricing.book(message, pricing);
-    const value = statusValue(message, status, this.people, error, pricing);
+    const display = this.model.phoneNumbers.get(message.phone_number_id)?.display_phone_number;
+    const value = statusValue(message, status, this.people, error, pricing, display);
     this.notifier?.notify(this.wabaOfNumber(message.phone_number_id), 'messages', value, delayMs);
   }
 

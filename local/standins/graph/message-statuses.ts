@@ -17,6 +17,8 @@ export function statusValue(
   people: EmulatedPeople,
   error?: { code: number; title: string },
   pricing?: MessagePricing,
+  /** The sending number's display digits, as Meta's metadata names it (its id where the model has none). */
+  displayNumber = message.phone_number_id,
 ) {
   const to = String(message.message.to ?? '').replace(/\D/g, '');
   const recipient = typeof message.message.recipient === 'string' ? message.message.recipient : undefined;
@@ -24,7 +26,7 @@ export function statusValue(
   const recipientId = to || (people.phoneShared(message.phone_number_id, user) ? user.phone : undefined);
   return {
     messaging_product: 'whatsapp',
-    metadata: { display_phone_number: message.phone_number_id, phone_number_id: message.phone_number_id },
+    metadata: { display_phone_number: displayNumber, phone_number_id: message.phone_number_id },
     ...(status !== 'failed' && { contacts: [people.contactOf(message.phone_number_id, user, status !== 'sent')] }),
     statuses: [
       {

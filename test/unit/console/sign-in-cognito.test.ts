@@ -1,19 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import {
-  authorizeUrl,
   type Browser,
-  base64url,
   type CognitoSignIn,
-  callbackOf,
-  challengeOf,
   cognitoSignOut,
   cognitoToken,
-  newVerifier,
-  SignInError,
-  signedInFrom,
   signInWithCognito,
   signOutUrl,
-  tokenRequest,
 } from '../../../console/src/sign-in-cognito.ts';
 
 const config: CognitoSignIn = {
@@ -23,15 +16,11 @@ const config: CognitoSignIn = {
   redirectUri: 'https://abc123.execute-api.eu-west-1.amazonaws.com/console/',
 };
 
-/** RFC 7636, appendix B: the verifier's 32 octets, the verifier, and its S256 challenge. */
-const RFC7636 = {
-  octets: [
-    116, 24, 223, 180, 151, 153, 224, 37, 79, 250, 96, 125, 216, 173, 187, 186, 22, 212, 37, 77, 105, 214, 191, 240, 91, 88, 5, 88, 83, 132,
-    141, 121,
-  ],
-  verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
-  challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-};
+/** RFC 7636's S256: base64url(SHA-256(ASCII(verifier))), computed apart from the library the console uses. */
+const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
+
+/** Cognito's token answer: an ID token (the console leaves it), the access token, its lifetime and type. */
+const TOKENS = { id_token: 'not.a-jwt.the-console-leaves', access_token: 'access', expires_in: 3600, token_type: 'Bearer' };
 
 /** A browser in memory: its storage, where it went, what it fetched. */
 function memoryBrowser(href: string, answer?: { status: number; body: unknown }) {
@@ -44,65 +33,81 @@ function memoryBrowser(href: string, answer?: { status: number; body: unknown })
     replace: (url) => void seen.replaced.push(url),
     fetch: async (url, init) => {
       seen.fetched.push({ url: String(url), body: String(init?.body) });
-      return new Response(JSON.stringify(answer?.body ?? {}), { status: answer?.status ?? 200 });
+      return new Response(JSON.stringify(answer?.body ?? {}), {
+        status: answer?.status ?? 200,
+        headers: { 'content-type': 'application/json' },
+      });
     },
     now: () => 1_000_000,
-    random: (n) => Uint8Array.from({ length: n }, (_, i) => RFC7636.octets[i % 32]),
   };
   return { browser, items, seen };
 }
 
 describe('the console’s Cognito sign-in: authorization code with PKCE (issue 45)', () => {
-  it('makes RFC 7636’s verifier from its octets and its S256 challenge from the verifier (appendix B)', async () => {
+  it('sends the user to the hosted UI’s authorize endpoint with the code grant, a S256 challenge, a state and the console’s address', async () => {
+    // Prepare: a first visit
+    const first = memoryBrowser(config.redirectUri);
     // Act
-    const verifier = newVerifier(() => Uint8Array.from(RFC7636.octets));
-    const challenge = await challengeOf(RFC7636.verifier);
-    // Assess
-    expect(verifier).toBe(RFC7636.verifier);
-    expect(challenge).toBe(RFC7636.challenge);
-    expect(base64url(new Uint8Array([251, 255, 191]))).toBe('-_-_');
-  });
-
-  it('sends the user to the hosted UI’s authorize endpoint with the code grant, S256 challenge, state and the console’s address', () => {
-    // Act
-    const url = new URL(authorizeUrl(config, { state: 'st', challenge: RFC7636.challenge }));
-    // Assess
+    const signedIn = await signInWithCognito(config, first.browser);
+    // Assess: the challenge is RFC 7636's S256 of the verifier this tab keeps, with the state it keeps
+    const url = new URL(first.seen.went[0]);
+    const pending = JSON.parse(first.items.get('tms.console.pkce')!);
+    expect(signedIn).toBeUndefined();
     expect(`${url.origin}${url.pathname}`).toBe(`${config.domain}/oauth2/authorize`);
     expect(Object.fromEntries(url.searchParams)).toEqual({
       response_type: 'code',
       client_id: 'console-client',
       redirect_uri: config.redirectUri,
       scope: 'openid email profile',
-      state: 'st',
+      state: pending.state,
       code_challenge_method: 'S256',
-      code_challenge: RFC7636.challenge,
+      code_challenge: s256(pending.verifier),
     });
+    expect(pending.verifier).toMatch(/^[A-Za-z0-9_-]{43,128}$/);
+    expect(pending.state.length).toBeGreaterThanOrEqual(22);
   });
 
-  it('trades the code at the token endpoint with the verifier, and keeps the tokens a minute short of their lifetime', () => {
+  it('makes a new verifier and state for every sign-in', async () => {
+    // Prepare
+    const [one, two] = [memoryBrowser(config.redirectUri), memoryBrowser(config.redirectUri)];
     // Act
-    const request = tokenRequest(config, 'the-code', RFC7636.verifier);
-    const tokens = signedInFrom({ id_token: 'id', access_token: 'access', expires_in: 3600, token_type: 'Bearer' }, 1_000);
+    await signInWithCognito(config, one.browser);
+    await signInWithCognito(config, two.browser);
     // Assess
-    expect(request.url).toBe(`${config.domain}/oauth2/token`);
-    expect(request.init.method).toBe('POST');
-    expect(Object.fromEntries(new URLSearchParams(String(request.init.body)))).toEqual({
+    const [a, b] = [one, two].map((tab) => JSON.parse(tab.items.get('tms.console.pkce')!));
+    expect(a.verifier).not.toBe(b.verifier);
+    expect(a.state).not.toBe(b.state);
+  });
+
+  it('trades the code at the token endpoint with the verifier, leaves the ID token, keeps the access token a minute short', async () => {
+    // Prepare: the way back, in the tab that sent the user
+    const back = memoryBrowser(`${config.redirectUri}?code=the-code&state=ours`, { status: 200, body: TOKENS });
+    back.items.set('tms.console.pkce', JSON.stringify({ verifier: 'the-verifier', state: 'ours' }));
+    // Act
+    const signedIn = await signInWithCognito(config, back.browser);
+    // Assess
+    expect(back.seen.fetched[0].url).toBe(`${config.domain}/oauth2/token`);
+    expect(Object.fromEntries(new URLSearchParams(back.seen.fetched[0].body))).toEqual({
       grant_type: 'authorization_code',
       client_id: 'console-client',
       code: 'the-code',
       redirect_uri: config.redirectUri,
-      code_verifier: RFC7636.verifier,
+      code_verifier: 'the-verifier',
     });
-    expect(tokens).toEqual({ idToken: 'id', accessToken: 'access', expiresAt: 1_000 + 3_540_000 });
-    expect(() => signedInFrom({ error: 'invalid_grant' }, 0)).toThrow(SignInError);
+    expect(signedIn).toEqual({ accessToken: 'access', expiresAt: 1_000_000 + 3_540_000 });
+    expect(JSON.parse(back.items.get('tms.console.tokens')!)).toEqual(signedIn);
   });
 
-  it('reads the hosted UI’s answer from the address: a code and state, an error in words, or nothing', () => {
-    expect(callbackOf(`${config.redirectUri}?code=c&state=s`)).toEqual({ code: 'c', state: 's' });
-    expect(callbackOf(`${config.redirectUri}?error=access_denied&error_description=User+is+disabled`)).toEqual({
-      error: 'User is disabled',
-    });
-    expect(callbackOf(config.redirectUri)).toBeUndefined();
+  it('refuses, in words, an error from the hosted UI and a token answer without tokens', async () => {
+    // Prepare
+    const denied = memoryBrowser(`${config.redirectUri}?error=access_denied&error_description=User+is+disabled&state=ours`);
+    const empty = memoryBrowser(`${config.redirectUri}?code=c&state=ours`, { status: 200, body: { token_type: 'Bearer' } });
+    empty.items.set('tms.console.pkce', JSON.stringify({ verifier: 'v', state: 'ours' }));
+    // Act, Assess
+    await expect(signInWithCognito(config, denied.browser)).rejects.toThrow('Sign-in was refused: User is disabled');
+    expect(denied.seen.fetched).toEqual([]);
+    await expect(signInWithCognito(config, empty.browser)).rejects.toThrow(/answered without tokens/);
+    expect(empty.items.has('tms.console.tokens')).toBe(false);
     expect(new URL(signOutUrl(config)).searchParams.get('logout_uri')).toBe(config.redirectUri);
   });
 
@@ -114,13 +119,13 @@ describe('the console’s Cognito sign-in: authorization code with PKCE (issue 4
     // Assess: off to the hosted UI with the challenge of the kept verifier
     const authorize = new URL(first.seen.went[0]);
     const pending = JSON.parse(first.items.get('tms.console.pkce')!);
-    expect(authorize.searchParams.get('code_challenge')).toBe(await challengeOf(pending.verifier));
+    expect(authorize.searchParams.get('code_challenge')).toBe(s256(pending.verifier));
     expect(authorize.searchParams.get('state')).toBe(pending.state);
 
     // Prepare: the way back, in the same tab
     const back = memoryBrowser(`${config.redirectUri}?code=the-code&state=${pending.state}`, {
       status: 200,
-      body: { id_token: 'id', access_token: 'access', expires_in: 3600 },
+      body: TOKENS,
     });
     back.items.set('tms.console.pkce', JSON.stringify(pending));
     // Act
@@ -145,6 +150,7 @@ describe('the console’s Cognito sign-in: authorization code with PKCE (issue 4
     // Act, Assess
     await expect(signInWithCognito(config, forged.browser)).rejects.toThrow(/not started from this tab/);
     expect(forged.seen.fetched).toEqual([]);
+    expect(forged.items.has('tms.console.pkce')).toBe(false);
     await expect(signInWithCognito(config, refused.browser)).rejects.toThrow(/refused the code \(400\)/);
   });
 
@@ -153,7 +159,7 @@ describe('the console’s Cognito sign-in: authorization code with PKCE (issue 4
     const { signIn: _, redirectUri, ...shell } = config;
     const back = memoryBrowser(`${redirectUri}?code=c&state=ours#/sends`, {
       status: 200,
-      body: { id_token: 'i', access_token: 'a', expires_in: 60 },
+      body: { ...TOKENS, access_token: 'a', expires_in: 60 },
     });
     back.items.set('tms.console.pkce', JSON.stringify({ verifier: 'v', state: 'ours' }));
     // Act

@@ -61,7 +61,7 @@ describe('a client’s price lists (decisions §27)', () => {
     const unknown = await getPriceLists(reading, bsp, 999_999).catch((e) => e);
     // Assess
     expect(v.is(PriceListsResponse, own)).toBe(true);
-    expect(own.in_force).toEqual({
+    expect(byBsp.in_force).toEqual({
       client_id: 7,
       effective_from: '2027-01-01',
       currency: 'USD',
@@ -71,7 +71,9 @@ describe('a client’s price lists (decisions §27)', () => {
     });
     expect(own.upcoming.map((l) => [l.effective_from, l.currency])).toEqual([['2027-02-01', 'EUR']]);
     expect(own.past.map((l) => l.effective_from)).toEqual(['2026-12-01', '2026-11-01']);
-    expect(byBsp).toEqual(own);
+    // The agent sees the prices the list gives, never its markup (decisions §32, agent-money-visibility.test.ts).
+    expect(own.in_force).toMatchObject({ effective_from: '2027-01-01', currency: 'USD', prices: { Mexico: { marketing: 0.05 } } });
+    expect(own.in_force?.markup_percent).toBeUndefined();
     expect(other).toBeInstanceOf(Forbidden);
     expect(none).toEqual({ client_id: 8, in_force: null, upcoming: [], past: [] });
     expect(unknown).toBeInstanceOf(NotFound);

@@ -1,5 +1,5 @@
 import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { CostLedger, LedgerEntry, MetaCostEntry } from '#lib/domain/money/ports.ts';
+import type { CostLedger, LedgerEntry, MetaCostEntry, MetaShare } from '#lib/domain/money/ports.ts';
 import { inParallel } from '#lib/domain/shared/parallel.ts';
 import type { ServiceTable } from '../client.ts';
 import { queryAll } from '../queries.ts';
@@ -64,6 +64,32 @@ export class DynamoCostLedger implements CostLedger {
       }),
     );
     return read.flatMap(metaCostsOf);
+  }
+
+  async putMetaShares(clientId: number, wabaId: string, day: string, shares: MetaShare[]) {
+    await this.table.client.send(
+      new PutCommand({
+        TableName: this.table.name,
+        Item: {
+          pk: keys.metaShare(clientId),
+          sk: keys.metaShareDay(day, wabaId),
+          entity: 'meta_share_day',
+          client_id: clientId,
+          waba_id: wabaId,
+          day,
+          shares,
+        },
+      }),
+    );
+  }
+
+  /** One Query of the client's own partition, whatever its WABAs and numbers (decisions §32). */
+  async metaShares(clientId: number, from: string, to: string) {
+    const items = await queryAll(this.table, {
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': keys.metaShare(clientId), ':from': keys.ledgerDay(from), ':to': keys.ledgerDayEnd(to) },
+    });
+    return items.map((item) => ({ waba_id: String(item.waba_id), day: String(item.day), shares: item.shares as MetaShare[] }));
   }
 
   /**

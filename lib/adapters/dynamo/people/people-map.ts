@@ -1,5 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import {
+  isServedTo,
+  type LearnedPair,
   type PairRecord,
   type PairWrite,
   keysOfMove,
@@ -24,12 +26,14 @@ const WRITES_AT_ONCE = 16;
 /**
  * The people map on the table (decisions §28): an item a half of a person (`IDENTITY#<scope>#p:<digits>`,
  * `IDENTITY#<scope>#u:<bsuid>`), each naming the person's current pair, with the pairs it had before as its
- * history. Learning reads the batch's halves in one BatchGetItem a hundred and writes only what is new or
- * changed, each write conditioned on what it read; pairs already seen by this process are skipped before any
- * read, so a campaign's statuses of known people cost nothing here.
+ * history and the clients whose numbers showed it (`taught_by`, decisions §32: a client is served only those;
+ * an item written before has none and is served to no client). Learning reads the batch's halves in one
+ * BatchGetItem a hundred and writes only what is new or changed, each write conditioned on what it read; pairs
+ * already seen by this process, for the same client, are skipped before any read, so a campaign's statuses of
+ * known people cost nothing here.
  */
 export class DynamoPeopleMap implements PeopleMap {
-  /** `<scope>|<phone>|<user_id>` → the username known with it ('' for none). */
+  /** `<scope>|<client>|<phone>|<user_id>` → the username known with it ('' for none). */
   private readonly seen = new Cache<string, string>({ maxEntries: SEEN_KEPT, maxAgeMs: Number.POSITIVE_INFINITY });
 
   constructor(private readonly table: ServiceTable) {}
@@ -59,13 +63,7 @@ export class DynamoPeopleMap implements PeopleMap {
               new PutCommand({
                 TableName: this.table.name,
                 Item: { ...this.key(scope, key), entity: 'identity', half: key, ...record },
-                ...(previous
-                  ? {
-                      ConditionExpression: '#at = :at',
-                      ExpressionAttributeNames: { '#at': 'at' },
-                      ExpressionAttributeValues: { ':at': previous.at },
-                    }
-                  : { ConditionExpression: 'attribute_not_exists(pk)' }),
+                ...conditionOn(previous),
               }),
             );
             return 1;
@@ -80,41 +78,61 @@ export class DynamoPeopleMap implements PeopleMap {
     return written;
   }
 
-  private remember(scope: string, pair: { phone: string; user_id: string; username?: string }) {
-    this.seen.set(`${scope}|${pair.phone}|${pair.user_id}`, pair.username ?? '');
-  }
+  private seenKey = (scope: string, pair: LearnedPair) => `${scope}|${pair.taught_by ?? ''}|${pair.phone}|${pair.user_id}`;
 
-  async pairsOf(scope: string, wanted: { phone?: string; user_id?: string }[]) {
+  async pairsOf(scope: string, wanted: { phone?: string; user_id?: string }[], servedTo?: number) {
     const halves = wanted.flatMap((k) => [...(k.phone ? [`p:${k.phone}`] : []), ...(k.user_id ? [`u:${k.user_id}`] : [])]);
     const known = await this.read(scope, halves);
     return new Map(
-      [...known].map(([key, r]): [string, Person] => [
-        key,
-        { phone: r.phone, user_id: r.user_id, ...(r.username && { username: r.username }) },
-      ]),
+      [...known]
+        .filter(([, r]) => servedTo === undefined || isServedTo(r, servedTo))
+        .map(([key, r]): [string, Person] => [key, { phone: r.phone, user_id: r.user_id, ...(r.username && { username: r.username }) }]),
     );
   }
 
-  async learn(scope: string, pairs: { phone: string; user_id: string; username?: string; at: string }[]) {
+  async learn(scope: string, pairs: LearnedPair[]) {
     const fresh = pairs.filter((pair) => {
-      const username = this.seen.get(`${scope}|${pair.phone}|${pair.user_id}`);
+      const username = this.seen.get(this.seenKey(scope, pair));
       return username === undefined || (pair.username !== undefined && pair.username !== username);
     });
     if (fresh.length === 0) return 0;
     const known = await this.read(scope, keysOfPairs(fresh));
-    const written = await this.write(scope, learnedWrites(fresh, known));
-    for (const pair of fresh) this.remember(scope, { ...pair, username: pair.username ?? known.get(`p:${pair.phone}`)?.username });
+    const writes = learnedWrites(fresh, known);
+    const written = await this.write(scope, writes);
+    // A write lost to another writer (another client's teaching, say) is tried again with the pair's next news.
+    if (written < writes.length) return written;
+    for (const pair of fresh) this.seen.set(this.seenKey(scope, pair), pair.username ?? known.get(`p:${pair.phone}`)?.username ?? '');
     return written;
   }
 
-  async move(scope: string, from: { phone?: string; user_id?: string }, to: { phone?: string; user_id?: string }, at: string) {
+  async move(
+    scope: string,
+    from: { phone?: string; user_id?: string },
+    to: { phone?: string; user_id?: string },
+    at: string,
+    taughtBy?: number,
+  ) {
     // Moves are rare: what this process has seen may be old now.
     this.seen.clear();
     const known = await this.read(scope, keysOfMove(from, to));
-    const more = keysOfMoveBase(from, known);
+    const more = keysOfMoveBase(from, known, taughtBy);
     if (more.length > 0) for (const [key, record] of await this.read(scope, more)) known.set(key, record);
-    await this.write(scope, movedWrites(from, to, at, known));
+    await this.write(scope, movedWrites(from, to, at, known, taughtBy));
   }
+}
+
+/**
+ * A write's condition: the item as it was read, its time and how many clients it named (they only grow while
+ * its pair stays), so two clients teaching one pair at once never drop each other; or no item at all.
+ */
+function conditionOn(previous: PairRecord | undefined) {
+  if (!previous) return { ConditionExpression: 'attribute_not_exists(pk)' };
+  const taught = previous.taught_by;
+  return {
+    ConditionExpression: taught ? '#at = :at AND size(#by) = :n' : '#at = :at AND attribute_not_exists(#by)',
+    ExpressionAttributeNames: { '#at': 'at', '#by': 'taught_by' },
+    ExpressionAttributeValues: { ':at': previous.at, ...(taught && { ':n': taught.length }) },
+  };
 }
 
 function recordOf(item: Record<string, unknown>): PairRecord {
@@ -124,5 +142,6 @@ function recordOf(item: Record<string, unknown>): PairRecord {
     ...(typeof item.username === 'string' && { username: item.username }),
     at: String(item.at),
     ...(Array.isArray(item.history) && { history: item.history as PairRecord['history'] }),
+    ...(Array.isArray(item.taught_by) && { taught_by: item.taught_by.map(Number) }),
   };
 }

@@ -1,4 +1,4 @@
-import { type PriceList, priceOf } from './price-list.ts';
+import { listInForce, type PriceList, priceOf } from './price-list.ts';
 import { dayOf } from '../../shared/calendar.ts';
 import { fromMicros, toMicros } from '../../shared/money.ts';
 import { cardIdOf, pricingCategoryOf, type RateCards } from './rate-card.ts';
@@ -9,12 +9,15 @@ export interface Estimate {
   amount: number;
   /** The card it was priced on (`meta-<effective_from>-<currency>`). */
   rate_card: string;
-  by_market: Record<string, { messages: number; amount: number }>;
+  /** A market without `amount` is one the client's price list cannot price (`unpriced_markets`). */
+  by_market: Record<string, { messages: number; amount?: number }>;
   micros: number;
   /** The WABA's currency has no card: priced in the base currency. */
   currency_mismatch?: true;
-  /** In the client's price (decisions §27): the price list's version, and Meta's cost for BSP_CN. */
+  /** In the client's price (decisions §27, §32): the price list's version, and Meta's cost for BSP_CN. */
   price_list?: string;
+  /** Markets the client's price list cannot price: left out of `amount`, never priced at Meta's cost. */
+  unpriced_markets?: string[];
   cost?: { currency: string; amount: number };
 }
 
@@ -57,40 +60,34 @@ export function estimateOf(
 }
 
 /**
- * An estimate in the client's price, where its price list is in force (decisions §27): each market's messages at
- * the list's price for the market's rate; Meta's cost kept beside it. A market the list cannot price (a cost in
- * another currency and no fixed price) leaves the estimate in Meta's cost: a sum never mixes currencies.
+ * An estimate in the client's price (decisions §27, §32), where the client has price lists: each market's messages
+ * at the price of the list in force on the day the send goes; Meta's cost kept beside it for BSP_CN. A market the
+ * list cannot price (a cost in another currency and no fixed price, or no list in force yet that day) is named in
+ * `unpriced_markets` with its messages and no amount: never filled with cost, and a sum never mixes currencies.
  */
-export function inClientPrice(
-  estimate: Estimate,
-  list: PriceList | undefined,
-  templateCategory: string | undefined,
-  nowMs: number,
-): Estimate {
-  if (!list) return estimate;
-  const day = dayOf(nowMs);
+export function inClientPrice(estimate: Estimate, lists: PriceList[], templateCategory: string | undefined, goesMs: number): Estimate {
+  if (lists.length === 0) return estimate;
+  const day = dayOf(goesMs);
+  const list = listInForce(lists, day);
   const category = pricingCategoryOf(templateCategory);
-  const markets = Object.entries(estimate.by_market).map(([market, m]) => {
-    const unit = priceOf([list], {
-      day,
-      market,
-      category,
-      costMicros: toMicros(m.amount) / m.messages,
-      costCurrency: estimate.currency,
-      billable: true,
-    });
-    return unit && ([market, { messages: m.messages, micros: unit.micros * m.messages }] as const);
-  });
-  if (markets.some((m) => !m)) return estimate;
-  const priced = markets as (readonly [string, { messages: number; micros: number }])[];
-  const micros = priced.reduce((sum, [, m]) => sum + m.micros, 0);
+  const byMarket: Estimate['by_market'] = {};
+  const unpriced: string[] = [];
+  let micros = 0;
+  for (const [market, m] of Object.entries(estimate.by_market)) {
+    const costMicros = toMicros(m.amount ?? 0) / m.messages;
+    const unit = list && priceOf([list], { day, market, category, costMicros, costCurrency: estimate.currency, billable: true });
+    if (!unit) unpriced.push(market);
+    byMarket[market] = unit ? { messages: m.messages, amount: fromMicros(unit.micros * m.messages) } : { messages: m.messages };
+    micros += unit ? unit.micros * m.messages : 0;
+  }
   return {
     ...estimate,
-    currency: list.currency,
+    currency: list?.currency ?? estimate.currency,
     amount: fromMicros(micros),
-    by_market: Object.fromEntries(priced.map(([market, m]) => [market, { messages: m.messages, amount: fromMicros(m.micros) }])),
+    by_market: byMarket,
     micros,
-    price_list: list.effective_from,
+    ...(list && { price_list: list.effective_from }),
+    ...(unpriced.length > 0 && { unpriced_markets: unpriced }),
     cost: { currency: estimate.currency, amount: estimate.amount },
   };
 }

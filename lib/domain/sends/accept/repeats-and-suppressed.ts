@@ -10,13 +10,17 @@ import type { DryRunDeps } from './send-deps.ts';
 /**
  * Who of a send's recipients is sent: repeats are found over the whole list, per person (decisions §12, §28),
  * and a MARKETING send's suppressed recipients are skipped (decisions §25). Both are marked when the send is
- * accepted; each job knows its repeats and its suppressed, and sends neither.
+ * accepted; each job knows its repeats and its suppressed, and sends neither. An answer names a repeat or a
+ * suppressed recipient by its position and the values the caller sent, never by the other half of a pair, and
+ * the pairs are only those the client's own numbers showed (decisions §32): otherwise a dry run to candidate
+ * numbers would tell which one is behind a BSUID another client's traffic paired.
  */
 
-/** The known pairs among a send's recipients (one read per hundred keys). */
+/** The known pairs among a send's recipients that its client may be served (one read per hundred keys). */
 async function knownPairs(
   deps: Pick<DryRunDeps, 'peopleMap'>,
   scope: string,
+  clientId: number,
   recipients: { to?: string; user_id?: string }[],
 ): Promise<Map<string, Person> | undefined> {
   if (recipients.length === 0) return undefined;
@@ -25,7 +29,7 @@ async function knownPairs(
     if (r.to !== undefined) keys.set(`p:${recipientDigits(r.to)}`, { phone: recipientDigits(r.to) });
     if (r.user_id !== undefined) keys.set(`u:${r.user_id}`, { user_id: r.user_id });
   }
-  return deps.peopleMap.pairsOf(scope, [...keys.values()]);
+  return deps.peopleMap.pairsOf(scope, [...keys.values()], clientId);
 }
 
 /**
@@ -72,7 +76,8 @@ export async function peopleOfSend(
   recipients: JobRecipient[],
   allowDuplicates: boolean,
 ): Promise<SendPeople> {
-  const pairs = await knownPairs(deps, await peopleMapScopeOf(found.provider.wabaId, deps.directory), recipients);
+  const scope = await peopleMapScopeOf(found.provider.wabaId, deps.directory);
+  const pairs = await knownPairs(deps, scope, found.clientId, recipients);
   const marked = markRepeats(recipients, allowDuplicates, pairs);
   const suppressed = await suppressedAmong(deps, found, marked.recipients, pairs);
   const { recipients: sent, count } = markSuppressed(marked.recipients, suppressed);

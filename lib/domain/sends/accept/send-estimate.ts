@@ -3,6 +3,7 @@ import { type Estimate, estimateOf, inClientPrice } from '../../money/pricing/es
 import { listInForce, type PriceList } from '../../money/pricing/price-list.ts';
 import { BASE_CURRENCY } from '../../money/pricing/rate-card.ts';
 import type { Caller } from '../../shared/caller.ts';
+import { sees, viewerOf } from '../../money/pricing/visibility.ts';
 import { personKey } from '../dispatch/job.ts';
 import type { FoundTemplate } from './find-template.ts';
 import type { DryRunDeps } from './send-deps.ts';
@@ -30,15 +31,19 @@ export async function priceOfSend(
   recipients: { to?: string; user_id?: string }[],
   at: { now: string; goes: string },
 ): Promise<SendPrice> {
-  const priceList = listInForce(await deps.priceLists.lists(found.clientId), dayOf(at.goes));
-  const nowMs = Date.parse(at.now);
+  const lists = await deps.priceLists.lists(found.clientId);
   const category = found.template.category;
-  const cost = estimateOf(rateCards, recipients.map(personKey), category, nowMs, await billingCurrency(deps, found.provider.wabaId));
-  return { priceList, estimate: inClientPrice(cost, priceList, category, nowMs) };
+  const currency = await billingCurrency(deps, found.provider.wabaId);
+  const cost = estimateOf(rateCards, recipients.map(personKey), category, Date.parse(at.now), currency);
+  // Priced on the day the send goes: a scheduled send accepted before its list starts is in the list's price.
+  return { priceList: listInForce(lists, dayOf(at.goes)), estimate: inClientPrice(cost, lists, category, Date.parse(at.goes)) };
 }
 
-/** The estimate as answered: its micro-units are the budget's, not the caller's; Meta's cost is BSP_CN's alone. */
+/**
+ * The estimate as answered: its micro-units are the budget's, not the caller's; Meta's cost beside a price (set
+ * only where the client has price lists) is shown as visibility.ts says: to BSP_CN alone.
+ */
 export const shownEstimate = ({ micros: _micros, cost, ...shown }: Estimate, caller: Caller) => ({
   ...shown,
-  ...(cost && caller.isBsp && { cost }),
+  ...(cost && sees(viewerOf(caller, true), 'cost') && { cost }),
 });

@@ -6,7 +6,7 @@ import type { RecipientBlockRef, SendCounts, RecipientLists, SendRecord, SendRec
 import { NO_COUNTS, visibleSend } from '../send-status.ts';
 import { CAPPED } from '../../shared/message-status.ts';
 import { fromMicros } from '../../shared/money.ts';
-import { type MoneyShown, moneyShown } from '../../money/pricing/visibility.ts';
+import { isPricedSend, type MoneyShown, moneyShown } from '../../money/pricing/visibility.ts';
 
 /** A recipient's latest state (decisions §22): what the listing filters on. */
 export const RECIPIENT_STATUSES = [
@@ -118,7 +118,7 @@ export async function listRecipients(
   if (!send.job_firsts) throw new NotFound(`Send ${sendId} was accepted before its recipients were kept`);
   const page = resolvePage(query, RECIPIENTS_PAGE);
   const blocks = blocksOf(send);
-  const shown = moneyShown(caller, send.price_list !== undefined);
+  const shown = moneyShown(caller, isPricedSend(send));
   const answer = (data: StoredRecipient[], total: number) => ({
     data: data.map((recipient) => view(recipient, shown)),
     total,

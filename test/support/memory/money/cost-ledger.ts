@@ -1,4 +1,4 @@
-import type { AdjustmentEntry, CostLedger, LedgerEntry, MetaCostEntry } from '#lib/domain/money/ports.ts';
+import type { AdjustmentEntry, CostLedger, LedgerEntry, MetaCostEntry, MetaShare } from '#lib/domain/money/ports.ts';
 import { lateFiledUnder } from '#lib/domain/money/statements/months.ts';
 import { copy } from '../copy.ts';
 import { filedAs, type LedgerRead, markedLate } from './late-charges.ts';
@@ -14,6 +14,8 @@ export class MemoryCostLedger implements CostLedger {
   readonly filed: { waba_id: string; client_id: number; entry: AdjustmentEntry }[] = [];
   /** Meta's figures of a WABA's day, by `<waba>|<day>`, and how many times each was put. */
   readonly meta = new Map<string, { entries: MetaCostEntry[]; read_at: string; puts: number }>();
+  /** Each client's parts of Meta's figures (decisions §32), by `<client>|<waba>|<day>`. */
+  readonly shares = new Map<string, MetaShare[]>();
   /** The reads of charges and adjustments, in order. */
   readonly reads: LedgerRead[] = [];
 
@@ -59,5 +61,19 @@ export class MemoryCostLedger implements CostLedger {
   async putMetaCosts(wabaId: string, day: string, entries: MetaCostEntry[], readAt: string) {
     const puts = (this.meta.get(`${wabaId}|${day}`)?.puts ?? 0) + 1;
     this.meta.set(`${wabaId}|${day}`, { entries: copy(entries), read_at: readAt, puts });
+  }
+  async putMetaShares(clientId: number, wabaId: string, day: string, shares: MetaShare[]) {
+    this.shares.set(`${clientId}|${wabaId}|${day}`, copy(shares));
+  }
+  async metaShares(clientId: number, from: string, to: string) {
+    return copy(
+      [...this.shares]
+        .map(([key, shares]) => {
+          const [client, waba_id, day] = key.split('|');
+          return { client: Number(client), waba_id, day, shares };
+        })
+        .filter((s) => s.client === clientId && s.day >= from && s.day <= to)
+        .map(({ waba_id, day, shares }) => ({ waba_id, day, shares })),
+    );
   }
 }

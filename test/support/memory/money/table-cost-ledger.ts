@@ -82,4 +82,10 @@ export class TableCostLedger implements CostLedger {
   }
 
   async putMetaCosts() {}
+
+  async metaShares() {
+    return [];
+  }
+
+  async putMetaShares() {}
 }

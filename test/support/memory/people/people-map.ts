@@ -1,4 +1,6 @@
 import {
+  isServedTo,
+  type LearnedPair,
   type PairRecord,
   type PairWrite,
   keysOfMove,
@@ -11,7 +13,7 @@ import type { Person } from '#lib/domain/people/person.ts';
 import type { PeopleMap } from '#lib/domain/people/ports.ts';
 import { copy } from '../copy.ts';
 
-/** The people map as the table keeps it (decisions §28): a record per half under its scope. */
+/** The people map as the table keeps it (decisions §28, §32): a record per half under its scope, with its teachers. */
 export class MemoryPeopleMap implements PeopleMap {
   /** The keys each read asked for: a send reads its recipients' pairs once. */
   readonly reads: number[] = [];
@@ -34,28 +36,33 @@ export class MemoryPeopleMap implements PeopleMap {
     return writes.length;
   }
 
-  async pairsOf(scope: string, keys: { phone?: string; user_id?: string }[]) {
+  async pairsOf(scope: string, keys: { phone?: string; user_id?: string }[], servedTo?: number) {
     this.reads.push(keys.length);
     const wanted = keys.flatMap((k) => [...(k.phone ? [`p:${k.phone}`] : []), ...(k.user_id ? [`u:${k.user_id}`] : [])]);
     const known = wanted.length === 0 ? new Map<string, PairRecord>() : this.read(scope, wanted);
     return new Map(
-      [...known].map(([key, r]): [string, Person] => [
-        key,
-        { phone: r.phone, user_id: r.user_id, ...(r.username && { username: r.username }) },
-      ]),
+      [...known]
+        .filter(([, r]) => servedTo === undefined || isServedTo(r, servedTo))
+        .map(([key, r]): [string, Person] => [key, { phone: r.phone, user_id: r.user_id, ...(r.username && { username: r.username }) }]),
     );
   }
 
-  async learn(scope: string, pairs: { phone: string; user_id: string; username?: string; at: string }[]) {
+  async learn(scope: string, pairs: LearnedPair[]) {
     if (pairs.length === 0) return 0;
     return this.write(scope, learnedWrites(pairs, this.read(scope, keysOfPairs(pairs))));
   }
 
-  async move(scope: string, from: { phone?: string; user_id?: string }, to: { phone?: string; user_id?: string }, at: string) {
+  async move(
+    scope: string,
+    from: { phone?: string; user_id?: string },
+    to: { phone?: string; user_id?: string },
+    at: string,
+    taughtBy?: number,
+  ) {
     const known = this.read(scope, keysOfMove(from, to));
-    const more = keysOfMoveBase(from, known);
+    const more = keysOfMoveBase(from, known, taughtBy);
     if (more.length > 0) for (const [key, record] of this.read(scope, more)) known.set(key, record);
-    this.write(scope, movedWrites(from, to, at, known));
+    this.write(scope, movedWrites(from, to, at, known, taughtBy));
   }
 
   /** A record as kept (for tests: its history). */
