@@ -4,6 +4,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintToken } from '../../local/keys.ts';
 import { readSampleEvent } from '../../local/sample-events.ts';
+import { REFUSED_LINK } from '../../console/src/session.ts';
 import { consoleStack, newTab } from '../support/browser.ts';
 
 /**
@@ -111,5 +112,28 @@ describe('signing in to the console through Cognito’s hosted UI (issue 45)', (
     // Assess
     expect(Object.fromEntries(logout!.searchParams)).toEqual({ client_id: CLIENT_ID, logout_uri: CONSOLE_URL });
     expect(seen.tokenCalls).toBe(2);
+  });
+
+  it('refuses a token in its address (decisions §32): a link carrying someone’s token signs nobody in, and says so', async () => {
+    // Prepare: a fresh tab, and a link carrying another user's token
+    const attacker = await mintToken({ clientId: 5, campaigns: [], sub: 'someone-else' });
+    const tab = await newTab();
+    const headers = Object.fromEntries(Object.entries(served.headers ?? {}).map(([k, v]) => [k, String(v)]));
+    await tab.page.route(`${CONSOLE_URL}**`, (route) => route.fulfill({ status: 200, headers, body: served.body }));
+    let asked = 0;
+    await tab.page.route(`${DOMAIN}/**`, (route) => {
+      asked++;
+      return route.abort();
+    });
+    // Act
+    await tab.page.goto(`${CONSOLE_URL}#token=${attacker}`);
+    await tab.page.getByText(REFUSED_LINK.slice(0, 40)).waitFor();
+    // Assess: not kept, gone from the address, no sign-in as the link's user, nothing refused by the page's policy
+    expect(await tab.page.evaluate('sessionStorage.getItem("tms-console-token")')).toBeNull();
+    expect(tab.page.url()).not.toContain('token=');
+    expect(await tab.page.locator('.top .client').count()).toBe(0);
+    expect(asked).toBe(0);
+    expect(tab.faults).toEqual([]);
+    await tab.context.close();
   });
 });
