@@ -1,10 +1,11 @@
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
 import { lastMonthToClose } from '#lib/domain/money/statements/months.ts';
 import { dayStartMs, monthAfter } from '#lib/domain/shared/calendar.ts';
 import { call, emulator, tokens } from '../support/api.ts';
 import { postMessagesChange } from '../support/meta-change.ts';
 import { demoTemplateAs, OwnClient } from '../support/own-client.ts';
+import { closeStatements } from '../support/scheduled-workers.ts';
 import { until } from '../support/until.ts';
 
 /**
@@ -53,17 +54,6 @@ function deliveredOn(message: Sent, day: string) {
     ],
   };
   return postMessagesChange(client.waba, value);
-}
-
-/** The CloseStatements worker as its schedule runs it, now (its metrics kept out of the test's output). */
-async function closeStatements() {
-  const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-  try {
-    const { handler } = await import('../../functions/workers/close-statements.ts');
-    return await handler({ time: new Date().toISOString() });
-  } finally {
-    write.mockRestore();
-  }
 }
 
 const statementOf = async (month: string) =>

@@ -7,7 +7,7 @@ import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
 import { EMULATOR_TOKEN } from '../../local/standins/graph/emulator.ts';
 import { call, emulator, expectErrorShape, graphUrl, tokens } from '../support/api.ts';
 import { demoTemplateAs, OwnClient } from '../support/own-client.ts';
-import { reconcileAt } from '../support/reconcile.ts';
+import { reconcileAt } from '../support/scheduled-workers.ts';
 import { useStackTable } from '../support/seed.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, emulator, tokens } from '../support/api.ts';
 import { demoTemplateAs, OwnClient } from '../support/own-client.ts';
-import { reconcileAt } from '../support/reconcile.ts';
+import { reconcileAt } from '../support/scheduled-workers.ts';
 import { seedDirectory, waba } from '../support/seed.ts';
 import { until } from '../support/until.ts';
 

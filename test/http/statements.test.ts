@@ -1,5 +1,5 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ledgerWrites } from '#lib/adapters/dynamo/money/ledger-items.ts';
 import { keys } from '#lib/adapters/dynamo/table.ts';
 import { lastMonthToClose } from '#lib/domain/money/statements/months.ts';
@@ -7,6 +7,7 @@ import { dayStartMs, monthAfter } from '#lib/domain/shared/calendar.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 import { apiUrl, call, emulator, expectErrorShape, token, tokens } from '../support/api.ts';
 import { demoTemplateAs, OwnClient } from '../support/own-client.ts';
+import { closeStatements } from '../support/scheduled-workers.ts';
 import { pdfText } from '../support/pdf-text.ts';
 
 /**
@@ -52,17 +53,6 @@ type Body = {
   statements: { currency: string; lines: Record<string, any>[]; totals: Record<string, number>; amount_due: Record<string, number> }[];
   [k: string]: any;
 };
-
-/** The CloseStatements worker as its schedule runs it, now (its metrics kept out of the test's output). */
-async function closeStatements() {
-  const write = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
-  try {
-    const { handler } = await import('../../functions/workers/close-statements.ts');
-    return await handler({ time: new Date().toISOString() });
-  } finally {
-    write.mockRestore();
-  }
-}
 
 /** Whether the table holds a closed statement of the client's month. */
 const keptItem = async (month: string) =>

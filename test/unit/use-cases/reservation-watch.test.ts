@@ -1,16 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { recipientEstimate } from '#lib/domain/money/pricing/reservation.ts';
-import { dispatchJob } from '#lib/domain/sends/dispatch/dispatcher.ts';
-import type { DispatchJob } from '#lib/domain/sends/dispatch-job.ts';
 import { endReservations, FIRST_LOOK_MS } from '#lib/domain/sends/operations/reservation-watch.ts';
 import { reserveBudget } from '#lib/domain/money/budget.ts';
 import { sendTemplate } from '#lib/domain/sends/accept/send.ts';
-import { silentLog } from '#lib/domain/shared/log.ts';
 import { statusChange } from '#lib/domain/shared/message-status.ts';
-import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
-import { MemoryPacer } from '../../support/memory/sends/pacer.ts';
-import { MemoryThroughputStore } from '../../support/memory/sends/throughput-store.ts';
 import { callerOf, memoryWorld } from '../../support/memory/world.ts';
+import { dispatcherOf } from '../../support/memory/dispatcher.ts';
 
 /**
  * Reservations always end (decisions §30), through each reservation's watch (sends/operations/reservation-watch.ts)
@@ -77,30 +72,8 @@ async function sentWorld(count: number, ttlSeconds?: number) {
 
 /** Every queued job through the dispatcher, each message accepted as `wamid.<n>`. */
 async function dispatchAll(world: ReturnType<typeof memoryWorld>) {
-  let launched = 0;
-  let now = Date.parse(NOW);
-  const deps = {
-    sends: world.sends,
-    blocks: world.blocks,
-    pacer: new MemoryPacer(),
-    levels: new MemoryThroughputStore(),
-    upstream: {
-      sendMessage: async () => ({ kind: 'accepted' as const, message_id: `wamid.${++launched}` }),
-      catalogOf: async () => undefined,
-      throughputOf: async () => 'STANDARD' as const,
-    },
-    log: silentLog,
-    clock: {
-      now: () => now,
-      sleep: async (ms: number) => {
-        now += ms;
-      },
-    },
-    settings: DEFAULT_DISPATCH,
-    holder: 'h',
-    remainingMs: () => 300_000,
-  };
-  for (const job of world.queue.sent.splice(0)) await dispatchJob(deps, job as unknown as DispatchJob);
+  const { dispatch } = dispatcherOf(world, NOW);
+  for (const job of world.queue.sent.splice(0)) await dispatch(job);
 }
 
 /** The client's November: reserved and not given back, and spent (December's spent too: a late delivered). */

@@ -3,17 +3,13 @@ import { setBudget } from '#lib/domain/money/budget.ts';
 import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
 import { recipientEstimate, reservationFor } from '#lib/domain/money/pricing/reservation.ts';
 import { cancelSend } from '#lib/domain/sends/operations/cancel-send.ts';
-import { dispatchJob } from '#lib/domain/sends/dispatch/dispatcher.ts';
-import type { DispatchJob } from '#lib/domain/sends/dispatch-job.ts';
-import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
-import { MemoryPacer } from '../../support/memory/sends/pacer.ts';
-import { MemoryThroughputStore } from '../../support/memory/sends/throughput-store.ts';
 import { releaseScheduledSend } from '#lib/domain/sends/operations/release-send.ts';
 import { sendTemplate } from '#lib/domain/sends/accept/send.ts';
 import { getSend } from '#lib/domain/sends/send-status.ts';
 import { UpstreamUnavailable } from '#lib/domain/shared/errors.ts';
 import { silentLog } from '#lib/domain/shared/log.ts';
 import { callerOf, memoryWorld } from '../../support/memory/world.ts';
+import { dispatcherOf } from '../../support/memory/dispatcher.ts';
 
 /** Reservations always end (decisions §30, issue 51 item 6), on in-memory adapters. */
 const acme = callerOf(7);
@@ -84,37 +80,6 @@ describe('a reservation ends (decisions §30)', () => {
   });
 });
 
-/** The dispatcher on the world's stores, every message accepted; what it launched is counted. */
-function dispatcherOf(world: ReturnType<typeof memoryWorld>) {
-  const launched: string[] = [];
-  let now = Date.parse(NOW);
-  const deps = {
-    sends: world.sends,
-    blocks: world.blocks,
-    pacer: new MemoryPacer(),
-    levels: new MemoryThroughputStore(),
-    upstream: {
-      sendMessage: async (phone: string) => {
-        launched.push(phone);
-        return { kind: 'accepted' as const, message_id: `wamid.${launched.length}` };
-      },
-      catalogOf: async () => undefined,
-      throughputOf: async () => 'STANDARD' as const,
-    },
-    log: silentLog,
-    clock: {
-      now: () => now,
-      sleep: async (ms: number) => {
-        now += ms;
-      },
-    },
-    settings: DEFAULT_DISPATCH,
-    holder: 'h',
-    remainingMs: () => 300_000,
-  };
-  return { launched, dispatch: (job: unknown) => dispatchJob(deps, job as DispatchJob) };
-}
-
 describe('a reservation ends at the cancel of a send that is not scheduled (decisions §30)', () => {
   it('at once, not as the dispatcher takes each job off the queue: the budget has room again', async () => {
     // Prepare: a budget of 1 USD; 100 recipients queued now (0.85 USD reserved), none taken by a dispatcher
@@ -136,7 +101,7 @@ describe('a reservation ends at the cancel of a send that is not scheduled (deci
     // Prepare
     const { world, deps, send } = reservationWorld();
     await send(10);
-    const { launched, dispatch } = dispatcherOf(world);
+    const { launched, dispatch } = dispatcherOf(world, NOW);
     await cancelSend(deps, acme, 's-0');
     // Act
     await cancelSend(deps, acme, 's-0');
@@ -156,7 +121,7 @@ describe('a reservation ends at the cancel of a send that is not scheduled (deci
     // Act
     await cancelSend(deps, acme, 's-0');
     const atCancel = await world.budgets.month(7, '2026-11');
-    await dispatcherOf(world).dispatch(world.queue.sent[0]);
+    await dispatcherOf(world, NOW).dispatch(world.queue.sent[0]);
     // Assess: nothing at the cancel; the dispatcher settles the ten cancelled and gives back their part
     expect(atCancel).toMatchObject({ released: 0 });
     expect(await world.budgets.month(7, '2026-11')).toMatchObject({ reserved: 85_000, released: 85_000 });

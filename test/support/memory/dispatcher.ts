@@ -1,0 +1,41 @@
+import { dispatchJob } from '#lib/domain/sends/dispatch/dispatcher.ts';
+import type { DispatchJob } from '#lib/domain/sends/dispatch-job.ts';
+import { silentLog } from '#lib/domain/shared/log.ts';
+import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
+import { MemoryPacer } from './sends/pacer.ts';
+import { MemoryThroughputStore } from './sends/throughput-store.ts';
+import type { MemoryWorld } from './world.ts';
+
+/**
+ * The dispatcher on the world's stores, on a clock of its own from `startIso`: every message accepted (as
+ * `wamid.<n>`), what it launched counted.
+ */
+export function dispatcherOf(world: MemoryWorld, startIso: string) {
+  const launched: string[] = [];
+  let now = Date.parse(startIso);
+  const deps = {
+    sends: world.sends,
+    blocks: world.blocks,
+    pacer: new MemoryPacer(),
+    levels: new MemoryThroughputStore(),
+    upstream: {
+      sendMessage: async (phone: string) => {
+        launched.push(phone);
+        return { kind: 'accepted' as const, message_id: `wamid.${launched.length}` };
+      },
+      catalogOf: async () => undefined,
+      throughputOf: async () => 'STANDARD' as const,
+    },
+    log: silentLog,
+    clock: {
+      now: () => now,
+      sleep: async (ms: number) => {
+        now += ms;
+      },
+    },
+    settings: DEFAULT_DISPATCH,
+    holder: 'h',
+    remainingMs: () => 300_000,
+  };
+  return { launched, dispatch: (job: unknown) => dispatchJob(deps, job as DispatchJob) };
+}
