@@ -4,6 +4,7 @@ import type { Context, SQSEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { call, emulator, expectErrorShape, queuedBy, token } from '../support/api.ts';
 import { seedDirectory, useStackTable, waba } from '../support/seed.ts';
+import { until } from '../support/until.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();
@@ -538,12 +539,17 @@ describe('Idempotency-Key on sends (decisions §12)', () => {
       body: JSON.stringify({ name, language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: 'Hello' }] }),
     }).then((r) => r.json() as Promise<{ id: string }>);
     await emulator('POST', `templates/${created.id}/status`, { status: 'APPROVED' });
-    await emulator('POST', 'faults', { path: `/${WABA}/message_templates`, query: `name=${name}`, delayMs: 1500, times: 1 });
+    await emulator('POST', 'faults', { path: `/${WABA}/message_templates`, query: `name=${name}`, delayMs: 3000, times: 1 });
     const body = { template: { name, language: 'en_US' }, recipients: [{ to: numberOf(15, 1) }] };
     const key = `slow-${run}`;
-    // Act
+    /** The first request's slow lookup has reached the emulator: it holds the key (claimed before the lookup). */
+    const lookupSeen = async () =>
+      ((await emulator('GET', 'calls')).calls as { path: string; query: Record<string, string> }[]).some(
+        (c) => c.path.endsWith(`/${WABA}/message_templates`) && c.query.name === name,
+      );
+    // Act: the second request while the first is inside its lookup (seen by the emulator, not by a timer)
     const first = send(body, { headers: { 'idempotency-key': key } });
-    await new Promise((r) => setTimeout(r, 400));
+    await until(lookupSeen, (seen) => seen, 30_000);
     const second = await send(body, { headers: { 'idempotency-key': key } });
     // Assess
     expectErrorShape(second, 409, 'idempotency_in_progress');
