@@ -37,6 +37,7 @@ import { emptyMeter, type RequestMeter } from '../local/request-meter.ts';
 import { startLocalStack } from '../local/stack.ts';
 import { alternating, benchHarness, type StoreRow } from './harness.ts';
 import { measureSendAccept } from './send-accept.ts';
+import { measureSharedWabaUsage } from './usage-path.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();
@@ -567,6 +568,9 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
       counts: `${looked.meter.operations.length} requests (${byOperation(looked.meter.operations)}), ${looked.value.size} found`,
       budget: `one read a hundred recipients, never a Query or Scan, ≤ 1.3×: ${batchGets <= 100 && !looked.meter.operations.some((op) => op === 'Query' || op === 'Scan') && lookMs / lookBaselineMs <= 1.3 ? 'met' : 'NOT met'}`,
     });
+
+    progress('usage of a shared WABA');
+    rows.push(await measureSharedWabaUsage({ rounds, metered, alternating }));
 
     progress('meta notification');
     // After the send: its 1.4 MB request is timed with the process's heap as it was before this row existed.

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { type DirectoryFile, parseDirectoryFile } from '#lib/adapters/directory-file.ts';
 import { importDirectory } from '#lib/adapters/dynamo/shared/directory-import.ts';
 import { rebuildDerivedItems } from '#lib/adapters/dynamo/derived-items.ts';
+import { rekeyLedgerItems } from '#lib/adapters/dynamo/money/ledger-rekey.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 import { settingsFor } from '#lib/manifest/needs.ts';
 import { QUEUES } from '#lib/manifest/queues.ts';
@@ -234,6 +235,11 @@ async function loadTable(
     log(`Directory loaded from ${fixturePath}`);
   } else if (options.dynamoEndpoint) log(`Kept the table's data at ${dynamo.endpoint}`);
   else log(`Kept data in ${data?.root} (FRESH=true starts from the fixture)`);
+  if (!dynamo.empty) {
+    // Data kept by an earlier version may hold ledger items keyed by WABA alone: each client's part moves to its own.
+    const rekeyed = await rekeyLedgerItems(serviceTable());
+    if (rekeyed.items > 0) log(`Ledger items keyed by client (decisions §32): ${rekeyed.items} moved as ${rekeyed.parts} parts`);
+  }
   if (dynamo.indexesAdded.length > 0) {
     // Data kept by an earlier version: its derived items (listing entries, DID hierarchy) are written now.
     const rebuilt = await rebuildDerivedItems(serviceTable());

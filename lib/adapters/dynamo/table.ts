@@ -80,6 +80,11 @@ export const keys = {
    * statuses spread over several keys; a day's charges are one item in each.
    */
   ledger: (wabaId: string, shard: number) => `LEDGER#${wabaId}#${String(shard).padStart(2, '0')}`,
+  /**
+   * One of LEDGER_SHARDS partitions of a client's charges on a WABA (decisions §32: money reads keyed by client):
+   * its number days and late charges. A client's usage reads only its own partitions, whoever else sends there.
+   */
+  clientLedger: (wabaId: string, clientId: number, shard: number) => `LEDGER#${wabaId}#C${clientId}#${String(shard).padStart(2, '0')}`,
   ledgerDay: (day: string) => `DAY#${day}`,
   /** A number's charges of a day on a ledger shard (issue 41: an item a number, so none outgrows 400 KB). */
   ledgerNumberDay: (day: string, did: string) => `DAY#${day}#${did}`,
@@ -199,6 +204,8 @@ export const SEND_PARTS = 16;
 export const SEND_COUNT_SHARDS = 32;
 /** A WABA's ledger partitions: a day's charges land on one at random, a usage read queries each. */
 export const LEDGER_SHARDS = 8;
+/** The ledger partition a write adds to: one at random, so a busy number's statuses spread. */
+export const randomLedgerShard = () => Math.floor(Math.random() * LEDGER_SHARDS);
 /** A client's month's settlement shards: the status path adds to one at random (decisions §27). */
 export const BUDGET_SHARDS = 8;
 /** The reservation watches' partitions: a send's watch on one by its id, the job queries each (decisions §30). */

@@ -67,8 +67,8 @@ export interface CostLedger {
   charges(wabaIds: string[], clientId: number, from: string, to: string): Promise<LedgerEntry[]>;
   /** A client's late charges filed under months `from`–`to` (YYYY-MM, inclusive) on numbers of these WABAs. */
   adjustments(wabaIds: string[], clientId: number, from: string, to: string): Promise<AdjustmentEntry[]>;
-  /** Every client's charges of one WABA's day, by client. */
-  wabaDay(wabaId: string, day: string): Promise<{ client_id: number; entry: LedgerEntry }[]>;
+  /** The charges of these clients (those with a number on the WABA, now or before) on one WABA's day, by client. */
+  wabaDay(wabaId: string, clientIds: number[], day: string): Promise<{ client_id: number; entry: LedgerEntry }[]>;
   metaCosts(wabaIds: string[], from: string, to: string): Promise<MetaCostEntry[]>;
   /** Meta's figures of a WABA's day, as read (a later read replaces them). */
   putMetaCosts(wabaId: string, day: string, entries: MetaCostEntry[], readAt: string): Promise<void>;

@@ -147,11 +147,13 @@ async function gapsOfDay(
 ) {
   // A WABA's day is read and shared once, however many clients share it.
   const sharesOf = new Map<string, Promise<{ ledger: { client_id: number; entry: LedgerEntry }[]; shares: Map<number, MetaShare[]> }>>();
+  // Who may have sent on the WABA: every client with a number there, now or before (channels deleted included).
+  const sendersOn = (waba: string) => clients.filter((c) => c.wabas.includes(waba)).map((c) => c.clientId);
   const wabaDay = (waba: string) => {
     if (!sharesOf.has(waba))
       sharesOf.set(
         waba,
-        Promise.all([deps.ledger.wabaDay(waba, day), deps.ledger.metaCosts([waba], day, day)]).then(([ledger, meta]) => ({
+        Promise.all([deps.ledger.wabaDay(waba, sendersOn(waba), day), deps.ledger.metaCosts([waba], day, day)]).then(([ledger, meta]) => ({
           ledger,
           shares: sharesOfDay(meta, ledger, owners),
         })),

@@ -4,7 +4,7 @@ import type { ChargeTally } from '#lib/domain/money/status-billing.ts';
 import { monthOf } from '#lib/domain/shared/calendar.ts';
 import type { LedgerOwner } from '#lib/domain/sends/ports.ts';
 import { LEDGER, ledgerUpdate, MISMATCH, PRICED_IN } from '../sends/send-items.ts';
-import { keys, LEDGER_SHARDS } from '../table.ts';
+import { keys, randomLedgerShard } from '../table.ts';
 import type { TransactItem } from '../transactions.ts';
 
 /**
@@ -65,7 +65,7 @@ function lateChargesUpdate(tableName: string, owner: LedgerOwner, month: string,
   return {
     Update: {
       TableName: tableName,
-      Key: { pk: keys.ledger(owner.waba_id, Math.floor(Math.random() * LEDGER_SHARDS)), sk: keys.ledgerLate(month, owner.did) },
+      Key: { pk: keys.clientLedger(owner.waba_id, owner.client_id, randomLedgerShard()), sk: keys.ledgerLate(month, owner.did) },
       UpdateExpression: `SET entity = :entity, #month = :month, waba_id = :waba, did = :did ADD ${adds.join(', ')}`,
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,

@@ -9,45 +9,35 @@ import { adjustmentsOf, keyFieldsOf } from './ledger-items.ts';
 import { metaCostItems, metaCostsOf, olderParts, partsPrefix } from './meta-cost-items.ts';
 
 /**
- * The cost ledger's reads (decisions §24): a WABA's days are LEDGER_SHARDS items each (the status path adds to
- * one at random), so a client's usage reads each shard's days in one Query; cost grows with the days and WABAs
- * asked, not with the messages sent. Late charges (decisions §30) are marked on their days and filed under the
- * month open when they came (./ledger-items.ts), read a month range a shard in one Query. Meta's own figures are
- * one item a WABA's day, or parts of it when large.
+ * The cost ledger's reads (decisions §24, §32): a client's charges on a WABA are LEDGER_SHARDS partitions of its
+ * own (the status path adds to one at random), so a client's usage reads each of its partitions' days in one Query:
+ * cost grows with the days and WABAs asked, never with another client's traffic on a shared WABA. Late charges
+ * (decisions §30) are marked on their days and filed under the month open when they came (./ledger-items.ts), read
+ * a month range a partition in one Query. Meta's own figures are one item a WABA's day, or parts of it when large.
  */
 export class DynamoCostLedger implements CostLedger {
   constructor(private readonly table: ServiceTable) {}
 
   async charges(wabaIds: string[], clientId: number, from: string, to: string) {
-    const items = await this.days(wabaIds, from, to);
-    return items.flatMap((item) =>
-      entriesOf(item)
-        .filter((e) => e.client_id === clientId)
-        .map((e) => e.entry),
-    );
+    const items = await this.between(wabaIds, [clientId], keys.ledgerDay(from), keys.ledgerDayEnd(to));
+    return items.flatMap(entriesOf).map((e) => e.entry);
   }
 
   async adjustments(wabaIds: string[], clientId: number, from: string, to: string) {
-    const items = await this.between(wabaIds, keys.ledgerLate(from, ''), keys.ledgerLateEnd(to));
-    return items.flatMap((item) =>
-      adjustmentsOf(item)
-        .filter((e) => e.client_id === clientId)
-        .map((e) => e.entry),
+    const items = await this.between(wabaIds, [clientId], keys.ledgerLate(from, ''), keys.ledgerLateEnd(to));
+    return items.flatMap(adjustmentsOf).map((e) => e.entry);
+  }
+
+  async wabaDay(wabaId: string, clientIds: number[], day: string) {
+    return (await this.between([wabaId], clientIds, keys.ledgerDay(day), keys.ledgerDayEnd(day))).flatMap(entriesOf);
+  }
+
+  /** The items of every ledger partition of these clients on these WABAs whose sort keys are from `from` to `to`. */
+  private async between(wabaIds: string[], clientIds: number[], from: string, to: string) {
+    const partitions = wabaIds.flatMap((waba) =>
+      clientIds.flatMap((client) => Array.from({ length: LEDGER_SHARDS }, (_, shard) => keys.clientLedger(waba, client, shard))),
     );
-  }
-
-  async wabaDay(wabaId: string, day: string) {
-    return (await this.days([wabaId], day, day)).flatMap(entriesOf);
-  }
-
-  private days(wabaIds: string[], from: string, to: string) {
-    return this.between(wabaIds, keys.ledgerDay(from), keys.ledgerDayEnd(to));
-  }
-
-  /** The items of every ledger shard of these WABAs whose sort keys are from `from` to `to`. */
-  private async between(wabaIds: string[], from: string, to: string) {
-    const shards = wabaIds.flatMap((waba) => Array.from({ length: LEDGER_SHARDS }, (_, shard) => keys.ledger(waba, shard)));
-    const read = await inParallel(shards, 8, (pk) =>
+    const read = await inParallel(partitions, 8, (pk) =>
       queryAll(this.table, {
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
         ExpressionAttributeValues: { ':pk': pk, ':from': from, ':to': to },

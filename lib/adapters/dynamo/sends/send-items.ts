@@ -4,7 +4,7 @@ import type { ChargeTally } from '#lib/domain/money/status-billing.ts';
 import { type MessageState, failureCount, type MessageCharge } from '#lib/domain/shared/message-status.ts';
 import type { LedgerOwner, PositionOutcome, RecordedOutcomes, SendCounts } from '#lib/domain/sends/ports.ts';
 import type { ServiceTable } from '../client.ts';
-import { keys, LEDGER_SHARDS, SEND_COUNT_SHARDS, SEND_PARTS, SORT } from '../table.ts';
+import { keys, randomLedgerShard, SEND_COUNT_SHARDS, SEND_PARTS, SORT } from '../table.ts';
 import { isConditionalCheckFailure, isTransactionConflict, type TransactItem } from '../transactions.ts';
 
 /*
@@ -259,7 +259,7 @@ export function ledgerUpdate(
   return {
     Update: {
       TableName: tableName,
-      Key: { pk: keys.ledger(owner.waba_id, Math.floor(Math.random() * LEDGER_SHARDS)), sk: keys.ledgerNumberDay(day, owner.did) },
+      Key: { pk: keys.clientLedger(owner.waba_id, owner.client_id, randomLedgerShard()), sk: keys.ledgerNumberDay(day, owner.did) },
       UpdateExpression: `SET entity = :entity, #day = :day, waba_id = :waba, did = :did ADD ${adds.join(', ')}`,
       ExpressionAttributeNames: { ...names, '#day': 'day' },
       ExpressionAttributeValues: values,
@@ -317,7 +317,7 @@ export function monthVolumeUpdate(tableName: string, wabaId: string, month: stri
   return {
     Update: {
       TableName: tableName,
-      Key: { pk: keys.ledger(wabaId, Math.floor(Math.random() * LEDGER_SHARDS)), sk: keys.ledgerMonth(month) },
+      Key: { pk: keys.ledger(wabaId, randomLedgerShard()), sk: keys.ledgerMonth(month) },
       UpdateExpression: `SET entity = :entity ADD ${adds.join(', ')}`,
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,

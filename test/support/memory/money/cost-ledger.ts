@@ -43,9 +43,11 @@ export class MemoryCostLedger implements CostLedger {
         .map((e) => e.entry),
     );
   }
-  async wabaDay(wabaId: string, day: string) {
+  async wabaDay(wabaId: string, clientIds: number[], day: string) {
     return copy(
-      this.entries.filter((e) => e.waba_id === wabaId && e.entry.day === day).map(({ client_id, entry }) => ({ client_id, entry })),
+      this.entries
+        .filter((e) => e.waba_id === wabaId && clientIds.includes(e.client_id) && e.entry.day === day)
+        .map(({ client_id, entry }) => ({ client_id, entry })),
     );
   }
   async metaCosts(wabaIds: string[], from: string, to: string) {

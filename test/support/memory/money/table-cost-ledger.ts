@@ -71,9 +71,9 @@ export class TableCostLedger implements CostLedger {
       .map((e) => e.entry);
   }
 
-  async wabaDay(wabaId: string, day: string) {
+  async wabaDay(wabaId: string, clientIds: number[], day: string) {
     return this.all()
-      .filter((e) => e.waba_id === wabaId && e.entry.day === day)
+      .filter((e) => e.waba_id === wabaId && clientIds.includes(e.client_id) && e.entry.day === day)
       .map(({ client_id, entry }) => ({ client_id, entry }));
   }
 
