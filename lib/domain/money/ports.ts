@@ -290,6 +290,8 @@ export interface ChargedSend {
   created_at: string;
   template: { name: string };
   currency?: string;
+  /** The price list in force as the send was accepted: its prices are in this list's currency. */
+  price_list?: { currency: string };
   charges?: Record<string, { messages: number; billable: number; micros: number; price_micros?: number }>;
 }
 

@@ -3,7 +3,7 @@ import { InvalidRequest } from '../shared/errors.ts';
 import { addCost, clientsPoints, marketOfPoint, numbersOf } from './meta-costs.ts';
 import { BASE_CURRENCY } from './pricing/rate-card.ts';
 import { moneyShown } from './pricing/visibility.ts';
-import type { ChargedSends, CostLedger, MetaShare } from './ports.ts';
+import type { ChargedSend, ChargedSends, CostLedger, MetaShare } from './ports.ts';
 import type { DirectoryStore } from '../shared/ports.ts';
 import { dayOf, daysBefore, daysBetween, daysOfMonth, dayStartMs, isDay, monthOf } from '../shared/calendar.ts';
 import { namedClient } from '../shared/tenancy.ts';
@@ -196,13 +196,25 @@ async function tallySends(deps: UsageDeps, clientId: number, query: UsageQuery, 
       for (const [category, charge] of Object.entries(send.charges ?? {})) {
         const values = { template: send.template.name, send: send.send_id, category };
         const own = Object.fromEntries(groups.map((group) => [group, values[group as keyof typeof values]]));
-        tallies.add(own, { ...charge, currency: send.currency ?? BASE_CURRENCY });
+        tallies.add(own, sendCharge(send, charge));
       }
     }
     const last = sends.at(-1);
     const oldest = last && dayOf(last.created_at);
     if (sends.length < size || oldest === undefined || oldest < query.from) return;
   }
+}
+
+/**
+ * A send's charge of a category as a usage row adds it, each figure in its own currency (decisions §31): the price
+ * in its list's currency. A price the send cannot name the currency of (a send accepted before its list started,
+ * priced on delivery) is left out of the send's rows; the ledger's rows (group_by day, market…) carry it.
+ */
+function sendCharge(send: ChargedSend, charge: NonNullable<ChargedSend['charges']>[string]) {
+  const { price_micros, ...cost } = charge;
+  const currency = send.currency ?? BASE_CURRENCY;
+  if (price_micros === undefined || !send.price_list) return { ...cost, currency };
+  return { ...cost, currency, price_micros, price_currency: send.price_list.currency };
 }
 
 /** A row's groups but its day or month, which it names as its `period`. */
