@@ -10,6 +10,7 @@ import { assignmentKeyItem, recordItem } from '#lib/adapters/dynamo/templates/re
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/people/suppression-store.ts';
 import { DynamoMessageStatuses } from '#lib/adapters/dynamo/sends/message-statuses.ts';
 import { DynamoRecipientLists, recipientItemKeys } from '#lib/adapters/dynamo/sends/recipient-lists.ts';
+import { DynamoPriceListStore } from '#lib/adapters/dynamo/money/price-list-store.ts';
 import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/sends/throughput-store.ts';
 import { keys, SORT } from '#lib/adapters/dynamo/table.ts';
@@ -479,7 +480,7 @@ export async function measureStorePaths(rounds = 5): Promise<{ rows: StoreRow[];
     const sendStore = new DynamoSendRecords(table);
     const recipientLists = new DynamoRecipientLists(table);
     const recipientsPage = (query: { page?: number; size?: number; status?: 'pending' }) =>
-      listRecipients({ sends: sendStore, recipientLists }, sender, 'bench-0', query);
+      listRecipients({ sends: sendStore, recipientLists, priceLists: new DynamoPriceListStore(table) }, sender, 'bench-0', query);
     const middle = await metered(() => recipientsPage({ page: 100, size: 50 }));
     const firstPending = await metered(() => recipientsPage({ status: 'pending', size: 50 }));
     const layout = blocksOf((await sendStore.get('bench-0'))!);

@@ -16,6 +16,9 @@ const printable = (text: string) => text.replace(/[–—]/g, '-').replace(/[^\x
 /** Amounts to the micro-unit, as the JSON has them. */
 const money = (value: number | undefined) => (value === undefined ? '' : amountText(value));
 
+/** A line billed before the client's price list, to its agent (decisions §32): named so, never at its cost. */
+const NOT_PRICED = 'not priced';
+
 type CurrencyStatement = StatementBody['statements'][number];
 
 export async function statementPdf(body: StatementBody): Promise<Uint8Array> {
@@ -68,10 +71,10 @@ function writeCurrencyTable(writer: Writer, { currency, lines, totals, amount_du
         `${line.kind === 'adjustment' ? `adj. ${line.of_month ?? ''}` : 'charge'}${line.origin === 'outside' ? ' (outside)' : ''}`,
         line.market,
         line.category,
-        money(fromMicros(line.unit_price)),
+        line.priced === false ? NOT_PRICED : money(fromMicros(line.unit_price ?? 0)),
         String(line.messages),
         String(line.billable),
-        money(line.amount),
+        line.priced === false ? NOT_PRICED : money(line.amount),
         ...(withCost ? [money(line.cost), money(line.margin)] : []),
       ],
       widths,
@@ -79,6 +82,10 @@ function writeCurrencyTable(writer: Writer, { currency, lines, totals, amount_du
   const costs = withCost ? [money(totals.cost), money(totals.margin)] : [];
   writer.row(['Total', '', '', '', String(totals.messages), String(totals.billable), money(totals.amount), ...costs], widths, bold);
   writer.text(`Total ${currency}: ${money(totals.amount)}`, { font: bold });
+  if (totals.unpriced_messages !== undefined)
+    writer.text(
+      `Not priced (before the price list): ${totals.unpriced_messages} messages, ${totals.unpriced_billable ?? 0} billable; not in the total.`,
+    );
   writer.text(`Amount due ${currency}: ${amount_due.amount.toFixed(amount_due.minor_digits)}`, { font: bold });
   writer.gap();
 }

@@ -41,17 +41,31 @@ const prices = v.pipe(
   v.minEntries(1, 'must name at least one market'),
 );
 
-/** A price list (decisions §27): Meta's cost plus `markup_percent`, fixed `prices`, or both. */
+/** Units of the list's currency per unit of another currency: positive, under a million (a VND or IDR list's USD rate fits). */
+const rate = v.pipe(v.number('must be a number'), v.finite('must be a number'), v.gtValue(0, 'must be over 0'), v.ltValue(1_000_000));
+
+/** `{"USD": 17.25}`: how Meta's cost in each named currency converts to the list's (decisions §31). */
+const exchangeRates = v.pipe(
+  v.record(v.pipe(v.string(), v.regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code (3 capital letters)')), rate),
+  v.minEntries(1, 'must name at least one currency'),
+);
+
+/** A price list (decisions §27, §31): Meta's cost plus `markup_percent`, fixed `prices`, or both; `exchange_rates`. */
 export const PriceListBody = v.pipe(
   v.strictObject({
     effective_from: day,
     currency,
     markup_percent: v.optional(percent),
     prices: v.optional(prices),
+    exchange_rates: v.optional(exchangeRates),
   }),
   v.check((body) => body.markup_percent !== undefined || body.prices !== undefined, 'markup_percent or prices is required'),
+  v.forward(
+    v.check((body) => body.exchange_rates?.[body.currency] === undefined, 'must not name the list’s own currency'),
+    ['exchange_rates'],
+  ),
   v.description(
-    'From `effective_from` (today, UTC, or later) on: Meta’s cost plus `markup_percent`, a fixed price per market and category (it wins), or both; at least one of them. A list in force is never replaced (409).',
+    'From `effective_from` (today, UTC, or later) on: Meta’s cost plus `markup_percent`, a fixed price per market and category (it wins), or both; at least one of them. A list in force is never replaced (409). `exchange_rates` gives, per ISO 4217 currency, the units of the list’s `currency` per unit of that currency: Meta’s cost in it is converted (cost × rate, then the markup). A list with a markup must give a rate for every currency Meta bills the client’s WABAs in, from `effective_from` on, other than its own (the WABA’s billing currency where Meta has a card in it, else USD): else 400 naming the currency and the WABA.',
   ),
 );
 
@@ -67,6 +81,8 @@ export const PriceListShape = v.object({
    * the card in force (`rate_card`), the markup applied.
    */
   prices: v.optional(v.record(v.string(), v.record(v.string(), v.number()))),
+  /** Units of `currency` per unit of each named currency (decisions §31): not a cost or markup, so agents see it. */
+  exchange_rates: v.optional(v.record(v.string(), v.number())),
   /** The agent's table: the card its prices were derived from (`meta-<effective_from>-<currency>`). */
   rate_card: v.optional(v.string()),
   /** The agent's table: markets the list cannot price (a markup on a card in another currency), named, no figure. */

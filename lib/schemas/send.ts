@@ -240,6 +240,11 @@ export const SendStatusResponse = v.object({
   price: v.optional(SendPrice),
   /** Price less cost, for BSP_CN. */
   margin: v.optional(v.number()),
+  /**
+   * `true` to an agent of a client with a price list, on a send billed at Meta's cost (before the list): neither
+   * `cost` nor `price` is shown (decisions §32).
+   */
+  unpriced: v.optional(v.literal(true)),
   stopped: v.optional(v.object({ code: v.string(), title: v.string() })),
   cancelled_at: v.optional(timestamp),
   send_at: v.optional(v.string()),
@@ -273,6 +278,8 @@ export const RecipientResponse = v.object({
   cost: v.optional(usd),
   /** What the client pays for it, where its price list was in force (decisions §27). */
   price: v.optional(usd),
+  /** `true` to an agent of a client with a price list, where the message was billed at Meta's cost (decisions §32). */
+  unpriced: v.optional(v.literal(true)),
   updated_at: timestamp,
 });
 

@@ -26,18 +26,31 @@ export const StatementLine = v.object({
   /** `outside`: messages the service did not send, charged to the number's owner (decisions §30). */
   origin: v.optional(v.picklist(['outside'])),
   /** What the client pays a billable message, in micro-units of the currency (amount ÷ billable messages). */
-  unit_price: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  unit_price: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
   messages: count,
   billable: count,
   /** What the client is billed: its price where a price list applied, Meta's cost elsewhere. */
-  amount: money,
+  amount: v.optional(money),
+  /**
+   * `false` (with no `unit_price` or `amount`): billed before the client's price list, shown so to its agents, who
+   * never see Meta's cost (decisions §32).
+   */
+  priced: v.optional(v.literal(false)),
   ...costFields,
 });
 
 export const CurrencyStatement = v.object({
   currency: Currency,
   lines: v.array(StatementLine),
-  totals: v.object({ messages: count, billable: count, amount: money, ...costFields }),
+  /** An agent's totals where its client has a price list: of the priced lines, and the count of the others (§32). */
+  totals: v.object({
+    messages: count,
+    billable: count,
+    amount: money,
+    unpriced_messages: v.optional(count),
+    unpriced_billable: v.optional(count),
+    ...costFields,
+  }),
   /** The total in the currency's minor unit, rounded as `rounding` says: as a decimal, in minor units, and their decimals. */
   amount_due: v.object({ amount: money, minor_units: count, minor_digits: count }),
 });
@@ -86,6 +99,9 @@ export const STATEMENT_CSV = {
     'messages',
     'billable',
     'amount',
+    'priced',
+    'unpriced_messages',
+    'unpriced_billable',
     'cost',
     'cost_currency',
     'margin',

@@ -539,14 +539,19 @@ describe('Idempotency-Key on sends (decisions §12)', () => {
       body: JSON.stringify({ name, language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: 'Hello' }] }),
     }).then((r) => r.json() as Promise<{ id: string }>);
     await emulator('POST', `templates/${created.id}/status`, { status: 'APPROVED' });
-    await emulator('POST', 'faults', { path: `/${WABA}/message_templates`, query: `name=${name}`, delayMs: 3000, times: 1 });
+    // The test stack's Graph timeout is 1 s (test/support/global-setup.ts): two of the lookup's three attempts time
+    // out, the third answers, so the first request holds its key for 2 s and the backoff between (1 s before, one
+    // attempt held 3 s timed out at 1 s, and a loaded run's second request came after it).
+    await emulator('POST', 'faults', { path: `/${WABA}/message_templates`, query: `name=${name}`, delayMs: 3000, times: 2 });
     const body = { template: { name, language: 'en_US' }, recipients: [{ to: numberOf(15, 1) }] };
     const key = `slow-${run}`;
     /** The first request's slow lookup has reached the emulator: it holds the key (claimed before the lookup). */
     const lookupSeen = async () =>
-      ((await emulator('GET', 'calls')).calls as { path: string; query: Record<string, string> }[]).some(
-        (c) => c.path.endsWith(`/${WABA}/message_templates`) && c.query.name === name,
-      );
+      (
+        (await emulator('GET', `calls?path=${encodeURIComponent(`/${WABA}/message_templates`)}`)).calls as {
+          query: Record<string, string>;
+        }[]
+      ).some((c) => c.query.name === name);
     // Act: the second request while the first is inside its lookup (seen by the emulator, not by a timer)
     const first = send(body, { headers: { 'idempotency-key': key } });
     await until(lookupSeen, (seen) => seen, 30_000);

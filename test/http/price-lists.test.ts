@@ -100,7 +100,12 @@ describe('a client’s price lists (decisions §27)', () => {
 
   it('puts a list in force from today, and refuses to replace it: 409 price_list_in_force', async () => {
     // Prepare
-    const today = await put({ effective_from: TODAY, currency: 'MXN', prices: { Mexico: { marketing: 0.9, utility: 0.2 } } });
+    const today = await put({
+      effective_from: TODAY,
+      currency: 'MXN',
+      prices: { Mexico: { marketing: 0.9, utility: 0.2 } },
+      exchange_rates: { USD: 17.25 },
+    });
     // Act
     const again = await put({ effective_from: TODAY, currency: 'MXN', markup_percent: 50 });
     const shown = await call('GET', PATH, { token: await tokens.bsp() });

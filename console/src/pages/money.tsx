@@ -385,19 +385,30 @@ function StatementLineRow({ line, currency, showCost }: { line: StatementLine; c
       <td>{line.kind === 'charge' ? 'charge' : `adjustment of ${line.of_month}`}</td>
       <td>{line.market}</td>
       <td>{line.category}</td>
-      <td class="num">{money(line.unit_price / 1e6, currency)}</td>
+      <td class="num">{line.unit_price === undefined ? NOT_PRICED : money(line.unit_price / 1e6, currency)}</td>
       <FigureCells figures={line} currency={currency} showCost={showCost} />
     </tr>
   );
 }
 
+/** A line billed before the client's price list, to its agent: named so, never at its cost (decisions §32). */
+const NOT_PRICED = 'not priced';
+
 /** A line's or a total's messages, billable messages and amount; then its cost and margin where shown. */
-function FigureCells({ figures: f, currency, showCost }: { figures: StatementFigures; currency: string; showCost: boolean }) {
+function FigureCells({
+  figures: f,
+  currency,
+  showCost,
+}: {
+  figures: Omit<StatementFigures, 'amount'> & { amount?: number };
+  currency: string;
+  showCost: boolean;
+}) {
   return (
     <>
       <td class="num">{f.messages.toLocaleString('en')}</td>
       <td class="num">{f.billable.toLocaleString('en')}</td>
-      <td class="num">{money(f.amount, currency)}</td>
+      <td class="num">{f.amount === undefined ? NOT_PRICED : money(f.amount, currency)}</td>
       {showCost && (
         <>
           <td class="num">{f.cost === undefined ? '—' : money(f.cost, f.cost_currency ?? currency)}</td>

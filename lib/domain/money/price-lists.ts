@@ -1,7 +1,8 @@
 import type { Caller } from '../shared/caller.ts';
 import { Conflict, Forbidden, InvalidRequest, NotFound } from '../shared/errors.ts';
-import type { PriceLists } from './ports.ts';
+import type { BillingCurrencies, PriceLists } from './ports.ts';
 import type { DirectoryStore } from '../shared/ports.ts';
+import { checkListCurrency } from './price-list-currency.ts';
 import { listsOn, type PriceList } from './pricing/price-list.ts';
 import { dayOf } from '../shared/calendar.ts';
 import { actingClient, CROSS_CLIENT_MESSAGE } from '../shared/tenancy.ts';
@@ -13,9 +14,15 @@ import { sees, viewerOf } from './pricing/visibility.ts';
 export const PRICE_LIST_IN_FORCE = 'price_list_in_force';
 
 /** The body of `PUT /v1/clients/{client_id}/price-list`, as validated (lib/schemas/price-list.ts). */
-export type PriceListInput = Pick<PriceList, 'effective_from' | 'currency' | 'markup_percent' | 'prices'>;
+export type PriceListInput = Pick<PriceList, 'effective_from' | 'currency' | 'markup_percent' | 'prices' | 'exchange_rates'>;
 
 type Deps = { priceLists: PriceLists; directory: Pick<DirectoryStore, 'getClient'>; now?: () => string };
+
+/**
+ * What a put reads besides: the client's WABAs and the currency Meta bills each in (decisions §31). Without
+ * `currencies` (tests of other rules) no WABA's currency is known and the list's currency is not checked.
+ */
+type PutDeps = Deps & { directory: Pick<DirectoryStore, 'listClientWabas'>; currencies?: BillingCurrencies };
 
 const unknownClient = (clientId: number) => new NotFound(`Client ${clientId} does not exist`);
 
@@ -37,12 +44,19 @@ async function listsView(deps: Deps, caller: Caller, clientId: number, now: stri
   };
 }
 
+const inForceConflict = (effectiveFrom: string) =>
+  new Conflict(
+    `The client's price list from ${effectiveFrom} is in force: it is never replaced (set one from a later day)`,
+    PRICE_LIST_IN_FORCE,
+  );
+
 /**
- * PUT /v1/clients/{client_id}/price-list (decisions §27): BSP_CN adds a list of what the client pays from
+ * PUT /v1/clients/{client_id}/price-list (decisions §27, §31): BSP_CN adds a list of what the client pays from
  * `effective_from` on (today, UTC, or later: a new list never edits a past day). A list of that date not yet in
- * force is replaced; one in force is 409 `price_list_in_force`. Answers the client's lists as GET does.
+ * force is replaced; one in force is 409 `price_list_in_force`, whatever the new one says. A list that cannot
+ * convert Meta's cost of the client's WABAs is 400 (price-list-currency.ts). Answers the client's lists as GET does.
  */
-export async function putPriceList(deps: Deps, caller: Caller, clientId: number, body: PriceListInput) {
+export async function putPriceList(deps: PutDeps, caller: Caller, clientId: number, body: PriceListInput) {
   if (!caller.isBsp) throw new Forbidden(CROSS_CLIENT_MESSAGE);
   if (!(await deps.directory.getClient(clientId))) throw unknownClient(clientId);
   const now = deps.now?.() ?? new Date().toISOString();
@@ -52,20 +66,20 @@ export async function putPriceList(deps: Deps, caller: Caller, clientId: number,
       { path: 'effective_from', message: `must not be before ${today}` },
     ]);
   }
+  if (body.effective_from === today && (await deps.priceLists.lists(clientId)).some((l) => l.effective_from === today)) {
+    throw inForceConflict(body.effective_from);
+  }
+  if (deps.currencies) await checkListCurrency({ directory: deps.directory, currencies: deps.currencies }, rateCards, clientId, body);
   const list: PriceList = {
     client_id: clientId,
     effective_from: body.effective_from,
     currency: body.currency,
     ...(body.markup_percent !== undefined && { markup_percent: body.markup_percent }),
     ...(body.prices !== undefined && { prices: body.prices }),
+    ...(body.exchange_rates !== undefined && { exchange_rates: body.exchange_rates }),
     created_at: now,
   };
-  if (!(await deps.priceLists.put(list))) {
-    throw new Conflict(
-      `The client's price list from ${body.effective_from} is in force: it is never replaced (set one from a later day)`,
-      PRICE_LIST_IN_FORCE,
-    );
-  }
+  if (!(await deps.priceLists.put(list))) throw inForceConflict(body.effective_from);
   return listsView(deps, caller, clientId, now);
 }
 

@@ -4,14 +4,22 @@ import { type PageRequest, resolvePage } from '../shared/paging.ts';
 import type { SendCounts, SendRecord, SendRecords } from './ports.ts';
 import { fromMicros, toMicros } from '../shared/money.ts';
 import { BASE_CURRENCY } from '../money/pricing/rate-card.ts';
-import { clientView, isPricedSend, type MoneyShown, moneyShown } from '../money/pricing/visibility.ts';
+import { hasPriceList, isPricedSend, type MoneyShown, moneyShown } from '../money/pricing/visibility.ts';
+import type { PriceLists } from '../money/ports.ts';
 import { actingClient } from '../shared/tenancy.ts';
+
+/**
+ * What a client's webhooks get of a send's money (decisions §32): its price where it has one, never Meta's cost.
+ * An event is written where the client's price lists are not read (the dispatcher), so it cannot tell whether the
+ * client has a list now; the cost stays on the API, where the caller's view is decided.
+ */
+export const EVENT_VIEW: MoneyShown = { cost: false, price: true, margin: false };
 
 /**
  * Send status (decisions §12): what the dispatcher did with a send so far. `pending` is what it has not
  * settled yet; the status follows from the counts, so it is exact whenever they are.
  */
-export function sendStatusOf(send: SendRecord, shown: MoneyShown = clientView(isPricedSend(send))) {
+export function sendStatusOf(send: SendRecord, shown: MoneyShown = EVENT_VIEW) {
   const counts = { ...NO_COUNTS, ...send.counts };
   const settled =
     counts.duplicates_removed + counts.suppressed + counts.expired + counts.sent + counts.failed + counts.capped + counts.cancelled;
@@ -58,6 +66,8 @@ function moneyOf(send: SendRecord, shown: MoneyShown) {
   return {
     ...(shown.cost && { cost }),
     ...(shown.price && price && { price }),
+    // An agent of a priced client, on a send billed at Meta's cost before its list: named, never filled with cost.
+    ...(!shown.cost && !price && { unpriced: true as const }),
     ...(shown.margin &&
       price &&
       price.currency === cost.currency && { margin: fromMicros(toMicros(price.amount) - toMicros(cost.amount)) }),
@@ -124,21 +134,43 @@ export async function visibleSend(deps: { sends: SendRecords }, caller: Caller, 
   return send;
 }
 
+/** What a send's answer reads: the sends, and its client's price lists where its agent must not see a cost. */
+export interface SendViewDeps {
+  sends: SendRecords;
+  priceLists: Pick<PriceLists, 'lists'>;
+}
+
+/** A send nothing was billed for yet has no cost to hide: it costs 0 to every viewer. */
+const billed = (send: SendRecord) => Object.keys(send.charges ?? {}).length > 0;
+
+/**
+ * Which of the sends' money the caller sees (decisions §32), a view each. A send billed at Meta's cost (not priced)
+ * shows an agent its cost only where its client has no price list, in force or to come: the lists are read then,
+ * once for them all, and never for BSP_CN or for priced sends.
+ */
+export async function moneyShownOn(deps: Pick<SendViewDeps, 'priceLists'>, caller: Caller, sends: SendRecord[]): Promise<MoneyShown[]> {
+  const costly = sends.filter((send) => !isPricedSend(send) && billed(send));
+  const listed = caller.isBsp || costly.length === 0 ? false : hasPriceList(await deps.priceLists.lists(costly[0].client_id));
+  return sends.map((send) => moneyShown(caller, isPricedSend(send) || (costly.includes(send) && listed)));
+}
+
 /** GET /v1/sends/{send_id}: another client's send is not found, unless the caller has BSP_CN. */
-export async function getSend(deps: { sends: SendRecords }, caller: Caller, sendId: string) {
+export async function getSend(deps: SendViewDeps, caller: Caller, sendId: string) {
   const send = await visibleSend(deps, caller, sendId);
-  return sendStatusOf(send, moneyShown(caller, isPricedSend(send)));
+  const [shown] = await moneyShownOn(deps, caller, [send]);
+  return sendStatusOf(send, shown);
 }
 
 export const SENDS_PAGE = { size: 20, max: 100 };
 
 /** GET /v1/sends: the acting client's sends, newest first. */
-export async function listSends(deps: { sends: SendRecords }, caller: Caller, query: PageRequest & { client_id?: number }) {
+export async function listSends(deps: SendViewDeps, caller: Caller, query: PageRequest & { client_id?: number }) {
   const clientId = actingClient(caller, query.client_id);
   const page = resolvePage(query, SENDS_PAGE);
   const { sends, total } = await deps.sends.list(clientId, page);
+  const shown = await moneyShownOn(deps, caller, sends);
   return {
-    data: sends.map((send) => sendStatusOf(send, moneyShown(caller, isPricedSend(send)))),
+    data: sends.map((send, i) => sendStatusOf(send, shown[i])),
     total,
     page: page.page,
     page_size: page.size,

@@ -20,9 +20,14 @@ export const PutPriceList = {
     expect: 403,
   },
   auth: true,
-  request: { path: PriceListPath, body: PriceListBody, invalidMessage: 'effective_from, currency, markup_percent or prices not valid' },
-  errors: [400, 403, 404, 409],
-  needs: { table: 'write' },
+  request: {
+    path: PriceListPath,
+    body: PriceListBody,
+    invalidMessage: 'effective_from, currency, markup_percent, prices or exchange_rates not valid',
+  },
+  // 502: the billing currency of a WABA of the client could not be read from Meta (decisions §31).
+  errors: [400, 403, 404, 409, 502],
+  needs: { table: 'write', upstream: true },
 } satisfies RouteDef;
 
 export const GetPriceList = {

@@ -172,15 +172,26 @@ describe('a send accepted before its client’s list started (decisions §32)', 
     const sends = new MemorySendRecords(new MemorySendTable());
     await sends.begin(spanning());
     await sends.settle(spanning(), 'queued');
+    const deps = { sends, priceLists: new MemoryPriceListStore() };
     // Act
-    const own = await getSend({ sends }, agent, 'send-span');
-    const listed = await listSends({ sends }, agent, {});
-    const byBsp = await getSend({ sends }, bsp, 'send-span');
+    const own = await getSend(deps, agent, 'send-span');
+    const listed = await listSends(deps, agent, {});
+    const byBsp = await getSend(deps, bsp, 'send-span');
     // Assess
     expect(own).not.toHaveProperty('cost');
     expect(listed.data[0]).not.toHaveProperty('cost');
     expect(JSON.stringify([own, listed])).not.toContain('0.0622');
     expect(byBsp.cost?.amount).toBe(0.0622);
+  });
+
+  it('carries no cost in an event of a send billed wholly at Meta’s cost (its client may have a list by now)', () => {
+    // Prepare: delivered before any list, so not priced
+    const beforeList: SendRecord = { ...spanning(), charges: { marketing: { messages: 2, billable: 2, micros: 2 * 31_100 } } };
+    // Act
+    const event = sendStatusOf(beforeList);
+    // Assess
+    expect(event).not.toHaveProperty('cost');
+    expect(JSON.stringify(event)).not.toContain('0.0622');
   });
 
   it('carries no cost in the send status its client’s webhooks get (a paused or resumed send’s event)', () => {

@@ -327,7 +327,7 @@ async function statementsOf(books: BooksWorld, clientId: Client) {
       read_.push({
         key: `${clientId}|${month}`,
         body,
-        micros: body.statements.flatMap((s) => s.lines).reduce((sum, l) => sum + micros(l.cost ?? l.amount), 0),
+        micros: body.statements.flatMap((s) => s.lines).reduce((sum, l) => sum + micros(l.cost ?? l.amount ?? 0), 0),
       });
   }
   return read_;

@@ -48,6 +48,7 @@ export class DynamoPriceListStore implements PriceLists {
             currency: list.currency,
             markup_percent: list.markup_percent,
             prices: list.prices,
+            exchange_rates: list.exchange_rates,
             created_at: list.created_at,
           },
           ConditionExpression: 'attribute_not_exists(pk) OR effective_from > :today',
@@ -69,6 +70,7 @@ function listOf(item: Record<string, unknown>): PriceList {
     currency: String(item.currency),
     ...(typeof item.markup_percent === 'number' && { markup_percent: item.markup_percent }),
     ...(item.prices !== undefined && { prices: item.prices as PriceList['prices'] }),
+    ...(item.exchange_rates !== undefined && { exchange_rates: item.exchange_rates as PriceList['exchange_rates'] }),
     created_at: String(item.created_at),
   };
 }

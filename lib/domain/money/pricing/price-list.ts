@@ -17,6 +17,11 @@ export interface PriceList {
   markup_percent?: number;
   /** Fixed price per market (as the rate cards name it) and category, in `currency`; wins over the markup. */
   prices?: Record<string, Partial<Record<PricingCategory, number>>>;
+  /**
+   * Units of `currency` per unit of another currency (ISO 4217), decisions §31: how Meta's cost in that currency
+   * is converted before the markup. Not a cost, margin or markup: the client's agents see it.
+   */
+  exchange_rates?: Record<string, number>;
   created_at: string;
 }
 
@@ -53,9 +58,9 @@ export type NoPrice = 'no_list' | 'cannot_convert';
 /**
  * What the client pays for one message (micro-units of the list's currency), or undefined when no list is in
  * force that day (then the client pays Meta's cost: `cost` is what it sees). Not charged (not billable) → 0.
- * A fixed price for (market, category) wins; else markup on cost (none: the cost itself) when the cost is in
- * the list's currency; a cost in another currency without a fixed price → undefined (`whyNoPrice`: cannot
- * convert). Rounded to the micro-unit.
+ * A fixed price for (market, category) wins; else markup on cost (none: the cost itself), a cost in another
+ * currency first converted at the list's rate for it (decisions §31); rounded to the micro-unit once, at the end.
+ * A cost in a currency the list has no rate for (lists set before rates) → undefined (`whyNoPrice`: cannot convert).
  */
 export function priceOf(lists: PriceList[], m: PricedMessage): Price | undefined {
   const list = listInForce(lists, m.day);
@@ -64,8 +69,9 @@ export function priceOf(lists: PriceList[], m: PricedMessage): Price | undefined
   if (!m.billable) return priced(0);
   const fixed = list.prices?.[m.market]?.[m.category];
   if (fixed !== undefined) return priced(toMicros(fixed));
-  if (m.costCurrency !== list.currency) return undefined;
-  return priced(Math.round((m.costMicros * (100 + (list.markup_percent ?? 0))) / 100));
+  const rate = m.costCurrency === list.currency ? 1 : list.exchange_rates?.[m.costCurrency];
+  if (rate === undefined) return undefined;
+  return priced(Math.round((m.costMicros * rate * (100 + (list.markup_percent ?? 0))) / 100));
 }
 
 /** Why `priceOf` answers undefined for a message, or undefined when it answers a price. */

@@ -14,6 +14,8 @@ export interface PriceTable {
   /** The rate card the prices were derived from: `meta-<effective_from>-<currency>`. */
   rate_card: string;
   prices: Record<string, Partial<Record<PricingCategory, number>>>;
+  /** The list's rates (decisions §31): a rate is not a cost, margin or markup, and the statement prints it. */
+  exchange_rates?: Record<string, number>;
   /** Never here: with the prices it gives Meta's cost (visibility.ts). */
   markup_percent?: never;
   unpriced_markets?: string[];
@@ -55,6 +57,7 @@ export function priceTableOf(list: PriceList, cards: RateCards, day: string): Pr
     currency: list.currency,
     rate_card: cardIdOf(card),
     prices,
+    ...(list.exchange_rates && { exchange_rates: list.exchange_rates }),
     ...(unpriced.length > 0 && { unpriced_markets: unpriced }),
     created_at: list.created_at,
   };

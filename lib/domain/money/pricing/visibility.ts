@@ -52,6 +52,3 @@ const shownTo = (viewer: Viewer): MoneyShown => ({
 });
 
 export const moneyShown = (caller: Pick<Caller, 'isBsp'>, priced: boolean): MoneyShown => shownTo(viewerOf(caller, priced));
-
-/** What a client's own webhooks and event consumers see: as its agents do. */
-export const clientView = (priced: boolean): MoneyShown => moneyShown({ isBsp: false }, priced);

@@ -13,15 +13,57 @@ export interface StatementIssuer {
   address: string;
 }
 
+/**
+ * A line as an answer shows it. `priced: false`, without `unit_price` or `amount`: billed before the client's price
+ * list, to one of its agents, who never sees the cost it was billed at (decisions §32).
+ */
+export interface LineShown {
+  kind: StatementLine['kind'];
+  market: string;
+  category: string;
+  of_month?: string;
+  origin?: StatementLine['origin'];
+  unit_price?: number;
+  messages: number;
+  billable: number;
+  amount?: number;
+  cost?: number;
+  cost_currency?: string;
+  margin?: number;
+  priced?: false;
+}
+
+/** A currency's totals as an answer shows them: an agent's, of the priced lines, count the others' messages. */
+export interface TotalsShown {
+  messages: number;
+  billable: number;
+  amount: number;
+  cost?: number;
+  cost_currency?: string;
+  margin?: number;
+  unpriced_messages?: number;
+  unpriced_billable?: number;
+}
+
+/** One currency's statement as an answer shows it. */
+export interface CurrencyShown {
+  currency: string;
+  lines: LineShown[];
+  totals: TotalsShown;
+  amount_due: ReturnType<typeof amountDue>;
+}
+
 /** A statement's number: the same for a client and month wherever and whenever it is read. */
 export const statementNumber = (clientId: number, month: string) => `ST-${clientId}-${month.replace('-', '')}`;
 
 /**
- * A statement as its caller sees it (decisions §27, §30, moneyShown). `amount` is what the client is billed: its
+ * A statement as its caller sees it (decisions §27, §30, §32, moneyShown). `amount` is what the client is billed: its
  * price where a price list applied, Meta's cost elsewhere; `unit_price` in micro-units of the statement's currency;
  * `amount_due` the total in the currency's minor unit, by the printed `rounding` rule. BSP_CN also sees each line's
- * and total's `cost` (and its currency where it is another) and `margin`; an agent sees neither. One statement a
- * currency the month was charged in, in `statements` (currency order).
+ * and total's `cost` (and its currency where it is another) and `margin`; an agent sees neither. An agent who does
+ * not see the cost (its client has a price list) sees the lines billed before the list as not priced, with no
+ * amount, and totals and an amount due of the priced lines alone. One statement a currency the month was charged
+ * in, in `statements` (currency order).
  */
 export function statementView(
   snapshot: StatementSnapshot,
@@ -39,24 +81,64 @@ export function statementView(
     status: ctx.status,
     closes_at: ctx.closes_at,
     ...(ctx.status === 'closed' && { closed_snapshot_at: snapshot.taken_at }),
-    statements: snapshot.statements.map(({ currency, lines }) => {
-      const totals = totalsOf(lines);
-      return {
-        currency,
-        lines: lines.map((line) => lineView(line, currency, bsp)),
-        totals: {
-          messages: totals.messages,
-          billable: totals.billable,
-          amount: fromMicros(totals.amount_micros),
-          ...(bsp && totals.cost_currency !== undefined && costOf(totals, currency)),
-        },
-        amount_due: amountDue(totals.amount_micros, currency),
-      };
-    }),
+    statements: snapshot.statements.map(({ currency, lines }) =>
+      ctx.shown.cost ? currencyView(currency, lines, bsp) : pricedCurrencyView(currency, lines),
+    ),
     rounding: ROUNDING_RULE,
     card_versions: snapshot.card_versions,
     price_list_versions: snapshot.price_list_versions,
     lines_sha256: snapshot.lines_sha256,
+  };
+}
+
+/** One currency's lines and totals, every line at what it billed (BSP_CN, and agents of a client without a list). */
+function currencyView(currency: string, lines: StatementLine[], bsp: boolean): CurrencyShown {
+  const totals = totalsOf(lines);
+  return {
+    currency,
+    lines: lines.map((line) => lineView(line, currency, bsp)),
+    totals: {
+      messages: totals.messages,
+      billable: totals.billable,
+      amount: fromMicros(totals.amount_micros),
+      ...(bsp && totals.cost_currency !== undefined && costOf(totals, currency)),
+    },
+    amount_due: amountDue(totals.amount_micros, currency),
+  };
+}
+
+/**
+ * One currency as an agent of a client with a price list sees it (decisions §32): a line billed before the list
+ * is at Meta's cost, so it is named as not priced and shows no unit price or amount; the totals and the amount
+ * due are of the priced lines, and count the messages of the rest.
+ */
+function pricedCurrencyView(currency: string, lines: StatementLine[]): CurrencyShown {
+  const totals = totalsOf(lines.filter((line) => line.priced));
+  const unpriced = totalsOf(lines.filter((line) => !line.priced));
+  return {
+    currency,
+    lines: lines.map((line) => (line.priced ? lineView(line, currency, false) : unpricedLineView(line))),
+    totals: {
+      messages: totals.messages,
+      billable: totals.billable,
+      amount: fromMicros(totals.amount_micros),
+      ...(unpriced.messages > 0 && { unpriced_messages: unpriced.messages, unpriced_billable: unpriced.billable }),
+    },
+    amount_due: amountDue(totals.amount_micros, currency),
+  };
+}
+
+/** A line billed before the client's price list, as its agent sees it: what and how many, never at what cost. */
+function unpricedLineView(line: StatementLine): LineShown {
+  return {
+    kind: line.kind,
+    market: line.market,
+    category: line.category,
+    ...(line.of_month && { of_month: line.of_month }),
+    ...(line.origin && { origin: line.origin }),
+    messages: line.messages,
+    billable: line.billable,
+    priced: false,
   };
 }
 

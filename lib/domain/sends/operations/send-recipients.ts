@@ -2,11 +2,11 @@ import type { Caller } from '../../shared/caller.ts';
 import { BLOCK } from '../dispatch/tuning.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { type PageRequest, resolvePage } from '../../shared/paging.ts';
-import type { RecipientBlockRef, SendCounts, RecipientLists, SendRecord, SendRecords, StoredRecipient } from '../ports.ts';
-import { NO_COUNTS, visibleSend } from '../send-status.ts';
+import type { RecipientBlockRef, SendCounts, RecipientLists, SendRecord, StoredRecipient } from '../ports.ts';
+import { moneyShownOn, NO_COUNTS, type SendViewDeps, visibleSend } from '../send-status.ts';
 import { CAPPED } from '../../shared/message-status.ts';
 import { fromMicros } from '../../shared/money.ts';
-import { isPricedSend, type MoneyShown, moneyShown } from '../../money/pricing/visibility.ts';
+import type { MoneyShown } from '../../money/pricing/visibility.ts';
 
 /** A recipient's latest state (decisions §22): what the listing filters on. */
 export const RECIPIENT_STATUSES = [
@@ -98,6 +98,8 @@ function view(recipient: StoredRecipient, shown: MoneyShown) {
     ...(recipient.delivery?.pricing && { pricing: recipient.delivery.pricing }),
     ...(recipient.delivery?.pricing && shown.cost && { cost: fromMicros(recipient.delivery.cost_micros ?? 0) }),
     ...(recipient.delivery?.price_micros !== undefined && shown.price && { price: fromMicros(recipient.delivery.price_micros) }),
+    // Billed at Meta's cost, to an agent who may not see it (decisions §32): named, never filled with cost.
+    ...(recipient.delivery?.pricing && !shown.cost && recipient.delivery.price_micros === undefined && { unpriced: true as const }),
     updated_at: recipient.updated_at,
   };
 }
@@ -109,7 +111,7 @@ function view(recipient: StoredRecipient, shown: MoneyShown) {
  * at most the send's blocks (a send has at most 10,000 recipients: 112 blocks).
  */
 export async function listRecipients(
-  deps: { sends: SendRecords; recipientLists: RecipientLists },
+  deps: SendViewDeps & { recipientLists: RecipientLists },
   caller: Caller,
   sendId: string,
   query: PageRequest & { status?: RecipientStatus },
@@ -118,7 +120,7 @@ export async function listRecipients(
   if (!send.job_firsts) throw new NotFound(`Send ${sendId} was accepted before its recipients were kept`);
   const page = resolvePage(query, RECIPIENTS_PAGE);
   const blocks = blocksOf(send);
-  const shown = moneyShown(caller, isPricedSend(send));
+  const [shown] = await moneyShownOn(deps, caller, [send]);
   const answer = (data: StoredRecipient[], total: number) => ({
     data: data.map((recipient) => view(recipient, shown)),
     total,

@@ -21,6 +21,7 @@ import { checkMessage, storedAuthenticationComponents } from '../../../../local/
 import { peakSecond } from '../../../support/accept-times.ts';
 import { demoTemplate, demoTemplates, jobOf, recipient, sendOfJobs } from '../../../support/dispatch-jobs.ts';
 import { EventClock } from '../../../support/event-clock.ts';
+import { MemoryPriceListStore } from '../../../support/memory/money/price-list-store.ts';
 import { MemoryPacer } from '../../../support/memory/sends/pacer.ts';
 import { memorySends } from '../../../support/memory/sends/sends.ts';
 import { MemoryThroughputStore } from '../../../support/memory/sends/throughput-store.ts';
@@ -558,6 +559,8 @@ describe('a dispatch job given up on (its dead-letter queue, issue 23)', () => {
 describe('operating a send (decisions §22): each recipient’s result, and cancel', () => {
   const owner = { sub: 'u', clientId: 7, permissions: [], campaigns: [], isBsp: false };
   const stranger = { ...owner, clientId: 8 };
+  /** Client 7 has no price list: its agents see the cost. */
+  const priceLists = new MemoryPriceListStore();
   const refusal = (code: string): MessageAnswer => ({ kind: 'refused', code, title: `refused ${code}`, retryable: false });
   /** A send of `n` recipients as acceptance keeps it: one job, its recipients recorded by block. */
   async function listedWorld(n: number, script: Record<string, MessageAnswer[]> = {}) {
@@ -570,7 +573,7 @@ describe('operating a send (decisions §22): each recipient’s result, and canc
       repeats: [],
     }));
     await w.recipientLists.recordRecipients('send-1', blocks, new Date(w.clock.now()).toISOString());
-    return { ...w, recipients };
+    return { ...w, recipients, priceLists };
   }
 
   it('lists exactly the refused recipients under failed, with their codes, and every one in order unfiltered', async () => {
@@ -580,11 +583,11 @@ describe('operating a send (decisions §22): each recipient’s result, and canc
     const { deps, sends, recipientLists, recipients, upstream } = await listedWorld(200, script);
     // Act
     await dispatchJob(deps(), jobOf(recipients));
-    const failed = await listRecipients({ sends, recipientLists }, owner, 'send-1', { status: 'failed', size: 50 });
-    const second = await listRecipients({ sends, recipientLists }, owner, 'send-1', { page: 2, size: 50 });
-    const optedOut = (await listRecipients({ sends, recipientLists }, owner, 'send-1', { status: 'failed', size: 100 })).data.filter(
-      (r) => r.error?.code === '131050',
-    );
+    const failed = await listRecipients({ sends, recipientLists, priceLists }, owner, 'send-1', { status: 'failed', size: 50 });
+    const second = await listRecipients({ sends, recipientLists, priceLists }, owner, 'send-1', { page: 2, size: 50 });
+    const optedOut = (
+      await listRecipients({ sends, recipientLists, priceLists }, owner, 'send-1', { status: 'failed', size: 100 })
+    ).data.filter((r) => r.error?.code === '131050');
     // Assess: refusals are not retried, are shown per recipient and summed in the send's errors
     expect(upstream.calls).toHaveLength(200);
     expect(failed.total).toBe(20);
@@ -604,7 +607,7 @@ describe('operating a send (decisions §22): each recipient’s result, and canc
     // Prepare: 100 sent, then reports: 0–29 delivered, 0–9 read
     const { deps, sends, recipientLists, messageStatuses, recipients } = await listedWorld(100);
     await dispatchJob(deps(), jobOf(recipients));
-    const listed = await listRecipients({ sends, recipientLists }, owner, 'send-1', { size: 100 });
+    const listed = await listRecipients({ sends, recipientLists, priceLists }, owner, 'send-1', { size: 100 });
     const report = (index: number, what: 'delivered' | 'read') => ({
       block: Math.floor(index / 90) * 90,
       index,
@@ -618,7 +621,7 @@ describe('operating a send (decisions §22): each recipient’s result, and canc
     ]);
     const [read, delivered, sent, pending] = await Promise.all(
       (['read', 'delivered', 'sent', 'pending'] as const).map((status) =>
-        listRecipients({ sends, recipientLists }, owner, 'send-1', { status, size: 100 }),
+        listRecipients({ sends, recipientLists, priceLists }, owner, 'send-1', { status, size: 100 }),
       ),
     );
     // Assess
@@ -632,9 +635,9 @@ describe('operating a send (decisions §22): each recipient’s result, and canc
     // Prepare
     const { sends, recipientLists } = await listedWorld(3);
     // Act / Assess
-    await expect(listRecipients({ sends, recipientLists }, stranger, 'send-1', {})).rejects.toThrow('does not exist');
+    await expect(listRecipients({ sends, recipientLists, priceLists }, stranger, 'send-1', {})).rejects.toThrow('does not exist');
     await expect(cancelSend({ sends }, stranger, 'send-1')).rejects.toThrow('does not exist');
-    expect((await listRecipients({ sends, recipientLists }, { ...stranger, isBsp: true }, 'send-1', {})).total).toBe(3);
+    expect((await listRecipients({ sends, recipientLists, priceLists }, { ...stranger, isBsp: true }, 'send-1', {})).total).toBe(3);
   });
 
   it('sends nothing after a cancel is seen: the rest count cancelled, a second cancel changes nothing', async () => {
@@ -658,7 +661,7 @@ describe('operating a send (decisions §22): each recipient’s result, and canc
     const result = await dispatchJob(cancelling, jobOf(recipients));
     const again = await cancelSend({ sends }, owner, 'send-1');
     const status = sendStatusOf((await sends.get('send-1'))!);
-    const cancelled = await listRecipients({ sends, recipientLists }, owner, 'send-1', { status: 'cancelled', size: 1 });
+    const cancelled = await listRecipients({ sends, recipientLists, priceLists }, owner, 'send-1', { status: 'cancelled', size: 1 });
     // Assess: no launch later than one cancel check after the cancel; every recipient settled once
     expect(result).toEqual({ outcome: 'done' });
     expect(Math.max(...upstream.calls.map((c) => c.at))).toBeLessThanOrEqual(cancelledAt! + CANCEL_CHECK_MS);
