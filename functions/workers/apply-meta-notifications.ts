@@ -1,3 +1,4 @@
+import { DynamoBudgetStore } from '#lib/adapters/dynamo/money/budget-store.ts';
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/webhooks/outbox-store.ts';
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
 import { DynamoMarketingOnboardings } from '#lib/adapters/dynamo/sends/marketing-onboardings.ts';
@@ -39,7 +40,8 @@ const table = serviceTable();
 const suppressions = new DynamoSuppressionStore(table);
 const peopleMap = new DynamoPeopleMap(table);
 const directory = new DynamoDirectoryStore(table);
-const tiers = new DynamoVolumeTiers(table);
+// Tiers count per business portfolio: the directory names a WABA's (decisions §31).
+const tiers = new DynamoVolumeTiers(table, directory);
 /** Each handler's ports, one group each (the log is each invocation's). */
 const ports: Omit<NotificationPorts, 'log'> = {
   statuses: {
@@ -50,6 +52,7 @@ const ports: Omit<NotificationPorts, 'log'> = {
     currencies: new KeptBillingCurrencies({ known: new DynamoKnownCurrencies(table), upstream: graphUpstream(), log: logger }),
     tiers,
     priceLists: new KeptPriceLists(new DynamoPriceListStore(table)),
+    budgets: new DynamoBudgetStore(table),
     outside: { outsideCharges: new DynamoOutsideCharges(table), directory },
   },
   templates: { records: new DynamoTemplateRecords(table), outbox: new DynamoOutboxStore(table), publisher: new EventBridgePublisher() },

@@ -2,6 +2,8 @@ import type { Context } from 'aws-lambda';
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
 import { DynamoCostLedger } from '#lib/adapters/dynamo/money/ledger-store.ts';
 import { DynamoReconciliationStore } from '#lib/adapters/dynamo/money/reconciliation-store.ts';
+import { DynamoKnownCurrencies } from '#lib/adapters/dynamo/money/known-currencies.ts';
+import { KeptBillingCurrencies } from '#lib/domain/money/billing-currencies.ts';
 import { reconcileCosts } from '#lib/domain/money/reconcile-costs.ts';
 import { inInvocation, logger } from '#lib/log/logger.ts';
 import { countMetrics } from '#lib/log/metrics.ts';
@@ -22,6 +24,8 @@ export const handler = (event: { time?: string } | undefined, context?: Context)
         reconciliation: new DynamoReconciliationStore(table),
         directory: new DynamoDirectoryStore(table),
         upstream: graphUpstream(),
+        // Each WABA's day is read in its zone (decisions §31), kept beside its currency.
+        currencies: new KeptBillingCurrencies({ known: new DynamoKnownCurrencies(table), upstream: graphUpstream(), log: logger }),
         log: logger,
         onGap: () => countMetrics({ CostGaps: 1 }),
       },

@@ -49,6 +49,8 @@ export const UsageRow = v.object({
   currency_mismatch: v.optional(v.literal(true)),
   /** Meta's own figure (pricing_analytics) for the row, once the daily reconciliation read it. */
   meta_amount: v.optional(usd),
+  /** The currency of `meta_amount` (Meta's, its WABA's), where it is not `currency` (decisions §31). */
+  meta_currency: v.optional(Currency),
 });
 
 export const UsageResponse = v.object({

@@ -26,8 +26,8 @@ const EIGHT = {
 
 beforeAll(async () => {
   await usd.seed('Prices in USD', [demoTemplateAs('order_update', { id: 't546' })]);
-  await unpriced.seed('Prices in BRL', [demoTemplateAs('order_update', { id: 't547' })]);
-  await emulator('POST', `wabas/${unpriced.waba}/currency`, { currency: 'BRL' });
+  await unpriced.seed('Prices in MXN', [demoTemplateAs('order_update', { id: 't547' })]);
+  await emulator('POST', `wabas/${unpriced.waba}/currency`, { currency: 'MXN' });
 }, 60_000);
 
 describe('a dry run’s estimate by market (decisions §26)', () => {

@@ -29,6 +29,18 @@ export function budgetStoreContract(name: string, makeStore: () => BudgetStore |
       expect(await store.get(client)).toBeNull();
     });
 
+    it('keeps a budget’s currency (decisions §31), and none on a budget set without one', async () => {
+      // Prepare
+      const store = await makeStore();
+      const [inEuro, before] = [unique(), unique()];
+      // Act
+      await store.set(inEuro, 5_000_000, '2026-11-01T00:00:00.000Z', 'EUR');
+      await store.set(before, 5_000_000, '2026-11-01T00:00:00.000Z');
+      // Assess
+      expect(await store.get(inEuro)).toEqual({ monthly_micros: 5_000_000, updated_at: '2026-11-01T00:00:00.000Z', currency: 'EUR' });
+      expect(await store.get(before)).not.toHaveProperty('currency');
+    });
+
     it('reserves only within the limit, concurrent reservations included, and gives a release back', async () => {
       // Prepare: room for one of two sends of 600
       const store = await makeStore();

@@ -120,6 +120,10 @@ describe('the currencies Meta’s cost of a WABA is in from a day on (decisions 
     ]);
     expect(eurFromNovember).toEqual([{ currency: 'USD', from: '2026-10-01' }]);
     expect(usd).toEqual([{ currency: 'USD', from: '2026-07-01' }]);
-    expect(brl).toEqual([{ currency: 'USD', from: '2026-07-01' }]);
+    // BRL's cards of July and October give Brazil's row only (partial): the other markets are priced in USD
+    expect(brl).toEqual([
+      { currency: 'BRL', from: '2026-07-01' },
+      { currency: 'USD', from: '2026-07-01' },
+    ]);
   });
 });

@@ -90,7 +90,12 @@ export const keys = {
   ledgerNumberDay: (day: string, did: string) => `DAY#${day}#${did}`,
   /** The last sort key of a day's items on a ledger shard, its numbers' and the older whole-WABA item. */
   ledgerDayEnd: (day: string) => `DAY#${day}#~`,
-  /** A month's billable volume by market and category on a ledger shard, where a card prices in tiers. */
+  /**
+   * One of LEDGER_SHARDS partitions of a business portfolio's tier counts (decisions §31: counted per portfolio,
+   * across its WABAs; a WABA with none counts alone under its own id), so a busy portfolio's statuses spread.
+   */
+  tierCount: (portfolio: string, shard: number) => `TIERS#${portfolio}#${String(shard).padStart(2, '0')}`,
+  /** A month's billable volume by market and category, on a tier count shard and Meta's tier item. */
   ledgerMonth: (month: string) => `MONTH#${month}`,
   /**
    * A number's late charges filed under a month on a ledger shard (decisions §30): charges applied after their own
@@ -99,8 +104,8 @@ export const keys = {
   ledgerLate: (month: string, did: string) => `LATE#${month}#${did}`,
   /** The last sort key of a month's late charges on a ledger shard. */
   ledgerLateEnd: (month: string) => `LATE#${month}#~`,
-  /** Meta's volume tier updates of a WABA (decisions §26): a month's volume at least, by market and category. */
-  volumeTiers: (wabaId: string) => `VOLUME_TIERS#${wabaId}`,
+  /** Meta's volume tier updates of a portfolio (decisions §26, §31): a month's volume at least, by market and category. */
+  volumeTiers: (portfolio: string) => `VOLUME_TIERS#${portfolio}`,
   /** Meta's own figures of a WABA's day (pricing_analytics), kept beside the ledger by the reconciliation. */
   metaCost: (wabaId: string) => `META_COST#${wabaId}`,
   /** A client's parts of Meta's figures (decisions §32), a WABA's day an item (`DAY#<day>#<waba>`): read by client. */

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { UpstreamUnavailable } from '#lib/domain/shared/errors.ts';
 import type { MetaCostEntry } from '#lib/domain/money/ports.ts';
-import type { BillingCurrencies, PricingUpstream } from '#lib/domain/money/ports.ts';
+import type { BillingCurrencies, BillingFields, PricingUpstream } from '#lib/domain/money/ports.ts';
 import type { MarketingUpstream } from '#lib/domain/sends/ports.ts';
 import type { SendingLimits, ThroughputLevel } from '#lib/domain/shared/ports.ts';
 import { UpstreamNotConfigured } from './token.ts';
@@ -86,7 +86,11 @@ const PhoneNumberThroughput = v.object({
 });
 
 const MessagingLimit = v.object({ whatsapp_business_manager_messaging_limit: v.string() });
-const BillingCurrency = v.object({ currency: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{3}$/))) });
+const BillingCurrency = v.object({
+  currency: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{3}$/))),
+  // Meta's number of a zone, a string ("71"); some answers give it as a number.
+  timezone_id: v.optional(v.pipe(v.union([v.string(), v.number()]), v.transform(String))),
+});
 /** `marketing_messages_onboarding_status` (upstream-facts §9.B): a status name, or an object holding one. */
 const MarketingOnboarding = v.object({
   marketing_messages_onboarding_status: v.optional(
@@ -145,18 +149,24 @@ export class GraphUpstream
   /** Sending limits read in the last minute, by WABA and number. */
   private readonly limits = new Cache<string, SendingLimits>({ maxEntries: KEPT_WABAS, maxAgeMs: LIMITS_KEPT_MS });
   /** WABAs' billing currencies as read, kept an hour: the table keeps them too, refreshed daily (decisions §30). */
-  private readonly currencies = new Cache<string, string>({ maxEntries: KEPT_WABAS, maxAgeMs: CURRENCY_KEPT_MS });
+  private readonly currencies = new Cache<string, BillingFields>({ maxEntries: KEPT_WABAS, maxAgeMs: CURRENCY_KEPT_MS });
   /** WABAs' template namespaces as read, kept a minute: a use case resolves its provider with one (provider.ts). */
   private readonly namespaces = new Cache<string, string>({ maxEntries: KEPT_WABAS, maxAgeMs: NAMESPACES_KEPT_MS });
 
   /** The WABA's billing currency (upstream-facts §9.D); Graph's answer without one is USD, Meta's default. */
   async currencyOf(wabaId: string) {
+    return (await this.billingFieldsOf(wabaId)).currency;
+  }
+
+  /** The WABA's billing currency and Meta's `timezone_id` (upstream-facts §1.6, decisions §31), read together. */
+  async billingFieldsOf(wabaId: string): Promise<BillingFields> {
     const known = this.currencies.get(wabaId);
     if (known) return known;
-    const answer = shaped(BillingCurrency, await this.graph.request('GET', wabaId, { query: { fields: 'currency' } }));
-    const currency = answer.currency ?? 'USD';
-    this.currencies.set(wabaId, currency);
-    return currency;
+    const query = { fields: 'currency,timezone_id' };
+    const answer = shaped(BillingCurrency, await this.graph.request('GET', wabaId, { query }));
+    const fields = { currency: answer.currency ?? 'USD', ...(answer.timezone_id !== undefined && { timezone_id: answer.timezone_id }) };
+    this.currencies.set(wabaId, fields);
+    return fields;
   }
 
   /** The WABA's onboarding to the Marketing Messages API (decisions §28), e.g. `ONBOARDED`; the caller keeps it. */

@@ -20,19 +20,27 @@ const AnalyticsPoint = v.looseObject({
   pricing_category: v.optional(v.string(), 'UNKNOWN'),
   volume: v.optional(v.number(), 0),
   cost: v.nullish(v.number()),
+  /** COST's currency where a point names it (ISO 4217); else the WABA's (GraphUpstream.pricingAnalytics). */
+  currency: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{3}$/))),
 });
 const AnalyticsPage = v.looseObject({
   data: v.array(v.looseObject({ data_points: v.array(AnalyticsPoint) })),
   paging: v.optional(v.looseObject({ next: v.optional(v.string()) })),
 });
-/** A page `paging.next` names, in the edge's own shape, or the WABA's field (none when the WABA has none). */
+/**
+ * A page `paging.next` names, in the edge's own shape, or the WABA's field (none when the WABA has none) with the
+ * WABA's `currency`, asked beside it: COST is in the WABA's currency (upstream-facts §9.F, decisions §31).
+ */
 const PricingAnalytics = v.union([
   AnalyticsPage,
   v.pipe(
-    v.looseObject({ pricing_analytics: v.optional(AnalyticsPage) }),
-    v.transform((answer) => answer.pricing_analytics ?? { data: [], paging: undefined }),
+    v.looseObject({ pricing_analytics: v.optional(AnalyticsPage), currency: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{3}$/))) }),
+    v.transform((answer) => ({ ...(answer.pricing_analytics ?? { data: [], paging: undefined }), currency: answer.currency })),
   ),
 ]);
+
+/** Meta's default currency: a figure in it is kept without one (MetaCostEntry: USD when not said). */
+const META_DEFAULT_CURRENCY = 'USD';
 
 /** A Graph call: a path under the API's version, and its query. */
 interface GraphPage {
@@ -50,8 +58,9 @@ const unexpected = () => new UpstreamUnavailable('The upstream answered in an un
 export async function readPricingAnalytics(graph: GraphClient, wabaId: string, startUnix: number, endUnix: number) {
   const fields =
     `pricing_analytics.start(${Math.floor(startUnix)}).end(${Math.floor(endUnix)}).granularity(DAILY)` +
-    '.dimensions(["PHONE","COUNTRY","PRICING_CATEGORY","PRICING_TYPE"]).metric_types(["COST","VOLUME"])';
+    '.dimensions(["PHONE","COUNTRY","PRICING_CATEGORY","PRICING_TYPE"]).metric_types(["COST","VOLUME"]),currency';
   const points: v.InferOutput<typeof AnalyticsPoint>[] = [];
+  let wabaCurrency: string | undefined;
   const read = new Set<string>();
   let page: GraphPage | undefined = { path: wabaId, query: { fields } };
   while (page) {
@@ -62,19 +71,28 @@ export async function readPricingAnalytics(graph: GraphClient, wabaId: string, s
     const answer = v.safeParse(PricingAnalytics, await graph.request('GET', page.path, { query: page.query }));
     if (!answer.success) throw unexpected();
     points.push(...answer.output.data.flatMap((d) => d.data_points));
+    const { currency } = answer.output;
+    if (typeof currency === 'string') wabaCurrency ??= currency;
     page = pageOfNext(answer.output.paging?.next);
   }
-  return points.map(
-    (point): MetaCostEntry => ({
+  return points.map(entryOf(wabaCurrency));
+}
+
+/** A data point as kept: its day, number, country, category, volume and COST, in its currency where not USD. */
+const entryOf =
+  (wabaCurrency: string | undefined) =>
+  (point: v.InferOutput<typeof AnalyticsPoint>): MetaCostEntry => {
+    const currency = point.currency ?? wabaCurrency ?? META_DEFAULT_CURRENCY;
+    return {
       day: dayOf(point.start * 1000),
       ...(point.phone_number !== undefined && { phone_number: point.phone_number.replace(/\D/g, '') }),
       country: point.country,
       category: point.pricing_category.toLowerCase().replace('authentication_international', 'authentication-international'),
       volume: point.volume,
       ...(typeof point.cost === 'number' && { micros: toMicros(point.cost) }),
-    }),
-  );
-}
+      ...(currency !== META_DEFAULT_CURRENCY && { currency }),
+    };
+  };
 
 /**
  * The call a `paging.next` URL names, made on our own Graph base with our own credentials: its path after the API

@@ -1,11 +1,11 @@
 import type { Caller } from '../shared/caller.ts';
 import { Conflict, Forbidden, NotFound } from '../shared/errors.ts';
 import { type BudgetStore, committedOf, type PriceLists, type ReservationWatch } from './ports.ts';
-import { listInForce } from './pricing/price-list.ts';
+import { listInForce, type PriceList } from './pricing/price-list.ts';
+import { budgetCurrencyOf } from './budget-amount.ts';
 import type { DirectoryStore } from '../shared/ports.ts';
 import { dayOf, monthOf } from '../shared/calendar.ts';
 import { fromMicros, toMicros } from '../shared/money.ts';
-import { BASE_CURRENCY } from './pricing/rate-card.ts';
 import { actingClient, CROSS_CLIENT_MESSAGE } from '../shared/tenancy.ts';
 
 /** A send that takes its month past this share of the budget is warned (decisions §24). */
@@ -26,7 +26,7 @@ async function budgetView(deps: { budgets: BudgetStore; priceLists: Pick<PriceLi
   return {
     client_id: clientId,
     monthly_amount: budget ? fromMicros(budget.monthly_micros) : null,
-    currency: listInForce(lists, dayOf(now))?.currency ?? BASE_CURRENCY,
+    currency: budgetCurrencyOf(budget, listInForce(lists, dayOf(now))),
     month,
     spent: fromMicros(figures.spent),
     reserved: fromMicros(reserved),
@@ -34,18 +34,30 @@ async function budgetView(deps: { budgets: BudgetStore; priceLists: Pick<PriceLi
   };
 }
 
-/** PUT /v1/clients/{client_id}/budget (decisions §24): BSP_CN sets or removes a client's monthly budget in USD. */
+/**
+ * PUT /v1/clients/{client_id}/budget (decisions §24, §31): BSP_CN sets or removes a client's monthly budget, in one
+ * currency fixed as it is set: the body's, else the client's price list in force's, else USD.
+ */
 export async function setBudget(
   deps: { budgets: BudgetStore; directory: DirectoryStore; priceLists: Pick<PriceLists, 'lists'>; now?: () => string },
   caller: Caller,
   clientId: number,
-  body: { monthly_amount: number | null },
+  body: { monthly_amount: number | null; currency?: string },
 ) {
   if (!caller.isBsp) throw new Forbidden(CROSS_CLIENT_MESSAGE);
   if (!(await deps.directory.getClient(clientId))) throw new NotFound(`Client ${clientId} does not exist`);
   const now = deps.now?.() ?? new Date().toISOString();
-  await deps.budgets.set(clientId, body.monthly_amount === null ? null : toMicros(body.monthly_amount), now);
+  const currency = body.currency ?? budgetCurrencyOf(null, listInForce(await deps.priceLists.lists(clientId), dayOf(now)));
+  await deps.budgets.set(clientId, body.monthly_amount === null ? null : toMicros(body.monthly_amount), now, currency);
   return budgetView(deps, clientId, now);
+}
+
+/**
+ * The currency a send reserves its client's budget in (decisions §31): the budget's, or without one the price
+ * list's the send is priced by, else USD.
+ */
+export async function budgetCurrency(deps: { budgets: Pick<BudgetStore, 'get'> }, clientId: number, list: PriceList | undefined) {
+  return budgetCurrencyOf(await deps.budgets.get(clientId), list);
 }
 
 /** GET /v1/clients/{client_id}/budget: the month's budget, reservations and what is left (an agent: its own). */
@@ -58,9 +70,10 @@ export async function getBudget(
 }
 
 /**
- * A send's estimate reserved for the month it goes in (decisions §27: a scheduled send's `send_at` month), in
- * the one conditional write that also checks the budget has room for it after what the month spent and still
- * reserves: 409 `budget_exceeded` with `remaining` and `estimate` when it has not. Without a budget the
+ * A send's estimate reserved for the month it goes in (decisions §27: a scheduled send's `send_at` month), in the
+ * budget's currency (decisions §31: the send's reservation priced it so), in the one conditional write that also
+ * checks the budget has room for it after what the month spent and still reserves: 409 `budget_exceeded` with
+ * `remaining` and `estimate`, naming the currency, when it has not. Without a budget the
  * reservation is kept all the same, so a budget set later counts the month so far. Answers the warning when the
  * month is past 80 % after it, how to give the reservation back, and the watch kept with it (when asked).
  */
@@ -76,10 +89,11 @@ export async function reserveBudget(
   if (estimateMicros <= 0) return none;
   const watched = watch && { ...watch, client_id: clientId, month, micros: estimateMicros };
   const after = await deps.budgets.reserve(clientId, month, estimateMicros, budget?.monthly_micros, watched);
+  const currency = budgetCurrencyOf(budget, undefined);
   if (after === null) {
     const remaining = fromMicros(Math.max(0, budget!.monthly_micros - committedOf(await deps.budgets.month(clientId, month))));
     throw new Conflict(
-      `The send's estimate (${fromMicros(estimateMicros)} USD) exceeds what is left of the client's budget this month (${remaining} USD)`,
+      `The send's estimate (${fromMicros(estimateMicros)} ${currency}) exceeds what is left of the client's budget this month (${remaining} ${currency})`,
       'budget_exceeded',
       { remaining, estimate: fromMicros(estimateMicros) },
     );
@@ -88,7 +102,7 @@ export async function reserveBudget(
     budget && after > WARN_SHARE * budget.monthly_micros
       ? {
           code: 'budget_80_percent' as const,
-          message: `This month's sends have spent and reserved ${fromMicros(after)} of the client's budget of ${fromMicros(budget.monthly_micros)} USD (over 80 %)`,
+          message: `This month's sends have spent and reserved ${fromMicros(after)} of the client's budget of ${fromMicros(budget.monthly_micros)} ${currency} (over 80 %)`,
         }
       : undefined;
   return { warning, release: () => deps.budgets.release(clientId, month, estimateMicros), watched };

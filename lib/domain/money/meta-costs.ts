@@ -16,6 +16,9 @@ export const numbersOf = (channels: ChannelRecord[]) => new Set(channels.map((c)
 /** The market Meta's figure is in: pricing_analytics names a region, the card says its market on the day. */
 export const marketOfPoint = (entry: MetaCostEntry) => rateCards.marketOfRegion(entry.country, entry.day);
 
-/** A sum of Meta's costs: null (unknown) once a point has none, never a smaller sum. */
+/**
+ * A sum of Meta's costs: null (unknown) once a point has none, never a smaller sum. Of one currency only (decisions
+ * §31): its callers sum a WABA's day (one currency) or a usage row's `meta_currency` (UsageTallies.addMeta).
+ */
 export const addCost = (sum: number | null | undefined, entry: { micros?: number }) =>
   sum === null || entry.micros === undefined ? null : (sum ?? 0) + entry.micros;

@@ -1,6 +1,5 @@
 import type { Log } from '../shared/log.ts';
 import type { DirectoryStore } from '../shared/ports.ts';
-import { dayOf } from '../shared/calendar.ts';
 import type { ReportedPricing } from './pricing/charge.ts';
 import { chargerFor } from './pricing/charging.ts';
 import type { BillingCurrencies, LedgerEntry, OutsideCharges, PriceLists, VolumeTiers } from './ports.ts';
@@ -58,9 +57,10 @@ async function chargeOutside(deps: OutsideChargeDeps, n: OutsideStatus): Promise
     return 'ignored';
   }
   const price = await chargerFor(deps, { wabaId: n.waba_id, clientId: channel.client_id }, [n.at]);
-  const { charge, tierVolume } = price(n.pricing, person, n.at);
+  // Its day is the WABA's (decisions §31), as a sent message's.
+  const { charge, day, tierVolume } = price(n.pricing, person, n.at);
   const entry: LedgerEntry = {
-    day: dayOf(n.at),
+    day,
     did: channel.wa_id,
     market: charge.market,
     category: charge.pricing.category,

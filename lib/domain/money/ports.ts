@@ -149,9 +149,10 @@ export interface ReservationWatch {
  * by the writes that settle it (the status path, a block's settlement), spread over shards.
  */
 export interface BudgetStore {
-  get(clientId: number): Promise<{ monthly_micros: number; updated_at: string } | null>;
-  /** Sets the monthly budget; null removes it (nothing is refused then). */
-  set(clientId: number, monthlyMicros: number | null, at: string): Promise<void>;
+  /** The budget; `currency` absent on a budget set before budgets had one (it is in USD, decisions §31). */
+  get(clientId: number): Promise<{ monthly_micros: number; updated_at: string; currency?: string } | null>;
+  /** Sets the monthly budget in `currency`; null removes it (nothing is refused then). */
+  set(clientId: number, monthlyMicros: number | null, at: string, currency?: string): Promise<void>;
   month(clientId: number, month: string): Promise<BudgetMonth>;
   /**
    * Adds `micros` to the month's reservations; with a limit, only if what the month commits after it (reserved
@@ -166,15 +167,31 @@ export interface BudgetStore {
 export const committedOf = (m: BudgetMonth) => m.reserved - m.released + m.spent;
 
 /**
- * Each WABA's billable volume of a month by market and category (decisions §26): where a card gives volume
- * tiers, a message is priced at the tier its month's volume places it in. The status path adds to the count as
- * it charges (MessageStatuses); Meta's tier webhook says where the month is at least.
+ * Each business portfolio's billable volume of a month by market and category (decisions §26, §31): where a card
+ * gives volume tiers, a message is priced at the tier its month's volume places it in, counted across the
+ * portfolio's WABAs. The status path adds to the count as it charges (MessageStatuses); Meta's tier webhook says
+ * where the month is at least.
  */
 export interface VolumeTiers {
+  /** Whose count a WABA's messages join: its portfolio (the directory's `business_id`), else the WABA alone. */
+  portfolioOf(wabaId: string): Promise<string>;
   /** The month's (YYYY-MM) volume so far by `<market>|<category>`: the larger of the count and Meta's tier. */
-  monthVolumes(wabaId: string, month: string): Promise<Map<string, number>>;
-  /** Meta's tier update: the month's volume of a market and category is at least `volume`. */
+  monthVolumes(portfolio: string, month: string): Promise<Map<string, number>>;
+  /**
+   * Meta's tier update, which names a WABA: the month's volume of a market and category of the WABA's portfolio
+   * (portfolioOf) is at least `volume`.
+   */
   reachedTier(wabaId: string, month: string, volumeKey: string, volume: number): Promise<void>;
+}
+
+/**
+ * Where a charge counts toward a volume tier: the month, `<market>|<category>`, and the portfolio whose count it
+ * joins (VolumeTiers.portfolioOf; absent: the WABA's own).
+ */
+export interface TierVolume {
+  month: string;
+  key: string;
+  portfolio?: string;
 }
 
 /** A month's volume key: the market and the card's category. */
@@ -251,19 +268,35 @@ export interface PricingUpstream {
   pricingAnalytics(wabaId: string, startUnix: number, endUnix: number): Promise<MetaCostEntry[]>;
 }
 
-/** The currency Meta bills a WABA in (`GET /{waba}?fields=currency`, upstream-facts §9.D), ISO 4217. */
+/** What Graph says a WABA is billed in (upstream-facts §1.6): its currency and Meta's `timezone_id` ("71"). */
+export interface BillingFields {
+  currency: string;
+  timezone_id?: string;
+}
+
+/** A WABA's billing as it is priced (decisions §31): its currency, and the IANA zone its days are counted in. */
+export interface WabaBilling {
+  currency: string;
+  zone: string;
+}
+
+/** The currency Meta bills a WABA in (`GET /{waba}?fields=currency`, upstream-facts §9.D), ISO 4217, and its clock. */
 export interface BillingCurrencies {
   currencyOf(wabaId: string): Promise<string>;
+  /** Graph's answer to `fields=currency,timezone_id`, where the source reads Graph. */
+  billingFieldsOf?(wabaId: string): Promise<BillingFields>;
+  /** The currency and the zone of the WABA's days (decisions §31), where the source knows its zone. */
+  billingOf?(wabaId: string): Promise<WabaBilling>;
 }
 
 /**
- * Each WABA's billing currency as last learned from Graph (decisions §30), kept in the table so that applying
- * statuses never needs Graph: learned when the WABA is first seen, refreshed daily.
+ * Each WABA's billing currency and Meta's `timezone_id` as last learned from Graph (decisions §30, §31), kept in
+ * the table so that applying statuses never needs Graph: learned when the WABA is first seen, refreshed daily.
  */
 export interface KnownCurrencies {
-  /** The currency last learned and when (ISO), or null for a WABA never seen. */
-  get(wabaId: string): Promise<{ currency: string; learned_at: string } | null>;
-  put(wabaId: string, currency: string, learnedAt: string): Promise<void>;
+  /** The currency (and timezone id, once learned) last learned and when (ISO), or null for a WABA never seen. */
+  get(wabaId: string): Promise<{ currency: string; timezone_id?: string; learned_at: string } | null>;
+  put(wabaId: string, currency: string, learnedAt: string, timezoneId?: string): Promise<void>;
 }
 
 /** The charge of one message this service did not send (decisions §30), to the client that owns its number. */
@@ -274,8 +307,8 @@ export interface OutsideCharge {
   client_id: number;
   /** Its ledger entry: one message, `origin: 'outside'`. */
   entry: LedgerEntry;
-  /** Where it counts toward its WABA's volume tier (decisions §26): the month and `<market>|<category>`. */
-  tierVolume?: { month: string; key: string };
+  /** Where it counts toward its portfolio's volume tier (decisions §26, §31). */
+  tierVolume?: TierVolume;
 }
 
 /** Charges of messages sent elsewhere on a client's number: each kept by Meta's message id, with its ledger entry. */

@@ -13,7 +13,8 @@ export interface CostCurrency {
 /**
  * The currencies Meta's cost of a WABA billed in `billing` is in from `day` on (decisions §26, §31): on each card
  * date from the one in force that day, the card's currency, the WABA's own where a card in it exists, else the
- * base currency's (as the send path prices, `currency_mismatch`). Each currency once, from its first date.
+ * base currency's (as the send path prices, `currency_mismatch`); both where the WABA's card is partial (decisions
+ * §31: it prices only the markets a source gives). Each currency once, from its first date.
  */
 export function costCurrenciesFrom(cards: RateCards, day: string, billing: string): CostCurrency[] {
   const first = cards.inForce(day).card.effective_from;
@@ -22,9 +23,12 @@ export function costCurrenciesFrom(cards: RateCards, day: string, billing: strin
     .filter((card) => card.currency === BASE_CURRENCY && card.effective_from >= first)
     .map((card) => card.effective_from);
   const found = new Map<string, string>();
+  const add = (currency: string, date: string) => found.has(currency) || found.set(currency, date);
   for (const date of dates) {
-    const { currency } = cards.inForce(date, billing).card;
-    if (!found.has(currency)) found.set(currency, date);
+    // A partial card of the WABA's currency prices only its markets: the others are priced on the base card.
+    const own = cards.all().find((card) => card.currency === billing && card.effective_from === date);
+    if (own) add(own.currency, date);
+    if (!own || own.partial) add(BASE_CURRENCY, date);
   }
   return [...found].map(([currency, from]) => ({ currency, from }));
 }

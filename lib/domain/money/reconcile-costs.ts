@@ -4,9 +4,11 @@ import { addCost } from './meta-costs.ts';
 import { type NumberOwner, sharesOfDay } from './meta-shares.ts';
 import type { CostGap, CostLedger, LedgerEntry, MetaShare, ReconciliationStore } from './ports.ts';
 import type { DirectoryStore } from '../shared/ports.ts';
-import type { PricingUpstream } from './ports.ts';
+import type { BillingCurrencies, PricingUpstream } from './ports.ts';
 import { inParallel } from '../shared/parallel.ts';
-import { DAY_SECONDS, daysBefore, dayStartMs } from '../shared/calendar.ts';
+import { DAY_MS, dayOf, daysBefore, dayStartIn, dayStartMs } from '../shared/calendar.ts';
+import { billingOfWaba } from './billing-currencies.ts';
+import { DEFAULT_WABA_ZONE } from '../shared/meta-timezones.ts';
 import { fromMicros } from '../shared/money.ts';
 import { BASE_CURRENCY } from './pricing/rate-card.ts';
 
@@ -24,13 +26,26 @@ export interface ReconcileDeps {
   reconciliation: ReconciliationStore;
   directory: Pick<DirectoryStore, 'listChannels'>;
   upstream: PricingUpstream;
+  /** Each WABA's zone (decisions §31): Meta's day is the WABA's; absent, or unread, a day is UTC's. */
+  currencies?: BillingCurrencies;
   log: Log;
   /** Told each gap found (the worker counts them as a metric, which the stack alarms on). */
   onGap?: (gap: CostGap) => void;
   now?: () => string;
 }
 
-const unixOf = (day: string) => dayStartMs(day) / 1000;
+/** A WABA's day as `pricing_analytics` asks it (decisions §31): from its start in the WABA's zone to the next day's. */
+function windowOf(day: string, zone: string) {
+  const next = dayOf(dayStartMs(day) + DAY_MS);
+  return { start: dayStartIn(day, zone) / 1000, end: dayStartIn(next, zone) / 1000 };
+}
+
+/** The zone of a WABA's days: UTC where it cannot be read (its figures are then read by UTC days, as before). */
+async function zoneOf(deps: ReconcileDeps, wabaId: string) {
+  if (!deps.currencies) return DEFAULT_WABA_ZONE;
+  const billing = await billingOfWaba(deps.currencies, wabaId).catch(() => undefined);
+  return billing?.zone ?? DEFAULT_WABA_ZONE;
+}
 
 /** The day before `now`: the last whole day Meta's figures cover. */
 export const yesterdayOf = (now: string) => daysBefore(now, 1);
@@ -89,9 +104,12 @@ async function readWaba(deps: ReconcileDeps, wabaId: string, runAt: string, read
   const given = earlier.filter((day) => day < oldest);
   if (given.length > 0) deps.log.warn('pricing analytics never read: days given up', { waba_id: wabaId, days: given });
   const run: WabaRun = { wabaId, earlier, read: [], failed: [] };
+  const zone = await zoneOf(deps, wabaId);
   for (const day of [...new Set([...earlier.filter((day) => day >= oldest), ...recent])].sort()) {
     try {
-      const meta = await deps.upstream.pricingAnalytics(wabaId, unixOf(day), unixOf(day) + DAY_SECONDS);
+      const { start, end } = windowOf(day, zone);
+      // Every point of the read is of its day: Meta's points start at the WABA's midnight, not UTC's.
+      const meta = (await deps.upstream.pricingAnalytics(wabaId, start, end)).map((point) => ({ ...point, day }));
       await deps.ledger.putMetaCosts(wabaId, day, meta, readAt);
       run.read.push(day);
     } catch (error) {

@@ -1,5 +1,5 @@
 import type { StatusChange, MessageState, MessageCharge } from '../shared/message-status.ts';
-import type { LedgerEntry } from './ports.ts';
+import type { LedgerEntry, TierVolume } from './ports.ts';
 import { dayOf, monthOf } from '../shared/calendar.ts';
 import { addMove, type BudgetMoves } from './pricing/reservation.ts';
 
@@ -16,8 +16,10 @@ export interface BilledStatus {
   change: (state: MessageState) => StatusChange | null;
   /** When the status that may charge the message was sent: its day is the ledger's, its month the budget's. */
   chargedAt?: number;
-  /** Where its charge counts toward a volume tier (decisions §26): the month and `<market>|<category>`. */
-  tierVolume?: { month: string; key: string };
+  /** The day it is charged on in its WABA's zone (decisions §31): the ledger's day, its month the budget's. */
+  chargedDay?: string;
+  /** Where its charge counts toward a volume tier (decisions §26, §31): month, `<market>|<category>`, portfolio. */
+  tierVolume?: TierVolume;
   /** Its part of its send's reservation (decisions §27): given back, in that month, when the message settles. */
   reserved?: { month: string; micros: number };
 }
@@ -80,6 +82,8 @@ export interface StatusBatchBill {
   budget: BudgetMoves;
   /** The WABA's tier-counted charges that cost something, by month, then `<market>|<category>` (none without it). */
   tiers: Map<string, Map<string, number>>;
+  /** The portfolio those counts join (decisions §31), as priced; absent, the WABA's own. */
+  tierPortfolio?: string;
 }
 
 /** What a status batch bills: nothing is charged twice, since a repeated report changes nothing. */
@@ -98,6 +102,7 @@ class BillInProgress {
   private readonly ledger = new Map<string, LedgerEntry>();
   private readonly budget: BudgetMoves = new Map();
   private readonly tiers = new Map<string, Map<string, number>>();
+  private tierPortfolio?: string;
 
   constructor(private readonly batch: StatusBatch) {}
 
@@ -133,13 +138,14 @@ class BillInProgress {
   /** A charge where it goes: the send's, and the ledger, budget and tiers where the send's client and WABA are known. */
   private charge(status: BilledStatus, charge: MessageCharge) {
     const { send, wabaId, now } = this.batch;
-    const day = dayOf(status.chargedAt ?? now);
+    const day = status.chargedDay ?? dayOf(status.chargedAt ?? now);
     if (send) addMove(this.budget, monthOf(day), { spent: charge.budget_micros ?? charge.micros });
     const byCategory = this.byCategory.get(charge.pricing.category) ?? { messages: 0, billable: 0, micros: 0 };
     this.byCategory.set(charge.pricing.category, tallied(byCategory, charge));
     if (send && wabaId) this.addToLedger(day, send.did, charge);
     if (wabaId && status.tierVolume && charge.micros > 0) {
-      const { month, key } = status.tierVolume;
+      const { month, key, portfolio } = status.tierVolume;
+      if (portfolio) this.tierPortfolio = portfolio;
       const counts = this.tiers.get(month) ?? new Map<string, number>();
       this.tiers.set(month, counts.set(key, (counts.get(key) ?? 0) + 1));
     }
@@ -177,6 +183,7 @@ class BillInProgress {
       ledger: [...this.ledger.values()],
       budget: new Map([...this.budget].filter(([, move]) => move.spent || move.released)),
       tiers: this.tiers,
+      ...(this.tierPortfolio && { tierPortfolio: this.tierPortfolio }),
     };
   }
 }

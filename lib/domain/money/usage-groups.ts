@@ -1,6 +1,7 @@
 import type { LedgerEntry } from './ports.ts';
 import { InvalidRequest } from '../shared/errors.ts';
 import { fromMicros } from '../shared/money.ts';
+import { addCost } from './meta-costs.ts';
 
 /** What usage rows may be grouped by (decisions §27): a comma list of these, in any order. */
 export const USAGE_GROUPS = ['day', 'month', 'market', 'category', 'did', 'template', 'send'] as const;
@@ -48,6 +49,14 @@ export interface UsageTally {
   /** Whether any of it was priced by a price list. */
   priced: boolean;
   meta_micros?: number | null;
+  /** The currency of Meta's figure (its WABA's), set with it: one currency, never a sum of two. */
+  meta_currency?: string;
+}
+
+/** Meta's figure of a day, market and category as a row adds it: unknown once a part has no COST. */
+export interface MetaPart {
+  micros?: number;
+  currency?: string;
 }
 
 /** A charge as a row adds it: the ledger's entries and the sends' charges alike. */
@@ -59,12 +68,17 @@ export type UsageCharge = Pick<
 /** The rows of a usage answer, keyed by their groups and currencies: amounts of two currencies are never one sum. */
 export class UsageTallies {
   readonly rows = new Map<string, UsageTally>();
+  /** The rows of each set of groups, whatever their currencies: where Meta's figure of the groups goes. */
+  private readonly byGroups = new Map<string, UsageTally[]>();
 
   constructor(private readonly order: readonly UsageGroup[]) {}
 
   row(groups: Partial<Record<UsageGroup, string>>, currency: string, priceCurrency = currency, mismatch?: true) {
-    const id = [...this.order.map((group) => groups[group] ?? ''), currency, priceCurrency, mismatch ? '!' : ''].join('|');
-    const known = this.rows.get(id) ?? {
+    const groupsId = this.groupsIdOf(groups);
+    const id = [groupsId, currency, priceCurrency, mismatch ? '!' : ''].join('|');
+    const found = this.rows.get(id);
+    if (found) return found;
+    const known: UsageTally = {
       groups,
       currency,
       ...(mismatch && { currency_mismatch: mismatch }),
@@ -76,7 +90,29 @@ export class UsageTallies {
       priced: false,
     };
     this.rows.set(id, known);
+    this.byGroups.set(groupsId, [...(this.byGroups.get(groupsId) ?? []), known]);
     return known;
+  }
+
+  /**
+   * Meta's figure beside the row of its groups (decisions §31: in Meta's currency, never added to another's): the
+   * row already holding Meta's figures in that currency, else the row in that currency, else one with none yet
+   * (its `meta_currency` then says Meta's), else a row of its own in that currency.
+   */
+  addMeta(groups: Partial<Record<UsageGroup, string>>, part: MetaPart, baseCurrency: string) {
+    const currency = part.currency ?? baseCurrency;
+    const rows = this.byGroups.get(this.groupsIdOf(groups)) ?? [];
+    const row =
+      rows.find((r) => r.meta_currency === currency) ??
+      rows.find((r) => r.meta_currency === undefined && r.currency === currency) ??
+      rows.find((r) => r.meta_currency === undefined) ??
+      this.row(groups, currency);
+    row.meta_currency = currency;
+    row.meta_micros = addCost(row.meta_micros, part);
+  }
+
+  private groupsIdOf(groups: Partial<Record<UsageGroup, string>>) {
+    return this.order.map((group) => groups[group] ?? '').join('|');
   }
 
   add(groups: Partial<Record<UsageGroup, string>>, charge: UsageCharge) {
@@ -117,6 +153,8 @@ export interface ShownUsage {
   price_currency?: string;
   margin?: number;
   meta_amount?: number;
+  /** The currency of `meta_amount` where it is not `currency`. */
+  meta_currency?: string;
 }
 
 export function shownRow(row: UsageTally, shown: { cost: boolean; price: boolean; margin: boolean }): ShownUsage {
@@ -133,5 +171,6 @@ export function shownRow(row: UsageTally, shown: { cost: boolean; price: boolean
     ...(shown.price && row.priced && !sameCurrency && { price_currency: row.price_currency }),
     ...(shown.margin && row.priced && sameCurrency && { margin: fromMicros(row.price_micros - row.micros) }),
     ...(typeof row.meta_micros === 'number' && { meta_amount: fromMicros(row.meta_micros) }),
+    ...(typeof row.meta_micros === 'number' && row.meta_currency !== row.currency && { meta_currency: row.meta_currency }),
   };
 }

@@ -1,6 +1,6 @@
 import type { Caller } from '../shared/caller.ts';
 import { InvalidRequest } from '../shared/errors.ts';
-import { addCost, clientsPoints, marketOfPoint, numbersOf } from './meta-costs.ts';
+import { clientsPoints, marketOfPoint, numbersOf } from './meta-costs.ts';
 import { BASE_CURRENCY } from './pricing/rate-card.ts';
 import { moneyShown } from './pricing/visibility.ts';
 import type { ChargedSend, ChargedSends, CostLedger, MetaShare } from './ports.ts';
@@ -142,10 +142,7 @@ async function tallyLedger(
   const groupsOf = (e: { day: string; market: string; category: string; did?: string }) =>
     Object.fromEntries(groups.map((group) => [group, groupValue(group, e)])) as Partial<Record<UsageGroup, string>>;
   for (const e of entries) tallies.add(groupsOf(e), e);
-  for (const part of parts) {
-    const row = tallies.row(groupsOf(part), part.currency ?? BASE_CURRENCY);
-    row.meta_micros = addCost(row.meta_micros, part);
-  }
+  for (const part of parts) tallies.addMeta(groupsOf(part), part, BASE_CURRENCY);
 }
 
 /**

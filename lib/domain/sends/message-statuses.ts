@@ -2,7 +2,7 @@ import { chargeOutsideMessages, type OutsideChargeDeps } from '../money/outside-
 import type { ReportedPricing } from '../money/pricing/charge.ts';
 import { chargerFor } from '../money/pricing/charging.ts';
 import { recipientEstimate } from '../money/pricing/reservation.ts';
-import type { BillingCurrencies, PriceLists, VolumeTiers } from '../money/ports.ts';
+import type { BillingCurrencies, BudgetStore, PriceLists, VolumeTiers } from '../money/ports.ts';
 import type { SeenPair } from '../people/people-notifications.ts';
 import { pairSeen } from '../people/people-notifications.ts';
 import type { SuppressionStore } from '../people/ports.ts';
@@ -45,6 +45,8 @@ export interface MessageStatusDeps {
   tiers: VolumeTiers | undefined;
   /** Each client's price lists: a charge gets its price beside its cost (decisions §27); undefined, none. */
   priceLists: Pick<PriceLists, 'lists'> | undefined;
+  /** Each client's budget, for the currency its charges count in (decisions §31); undefined, its default. */
+  budgets?: Pick<BudgetStore, 'get'>;
   /** Where messages sent elsewhere on a client's number are charged (decisions §30); undefined, they are ignored. */
   outside?: Pick<OutsideChargeDeps, 'outsideCharges' | 'directory'>;
   log: Log;
@@ -147,7 +149,7 @@ async function applyToSend(deps: MessageStatusDeps, sendId: string, group: Refer
       index,
       messageId: n.message_id,
       change: (state) => withUsername(statusChange(state, n.status, n.error, status?.charge), state, n.username),
-      ...(status && { chargedAt: n.at }),
+      ...(status && { chargedAt: n.at, chargedDay: status.day }),
       ...(status?.tierVolume && { tierVolume: status.tierVolume }),
       ...reservedOf(person),
     };

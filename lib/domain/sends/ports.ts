@@ -1,6 +1,6 @@
 import type { StatusChange, MessageState } from '../shared/message-status.ts';
 import type { SendReservation } from '../money/pricing/reservation.ts';
-import type { BudgetRelease } from '../money/ports.ts';
+import type { BudgetRelease, TierVolume } from '../money/ports.ts';
 import type { ServiceEvent } from '../webhooks/events.ts';
 import type { DispatchJob, RecipientParams } from './dispatch-job.ts';
 
@@ -178,8 +178,10 @@ export interface StatusUpdate {
   change: (state: MessageState) => StatusChange | null;
   /** When the status that may charge the message was sent (its day is the ledger's day). */
   chargedAt?: number;
-  /** Where its charge counts toward a volume tier (decisions §26): the month and `<market>|<category>`. */
-  tierVolume?: { month: string; key: string };
+  /** That status's day in its WABA's zone (decisions §31): the ledger's day where it differs from UTC's. */
+  chargedDay?: string;
+  /** Where its charge counts toward a volume tier (decisions §26, §31): month, `<market>|<category>`, portfolio. */
+  tierVolume?: TierVolume;
   /** Its part of its send's reservation (decisions §27): given back, in that month, when the message settles. */
   reserved?: { month: string; micros: number };
 }

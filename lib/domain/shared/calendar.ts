@@ -1,7 +1,8 @@
 /**
  * The calendar the service counts in: days (YYYY-MM-DD) and months (YYYY-MM) of one zone, UTC (decisions §24,
  * §27: usage, budgets, statements, rate cards and price lists all turn their day and month here). Every helper
- * below reads and writes that zone (Date.UTC, toISOString), so counting in another is a change of this file.
+ * below reads and writes that zone (Date.UTC, toISOString), except `dayIn` and `dayStartIn`: a WABA's day in its
+ * own zone (decisions §31), where Meta's card switches, tier months and `pricing_analytics` days turn.
  */
 export const CALENDAR_ZONE = 'UTC';
 
@@ -58,4 +59,43 @@ export function monthBefore(month: Month): Month {
 export function monthAfter(month: Month): Month {
   const [y, m] = yearAndMonth(month);
   return monthOf(Date.UTC(y, m, 1));
+}
+
+/** One formatter a zone: building one is slow, and a batch asks the same zone again and again. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterOf(zone: string) {
+  let formatter = formatters.get(zone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    formatters.set(zone, formatter);
+  }
+  return formatter;
+}
+
+/** The day an instant falls on in an IANA zone (decisions §31: the WABA's day); UTC's is `dayOf`'s. */
+export function dayIn(at: Instant, zone: string): Day {
+  if (zone === CALENDAR_ZONE) return dayOf(at);
+  const parts = formatterOf(zone).formatToParts(new Date(at));
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year').padStart(4, '0')}-${part('month')}-${part('day')}`;
+}
+
+/** How far a zone's clock may be from UTC, and more: a day's start there lies within this of its UTC midnight. */
+const WIDEST_OFFSET_MS = 15 * 3_600_000;
+
+/**
+ * The instant a day starts in an IANA zone (ms): its first instant whose day there is that day, 00:00 or, where a
+ * clock change skips midnight, the first time after it. Found by halving the span around the day's UTC midnight
+ * that every zone's start lies in, so it needs no table of offsets.
+ */
+export function dayStartIn(day: Day, zone: string): number {
+  let before = dayStartMs(day) - WIDEST_OFFSET_MS;
+  let from = dayStartMs(day) + WIDEST_OFFSET_MS;
+  while (from - before > 1) {
+    const middle = Math.floor((before + from) / 2);
+    if (dayIn(middle, zone) >= day) from = middle;
+    else before = middle;
+  }
+  return from;
 }

@@ -42,7 +42,8 @@ export const PutBudget = {
   method: 'PUT',
   path: '/v1/clients/{client_id}/budget',
   entry: 'functions/http/put-budget.ts',
-  summary: 'Set or remove a client’s monthly budget in USD (BSP_CN): a send whose estimate exceeds what is left is refused',
+  summary:
+    'Set or remove a client’s monthly budget in one currency (BSP_CN; `currency`, else its price list’s, else USD): a send whose estimate exceeds what is left is refused',
   success: 200,
   response: BudgetResponse,
   sample: { token: 'acme', path: { client_id: '7' }, body: { monthly_amount: 100 }, expect: 403 },

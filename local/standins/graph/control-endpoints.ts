@@ -8,6 +8,7 @@ import type { EmulatedPricing } from './pricing.ts';
 import { type MarketingCaps, peopleControl as recipientsControl } from './recipients.ts';
 import type { ThroughputLimit } from './throughput-limit.ts';
 import { monthOf } from '#lib/domain/shared/calendar.ts';
+import { META_TIMEZONES } from '#lib/domain/shared/meta-timezones.ts';
 
 type Answer = { status: number; body: unknown };
 /** A control request's body: any JSON a test sends; each endpoint checks what it reads. */
@@ -26,7 +27,7 @@ export interface EmulatorWorld {
   readonly statusesOfNumber: Map<string, MessageStatus[]>;
   notifier?: MetaNotifier;
   onChange?: (accepted?: SentMessage) => Promise<void> | void;
-  reportStatus(message: SentMessage, status: MessageStatus, error?: { code: number; title: string }): void;
+  reportStatus(message: SentMessage, status: MessageStatus, error?: { code: number; title: string }, delayMs?: number, atMs?: number): void;
 }
 
 /** One control request: the path's `:id` (as written), its JSON body and its query. */
@@ -136,6 +137,17 @@ const setCurrency: Endpoint = (world, { id, body }) => {
   return ok({ id: waba.id, currency: waba.currency });
 };
 
+/** A WABA's timezone as Meta numbers it, e.g. {timezone_id: "71"} (Asia/Kolkata): the clock its days are billed in. */
+const setTimezone: Endpoint = (world, { id, body }) => {
+  const waba = world.model.wabas.get(id);
+  if (!waba) return refused(404, 'no such WABA');
+  const timezoneId = String(body.timezone_id);
+  if (!META_TIMEZONES.has(timezoneId)) return refused(400, 'timezone_id must be one of Meta’s timezone ids');
+  waba.timezone_id = timezoneId;
+  world.onChange?.();
+  return ok({ id: waba.id, timezone_id: waba.timezone_id });
+};
+
 /** The statuses reported for one number's messages instead of the emulator's `autoStatuses`. */
 const setNumberStatuses: Endpoint = (world, { id, body }) => {
   const statuses = (body.statuses ?? []) as MessageStatus[];
@@ -166,13 +178,15 @@ const refusedByThroughput: Endpoint = (world, { query }) => {
   return ok({ refused: numberId ? { [numberId]: refusedOf[numberId] ?? 0 } : refusedOf });
 };
 
-/** A message's status, reported as Meta would (the `messages` field), e.g. {status: "read"}. */
+/** A message's status, reported as Meta would (the `messages` field), e.g. {status: "read", timestamp?: 1790000000}. */
 const reportMessageStatus: Endpoint = (world, { id, body }) => {
   const message = world.model.sent.find((m) => m.id === decodeURIComponent(id));
   if (!message) return refused(404, 'no such message');
   if (!STATUSES.includes(body.status)) return refused(400, 'status must be sent, delivered, read or failed');
+  // `timestamp` (epoch seconds, optional) is when Meta says it happened: the day a charge is priced on.
+  if (body.timestamp !== undefined && !Number.isSafeInteger(body.timestamp)) return refused(400, 'timestamp must be epoch seconds');
   if (!world.notifier) return noWebhookTarget();
-  world.reportStatus(message, body.status, body.error);
+  world.reportStatus(message, body.status, body.error, 0, body.timestamp === undefined ? undefined : body.timestamp * 1000);
   return ok({ id: message.id, status: body.status });
 };
 
@@ -312,6 +326,7 @@ const ENDPOINTS: [method: string, path: string, endpoint: Endpoint][] = [
   ['POST', '/wabas', addWaba],
   ['POST', '/wabas/:id/messaging-limit', setMessagingLimit],
   ['POST', '/wabas/:id/currency', setCurrency],
+  ['POST', '/wabas/:id/timezone', setTimezone],
   ['POST', '/wabas/:id/pricing-skew', skewPricing],
   ['POST', '/wabas/:id/credit-line', setCreditLine],
   ['POST', '/wabas/:id/pricing-page-size', setPricingPageSize],

@@ -112,12 +112,15 @@ export class GraphEmulator {
   /** WhatsApp users: BSUIDs, usernames, withheld numbers (./people.ts). */
   readonly people = new EmulatedPeople();
 
-  /** A status of a message as Meta reports it: priced, and booked when it says delivered (control endpoints too). */
-  reportStatus(message: SentMessage, status: MessageStatus, error?: { code: number; title: string }, delayMs = 0) {
+  /**
+   * A status of a message as Meta reports it: priced, and booked when it says delivered (control endpoints too), at
+   * `atMs` (its `timestamp`: now unless a test names another time).
+   */
+  reportStatus(message: SentMessage, status: MessageStatus, error?: { code: number; title: string }, delayMs = 0, atMs = Date.now()) {
     const pricing = this.pricing.pricingOf(message);
-    if (status === 'delivered' || status === 'read') this.pricing.book(message, pricing);
+    if (status === 'delivered' || status === 'read') this.pricing.book(message, pricing, atMs);
     const display = this.model.phoneNumbers.get(message.phone_number_id)?.display_phone_number;
-    const value = statusValue(message, status, this.people, error, pricing, display);
+    const value = statusValue(message, status, this.people, error, pricing, display, atMs);
     this.notifier?.notify(this.wabaOfNumber(message.phone_number_id), 'messages', value, delayMs);
   }
 
@@ -155,7 +158,11 @@ export class GraphEmulator {
       if (analytics && this.model.wabas.has(segments[0]))
         return {
           status: 200,
-          body: this.pricing.analytics(segments[0], analytics.start, analytics.end, analytics, (after) => nextAnalyticsPage(url, after)),
+          body: {
+            ...this.pricing.analytics(segments[0], analytics.start, analytics.end, analytics, (after) => nextAnalyticsPage(url, after)),
+            // The WABA's currency asked beside its figures: COST is in it (upstream-facts §9.F).
+            ...(/,currency(,|$)/.test(query.fields ?? '') && { currency: this.model.wabas.get(segments[0])?.currency ?? 'USD' }),
+          },
         };
       const answer = { status: 200, body: this.model.answer(method, segments, query, body, raw, url.href) };
       // What changed is kept before the answer leaves: an accepted message is never forgotten after a crash.

@@ -19,6 +19,8 @@ export function statusValue(
   pricing?: MessagePricing,
   /** The sending number's display digits, as Meta's metadata names it (its id where the model has none). */
   displayNumber = message.phone_number_id,
+  /** When Meta says the status happened (its `timestamp`): now, unless a test names another time. */
+  atMs = Date.now(),
 ) {
   const to = String(message.message.to ?? '').replace(/\D/g, '');
   const recipient = typeof message.message.recipient === 'string' ? message.message.recipient : undefined;
@@ -32,7 +34,7 @@ export function statusValue(
       {
         id: message.id,
         status,
-        timestamp: String(Math.floor(Date.now() / 1000)),
+        timestamp: String(Math.floor(atMs / 1000)),
         ...(recipientId && { recipient_id: recipientId }),
         ...((status !== 'failed' || !to) && { recipient_user_id: user.user_id }),
         ...(typeof message.message.biz_opaque_callback_data === 'string' && {

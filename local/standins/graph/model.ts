@@ -5,6 +5,7 @@ import { GraphError } from './graph-error.ts';
 import { checkMessage, storedAuthenticationComponents } from './message-check.ts';
 import { checkBsuidTarget, contactsOf } from './recipients.ts';
 import { DAY_MS } from '#lib/domain/shared/calendar.ts';
+import { META_UTC_TIMEZONE_ID } from '#lib/domain/shared/meta-timezones.ts';
 
 /**
  * Meta's Graph API as a model in memory: WABAs, phone numbers, templates, catalogs and products, uploads and
@@ -47,6 +48,8 @@ export interface EmulatedWaba {
   messaging_limit?: string;
   /** The WABA's billing currency (`GET /{waba}?fields=currency`, upstream-facts §9.D): USD unless set. */
   currency?: string;
+  /** Meta's `timezone_id` of the WABA (upstream-facts §1.6, decisions §31): UTC's ("474") unless set. */
+  timezone_id?: string;
   /** Its business accepted the Marketing Messages API's terms (`marketing_messages_onboarding_status`). */
   mm_onboarded?: boolean;
 }
@@ -290,6 +293,7 @@ export class GraphModel {
         country: waba.country,
         whatsapp_business_manager_messaging_limit: waba.messaging_limit ?? 'TIER_UNLIMITED',
         currency: waba.currency ?? 'USD',
+        timezone_id: waba.timezone_id ?? META_UTC_TIMEZONE_ID,
         marketing_messages_onboarding_status: waba.mm_onboarded ? 'ONBOARDED' : 'ELIGIBLE',
       },
       query.fields,

@@ -1,7 +1,8 @@
 import type { MessagePricing } from '#lib/domain/shared/message-status.ts';
 import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
 import { BASE_CURRENCY, pricingCategoryOf } from '#lib/domain/money/pricing/rate-card.ts';
-import { DAY_SECONDS, dayOf, dayStartMs, monthOf } from '#lib/domain/shared/calendar.ts';
+import { DAY_MS, dayIn, dayOf, dayStartIn, dayStartMs, monthOf } from '#lib/domain/shared/calendar.ts';
+import { DEFAULT_WABA_ZONE, zoneOfMetaTimezone } from '#lib/domain/shared/meta-timezones.ts';
 import { fromMicros } from '#lib/domain/shared/money.ts';
 import { regionOf } from '#lib/domain/money/pricing/region.ts';
 import type { GraphModel, SentMessage } from './model.ts';
@@ -78,8 +79,9 @@ export class EmulatedPricing {
     if (this.charged.has(message.id)) return;
     this.charged.add(message.id);
     const number = this.model.phoneNumbers.get(message.phone_number_id);
-    const day = dayOf(atMs);
     const waba = this.model.wabas.get(number?.waba_id ?? '');
+    // Meta's books count the WABA's days, in its timezone (decisions §31).
+    const day = dayIn(atMs, this.zoneOf(number?.waba_id ?? ''));
     const { region, market } = rateCards.placeOfPerson(personOf(message), day);
     const category = pricingCategoryOf(pricing.category);
     const month = `${number?.waba_id}|${monthOf(day)}|${market}|${category}`;
@@ -116,18 +118,24 @@ export class EmulatedPricing {
     return { pricing_analytics: { data: [{ data_points: points.slice(from, to) }], paging }, id: wabaId };
   }
 
+  /** The zone of a WABA's days: its `timezone_id`'s, UTC unless set. */
+  private zoneOf(wabaId: string) {
+    return zoneOfMetaTimezone(this.model.wabas.get(wabaId)?.timezone_id) ?? DEFAULT_WABA_ZONE;
+  }
+
   /** The WABA's data points from `start` to `end`, in the order Meta's books first had them. */
   private pointsOf(wabaId: string, start: number, end: number, { byPhone = false, phones = [] }: AnalyticsAsked) {
     const wanted = new Set(phones.map(digitsOf));
     const points = new Map<string, AnalyticsPoint & { micros: number }>();
+    const zone = this.zoneOf(wabaId);
     for (const d of this.delivered) {
-      const dayStart = dayStartMs(d.day) / 1000;
+      const dayStart = dayStartIn(d.day, zone) / 1000;
       if (d.waba_id !== wabaId || dayStart < start || dayStart >= end) continue;
       if (wanted.size > 0 && !wanted.has(d.phone_number)) continue;
       const key = `${d.day}|${byPhone ? d.phone_number : ''}|${d.country}|${d.category}|${d.type}`;
       const point = points.get(key) ?? {
         start: dayStart,
-        end: dayStart + DAY_SECONDS,
+        end: dayStartIn(dayOf(dayStartMs(d.day) + DAY_MS), zone) / 1000,
         ...(byPhone && { phone_number: d.phone_number }),
         country: d.country,
         pricing_category: d.category.toUpperCase().replace('-', '_'),
@@ -141,7 +149,7 @@ export class EmulatedPricing {
     }
     return [...points.values()].map(({ micros, ...point }) => {
       if (this.creditLines.has(wabaId)) return point;
-      const skew = this.skews.get(`${wabaId}|${dayOf(point.start * 1000)}`) ?? 1;
+      const skew = this.skews.get(`${wabaId}|${dayIn(point.start * 1000, zone)}`) ?? 1;
       return { ...point, cost: fromMicros(micros * skew) };
     });
   }

@@ -6,7 +6,7 @@ import { BUDGET_SHARDS, keys, RESERVATION_WATCH_SHARDS, SORT } from '../table.ts
 import { cancellationCodes, isConditionalCheckFailure, type TransactItem, transactWrite } from '../transactions.ts';
 
 /**
- * Budgets under their client (decisions §24, §27): the budget (`BUDGET`), each month's reservations
+ * Budgets under their client (decisions §24, §27): the budget (`BUDGET`, with its currency, §31), each month's reservations
  * (`BUDGET#<yyyy-mm>`, a sum in micro-units) and what settled of the month (`BUDGET#<yyyy-mm>#<00–07>`: spent and
  * released, added by the status path and block settlements to a shard chosen at random, so no item takes a write
  * per message). A send reserves with one conditional ADD: of two sends at once only those that fit pass.
@@ -19,11 +19,15 @@ export class DynamoBudgetStore implements BudgetStore {
       new GetCommand({ TableName: this.table.name, Key: { pk: keys.client(clientId), sk: SORT.budget }, ConsistentRead: true }),
     );
     return Item && typeof Item.monthly_micros === 'number'
-      ? { monthly_micros: Item.monthly_micros, updated_at: String(Item.updated_at) }
+      ? {
+          monthly_micros: Item.monthly_micros,
+          updated_at: String(Item.updated_at),
+          ...(typeof Item.currency === 'string' && { currency: Item.currency }),
+        }
       : null;
   }
 
-  async set(clientId: number, monthlyMicros: number | null, at: string) {
+  async set(clientId: number, monthlyMicros: number | null, at: string, currency?: string) {
     await this.table.client.send(
       new PutCommand({
         TableName: this.table.name,
@@ -31,7 +35,7 @@ export class DynamoBudgetStore implements BudgetStore {
           pk: keys.client(clientId),
           sk: SORT.budget,
           entity: 'budget',
-          ...(monthlyMicros !== null && { monthly_micros: monthlyMicros }),
+          ...(monthlyMicros !== null && { monthly_micros: monthlyMicros, ...(currency && { currency }) }),
           updated_at: at,
         },
       }),

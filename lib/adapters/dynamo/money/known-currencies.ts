@@ -4,8 +4,9 @@ import type { ServiceTable } from '../client.ts';
 import { keys, SORT } from '../table.ts';
 
 /**
- * Each WABA's billing currency as last learned from Graph (decisions §30): one item beside the WABA's own
- * (`WABA#<id>` / `BILLING_CURRENCY`), so the status path prices without Graph.
+ * Each WABA's billing currency and Meta's `timezone_id` as last learned from Graph (decisions §30, §31): one item
+ * beside the WABA's own (`WABA#<id>` / `BILLING_CURRENCY`), so the status path prices and dates without Graph. An
+ * item kept before the timezone was has none.
  */
 export class DynamoKnownCurrencies implements KnownCurrencies {
   constructor(private readonly table: ServiceTable) {}
@@ -16,15 +17,18 @@ export class DynamoKnownCurrencies implements KnownCurrencies {
 
   async get(wabaId: string) {
     const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key: this.key(wabaId) }));
-    return Item ? { currency: String(Item.currency), learned_at: String(Item.learned_at) } : null;
+    if (!Item) return null;
+    return {
+      currency: String(Item.currency),
+      ...(typeof Item.timezone_id === 'string' && { timezone_id: Item.timezone_id }),
+      learned_at: String(Item.learned_at),
+    };
   }
 
-  async put(wabaId: string, currency: string, learnedAt: string) {
+  async put(wabaId: string, currency: string, learnedAt: string, timezoneId?: string) {
+    const item = { ...this.key(wabaId), entity: 'billing_currency', waba_id: wabaId, currency, learned_at: learnedAt };
     await this.table.client.send(
-      new PutCommand({
-        TableName: this.table.name,
-        Item: { ...this.key(wabaId), entity: 'billing_currency', waba_id: wabaId, currency, learned_at: learnedAt },
-      }),
+      new PutCommand({ TableName: this.table.name, Item: { ...item, ...(timezoneId !== undefined && { timezone_id: timezoneId }) } }),
     );
   }
 }

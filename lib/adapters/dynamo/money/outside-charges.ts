@@ -39,7 +39,7 @@ export class DynamoOutsideCharges implements OutsideCharges {
           new Map([[entry.day, new Map([[ledgerEntryKey(entry), tally]])]]),
           now,
         ),
-        ...(tierVolume ? [monthVolumeUpdate(name, waba_id, tierVolume.month, new Map([[tierVolume.key, 1]]))] : []),
+        ...(tierVolume ? [monthVolumeUpdate(name, tierVolume.portfolio ?? waba_id, tierVolume.month, new Map([[tierVolume.key, 1]]))] : []),
       ]);
       return true;
     } catch (error) {

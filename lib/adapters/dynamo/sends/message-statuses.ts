@@ -125,7 +125,8 @@ export class DynamoMessageStatuses implements MessageStatuses {
     for (const [first, states] of latest) writes.push(latestStatesUpdate(name, latestKey(sendId, first), states, now));
     const owner = owners.get(sendId);
     if (wabaId && owner) writes.push(...ledgerWrites(name, { waba_id: wabaId, ...owner }, ledgerDaysOf(bill.ledger), now));
-    if (wabaId) for (const [month, counts] of bill.tiers) writes.push(monthVolumeUpdate(name, wabaId, month, counts));
+    const portfolio = bill.tierPortfolio ?? wabaId;
+    if (portfolio) for (const [month, counts] of bill.tiers) writes.push(monthVolumeUpdate(name, portfolio, month, counts));
     if (owner) for (const [month, move] of bill.budget) writes.push(budgetMoveUpdate(name, owner.client_id, month, move));
     return writes;
   }
@@ -279,10 +280,11 @@ const ledgerItemsOf = (update: StatusUpdate) => [
   ...(update.chargedAt === undefined
     ? []
     : [
-        dayOf(update.chargedAt),
+        // Its ledger day is its WABA's (decisions §31), where the status path gave it.
+        update.chargedDay ?? dayOf(update.chargedAt),
         // A charge of a month before now's may be late: one item for all of them (ledger-items.ts ledgerWrites).
-        ...(monthOf(update.chargedAt) < monthOf(Date.now()) ? ['late charges'] : []),
-        `budget ${monthOf(update.chargedAt)}`,
+        ...(monthOf(update.chargedDay ?? update.chargedAt) < monthOf(Date.now()) ? ['late charges'] : []),
+        `budget ${monthOf(update.chargedDay ?? update.chargedAt)}`,
         ...(update.tierVolume ? [`volume ${update.tierVolume.month}`] : []),
       ]),
   ...(update.reserved ? [`budget ${update.reserved.month}`] : []),

@@ -302,11 +302,11 @@ const lateMarks = (charge: ChargeTally) => [
   ...(charge.price === undefined ? [] : [[LEDGER_LATE.price, charge.price] as const]),
 ];
 
-/** A month's volume attribute prefix on a ledger shard's month item and Meta's tier item: then `<market>|<category>`. */
+/** A month's volume attribute prefix on a tier count shard's month item and Meta's tier item: then `<market>|<category>`. */
 export const VOLUME = 'V|';
 
-/** A month's tier-counted charges added to one of the WABA's ledger shards' month item, in the status transaction. */
-export function monthVolumeUpdate(tableName: string, wabaId: string, month: string, counts: Map<string, number>): TransactItem {
+/** A month's tier-counted charges added to one of the portfolio's tier count shards' month item, in the status transaction. */
+export function monthVolumeUpdate(tableName: string, portfolio: string, month: string, counts: Map<string, number>): TransactItem {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':entity': 'ledger_month' };
   const adds = [...counts].map(([key, count], n) => {
@@ -317,7 +317,7 @@ export function monthVolumeUpdate(tableName: string, wabaId: string, month: stri
   return {
     Update: {
       TableName: tableName,
-      Key: { pk: keys.ledger(wabaId, randomLedgerShard()), sk: keys.ledgerMonth(month) },
+      Key: { pk: keys.tierCount(portfolio, randomLedgerShard()), sk: keys.ledgerMonth(month) },
       UpdateExpression: `SET entity = :entity ADD ${adds.join(', ')}`,
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,

@@ -1,5 +1,5 @@
 import type { MessageCharge, MessagePricing } from '../../shared/message-status.ts';
-import { dayOf } from '../../shared/calendar.ts';
+import { CALENDAR_ZONE, dayIn } from '../../shared/calendar.ts';
 import type { PricingCategory, RateCards } from './rate-card.ts';
 
 /**
@@ -35,17 +35,19 @@ export const pricingOf = (pricing: ReportedPricing): MessagePricing => ({ ...pri
 /** Whether Meta charges a message so priced: `billable`, and not a free window's `type`. */
 export const isCharged = (pricing: ReportedPricing) => billableOf(pricing) && !pricing.type.startsWith('free_');
 
-/** Where a charge is priced: the WABA's billing currency, and the month's billable volume before it (tiers). */
+/** Where a charge is priced: the WABA's billing currency and zone, and the month's billable volume before it (tiers). */
 export interface ChargeContext {
   currency?: string;
+  /** The IANA zone of the WABA's days (decisions §31): the day charged and the card in force are its; UTC if absent. */
+  zone?: string;
   /** The month's billable messages of the market and category before this one, where the card has tiers. */
   volumeBefore?: (market: string, category: PricingCategory) => number | undefined;
 }
 
 /**
- * What a message Meta reported delivered costs (decisions §26): the rate in force on the day of the status for
- * the recipient's market and Meta's category, at the WABA's tier, in the WABA's currency (the base currency's
- * card where its own has none, said so); 0 where Meta does not charge it.
+ * What a message Meta reported delivered costs (decisions §26, §31): the rate in force on the day of the status in
+ * the WABA's zone for the recipient's market and Meta's category, at the WABA's tier, in the WABA's currency (the
+ * base currency's card where its own has none, said so); 0 where Meta does not charge it.
  */
 export function chargeOf(
   cards: RateCards,
@@ -54,9 +56,9 @@ export function chargeOf(
   atMs: number,
   context: ChargeContext = {},
 ): MessageCharge {
-  const day = dayOf(atMs);
+  const day = dayIn(atMs, context.zone ?? CALENDAR_ZONE);
   const { market } = cards.placeOfPerson(recipientDigits, day);
-  const { card, currency_mismatch } = cards.inForce(day, context.currency);
+  const { card, currency_mismatch } = cards.inForce(day, context.currency, [market]);
   const category = cardCategoryOf(pricing.category);
   const micros =
     isCharged(pricing) && category ? cards.priceMicros(market, category, day, card.currency, context.volumeBefore?.(market, category)) : 0;

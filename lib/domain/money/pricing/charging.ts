@@ -1,16 +1,21 @@
 import type { MessageCharge } from '../../shared/message-status.ts';
-import { type PriceLists, type VolumeTiers, volumeKeyOf } from '../ports.ts';
+import { type PriceLists, type TierVolume, type VolumeTiers, volumeKeyOf } from '../ports.ts';
 import type { BillingCurrencies } from '../ports.ts';
 import { rateCards } from './cards/index.ts';
 import { cardCategoryOf, chargeOf, type ReportedPricing } from './charge.ts';
 import { type PriceList, priceOf } from './price-list.ts';
-import { dayOf, monthOf } from '../../shared/calendar.ts';
-import { BASE_CURRENCY, type PricingCategory } from './rate-card.ts';
+import { budgetCounter, type BudgetCounterDeps } from '../budget-amount.ts';
+import { dayIn, monthOf } from '../../shared/calendar.ts';
+import { billingOfWaba } from '../billing-currencies.ts';
+import { DEFAULT_WABA_ZONE } from '../../shared/meta-timezones.ts';
+import type { PricingCategory } from './rate-card.ts';
 
-/** A status's charge, and where it counts toward its month's volume tier. */
+/** A status's charge, and where it counts toward its portfolio's month's volume tier. */
 export interface PricedStatus {
   charge: MessageCharge;
-  tierVolume?: { month: string; key: string };
+  /** The day it is charged on: the WABA's day (decisions §31), the ledger's. */
+  day: string;
+  tierVolume?: TierVolume;
 }
 
 /**
@@ -21,26 +26,33 @@ export const NO_KNOWN_CURRENCY = 'XXX';
 
 /**
  * How one send's statuses of a batch are priced (decisions §26, §27): in its WABA's billing currency; where the
- * card in force gives volume tiers, at the tier the month's volume so far places each message in (read once a
- * batch, then counted on as the batch charges); and at its client's price where a price list is in force.
+ * card in force gives volume tiers, at the tier its portfolio's month's volume so far places each message in (read
+ * once a batch, then counted on as the batch charges); and at its client's price where a price list is in force.
  */
 export async function chargerFor(
-  deps: { currencies?: BillingCurrencies; tiers?: VolumeTiers; priceLists?: Pick<PriceLists, 'lists'> },
+  deps: { currencies?: BillingCurrencies; tiers?: VolumeTiers; priceLists?: Pick<PriceLists, 'lists'> } & BudgetCounterDeps,
   { wabaId, clientId }: { wabaId?: string; clientId?: number },
   atMs: number[],
 ) {
-  const currency = wabaId && deps.currencies ? await deps.currencies.currencyOf(wabaId).catch(() => NO_KNOWN_CURRENCY) : undefined;
+  // The WABA's currency and clock (decisions §31): a WABA whose currency cannot be read is priced as §30 says, in UTC days.
+  const unknown = { currency: NO_KNOWN_CURRENCY, zone: DEFAULT_WABA_ZONE };
+  const billing = wabaId && deps.currencies ? await billingOfWaba(deps.currencies, wabaId).catch(() => unknown) : undefined;
+  const { currency, zone = DEFAULT_WABA_ZONE } = billing ?? {};
+  const dayAt = (at: number) => dayIn(at, zone);
   const lists = clientId !== undefined && deps.priceLists && atMs.length > 0 ? await deps.priceLists.lists(clientId) : [];
+  const budgetCounts = await budgetCounter(deps, clientId, lists);
   const volumes = new Map<string, Map<string, number>>();
   const tieredMonths = new Set(
     atMs
-      .map(dayOf)
+      .map(dayAt)
       .filter((day) => rateCards.inForce(day, currency).card.tiers)
       .map(monthOf),
   );
-  if (wabaId && deps.tiers) for (const month of tieredMonths) volumes.set(month, await deps.tiers.monthVolumes(wabaId, month));
+  // Tiers count per business portfolio, across its WABAs (decisions §31).
+  const portfolio = wabaId && deps.tiers && tieredMonths.size > 0 ? await deps.tiers.portfolioOf(wabaId) : undefined;
+  if (portfolio && deps.tiers) for (const month of tieredMonths) volumes.set(month, await deps.tiers.monthVolumes(portfolio, month));
   return (pricing: ReportedPricing, recipientDigits: string, at: number): PricedStatus => {
-    const day = dayOf(at);
+    const day = dayAt(at);
     const month = monthOf(day);
     let tierVolume: PricedStatus['tierVolume'];
     const volumeBefore = (market: string, category: PricingCategory) => {
@@ -49,16 +61,20 @@ export async function chargerFor(
       const key = volumeKeyOf(market, category);
       const before = counted.get(key) ?? 0;
       counted.set(key, before + 1);
-      tierVolume = { month, key };
+      tierVolume = { month, key, portfolio };
       return before;
     };
-    const charge = chargeOf(rateCards, pricing, recipientDigits, at, { currency, volumeBefore });
+    const charge = chargeOf(rateCards, pricing, recipientDigits, at, { currency, zone, volumeBefore });
     const price = clientPrice(lists, charge, day);
-    // A budget counts the client's price, or the cost in the base currency (a charge in another at the base card's).
-    const budgetMicros =
-      price?.micros ?? (charge.currency === BASE_CURRENCY ? undefined : chargeOf(rateCards, pricing, recipientDigits, at).micros);
+    const budgetMicros = budgetCounts({
+      charge,
+      price,
+      day,
+      baseCostMicros: () => chargeOf(rateCards, pricing, recipientDigits, at, { zone }).micros,
+    });
     return {
       charge: { ...charge, ...(price && { price }), ...(budgetMicros !== undefined && { budget_micros: budgetMicros }) },
+      day,
       ...(tierVolume && { tierVolume }),
     };
   };

@@ -1,5 +1,5 @@
 import { listInForce, type PriceList, priceOf } from './price-list.ts';
-import { dayOf } from '../../shared/calendar.ts';
+import { CALENDAR_ZONE, dayIn } from '../../shared/calendar.ts';
 import { fromMicros, toMicros } from '../../shared/money.ts';
 import { cardIdOf, pricingCategoryOf, type RateCards } from './rate-card.ts';
 
@@ -23,8 +23,9 @@ export interface Estimate {
 
 /**
  * A send's estimate: its unique recipients (by the digits of their number) priced by market at the template's
- * category, on the card in force today in the WABA's currency. Meta may charge less (a free window, an entry
- * point, a lower tier), never more by this card.
+ * category, on the card in force today in the WABA's currency, or wholly in the base currency (said so) where no
+ * card in it prices every market of the send. Meta may charge less (a free window, an entry point, a lower tier),
+ * never more by this card.
  */
 export function estimateOf(
   cards: RateCards,
@@ -32,18 +33,21 @@ export function estimateOf(
   templateCategory: string | undefined,
   nowMs: number,
   currency?: string,
+  /** The WABA's zone (decisions §31): "today" and its card are the WABA's day's. */
+  zone: string = CALENDAR_ZONE,
 ): Estimate {
-  const day = dayOf(nowMs);
+  const day = dayIn(nowMs, zone);
   const category = pricingCategoryOf(templateCategory);
-  const { card, currency_mismatch } = cards.inForce(day, currency);
   const markets = new Map<string, { messages: number; micros: number }>();
   for (const digits of new Set(recipientDigits)) {
     const { market } = cards.placeOfPerson(digits, day);
     const known = markets.get(market) ?? { messages: 0, micros: 0 };
     known.messages += 1;
-    known.micros += cards.priceMicros(market, category, day, card.currency);
     markets.set(market, known);
   }
+  // One currency for the whole estimate: the WABA's own card only where it prices every market of the send.
+  const { card, currency_mismatch } = cards.inForce(day, currency, [...markets.keys()]);
+  for (const [market, m] of markets) m.micros = m.messages * cards.priceMicros(market, category, day, card.currency);
   const micros = [...markets.values()].reduce((sum, m) => sum + m.micros, 0);
   return {
     currency: card.currency,
@@ -65,9 +69,16 @@ export function estimateOf(
  * list cannot price (a cost in another currency and no fixed price, or no list in force yet that day) is named in
  * `unpriced_markets` with its messages and no amount: never filled with cost, and a sum never mixes currencies.
  */
-export function inClientPrice(estimate: Estimate, lists: PriceList[], templateCategory: string | undefined, goesMs: number): Estimate {
+export function inClientPrice(
+  estimate: Estimate,
+  lists: PriceList[],
+  templateCategory: string | undefined,
+  goesMs: number,
+  zone: string = CALENDAR_ZONE,
+): Estimate {
   if (lists.length === 0) return estimate;
-  const day = dayOf(goesMs);
+  // The day the send goes, in the WABA's zone (decisions §31).
+  const day = dayIn(goesMs, zone);
   const list = listInForce(lists, day);
   const category = pricingCategoryOf(templateCategory);
   const byMarket: Estimate['by_market'] = {};

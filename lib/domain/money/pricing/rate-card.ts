@@ -68,6 +68,11 @@ export interface RateCard {
   tiers?: Record<string, Partial<Record<TieredCategory, Tier[]>>>;
   /** The market of every region on the card's dates. */
   regions: RegionMap;
+  /**
+   * A card that gives only the markets a source printed (decisions §31): it prices those, and a message to another
+   * market is priced as if the currency had no card that date.
+   */
+  partial?: true;
 }
 
 /** A card as its file names it: `meta-<effective_from>-<currency>`. */
@@ -111,16 +116,17 @@ export class RateCards {
   }
 
   /**
-   * The card in force on a day (YYYY-MM-DD) in a currency: the currency's card of the quarter the base
-   * currency's card in force starts. A currency with no card of that quarter is priced on the base currency's
-   * card, said so (decisions §26); a day before every card takes the first.
+   * The card in force on a day (YYYY-MM-DD) in a currency for messages to `markets`: the currency's card of the
+   * quarter the base currency's card in force starts. A currency with no card of that quarter, or a partial one
+   * that lacks one of the markets (or asked of no market), is priced on the base currency's card, said so
+   * (decisions §26, §31); a day before every card takes the first.
    */
-  inForce(day: string, currency = BASE_CURRENCY): CardInForce {
+  inForce(day: string, currency = BASE_CURRENCY, markets: readonly string[] = []): CardInForce {
     const bases = this.byCurrency.get(BASE_CURRENCY)!;
     const base = bases.findLast((card) => card.effective_from <= day) ?? bases[0];
     // Meta publishes every currency's card each quarter: an older card of the currency is not in force.
     const own = this.byCurrency.get(currency)?.find((card) => card.effective_from === base.effective_from);
-    if (own) return { card: own, currency_mismatch: false };
+    if (own && prices(own, markets)) return { card: own, currency_mismatch: false };
     return { card: base, currency_mismatch: currency !== BASE_CURRENCY };
   }
 
@@ -152,12 +158,13 @@ export class RateCards {
   }
 
   /**
-   * What one billable message to this market and category costs on a day in a currency, in micro-units. An
+   * What one billable message to this market and category costs on a day in a currency, in micro-units (in the
+   * base currency where the currency's card does not price the market: `inForce` says which). An
    * authentication-international message where the market has no such rate is priced as authentication. Where
    * the card gives tiers, `volume` (the month's billable messages before this one) picks the tier.
    */
   priceMicros(market: string, category: PricingCategory, day: string, currency = BASE_CURRENCY, volume?: number): number {
-    const { card } = this.inForce(day, currency);
+    const { card } = this.inForce(day, currency, [market]);
     const rates = card.markets[market] ?? card.markets[OTHER_MARKET];
     const tiers = category === 'marketing' ? undefined : card.tiers?.[market]?.[category];
     const tier = volume === undefined ? undefined : tiers?.find((t) => volume + 1 >= t.from && (t.to === null || volume + 1 <= t.to));
@@ -165,3 +172,7 @@ export class RateCards {
     return toMicros(rate);
   }
 }
+
+/** Whether a card prices every one of the markets: a whole card does; a partial one only the markets it gives. */
+const prices = (card: RateCard, markets: readonly string[]) =>
+  !card.partial || (markets.length > 0 && markets.every((market) => Object.hasOwn(card.markets, market)));

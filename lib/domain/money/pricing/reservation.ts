@@ -1,6 +1,7 @@
-import { dayOf, monthOf } from '../../shared/calendar.ts';
+import { CALENDAR_ZONE, dayIn, monthOf } from '../../shared/calendar.ts';
 import { rateCards } from './cards/index.ts';
 import { type PriceList, priceOf } from './price-list.ts';
+import { budgetMicrosOf } from '../budget-amount.ts';
 import { type PricingCategory, pricingCategoryOf } from './rate-card.ts';
 
 /**
@@ -17,6 +18,11 @@ export interface SendReservation {
   /** The client's price list in force that day: the reservation is in the client's price (decisions §27). */
   price_list?: PriceList;
   /**
+   * The currency of the client's budget (decisions §31): each recipient's part is in it. Absent on reservations
+   * made before, which keep their figure: the price, else the cost.
+   */
+  budget_currency?: string;
+  /**
    * An AUTHENTICATION send reserves each recipient at the larger of the authentication and the
    * authentication-international rate of its market (decisions §30): Meta charges the international rate where
    * it applies, and only Meta knows where it does. Absent on reservations made before, which keep their figure.
@@ -24,31 +30,39 @@ export interface SendReservation {
   international_bound?: true;
 }
 
-export function reservationFor(templateCategory: string | undefined, goesOn: string, currency: string, list?: PriceList): SendReservation {
+export function reservationFor(
+  templateCategory: string | undefined,
+  goesOn: string,
+  currency: string,
+  list?: PriceList,
+  budgetCurrency?: string,
+  /** The WABA's zone (decisions §31): the day and month the send goes are its. */
+  zone: string = CALENDAR_ZONE,
+): SendReservation {
   const category = pricingCategoryOf(templateCategory);
+  const day = dayIn(goesOn, zone);
   return {
-    month: monthOf(goesOn),
-    priced_on: dayOf(goesOn),
+    month: monthOf(day),
+    priced_on: day,
     category,
     currency,
     ...(list && { price_list: list }),
+    ...(budgetCurrency && { budget_currency: budgetCurrency }),
     ...(category === 'authentication' && { international_bound: true as const }),
   };
 }
 
-/** What one message of a category in a market costs the client: the card's rate, or its price list's price for it. */
+/**
+ * What one message of a category in a market costs the client: the card's rate, or its price list's price for it;
+ * in the budget's currency where the reservation names it (budget-amount.ts: the same rule as a charge's).
+ */
 function estimateAt(reservation: SendReservation, market: string, category: PricingCategory): number {
-  const cost = rateCards.priceMicros(market, category, reservation.priced_on, reservation.currency);
-  if (!reservation.price_list) return cost;
-  const price = priceOf([reservation.price_list], {
-    day: reservation.priced_on,
-    market,
-    category,
-    costMicros: cost,
-    costCurrency: reservation.currency,
-    billable: true,
-  });
-  return price?.micros ?? cost;
+  const { priced_on: day, currency, price_list: list, budget_currency: budgetCurrency } = reservation;
+  const cost = rateCards.priceMicros(market, category, day, currency);
+  const price = list && priceOf([list], { day, market, category, costMicros: cost, costCurrency: currency, billable: true });
+  if (!budgetCurrency) return price?.micros ?? cost;
+  const baseCostMicros = () => rateCards.priceMicros(market, category, day);
+  return budgetMicrosOf(budgetCurrency, { cost: { micros: cost, currency }, price, list, baseCostMicros }) ?? cost;
 }
 
 /**

@@ -16,9 +16,15 @@ export interface TierUpdate {
 }
 
 /**
- * Meta's tier update overrides the ledger's count (decisions §26): from now on the month's volume of that market
- * and category is at least the tier's lower bound, so the next messages are priced at that tier. An update that
- * names no market, month or readable tier is logged and left.
+ * The portfolio whose tier count a WABA's messages join (decisions §31): the directory's `business_id`; a WABA with
+ * none, or not in the directory, counts alone under its own id (Meta's ids are unique across kinds: no clash).
+ */
+export const tierPortfolioOf = (wabaId: string, waba: { business_id?: string } | null): string => waba?.business_id || wabaId;
+
+/**
+ * Meta's tier update overrides the ledger's count (decisions §26, §31): from now on the month's volume of that
+ * market and category is at least the tier's lower bound, so the next messages of every WABA of the named WABA's
+ * portfolio are priced at that tier. An update that names no market, month or readable tier is logged and left.
  */
 export async function reachedTier(deps: { tiers?: VolumeTiers; log: Log }, update: TierUpdate): Promise<'applied' | 'ignored'> {
   const lower = Number(update.tier.split(':')[0]);

@@ -73,7 +73,7 @@ export async function firstChargeMonth(deps: Pick<BooksDeps, 'ledger'>, books: C
 
 /** The rate cards in force on the days charged, in each currency charged (`meta-<date>-<CUR>`). */
 function cardVersions(entries: LedgerEntry[]) {
-  const ids = new Set(entries.map((e) => cardIdOf(rateCards.inForce(e.day, e.currency).card)));
+  const ids = new Set(entries.map((e) => cardIdOf(rateCards.inForce(e.day, e.currency, [e.market]).card)));
   return [...ids].sort();
 }
 

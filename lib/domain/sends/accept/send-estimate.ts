@@ -7,21 +7,26 @@ import { sees, viewerOf } from '../../money/pricing/visibility.ts';
 import { personKey } from '../dispatch/job.ts';
 import type { FoundTemplate } from './find-template.ts';
 import type { DryRunDeps } from './send-deps.ts';
-import { dayOf } from '../../shared/calendar.ts';
+import { dayIn } from '../../shared/calendar.ts';
+import { billingOfWaba } from '../../money/billing-currencies.ts';
+import type { WabaBilling } from '../../money/ports.ts';
+import { DEFAULT_WABA_ZONE } from '../../shared/meta-timezones.ts';
 
 /** What a send is estimated to cost (decisions §26, §27): in the WABA's currency, then in the client's price. */
 
 /**
- * The WABA's billing currency for an estimate (decisions §26): the base currency when it cannot be read now
- * (an estimate never stops a send; the charges are priced in the WABA's currency when Meta reports them).
+ * The WABA's billing currency and zone for an estimate (decisions §26, §31): the base currency and UTC when they
+ * cannot be read now (an estimate never stops a send; the charges are priced in the WABA's when Meta reports them).
  */
-const billingCurrency = async (deps: Pick<DryRunDeps, 'currencies'>, wabaId: string) =>
-  (await deps.currencies.currencyOf(wabaId).catch(() => undefined)) ?? BASE_CURRENCY;
+const billingOf = async (deps: Pick<DryRunDeps, 'currencies'>, wabaId: string): Promise<WabaBilling> =>
+  (await billingOfWaba(deps.currencies, wabaId).catch(() => undefined)) ?? { currency: BASE_CURRENCY, zone: DEFAULT_WABA_ZONE };
 
 /** The client's price list in force on the day a send goes, and the send's estimate in it. */
 export interface SendPrice {
   priceList?: PriceList;
   estimate: Estimate;
+  /** The WABA's zone (decisions §31): the day the send goes, and its reservation's month, are its. */
+  zone: string;
 }
 
 /** Estimate: every recipient on today's rate card, in the price list in force on the day the send goes. */
@@ -33,10 +38,11 @@ export async function priceOfSend(
 ): Promise<SendPrice> {
   const lists = await deps.priceLists.lists(found.clientId);
   const category = found.template.category;
-  const currency = await billingCurrency(deps, found.provider.wabaId);
-  const cost = estimateOf(rateCards, recipients.map(personKey), category, Date.parse(at.now), currency);
+  const { currency, zone } = await billingOf(deps, found.provider.wabaId);
+  const cost = estimateOf(rateCards, recipients.map(personKey), category, Date.parse(at.now), currency, zone);
   // Priced on the day the send goes: a scheduled send accepted before its list starts is in the list's price.
-  return { priceList: listInForce(lists, dayOf(at.goes)), estimate: inClientPrice(cost, lists, category, Date.parse(at.goes)) };
+  const estimate = inClientPrice(cost, lists, category, Date.parse(at.goes), zone);
+  return { priceList: listInForce(lists, dayIn(at.goes, zone)), estimate, zone };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { reserveBudget } from '../../money/budget.ts';
+import { budgetCurrency, reserveBudget } from '../../money/budget.ts';
 import type { BudgetRelease, ReservationWatch } from '../../money/ports.ts';
 import { BASE_CURRENCY } from '../../money/pricing/rate-card.ts';
 import { recipientEstimate, reservationFor, type SendReservation } from '../../money/pricing/reservation.ts';
@@ -89,7 +89,16 @@ export async function sendTemplate(
   const { body } = input;
   const checked = await checkSend(deps, caller, { pathDid: input.pathDid, body, recipients: body.recipients }, refuseAny);
   const { recipients } = checked.people;
-  const reservation = reservationFor(checked.template.category, checked.sendAt ?? checked.now, BASE_CURRENCY, checked.price.priceList);
+  // Reserved in the budget's currency (decisions §31): each recipient's part, given back as it settles, is in it too.
+  const inBudget = await budgetCurrency(deps, checked.clientId, checked.price.priceList);
+  const reservation = reservationFor(
+    checked.template.category,
+    checked.sendAt ?? checked.now,
+    BASE_CURRENCY,
+    checked.price.priceList,
+    inBudget,
+    checked.price.zone,
+  );
   const jobs = dispatchJobsOf(jobCommonOf(checked, body, input.sendId, reservation), recipients);
   const budget = await reserveFor(deps, checked, reservation, recipients, input.sendId);
   await recordAndQueue(deps, sendRecordOf(checked, input, reservation, jobs), jobs, budget);

@@ -5,16 +5,16 @@ import type { BudgetMonth, BudgetRelease, BudgetStore, ReservationWatch } from '
  * is added by the stores that settle it (the send store's status and block settlements) through `move`.
  */
 export class MemoryBudgetStore implements BudgetStore {
-  readonly budgets = new Map<number, { monthly_micros: number; updated_at: string }>();
+  readonly budgets = new Map<number, { monthly_micros: number; updated_at: string; currency?: string }>();
   readonly months = new Map<string, BudgetMonth>();
   /** Each reservation's watch by its send (decisions §30), written with it as the table's transaction does. */
   readonly watches = new Map<string, ReservationWatch>();
   async get(clientId: number) {
     return this.budgets.get(clientId) ?? null;
   }
-  async set(clientId: number, monthlyMicros: number | null, at: string) {
+  async set(clientId: number, monthlyMicros: number | null, at: string, currency?: string) {
     if (monthlyMicros === null) this.budgets.delete(clientId);
-    else this.budgets.set(clientId, { monthly_micros: monthlyMicros, updated_at: at });
+    else this.budgets.set(clientId, { monthly_micros: monthlyMicros, updated_at: at, ...(currency && { currency }) });
   }
   async month(clientId: number, month: string) {
     return { ...this.monthOf(clientId, month) };

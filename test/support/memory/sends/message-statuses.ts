@@ -83,7 +83,7 @@ export class MemoryMessageStatuses implements MessageStatuses {
     this.charge(sendId, bill, wabaId);
   }
 
-  /** The batch's charges: on the send by category, on the client's ledger and budget, on the WABA's tiers. */
+  /** The batch's charges: on the send by category, on the client's ledger and budget, on the portfolio's tiers. */
   private charge(sendId: string, bill: StatusBatchBill, wabaId?: string) {
     const { table } = this;
     const send = table.sends.get(sendId)!;
@@ -103,9 +103,10 @@ export class MemoryMessageStatuses implements MessageStatuses {
       const filedUnder = lateFiledUnder(entry.day, table.clock());
       if (filedUnder) addCharge(table.lateLedger, `${filedUnder}|${key}`, entry);
     }
+    const portfolio = bill.tierPortfolio ?? wabaId;
     for (const [month, counts] of bill.tiers)
       for (const [key, count] of counts) {
-        const volume = `${wabaId}|${month}|${key}`;
+        const volume = `${portfolio}|${month}|${key}`;
         table.monthVolumes.set(volume, (table.monthVolumes.get(volume) ?? 0) + count);
       }
     for (const [month, move] of bill.budget) table.budgets?.move(send.client_id, month, move);

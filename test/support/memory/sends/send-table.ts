@@ -54,7 +54,7 @@ export class MemorySendTable {
   readonly events: ServiceEvent[] = [];
   /** Scheduled sends' held jobs, by send. */
   readonly held = new Map<string, DispatchJob[]>();
-  /** Billable messages counted toward volume tiers: `<waba>|<month>|<market>|<category>` → messages. */
+  /** Billable messages counted toward volume tiers: `<portfolio>|<month>|<market>|<category>` → messages (decisions §31). */
   readonly monthVolumes = new Map<string, number>();
   /** The cost ledger as the table keeps it: `<waba>|<day>|<client>|<did>|<market>|<category>` → charges. */
   readonly ledger: Record<string, { messages: number; billable: number; micros: number }> = {};
