@@ -32,10 +32,11 @@ const stack = new TemplateMessagingStack(app, context('stackName') ?? 'TemplateM
 if (context('nag') !== 'false') Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
 
 const assembly = app.synth();
+const templateOf = (file: string) => JSON.parse(readFileSync(join(assembly.directory, file), 'utf8'));
 const problems = [
   ...checkQuotas(assembly.getStackArtifact(stack.artifactId).template).problems,
-  ...checkQuotas(JSON.parse(readFileSync(join(assembly.directory, stack.monitoring.templateFile), 'utf8'))).problems.map(
-    (p) => `alarms: ${p}`,
+  ...Object.entries(stack.nestedStacks()).flatMap(([name, nested]) =>
+    checkQuotas(templateOf(nested.templateFile)).problems.map((p) => `${name}: ${p}`),
   ),
 ];
 if (problems.length > 0) throw new Error(`The stack would not deploy: ${problems.join('; ')}`);

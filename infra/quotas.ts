@@ -1,7 +1,8 @@
 /**
  * The limits a synthesized template must keep to deploy (issue 24), checked at every synth (infra/app.ts) and
- * by the tests: CloudFormation's resources (500, of which this stack keeps 80 spare for what comes next: 100 until
- * issue 51's reservation job; the workers' own nested stack is the next step, docs/operations.md "Quotas") and
+ * by the tests, for the stack and each nested stack alike: CloudFormation's resources (500, of which each keeps 80
+ * spare for what comes next: 100 until issue 51's reservation job; the workers have their own nested stack since,
+ * docs/operations.md "Quotas") and
  * outputs, the size of the template body, Lambda's 4 KB of environment per function and IAM's 10,240
  * characters of inline policy per role. References are resolved only at deploy, so each counts as
  * `REFERENCE_LENGTH` characters: more than any name, URL or ARN they become here (a table name CloudFormation

@@ -47,12 +47,20 @@ export interface ServiceStackProps extends StackProps {
 
 /**
  * The service's stack, read as its table of contents: the monitoring (alarms in a nested stack), the resources
- * that hold data, the identity, what each function is given, the API and the workers, and the outputs. Every
- * part makes its resources in this stack's scope, so deployed stacks keep their logical ids.
+ * that hold data, the identity, what each function is given, the API, the workers (a nested stack of their own),
+ * and the outputs. Every other part makes its resources in this stack's scope, so deployed stacks keep their
+ * logical ids (the workers hold no data: moving them replaced their functions, docs/operations.md "Quotas").
  */
 export class TemplateMessagingStack extends Stack {
   /** The alarms' nested stack (infra/app.ts checks its quotas too). */
   readonly monitoring: NestedStack;
+  /** The workers' nested stack: their functions, roles, logs, event sources and schedules. */
+  readonly workers: NestedStack;
+
+  /** Every nested stack, by what it holds: each keeps the quotas on its own (infra/app.ts checks them all). */
+  nestedStacks(): Record<'alarms' | 'workers', NestedStack> {
+    return { alarms: this.monitoring, workers: this.workers };
+  }
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
@@ -95,7 +103,7 @@ export class TemplateMessagingStack extends Stack {
     };
     const grants = new NeedsGrants(resources, sources, monitoring);
     api.addRoutes(this, identity, grants);
-    new ServiceWorkers(this, resources, grants, props.dispatchConcurrency);
+    this.workers = new ServiceWorkers(this, resources, grants, props.dispatchConcurrency).stack;
     monitoring.serviceAlarms();
 
     new CfnOutput(this, 'ApiUrl', { value: api.api.apiEndpoint });

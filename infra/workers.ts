@@ -1,44 +1,59 @@
-import { Duration, type Stack } from 'aws-cdk-lib';
+import { Duration, NestedStack, type Stack } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { DispatchMessages, workers } from '#lib/manifest/workers.ts';
+import { DispatchMessages, type WorkerDef, workers } from '#lib/manifest/workers.ts';
 import type { NeedsGrants } from './grants.ts';
 import type { ServiceResources } from './resources.ts';
 import { ServiceFunction } from './service-function.ts';
 
 /**
- * The workers of the manifest (lib/manifest/workers.ts): queue consumers with their event sources (the
- * dispatcher's concurrency from the deployment's setting when given), scheduled ones on EventBridge schedules.
+ * The workers of the manifest (lib/manifest/workers.ts), in a nested stack of their own (docs/operations.md,
+ * "Quotas"): each with its function, role, policy and log group, and its trigger: a queue's event source (the
+ * dispatcher's concurrency from the deployment's setting when given) or an EventBridge schedule. The table,
+ * queues, bus and secrets stay in the parent, which CDK hands in as parameters; the alarms stay in `Monitoring`.
  */
 export class ServiceWorkers {
-  constructor(scope: Stack, resources: ServiceResources, grants: NeedsGrants, dispatchConcurrency?: number) {
-    // Workers: queue consumers report partial batch failures; scheduled ones run on an EventBridge schedule.
+  readonly stack: NestedStack;
+
+  constructor(
+    scope: Stack,
+    private readonly resources: ServiceResources,
+    grants: NeedsGrants,
+    private readonly dispatchConcurrency?: number,
+  ) {
+    this.stack = new NestedStack(scope, 'Workers', { description: 'Template Messaging Service: workers' });
     for (const worker of workers) {
-      const fn = new ServiceFunction(scope, worker.name, { entry: worker.entry, timeout: Duration.seconds(worker.timeoutSeconds) });
+      const fn = new ServiceFunction(this.stack, worker.name, { entry: worker.entry, timeout: Duration.seconds(worker.timeoutSeconds) });
       grants.grant(fn, worker.needs);
-      if ('queue' in worker.trigger) {
-        const { def, queue: mainQueue, deadLetterQueue } = resources.queues[worker.trigger.queue];
-        const queue = worker.trigger.deadLetters ? deadLetterQueue : mainQueue;
-        queue.grantConsumeMessages(fn);
-        fn.addEnvironment(def.urlSetting, queue.queueUrl);
-        fn.addEventSource(
-          new SqsEventSource(queue, {
-            batchSize: worker.trigger.batchSize,
-            ...(worker.trigger.batchWindowSeconds && { maxBatchingWindow: Duration.seconds(worker.trigger.batchWindowSeconds) }),
-            reportBatchItemFailures: true,
-            ...(worker.trigger.maxConcurrency && {
-              maxConcurrency: (worker.name === DispatchMessages.name && dispatchConcurrency) || worker.trigger.maxConcurrency,
-            }),
-          }),
-        );
-      } else {
-        new Rule(scope, `${worker.name}Schedule`, {
-          schedule: Schedule.rate(Duration.minutes(worker.trigger.everyMinutes)),
-          // A run EventBridge could not start is kept; the next minute's run does the same work anyway.
-          targets: [new LambdaFunction(fn, { deadLetterQueue: resources.eventsDlq, retryAttempts: 2, maxEventAge: Duration.minutes(5) })],
-        });
-      }
+      if ('queue' in worker.trigger) this.consume(fn, worker, worker.trigger);
+      else this.schedule(fn, worker, worker.trigger.everyMinutes);
     }
+  }
+
+  /** A queue consumer reports partial batch failures: only the messages that failed come back. */
+  private consume(fn: ServiceFunction, worker: WorkerDef, trigger: Extract<WorkerDef['trigger'], { queue: unknown }>) {
+    const { def, queue: mainQueue, deadLetterQueue } = this.resources.queues[trigger.queue];
+    const queue = trigger.deadLetters ? deadLetterQueue : mainQueue;
+    queue.grantConsumeMessages(fn);
+    fn.addEnvironment(def.urlSetting, queue.queueUrl);
+    fn.addEventSource(
+      new SqsEventSource(queue, {
+        batchSize: trigger.batchSize,
+        ...(trigger.batchWindowSeconds && { maxBatchingWindow: Duration.seconds(trigger.batchWindowSeconds) }),
+        reportBatchItemFailures: true,
+        ...(trigger.maxConcurrency && {
+          maxConcurrency: (worker.name === DispatchMessages.name && this.dispatchConcurrency) || trigger.maxConcurrency,
+        }),
+      }),
+    );
+  }
+
+  private schedule(fn: ServiceFunction, worker: WorkerDef, everyMinutes: number) {
+    new Rule(this.stack, `${worker.name}Schedule`, {
+      schedule: Schedule.rate(Duration.minutes(everyMinutes)),
+      // A run EventBridge could not start is kept; the next minute's run does the same work anyway.
+      targets: [new LambdaFunction(fn, { deadLetterQueue: this.resources.eventsDlq, retryAttempts: 2, maxEventAge: Duration.minutes(5) })],
+    });
   }
 }

@@ -6,6 +6,7 @@ import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { App } from 'aws-cdk-lib';
 import type { SQSEvent } from 'aws-lambda';
 import { parseDirectoryFile } from '#lib/adapters/directory-file.ts';
+import { withNestedFunctions } from '../infra/nested-templates.ts';
 import { TemplateMessagingStack } from '../infra/stack.ts';
 import { startGraphEmulator } from '../local/parts/graph.ts';
 import { fillSampleEvent, HTTP_SAMPLES, OTHER_SAMPLES, readSampleEvent, SAMPLE_TOKENS } from '../local/sample-events.ts';
@@ -110,7 +111,9 @@ const check = (name: string, expected: string, got: string): Check => ({ name, e
  * and each function answers its sample of events/ as on the local stack. The callers are users of the
  * template's pool whose tokens carry the trigger bundle's claims.
  */
-export async function rehearse(options: RehearsalOptions): Promise<RehearsalReport> {
+export async function rehearse(given: RehearsalOptions): Promise<RehearsalReport> {
+  // The workers' functions are in their nested stack's template: made and run as the parent's are.
+  const options = { ...given, template: withNestedFunctions(given.template, given.outdir) };
   const log = options.log ?? (() => undefined);
   const work = mkdtempSync(join(tmpdir(), 'tms-rehearsal-'));
   const stops: (() => Promise<void> | void)[] = [() => rmSync(work, { recursive: true, force: true })];

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { withNestedFunctions } from '../infra/nested-templates.ts';
 import { ROOT } from '../local/keys.ts';
 import { functionName, nodeFunctions, type SynthesizedTemplate, writeSamFiles } from '../local/sam-environment.ts';
 
@@ -14,7 +15,8 @@ if (!existsSync(runningFile)) throw new Error('No running local stack: start one
 if (!existsSync(templateFile)) throw new Error(`No ${templateFile}: run \`npm run synth\` first`);
 
 const { settings } = JSON.parse(readFileSync(runningFile, 'utf8')) as { settings: Record<string, string> };
-const template = JSON.parse(readFileSync(templateFile, 'utf8')) as SynthesizedTemplate;
+// The workers' functions with the others: their nested stack's template inlined.
+const template = withNestedFunctions(JSON.parse(readFileSync(templateFile, 'utf8')) as SynthesizedTemplate, join(ROOT, 'cdk.out'));
 await writeSamFiles(template, settings, {
   templateFile: join(ROOT, 'cdk.out', 'sam-local.template.json'),
   dir: join(ROOT, '.local', 'sam'),

@@ -1,4 +1,5 @@
 import { DynamoBudgetStore } from '#lib/adapters/dynamo/money/budget-store.ts';
+import { DynamoKnownCurrencies } from '#lib/adapters/dynamo/money/known-currencies.ts';
 import { DynamoPriceListStore } from '#lib/adapters/dynamo/money/price-list-store.ts';
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
 import { setBudget } from '#lib/domain/money/budget.ts';
@@ -12,6 +13,8 @@ const stores = {
   budgets: new DynamoBudgetStore(table),
   directory: new DynamoDirectoryStore(table),
   priceLists: new DynamoPriceListStore(table),
+  // The WABAs' zones as kept: the budget's month is the client's (decisions §31).
+  known: new DynamoKnownCurrencies(table),
 };
 
 export const handler = httpFunction(PutBudget, ({ path, body, caller }) => setBudget(stores, caller, path.client_id, body));

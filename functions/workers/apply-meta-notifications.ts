@@ -54,6 +54,8 @@ const ports: Omit<NotificationPorts, 'log'> = {
     priceLists: new KeptPriceLists(new DynamoPriceListStore(table)),
     budgets: new DynamoBudgetStore(table),
     outside: { outsideCharges: new DynamoOutsideCharges(table), directory },
+    // A client's set billing timezone: its charges are late by it (decisions §31).
+    clients: directory,
   },
   templates: { records: new DynamoTemplateRecords(table), outbox: new DynamoOutboxStore(table), publisher: new EventBridgePublisher() },
   // Meta's resume wakes the dispatch jobs asleep on the template (decisions §25).

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
 import { DynamoCostLedger } from '#lib/adapters/dynamo/money/ledger-store.ts';
+import { DynamoKnownCurrencies } from '#lib/adapters/dynamo/money/known-currencies.ts';
 import { DynamoPriceListStore } from '#lib/adapters/dynamo/money/price-list-store.ts';
 import { DynamoStatementStore } from '#lib/adapters/dynamo/money/statement-store.ts';
 import { closeMonths } from '#lib/domain/money/statements/close-months.ts';
@@ -16,6 +17,8 @@ const deps = {
   directory: new DynamoDirectoryStore(table),
   statements: new DynamoStatementStore(table),
   priceLists: new DynamoPriceListStore(table),
+  // The WABAs' zones as kept: a client's months close in its billing timezone (decisions §31).
+  known: new DynamoKnownCurrencies(table),
   sha256: (text: string) => createHash('sha256').update(text, 'utf8').digest('hex'),
   log: logger,
 };

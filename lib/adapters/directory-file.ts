@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { Campaign, ChannelRecord, Client, ContactChannel, Waba } from '#lib/domain/shared/directory.ts';
 import type { MetaTemplate, TemplateRecord } from '#lib/domain/templates/template-record.ts';
+import { isTimeZone } from '#lib/domain/shared/time-zone.ts';
 import { issuesToDetails } from '#lib/schemas/issues.ts';
 
 /**
@@ -78,7 +79,17 @@ export const ChannelSchema = v.strictObject({
   deleted: v.optional(v.boolean()),
 });
 
-export const ClientSchema = v.strictObject({ client_id: positiveInt, client_name: text });
+export const ClientSchema = v.strictObject({
+  client_id: positiveInt,
+  client_name: text,
+  /** The zone its statement months close in (decisions §31), where its WABAs' zones differ: an IANA zone. */
+  billing_timezone: v.optional(
+    v.pipe(
+      text,
+      v.check(isTimeZone, (issue) => `unknown time zone ${JSON.stringify(issue.input)}: an IANA zone is expected`),
+    ),
+  ),
+});
 export const CampaignSchema = v.strictObject({ campaign_id: positiveInt, campaign_name: text, client_id: positiveInt });
 export const ContactChannelSchema = v.strictObject({
   channel_id: positiveInt,

@@ -1,6 +1,7 @@
 import { type PDFFont, PDFDocument, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 import type { StatementBody } from './statement-render.ts';
 import { amountText, fromMicros } from '#lib/domain/shared/money.ts';
+import { exchangeRateText } from '#lib/domain/money/statements/view.ts';
 
 // The statement as a PDF a client's accountant files (decisions §27), made with pdf-lib (pure JavaScript, the
 // standard fonts built in: it bundles with esbuild and needs no file or network at run time).
@@ -37,6 +38,7 @@ export async function statementPdf(body: StatementBody): Promise<Uint8Array> {
   for (const statement of body.statements) writeCurrencyTable(writer, statement, withCost, bold);
   writer.text(`Rate cards: ${body.card_versions.join(', ') || 'none'}`);
   writer.text(`Price lists: ${body.price_list_versions.join(', ') || 'none (Meta cost)'}`);
+  for (const rate of body.exchange_rates ?? []) writer.text(`Exchange rate: ${exchangeRateText(rate)}`);
   writer.text(`Lines sha256: ${body.lines_sha256}`);
   writer.text('Unit price and amounts in the currency of each table, to the micro-unit.', { size: 8 });
   writer.text(`Rounding: ${body.rounding}`, { size: 8 });

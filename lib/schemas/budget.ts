@@ -23,7 +23,7 @@ export const BudgetResponse = v.object({
    * the client's price list's where one is in force, else USD. Every figure of the budget is in it.
    */
   currency: v.pipe(v.string(), v.regex(/^[A-Z]{3}$/)),
-  /** The month (UTC, YYYY-MM) the figures are of. */
+  /** The month (YYYY-MM, in the client's billing timezone, decisions §31) the figures are of. */
   month: v.string(),
   /** What this month's delivered messages cost (decisions §27). */
   spent: usd,

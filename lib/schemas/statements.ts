@@ -65,7 +65,10 @@ export const StatementResponse = v.object({
   client_name: v.string(),
   month: v.string(),
   period: v.object({ from: v.string(), to: v.string() }),
-  /** `closed` once the close job closed it (after the 3rd of the next month, UTC), never changing; `open` until then. */
+  /**
+   * `closed` once the close job closed it (after `closes_at`: 00:00 on the 3rd of the next month in the client's
+   * billing timezone), never changing; `open` until then.
+   */
   status: v.picklist(['open', 'closed']),
   closes_at: v.string(),
   /** When the close job kept the closed statement. */
@@ -76,6 +79,13 @@ export const StatementResponse = v.object({
   card_versions: v.array(v.string()),
   /** The price lists (their effective_from) in force on the days a price was charged. */
   price_list_versions: v.array(v.string()),
+  /**
+   * The exchange rates those lists converted Meta's cost at (decisions §31), as kept with the month: `rate` units of
+   * `currency` (the list's) per unit of `per` (Meta's). Absent where no list converted a cost.
+   */
+  exchange_rates: v.optional(
+    v.array(v.object({ price_list: v.string(), currency: Currency, per: Currency, rate: v.pipe(v.number(), v.gtValue(0)) })),
+  ),
   /** sha256 (hex) of the canonical JSON of the lines (README "Statements"). */
   lines_sha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
   /** How lines and amounts due are rounded, as printed. */
@@ -108,6 +118,7 @@ export const STATEMENT_CSV = {
     'amount_due',
     'card_versions',
     'price_list_versions',
+    'exchange_rates',
     'lines_sha256',
   ],
   decimals: { amount: 6, cost: 6, margin: 6 },

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { withNestedFunctions } from '../../infra/nested-templates.ts';
 import { REHEARSAL_STACK, synthesize } from '../../rehearsal/rehearse.ts';
 import type { Template } from '../../rehearsal/resources.ts';
 
@@ -41,7 +42,9 @@ export async function synthesizedOnce(): Promise<{ outdir: string; template: Tem
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
-  return { outdir, template: JSON.parse(readFileSync(join(outdir, `${REHEARSAL_STACK}.template.json`), 'utf8')) as Template };
+  const template = JSON.parse(readFileSync(join(outdir, `${REHEARSAL_STACK}.template.json`), 'utf8')) as Template;
+  // With the workers' nested stack inlined: every function in one template.
+  return { outdir, template: withNestedFunctions(template, outdir) };
 }
 
 function removeFoldersOfEndedRuns() {

@@ -4,7 +4,8 @@ import { type BudgetStore, committedOf, type PriceLists, type ReservationWatch }
 import { listInForce, type PriceList } from './pricing/price-list.ts';
 import { budgetCurrencyOf } from './budget-amount.ts';
 import type { DirectoryStore } from '../shared/ports.ts';
-import { dayOf, monthOf } from '../shared/calendar.ts';
+import { dayIn, dayOf, monthOf } from '../shared/calendar.ts';
+import { billingZoneOf, type ClientClockDeps, clientClocks } from './billing-zone.ts';
 import { fromMicros, toMicros } from '../shared/money.ts';
 import { actingClient, CROSS_CLIENT_MESSAGE } from '../shared/tenancy.ts';
 
@@ -15,8 +16,8 @@ const WARN_SHARE = 0.8;
  * A client's month as its budget sees it (decisions §27): `spent` what its delivered messages cost, `reserved`
  * the estimates of messages not settled yet, `remaining` the budget less both.
  */
-async function budgetView(deps: { budgets: BudgetStore; priceLists: Pick<PriceLists, 'lists'> }, clientId: number, now: string) {
-  const month = monthOf(now);
+async function budgetView(deps: BudgetViewDeps, clientId: number, now: string) {
+  const month = await budgetMonth(deps, clientId, now);
   const [budget, figures, lists] = await Promise.all([
     deps.budgets.get(clientId),
     deps.budgets.month(clientId, month),
@@ -34,12 +35,22 @@ async function budgetView(deps: { budgets: BudgetStore; priceLists: Pick<PriceLi
   };
 }
 
+/** What a budget's answer reads; the directory (and the kept WABA zones) where its month is the client's. */
+type BudgetViewDeps = { budgets: BudgetStore; priceLists: Pick<PriceLists, 'lists'> } & Partial<ClientClockDeps>;
+
+/** The budget's month at `now`: the client's in its billing timezone (decisions §31), UTC's without a directory. */
+async function budgetMonth(deps: BudgetViewDeps, clientId: number, now: string) {
+  if (!deps.directory) return monthOf(now);
+  const clocks = await clientClocks({ directory: deps.directory, known: deps.known }, clientId);
+  return monthOf(dayIn(now, billingZoneOf(clocks, monthOf(now))));
+}
+
 /**
  * PUT /v1/clients/{client_id}/budget (decisions §24, §31): BSP_CN sets or removes a client's monthly budget, in one
  * currency fixed as it is set: the body's, else the client's price list in force's, else USD.
  */
 export async function setBudget(
-  deps: { budgets: BudgetStore; directory: DirectoryStore; priceLists: Pick<PriceLists, 'lists'>; now?: () => string },
+  deps: BudgetViewDeps & { directory: DirectoryStore; now?: () => string },
   caller: Caller,
   clientId: number,
   body: { monthly_amount: number | null; currency?: string },
@@ -61,11 +72,7 @@ export async function budgetCurrency(deps: { budgets: Pick<BudgetStore, 'get'> }
 }
 
 /** GET /v1/clients/{client_id}/budget: the month's budget, reservations and what is left (an agent: its own). */
-export async function getBudget(
-  deps: { budgets: BudgetStore; priceLists: Pick<PriceLists, 'lists'>; now?: () => string },
-  caller: Caller,
-  clientId: number,
-) {
+export async function getBudget(deps: BudgetViewDeps & { now?: () => string }, caller: Caller, clientId: number) {
   return budgetView(deps, actingClient(caller, clientId), deps.now?.() ?? new Date().toISOString());
 }
 

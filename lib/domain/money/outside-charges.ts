@@ -2,6 +2,7 @@ import type { Log } from '../shared/log.ts';
 import type { DirectoryStore } from '../shared/ports.ts';
 import type { ReportedPricing } from './pricing/charge.ts';
 import { chargerFor } from './pricing/charging.ts';
+import { lateMarkZoneOf } from './billing-zone.ts';
 import type { BillingCurrencies, LedgerEntry, OutsideCharges, PriceLists, VolumeTiers } from './ports.ts';
 
 /**
@@ -28,6 +29,8 @@ export interface OutsideChargeDeps {
   currencies: BillingCurrencies | undefined;
   tiers: VolumeTiers | undefined;
   priceLists: Pick<PriceLists, 'lists'> | undefined;
+  /** The directory's clients, for a billing timezone BSP_CN set (decisions §31); undefined, the WABA's zone. */
+  clients?: Pick<DirectoryStore, 'getClient'>;
   log: Log;
 }
 
@@ -79,6 +82,7 @@ async function chargeOutside(deps: OutsideChargeDeps, n: OutsideStatus): Promise
     entry,
     // Only what costs something moves the tier, as for the sends' messages.
     ...(tierVolume && charge.micros > 0 && { tierVolume }),
+    statementZone: await lateMarkZoneOf(deps, n.waba_id, channel.client_id),
   });
   return charged ? 'applied' : 'unchanged';
 }

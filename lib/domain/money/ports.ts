@@ -250,7 +250,17 @@ export interface StatementSnapshot {
   statements: CurrencyStatement[];
   card_versions: string[];
   price_list_versions: string[];
+  /** The rates those lists converted Meta's cost at (decisions §31), kept: absent from snapshots kept before them. */
+  exchange_rates?: ExchangeRateApplied[];
   lines_sha256: string;
+}
+
+/** A price list's rate that priced a month's charges: `rate` units of `currency` (the list's) per unit of `per`. */
+export interface ExchangeRateApplied {
+  price_list: string;
+  currency: string;
+  per: string;
+  rate: number;
 }
 
 /** Closed statements: one item a client and month, written once (by the close job, never by a read). */
@@ -309,6 +319,8 @@ export interface OutsideCharge {
   entry: LedgerEntry;
   /** Where it counts toward its portfolio's volume tier (decisions §26, §31). */
   tierVolume?: TierVolume;
+  /** The zone its statement month closes in (decisions §31; billing-zone.ts lateMarkZoneOf): UTC where absent. */
+  statementZone?: string;
 }
 
 /** Charges of messages sent elsewhere on a client's number: each kept by Meta's message id, with its ledger entry. */

@@ -35,7 +35,7 @@ export interface UsageQuery {
 
 /** Whether a client has a price list (P's store); absent: none has. */
 export interface PriceListVersions {
-  lists(clientId: number): Promise<{ effective_from: string; currency: string }[]>;
+  lists(clientId: number): Promise<{ effective_from: string; currency: string; exchange_rates?: Record<string, number> }[]>;
 }
 
 export interface UsageDeps {

@@ -3,10 +3,12 @@ import type { ReportedPricing } from '../money/pricing/charge.ts';
 import { chargerFor } from '../money/pricing/charging.ts';
 import { recipientEstimate } from '../money/pricing/reservation.ts';
 import type { BillingCurrencies, BudgetStore, PriceLists, VolumeTiers } from '../money/ports.ts';
+import { lateMarkZoneOf } from '../money/billing-zone.ts';
 import type { SeenPair } from '../people/people-notifications.ts';
 import { pairSeen } from '../people/people-notifications.ts';
 import type { SuppressionStore } from '../people/ports.ts';
 import type { Log } from '../shared/log.ts';
+import type { DirectoryStore } from '../shared/ports.ts';
 import { type StatusReport, statusChange, parseMessageReference, withUsername } from '../shared/message-status.ts';
 import type { StatusResult, MessageStatuses, StatusUpdate, SendRecords } from './ports.ts';
 
@@ -49,6 +51,8 @@ export interface MessageStatusDeps {
   budgets?: Pick<BudgetStore, 'get'>;
   /** Where messages sent elsewhere on a client's number are charged (decisions §30); undefined, they are ignored. */
   outside?: Pick<OutsideChargeDeps, 'outsideCharges' | 'directory'>;
+  /** The directory's clients, for a billing timezone BSP_CN set (decisions §31); undefined, the WABA's zone. */
+  clients?: Pick<DirectoryStore, 'getClient'>;
   log: Log;
 }
 
@@ -134,6 +138,8 @@ async function applyToSend(deps: MessageStatusDeps, sendId: string, group: Refer
     { wabaId: group[0].n.waba_id, clientId: account?.client_id },
     priced.map(({ n }) => n.at),
   );
+  // Its charges are late by its client's statement clock (decisions §31).
+  const statementZone = priced.length > 0 ? await lateMarkZoneOf(deps, group[0].n.waba_id, account?.client_id) : undefined;
   // Each message's part of its send's reservation, given back when it settles (decisions §27).
   const reservation = account?.reservation;
   const reservedOf = (recipient?: string) =>
@@ -149,7 +155,7 @@ async function applyToSend(deps: MessageStatusDeps, sendId: string, group: Refer
       index,
       messageId: n.message_id,
       change: (state) => withUsername(statusChange(state, n.status, n.error, status?.charge), state, n.username),
-      ...(status && { chargedAt: n.at, chargedDay: status.day }),
+      ...(status && { chargedAt: n.at, chargedDay: status.day, ...(statementZone && { statementZone }) }),
       ...(status?.tierVolume && { tierVolume: status.tierVolume }),
       ...reservedOf(person),
     };

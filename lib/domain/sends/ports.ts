@@ -180,6 +180,8 @@ export interface StatusUpdate {
   chargedAt?: number;
   /** That status's day in its WABA's zone (decisions §31): the ledger's day where it differs from UTC's. */
   chargedDay?: string;
+  /** The zone its month closes in (decisions §31: its client's billing timezone, else the WABA's; UTC if absent). */
+  statementZone?: string;
   /** Where its charge counts toward a volume tier (decisions §26, §31): month, `<market>|<category>`, portfolio. */
   tierVolume?: TierVolume;
   /** Its part of its send's reservation (decisions §27): given back, in that month, when the message settles. */
@@ -268,10 +270,7 @@ export interface BlockLedger {
     lease: ClaimLease,
     release?: BudgetRelease,
   ): Promise<void>;
-  /**
-   * Marks a job begun before its first claim; answers `settled` when the job was settled whole already (then
-   * nothing of it may be claimed).
-   */
+  /** Marks a job begun before its first claim; answers `settled` when it was settled whole already (none of it claimable). */
   beginJob(sendId: string, job: number): Promise<'begun' | 'settled'>;
   /**
    * Settles a job that was never begun whole, with one outcome for each of its recipients that is not a repeat

@@ -41,6 +41,11 @@ export interface Waba {
 export interface Client {
   client_id: number;
   client_name: string;
+  /**
+   * The IANA zone its statement months close in (decisions §31), set by BSP_CN for a client whose WABAs' zones
+   * differ; without it, its WABAs' (money/statements/billing-zone.ts).
+   */
+  billing_timezone?: string;
 }
 
 export interface Campaign {

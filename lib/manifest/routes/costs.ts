@@ -72,7 +72,7 @@ export const GetStatement = {
   name: 'GetStatement',
   method: 'GET',
   path: '/v1/clients/{client_id}/statements/{month}',
-  params: { client_id: 'The client', month: 'The month, YYYY-MM (UTC)' },
+  params: { client_id: 'The client', month: 'The month, YYYY-MM (in the client’s billing timezone)' },
   entry: 'functions/http/get-statement.ts',
   summary:
     'A client’s monthly statement, from its first charge to the open month: a line per market × category × unit price in each currency, totals, card and price-list versions; open until the close job closes it after the 3rd of the next month, then closed for good (JSON, CSV or PDF)',

@@ -9,7 +9,8 @@ import type { TransactItem } from '../transactions.ts';
 
 /**
  * A write's charges on the cost ledger, routed as they are applied at `appliedAtMs` (decisions §30): each day's on
- * its number's day item (ledgerUpdate), marked late where the day's month had closed by then, and the late ones
+ * its number's day item (ledgerUpdate), marked late where the day's month had closed by then in `zone` (decisions
+ * §31: the client's billing timezone, or the WABA's; UTC where not given), and the late ones
  * also on one item filed under the month open then, whose statement bills them. Every day item as before, and at
  * most one item more, only for a write that brings late charges (they all file under the same month).
  */
@@ -18,12 +19,13 @@ export function ledgerWrites(
   owner: LedgerOwner,
   days: Map<string, Map<string, ChargeTally>>,
   appliedAtMs: number,
+  zone?: string,
 ): TransactItem[] {
   const writes: TransactItem[] = [];
   const late = new Map<string, ChargeTally>();
   let filedUnder: string | undefined;
   for (const [day, entries] of days) {
-    const month = lateFiledUnder(day, appliedAtMs);
+    const month = lateFiledUnder(day, appliedAtMs, zone);
     writes.push(ledgerUpdate(tableName, owner, day, entries, month !== undefined));
     if (month === undefined) continue;
     filedUnder = month;

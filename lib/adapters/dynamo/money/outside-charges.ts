@@ -13,7 +13,7 @@ import { ledgerWrites } from './ledger-items.ts';
 export class DynamoOutsideCharges implements OutsideCharges {
   constructor(private readonly table: ServiceTable) {}
 
-  async charge({ message_id, waba_id, client_id, entry, tierVolume }: OutsideCharge) {
+  async charge({ message_id, waba_id, client_id, entry, tierVolume, statementZone }: OutsideCharge) {
     const { name } = this.table;
     const now = Date.now();
     const tally = { messages: entry.messages, billable: entry.billable, micros: entry.micros, price: entry.price_micros };
@@ -38,6 +38,7 @@ export class DynamoOutsideCharges implements OutsideCharges {
           { waba_id, client_id, did: entry.did },
           new Map([[entry.day, new Map([[ledgerEntryKey(entry), tally]])]]),
           now,
+          statementZone,
         ),
         ...(tierVolume ? [monthVolumeUpdate(name, tierVolume.portfolio ?? waba_id, tierVolume.month, new Map([[tierVolume.key, 1]]))] : []),
       ]);

@@ -57,6 +57,8 @@ export class DynamoMessageStatuses implements MessageStatuses {
   async applyStatuses(sendId: string, updates: StatusUpdate[], wabaId?: string): Promise<StatusResult[]> {
     const results: StatusResult[] = new Array(updates.length);
     const byMessage = new Map<number, number[]>();
+    // One send's charges close by one clock: its client's billing timezone, or its WABA's (decisions §31).
+    const zone = updates.find((update) => update.statementZone)?.statementZone;
     for (const [i, update] of updates.entries()) byMessage.set(update.index, [...(byMessage.get(update.index) ?? []), i]);
     const blocks: ReadBlocks = new Map();
     for (const chunk of transactionsOf(byMessage, updates)) {
@@ -68,7 +70,7 @@ export class DynamoMessageStatuses implements MessageStatuses {
         const bill = billStatusBatch({ messages: batch, send: owners.get(sendId), wabaId, now });
         for (const [k, message] of bill.messages.entries())
           for (const [j, applied] of message.applied.entries()) results[batch[k].reports[j]] = applied ? 'applied' : 'unchanged';
-        const writes = this.writesOf(sendId, batch, bill, wabaId, now);
+        const writes = this.writesOf(sendId, batch, bill, wabaId, now, zone);
         if (writes.length === 0) break;
         const counted = { add: bill.counts, errors: bill.errors, costs: bill.byCategory };
         try {
@@ -111,7 +113,14 @@ export class DynamoMessageStatuses implements MessageStatuses {
   }
 
   /** The batch's items: each moved message's state, its block's latest item, and what the batch bills. */
-  private writesOf(sendId: string, batch: ApplicableMessage[], bill: StatusBatchBill, wabaId: string | undefined, now: number) {
+  private writesOf(
+    sendId: string,
+    batch: ApplicableMessage[],
+    bill: StatusBatchBill,
+    wabaId: string | undefined,
+    now: number,
+    zone?: string,
+  ) {
     const { name } = this.table;
     const writes: TransactItem[] = [];
     const latest = new Map<number, Map<number, MessageState>>();
@@ -124,7 +133,7 @@ export class DynamoMessageStatuses implements MessageStatuses {
     if (writes.length === 0) return writes;
     for (const [first, states] of latest) writes.push(latestStatesUpdate(name, latestKey(sendId, first), states, now));
     const owner = owners.get(sendId);
-    if (wabaId && owner) writes.push(...ledgerWrites(name, { waba_id: wabaId, ...owner }, ledgerDaysOf(bill.ledger), now));
+    if (wabaId && owner) writes.push(...ledgerWrites(name, { waba_id: wabaId, ...owner }, ledgerDaysOf(bill.ledger), now, zone));
     const portfolio = bill.tierPortfolio ?? wabaId;
     if (portfolio) for (const [month, counts] of bill.tiers) writes.push(monthVolumeUpdate(name, portfolio, month, counts));
     if (owner) for (const [month, move] of bill.budget) writes.push(budgetMoveUpdate(name, owner.client_id, month, move));

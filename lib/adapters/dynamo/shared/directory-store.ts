@@ -19,6 +19,8 @@ const WABA_KEPT = { maxEntries: 1_000, maxAgeMs: 60_000 };
 
 export class DynamoDirectoryStore implements DirectoryStore {
   private readonly wabas = new Cache<string, Promise<Waba | null>>(WABA_KEPT);
+  /** A client read is kept as a WABA's: every status batch asks its client's billing timezone (decisions §31). */
+  private readonly clients = new Cache<number, Promise<Client | null>>(WABA_KEPT);
 
   constructor(private readonly table: ServiceTable) {}
 
@@ -56,7 +58,9 @@ export class DynamoDirectoryStore implements DirectoryStore {
   }
 
   getClient(clientId: number) {
-    return getItem<Client>(this.table, keys.client(clientId), SORT.client);
+    const read = this.clients.getOrRead(clientId, () => getItem<Client>(this.table, keys.client(clientId), SORT.client));
+    read.then((client) => client ?? this.clients.delete(clientId)).catch(() => undefined);
+    return read;
   }
 
   getCampaign(clientId: number, campaignId: number) {

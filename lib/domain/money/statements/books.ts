@@ -1,7 +1,8 @@
 import { daysOfMonth, monthOf } from '../../shared/calendar.ts';
 import { cardIdOf } from '../pricing/rate-card.ts';
 import { rateCards } from '../pricing/cards/index.ts';
-import type { CostLedger, LedgerEntry, StatementSnapshot, StatementStore } from '../ports.ts';
+import type { PriceList } from '../pricing/price-list.ts';
+import type { CostLedger, ExchangeRateApplied, LedgerEntry, StatementSnapshot, StatementStore } from '../ports.ts';
 import { adjustmentLines, canonicalLines, chargeLines, mergeStatements, onTimePart } from './lines.ts';
 import { FIRST_MONTH } from './months.ts';
 
@@ -9,11 +10,14 @@ import { FIRST_MONTH } from './months.ts';
 // charges filed under it as they were applied (months.ts lateFiledUnder), so a month is read from its own items
 // only, whatever the client's history. The close job keeps it; a read of a month not closed writes nothing.
 
+/** A price list as the books read it: its version, its currency and the rates it converts Meta's cost at. */
+export type BooksList = Pick<PriceList, 'effective_from' | 'currency' | 'exchange_rates'>;
+
 /** What composing a month reads: the ledger, the client's price lists, and a hash. */
 export interface BooksDeps {
   ledger: CostLedger;
-  /** The client's price lists (their `effective_from`): which were in force on the days charged. */
-  lists: { effective_from: string }[];
+  /** The client's price lists: which were in force on the days charged, and the rates they applied. */
+  lists: BooksList[];
   /** Hex sha256 of a text (node:crypto's at the edge). */
   sha256: (text: string) => string;
 }
@@ -37,13 +41,16 @@ export async function composeMonth(deps: BooksDeps, books: ClientBooks, month: s
   ]);
   const entries = days.map(onTimePart).filter((e) => e !== undefined);
   const statements = mergeStatements(chargeLines(entries), adjustmentLines(late));
+  const priced = pricedBy(entries, deps.lists);
   return {
     client_id: books.clientId,
     month,
     taken_at: new Date(atMs).toISOString(),
     statements,
     card_versions: cardVersions(entries),
-    price_list_versions: listVersions(entries, deps.lists),
+    price_list_versions: [...new Set(priced.map(({ list }) => list.effective_from))].sort(),
+    // Kept with the month, never read again: a closed month prints the rate it was billed at (decisions §31).
+    exchange_rates: ratesApplied(priced),
     lines_sha256: deps.sha256(canonicalLines(statements)),
   };
 }
@@ -77,13 +84,32 @@ function cardVersions(entries: LedgerEntry[]) {
   return [...ids].sort();
 }
 
-/** The price lists (their `effective_from`) in force on the days a price was charged. */
-function listVersions(entries: LedgerEntry[], lists: { effective_from: string }[]) {
+/** Each entry a price was charged for, with the list in force on its day. */
+function pricedBy(entries: LedgerEntry[], lists: BooksList[]) {
   const ordered = [...lists].sort((a, b) => a.effective_from.localeCompare(b.effective_from));
-  const ids = new Set<string>();
-  for (const e of entries.filter((entry) => entry.price_micros !== undefined)) {
-    const list = ordered.findLast((l) => l.effective_from <= e.day);
-    if (list) ids.add(list.effective_from);
+  return entries
+    .filter((entry) => entry.price_micros !== undefined)
+    .flatMap((entry) => {
+      const list = ordered.findLast((l) => l.effective_from <= entry.day);
+      return list ? [{ entry, list }] : [];
+    });
+}
+
+/**
+ * The rates the lists converted the month's costs at (decisions §31): a list's rate for each currency Meta charged
+ * in other than its own, once a list and currency, in list and currency order.
+ */
+function ratesApplied(priced: { entry: LedgerEntry; list: BooksList }[]): ExchangeRateApplied[] {
+  const rates = new Map<string, ExchangeRateApplied>();
+  for (const { entry, list } of priced) {
+    const rate = list.exchange_rates?.[entry.currency];
+    if (entry.currency === list.currency || rate === undefined) continue;
+    rates.set(`${list.effective_from}|${entry.currency}`, {
+      price_list: list.effective_from,
+      currency: list.currency,
+      per: entry.currency,
+      rate,
+    });
   }
-  return [...ids].sort();
+  return [...rates.values()].sort((a, b) => a.price_list.localeCompare(b.price_list) || a.per.localeCompare(b.per));
 }

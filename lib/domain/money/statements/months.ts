@@ -1,14 +1,18 @@
-import { dayStartMs, type Month, monthAfter, monthBefore, monthOf } from '../../shared/calendar.ts';
+import { CALENDAR_ZONE, dayIn, dayStartIn, dayStartMs, type Month, monthAfter, monthBefore, monthOf } from '../../shared/calendar.ts';
+import type { ClientClocks } from '../billing-zone.ts';
 import { rateCards } from '../pricing/cards/index.ts';
 
-// A statement's months (decisions §27, §30): the calendar's months (shared/calendar.ts), YYYY-MM. The close time
-// is counted in UTC here and only here (the billing timezone of §31 is a later issue).
+// A statement's months (decisions §27, §30): the calendar's months (shared/calendar.ts), YYYY-MM, closing in a zone
+// (decisions §31: the client's billing timezone, billing-zone.ts; UTC where none is given).
 
 /** The day of the next month a month closes on, at its start (decisions §30: 00:00 on the 3rd). */
 const CLOSING_DAY = '03';
 
-/** The instant a month is due to close: the 3rd day of the next month, at its start (UTC). */
-export const closesAt = (month: Month) => dayStartMs(`${monthAfter(month)}-${CLOSING_DAY}`);
+/** The instant a month is due to close: the 3rd day of the next month, at its start in `zone`. */
+export function closesAt(month: Month, zone: string = CALENDAR_ZONE) {
+  const day = `${monthAfter(month)}-${CLOSING_DAY}`;
+  return zone === CALENDAR_ZONE ? dayStartMs(day) : dayStartIn(day, zone);
+}
 
 /**
  * How long after a month's close time the close job keeps it: longer than any function runs (15 minutes), so a
@@ -16,19 +20,31 @@ export const closesAt = (month: Month) => dayStartMs(`${monthAfter(month)}-${CLO
  */
 export const CLOSE_GRACE_MS = 15 * 60_000;
 
-/** The last month whose close time has passed at `nowMs`: the month before last until the 3rd, then last month. */
-export function lastMonthToClose(nowMs: number): Month {
-  const last = monthBefore(monthOf(nowMs));
-  return nowMs >= closesAt(last) ? last : monthBefore(last);
+/**
+ * The last month whose close time in `zone` has passed at `nowMs`: the month before last until the 3rd there, then
+ * last month.
+ */
+export function lastMonthToClose(nowMs: number, zone: string = CALENDAR_ZONE): Month {
+  const last = monthBefore(monthOf(dayIn(nowMs, zone)));
+  return nowMs >= closesAt(last, zone) ? last : monthBefore(last);
 }
 
 /**
- * Where a charge of `day` applied at `appliedAtMs` is billed when its month has closed by then (decisions §30):
- * the month open at that instant, whose statement bills it as an adjustment; undefined when it is on time (its
- * own month's statement bills it). Routed as it is applied, so no read of a month ever looks at another.
+ * The last month the close job may keep at `atMs` (decisions §30, §31): one whose close time, plus the grace, has
+ * passed in the set zone or, without one, in every WABA's zone, so no on-time charge of any WABA comes after it.
  */
-export function lateFiledUnder(day: string, appliedAtMs: number): Month | undefined {
-  return appliedAtMs >= closesAt(monthOf(day)) ? monthAfter(lastMonthToClose(appliedAtMs)) : undefined;
+export function lastMonthToKeep(clocks: ClientClocks, atMs: number): Month {
+  const zones = clocks.set ? [clocks.set] : clocks.wabas.length > 0 ? clocks.wabas : [CALENDAR_ZONE];
+  return zones.map((zone) => lastMonthToClose(atMs - CLOSE_GRACE_MS, zone)).sort()[0];
+}
+
+/**
+ * Where a charge of `day` applied at `appliedAtMs` is billed when its month has closed by then in `zone` (decisions
+ * §30, §31): the month open at that instant, whose statement bills it as an adjustment; undefined when it is on
+ * time (its own month's statement bills it). Routed as it is applied, so no read of a month ever looks at another.
+ */
+export function lateFiledUnder(day: string, appliedAtMs: number, zone: string = CALENDAR_ZONE): Month | undefined {
+  return appliedAtMs >= closesAt(monthOf(day), zone) ? monthAfter(lastMonthToClose(appliedAtMs, zone)) : undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Client } from '../../shared/directory.ts';
-import type { StatementSnapshot } from '../ports.ts';
+import type { ExchangeRateApplied, StatementSnapshot } from '../ports.ts';
 import { fromMicros } from '../../shared/money.ts';
 import { daysOfMonth } from '../../shared/calendar.ts';
 import { amountDue, ROUNDING_RULE } from './amount-due.ts';
@@ -53,6 +53,9 @@ export interface CurrencyShown {
   amount_due: ReturnType<typeof amountDue>;
 }
 
+/** A rate as a statement prints it: "Price list 2026-12-01: 17.25 MXN per USD". */
+export const exchangeRateText = (r: ExchangeRateApplied) => `Price list ${r.price_list}: ${r.rate} ${r.currency} per ${r.per}`;
+
 /** A statement's number: the same for a client and month wherever and whenever it is read. */
 export const statementNumber = (clientId: number, month: string) => `ST-${clientId}-${month.replace('-', '')}`;
 
@@ -63,13 +66,14 @@ export const statementNumber = (clientId: number, month: string) => `ST-${client
  * and total's `cost` (and its currency where it is another) and `margin`; an agent sees neither. An agent who does
  * not see the cost (its client has a price list) sees the lines billed before the list as not priced, with no
  * amount, and totals and an amount due of the priced lines alone. One statement a currency the month was charged
- * in, in `statements` (currency order).
+ * in, in `statements` (currency order); `exchange_rates`, where a list converted Meta's cost, as kept with the month.
  */
 export function statementView(
   snapshot: StatementSnapshot,
   ctx: { client: Client; status: 'open' | 'closed'; closes_at: string; shown: Shown; issuer: StatementIssuer },
 ) {
   const bsp = ctx.shown.cost && ctx.shown.margin;
+  const rates = snapshot.exchange_rates ?? [];
   return {
     number: statementNumber(snapshot.client_id, snapshot.month),
     provider: ctx.issuer.name,
@@ -87,6 +91,8 @@ export function statementView(
     rounding: ROUNDING_RULE,
     card_versions: snapshot.card_versions,
     price_list_versions: snapshot.price_list_versions,
+    // A rate is not a cost, margin or markup: every reader sees it (decisions §31, §32).
+    ...(rates.length > 0 && { exchange_rates: rates }),
     lines_sha256: snapshot.lines_sha256,
   };
 }

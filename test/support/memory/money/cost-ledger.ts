@@ -21,8 +21,9 @@ export class MemoryCostLedger implements CostLedger {
 
   constructor(private readonly clock?: () => number) {}
 
-  charge(wabaId: string, clientId: number, entry: LedgerEntry, appliedAtMs = this.clock?.()) {
-    const month = appliedAtMs === undefined ? undefined : lateFiledUnder(entry.day, appliedAtMs);
+  /** A charge applied at `appliedAtMs`, late by its month's close in `zone` (decisions §31; UTC where not given). */
+  charge(wabaId: string, clientId: number, entry: LedgerEntry, appliedAtMs = this.clock?.(), zone?: string) {
+    const month = appliedAtMs === undefined ? undefined : lateFiledUnder(entry.day, appliedAtMs, zone);
     this.entries.push({ waba_id: wabaId, client_id: clientId, entry: month ? markedLate(entry) : copy(entry) });
     if (month) this.filed.push({ waba_id: wabaId, client_id: clientId, entry: filedAs(entry, month) });
   }

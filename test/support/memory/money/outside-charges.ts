@@ -16,7 +16,7 @@ export class MemoryOutsideCharges implements OutsideCharges {
     const key = `${charge.waba_id}|${charge.message_id}`;
     if (this.charged.has(key)) return false;
     this.charged.set(key, structuredClone(charge));
-    this.ledger.charge(charge.waba_id, charge.client_id, charge.entry);
+    this.ledger.charge(charge.waba_id, charge.client_id, charge.entry, undefined, charge.statementZone);
     if (charge.tierVolume && this.volumes) {
       const volume = `${charge.tierVolume.portfolio ?? charge.waba_id}|${charge.tierVolume.month}|${charge.tierVolume.key}`;
       this.volumes.monthVolumes.set(volume, (this.volumes.monthVolumes.get(volume) ?? 0) + 1);

@@ -41,7 +41,8 @@ export class MemoryMessageStatuses implements MessageStatuses {
     const bill = billStatusBatch({ messages: batch, send, wabaId, now: Date.now() });
     for (const [k, { applied }] of bill.messages.entries())
       for (const [j, moved] of applied.entries()) results[batch[k].places[j]] = moved ? 'applied' : 'unchanged';
-    if (bill.messages.some(({ moved }) => moved)) this.write(sendId, batch, bill, wabaId);
+    const zone = updates.find((update) => update.statementZone)?.statementZone;
+    if (bill.messages.some(({ moved }) => moved)) this.write(sendId, batch, bill, wabaId, zone);
     return results;
   }
 
@@ -67,7 +68,7 @@ export class MemoryMessageStatuses implements MessageStatuses {
   }
 
   /** What the batch moved and bills, as the table's one transaction writes it: states, latest states, counts. */
-  private write(sendId: string, batch: PlacedMessage[], bill: StatusBatchBill, wabaId?: string) {
+  private write(sendId: string, batch: PlacedMessage[], bill: StatusBatchBill, wabaId?: string, zone?: string) {
     const { table } = this;
     for (const [k, { index, moved, state }] of bill.messages.entries()) {
       if (!moved) continue;
@@ -80,11 +81,11 @@ export class MemoryMessageStatuses implements MessageStatuses {
       bill.counts,
       [...bill.errors].map(([code, { title, count }]) => ({ code, title, count })),
     );
-    this.charge(sendId, bill, wabaId);
+    this.charge(sendId, bill, wabaId, zone);
   }
 
   /** The batch's charges: on the send by category, on the client's ledger and budget, on the portfolio's tiers. */
-  private charge(sendId: string, bill: StatusBatchBill, wabaId?: string) {
+  private charge(sendId: string, bill: StatusBatchBill, wabaId?: string, zone?: string) {
     const { table } = this;
     const send = table.sends.get(sendId)!;
     for (const [category, tally] of bill.byCategory) {
@@ -100,7 +101,7 @@ export class MemoryMessageStatuses implements MessageStatuses {
       const key = `${wabaId}|${entry.day}|${send.client_id}|${entry.did}|${entry.market}|${entry.category}`;
       addCharge(table.ledger, key, entry);
       // As the DynamoDB adapter's ledgerWrites: a charge whose month closed is also filed under the month open now.
-      const filedUnder = lateFiledUnder(entry.day, table.clock());
+      const filedUnder = lateFiledUnder(entry.day, table.clock(), zone);
       if (filedUnder) addCharge(table.lateLedger, `${filedUnder}|${key}`, entry);
     }
     const portfolio = bill.tierPortfolio ?? wabaId;
