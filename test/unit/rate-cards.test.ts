@@ -420,8 +420,8 @@ const SPOT_TABLES: { card: string; currency: string; rows: Spot[] }[] = [
       spot('14165550123', '2025-07-15', 'CA', 'North America', [0.025, 0.004, 0.004]),
       // SENT (Rest of Latin America row)
       spot('17875550123', '2025-07-01', 'PR', 'Rest of Latin America', [0.074, 0.0113, 0.0113]),
-      // SENT (Other row): +1 868 is not named by Meta, so Other
-      spot('18685550123', '2025-07-01', 'TT', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
+      // SENT (Other row): +376 (Andorra) is a calling code Meta's table does not list, so Other
+      spot('376312345', '2025-07-01', 'AD', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
       // J7 marketing + utility; authentication CARRIED back from T20 (no July source prints it)
       spot('525512345678', '2025-07-01', 'MX', 'Mexico', [0.0436, 0.0085, 0.0085]),
       // J7 marketing + utility; authentication CARRIED back from T20
@@ -434,8 +434,8 @@ const SPOT_TABLES: { card: string; currency: string; rows: Spot[] }[] = [
       spot('4930123456', '2025-07-01', 'DE', 'Germany', [0.1365, 0.055, 0.055]),
       // J7 marketing + utility; authentication CARRIED back from T20
       spot('74951234567', '2025-07-01', 'RU', 'Russia', [0.0802, 0.04, 0.04]),
-      // SENT (Other row): +7 7xx is Kazakhstan, which Meta did not list before 2026-10-01
-      spot('77012345678', '2025-07-01', 'KZ', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
+      // As the Russia row: +7 7xx is Kazakhstan, billed by its calling code +7 as Russia up to 2026-09-30
+      spot('77012345678', '2025-07-01', 'KZ', 'Russia', [0.0802, 0.04, 0.04]),
       // SENT (Other row): Zimbabwe is Other up to 2025-09-30
       spot('263771234567', '2025-09-30', 'ZW', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
       // SENT (Argentina row), J7 utility 0.0289
@@ -453,14 +453,14 @@ const SPOT_TABLES: { card: string; currency: string; rows: Spot[] }[] = [
       spot('12025550123', '2025-10-01', 'US', 'North America', [0.025, 0.004, 0.004]),
       spot('14165550123', '2025-12-31', 'CA', 'North America', [0.025, 0.004, 0.004]),
       spot('17875550123', '2025-10-01', 'PR', 'Rest of Latin America', [0.074, 0.0113, 0.0113]),
-      spot('18685550123', '2025-10-01', 'TT', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
+      spot('376312345', '2025-10-01', 'AD', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
       spot('525512345678', '2025-10-01', 'MX', 'Mexico', [0.0305, 0.0085, 0.0085]),
       spot('5511987654321', '2025-10-01', 'BR', 'Brazil', [0.0625, 0.0068, 0.0068]),
       spot('919876543210', '2025-10-01', 'IN', 'India', [0.0107, 0.0014, 0.0014], 0.028),
       spot('442079460958', '2025-10-01', 'GB', 'United Kingdom', [0.0529, 0.022, 0.022]),
       spot('4930123456', '2025-10-01', 'DE', 'Germany', [0.1365, 0.055, 0.055]),
       spot('74951234567', '2025-10-01', 'RU', 'Russia', [0.0802, 0.04, 0.04]),
-      spot('77012345678', '2025-10-01', 'KZ', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
+      spot('77012345678', '2025-10-01', 'KZ', 'Russia', [0.0802, 0.04, 0.04]),
       // Zimbabwe moves from Other to Rest of Africa on 2025-10-01 (Meta's changelog; region map 2025-10-01)
       spot('263771234567', '2025-10-01', 'ZW', 'Rest of Africa', [0.0225, 0.004, 0.004]),
       spot('5491123456789', '2025-10-01', 'AR', 'Argentina', [0.0618, 0.026, 0.026]),
@@ -476,14 +476,14 @@ const SPOT_TABLES: { card: string; currency: string; rows: Spot[] }[] = [
       spot('12025550123', '2026-01-01', 'US', 'North America', [0.025, 0.0034, 0.0034]),
       spot('14165550123', '2026-01-01', 'CA', 'North America', [0.025, 0.0034, 0.0034]),
       spot('17875550123', '2026-01-01', 'PR', 'Rest of Latin America', [0.074, 0.0113, 0.0113]),
-      spot('18685550123', '2026-01-01', 'TT', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
+      spot('376312345', '2026-01-01', 'AD', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
       spot('525512345678', '2026-01-01', 'MX', 'Mexico', [0.0305, 0.0085, 0.0085]),
       spot('5511987654321', '2026-01-01', 'BR', 'Brazil', [0.0625, 0.0068, 0.0068]),
       spot('919876543210', '2026-03-31', 'IN', 'India', [0.0118, 0.0014, 0.0014], 0.028),
       spot('442079460958', '2026-01-01', 'GB', 'United Kingdom', [0.0529, 0.022, 0.022]),
       spot('4930123456', '2026-01-01', 'DE', 'Germany', [0.1365, 0.055, 0.055]),
       spot('74951234567', '2026-01-01', 'RU', 'Russia', [0.0802, 0.04, 0.04]),
-      spot('77012345678', '2026-01-01', 'KZ', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
+      spot('77012345678', '2026-01-01', 'KZ', 'Russia', [0.0802, 0.04, 0.04]),
       spot('263771234567', '2026-01-01', 'ZW', 'Rest of Africa', [0.0225, 0.004, 0.004]),
       spot('923001234567', '2026-01-01', 'PK', 'Pakistan', [0.0473, 0.0054, 0.0054], 0.075),
       spot('966501234567', '2026-01-01', 'SA', 'Saudi Arabia', [0.0455, 0.0107, 0.0107], 0.0598),
@@ -498,14 +498,14 @@ const SPOT_TABLES: { card: string; currency: string; rows: Spot[] }[] = [
       spot('12025550123', '2026-04-01', 'US', 'North America', [0.025, 0.0034, 0.0034]),
       spot('14165550123', '2026-04-01', 'CA', 'North America', [0.025, 0.0034, 0.0034]),
       spot('17875550123', '2026-04-01', 'PR', 'Rest of Latin America', [0.074, 0.0113, 0.0113]),
-      spot('18685550123', '2026-04-01', 'TT', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
+      spot('376312345', '2026-04-01', 'AD', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
       spot('525512345678', '2026-04-01', 'MX', 'Mexico', [0.0305, 0.0085, 0.0085]),
       spot('5511987654321', '2026-04-01', 'BR', 'Brazil', [0.0625, 0.0068, 0.0068]),
       spot('919876543210', '2026-04-01', 'IN', 'India', [0.0118, 0.0014, 0.0014], 0.0304),
       spot('442079460958', '2026-06-30', 'GB', 'United Kingdom', [0.0529, 0.022, 0.022]),
       spot('4930123456', '2026-04-01', 'DE', 'Germany', [0.1365, 0.055, 0.055]),
       spot('74951234567', '2026-04-01', 'RU', 'Russia', [0.0802, 0.04, 0.04]),
-      spot('77012345678', '2026-04-01', 'KZ', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
+      spot('77012345678', '2026-04-01', 'KZ', 'Russia', [0.0802, 0.04, 0.04]),
       spot('263771234567', '2026-04-01', 'ZW', 'Rest of Africa', [0.0225, 0.004, 0.004]),
       spot('923001234567', '2026-04-01', 'PK', 'Pakistan', [0.0473, 0.01, 0.01], 0.075),
       spot('966501234567', '2026-04-01', 'SA', 'Saudi Arabia', [0.0501, 0.0107, 0.0107], 0.0598),
@@ -524,7 +524,7 @@ const SPOT_TABLES: { card: string; currency: string; rows: Spot[] }[] = [
       spot('14165550123', '2026-07-01', 'CA', 'North America', [0.025, 0.0034, 0.0034]),
       // CARRIED from ALI: no July USD source
       spot('17875550123', '2026-07-01', 'PR', 'Rest of Latin America', [0.074, 0.0113, 0.0113]),
-      spot('18685550123', '2026-07-01', 'TT', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
+      spot('376312345', '2026-07-01', 'AD', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
       spot('525512345678', '2026-07-01', 'MX', 'Mexico', [0.0305, 0.0085, 0.0085]),
       spot('5511987654321', '2026-07-01', 'BR', 'Brazil', [0.0625, 0.0068, 0.0068]),
       spot('919876543210', '2026-07-01', 'IN', 'India', [0.0118, 0.0014, 0.0014], 0.0304),
@@ -535,7 +535,7 @@ const SPOT_TABLES: { card: string; currency: string; rows: Spot[] }[] = [
       spot('393123456789', '2026-07-01', 'IT', 'Italy', [0.0795, 0.03, 0.03]),
       // CARRIED from ALI: no July USD source
       spot('74951234567', '2026-07-01', 'RU', 'Russia', [0.0802, 0.04, 0.04]),
-      spot('77012345678', '2026-07-01', 'KZ', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
+      spot('77012345678', '2026-07-01', 'KZ', 'Russia', [0.0802, 0.04, 0.04]),
       spot('263771234567', '2026-09-30', 'ZW', 'Rest of Africa', [0.0225, 0.004, 0.004]),
       // CARRIED BACK from OCT (index id 70856709963): Poland is a market of its own from 2026-07-01, no July USD source
       spot('48601234567', '2026-07-01', 'PL', 'Poland', [0.0366, 0.0122, 0.0122]),
@@ -551,7 +551,7 @@ const SPOT_TABLES: { card: string; currency: string; rows: Spot[] }[] = [
       spot('12025550123', '2026-10-01', 'US', 'North America', [0.025, 0.0034, 0.0034]),
       spot('14165550123', '2026-10-01', 'CA', 'North America', [0.025, 0.0034, 0.0034]),
       spot('17875550123', '2026-10-01', 'PR', 'Rest of Latin America', [0.074, 0.0113, 0.0113]),
-      spot('18685550123', '2026-10-01', 'TT', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
+      spot('376312345', '2026-10-01', 'AD', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
       // OCT only: Mexico marketing 0.0397 is a change Meta's October list does not name (UNCONFIRMED, in the card's disagreements)
       spot('525512345678', '2026-10-01', 'MX', 'Mexico', [0.0397, 0.0085, 0.0085]),
       spot('5511987654321', '2026-10-01', 'BR', 'Brazil', [0.0625, 0.0068, 0.0068]),
@@ -579,7 +579,8 @@ const SPOT_TABLES: { card: string; currency: string; rows: Spot[] }[] = [
       spot('4930123456', '2026-07-01', 'DE', 'Germany', [0.1131, 0.0456, 0.0456]),
       spot('919876543210', '2026-07-01', 'IN', 'India', [0.0099, 0.0012, 0.0012], 0.0252),
       spot('48601234567', '2026-07-01', 'PL', 'Poland', [0.0303, 0.0101, 0.0101]),
-      spot('77012345678', '2026-07-01', 'KZ', OTHER_MARKET, [0.05, 0.0064, 0.0064]),
+      // The PHP's Russia row: +7 7xx is Kazakhstan, billed by its calling code +7 as Russia up to 2026-09-30
+      spot('77012345678', '2026-07-01', 'KZ', 'Russia', [0.0664, 0.0331, 0.0331]),
     ],
   },
   {
@@ -687,23 +688,71 @@ describe.each(SPOT_TABLES.map((table) => [`${table.card} ${table.currency}`, tab
   },
 );
 
-describe('the region maps explain every shared calling code they put in Other', () => {
-  it.each(maps)('the map of %s says why a region sharing its calling code with a named region is Other', (_, map) => {
+/**
+ * The regions Meta bills by a calling code they share with a country its table lists (docs/rate-cards.md §2,
+ * issue 53 item 7), each with that country: its calling code's market is theirs.
+ */
+const NANP_MEMBERS = [
+  'AG',
+  'AI',
+  'AS',
+  'BB',
+  'BM',
+  'BS',
+  'DM',
+  'GD',
+  'GU',
+  'KN',
+  'KY',
+  'LC',
+  'MP',
+  'MS',
+  'SX',
+  'TC',
+  'TT',
+  'VC',
+  'VG',
+  'VI',
+];
+const SHARING_A_LISTED_CODE: Record<string, string> = {
+  ...{ GG: 'GB', JE: 'GB', IM: 'GB', AX: 'FI', SJ: 'NO', CC: 'AU', CX: 'AU', VA: 'IT', EH: 'MA' },
+  ...Object.fromEntries(NANP_MEMBERS.map((region) => [region, 'US'])),
+};
+/** Kazakhstan shares +7 with Russia until it is a market of its own (2026-10-01). */
+const sharingOn = (day: string): Record<string, string> =>
+  day < '2026-10-01' ? { ...SHARING_A_LISTED_CODE, KZ: 'RU' } : SHARING_A_LISTED_CODE;
+
+describe('the region maps bill a shared calling code as Meta does: by the code (issue 53 item 7)', () => {
+  it.each(maps)('the map of %s puts no region sharing its calling code with a named region in Other', (_, map) => {
     // Prepare
     const codesNamed = new Set(
       Object.entries(map.regions)
         .filter(([, market]) => market !== OTHER_MARKET)
         .map(([region]) => KNOWN_REGIONS.get(region)),
     );
-    const disputed = new Set((map.disagreements ?? []).map((row) => row.region));
     // Act
     const sharingOthers = Object.entries(map.regions)
       .filter(([region, market]) => market === OTHER_MARKET && codesNamed.has(KNOWN_REGIONS.get(region)))
       .map(([region]) => region);
-    const unexplained = sharingOthers.filter((region) => !map.notes_by_region?.[region] && !disputed.has(region));
     // Assess
-    expect(sharingOthers).toEqual(expect.arrayContaining(['GG', 'JE', 'IM', 'AX', 'SJ', 'CC', 'CX', 'VA', 'EH', 'TT']));
-    expect(unexplained).toEqual([]);
+    expect(sharingOthers).toEqual([]);
+  });
+
+  it.each(maps)('the map of %s gives a region its calling code’s market, with a note naming the code and both sources', (_, map) => {
+    // Prepare
+    const sharing = Object.entries(sharingOn(map.effective_from));
+    const disputed = new Set((map.disagreements ?? []).map((row) => row.region));
+    // Act
+    const wrong = sharing.filter(([region, listed]) => map.regions[region] !== map.regions[listed]);
+    const unsourced = sharing.filter(([region]) => {
+      const note = map.notes_by_region?.[region] ?? '';
+      return !note.includes(`+${KNOWN_REGIONS.get(region)} `) || !note.includes("Meta's") || !note.includes('wa_recipient_geo()');
+    });
+    const stillDisputed = sharing.filter(([region]) => disputed.has(region));
+    // Assess
+    expect(wrong).toEqual([]);
+    expect(unsourced).toEqual([]);
+    expect(stillDisputed).toEqual([]);
   });
 
   it.each(maps)('the map of %s keeps, for each disputed region, the market it maps it to, and says why', (_, map) => {
@@ -713,11 +762,35 @@ describe('the region maps explain every shared calling code they put in Other', 
     expect(inconsistent).toEqual([]);
   });
 
-  it('puts Kazakhstan in Other until 2026-09-30 and in its own market from 2026-10-01, never in Russia', () => {
+  it('puts Kazakhstan in Russia (its calling code +7) until 2026-09-30 and in its own market from 2026-10-01', () => {
     // Act
     const before = rateCards.marketOfRegion('KZ', '2026-09-30');
     const after = rateCards.marketOfRegion('KZ', '2026-10-01');
     // Assess
-    expect([before, after]).toEqual([OTHER_MARKET, 'Kazakhstan']);
+    expect([before, after]).toEqual(['Russia', 'Kazakhstan']);
   });
+
+  it.each(USD_CARD_DATES)(
+    'prices on %s Guernsey’s +44 7911 in United Kingdom, Anguilla’s +1 264 in North America and Andorra’s +376 in Other',
+    (day) => {
+      // Prepare
+      const numbers = { guernsey: '447911123456', anguilla: '12644971234', andorra: '376312345' };
+      const marketingIn = (market: string) => rateCards.priceMicros(market, 'marketing', day);
+      // Act
+      const places = Object.fromEntries(Object.entries(numbers).map(([name, digits]) => [name, rateCards.placeOf(digits, day)]));
+      const prices = Object.fromEntries(Object.entries(places).map(([name, place]) => [name, marketingIn(place.market)]));
+      // Assess
+      expect(places).toEqual({
+        guernsey: { region: 'GG', market: 'United Kingdom' },
+        anguilla: { region: 'AI', market: 'North America' },
+        andorra: { region: 'AD', market: OTHER_MARKET },
+      });
+      expect(prices).toEqual({
+        guernsey: marketingIn('United Kingdom'),
+        anguilla: marketingIn('North America'),
+        andorra: marketingIn(OTHER_MARKET),
+      });
+      expect(new Set(Object.values(prices)).size).toBe(3);
+    },
+  );
 });
