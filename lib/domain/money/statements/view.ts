@@ -134,27 +134,23 @@ function pricedCurrencyView(currency: string, lines: StatementLine[]): CurrencyS
   };
 }
 
+/** What a line is and how many it bills, as every viewer sees it. */
+const lineOf = (line: StatementLine) => ({
+  kind: line.kind,
+  market: line.market,
+  category: line.category,
+  ...(line.of_month && { of_month: line.of_month }),
+  ...(line.origin && { origin: line.origin }),
+});
+
 /** A line billed before the client's price list, as its agent sees it: what and how many, never at what cost. */
 function unpricedLineView(line: StatementLine): LineShown {
-  return {
-    kind: line.kind,
-    market: line.market,
-    category: line.category,
-    ...(line.of_month && { of_month: line.of_month }),
-    ...(line.origin && { origin: line.origin }),
-    messages: line.messages,
-    billable: line.billable,
-    priced: false,
-  };
+  return { ...lineOf(line), messages: line.messages, billable: line.billable, priced: false };
 }
 
 function lineView(line: StatementLine, currency: string, bsp: boolean) {
   return {
-    kind: line.kind,
-    market: line.market,
-    category: line.category,
-    ...(line.of_month && { of_month: line.of_month }),
-    ...(line.origin && { origin: line.origin }),
+    ...lineOf(line),
     unit_price: line.unit_price,
     messages: line.messages,
     billable: line.billable,
