@@ -34,27 +34,10 @@ beforeAll(async () => {
   await emulator('POST', `numbers/${client.numberId}/statuses`, { statuses: ['sent'] });
 }, 60_000);
 
-/** A send of one MARKETING message, delivered now as Meta's status says; the send once settled. */
-async function deliveredNow(to: string) {
-  const accepted = await client.send('order_update', [to]);
-  expect(accepted.status).toBe(200);
-  const { sent } = await until(
-    () => emulator('GET', `sent?phone_number_id=${client.numberId}&to=${to}`),
-    (found) => found.sent.length === 1,
-    30_000,
-    250,
-  );
-  await emulator('POST', `messages/${encodeURIComponent(sent[0].id)}/status`, {
-    status: 'delivered',
-    timestamp: Math.floor(Date.now() / 1000),
-  });
-  return client.settled(accepted.body.send_id, (s) => s.delivered === 1);
-}
-
 describe('a client billed in India’s timezone (decisions §31)', () => {
   it('shows its statement’s closes_at at 00:00 on the 3rd in India: 18:30 UTC on the 2nd', { timeout: 120_000 }, async () => {
     // Prepare: one message delivered, charged on the WABA's (UTC) day of now
-    const delivered = await deliveredNow(MEXICO);
+    const delivered = await client.deliveredAt('order_update', MEXICO, Date.now());
     const month = monthOf(Date.now());
     // Act
     const read = await until(

@@ -29,27 +29,13 @@ beforeAll(async () => {
   await emulator('POST', `numbers/${client.numberId}/statuses`, { statuses: ['sent'] });
 }, 60_000);
 
-/** A send of one MARKETING message, delivered at `atMs` as Meta's status timestamp says; the send once settled. */
-async function deliveredAt(to: string, atMs: number) {
-  const accepted = await client.send('order_update', [to]);
-  expect(accepted.status).toBe(200);
-  const { sent } = await until(
-    () => emulator('GET', `sent?phone_number_id=${client.numberId}&to=${to}`),
-    (found) => found.sent.length === 1,
-    30_000,
-    250,
-  );
-  await emulator('POST', `messages/${encodeURIComponent(sent[0].id)}/status`, { status: 'delivered', timestamp: Math.floor(atMs / 1000) });
-  return client.settled(accepted.body.send_id, (s) => s.delivered === 1);
-}
-
 describe('a WABA in India’s timezone (+05:30), charged by its own day (decisions §31)', () => {
   it('prices a message delivered at 20:00 UTC on 30 September on India’s 1 October, at the 2026-10-01 card', async () => {
     // Prepare
     expect(rateOn('2026-10-01')).not.toBe(rateOn('2026-09-30'));
     // Act
-    const late = await deliveredAt(MEXICO_LATE, LATE_SEPTEMBER);
-    const early = await deliveredAt(MEXICO_EARLY, EARLY_EVENING);
+    const late = await client.deliveredAt('order_update', MEXICO_LATE, LATE_SEPTEMBER);
+    const early = await client.deliveredAt('order_update', MEXICO_EARLY, EARLY_EVENING);
     const usage = await until(
       async () =>
         (await call('GET', '/v1/usage?from=2026-09-29&to=2026-10-02&group_by=day,market', { token: await client.token() })).body.data as {

@@ -62,4 +62,24 @@ export class OwnClient {
   /** The send once `done` says so of its status (every recipient settled unless told), or as it is at the deadline. */
   settled = (sendId: string, done: (status: Record<string, any>) => boolean = (s) => s.pending === 0, timeoutMs = 60_000) =>
     until(() => this.status(sendId), done, timeoutMs);
+
+  /**
+   * A send of one message of the template, delivered at `atMs` as Meta's status timestamp says (the number must
+   * report only `sent` by itself); the send once its delivery is counted.
+   */
+  async deliveredAt(template: string, to: string, atMs: number) {
+    const accepted = await this.send(template, [to]);
+    if (accepted.status !== 200) throw new Error(`send refused: ${JSON.stringify(accepted.body)}`);
+    const { sent } = await until(
+      () => emulator('GET', `sent?phone_number_id=${this.numberId}&to=${to}`),
+      (found) => found.sent.length === 1,
+      30_000,
+      250,
+    );
+    await emulator('POST', `messages/${encodeURIComponent(sent[0].id)}/status`, {
+      status: 'delivered',
+      timestamp: Math.floor(atMs / 1000),
+    });
+    return this.settled(accepted.body.send_id, (s) => s.delivered === 1);
+  }
 }

@@ -65,6 +65,8 @@ const partial = (currency: string, effective_from: string, markets: string[], ..
 
 const Q1_2025 = ['2025-07-01', '2025-10-01'];
 const APRIL_ON = ['2026-04-01', '2026-07-01', '2026-10-01'];
+/** The 8 markets the GBP source gives, on July's card and (it says, unchanged) October's. */
+const GBP_MARKETS = ['United Kingdom', 'Germany', 'France', 'Netherlands', 'Spain', 'Italy', 'Rest of Western Europe', 'North America'];
 
 export const MISSING_CARDS: readonly MissingCard[] = [
   ...notFound('AUD', [...Q1_2025, '2026-01-01', ...APRIL_ON]),
@@ -75,26 +77,8 @@ export const MISSING_CARDS: readonly MissingCard[] = [
     'find_string/read_file ids 69530031695, 69481606087: one EUR row (Rest of Central & Eastern Europe), too little for a card',
   ),
   ...notFound('GBP', [...Q1_2025, '2026-01-01', '2026-04-01']),
-  partial('GBP', '2026-07-01', [
-    'United Kingdom',
-    'Germany',
-    'France',
-    'Netherlands',
-    'Spain',
-    'Italy',
-    'Rest of Western Europe',
-    'North America',
-  ]),
-  partial('GBP', '2026-10-01', [
-    'United Kingdom',
-    'Germany',
-    'France',
-    'Netherlands',
-    'Spain',
-    'Italy',
-    'Rest of Western Europe',
-    'North America',
-  ]),
+  partial('GBP', '2026-07-01', GBP_MARKETS),
+  partial('GBP', '2026-10-01', GBP_MARKETS),
   ...notFound('IDR', [...Q1_2025, '2026-01-01', '2026-04-01']),
   partial('IDR', '2026-07-01', ['Indonesia']),
   partial('IDR', '2026-10-01', ['Indonesia']),
