@@ -18,6 +18,8 @@ type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIG
 export const currentRequest = new AsyncLocalStorage<{
   requestId: string;
   dynamoDelayMs?: number;
+  /** `X-Local-DynamoDB-Fault: writes`: each DynamoDB write of this request fails as the service's own fault. */
+  dynamoFault?: 'writes';
   /**
    * The function's own clock, when a test asks for one (`X-Local-Clock: dynamodb`): it moves only by the DynamoDB
    * calls' delays (`X-Local-DynamoDB-Delay-Ms` each), which are then not waited for, so the function's remaining
@@ -55,7 +57,7 @@ export function invokeIsolated(
   handler: Handler,
   event: APIGatewayProxyEventV2,
   context: Context,
-  options: { dynamoDelayMs?: number; virtual?: { spentMs: number } } = {},
+  options: { dynamoDelayMs?: number; dynamoFault?: 'writes'; virtual?: { spentMs: number } } = {},
 ): Promise<APIGatewayProxyStructuredResultV2> {
   isolateCrashes();
   const requestId = context.awsRequestId;
@@ -73,7 +75,9 @@ export function invokeIsolated(
       resolve(errorBody(502, 'function_crashed', 'The function ended without answering', requestId));
     };
     currentRequest
-      .run({ requestId, dynamoDelayMs: options.dynamoDelayMs, virtual: options.virtual, crashed }, () => handler(event, context))
+      .run({ requestId, dynamoDelayMs: options.dynamoDelayMs, dynamoFault: options.dynamoFault, virtual: options.virtual, crashed }, () =>
+        handler(event, context),
+      )
       .then(resolve, reject);
   });
 }
@@ -206,10 +210,12 @@ export async function startApiServer(options: ApiServerOptions): Promise<{ serve
       // (`X-Local-Clock: dynamodb`): the local server's own fault controls, never deployed.
       const timeoutMs = Number(req.headers['x-local-function-timeout-ms']) || undefined;
       const dynamoDelayMs = Number(req.headers['x-local-dynamodb-delay-ms']) || undefined;
+      const dynamoFault = req.headers['x-local-dynamodb-fault'] === 'writes' ? ('writes' as const) : undefined;
       const started = performance.now();
       const virtual = req.headers['x-local-clock'] === 'dynamodb' ? { spentMs: 0 } : undefined;
       const result = await invokeIsolated(handler, event, lambdaContext(route?.name ?? 'RouteNotFound', requestId, timeoutMs, virtual), {
         dynamoDelayMs,
+        dynamoFault,
         virtual,
       });
       recordInvocation(route?.name ?? 'RouteNotFound', performance.now() - started);

@@ -9,6 +9,7 @@ import {
   UpstreamRejected,
   UpstreamUnavailable,
 } from '#lib/domain/shared/errors.ts';
+import { isServiceUnavailable } from '#lib/adapters/aws/service-unavailable.ts';
 import { logger } from '#lib/log/logger.ts';
 import { errorForLog } from '#lib/log/source-mapped-stack.ts';
 import { ApiError, badRequest } from './api-error.ts';
@@ -34,6 +35,10 @@ function fromParser(status: number): ApiError | undefined {
   return undefined;
 }
 
+/** A service this request needs (the table, a queue) failed for its own sake: the caller may try again. */
+const serviceUnavailable = () =>
+  new ApiError(502, 'upstream_unavailable', 'A service this request needs did not answer: try again shortly');
+
 /** Maps anything thrown to the contract's error body `{message, code, details?, request_id}`. */
 export function toErrorResponse(error: unknown, requestId: string): APIGatewayProxyStructuredResultV2 {
   const parserStatus = (error as { statusCode?: number })?.statusCode;
@@ -42,9 +47,11 @@ export function toErrorResponse(error: unknown, requestId: string): APIGatewayPr
       ? error
       : error instanceof DomainError
         ? fromDomain(error)
-        : typeof parserStatus === 'number'
-          ? fromParser(parserStatus)
-          : undefined;
+        : isServiceUnavailable(error)
+          ? serviceUnavailable()
+          : typeof parserStatus === 'number'
+            ? fromParser(parserStatus)
+            : undefined;
   if (!known || known.status >= 500) {
     logger.error(known ? 'request failed' : 'unhandled error', { error: errorForLog(error) });
   }

@@ -98,12 +98,21 @@ function responses(route: RouteDef) {
           }
         : { description: 'Success', content: { 'application/json': { schema: success }, ...alternatives(route) } },
   };
-  // Meta's calls prove themselves by signature: a bad one is a 401 as a bad token is elsewhere.
-  const errors = route.auth || route.request?.signedBy ? [...route.errors, 401, 500] : [...route.errors, 500];
-  for (const status of [...new Set(errors)].sort()) {
+  for (const status of documentedErrors(route)) {
     responses[status] = { $ref: `#/components/responses/Error${status}` };
   }
   return responses;
+}
+
+/**
+ * A route's error statuses: its own; 401 behind the authorizer or Meta's signature (a bad one is a 401 as a bad
+ * token is elsewhere); 502 where it uses the table or a queue (one failing for its own sake, try again:
+ * lib/adapters/aws/service-unavailable.ts); and 500.
+ */
+export function documentedErrors(route: RouteDef): number[] {
+  const signed = route.auth || route.request?.signedBy !== undefined;
+  const usesAws = route.needs.table !== 'none' || (route.needs.queues?.length ?? 0) > 0;
+  return [...new Set([...route.errors, ...(signed ? [401] : []), ...(usesAws ? [502] : []), 500])].sort();
 }
 
 /** The header Meta signs its calls with. */
@@ -152,7 +161,7 @@ export function openApiDocument(serverUrl = '/') {
     paths[route.path][route.method.toLowerCase()] = operation(route);
   }
   const errorResponses: Record<string, unknown> = {};
-  const used = new Set(routes.flatMap((r) => (r.auth ? [...r.errors, 401, 500] : [...r.errors, 500])));
+  const used = new Set(routes.flatMap(documentedErrors));
   for (const status of [...used].sort()) {
     errorResponses[`Error${status}`] = {
       description: STATUS_TEXT[Number(status)],

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { InternalServerError } from '@aws-sdk/client-dynamodb';
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/webhooks/outbox-store.ts';
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { relayOutbox } from '#lib/domain/webhooks/outbox.ts';
@@ -17,6 +18,9 @@ import {
 } from '../request-meter.ts';
 import { queueClient } from '#lib/wiring/queues.ts';
 import { serviceTable, tableClient } from '#lib/wiring/table.ts';
+
+/** DynamoDB's commands that write. */
+const WRITES = new Set(['PutItemCommand', 'UpdateItemCommand', 'DeleteItemCommand', 'TransactWriteItemsCommand', 'BatchWriteItemCommand']);
 
 /**
  * Meters the DynamoDB and SQS calls of each API request (operations, items and bytes read, items written,
@@ -41,11 +45,14 @@ function meterRequests(): { meters: Map<string, RequestMeter>; queued: Map<strin
   };
   meterDynamo(tableClient(), current);
   // A request that asked for a slow table (X-Local-DynamoDB-Delay-Ms) waits that long before each DynamoDB call,
-  // or spends it on its own clock (X-Local-Clock: dynamodb).
+  // or spends it on its own clock (X-Local-Clock: dynamodb); one that asked for failing writes
+  // (X-Local-DynamoDB-Fault: writes) has each write fail as DynamoDB's own fault would.
   tableClient().middlewareStack.remove('localDynamoDelay');
   tableClient().middlewareStack.add(
-    (next) => async (args) => {
+    (next, context) => async (args) => {
       const request = currentRequest.getStore();
+      if (request?.dynamoFault === 'writes' && WRITES.has(String(context.commandName)))
+        throw new InternalServerError({ message: 'Injected fault (X-Local-DynamoDB-Fault)', $metadata: {} });
       const delayMs = request?.dynamoDelayMs;
       // On the function's own clock the call takes its delay of that clock, not of the machine's.
       if (delayMs && request?.virtual) request.virtual.spentMs += delayMs;

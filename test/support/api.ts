@@ -11,10 +11,10 @@ export interface ApiResponse<T = any> {
 }
 
 /** The stack this file talks to: the test run's shared one, or one of the file's own (`useStack`). */
-let own: { apiUrl: string; graphUrl: string } | undefined;
+let own: { apiUrl: string; graphUrl: string; readonly out?: string; readonly log?: string } | undefined;
 
 /** Points `call`, `emulator` and the `/_local` helpers of this file at a stack of its own (a child process). */
-export function useStack(stack: { apiUrl: string; graphUrl: string }) {
+export function useStack(stack: { apiUrl: string; graphUrl: string; readonly out?: string; readonly log?: string }) {
   own = stack;
 }
 
@@ -53,7 +53,18 @@ export async function call<T = any>(
     /* not JSON: keep the text */
   }
   if (response.ok) assertResponseShape(method, path, parsed, text);
+  if (response.status >= 500) printErrorsOf(response.headers.get('x-request-id'));
   return { status: response.status, body: parsed as T, headers: response.headers };
+}
+
+/**
+ * A child stack's error lines of one request, printed when it answered 5xx: a run on another machine (CI) then
+ * shows why, where the answer alone says only `internal_error`.
+ */
+function printErrorsOf(requestId: string | null) {
+  if (!own || !requestId) return;
+  const lines = `${own.out ?? ''}\n${own.log ?? ''}`.split('\n').filter((line) => line.includes(requestId));
+  if (lines.length > 0) console.error(`the stack's log of request ${requestId}:\n${lines.join('\n')}`);
 }
 
 /**

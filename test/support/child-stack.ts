@@ -54,7 +54,8 @@ async function startOnce(dataDir: string, env: Record<string, string>): Promise<
   // `npm start` would take them as the user's, so the child gets the environment as it was before.
   const shared = new Set(['LOCAL_STACK_SETTINGS', ...(process.env.LOCAL_STACK_SETTINGS ?? '').split(',')]);
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !shared.has(name)));
-  const child = start({ ...inherited, PORT: String(port), LOG_LEVEL: 'SILENT', DATA_DIR: dataDir, ...env });
+  // Errors only: what a 5xx answer's request logged is printed beside the failing test (api.ts `call`).
+  const child = start({ ...inherited, PORT: String(port), LOG_LEVEL: 'ERROR', DATA_DIR: dataDir, ...env });
   let out = '';
   let log = '';
   child.stdout?.on('data', (chunk: Buffer) => {

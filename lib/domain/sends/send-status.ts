@@ -20,7 +20,7 @@ export const EVENT_VIEW: MoneyShown = { cost: false, price: true, margin: false 
  * settled yet; the status follows from the counts, so it is exact whenever they are.
  */
 export function sendStatusOf(send: SendRecord, shown: MoneyShown = EVENT_VIEW) {
-  const counts = { ...NO_COUNTS, ...send.counts };
+  const counts = countsAsRead(send.counts);
   const settled =
     counts.duplicates_removed + counts.suppressed + counts.expired + counts.sent + counts.failed + counts.capped + counts.cancelled;
   const pending = Math.max(0, send.total - settled);
@@ -113,6 +113,19 @@ export const NO_COUNTS: SendCounts = {
   read: 0,
   cancelled: 0,
 };
+
+/**
+ * A send's counts as a reader may see them: none below zero. A status applied while its block is still claimed
+ * (decisions §30: every status counts at once) moves its message on from the outcome the block's settlement adds
+ * later: a delivery after an unknown outcome takes back a `failed` not yet added, a failure takes back a `sent`,
+ * a delivery releases a `held`. Until that settlement commits, such a count reads below zero by what it takes back;
+ * its true value is 0 or more, and the sum is exact once the block settles.
+ */
+export function countsAsRead(given: Partial<SendCounts> | undefined): SendCounts {
+  const counts = { ...NO_COUNTS, ...given };
+  for (const field of Object.keys(counts) as (keyof SendCounts)[]) counts[field] = Math.max(0, counts[field]);
+  return counts;
+}
 
 /**
  * A cancelled send stays `cancelled` (its unclaimed recipients settle as they come off the queue); a scheduled

@@ -13,6 +13,7 @@ import { requestContext } from '#lib/http/middlewares/request-context.ts';
 import { securityHeaders } from '#lib/http/middlewares/security-headers.ts';
 import { validateRequest } from '#lib/http/middlewares/validate-request.ts';
 import * as v from 'valibot';
+import { InternalServerError, ProvisionedThroughputExceededException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { clientIdParam } from '#lib/schemas/common.ts';
 
 /** Each named middleware alone, on a request shaped as middy hands it over. */
@@ -201,6 +202,12 @@ describe('validateRequest', () => {
   });
 });
 
+/** A transaction cancelled only by concurrent ones after its tries, and one cancelled by a condition of ours. */
+const cancelled = (codes: string[]) =>
+  new TransactionCanceledException({ message: 'secret detail', $metadata: {}, CancellationReasons: codes.map((Code) => ({ Code })) });
+const conflictOnly = cancelled(['None', 'TransactionConflict']);
+const conditionFailed = cancelled(['ConditionalCheckFailed', 'TransactionConflict']);
+
 describe('errorResponse and securityHeaders', () => {
   it('maps each domain error to the contract’s status and code, and anything else to a 500 that tells nothing', () => {
     const cases: [unknown, number, string][] = [
@@ -209,6 +216,14 @@ describe('errorResponse and securityHeaders', () => {
       [new UpstreamUnavailable(), 502, 'upstream_unavailable'],
       [new ApiError(413, 'payload_too_large', 'big'), 413, 'payload_too_large'],
       [new Error('secret detail'), 500, 'internal_error'],
+      // A service the request needs failing for its own sake: try again (lib/adapters/aws/service-unavailable.ts)
+      [new InternalServerError({ message: 'secret detail', $metadata: {} }), 502, 'upstream_unavailable'],
+      [new ProvisionedThroughputExceededException({ message: 'secret detail', $metadata: {} }), 502, 'upstream_unavailable'],
+      [Object.assign(new Error('secret detail'), { code: 'ECONNRESET' }), 502, 'upstream_unavailable'],
+      [conflictOnly, 502, 'upstream_unavailable'],
+      // The table refusing our own call (a malformed expression) is our bug: 500
+      [Object.assign(new Error('secret detail'), { name: 'ValidationException', $fault: 'client' }), 500, 'internal_error'],
+      [conditionFailed, 500, 'internal_error'],
     ];
     for (const [error, status, code] of cases) {
       const response = toErrorResponse(error, 'req-9');

@@ -3,7 +3,7 @@ import { BLOCK } from '../dispatch/tuning.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { type PageRequest, resolvePage } from '../../shared/paging.ts';
 import type { RecipientBlockRef, SendCounts, RecipientLists, SendRecord, StoredRecipient } from '../ports.ts';
-import { moneyShownOn, NO_COUNTS, type SendViewDeps, visibleSend } from '../send-status.ts';
+import { countsAsRead, moneyShownOn, type SendViewDeps, visibleSend } from '../send-status.ts';
 import { CAPPED } from '../../shared/message-status.ts';
 import { fromMicros } from '../../shared/money.ts';
 import type { MoneyShown } from '../../money/pricing/visibility.ts';
@@ -56,7 +56,7 @@ export function recipientStatus(recipient: StoredRecipient): RecipientStatus {
 
 /** How many recipients are in a state: exact from the send's counts (`sent` counts delivered ones, `delivered` read ones). */
 export function recipientsIn(status: RecipientStatus, total: number, given: SendCounts) {
-  const counts = { ...NO_COUNTS, ...given };
+  const counts = countsAsRead(given);
   const settled =
     counts.duplicates_removed + counts.suppressed + counts.expired + counts.sent + counts.failed + counts.capped + counts.cancelled;
   const totals: Record<RecipientStatus, number> = {

@@ -22,7 +22,8 @@ export class MemorySendRecords implements SendRecords {
     send.status = status;
   }
   async get(sendId: string) {
-    return copy(this.table.sends.get(sendId) ?? null);
+    const send = copy(this.table.sends.get(sendId) ?? null);
+    return send && { ...send, errors: send.errors?.filter((e) => e.count > 0) };
   }
   async list(clientId: number, page: { offset: number; size: number }) {
     const all = [...this.table.sends.values()]

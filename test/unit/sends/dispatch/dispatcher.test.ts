@@ -12,7 +12,7 @@ import type { DispatchJob, JobRecipient } from '#lib/domain/sends/dispatch-job.t
 import { markRepeats } from '#lib/domain/sends/dispatch/job.ts';
 import { silentLog } from '#lib/domain/shared/log.ts';
 import type { MessageAnswer } from '#lib/domain/sends/dispatch/ports.ts';
-import type { SendRecord } from '#lib/domain/sends/ports.ts';
+import type { RecipientOutcome, SendRecord } from '#lib/domain/sends/ports.ts';
 import { templateNeeds } from '#lib/domain/sends/accept/send-rules.ts';
 import { sendStatusOf } from '#lib/domain/sends/send-status.ts';
 import type { MetaTemplate } from '#lib/domain/templates/template-record.ts';
@@ -629,6 +629,33 @@ describe('operating a send (decisions §22): each recipient’s result, and canc
     expect(delivered.data.map((r) => r.index)).toEqual(Array.from({ length: 20 }, (_, i) => 10 + i));
     expect([read.total, delivered.total, sent.total, pending.total]).toEqual([10, 20, 70, 0]);
     expect(sent.data).toHaveLength(70);
+  });
+
+  it('reads no count below zero while a status overtakes its claimed block, and exact counts once the block settles', async () => {
+    // Prepare: a live invocation holds the block; one launch's answer never came (outcome_unknown), one was accepted
+    const { blocks, messageStatuses, status } = await world(2);
+    const lease = { holder: 'live', untilMs: Date.now() + 60_000 };
+    const block = { first: 0, size: 2, sendable: 2 };
+    const unknown: RecipientOutcome = { kind: 'failed', code: 'outcome_unknown', title: 'No answer from the upstream in time' };
+    const accepted: RecipientOutcome = { kind: 'sent', message_id: 'wamid.accepted' };
+    await blocks.claimBlock('send-1', block, lease, Date.now());
+    await blocks.recordProgress('send-1', block, lease, {
+      outcomes: new Map<number, RecipientOutcome>([
+        [0, unknown],
+        [1, accepted],
+      ]),
+      launchedTo: 2,
+    });
+    // Act: Meta reports the unknown launch delivered before the block settles; then it settles
+    await messageStatuses.applyStatuses('send-1', [
+      { block: 0, index: 0, messageId: 'wamid.went', change: (state: MessageState) => statusChange(state, 'delivered') },
+    ]);
+    const whileClaimed = sendStatusOf(await status());
+    await blocks.settleBlock('send-1', block, [unknown, accepted], lease);
+    const settled = sendStatusOf(await status());
+    // Assess: the take-back of a failure not yet added reads 0, not -1; the settled sum is exact
+    expect(whileClaimed).toMatchObject({ sent: 1, failed: 0, delivered: 1, errors: [] });
+    expect(settled).toMatchObject({ sent: 2, failed: 0, delivered: 1, pending: 0, status: 'completed', errors: [] });
   });
 
   it('shows another client’s send to nobody but a BSP', async () => {
