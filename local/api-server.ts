@@ -74,11 +74,21 @@ export function invokeIsolated(
       );
       resolve(errorBody(502, 'function_crashed', 'The function ended without answering', requestId));
     };
+    const request = {
+      requestId,
+      dynamoDelayMs: options.dynamoDelayMs,
+      dynamoFault: options.dynamoFault,
+      virtual: options.virtual,
+      crashed,
+    };
     currentRequest
-      .run({ requestId, dynamoDelayMs: options.dynamoDelayMs, dynamoFault: options.dynamoFault, virtual: options.virtual, crashed }, () =>
-        handler(event, context),
-      )
-      .then(resolve, reject);
+      .run(request, () => handler(event, context))
+      .then(resolve, reject)
+      // Work the request left running (a module it imported first, a fill of a shared cache) keeps its store:
+      // its fault ends with its answer.
+      .finally(() => {
+        request.dynamoFault = undefined;
+      });
   });
 }
 

@@ -1,5 +1,3 @@
-import { isTransactionConflict } from '../dynamo/transactions.ts';
-
 /** Node's network failures: the service was not reached, or its connection dropped. */
 const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'ENOTFOUND', 'ECONNABORTED']);
 /** Failures an AWS service names as its load, not the request's fault. */
@@ -26,4 +24,16 @@ export function isServiceUnavailable(error: unknown): boolean {
   if (failure.name && THROTTLED.has(failure.name)) return true;
   if (failure.code && NETWORK_CODES.has(failure.code)) return true;
   return isTransactionConflict(error);
+}
+
+/** DynamoDB's reason per item of a cancelled transaction (`None` for the items that were fine), or undefined. */
+export function cancellationCodes(error: unknown): string[] | undefined {
+  if ((error as Error)?.name !== 'TransactionCanceledException') return undefined;
+  return (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons?.map((r) => r.Code ?? 'None') ?? [];
+}
+
+/** Cancelled only because another transaction held an item at that moment: worth trying again as it was. */
+export function isTransactionConflict(error: unknown) {
+  const codes = cancellationCodes(error);
+  return Boolean(codes?.includes('TransactionConflict') && codes.every((c) => c === 'None' || c === 'TransactionConflict'));
 }

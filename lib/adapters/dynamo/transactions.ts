@@ -1,4 +1,5 @@
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { isTransactionConflict } from '../aws/service-unavailable.ts';
 import type { ServiceTable } from './client.ts';
 
 /** The most items one DynamoDB transaction takes. */
@@ -9,17 +10,9 @@ export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems'
 /** A single write's condition failed. */
 export const isConditionalCheckFailure = (error: unknown) => (error as Error)?.name === 'ConditionalCheckFailedException';
 
-/** DynamoDB's reason per item of a cancelled transaction (`None` for the items that were fine), or undefined. */
-export function cancellationCodes(error: unknown): string[] | undefined {
-  if ((error as Error)?.name !== 'TransactionCanceledException') return undefined;
-  return (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons?.map((r) => r.Code ?? 'None') ?? [];
-}
-
-/** Cancelled only because another transaction held an item at that moment: worth trying again as it was. */
-export function isTransactionConflict(error: unknown) {
-  const codes = cancellationCodes(error);
-  return Boolean(codes?.includes('TransactionConflict') && codes.every((c) => c === 'None' || c === 'TransactionConflict'));
-}
+// How a cancelled transaction reads: beside the other AWS failures, which every function's error answer reads
+// (lib/http/error-response.ts) without this module's SDK import.
+export { cancellationCodes, isTransactionConflict } from '../aws/service-unavailable.ts';
 
 /**
  * One transaction, tried again with backoff and jitter while it is cancelled only by concurrent transactions
