@@ -105,6 +105,8 @@ export const USAGE_CSV = {
     'price_currency',
     'margin',
     'meta_amount',
+    // Meta's currency where it is not the row's (decisions §31): a spreadsheet never sums INR into a USD column.
+    'meta_currency',
   ],
   decimals: { amount: 4, price: 4, margin: 4, meta_amount: 4 },
 } as const;

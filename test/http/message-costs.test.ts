@@ -90,12 +90,12 @@ describe('what a send costs (decisions §24)', () => {
     const lines = text.trimEnd().split('\r\n');
     // decisions §27: every row names its client and period (from–to), then its groups and currency
     expect(lines[0]).toBe(
-      'client_id,from,to,period,market,category,did,template,send,currency,messages,billable,amount,price,price_currency,margin,meta_amount',
+      'client_id,from,to,period,market,category,did,template,send,currency,messages,billable,amount,price,price_currency,margin,meta_amount,meta_currency',
     );
     expect(lines).toHaveLength(2);
     // meta_amount stays empty until a reconciliation reads the day (another file's run may have: decisions §26)
     const day = today();
-    expect(lines[1]).toMatch(new RegExp(`^${CLIENT},${day},${day},,,utility,,,,USD,1000,1000,\\d+\\.\\d{4},,,,(\\d+\\.\\d{4})?$`));
+    expect(lines[1]).toMatch(new RegExp(`^${CLIENT},${day},${day},,,utility,,,,USD,1000,1000,\\d+\\.\\d{4},,,,(\\d+\\.\\d{4})?,$`));
     expect(Number(lines[1].split(',')[12])).toBeCloseTo(status.cost.amount, 4);
   });
 });

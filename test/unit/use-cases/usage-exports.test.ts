@@ -128,7 +128,7 @@ describe('usage rows by several groups (decisions §27)', () => {
       ['2026-10-05', '5215550001', 'USD'],
     ]);
     expect(csv[0]).toBe(USAGE_CSV.columns.join(','));
-    expect(csv[1]).toBe('7,2026-10-05,2026-10-05,2026-10-05,,,5215550001,,,EUR,1,1,0.0400,,,,');
+    expect(csv[1]).toBe('7,2026-10-05,2026-10-05,2026-10-05,,,5215550001,,,EUR,1,1,0.0400,,,,,');
   });
 
   it('groups by send and template (with category) from the sends accepted in the period, all their charges', async () => {

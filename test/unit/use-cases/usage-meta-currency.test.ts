@@ -3,6 +3,8 @@ import { readPricingAnalytics } from '#lib/adapters/graph/pricing-analytics.ts';
 import type { GraphClient } from '#lib/adapters/graph/graph-client.ts';
 import type { LedgerEntry, MetaShare } from '#lib/domain/money/ports.ts';
 import { usage } from '#lib/domain/money/usage.ts';
+import { csvOf } from '#lib/http/csv.ts';
+import { USAGE_CSV } from '#lib/schemas/usage.ts';
 import { MemoryCostLedger } from '../../support/memory/money/cost-ledger.ts';
 import { bspCaller, memoryWorld } from '../../support/memory/world.ts';
 
@@ -37,12 +39,16 @@ describe('Meta’s figures in Meta’s currency on usage rows (decisions §31)',
         ['100200301', [inEuro]],
       ],
     );
-    // Assess: 1.7262 INR is not added to 0.05 EUR, and neither is labelled USD
+    // Assess: 1.7262 INR is not added to 0.05 EUR, and neither is labelled USD, in JSON or CSV
     expect(answer.data).toEqual([
       expect.objectContaining({ market: 'India', currency: 'EUR', messages: 0, meta_amount: 0.05 }),
       expect.objectContaining({ market: 'India', currency: 'USD', amount: 0.0236, meta_amount: 1.7262, meta_currency: 'INR' }),
     ]);
     expect(answer.data[0]).not.toHaveProperty('meta_currency');
+    expect(csvOf(answer.data, USAGE_CSV).split('\r\n').slice(1, 3)).toEqual([
+      '7,2026-11-02,2026-11-02,,India,,,,,EUR,0,0,0.0000,,,,0.0500,',
+      '7,2026-11-02,2026-11-02,,India,,,,,USD,2,2,0.0236,,,,1.7262,INR',
+    ]);
   });
 
   it('sums Meta’s figures of one currency on the row in it, without naming the currency twice', async () => {
