@@ -201,38 +201,31 @@ async function gapsOfDay(
   return found.flat();
 }
 
-/** A client's day, market by market: the ledger against Meta's COST, where Meta gave one. */
+/**
+ * A client's day, market by market in each currency: the ledger against Meta's COST, where Meta gave one. A client
+ * whose WABAs bill in two currencies is compared in each apart (decisions §31): a USD gap and an opposite EUR one
+ * never cancel out. Meta's figure is in its `currency` (USD where it names none); a market priced in USD for a
+ * WABA billed in a currency without a card (`currency_mismatch`) is not comparable and left out.
+ */
 function compareByMarket(clientId: number, day: string, ledger: LedgerEntry[], meta: MetaShare[]): CostGap[] {
   // A part without COST leaves Meta's figure unknown: of its market, and of any market Meta names no part in.
   const none = meta.some((m) => m.micros === undefined) ? null : 0;
-  const markets = new Map<string, { ledger: number; meta?: number | null; currency?: string; mismatch?: true }>();
-  const marketOf = (market: string) => markets.get(market) ?? markets.set(market, { ledger: 0 }).get(market)!;
-  for (const entry of ledger) {
-    const figures = marketOf(entry.market);
-    figures.ledger += entry.micros;
-    figures.currency = entry.currency;
-    if (entry.currency_mismatch) figures.mismatch = true;
-  }
+  const groups = new Map<string, { market: string; currency: string; ledger: number; meta?: number | null }>();
+  const groupOf = (market: string, currency: string) => {
+    const key = `${market}|${currency}`;
+    return groups.get(key) ?? groups.set(key, { market, currency, ledger: 0 }).get(key)!;
+  };
+  const mismatched = new Set(ledger.filter((entry) => entry.currency_mismatch).map((entry) => entry.market));
+  for (const entry of ledger) groupOf(entry.market, entry.currency).ledger += entry.micros;
   for (const part of meta) {
-    const figures = marketOf(part.market);
+    const figures = groupOf(part.market, part.currency ?? BASE_CURRENCY);
     figures.meta = addCost(figures.meta, part);
   }
-  return [...markets].flatMap(([market, { ledger: ledgerMicros, meta: metaMicros = none, currency, mismatch }]) => {
-    // A WABA whose currency has no card is priced in USD: Meta's figure, in its own currency, is not comparable.
-    if (metaMicros === null || mismatch) return [];
+  return [...groups.values()].flatMap(({ market, currency, ledger: ledgerMicros, meta: metaMicros = none }) => {
+    if (metaMicros === null || mismatched.has(market)) return [];
     const larger = Math.max(metaMicros, ledgerMicros);
     const share = larger === 0 ? 0 : Math.abs(metaMicros - ledgerMicros) / larger;
     if (share <= GAP_SHARE) return [];
-    return [
-      {
-        client_id: clientId,
-        day,
-        market,
-        currency: currency ?? BASE_CURRENCY,
-        ledger: fromMicros(ledgerMicros),
-        meta: fromMicros(metaMicros),
-        share,
-      },
-    ];
+    return [{ client_id: clientId, day, market, currency, ledger: fromMicros(ledgerMicros), meta: fromMicros(metaMicros), share }];
   });
 }

@@ -296,4 +296,43 @@ describe('a failure is its WABA-day’s alone (issue 51, in memory)', () => {
       ['MX', 10_000],
     ]);
   });
+
+  it('compares a client whose WABAs bill in two currencies in each apart: a USD gap and an opposite EUR one never cancel', async () => {
+    // Prepare: client 7 sends to Mexico from WABA 100200300 (USD), charged 10 % under Meta, and from 100200301 (EUR,
+    // number 5215550002), charged 10 % over; summed blindly the two would agree
+    const { world, ledger, store, deps, metaBooks, ledgerBooks } = reconciliation();
+    const day = '2026-11-19';
+    const EURO_WABA = '100200301';
+    const EURO_NUMBER = '5215550002';
+    world.emulator.model.wabas.get(EURO_WABA)!.currency = 'EUR';
+    metaBooks(ACME_NUMBER, day, 110_000);
+    ledgerBooks(7, ACME_NUMBER, day, 100_000);
+    world.emulator.pricing.delivered.push({
+      waba_id: EURO_WABA,
+      phone_number: EURO_NUMBER,
+      day,
+      country: 'MX',
+      category: 'marketing',
+      type: 'regular',
+      micros: 90_000,
+      currency: 'EUR',
+    });
+    ledger.charge(EURO_WABA, 7, {
+      day,
+      did: EURO_NUMBER,
+      market,
+      category: 'marketing',
+      currency: 'EUR',
+      messages: 1,
+      billable: 1,
+      micros: 100_000,
+    });
+    // Act
+    await reconcileCosts(deps, RUN_AT);
+    // Assess
+    expect(await store.gaps(day, day)).toEqual([
+      { client_id: 7, day, market, currency: 'USD', ledger: 0.1, meta: 0.11, share: expect.closeTo(0.0909, 4) },
+      { client_id: 7, day, market, currency: 'EUR', ledger: 0.1, meta: 0.09, share: expect.closeTo(0.1, 4) },
+    ]);
+  });
 });
