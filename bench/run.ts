@@ -5,9 +5,12 @@ import { measureDispatchRate } from './dispatch-rate.ts';
 import { measureDomainPaths } from './domain-paths.ts';
 import { measureFunctionImports } from './function-imports.ts';
 import { measureSendPath } from './send-path.ts';
+import { globalSenderSection, hotItemsSection } from './send-path-report.ts';
 import {
   categoriesScenario,
   categoriesTable,
+  HIGH_TIER_INTRO,
+  highTierSection,
   numbersScenario,
   sharedNumberScenario,
   simulationTable,
@@ -182,6 +185,7 @@ say(
   "Before issue 22 (measured on the tree before it, as the issue records): a send of 1,000 with sent and delivered statuses wrote 4,029 items and 7,043 units (7.0 a message), the send's own item took 1,015 writes (1.0 a message, 152 units in one second at 80/s), all under one partition key; two sends of 800 at 80/s peaked at 118 messages in one second (152–158 in the dispatch rows); a bulk status of 1,000 records read 7,993 items (8.0 a record) and answered 500 after 29 s while a send dispatched.",
 );
 say();
+for (const line of [...globalSenderSection(sendRuns), '', ...hotItemsSection(sendRuns), '']) say(line);
 
 say("## Fair dispatch at a provider's scale: the simulation (issue 33)");
 say();
@@ -204,6 +208,12 @@ say();
 say(
   'Before issue 33 (measured through `npm start`, the issue records): beside ten campaigns, an idle tenant waited 124 s for its first message; a send of 3 beside a campaign of 10,000 on its number, 15.7 s; ten invocations at most, whatever the number of numbers. With one job an invocation, a warmed-up service at the 1,000 invocations SQS allows kept 1,000 numbers at their pace, not 2,000 (67,386 messages a second for 2,000 numbers in this simulation); an invocation now takes four jobs and sends them side by side.',
 );
+say();
+say("### A hundred numbers at Meta's HIGH level (issue 54)");
+say();
+say(HIGH_TIER_INTRO);
+say();
+for (const line of await highTierSection()) say(line);
 say();
 
 say('## Domain paths');

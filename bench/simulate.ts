@@ -1,9 +1,12 @@
-import type { DispatchJob } from '#lib/domain/sends/dispatch-job.ts';
-import type { SendRecord } from '#lib/domain/sends/ports.ts';
 import { dispatchConcurrency } from '#lib/config.ts';
-import { DispatchMessages } from '#lib/manifest/workers.ts';
-import { jobOf, recipient, templateOf } from '../test/support/dispatch-jobs.ts';
+import { MESSAGES_PER_SECOND } from '#lib/domain/sends/dispatch/throughput.ts';
+import { PACE_SHARE } from '#lib/domain/sends/dispatch/tuning.ts';
+import { ApplyMetaNotifications, DispatchMessages } from '#lib/manifest/workers.ts';
+import { costTable, globalLedgerUnits, itemKindTable, statusPathTable } from './sim/high-tier-report.ts';
 import { SimClock } from './sim/clock.ts';
+import { type Category, JOB, percentile, randomFrom, sendOf } from './sim/sends.ts';
+import { STATUS_ASSUMPTIONS } from './sim/status-assumptions.ts';
+import { statusPath } from './sim/status-path.ts';
 import { World } from './sim/world.ts';
 
 /**
@@ -13,62 +16,6 @@ import { World } from './sim/world.ts';
  * the same table in BENCHMARKS.md. Sizes are settings: SIM_SECONDS (virtual time of the first), SIM_NUMBERS
  * and SIM_NUMBER_SECONDS (the second), DISPATCH_CONCURRENCY.
  */
-const JOB = 1000;
-
-type Category = 'AUTHENTICATION' | 'UTILITY' | 'MARKETING';
-
-/** A send of `count` recipients on a tenant's own number, in jobs of 1,000, as the API makes them. */
-function sendOf(sendId: string, client: number, count: number, category: Category, at: number) {
-  const did = `52${String(client).padStart(8, '0')}`;
-  const record: SendRecord = {
-    send_id: sendId,
-    client_id: client,
-    did,
-    template: { name: 'track_order', language: 'en_US' },
-    status: 'queuing',
-    created_at: new Date(at).toISOString(),
-    total: count,
-    jobs: Math.ceil(count / JOB),
-  };
-  const template = templateOf(category);
-  const jobs: DispatchJob[] = [];
-  for (let first = 0; first < count; first += JOB) {
-    const size = Math.min(JOB, count - first);
-    jobs.push(
-      jobOf(
-        Array.from({ length: size }, (_, i) => recipient(`${did}${String(first + i).padStart(6, '0')}`)),
-        {
-          send_id: sendId,
-          client_id: client,
-          did,
-          phone_number_id: `p${client}`,
-          template,
-          total_contacts: count,
-          job: first / JOB + 1,
-          jobs: record.jobs,
-          first_index: first,
-        },
-      ),
-    );
-  }
-  return { record, jobs };
-}
-
-/** Numbers in [0, 1) from a seed (a linear congruential generator): every run draws the same arrivals. */
-function randomFrom(seed: number) {
-  let random = seed;
-  return () => {
-    random = (random * 1103515245 + 12345) % 2 ** 31;
-    return random / 2 ** 31;
-  };
-}
-
-const percentile = (values: number[], p: number) => {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-};
-
 export interface ScenarioFigures {
   scenario: string;
   concurrency: number;
@@ -250,6 +197,60 @@ export async function numbersScenario(options: { numbers?: number; seconds?: num
   );
 }
 
+/**
+ * A hundred numbers at Meta's highest level (issue 54): each number HIGH (1,000 messages a second), on a service
+ * warmed up to its concurrency. Each number's tenant runs a campaign long enough to keep it busy the whole run
+ * (MARKETING unless `campaigns` says otherwise), and sends of 3 UTILITY arrive on the same numbers as a Poisson
+ * stream of 10 a second: a number's sends share it as in the other scenarios. Each number's rate is read from
+ * `warmupSeconds` on (the steady state, after the first jobs' cold starts).
+ */
+export async function highTierScenario(
+  options: {
+    numbers?: number;
+    seconds?: number;
+    concurrency?: number;
+    warmupSeconds?: number;
+    campaigns?: Category;
+    smallSends?: boolean;
+  } = {},
+) {
+  const { numbers = Number(process.env.SIM_HIGH_NUMBERS ?? 100), seconds = Number(process.env.SIM_HIGH_SECONDS ?? 10) } = options;
+  const { campaigns = 'MARKETING', smallSends = true } = options;
+  const { concurrency = Number(process.env.SIM_HIGH_CONCURRENCY ?? 1000), warmupSeconds = 2 } = options;
+  const clock = new SimClock();
+  const batchSize = DispatchMessages.trigger.batchSize;
+  const world = new World(clock, { concurrency, dbLatencyMs: 4, rampPerSecond: Number.POSITIVE_INFINITY, batchSize, level: 'HIGH' });
+  const campaignSize = Math.ceil((seconds * world.levelRate * 1.1) / JOB) * JOB;
+  for (let c = 1; c <= numbers; c++) {
+    const { record, jobs } = sendOf(`campaign-${c}`, c, campaignSize, campaigns, clock.now());
+    await world.accept(record, jobs);
+  }
+  const small: { sendId: string; at: number }[] = [];
+  const next = randomFrom(5454);
+  const arrivals = (async () => {
+    for (let n = 0; smallSends; n++) {
+      await clock.sleep(-Math.log(1 - next()) * 100);
+      if (clock.now() - clock.start > seconds * 1000 - 2_000) return;
+      const { record, jobs } = sendOf(`small-${n}`, 1 + Math.floor(next() * numbers), 3, 'UTILITY', clock.now());
+      small.push({ sendId: record.send_id, at: clock.now() });
+      await world.accept(record, jobs);
+    }
+  })();
+  await clock.run(Promise.all([world.serve(seconds * 1000), arrivals]), seconds * 1000);
+  const waits = small.map(({ sendId, at }) => (world.firstLaunch.get(sendId) ?? clock.now() + 60_000) - at);
+  return {
+    ...figures(
+      `${numbers} HIGH numbers (1,000/s), a ${campaigns} campaign each${smallSends ? ' and sends of 3 beside them' : ''} (warmed up, ${batchSize} jobs an invocation)`,
+      world,
+      concurrency,
+      seconds,
+    ),
+    smallBusyP99: percentile(waits, 99),
+    numberShares: world.numberShares(warmupSeconds, seconds),
+    campaignSize,
+  };
+}
+
 export function simulationTable(rows: ScenarioFigures[]) {
   const ms = (v?: number) => (v === undefined || Number.isNaN(v) ? '—' : `${(v / 1000).toFixed(2)} s`);
   return [
@@ -259,6 +260,44 @@ export function simulationTable(rows: ScenarioFigures[]) {
       (r) =>
         `| ${r.scenario} | ${r.concurrency} | ${r.virtualSeconds} s | ${r.messages.toLocaleString('en')} | ${r.perSecond.toFixed(0)} | ${ms(r.smallP50)} / ${ms(r.smallP99)} | ${ms(r.smallBusyP99)} | ${r.peakShare.toFixed(3)}× | ${r.refusals} | ${r.hottest.units} (\`${r.hottest.key.replace(/#.*#/, '#…#')}\`) | ${r.mostRunning} | ${r.gbSeconds.toFixed(0)} | ${r.costPerMillion.toFixed(2)} |`,
     ),
+  ];
+}
+
+/** What the HIGH section shows, as BENCHMARKS.md introduces it (bench/run.ts). */
+export const HIGH_TIER_INTRO =
+  "The HIGH scenario (issue 54, docs/high-tier.md): 100 numbers at Meta's HIGH level (1,000 a second; 130429 beyond 1,100 in a rolling second), each with a MARKETING campaign as long as the run and sends of 3 UTILITY arriving 10 a second across them, through the real dispatcher on the discrete-event clock, warmed up to 1,000 invocations of 4 jobs; beside it 10 HIGH numbers with a UTILITY campaign each (the urgent lane's chunks). Then the status path at the rate the numbers kept, modelled (bench/sim/status-path.ts; every assumption in bench/sim/status-assumptions.ts with its reason): Meta's sent, delivered or failed, and read POSTs, one invocation of the intake each, the notifications queue, the worker's batches (the manifest's size, then larger ones), and each batch's status transactions as the adapter cuts them, at the item sizes BENCHMARKS.md measures, 2 units a KB.";
+
+/** The worker batch sizes the status path is modelled at: the manifest's, then larger ones that would group statuses by send. */
+const STATUS_BATCHES = [ApplyMetaNotifications.trigger.batchSize, 1_000, 5_000];
+
+/**
+ * The HIGH scenario's section (issue 54): the dispatch row, each number's rate, and the status path at the rate the
+ * numbers kept, modelled over SIM_HIGH_WINDOW_MS of its steady state at each of STATUS_BATCHES.
+ */
+export async function highTierSection() {
+  const high = await highTierScenario();
+  // UTILITY campaigns (more than SMALL_SEND: the urgent lane's chunks) on HIGH numbers, apart: they keep less.
+  const urgent = await highTierScenario({ numbers: 10, campaigns: 'UTILITY', smallSends: false });
+  const shares = high.numberShares;
+  const windowMs = Number(process.env.SIM_HIGH_WINDOW_MS ?? 3_000);
+  const rate = shares.mean * MESSAGES_PER_SECOND.HIGH;
+  const runs = STATUS_BATCHES.map((batchSize) => statusPath({ numbers: shares.numbers, rate, windowMs, batchSize }));
+  return [
+    ...simulationTable([high, urgent]),
+    '',
+    `Each number's launches a second from 2 s into the run to its end: ${shares.least.toFixed(3)}× to ${shares.most.toFixed(3)}× its level (${shares.numbers} numbers; the dispatcher paces at ${PACE_SHARE}×); campaigns of ${high.campaignSize.toLocaleString('en')} a number; sends of 3 beside them: first message p99 ${((high.smallBusyP99 ?? Number.NaN) / 1000).toFixed(2)} s. With UTILITY campaigns (the second row): ${urgent.numberShares.least.toFixed(3)}× to ${urgent.numberShares.most.toFixed(3)}× its level.`,
+    '',
+    `The status path at that rate (${Math.round(rate * shares.numbers).toLocaleString('en')} messages a second), modelled over ${windowMs / 1000} s of its steady state:`,
+    '',
+    ...statusPathTable(runs),
+    '',
+    ...itemKindTable(runs),
+    '',
+    'Per 1,000,000 messages with their statuses, by part and intake:',
+    '',
+    ...costTable(runs, high.costPerMillion),
+    '',
+    `A global sender's ledger item (${STATUS_ASSUMPTIONS.globalLedgerKb} KB, issue 54) would add ${runs.map((run) => `${globalLedgerUnits(run).toFixed(2)} units a message at a batch of ${run.batchSize.toLocaleString('en')}`).join(', ')}.`,
   ];
 }
 
@@ -279,5 +318,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const categories = await categoriesScenario();
     console.error(`simulated the categories on one number in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     console.log(`\n${categoriesTable(categories).join('\n')}`);
+  }
+  if (!only || only === 'high') {
+    const started = performance.now();
+    const section = await highTierSection();
+    console.error(`simulated the HIGH scenario in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`\n${HIGH_TIER_INTRO}\n\n${section.join('\n')}`);
   }
 }

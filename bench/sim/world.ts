@@ -6,6 +6,7 @@ import type { MessageAnswer } from '#lib/domain/sends/dispatch/ports.ts';
 import type { SendRecord } from '#lib/domain/sends/ports.ts';
 import { laneOf, queueGroupOf } from '#lib/domain/sends/dispatch/lanes.ts';
 import { MESSAGES_PER_SECOND } from '#lib/domain/sends/dispatch/throughput.ts';
+import type { ThroughputLevel } from '#lib/domain/shared/ports.ts';
 import { MemoryPacer } from '../../test/support/memory/sends/pacer.ts';
 import { memorySends } from '../../test/support/memory/sends/sends.ts';
 import type { MemoryBlockLedger } from '../../test/support/memory/sends/block-ledger.ts';
@@ -32,6 +33,8 @@ export interface WorldSettings {
   rampPerSecond: number;
   /** Jobs an invocation takes at once and dispatches side by side (lib/manifest/workers.ts, DispatchMessages). */
   batchSize: number;
+  /** Every number's throughput level as Meta reports it (issue 54: HIGH); STANDARD when not given. */
+  level?: ThroughputLevel;
 }
 
 const COLD_START_MS = 300;
@@ -106,6 +109,29 @@ class FairQueue {
   }
 }
 
+/**
+ * A number's accepts in a rolling second: times come in order, so the oldest leave from the front (a HIGH number's
+ * thousand a second are not filtered again at every accept).
+ */
+class RollingSecond {
+  private times: number[] = [];
+  private head = 0;
+
+  /** How many came after `since`. */
+  countAfter(since: number) {
+    while (this.head < this.times.length && this.times[this.head] <= since) this.head++;
+    if (this.head > 4096) {
+      this.times = this.times.slice(this.head);
+      this.head = 0;
+    }
+    return this.times.length - this.head;
+  }
+
+  push(at: number) {
+    this.times.push(at);
+  }
+}
+
 /** Write units per partition key per second, and the most any key took in one second. */
 class WriteMeter {
   private readonly current = new Map<string, { second: number; units: number }>();
@@ -155,7 +181,7 @@ export class World {
   private readonly levels = new MemoryThroughputStore();
   /** Launches per number per second (its peak at launch), refusals, first launch of each send. */
   private readonly perSecond = new Map<string, Map<number, number>>();
-  private readonly recent = new Map<string, number[]>();
+  private readonly recent = new Map<string, RollingSecond>();
   readonly firstLaunch = new Map<string, number>();
   /** Each send's messages launched so far, and when its last one went. */
   readonly launchedOf = new Map<string, { count: number; last: number }>();
@@ -183,15 +209,14 @@ export class World {
   private readonly upstream = {
     sendMessage: async (phone: string, _message: Record<string, unknown>, reference: string): Promise<MessageAnswer> => {
       const now = this.clock.now();
-      const window = (this.recent.get(phone) ?? []).filter((at) => at > now - 1000);
-      if (window.length >= MESSAGES_PER_SECOND.STANDARD * 1.1) {
+      const window = this.recent.get(phone) ?? new RollingSecond();
+      this.recent.set(phone, window);
+      if (window.countAfter(now - 1000) >= this.levelRate * 1.1) {
         this.refusals++;
-        this.recent.set(phone, window);
         await this.clock.sleep(80);
         return { kind: 'refused', code: '130429', title: 'Rate limit hit', retryable: true };
       }
       window.push(now);
-      this.recent.set(phone, window);
       this.launches++;
       const seconds = this.perSecond.get(phone) ?? new Map<number, number>();
       const second = Math.floor(now / 1000);
@@ -204,14 +229,35 @@ export class World {
       return { kind: 'accepted', message_id: `wamid.${this.launches}` };
     },
     catalogOf: async () => 'catalog-1',
-    throughputOf: async () => 'STANDARD' as const,
+    throughputOf: async () => this.settings.level ?? 'STANDARD',
   };
 
   /** The highest launches in one second on any number, as a share of its level. */
   peakShare() {
     let peak = 0;
     for (const seconds of this.perSecond.values()) for (const n of seconds.values()) peak = Math.max(peak, n);
-    return peak / MESSAGES_PER_SECOND.STANDARD;
+    return peak / this.levelRate;
+  }
+
+  /** The numbers' level in messages a second. */
+  get levelRate() {
+    return MESSAGES_PER_SECOND[this.settings.level ?? 'STANDARD'];
+  }
+
+  /**
+   * Each number's launches a second from `fromSecond` of the run to its end (the steady state, after the start),
+   * as a share of its level: the least, the most and the mean of them.
+   */
+  numberShares(fromSecond: number, toSecond: number) {
+    const first = Math.floor(this.clock.start / 1000) + fromSecond;
+    const last = Math.floor(this.clock.start / 1000) + toSecond;
+    const shares = [...this.perSecond.values()].map((seconds) => {
+      let launched = 0;
+      for (const [second, n] of seconds) if (second >= first && second < last) launched += n;
+      return launched / (last - first) / this.levelRate;
+    });
+    const mean = shares.reduce((sum, share) => sum + share, 0) / shares.length;
+    return { least: Math.min(...shares), most: Math.max(...shares), mean, numbers: shares.length };
   }
 
   /** The event source: starts invocations while under its concurrency, every 10 ms of virtual time. */

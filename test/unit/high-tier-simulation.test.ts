@@ -1,0 +1,93 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ApplyMetaNotifications } from '#lib/manifest/workers.ts';
+import { highTierScenario } from '../../bench/simulate.ts';
+import { STATUS_ASSUMPTIONS, PRICES } from '../../bench/sim/status-assumptions.ts';
+import { costPerMillion, perSecond } from '../../bench/sim/status-figures.ts';
+import { statusPath } from '../../bench/sim/status-path.ts';
+import { statusStream } from '../../bench/sim/status-stream.ts';
+import { PARTITION_UNITS } from '../../bench/sim/unit-meter.ts';
+
+/**
+ * The HIGH scenario of bench/simulate.ts at a small scale (issue 54): a hundred numbers at 1,000 a second through
+ * the real dispatcher on the discrete-event clock, and the status path's model (bench/sim/status-path.ts).
+ */
+describe('a hundred numbers at Meta’s HIGH level (issue 54)', () => {
+  // 15 s of this machine's time idle: a loaded run (every project at once) takes several times that.
+  it('keeps every one of 100 HIGH numbers at ≥ 0.9× its level, none above 1.1×, no partition above 1,000 write units a second', {
+    timeout: 180_000,
+  }, async () => {
+    // Prepare, Act: 100 HIGH numbers, each with a MARKETING campaign and sends of 3 beside it, 3 s of virtual time, its rate read from 1 s in
+    const figures = await highTierScenario({ numbers: 100, seconds: 3, concurrency: 1000, warmupSeconds: 1 });
+    // Assess
+    expect(figures.numberShares.numbers).toBe(100);
+    expect(figures.numberShares.least).toBeGreaterThanOrEqual(0.9);
+    expect(figures.peakShare).toBeLessThanOrEqual(1.1);
+    expect(figures.refusals).toBe(0);
+    expect(figures.hottest.units).toBeLessThanOrEqual(PARTITION_UNITS);
+  });
+
+  it('brings each message’s statuses as the assumptions say: sent, delivered or failed, most read, a hundredth again', () => {
+    // Prepare, Act: 4 numbers at 900 a second for 2 s
+    const stream = statusStream({ numbers: 4, rate: 900, windowMs: 2_000 });
+    // Assess: 7,200 messages' statuses, each kind's count per number, its repeats a hundredth of that, rounded
+    const count = (kind: string, repeat: boolean) => stream.filter((s) => s.kind === kind && s.repeat === repeat).length;
+    expect([count('sent', false), count('delivered', false), count('failed', false), count('read', false)]).toEqual([
+      7_200, 7_056, 144, 5_760,
+    ]);
+    expect([count('sent', true), count('delivered', true), count('failed', true), count('read', true)]).toEqual([72, 72, 0, 56]);
+    expect(stream.every((s, i) => i === 0 || stream[i - 1].at <= s.at)).toBe(true);
+    expect(STATUS_ASSUMPTIONS.readShare).toBe(0.8);
+  });
+
+  it('writes each item at 2 units a KB, a count shard a transaction, the ledger only beside a budget shard', () => {
+    // Prepare, Act: 10 numbers at 900 a second, 2 s, the manifest's batches
+    const run = statusPath({ numbers: 10, rate: 900, windowMs: 2_000 });
+    // Assess
+    const { writes, units } = run.meter;
+    for (const kind of Object.keys(writes) as (keyof typeof writes)[])
+      expect(units[kind]).toBe(writes[kind] * 2 * STATUS_ASSUMPTIONS.itemKb[kind]);
+    expect(writes.counts).toBe(run.tally.transactions);
+    expect(writes.ledger).toBeLessThanOrEqual(writes.budget);
+    expect(run.batchSize).toBe(ApplyMetaNotifications.trigger.batchSize);
+  });
+
+  it('groups a send’s statuses in fewer transactions as batches grow: fewer units a message, fewer worker invocations at once', () => {
+    // Prepare, Act: the same statuses in batches of 100 and of 5,000
+    const small = statusPath({ numbers: 10, rate: 900, windowMs: 2_000, batchSize: 100 });
+    const large = statusPath({ numbers: 10, rate: 900, windowMs: 2_000, batchSize: 5_000 });
+    // Assess
+    expect(large.posts).toBe(small.posts);
+    expect(large.tally.transactions).toBeLessThan(small.tally.transactions / 2);
+    expect(large.meter.total / large.messages).toBeLessThan(small.meter.total / small.messages);
+    expect(perSecond(large).workerConcurrency).toBeLessThan(perSecond(small).workerConcurrency);
+  });
+
+  it('prices the intakes: a function URL adds nothing, an ALB less than the HTTP API', () => {
+    // Prepare
+    const run = statusPath({ numbers: 10, rate: 900, windowMs: 1_000 });
+    // Act
+    const [api, url, alb] = (['HTTP API', 'function URL', 'ALB'] as const).map((intake) => costPerMillion(run, intake).intake);
+    // Assess: the HTTP API's $0.80 a million requests, about 2.83 requests a message
+    expect(url).toBe(0);
+    expect(alb).toBeGreaterThan(0);
+    expect(alb).toBeLessThan(api);
+    expect(api).toBeCloseTo((run.posts / run.messages) * PRICES.httpApiRequest * 1e6, 6);
+  });
+});
+
+describe('docs/high-tier.md states the model’s figures as the code has them', () => {
+  const doc = readFileSync(new URL('../../docs/high-tier.md', import.meta.url), 'utf8');
+
+  it('names the worker’s batch and concurrency and the model’s assumptions as they are', () => {
+    // Prepare
+    const { batchSize, maxConcurrency } = ApplyMetaNotifications.trigger;
+    // Act, Assess
+    expect(doc).toContain(`batches of ${batchSize}, ${maxConcurrency} at once`);
+    expect(doc).toContain(`${STATUS_ASSUMPTIONS.readShare * 100} % read`);
+    expect(doc).toContain(`${STATUS_ASSUMPTIONS.repeatShare * 100} % posted again`);
+    expect(doc).toContain(`${Math.round((1 - STATUS_ASSUMPTIONS.deliveredShare) * 100)} % failed`);
+    expect(doc).toContain(`${STATUS_ASSUMPTIONS.numbersPerClient} numbers a client`);
+    expect(doc).toContain(`$${(PRICES.httpApiRequest * 1e6).toFixed(2)} a million requests`);
+  });
+});
