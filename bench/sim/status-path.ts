@@ -77,7 +77,7 @@ function writeTransaction(statuses: ArrivingStatus[], meter: UnitMeter, at: numb
     if (owner.tierCounted) add('tier', keys.tierCount(owner.waba, shard() % LEDGER_SHARDS), keys.ledgerMonth(MONTH));
   }
   if (statuses.some((s) => s.kind === 'delivered' || s.kind === 'failed'))
-    add('budget', keys.client(owner.client), keys.budgetShard(MONTH, shard() % BUDGET_SHARDS));
+    add('budget', keys.budgetShard(owner.client, shard() % BUDGET_SHARDS), keys.budgetMonth(MONTH));
 }
 
 /** One batch: each send's statuses in the adapter's transactions, a read before each, a write where one is new. */

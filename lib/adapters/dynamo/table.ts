@@ -130,8 +130,14 @@ export const keys = {
   reservationWatchSort: (dueAt: string, sendId: string) => `${dueAt}#${sendId}`,
   /** A client's monthly budget and what the month's accepted sends reserved of it. */
   budgetMonth: (month: string) => `BUDGET#${month}`,
-  /** What settled of a client's month (decisions §27): one of BUDGET_SHARDS, spent and released. */
-  budgetShard: (month: string, shard: number) => `BUDGET#${month}#${String(shard).padStart(2, '0')}`,
+  /**
+   * What settled of a client's month (decisions §27): one of BUDGET_SHARDS, spent and released, each shard a
+   * partition key of its own (issue 54: under the client's key, a client's ten HIGH numbers put 16,922 units a
+   * second on one partition in the simulation), its month the sort key (`budgetMonth`).
+   */
+  budgetShard: (clientId: number, shard: number) => `BUDGET#${clientId}#${String(shard).padStart(2, '0')}`,
+  /** Where a month's settled shards were kept before issue 54: under the client's key. Read, never written. */
+  budgetShardBefore54: (month: string, shard: number) => `BUDGET#${month}#${String(shard).padStart(2, '0')}`,
   /** A client's price list (decisions §27), by the day it is in force from: a client's lists sort by date. */
   priceList: (effectiveFrom: string) => `PRICE_LIST#${effectiveFrom}`,
   /** A client's closed statement of a month (decisions §27), kept once at its first read after closing. */

@@ -7,9 +7,9 @@ import { cancellationCodes, isConditionalCheckFailure, type TransactItem, transa
 
 /**
  * Budgets under their client (decisions §24, §27): the budget (`BUDGET`, with its currency, §31), each month's reservations
- * (`BUDGET#<yyyy-mm>`, a sum in micro-units) and what settled of the month (`BUDGET#<yyyy-mm>#<00–07>`: spent and
- * released, added by the status path and block settlements to a shard chosen at random, so no item takes a write
- * per message). A send reserves with one conditional ADD: of two sends at once only those that fit pass.
+ * (`BUDGET#<yyyy-mm>`, a sum in micro-units) and what settled of the month (`BUDGET#<client>#<00–07>` /
+ * `BUDGET#<yyyy-mm>`: spent and released, added by the status path and block settlements to a shard chosen at
+ * random, each shard a partition key of its own, so no item and no key takes a write per message). A send reserves with one conditional ADD: of two sends at once only those that fit pass.
  */
 export class DynamoBudgetStore implements BudgetStore {
   constructor(private readonly table: ServiceTable) {}
@@ -42,13 +42,18 @@ export class DynamoBudgetStore implements BudgetStore {
     );
   }
 
-  /** The month's reservation item and its settlement shards, in one consistent BatchGetItem. */
+  /**
+   * The month's reservation item and its settlement shards, in one consistent BatchGetItem: the shards on their own
+   * keys, and where a month settled before issue 54, under the client's key (never written since).
+   */
   async month(clientId: number, month: string): Promise<BudgetMonth> {
+    const shards = Array.from({ length: BUDGET_SHARDS }, (_, shard) => shard);
     const items = await batchGet(
       this.table,
       [
         { pk: keys.client(clientId), sk: keys.budgetMonth(month) },
-        ...Array.from({ length: BUDGET_SHARDS }, (_, shard) => ({ pk: keys.client(clientId), sk: keys.budgetShard(month, shard) })),
+        ...shards.map((shard) => budgetShardKey(clientId, month, shard)),
+        ...shards.map((shard) => ({ pk: keys.client(clientId), sk: keys.budgetShardBefore54(month, shard) })),
       ],
       true,
     );
@@ -129,7 +134,7 @@ export function budgetMoveUpdate(
   return {
     Update: {
       TableName: tableName,
-      Key: { pk: keys.client(clientId), sk: keys.budgetShard(month, Math.floor(Math.random() * BUDGET_SHARDS)) },
+      Key: budgetShardKey(clientId, month, Math.floor(Math.random() * BUDGET_SHARDS)),
       UpdateExpression: `SET entity = :entity ADD ${adds.join(', ')}`,
       ExpressionAttributeValues: {
         ':entity': 'budget_settled',
@@ -139,6 +144,12 @@ export function budgetMoveUpdate(
     },
   };
 }
+
+/** A client's month on one of its settlement shards: a partition key a shard, so no client's key gets hot. */
+export const budgetShardKey = (clientId: number, month: string, shard: number) => ({
+  pk: keys.budgetShard(clientId, shard),
+  sk: keys.budgetMonth(month),
+});
 
 /** A block's or job's release as its settlement transaction's item. */
 export const releaseUpdate = (tableName: string, release: BudgetRelease | undefined) =>
