@@ -27,6 +27,25 @@ describe('a hundred numbers at Meta’s HIGH level (issue 54)', () => {
     expect(figures.hottest.units).toBeLessThanOrEqual(PARTITION_UNITS);
   });
 
+  it('keeps 10 HIGH numbers each running a UTILITY campaign (the urgent lane) at ≥ 0.9× their level: its horizon grows with the pace', {
+    timeout: 120_000,
+  }, async () => {
+    // Prepare, Act: sends of more than SMALL_SEND in the urgent lane, 3 s of virtual time (at a 100 ms horizon: 0.70×)
+    const figures = await highTierScenario({
+      numbers: 10,
+      campaigns: 'UTILITY',
+      smallSends: false,
+      seconds: 3,
+      concurrency: 1000,
+      warmupSeconds: 1,
+    });
+    // Assess
+    expect(figures.numberShares.numbers).toBe(10);
+    expect(figures.numberShares.least).toBeGreaterThanOrEqual(0.9);
+    expect(figures.peakShare).toBeLessThanOrEqual(1.1);
+    expect(figures.refusals).toBe(0);
+  });
+
   it('brings each message’s statuses as the assumptions say: sent, delivered or failed, most read, a hundredth again', () => {
     // Prepare, Act: 4 numbers at 900 a second for 2 s
     const stream = statusStream({ numbers: 4, rate: 900, windowMs: 2_000 });

@@ -1,5 +1,5 @@
 import { type ClaimedBlock, claimBlockAt, type JobPosition, unsentOf } from './claims.ts';
-import { askAgainAt, chunkMessagesOf, type SharedBooking, turnOf } from './lanes.ts';
+import { askAgainAt, chunkMessagesOf, horizonAtPace, type SharedBooking, turnOf } from './lanes.ts';
 import { BLOCK, MAX_BACKLOG_MS, TURN_WAIT_MS } from './tuning.ts';
 import { aside, crowdedWait, type DispatchDeps, endRun, hasTimeFor, type JobRun, lookAgain, mayLaunch } from './run.ts';
 import type { ClaimLease } from '../ports.ts';
@@ -48,12 +48,12 @@ export async function prepareBlock(deps: DispatchDeps, run: JobRun, start: numbe
  */
 export async function takeTurn(deps: DispatchDeps, run: JobRun, booking: SharedBooking, count: number, spacingMs: number) {
   const { clock, pacer } = deps;
-  const ask = () => pacer.reserveNear(phoneNumberIdOf(run), count, spacingMs, clock.now(), booking.horizonMs, turnOf(booking));
+  const horizonMs = horizonAtPace(booking, run.intervalMs);
+  const ask = () => pacer.reserveNear(phoneNumberIdOf(run), count, spacingMs, clock.now(), horizonMs, turnOf(booking));
   const waitingSince = clock.now();
   let near = await ask();
   // Waited for here, a turn is asked for later in the horizon the shorter the wait so far; handed back, at its start.
-  const waitMs = (waitedMs?: number) =>
-    'freeAt' in near ? crowdedWait(run, askAgainAt(near, booking.horizonMs, waitedMs) - clock.now()) : 0;
+  const waitMs = (waitedMs?: number) => ('freeAt' in near ? crowdedWait(run, askAgainAt(near, horizonMs, waitedMs) - clock.now()) : 0);
   while ('freeAt' in near && waitMs() <= TURN_WAIT_MS && clock.now() - run.startedAt < deps.settings.sliceMs) {
     await clock.sleep(Math.max(1, waitMs(clock.now() - waitingSince)));
     near = await ask();

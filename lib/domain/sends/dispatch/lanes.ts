@@ -12,6 +12,7 @@ import {
   URGENT_CHUNK_MS,
   URGENT_HORIZON_MS,
 } from './tuning.ts';
+import { MESSAGES_PER_SECOND } from './throughput.ts';
 
 /**
  * Priority on a number (decisions §23): one-time passwords and account notices, and small sends, take a
@@ -101,6 +102,21 @@ export const chunkMessagesOf = (booking: SharedBooking, intervalMs: number) => (
     booking.rank === 2 ? chunkOf(spacingMs, booking.chunkMs) : chunkOf(intervalMs, booking.chunkMs),
     Math.max(1, Math.ceil(SLOWED_CHUNK_MS / spacingMs)),
   );
+
+/** A STANDARD number's interval at its level: the pace the urgent horizon is set for. */
+const STANDARD_INTERVAL_MS = 1000 / MESSAGES_PER_SECOND.STANDARD;
+
+/**
+ * A shared send's horizon at its number's pace. A campaign's is NEAR_MS at every pace. An urgent send's is
+ * URGENT_HORIZON_MS at STANDARD and longer in proportion at a faster pace, up to NEAR_MS: at HIGH a block is 90 ms
+ * of the number, over before its job's next ask returns (its launches' answers take 80–180 ms, at most IN_FLIGHT at
+ * once), so at 100 ms one job at a time booked ahead and the number kept 0.70× its level in the HIGH simulation
+ * (issue 54); at 1 s other jobs of the send book beside it: 0.90×.
+ */
+export const horizonAtPace = (booking: SharedBooking, intervalMs: number) =>
+  booking.rank === 2
+    ? booking.horizonMs
+    : Math.min(NEAR_MS, Math.max(booking.horizonMs, (booking.horizonMs * STANDARD_INTERVAL_MS) / intervalMs));
 
 /** When a refused ask may be made again: once the number is within the horizon of free, and no better rank holds it. */
 export const askAgainAt = (refused: { freeAt: number; heldUntil?: number }, horizonMs: number, waitedMs = TURN_AGE_MS) =>

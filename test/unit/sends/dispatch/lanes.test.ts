@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { dispatchJob } from '#lib/domain/sends/dispatch/dispatcher.ts';
 import { DEFAULT_DISPATCH } from '#lib/wiring/dispatch-settings.ts';
 import { silentLog } from '#lib/domain/shared/log.ts';
-import { bookingOf, laneOf, queueGroupOf, rankOf } from '#lib/domain/sends/dispatch/lanes.ts';
+import { bookingOf, horizonAtPace, laneOf, queueGroupOf, rankOf } from '#lib/domain/sends/dispatch/lanes.ts';
+import { NEAR_MS, URGENT_HORIZON_MS } from '#lib/domain/sends/dispatch/tuning.ts';
 import { paceOf } from '#lib/domain/sends/dispatch/throughput.ts';
 import { peakSecond } from '../../../support/accept-times.ts';
 import { jobOf, recipient, templateOf } from '../../../support/dispatch-jobs.ts';
@@ -256,5 +257,21 @@ describe('a number shared by its sends (issue 44)', () => {
     expect([worseDuring(2, 1), worseDuring(2, 0), worseDuring(1, 0)]).toEqual([0, 0, 0]);
     expect(launches).toHaveLength(1800);
     expect(peakSecond(launches.map((l) => l.at))).toBeLessThanOrEqual(RATE * 1.1);
+  });
+});
+
+describe('an urgent send’s horizon at its number’s pace (issue 54)', () => {
+  it('is the short horizon at STANDARD, grows with a faster pace up to a campaign’s, and a campaign’s never moves', () => {
+    // Prepare
+    const utility = bookingOf({ template: templateOf('UTILITY'), total_contacts: 1_000 });
+    const marketing = bookingOf({ template: templateOf('MARKETING'), total_contacts: 1_000 });
+    if (!utility.shared || !marketing.shared) throw new Error('both share the number');
+    const at = (booking: typeof utility, level: 'STANDARD' | 'HIGH', cap?: number) => horizonAtPace(booking, 1000 / paceOf(level, cap));
+    // Act / Assess
+    expect(at(utility, 'STANDARD')).toBe(URGENT_HORIZON_MS);
+    expect(at(utility, 'HIGH', 200)).toBeGreaterThan(URGENT_HORIZON_MS);
+    expect(at(utility, 'HIGH', 200)).toBeLessThan(NEAR_MS);
+    expect(at(utility, 'HIGH')).toBe(NEAR_MS);
+    expect([at(marketing, 'STANDARD'), at(marketing, 'HIGH')]).toEqual([NEAR_MS, NEAR_MS]);
   });
 });
