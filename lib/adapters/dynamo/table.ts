@@ -217,8 +217,14 @@ export const SEND_COUNT_SHARDS = 32;
 export const LEDGER_SHARDS = 8;
 /** The ledger partition a write adds to: one at random, so a busy number's statuses spread. */
 export const randomLedgerShard = () => Math.floor(Math.random() * LEDGER_SHARDS);
-/** A client's month's settlement shards: the status path adds to one at random (decisions §27). */
-export const BUDGET_SHARDS = 8;
+/**
+ * A client's month's settlement shards, each a partition key: the status path adds to one at random (decisions
+ * §27). 32: a client's ten HIGH numbers put 16,922 units a second on its month in the HIGH simulation (issue 54,
+ * docs/high-tier.md), about 530 a shard, under a partition's 1,000.
+ */
+export const BUDGET_SHARDS = 32;
+/** The shards a month settled before issue 54 has under the client's key: read, never written. */
+export const BUDGET_SHARDS_BEFORE_54 = 8;
 /** The reservation watches' partitions: a send's watch on one by its id, the job queries each (decisions §30). */
 export const RESERVATION_WATCH_SHARDS = 8;
 export const OUTBOX_PARTITION = 'OUTBOX';

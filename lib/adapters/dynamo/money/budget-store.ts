@@ -2,12 +2,12 @@ import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { BudgetMonth, BudgetRelease, BudgetStore, ReservationWatch } from '#lib/domain/money/ports.ts';
 import type { ServiceTable } from '../client.ts';
 import { batchGet } from '../queries.ts';
-import { BUDGET_SHARDS, keys, RESERVATION_WATCH_SHARDS, SORT } from '../table.ts';
+import { BUDGET_SHARDS, BUDGET_SHARDS_BEFORE_54, keys, RESERVATION_WATCH_SHARDS, SORT } from '../table.ts';
 import { cancellationCodes, isConditionalCheckFailure, type TransactItem, transactWrite } from '../transactions.ts';
 
 /**
  * Budgets under their client (decisions §24, §27): the budget (`BUDGET`, with its currency, §31), each month's reservations
- * (`BUDGET#<yyyy-mm>`, a sum in micro-units) and what settled of the month (`BUDGET#<client>#<00–07>` /
+ * (`BUDGET#<yyyy-mm>`, a sum in micro-units) and what settled of the month (`BUDGET#<client>#<00–31>` /
  * `BUDGET#<yyyy-mm>`: spent and released, added by the status path and block settlements to a shard chosen at
  * random, each shard a partition key of its own, so no item and no key takes a write per message). A send reserves with one conditional ADD: of two sends at once only those that fit pass.
  */
@@ -47,13 +47,13 @@ export class DynamoBudgetStore implements BudgetStore {
    * keys, and where a month settled before issue 54, under the client's key (never written since).
    */
   async month(clientId: number, month: string): Promise<BudgetMonth> {
-    const shards = Array.from({ length: BUDGET_SHARDS }, (_, shard) => shard);
+    const shards = (count: number) => Array.from({ length: count }, (_, shard) => shard);
     const items = await batchGet(
       this.table,
       [
         { pk: keys.client(clientId), sk: keys.budgetMonth(month) },
-        ...shards.map((shard) => budgetShardKey(clientId, month, shard)),
-        ...shards.map((shard) => ({ pk: keys.client(clientId), sk: keys.budgetShardBefore54(month, shard) })),
+        ...shards(BUDGET_SHARDS).map((shard) => budgetShardKey(clientId, month, shard)),
+        ...shards(BUDGET_SHARDS_BEFORE_54).map((shard) => ({ pk: keys.client(clientId), sk: keys.budgetShardBefore54(month, shard) })),
       ],
       true,
     );
