@@ -150,23 +150,6 @@ describe('a WABA billed in EUR: July 2026 at the EUR card, today through its lis
   const USD_RATE = 0.86;
   const MARKUP = 10;
 
-  /** A send of one MARKETING message, delivered at `atMs` as Meta's status timestamp says; the send once settled. */
-  async function deliveredAt(to: string, atMs: number) {
-    const accepted = await eur.send('order_update', [to]);
-    expect(accepted.status).toBe(200);
-    const { sent } = await until(
-      () => emulator('GET', `sent?phone_number_id=${eur.numberId}&to=${to}`),
-      (found) => found.sent.length === 1,
-      30_000,
-      250,
-    );
-    await emulator('POST', `messages/${encodeURIComponent(sent[0].id)}/status`, {
-      status: 'delivered',
-      timestamp: Math.floor(atMs / 1000),
-    });
-    return eur.settled(accepted.body.send_id, (s) => s.delivered === 1);
-  }
-
   beforeAll(async () => {
     await eur.seed('Billed in EUR', [demoTemplateAs('order_update', { id: 't677', category: 'MARKETING' })]);
     await emulator('POST', `wabas/${eur.waba}/currency`, { currency: 'EUR' });
@@ -178,8 +161,8 @@ describe('a WABA billed in EUR: July 2026 at the EUR card, today through its lis
       body: { effective_from: today(), currency: 'EUR', markup_percent: MARKUP, exchange_rates: { USD: USD_RATE } },
     });
     expect(list.status).toBe(200);
-    const july = await deliveredAt(MEXICO_JULY, JULY);
-    const now = await deliveredAt(MEXICO_TODAY, Date.now());
+    const july = await eur.deliveredAt('order_update', MEXICO_JULY, JULY);
+    const now = await eur.deliveredAt('order_update', MEXICO_TODAY, Date.now());
     expect([july.delivered, now.delivered]).toEqual([1, 1]);
   }, 120_000);
 

@@ -10,6 +10,7 @@ import { applyMessageStatuses, type MessageStatusNotification } from '#lib/domai
 import { MemoryCostLedger } from '../../support/memory/money/cost-ledger.ts';
 import { MemoryKnownCurrencies } from '../../support/memory/money/known-currencies.ts';
 import { MemoryOutsideCharges } from '../../support/memory/money/outside-charges.ts';
+import { claimedSendOfSeven } from '../../support/memory/sends/claimed-send.ts';
 import { memoryWorld } from '../../support/memory/world.ts';
 
 /** The status path of issue 51 (decisions §30): every status counts once, without Graph, and nothing goes unbilled. */
@@ -29,18 +30,7 @@ const block = { first: 0, size: 2, sendable: 2 };
 /** A send of two to Mexico on the demo's number of client 7, its block claimed. */
 async function claimedSend() {
   const world = memoryWorld();
-  await world.sends.begin({
-    send_id: 's1',
-    client_id: 7,
-    did: DID,
-    template: { name: 'order_update', language: 'es' },
-    status: 'queuing',
-    created_at: 'now',
-    total: 2,
-    jobs: 1,
-  });
-  const lease = { holder: 'h', untilMs: Date.now() + 60_000 };
-  await world.blocks.claimBlock('s1', block, lease, Date.now());
+  const lease = await claimedSendOfSeven(world, block);
   const deps = { ...world, currencies: undefined, tiers: undefined, priceLists: undefined };
   return { world, deps, lease };
 }

@@ -14,6 +14,7 @@ import { MemoryCostLedger } from '../../support/memory/money/cost-ledger.ts';
 import { MemoryKnownCurrencies } from '../../support/memory/money/known-currencies.ts';
 import { MemoryOutsideCharges } from '../../support/memory/money/outside-charges.ts';
 import { MemoryReconciliationStore } from '../../support/memory/money/reconciliation-store.ts';
+import { claimedSendOfSeven } from '../../support/memory/sends/claimed-send.ts';
 import { memoryWorld } from '../../support/memory/world.ts';
 
 /**
@@ -46,18 +47,7 @@ function keptLog() {
 /** A send of one to Mexico on client 7's number, sent; its WABA's billing read from Graph in the given timezone. */
 async function sentMessage(timezoneId: string) {
   const world = memoryWorld();
-  await world.sends.begin({
-    send_id: 's1',
-    client_id: 7,
-    did: DID,
-    template: { name: 'order_update', language: 'es' },
-    status: 'queuing',
-    created_at: 'now',
-    total: 1,
-    jobs: 1,
-  });
-  const lease = { holder: 'h', untilMs: Date.now() + 60_000 };
-  await world.blocks.claimBlock('s1', block, lease, Date.now());
+  const lease = await claimedSendOfSeven(world, block);
   await world.blocks.settleBlock('s1', block, [{ kind: 'sent', message_id: 'wamid.0' }], lease);
   const currencies = new KeptBillingCurrencies({ known: new MemoryKnownCurrencies(), upstream: graphIn(timezoneId), log: silentLog });
   return { world, deps: { ...world, currencies, tiers: undefined, priceLists: undefined } };
