@@ -4,8 +4,9 @@ import type { TransactItem } from '../transactions.ts';
 import { expiry } from './send-items.ts';
 
 /*
- * Each message's latest delivery state on its block's latest item (docs/data-model.md), for the recipients'
- * listing: one short attribute a message, written by the status path and read by the listing.
+ * Each message's delivery state on its block's latest item (docs/data-model.md): one short attribute a message,
+ * the status path's record of it (the value read is the condition of the next write: issue 54, no item a
+ * message) and the recipients listing's.
  */
 
 /** A message's latest delivery state on its block's latest item, by its offset in the block. */
@@ -14,15 +15,21 @@ export const deliveryAttribute = (offset: number) => `d${offset}`;
 export const titleAttribute = (code: string) => `t${code}`;
 
 /**
- * A delivery state in a few bytes: `r` (read, so delivered), `v` (delivered) or `f<code>` (failed after
- * acceptance), then `@` and when it was applied, in seconds base 36; then the pricing after `$`, and the
- * person's username after `|` (decisions §28).
+ * A delivery state in a few bytes: `r` (read, so delivered), `v` (delivered), `f<code>` (failed after
+ * acceptance), `h` (held) or `s` (sent), then `@` and when it was applied, in seconds base 36; then `!` and when
+ * its reserved part came back at its TTL's end (decisions §30), the pricing after `$`, and the person's username
+ * after `|` (decisions §28). A message given back before any status has the mark alone (`!<seconds>`).
  */
-export function encodeLatest(state: MessageState, atMs: number) {
+export function encodeLatest(state: MessageState | undefined, atMs: number, returnedAtMs?: number) {
+  const mark = returnedAtMs === undefined ? '' : `!${seconds36(returnedAtMs)}`;
+  if (!state) return mark;
   const what = state.read ? 'r' : state.delivered ? 'v' : state.failed ? `f${state.failed.code}` : state.held ? 'h' : 's';
   const username = state.username ? `|${state.username.replace(/\|/g, '')}` : '';
-  return `${what}@${Math.floor(atMs / 1000).toString(36)}${state.pricing ? `$${encodePricing(state.pricing, state.cost_micros ?? 0, state.price_micros)}` : ''}${username}`;
+  return `${what}@${seconds36(atMs)}${mark}${state.pricing ? `$${encodePricing(state.pricing, state.cost_micros ?? 0, state.price_micros)}` : ''}${username}`;
 }
+
+const seconds36 = (ms: number) => Math.floor(ms / 1000).toString(36);
+const isoOf36 = (encoded: string) => new Date(Number.parseInt(encoded, 36) * 1000).toISOString();
 
 /** Meta's pricing categories and types in a letter each, so a block's latest item stays small. */
 const CATEGORY_LETTERS: Record<string, string> = {
@@ -59,10 +66,20 @@ function decodePricing(encoded: string): { pricing: MessagePricing; cost_micros:
   };
 }
 
-export function decodeLatest(whole: string, titles: (code: string) => string | undefined): { state: MessageState; at: string } {
+/** A message's record on its block's latest item: its state and when it was applied (none before a status), and its mark. */
+export interface LatestRecord {
+  delivery?: { state: MessageState; at: string };
+  /** When its reserved part came back at its TTL's end (decisions §30). */
+  returnedAt?: string;
+}
+
+export function decodeRecord(whole: string, titles: (code: string) => string | undefined): LatestRecord {
   const [encoded, username] = whole.split('|');
   const [main, priced] = encoded.split('$');
-  const [what, at] = main.split('@');
+  const [core, mark] = main.split('!');
+  const returned = mark ? { returnedAt: isoOf36(mark) } : {};
+  if (!core) return returned;
+  const [what, at] = core.split('@');
   const state: MessageState =
     what === 'r'
       ? { delivered: true, read: true }
@@ -74,23 +91,43 @@ export function decodeLatest(whole: string, titles: (code: string) => string | u
             ? { held: true }
             : {};
   const known = { ...state, ...(priced && decodePricing(priced)), ...(username && { username }) };
-  return { state: known, at: new Date(Number.parseInt(at, 36) * 1000).toISOString() };
+  return { delivery: { state: known, at: isoOf36(at) }, ...returned };
 }
-/** Messages' latest delivery states on their block's latest item, one attribute each, and failures' titles. */
+
+/** A message's latest delivery state for the listing: none before a status. */
+export const decodeLatest = (whole: string, titles: (code: string) => string | undefined) => decodeRecord(whole, titles).delivery;
+
+/** A message's new record on its block's latest item: written on condition its record is still `seen` (undefined: none). */
+export interface LatestWrite {
+  state: MessageState;
+  seen?: string;
+  returnedAt?: string;
+}
+
+/**
+ * Messages' records on their block's latest item, one attribute each, each on condition it is still the value
+ * read (a concurrent batch that moved one cancels the transaction, which reads again), and failures' titles.
+ */
 export function latestStatesUpdate(
   tableName: string,
   Key: { pk: string; sk: string },
-  states: Map<number, MessageState>,
+  records: Map<number, LatestWrite>,
   now: number,
 ): TransactItem {
   const names: Record<string, string> = { '#ttl': TTL_ATTRIBUTE };
   const values: Record<string, unknown> = { ':ttl': expiry(now) };
-  const sets = [...states].map(([offset, state], n) => {
+  const conditions: string[] = [];
+  const sets = [...records].map(([offset, { state, seen, returnedAt }], n) => {
     names[`#d${n}`] = deliveryAttribute(offset);
-    values[`:d${n}`] = encodeLatest(state, now);
+    values[`:d${n}`] = encodeLatest(state, now, returnedAt === undefined ? undefined : Date.parse(returnedAt));
+    if (seen === undefined) conditions.push(`attribute_not_exists(#d${n})`);
+    else {
+      values[`:s${n}`] = seen;
+      conditions.push(`#d${n} = :s${n}`);
+    }
     return `#d${n} = :d${n}`;
   });
-  const failures = new Map([...states.values()].flatMap((state) => (state.failed ? [[state.failed.code, state.failed.title]] : [])));
+  const failures = new Map([...records.values()].flatMap(({ state }) => (state.failed ? [[state.failed.code, state.failed.title]] : [])));
   [...failures].forEach(([code, title], n) => {
     names[`#t${n}`] = titleAttribute(code);
     values[`:t${n}`] = title;
@@ -101,6 +138,7 @@ export function latestStatesUpdate(
       TableName: tableName,
       Key,
       UpdateExpression: `SET ${sets.join(', ')}, #ttl = :ttl`,
+      ConditionExpression: conditions.join(' AND '),
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     },

@@ -1,4 +1,3 @@
-import type { MessageState } from '#lib/domain/shared/message-status.ts';
 import type { StatusResult, MessageStatuses, StatusUpdate } from '#lib/domain/sends/ports.ts';
 import type { LedgerEntry } from '#lib/domain/money/ports.ts';
 import { dayOf, monthOf } from '#lib/domain/shared/calendar.ts';
@@ -10,18 +9,25 @@ import { budgetMoveUpdate } from '../money/budget-store.ts';
 import { ledgerWrites } from '../money/ledger-items.ts';
 import type { ServiceTable } from '../client.ts';
 import { batchGet } from '../queries.ts';
-import { keys, SORT, TTL_ATTRIBUTE } from '../table.ts';
+import { keys, SORT } from '../table.ts';
 import { cancellationCodes, type TransactItem } from '../transactions.ts';
-import { latestStatesUpdate } from './latest-states.ts';
+import {
+  decodeRecord,
+  deliveryAttribute,
+  type LatestRecord,
+  type LatestWrite,
+  latestStatesUpdate,
+  titleAttribute,
+} from './latest-states.ts';
 import {
   acceptedStateOf,
   blockKey,
   type ChargeTally,
   countUpdate,
-  expiry,
   isOutcomeOf,
   ITEMS_PER_WRITE,
   latestKey,
+  MESSAGE_STATES_ON_LATEST,
   ledgerEntryKey,
   messageKey,
   monthVolumeUpdate,
@@ -30,8 +36,10 @@ import {
 } from './send-items.ts';
 
 /**
- * The delivery statuses of a send's messages (decisions §13): each message's state on its own item, versioned,
- * its latest on its block's latest item for the listing, and the send's counts on a count shard.
+ * The delivery statuses of a send's messages (decisions §13): each message's state an attribute of its block's
+ * latest item (latest-states.ts), written on condition it is still the value read, and the send's counts on a
+ * count shard, in one transaction. A send accepted before issue 54 kept each state on an item of its own as well
+ * (`MSG#`): its states are the same on the latest item, and only a mark its item got at the TTL's end is read there.
  */
 export class DynamoMessageStatuses implements MessageStatuses {
   constructor(private readonly table: ServiceTable) {}
@@ -86,29 +94,39 @@ export class DynamoMessageStatuses implements MessageStatuses {
   }
 
   /**
-   * The messages' stored states, by index, in one read with the blocks not read yet (a settled block never
-   * changes) and, the first time, whose the send is (its client and number: where its charges go).
+   * The messages' records, by index, in one read of their blocks' latest items, with the blocks not read yet (a
+   * settled block never changes) and, the first time, whose the send is (its client and number: where its
+   * charges go); a send's of before issue 54, its messages' own items too, for their marks.
    */
   private async read(sendId: string, reports: MessageReports[], blocks: ReadBlocks) {
-    const unread = [...new Set(reports.flatMap((message) => message.reports.map(({ update }) => update.block)))].filter(
-      (b) => !blocks.has(b),
-    );
+    const firsts = [...new Set(reports.flatMap((message) => message.reports.map(({ update }) => update.block)))];
+    const unread = firsts.filter((b) => !blocks.has(b));
+    const owner = owners.get(sendId);
     const read = await batchGet(
       this.table,
       [
         ...unread.map((first) => blockKey(sendId, first)),
-        ...reports.map(({ index }) => messageKey(sendId, index)),
-        ...(owners.get(sendId) ? [] : [{ pk: keys.send(sendId), sk: SORT.send }]),
+        ...firsts.map((first) => latestKey(sendId, first)),
+        ...(owner?.statesOnLatest ? [] : reports.map(({ index }) => messageKey(sendId, index))),
+        ...(owner ? [] : [{ pk: keys.send(sendId), sk: SORT.send }]),
       ],
       true,
     );
-    const stored = new Map<number, Record<string, unknown>>();
+    const latest = new Map<string, Record<string, unknown>>();
+    const marks = new Map<number, string>();
     for (const item of read) {
       if (item.entity === 'send') owners.set(sendId, ownerOf(item));
       else if (item.entity === 'send_block') blocks.set(Number(item.first), readBlockOf(item));
-      else stored.set(Number(item.index), item);
+      else if (item.entity === 'send_message') item.ttl_returned_at && marks.set(Number(item.index), String(item.ttl_returned_at));
+      else latest.set(`${item.pk}|${item.sk}`, item);
     }
     for (const first of unread) if (!blocks.has(first)) blocks.set(first, undefined);
+    const stored = new Map<number, StoredRecord>();
+    for (const { index, reports: own } of reports) {
+      const first = own[0].update.block;
+      const key = latestKey(sendId, first);
+      stored.set(index, recordOf(latest.get(`${key.pk}|${key.sk}`), index - first, marks.get(index)));
+    }
     return stored;
   }
 
@@ -123,15 +141,15 @@ export class DynamoMessageStatuses implements MessageStatuses {
   ) {
     const { name } = this.table;
     const writes: TransactItem[] = [];
-    const latest = new Map<number, Map<number, MessageState>>();
+    const latest = new Map<number, Map<number, LatestWrite>>();
     for (const [k, { index, state, moved }] of bill.messages.entries()) {
       if (!moved) continue;
-      writes.push(messagePut(name, sendId, index, state, batch[k], now));
-      const { block } = batch[k];
-      latest.set(block, (latest.get(block) ?? new Map<number, MessageState>()).set(index - block, state));
+      const { block, seen, returnedAt } = batch[k];
+      const records = latest.get(block) ?? new Map<number, LatestWrite>();
+      latest.set(block, records.set(index - block, { state, ...(seen !== undefined && { seen }), ...(returnedAt && { returnedAt }) }));
     }
+    for (const [first, records] of latest) writes.push(latestStatesUpdate(name, latestKey(sendId, first), records, now));
     if (writes.length === 0) return writes;
-    for (const [first, states] of latest) writes.push(latestStatesUpdate(name, latestKey(sendId, first), states, now));
     const owner = owners.get(sendId);
     if (wabaId && owner) writes.push(...ledgerWrites(name, { waba_id: wabaId, ...owner }, ledgerDaysOf(bill.ledger), now, zone));
     const portfolio = bill.tierPortfolio ?? wabaId;
@@ -159,8 +177,18 @@ function readBlockOf(item: Record<string, unknown>): ReadBlock {
 }
 /** A message's reports, each with its place in the batch. */
 type MessageReports = { index: number; reports: { i: number; update: StatusUpdate }[] };
-/** A message's reports its block knows, with the version of its state read and each report's place in the batch. */
-type ApplicableMessage = BatchMessage & { block: number; version: number; reports: number[]; returnedAt?: string };
+/** A message's record as read: its value on its block's latest item (the next write's condition), decoded. */
+type StoredRecord = LatestRecord & { seen?: string };
+/** A message's reports its block knows, with its record as read and each report's place in the batch. */
+type ApplicableMessage = BatchMessage & { block: number; seen?: string; reports: number[]; returnedAt?: string };
+
+/** A message's record on its block's latest item, as read (with the mark its own item got before issue 54). */
+function recordOf(latest: Record<string, unknown> | undefined, offset: number, oldMark?: string): StoredRecord {
+  const seen = latest?.[deliveryAttribute(offset)];
+  const record = typeof seen === 'string' ? decodeRecord(seen, (code) => latest?.[titleAttribute(code)] as string | undefined) : {};
+  const returnedAt = record.returnedAt ?? oldMark;
+  return { ...record, ...(typeof seen === 'string' && { seen }), ...(returnedAt && { returnedAt }) };
+}
 
 /**
  * A message's reports its block knows (its answer sent the message the report names), whatever the block's state:
@@ -171,7 +199,7 @@ type ApplicableMessage = BatchMessage & { block: number; version: number; report
 function applicableOf(
   { index, reports }: MessageReports,
   blocks: ReadBlocks,
-  stored: Record<string, unknown> | undefined,
+  stored: StoredRecord | undefined,
   results: StatusResult[],
 ): ApplicableMessage[] {
   const known = reports.filter(({ i, update }) => {
@@ -185,50 +213,21 @@ function applicableOf(
   if (known.length === 0) return [];
   const first = known[0].update.block;
   const block = blocks.get(first)!;
-  const state = (stored?.delivery as MessageState | undefined) ?? acceptedStateOf(block.answers[index - first], block.titles);
+  const state = stored?.delivery?.state ?? acceptedStateOf(block.answers[index - first], block.titles);
   const statuses = known.map(({ update }) => update);
   // Given back at its TTL's end (decisions §30): a late final status releases nothing more, and the mark is kept.
-  const returnedAt = stored?.ttl_returned_at as string | undefined;
-  const version = Number(stored?.v ?? 0);
+  const returnedAt = stored?.returnedAt;
   return [
     {
       index,
       state,
       statuses,
       block: first,
-      version,
+      ...(stored?.seen !== undefined && { seen: stored.seen }),
       reports: known.map(({ i }) => i),
       ...(returnedAt && { returnedAt, reservationReturned: true }),
     },
   ];
-}
-
-/** A message's state, written on condition it is still the version read (0: not written yet). */
-function messagePut(
-  tableName: string,
-  sendId: string,
-  index: number,
-  state: MessageState,
-  { version, returnedAt }: Pick<ApplicableMessage, 'version' | 'returnedAt'>,
-  now: number,
-): TransactItem {
-  const mark = returnedAt && { ttl_returned_at: returnedAt };
-  return {
-    Put: {
-      TableName: tableName,
-      Item: {
-        ...messageKey(sendId, index),
-        entity: 'send_message',
-        index,
-        delivery: state,
-        v: version + 1,
-        [TTL_ATTRIBUTE]: expiry(now),
-        ...mark,
-      },
-      ConditionExpression: version === 0 ? 'attribute_not_exists(pk)' : '#v = :seen',
-      ...(version > 0 && { ExpressionAttributeNames: { '#v': 'v' }, ExpressionAttributeValues: { ':seen': version } }),
-    },
-  };
 }
 
 /** The ledger entries by day, each under its ledger key: a send has one number, so one ledger item a day. */
@@ -304,10 +303,11 @@ const ledgerItemsOf = (update: StatusUpdate) => [
  * kept by the process, so every store of it shares what any of them read.
  */
 const owners = new Cache<string, SendOwner>({ maxEntries: 10_000, maxAgeMs: Number.POSITIVE_INFINITY });
-type SendOwner = { client_id: number; did: string; reservation?: SendReservation };
+type SendOwner = { client_id: number; did: string; reservation?: SendReservation; statesOnLatest?: true };
 
 const ownerOf = (item: Record<string, unknown>): SendOwner => ({
   client_id: Number(item.client_id),
   did: String(item.did),
+  ...(item.message_states === MESSAGE_STATES_ON_LATEST && { statesOnLatest: true as const }),
   ...(item.reservation !== undefined && { reservation: item.reservation as SendReservation }),
 });

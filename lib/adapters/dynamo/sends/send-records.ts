@@ -8,7 +8,7 @@ import { outboxItem } from '../webhooks/outbox-store.ts';
 import { cancellationCodes, type TransactItem } from '../transactions.ts';
 import type { ServiceEvent } from '#lib/domain/webhooks/events.ts';
 import { keys, SORT } from '../table.ts';
-import { COST, COUNT_FIELDS, ERROR, setOnce, TITLE, transact } from './send-items.ts';
+import { COST, COUNT_FIELDS, ERROR, MESSAGE_STATES_ON_LATEST, setOnce, TITLE, transact } from './send-items.ts';
 
 /**
  * Sends by id, and a client's queued sends newest first on gsi1 (docs/data-model.md). The counts are the send
@@ -26,6 +26,7 @@ export class DynamoSendRecords implements SendRecords {
           sk: SORT.send,
           entity: 'send',
           ...send,
+          message_states: MESSAGE_STATES_ON_LATEST,
           counts: { ...NO_COUNTS, ...send.counts },
           error_counts: {},
           error_titles: {},
@@ -197,7 +198,15 @@ export class DynamoSendRecords implements SendRecords {
  * shards kept them there) plus every shard's, and the error tally as a list.
  */
 function toSend(item: Record<string, unknown>, shards: Record<string, unknown>[]): SendRecord {
-  const { counts, error_counts, error_titles, gsi1pk: _p, gsi1sk: _s, ...rest } = stripKeys<Record<string, unknown>>(item) ?? {};
+  const {
+    counts,
+    error_counts,
+    error_titles,
+    gsi1pk: _p,
+    gsi1sk: _s,
+    message_states: _m,
+    ...rest
+  } = stripKeys<Record<string, unknown>>(item) ?? {};
   const total: SendCounts = { ...NO_COUNTS, ...(counts as Partial<SendCounts>) };
   const tallies = new Map(Object.entries((error_counts ?? {}) as Record<string, number>));
   const titles = new Map(Object.entries((error_titles ?? {}) as Record<string, string>));

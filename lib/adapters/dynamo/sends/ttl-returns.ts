@@ -4,13 +4,15 @@ import { budgetMoveUpdate } from '../money/budget-store.ts';
 import type { ServiceTable } from '../client.ts';
 import { keys, SORT, TTL_ATTRIBUTE } from '../table.ts';
 import { cancellationCodes, type TransactItem } from '../transactions.ts';
-import { expiry, messageKey, transact } from './send-items.ts';
+import { decodeRecord, deliveryAttribute, encodeLatest, titleAttribute } from './latest-states.ts';
+import { expiry, latestKey, messageKey, MESSAGE_STATES_ON_LATEST, TRIES, transact } from './send-items.ts';
 
 /**
- * The give-back at a send's messages' TTL end (decisions §30), one transaction a message: its message item
- * marked `ttl_returned_at` (its version moved on, so a status written meanwhile reads it again) on condition it
- * has no final status and no mark yet, with its part released on the client's month beside it. A condition that
- * fails is a message settled or given back already: nothing is released twice.
+ * The give-back at a send's messages' TTL end (decisions §30), one transaction a message: its record on its
+ * block's latest item marked (latest-states.ts), on condition it is still the record read, which had no final
+ * status and no mark, with its part released on the client's month beside it. A record moved meanwhile is read
+ * again; one settled or marked already releases nothing: nothing is released twice. A send of before issue 54
+ * may have a mark on its message's own item (`MSG#`) instead: such a message is given back already.
  */
 export class DynamoTtlReturns implements TtlReturns {
   constructor(private readonly table: ServiceTable) {}
@@ -20,39 +22,61 @@ export class DynamoTtlReturns implements TtlReturns {
       new GetCommand({ TableName: this.table.name, Key: { pk: keys.send(sendId), sk: SORT.send } }),
     );
     if (!Item) return 0;
+    const oldLayout = Item.message_states !== MESSAGE_STATES_ON_LATEST;
     let returned = 0;
     for (const message of messages) {
+      if (oldLayout && (await this.markedOnItsItem(sendId, message.index))) continue;
       const release = budgetMoveUpdate(this.table.name, Number(Item.client_id), month, { released: message.micros });
-      try {
-        await transact(this.table, () => [this.markOf(sendId, message.index, now), release]);
-        returned++;
-      } catch (error) {
-        if (!cancellationCodes(error)?.includes('ConditionalCheckFailed')) throw error;
+      for (let attempt = 1; ; attempt++) {
+        const mark = await this.markOf(sendId, message, now);
+        if (!mark) break;
+        try {
+          await transact(this.table, () => [mark, release]);
+          returned++;
+          break;
+        } catch (error) {
+          // Its record moved since it was read (a status, or another give-back): read it again.
+          if (!cancellationCodes(error)?.includes('ConditionalCheckFailed') || attempt >= TRIES) throw error;
+        }
       }
     }
     return returned;
   }
 
-  /** The message's mark, on condition it is still without a final status and not marked. */
-  private markOf(sendId: string, index: number, now: string): TransactItem {
+  /**
+   * The message's mark on its block's latest item, on condition its record is still the one read; none when the
+   * record has a final status or a mark already.
+   */
+  private async markOf(sendId: string, { index, block }: UnsettledMessage, now: string): Promise<TransactItem | undefined> {
+    const Key = latestKey(sendId, block);
+    const attribute = deliveryAttribute(index - block);
+    const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key, ConsistentRead: true }));
+    const seen = Item?.[attribute];
+    const record = typeof seen === 'string' ? decodeRecord(seen, (code) => Item?.[titleAttribute(code)] as string | undefined) : {};
+    const state = record.delivery?.state;
+    if (record.returnedAt || state?.delivered || state?.failed) return undefined;
+    const at = record.delivery ? Date.parse(record.delivery.at) : Date.parse(now);
     return {
       Update: {
         TableName: this.table.name,
-        Key: messageKey(sendId, index),
-        UpdateExpression:
-          'SET entity = :entity, #index = :index, ttl_returned_at = :now, #v = if_not_exists(#v, :zero) + :one, #ttl = if_not_exists(#ttl, :expiry)',
-        ConditionExpression:
-          'attribute_not_exists(ttl_returned_at) AND attribute_not_exists(delivery.delivered) AND attribute_not_exists(delivery.failed)',
-        ExpressionAttributeNames: { '#index': 'index', '#v': 'v', '#ttl': TTL_ATTRIBUTE },
+        Key,
+        UpdateExpression: 'SET #d = :d, #ttl = if_not_exists(#ttl, :expiry)',
+        ConditionExpression: typeof seen === 'string' ? '#d = :seen' : 'attribute_not_exists(#d)',
+        ExpressionAttributeNames: { '#d': attribute, '#ttl': TTL_ATTRIBUTE },
         ExpressionAttributeValues: {
-          ':entity': 'send_message',
-          ':index': index,
-          ':now': now,
-          ':zero': 0,
-          ':one': 1,
+          ':d': encodeLatest(state, at, Date.parse(now)),
           ':expiry': expiry(Date.parse(now)),
+          ...(typeof seen === 'string' && { ':seen': seen }),
         },
       },
     };
+  }
+
+  /** Whether a message of a send of before issue 54 was given back already, on its own item. */
+  private async markedOnItsItem(sendId: string, index: number) {
+    const { Item } = await this.table.client.send(
+      new GetCommand({ TableName: this.table.name, Key: messageKey(sendId, index), ConsistentRead: true }),
+    );
+    return Item?.ttl_returned_at !== undefined;
   }
 }
