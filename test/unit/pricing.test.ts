@@ -125,6 +125,26 @@ describe('a delivered message’s charge (decisions §26)', () => {
     expect(tiers[1].rate).toBeLessThan(first.rate);
   });
 
+  it('prices a `service` message at the list rate past the utility bands, and counts it toward none (October 2026)', () => {
+    // Prepare: Brazil's utility bands on the October 2026 card, the month far past the first band
+    const at = Date.parse('2026-10-15T12:00:00Z');
+    const tiers = rateCards.on('2026-10-15').tiers!.Brazil.utility!;
+    let asked = 0;
+    const counted = {
+      volumeBefore: () => {
+        asked++;
+        return tiers[1].from + 1;
+      },
+    };
+    // Act
+    const service = chargeOf(rateCards, { category: 'service', type: 'regular', billable: true }, '5511987654321', at, counted);
+    const utility = chargeOf(rateCards, { category: 'utility', type: 'regular', billable: true }, '5511987654321', at, counted);
+    // Assess: service at the list rate without asking the count; utility at the second band
+    expect(service.micros).toBe(Math.round(tiers[0].rate * 1e6));
+    expect(utility.micros).toBe(Math.round(tiers[1].rate * 1e6));
+    expect(asked).toBe(1);
+  });
+
   it('is charged once whatever order and repeats the statuses come in (delivered, read, a failure between)', () => {
     const charge: MessageCharge = {
       pricing: { category: 'marketing', type: 'regular', billable: true },

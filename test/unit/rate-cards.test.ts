@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
   BILLING_CURRENCIES,
@@ -340,41 +341,225 @@ describe('a partial card prices only the markets it gives (decisions §31)', () 
 /** A band that starts the message after the one before it ends, at a rate no dearer. */
 const follows = (before: Tier, band: Tier) => before.to !== null && band.from === before.to + 1 && band.rate <= before.rate;
 
-describe('volume tiers (the 2026-04-01 card, from Meta’s tier CSV)', () => {
-  it('gives tiers on the 2026-04-01 card only, each market’s bands contiguous from 0, open at the top, never dearer', () => {
-    // Prepare
-    const tiered = rateCards.all().filter((card) => card.tiers);
+/** The cards with volume tiers: April's from Meta's tier CSV, carried to July and October (docs/rate-cards.md §5). */
+const TIERED_CARDS = ['meta-2026-04-01-USD', 'meta-2026-07-01-USD', 'meta-2026-10-01-USD'];
+const APRIL_TIERS = '2026-04-01';
+/** The cards April's bands are carried to, market-category by market-category, where the list rate is April's. */
+const CARRIED_TO = ['2026-07-01', '2026-10-01'];
+const tieredCards = rateCards
+  .all()
+  .filter((card) => card.tiers)
+  .map((card) => [cardIdOf(card), card] as const);
+
+describe('volume tiers (Meta’s tier CSV of 2026-04-01, carried to 2026-07-01 and 2026-10-01)', () => {
+  it('gives tiers on the USD cards of 2026-04-01, 2026-07-01 and 2026-10-01 only', () => {
+    // Assess
+    expect(tieredCards.map(([id]) => id)).toEqual(TIERED_CARDS);
+  });
+
+  it.each(tieredCards)('%s: each market’s bands contiguous from 0, open at the top, never dearer, from the list rate', (_, card) => {
     // Act
-    const broken = tiered.flatMap((card) =>
-      Object.entries(card.tiers!).flatMap(([market, byCategory]) =>
-        Object.entries(byCategory).flatMap(([category, bands]) => {
-          const ok =
-            bands.length > 0 &&
-            bands[0].from === 0 &&
-            bands.at(-1)!.to === null &&
-            bands.every((band, i) => i === 0 || follows(bands[i - 1], band)) &&
-            bands[0].rate === card.markets[market]?.[category as PricingCategory];
-          return ok ? [] : [`${cardIdOf(card)} ${market} ${category}`];
-        }),
-      ),
+    const broken = Object.entries(card.tiers!).flatMap(([market, byCategory]) =>
+      Object.entries(byCategory).flatMap(([category, bands]) => {
+        const ok =
+          bands.length > 0 &&
+          bands[0].from === 0 &&
+          bands.at(-1)!.to === null &&
+          bands.every((band, i) => i === 0 || follows(bands[i - 1], band)) &&
+          bands[0].rate === card.markets[market]?.[category as PricingCategory];
+        return ok ? [] : [`${market} ${category}`];
+      }),
     );
     // Assess
-    expect(tiered.map(cardIdOf)).toEqual(['meta-2026-04-01-USD']);
     expect(broken).toEqual([]);
+  });
+
+  it.each(CARRIED_TO)(
+    'the %s card has April’s bands exactly where its list rate is April’s, and none where it changed or for a market new since April',
+    (date) => {
+      // Prepare
+      const april = usdCardOf(APRIL_TIERS);
+      const card = usdCardOf(date);
+      const notes = CARD_FILES.find((file) => cardIdOf(file) === cardIdOf(card))!.notes?.join(' ') ?? '';
+      // Act
+      const aprilCells = Object.entries(april.tiers!).flatMap(([market, byCategory]) =>
+        Object.keys(byCategory).map((category) => [market, category as Exclude<PricingCategory, 'marketing'>] as const),
+      );
+      const unchanged = aprilCells.filter(([market, category]) => card.markets[market]?.[category] === april.markets[market][category]);
+      const changed = aprilCells.filter((cell) => !unchanged.includes(cell)).map(([market, category]) => `${market} ${category}`);
+      const notCarried = unchanged.filter(
+        ([market, category]) => !isDeepStrictEqual(card.tiers![market]?.[category], april.tiers![market][category]),
+      );
+      const tieredAnyway = aprilCells
+        .filter((cell) => !unchanged.includes(cell) && card.tiers![cell[0]]?.[cell[1]] !== undefined)
+        .map(([market, category]) => `${market} ${category}`);
+      const newMarketsTiered = Object.keys(card.tiers!).filter((market) => !Object.hasOwn(april.markets, market));
+      const unnamed = changed.filter((cell) => !notes.includes(cell));
+      // Assess: every cell April tiers is carried or left out, the changed ones named in the card's notes
+      expect(notCarried.map(([market, category]) => `${market} ${category}`)).toEqual([]);
+      expect(tieredAnyway).toEqual([]);
+      expect(newMarketsTiered).toEqual([]);
+      expect(Object.keys(card.tiers!).sort()).toEqual([...new Set(unchanged.map(([market]) => market))].sort());
+      expect(unnamed).toEqual([]);
+      expect(notes).toContain('CARRIED from meta-2026-04-01-USD');
+    },
+  );
+
+  it('leaves without tiers, on 2026-10-01, the six market-categories whose list rate changed from April', () => {
+    // Prepare
+    const card = usdCardOf('2026-10-01');
+    // Act
+    const untiered = ['Pakistan', 'Peru', 'South Africa'].flatMap((market) =>
+      (['utility', 'authentication'] as const)
+        .filter((category) => card.tiers![market]?.[category] === undefined)
+        .map((c) => `${market} ${c}`),
+    );
+    // Assess
+    expect(untiered).toHaveLength(6);
+    expect(Object.keys(card.tiers!.Pakistan)).toEqual(['authentication_international']);
+  });
+
+  /**
+   * The tier fragments found for July and October 2026 (docs/research/issue-53/findings-session5.md §1.2), bands as each
+   * source prints them (first message of a band as `from`, "--" or "+" as `to: null`): each equals the USD card's
+   * bands of its date for its market and category, in thresholds, and in rates where it is in USD (in the steps off
+   * the list rate where it is in another currency, since a 4-decimal USD rate rounds its step).
+   * Left out: the BRL table of 2026-10-01 (index id 69119156404) says authentication has utility's bands, which April
+   * and the July fixture contradict; the INR bands of India (index id 20927514944) are undated.
+   */
+  const FRAGMENTS: {
+    source: string;
+    date: string;
+    currency: string;
+    market: string;
+    category: 'utility' | 'authentication';
+    bands: Tier[];
+  }[] = [
+    {
+      // MEA: "0.0157 → 0.0149 (>100K) → 0.0141 (>1M) → 0.0133 (>4.5M) → 0.0126 (>40M) → 0.0118 (>80M)"
+      source: 'MEA, index id 68321867788',
+      date: '2026-07-01',
+      currency: 'USD',
+      market: 'United Arab Emirates',
+      category: 'utility',
+      bands: [
+        { from: 0, to: 100_000, rate: 0.0157 },
+        { from: 100_001, to: 1_000_000, rate: 0.0149 },
+        { from: 1_000_001, to: 4_500_000, rate: 0.0141 },
+        { from: 4_500_001, to: 40_000_000, rate: 0.0133 },
+        { from: 40_000_001, to: 80_000_000, rate: 0.0126 },
+        { from: 80_000_001, to: null, rate: 0.0118 },
+      ],
+    },
+    {
+      source: 'D-Card, index id 71176599289 (Meta’s USD rate card of 2026-10-01, its volume-tier pages)',
+      date: '2026-10-01',
+      currency: 'USD',
+      market: 'Rest of Africa',
+      category: 'utility',
+      bands: [
+        { from: 0, to: 100_000, rate: 0.004 },
+        { from: 100_001, to: 1_000_000, rate: 0.0038 },
+        { from: 1_000_001, to: 4_500_000, rate: 0.0036 },
+        { from: 4_500_001, to: 40_000_000, rate: 0.0034 },
+        { from: 40_000_001, to: 80_000_000, rate: 0.0032 },
+        { from: 80_000_001, to: null, rate: 0.003 },
+      ],
+    },
+    {
+      // BRL-T prints `{ from: 250_000, to: 2_000_000 }` with each band's top exclusive (its comment): the band's first
+      // message is 250,001, as Meta prints it
+      source: 'BRL-T, index id 69119156404 (Meta’s BRL PDF of 2026-10-01)',
+      date: '2026-10-01',
+      currency: 'BRL',
+      market: 'Brazil',
+      category: 'utility',
+      bands: [
+        { from: 0, to: 250_000, rate: 0.035 },
+        { from: 250_001, to: 2_000_000, rate: 0.0333 },
+        { from: 2_000_001, to: 17_000_000, rate: 0.0315 },
+        { from: 17_000_001, to: 35_000_000, rate: 0.0298 },
+        { from: 35_000_001, to: 70_000_000, rate: 0.028 },
+        { from: 70_000_001, to: null, rate: 0.0263 },
+      ],
+    },
+    {
+      // A parser's test fixture of Meta's BRL tier CSV, 3 of its 6 bands (so weak)
+      source: 'SZ-T, index id 59798159530',
+      date: '2026-07-01',
+      currency: 'BRL',
+      market: 'Brazil',
+      category: 'utility',
+      bands: [
+        { from: 0, to: 250_000, rate: 0.035 },
+        { from: 250_001, to: 2_000_000, rate: 0.0333 },
+        { from: 70_000_001, to: null, rate: 0.0263 },
+      ],
+    },
+    {
+      source: 'SZ-T, index id 59798159530',
+      date: '2026-07-01',
+      currency: 'BRL',
+      market: 'Brazil',
+      category: 'authentication',
+      bands: [
+        { from: 0, to: 500_000, rate: 0.035 },
+        { from: 500_001, to: 3_000_000, rate: 0.0333 },
+        { from: 20_000_001, to: null, rate: 0.0263 },
+      ],
+    },
+  ];
+  /** How far a band's rate is below its list rate, as a fraction (Meta's steps are 5 % each). */
+  const offList = (rate: number, list: number) => 1 - rate / list;
+
+  it.each(FRAGMENTS)('$source: $market $category on the $date card has the fragment’s bands', (fragment) => {
+    // Prepare
+    const bands = usdCardOf(fragment.date).tiers![fragment.market]?.[fragment.category] ?? [];
+    const own = rateCards.all().find((card) => card.currency === fragment.currency && card.effective_from === fragment.date)!;
+    const list = own.markets[fragment.market][fragment.category];
+    // Act
+    const matched = fragment.bands.map(
+      (printed) => [printed, bands.find((band) => band.from === printed.from && band.to === printed.to)] as const,
+    );
+    const unmatched = matched.filter(([, band]) => !band).map(([printed]) => `${printed.from}-${printed.to}`);
+    const rateOff = matched.filter(
+      ([printed, band]) =>
+        band &&
+        (fragment.currency === 'USD'
+          ? band.rate !== printed.rate
+          : Math.abs(offList(printed.rate, list) - offList(band.rate, bands[0].rate)) > 0.01),
+    );
+    // Assess
+    expect(unmatched).toEqual([]);
+    expect(rateOff).toEqual([]);
+    expect(fragment.bands[0].rate).toBe(list);
+    if (fragment.bands.length === 6) expect(bands).toHaveLength(6);
   });
 
   it.each([
     // Meta's USD volume-tier CSV effective 2026-04-01 (raw/ali/USD_volume_tiers_2026-04-01.csv;
     // alihasnainh3techs/daily-pricing-scraper public/USD_volume_tiers.csv@5bce6c1)
-    ['India', 'utility', 24_999_999, 0.0014],
-    ['India', 'utility', 25_000_000, 0.0013],
-    ['India', 'utility', 300_000_000, 0.001],
-    ['India', 'authentication', 750_000, 0.0013],
-    ['Mexico', 'authentication', 250_000, 0.0081],
-    ['Brazil', 'utility', 70_000_000, 0.0051],
-  ] as const)('prices %s %s after %i messages of the month at the tier rate %d', (market, category, volume, rate) => {
+    ['India', 'utility', '2026-04-15', 24_999_999, 0.0014],
+    ['India', 'utility', '2026-04-15', 25_000_000, 0.0013],
+    ['India', 'utility', '2026-04-15', 300_000_000, 0.001],
+    ['India', 'authentication', '2026-04-15', 750_000, 0.0013],
+    ['Mexico', 'authentication', '2026-04-15', 250_000, 0.0081],
+    ['Brazil', 'utility', '2026-04-15', 70_000_000, 0.0051],
+    // April's bands carried: MEA (index id 68321867788) prints UAE's July utility tiers
+    ['United Arab Emirates', 'utility', '2026-07-15', 100_000, 0.0149],
+    ['United Arab Emirates', 'utility', '2026-07-15', 80_000_000, 0.0118],
+    ['India', 'utility', '2026-09-30', 25_000_000, 0.0013],
+    // D-Card (index id 71176599289) prints Rest of Africa's October utility tiers
+    ['Rest of Africa', 'utility', '2026-10-15', 80_000_000, 0.003],
+    ['Brazil', 'authentication', '2026-11-28', 20_000_000, 0.0051],
+    // List rate at any volume: a rate changed since April (bands unknown), a market new since April
+    ['Pakistan', 'utility', '2026-10-15', 300_000_000, 0.015],
+    ['South Africa', 'authentication', '2026-10-15', 300_000_000, 0.0095],
+    ['Hong Kong', 'utility', '2026-07-15', 300_000_000, 0.026],
+    ['Kazakhstan', 'authentication', '2026-10-15', 300_000_000, 0.018],
+  ] as const)('prices %s %s on %s after %i messages of the month at %d', (market, category, day, volume, rate) => {
     // Act
-    const price = rateCards.priceMicros(market, category, '2026-04-15', 'USD', volume);
+    const price = rateCards.priceMicros(market, category, day, 'USD', volume);
     // Assess
     expect(price).toBe(micros(rate));
   });
@@ -388,7 +573,8 @@ interface Spot {
   market: string;
   marketing: number;
   utility: number;
-  authentication: number;
+  /** Absent only in a table whose source prints no authentication column (its `printed` says so). */
+  authentication?: number;
   authentication_international?: number;
 }
 type Rates = [marketing: number, utility: number, authentication: number];
@@ -403,12 +589,26 @@ const spot = (digits: string, day: string, region: string, market: string, rates
   ...(authInternational === undefined ? {} : { authentication_international: authInternational }),
 });
 
+/** A row of a source that prints marketing and utility only (no authentication column). */
+const printedRow = (digits: string, day: string, region: string, market: string, [marketing, utility]: [number, number]): Spot => ({
+  digits,
+  day,
+  region,
+  market,
+  marketing,
+  utility,
+});
+/** The categories a source without an authentication column prints. */
+const MARKETING_AND_UTILITY: readonly PricingCategory[] = ['marketing', 'utility'];
+
 /**
- * Spot tables, one per USD card (and the cards in other currencies): the prices a source OTHER than the card file printed, taken from
- * the raw copies in /work/scratch/ratecards (docs/rate-cards.md names each source with its address). A row whose
- * value no second source prints (carried from a neighbouring card, or derived) says so in its comment.
+ * Spot tables, one per USD card (and the cards in other currencies), and one more for a card per later source that
+ * confirms it (`source`): the prices a source OTHER than the card file printed, taken from the raw copies in
+ * /work/scratch/ratecards or the source itself (docs/rate-cards.md names each source with its address). A row whose
+ * value no second source prints (carried from a neighbouring card, or derived) says so in its comment. A table whose
+ * source prints only some categories names them (`printed`), and its rows assert only those.
  */
-const SPOT_TABLES: { card: string; currency: string; rows: Spot[] }[] = [
+const SPOT_TABLES: { card: string; currency: string; source?: string; printed?: readonly PricingCategory[]; rows: Spot[] }[] = [
   {
     card: '2025-07-01',
     currency: 'USD',
@@ -516,13 +716,15 @@ const SPOT_TABLES: { card: string; currency: string; rows: Spot[] }[] = [
     card: '2026-07-01',
     currency: 'USD',
     // No whole USD table dated July 2026 was found. PIX (Pixel2Tech, index id 71361380605, "rate cards effective July 1,
-    // 2026") prints 8 markets; the other rows are CARRIED from ALI (April; Meta's July list does not name them) or
-    // carried BACK from OCT (the six markets new on 2026-07-01), and the July EUR card fits them (ratio ≈ 0.83).
+    // 2026") prints 8 markets; MEA (index id 68321867788, Meta's endpoint, "effective 1 Jul 2026") prints 8 MEA rows with
+    // authentication and authentication-international. The other rows are CARRIED from ALI (April; Meta's July list does
+    // not name them) or carried BACK from OCT (the six markets new on 2026-07-01); JUL (the table after this one) prints
+    // their July marketing and utility, and the July EUR card fits them (ratio ≈ 0.83).
     rows: [
       // PIX "North America (US and Canada)"
       spot('12025550123', '2026-07-01', 'US', 'North America', [0.025, 0.0034, 0.0034]),
       spot('14165550123', '2026-07-01', 'CA', 'North America', [0.025, 0.0034, 0.0034]),
-      // CARRIED from ALI: no July USD source
+      // CARRIED from ALI; JUL prints marketing and utility, no July source prints authentication
       spot('17875550123', '2026-07-01', 'PR', 'Rest of Latin America', [0.074, 0.0113, 0.0113]),
       spot('376312345', '2026-07-01', 'AD', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
       spot('525512345678', '2026-07-01', 'MX', 'Mexico', [0.0305, 0.0085, 0.0085]),
@@ -533,12 +735,53 @@ const SPOT_TABLES: { card: string; currency: string; rows: Spot[] }[] = [
       // PIX
       spot('4930123456', '2026-07-01', 'DE', 'Germany', [0.1365, 0.055, 0.055]),
       spot('393123456789', '2026-07-01', 'IT', 'Italy', [0.0795, 0.03, 0.03]),
-      // CARRIED from ALI: no July USD source
+      // CARRIED from ALI; JUL prints marketing and utility, no July source prints authentication
       spot('74951234567', '2026-07-01', 'RU', 'Russia', [0.0802, 0.04, 0.04]),
       spot('77012345678', '2026-07-01', 'KZ', 'Russia', [0.0802, 0.04, 0.04]),
       spot('263771234567', '2026-09-30', 'ZW', 'Rest of Africa', [0.0225, 0.004, 0.004]),
-      // CARRIED BACK from OCT (index id 70856709963): Poland is a market of its own from 2026-07-01, no July USD source
+      // CARRIED BACK from OCT (index id 70856709963): Poland is a market of its own from 2026-07-01; JUL prints its
+      // marketing and utility, no July source its authentication
       spot('48601234567', '2026-07-01', 'PL', 'Poland', [0.0366, 0.0122, 0.0122]),
+      // MEA (index id 68321867788): every category, authentication-international included
+      spot('971501234567', '2026-07-01', 'AE', 'United Arab Emirates', [0.0499, 0.0157, 0.0157], 0.051),
+      spot('966501234567', '2026-07-01', 'SA', 'Saudi Arabia', [0.0501, 0.0107, 0.0107], 0.0598),
+      spot('97433123456', '2026-07-01', 'QA', 'Qatar', [0.0341, 0.012, 0.012]),
+      spot('201001234567', '2026-08-15', 'EG', 'Egypt', [0.0644, 0.0036, 0.0036], 0.065),
+      spot('2348031234567', '2026-08-15', 'NG', 'Nigeria', [0.0516, 0.0067, 0.0067], 0.075),
+      spot('27821234567', '2026-09-30', 'ZA', 'South Africa', [0.0379, 0.0076, 0.0076], 0.02),
+    ],
+  },
+  {
+    card: '2026-07-01',
+    currency: 'USD',
+    source: 'JUL',
+    printed: MARKETING_AND_UTILITY,
+    // JUL: TS META_PRICING "Tabela de preços Meta API oficial (jul/2026+)", read from Meta's pricing calculator
+    // (wp-json/wab/v1/pricing), marketing and utility per country (index id 55170941228). It prints the rows carried back
+    // from OCT (the six new markets), the rows carried from ALI, and the kept side of the eleven disagreements.
+    rows: [
+      printedRow('85291234567', '2026-07-01', 'HK', 'Hong Kong', [0.0732, 0.026]),
+      printedRow('6591234567', '2026-07-01', 'SG', 'Singapore', [0.0732, 0.016]),
+      printedRow('36201234567', '2026-07-01', 'HU', 'Hungary', [0.086, 0.035]),
+      printedRow('48601234567', '2026-08-15', 'PL', 'Poland', [0.0366, 0.0122]),
+      printedRow('40712345678', '2026-08-15', 'RO', 'Romania', [0.086, 0.029]),
+      printedRow('97433123456', '2026-09-30', 'QA', 'Qatar', [0.0341, 0.012]),
+      // the kept side of the card's disagreements (OCT's values are October's)
+      printedRow('525512345678', '2026-07-01', 'MX', 'Mexico', [0.0305, 0.0085]),
+      printedRow('51912345678', '2026-07-01', 'PE', 'Peru', [0.0703, 0.02]),
+      printedRow('27821234567', '2026-07-01', 'ZA', 'South Africa', [0.0379, 0.0076]),
+      printedRow('923001234567', '2026-07-01', 'PK', 'Pakistan', [0.0473, 0.01]),
+      printedRow('971501234567', '2026-07-01', 'AE', 'United Arab Emirates', [0.0499, 0.0157]),
+      printedRow('966501234567', '2026-07-01', 'SA', 'Saudi Arabia', [0.0501, 0.0107]),
+      printedRow('639171234567', '2026-07-01', 'PH', 'Rest of Asia Pacific', [0.0732, 0.0113]),
+      printedRow('962791234567', '2026-07-01', 'JO', 'Rest of Middle East', [0.0341, 0.0091]),
+      // CARRIED from ALI
+      printedRow('919876543210', '2026-09-30', 'IN', 'India', [0.0118, 0.0014]),
+      // JUL lists these under their July regional markets, before they are markets of their own on 2026-10-01
+      printedRow('8801712345678', '2026-09-30', 'BD', 'Rest of Asia Pacific', [0.0732, 0.0113]),
+      printedRow('96550012345', '2026-09-30', 'KW', 'Rest of Middle East', [0.0341, 0.0091]),
+      printedRow('212612345678', '2026-09-30', 'MA', 'Rest of Africa', [0.0225, 0.004]),
+      printedRow('380501234567', '2026-09-30', 'UA', 'Rest of Central & Eastern Europe', [0.086, 0.0212]),
     ],
   },
   {
@@ -552,7 +795,8 @@ const SPOT_TABLES: { card: string; currency: string; rows: Spot[] }[] = [
       spot('14165550123', '2026-10-01', 'CA', 'North America', [0.025, 0.0034, 0.0034]),
       spot('17875550123', '2026-10-01', 'PR', 'Rest of Latin America', [0.074, 0.0113, 0.0113]),
       spot('376312345', '2026-10-01', 'AD', OTHER_MARKET, [0.0604, 0.0077, 0.0077]),
-      // OCT only: Mexico marketing 0.0397 is a change Meta's October list does not name (UNCONFIRMED, in the card's disagreements)
+      // Mexico marketing 0.0397 is a change Meta's October list does not name (in the card's disagreements); ES (the table
+      // after this one) prints it too
       spot('525512345678', '2026-10-01', 'MX', 'Mexico', [0.0397, 0.0085, 0.0085]),
       spot('5511987654321', '2026-10-01', 'BR', 'Brazil', [0.0625, 0.0068, 0.0068]),
       // authentication-international CARRIED from ALI (April): OCT has no such column
@@ -560,12 +804,45 @@ const SPOT_TABLES: { card: string; currency: string; rows: Spot[] }[] = [
       spot('442079460958', '2026-10-01', 'GB', 'United Kingdom', [0.0635, 0.022, 0.022]),
       spot('4930123456', '2026-10-01', 'DE', 'Germany', [0.1365, 0.055, 0.055]),
       spot('74951234567', '2026-10-01', 'RU', 'Russia', [0.0802, 0.04, 0.04]),
-      // OCT only: Kazakhstan is a market of its own from 2026-10-01 (its authentication-international is a known gap)
+      // Kazakhstan is a market of its own from 2026-10-01 (its authentication-international is a known gap); ES prints its
+      // marketing and utility, authentication is OCT's alone
       spot('77012345678', '2026-10-01', 'KZ', 'Kazakhstan', [0.0604, 0.018, 0.018]),
       spot('263771234567', '2026-10-01', 'ZW', 'Rest of Africa', [0.0225, 0.004, 0.004]),
-      // OCT only (new markets of 2026-10-01)
+      // New markets of 2026-10-01: ES prints their marketing and utility, authentication is OCT's alone
       spot('8801712345678', '2026-10-01', 'BD', 'Bangladesh', [0.0732, 0.0037, 0.0037]),
       spot('212612345678', '2026-10-01', 'MA', 'Morocco', [0.0414, 0.023, 0.023]),
+    ],
+  },
+  {
+    card: '2026-10-01',
+    currency: 'USD',
+    source: 'ES',
+    printed: MARKETING_AND_UTILITY,
+    // ES: TS META_MARKET_RATES, META_RATE_CARD_EFFECTIVE_DATE = "2026-10-01", "copia a mano del rate card oficial de Meta"
+    // (index id 70161666885): marketing, utility and service of all 47 markets, no authentication column. It prints
+    // the nine new markets and the changes Meta's October list does not name.
+    rows: [
+      printedRow('8801712345678', '2026-10-01', 'BD', 'Bangladesh', [0.0732, 0.0037]),
+      printedRow('9647901234567', '2026-10-01', 'IQ', 'Iraq', [0.0341, 0.0079]),
+      printedRow('77012345678', '2026-10-01', 'KZ', 'Kazakhstan', [0.0604, 0.018]),
+      printedRow('96550012345', '2026-10-01', 'KW', 'Kuwait', [0.0792, 0.044]),
+      printedRow('212612345678', '2026-10-01', 'MA', 'Morocco', [0.0414, 0.023]),
+      printedRow('9779841234567', '2026-10-01', 'NP', 'Nepal', [0.0732, 0.0034]),
+      printedRow('96892123456', '2026-11-28', 'OM', 'Oman', [0.0341, 0.0247]),
+      printedRow('94771234567', '2026-11-28', 'LK', 'Sri Lanka', [0.0732, 0.002]),
+      printedRow('380501234567', '2026-11-28', 'UA', 'Ukraine', [0.086, 0.0298]),
+      // the changes Meta's October list does not name (the card's disagreements)
+      printedRow('525512345678', '2026-10-01', 'MX', 'Mexico', [0.0397, 0.0085]),
+      printedRow('51912345678', '2026-10-01', 'PE', 'Peru', [0.0703, 0.03]),
+      printedRow('27821234567', '2026-10-01', 'ZA', 'South Africa', [0.0379, 0.0095]),
+      printedRow('971501234567', '2026-10-01', 'AE', 'United Arab Emirates', [0.0576, 0.0157]),
+      printedRow('639171234567', '2026-10-01', 'PH', 'Rest of Asia Pacific', [0.0842, 0.0113]),
+      printedRow('962791234567', '2026-10-01', 'JO', 'Rest of Middle East', [0.0392, 0.0091]),
+      printedRow('966501234567', '2026-10-01', 'SA', 'Saudi Arabia', [0.0576, 0.0107]),
+      printedRow('923001234567', '2026-10-01', 'PK', 'Pakistan', [0.0473, 0.015]),
+      // markets new on 2026-07-01
+      printedRow('85291234567', '2026-10-01', 'HK', 'Hong Kong', [0.0732, 0.026]),
+      printedRow('36201234567', '2026-10-01', 'HU', 'Hungary', [0.086, 0.035]),
     ],
   },
   {
@@ -664,29 +941,30 @@ const SPOT_TABLES: { card: string; currency: string; rows: Spot[] }[] = [
   },
 ];
 
-describe.each(SPOT_TABLES.map((table) => [`${table.card} ${table.currency}`, table] as const))(
-  'the %s card prices a number as its source printed',
-  (_, { card, currency, rows }) => {
-    it('has at least 12 rows for a USD card', () => {
-      // Assess
-      expect(rows.length).toBeGreaterThanOrEqual(currency === 'USD' ? 12 : 1);
-    });
+describe.each(
+  SPOT_TABLES.map((table) => [`${table.card} ${table.currency}${table.source ? `, by ${table.source},` : ''}`, table] as const),
+)('the %s card prices a number as its source printed', (_, { card, currency, printed, rows }) => {
+  it('has at least 12 rows for a USD card', () => {
+    // Assess
+    expect(rows.length).toBeGreaterThanOrEqual(currency === 'USD' ? 12 : 1);
+  });
 
-    it.each(rows)('+$digits on $day is $region, in $market', (row) => {
-      // Prepare
-      const categories = categoriesOf(row);
-      // Act
-      const inForce = rateCards.inForce(row.day, currency, [row.market]);
-      const place = rateCards.placeOf(row.digits, row.day);
-      const priceOf = (category: PricingCategory) => rateCards.priceMicros(place.market, category, row.day, currency);
-      const prices = Object.fromEntries(categories.map((category) => [category, priceOf(category)]));
-      // Assess
-      expect(inForce).toMatchObject({ card: { effective_from: card, currency }, currency_mismatch: false });
-      expect(place).toEqual({ region: row.region, market: row.market });
-      expect(prices).toEqual(Object.fromEntries(categories.map((category) => [category, micros(row[category]!)])));
-    });
-  },
-);
+  it.each(rows)('+$digits on $day is $region, in $market', (row) => {
+    // Prepare: a source without an authentication column checks only what it prints
+    const categories = printed ?? categoriesOf(row);
+    const given = (['authentication', 'authentication_international'] as const).filter((category) => row[category] !== undefined);
+    // Act
+    const inForce = rateCards.inForce(row.day, currency, [row.market]);
+    const place = rateCards.placeOf(row.digits, row.day);
+    const priceOf = (category: PricingCategory) => rateCards.priceMicros(place.market, category, row.day, currency);
+    const prices = Object.fromEntries(categories.map((category) => [category, priceOf(category)]));
+    // Assess
+    expect(inForce).toMatchObject({ card: { effective_from: card, currency }, currency_mismatch: false });
+    expect(place).toEqual({ region: row.region, market: row.market });
+    expect(prices).toEqual(Object.fromEntries(categories.map((category) => [category, micros(row[category]!)])));
+    expect(given.every((category) => categories.includes(category))).toBe(true);
+  });
+});
 
 /**
  * The regions Meta bills by a calling code they share with a country its table lists (docs/rate-cards.md §2,

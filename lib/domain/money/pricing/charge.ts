@@ -60,8 +60,12 @@ export function chargeOf(
   const { market } = cards.placeOfPerson(recipientDigits, day);
   const { card, currency_mismatch } = cards.inForce(day, context.currency, [market]);
   const category = cardCategoryOf(pricing.category);
+  // Meta puts no volume tiers on `service` (docs/rate-cards.md §5): its list rate, and it counts toward no band.
+  const tiered = categoryName(pricing.category) !== 'service';
   const micros =
-    isCharged(pricing) && category ? cards.priceMicros(market, category, day, card.currency, context.volumeBefore?.(market, category)) : 0;
+    isCharged(pricing) && category
+      ? cards.priceMicros(market, category, day, card.currency, tiered ? context.volumeBefore?.(market, category) : undefined)
+      : 0;
   return {
     pricing: { ...pricingOf(pricing), category: categoryName(pricing.category) },
     market,

@@ -70,7 +70,15 @@ const GBP_MARKETS = ['United Kingdom', 'Germany', 'France', 'Netherlands', 'Spai
 
 export const MISSING_CARDS: readonly MissingCard[] = [
   ...notFound('AUD', [...Q1_2025, '2026-01-01', ...APRIL_ON]),
-  ...notFound('EUR', [...Q1_2025, '2026-01-01', '2026-04-01']),
+  ...notFound('EUR', [...Q1_2025, '2026-01-01']),
+  ...notFound(
+    'EUR',
+    ['2026-04-01'],
+    "find_string/read_file id 55141994156 (TS PHONE_CODES, Meta's calculator wp-json/wab/v1/pricing in EUR, taken 2026-06-30, so " +
+      'the April card): marketing and utility of 31 of the 32 April markets, equal to the July EUR card but for the July ' +
+      'marketing rises of ES, IT and UK; no authentication, no authentication-international and no Rest of Latin America ' +
+      'row, so no whole card (an older marketing-only version is id 55247849493; docs/research/issue-53/findings-session5.md §1)',
+  ),
   ...notFound(
     'EUR',
     ['2026-10-01'],
