@@ -58,13 +58,13 @@ describe('late charges on the DynamoDB ledger (decisions §30)', () => {
     const onTime = ledgerWrites('service', OWNER, new Map([...days].slice(2)), NOW);
     // Assess: three day items and one item filed under November; none more when nothing is late
     expect(late.map((w) => w.Update?.Key?.sk)).toEqual([
-      'DAY#2026-10-30#5215550001',
-      'DAY#2026-10-31#5215550001',
-      'DAY#2026-11-20#5215550001',
+      'DAY#2026-10-30#5215550001#marketing',
+      'DAY#2026-10-31#5215550001#marketing',
+      'DAY#2026-11-20#5215550001#marketing',
       'LATE#2026-11#5215550001',
     ]);
     expect(onTime).toHaveLength(1);
-    expect(Object.values(late[0].Update?.ExpressionAttributeNames ?? {})).toContain('LN|7|Mexico|marketing|USD');
+    expect(Object.values(late[0].Update?.ExpressionAttributeNames ?? {})).toContain('LN|Mexico|USD');
     expect(Object.values(late[2].Update?.ExpressionAttributeNames ?? {}).some((n) => n.startsWith('L'))).toBe(false);
   });
 

@@ -86,8 +86,14 @@ export const keys = {
    */
   clientLedger: (wabaId: string, clientId: number, shard: number) => `LEDGER#${wabaId}#C${clientId}#${String(shard).padStart(2, '0')}`,
   ledgerDay: (day: string) => `DAY#${day}`,
-  /** A number's charges of a day on a ledger shard (issue 41: an item a number, so none outgrows 400 KB). */
+  /** A number's charges of a day on a ledger shard, before issue 54 (issue 41: an item a number, so none outgrows 400 KB). */
   ledgerNumberDay: (day: string, did: string) => `DAY#${day}#${did}`,
+  /**
+   * A number's charges of a day in one of Meta's pricing categories on a ledger shard (issue 54: an item holds at
+   * most the card's markets × their currencies, a few KB, whatever the day holds; a status batch is one send's, so
+   * mostly one category: one item a day).
+   */
+  ledgerCategoryDay: (day: string, did: string, category: string) => `DAY#${day}#${did}#${category}`,
   /** The last sort key of a day's items on a ledger shard, its numbers' and the older whole-WABA item. */
   ledgerDayEnd: (day: string) => `DAY#${day}#~`,
   /**

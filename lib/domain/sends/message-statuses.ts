@@ -155,7 +155,12 @@ async function applyToSend(deps: MessageStatusDeps, sendId: string, group: Refer
       index,
       messageId: n.message_id,
       change: (state) => withUsername(statusChange(state, n.status, n.error, status?.charge), state, n.username),
-      ...(status && { chargedAt: n.at, chargedDay: status.day, ...(statementZone && { statementZone }) }),
+      ...(status && {
+        chargedAt: n.at,
+        chargedDay: status.day,
+        chargedCategory: status.charge.pricing.category,
+        ...(statementZone && { statementZone }),
+      }),
       ...(status?.tierVolume && { tierVolume: status.tierVolume }),
       ...reservedOf(person),
     };

@@ -180,6 +180,8 @@ export interface StatusUpdate {
   chargedAt?: number;
   /** That status's day in its WABA's zone (decisions §31): the ledger's day where it differs from UTC's. */
   chargedDay?: string;
+  /** The pricing category its charge is filed under on the ledger (Meta's, as the charge names it). */
+  chargedCategory?: string;
   /** The zone its month closes in (decisions §31: its client's billing timezone, else the WABA's; UTC if absent). */
   statementZone?: string;
   /** Where its charge counts toward a volume tier (decisions §26, §31): month, `<market>|<category>`, portfolio. */

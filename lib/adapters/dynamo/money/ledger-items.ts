@@ -3,16 +3,16 @@ import { lateFiledUnder } from '#lib/domain/money/statements/months.ts';
 import type { ChargeTally } from '#lib/domain/money/status-billing.ts';
 import { monthOf } from '#lib/domain/shared/calendar.ts';
 import type { LedgerOwner } from '#lib/domain/sends/ports.ts';
-import { LEDGER, ledgerUpdate, MISMATCH, PRICED_IN } from '../sends/send-items.ts';
+import { LEDGER, ledgerUpdates, MISMATCH, PRICED_IN } from '../sends/send-items.ts';
 import { keys, randomLedgerShard } from '../table.ts';
 import type { TransactItem } from '../transactions.ts';
 
 /**
  * A write's charges on the cost ledger, routed as they are applied at `appliedAtMs` (decisions §30): each day's on
- * its number's day item (ledgerUpdate), marked late where the day's month had closed by then in `zone` (decisions
+ * its number's day items, one a category (ledgerUpdates), marked late where the day's month had closed by then in `zone` (decisions
  * §31: the client's billing timezone, or the WABA's; UTC where not given), and the late ones
- * also on one item filed under the month open then, whose statement bills them. Every day item as before, and at
- * most one item more, only for a write that brings late charges (they all file under the same month).
+ * also on one item filed under the month open then, whose statement bills them. Every day and category item as
+ * before, and at most one item more, only for a write that brings late charges (they all file under the same month).
  */
 export function ledgerWrites(
   tableName: string,
@@ -26,7 +26,7 @@ export function ledgerWrites(
   let filedUnder: string | undefined;
   for (const [day, entries] of days) {
     const month = lateFiledUnder(day, appliedAtMs, zone);
-    writes.push(ledgerUpdate(tableName, owner, day, entries, month !== undefined));
+    writes.push(...ledgerUpdates(tableName, owner, day, entries, month !== undefined));
     if (month === undefined) continue;
     filedUnder = month;
     for (const [key, charge] of entries) {

@@ -127,19 +127,26 @@ const FIELDS = [
 ] as const;
 
 /**
- * A ledger item's entries (send-items.ts ledgerUpdate): `N|`, `B|` and `A|` then
- * `<client>|<market>|<category>|<currency>` on a number's item, and the part of them applied late beside them
- * (`LN|`, `LB|`, `LA|`, `LP|`: decisions §30); items of before issue 41 hold `n|`, `b|`, `a|` then
+ * A ledger item's entries (send-items.ts ledgerUpdates): `N|`, `B|`, `A|` and `P|` then `<market>|<currency>` on a
+ * number's item of a day and category (issue 54: the item names its client and category), or
+ * `<client>|<market>|<category>|<currency>` on a number's item of a day written before, and the part of them applied
+ * late beside them (`LN|`, `LB|`, `LA|`, `LP|`: decisions §30); items of before issue 41 hold `n|`, `b|`, `a|` then
  * `<client>|<did>|<market>|<category>` in USD.
  */
 function entriesOf(item: Record<string, unknown>): { client_id: number; entry: LedgerEntry }[] {
   const found = new Map<string, { client_id: number; entry: LedgerEntry }>();
   const day = String(item.day);
+  // An item of a category says its client and category once: its names as an older item's would be.
+  const named = (rest: string) => {
+    if (typeof item.category !== 'string') return rest;
+    const [market, ...currencies] = rest.split('|');
+    return [item.client_id, market, item.category, ...currencies].join('|');
+  };
   for (const [name, value] of Object.entries(item)) {
     const field = FIELDS.find(([, now, before, late]) => name.startsWith(now) || name.startsWith(before) || name.startsWith(late));
     if (!field) continue;
     const late = name.startsWith(field[3]);
-    const rest = name.slice(late ? 3 : 2);
+    const rest = named(name.slice(late ? 3 : 2));
     const current = late || name.startsWith(field[1]);
     const key = `${current ? 'N' : 'n'}${rest}`;
     const known = found.get(key) ?? { client_id: Number(rest.split('|')[0]), entry: entryOf(rest, current, day, String(item.did)) };

@@ -248,22 +248,24 @@ function ledgerDaysOf(entries: LedgerEntry[]) {
 
 /**
  * Status reports' messages in transactions of at most ITEMS_PER_WRITE items, counting every item one holds
- * (decisions §26): each message's state, each of their blocks' latest items, the count shard, and a ledger
- * item for each day its charges fall on (a send has one number, so one ledger item a day) and for each month
- * whose volume tier they count toward.
+ * (decisions §26): each of their blocks' latest items (a message's state is an attribute there: issue 54), the
+ * count shard, and a ledger item for each day its charges fall on (a send has one number, so one ledger item a
+ * day) and for each month whose volume tier they count toward; and at most MESSAGES_PER_WRITE messages, so the
+ * conditions of one latest item stay within DynamoDB's 4 KB expression.
  */
 export function transactionsOf(byMessage: Map<number, number[]>, updates: StatusUpdate[]): number[][] {
   const chunks: number[][] = [];
   let chunk: number[] = [];
   let blocks = new Set<number>();
   let days = new Set<string>();
-  const itemsWith = (blockCount: number, dayCount: number) => chunk.length + 1 + blockCount + COUNT_ITEMS + dayCount;
+  const itemsWith = (blockCount: number, dayCount: number) => blockCount + COUNT_ITEMS + dayCount;
   for (const [index, reports] of byMessage) {
     const ownBlocks = reports.map((i) => updates[i].block);
     const ownDays = reports.flatMap((i) => ledgerItemsOf(updates[i]));
     const newBlocks = new Set(ownBlocks.filter((b) => !blocks.has(b))).size;
     const newDays = new Set(ownDays.filter((d) => !days.has(d))).size;
-    if (chunk.length > 0 && itemsWith(blocks.size + newBlocks, days.size + newDays) > ITEMS_PER_WRITE) {
+    const full = chunk.length >= MESSAGES_PER_WRITE || itemsWith(blocks.size + newBlocks, days.size + newDays) > ITEMS_PER_WRITE;
+    if (chunk.length > 0 && full) {
       chunks.push(chunk);
       chunk = [];
       blocks = new Set();
@@ -277,6 +279,9 @@ export function transactionsOf(byMessage: Map<number, number[]>, updates: Status
   return chunks;
 }
 
+/** Messages per status transaction: a block's 90 conditions fit one latest item's expression (latest-records test). */
+export const MESSAGES_PER_WRITE = 100;
+
 /** The send's count shard, in every status transaction. */
 const COUNT_ITEMS = 1;
 
@@ -288,8 +293,8 @@ const ledgerItemsOf = (update: StatusUpdate) => [
   ...(update.chargedAt === undefined
     ? []
     : [
-        // Its ledger day is its WABA's (decisions §31), where the status path gave it.
-        update.chargedDay ?? dayOf(update.chargedAt),
+        // Its ledger day is its WABA's (decisions §31), where the status path gave it; an item a day and category.
+        `${update.chargedDay ?? dayOf(update.chargedAt)} ${update.chargedCategory ?? ''}`,
         // A charge of a month before now's may be late: one item for all of them (ledger-items.ts ledgerWrites).
         ...(monthOf(update.chargedDay ?? update.chargedAt) < monthOf(Date.now()) ? ['late charges'] : []),
         `budget ${monthOf(update.chargedDay ?? update.chargedAt)}`,

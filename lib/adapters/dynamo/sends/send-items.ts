@@ -31,8 +31,8 @@ export const COUNT_FIELDS = [
 export const ERROR = 'error:';
 export const TITLE = 'title:';
 /**
- * Items per status transaction (DynamoDB takes 100): the messages' states, each block's latest item
- * (its messages' states for the listing) and the count shard.
+ * Items per status transaction (DynamoDB takes 100): each block's latest item (its messages' states), the count
+ * shard, and the ledger, budget and tier items its charges add to.
  */
 export const ITEMS_PER_WRITE = 100;
 /** Tries of one write against concurrent writes (a count shard held by another transaction, a state moved). */
@@ -230,22 +230,46 @@ export async function setOnce(table: ServiceTable, sendId: string, attribute: 'c
 }
 
 /**
- * A day's charges on one number added to one of the WABA's ledger shards (decisions §26), in the status
- * transaction: for each `<market>|<category>|<currency>`, under the client, `N|`, `B|` and `A|` (messages,
- * billable, micro-units). One item a number and day, so an item holds at most every market × category ×
- * currency of one number (docs/data-model.md: well under 400 KB), however many numbers the WABA has.
+ * A day's charges on one number added to one of the client's ledger shards on the WABA (decisions §26), in the
+ * status transaction: an item for each of Meta's pricing categories among them (issue 54), each figure `N|`, `B|`,
+ * `A|` (messages, billable, micro-units) and `P|` (the client's price) then `<market>|<currency>`, the client and
+ * the category said once on the item. An item holds at most the card's markets × their currencies: a few KB
+ * however busy the day (test/unit/status-transactions.test.ts), where one item of every category grew to 23 KB.
  */
-export function ledgerUpdate(
+export function ledgerUpdates(
   tableName: string,
   owner: LedgerOwner,
   day: string,
   entries: Map<string, ChargeTally>,
   late = false,
+): TransactItem[] {
+  const byCategory = new Map<string, Map<string, ChargeTally>>();
+  for (const [key, charge] of entries) {
+    const [market, category, ...rest] = key.split('|');
+    const own = byCategory.get(category) ?? new Map<string, ChargeTally>();
+    byCategory.set(category, own.set([market, ...rest].join('|'), charge));
+  }
+  return [...byCategory].map(([category, own]) => categoryDayUpdate(tableName, owner, day, category, own, late));
+}
+
+function categoryDayUpdate(
+  tableName: string,
+  owner: LedgerOwner,
+  day: string,
+  category: string,
+  entries: Map<string, ChargeTally>,
+  late: boolean,
 ): TransactItem {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':entity': 'ledger_day', ':day': day, ':waba': owner.waba_id, ':did': owner.did };
+  const names: Record<string, string> = { '#day': 'day' };
+  const values: Record<string, unknown> = {
+    ':entity': 'ledger_day',
+    ':day': day,
+    ':waba': owner.waba_id,
+    ':did': owner.did,
+    ':client': owner.client_id,
+    ':category': category,
+  };
   const adds: string[] = [];
-  let n = 0;
   for (const [key, charge] of entries) {
     for (const [prefix, amount] of [
       [LEDGER.messages, charge.messages],
@@ -255,18 +279,21 @@ export function ledgerUpdate(
       // Applied after the day's month closed (decisions §30): marked late too, beside the day's figures.
       ...(late ? lateMarks(charge) : []),
     ] as const) {
-      names[`#l${n}`] = `${prefix}${owner.client_id}|${key}`;
+      const n = adds.length;
+      names[`#l${n}`] = `${prefix}${key}`;
       values[`:l${n}`] = amount;
       adds.push(`#l${n} :l${n}`);
-      n++;
     }
   }
   return {
     Update: {
       TableName: tableName,
-      Key: { pk: keys.clientLedger(owner.waba_id, owner.client_id, randomLedgerShard()), sk: keys.ledgerNumberDay(day, owner.did) },
-      UpdateExpression: `SET entity = :entity, #day = :day, waba_id = :waba, did = :did ADD ${adds.join(', ')}`,
-      ExpressionAttributeNames: { ...names, '#day': 'day' },
+      Key: {
+        pk: keys.clientLedger(owner.waba_id, owner.client_id, randomLedgerShard()),
+        sk: keys.ledgerCategoryDay(day, owner.did, category),
+      },
+      UpdateExpression: `SET entity = :entity, #day = :day, waba_id = :waba, did = :did, client_id = :client, category = :category ADD ${adds.join(', ')}`,
+      ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     },
   };
@@ -293,8 +320,9 @@ export const MISMATCH = '!';
 
 /**
  * A ledger item's attribute prefixes (messages, billable, cost, and the client's price where its price list was in
- * force, in the list's currency: decisions §27): then `<client>|<market>|<category>|<currency>`. Items written before
- * issue 41 hold `n|`, `b|` and `a|` then `<client>|<did>|<market>|<category>`, in USD.
+ * force, in the list's currency: decisions §27): then `<market>|<currency>` on an item of a category (issue 54), or
+ * `<client>|<market>|<category>|<currency>` on an item written before. Items written before issue 41 hold `n|`,
+ * `b|` and `a|` then `<client>|<did>|<market>|<category>`, in USD.
  */
 export const LEDGER = { messages: 'N|', billable: 'B|', micros: 'A|', price: 'P|' } as const;
 export const LEDGER_BEFORE_CURRENCIES = { messages: 'n|', billable: 'b|', micros: 'a|' } as const;
