@@ -50,8 +50,12 @@ const kindUnits = (run: SendPathRun, prefix: string) =>
   run.kinds.filter((k) => k.kind.startsWith(prefix)).reduce((sum, k) => sum + k.units, 0) / run.messages;
 const LEDGER_DAY = 'LEDGER#w…#C…#… / DAY#';
 const NUMBER_IDENTITY = 'IDENTITY#b#p:';
+const BSUID_IDENTITY = 'IDENTITY#b#u:';
 
-/** Where a global sender's units go beyond the STANDARD run's, and what is left over the target once the issue's cuts are made. */
+/** Issue 54's global-sender rows before its cuts (707831b, the same bench): priced, without a list, and the STANDARD run. */
+const BEFORE_CUTS = { priced: 8.9, unpriced: 8.08, standard: 6.28 } as const;
+
+/** Where a global sender's units go beyond the STANDARD run's, and what carries the rest. */
 function carriedBy(run: SendPathRun, standard: SendPathRun): string {
   const more = run.kinds
     .map((k) => ({
@@ -60,10 +64,14 @@ function carriedBy(run: SendPathRun, standard: SendPathRun): string {
     }))
     .filter((k) => Math.abs(k.more) >= 0.05)
     .map((k) => `\`${k.kind}\` ${k.more > 0 ? '+' : ''}${k.more.toFixed(2)}`);
-  const ledgerCut = kindUnits(run, LEDGER_DAY) - kindUnits(standard, LEDGER_DAY);
-  const identityCut = kindUnits(run, NUMBER_IDENTITY);
-  const left = run.writes.units / run.messages - ledgerCut - identityCut;
-  return `Against the STANDARD run: ${more.join(', ')}. With a ledger item as small as the STANDARD run's whatever the day holds (-${ledgerCut.toFixed(2)}) and a new person's identity one write (-${identityCut.toFixed(2)}), ${left.toFixed(2)} a message would be left: ${left <= GLOBAL_SENDER_TARGET ? 'within' : `still ${(left - GLOBAL_SENDER_TARGET).toFixed(2)} over`} the target, the rest carried by the message states (\`MSG#\`, ${kindUnits(run, 'SEND#…#P… / MSG#').toFixed(2)}: each written in its status transaction at 2 units), the blocks (${kindUnits(run, 'SEND#…#P… / BLOCK#').toFixed(2)}) and the latest states (${kindUnits(run, 'SEND#…#P… / LATEST#').toFixed(2)}).`;
+  const ledger = run.kinds.filter((k) => k.kind.startsWith(LEDGER_DAY));
+  const largestLedger = Math.max(0, ...ledger.map((k) => k.largestBytes)) / 1024;
+  return [
+    `Against the STANDARD run: ${more.join(', ')}.`,
+    `Before issue 54's cuts the same bench read ${BEFORE_CUTS.priced} (priced), ${BEFORE_CUTS.unpriced} (no price list) and ${BEFORE_CUTS.standard} (STANDARD) units a message: each message's state was an item of its own, written in each status transaction at 2 units (2.96 a message), and the ledger's day item held every category, 23 KB late in the day (2.48).`,
+    `A message's state is now an attribute of its block's latest item (${kindUnits(run, 'SEND#…#P… / LATEST#').toFixed(2)} a message), and a ledger item is a number's day in one category (${kindUnits(run, LEDGER_DAY).toFixed(2)} a message together, the largest ${largestLedger.toFixed(1)} KB), bounded by the card's markets whatever the day holds.`,
+    `The rest: the blocks (${kindUnits(run, 'SEND#…#P… / BLOCK#').toFixed(2)}) and each new person's two identity halves (${(kindUnits(run, NUMBER_IDENTITY) + kindUnits(run, BSUID_IDENTITY)).toFixed(2)}), one for each key a later lookup comes by (docs/data-model.md, the people map: one item cannot answer both, and an index's write is billed as one more).`,
+  ].join(' ');
 }
 
 /** The global sender's part of the send-path section: how it was run, the kinds beside the STANDARD run's, and the target. */
@@ -114,10 +122,12 @@ export function hotItemsSection(runs: SendPathRun[]): string[] {
     '',
     ...(ledger
       ? [
-          `- The ledger's partition key is the client's shard on its WABA (\`LEDGER#<waba>#C<client>#NN\`), shared by every number of the client on that WABA: at ${Math.round(ledger.keyUnitsPerSecond)} units a second for one number at ${HIGH_TIER_RATE.toLocaleString('en-US')}, ${numbers <= 1 ? 'a second such number' : `${numbers + 1} such numbers`} of one client on one WABA would put it above ${PARTITION_WRITE_UNITS.toLocaleString('en-US')}; its item (${(run.kinds.find((k) => k.kind.startsWith(LEDGER_DAY))!.largestBytes / 1024).toFixed(1)} KB late in this day) grows with every market and category the day adds.`,
+          `- The ledger's partition key is the client's shard on its WABA (\`LEDGER#<waba>#C<client>#NN\`), shared by every number of the client on that WABA: at ${Math.round(ledger.keyUnitsPerSecond)} units a second for one number at ${HIGH_TIER_RATE.toLocaleString('en-US')}, ${numbers <= 1 ? 'a second such number' : `${numbers + 1} such numbers`} of one client on one WABA would put it above ${PARTITION_WRITE_UNITS.toLocaleString('en-US')}; its items (the largest ${(Math.max(...run.kinds.filter((k) => k.kind.startsWith(LEDGER_DAY)).map((k) => k.largestBytes)) / 1024).toFixed(1)} KB late in this day) are a number's day in one category each, at most the card's markets × their currencies.`,
         ]
       : []),
-    "- Not written by these runs: the tier month item (`TIERS#… / MONTH#…`, one of a portfolio's 8 shards, one write a status transaction with tier-counted charges) is written only while the card in force has volume tiers, which today's has not; and no event of these sends went through the outbox (`OUTBOX`).",
+    run.kinds.some((k) => k.kind.startsWith('TIERS#'))
+      ? '- No event of these sends went through the outbox (`OUTBOX`): it is not in the table.'
+      : "- Not written by these runs: the tier month item (`TIERS#… / MONTH#…`, one of a portfolio's 8 shards, one write a status transaction with tier-counted charges), written only while the card in force has volume tiers; and no event of these sends went through the outbox (`OUTBOX`).",
   ];
 }
 

@@ -112,7 +112,7 @@ const refusedOn = async (numberId: string) =>
   Number((await emulator('GET', `throughput?phone_number_id=${numberId}`)).refused[numberId] ?? 0);
 
 describe('sending at production rates (decisions §19)', () => {
-  it('two sends of 800 on one number at once: exact counts, each message accepted once, the pace kept at launch, no item above 1 write per 20 messages, at most 6 write units a message, the ledger at most 1', {
+  it('two sends of 800 on one number at once: exact counts, each message accepted once, the pace kept at launch, no item above 1 write per 20 messages, at most 5 write units a message in all (issue 54), the ledger at most 1', {
     timeout: 200_000,
   }, async () => {
     // Prepare
@@ -132,9 +132,12 @@ describe('sending at production rates (decisions §19)', () => {
     // Assess: every count exact
     for (const status of statuses)
       expect(status).toMatchObject({ status: 'completed', total: 800, sent: 800, delivered: 800, read: 800, failed: 0, pending: 0 });
-    // No item took more than one write per 20 messages; the send path took at most 6 units a message
+    // No item took more than one write per 20 messages; every write of the work, new people's identities, ledger
+    // and budget included, at most 5 units a message (issue 54: 6.19 before its cuts)
     const { items, keys, units } = writes.body as { items: { pk: string; writes: number }[]; keys: { units: number }[]; units: number };
-    expect(units / 1600).toBeLessThanOrEqual(6);
+    const all = (await call('GET', '/_local/writes')).body as { units: number; writes: number };
+    console.info(`production rates: ${all.units} write units in ${all.writes} writes for 1,600 messages, ${units} of them on the send's items and the pace`);
+    expect(all.units / 1600).toBeLessThanOrEqual(5);
     // At 1,000 messages a second no partition key may take over 1,000 units a second: at most 1 a message
     expect(keys[0].units / 800).toBeLessThanOrEqual(1);
     // The cost ledger (decisions §24): every message charged once, in at most 1 unit a message, no item above 1
