@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { transactionsOf } from '#lib/adapters/dynamo/sends/message-statuses.ts';
-import { type ChargeTally, ledgerKey, ledgerUpdates } from '#lib/adapters/dynamo/sends/send-items.ts';
+import { ledgerUpdates } from '#lib/adapters/dynamo/money/ledger-items.ts';
+import { type ChargeTally, ledgerKey } from '#lib/adapters/dynamo/sends/send-items.ts';
 import type { StatusUpdate } from '#lib/domain/sends/ports.ts';
 import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
 

@@ -176,11 +176,9 @@ export interface StatusUpdate {
   messageId: string;
   /** The change the report makes to the message's delivery state as stored (null: none). */
   change: (state: MessageState) => StatusChange | null;
-  /** When the status that may charge the message was sent (its day is the ledger's day). */
+  /** When the status that may charge the message was sent, its day in its WABA's zone (decisions §31) and category: its ledger item's. */
   chargedAt?: number;
-  /** That status's day in its WABA's zone (decisions §31): the ledger's day where it differs from UTC's. */
   chargedDay?: string;
-  /** The pricing category its charge is filed under on the ledger (Meta's, as the charge names it). */
   chargedCategory?: string;
   /** The zone its month closes in (decisions §31: its client's billing timezone, else the WABA's; UTC if absent). */
   statementZone?: string;

@@ -3,7 +3,7 @@ import { lateFiledUnder } from '#lib/domain/money/statements/months.ts';
 import type { ChargeTally } from '#lib/domain/money/status-billing.ts';
 import { monthOf } from '#lib/domain/shared/calendar.ts';
 import type { LedgerOwner } from '#lib/domain/sends/ports.ts';
-import { LEDGER, ledgerUpdates, MISMATCH, PRICED_IN } from '../sends/send-items.ts';
+import { LEDGER, LEDGER_LATE, MISMATCH, PRICED_IN } from '../sends/send-items.ts';
 import { keys, randomLedgerShard } from '../table.ts';
 import type { TransactItem } from '../transactions.ts';
 
@@ -125,3 +125,81 @@ export function keyFieldsOf([market, category, currencies, origin]: string[]) {
   };
   return fields;
 }
+
+/**
+ * A day's charges on one number added to one of the client's ledger shards on the WABA (decisions §26), in the
+ * status transaction: an item for each of Meta's pricing categories among them (issue 54), each figure `N|`, `B|`,
+ * `A|` (messages, billable, micro-units) and `P|` (the client's price) then `<market>|<currency>`, the client and
+ * the category said once on the item. An item holds at most the card's markets × their currencies: a few KB
+ * however busy the day (test/unit/status-transactions.test.ts), where one item of every category grew to 23 KB.
+ */
+export function ledgerUpdates(
+  tableName: string,
+  owner: LedgerOwner,
+  day: string,
+  entries: Map<string, ChargeTally>,
+  late = false,
+): TransactItem[] {
+  const byCategory = new Map<string, Map<string, ChargeTally>>();
+  for (const [key, charge] of entries) {
+    const [market, category, ...rest] = key.split('|');
+    const own = byCategory.get(category) ?? new Map<string, ChargeTally>();
+    byCategory.set(category, own.set([market, ...rest].join('|'), charge));
+  }
+  return [...byCategory].map(([category, own]) => categoryDayUpdate(tableName, owner, day, category, own, late));
+}
+
+function categoryDayUpdate(
+  tableName: string,
+  owner: LedgerOwner,
+  day: string,
+  category: string,
+  entries: Map<string, ChargeTally>,
+  late: boolean,
+): TransactItem {
+  const names: Record<string, string> = { '#day': 'day' };
+  const values: Record<string, unknown> = {
+    ':entity': 'ledger_day',
+    ':day': day,
+    ':waba': owner.waba_id,
+    ':did': owner.did,
+    ':client': owner.client_id,
+    ':category': category,
+  };
+  const adds: string[] = [];
+  for (const [key, charge] of entries) {
+    for (const [prefix, amount] of [
+      [LEDGER.messages, charge.messages],
+      [LEDGER.billable, charge.billable],
+      [LEDGER.micros, charge.micros],
+      ...(charge.price === undefined ? [] : [[LEDGER.price, charge.price] as const]),
+      // Applied after the day's month closed (decisions §30): marked late too, beside the day's figures.
+      ...(late ? lateMarks(charge) : []),
+    ] as const) {
+      const n = adds.length;
+      names[`#l${n}`] = `${prefix}${key}`;
+      values[`:l${n}`] = amount;
+      adds.push(`#l${n} :l${n}`);
+    }
+  }
+  return {
+    Update: {
+      TableName: tableName,
+      Key: {
+        pk: keys.clientLedger(owner.waba_id, owner.client_id, randomLedgerShard()),
+        sk: keys.ledgerCategoryDay(day, owner.did, category),
+      },
+      UpdateExpression: `SET entity = :entity, #day = :day, waba_id = :waba, did = :did, client_id = :client, category = :category ADD ${adds.join(', ')}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+/** The late part of a charge (decisions §30), beside its day's figures. */
+const lateMarks = (charge: ChargeTally) => [
+  [LEDGER_LATE.messages, charge.messages] as const,
+  [LEDGER_LATE.billable, charge.billable] as const,
+  [LEDGER_LATE.micros, charge.micros] as const,
+  ...(charge.price === undefined ? [] : [[LEDGER_LATE.price, charge.price] as const]),
+];

@@ -2,7 +2,7 @@ import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { LedgerEntry } from '#lib/domain/money/ports.ts';
 import type { ChargeTally } from '#lib/domain/money/status-billing.ts';
 import { type MessageState, failureCount, type MessageCharge } from '#lib/domain/shared/message-status.ts';
-import type { LedgerOwner, PositionOutcome, RecordedOutcomes, SendCounts } from '#lib/domain/sends/ports.ts';
+import type { PositionOutcome, RecordedOutcomes, SendCounts } from '#lib/domain/sends/ports.ts';
 import type { ServiceTable } from '../client.ts';
 import { keys, randomLedgerShard, SEND_COUNT_SHARDS, SEND_PARTS, SORT } from '../table.ts';
 import { isConditionalCheckFailure, isTransactionConflict, type TransactItem } from '../transactions.ts';
@@ -229,76 +229,6 @@ export async function setOnce(table: ServiceTable, sendId: string, attribute: 'c
   }
 }
 
-/**
- * A day's charges on one number added to one of the client's ledger shards on the WABA (decisions §26), in the
- * status transaction: an item for each of Meta's pricing categories among them (issue 54), each figure `N|`, `B|`,
- * `A|` (messages, billable, micro-units) and `P|` (the client's price) then `<market>|<currency>`, the client and
- * the category said once on the item. An item holds at most the card's markets × their currencies: a few KB
- * however busy the day (test/unit/status-transactions.test.ts), where one item of every category grew to 23 KB.
- */
-export function ledgerUpdates(
-  tableName: string,
-  owner: LedgerOwner,
-  day: string,
-  entries: Map<string, ChargeTally>,
-  late = false,
-): TransactItem[] {
-  const byCategory = new Map<string, Map<string, ChargeTally>>();
-  for (const [key, charge] of entries) {
-    const [market, category, ...rest] = key.split('|');
-    const own = byCategory.get(category) ?? new Map<string, ChargeTally>();
-    byCategory.set(category, own.set([market, ...rest].join('|'), charge));
-  }
-  return [...byCategory].map(([category, own]) => categoryDayUpdate(tableName, owner, day, category, own, late));
-}
-
-function categoryDayUpdate(
-  tableName: string,
-  owner: LedgerOwner,
-  day: string,
-  category: string,
-  entries: Map<string, ChargeTally>,
-  late: boolean,
-): TransactItem {
-  const names: Record<string, string> = { '#day': 'day' };
-  const values: Record<string, unknown> = {
-    ':entity': 'ledger_day',
-    ':day': day,
-    ':waba': owner.waba_id,
-    ':did': owner.did,
-    ':client': owner.client_id,
-    ':category': category,
-  };
-  const adds: string[] = [];
-  for (const [key, charge] of entries) {
-    for (const [prefix, amount] of [
-      [LEDGER.messages, charge.messages],
-      [LEDGER.billable, charge.billable],
-      [LEDGER.micros, charge.micros],
-      ...(charge.price === undefined ? [] : [[LEDGER.price, charge.price] as const]),
-      // Applied after the day's month closed (decisions §30): marked late too, beside the day's figures.
-      ...(late ? lateMarks(charge) : []),
-    ] as const) {
-      const n = adds.length;
-      names[`#l${n}`] = `${prefix}${key}`;
-      values[`:l${n}`] = amount;
-      adds.push(`#l${n} :l${n}`);
-    }
-  }
-  return {
-    Update: {
-      TableName: tableName,
-      Key: {
-        pk: keys.clientLedger(owner.waba_id, owner.client_id, randomLedgerShard()),
-        sk: keys.ledgerCategoryDay(day, owner.did, category),
-      },
-      UpdateExpression: `SET entity = :entity, #day = :day, waba_id = :waba, did = :did, client_id = :client, category = :category ADD ${adds.join(', ')}`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    },
-  };
-}
-
 /** A ledger charge's key under its client: the market, Meta's category, and the currency it was priced in. */
 export const ledgerKey = (charge: MessageCharge) =>
   ledgerEntryKey({
@@ -328,12 +258,6 @@ export const LEDGER = { messages: 'N|', billable: 'B|', micros: 'A|', price: 'P|
 export const LEDGER_BEFORE_CURRENCIES = { messages: 'n|', billable: 'b|', micros: 'a|' } as const;
 /** The late part of a day's figures (decisions §30), per key beside them: `L` then the figure's prefix. */
 export const LEDGER_LATE = { messages: 'LN|', billable: 'LB|', micros: 'LA|', price: 'LP|' } as const;
-const lateMarks = (charge: ChargeTally) => [
-  [LEDGER_LATE.messages, charge.messages] as const,
-  [LEDGER_LATE.billable, charge.billable] as const,
-  [LEDGER_LATE.micros, charge.micros] as const,
-  ...(charge.price === undefined ? [] : [[LEDGER_LATE.price, charge.price] as const]),
-];
 
 /** A month's volume attribute prefix on a tier count shard's month item and Meta's tier item: then `<market>|<category>`. */
 export const VOLUME = 'V|';
