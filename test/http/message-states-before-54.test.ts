@@ -45,7 +45,11 @@ describe('a send accepted before the message states moved to the latest items (i
     );
     // …made as one accepted before: no `message_states` on its item, and both messages given back on their own items
     await table.client.send(
-      new UpdateCommand({ TableName: table.name, Key: { pk: keys.send(sendId), sk: SORT.send }, UpdateExpression: 'REMOVE message_states' }),
+      new UpdateCommand({
+        TableName: table.name,
+        Key: { pk: keys.send(sendId), sk: SORT.send },
+        UpdateExpression: 'REMOVE message_states',
+      }),
     );
     for (const index of [0, 1])
       await table.client.send(

@@ -136,7 +136,9 @@ describe('sending at production rates (decisions §19)', () => {
     // and budget included, at most 5 units a message (issue 54: 6.19 before its cuts)
     const { items, keys, units } = writes.body as { items: { pk: string; writes: number }[]; keys: { units: number }[]; units: number };
     const all = (await call('GET', '/_local/writes')).body as { units: number; writes: number };
-    console.info(`production rates: ${all.units} write units in ${all.writes} writes for 1,600 messages, ${units} of them on the send's items and the pace`);
+    console.info(
+      `production rates: ${all.units} write units in ${all.writes} writes for 1,600 messages, ${units} of them on the send's items and the pace`,
+    );
     expect(all.units / 1600).toBeLessThanOrEqual(5);
     // At 1,000 messages a second no partition key may take over 1,000 units a second: at most 1 a message
     expect(keys[0].units / 800).toBeLessThanOrEqual(1);
