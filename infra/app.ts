@@ -22,6 +22,7 @@ const stack = new TemplateMessagingStack(app, context('stackName') ?? 'TemplateM
   claims: { clientId: context('claimClientId'), permissions: context('claimPermissions'), campaigns: context('claimCampaigns') },
   graphApiUrl: context('graphApiUrl'),
   graphAppId: context('graphAppId'),
+  graphApiVersion: context('graphApiVersion'),
   messagesPerSecond: number('messagesPerSecond'),
   dispatchConcurrency: number('dispatchConcurrency'),
   alarmEmail: context('alarmEmail'),

@@ -1,6 +1,7 @@
 import { CfnOutput, type NestedStack, Stack, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import type { ClaimNames } from '#lib/auth/claim-names.ts';
+import { settingProblem } from '#lib/config.ts';
 import type { SettingSources } from '#lib/manifest/needs.ts';
 import { GetConsole } from '#lib/manifest/routes/console.ts';
 import { GetApiDocs } from '#lib/manifest/routes/docs.ts';
@@ -30,6 +31,8 @@ export interface ServiceStackProps extends StackProps {
   graphApiUrl?: string;
   /** The Meta app id used for resumable uploads of header media; without it, uploads answer 502 saying so. */
   graphAppId?: string;
+  /** The Graph API version the functions call (`v23.0`): GRAPH_API_VERSION's default (lib/config.ts) when not given. */
+  graphApiVersion?: string;
   /** Messages per second per sending number (decisions §12); the dispatcher's default when not given. */
   messagesPerSecond?: number;
   /**
@@ -64,6 +67,9 @@ export class TemplateMessagingStack extends Stack {
 
   constructor(scope: Construct, id: string, props: ServiceStackProps) {
     super(scope, id, props);
+    // A wrong version fails the synth, not the functions' first Graph call.
+    const versionProblem = props.graphApiVersion === undefined ? undefined : settingProblem('GRAPH_API_VERSION', props.graphApiVersion);
+    if (versionProblem) throw new Error(`graphApiVersion: ${versionProblem}`);
     const monitoring = new Monitoring(this, props.alarmEmail);
     this.monitoring = monitoring.stack;
     const resources = new ServiceResources(this, monitoring);
@@ -87,6 +93,7 @@ export class TemplateMessagingStack extends Stack {
       graphApiUrl: props.graphApiUrl ?? 'https://graph.facebook.com',
       graphToken: { secretName: resources.graphToken.secretName },
       graphAppId: props.graphAppId,
+      graphApiVersion: props.graphApiVersion,
       metaApp: { secretName: resources.metaWebhook.secretName },
       eventBusName: resources.bus.eventBusName,
       queueUrls: Object.fromEntries(

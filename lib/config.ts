@@ -55,6 +55,14 @@ export const SETTINGS = {
   },
   /** The first webhook retry's delay, doubling per try (decisions §15). */
   WEBHOOK_RETRY_BASE_SECONDS: { schema: numberIn(0, 3600, 'a number of seconds'), fallback: 30 },
+  /**
+   * The Graph API version every call names (issue 55, decisions §34): the newest whose differences the emulator
+   * speaks (docs/platform-2027.md §7); an older one Meta still serves works when set (v23.0 until 2027-10-08).
+   */
+  GRAPH_API_VERSION: {
+    schema: v.pipe(v.string(), v.regex(/^v\d{1,3}\.\d{1,2}$/, 'must be a Graph API version such as v24.0')),
+    fallback: 'v24.0',
+  },
   /** How long one Graph API call may take (the tests shorten it). */
   GRAPH_API_TIMEOUT_MS: { schema: numberIn(1, 120_000, 'milliseconds'), fallback: 5_000 },
   /**
@@ -130,6 +138,13 @@ function read<K extends SettingName>(name: K): { value?: SettingValue<K>; proble
   return { value: result.output as SettingValue<K> };
 }
 
+/** What is wrong with a value given for a setting elsewhere than the environment (a CDK context value), if anything. */
+export function settingProblem(name: SettingName, raw: string): string | undefined {
+  const row: { schema: v.GenericSchema<string, unknown> } = SETTINGS[name];
+  const result = v.safeParse(row.schema, raw);
+  return result.success ? undefined : `${name} is invalid: ${result.issues[0].message}`;
+}
+
 /** One setting, read now (a test may change it between invocations). */
 export function setting<K extends SettingName>(name: K): SettingValue<K> {
   const { value, problem } = read(name);
@@ -173,6 +188,7 @@ export const sqsEndpoint = () => setting('AWS_ENDPOINT_URL_SQS');
 export const messagesPerSecondCap = () => setting('MESSAGES_PER_SECOND');
 export const allowLocalWebhooks = () => setting('ALLOW_LOCAL_WEBHOOKS');
 export const webhookRetryBaseSeconds = () => setting('WEBHOOK_RETRY_BASE_SECONDS');
+export const graphApiVersion = () => setting('GRAPH_API_VERSION');
 export const graphApiTimeoutMs = () => setting('GRAPH_API_TIMEOUT_MS');
 export const graphMessageTimeoutMs = () => setting('GRAPH_MESSAGE_TIMEOUT_MS');
 export const dispatchConcurrency = () => setting('DISPATCH_CONCURRENCY');

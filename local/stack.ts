@@ -182,6 +182,7 @@ function stackSettings(parts: {
     graphApiUrl: parts.graphUrl,
     graphToken: { token: process.env.GRAPH_API_TOKEN ?? EMULATOR_TOKEN },
     graphAppId: process.env.GRAPH_APP_ID ?? 'local-app',
+    ...(process.env.GRAPH_API_VERSION && { graphApiVersion: process.env.GRAPH_API_VERSION }),
     // Meta's webhooks (decisions §13): the emulator signs with the same app secret.
     metaApp: {
       appSecret: process.env.META_APP_SECRET ?? LOCAL_META_APP_SECRET,

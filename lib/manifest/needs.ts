@@ -15,7 +15,7 @@ export interface Needs {
   wakes?: readonly QueueKey[];
   /** Puts service events on the event bus. */
   bus?: boolean;
-  /** Calls the Graph API (its URL, app id and the token secret). */
+  /** Calls the Graph API (its URL, version, app id and the token secret). */
   upstream?: boolean;
   /** Reads the Meta app's webhook secrets (decisions §13). */
   metaApp?: boolean;
@@ -39,6 +39,8 @@ export interface SettingSources {
   /** The token's secret in AWS, the token itself locally. */
   graphToken: { secretName: string } | { token: string };
   graphAppId?: string;
+  /** GRAPH_API_VERSION where the deployment names one (`v23.0`); its default otherwise (lib/config.ts). */
+  graphApiVersion?: string;
   /** The Meta app's webhook secret in AWS, its values locally. */
   metaApp: { secretName: string } | { appSecret: string; verifyToken: string };
   eventBusName: string;
@@ -65,6 +67,7 @@ export function settingsFor(needs: Needs, sources: SettingSources): Record<strin
     if ('secretName' in sources.graphToken) out.GRAPH_API_TOKEN_SECRET = sources.graphToken.secretName;
     else out.GRAPH_API_TOKEN = sources.graphToken.token;
     if (sources.graphAppId) out.GRAPH_APP_ID = sources.graphAppId;
+    if (sources.graphApiVersion) out.GRAPH_API_VERSION = sources.graphApiVersion;
   }
   if (needs.metaApp) {
     if ('secretName' in sources.metaApp) out.META_WEBHOOK_SECRET = sources.metaApp.secretName;

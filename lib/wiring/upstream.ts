@@ -2,7 +2,7 @@ import { GraphClient } from '#lib/adapters/graph/graph-client.ts';
 import { GraphMessages } from '#lib/adapters/graph/graph-messages.ts';
 import { GraphUpstream } from '#lib/adapters/graph/graph-upstream.ts';
 import { graphApiToken } from '#lib/adapters/graph/token.ts';
-import { graphApiTimeoutMs, graphAppId, graphMessageTimeoutMs, loadConfig } from '#lib/config.ts';
+import { graphApiTimeoutMs, graphApiVersion, graphAppId, graphMessageTimeoutMs, loadConfig } from '#lib/config.ts';
 import { logger } from '#lib/log/logger.ts';
 
 let client: GraphClient | undefined;
@@ -13,6 +13,7 @@ const graphClient = () =>
   (client ??= new GraphClient({
     baseUrl: loadConfig('GRAPH_API_URL').GRAPH_API_URL,
     token: () => graphApiToken(),
+    version: graphApiVersion(),
     timeoutMs: graphApiTimeoutMs(),
     exchangeTimeoutMs: graphMessageTimeoutMs(),
     log: logger,

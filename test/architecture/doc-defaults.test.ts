@@ -35,7 +35,7 @@ const PHRASES: Record<string, RegExp[]> = {
   GRAPH_API_TIMEOUT_MS: [/other Graph calls wait ([\d,.]+ ?(?:ms|s))\b/g],
 };
 
-const VALUE = String.raw`(-?[\d,]+(?:\.\d+)?(?:\s?(?:ms|s|seconds?|min|minutes?|h|hours?)\b)?|true|false)`;
+const VALUE = String.raw`(-?[\d,]+(?:\.\d+)?(?:\s?(?:ms|s|seconds?|min|minutes?|h|hours?)\b)?|true|false|v\d+\.\d+)`;
 /** What a doc may write right after a setting's name, or before it, to state its default. */
 const AFTER = [
   new RegExp(String.raw`^\`?\s*\(\s*${VALUE}\s*[;,)]`),
@@ -111,6 +111,8 @@ describe('the defaults the docs state (issue 44)', () => {
       'WEBHOOK_RETRY_BASE_SECONDS in README.md',
       'PAUSED_RECHECK_SECONDS in README.md',
       'GRAPH_MESSAGE_TIMEOUT_MS in docs/dispatch-jobs.md',
+      'GRAPH_API_VERSION in README.md',
+      'GRAPH_API_VERSION in docs/operations.md',
     ])
       expect(stated).toContain(expected);
   });
@@ -145,6 +147,7 @@ describe('the defaults the docs state (issue 44)', () => {
     ['request left (10 s, `GRAPH_MESSAGE_TIMEOUT_MS`, where', 'GRAPH_MESSAGE_TIMEOUT_MS', 10_000],
     ['`DISPATCH_LEASE_MARGIN_MS` (45 s) past', 'DISPATCH_LEASE_MARGIN_MS', 45_000],
     ['`ALLOW_LOCAL_WEBHOOKS` (default false)', 'ALLOW_LOCAL_WEBHOOKS', false],
+    ['`GRAPH_API_VERSION` (default v24.0; `vNN.N`', 'GRAPH_API_VERSION', 'v24.0'],
   ])('reads «%s» as %s = %s', (text, setting, value) => {
     // Act
     const [statement] = statedDefaults('x.md', text, names);

@@ -67,7 +67,7 @@ describe('pricing_analytics in pages (Graph adapter)', () => {
     const entries = await readPricingAnalytics(graph, WABA, DAY_START, DAY_START + 86_400);
     // Assess
     expect(entries.map((e) => e.country)).toEqual(['MX', 'BR']);
-    expect(seen[1].url).toBe('https://graph.test/v23.0/100200300/pricing_analytics?after=QUFB&limit=1');
+    expect(seen[1].url).toBe('https://graph.test/v24.0/100200300/pricing_analytics?after=QUFB&limit=1');
     expect(seen[1].authorization).toBe('Bearer secret-token');
   });
 

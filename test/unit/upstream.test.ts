@@ -41,7 +41,7 @@ describe('Graph upstream adapter', () => {
     // Assess
     expect(catalogs).toEqual([{ id: '7', name: 'Shop', vertical: '' }]);
     expect(seen).toHaveLength(3);
-    expect(seen[0].url).toBe('https://graph.test/v23.0/1/product_catalogs?fields=id%2Cname%2Cvertical');
+    expect(seen[0].url).toBe('https://graph.test/v24.0/1/product_catalogs?fields=id%2Cname%2Cvertical');
   });
 
   it('never retries a create, and reports the duplicate name+language as such', async () => {

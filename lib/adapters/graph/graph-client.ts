@@ -1,5 +1,6 @@
 import { UpstreamRejected, UpstreamUnavailable } from '#lib/domain/shared/errors.ts';
 import type { Log } from '#lib/domain/shared/log.ts';
+import { settingDefault } from '#lib/config.ts';
 
 /**
  * The Graph API's wire: a timeout on every call, retries with exponential backoff and full jitter on 5xx,
@@ -22,6 +23,7 @@ const DUPLICATE_SUBCODE = 2388024;
 export interface GraphClientOptions {
   baseUrl: string;
   token: () => Promise<string>;
+  /** The Graph API version every call names (`v24.0`); GRAPH_API_VERSION's default when not given. */
   version?: string;
   timeoutMs?: number;
   /** How long an `exchange` (never repeated, so its lost answer costs more) waits; `timeoutMs` when absent. */
@@ -73,7 +75,7 @@ export class GraphClient {
   private readonly fetchImpl: typeof fetch;
 
   constructor(private readonly options: GraphClientOptions) {
-    this.version = options.version ?? 'v23.0';
+    this.version = options.version ?? settingDefault('GRAPH_API_VERSION');
     this.timeoutMs = options.timeoutMs ?? 5_000;
     this.attempts = options.attempts ?? 3;
     this.baseDelayMs = options.baseDelayMs ?? 100;

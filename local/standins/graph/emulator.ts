@@ -10,6 +10,7 @@ import { EmulatedPricing } from './pricing.ts';
 import { CAPPED_ERROR, MarketingCaps } from './recipients.ts';
 import { EmulatedPeople } from './people.ts';
 import { answerControl } from './control-endpoints.ts';
+import { takeVersion } from './versions.ts';
 import { type MessageStatus, statusValue } from './message-statuses.ts';
 
 export type { MessageStatus };
@@ -148,7 +149,8 @@ export class GraphEmulator {
         throw new GraphError(401, 190, 'Invalid OAuth access token - Cannot parse access token');
       }
       const segments = path.split('/').filter(Boolean);
-      if (/^v\d+\.\d+$/.test(segments[0] ?? '')) segments.shift();
+      // The version the path names (./versions.ts): what differs by version, or Graph's refusal of an unknown one.
+      const version = takeVersion(segments);
       const isMessage = method === 'POST' && segments.length === 2 && (segments[1] === 'messages' || segments[1] === 'marketing_messages');
       // A message counts when it left the service (its launch stamp, local/standins/graph/launch-stamp.ts), as it would
       // reach Meta over a network: this process's own stalls are not the sender's bursts.
@@ -164,7 +166,7 @@ export class GraphEmulator {
             ...(/,currency(,|$)/.test(query.fields ?? '') && { currency: this.model.wabas.get(segments[0])?.currency ?? 'USD' }),
           },
         };
-      const answer = { status: 200, body: this.model.answer(method, segments, query, body, raw, url.href) };
+      const answer = { status: 200, body: this.model.answer(method, segments, query, body, raw, url.href, version) };
       // What changed is kept before the answer leaves: an accepted message is never forgotten after a crash.
       const accepted = isMessage ? this.model.sent.at(-1) : undefined;
       if (accepted) accepted.launched_at = launchedAt;

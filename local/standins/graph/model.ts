@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { DirectoryFile, Product } from '#lib/adapters/directory-file.ts';
 import type { MetaTemplate } from '#lib/domain/templates/template-record.ts';
 import { GraphError } from './graph-error.ts';
+import { NEWEST_BEHAVIOUR, type VersionBehaviour } from './versions.ts';
 import { checkMessage, storedAuthenticationComponents } from './message-check.ts';
 import { checkBsuidTarget, contactsOf } from './recipients.ts';
 import { DAY_MS } from '#lib/domain/shared/calendar.ts';
@@ -118,6 +119,14 @@ function pick(item: Record<string, unknown>, fields: string | undefined, default
 // biome-ignore lint/suspicious/noExplicitAny: Graph accepts any JSON; the model checks what it reads.
 type Body = Record<string, any>;
 
+/** A request to `/{id}/{edge}`: its query, body, address and the version it named. */
+interface EdgeRequest {
+  query: Record<string, string>;
+  body: Body;
+  href: string;
+  version: VersionBehaviour;
+}
+
 /**
  * A business phone number: its WABA, display number, and throughput (upstream-facts §6.3): `STANDARD` (80/s)
  * until a test or a person upgrades it to `HIGH` (1,000/s); `is_on_biz_app` for a coexistence number (20/s).
@@ -193,7 +202,10 @@ export class GraphModel {
     return undefined;
   }
 
-  /** Answers one Graph request (path segments without the version); throws GraphError for a refusal. */
+  /**
+   * Answers one Graph request (path segments without the version) as the version it named answers it
+   * (./versions.ts; the newest's when none); throws GraphError for a refusal.
+   */
   answer(
     method: string,
     segments: string[],
@@ -201,8 +213,9 @@ export class GraphModel {
     body: Body | undefined,
     raw: Uint8Array,
     href: string,
+    version: VersionBehaviour = NEWEST_BEHAVIOUR,
   ): unknown {
-    return this.route(method, segments, query, body, raw, href);
+    return this.route(method, segments, query, body, raw, href, version);
   }
 
   private route(
@@ -212,11 +225,12 @@ export class GraphModel {
     body: Body | undefined,
     raw: Uint8Array,
     href: string,
+    version: VersionBehaviour,
   ): unknown {
     const [first, edge] = s;
     const answer =
       s.length === 2
-        ? this.answerEdge(method, first, edge, { query, body: body ?? {}, href })
+        ? this.answerEdge(method, first, edge, { query, body: body ?? {}, href, version })
         : s.length === 1
           ? this.answerObject(method, first, { query, body: body ?? {}, raw })
           : undefined;
@@ -225,7 +239,7 @@ export class GraphModel {
   }
 
   /** `/{id}/{edge}`: a WABA's templates and catalogs, a catalog's products, uploads, messages; undefined for another. */
-  private answerEdge(method: string, id: string, edge: string, request: { query: Record<string, string>; body: Body; href: string }) {
+  private answerEdge(method: string, id: string, edge: string, request: EdgeRequest) {
     const { query, body, href } = request;
     if (edge === 'message_templates') return this.answerTemplates(method, this.wabaOr404(id), request);
     if (edge === 'product_catalogs' && method === 'GET') {
@@ -241,8 +255,8 @@ export class GraphModel {
   }
 
   /** `/{waba}/message_templates`: the listing, a create, a delete; undefined for another method. */
-  private answerTemplates(method: string, waba: EmulatedWaba, request: { query: Record<string, string>; body: Body; href: string }) {
-    if (method === 'GET') return this.listTemplates(waba, request.query, request.href);
+  private answerTemplates(method: string, waba: EmulatedWaba, request: EdgeRequest) {
+    if (method === 'GET') return this.listTemplates(waba, request);
     if (method === 'POST') return this.createTemplate(waba, request.body);
     if (method === 'DELETE') return this.deleteTemplates(waba, request.query);
     return undefined;
@@ -307,7 +321,8 @@ export class GraphModel {
     return waba;
   }
 
-  private listTemplates(waba: EmulatedWaba, query: Record<string, string>, href: string) {
+  /** `GET /{waba}/message_templates`: a page; an invalid cursor is refused with the version's code (./versions.ts). */
+  private listTemplates(waba: EmulatedWaba, { query, href, version }: EdgeRequest) {
     const list = (v?: string) => v?.split(',').map((x) => x.trim().toUpperCase());
     const statuses = list(query.status);
     const categories = list(query.category);
@@ -319,7 +334,7 @@ export class GraphModel {
         (!categories || categories.includes(t.category)) &&
         (!languages || languages.includes(t.language)),
     );
-    const page = pageOf(matching, query, href, 131059);
+    const page = pageOf(matching, query, href, version.templateCursorError);
     const defaults = [
       'id',
       'name',
