@@ -27,7 +27,9 @@ import { readPricingAnalytics } from './pricing-analytics.ts';
  * being unavailable, never a crash further in.
  */
 const TEMPLATE_FIELDS =
-  'id,name,language,status,category,components,parameter_format,quality_score,previous_category,rejected_reason,message_send_ttl_seconds';
+  'id,name,language,status,category,components,parameter_format,quality_score,previous_category,rejected_reason,message_send_ttl_seconds,library_template_name';
+const ttlOf = (draft: { message_send_ttl_seconds?: number }) =>
+  draft.message_send_ttl_seconds === undefined ? {} : { message_send_ttl_seconds: draft.message_send_ttl_seconds };
 const PRODUCT_FIELDS = 'id,name,retailer_id,image_url,image_urls,additional_image_urls,description,currency,price,url,category,unique_id';
 /**
  * Templates per page when listing a WABA's templates: the largest page we ask for, so a sync makes the fewest
@@ -222,12 +224,13 @@ export class GraphUpstream
   }
 
   async createTemplate(wabaId: string, draft: TemplateDraftForUpstream): Promise<CreatedTemplate> {
-    const { optimization, ...rest } = draft;
+    const { optimization, library, ...rest } = draft;
+    // A library template (docs/platform-2027.md §6): its name and inputs, no components.
+    const json = library
+      ? { name: rest.name, language: rest.language, category: rest.category, ...library, ...ttlOf(rest) }
+      : { ...rest, ...(optimization && { bid_spec: optimization }) };
     // Not retried: a repeated create could register the template twice or report a false duplicate.
-    const answer = await this.graph.request('POST', `${wabaId}/message_templates`, {
-      json: { ...rest, ...(optimization && { bid_spec: optimization }) },
-      idempotent: false,
-    });
+    const answer = await this.graph.request('POST', `${wabaId}/message_templates`, { json, idempotent: false });
     const created = shaped(Created, answer);
     return { id: created.id, status: created.status, category: created.category ?? draft.category };
   }

@@ -18,13 +18,14 @@ import { CATEGORIES, type Category } from './rules/components.ts';
 import { checkLanguage, checkName, checkTemplateDraft, type DraftFacts } from './rules/draft.ts';
 import { type DryRunResult, dryRun, type ReviewWarning, reviewWarnings } from './rules/review.ts';
 import { actingClient } from '../shared/tenancy.ts';
+import { checkLibraryTemplate, type LibraryRequest, libraryComponents, libraryInputs, madeFromLibrary } from './library-template.ts';
 
-/** POST /v1/templates/{did} (spec §7, decisions §3, §4, §6): the body as the request schema delivers it. */
-export interface CreateTemplateInput {
+/** POST /v1/templates/{did} (spec §7, decisions §3, §4, §6): the body as the schema delivers it; components or a library name. */
+export interface CreateTemplateInput extends LibraryRequest {
   name: string;
   language: string;
   category: string;
-  components: Record<string, unknown>[];
+  components?: Record<string, unknown>[];
   parameter_format?: string;
   client_id?: number;
   channel_campaigns?: { assignments: Pair[] };
@@ -98,11 +99,12 @@ async function createUpstream(deps: CreateDeps, wabaId: string, draft: TemplateD
     const duplicate = error instanceof UpstreamRejected && error.reason === 'duplicate_template';
     if (!ambiguous && !duplicate) throw error;
     const existing = await deps.upstream.findTemplate(wabaId, draft.name, draft.language).catch(() => null);
-    if (
+    const same =
       existing &&
-      existing.category === draft.category &&
-      normalizeComponents(existing.components) === normalizeComponents(draft.components)
-    ) {
+      (draft.library
+        ? madeFromLibrary(existing, draft)
+        : existing.category === draft.category && normalizeComponents(existing.components) === normalizeComponents(draft.components));
+    if (existing && same) {
       deps.log.info('create reconciled with the upstream template it made', {
         template_id: existing.id,
         after: ambiguous ? 'lost answer' : 'duplicate',
@@ -119,7 +121,7 @@ export function countryOfDid(did: string): string | undefined {
   return CALLING_CODES.filter(([code]) => digits.startsWith(code)).sort((a, b) => b[0].length - a[0].length)[0]?.[1];
 }
 
-function checkBody(input: CreateTemplateInput) {
+function checkBody(input: CreateTemplateInput, hasFile: boolean) {
   const category = input.category.toUpperCase() as Category;
   const problems = [...checkName(input.name), ...checkLanguage(input.language)];
   if (!CATEGORIES.includes(category)) problems.push({ path: 'category', message: 'must be MARKETING, UTILITY or AUTHENTICATION' });
@@ -127,9 +129,12 @@ function checkBody(input: CreateTemplateInput) {
     problems.push({ path: 'parameter_format', message: 'only positional is supported; named is not' });
   }
   if (problems.length > 0 || !CATEGORIES.includes(category)) return { category, problems, facts: undefined };
+  if (input.library_template_name !== undefined) {
+    return { category, problems: checkLibraryTemplate(input, category, hasFile), facts: { hasMediaHeader: false, hasHandle: false } };
+  }
   const { problems: componentProblems, facts } = checkTemplateDraft({
     category,
-    components: input.components,
+    components: input.components ?? [],
     message_send_ttl_seconds: input.message_send_ttl_seconds,
     add_security_recommendation: input.add_security_recommendation,
     code_expiration_minutes: input.code_expiration_minutes,
@@ -145,10 +150,11 @@ type Provider = Awaited<ReturnType<typeof resolveProvider>>;
  */
 async function prepare(deps: CreateDeps, caller: Caller, input: CreateInput, clientId: number, provider: Provider, simulated: boolean) {
   const { body } = input;
-  const { category, problems, facts } = checkBody(body);
+  const { category, problems, facts } = checkBody(body, input.file !== undefined);
   if (problems.length > 0 || !facts) throw new InvalidRequest(TEMPLATE_INVALID, problems);
   const pairs = await resolvePairs(deps, clientId, provider.wabaId, body.channel_campaigns?.assignments ?? []);
-  const components = await componentsToSubmit(deps, input, category, facts, simulated);
+  const library = libraryInputs(body);
+  const components = library ? [] : await componentsToSubmit(deps, input, category, facts, simulated);
   const country = body.country ?? provider.country ?? countryOfDid(input.did);
   const optimization = body.optimization_spec ? { ...body.optimization_spec, ...(country && { country }) } : undefined;
   const draft: TemplateDraftForUpstream = {
@@ -157,6 +163,7 @@ async function prepare(deps: CreateDeps, caller: Caller, input: CreateInput, cli
     category,
     components,
     parameter_format: 'POSITIONAL',
+    ...(library && { library }),
     ...(body.message_send_ttl_seconds !== undefined && { message_send_ttl_seconds: body.message_send_ttl_seconds }),
     ...(body.allow_category_change !== undefined && { allow_category_change: body.allow_category_change }),
     ...(optimization && { optimization }),
@@ -179,7 +186,7 @@ async function componentsToSubmit(
   simulated: boolean,
 ): Promise<Record<string, unknown>[]> {
   const { body } = input;
-  const components = structuredClone(body.components);
+  const components = structuredClone(body.components ?? []);
   // A dry run checks the media source (its address too) but never downloads or uploads: the stand-ins answer
   // with the header's own type and a handle.
   const format = facts.headerFormat ?? '';
@@ -210,6 +217,7 @@ function provisionalMeta(body: CreateTemplateInput, category: Category, componen
     category,
     components,
     parameter_format: 'POSITIONAL',
+    ...(body.library_template_name !== undefined && { library_template_name: body.library_template_name }),
     ...(body.message_send_ttl_seconds !== undefined && { message_send_ttl_seconds: body.message_send_ttl_seconds }),
   };
 }
@@ -263,7 +271,10 @@ async function begin(deps: CreateDeps, caller: Caller, input: CreateInput) {
   }
   const clientId = actingClient(caller, body.client_id ?? input.queryClientId);
   const provider = await resolveProvider(deps, clientId, input.did);
-  const warnings = reviewWarnings(body.components, await wabaWordings(deps.listing, clientId, provider.wabaId, body));
+  // A library template skips Meta's review: nothing to predict of it.
+  const warnings = body.components
+    ? reviewWarnings(body.components, await wabaWordings(deps.listing, clientId, provider.wabaId, body))
+    : [];
   return { clientId, provider, warnings };
 }
 
@@ -293,6 +304,10 @@ export async function createTemplate(
   const { draft, meta, base, pairs, category, now } = await prepare(deps, caller, input, clientId, provider, false);
   const created = await createUpstream(deps, provider.wabaId, draft);
   Object.assign(meta, { id: String(created.id), status: created.status, category: created.category ?? category });
+  if (draft.library) {
+    meta.components = await libraryComponents(deps, provider.wabaId, draft);
+    base.headerType = headerTypeOf(meta.components);
+  }
   const records =
     pairs.length === 0
       ? [base]

@@ -180,12 +180,20 @@ export interface TemplatePauses {
 /** A template as the upstream holds it: name, language, status, category and components, and whatever else it returns. */
 export type UpstreamTemplate = MetaTemplate;
 
-/** What a create sends upstream (the fields of upstream-facts §3). */
+/** A template of Meta's Template Library and what its buttons and body take (docs/platform-2027.md §6). */
+export interface LibraryTemplateInputs {
+  library_template_name: string;
+  library_template_button_inputs?: Record<string, unknown>[];
+  library_template_body_inputs?: Record<string, unknown>;
+}
+
+/** What a create sends upstream (the fields of upstream-facts §3); a library template sends `library` instead of components. */
 export interface TemplateDraftForUpstream {
   name: string;
   language: string;
   category: string;
   components: Record<string, unknown>[];
+  library?: LibraryTemplateInputs;
   parameter_format: 'POSITIONAL';
   message_send_ttl_seconds?: number;
   allow_category_change?: boolean;

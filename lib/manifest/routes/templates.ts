@@ -51,7 +51,8 @@ export const CreateTemplate = {
   path: '/v1/templates/{id}',
   params: { id: 'The DID (wa_id) the template is created for' },
   entry: 'functions/http/create-template.ts',
-  summary: 'Create a template at the upstream and register its record (JSON, or multipart with a header file)',
+  summary:
+    'Create a template at the upstream and register its record (JSON, or multipart with a header file), or one from Meta’s Template Library by library_template_name',
   success: 200,
   response: CreateTemplateResponse,
   sample: {

@@ -5,6 +5,7 @@ import { GraphError } from './graph-error.ts';
 import { NEWEST_BEHAVIOUR, type VersionBehaviour } from './versions.ts';
 import { checkMessage, storedAuthenticationComponents } from './message-check.ts';
 import { checkBsuidTarget, contactsOf } from './recipients.ts';
+import { browseLibrary, fromLibrary } from './template-library.ts';
 import { DAY_MS } from '#lib/domain/shared/calendar.ts';
 import { META_UTC_TIMEZONE_ID } from '#lib/domain/shared/meta-timezones.ts';
 
@@ -279,6 +280,7 @@ export class GraphModel {
   private answerObject(method: string, id: string, request: { query: Record<string, string>; body: Body; raw: Uint8Array }) {
     const { query, body, raw } = request;
     if (id.startsWith('upload:') && method === 'POST') return this.receiveUpload(id, raw);
+    if (id === 'message_template_library' && method === 'GET') return browseLibrary(query);
     const waba = this.wabas.get(id);
     if (waba && method === 'GET') return this.wabaFields(waba, query);
     const number = this.phoneNumbers.get(id);
@@ -346,6 +348,7 @@ export class GraphModel {
       'quality_score',
       'previous_category',
       'rejected_reason',
+      'library_template_name',
     ];
     return { ...page, data: page.data.map((t) => pick(t, query.fields, defaults)) };
   }
@@ -357,7 +360,10 @@ export class GraphModel {
     const category = String(body.category ?? '').toUpperCase();
     if (!CATEGORIES.includes(category)) throw new GraphError(400, 100, 'Invalid parameter', undefined, 'Invalid category');
     if (!body.language) throw new GraphError(400, 100, 'Invalid parameter', undefined, 'language is required');
-    if (!Array.isArray(body.components)) throw new GraphError(400, 100, 'Invalid parameter', undefined, 'components is required');
+    // A library template (docs/platform-2027.md §6): the library's content, approved without review.
+    const library = body.library_template_name !== undefined ? fromLibrary(body) : undefined;
+    if (!library && !Array.isArray(body.components))
+      throw new GraphError(400, 100, 'Invalid parameter', undefined, 'components is required');
     if (waba.templates.some((t) => t.name === name && t.language === body.language)) {
       throw new GraphError(400, 100, 'Invalid parameter', 2388024, 'Content in this language already exists');
     }
@@ -365,9 +371,11 @@ export class GraphModel {
       id: String(this.nextId++),
       name,
       language: String(body.language),
-      status: 'PENDING',
-      category,
-      components: category === 'AUTHENTICATION' ? storedAuthenticationComponents(body.components) : body.components,
+      status: library ? 'APPROVED' : 'PENDING',
+      category: library?.category ?? category,
+      components:
+        library?.components ?? (category === 'AUTHENTICATION' ? storedAuthenticationComponents(body.components) : body.components),
+      ...(library && { library_template_name: library.library_template_name }),
       parameter_format: String(body.parameter_format ?? 'POSITIONAL').toUpperCase(),
       quality_score: { score: 'UNKNOWN' },
       ...(body.message_send_ttl_seconds !== undefined && { message_send_ttl_seconds: body.message_send_ttl_seconds }),

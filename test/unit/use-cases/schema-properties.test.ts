@@ -24,6 +24,16 @@ const acme = callerOf(7, { campaigns: [31, 32] });
 const RECORD = '65a1b2c3d4e5f60718293a4b';
 const valid: Record<string, Record<string, unknown>> = {
   create: validUtilityTemplate('prop_template'),
+  library: {
+    name: 'prop_library',
+    language: 'en_US',
+    category: 'UTILITY',
+    library_template_name: 'delivery_update_1',
+    library_template_button_inputs: [
+      { type: 'URL', url: { base_url: 'https://shop.example.com/{{1}}', url_suffix_example: 'https://shop.example.com/a' } },
+    ],
+    library_template_body_inputs: { add_track_package_link: true },
+  },
   edit: { components: [{ type: 'BODY', text: 'Hi {{1}}', example: { body_text: [['x']] } }] },
   send: {
     did: '5215550001',
@@ -48,6 +58,12 @@ const bodyFor = (base: Record<string, unknown>) =>
 type UseCase = (world: ReturnType<typeof memoryWorld>, body: never) => Promise<unknown>;
 const cases: [string, v.GenericSchema, Record<string, unknown>, UseCase][] = [
   ['create', CreateTemplate.request.body, valid.create, (w, body) => createTemplate(w, acme, { did: '5215550001', body })],
+  [
+    'create from the library',
+    CreateTemplate.request.body,
+    valid.library,
+    (w, body) => createTemplate(w, acme, { did: '5215550001', body }),
+  ],
   ['edit', EditTemplate.request.body, valid.edit, (w, body) => editTemplate(w, acme, { did: '5215550001', recordId: RECORD, body })],
   ['send', SendTemplate.request.body, valid.send, (w, body) => sendTemplate(w, acme, { pathDid: '5215550001', sendId: 's', body })],
   ['add assignments', AddChannelCampaigns.request.body, valid.assignments, (w, body) => addAssignments(w, acme, RECORD, body)],
