@@ -58,9 +58,40 @@ export const RemoveAssignmentQuery = v.object({
   campaign_id: v.optional(wholeNumberParam),
 });
 
+/**
+ * Meta's category changes of a template (decisions §34): the one announced (`template_category_update` with
+ * `correct_category`; the template's category moves only when it is done) and the last one made.
+ */
+export const CategoryChangeShape = v.pipe(
+  v.object({
+    impending: v.optional(
+      v.object({
+        category: v.pipe(v.string(), v.description('The category while the change is announced')),
+        correct_category: v.pipe(v.string(), v.description('The category Meta will give the template')),
+        takes_effect_at: v.optional(v.pipe(v.string(), v.description('When Meta says it changes (its category_update_timestamp)'))),
+        announced_at: v.string(),
+      }),
+    ),
+    completed: v.optional(
+      v.object({
+        previous_category: v.string(),
+        new_category: v.pipe(v.string(), v.description('The category a send now routes by')),
+        at: v.string(),
+      }),
+    ),
+  }),
+  v.description('Meta’s announced category change and the last one it made; absent when it made or announced none'),
+);
+
 /** Template records limited to the chosen fields (spec §8); total, page and pageSize always. */
 export const ListTemplatesResponse = v.object({
-  data: v.array(v.looseObject({ id: v.optional(v.string()), meta_template: v.optional(v.looseObject({})) })),
+  data: v.array(
+    v.looseObject({
+      id: v.optional(v.string()),
+      meta_template: v.optional(v.looseObject({})),
+      category_change: v.optional(CategoryChangeShape),
+    }),
+  ),
   total: count,
   page: count,
   pageSize: count,

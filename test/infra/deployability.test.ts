@@ -515,7 +515,14 @@ describe('the CDK stack', () => {
     template.hasResourceProperties('AWS::Events::Rule', {
       EventPattern: {
         source: ['template-messaging-service'],
-        'detail-type': ['template.created', 'template.status_changed', 'send.paused', 'send.resumed'],
+        'detail-type': [
+          'template.created',
+          'template.status_changed',
+          'template.category_changing',
+          'template.category_changed',
+          'send.paused',
+          'send.resumed',
+        ],
       },
     });
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { FunctionResponseTypes: ['ReportBatchItemFailures'] });

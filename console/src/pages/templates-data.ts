@@ -17,12 +17,29 @@ export interface TemplateRow {
   /** Meta paused or disabled it for its quality: sends of it wait or stop (decisions §25). */
   paused: boolean;
   rejectedReason?: string;
+  /** Meta's category changes in words (decisions §34): the one it announced, then the last one it made. */
+  categoryNotes: string[];
   /** Each campaign with its channels, in words: `Sales: WA Sales (5215550001)`. */
   assignments: string[];
 }
 
 /** The fields the page asks the listing for (spec §8's `fields`). */
-export const LISTING_FIELDS = 'id,client_id,active,waba_id,meta_template,channel_campaigns';
+export const LISTING_FIELDS = 'id,client_id,active,waba_id,meta_template,channel_campaigns,category_change';
+
+/** A time as the page says it: its day and minute, UTC. */
+const when = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+
+/** Meta's announced and completed category changes, in words; none when it made or announced none. */
+export function categoryNotes(change: TemplateEntry['category_change']): string[] {
+  const notes: string[] = [];
+  const { impending, completed } = change ?? {};
+  if (impending)
+    notes.push(
+      `Meta will change it to ${impending.correct_category}${impending.takes_effect_at ? ` on ${when(impending.takes_effect_at)}` : ''}; its sends go as ${impending.category} until then.`,
+    );
+  if (completed) notes.push(`Meta changed it from ${completed.previous_category} to ${completed.new_category} on ${when(completed.at)}.`);
+  return notes;
+}
 
 export function templateRow(entry: TemplateEntry): TemplateRow {
   const meta = entry.meta_template ?? {};
@@ -37,6 +54,7 @@ export function templateRow(entry: TemplateEntry): TemplateRow {
     active: entry.active === true,
     paused: status === 'PAUSED' || status === 'DISABLED',
     ...(meta.rejected_reason && { rejectedReason: meta.rejected_reason }),
+    categoryNotes: categoryNotes(entry.category_change),
     assignments: (entry.channel_campaigns ?? []).map(
       (group) =>
         `${group.campaign_name ?? `Campaign ${group.campaign_id}`}: ${

@@ -67,7 +67,14 @@ function TemplateLine({ row }: { row: TemplateRow }) {
     <tr data-template={row.id}>
       <td>{row.name}</td>
       <td>{row.language}</td>
-      <td>{row.category}</td>
+      <td>
+        {row.category}
+        {row.categoryNotes.map((note) => (
+          <div key={note} class="small category-change">
+            {note}
+          </div>
+        ))}
+      </td>
       <td>
         <span class={`status-${row.status}`}>{row.status}</span>
         {row.paused && <div class="small">Meta paused it for its quality: its sends wait until the pause ends.</div>}

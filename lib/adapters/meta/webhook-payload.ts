@@ -92,11 +92,19 @@ const StatusUpdate = v.object({
   message_template_id: id,
   reason: v.optional(v.nullable(text)),
 });
+/** Unix seconds, as a number or its digits; anything else reads as absent. */
+const epochSeconds = v.pipe(
+  v.union([v.number(), v.pipe(v.string(), v.regex(/^\d{1,12}$/), v.transform(Number))]),
+  v.safeInteger(),
+  v.minValue(1),
+);
 const CategoryUpdate = v.object({
   message_template_id: id,
   new_category: v.pipe(text, v.toUpperCase()),
   previous_category: v.optional(v.nullable(text)),
-  correct_category: v.optional(v.nullable(text)),
+  correct_category: v.optional(v.nullable(v.pipe(text, v.toUpperCase()))),
+  /** When an announced change happens, Unix seconds (platform-2027 §3; one source). */
+  category_update_timestamp: v.optional(v.fallback(v.optional(epochSeconds), undefined)),
 });
 const QualityUpdate = v.object({ message_template_id: id, new_quality_score: v.pipe(text, v.toUpperCase()) });
 /** A number's quality or throughput changed: only which number matters here (its level is asked again). */
@@ -166,7 +174,7 @@ function templateStatusOf({ waba_id, at, value }: NotifiedChange): MetaNotificat
 function templateCategoryOf({ waba_id, at, value }: NotifiedChange): MetaNotification[] {
   const r = v.safeParse(CategoryUpdate, value);
   if (!r.success) return [];
-  const { message_template_id, new_category, previous_category, correct_category } = r.output;
+  const { message_template_id, new_category, previous_category, correct_category, category_update_timestamp } = r.output;
   return [
     {
       kind: 'template_category',
@@ -176,6 +184,7 @@ function templateCategoryOf({ waba_id, at, value }: NotifiedChange): MetaNotific
       new_category,
       ...(previous_category ? { previous_category } : {}),
       ...(correct_category ? { correct_category } : {}),
+      ...(correct_category && category_update_timestamp ? { takes_effect_at: category_update_timestamp * 1000 } : {}),
     },
   ];
 }

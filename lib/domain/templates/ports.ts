@@ -1,7 +1,7 @@
 import type { ErrorDetail } from '../shared/errors.ts';
 import type { ServiceEvent } from '../webhooks/events.ts';
 import type { ListingCriteria, ListingEntry } from './template-listing.ts';
-import type { MetaTemplate, NotifiedAt, TemplateRecord } from './template-record.ts';
+import type { CategoryChange, MetaTemplate, NotifiedAt, TemplateRecord } from './template-record.ts';
 import type { SendingLimits } from '../shared/ports.ts';
 
 // Template records, their listing and their assignments (decisions §3, §9, §11): three ports, each with its own
@@ -131,6 +131,8 @@ export interface TemplateRevision {
   meta: MetaTemplate;
   /** When the records took the news, for a notification; kept as it was when absent. */
   notified_at?: NotifiedAt;
+  /** Meta's category changes as the records keep them after the news (decisions §34); kept as they were when absent. */
+  category_change?: CategoryChange;
   events: ServiceEvent[];
 }
 

@@ -3,6 +3,7 @@ import { inParallel } from '../shared/parallel.ts';
 import { publishSaved } from '../webhooks/outbox.ts';
 import type { EventPublisher, OutboxStore } from '../webhooks/ports.ts';
 import type { TemplatePauses, TemplateRecords, TemplateRevision } from './ports.ts';
+import { type CategoryNotification, categoryChangeOf, categoryEventOf, sameCategoryChange } from './category-changes.ts';
 import { templateEvent } from './template-events.ts';
 import { oldestRecord } from './template-listing.ts';
 import { headerTypeOf, type MetaTemplate, type TemplateRecord } from './template-record.ts';
@@ -13,16 +14,7 @@ import { headerTypeOf, type MetaTemplate, type TemplateRecord } from './template
  */
 export type TemplateNotification =
   | { kind: 'template_status'; waba_id: string; template_id: string; at: number; event: string; reason?: string | null }
-  | {
-      kind: 'template_category';
-      waba_id: string;
-      template_id: string;
-      at: number;
-      new_category: string;
-      /** Present when the change is done; absent when Meta only announces it (then `correct_category` is). */
-      previous_category?: string;
-      correct_category?: string;
-    }
+  | CategoryNotification
   | { kind: 'template_quality'; waba_id: string; template_id: string; at: number; new_quality: string };
 
 export type TemplateStatusNotification = Extract<TemplateNotification, { kind: 'template_status' }>;
@@ -79,23 +71,24 @@ export interface TemplateNotificationDeps {
 
 /**
  * One client's records as the notification leaves them, with that client's `template.status_changed` event
- * when the status changed; null when they know as much already.
+ * when the status changed, and its `template.category_changing` / `template.category_changed` event when Meta
+ * announced or made a category change (decisions §34); null when they know as much already.
  */
 function revisionOf(records: TemplateRecord[], n: TemplateNotification, now: string, correlationId?: string): TemplateRevision | null {
   const first = oldestRecord(records);
   // Meta does not promise order: news older than what the records took already is dropped.
   if ((first.notified_at?.[n.kind] ?? 0) > n.at) return null;
-  const meta = notifiedTemplate(first.meta_template, n);
-  if (!meta) return null;
+  const notified = notifiedTemplate(first.meta_template, n);
+  const change = n.kind === 'template_category' ? categoryChangeOf(first.category_change, n) : first.category_change;
+  const changeMoved = !sameCategoryChange(change, first.category_change);
+  if (!notified && !changeMoved) return null;
+  const meta = notified ?? first.meta_template;
   const notified_at = { ...first.notified_at, [n.kind]: n.at };
-  const statusChanged = meta.status !== first.meta_template.status;
-  return {
-    meta,
-    notified_at,
-    events: statusChanged
-      ? [templateEvent('template.status_changed', { ...first, meta_template: meta, notified_at }, now, correlationId)]
-      : [],
-  };
+  const revised: TemplateRecord = { ...first, meta_template: meta, notified_at, ...(change && { category_change: change }) };
+  const events = [];
+  if (meta.status !== first.meta_template.status) events.push(templateEvent('template.status_changed', revised, now, correlationId));
+  if (changeMoved && n.kind === 'template_category') events.push(templateEvent(categoryEventOf(n), revised, now, correlationId));
+  return { meta, notified_at, ...(changeMoved && change && { category_change: change }), events };
 }
 
 /**
@@ -156,6 +149,7 @@ export function revisedRecord(r: TemplateRecord, revision: TemplateRevision, now
     meta_template: revision.meta,
     headerType: headerTypeOf(revision.meta.components),
     ...(revision.notified_at && { notified_at: revision.notified_at }),
+    ...(revision.category_change && { category_change: revision.category_change }),
     syncMeta: { synced_at: now, source },
     updated_at: now,
   };

@@ -39,6 +39,25 @@ export interface SyncMeta {
  */
 export type NotifiedAt = Partial<Record<'template_status' | 'template_category' | 'template_quality', number>>;
 
+/**
+ * Meta's category changes of the template (`template_category_update`, decisions §34): the one it announced
+ * (impending: the template becomes `correct_category` at `takes_effect_at`) and the last one it made (completed).
+ * A send routes by `meta_template.category`, which only a completed change moves (platform-2027 §3: never route
+ * on `correct_category`).
+ */
+export interface CategoryChange {
+  impending?: {
+    /** The category the template has while the change is announced. */
+    category: string;
+    correct_category: string;
+    /** When Meta says the change happens (its `category_update_timestamp`), ISO 8601; absent when it gave none. */
+    takes_effect_at?: string;
+    /** Meta's entry time of the announcement. */
+    announced_at: string;
+  };
+  completed?: { previous_category: string; new_category: string; at: string };
+}
+
 export interface TemplateRecord {
   id: string;
   client_id: number;
@@ -62,6 +81,7 @@ export interface TemplateRecord {
   /** Asked on create or edit: URL buttons may be migrated to the dynamic (redirect-mapped) format. */
   allow_button_url_change?: boolean;
   notified_at?: NotifiedAt;
+  category_change?: CategoryChange;
 }
 
 export const UNASSIGNED = 'Unassigned';

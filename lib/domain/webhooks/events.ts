@@ -1,5 +1,12 @@
 /** Service events (decisions §6): written with the change that caused them (the outbox), then published. */
-export const EVENT_TYPES = ['template.created', 'template.status_changed', 'send.paused', 'send.resumed'] as const;
+export const EVENT_TYPES = [
+  'template.created',
+  'template.status_changed',
+  'template.category_changing',
+  'template.category_changed',
+  'send.paused',
+  'send.resumed',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export interface ServiceEvent {

@@ -1,3 +1,4 @@
+import { categoryControl } from './category-control.ts';
 import type { Fault, Faults } from './faults.ts';
 import type { MessageStatus } from './message-statuses.ts';
 import { type EmulatedTemplate, type GraphModel, type SentMessage, storedTemplate } from './model.ts';
@@ -361,7 +362,8 @@ export function answerControl(world: EmulatorWorld, method: string, path: string
   const inboundAt = (numberId: string, phone: string) => world.pricing.inbound.set(`${numberId}|${phone}`, Date.now());
   const ofPeople =
     peopleControl({ model: world.model, people: world.people, notifier: world.notifier, inboundAt }, method, path, body) ??
-    recipientsControl(world, method, path, body);
+    recipientsControl(world, method, path, body) ??
+    categoryControl(world, method, path, body);
   if (ofPeople) return ofPeople;
   for (const route of ROUTES) {
     const match = route.method === method ? route.pattern.exec(path) : null;
