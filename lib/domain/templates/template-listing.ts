@@ -1,10 +1,19 @@
 import { InvalidRequest } from '../shared/errors.ts';
-import type { AssignedChannel, MetaTemplate, TemplateRecord } from './template-record.ts';
+import type { AssignedChannel, MetaTemplate, PauseSummary, TemplateRecord } from './template-record.ts';
 import { listedCampaign } from './template-record.ts';
 import { pageOf } from '../shared/paging.ts';
 
 /** GET /v1/templates: one entry per template with its campaigns and channels (spec §5, decisions §3, §9). */
-export const TEMPLATE_FIELDS = ['id', 'waba_id', 'client_id', 'active', 'namespace', 'meta_template', 'channel_campaigns'] as const;
+export const TEMPLATE_FIELDS = [
+  'id',
+  'waba_id',
+  'client_id',
+  'active',
+  'namespace',
+  'meta_template',
+  'channel_campaigns',
+  'pauses',
+] as const;
 export const TEMPLATES_PAGE = { size: 20, max: 100 };
 
 export interface TemplateQuery {
@@ -40,6 +49,8 @@ export interface TemplateEntry {
   namespace: string;
   meta_template: Record<string, unknown>;
   channel_campaigns: ChannelCampaignGroup[];
+  /** Meta's pauses of the template (decisions §34); absent for a template never paused nor disabled. */
+  pauses?: PauseSummary;
 }
 
 const ALWAYS_KEPT = new Set(['id', 'name', 'language', 'status', 'category', 'components']);
@@ -178,6 +189,7 @@ export function listingEntryOf(records: TemplateRecord[]): ListingEntry | null {
       namespace: first.namespace,
       meta_template: meta,
       channel_campaigns: channelCampaignGroups(records),
+      ...(first.pauses && { pauses: first.pauses }),
     },
   };
 }

@@ -5,14 +5,25 @@ import type { EventPublisher, OutboxStore } from '../webhooks/ports.ts';
 import type { TemplatePauses, TemplateRecords, TemplateRevision } from './ports.ts';
 import { templateEvent } from './template-events.ts';
 import { oldestRecord } from './template-listing.ts';
-import { headerTypeOf, type MetaTemplate, type TemplateRecord } from './template-record.ts';
+import { headerTypeOf, type MetaTemplate, type PauseSummary, type TemplateRecord } from './template-record.ts';
 
 /**
  * What Meta's template webhooks say (decisions §13, §25): a template's new status, category or quality, applied
  * to the records of every client sharing the WABA, and the pauses a status starts or ends.
  */
 export type TemplateNotification =
-  | { kind: 'template_status'; waba_id: string; template_id: string; at: number; event: string; reason?: string | null }
+  | {
+      kind: 'template_status';
+      waba_id: string;
+      template_id: string;
+      at: number;
+      event: string;
+      reason?: string | null;
+      /** Meta's `other_info.title` (`FIRST_PAUSE`, `RATE_LIMITING_PAUSE`, …), when it gave one. */
+      title?: string;
+      /** The template's pauses after the event (decisions §34), when the service keeps them: written on the records. */
+      pauses?: PauseSummary;
+    }
   | {
       kind: 'template_category';
       waba_id: string;
@@ -85,13 +96,16 @@ function revisionOf(records: TemplateRecord[], n: TemplateNotification, now: str
   const first = oldestRecord(records);
   // Meta does not promise order: news older than what the records took already is dropped.
   if ((first.notified_at?.[n.kind] ?? 0) > n.at) return null;
-  const meta = notifiedTemplate(first.meta_template, n);
+  const pauses =
+    n.kind === 'template_status' && n.pauses && JSON.stringify(n.pauses) !== JSON.stringify(first.pauses) ? n.pauses : undefined;
+  const meta = notifiedTemplate(first.meta_template, n) ?? (pauses && first.meta_template);
   if (!meta) return null;
   const notified_at = { ...first.notified_at, [n.kind]: n.at };
   const statusChanged = meta.status !== first.meta_template.status;
   return {
     meta,
     notified_at,
+    ...(pauses && { pauses }),
     events: statusChanged
       ? [templateEvent('template.status_changed', { ...first, meta_template: meta, notified_at }, now, correlationId)]
       : [],
@@ -136,17 +150,27 @@ const PAUSE_EVENTS: Record<string, 'paused' | 'resumed' | 'disabled' | undefined
 /**
  * Meta paused, disabled or let a template go again (decisions §25), kept as the dispatcher reads it. Events
  * compare Meta's times: a `PAUSED` older than the resume that followed it changes nothing, nor does a resume
- * older than the pause in force. Answers whether the template is let go (resumed or disabled, and no pause in
- * force), so the jobs asleep on it may wake; undefined for a status that is no pause event.
+ * older than the pause in force; a quality `PAUSED` after two pauses disables (decisions §34). Answers whether
+ * the template is let go (resumed or disabled, and no pause in force), so the jobs asleep on it may wake, and
+ * the notification as the records take it: with the template's pauses, and `DISABLED` where the count disabled
+ * it; undefined for a status that is no pause event.
  */
 export async function notifiedPause(
   deps: { pauses: TemplatePauses },
   n: TemplateStatusNotification,
-): Promise<{ letGo: boolean } | undefined> {
+): Promise<{ letGo: boolean; notification: TemplateStatusNotification } | undefined> {
   const event = PAUSE_EVENTS[n.event];
   if (!event) return undefined;
-  const pause = await deps.pauses.notified(n.waba_id, n.template_id, { kind: 'event', event, at_ms: n.at });
-  return { letGo: event !== 'paused' && pause?.state !== 'paused' };
+  const pacing = n.title === 'RATE_LIMITING_PAUSE';
+  const pause = await deps.pauses.notified(n.waba_id, n.template_id, { kind: 'event', event, at_ms: n.at, ...(pacing && { pacing }) });
+  const disabledByCount = event === 'paused' && pause?.state === 'disabled';
+  const pauses = await deps.pauses.summary(n.waba_id, n.template_id);
+  // A template never paused nor disabled shows no pauses: its records are left as they are.
+  const shown = pauses.count > 0 || pauses.history.length > 0 || pauses.disabled_at !== undefined;
+  return {
+    letGo: disabledByCount || (event !== 'paused' && pause?.state !== 'paused'),
+    notification: { ...n, ...(disabledByCount && { event: 'DISABLED' }), ...(shown && { pauses }) },
+  };
 }
 
 /** A record as a revision leaves it: the new template (and header type), when it took the news. */
@@ -156,6 +180,7 @@ export function revisedRecord(r: TemplateRecord, revision: TemplateRevision, now
     meta_template: revision.meta,
     headerType: headerTypeOf(revision.meta.components),
     ...(revision.notified_at && { notified_at: revision.notified_at }),
+    ...(revision.pauses && { pauses: revision.pauses }),
     syncMeta: { synced_at: now, source },
     updated_at: now,
   };
