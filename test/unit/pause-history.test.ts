@@ -4,9 +4,9 @@ import type { MetaNotification } from '#lib/domain/inbound/notifications.ts';
 import { PAUSE_HISTORY_KEPT } from '#lib/domain/templates/pause-events.ts';
 import { listTemplates } from '#lib/domain/templates/list-templates.ts';
 import { notificationsOf } from '#lib/adapters/meta/webhook-payload.ts';
-import { MemoryJobWaker, MemoryPausedJobs } from '../../../support/memory/sends/paused-jobs.ts';
-import { MemoryTemplatePauses } from '../../../support/memory/templates/template-pauses.ts';
-import { callerOf, memoryWorld } from '../../../support/memory/world.ts';
+import { MemoryJobWaker, MemoryPausedJobs } from '../support/memory/sends/paused-jobs.ts';
+import { MemoryTemplatePauses } from '../support/memory/templates/template-pauses.ts';
+import { callerOf, memoryWorld } from '../support/memory/world.ts';
 
 /**
  * Pause history (issue 55 item 4, decisions §34): a template's pauses are counted and the last few kept with
