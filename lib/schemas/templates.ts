@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { booleanParam, clientIdBody, clientIdParam, count, textParam, wholeIdBody, wholeNumberParam } from './common.ts';
+import { booleanParam, clientIdBody, clientIdParam, count, textParam, timestamp, wholeIdBody, wholeNumberParam } from './common.ts';
 
 const RecordId = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(64));
 
@@ -83,6 +83,17 @@ export const CategoryChangeShape = v.pipe(
   v.description('Meta’s announced category change and the last one it made; absent when it made or announced none'),
 );
 
+/**
+ * Meta's pauses of a template (decisions §34): how many quality pauses, the last ones (each one's start and the
+ * end of Meta's period), whether Meta's next quality pause (RED) disables it, and since when it is disabled.
+ */
+export const TemplatePauses = v.object({
+  count,
+  history: v.array(v.object({ paused_at: timestamp, until: timestamp, pacing: v.optional(v.literal(true)) })),
+  next_red_disables: v.boolean(),
+  disabled_at: v.optional(timestamp),
+});
+
 /** Template records limited to the chosen fields (spec §8); total, page and pageSize always. */
 export const ListTemplatesResponse = v.object({
   data: v.array(
@@ -90,6 +101,8 @@ export const ListTemplatesResponse = v.object({
       id: v.optional(v.string()),
       meta_template: v.optional(v.looseObject({})),
       category_change: v.optional(CategoryChangeShape),
+      /** Present once Meta paused or disabled the template (decisions §34). */
+      pauses: v.optional(TemplatePauses),
     }),
   ),
   total: count,

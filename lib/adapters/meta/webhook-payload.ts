@@ -91,6 +91,8 @@ const StatusUpdate = v.object({
   event: v.pipe(text, v.toUpperCase()),
   message_template_id: id,
   reason: v.optional(v.nullable(text)),
+  /** `FIRST_PAUSE`, `SECOND_PAUSE`, `RATE_LIMITING_PAUSE`, `UNPAUSE`, `DISABLED` (upstream-facts §2); anything else is dropped. */
+  other_info: v.optional(v.fallback(v.optional(v.object({ title: v.optional(v.pipe(text, v.toUpperCase())) })), undefined)),
 });
 /** Unix seconds, as a number or its digits; anything else reads as absent. */
 const epochSeconds = v.pipe(
@@ -166,9 +168,8 @@ type FieldParser = (change: NotifiedChange) => MetaNotification[];
 function templateStatusOf({ waba_id, at, value }: NotifiedChange): MetaNotification[] {
   const r = v.safeParse(StatusUpdate, value);
   if (!r.success) return [];
-  return [
-    { kind: 'template_status', waba_id, at, template_id: r.output.message_template_id, event: r.output.event, reason: r.output.reason },
-  ];
+  const { message_template_id: template_id, event, reason, other_info } = r.output;
+  return [{ kind: 'template_status', waba_id, at, template_id, event, reason, ...(other_info?.title && { title: other_info.title }) }];
 }
 
 function templateCategoryOf({ waba_id, at, value }: NotifiedChange): MetaNotification[] {

@@ -54,10 +54,8 @@ function templateHandlers(ports: NotificationPorts): Pick<NotificationHandlers, 
   return {
     template_status: pausing
       ? {
-          each: async (n, context) => {
-            await pauseNoticed({ ...pausing, log: context.log }, n, Date.parse(context.now));
-            return records.each(n, context);
-          },
+          each: async (n, context) =>
+            records.each(await pauseNoticed({ ...pausing, log: context.log }, n, Date.parse(context.now)), context),
         }
       : records,
     template_category: records,

@@ -1,4 +1,5 @@
 import type { PauseChange, TemplatePause } from './ports.ts';
+import type { PauseSummary } from './template-record.ts';
 
 /**
  * Meta's pauses of a template whose quality fell (decisions §25, upstream-facts §8): 3 hours the first time,
@@ -6,6 +7,18 @@ import type { PauseChange, TemplatePause } from './ports.ts';
  * Meta says so (UNPAUSE, REINSTATED, APPROVED) or its pause is over.
  */
 export const PAUSE_PERIODS_MS = [3 * 3_600_000, 6 * 3_600_000];
+/** Meta's quality pauses a template takes before the next one disables it (decisions §34: the third disables). */
+export const PAUSES_BEFORE_DISABLED = PAUSE_PERIODS_MS.length;
+/** The pauses a template's item keeps, newest last: the count goes on, the history keeps the last few. */
+export const PAUSE_HISTORY_KEPT = 10;
+
+/** One pause as the item keeps it: from when, until when Meta's period ran (none for a pacing pause told by Meta). */
+export interface KeptPauseSpan {
+  since_ms: number;
+  until_ms: number;
+  /** Meta's pacing pause (`RATE_LIMITING_PAUSE`): not a quality pause, so not counted towards the disablement. */
+  pacing?: true;
+}
 
 /**
  * A template's pause as its item keeps it (decisions §25), and how each change moves it: Meta's status events
@@ -20,6 +33,10 @@ export interface KeptPause {
   /** Meta's time of the newest status event taken (epoch ms, whole seconds), and which it was. */
   event_ms?: number;
   event?: 'paused' | 'resumed' | 'disabled';
+  /** The last PAUSE_HISTORY_KEPT pauses, oldest first (decisions §34); absent on items of before. */
+  history?: KeptPauseSpan[];
+  /** Disabled by this service on Meta's pause past the last period (decisions §34), not by Meta's DISABLED. */
+  disabled_by_count?: true;
 }
 
 /** At the same second, which of two events went last: a resume after a pause, a disablement after either. */
@@ -35,15 +52,18 @@ function older(known: KeptPause, event: 'paused' | 'resumed' | 'disabled', atMs:
   return atMs < known.event_ms || ORDER[event] <= ORDER[known.event ?? 'paused'];
 }
 
-/** Paused from `atMs` for Meta's period: 3 hours the first time, 6 the next. */
-function pausedAt(known: KeptPause | null, atMs: number): KeptPause {
+/** Paused from `atMs` for Meta's period: 3 hours the first time, 6 the next; a pacing pause is not counted. */
+function pausedAt(known: KeptPause | null, atMs: number, pacing = false): KeptPause {
   const pauses = known?.pauses ?? 0;
+  const until = atMs + PAUSE_PERIODS_MS[pacing ? 0 : Math.min(pauses, PAUSE_PERIODS_MS.length - 1)];
+  const span: KeptPauseSpan = { since_ms: atMs, until_ms: until, ...(pacing && { pacing: true as const }) };
   return {
     ...known,
     state: 'paused',
     since_ms: atMs,
-    until_ms: atMs + PAUSE_PERIODS_MS[Math.min(pauses, PAUSE_PERIODS_MS.length - 1)],
-    pauses: pauses + 1,
+    until_ms: until,
+    pauses: pacing ? pauses : pauses + 1,
+    history: [...(known?.history ?? []), span].slice(-PAUSE_HISTORY_KEPT),
   };
 }
 
@@ -73,7 +93,12 @@ export function pauseAfter(known: KeptPause | null, change: PauseChange): KeptPa
       ? { ...withoutPeriod(known), ...taken, state: 'active' }
       : { ...(known ?? { state: 'active', pauses: 0 }), ...taken };
   // A pause in force (a refusal came first) keeps its period; Meta's time is kept, so an older resume is ignored.
-  return inForce(known, at) ? { ...known!, ...taken } : { ...pausedAt(known, at), ...taken };
+  if (inForce(known, at)) return { ...known!, ...taken };
+  // Meta's quality pause past the last period: the third disables the template (decisions §34), whatever Meta
+  // called it; its DISABLED, when it comes, changes nothing more.
+  if (!change.pacing && (known?.pauses ?? 0) >= PAUSES_BEFORE_DISABLED)
+    return { ...withoutPeriod(known!), event_ms: at, event: 'disabled', state: 'disabled', since_ms: at, disabled_by_count: true };
+  return { ...pausedAt(known, at, change.pacing === true), ...taken };
 }
 
 function withoutPeriod(known: KeptPause): KeptPause {
@@ -89,5 +114,24 @@ export function shownPause(known: KeptPause | null): TemplatePause | null {
     since_ms: known.since_ms ?? 0,
     ...(known.until_ms !== undefined && { until_ms: known.until_ms }),
     pauses: known.pauses,
+  };
+}
+
+/**
+ * A template's pauses as its answer shows them (decisions §34): how many quality pauses, the last few (start and
+ * the end of Meta's period), whether Meta's next quality pause disables it, and since when it is disabled.
+ */
+export function pauseSummary(known: KeptPause | null): PauseSummary {
+  const count = known?.pauses ?? 0;
+  const disabled = known?.state === 'disabled';
+  return {
+    count,
+    history: (known?.history ?? []).map((span) => ({
+      paused_at: new Date(span.since_ms).toISOString(),
+      until: new Date(span.until_ms).toISOString(),
+      ...(span.pacing && { pacing: true as const }),
+    })),
+    next_red_disables: !disabled && count >= PAUSES_BEFORE_DISABLED,
+    ...(disabled && known.since_ms !== undefined && { disabled_at: new Date(known.since_ms).toISOString() }),
   };
 }

@@ -1,7 +1,7 @@
 import type { ErrorDetail } from '../shared/errors.ts';
 import type { ServiceEvent } from '../webhooks/events.ts';
 import type { ListingCriteria, ListingEntry } from './template-listing.ts';
-import type { CategoryChange, MetaTemplate, NotifiedAt, TemplateRecord } from './template-record.ts';
+import type { CategoryChange, MetaTemplate, NotifiedAt, PauseSummary, TemplateRecord } from './template-record.ts';
 import type { SendingLimits } from '../shared/ports.ts';
 
 // Template records, their listing and their assignments (decisions §3, §9, §11): three ports, each with its own
@@ -133,6 +133,8 @@ export interface TemplateRevision {
   notified_at?: NotifiedAt;
   /** Meta's category changes as the records keep them after the news (decisions §34); kept as they were when absent. */
   category_change?: CategoryChange;
+  /** The template's pauses after a status event of Meta's (decisions §34); kept as they were when absent. */
+  pauses?: PauseSummary;
   events: ServiceEvent[];
 }
 
@@ -160,7 +162,13 @@ export interface TemplatePause {
  * refusal at this service's time, or the dispatcher finding the pause's period over.
  */
 export type PauseChange =
-  | { kind: 'event'; event: 'paused' | 'resumed' | 'disabled'; at_ms: number }
+  | {
+      kind: 'event';
+      event: 'paused' | 'resumed' | 'disabled';
+      at_ms: number;
+      /** Meta's pacing pause (`other_info.title` `RATE_LIMITING_PAUSE`): neither counted nor disabling. */
+      pacing?: boolean;
+    }
   | { kind: 'refusal'; at_ms: number }
   | { kind: 'period_over'; at_ms: number };
 
@@ -177,6 +185,8 @@ export interface TemplatePauses {
   notified(wabaId: string, templateId: string, change: Extract<PauseChange, { kind: 'event' }>): Promise<TemplatePause | null>;
   /** Ends a pause whose period is over at `nowMs`; a pause that began meanwhile is kept. */
   resume(wabaId: string, templateId: string, nowMs: number): Promise<void>;
+  /** The template's pauses as its answer shows them (decisions §34), read consistently. */
+  summary(wabaId: string, templateId: string): Promise<PauseSummary>;
 }
 
 /** A template as the upstream holds it: name, language, status, category and components, and whatever else it returns. */

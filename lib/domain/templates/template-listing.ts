@@ -1,5 +1,5 @@
 import { InvalidRequest } from '../shared/errors.ts';
-import type { AssignedChannel, CategoryChange, MetaTemplate, TemplateRecord } from './template-record.ts';
+import type { AssignedChannel, CategoryChange, MetaTemplate, PauseSummary, TemplateRecord } from './template-record.ts';
 import { listedCampaign } from './template-record.ts';
 import { pageOf } from '../shared/paging.ts';
 
@@ -13,6 +13,7 @@ export const TEMPLATE_FIELDS = [
   'meta_template',
   'channel_campaigns',
   'category_change',
+  'pauses',
 ] as const;
 export const TEMPLATES_PAGE = { size: 20, max: 100 };
 
@@ -51,6 +52,8 @@ export interface TemplateEntry {
   channel_campaigns: ChannelCampaignGroup[];
   /** Meta's announced and last completed category change (decisions §34), when it made or announced one. */
   category_change?: CategoryChange;
+  /** Meta's pauses of the template (decisions §34); absent for a template never paused nor disabled. */
+  pauses?: PauseSummary;
 }
 
 const ALWAYS_KEPT = new Set(['id', 'name', 'language', 'status', 'category', 'components']);
@@ -190,6 +193,7 @@ export function listingEntryOf(records: TemplateRecord[]): ListingEntry | null {
       meta_template: meta,
       channel_campaigns: channelCampaignGroups(records),
       ...(first.category_change && { category_change: first.category_change }),
+      ...(first.pauses && { pauses: first.pauses }),
     },
   };
 }

@@ -6,14 +6,25 @@ import type { TemplatePauses, TemplateRecords, TemplateRevision } from './ports.
 import { type CategoryNotification, categoryChangeOf, categoryEventOf, sameCategoryChange } from './category-changes.ts';
 import { templateEvent } from './template-events.ts';
 import { oldestRecord } from './template-listing.ts';
-import { headerTypeOf, type MetaTemplate, type TemplateRecord } from './template-record.ts';
+import { headerTypeOf, type MetaTemplate, type PauseSummary, type TemplateRecord } from './template-record.ts';
 
 /**
  * What Meta's template webhooks say (decisions §13, §25): a template's new status, category or quality, applied
  * to the records of every client sharing the WABA, and the pauses a status starts or ends.
  */
 export type TemplateNotification =
-  | { kind: 'template_status'; waba_id: string; template_id: string; at: number; event: string; reason?: string | null }
+  | {
+      kind: 'template_status';
+      waba_id: string;
+      template_id: string;
+      at: number;
+      event: string;
+      reason?: string | null;
+      /** Meta's `other_info.title` (`FIRST_PAUSE`, `RATE_LIMITING_PAUSE`, …), when it gave one. */
+      title?: string;
+      /** The template's pauses after the event (decisions §34), when the service keeps them: written on the records. */
+      pauses?: PauseSummary;
+    }
   | CategoryNotification
   | { kind: 'template_quality'; waba_id: string; template_id: string; at: number; new_quality: string };
 
@@ -81,14 +92,22 @@ function revisionOf(records: TemplateRecord[], n: TemplateNotification, now: str
   const notified = notifiedTemplate(first.meta_template, n);
   const change = n.kind === 'template_category' ? categoryChangeOf(first.category_change, n) : first.category_change;
   const changeMoved = !sameCategoryChange(change, first.category_change);
-  if (!notified && !changeMoved) return null;
+  const pauses =
+    n.kind === 'template_status' && n.pauses && JSON.stringify(n.pauses) !== JSON.stringify(first.pauses) ? n.pauses : undefined;
+  if (!notified && !changeMoved && !pauses) return null;
   const meta = notified ?? first.meta_template;
   const notified_at = { ...first.notified_at, [n.kind]: n.at };
-  const revised: TemplateRecord = { ...first, meta_template: meta, notified_at, ...(change && { category_change: change }) };
+  const revised: TemplateRecord = {
+    ...first,
+    meta_template: meta,
+    notified_at,
+    ...(change && { category_change: change }),
+    ...((pauses ?? first.pauses) && { pauses: pauses ?? first.pauses }),
+  };
   const events = [];
   if (meta.status !== first.meta_template.status) events.push(templateEvent('template.status_changed', revised, now, correlationId));
   if (changeMoved && n.kind === 'template_category') events.push(templateEvent(categoryEventOf(n), revised, now, correlationId));
-  return { meta, notified_at, ...(changeMoved && change && { category_change: change }), events };
+  return { meta, notified_at, ...(changeMoved && change && { category_change: change }), ...(pauses && { pauses }), events };
 }
 
 /**
@@ -129,17 +148,27 @@ const PAUSE_EVENTS: Record<string, 'paused' | 'resumed' | 'disabled' | undefined
 /**
  * Meta paused, disabled or let a template go again (decisions §25), kept as the dispatcher reads it. Events
  * compare Meta's times: a `PAUSED` older than the resume that followed it changes nothing, nor does a resume
- * older than the pause in force. Answers whether the template is let go (resumed or disabled, and no pause in
- * force), so the jobs asleep on it may wake; undefined for a status that is no pause event.
+ * older than the pause in force; a quality `PAUSED` after two pauses disables (decisions §34). Answers whether
+ * the template is let go (resumed or disabled, and no pause in force), so the jobs asleep on it may wake, and
+ * the notification as the records take it: with the template's pauses, and `DISABLED` where the count disabled
+ * it; undefined for a status that is no pause event.
  */
 export async function notifiedPause(
   deps: { pauses: TemplatePauses },
   n: TemplateStatusNotification,
-): Promise<{ letGo: boolean } | undefined> {
+): Promise<{ letGo: boolean; notification: TemplateStatusNotification } | undefined> {
   const event = PAUSE_EVENTS[n.event];
   if (!event) return undefined;
-  const pause = await deps.pauses.notified(n.waba_id, n.template_id, { kind: 'event', event, at_ms: n.at });
-  return { letGo: event !== 'paused' && pause?.state !== 'paused' };
+  const pacing = n.title === 'RATE_LIMITING_PAUSE';
+  const pause = await deps.pauses.notified(n.waba_id, n.template_id, { kind: 'event', event, at_ms: n.at, ...(pacing && { pacing }) });
+  const disabledByCount = event === 'paused' && pause?.state === 'disabled';
+  const pauses = await deps.pauses.summary(n.waba_id, n.template_id);
+  // A template never paused nor disabled shows no pauses: its records are left as they are.
+  const shown = pauses.count > 0 || pauses.history.length > 0 || pauses.disabled_at !== undefined;
+  return {
+    letGo: disabledByCount || (event !== 'paused' && pause?.state !== 'paused'),
+    notification: { ...n, ...(disabledByCount && { event: 'DISABLED' }), ...(shown && { pauses }) },
+  };
 }
 
 /** A record as a revision leaves it: the new template (and header type), when it took the news. */
@@ -150,6 +179,7 @@ export function revisedRecord(r: TemplateRecord, revision: TemplateRevision, now
     headerType: headerTypeOf(revision.meta.components),
     ...(revision.notified_at && { notified_at: revision.notified_at }),
     ...(revision.category_change && { category_change: revision.category_change }),
+    ...(revision.pauses && { pauses: revision.pauses }),
     syncMeta: { synced_at: now, source },
     updated_at: now,
   };

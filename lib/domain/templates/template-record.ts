@@ -82,6 +82,20 @@ export interface TemplateRecord {
   allow_button_url_change?: boolean;
   notified_at?: NotifiedAt;
   category_change?: CategoryChange;
+  /** Meta's pauses of the template, as its last status event left them (decisions §34); absent: never told. */
+  pauses?: PauseSummary;
+}
+
+/** A template's pauses as the listing shows them (decisions §34). */
+export interface PauseSummary {
+  /** How many times Meta paused it for its quality (pacing pauses apart). */
+  count: number;
+  /** The last pauses, oldest first: when each began and when Meta's period ends, ISO 8601. */
+  history: { paused_at: string; until: string; pacing?: true }[];
+  /** Meta's next quality pause disables it (two pauses taken: the third disables, Meta's rule). */
+  next_red_disables: boolean;
+  /** Since when it is disabled, when it is. */
+  disabled_at?: string;
 }
 
 export const UNASSIGNED = 'Unassigned';

@@ -222,16 +222,32 @@ function changeStatusAsMeta(
   });
 }
 
+/** Meta's pause titles of a template's quality pauses, in turn (upstream-facts §2): a third disables it. */
+const RED_PAUSE_TITLES = ['FIRST_PAUSE', 'SECOND_PAUSE'];
+const RED_PAUSE_SECONDS = [3 * 3600, 6 * 3600];
+
 /**
- * Meta pauses a template whose quality fell ({seconds}: the pause, 3 hours unless told), sends 132015 for it
- * meanwhile, and unpauses it by itself at the end (upstream-facts §8): each change with its status event.
+ * Meta pauses a template whose quality fell ({seconds}: the pause, Meta's 3 hours the first time and 6 the
+ * second unless told), sends 132015 for it meanwhile, and unpauses it by itself at the end (upstream-facts §8,
+ * docs/platform-2027.md §4): each change with its status event (`FIRST_PAUSE`, `SECOND_PAUSE`, `UNPAUSE`). The
+ * third quality pause disables it instead (`DISABLED`, 132016 from then on). `{"kind":"pacing"}` is a pacing
+ * pause (`RATE_LIMITING_PAUSE`), not counted.
  */
 const pauseTemplate: Endpoint = (world, { id, body }) => {
   const found = world.model.findTemplate(id);
   if (!found) return refused(404, 'no such template');
-  const seconds = Number(body.seconds ?? 3 * 3600);
+  const pacing = body.kind === 'pacing';
+  if (body.kind !== undefined && !pacing && body.kind !== 'quality') return refused(400, 'kind must be quality or pacing');
+  const before = found.template.red_pauses ?? 0;
+  if (!pacing && before >= RED_PAUSE_TITLES.length) {
+    found.template.red_pauses = before + 1;
+    changeStatusAsMeta(world, found, 'DISABLED', { title: 'DISABLED' });
+    return ok({ id, status: 'DISABLED', pauses: before });
+  }
+  const seconds = Number(body.seconds ?? (pacing ? RED_PAUSE_SECONDS[0] : RED_PAUSE_SECONDS[before]));
   if (!(seconds > 0)) return refused(400, 'seconds must be > 0');
-  changeStatusAsMeta(world, found, 'PAUSED', { title: 'FIRST_PAUSE' });
+  if (!pacing) found.template.red_pauses = before + 1;
+  changeStatusAsMeta(world, found, 'PAUSED', { title: pacing ? 'RATE_LIMITING_PAUSE' : RED_PAUSE_TITLES[before] });
   const timer = setTimeout(() => {
     if (found.template.status === 'PAUSED') changeStatusAsMeta(world, found, 'APPROVED', { title: 'UNPAUSE' });
   }, seconds * 1000);

@@ -26,6 +26,8 @@ export interface EmulatedTemplate extends MetaTemplate {
    * `held_for_quality_assessment`, then delivered or dropped (failed 132015) after `after_ms`, as `outcome` says.
    */
   hold?: { outcome: 'deliver' | 'drop'; after_ms: number };
+  /** Meta's quality (RED) pauses of the template so far: the first 3 h, the second 6 h, the third disables it. */
+  red_pauses?: number;
 }
 
 export interface SentMessage {

@@ -80,4 +80,31 @@ describe('the Graph emulator’s control endpoints', () => {
       ['100200300', 'message_template_status_update', 'APPROVED', { title: 'UNPAUSE' }],
     ]);
   });
+
+  it('escalates a template’s quality pauses as Meta does: the first, the second, then the third disables it', async () => {
+    // Prepare
+    const emulator = new GraphEmulator(fixture());
+    const { sent, notifier } = keptNotifications();
+    emulator.notifier = notifier;
+    // Act: a pacing pause, two quality pauses, a third
+    const pacing = await control(emulator, 'POST', '/_emulator/templates/9005/pause', { seconds: 0.01, kind: 'pacing' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await control(emulator, 'POST', '/_emulator/templates/9005/pause', { seconds: 0.01 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const second = await control(emulator, 'POST', '/_emulator/templates/9005/pause', {});
+    const third = await control(emulator, 'POST', '/_emulator/templates/9005/pause', {});
+    // Assess
+    expect(pacing.status).toBe(200);
+    expect(second).toEqual({ status: 200, body: { id: '9005', status: 'PAUSED', seconds: 6 * 3600 } });
+    expect(third).toEqual({ status: 200, body: { id: '9005', status: 'DISABLED', pauses: 2 } });
+    expect(emulator.model.findTemplate('9005')?.template.status).toBe('DISABLED');
+    expect(sent.map((n) => [n.value.event, (n.value.other_info as { title: string }).title])).toEqual([
+      ['PAUSED', 'RATE_LIMITING_PAUSE'],
+      ['APPROVED', 'UNPAUSE'],
+      ['PAUSED', 'FIRST_PAUSE'],
+      ['APPROVED', 'UNPAUSE'],
+      ['PAUSED', 'SECOND_PAUSE'],
+      ['DISABLED', 'DISABLED'],
+    ]);
+  });
 });

@@ -83,7 +83,7 @@ function recordingPorts(calls: string[]): NotificationPorts {
       publisher: recordingPort(calls, 'publisher'),
     },
     pausing: {
-      pauses: recordingPort(calls, 'pauses'),
+      pauses: recordingPort(calls, 'pauses', { summary: { count: 1, history: [], next_red_disables: false } }),
       waking: { pausedJobs: recordingPort(calls, 'pausedJobs'), waker: recordingPort(calls, 'waker') },
     },
     numbers: { levels: recordingPort(calls, 'levels') },
@@ -97,7 +97,7 @@ function recordingPorts(calls: string[]): NotificationPorts {
 
 /** The ports each kind's handler reaches, in its area (a sample of each, read by recordingPorts). */
 const REACHES: [NotificationKind, string[]][] = [
-  ['template_status', ['pauses.notified', 'records.listForTemplate']],
+  ['template_status', ['pauses.notified', 'pauses.summary', 'records.listForTemplate']],
   ['template_category', ['records.listForTemplate']],
   ['template_quality', ['records.listForTemplate']],
   ['number_quality', ['levels.forget']],

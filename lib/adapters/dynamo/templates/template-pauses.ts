@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { type KeptPause, pauseAfter, shownPause } from '#lib/domain/templates/pause-events.ts';
+import { type KeptPause, type KeptPauseSpan, pauseAfter, pauseSummary, shownPause } from '#lib/domain/templates/pause-events.ts';
 import type { PauseChange, TemplatePause, TemplatePauses } from '#lib/domain/templates/ports.ts';
 import type { ServiceTable } from '../client.ts';
 import { keys, SORT, TTL_ATTRIBUTE } from '../table.ts';
@@ -38,6 +38,8 @@ export class DynamoTemplatePauses implements TemplatePauses {
       ...(Item.until_ms !== undefined && { until_ms: Number(Item.until_ms) }),
       pauses: Number(Item.pauses ?? 0),
       ...(Item.event_ms !== undefined && { event_ms: Number(Item.event_ms), event: Item.event }),
+      ...(Array.isArray(Item.history) && { history: (Item.history as Record<string, unknown>[]).map(spanOf) }),
+      ...(Item.disabled_by_count === true && { disabled_by_count: true as const }),
     };
     return { kept, ...(Item.rev !== undefined && { rev: Number(Item.rev) }), exists: true };
   }
@@ -86,4 +88,14 @@ export class DynamoTemplatePauses implements TemplatePauses {
   async resume(wabaId: string, templateId: string, nowMs: number) {
     await this.apply(wabaId, templateId, { kind: 'period_over', at_ms: nowMs });
   }
+
+  async summary(wabaId: string, templateId: string) {
+    return pauseSummary((await this.read(wabaId, templateId)).kept);
+  }
 }
+
+const spanOf = (s: Record<string, unknown>): KeptPauseSpan => ({
+  since_ms: Number(s.since_ms),
+  until_ms: Number(s.until_ms),
+  ...(s.pacing === true && { pacing: true as const }),
+});

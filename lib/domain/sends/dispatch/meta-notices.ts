@@ -33,9 +33,11 @@ export interface PauseNoticeDeps {
 /**
  * Meta paused, disabled or let a template go again (decisions §25): its sends wait, fail the rest (132016), or
  * go on. A template no longer paused after a resume or a disablement wakes the jobs asleep on it, on every
- * delivery of the event (a retry wakes what a failed one left).
+ * delivery of the event (a retry wakes what a failed one left). Answers the notification as the template's
+ * records take it (its pauses, and `DISABLED` when the pause count disabled it, decisions §34).
  */
 export async function pauseNoticed(deps: PauseNoticeDeps, n: TemplateStatusNotification, nowMs: number) {
   const pause = await notifiedPause(deps, n);
   if (pause?.letGo) await wakePausedJobs({ ...deps.waking, log: deps.log }, n, nowMs);
+  return pause?.notification ?? n;
 }

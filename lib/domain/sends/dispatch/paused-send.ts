@@ -13,7 +13,7 @@ import { PAUSED_MIN_WAIT_MS } from './tuning.ts';
  * `send.paused` event, and it goes on, marked resumed with `send.resumed`, once the template may be sent again.
  */
 export interface PausedSendDeps {
-  sends: Pick<SendRecords, 'pause' | 'resume'>;
+  sends: Pick<SendRecords, 'pause' | 'resume' | 'stop'>;
   pauses?: TemplatePauses;
   events?: Omit<OutboxDeps, 'log'>;
   log: Log;
@@ -27,12 +27,17 @@ export const DISABLED = { code: DISABLED_CODE, title: 'The template is disabled'
 /**
  * What the template's pause says of a job now (decisions §25): `disabled`, the time its pause ends, or nothing
  * (it may send). A pause whose time is over is ended here; a send marked paused whose template is not is resumed.
+ * A send whose template Meta disabled (its DISABLED, or its third quality pause, decisions §34) is marked stopped
+ * with the reason, as a 132016 refusal marks it, so its status names why its rest failed.
  */
 export async function pauseOf(deps: PausedSendDeps, job: DispatchJob, send: SendRecord): Promise<number | 'disabled' | undefined> {
   if (!deps.pauses) return undefined;
   const now = deps.clock.now();
   const pause = await deps.pauses.get(job.waba_id, job.template.id);
-  if (pause?.state === 'disabled') return 'disabled';
+  if (pause?.state === 'disabled') {
+    if (!send.stopped) await deps.sends.stop(send.send_id, DISABLED);
+    return 'disabled';
+  }
   if (pause?.state === 'paused' && (pause.until_ms ?? 0) > now) return pause.until_ms;
   if (pause?.state === 'paused') await deps.pauses.resume(job.waba_id, job.template.id, now);
   if (send.paused) {

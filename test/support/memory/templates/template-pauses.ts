@@ -1,4 +1,4 @@
-import { type KeptPause, pauseAfter, shownPause } from '#lib/domain/templates/pause-events.ts';
+import { type KeptPause, pauseAfter, pauseSummary, shownPause } from '#lib/domain/templates/pause-events.ts';
 import type { PauseChange, TemplatePause, TemplatePauses } from '#lib/domain/templates/ports.ts';
 import { copy } from '../copy.ts';
 
@@ -22,5 +22,8 @@ export class MemoryTemplatePauses implements TemplatePauses {
   }
   async resume(wabaId: string, templateId: string, nowMs: number) {
     this.apply(wabaId, templateId, { kind: 'period_over', at_ms: nowMs });
+  }
+  async summary(wabaId: string, templateId: string) {
+    return pauseSummary(copy(this.items.get(`${wabaId}|${templateId}`) ?? null));
   }
 }

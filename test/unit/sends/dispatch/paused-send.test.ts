@@ -23,10 +23,13 @@ describe('a paused template’s send', () => {
     const paused = await pauseOf(deps, job, await status());
     await pauses.notified(job.waba_id, job.template.id, { kind: 'event', event: 'disabled', at_ms: clock.now() });
     const disabled = await pauseOf(deps, job, await status());
-    // Assess
+    const disabledAgain = await pauseOf(deps, job, await status());
+    // Assess: the send is marked stopped with the reason once (decisions §34), as a 132016 refusal marks it
     expect(free).toBeUndefined();
     expect(paused).toBe(until_ms);
     expect(disabled).toBe('disabled');
+    expect(disabledAgain).toBe('disabled');
+    expect((await status()).stopped).toEqual({ code: '132016', title: 'The template is disabled' });
   });
 
   it('marks the send paused once with its send.paused event, and its job waits at least PAUSED_MIN_WAIT_MS, at most the recheck', async () => {
