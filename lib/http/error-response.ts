@@ -22,7 +22,7 @@ function fromDomain(error: DomainError): ApiError {
   if (error instanceof Forbidden) return new ApiError(403, 'forbidden', error.message);
   if (error instanceof NotFound) return new ApiError(404, 'not_found', error.message);
   if (error instanceof Conflict) return new ApiError(409, error.reason ?? 'conflict', error.message, undefined, error.figures);
-  if (error instanceof Unprocessable) return new ApiError(422, 'unprocessable', error.message, error.details);
+  if (error instanceof Unprocessable) return new ApiError(422, error.reason ?? 'unprocessable', error.message, error.details);
   if (error instanceof UpstreamUnavailable) return new ApiError(502, 'upstream_unavailable', error.message);
   return new ApiError(500, 'internal_error', 'Internal server error');
 }

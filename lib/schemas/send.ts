@@ -54,16 +54,29 @@ export const Recipient = v.pipe(
   v.check((r) => r.to !== undefined || r.user_id !== undefined, 'needs to, user_id or both'),
 );
 
-export const SendBody = v.strictObject({
+/** A Direct Send's message (docs/platform-2027.md §2): Meta's free-form text body, at most 1024 characters. */
+export const DirectMessage = v.strictObject({
+  type: v.literal('text', 'must be text'),
+  text: v.strictObject({
+    body: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(1024, 'is at most 1024 characters')),
+  }),
+});
+
+const SendFields = v.strictObject({
   did: v.pipe(v.string('did is required'), v.trim(), v.minLength(1, 'did is required')),
   type: v.literal('template', 'must be template'),
   channel: v.literal('MSGCHAN', 'must be MSGCHAN'),
   // Meta's limits: a template's name is at most 512 characters, a language code a few (en_US, zh_HK); longer ones
   // name no template, and would pass DynamoDB's key limit in the lookup (a 500, found by the hostile generator).
-  template: v.strictObject({
-    name: v.pipe(v.string(), v.minLength(1), v.maxLength(512, 'name is at most 512 characters')),
-    language: v.pipe(v.string(), v.minLength(1), v.maxLength(15, 'language is a language code of at most 15 characters')),
-  }),
+  template: v.optional(
+    v.strictObject({
+      name: v.pipe(v.string(), v.minLength(1), v.maxLength(512, 'name is at most 512 characters')),
+      language: v.pipe(v.string(), v.minLength(1), v.maxLength(15, 'language is a language code of at most 15 characters')),
+    }),
+  ),
+  /** Direct Send (issue 55 item 2): the category and the message instead of a template, on a WABA Meta enabled. */
+  category: v.optional(v.picklist(['UTILITY', 'AUTHENTICATION'], 'must be UTILITY or AUTHENTICATION')),
+  message: v.optional(DirectMessage),
   recipients: v.pipe(
     v.array(Recipient),
     v.minLength(1, 'must name at least one recipient'),
@@ -91,18 +104,41 @@ export const SendBody = v.strictObject({
   ),
 });
 
+/** Exactly one of a template, or a Direct Send's category and message (issue 55 item 2), each a 400 naming its field. */
+type SendShape = { template?: unknown; category?: unknown; message?: unknown };
+function oneWayToSend<T extends v.GenericSchema<unknown, SendShape>>(fields: T) {
+  type Out = v.InferOutput<T>;
+  const rule = (ok: (b: SendShape) => boolean, message: string, field: 'template' | 'message') =>
+    v.forward(v.check<Out, string>(ok, message), [field] as never);
+  return v.pipe(
+    fields,
+    rule((b) => b.template !== undefined || b.category !== undefined, 'is required (or category and message: a Direct Send)', 'template'),
+    rule(
+      (b) => b.template === undefined || (b.category ?? b.message) === undefined,
+      'not with category or message: one or the other',
+      'template',
+    ),
+    rule((b) => b.category === undefined || b.message !== undefined, 'is required with category (a Direct Send)', 'message'),
+    rule((b) => b.message === undefined || b.category !== undefined, 'only with category (a Direct Send)', 'message'),
+  );
+}
+
+export const SendBody = oneWayToSend(SendFields);
+
 /** `?dry_run=true` checks a send without queuing it (decisions §12). */
 export const SendQuery = v.object({ dry_run: v.optional(v.picklist(['true', 'false'], 'must be true or false')) });
 
 /** A send's envelope in a dry run: every field as for a send, the recipients checked one by one after. */
-export const SendEnvelope = v.strictObject({
-  ...SendBody.entries,
-  recipients: v.pipe(
-    v.array(v.unknown(), 'must be an array'),
-    v.minLength(1, 'must name at least one recipient'),
-    v.maxLength(MAX_RECIPIENTS, `at most ${MAX_RECIPIENTS} recipients per request`),
-  ),
-});
+export const SendEnvelope = oneWayToSend(
+  v.strictObject({
+    ...SendFields.entries,
+    recipients: v.pipe(
+      v.array(v.unknown(), 'must be an array'),
+      v.minLength(1, 'must name at least one recipient'),
+      v.maxLength(MAX_RECIPIENTS, `at most ${MAX_RECIPIENTS} recipients per request`),
+    ),
+  }),
+);
 
 export const SendIdPath = v.object({ send_id: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_=+-]{1,128}$/, 'must be a send id')) });
 export const ListSendsQuery = v.object({

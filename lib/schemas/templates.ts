@@ -103,6 +103,8 @@ export const ListTemplatesResponse = v.object({
       category_change: v.optional(CategoryChangeShape),
       /** Present once Meta paused or disabled the template (decisions §34). */
       pauses: v.optional(TemplatePauses),
+      /** A template Meta generated for Direct Send (`source: AUTO_GENERATED`, issue 55 item 2): read-only. */
+      auto_generated: v.optional(v.literal(true)),
     }),
   ),
   total: count,

@@ -51,6 +51,9 @@ export function sendDeps(table: ServiceTable, parts: { queue?: JobQueue; upstrea
     get marketing() {
       return upstream();
     },
+    get directSend() {
+      return upstream();
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import type { GraphUpstream } from './graph-upstream.ts';
 import type { MessageAnswer, MessageRoute, MessageUpstream } from '#lib/domain/sends/dispatch/ports.ts';
 import type { GraphClient, GraphErrorBody } from './graph-client.ts';
+import { DIRECT_SEND_ERRORS } from '#lib/domain/sends/direct-send.ts';
 
 /**
  * Graph's codes that mean "not now" rather than "not this message" (upstream-facts §6.2): throughput and rate
@@ -52,7 +53,11 @@ export class GraphMessages implements MessageUpstream {
       kind: 'refused',
       code: code === undefined ? `http_${answer.status}` : String(code),
       // Graph's title for a person, without its trace id or our token (neither is ever in these fields).
-      title: body?.error?.error_user_title || body?.error?.message?.replace(/^\(#\d+\)\s*/, '') || `Upstream answered ${answer.status}`,
+      title:
+        (code !== undefined && DIRECT_SEND_ERRORS[String(code)]?.title) ||
+        body?.error?.error_user_title ||
+        body?.error?.message?.replace(/^\(#\d+\)\s*/, '') ||
+        `Upstream answered ${answer.status}`,
       retryable,
     };
   }

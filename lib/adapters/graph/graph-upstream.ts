@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { UpstreamUnavailable } from '#lib/domain/shared/errors.ts';
 import type { MetaCostEntry } from '#lib/domain/money/ports.ts';
 import type { BillingCurrencies, BillingFields, PricingUpstream } from '#lib/domain/money/ports.ts';
-import type { MarketingUpstream } from '#lib/domain/sends/ports.ts';
+import type { DirectSendUpstream, MarketingUpstream } from '#lib/domain/sends/ports.ts';
 import type { SendingLimits, ThroughputLevel } from '#lib/domain/shared/ports.ts';
 import { UpstreamNotConfigured } from './token.ts';
 import type {
@@ -27,7 +27,7 @@ import { readPricingAnalytics } from './pricing-analytics.ts';
  * being unavailable, never a crash further in.
  */
 const TEMPLATE_FIELDS =
-  'id,name,language,status,category,components,parameter_format,quality_score,previous_category,rejected_reason,message_send_ttl_seconds,library_template_name';
+  'id,name,language,status,category,components,parameter_format,quality_score,previous_category,rejected_reason,message_send_ttl_seconds,library_template_name,source';
 const ttlOf = (draft: { message_send_ttl_seconds?: number }) =>
   draft.message_send_ttl_seconds === undefined ? {} : { message_send_ttl_seconds: draft.message_send_ttl_seconds };
 const PRODUCT_FIELDS = 'id,name,retailer_id,image_url,image_urls,additional_image_urls,description,currency,price,url,category,unique_id';
@@ -99,6 +99,8 @@ const MarketingOnboarding = v.object({
     v.union([v.pipe(v.string(), v.maxLength(64)), v.object({ status: v.optional(v.pipe(v.string(), v.maxLength(64))) })]),
   ),
 });
+/** `direct_send_status` of a WABA: the service's assumption of how Graph names it (docs/platform-2027.md §2). */
+const DirectSendStatus = v.object({ direct_send_status: v.optional(v.pipe(v.string(), v.maxLength(64))) });
 const QualityRating = v.object({ quality_rating: v.string() });
 const LIMITS_KEPT_MS = 60_000;
 const NAMESPACES_KEPT_MS = 60_000;
@@ -140,7 +142,7 @@ export function toProduct(item: v.InferOutput<typeof ProductItem>): Product {
 const CURRENCY_KEPT_MS = 60 * 60 * 1000;
 
 export class GraphUpstream
-  implements TemplateUpstream, CatalogUpstream, MediaUpload, PricingUpstream, BillingCurrencies, MarketingUpstream
+  implements TemplateUpstream, CatalogUpstream, MediaUpload, PricingUpstream, BillingCurrencies, MarketingUpstream, DirectSendUpstream
 {
   constructor(
     private readonly graph: GraphClient,
@@ -179,6 +181,12 @@ export class GraphUpstream
     );
     const status = answer.marketing_messages_onboarding_status;
     return typeof status === 'string' ? status : status?.status;
+  }
+
+  /** Whether Meta enabled the WABA for Direct Send (issue 55 item 2): `ENABLED`, `NOT_ENABLED` or `BLOCKED`. */
+  async directSendStatusOf(wabaId: string) {
+    const answer = shaped(DirectSendStatus, await this.graph.request('GET', wabaId, { query: { fields: 'direct_send_status' } }));
+    return answer.direct_send_status;
   }
 
   /** Meta's DAILY figures of a WABA, every page of them (./pricing-analytics.ts). */

@@ -13,8 +13,11 @@ export interface CloudMessage {
   /** A phone number; a recipient known by BSUID alone goes by `recipient` (decisions §28, upstream-facts §9.A6). */
   to?: string;
   recipient?: string;
-  type: 'template';
-  template: { name: string; language: { code: string }; components?: Record<string, unknown>[] };
+  type: 'template' | 'text';
+  template?: { name: string; language: { code: string }; components?: Record<string, unknown>[] };
+  /** A Direct Send (issue 55 item 2, platform-2027 §2): the free-form message with its category, lower-case as Meta writes it. */
+  text?: { body: string };
+  category?: 'utility' | 'authentication';
 }
 
 type Component = Record<string, unknown>;
@@ -115,6 +118,7 @@ function carouselComponent(carousel: Component, recipient: JobRecipient): Compon
 }
 
 export function cloudMessage(job: DispatchJob, recipient: JobRecipient, options: { catalogId?: string } = {}): CloudMessage {
+  if (job.direct) return directMessage(job.direct, recipient);
   const template = job.template.components;
   const authentication = upper(job.template.category) === 'AUTHENTICATION';
   const components: Component[] = [];
@@ -132,6 +136,18 @@ export function cloudMessage(job: DispatchJob, recipient: JobRecipient, options:
     ...(recipient.to !== undefined ? { to: recipient.to } : { recipient: recipient.user_id }),
     type: 'template',
     template: { name: job.template.name, language: { code: job.template.language }, ...(components.length && { components }) },
+  };
+}
+
+/** A Direct Send's message: Meta's free-form body plus `category` (`{"type":"text","text":{…},"category":"utility"}`). */
+function directMessage(direct: NonNullable<DispatchJob['direct']>, recipient: JobRecipient): CloudMessage {
+  return {
+    messaging_product: 'whatsapp',
+    recipient_type: 'individual',
+    ...(recipient.to !== undefined ? { to: recipient.to } : { recipient: recipient.user_id }),
+    type: direct.message.type,
+    text: { body: direct.message.text.body },
+    category: direct.category === 'AUTHENTICATION' ? 'authentication' : 'utility',
   };
 }
 

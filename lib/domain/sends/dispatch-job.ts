@@ -39,6 +39,18 @@ export interface JobRecipient {
   suppressed?: true;
 }
 
+/** A Direct Send's message (issue 55 item 2, ./direct-send.ts) as Meta's `/messages` takes it: free-form text (the content every source agrees on). */
+export interface DirectMessage {
+  type: 'text';
+  text: { body: string };
+}
+
+/** What a Direct Send's jobs carry to the dispatcher: the category and the message. */
+export interface DirectSend {
+  category: 'UTILITY' | 'AUTHENTICATION';
+  message: DirectMessage;
+}
+
 export interface DispatchJob {
   send_id: string;
   client_id: number;
@@ -58,6 +70,8 @@ export interface DispatchJob {
   campaignId?: number;
   /** A MARKETING send through the Marketing Messages API (decisions §28): `POST /{phone-number-id}/marketing_messages`. */
   marketing_api?: 'mm';
+  /** A Direct Send (issue 55 item 2): the message goes free-form with `category`, not as `template`. */
+  direct?: DirectSend;
   /** What the send reserved of its client's month (decisions §27): each recipient's part is given back as it settles. */
   reservation?: SendReservation;
   /** This job's number among the send's jobs (1-based), and how many there are. */

@@ -89,10 +89,7 @@ export type RecipientOutcome =
 /** What became of one position of a send: its recipient's outcome, or a repeat of an earlier position (never sent). */
 export type PositionOutcome = RecipientOutcome | { kind: 'duplicate'; of: number } | { kind: 'suppressed' };
 
-/**
- * One recipient of a send as stored (decisions §22): who, what the dispatcher made of it (absent while it is
- * pending: not claimed, or claimed and not settled), and what the upstream reported after accepting it.
- */
+/** One recipient of a send as stored (decisions §22): who, the dispatcher's outcome (absent while pending), Meta's reports. */
 export interface StoredRecipient {
   index: number;
   /** The number as given; '' for a recipient named by its BSUID alone (decisions §28). */
@@ -144,10 +141,7 @@ export interface RecipientBlock {
  */
 export type RecordedOutcomes = ReadonlyMap<number, PositionOutcome>;
 
-/**
- * What a block's claim found: `claimed` (ours to send now, except what earlier holders recorded), `done`
- * (settled by an earlier delivery of the job), `busy` (another invocation holds it).
- */
+/** A block's claim: `claimed` (ours, but what earlier holders recorded), `done` (settled before), `busy` (held). */
 export type BlockClaim = { claimed: RecordedOutcomes } | 'done' | 'busy';
 
 /** How far a holder got with a block: the answers it has, and the offset below which it may have launched. */
@@ -198,10 +192,7 @@ export interface LedgerOwner {
   did: string;
 }
 
-/**
- * `applied` or `unchanged`; `unknown`: the send has no such message; `unsettled`: its block is claimed and its
- * outcome not recorded yet (the report overtook the dispatcher).
- */
+/** `applied`, `unchanged`; `unknown`: no such message; `unsettled`: its outcome not recorded yet (the report overtook it). */
 export type StatusResult = 'applied' | 'unchanged' | 'unknown' | 'unsettled';
 
 /**
@@ -331,6 +322,11 @@ export interface SendScheduler {
 export interface MarketingUpstream {
   /** Graph's status, e.g. `ONBOARDED` or `ELIGIBLE`; undefined where Graph names none. */
   marketingOnboardingOf(wabaId: string): Promise<string | undefined>;
+}
+
+/** Whether Meta enabled a WABA for Direct Send (issue 55 item 2): `ENABLED`, `NOT_ENABLED` or `BLOCKED` as Graph says. */
+export interface DirectSendUpstream {
+  directSendStatusOf(wabaId: string): Promise<string | undefined>;
 }
 
 /** What the service knows of a WABA's onboarding to the Marketing Messages API (decisions §28). */

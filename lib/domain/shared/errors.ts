@@ -38,8 +38,19 @@ export class Conflict extends DomainError {
     super(message);
   }
 }
-/** The request is understood but cannot be carried out on this resource as it stands. */
-export class Unprocessable extends DomainError {}
+/**
+ * The request is understood but cannot be carried out on this resource as it stands. `reason` is the stable
+ * code programs key on where one is named (`direct_send_not_enabled`); `unprocessable` otherwise.
+ */
+export class Unprocessable extends DomainError {
+  constructor(
+    message: string,
+    details?: ErrorDetail[],
+    readonly reason?: string,
+  ) {
+    super(message, details);
+  }
+}
 /** The upstream (or a queue the use case needs) gave no usable answer: nothing the caller can fix. */
 export class UpstreamUnavailable extends DomainError {
   constructor(message = 'External service unreachable') {

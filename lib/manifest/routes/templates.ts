@@ -109,7 +109,7 @@ export const EditTemplate = {
     invalidMessage: 'Template validation failed',
     dryRun: { response: TemplateDryRunResponse },
   },
-  errors: [400, 403, 404, 502],
+  errors: [400, 403, 404, 422, 502],
   needs: { table: 'write', upstream: true },
 } satisfies RouteDef;
 

@@ -315,6 +315,14 @@ const updateVolumeTier: Endpoint = (world, { body }) => {
   return ok({ queued: true });
 };
 
+/** Meta enables a WABA for Direct Send (`{"enabled": true}`), takes it back (`false`) or blocks it (`{"blocked": true}`, 139200). */
+const setDirectSend: Endpoint = (world, { id, body }) => {
+  const waba = world.model.wabas.get(id);
+  if (!waba) return refused(404, 'no such WABA');
+  waba.direct_send = body.blocked === true ? 'BLOCKED' : body.enabled === false ? 'NOT_ENABLED' : 'ENABLED';
+  return ok({ id, direct_send_status: waba.direct_send });
+};
+
 /** The accepted messages alone, narrowed to one recipient or template: what tests of the dispatcher read. */
 const sentMessages: Endpoint = (world, { query }) =>
   ok({
@@ -347,6 +355,7 @@ const ENDPOINTS: [method: string, path: string, endpoint: Endpoint][] = [
   ['POST', '/wabas/:id/pricing-skew', skewPricing],
   ['POST', '/wabas/:id/credit-line', setCreditLine],
   ['POST', '/wabas/:id/pricing-page-size', setPricingPageSize],
+  ['POST', '/wabas/:id/direct-send', setDirectSend],
   ['POST', '/numbers/:id/throughput', setThroughputLevel],
   ['POST', '/numbers/:id/quality', setQualityRating],
   ['POST', '/numbers/:id/statuses', setNumberStatuses],

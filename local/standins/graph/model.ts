@@ -6,6 +6,7 @@ import { NEWEST_BEHAVIOUR, type VersionBehaviour } from './versions.ts';
 import { checkMessage, storedAuthenticationComponents } from './message-check.ts';
 import { checkBsuidTarget, contactsOf } from './recipients.ts';
 import { browseLibrary, fromLibrary } from './template-library.ts';
+import { directSendStatusOf, directSendTemplate, refuseChangeOfGenerated } from './direct-send.ts';
 import { DAY_MS } from '#lib/domain/shared/calendar.ts';
 import { META_UTC_TIMEZONE_ID } from '#lib/domain/shared/meta-timezones.ts';
 
@@ -28,6 +29,8 @@ export interface EmulatedTemplate extends MetaTemplate {
   hold?: { outcome: 'deliver' | 'drop'; after_ms: number };
   /** Meta's quality (RED) pauses of the template so far: the first 3 h, the second 6 h, the third disables it. */
   red_pauses?: number;
+  /** `AUTO_GENERATED` for a template Direct Send made (./direct-send.ts); absent for one made by hand (`MANUAL`). */
+  source?: string;
 }
 
 export interface SentMessage {
@@ -39,6 +42,8 @@ export interface SentMessage {
   /** Sent through the Marketing Messages API (`/marketing_messages`, upstream-facts §9.B). */
   api?: 'mm';
   message: Record<string, unknown>;
+  /** A Direct Send's: the name of the template Meta generated (or reused) for its content. */
+  direct_template?: string;
 }
 
 export interface EmulatedWaba {
@@ -56,6 +61,8 @@ export interface EmulatedWaba {
   timezone_id?: string;
   /** Its business accepted the Marketing Messages API's terms (`marketing_messages_onboarding_status`). */
   mm_onboarded?: boolean;
+  /** Meta enabled it for Direct Send (`ENABLED`), or blocked it (`BLOCKED`, 139200); `NOT_ENABLED` when absent. */
+  direct_send?: 'ENABLED' | 'NOT_ENABLED' | 'BLOCKED';
 }
 
 const TEMPLATE_NAME = /^[a-z0-9_]+$/;
@@ -313,6 +320,7 @@ export class GraphModel {
         currency: waba.currency ?? 'USD',
         timezone_id: waba.timezone_id ?? META_UTC_TIMEZONE_ID,
         marketing_messages_onboarding_status: waba.mm_onboarded ? 'ONBOARDED' : 'ELIGIBLE',
+        direct_send_status: directSendStatusOf(waba),
       },
       query.fields,
       ['id', 'name'],
@@ -336,7 +344,8 @@ export class GraphModel {
         (!query.name || t.name === query.name) &&
         (!statuses || statuses.includes(t.status)) &&
         (!categories || categories.includes(t.category)) &&
-        (!languages || languages.includes(t.language)),
+        (!languages || languages.includes(t.language)) &&
+        (!query.source || query.source.toUpperCase() === (t.source ?? 'MANUAL')),
     );
     const page = pageOf(matching, query, href, version.templateCursorError);
     const defaults = [
@@ -351,6 +360,7 @@ export class GraphModel {
       'previous_category',
       'rejected_reason',
       'library_template_name',
+      'source',
     ];
     return { ...page, data: page.data.map((t) => pick(t, query.fields, defaults)) };
   }
@@ -387,6 +397,7 @@ export class GraphModel {
   }
 
   private editTemplate(template: EmulatedTemplate, body: Body) {
+    refuseChangeOfGenerated(template, 'edit');
     if (!['APPROVED', 'REJECTED', 'PAUSED'].includes(template.status)) {
       throw new GraphError(400, 100, 'Invalid parameter', 2388082, `A template in status ${template.status} cannot be edited`);
     }
@@ -410,6 +421,10 @@ export class GraphModel {
   }
 
   private deleteTemplates(waba: EmulatedWaba, query: Record<string, string>) {
+    refuseChangeOfGenerated(
+      waba.templates.find((t) => t.name === query.name && (!query.hsm_id || t.id === query.hsm_id)),
+      'delete',
+    );
     const before = waba.templates.length;
     waba.templates = waba.templates.filter((t) => !(t.name === query.name && (!query.hsm_id || t.id === query.hsm_id)));
     if (waba.templates.length === before) throw new GraphError(400, 100, 'Template not found');
@@ -438,6 +453,7 @@ export class GraphModel {
     const phone = this.phoneNumbers.get(phoneNumberId);
     if (!phone) throw new GraphError(400, 100, `Object with ID '${phoneNumberId}' does not exist`);
     const waba = this.wabas.get(phone.waba_id)!;
+    if (body.category !== undefined && body.template === undefined) return this.sendDirect(phoneNumberId, waba, body);
     const t = waba.templates.find((x) => x.name === body.template?.name && x.language === body.template?.language?.code);
     if (t?.status !== 'APPROVED') {
       if (t?.status === 'PAUSED') throw new GraphError(400, 132015, 'Template is paused');
@@ -453,6 +469,14 @@ export class GraphModel {
       contacts: contactsOf(body),
       messages: [{ id, message_status: t.hold ? 'held_for_quality_assessment' : 'accepted' }],
     };
+  }
+
+  /** A Direct Send (./direct-send.ts): accepted as sent with its generated template's name beside it. */
+  private sendDirect(phoneNumberId: string, waba: EmulatedWaba, body: Body) {
+    const template = directSendTemplate(waba, body, () => String(this.nextId++));
+    const id = `wamid.${randomBytes(16).toString('base64url')}`;
+    this.sent.push({ id, phone_number_id: phoneNumberId, accepted_at: Date.now(), message: body, direct_template: template.name });
+    return { messaging_product: 'whatsapp', contacts: contactsOf(body), messages: [{ id, message_status: 'accepted' }] };
   }
 
   /**

@@ -59,7 +59,8 @@ export class EmulatedPricing {
     const number = this.model.phoneNumbers.get(message.phone_number_id);
     const waba = number ? this.model.wabas.get(number.waba_id) : undefined;
     const found = waba?.templates.find((t) => t.name === template?.name && t.language === template?.language?.code);
-    let category: string = pricingCategoryOf(found?.category);
+    // A Direct Send is priced by its `category` (the utility rate, platform-2027 §2).
+    let category: string = pricingCategoryOf(found?.category ?? (message.message.category as string | undefined));
     // Meta's rule: an OTP to a market with an international rate on the card, from a business of another region.
     const day = dayOf(atMs);
     const { region, market } = rateCards.placeOfPerson(to, day);

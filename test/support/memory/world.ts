@@ -78,6 +78,7 @@ export function memoryWorld(fixture: DirectoryFile = DEMO_FIXTURE) {
     onboardings: new MemoryMarketingOnboardings(),
     currencies: upstream,
     marketing: upstream,
+    directSend: upstream,
     levels: new MemoryThroughputStore(),
     media,
     resolve,

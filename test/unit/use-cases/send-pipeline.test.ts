@@ -105,15 +105,16 @@ describe('a send’s dependencies (lib/wiring/send-deps.ts)', () => {
     // Act
     const deps = sendDeps({ client: {} as never, name: 'table' }, { queue: new MemoryJobQueue(), upstream });
     const before = made;
-    const answering = [deps.upstream, deps.currencies, deps.marketing];
+    const answering = [deps.upstream, deps.currencies, deps.marketing, deps.directSend];
     // Assess
     expect(before).toBe(0);
-    expect(answering).toEqual([graph, graph, graph]);
+    expect(answering).toEqual([graph, graph, graph, graph]);
     expect(Object.keys(deps).sort()).toEqual(
       [
         'budgets',
         'currencies',
         'directory',
+        'directSend',
         'heldJobs',
         'peopleMap',
         'listing',

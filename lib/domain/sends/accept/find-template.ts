@@ -1,11 +1,12 @@
 import type { Caller } from '../../shared/caller.ts';
-import { type ErrorDetail, NotFound, Unprocessable, UpstreamRejected, UpstreamUnavailable } from '../../shared/errors.ts';
+import { type ErrorDetail, InvalidRequest, NotFound, Unprocessable, UpstreamRejected, UpstreamUnavailable } from '../../shared/errors.ts';
 import { type ProviderConfig, resolveProvider } from '../../shared/provider.ts';
 import { actingClient } from '../../shared/tenancy.ts';
 import { upper } from '../../shared/text.ts';
 import { checkPublicHttpsUrl } from '../../shared/url-guard.ts';
 import type { MetaTemplate } from '../../templates/template-record.ts';
 import type { DryRunDeps } from './send-deps.ts';
+import { checkDirectSend, type DirectSend, directTemplate } from '../direct-send.ts';
 import { HEADER_TYPES, type SendInput, sendAtProblems, type TemplateNeeds, templateNeeds } from './send-rules.ts';
 
 /** A send's first steps (decisions §5, §22): who sends, from which number, which template, and its header. */
@@ -18,6 +19,8 @@ export interface FoundTemplate {
   needs: TemplateNeeds;
   /** The campaign named is not one of the template's: the send goes, and is told so. */
   campaignWarning?: string;
+  /** A Direct Send (issue 55 item 2): its category and message, sent instead of a template's. */
+  direct?: DirectSend;
 }
 
 type Request = Omit<SendInput, 'recipients'>;
@@ -30,7 +33,7 @@ async function templateToSend(
   deps: Pick<DryRunDeps, 'listing' | 'upstream'>,
   clientId: number,
   wabaId: string,
-  body: Request,
+  body: Request & { template: { name: string; language: string } },
 ): Promise<{ found: MetaTemplate | null; campaigns: number[] }> {
   const entry = await deps.listing.templateEntry(clientId, wabaId, body.template.name, body.template.language);
   if (entry) {
@@ -52,7 +55,8 @@ export async function findTemplate(deps: DryRunDeps, caller: Caller, pathDid: st
     throw new Unprocessable('The path did differs from the body did', [{ path: 'did', message: `must equal the path did ${pathDid}` }]);
   const clientId = actingClient(caller, body.client_id);
   const provider = await resolveProvider(deps, clientId, body.did);
-  const { found, campaigns } = await templateToSend(deps, clientId, provider.wabaId, body);
+  if (!body.template) return directSendOf(deps, clientId, provider, body);
+  const { found, campaigns } = await templateToSend(deps, clientId, provider.wabaId, { ...body, template: body.template });
   if (!found) throw new NotFound(`Template ${body.template.name} (${body.template.language}) does not exist`);
   if (found.status !== 'APPROVED') throw new Unprocessable(`Template is ${found.status}; only APPROVED templates can be sent`);
   if (upper(found.parameter_format) === 'NAMED') throw new Unprocessable('Templates with named parameters cannot be sent');
@@ -61,6 +65,24 @@ export async function findTemplate(deps: DryRunDeps, caller: Caller, pathDid: st
       ? `campaign ${body.campaignId} is not assigned to this template for client ${clientId}`
       : undefined;
   return { clientId, provider, template: found, needs: templateNeeds(found), ...(campaignWarning && { campaignWarning }) };
+}
+
+/**
+ * A Direct Send (issue 55 item 2): the WABA must be enabled by Meta (checked through Graph before anything is
+ * reserved or queued); it goes as a template of its category with nothing to fill in, so its recipients give no
+ * values and it is priced at its category's rate.
+ */
+async function directSendOf(deps: DryRunDeps, clientId: number, provider: ProviderConfig, body: Request): Promise<FoundTemplate> {
+  if (!body.category || !body.message)
+    throw new InvalidRequest('A send names a template, or is a Direct Send with category and message', [
+      { path: 'template', message: 'is required (or category and message: a Direct Send)' },
+    ]);
+  const direct: DirectSend = { category: body.category, message: body.message };
+  if (body.component)
+    throw new InvalidRequest('A Direct Send takes no component', [{ path: 'component', message: 'not with a Direct Send' }]);
+  await checkDirectSend(deps, provider.wabaId, direct);
+  const template = directTemplate(direct);
+  return { clientId, provider, template, needs: { header: 0, body: 0, buttons: 0 }, direct };
 }
 
 /** The problems of the request's own parts, the header and `send_at`, against the template and the time now. */

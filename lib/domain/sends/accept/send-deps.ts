@@ -3,7 +3,15 @@ import type { PeopleMap, SuppressionStore } from '../../people/ports.ts';
 import type { DirectoryStore, JobQueue } from '../../shared/ports.ts';
 import type { Resolver } from '../../shared/url-guard.ts';
 import type { TemplateListing, TemplateUpstream } from '../../templates/ports.ts';
-import type { HeldJobs, MarketingOnboardings, MarketingUpstream, RecipientLists, SendRecords, SendScheduler } from '../ports.ts';
+import type {
+  DirectSendUpstream,
+  HeldJobs,
+  MarketingOnboardings,
+  MarketingUpstream,
+  RecipientLists,
+  SendRecords,
+  SendScheduler,
+} from '../ports.ts';
 
 /**
  * The ports a send's acceptance, its dry run and its resend take (lib/wiring/send-deps.ts wires them once for
@@ -31,6 +39,8 @@ export interface SendDeps {
   /** Each WABA's onboarding to the Marketing Messages API (decisions §28), kept and as Graph reports it. */
   onboardings: MarketingOnboardings;
   marketing: MarketingUpstream;
+  /** Whether Meta enabled the WABA for Direct Send (issue 55 item 2), as Graph says. */
+  directSend: DirectSendUpstream;
   /** The clock (tests set it); the time now when absent. */
   now?: () => string;
 }

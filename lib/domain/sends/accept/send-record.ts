@@ -37,6 +37,7 @@ export function jobCommonOf(checked: CheckedSend, body: SendInput, sendId: strin
     }),
     ...(body.campaignId !== undefined && { campaignId: body.campaignId }),
     ...(checked.api && { marketing_api: checked.api }),
+    ...(checked.direct && { direct: checked.direct }),
     reservation,
   };
 }

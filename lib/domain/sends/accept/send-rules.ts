@@ -4,6 +4,7 @@ import type { RecipientParams, SendHeader } from '../dispatch-job.ts';
 import type { MetaTemplate } from '../../templates/template-record.ts';
 import { placeholders } from '../../templates/rules/placeholders.ts';
 import { DAY_MS } from '../../shared/calendar.ts';
+import type { DirectMessage, DirectSend } from '../direct-send.ts';
 
 /**
  * The rules of a send's request (decisions §5, §12, §22): what its template asks of each recipient, and when
@@ -15,7 +16,10 @@ export interface SendInput {
   did: string;
   type: 'template';
   channel: 'MSGCHAN';
-  template: { name: string; language: string };
+  /** The template; absent for a Direct Send, which gives `category` and `message` instead (issue 55 item 2). */
+  template?: { name: string; language: string };
+  category?: DirectSend['category'];
+  message?: DirectMessage;
   recipients: SendRecipient[];
   campaignId?: number;
   client_id?: number;

@@ -9,8 +9,11 @@ import type { MessageUpstream } from './ports.ts';
 import type { Pacer } from './ports.ts';
 import type { RecipientOutcome } from '../ports.ts';
 
-/** Graph's codes for a template that may no longer be sent: the send stops (upstream-facts §6.2). */
-export const STOPPING = new Set(['132015', '132016']);
+/**
+ * Graph's codes for a template that may no longer be sent (upstream-facts §6.2), and a WABA whose Direct Send
+ * Meta blocked (139200, platform-2027 §2): the send stops.
+ */
+export const STOPPING = new Set(['132015', '132016', '139200']);
 
 export interface LaunchDeps {
   upstream: MessageUpstream;

@@ -477,7 +477,7 @@ describe('Cloud API messages (upstream-facts §1.9) against the emulator’s che
     const r = { to: '5215550100', params: { body: ['482913'], buttons: ['482913'] } };
     const message = cloudMessage(jobFor(stored, [r]), r);
     expect(() => checkMessage(stored, message as never)).not.toThrow();
-    expect(message.template.components).toEqual([
+    expect(message.template?.components).toEqual([
       { type: 'body', parameters: [{ type: 'text', text: '482913' }] },
       { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: '482913' }] },
     ]);
