@@ -42,6 +42,15 @@ const valid: Record<string, Record<string, unknown>> = {
     template: { name: 'order_update', language: 'es' },
     recipients: [{ to: '5215550009', params: { body: ['a'] } }],
   },
+  /** A Direct Send (issue 55 item 2): category and message instead of a template. */
+  direct: {
+    did: '5215550001',
+    type: 'template',
+    channel: 'MSGCHAN',
+    category: 'UTILITY',
+    message: { type: 'text', text: { body: 'Your parcel is at the pickup point.' } },
+    recipients: [{ to: '5215550009' }],
+  },
   assignments: { channel_campaigns: [{ channel_id: 41, campaign_id: 31 }] },
   status: { action: 'enable', templates: [RECORD] },
   webhook: { url: 'https://hooks.example.com/in' },
@@ -52,7 +61,7 @@ const bodyFor = (base: Record<string, unknown>) =>
   fc.oneof(
     fc.constant(base),
     fc.jsonValue(),
-    fc.tuple(fc.constantFrom(...Object.keys(base), 'extra'), fc.jsonValue()).map(([k, value]) => ({ ...base, [k]: value })),
+    fc.tuple(fc.constantFrom(...Object.keys(base), 'template', 'category', 'message', 'extra'), fc.jsonValue()).map(([k, value]) => ({ ...base, [k]: value })),
   );
 
 type UseCase = (world: ReturnType<typeof memoryWorld>, body: never) => Promise<unknown>;
@@ -66,6 +75,15 @@ const cases: [string, v.GenericSchema, Record<string, unknown>, UseCase][] = [
   ],
   ['edit', EditTemplate.request.body, valid.edit, (w, body) => editTemplate(w, acme, { did: '5215550001', recordId: RECORD, body })],
   ['send', SendTemplate.request.body, valid.send, (w, body) => sendTemplate(w, acme, { pathDid: '5215550001', sendId: 's', body })],
+  [
+    'direct send, on a WABA Meta enabled',
+    SendTemplate.request.body,
+    valid.direct,
+    (w, body) => {
+      w.emulator.model.wabas.get('100200300')!.direct_send = 'ENABLED';
+      return sendTemplate(w, acme, { pathDid: '5215550001', sendId: 'd', body });
+    },
+  ],
   ['add assignments', AddChannelCampaigns.request.body, valid.assignments, (w, body) => addAssignments(w, acme, RECORD, body)],
   ['replace assignments', ReplaceChannelCampaigns.request.body, valid.assignments, (w, body) => replaceAssignments(w, acme, RECORD, body)],
   ['bulk status', ChangeTemplateStatus.request.body, valid.status, (w, body) => changeTemplateStatus(w, acme, body)],
