@@ -18,6 +18,7 @@ const TODAY = new Date().toISOString().slice(0, 10);
 const RATE = rateCards.priceMicros('Mexico', 'utility', TODAY) / 1e6;
 const text = `Your parcel ${run} is at the pickup point until Friday.`;
 const bsp = () => token({ clientId: 1, bsp: true });
+let sendId = '';
 
 async function directSend(count: number, extra: Record<string, unknown> = {}) {
   return call('POST', `/v1/template/messages/${client.did}`, {
@@ -85,6 +86,39 @@ describe('Direct Send through the stack (issue 55 item 2)', () => {
       expect(m.message).not.toHaveProperty('template');
     }
     expect(new Set(messages.map((m) => m.direct_template)).size).toBe(1);
+    sendId = accepted.body.send_id;
+  });
+
+  it('resends a Direct Send’s failed recipient as a Direct Send, and dry-runs one as a send would', async () => {
+    // Prepare: Meta reports one message failed
+    const [first] = (await emulator('GET', `sent?phone_number_id=${client.numberId}`)).sent as { id: string; message: { to: string } }[];
+    await emulator('POST', `messages/${encodeURIComponent(first.id)}/status`, {
+      status: 'failed',
+      error: { code: 131047, title: 'Re-engagement' },
+    });
+    await client.settled(sendId, (s) => s.failed === 1, 30_000);
+    // Act
+    const dry = await call('POST', `/v1/template/messages/${client.did}?dry_run=true`, {
+      token: await client.token(),
+      body: {
+        did: client.did,
+        type: 'template',
+        channel: 'MSGCHAN',
+        category: 'UTILITY',
+        message: { type: 'text', text: { body: text } },
+        recipients: [{ to: first.message.to }],
+      },
+    });
+    const resent = await call('POST', `/v1/sends/${sendId}/resend`, { token: await client.token(), body: { which: 'failed' } });
+    // Assess
+    expect(dry.body).toMatchObject({ success: true, dry_run: true, total: 1, valid: 1 });
+    expect(resent.status, JSON.stringify(resent.body)).toBe(200);
+    expect(resent.body).toMatchObject({ resend_of: sendId, recipients: 1 });
+    const again = await until(sent, (all) => all.filter((m) => m.message.to === first.message.to).length === 2, 30_000, 250);
+    expect(again.filter((m) => m.message.to === first.message.to).at(-1)!.message).toMatchObject({
+      category: 'utility',
+      text: { body: text },
+    });
   });
 
   it('lists Meta’s generated template read-only after a sync; an edit is refused without calling Meta, and Meta refuses a delete', async () => {

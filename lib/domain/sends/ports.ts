@@ -2,7 +2,7 @@ import type { StatusChange, MessageState } from '../shared/message-status.ts';
 import type { SendReservation } from '../money/pricing/reservation.ts';
 import type { BudgetRelease, TierVolume } from '../money/ports.ts';
 import type { ServiceEvent } from '../webhooks/events.ts';
-import type { DispatchJob, RecipientParams } from './dispatch-job.ts';
+import type { DirectSend, DispatchJob, RecipientParams } from './dispatch-job.ts';
 
 // A send and its recipients as the dispatcher and the status worker keep them (decisions §12, §19, §23).
 
@@ -59,6 +59,9 @@ export interface SendRequestOptions {
   allow_duplicates?: boolean;
   marketing_api?: 'auto' | 'cloud' | 'mm';
   ttl_seconds?: number;
+  /** A Direct Send's category and message (issue 55 item 2): its resend is a Direct Send too. */
+  category?: DirectSend['category'];
+  message?: DirectSend['message'];
 }
 
 export interface SendCounts {

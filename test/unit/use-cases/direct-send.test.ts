@@ -1,5 +1,10 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
+import { GraphClient } from '#lib/adapters/graph/graph-client.ts';
+import { GraphMessages } from '#lib/adapters/graph/graph-messages.ts';
+import { GraphUpstream } from '#lib/adapters/graph/graph-upstream.ts';
+import { STOPPING } from '#lib/domain/sends/dispatch/launch.ts';
+import { silentLog } from '#lib/domain/shared/log.ts';
 import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
 import { sendTemplate } from '#lib/domain/sends/accept/send.ts';
 import { cloudMessage } from '#lib/domain/sends/cloud-message.ts';
@@ -11,6 +16,7 @@ import { runSync, startSync } from '#lib/domain/templates/sync.ts';
 import { SendBody } from '#lib/schemas/send.ts';
 import { issuesToDetails } from '#lib/schemas/issues.ts';
 import type { GraphError } from '../../../local/standins/graph/model.ts';
+import { EMULATOR_TOKEN } from '../../../local/standins/graph/emulator.ts';
 import { callerOf, type MemoryWorld, memoryWorld } from '../../support/memory/world.ts';
 
 /**
@@ -178,5 +184,49 @@ describe('a template Meta generated for Direct Send', () => {
     // Act, Assess
     expect(call('POST', [t.id], {})).toBe(2388318);
     expect(call('DELETE', [WABA, 'message_templates'], { name: t.name })).toBe(2388330);
+  });
+});
+
+describe('Graph’s Direct Send refusals as the dispatcher meets them', () => {
+  function messagesOf(w: MemoryWorld) {
+    const client = new GraphClient({
+      baseUrl: 'http://graph.emulator',
+      token: async () => EMULATOR_TOKEN,
+      fetch: w.emulator.fetch,
+      log: silentLog,
+      baseDelayMs: 1,
+      timeoutMs: 300,
+    });
+    return new GraphMessages(client, new GraphUpstream(client, 'app'));
+  }
+  const free = { messaging_product: 'whatsapp', to: '5215550100', type: 'text', text: message.text, category: 'utility' };
+
+  it('names 139200 (a blocked WABA), never retries it, and stops the send', async () => {
+    // Prepare
+    const { w } = world('BLOCKED');
+    // Act
+    const answer = await messagesOf(w).sendMessage(NUMBER, free, 'ref');
+    // Assess
+    expect(answer).toEqual({
+      kind: 'refused',
+      code: '139200',
+      title: 'Direct Send utility or authentication access is blocked',
+      retryable: false,
+    });
+    expect(STOPPING.has('139200')).toBe(true);
+  });
+
+  it('answers Meta’s error 100 for a WABA not enabled, as a refusal of the message', async () => {
+    // Prepare
+    const { w } = world();
+    // Act
+    const answer = await messagesOf(w).sendMessage(NUMBER, free, 'ref');
+    // Assess
+    expect(answer).toMatchObject({
+      kind: 'refused',
+      code: '100',
+      retryable: false,
+      title: expect.stringContaining('Direct Send isn’t enabled'),
+    });
   });
 });

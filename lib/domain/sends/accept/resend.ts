@@ -38,7 +38,8 @@ function resendBody(original: SendRecord, caller: Caller, recipients: StoredReci
     did: original.did,
     type: 'template',
     channel: 'MSGCHAN',
-    template: original.template,
+    // A Direct Send's resend gives its category and message again (in `request`), never its recorded name.
+    ...(original.request?.category === undefined && { template: original.template }),
     ...(original.campaignId !== undefined && { campaignId: original.campaignId }),
     ...(caller.isBsp && { client_id: original.client_id }),
     ...original.request,

@@ -51,6 +51,8 @@ function requestOptionsOf(body: SendInput): SendRequestOptions {
     ...(body.allow_duplicates !== undefined && { allow_duplicates: body.allow_duplicates }),
     ...(body.marketing_api !== undefined && { marketing_api: body.marketing_api }),
     ...(body.ttl_seconds !== undefined && { ttl_seconds: body.ttl_seconds }),
+    ...(body.category !== undefined && { category: body.category }),
+    ...(body.message !== undefined && { message: body.message }),
   };
 }
 
