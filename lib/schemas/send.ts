@@ -89,6 +89,23 @@ export const SendBody = v.strictObject({
       v.maxValue(2_592_000, 'must be at most 2592000 (30 days)'),
     ),
   ),
+  /**
+   * A MARKETING send's max price on the Marketing Messages API (decisions §34): per 1,000 deliveries, in the WABA's
+   * billing currency; Meta charges it or less per delivered message, and the send reserves it.
+   */
+  max_price: v.optional(
+    v.strictObject({
+      amount_per_1000: v.pipe(
+        v.number('must be a number'),
+        v.finite('must be a number'),
+        v.gtValue(0, 'must be over 0'),
+        v.ltValue(1_000_000, 'must be under 1000000'),
+        // Per delivery, a thousandth of it: whole micro-units.
+        v.check((n) => Math.abs(n * 1000 - Math.round(n * 1000)) < 1e-6, 'must have at most 3 decimals'),
+      ),
+      currency: v.pipe(v.string(), v.regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code (3 capital letters)')),
+    }),
+  ),
 });
 
 /** `?dry_run=true` checks a send without queuing it (decisions §12). */
@@ -153,6 +170,8 @@ export const Estimate = v.object({
   unpriced_markets: v.optional(v.array(v.string())),
   /** Meta's cost of it, for BSP_CN, where the estimate is in the client's price. */
   cost: v.optional(v.object({ currency: Currency, amount: usd })),
+  /** A max-price send (decisions §34): every message estimated at its max price per delivery, not the card's rate. */
+  max_price: v.optional(v.object({ amount_per_1000: usd, currency: Currency })),
 });
 
 /** What a send's delivered messages cost so far (decisions §24), in the currency its WABA is billed in. */

@@ -58,6 +58,8 @@ export interface DispatchJob {
   campaignId?: number;
   /** A MARKETING send through the Marketing Messages API (decisions §28): `POST /{phone-number-id}/marketing_messages`. */
   marketing_api?: 'mm';
+  /** Its max price on the Marketing Messages API (decisions §34): per 1,000 deliveries, in the WABA's currency. */
+  max_price?: { amount_per_1000: number; currency: string };
   /** What the send reserved of its client's month (decisions §27): each recipient's part is given back as it settles. */
   reservation?: SendReservation;
   /** This job's number among the send's jobs (1-based), and how many there are. */

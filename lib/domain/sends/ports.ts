@@ -59,6 +59,7 @@ export interface SendRequestOptions {
   allow_duplicates?: boolean;
   marketing_api?: 'auto' | 'cloud' | 'mm';
   ttl_seconds?: number;
+  max_price?: { amount_per_1000: number; currency: string };
 }
 
 export interface SendCounts {

@@ -37,6 +37,8 @@ export function jobCommonOf(checked: CheckedSend, body: SendInput, sendId: strin
     }),
     ...(body.campaignId !== undefined && { campaignId: body.campaignId }),
     ...(checked.api && { marketing_api: checked.api }),
+    // A max price (decisions §34), only ever through the Marketing Messages API (marketing-messages.ts).
+    ...(checked.api && body.max_price && { max_price: body.max_price }),
     reservation,
   };
 }
@@ -50,6 +52,7 @@ function requestOptionsOf(body: SendInput): SendRequestOptions {
     ...(body.allow_duplicates !== undefined && { allow_duplicates: body.allow_duplicates }),
     ...(body.marketing_api !== undefined && { marketing_api: body.marketing_api }),
     ...(body.ttl_seconds !== undefined && { ttl_seconds: body.ttl_seconds }),
+    ...(body.max_price !== undefined && { max_price: body.max_price }),
   };
 }
 
