@@ -2,11 +2,20 @@ import { dispatchConcurrency } from '#lib/config.ts';
 import { MESSAGES_PER_SECOND } from '#lib/domain/sends/dispatch/throughput.ts';
 import { PACE_SHARE } from '#lib/domain/sends/dispatch/tuning.ts';
 import { ApplyMetaNotifications, DispatchMessages } from '#lib/manifest/workers.ts';
-import { costTable, globalLedgerUnits, itemKindTable, statusPathTable } from './sim/high-tier-report.ts';
+import {
+  costNotes,
+  costTable,
+  globalLedgerUnits,
+  itemKindTable,
+  kinesisTable,
+  readLines,
+  runLabel,
+  statusPathTable,
+} from './sim/high-tier-report.ts';
 import { SimClock } from './sim/clock.ts';
 import { type Category, JOB, percentile, randomFrom, sendOf } from './sim/sends.ts';
 import { STATUS_ASSUMPTIONS } from './sim/status-assumptions.ts';
-import { statusPath } from './sim/status-path.ts';
+import { type KinesisKey, kinesisPath, statusPath } from './sim/status-path.ts';
 import { World } from './sim/world.ts';
 
 /**
@@ -265,14 +274,17 @@ export function simulationTable(rows: ScenarioFigures[]) {
 
 /** What the HIGH section shows, as BENCHMARKS.md introduces it (bench/run.ts). */
 export const HIGH_TIER_INTRO =
-  "The HIGH scenario (issue 54, docs/high-tier.md): 100 numbers at Meta's HIGH level (1,000 a second; 130429 beyond 1,100 in a rolling second), each with a MARKETING campaign as long as the run and sends of 3 UTILITY arriving 10 a second across them, through the real dispatcher on the discrete-event clock, warmed up to 1,000 invocations of 4 jobs; beside it 10 HIGH numbers with a UTILITY campaign each (the urgent lane's chunks). Then the status path at the rate the numbers kept, modelled (bench/sim/status-path.ts; every assumption in bench/sim/status-assumptions.ts with its reason): Meta's sent, delivered or failed, and read POSTs, one invocation of the intake each, the notifications queue, the worker's batches (the manifest's size, then larger ones), and each batch's status transactions as the adapter cuts them, at the item sizes BENCHMARKS.md measures, 2 units a KB.";
+  "The HIGH scenario (issue 54, docs/high-tier.md): 100 numbers at Meta's HIGH level (1,000 a second; 130429 beyond 1,100 in a rolling second), each with a MARKETING campaign as long as the run and sends of 3 UTILITY arriving 10 a second across them, through the real dispatcher on the discrete-event clock, warmed up to 1,000 invocations of 4 jobs; beside it 10 HIGH numbers with a UTILITY campaign each (the urgent lane's chunks). Then the status path at the rate the numbers kept, modelled (bench/sim/status-path.ts; every assumption in bench/sim/status-assumptions.ts with its reason): Meta's sent, delivered or failed, and read POSTs, one invocation of the intake each, the notifications queue (SQS: the worker's batches at the manifest's size, then larger ones; or Kinesis Data Streams, by three partition keys), and each batch's status transactions as the adapter cuts them (transactionsOf) and writes them (a `sent` moves no state and writes nothing; each touched block's latest item, the count shard, and where it charges the ledger's day and category, a budget and a tier shard), at the item sizes the send-path bench measures, 2 units a KB.";
 
-/** The worker batch sizes the status path is modelled at: the manifest's, then larger ones that would group statuses by send. */
+/** The worker batch sizes the status path is modelled at on SQS: the manifest's, then larger ones that would group statuses by send. */
 const STATUS_BATCHES = [ApplyMetaNotifications.trigger.batchSize, 1_000, 5_000];
+/** The partition keys the status path is modelled at on Kinesis Data Streams. */
+const KINESIS_KEYS: KinesisKey[] = ['send', 'send+block', 'kind'];
 
 /**
  * The HIGH scenario's section (issue 54): the dispatch row, each number's rate, and the status path at the rate the
- * numbers kept, modelled over SIM_HIGH_WINDOW_MS of its steady state at each of STATUS_BATCHES.
+ * numbers kept, modelled over SIM_HIGH_WINDOW_MS of its steady state on SQS at each of STATUS_BATCHES, and over a
+ * period of SIM_HIGH_KINESIS_WINDOW_MS on Kinesis Data Streams at each of KINESIS_KEYS (about 40 s of CPU each).
  */
 export async function highTierSection() {
   const high = await highTierScenario();
@@ -280,24 +292,35 @@ export async function highTierSection() {
   const urgent = await highTierScenario({ numbers: 10, campaigns: 'UTILITY', smallSends: false });
   const shares = high.numberShares;
   const windowMs = Number(process.env.SIM_HIGH_WINDOW_MS ?? 3_000);
+  const kinesisWindowMs = Number(process.env.SIM_HIGH_KINESIS_WINDOW_MS ?? 12_000);
   const rate = shares.mean * MESSAGES_PER_SECOND.HIGH;
-  const runs = STATUS_BATCHES.map((batchSize) => statusPath({ numbers: shares.numbers, rate, windowMs, batchSize }));
+  const sqs = STATUS_BATCHES.map((batchSize) => statusPath({ numbers: shares.numbers, rate, windowMs, batchSize }));
+  const kinesis = KINESIS_KEYS.map((key) => kinesisPath({ numbers: shares.numbers, rate, windowMs: kinesisWindowMs, key }));
+  const runs = [...sqs, ...kinesis];
   return [
     ...simulationTable([high, urgent]),
     '',
     `Each number's launches a second from 2 s into the run to its end: ${shares.least.toFixed(3)}× to ${shares.most.toFixed(3)}× its level (${shares.numbers} numbers; the dispatcher paces at ${PACE_SHARE}×); campaigns of ${high.campaignSize.toLocaleString('en')} a number; sends of 3 beside them: first message p99 ${((high.smallBusyP99 ?? Number.NaN) / 1000).toFixed(2)} s. With UTILITY campaigns (the second row): ${urgent.numberShares.least.toFixed(3)}× to ${urgent.numberShares.most.toFixed(3)}× its level.`,
     '',
-    `The status path at that rate (${Math.round(rate * shares.numbers).toLocaleString('en')} messages a second), modelled over ${windowMs / 1000} s of its steady state:`,
+    `The status path at that rate (${Math.round(rate * shares.numbers).toLocaleString('en')} messages a second), modelled over ${windowMs / 1000} s of its steady state on SQS and ${kinesisWindowMs / 1000} s on Kinesis (a period of the stream, its batches measured once their lanes run out of step):`,
     '',
     ...statusPathTable(runs),
     '',
+    ...kinesisTable(kinesis),
+    '',
     ...itemKindTable(runs),
     '',
-    'Per 1,000,000 messages with their statuses, by part and intake:',
+    'A `read` status (most come alone: about 20 minutes after delivery, one or none a block in a batch):',
+    '',
+    ...readLines(runs),
+    '',
+    'Per 1,000,000 messages with their statuses, by part:',
     '',
     ...costTable(runs, high.costPerMillion),
     '',
-    `A global sender's ledger item (${STATUS_ASSUMPTIONS.globalLedgerKb} KB, issue 54) would add ${runs.map((run) => `${globalLedgerUnits(run).toFixed(2)} units a message at a batch of ${run.batchSize.toLocaleString('en')}`).join(', ')}.`,
+    costNotes(runs),
+    '',
+    `A global sender's largest ledger item (${STATUS_ASSUMPTIONS.globalLedgerKb} KB, a day and category late in a busy day: the send-path bench) would add ${runs.map((run) => `${globalLedgerUnits(run).toFixed(2)} units a message on ${runLabel(run)}`).join(', ')}.`,
   ];
 }
 

@@ -1,67 +1,113 @@
 import { ApplyMetaNotifications } from '#lib/manifest/workers.ts';
-import { STATUS_ASSUMPTIONS as A } from './status-assumptions.ts';
-import { costPerMillion, INTAKES, type Intake, perSecond, totalOf } from './status-figures.ts';
-import type { StatusPathRun } from './status-path.ts';
+import { STATUS_ASSUMPTIONS as A, KINESIS, PRICES } from './status-assumptions.ts';
+import { costPerMillion, type Intake, perSecond, readFigures, totalOf, unitsWithThirdLatest } from './status-figures.ts';
+import type { KinesisKey, StatusPathRun } from './status-path.ts';
 import { ITEM_KINDS, type ItemKind, PARTITION_UNITS } from './unit-meter.ts';
 
 /** The HIGH scenario's status path as BENCHMARKS.md shows it (issue 54): a table a question. */
 const n = (value: number, digits = 0) => value.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const short = (key: string) => key.replace(/n\d+-s\d+/, 'n…').replace(/#\d{2}$/, '#…');
 
-/** Requests, invocations, concurrency, SQS and DynamoDB a second, one row a batch size. */
+const KEYS: Record<KinesisKey, string> = {
+  send: 'by send',
+  'send+block': 'by send and block',
+  kind: 'a read by send, the rest by send and block',
+};
+
+/** A run's queue and batch, as the tables name it. */
+export const runLabel = (run: StatusPathRun) => (run.kinesis ? `Kinesis, ${KEYS[run.kinesis.key]}` : `SQS, batch of ${n(run.batchSize)}`);
+
+/** Requests, invocations, concurrency, the queue and DynamoDB a second, one row a run. */
 export function statusPathTable(runs: StatusPathRun[]) {
   const { maxConcurrency } = ApplyMetaNotifications.trigger;
   return [
-    `| worker batch | POSTs a second at the intake | intake invocations at once | worker invocations a second | ms a batch | worker invocations at once needed (manifest: ${maxConcurrency}, takes) | messages in flight | transactions a second | SQS requests a second | write units a second | read units a second | hottest partition key (units in a second) | keys over ${n(PARTITION_UNITS)} | hottest item (writes in a second) |`,
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    `| queue, worker batch | POSTs a second at the intake | intake invocations at once | worker invocations a second | statuses a batch | ms a batch | worker invocations at once needed (the event source takes: SQS ${maxConcurrency}, the manifest's; Kinesis a batch a shard) | messages in flight (SQS) | transactions a second | SQS requests / Kinesis records a second | write units a second | read units a second | hottest partition key (units in a second) | keys over ${n(PARTITION_UNITS)} | hottest item (writes in a second) |`,
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...runs.map((run) => {
       const r = perSecond(run);
-      const { meter } = run;
-      return `| ${n(run.batchSize)} | ${n(r.posts)} | ${n(r.intakeConcurrency)} | ${n(r.batches)} | ${n(r.batchMs)} | ${n(r.workerConcurrency)} (${n(r.configuredCapacity)} statuses a second) | ${n(r.inFlight)} | ${n(r.transactions)} | ${n(r.sqsRequests)} | ${n(r.writeUnits)} | ${n(r.readUnits)} | \`${short(meter.hottestKey.key)}\` (${n(meter.hottestKey.units)}) | ${meter.keysOver.size} | \`${short(meter.hottestItem.key)}\` (${meter.hottestItem.writes}) |`;
+      const { meter, tally } = run;
+      const queue = run.kinesis ? r.records : r.sqsRequests;
+      return `| ${runLabel(run)} | ${n(r.posts)} | ${n(r.intakeConcurrency)} | ${n(r.batches)} | ${n(tally.statuses / tally.batches)} | ${n(r.batchMs)} | ${n(r.workerConcurrency)} (${n(r.lanes)}: ${n(r.configuredCapacity)} statuses a second) | ${run.kinesis ? '—' : n(r.inFlight)} | ${n(r.transactions)} | ${n(queue)} | ${n(r.writeUnits)} | ${n(r.readUnits)} | \`${short(meter.hottestKey.key)}\` (${n(meter.hottestKey.units)}) | ${meter.keysOver.size} | \`${short(meter.hottestItem.key)}\` (${meter.hottestItem.writes}) |`;
     }),
   ];
 }
 
-/** Write units by item kind, one column a batch size: units a second, a message, and the kind's hottest key. */
+/** The Kinesis runs: their shards, the busiest shard against a shard's limits, the batches and whether they keep up. */
+export function kinesisTable(runs: StatusPathRun[]) {
+  return [
+    `| partition key | shards (${KINESIS.shardLoad * 100} % of a shard's records on average) | busiest shard in any second: records (≤ ${n(KINESIS.shardRecordsPerSecond)}), MB (≤ 1) | a batch: at most (BatchSize ${n(KINESIS.batchSize)}, ${KINESIS.invokePayloadBytes / 2 ** 20} MB of event), window | the busiest shard's batches took, of the time their records took to come (≤ 1 keeps up at ParallelizationFactor 1) | write units a message (a third-block latest item) |`,
+    '|---|---|---|---|---|---|',
+    ...runs.flatMap((run) => {
+      const { kinesis, meter, messages } = run;
+      if (!kinesis) return [];
+      const { hottestShard } = kinesis;
+      const third = unitsWithThirdLatest(run) / messages;
+      return [
+        `| ${KEYS[kinesis.key]} | ${n(kinesis.shards)} | ${n(hottestShard.records)}, ${n(hottestShard.bytes / 2 ** 20, 2)}${hottestShard.records > KINESIS.shardRecordsPerSecond ? ' (over)' : ''} | ${n(kinesis.batchCap)} records, ${kinesis.batchWindowMs / 1000} s | ${n(kinesis.busiestLaneBusy, 2)} | ${n(meter.total / messages, 2)} (${n(third, 2)}) |`,
+      ];
+    }),
+  ];
+}
+
+/** Write units by item kind, one column a run: units a second, a message, and the kind's hottest key. */
 export function itemKindTable(runs: StatusPathRun[]) {
   const kinds = Object.keys(ITEM_KINDS) as ItemKind[];
+  const seconds = (run: StatusPathRun) => run.windowMs / 1000;
   return [
-    `| item | ${runs.map((run) => `batch of ${n(run.batchSize)}: writes / units a second; units a message; hottest key's units in a second`).join(' | ')} |`,
+    `| item | ${runs.map((run) => `${runLabel(run)}: writes / units a second; units a message; hottest key's units in a second`).join(' | ')} |`,
     `|---|${runs.map(() => '---|').join('')}`,
     ...kinds.map((kind) => {
       const cells = runs.map((run) => {
-        const seconds = run.windowMs / 1000;
         const { writes, units, hottestOfKind } = run.meter;
-        return `${n(writes[kind] / seconds)} / ${n(units[kind] / seconds)}; ${n(units[kind] / run.messages, 2)}; ${n(hottestOfKind[kind])}`;
+        return `${n(writes[kind] / seconds(run))} / ${n(units[kind] / seconds(run))}; ${n(units[kind] / run.messages, 2)}; ${n(hottestOfKind[kind])}`;
       });
       return `| ${ITEM_KINDS[kind]} | ${cells.join(' | ')} |`;
     }),
-    `| all | ${runs.map((run) => `${n(run.meter.total / (run.windowMs / 1000))} units a second; ${n(run.meter.total / run.messages, 2)} a message`).join(' | ')} |`,
+    `| all | ${runs.map((run) => `${n(run.meter.total / seconds(run))} units a second; **${n(run.meter.total / run.messages, 2)} a message**`).join(' | ')} |`,
+    `| a latest item a third of a block (${A.latestThirdKb} KB) in place of the block's (${A.itemKb.latest} KB) | ${runs.map((run) => `${n(run.tally.thirdLatestWrites / seconds(run))} / ${n((run.tally.thirdLatestWrites * 2 * A.latestThirdKb) / seconds(run))}; ${n((run.tally.thirdLatestWrites * 2 * A.latestThirdKb) / run.messages, 2)}`).join(' | ')} |`,
+    `| all, with it | ${runs.map((run) => `${n(unitsWithThirdLatest(run) / seconds(run))} units a second; **${n(unitsWithThirdLatest(run) / run.messages, 2)} a message**`).join(' | ')} |`,
   ];
 }
 
+/** What a `read` status costs in each run: its latest item's rewrite, and a transaction of reads alone. */
+export function readLines(runs: StatusPathRun[]) {
+  return runs.map((run) => {
+    const r = readFigures(run);
+    return `- ${runLabel(run)}: ${n(r.latest, 2)} units a read status for the latest items only reads moved (${n(r.perMessage, 2)} a message; ${n(r.thirdLatest, 2)} at a third of a block); ${n(r.aloneShare * 100)} % of reads in a transaction of reads alone, ${n(r.alone, 2)} units a read with its count shard (${n(r.aloneThird, 2)} at a third).`;
+  });
+}
+
 const PARTS: [keyof ReturnType<typeof costPerMillion>, string][] = [
-  ['intake', 'the intake itself'],
   ['intakeFunction', 'the intake function (Lambda requests and GB-s)'],
-  ['queue', 'SQS requests'],
+  ['queue', 'the queue: SQS requests; Kinesis provisioned (shard hours, PUT payload units)'],
   ['worker', 'the worker (Lambda requests and GB-s)'],
   ['writes', 'DynamoDB write units'],
   ['reads', 'DynamoDB read units'],
 ];
 
-/** $ per 1,000,000 messages with their statuses by part, for each intake and batch size; the dispatch beside. */
-export function costTable(runs: StatusPathRun[], dispatchPerMillion: number) {
-  const columns = runs.flatMap((run) => INTAKES.map((intake): [StatusPathRun, Intake] => [run, intake]));
-  const costs = columns.map(([run, intake]) => costPerMillion(run, intake));
+/** $ per 1,000,000 messages with their statuses by part, one column a run, the intake `intake`; the dispatch beside. */
+export function costTable(runs: StatusPathRun[], dispatchPerMillion: number, intake: Intake = 'function URL') {
+  const costs = runs.map((run) => costPerMillion(run, intake));
+  const thirdWrites = (run: StatusPathRun) => (unitsWithThirdLatest(run) / run.messages) * PRICES.writeUnit * 1e6;
   return [
-    `| part | ${columns.map(([run, intake]) => `${intake}, batch of ${n(run.batchSize)}`).join(' | ')} |`,
-    `|---|${columns.map(() => '---|').join('')}`,
-    `| the dispatch (the HIGH row above: Lambda, SQS, the pacing and block writes) | ${columns.map(() => `$${n(dispatchPerMillion, 2)}`).join(' | ')} |`,
+    `| part (intake: ${intake}) | ${runs.map(runLabel).join(' | ')} |`,
+    `|---|${runs.map(() => '---|').join('')}`,
+    `| the dispatch (the HIGH row above: Lambda, SQS, the pacing and block writes) | ${runs.map(() => `$${n(dispatchPerMillion, 2)}`).join(' | ')} |`,
+    ...(intake === 'function URL' ? [] : [`| the intake itself | ${costs.map((cost) => `$${n(cost.intake, 2)}`).join(' | ')} |`]),
     ...PARTS.map(([part, name]) => `| ${name} | ${costs.map((cost) => `$${n(cost[part], 2)}`).join(' | ')} |`),
     `| total | ${costs.map((cost) => `**$${n(totalOf(cost) + dispatchPerMillion, 2)}**`).join(' | ')} |`,
+    `| total, a latest item a third of a block | ${costs.map((cost, i) => `$${n(totalOf(cost) - cost.writes + thirdWrites(runs[i]) + dispatchPerMillion, 2)}`).join(' | ')} |`,
   ];
 }
 
-/** What a global sender's ledger item (A.globalLedgerKb) would add a message, at each batch size. */
+/** The other intakes' own charge and Kinesis on demand, per 1,000,000 messages, to add to the cost table's columns. */
+export function costNotes(runs: StatusPathRun[]) {
+  const [first] = runs;
+  const kinesis = runs.filter((run) => run.kinesis);
+  const onDemand = kinesis.map((run) => costPerMillion(run, 'function URL', 'on demand').queue - costPerMillion(run, 'function URL').queue);
+  return `The intake itself, to add to any column: HTTP API $${n(costPerMillion(first, 'HTTP API').intake, 2)}, ALB $${n(costPerMillion(first, 'ALB').intake, 2)}, a function URL nothing. Kinesis on demand in place of provisioned: the queue $${n(costPerMillion(kinesis[0] ?? first, 'function URL', 'on demand').queue, 2)} (each record 1 KB in and 1 KB read), ${onDemand.map((more) => `+$${n(more, 2)}`).join(', ')} on the Kinesis columns.`;
+}
+
+/** What a global sender's ledger item (A.globalLedgerKb) would add a message, in a run. */
 export const globalLedgerUnits = (run: StatusPathRun) =>
   (run.meter.writes.ledger * 2 * (A.globalLedgerKb - A.itemKb.ledger)) / run.messages;

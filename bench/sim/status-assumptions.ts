@@ -5,7 +5,10 @@
  */
 export const STATUS_ASSUMPTIONS = {
   // What Meta posts for each accepted message (upstream-facts §6.3: "typically three", sent, delivered, read).
-  /** Every accepted message is reported `sent`. */
+  /**
+   * Every accepted message is reported `sent`. A `sent` changes no state (statusChange: the message was sent when
+   * accepted), so the worker reads it and writes nothing: no transaction holds only `sent` statuses.
+   */
   sentShare: 1,
   /** Then `delivered`, or `failed` after acceptance for the rest (chosen: 2 % failed, none given upstream). */
   deliveredShare: 0.98,
@@ -30,25 +33,42 @@ export const STATUS_ASSUMPTIONS = {
   numbersPerClient: 10,
   /** Odd numbers send UTILITY (tier-counted, decisions §26: a tier month item in each charged write), even MARKETING. */
   tierCountedNumbers: 'odd' as const,
-  // Item sizes in KB as BENCHMARKS.md's "where the units go" line measures them (units a write / 2 in a transaction).
+  // Item sizes in KB as `npx tsx bench/send-path-report.ts` measured them on 2026-11-29 (the tree of bbea9a9 and
+  // a86875a: a message's state an attribute of its block's latest item, no `MSG#` item; a ledger item a number's day
+  // and pricing category), STANDARD run of 1,600 messages: units a message, writes, largest item; in a transaction
+  // DynamoDB bills 2 units a KB, the KB rounded up. No message item any more: before, `SEND#…#P… / MSG#…` (0.3 KB,
+  // billed 1; 2.88 units a message in the report's STANDARD run before the cuts) was written for each moved message.
   itemKb: {
-    /** `SEND#…#P… / MSG#…`: 2.81 units a message over 2,250 writes of 1,600 items: 2 a write. */
-    message: 1,
-    /** `SEND#…#P… / LATEST#…`: 0.71 a message, 189 writes: 6 a write (a block's 90 states, about 3 KB). */
+    /**
+     * `SEND#…#P… / LATEST#…`: 0.42 a message, 113 writes, 678 units: 6 a write. A block's 90 states (each message's
+     * state, with its pricing, an attribute `d<offset>`): 2.3 KB, 2.8 KB for the priced global sender: 3 KB.
+     */
     latest: 3,
-    /** `SEND#… / SEND#COUNTS#…`: 0.25 a message, 201 writes: 2 a write. */
+    /** `SEND#… / SEND#COUNTS#…`: 0.14 a message, 114 writes, 228 units: 2 a write (0.2–0.4 KB). */
     counts: 1,
-    /** `LEDGER#w…#… / DAY#…#…`: 0.20 a message, 162 writes: 2 a write (one market; the issue's global sender: 79 KB). */
+    /**
+     * `LEDGER#w…#C…#… / DAY#<day>#<did>#<category>`: an item a number's day and pricing category; 0.11 a message, 88
+     * writes, 176 units: 2 a write (0.2 KB, one market). The global sender late in its day: 5.0 KB (globalLedgerKb).
+     */
     ledger: 1,
-    /** `CLIENT#… / BUDGET#…#…`: 0.20, 162 writes: 2 a write. */
+    /** `BUDGET#<client>#<00–31> / BUDGET#<month>`: 0.11, 88 writes, 176 units: 2 a write (0.1 KB). */
     budget: 1,
-    /** `TIERS#… / MONTH#…`: not in that run (MARKETING); a month's market × category counts: taken as 1 KB. */
+    /** `TIERS#… / MONTH#…`: 0.11, 88 writes, 176 units: 2 a write (0.1 KB; 1.9 KB with the global sender's 47 markets). */
     tier: 1,
   },
-  /** A global sender late in its day (issue 54): its ledger item, for the figure that shows what it would cost. */
-  globalLedgerKb: 79,
+  /**
+   * A latest item a third of a block (30 positions, `BLOCK / 3`), the figure docs/high-tier.md gives beside the
+   * code's: a third of the 2.8 KB measured, under 1 KB: 2 units a write in a transaction. Not the code's layout.
+   */
+  latestThirdKb: 1,
+  /**
+   * A global sender late in its day (issue 54): its largest ledger item, the priced run's `…#marketing` (4.97 KB: 5
+   * KB billed), for the figure that shows what it would cost. Before a86875a one item held every category: 22.9 KB
+   * measured, 79 KB the issue's estimate (the figure this model used).
+   */
+  globalLedgerKb: 5,
   // Time: the DynamoDB calls of a status transaction as the worker makes them, one send after another.
-  /** A BatchGetItem of the messages' states and their blocks (4 ms a call, as bench/sim/world.ts). */
+  /** A BatchGetItem of the blocks' latest items (the messages' states) and blocks (4 ms a call, as bench/sim/world.ts). */
   readMs: 4,
   /** A TransactWriteItems (a transaction's two phases: taken as 3 calls). */
   transactMs: 12,
@@ -65,8 +85,38 @@ export const STATUS_ASSUMPTIONS = {
 } as const;
 
 /**
+ * Kinesis Data Streams between the intake and the worker (issue 54, docs/high-tier.md §3), in place of SQS: the
+ * intake puts each status as a record (PutRecord) under a partition key naming its send (the message reference Meta
+ * echoes says which send, block and position), and Lambda's event source reads each shard in order, in batches.
+ */
+export const KINESIS = {
+  /** A status as the intake queues it today (the notification's JSON: message id, status, reference, WABA, number, recipient, pricing): about 600 bytes. */
+  recordBytes: 600,
+  /**
+   * The record in the worker's event: its data in base64 (4/3) and about 450 bytes of the event's own fields
+   * (sequence number, event id, the stream's ARN, the partition key, the arrival time).
+   */
+  eventRecordBytes: Math.ceil((600 * 4) / 3) + 450,
+  /** Lambda's synchronous payload: a batch is cut before its event passes 6 MB, whatever its BatchSize. */
+  invokePayloadBytes: 6 * 2 ** 20,
+  /** BatchSize at its largest (10,000); MaximumBatchingWindowInSeconds 300, so the batch is cut by its size or payload. */
+  batchSize: 10_000,
+  /** ParallelizationFactor: batches of a shard at once (1–10); records of one partition key stay in one, in order. */
+  parallelization: 1,
+  /** A shard's writes a second (records; 1 MB is the other limit), the same in on-demand and provisioned mode. */
+  shardRecordsPerSecond: 1_000,
+  shardBytesPerSecond: 2 ** 20,
+  /**
+   * Shards at 40 % of their 1,000 records a second on average: a block's `sent` and `delivered` come in a burst of
+   * seconds and a send's reads on one shard, so a shard's busiest second is about twice its average and more (at
+   * half, 510 shards at the simulation's rate, the busiest took 1,193 records in a second keyed by kind; at 40 %, 912).
+   */
+  shardLoad: 0.4,
+} as const;
+
+/**
  * Prices: us-east-1 on demand, as BENCHMARKS.md's cost table takes them (DynamoDB after its 2024-11-01 cut, SQS
- * standard, Lambda arm64), and the intakes' (docs/high-tier.md names each page). HTTP APIs at this volume: 777 billion
+ * standard, Lambda arm64), and the intakes' and Kinesis Data Streams' (docs/high-tier.md names each page). HTTP APIs at this volume: 777 billion
  * requests a month at 300,000 a second, nearly all beyond the first billion, at $0.80 a million.
  */
 export const PRICES = {
@@ -78,6 +128,13 @@ export const PRICES = {
   httpApiRequest: 0.8e-6,
   albHour: 0.0225,
   albLcuHour: 0.008,
+  /** Kinesis Data Streams, provisioned: a shard hour, a PUT payload unit (each record's 25 KB chunks: one here). */
+  kinesisShardHour: 0.015,
+  kinesisPutUnit: 0.014e-6,
+  /** Kinesis Data Streams, on demand: a stream hour, a GB in and a GB read (each record rounded up to 1 KB). */
+  kinesisStreamHour: 0.04,
+  kinesisInGb: 0.08,
+  kinesisOutGb: 0.04,
 } as const;
 
 /** An ALB's capacity unit (LCU), each dimension's share of one: the largest dimension is billed. */

@@ -1,10 +1,11 @@
 import { ApplyMetaNotifications } from '#lib/manifest/workers.ts';
-import { ALB_LCU, STATUS_ASSUMPTIONS as A, PRICES } from './status-assumptions.ts';
+import { ALB_LCU, STATUS_ASSUMPTIONS as A, KINESIS, PRICES } from './status-assumptions.ts';
 import type { StatusPathRun } from './status-path.ts';
 
 /**
  * What the status path's run (bench/sim/status-path.ts) comes to a second and per 1,000,000 messages with their
- * statuses (issue 54): the intake, the queue, the worker, the table, and each webhook intake AWS offers.
+ * statuses (issue 54): the intake, the queue (SQS, or Kinesis Data Streams provisioned or on demand), the worker,
+ * the table, and each webhook intake AWS offers.
  */
 export type Intake = 'HTTP API' | 'function URL' | 'ALB';
 export const INTAKES: Intake[] = ['HTTP API', 'function URL', 'ALB'];
@@ -16,7 +17,10 @@ const SQS_BATCH = 10;
 export function perSecond(run: StatusPathRun) {
   const seconds = run.windowMs / 1000;
   const { tally, meter, posts } = run;
+  const sqs = run.queue === 'SQS';
   const sqsPerBatch = 2 * Math.ceil(run.batchSize / SQS_BATCH);
+  // Batches at once the event source runs: the manifest's for SQS; a shard's ParallelizationFactor for Kinesis.
+  const lanes = run.kinesis ? run.kinesis.shards * run.kinesis.parallelization : ApplyMetaNotifications.trigger.maxConcurrency;
   return {
     posts: posts / seconds,
     messages: run.messages / seconds,
@@ -27,11 +31,14 @@ export function perSecond(run: StatusPathRun) {
     /** Invocations at once the worker needs to keep up: its busy time a second. */
     workerConcurrency: tally.busyMs / run.windowMs,
     /** Messages in flight on the queue (received, not yet deleted) at that concurrency: SQS allows about 120,000. */
-    inFlight: (tally.busyMs / run.windowMs) * run.batchSize,
-    /** Statuses a second the worker takes at the manifest's concurrency. */
-    configuredCapacity: (ApplyMetaNotifications.trigger.maxConcurrency * run.batchSize) / (tally.busyMs / tally.batches / 1000),
-    /** SendMessage for each POST; a batch's receives and deletes, 10 messages a call. */
-    sqsRequests: (posts + tally.batches * sqsPerBatch) / seconds,
+    inFlight: sqs ? (tally.busyMs / run.windowMs) * run.batchSize : 0,
+    /** Batches the event source runs at once, and the statuses a second they take at the batches' size and time. */
+    lanes,
+    configuredCapacity: (lanes * (tally.statuses / tally.batches)) / (tally.busyMs / tally.batches / 1000),
+    /** SendMessage for each POST; a batch's receives and deletes, 10 messages a call. None with Kinesis. */
+    sqsRequests: sqs ? (posts + tally.batches * sqsPerBatch) / seconds : 0,
+    /** Kinesis: a PutRecord for each POST. */
+    records: sqs ? 0 : posts / seconds,
     writeUnits: meter.total / seconds,
     readUnits: tally.itemsRead / seconds,
   };
@@ -47,8 +54,17 @@ export function intakeDollarsPerSecond(intake: Intake, postsPerSecond: number) {
   return (PRICES.albHour + lcus * PRICES.albLcuHour) / 3600;
 }
 
-/** Each part's cost per 1,000,000 messages with their statuses, for one intake. */
-export function costPerMillion(run: StatusPathRun, intake: Intake) {
+/** Kinesis Data Streams' charge a second: shard hours and PUT payload units (provisioned), or stream hours and GB in and read (on demand). */
+export function kinesisDollarsPerSecond(run: StatusPathRun, mode: KinesisMode) {
+  const { records } = perSecond(run);
+  if (mode === 'provisioned') return ((run.kinesis?.shards ?? 0) * PRICES.kinesisShardHour) / 3600 + records * PRICES.kinesisPutUnit;
+  const gb = (records * Math.ceil(KINESIS.recordBytes / 1024)) / 2 ** 20;
+  return PRICES.kinesisStreamHour / 3600 + gb * (PRICES.kinesisInGb + PRICES.kinesisOutGb);
+}
+export type KinesisMode = 'provisioned' | 'on demand';
+
+/** Each part's cost per 1,000,000 messages with their statuses, for one intake (Kinesis: provisioned unless said). */
+export function costPerMillion(run: StatusPathRun, intake: Intake, mode: KinesisMode = 'provisioned') {
   const rates = perSecond(run);
   const perMillion = (dollarsPerSecond: number) => (dollarsPerSecond / rates.messages) * 1e6;
   const lambda = (invocations: number, busySeconds: number) =>
@@ -56,7 +72,7 @@ export function costPerMillion(run: StatusPathRun, intake: Intake) {
   return {
     intake: perMillion(intakeDollarsPerSecond(intake, rates.posts)),
     intakeFunction: perMillion(lambda(rates.posts, rates.intakeConcurrency)),
-    queue: perMillion(rates.sqsRequests * PRICES.sqsRequest),
+    queue: perMillion(run.kinesis ? kinesisDollarsPerSecond(run, mode) : rates.sqsRequests * PRICES.sqsRequest),
     worker: perMillion(lambda(rates.batches, rates.workerConcurrency)),
     writes: perMillion(rates.writeUnits * PRICES.writeUnit),
     reads: perMillion(rates.readUnits * PRICES.readUnit),
@@ -64,3 +80,21 @@ export function costPerMillion(run: StatusPathRun, intake: Intake) {
 }
 
 export const totalOf = (parts: Record<string, number>) => Object.values(parts).reduce((sum, dollars) => sum + dollars, 0);
+
+/** Write units over the run had each latest item been a third of a block (STATUS_ASSUMPTIONS.latestThirdKb), the rest as written. */
+export const unitsWithThirdLatest = (run: StatusPathRun) =>
+  run.meter.total - run.meter.units.latest + run.tally.thirdLatestWrites * 2 * A.latestThirdKb;
+
+/** What a `read` status costs: the latest items only reads moved, per read status (as the code's, and a third of a block). */
+export function readFigures(run: StatusPathRun) {
+  const { reads } = run.tally;
+  return {
+    latest: (reads.latestWrites * 2 * A.itemKb.latest) / reads.statuses,
+    thirdLatest: (reads.thirdLatestWrites * 2 * A.latestThirdKb) / reads.statuses,
+    /** A transaction of reads alone (most of them): its units per read, with the count shard. */
+    alone: reads.aloneUnits / reads.aloneStatuses,
+    aloneThird: reads.aloneThirdUnits / reads.aloneStatuses,
+    aloneShare: reads.aloneStatuses / reads.statuses,
+    perMessage: (reads.latestWrites * 2 * A.itemKb.latest) / run.messages,
+  };
+}

@@ -43,8 +43,20 @@ const SHARES: [StatusKind, number][] = [
   ['read', A.readShare],
 ];
 
-/** The statuses arriving in `windowMs` at numbers sending `rate` a second each, in the order they arrive. */
-export function statusStream({ numbers, rate, windowMs, seed = 5454 }: { numbers: number; rate: number; windowMs: number; seed?: number }) {
+/** The statuses arriving in `windowMs` (from `fromMs`) at numbers sending `rate` a second each, in the order they arrive. */
+export function statusStream({
+  numbers,
+  rate,
+  windowMs,
+  seed = 5454,
+  fromMs = 0,
+}: {
+  numbers: number;
+  rate: number;
+  windowMs: number;
+  seed?: number;
+  fromMs?: number;
+}) {
   const next = randomFrom(seed);
   const stream: ArrivingStatus[] = [];
   for (let number = 1; number <= numbers; number++)
@@ -52,7 +64,7 @@ export function statusStream({ numbers, rate, windowMs, seed = 5454 }: { numbers
       const count = Math.round((rate * share * windowMs) / 1000);
       const repeats = Math.round(count * A.repeatShare);
       for (let n = 0; n < count + repeats; n++) {
-        const at = next() * windowMs;
+        const at = fromMs + next() * windowMs;
         const accepted = HISTORY_MS + at - delayOf(kind, next);
         const position = Math.floor((accepted / 1000) * rate);
         const index = position % A.campaignSize;
@@ -60,6 +72,16 @@ export function statusStream({ numbers, rate, windowMs, seed = 5454 }: { numbers
       }
     }
   return stream.sort((a, b) => a.at - b.at);
+}
+
+/**
+ * The same stream over a long window, a slice of `sliceMs` at a time (each drawn as statusStream draws a window,
+ * from a seed of its own), so a run of a minute never holds its millions of statuses at once.
+ */
+export function* statusSlices(options: { numbers: number; rate: number; windowMs: number; seed?: number; sliceMs?: number }) {
+  const { sliceMs = 1_000, seed = 5454 } = options;
+  for (let fromMs = 0; fromMs < options.windowMs; fromMs += sliceMs)
+    yield statusStream({ ...options, windowMs: Math.min(sliceMs, options.windowMs - fromMs), fromMs, seed: seed + fromMs / sliceMs });
 }
 
 /** Messages accepted in the window the stream reports on (the figures' denominator). */

@@ -56,6 +56,8 @@ export const PriceListBody = v.pipe(
     effective_from: day,
     currency,
     markup_percent: v.optional(percent),
+    /** How max-price charges (decisions §34) are resold: Meta's charged price plus this %; absent, at cost. */
+    max_price_markup_percent: v.optional(percent),
     prices: v.optional(prices),
     exchange_rates: v.optional(exchangeRates),
   }),
@@ -65,7 +67,7 @@ export const PriceListBody = v.pipe(
     ['exchange_rates'],
   ),
   v.description(
-    'From `effective_from` (today, UTC, or later) on: Meta’s cost plus `markup_percent`, a fixed price per market and category (it wins), or both; at least one of them. A list in force is never replaced (409). `exchange_rates` gives, per ISO 4217 currency, the units of the list’s `currency` per unit of that currency: Meta’s cost in it is converted (cost × rate, then the markup). A list with a markup must give a rate for every currency Meta bills the client’s WABAs in, from `effective_from` on, other than its own (the WABA’s billing currency where Meta has a card in it, else USD): else 400 naming the currency and the WABA.',
+    'From `effective_from` (today, UTC, or later) on: Meta’s cost plus `markup_percent`, a fixed price per market and category (it wins), or both; at least one of them. A list in force is never replaced (409). `max_price_markup_percent` resells the Marketing Messages API’s max-price charges at Meta’s charged price plus that % (absent: at cost; fixed prices never apply to them). `exchange_rates` gives, per ISO 4217 currency, the units of the list’s `currency` per unit of that currency: Meta’s cost in it is converted (cost × rate, then the markup). A list with a markup must give a rate for every currency Meta bills the client’s WABAs in, from `effective_from` on, other than its own (the WABA’s billing currency where Meta has a card in it, else USD): else 400 naming the currency and the WABA.',
   ),
 );
 
@@ -76,6 +78,8 @@ export const PriceListShape = v.object({
   currency: v.string(),
   /** BSP_CN's alone (decisions §32): with a price it gives Meta's cost. */
   markup_percent: v.optional(v.number()),
+  /** BSP_CN's alone (decisions §32, §34): how max-price charges are resold, Meta's charged price plus this %. */
+  max_price_markup_percent: v.optional(v.number()),
   /**
    * BSP_CN: the fixed prices as set. The client's agent: every price the list gives, per market and category of
    * the card in force (`rate_card`), the markup applied.

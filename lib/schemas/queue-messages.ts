@@ -50,6 +50,7 @@ export const DispatchJobMessage = v.looseObject({
   message_send_ttl_seconds: v.optional(v.number()),
   campaignId: v.optional(v.number()),
   marketing_api: v.optional(v.literal('mm')),
+  max_price: v.optional(v.looseObject({ amount_per_1000: v.number(), currency: text })),
   reservation: v.optional(v.looseObject({ month: text, priced_on: text, category: text, currency: text })),
   job: whole,
   jobs: whole,

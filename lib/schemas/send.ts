@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { clientIdBody, clientIdParam, count, ErrorDetailShape, pageOf, timestamp, wholeIdBody, wholeNumberParam } from './common.ts';
+import { DirectMessage, oneWayToSend } from './direct-send.ts';
 import { issuesToDetails } from './issues.ts';
 import { BSUID } from '#lib/domain/people/person.ts';
 import { RECIPIENT_STATUSES } from '#lib/domain/sends/operations/send-recipients.ts';
@@ -54,14 +55,6 @@ export const Recipient = v.pipe(
   v.check((r) => r.to !== undefined || r.user_id !== undefined, 'needs to, user_id or both'),
 );
 
-/** A Direct Send's message (docs/platform-2027.md §2): Meta's free-form text body, at most 1024 characters. */
-export const DirectMessage = v.strictObject({
-  type: v.literal('text', 'must be text'),
-  text: v.strictObject({
-    body: v.pipe(v.string('must be a string'), v.minLength(1, 'must not be empty'), v.maxLength(1024, 'is at most 1024 characters')),
-  }),
-});
-
 const SendFields = v.strictObject({
   did: v.pipe(v.string('did is required'), v.trim(), v.minLength(1, 'did is required')),
   type: v.literal('template', 'must be template'),
@@ -102,26 +95,24 @@ const SendFields = v.strictObject({
       v.maxValue(2_592_000, 'must be at most 2592000 (30 days)'),
     ),
   ),
+  /**
+   * A MARKETING send's max price on the Marketing Messages API (decisions §34): per 1,000 deliveries, in the WABA's
+   * billing currency; Meta charges it or less per delivered message, and the send reserves it.
+   */
+  max_price: v.optional(
+    v.strictObject({
+      amount_per_1000: v.pipe(
+        v.number('must be a number'),
+        v.finite('must be a number'),
+        v.gtValue(0, 'must be over 0'),
+        v.ltValue(1_000_000, 'must be under 1000000'),
+        // Per delivery, a thousandth of it: whole micro-units.
+        v.check((n) => Math.abs(n * 1000 - Math.round(n * 1000)) < 1e-6, 'must have at most 3 decimals'),
+      ),
+      currency: v.pipe(v.string(), v.regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code (3 capital letters)')),
+    }),
+  ),
 });
-
-/** Exactly one of a template, or a Direct Send's category and message (issue 55 item 2), each a 400 naming its field. */
-type SendShape = { template?: unknown; category?: unknown; message?: unknown };
-function oneWayToSend<T extends v.GenericSchema<unknown, SendShape>>(fields: T) {
-  type Out = v.InferOutput<T>;
-  const rule = (ok: (b: SendShape) => boolean, message: string, field: 'template' | 'message') =>
-    v.forward(v.check<Out, string>(ok, message), [field] as never);
-  return v.pipe(
-    fields,
-    rule((b) => b.template !== undefined || b.category !== undefined, 'is required (or category and message: a Direct Send)', 'template'),
-    rule(
-      (b) => b.template === undefined || (b.category ?? b.message) === undefined,
-      'not with category or message: one or the other',
-      'template',
-    ),
-    rule((b) => b.category === undefined || b.message !== undefined, 'is required with category (a Direct Send)', 'message'),
-    rule((b) => b.message === undefined || b.category !== undefined, 'only with category (a Direct Send)', 'message'),
-  );
-}
 
 export const SendBody = oneWayToSend(SendFields);
 
@@ -189,6 +180,8 @@ export const Estimate = v.object({
   unpriced_markets: v.optional(v.array(v.string())),
   /** Meta's cost of it, for BSP_CN, where the estimate is in the client's price. */
   cost: v.optional(v.object({ currency: Currency, amount: usd })),
+  /** A max-price send (decisions §34): every message estimated at its max price per delivery, not the card's rate. */
+  max_price: v.optional(v.object({ amount_per_1000: usd, currency: Currency })),
 });
 
 /** What a send's delivered messages cost so far (decisions §24), in the currency its WABA is billed in. */

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ApplyMetaNotifications } from '#lib/manifest/workers.ts';
 import { highTierScenario } from '../../bench/simulate.ts';
 import { STATUS_ASSUMPTIONS, PRICES } from '../../bench/sim/status-assumptions.ts';
-import { costPerMillion, perSecond } from '../../bench/sim/status-figures.ts';
-import { statusPath } from '../../bench/sim/status-path.ts';
+import { costPerMillion, perSecond, readFigures, unitsWithThirdLatest } from '../../bench/sim/status-figures.ts';
+import { kinesisPath, statusPath } from '../../bench/sim/status-path.ts';
 import { statusStream } from '../../bench/sim/status-stream.ts';
 import { PARTITION_UNITS } from '../../bench/sim/unit-meter.ts';
 
@@ -71,6 +71,49 @@ describe('a hundred numbers at Meta’s HIGH level (issue 54)', () => {
     expect(run.batchSize).toBe(ApplyMetaNotifications.trigger.batchSize);
   });
 
+  it('writes no item a message and nothing for a `sent`: a transaction only where a status moves a message (bbea9a9)', () => {
+    // Prepare: the statuses of 10 numbers at 900 a second for 2 s, those that move a message
+    const stream = statusStream({ numbers: 10, rate: 900, windowMs: 2_000 });
+    const moving = stream.filter((s) => !s.repeat && s.kind !== 'sent').length;
+    // Act
+    const run = statusPath({ numbers: 10, rate: 900, windowMs: 2_000 });
+    // Assess: every status read, none a message item, fewer transactions than moving statuses
+    expect(run.tally.statuses).toBe(stream.length);
+    expect(Object.keys(run.meter.writes)).not.toContain('message');
+    expect(run.tally.transactions).toBeLessThanOrEqual(moving);
+    expect(run.meter.writes.latest).toBeLessThanOrEqual(moving);
+  });
+
+  it('costs a `read` its block’s latest item, 6 units at 3 KB, about 2 at a third of a block', () => {
+    // Prepare, Act: the manifest's batches, where a read is nearly always alone in its transaction
+    const run = statusPath({ numbers: 10, rate: 900, windowMs: 2_000 });
+    // Assess
+    const reads = readFigures(run);
+    expect(reads.latest).toBeGreaterThan(5.5);
+    expect(reads.latest).toBeLessThanOrEqual(2 * STATUS_ASSUMPTIONS.itemKb.latest);
+    expect(reads.thirdLatest).toBeGreaterThan(1.8);
+    expect(reads.thirdLatest).toBeLessThanOrEqual(2 * STATUS_ASSUMPTIONS.latestThirdKb);
+    expect(unitsWithThirdLatest(run)).toBeLessThan(run.meter.total);
+  });
+
+  it('on Kinesis keyed by send, puts a HIGH send on one shard above its 1,000 records a second; a read by send and the rest by block spread', {
+    timeout: 120_000,
+  }, () => {
+    // Prepare, Act: 4 numbers at 900 a second, a period of 8 s, batches cut at 5 s at the latest
+    const options = { numbers: 4, rate: 900, windowMs: 8_000, batchWindowMs: 5_000 };
+    const bySend = kinesisPath({ ...options, key: 'send' });
+    const byKind = kinesisPath({ ...options, key: 'kind' });
+    const sqs = statusPath({ numbers: 4, rate: 900, windowMs: 2_000 });
+    // Assess: one send's sent and delivered alone are about 1,800 records a second
+    expect(bySend.kinesis?.hottestShard.records).toBeGreaterThan(1_000);
+    expect(byKind.kinesis?.hottestShard.records).toBeLessThan((bySend.kinesis?.hottestShard.records ?? 0) / 2);
+    // every status in a batch once; fewer units a message than SQS's batches of the manifest
+    expect(byKind.tally.statuses).toBeGreaterThan(0.9 * byKind.posts);
+    expect(byKind.tally.statuses).toBeLessThan(1.1 * byKind.posts);
+    expect(byKind.meter.total / byKind.messages).toBeLessThan(sqs.meter.total / sqs.messages);
+    expect(costPerMillion(byKind, 'function URL').queue).toBeLessThan(costPerMillion(sqs, 'function URL').queue);
+  });
+
   it('groups a send’s statuses in fewer transactions as batches grow: fewer units a message, fewer worker invocations at once', () => {
     // Prepare, Act: the same statuses in batches of 100 and of 5,000
     const small = statusPath({ numbers: 10, rate: 900, windowMs: 2_000, batchSize: 100 });
@@ -108,5 +151,8 @@ describe('docs/high-tier.md states the model’s figures as the code has them', 
     expect(doc).toContain(`${Math.round((1 - STATUS_ASSUMPTIONS.deliveredShare) * 100)} % failed`);
     expect(doc).toContain(`${STATUS_ASSUMPTIONS.numbersPerClient} numbers a client`);
     expect(doc).toContain(`$${(PRICES.httpApiRequest * 1e6).toFixed(2)} a million requests`);
+    expect(doc).toContain(`$${PRICES.kinesisShardHour} a shard hour`);
+    expect(doc).toContain(`$${(PRICES.kinesisPutUnit * 1e6).toFixed(3)} a million PUT payload units`);
+    expect(doc).toContain(`${STATUS_ASSUMPTIONS.itemKb.latest} KB`);
   });
 });

@@ -158,6 +158,21 @@ const MessageStatus = v.object({
       billable: v.optional(v.boolean()),
       category: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
       type: v.optional(v.pipe(v.string(), v.maxLength(64)), 'regular'),
+      /**
+       * What a max-price message of the Marketing Messages API was charged (decisions §34; the emulator's shape,
+       * docs/platform-2027.md §5): per message, in the WABA's currency. A malformed one is left out.
+       */
+      max_price: v.optional(
+        v.fallback(
+          v.optional(
+            v.object({
+              charged_amount: v.pipe(v.number(), v.finite(), v.minValue(0), v.ltValue(1000)),
+              currency: v.pipe(v.string(), v.regex(/^[A-Z]{3}$/)),
+            }),
+          ),
+          undefined,
+        ),
+      ),
     }),
   ),
   errors: v.optional(v.array(v.object({ code: v.union([v.number(), v.string()]), title: v.optional(text), message: v.optional(text) }))),

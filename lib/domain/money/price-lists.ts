@@ -14,7 +14,10 @@ import { sees, viewerOf } from './pricing/visibility.ts';
 export const PRICE_LIST_IN_FORCE = 'price_list_in_force';
 
 /** The body of `PUT /v1/clients/{client_id}/price-list`, as validated (lib/schemas/price-list.ts). */
-export type PriceListInput = Pick<PriceList, 'effective_from' | 'currency' | 'markup_percent' | 'prices' | 'exchange_rates'>;
+export type PriceListInput = Pick<
+  PriceList,
+  'effective_from' | 'currency' | 'markup_percent' | 'max_price_markup_percent' | 'prices' | 'exchange_rates'
+>;
 
 type Deps = { priceLists: PriceLists; directory: Pick<DirectoryStore, 'getClient'>; now?: () => string };
 
@@ -75,6 +78,7 @@ export async function putPriceList(deps: PutDeps, caller: Caller, clientId: numb
     effective_from: body.effective_from,
     currency: body.currency,
     ...(body.markup_percent !== undefined && { markup_percent: body.markup_percent }),
+    ...(body.max_price_markup_percent !== undefined && { max_price_markup_percent: body.max_price_markup_percent }),
     ...(body.prices !== undefined && { prices: body.prices }),
     ...(body.exchange_rates !== undefined && { exchange_rates: body.exchange_rates }),
     created_at: now,

@@ -18,6 +18,8 @@ export interface CloudMessage {
   /** A Direct Send (issue 55 item 2, platform-2027 §2): the free-form message with its category, lower-case as Meta writes it. */
   text?: { body: string };
   category?: 'utility' | 'authentication';
+  /** A max price on the Marketing Messages API (decisions §34): `bid_amount` per 1,000 deliveries. */
+  optimization_spec?: { bid_amount: number };
 }
 
 type Component = Record<string, unknown>;
@@ -136,6 +138,9 @@ export function cloudMessage(job: DispatchJob, recipient: JobRecipient, options:
     ...(recipient.to !== undefined ? { to: recipient.to } : { recipient: recipient.user_id }),
     type: 'template',
     template: { name: job.template.name, language: { code: job.template.language }, ...(components.length && { components }) },
+    // A max price on the Marketing Messages API (decisions §34; docs/platform-2027.md §5): Meta's `optimization_spec`
+    // with `bid_amount`, per 1,000 deliveries in the WABA's currency.
+    ...(job.marketing_api === 'mm' && job.max_price && { optimization_spec: { bid_amount: job.max_price.amount_per_1000 } }),
   };
 }
 

@@ -72,6 +72,8 @@ export interface DispatchJob {
   marketing_api?: 'mm';
   /** A Direct Send (issue 55 item 2): the message goes free-form with `category`, not as `template`. */
   direct?: DirectSend;
+  /** Its max price on the Marketing Messages API (decisions §34): per 1,000 deliveries, in the WABA's currency. */
+  max_price?: { amount_per_1000: number; currency: string };
   /** What the send reserved of its client's month (decisions §27): each recipient's part is given back as it settles. */
   reservation?: SendReservation;
   /** This job's number among the send's jobs (1-based), and how many there are. */

@@ -38,7 +38,7 @@ export async function marketingApiOf(
   deps: { onboardings: MarketingOnboardings; marketing: MarketingUpstream },
   wabaId: string,
   category: string | undefined,
-  body: { marketing_api?: 'auto' | 'cloud' | 'mm'; ttl_seconds?: number },
+  body: { marketing_api?: 'auto' | 'cloud' | 'mm'; ttl_seconds?: number; max_price?: unknown },
   nowMs: number,
 ): Promise<'mm' | undefined> {
   const choice = body.marketing_api ?? 'auto';
@@ -48,6 +48,10 @@ export async function marketingApiOf(
   if (body.ttl_seconds !== undefined && !marketing) problems.push({ path: 'ttl_seconds', message: 'is for MARKETING templates only' });
   if (body.ttl_seconds !== undefined && choice === 'cloud')
     problems.push({ path: 'ttl_seconds', message: 'needs the Marketing Messages API (marketing_api auto or mm)' });
+  // A max price is the Marketing Messages API's (decisions §34): MARKETING sends through it only.
+  if (body.max_price !== undefined && !marketing) problems.push({ path: 'max_price', message: 'is for MARKETING templates only' });
+  if (body.max_price !== undefined && choice === 'cloud')
+    problems.push({ path: 'max_price', message: 'needs the Marketing Messages API (marketing_api auto or mm)' });
   if (problems.length > 0) throw new InvalidRequest('The send cannot go through the Marketing Messages API', problems);
   if (!marketing || choice === 'cloud') return undefined;
   const onboarded = await isOnboarded(deps, wabaId, nowMs);
@@ -56,10 +60,11 @@ export async function marketingApiOf(
     throw new InvalidRequest('The WABA is not onboarded to the Marketing Messages API', [
       { path: 'marketing_api', message: `WABA ${wabaId} has not accepted the Marketing Messages API's terms` },
     ]);
-  if (body.ttl_seconds !== undefined)
-    throw new InvalidRequest('ttl_seconds needs the Marketing Messages API', [
-      { path: 'ttl_seconds', message: `WABA ${wabaId} is not onboarded to the Marketing Messages API` },
-    ]);
+  for (const field of ['ttl_seconds', 'max_price'] as const)
+    if (body[field] !== undefined)
+      throw new InvalidRequest(`${field} needs the Marketing Messages API`, [
+        { path: field, message: `WABA ${wabaId} is not onboarded to the Marketing Messages API` },
+      ]);
   return undefined;
 }
 

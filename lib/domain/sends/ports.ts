@@ -62,6 +62,7 @@ export interface SendRequestOptions {
   /** A Direct Send's category and message (issue 55 item 2): its resend is a Direct Send too. */
   category?: DirectSend['category'];
   message?: DirectSend['message'];
+  max_price?: { amount_per_1000: number; currency: string };
 }
 
 export interface SendCounts {

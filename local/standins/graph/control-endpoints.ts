@@ -292,6 +292,14 @@ const setCreditLine: Endpoint = (world, { id, body }) => {
   return ok({ id, on: body.on !== false });
 };
 
+/** The share of its max price a WABA's max-price message is charged ({ratio} in (0, 1]; {ratio: null}: the default). */
+const setMaxPriceClearing: Endpoint = (world, { id, body }) => {
+  if (body.ratio === null) world.pricing.clearing.delete(id);
+  else if (Number(body.ratio) > 0 && Number(body.ratio) <= 1) world.pricing.clearing.set(id, Number(body.ratio));
+  else return refused(400, 'ratio (a number in (0, 1], or null) is required');
+  return ok({ id, ratio: body.ratio });
+};
+
 /** The page size of a WABA's pricing_analytics ({size}; {size: null} back to the default): its reads come in pages. */
 const setPricingPageSize: Endpoint = (world, { id, body }) => {
   if (body.size === null) world.pricing.pageSizes.delete(id);
@@ -354,6 +362,7 @@ const ENDPOINTS: [method: string, path: string, endpoint: Endpoint][] = [
   ['POST', '/wabas/:id/timezone', setTimezone],
   ['POST', '/wabas/:id/pricing-skew', skewPricing],
   ['POST', '/wabas/:id/credit-line', setCreditLine],
+  ['POST', '/wabas/:id/max-price-clearing', setMaxPriceClearing],
   ['POST', '/wabas/:id/pricing-page-size', setPricingPageSize],
   ['POST', '/wabas/:id/direct-send', setDirectSend],
   ['POST', '/numbers/:id/throughput', setThroughputLevel],

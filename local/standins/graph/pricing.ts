@@ -3,7 +3,7 @@ import { rateCards } from '#lib/domain/money/pricing/cards/index.ts';
 import { BASE_CURRENCY, pricingCategoryOf } from '#lib/domain/money/pricing/rate-card.ts';
 import { DAY_MS, dayIn, dayOf, dayStartIn, dayStartMs, monthOf } from '#lib/domain/shared/calendar.ts';
 import { DEFAULT_WABA_ZONE, zoneOfMetaTimezone } from '#lib/domain/shared/meta-timezones.ts';
-import { fromMicros } from '#lib/domain/shared/money.ts';
+import { fromMicros, toMicros } from '#lib/domain/shared/money.ts';
 import { regionOf } from '#lib/domain/money/pricing/region.ts';
 import type { GraphModel, SentMessage } from './model.ts';
 import { personOf } from './recipients.ts';
@@ -28,7 +28,28 @@ interface Delivered {
   /** In micro-units of `currency`, the WABA's (USD unless set through the emulator). */
   micros: number;
   currency: string;
+  /** A max-price message (decisions §34): its bid per 1,000 deliveries and what Meta charged for it, per message. */
+  max_price?: EmulatedMaxPrice;
 }
+
+/** What the emulator charged a max-price message (docs/platform-2027.md §5: Meta's own report is UNCONFIRMED). */
+export interface EmulatedMaxPrice {
+  amount_per_1000: number;
+  charged_amount: number;
+  currency: string;
+}
+
+/** A status's `pricing`, with what a max-price message was charged. */
+export type EmulatedMessagePricing = MessagePricing & { max_price?: EmulatedMaxPrice };
+
+/**
+ * The share of its max price a max-price message is charged (Meta: "the max price or less"): deterministic, so a
+ * test knows the figure; `EMULATOR_MAX_PRICE_CLEARING` (default 0.8), or per WABA by `/_emulator/wabas/{id}/max-price-clearing`.
+ */
+export const DEFAULT_CLEARING_RATIO = (() => {
+  const set = Number(process.env.EMULATOR_MAX_PRICE_CLEARING);
+  return Number.isFinite(set) && set > 0 && set <= 1 ? set : 0.8;
+})();
 
 /** Data points a page of pricing_analytics holds when the read asks no `limit`: a large day comes in pages. */
 export const ANALYTICS_PAGE_SIZE = 500;
@@ -47,13 +68,15 @@ export class EmulatedPricing {
   readonly creditLines = new Set<string>();
   /** A WABA's pricing_analytics page size when the read asks none (a test's paging), else ANALYTICS_PAGE_SIZE. */
   readonly pageSizes = new Map<string, number>();
+  /** A WABA's clearing ratio of max prices (a share in (0, 1]), where a test set one. */
+  readonly clearing = new Map<string, number>();
   /** Messages already in the books (a delivered status reported twice is charged once). */
   private readonly charged = new Set<string>();
 
   constructor(private readonly model: GraphModel) {}
 
   /** The `pricing` a status of this message carries. */
-  pricingOf(message: SentMessage, atMs = Date.now()): MessagePricing {
+  pricingOf(message: SentMessage, atMs = Date.now()): EmulatedMessagePricing {
     const to = personOf(message);
     const template = message.message.template as { name?: string; language?: { code?: string } } | undefined;
     const number = this.model.phoneNumbers.get(message.phone_number_id);
@@ -71,12 +94,27 @@ export class EmulatedPricing {
     if (category === 'utility' && wrote !== undefined && atMs - wrote < WINDOW_MS)
       return { billable: false, category: 'utility', type: 'free_customer_service' };
     // The Marketing Messages API's category (upstream-facts §9.B), priced as marketing.
-    if (category === 'marketing' && message.api === 'mm') return { billable: true, category: 'marketing_lite', type: 'regular' };
+    if (category === 'marketing' && message.api === 'mm') {
+      const maxPrice = this.maxPriceOf(message, number?.waba_id ?? '', waba?.currency ?? BASE_CURRENCY);
+      return { billable: true, category: 'marketing_lite', type: 'regular', ...(maxPrice && { max_price: maxPrice }) };
+    }
     return { billable: true, category, type: 'regular' };
   }
 
-  /** A delivered status reported: Meta's books take the message once, at the card's price that day. */
-  book(message: SentMessage, pricing: MessagePricing, atMs = Date.now()) {
+  /**
+   * A max-price message's charge (decisions §34): its `optimization_spec.bid_amount` (per 1,000 deliveries, in the
+   * WABA's currency) ÷ 1,000 times the WABA's clearing ratio, rounded down to the micro-unit: at or below the max.
+   */
+  private maxPriceOf(message: SentMessage, wabaId: string, currency: string): EmulatedMaxPrice | undefined {
+    const bid = (message.message.optimization_spec as { bid_amount?: unknown } | undefined)?.bid_amount;
+    if (typeof bid !== 'number' || !(bid > 0)) return undefined;
+    const ratio = this.clearing.get(wabaId) ?? DEFAULT_CLEARING_RATIO;
+    const charged = Math.floor(Math.round(bid * 1000) * ratio);
+    return { amount_per_1000: bid, charged_amount: fromMicros(charged), currency };
+  }
+
+  /** A delivered status reported: Meta's books take the message once, at the card's price that day (a max price's charge). */
+  book(message: SentMessage, pricing: EmulatedMessagePricing, atMs = Date.now()) {
     if (this.charged.has(message.id)) return;
     this.charged.add(message.id);
     const number = this.model.phoneNumbers.get(message.phone_number_id);
@@ -88,7 +126,8 @@ export class EmulatedPricing {
     const month = `${number?.waba_id}|${monthOf(day)}|${market}|${category}`;
     const volume = this.volumes.get(month) ?? 0;
     const currency = waba?.currency ?? BASE_CURRENCY;
-    const micros = pricing.billable ? rateCards.priceMicros(market, category, day, currency, volume) : 0;
+    const carded = () => rateCards.priceMicros(market, category, day, currency, volume);
+    const micros = !pricing.billable ? 0 : pricing.max_price ? toMicros(pricing.max_price.charged_amount) : carded();
     if (pricing.billable) this.volumes.set(month, volume + 1);
     this.delivered.push({
       waba_id: number?.waba_id ?? '',
@@ -99,6 +138,7 @@ export class EmulatedPricing {
       type: pricing.type,
       micros,
       currency,
+      ...(pricing.max_price && { max_price: pricing.max_price }),
     });
   }
 

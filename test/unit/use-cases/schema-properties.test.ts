@@ -61,7 +61,9 @@ const bodyFor = (base: Record<string, unknown>) =>
   fc.oneof(
     fc.constant(base),
     fc.jsonValue(),
-    fc.tuple(fc.constantFrom(...Object.keys(base), 'template', 'category', 'message', 'extra'), fc.jsonValue()).map(([k, value]) => ({ ...base, [k]: value })),
+    fc
+      .tuple(fc.constantFrom(...Object.keys(base), 'template', 'category', 'message', 'extra'), fc.jsonValue())
+      .map(([k, value]) => ({ ...base, [k]: value })),
   );
 
 type UseCase = (world: ReturnType<typeof memoryWorld>, body: never) => Promise<unknown>;

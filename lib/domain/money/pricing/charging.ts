@@ -2,7 +2,7 @@ import type { MessageCharge } from '../../shared/message-status.ts';
 import { type PriceLists, type TierVolume, type VolumeTiers, volumeKeyOf } from '../ports.ts';
 import type { BillingCurrencies } from '../ports.ts';
 import { rateCards } from './cards/index.ts';
-import { cardCategoryOf, chargeOf, type ReportedPricing } from './charge.ts';
+import { cardCategoryOf, chargeOf, MAX_PRICE_CATEGORY, type ReportedPricing } from './charge.ts';
 import { type PriceList, priceOf } from './price-list.ts';
 import { budgetCounter, type BudgetCounterDeps } from '../budget-amount.ts';
 import { dayIn, monthOf } from '../../shared/calendar.ts';
@@ -90,6 +90,7 @@ function clientPrice(lists: PriceList[], charge: MessageCharge, day: string) {
     costMicros: charge.micros,
     costCurrency: charge.currency,
     billable: charge.micros > 0,
+    ...(charge.pricing.category === MAX_PRICE_CATEGORY && { maxPrice: true }),
   });
   return price && { micros: price.micros, currency: price.currency };
 }

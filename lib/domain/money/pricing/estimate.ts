@@ -2,6 +2,7 @@ import { listInForce, type PriceList, priceOf } from './price-list.ts';
 import { CALENDAR_ZONE, dayIn } from '../../shared/calendar.ts';
 import { fromMicros, toMicros } from '../../shared/money.ts';
 import { cardIdOf, pricingCategoryOf, type RateCards } from './rate-card.ts';
+import { type MaxPrice, maxPriceMicros } from './reservation.ts';
 
 /** What a send would cost if every message were delivered and billable (decisions §24, §26), in micro-units too. */
 export interface Estimate {
@@ -16,6 +17,8 @@ export interface Estimate {
   currency_mismatch?: true;
   /** In the client's price (decisions §27, §32): the price list's version, and Meta's cost for BSP_CN. */
   price_list?: string;
+  /** A max-price send (decisions §34): every message at its max price per delivery, not the card's rate. */
+  max_price?: MaxPrice;
   /** Markets the client's price list cannot price: left out of `amount`, never priced at Meta's cost. */
   unpriced_markets?: string[];
   cost?: { currency: string; amount: number };
@@ -35,6 +38,7 @@ export function estimateOf(
   currency?: string,
   /** The WABA's zone (decisions §31): "today" and its card are the WABA's day's. */
   zone: string = CALENDAR_ZONE,
+  maxPrice?: MaxPrice,
 ): Estimate {
   const day = dayIn(nowMs, zone);
   const category = pricingCategoryOf(templateCategory);
@@ -47,10 +51,12 @@ export function estimateOf(
   }
   // One currency for the whole estimate: the WABA's own card only where it prices every market of the send.
   const { card, currency_mismatch } = cards.inForce(day, currency, [...markets.keys()]);
-  for (const [market, m] of markets) m.micros = m.messages * cards.priceMicros(market, category, day, card.currency);
+  // A max-price send (decisions §34): Meta charges its max price or less, in its currency (the WABA's).
+  const unitOf = (market: string) => (maxPrice ? maxPriceMicros(maxPrice) : cards.priceMicros(market, category, day, card.currency));
+  for (const [market, m] of markets) m.micros = m.messages * unitOf(market);
   const micros = [...markets.values()].reduce((sum, m) => sum + m.micros, 0);
   return {
-    currency: card.currency,
+    currency: maxPrice?.currency ?? card.currency,
     amount: fromMicros(micros),
     rate_card: cardIdOf(card),
     by_market: Object.fromEntries(
@@ -59,7 +65,8 @@ export function estimateOf(
         .map(([market, m]) => [market, { messages: m.messages, amount: fromMicros(m.micros) }]),
     ),
     micros,
-    ...(currency_mismatch && { currency_mismatch: true as const }),
+    ...(currency_mismatch && !maxPrice && { currency_mismatch: true as const }),
+    ...(maxPrice && { max_price: maxPrice }),
   };
 }
 
@@ -86,7 +93,8 @@ export function inClientPrice(
   let micros = 0;
   for (const [market, m] of Object.entries(estimate.by_market)) {
     const costMicros = toMicros(m.amount ?? 0) / m.messages;
-    const unit = list && priceOf([list], { day, market, category, costMicros, costCurrency: estimate.currency, billable: true });
+    const priced = { day, market, category, costMicros, costCurrency: estimate.currency, billable: true };
+    const unit = list && priceOf([list], { ...priced, ...(estimate.max_price && { maxPrice: true }) });
     if (!unit) unpriced.push(market);
     byMarket[market] = unit ? { messages: m.messages, amount: fromMicros(unit.micros * m.messages) } : { messages: m.messages };
     micros += unit ? unit.micros * m.messages : 0;

@@ -15,6 +15,11 @@ export interface PriceList {
   currency: string;
   /** Meta's cost + this %. */
   markup_percent?: number;
+  /**
+   * How a max-price charge of the Marketing Messages API is resold (decisions §34): Meta's charged price plus this
+   * %, converted as any cost; absent, at cost. Never a fixed price: Meta's price is only known once charged.
+   */
+  max_price_markup_percent?: number;
   /** Fixed price per market (as the rate cards name it) and category, in `currency`; wins over the markup. */
   prices?: Record<string, Partial<Record<PricingCategory, number>>>;
   /**
@@ -41,6 +46,8 @@ export interface PricedMessage {
   costMicros: number;
   costCurrency: string;
   billable: boolean;
+  /** A max-price charge (decisions §34): priced at cost plus the list's `max_price_markup_percent`, never a fixed price. */
+  maxPrice?: boolean;
 }
 
 /** The list in force on a day (YYYY-MM-DD), or undefined (lists: any order). */
@@ -67,11 +74,12 @@ export function priceOf(lists: PriceList[], m: PricedMessage): Price | undefined
   if (!list) return undefined;
   const priced = (micros: number): Price => ({ micros, currency: list.currency, list: list.effective_from });
   if (!m.billable) return priced(0);
-  const fixed = list.prices?.[m.market]?.[m.category];
+  const fixed = m.maxPrice ? undefined : list.prices?.[m.market]?.[m.category];
   if (fixed !== undefined) return priced(toMicros(fixed));
   const rate = m.costCurrency === list.currency ? 1 : list.exchange_rates?.[m.costCurrency];
   if (rate === undefined) return undefined;
-  return priced(Math.round((m.costMicros * rate * (100 + (list.markup_percent ?? 0))) / 100));
+  const markup = m.maxPrice ? (list.max_price_markup_percent ?? 0) : (list.markup_percent ?? 0);
+  return priced(Math.round((m.costMicros * rate * (100 + markup)) / 100));
 }
 
 /** Why `priceOf` answers undefined for a message, or undefined when it answers a price. */

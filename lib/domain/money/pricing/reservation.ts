@@ -28,7 +28,22 @@ export interface SendReservation {
    * it applies, and only Meta knows where it does. Absent on reservations made before, which keep their figure.
    */
   international_bound?: true;
+  /**
+   * A max-price send of the Marketing Messages API (decisions §34): each recipient reserves the max price of one
+   * delivery (its `amount_per_1000` ÷ 1,000, in micro-units of its currency, the WABA's) instead of the card's rate:
+   * Meta charges that or less.
+   */
+  max_price?: { micros: number; currency: string };
 }
+
+/** A send's max price (decisions §34): per 1,000 deliveries, in a currency. */
+export interface MaxPrice {
+  amount_per_1000: number;
+  currency: string;
+}
+
+/** The max price of one delivery, in micro-units: `amount_per_1000` has at most 3 decimals, so it is whole. */
+export const maxPriceMicros = (max: MaxPrice) => Math.round(max.amount_per_1000 * 1000);
 
 export function reservationFor(
   templateCategory: string | undefined,
@@ -38,6 +53,7 @@ export function reservationFor(
   budgetCurrency?: string,
   /** The WABA's zone (decisions §31): the day and month the send goes are its. */
   zone: string = CALENDAR_ZONE,
+  maxPrice?: MaxPrice,
 ): SendReservation {
   const category = pricingCategoryOf(templateCategory);
   const day = dayIn(goesOn, zone);
@@ -49,6 +65,7 @@ export function reservationFor(
     ...(list && { price_list: list }),
     ...(budgetCurrency && { budget_currency: budgetCurrency }),
     ...(category === 'authentication' && { international_bound: true as const }),
+    ...(maxPrice && { max_price: { micros: maxPriceMicros(maxPrice), currency: maxPrice.currency } }),
   };
 }
 
@@ -57,11 +74,14 @@ export function reservationFor(
  * in the budget's currency where the reservation names it (budget-amount.ts: the same rule as a charge's).
  */
 function estimateAt(reservation: SendReservation, market: string, category: PricingCategory): number {
-  const { priced_on: day, currency, price_list: list, budget_currency: budgetCurrency } = reservation;
-  const cost = rateCards.priceMicros(market, category, day, currency);
-  const price = list && priceOf([list], { day, market, category, costMicros: cost, costCurrency: currency, billable: true });
+  const { priced_on: day, price_list: list, budget_currency: budgetCurrency, max_price: max } = reservation;
+  // A max-price send (decisions §34) reserves its max price, resold as the list resells max-price charges.
+  const currency = max?.currency ?? reservation.currency;
+  const cost = max ? max.micros : rateCards.priceMicros(market, category, day, currency);
+  const priced = { day, market, category, costMicros: cost, costCurrency: currency, billable: true, ...(max && { maxPrice: true }) };
+  const price = list && priceOf([list], priced);
   if (!budgetCurrency) return price?.micros ?? cost;
-  const baseCostMicros = () => rateCards.priceMicros(market, category, day);
+  const baseCostMicros = () => (max ? cost : rateCards.priceMicros(market, category, day));
   return budgetMicrosOf(budgetCurrency, { cost: { micros: cost, currency }, price, list, baseCostMicros }) ?? cost;
 }
 

@@ -11,6 +11,8 @@ import { dayIn } from '../../shared/calendar.ts';
 import { billingOfWaba } from '../../money/billing-currencies.ts';
 import type { WabaBilling } from '../../money/ports.ts';
 import { DEFAULT_WABA_ZONE } from '../../shared/meta-timezones.ts';
+import type { MaxPrice } from '../../money/pricing/reservation.ts';
+import { InvalidRequest } from '../../shared/errors.ts';
 
 /** What a send is estimated to cost (decisions §26, §27): in the WABA's currency, then in the client's price. */
 
@@ -35,11 +37,17 @@ export async function priceOfSend(
   found: FoundTemplate,
   recipients: { to?: string; user_id?: string }[],
   at: { now: string; goes: string },
+  maxPrice?: MaxPrice,
 ): Promise<SendPrice> {
   const lists = await deps.priceLists.lists(found.clientId);
   const category = found.template.category;
   const { currency, zone } = await billingOf(deps, found.provider.wabaId);
-  const cost = estimateOf(rateCards, recipients.map(personKey), category, Date.parse(at.now), currency, zone);
+  // Meta takes a bid in the WABA's billing currency (decisions §31, §34): a max price in another is refused.
+  if (maxPrice && maxPrice.currency !== currency)
+    throw new InvalidRequest('max_price must be in the WABA’s billing currency', [
+      { path: 'max_price.currency', message: `must be ${currency}, the billing currency of WABA ${found.provider.wabaId}` },
+    ]);
+  const cost = estimateOf(rateCards, recipients.map(personKey), category, Date.parse(at.now), currency, zone, maxPrice);
   // Priced on the day the send goes: a scheduled send accepted before its list starts is in the list's price.
   const estimate = inClientPrice(cost, lists, category, Date.parse(at.goes), zone);
   return { priceList: listInForce(lists, dayIn(at.goes, zone)), estimate, zone };

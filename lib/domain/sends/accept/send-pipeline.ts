@@ -62,6 +62,6 @@ export async function checkSend(deps: DryRunDeps, caller: Caller, request: SendR
   const warnings = await sendWarnings(deps, found.provider, found.template, recipients);
   const sendAt = scheduledAt(body.send_at, nowMs);
   // The client's price list on the day the send goes: its estimate (and a send's reservation) are in its price.
-  const price = await priceOfSend(deps, found, recipients, { now, goes: sendAt ?? now });
+  const price = await priceOfSend(deps, found, recipients, { now, goes: sendAt ?? now }, body.max_price);
   return { ...found, now, ...(sendAt && { sendAt }), ...(api && { api }), recipientProblems: problems.recipients, people, warnings, price };
 }

@@ -38,6 +38,8 @@ export function jobCommonOf(checked: CheckedSend, body: SendInput, sendId: strin
     ...(body.campaignId !== undefined && { campaignId: body.campaignId }),
     ...(checked.api && { marketing_api: checked.api }),
     ...(checked.direct && { direct: checked.direct }),
+    // A max price (decisions §34), only ever through the Marketing Messages API (marketing-messages.ts).
+    ...(checked.api && body.max_price && { max_price: body.max_price }),
     reservation,
   };
 }
@@ -53,6 +55,7 @@ function requestOptionsOf(body: SendInput): SendRequestOptions {
     ...(body.ttl_seconds !== undefined && { ttl_seconds: body.ttl_seconds }),
     ...(body.category !== undefined && { category: body.category }),
     ...(body.message !== undefined && { message: body.message }),
+    ...(body.max_price !== undefined && { max_price: body.max_price }),
   };
 }
 

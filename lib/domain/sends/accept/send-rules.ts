@@ -32,6 +32,8 @@ export interface SendInput {
   /** Which API a MARKETING send goes through, and its time to live there (decisions §28). */
   marketing_api?: 'auto' | 'cloud' | 'mm';
   ttl_seconds?: number;
+  /** A MARKETING send's max price on the Marketing Messages API (decisions §34): per 1,000 deliveries, in the WABA's currency. */
+  max_price?: { amount_per_1000: number; currency: string };
 }
 
 /** One recipient of a send as the request names it. */

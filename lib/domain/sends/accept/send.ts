@@ -98,6 +98,7 @@ export async function sendTemplate(
     checked.price.priceList,
     inBudget,
     checked.price.zone,
+    body.max_price,
   );
   const jobs = dispatchJobsOf(jobCommonOf(checked, body, input.sendId, reservation), recipients);
   const budget = await reserveFor(deps, checked, reservation, recipients, input.sendId);
