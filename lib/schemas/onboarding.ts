@@ -17,6 +17,8 @@ export const StartOnboardingBody = v.strictObject({
   code,
   waba_id: graphId,
   phone_number_id: graphId,
+  /** The client's business portfolio, as the flow's FINISH event gives it (the WABA's own read is what is kept). */
+  business_id: v.optional(graphId),
   pin: v.optional(pin),
   coexistence: v.optional(v.boolean()),
 });

@@ -19,6 +19,7 @@ export interface StartOnboarding {
   code: string;
   waba_id: string;
   phone_number_id: string;
+  business_id?: string;
   pin?: string;
   coexistence?: boolean;
 }

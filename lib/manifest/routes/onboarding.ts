@@ -22,7 +22,7 @@ export const StartOnboarding = {
     invalidMessage: 'code, waba_id, phone_number_id, pin or coexistence not valid',
   },
   errors: [400, 403, 404, 409, 502],
-  needs: { table: 'write', upstream: true, metaApp: true },
+  needs: { table: 'write', upstream: true, metaApp: true, onboarding: true },
 } satisfies RouteDef;
 
 export const ResumeOnboarding = {
@@ -37,7 +37,7 @@ export const ResumeOnboarding = {
   auth: true,
   request: { path: OnboardingPath, body: ResumeOnboardingBody, bodyOptional: true, invalidMessage: 'pin or code not valid' },
   errors: [400, 403, 404, 409, 502],
-  needs: { table: 'write', upstream: true, metaApp: true },
+  needs: { table: 'write', upstream: true, metaApp: true, onboarding: true },
 } satisfies RouteDef;
 
 export const GetOnboarding = {
