@@ -293,6 +293,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     });
     // The functions' settings: this process runs the handlers; `npm run sam:env` hands the same to sam local.
     Object.assign(process.env, settings);
+    // The console's Embedded Signup plays the emulator's popup through the local API (`POST /_local/embedded-signup`).
+    if (emulator) process.env.LOCAL_GRAPH_EMULATOR_URL = graphUrl;
     if (emulator) notifyTheService(emulator, apiUrl, options.autoStatuses ?? [], log);
 
     await loadTable(start, dynamo, fixture, fixturePath);

@@ -22,6 +22,12 @@ export const StartOnboardingBody = v.strictObject({
   pin: v.optional(pin),
   coexistence: v.optional(v.boolean()),
 });
+/**
+ * What Embedded Signup gives the page (docs/platform-2027.md §1.2): the code and the FINISH event's IDs. Locally the
+ * emulator's popup answers it (`POST /_local/embedded-signup`); the console hands it on to `StartOnboarding`.
+ */
+export const EmbeddedSignupResponse = v.object({ code, waba_id: graphId, phone_number_id: graphId, business_id: v.optional(graphId) });
+
 export const ResumeOnboardingBody = v.strictObject({ pin: v.optional(pin), code: v.optional(code) });
 
 const step = v.picklist(ONBOARDING_STEPS);
