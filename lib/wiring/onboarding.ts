@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { ProcessVault, SecretsManagerVault } from '#lib/adapters/aws/secret-vault.ts';
+import { ProcessVault, SecretsManagerVault, UnconfiguredVault } from '#lib/adapters/aws/secret-vault.ts';
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
 import { DynamoDirectoryWriter, DynamoOnboardingStore } from '#lib/adapters/dynamo/shared/onboarding-store.ts';
 import { GraphClient } from '#lib/adapters/graph/graph-client.ts';
 import { GraphOnboarding } from '#lib/adapters/graph/graph-onboarding.ts';
 import { graphApiToken } from '#lib/adapters/graph/token.ts';
 import { metaWebhookSecrets } from '#lib/adapters/meta/webhook-secrets.ts';
-import { graphApiTimeoutMs, graphApiVersion, graphAppId, loadConfig, onboardingSettings } from '#lib/config.ts';
+import { graphApiTimeoutMs, graphApiVersion, graphAppId, graphTokenSettings, loadConfig, onboardingSettings } from '#lib/config.ts';
 import type { OnboardingDeps } from '#lib/domain/shared/onboarding.ts';
 import { logger } from '#lib/log/logger.ts';
 import { serviceTable } from './table.ts';
@@ -33,7 +33,12 @@ export function onboardingDeps(): OnboardingDeps {
   deps = {
     onboardings: new DynamoOnboardingStore(table),
     upstream,
-    vault: settings.secretPrefix ? new SecretsManagerVault(settings.secretPrefix) : new ProcessVault(),
+    // Secrets Manager where the stack names a prefix; the process's memory where the Graph token is given directly (local).
+    vault: settings.secretPrefix
+      ? new SecretsManagerVault(settings.secretPrefix)
+      : graphTokenSettings().GRAPH_API_TOKEN
+        ? new ProcessVault()
+        : new UnconfiguredVault(),
     directory: new DynamoDirectoryStore(table),
     writer: new DynamoDirectoryWriter(table),
     log: logger,

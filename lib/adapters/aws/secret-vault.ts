@@ -6,6 +6,7 @@ import {
   ResourceNotFoundException,
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
+import { Unprocessable } from '#lib/domain/shared/errors.ts';
 import type { SecretVault } from '#lib/domain/shared/ports.ts';
 
 /**
@@ -66,5 +67,19 @@ export class ProcessVault implements SecretVault {
 
   async read(ref: string) {
     return this.kept.get(ref) ?? null;
+  }
+}
+
+/**
+ * Where neither is set up (a deployment without ONBOARDING_SECRET_PREFIX): a business token is never kept in a
+ * function's memory, so the step that would keep one fails saying why.
+ */
+export class UnconfiguredVault implements SecretVault {
+  async keep(): Promise<string> {
+    throw new Unprocessable('ONBOARDING_SECRET_PREFIX is not set: the business token has nowhere to be kept');
+  }
+
+  async read() {
+    return null;
   }
 }
