@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { UnconfiguredVault } from '#lib/adapters/aws/secret-vault.ts';
 import { GraphClient } from '#lib/adapters/graph/graph-client.ts';
 import { GraphOnboarding } from '#lib/adapters/graph/graph-onboarding.ts';
 import { GraphUpstream } from '#lib/adapters/graph/graph-upstream.ts';
@@ -178,6 +179,18 @@ describe('onboarding by Embedded Signup (issue 55 item 1)', () => {
     expect(statuses(answer).credit_line).toBe('skipped');
     expect(w.calls('/whatsapp_credit_sharing_and_attach')).toBe(0);
     expect(answer.status).toBe('completed');
+  });
+
+  it('fails the exchange, keeping no token, where the deployment has nowhere to keep one', async () => {
+    // Prepare
+    const w = world();
+    const signup = await w.popup();
+    // Act
+    const answer = await startOnboarding({ ...w.deps, vault: new UnconfiguredVault() }, BSP, CLIENT, { ...signup, coexistence: true });
+    // Assess
+    expect(answer).toMatchObject({ status: 'failed', failed_at: 'exchange' });
+    expect(answer.steps[0].error).toContain('ONBOARDING_SECRET_PREFIX');
+    expect(w.writer.writes).toBe(0);
   });
 
   it('lets a client’s admin onboard for its own client only, and no agent', async () => {
