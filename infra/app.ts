@@ -27,6 +27,10 @@ const stack = new TemplateMessagingStack(app, context('stackName') ?? 'TemplateM
   dispatchConcurrency: number('dispatchConcurrency'),
   alarmEmail: context('alarmEmail'),
   statementIssuer: { name: context('statementProviderName'), address: context('statementProviderAddress') },
+  onboarding: {
+    ...(context('providerPaysMeta') !== undefined && { providerPaysMeta: context('providerPaysMeta') !== 'false' }),
+    providerBusinessId: context('providerBusinessId'),
+  },
   consoleDomainPrefix: context('consoleDomainPrefix'),
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });

@@ -1,4 +1,4 @@
-import { Stack, Token, Validations } from 'aws-cdk-lib';
+import { ArnFormat, Stack, Token, Validations } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { type Needs, type SettingSources, settingsFor } from '#lib/manifest/needs.ts';
 import type { Monitoring } from './monitoring.ts';
@@ -55,6 +55,32 @@ export class NeedsGrants {
       });
       resources.schedulerRole.grantPassRole(fn.grantPrincipal);
     }
+    if (needs.onboarding) this.grantOnboardingSecrets(fn);
     this.monitoring.functionAlarms(fn);
+  }
+
+  /** The onboarded business tokens (issue 55): create, replace and read the secrets under the stack's prefix, no others. */
+  private grantOnboardingSecrets(fn: ServiceFunction) {
+    const stack = Stack.of(fn);
+    const prefix = this.sources.onboarding?.secretPrefix ?? `${stack.stackName}/onboarding/`;
+    const arn = stack.formatArn({
+      service: 'secretsmanager',
+      resource: 'secret',
+      resourceName: `${prefix}*`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['secretsmanager:CreateSecret', 'secretsmanager:PutSecretValue', 'secretsmanager:GetSecretValue'],
+        resources: [arn],
+      }),
+    );
+    const [region, account] = [stack.region, stack.account].map((v, i) =>
+      Token.isUnresolved(v) ? ['<AWS::Region>', '<AWS::AccountId>'][i] : v,
+    );
+    Validations.of(fn.role!).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:${region}:${account}:secret:${stack.resolve(prefix)}*]`,
+      reason: 'A secret per onboarding (onboarding/<code hash>), named when the onboarding starts: only the stack’s own prefix.',
+    });
   }
 }

@@ -44,6 +44,11 @@ export interface ServiceStackProps extends StackProps {
   alarmEmail?: string;
   /** The provider's name and address on every statement (decisions §30); the settings' fallbacks when not given. */
   statementIssuer?: { name?: string; address?: string };
+  /**
+   * Onboarding by Embedded Signup (issue 55): whether the provider pays Meta (its credit line shared with each WABA
+   * onboarded; PROVIDER_PAYS_META's default when not given) and its business portfolio, whose credit line that is.
+   */
+  onboarding?: { providerPaysMeta?: boolean; providerBusinessId?: string };
   /** The console's hosted-UI domain prefix with `cognito` (infra/identity.ts); the stack's name and account by default. */
   consoleDomainPrefix?: string;
 }
@@ -107,6 +112,8 @@ export class TemplateMessagingStack extends Stack {
       },
       console: consoleSignIn,
       statementIssuer: props.statementIssuer,
+      // The business tokens onboarded are kept in Secrets Manager, one secret each under the stack's prefix.
+      onboarding: { ...props.onboarding, secretPrefix: `${this.stackName}/onboarding/` },
     };
     const grants = new NeedsGrants(resources, sources, monitoring);
     api.addRoutes(this, identity, grants);

@@ -107,6 +107,20 @@ export const SETTINGS = {
    */
   CONSOLE_COGNITO_DOMAIN: { schema: url, fallback: undefined },
   CONSOLE_CLIENT_ID: { schema: text, fallback: undefined },
+  /**
+   * Onboarding by Embedded Signup (issue 55): whether the provider pays Meta for its clients' WABAs (its credit line
+   * is shared with each WABA onboarded), and its business portfolio, whose credit line that is.
+   */
+  PROVIDER_PAYS_META: {
+    schema: v.pipe(
+      v.picklist(['true', 'false']),
+      v.transform((t) => t === 'true'),
+    ),
+    fallback: true,
+  },
+  PROVIDER_BUSINESS_ID: { schema: text, fallback: undefined },
+  /** Where the onboarded business tokens are kept: a prefix of Secrets Manager names (AWS); unset, in memory (local). */
+  ONBOARDING_SECRET_PREFIX: { schema: text, fallback: undefined },
   /** Who issues the statements (decisions §30): the provider's name, printed on each. */
   STATEMENT_PROVIDER_NAME: { schema: text, fallback: 'Template Messaging Service' },
   /** The provider's postal address on each statement, one line; unset, the statement says it is not set. */
@@ -212,6 +226,13 @@ export const claimNameSettings = () => ({
   CLAIM_CLIENT_ID: setting('CLAIM_CLIENT_ID'),
   CLAIM_PERMISSIONS: setting('CLAIM_PERMISSIONS'),
   CLAIM_CAMPAIGNS: setting('CLAIM_CAMPAIGNS'),
+});
+
+/** Onboarding by Embedded Signup (issue 55): who pays Meta, the provider's portfolio, where tokens are kept. */
+export const onboardingSettings = () => ({
+  providerPaysMeta: setting('PROVIDER_PAYS_META'),
+  providerBusinessId: setting('PROVIDER_BUSINESS_ID'),
+  secretPrefix: setting('ONBOARDING_SECRET_PREFIX'),
 });
 
 /** Who issues the statements: the provider's name and address (decisions §30). */

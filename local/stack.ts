@@ -90,6 +90,7 @@ function allNeeds(): Needs {
     metaApp: every.some((n) => n.metaApp),
     pacing: every.some((n) => n.pacing),
     schedules: every.some((n) => n.schedules),
+    onboarding: every.some((n) => n.onboarding),
   };
 }
 
@@ -192,6 +193,11 @@ function stackSettings(parts: {
     queueUrls: parts.queueUrls,
     ...(process.env.MESSAGES_PER_SECOND && { messagesPerSecond: Number(process.env.MESSAGES_PER_SECOND) }),
     statementIssuer: { name: process.env.STATEMENT_PROVIDER_NAME, address: process.env.STATEMENT_PROVIDER_ADDRESS },
+    // Onboarding (issue 55): the emulator answers any portfolio's credit line; business tokens kept in memory.
+    onboarding: {
+      providerPaysMeta: process.env.PROVIDER_PAYS_META !== 'false',
+      providerBusinessId: process.env.PROVIDER_BUSINESS_ID ?? 'local-provider-business',
+    },
     schedules: {
       group: 'local-sends',
       queueArn: parts.sqs.queues.sendRelease.arn,
@@ -287,6 +293,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     });
     // The functions' settings: this process runs the handlers; `npm run sam:env` hands the same to sam local.
     Object.assign(process.env, settings);
+    // The console's Embedded Signup plays the emulator's popup through the local API (`POST /_local/embedded-signup`).
+    if (emulator) process.env.LOCAL_GRAPH_EMULATOR_URL = graphUrl;
     if (emulator) notifyTheService(emulator, apiUrl, options.autoStatuses ?? [], log);
 
     await loadTable(start, dynamo, fixture, fixturePath);

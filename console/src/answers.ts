@@ -1,6 +1,7 @@
 import type * as v from 'valibot';
 import type { BudgetResponse } from '#lib/schemas/budget.ts';
 import type { ListChannelsResponse } from '#lib/schemas/channels.ts';
+import type { EmbeddedSignupResponse, OnboardingResponse } from '#lib/schemas/onboarding.ts';
 import type { TemplateDryRunResponse } from '#lib/schemas/create-template.ts';
 import type {
   ListRecipientsResponse,
@@ -21,6 +22,11 @@ import type { ListDeliveriesResponse } from '#lib/schemas/webhook.ts';
  * neither valibot nor a schema (test/architecture/console-answers.test.ts says every answer is typed here).
  */
 type Answer<Schema extends v.GenericSchema> = v.InferOutput<Schema>;
+
+/** `POST /v1/clients/{client_id}/onboardings`, its resume and its read (issue 55). */
+export type OnboardingAnswer = Answer<typeof OnboardingResponse>;
+/** What Embedded Signup gives the page: the code and the IDs (locally the emulator's popup, `POST /_local/embedded-signup`). */
+export type EmbeddedSignup = Answer<typeof EmbeddedSignupResponse>;
 
 /** `GET /v1/sends/{send_id}`. */
 export type SendStatus = Answer<typeof SendStatusResponse>;

@@ -2,6 +2,7 @@ import type { Page } from './router.ts';
 import { consentPage } from './pages/consent.tsx';
 import { deliveriesPage } from './pages/deliveries.tsx';
 import { moneyPage } from './pages/money.tsx';
+import { onboardingPage } from './pages/onboarding.tsx';
 import { sendPage } from './pages/send.tsx';
 import { sendsPage } from './pages/sends.tsx';
 import { templatesPage } from './pages/templates.tsx';
@@ -10,4 +11,4 @@ import { templatesPage } from './pages/templates.tsx';
  * Every page of the console, in the navigation's order; the first is where the console opens. A page is one
  * file of pages/ exporting its `Page`, added here with one line.
  */
-export const pages: Page[] = [sendsPage, sendPage, moneyPage, templatesPage, consentPage, deliveriesPage];
+export const pages: Page[] = [sendsPage, sendPage, moneyPage, templatesPage, consentPage, deliveriesPage, onboardingPage];

@@ -27,6 +27,8 @@ export interface Needs {
   console?: boolean;
   /** Issues statements (decisions §30): the provider's name and address printed on them. */
   statements?: boolean;
+  /** Onboards by Embedded Signup (issue 55): who pays Meta, the provider's portfolio, where business tokens are kept. */
+  onboarding?: boolean;
 }
 
 /**
@@ -53,6 +55,8 @@ export interface SettingSources {
   console?: { cognitoDomain: string; clientId: string };
   /** Who issues the statements, where the deployment says (each setting's fallback otherwise). */
   statementIssuer?: { name?: string; address?: string };
+  /** The onboarding's settings where the deployment gives them (lib/config.ts: PROVIDER_PAYS_META and its fellows). */
+  onboarding?: { providerPaysMeta?: boolean; providerBusinessId?: string; secretPrefix?: string };
 }
 
 /**
@@ -88,5 +92,15 @@ export function settingsFor(needs: Needs, sources: SettingSources): Record<strin
     if (sources.statementIssuer?.name) out.STATEMENT_PROVIDER_NAME = sources.statementIssuer.name;
     if (sources.statementIssuer?.address) out.STATEMENT_PROVIDER_ADDRESS = sources.statementIssuer.address;
   }
+  if (needs.onboarding) Object.assign(out, onboardingSettingsOf(sources.onboarding));
   return out;
+}
+
+/** PROVIDER_PAYS_META, PROVIDER_BUSINESS_ID and ONBOARDING_SECRET_PREFIX, those given. */
+function onboardingSettingsOf(onboarding: SettingSources['onboarding'] = {}): Record<string, string> {
+  return {
+    ...(onboarding.providerPaysMeta !== undefined && { PROVIDER_PAYS_META: String(onboarding.providerPaysMeta) }),
+    ...(onboarding.providerBusinessId && { PROVIDER_BUSINESS_ID: onboarding.providerBusinessId }),
+    ...(onboarding.secretPrefix && { ONBOARDING_SECRET_PREFIX: onboarding.secretPrefix }),
+  };
 }

@@ -12,6 +12,7 @@ import { consentRoutes } from './routes/consent.ts';
 import { metaRoutes } from './routes/meta.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { consoleRoutes } from './routes/console.ts';
+import { onboardingRoutes } from './routes/onboarding.ts';
 
 /**
  * Every route, by API area, in the order the OpenAPI document lists them. A route is added in its area's file
@@ -19,6 +20,7 @@ import { consoleRoutes } from './routes/console.ts';
  */
 export const routes: RouteDef[] = [
   ...channelsRoutes,
+  ...onboardingRoutes,
   ...webhooksRoutes,
   ...catalogsRoutes,
   ...templatesRoutes,

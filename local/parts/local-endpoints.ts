@@ -77,6 +77,22 @@ function meterRequests(): { meters: Map<string, RequestMeter>; queued: Map<strin
 }
 
 /**
+ * Embedded Signup's popup for the console (issue 55, docs/console.md): the emulator's `POST /_emulator/embedded-signup`
+ * through the API's own address (the console's Content-Security-Policy lets it call nothing else). 404 where the
+ * stack has no emulator (GRAPH_API_URL set to another upstream).
+ */
+async function embeddedSignup(body: Buffer): Promise<{ status: number; value: unknown }> {
+  const graph = process.env.LOCAL_GRAPH_EMULATOR_URL;
+  if (!graph) return { status: 404, value: { message: 'No Graph API emulator in this stack', code: 'not_found' } };
+  const answer = await fetch(`${graph}/_emulator/embedded-signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: body.toString() || '{}',
+  });
+  return { status: answer.status, value: await answer.json() };
+}
+
+/**
  * Endpoints the local API serves besides the manifest's (never deployed): the JWKS the handlers verify
  * tokens against, and inspection and fault controls for tests and people.
  */
@@ -97,6 +113,10 @@ export async function localEndpoints(eventBridge: LocalEventBridge) {
       const fault = JSON.parse(body.toString() || '{}') as { times?: number; match?: string };
       eventBridge.failNext(Number(fault.times ?? 1), fault.match);
       return json(200, { ok: true });
+    }
+    if (req.method === 'POST' && url.pathname === '/_local/embedded-signup') {
+      const { status, value } = await embeddedSignup(body);
+      return json(status, value);
     }
     if (req.method === 'POST' && url.pathname === '/_local/relay-outbox') {
       const relay = { outbox: new DynamoOutboxStore(serviceTable()), publisher: new EventBridgePublisher(), log: logger };

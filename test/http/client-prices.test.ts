@@ -107,6 +107,7 @@ async function walks(): Promise<Record<string, [path: string, accept?: string, t
   const statement = `/v1/clients/${client.clientId}/statements/${month()}`;
   return {
     ListClientMsgChannels: [['/v1/client-msg-channels']],
+    GetOnboarding: [[`/v1/clients/${client.clientId}/onboardings/0123456789abcdef0123456789abcdef`]],
     GetWebhookConfig: [['/v1/webhook/config']],
     ListWebhookDeliveries: [['/v1/webhook/deliveries?size=50']],
     ListCatalogs: [[`/v1/catalogs/${client.did}`]],

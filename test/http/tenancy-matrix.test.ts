@@ -108,9 +108,31 @@ const assignment = (own: Status): Row => ({
   },
 });
 
+/** An onboarding no one has (issue 55): BSP_CN is told 404, an agent 403 before anything is read. */
+const NO_ONBOARDING = '0123456789abcdef0123456789abcdef';
+const onboardingRow = (body?: unknown): Row => ({
+  ask: (t) => ({ path: { client_id: String(t.clientId), onboarding_id: NO_ONBOARDING }, ...(body !== undefined && { body }) }),
+  bsp: 404,
+  agent: 403,
+  stranger: 403,
+  foreign: {
+    'client_id in path': {
+      ask: (_, o) => ({ path: { client_id: String(o.clientId), onboarding_id: NO_ONBOARDING }, ...(body !== undefined && { body }) }),
+      agent: 403,
+      bsp: 404,
+    },
+  },
+});
+
 /** Every route of the manifest, by name, and what each caller is answered. */
 const MATRIX: Record<string, Row> = {
   ListClientMsgChannels: byClientQuery(),
+  // Onboarding (issue 55): BSP_CN or the client's admin; a code Meta never gave fails at its exchange (200, `failed`).
+  StartOnboarding: byClientPath({ bsp: 200, agent: 403, foreignBsp: 200 }, (t) => ({
+    body: { code: `matrix-probe-${t.clientId}`, waba_id: '1', phone_number_id: '2', pin: '123456' },
+  })),
+  ResumeOnboarding: onboardingRow({}),
+  GetOnboarding: onboardingRow(),
   PutWebhookConfig: {
     ask: (t) => ({ body: { url: t.webhookUrl, active: true, client_id: t.clientId } }),
     bsp: 200,

@@ -377,7 +377,7 @@ describe('the deployment’s quotas (issue 24), checked at every synth', () => {
     }
   });
 
-  it('takes 7 resources a route: 12 more routes stay within the budget, 23 more within CloudFormation’s 500', () => {
+  it('takes 7 resources a route: 9 more routes stay within the budget, 20 more within CloudFormation’s 500', () => {
     // Prepare: what one route adds: function, role, policy, log group, integration, its permission, route
     const route = routes.find((r) => r.name === 'ListTemplates')!;
     const own = Object.entries(plain.template.toJSON().Resources as Record<string, { Type: string; Properties: unknown }>).filter(
@@ -398,9 +398,10 @@ describe('the deployment’s quotas (issue 24), checked at every synth', () => {
     for (const variant of [plain, cognito]) {
       const resources = checkQuotas(variant.template.toJSON() as QuotaTemplate).resources;
       // 12 and 23 since the workers moved to a nested stack of their own (59 resources); 2 and 13 before, after
-      // issues 34 to 36, decisions §26 and §27, issue 45 and issue 51's jobs; docs/operations.md, "Quotas".
-      expect(resources + 12 * own.length).toBeLessThanOrEqual(QUOTAS.resources);
-      expect(resources + 23 * own.length).toBeLessThanOrEqual(500);
+      // issues 34 to 36, decisions §26 and §27, issue 45 and issue 51's jobs; 9 and 20 since issue 55's three
+      // onboarding routes; docs/operations.md, "Quotas".
+      expect(resources + 9 * own.length).toBeLessThanOrEqual(QUOTAS.resources);
+      expect(resources + 20 * own.length).toBeLessThanOrEqual(500);
     }
   });
 });
@@ -474,13 +475,14 @@ describe('the CDK stack', () => {
     expect(resources(plain.alarms!, 'AWS::CloudWatch::Alarm').some(([id]) => id.startsWith('EventTargetDlqNotEmpty'))).toBe(true);
   });
 
-  it('gives the Meta webhook secret to the two functions Meta calls only, and consumes their queue with a worker', () => {
+  it('gives the Meta webhook secret to the two functions Meta calls and the two that exchange a code, and consumes their queue with a worker', () => {
     // Assess
     const functions = resourcesOf('AWS::Lambda::Function').filter(([, f]) => f.Properties.Runtime === 'nodejs22.x');
     const holding = functions
       .filter(([, f]) => 'META_WEBHOOK_SECRET' in (f.Properties.Environment?.Variables ?? {}))
       .map(([id]) => id.slice(0, -8));
-    expect(holding.sort()).toEqual(['ReceiveMetaWebhook', 'VerifyMetaWebhook']);
+    // The app secret is also Embedded Signup's `client_secret` when a code is exchanged (issue 55).
+    expect(holding.sort()).toEqual(['ReceiveMetaWebhook', 'ResumeOnboarding', 'StartOnboarding', 'VerifyMetaWebhook']);
     template.hasResourceProperties('AWS::SecretsManager::Secret', {
       GenerateSecretString: Match.objectLike({ GenerateStringKey: 'verify_token' }),
     });

@@ -29,6 +29,8 @@ export const INDEXES: readonly { name: string; partition: string; sort: string; 
 export const keys = {
   client: (clientId: number) => `CLIENT#${clientId}`,
   waba: (wabaId: string) => `WABA#${wabaId}`,
+  /** An onboarding by Embedded Signup (issue 55), by the hash of its code. */
+  onboarding: (onboardingId: string) => `ONBOARDING#${onboardingId}`,
   channel: (waId: string) => `CHANNEL#${waId}`,
   record: (recordId: string) => `RECORD#${recordId}`,
   template: (wabaId: string, templateId: string) => `TEMPLATE#${wabaId}#${templateId}`,
@@ -179,6 +181,7 @@ export const keys = {
 export const SORT = {
   client: 'CLIENT',
   waba: 'WABA',
+  onboarding: 'ONBOARDING',
   /** A WABA's onboarding to the Marketing Messages API (decisions §28), beside the WABA. */
   mmOnboarding: 'MM_ONBOARDING',
   /** A WABA's billing currency as last learned from Graph (decisions §30), beside the WABA. */

@@ -1,4 +1,5 @@
 import type { Campaign, ChannelRecord, Client, ContactChannel, Waba } from './directory.ts';
+import type { OnboardedNumber, OnboardedWaba, Onboarding } from './onboarding-record.ts';
 
 // The directory (decisions §8): clients, WABAs, numbers, campaigns.
 
@@ -60,4 +61,49 @@ export interface JobQueue {
    * queueGroupOf): a fair queue delivers a quiet group's messages before a noisy group's backlog (decisions §23).
    */
   send(messages: Record<string, unknown>[], group?: string): Promise<void>;
+}
+
+/**
+ * Embedded Signup's server calls (docs/platform-2027.md §1.3–1.4). The business token each call after the exchange
+ * uses is handed in and never kept by the adapter; the credit line is the provider's, with its own token.
+ */
+export interface OnboardingUpstream {
+  exchangeCode(code: string): Promise<string>;
+  registerNumber(phoneNumberId: string, pin: string, businessToken: string): Promise<void>;
+  subscribeApp(wabaId: string, businessToken: string): Promise<void>;
+  providerCreditLine(businessId: string): Promise<string | null>;
+  shareCreditLine(creditLineId: string, wabaId: string, currency: string): Promise<string>;
+  readWaba(wabaId: string, businessToken: string): Promise<OnboardedWaba>;
+  numbersOf(wabaId: string, businessToken: string): Promise<OnboardedNumber[]>;
+}
+
+/**
+ * Secrets kept the way the service keeps credentials (a WABA's `credentials_ref`: a secret's name): `keep` writes
+ * the value under the name (replacing it) and answers the reference; `read` answers it, null when there is none.
+ */
+export interface SecretVault {
+  keep(name: string, value: string): Promise<string>;
+  read(ref: string): Promise<string | null>;
+}
+
+/** Onboardings by their id (the code's hash): `create` answers false when one exists; `save` is conditioned on `rev`. */
+export interface OnboardingStore {
+  get(onboardingId: string): Promise<Onboarding | null>;
+  create(onboarding: Onboarding): Promise<boolean>;
+  /** Writes it with `rev` + 1 when the stored one still has `rev`; false when another write came first. */
+  save(onboarding: Onboarding): Promise<boolean>;
+}
+
+/** What an onboarding adds to the directory (decisions §8's entries) with the WABA's currency and timezone (§31). */
+export interface OnboardedDirectory {
+  client: Client;
+  waba: Waba;
+  channels: ChannelRecord[];
+  currency: string;
+  timezone_id?: string;
+}
+
+/** Adds an onboarded WABA to the directory as the import does: puts by key, so twice adds nothing twice. */
+export interface DirectoryWriter {
+  addOnboarded(entry: OnboardedDirectory): Promise<void>;
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { DirectoryFile } from '#lib/adapters/directory-file.ts';
 import { Faults } from './faults.ts';
-import { GraphError, GraphModel, type SentMessage } from './model.ts';
+import { GraphError, GraphModel, type SentMessage, storedTemplate } from './model.ts';
 import type { MetaNotifier } from './notifier.ts';
 import { MESSAGES_PER_SECOND } from '#lib/domain/sends/dispatch/throughput.ts';
 import { ThroughputLimit } from './throughput-limit.ts';
@@ -10,6 +10,7 @@ import { EmulatedPricing } from './pricing.ts';
 import { CAPPED_ERROR, MarketingCaps } from './recipients.ts';
 import { EmulatedPeople } from './people.ts';
 import { answerControl } from './control-endpoints.ts';
+import { exchangeCode, isBusinessToken, playPopup } from './signup.ts';
 import { takeVersion } from './versions.ts';
 import { type MessageStatus, statusValue } from './message-statuses.ts';
 
@@ -144,8 +145,11 @@ export class GraphEmulator {
         const code = fault.code ?? (fault.status === 429 ? 80007 : fault.status >= 500 ? 2 : 100);
         return errorEnvelope(new GraphError(fault.status, code, 'Injected fault'));
       }
+      // The code's exchange proves itself by the app's id and secret, not a token (docs/platform-2027.md §1.3).
+      if (method === 'GET' && /^(\/v\d+\.\d+)?\/oauth\/access_token$/.test(path))
+        return { status: 200, body: exchangeCode(this.model.signup, query) };
       const expected = isUpload ? `OAuth ${this.token}` : `Bearer ${this.token}`;
-      if ((headers.authorization ?? '') !== expected && query.access_token !== this.token) {
+      if (!this.authorized(headers.authorization ?? '', expected, query.access_token)) {
         throw new GraphError(401, 190, 'Invalid OAuth access token - Cannot parse access token');
       }
       const segments = path.split('/').filter(Boolean);
@@ -182,6 +186,11 @@ export class GraphEmulator {
       if (error instanceof SyntaxError) return errorEnvelope(new GraphError(400, 100, 'Invalid JSON body'));
       return errorEnvelope(new GraphError(500, 1, 'An unknown error occurred'));
     }
+  }
+
+  /** The service's token (as the header or `access_token`), or a business token Embedded Signup's exchange gave (./signup.ts). */
+  private authorized(header: string, expected: string, accessToken: string | undefined) {
+    return header === expected || accessToken === this.token || isBusinessToken(this.model.signup, header.replace(/^Bearer /, ''));
   }
 
   /** Refuses a number's message beyond its level in a rolling second with Graph's 130429 (upstream-facts §6.3). */
@@ -253,6 +262,12 @@ export class GraphEmulator {
   /** Control endpoints (./control-endpoints.ts): not part of the Graph API. */
   private control(method: string, path: string, raw: Uint8Array, query: Record<string, string>): EmulatorAnswer {
     const body = raw.length ? JSON.parse(new TextDecoder().decode(raw)) : {};
+    if (method === 'POST' && path === '/_emulator/embedded-signup') {
+      const templates = Array.isArray(body.templates) ? body.templates.map(storedTemplate) : [];
+      const answer = { status: 200, body: playPopup(this.model, { ...body, templates }) };
+      this.onChange?.();
+      return answer;
+    }
     return answerControl(this, method, path, body, query);
   }
 }

@@ -8,6 +8,7 @@ import { checkBsuidTarget, contactsOf } from './recipients.ts';
 import { browseLibrary, fromLibrary } from './template-library.ts';
 import { directSendStatusOf, directSendTemplate, refuseChangeOfGenerated } from './direct-send.ts';
 import { DAY_MS } from '#lib/domain/shared/calendar.ts';
+import { answerSignupEdge, emptySignupState, ownerFields, type SignupState } from './signup.ts';
 import { META_UTC_TIMEZONE_ID } from '#lib/domain/shared/meta-timezones.ts';
 
 /**
@@ -158,6 +159,8 @@ export class GraphModel {
   readonly sent: SentMessage[] = [];
   private uploads = new Map<string, { length: number; type: string; received: number }>();
   private nextId = 7_000_000_000_000_000;
+  /** Embedded Signup's codes, tokens, registrations, subscriptions and credit lines (./signup.ts). */
+  signup: SignupState = emptySignupState();
 
   constructor(fixture: DirectoryFile) {
     for (const w of fixture.wabas) {
@@ -191,6 +194,7 @@ export class GraphModel {
       sent: this.sent,
       uploads: [...this.uploads.entries()],
       nextId: this.nextId,
+      signup: this.signup,
     };
   }
 
@@ -202,6 +206,7 @@ export class GraphModel {
     this.sent.splice(0, this.sent.length, ...state.sent);
     this.uploads = new Map(state.uploads);
     this.nextId = state.nextId;
+    this.signup = { ...emptySignupState(), ...state.signup };
   }
 
   findTemplate(id: string): { waba: EmulatedWaba; template: EmulatedTemplate } | undefined {
@@ -251,6 +256,8 @@ export class GraphModel {
   /** `/{id}/{edge}`: a WABA's templates and catalogs, a catalog's products, uploads, messages; undefined for another. */
   private answerEdge(method: string, id: string, edge: string, request: EdgeRequest) {
     const { query, body, href } = request;
+    const signup = answerSignupEdge(this, method, id, edge, request);
+    if (signup !== undefined) return signup;
     if (edge === 'message_templates') return this.answerTemplates(method, this.wabaOr404(id), request);
     if (edge === 'product_catalogs' && method === 'GET') {
       const waba = this.wabaOr404(id);
@@ -321,6 +328,7 @@ export class GraphModel {
         timezone_id: waba.timezone_id ?? META_UTC_TIMEZONE_ID,
         marketing_messages_onboarding_status: waba.mm_onboarded ? 'ONBOARDED' : 'ELIGIBLE',
         direct_send_status: directSendStatusOf(waba),
+        ...ownerFields(this.signup, waba.id),
       },
       query.fields,
       ['id', 'name'],

@@ -1,0 +1,123 @@
+import { useState } from 'preact/hooks';
+import type { EmbeddedSignup, OnboardingAnswer } from '../answers.ts';
+import type { Page } from '../router.ts';
+import { useSession } from '../session.ts';
+import { ErrorNote, When } from '../ui.tsx';
+import './pages.css';
+
+const STEP_WORDS: Record<OnboardingAnswer['steps'][number]['step'], string> = {
+  exchange: 'Exchange the code for a business token',
+  register: 'Register the number with its PIN',
+  subscribe: 'Subscribe the app to the WABA’s webhooks',
+  credit_line: 'Share the provider’s credit line',
+  read_waba: 'Read the WABA: currency, timezone, portfolio, numbers',
+  add_to_directory: 'Add the WABA, number and channel to the directory',
+};
+const STATUS_WORDS = { pending: 'Not run yet', done: 'Done', skipped: 'Skipped', failed: 'Failed' } as const;
+
+/**
+ * Onboarding by Embedded Signup (issue 55 item 1): the client signs up in Meta's popup, and the service exchanges
+ * the code, registers the number, subscribes the app, shares the credit line and adds the WABA to the directory,
+ * each step shown with its outcome, and resumed from the one that failed. Locally the popup is the Graph API
+ * emulator's (`POST /_local/embedded-signup`); Facebook's SDK stands there on a deployment (docs/console.md).
+ */
+function Onboarding() {
+  const { api, clientId } = useSession();
+  const [pin, setPin] = useState('');
+  const [coexistence, setCoexistence] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const [onboarding, setOnboarding] = useState<OnboardingAnswer>();
+  const act = async (doing: () => Promise<OnboardingAnswer>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      setOnboarding(await doing());
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const start = () =>
+    act(async () => {
+      const signup = await api.post<EmbeddedSignup>('_local/embedded-signup', { coexistence });
+      const body = { ...signup, coexistence, ...(pin && { pin }) };
+      return api.post<OnboardingAnswer>(`v1/clients/${clientId}/onboardings`, body);
+    });
+  const resume = () =>
+    act(() => api.post<OnboardingAnswer>(`v1/clients/${clientId}/onboardings/${onboarding?.onboarding_id}/resume`, pin ? { pin } : {}));
+  return (
+    <>
+      <h1 tabIndex={-1}>Onboarding</h1>
+      <p class="lead">
+        A client signs up with Meta’s Embedded Signup; the service then registers its number, subscribes to its WABA, shares the credit line
+        and adds the WABA, its number and a channel to this client’s directory.
+      </p>
+      <form
+        class="add"
+        onSubmit={(event) => {
+          event.preventDefault();
+          start();
+        }}
+      >
+        <label>
+          Two-step verification PIN (6 digits)
+          <input inputMode="numeric" pattern="[0-9]{6}" value={pin} onInput={(e) => setPin(e.currentTarget.value)} />
+        </label>
+        <label class="check">
+          <input type="checkbox" checked={coexistence} onChange={(e) => setCoexistence(e.currentTarget.checked)} /> A WhatsApp Business app
+          number (coexistence)
+        </label>
+        <button type="submit" disabled={busy}>
+          Start Embedded Signup
+        </button>
+      </form>
+      <ErrorNote error={error} doing="The onboarding" />
+      {onboarding && <Outcome onboarding={onboarding} busy={busy} onResume={resume} />}
+    </>
+  );
+}
+
+/** Each step with its outcome, and the resume where one failed. */
+function Outcome({ onboarding, busy, onResume }: { onboarding: OnboardingAnswer; busy: boolean; onResume: () => void }) {
+  const failed = onboarding.steps.find((s) => s.status === 'failed');
+  return (
+    <section aria-label="The onboarding" data-onboarding={onboarding.onboarding_id} data-status={onboarding.status}>
+      <h2>
+        WABA {onboarding.waba_id}:{' '}
+        {onboarding.status === 'completed' ? 'onboarded' : onboarding.status === 'failed' ? 'stopped' : 'in progress'}
+      </h2>
+      <table>
+        <caption>Its steps, in order</caption>
+        <thead>
+          <tr>
+            <th scope="col">Step</th>
+            <th scope="col">Outcome</th>
+            <th scope="col">When</th>
+          </tr>
+        </thead>
+        <tbody>
+          {onboarding.steps.map((s) => (
+            <tr key={s.step} data-step={s.step} data-step-status={s.status}>
+              <th scope="row">{STEP_WORDS[s.step]}</th>
+              <td>
+                {STATUS_WORDS[s.status]}
+                {s.error ? `: ${s.error}` : s.detail ? `: ${s.detail}` : ''}
+              </td>
+              <td>{s.at ? <When at={s.at} /> : '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {onboarding.channels && <p class="note">Channel {onboarding.channels.join(', ')} is in this client’s directory.</p>}
+      {failed && (
+        <button type="button" disabled={busy} onClick={onResume}>
+          Resume from “{STEP_WORDS[failed.step]}”
+        </button>
+      )}
+    </section>
+  );
+}
+
+export const onboardingPage: Page = { path: 'onboarding', nav: 'Onboarding', title: 'Onboarding', view: Onboarding };
