@@ -133,14 +133,16 @@ async function assessCampaign(client: number, sendId: string, recipients: string
 
 describe('fair dispatch between tenants, and priority on a number (decisions §23)', () => {
   it('ten tenants’ campaigns of 1,500 running: an idle tenant’s 3-recipient send is all launched within 5 s of the campaigns’ pace after its answer', async () => {
-    // Prepare: ten campaigns, each on its tenant's own number, all dispatching
+    // Prepare: ten campaigns, each on its tenant's own number, all dispatching. They are accepted one after
+    // another: ten acceptances of 1,500 at once in the local stack's one process outlast the route's time on a
+    // loaded machine (CI read 502s from the route's timeout), and what is measured is their running, not their
+    // acceptance
     const [newcomer, ...busy] = CLIENTS.slice(0, 11).reverse();
-    const campaigns = await Promise.all(
-      busy.map(async (client) => {
-        const recipients = recipientsOf(client, 1, 1500);
-        return { client, recipients, ...(await sendOf(client, 'spring_sale', recipients)) };
-      }),
-    );
+    const campaigns: { client: number; recipients: string[]; sendId: string; answeredAt: number }[] = [];
+    for (const client of busy) {
+      const recipients = recipientsOf(client, 1, 1500);
+      campaigns.push({ client, recipients, ...(await sendOf(client, 'spring_sale', recipients)) });
+    }
     for (const { client, recipients } of campaigns)
       await untilFound(
         `${client} dispatching`,
