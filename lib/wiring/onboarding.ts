@@ -2,14 +2,19 @@ import { createHash } from 'node:crypto';
 import { ProcessVault, SecretsManagerVault, UnconfiguredVault } from '#lib/adapters/aws/secret-vault.ts';
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
 import { DynamoDirectoryWriter, DynamoOnboardingStore } from '#lib/adapters/dynamo/shared/onboarding-store.ts';
+import { DynamoTemplateRecords } from '#lib/adapters/dynamo/templates/template-records.ts';
+import { DynamoOutboxStore } from '#lib/adapters/dynamo/webhooks/outbox-store.ts';
+import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { GraphClient } from '#lib/adapters/graph/graph-client.ts';
 import { GraphOnboarding } from '#lib/adapters/graph/graph-onboarding.ts';
 import { graphApiToken } from '#lib/adapters/graph/token.ts';
 import { metaWebhookSecrets } from '#lib/adapters/meta/webhook-secrets.ts';
 import { graphApiTimeoutMs, graphApiVersion, graphAppId, graphTokenSettings, loadConfig, onboardingSettings } from '#lib/config.ts';
 import type { OnboardingDeps } from '#lib/domain/shared/onboarding.ts';
+import { onboardedTemplates } from '#lib/domain/templates/onboarded-templates.ts';
 import { logger } from '#lib/log/logger.ts';
 import { serviceTable } from './table.ts';
+import { graphUpstream } from './upstream.ts';
 
 let deps: OnboardingDeps | undefined;
 
@@ -41,6 +46,14 @@ export function onboardingDeps(): OnboardingDeps {
         : new UnconfiguredVault(),
     directory: new DynamoDirectoryStore(table),
     writer: new DynamoDirectoryWriter(table),
+    templates: onboardedTemplates({
+      directory: new DynamoDirectoryStore(table),
+      records: new DynamoTemplateRecords(table),
+      outbox: new DynamoOutboxStore(table),
+      publisher: new EventBridgePublisher(),
+      upstream: graphUpstream(),
+      log: logger,
+    }),
     log: logger,
     sha256: (text) => createHash('sha256').update(text).digest('hex'),
     settings: {

@@ -7,11 +7,12 @@ import './pages.css';
 
 const STEP_WORDS: Record<OnboardingAnswer['steps'][number]['step'], string> = {
   exchange: 'Exchange the code for a business token',
-  register: 'Register the number with its PIN',
+  register: 'Register each of the WABA’s numbers with the PIN',
   subscribe: 'Subscribe the app to the WABA’s webhooks',
   credit_line: 'Share the provider’s credit line',
-  read_waba: 'Read the WABA: currency, timezone, portfolio, numbers',
-  add_to_directory: 'Add the WABA, number and channel to the directory',
+  read_waba: 'Read the WABA: currency, timezone, portfolio',
+  add_to_directory: 'Add the WABA, its numbers and their channels to the directory',
+  templates: 'Read the WABA’s templates',
 };
 const STATUS_WORDS = { pending: 'Not run yet', done: 'Done', skipped: 'Skipped', failed: 'Failed' } as const;
 
@@ -110,13 +111,47 @@ function Outcome({ onboarding, busy, onResume }: { onboarding: OnboardingAnswer;
           ))}
         </tbody>
       </table>
-      {onboarding.channels && <p class="note">Channel {onboarding.channels.join(', ')} is in this client’s directory.</p>}
+      {onboarding.numbers && <Numbers numbers={onboarding.numbers} />}
+      {onboarding.channels && (
+        <p class="note">
+          {onboarding.channels.length === 1 ? 'Channel' : 'Channels'} {onboarding.channels.join(', ')}{' '}
+          {onboarding.channels.length === 1 ? 'is' : 'are'} in this client’s directory.
+        </p>
+      )}
       {failed && (
         <button type="button" disabled={busy} onClick={onResume}>
           Resume from “{STEP_WORDS[failed.step]}”
         </button>
       )}
     </section>
+  );
+}
+
+/** Each of the WABA's numbers with its registration: a coexistence number is skipped and paced at 20 a second. */
+function Numbers({ numbers }: { numbers: NonNullable<OnboardingAnswer['numbers']> }) {
+  return (
+    <table>
+      <caption>The WABA’s numbers</caption>
+      <thead>
+        <tr>
+          <th scope="col">Number</th>
+          <th scope="col">WhatsApp Business app (coexistence)</th>
+          <th scope="col">Registration</th>
+        </tr>
+      </thead>
+      <tbody>
+        {numbers.map((n) => (
+          <tr key={n.phone_number_id} data-number={n.phone_number_id} data-registration={n.registration?.status ?? 'pending'}>
+            <th scope="row">{n.display_phone_number}</th>
+            <td>{n.is_on_biz_app ? 'Yes: paced at 20 messages a second' : 'No'}</td>
+            <td>
+              {STATUS_WORDS[n.registration?.status ?? 'pending']}
+              {n.registration?.error ? `: ${n.registration.error}` : n.registration?.detail ? `: ${n.registration.detail}` : ''}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 

@@ -91,7 +91,7 @@ function decodeCursor(cursor: string, code: number): number {
 }
 
 /** Graph cursor paging over a list: `after`/`before` point at the last/first item of a page. */
-function pageOf<T>(items: T[], query: Record<string, string>, baseUrl: string, cursorError: number, defaultLimit = 25) {
+export function pageOf<T>(items: T[], query: Record<string, string>, baseUrl: string, cursorError: number, defaultLimit = 25) {
   const limit = Math.max(1, Math.min(Number(query.limit) || defaultLimit, 1000));
   let start = 0;
   if (query.after) start = decodeCursor(query.after, cursorError) + 1;
