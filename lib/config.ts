@@ -108,6 +108,14 @@ export const SETTINGS = {
   CONSOLE_COGNITO_DOMAIN: { schema: url, fallback: undefined },
   CONSOLE_CLIENT_ID: { schema: text, fallback: undefined },
   /**
+   * Embedded Signup in the console (issue 55): the Facebook Login for Business configuration the console's
+   * `FB.login` names, with the Meta app GRAPH_APP_ID. Unset, the console uses the local stand-in for Meta's popup.
+   */
+  EMBEDDED_SIGNUP_CONFIG_ID: {
+    schema: v.pipe(v.string(), v.regex(/^\d{1,32}$/, 'must be a configuration id (digits)')),
+    fallback: undefined,
+  },
+  /**
    * Onboarding by Embedded Signup (issue 55): whether the provider pays Meta for its clients' WABAs (its credit line
    * is shared with each WABA onboarded), and its business portfolio, whose credit line that is.
    */
@@ -245,4 +253,14 @@ export const statementIssuerSettings = () => ({
 export const consoleSignInSettings = () => ({
   CONSOLE_COGNITO_DOMAIN: setting('CONSOLE_COGNITO_DOMAIN'),
   CONSOLE_CLIENT_ID: setting('CONSOLE_CLIENT_ID'),
+});
+
+/**
+ * Embedded Signup in the console (issue 55): the Meta app, its Facebook Login for Business configuration and the
+ * Graph version the JavaScript SDK is initialised with; all three, or none (the local stand-in).
+ */
+export const embeddedSignupSettings = () => ({
+  appId: setting('GRAPH_APP_ID'),
+  configId: setting('EMBEDDED_SIGNUP_CONFIG_ID'),
+  graphVersion: setting('GRAPH_API_VERSION'),
 });

@@ -1,5 +1,8 @@
 import { useState } from 'preact/hooks';
+import type { Api } from '../api.ts';
 import type { EmbeddedSignup, OnboardingAnswer } from '../answers.ts';
+import { pageConfig } from '../config.ts';
+import { launchEmbeddedSignup, type SignupResult } from '../embedded-signup.ts';
 import type { Page } from '../router.ts';
 import { useSession } from '../session.ts';
 import { ErrorNote, When } from '../ui.tsx';
@@ -17,10 +20,20 @@ const STEP_WORDS: Record<OnboardingAnswer['steps'][number]['step'], string> = {
 const STATUS_WORDS = { pending: 'Not run yet', done: 'Done', skipped: 'Skipped', failed: 'Failed' } as const;
 
 /**
- * Onboarding by Embedded Signup (issue 55 item 1): the client signs up in Meta's popup, and the service exchanges
- * the code, registers the number, subscribes the app, shares the credit line and adds the WABA to the directory,
- * each step shown with its outcome, and resumed from the one that failed. Locally the popup is the Graph API
- * emulator's (`POST /_local/embedded-signup`); Facebook's SDK stands there on a deployment (docs/console.md).
+ * What Meta's flow gives the page: where the deployment configures Embedded Signup, Facebook's SDK launches it
+ * (console/src/embedded-signup.ts); otherwise the local stand-in, the Graph API emulator's popup
+ * (`POST /_local/embedded-signup`), which the local stack answers and a deployment refuses in words.
+ */
+async function signUp(api: Api, coexistence: boolean): Promise<SignupResult> {
+  const configured = pageConfig().embeddedSignup;
+  if (configured) return launchEmbeddedSignup(configured, coexistence);
+  return { ...(await api.post<EmbeddedSignup>('_local/embedded-signup', { coexistence })), coexistence };
+}
+
+/**
+ * Onboarding by Embedded Signup (issue 55): the client signs up in Meta's flow, and the service exchanges the code,
+ * registers each of the WABA's numbers, subscribes the app, shares the credit line, adds the WABA and its numbers to
+ * the directory and reads its templates, each step shown with its outcome, and resumed from the one that failed.
  */
 function Onboarding() {
   const { api, clientId } = useSession();
@@ -42,8 +55,8 @@ function Onboarding() {
   };
   const start = () =>
     act(async () => {
-      const signup = await api.post<EmbeddedSignup>('_local/embedded-signup', { coexistence });
-      const body = { ...signup, coexistence, ...(pin && { pin }) };
+      const signup = await signUp(api, coexistence);
+      const body = { ...signup, ...(pin && { pin }) };
       return api.post<OnboardingAnswer>(`v1/clients/${clientId}/onboardings`, body);
     });
   const resume = () =>
