@@ -40,9 +40,32 @@ export interface JobRecipient {
 }
 
 /** A Direct Send's message (issue 55 item 2, ./direct-send.ts) as Meta's `/messages` takes it: free-form text (the content every source agrees on). */
-export interface DirectMessage {
+export type DirectMessage = DirectText | DirectInteractive;
+
+export interface DirectText {
   type: 'text';
   text: { body: string };
+}
+
+/** A header of an interactive message: text, or a linked image, video or document (docs/platform-2027.md §2). */
+export type DirectHeader =
+  | { type: 'text'; text: string }
+  | { type: 'image'; image: { link: string } }
+  | { type: 'video'; video: { link: string } }
+  | { type: 'document'; document: { link: string; filename?: string } };
+
+interface InteractiveParts {
+  header?: DirectHeader;
+  body: { text: string };
+  footer?: { text: string };
+}
+
+/** Reply buttons or one call-to-action URL, as Cloud API's interactive messages carry them. */
+export interface DirectInteractive {
+  type: 'interactive';
+  interactive:
+    | (InteractiveParts & { type: 'button'; action: { buttons: { type: 'reply'; reply: { id: string; title: string } }[] } })
+    | (InteractiveParts & { type: 'cta_url'; action: { name: 'cta_url'; parameters: { display_text: string; url: string } } });
 }
 
 /** What a Direct Send's jobs carry to the dispatcher: the category and the message. */
