@@ -128,6 +128,8 @@ const onboardingRow = (body?: unknown): Row => ({
 const MATRIX: Record<string, Row> = {
   ListClientMsgChannels: byClientQuery(),
   // Onboarding (issue 55): BSP_CN or the client's admin; a code Meta never gave fails at its exchange (200, `failed`).
+  // Another client's admin, a real onboarding, max-price and Direct Send sends and a library template, walked with
+  // the same rule (403 for a client path, 404 for a thing by its id): test/http/tenancy-2027.test.ts.
   StartOnboarding: byClientPath({ bsp: 200, agent: 403, foreignBsp: 200 }, (t) => ({
     body: { code: `matrix-probe-${t.clientId}`, waba_id: '1', phone_number_id: '2', pin: '123456' },
   })),
