@@ -65,8 +65,8 @@ function Onboarding() {
     <>
       <h1 tabIndex={-1}>Onboarding</h1>
       <p class="lead">
-        A client signs up with Meta’s Embedded Signup; the service then registers its number, subscribes to its WABA, shares the credit line
-        and adds the WABA, its number and a channel to this client’s directory.
+        A client signs up with Meta’s Embedded Signup; the service then registers the WABA’s numbers, subscribes to its WABA, shares the
+        credit line, adds the WABA, its numbers and their channels to this client’s directory, and reads its templates.
       </p>
       <form
         class="add"

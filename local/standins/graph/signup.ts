@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { GraphError } from './graph-error.ts';
-import { pageOf } from './model.ts';
+import { pageOf } from './paging.ts';
 
 /**
  * Embedded Signup and the onboarding calls after it, as docs/platform-2027.md §1 gives Meta's words (issue 55
