@@ -129,6 +129,8 @@ export const SETTINGS = {
   PROVIDER_BUSINESS_ID: { schema: text, fallback: undefined },
   /** Where the onboarded business tokens are kept: a prefix of Secrets Manager names (AWS); unset, in memory (local). */
   ONBOARDING_SECRET_PREFIX: { schema: text, fallback: undefined },
+  /** The local stack's folder for those tokens where it keeps its data (decisions §16); unset on AWS. */
+  LOCAL_VAULT_DIR: { schema: text, fallback: undefined },
   /** Who issues the statements (decisions §30): the provider's name, printed on each. */
   STATEMENT_PROVIDER_NAME: { schema: text, fallback: 'Template Messaging Service' },
   /** The provider's postal address on each statement, one line; unset, the statement says it is not set. */
@@ -241,6 +243,8 @@ export const onboardingSettings = () => ({
   providerPaysMeta: setting('PROVIDER_PAYS_META'),
   providerBusinessId: setting('PROVIDER_BUSINESS_ID'),
   secretPrefix: setting('ONBOARDING_SECRET_PREFIX'),
+  /** The local stack's vault folder, set where it keeps its data (local/stack.ts). */
+  localVaultDir: setting('LOCAL_VAULT_DIR'),
 });
 
 /** Who issues the statements: the provider's name and address (decisions §30). */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ProcessVault, SecretsManagerVault, UnconfiguredVault } from '#lib/adapters/aws/secret-vault.ts';
+import { LocalFileVault } from '#lib/adapters/local-file-vault.ts';
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
 import { DynamoDirectoryWriter, DynamoOnboardingStore } from '#lib/adapters/dynamo/shared/onboarding-store.ts';
 import { DynamoTemplateRecords } from '#lib/adapters/dynamo/templates/template-records.ts';
@@ -38,12 +39,15 @@ export function onboardingDeps(): OnboardingDeps {
   deps = {
     onboardings: new DynamoOnboardingStore(table),
     upstream,
-    // Secrets Manager where the stack names a prefix; the process's memory where the Graph token is given directly (local).
+    // Secrets Manager where the stack names a prefix; locally, files in the data folder where the stack keeps one, else
+    // the process's memory (the Graph token given directly).
     vault: settings.secretPrefix
       ? new SecretsManagerVault(settings.secretPrefix)
-      : graphTokenSettings().GRAPH_API_TOKEN
-        ? new ProcessVault()
-        : new UnconfiguredVault(),
+      : settings.localVaultDir
+        ? new LocalFileVault(settings.localVaultDir)
+        : graphTokenSettings().GRAPH_API_TOKEN
+          ? new ProcessVault()
+          : new UnconfiguredVault(),
     directory: new DynamoDirectoryStore(table),
     writer: new DynamoDirectoryWriter(table),
     templates: onboardedTemplates({
