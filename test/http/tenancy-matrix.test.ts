@@ -309,6 +309,9 @@ const MATRIX: Record<string, Row> = {
   GetUsageGaps: { ask: () => ({ query: { from: today(), to: today() } }), bsp: 200, agent: 403, stranger: 403, bspSeesAll: true },
   PutBudget: byClientPath({ bsp: 200, agent: 403, foreignBsp: 200 }, (t) => ({ body: { monthly_amount: t.budget } })),
   GetBudget: byClientPath({ bsp: 200, agent: 200, foreignBsp: 200 }),
+  // Issue 56: BSP_CN or the client's administrator sets the cap (the matrix's agent is not one), anyone of the client reads it.
+  PutFrequencyCap: byClientPath({ bsp: 200, agent: 403, foreignBsp: 200 }, () => ({ body: { marketing: null } })),
+  GetFrequencyCap: byClientPath({ bsp: 200, agent: 200, foreignBsp: 200 }),
   GetStatement: { ...byClientPath({ bsp: 200, agent: 200, foreignBsp: 200 }), renders: ['text/csv'] },
   // A list in force is never replaced: the same list again is 409 to BSP_CN.
   PutPriceList: byClientPath({ bsp: 409, agent: 403, foreignBsp: 409 }, (t) => ({

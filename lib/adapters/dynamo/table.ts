@@ -121,6 +121,17 @@ export const keys = {
   metaShareDay: (day: string, wabaId: string) => `DAY#${day}#${wabaId}`,
   /** A client's cost gaps of a day (decisions §26), under COST_GAPS_PARTITION: by day, then client. */
   costGapDay: (day: string, clientId: number) => `DAY#${day}#CLIENT#${clientId}`,
+  /**
+   * Meta's template analytics of a WABA's template (issue 56), a day an item (`DAY#<day>`); gsi1 `templateAnalyticsOfWaba`
+   * / `<day>#<template>`: a WABA's days across its templates. The WABA's key alone holds the daily reader's state.
+   */
+  templateAnalytics: (wabaId: string, templateId: string) => `TEMPLATE_ANALYTICS#${wabaId}#${templateId}`,
+  templateAnalyticsOfWaba: (wabaId: string) => `TEMPLATE_ANALYTICS#${wabaId}`,
+  /**
+   * A person's MARKETING messages counted under its client's frequency cap (issue 56): `p:<digits>` or `u:<bsuid>`,
+   * each person its own partition, so no send's writes share a key.
+   */
+  marketingCount: (clientId: number, personKey: string) => `MARKETING_COUNT#${clientId}#${personKey}`,
   /** A template Meta paused or disabled (decisions §25). */
   templatePause: (wabaId: string, templateId: string) => `TEMPLATE_PAUSE#${wabaId}#${templateId}`,
   /** A client's suppression list (decisions §25): one item a phone number, by its digits. */
@@ -205,6 +216,11 @@ export const SORT = {
   throughput: 'THROUGHPUT',
   /** The days whose pricing_analytics of a WABA could not be read, under its `META_COST#` partition. */
   metaCostUnread: 'READ_FAILED',
+  /** The template analytics reader's state of a WABA (confirmed, days unread), under `TEMPLATE_ANALYTICS#<waba>`. */
+  templateAnalyticsReader: 'READER_STATE',
+  /** A client's frequency cap (issue 56), under the client. */
+  frequencyCap: 'FREQUENCY_CAP',
+  marketingCount: 'MARKETING_COUNT',
   syncLease: 'SYNC_LEASE',
   syncLastRun: 'SYNC_LAST_RUN',
   webhookConfig: 'WEBHOOK',

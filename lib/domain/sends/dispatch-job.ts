@@ -37,6 +37,11 @@ export interface JobRecipient {
    * the send was accepted and counted then; it travels without its values and is never sent.
    */
   suppressed?: true;
+  /**
+   * The person's halves its MARKETING count is kept by (decisions §33: `p:<digits>` first, then `u:<bsuid>`, the
+   * people map's pair included): set on each recipient to send of a MARKETING send under a frequency cap.
+   */
+  cap_keys?: string[];
 }
 
 /** A Direct Send's message (issue 55 item 2, ./direct-send.ts) as Meta's `/messages` takes it: free-form text (the content every source agrees on). */
@@ -97,6 +102,8 @@ export interface DispatchJob {
   direct?: DirectSend;
   /** Its max price on the Marketing Messages API (decisions §34): per 1,000 deliveries, in the WABA's currency. */
   max_price?: { amount_per_1000: number; currency: string };
+  /** The client's MARKETING frequency cap when the send was accepted (decisions §33): each message takes a place under it. */
+  frequency_cap?: { max: number; days: number };
   /** What the send reserved of its client's month (decisions §27): each recipient's part is given back as it settles. */
   reservation?: SendReservation;
   /** This job's number among the send's jobs (1-based), and how many there are. */

@@ -76,6 +76,7 @@ export interface SendCounts {
   failed: number;
   /** Recipients Meta refused for its per-user marketing limit (131049, decisions §28): apart from `failed`. */
   capped: number;
+  capped_by_rule: number; // Skipped by the client's own frequency cap (decisions §33): never sent, apart from `failed`.
   delivered: number;
   read: number;
   /** Recipients never sent because the send was cancelled (decisions §22). */

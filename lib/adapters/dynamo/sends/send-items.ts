@@ -23,6 +23,7 @@ export const COUNT_FIELDS = [
   'sent',
   'failed',
   'capped',
+  'capped_by_rule',
   'delivered',
   'read',
   'cancelled',
