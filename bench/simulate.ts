@@ -3,6 +3,7 @@ import { MESSAGES_PER_SECOND } from '#lib/domain/sends/dispatch/throughput.ts';
 import { PACE_SHARE } from '#lib/domain/sends/dispatch/tuning.ts';
 import { ApplyMetaNotifications, DispatchMessages } from '#lib/manifest/workers.ts';
 import {
+  builtPathCostLines,
   costNotes,
   costTable,
   globalLedgerUnits,
@@ -274,7 +275,7 @@ export function simulationTable(rows: ScenarioFigures[]) {
 
 /** What the HIGH section shows, as BENCHMARKS.md introduces it (bench/run.ts). */
 export const HIGH_TIER_INTRO =
-  "The HIGH scenario (issue 54, docs/high-tier.md): 100 numbers at Meta's HIGH level (1,000 a second; 130429 beyond 1,100 in a rolling second), each with a MARKETING campaign as long as the run and sends of 3 UTILITY arriving 10 a second across them, through the real dispatcher on the discrete-event clock, warmed up to 1,000 invocations of 4 jobs; beside it 10 HIGH numbers with a UTILITY campaign each (the urgent lane's chunks). Then the status path at the rate the numbers kept, modelled (bench/sim/status-path.ts; every assumption in bench/sim/status-assumptions.ts with its reason): Meta's sent, delivered or failed, and read POSTs, one invocation of the intake each, the notifications queue (SQS: the worker's batches at the manifest's size, then larger ones; or Kinesis Data Streams, by three partition keys), and each batch's status transactions as the adapter cuts them (transactionsOf) and writes them (a `sent` moves no state and writes nothing; each touched block's latest item, the count shard, and where it charges the ledger's day and category, a budget and a tier shard), at the item sizes the send-path bench measures, 2 units a KB.";
+  "The HIGH scenario (issue 54, docs/high-tier.md): 100 numbers at Meta's HIGH level (1,000 a second; 130429 beyond 1,100 in a rolling second), each with a MARKETING campaign as long as the run and sends of 3 UTILITY arriving 10 a second across them, through the real dispatcher on the discrete-event clock, warmed up to 1,000 invocations of 4 jobs; beside it 10 HIGH numbers with a UTILITY campaign each (the urgent lane's chunks). Then the status path at the rate the numbers kept, modelled (bench/sim/status-path.ts; every assumption in bench/sim/status-assumptions.ts with its reason): Meta's sent, delivered or failed, and read POSTs, one invocation of the intake each (its function URL), and the path as built (issue 54): each status on the Kinesis data stream under its key by kind (a read by its send, the rest by send and block: the code's statusStreamKey), read a shard's batch at a time as ApplyMetaStatuses's event source declares it (lib/manifest/workers.ts); beside it, for comparison, SQS at the notifications worker's batch and larger ones, and the stream by send and by send and block. Each batch's status transactions as the adapter cuts them (transactionsOf) and writes them (a `sent` moves no state and writes nothing; the latest item of each touched block's third, the count shard, and where it charges the ledger's day and category, a budget and a tier shard), at the item sizes the send-path bench measures, 2 units a KB.";
 
 /** The worker batch sizes the status path is modelled at on SQS: the manifest's, then larger ones that would group statuses by send. */
 const STATUS_BATCHES = [ApplyMetaNotifications.trigger.batchSize, 1_000, 5_000];
@@ -317,6 +318,10 @@ export async function highTierSection() {
     'Per 1,000,000 messages with their statuses, by part:',
     '',
     ...costTable(runs, high.costPerMillion),
+    '',
+    'The path as built, every part with its share:',
+    '',
+    ...builtPathCostLines(kinesis.find((run) => run.kinesis?.key === 'kind') ?? kinesis[0], high.costPerMillion),
     '',
     costNotes(runs),
     '',

@@ -3,6 +3,7 @@ import { type CfnStage, CorsHttpMethod, HttpApi, HttpMethod } from 'aws-cdk-lib/
 import { HttpJwtAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { MathExpression } from 'aws-cdk-lib/aws-cloudwatch';
+import { FunctionUrlAuthType, type FunctionUrl } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { ROUTE_NOT_FOUND, routes } from '#lib/manifest/routes.ts';
 import type { NeedsGrants } from './grants.ts';
@@ -12,10 +13,13 @@ import { ServiceFunction } from './service-function.ts';
 
 /**
  * The HTTP API: the JWT authorizer of the identity's issuer, throttling and access logs, a function per route
- * of the manifest (lib/manifest/routes.ts) with its grants, and the fallback that answers 404/405.
+ * of the manifest (lib/manifest/routes.ts) with its grants, and the fallback that answers 404/405. A route served
+ * at a function URL (`functionUrl`: Meta's webhook intake, issue 54) has its function and URL, and no API route.
  */
 export class ServiceApi {
   readonly api: HttpApi;
+  /** The function URLs of the routes that have one (lib/manifest/route.ts `functionUrl`), by route name. */
+  readonly functionUrls: Record<string, FunctionUrl> = {};
 
   /** The API itself first: its address is the console's callback URL, which the routes' settings need. */
   constructor(scope: Stack, monitoring: Monitoring) {
@@ -60,6 +64,12 @@ export class ServiceApi {
         ...(route.files && { copyFiles: route.files }),
       });
       grants.grant(fn, route.needs);
+      // Meta's intake (issue 54): the function's own URL in place of an API route, public as the route is, the
+      // signature checked inside; no API Gateway quota or throttle stands before it.
+      if (route.functionUrl) {
+        this.functionUrls[route.name] = fn.addFunctionUrl({ authType: FunctionUrlAuthType.NONE });
+        continue;
+      }
       const [created] = api.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],

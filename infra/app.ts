@@ -25,6 +25,7 @@ const stack = new TemplateMessagingStack(app, context('stackName') ?? 'TemplateM
   graphApiVersion: context('graphApiVersion'),
   messagesPerSecond: number('messagesPerSecond'),
   dispatchConcurrency: number('dispatchConcurrency'),
+  statusShards: number('statusShards'),
   alarmEmail: context('alarmEmail'),
   statementIssuer: { name: context('statementProviderName'), address: context('statementProviderAddress') },
   onboarding: {

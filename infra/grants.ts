@@ -41,6 +41,7 @@ export class NeedsGrants {
     if (needs.metaApp) resources.metaWebhook.grantRead(fn);
     if (needs.bus) resources.bus.grantPutEventsTo(fn);
     for (const key of needs.queues ?? []) resources.queues[key].queue.grantSendMessages(fn);
+    for (const key of needs.streams ?? []) resources.streams[key].grantWrite(fn);
     for (const key of needs.wakes ?? []) resources.queues[key].queue.grant(fn, 'sqs:ChangeMessageVisibility');
     if (needs.schedules) {
       resources.scheduleGroup.grantWriteSchedules(fn);

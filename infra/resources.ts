@@ -3,14 +3,15 @@ import { AttributeType, Billing, ProjectionType, TableV2 } from 'aws-cdk-lib/aws
 import { EventBus, Rule } from 'aws-cdk-lib/aws-events';
 import { SqsQueue } from 'aws-cdk-lib/aws-events-targets';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Stream, StreamEncryption, StreamMode } from 'aws-cdk-lib/aws-kinesis';
 import { ScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { INDEXES, TABLE_KEYS, TTL_ATTRIBUTE } from '#lib/adapters/dynamo/table.ts';
 import { GRAPH_TOKEN_UNSET } from '#lib/adapters/graph/token.ts';
 import { EVENT_RULES } from '#lib/manifest/events.ts';
-import type { QueueKey } from '#lib/manifest/needs.ts';
-import { type QueueDef, QUEUES } from '#lib/manifest/queues.ts';
+import type { QueueKey, StreamKey } from '#lib/manifest/needs.ts';
+import { type QueueDef, QUEUES, STREAMS } from '#lib/manifest/queues.ts';
 import type { Monitoring } from './monitoring.ts';
 
 /** A queue of the manifest (lib/manifest/queues.ts) and its dead-letter queue. */
@@ -29,6 +30,8 @@ export class ServiceResources {
   /** The table and each index by name: no wildcard, no Scan, no stream. */
   readonly tableResources: string[];
   readonly queues: Record<QueueKey, ServiceQueue>;
+  /** The streams of the manifest (issue 54: Meta's statuses), provisioned. */
+  readonly streams: Record<StreamKey, Stream>;
   readonly scheduleGroup: ScheduleGroup;
   readonly schedulerRole: Role;
   readonly graphToken: Secret;
@@ -37,7 +40,8 @@ export class ServiceResources {
   /** Events (and scheduled runs) EventBridge could not hand to their target. */
   readonly eventsDlq: Queue;
 
-  constructor(scope: Stack, monitoring: Monitoring) {
+  /** `statusShards`: the statuses' stream's shards, the manifest's unless the deployment says (docs/operations.md). */
+  constructor(scope: Stack, monitoring: Monitoring, statusShards?: number) {
     this.table = new TableV2(scope, 'Table', {
       partitionKey: { name: TABLE_KEYS.partition, type: AttributeType.STRING },
       sortKey: { name: TABLE_KEYS.sort, type: AttributeType.STRING },
@@ -81,6 +85,26 @@ export class ServiceResources {
         return [key, { def, queue, deadLetterQueue }];
       }),
     ) as Record<QueueKey, ServiceQueue>;
+
+    // Meta's statuses (issue 54, docs/high-tier.md §3): provisioned shards, encrypted with Kinesis's own key. A
+    // record the worker has not taken after 5 minutes means its shard is held up (a batch failing again and again).
+    this.streams = Object.fromEntries(
+      Object.entries(STREAMS).map(([key, def]) => {
+        const stream = new Stream(scope, `${key}Stream`, {
+          streamMode: StreamMode.PROVISIONED,
+          shardCount: (key === 'metaStatuses' && statusShards) || def.shards,
+          retentionPeriod: Duration.hours(def.retentionHours),
+          encryption: StreamEncryption.MANAGED,
+        });
+        monitoring.alarm(
+          `${key}StreamBehind`,
+          stream.metricGetRecordsIteratorAgeMilliseconds({ period: Duration.minutes(1), statistic: 'Maximum' }),
+          `Records of the ${def.name} stream waited more than 5 minutes to be read`,
+          300_000,
+        );
+        return [key, stream];
+      }),
+    ) as Record<StreamKey, Stream>;
 
     // Scheduled sends (decisions §22): one-time schedules in this group put `{send_id}` on the release queue,
     // sent with a role only EventBridge Scheduler of this account may take; SendTemplate makes them.

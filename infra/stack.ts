@@ -40,6 +40,11 @@ export interface ServiceStackProps extends StackProps {
    * concurrency, 2 to 1,000. DISPATCH_CONCURRENCY's default (lib/config.ts) when not given.
    */
   dispatchConcurrency?: number;
+  /**
+   * Shards of Meta's statuses' stream (issue 54): a shard takes 1,000 records a second, sized at 40 % of it (400
+   * statuses a second, about 133 messages); the manifest's 2 when not given. 750 for 100 HIGH numbers (docs/operations.md).
+   */
+  statusShards?: number;
   /** Where alarms are mailed; without it the topic is there to subscribe to by hand. */
   alarmEmail?: string;
   /** The provider's name and address on every statement (decisions §30); the settings' fallbacks when not given. */
@@ -82,7 +87,7 @@ export class TemplateMessagingStack extends Stack {
     if (versionProblem) throw new Error(`graphApiVersion: ${versionProblem}`);
     const monitoring = new Monitoring(this, props.alarmEmail);
     this.monitoring = monitoring.stack;
-    const resources = new ServiceResources(this, monitoring);
+    const resources = new ServiceResources(this, monitoring, props.statusShards);
 
     // Every bundle in one esbuild run, when this synth bundles at all (tests of the template skip it).
     if (this.bundlingRequired) {
@@ -109,6 +114,9 @@ export class TemplateMessagingStack extends Stack {
       queueUrls: Object.fromEntries(
         Object.entries(resources.queues).map(([key, { queue }]) => [key, queue.queueUrl]),
       ) as SettingSources['queueUrls'],
+      streamNames: Object.fromEntries(
+        Object.entries(resources.streams).map(([key, stream]) => [key, stream.streamName]),
+      ) as SettingSources['streamNames'],
       messagesPerSecond: props.messagesPerSecond,
       schedules: {
         group: resources.scheduleGroup.scheduleGroupName,
@@ -131,7 +139,8 @@ export class TemplateMessagingStack extends Stack {
     new CfnOutput(this, 'TableName', { value: resources.table.tableName });
     new CfnOutput(this, 'AlarmTopicArn', { value: monitoring.topic.topicArn });
     new CfnOutput(this, 'GraphApiTokenSecretName', { value: resources.graphToken.secretName });
-    new CfnOutput(this, 'MetaWebhookUrl', { value: `${api.api.apiEndpoint}${ReceiveMetaWebhook.path}` });
+    // What Meta's app is given as its callback URL (issue 54): the intake's function URL, at the route's path.
+    new CfnOutput(this, 'MetaWebhookUrl', { value: `${api.functionUrls[ReceiveMetaWebhook.name].url}${ReceiveMetaWebhook.path.slice(1)}` });
     new CfnOutput(this, 'MetaWebhookSecretName', { value: resources.metaWebhook.secretName });
   }
 }

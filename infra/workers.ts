@@ -1,8 +1,9 @@
 import { Duration, NestedStack, type Stack } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { DispatchMessages, type WorkerDef, workers } from '#lib/manifest/workers.ts';
+import { StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { KinesisEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DispatchMessages, type StreamTrigger, type WorkerDef, workers } from '#lib/manifest/workers.ts';
 import type { NeedsGrants } from './grants.ts';
 import type { ServiceResources } from './resources.ts';
 import { ServiceFunction } from './service-function.ts';
@@ -27,6 +28,7 @@ export class ServiceWorkers {
       const fn = new ServiceFunction(this.stack, worker.name, { entry: worker.entry, timeout: Duration.seconds(worker.timeoutSeconds) });
       grants.grant(fn, worker.needs);
       if ('queue' in worker.trigger) this.consume(fn, worker, worker.trigger);
+      else if ('stream' in worker.trigger) this.read(fn, worker.trigger);
       else this.schedule(fn, worker, worker.trigger.everyMinutes);
     }
   }
@@ -45,6 +47,26 @@ export class ServiceWorkers {
         ...(trigger.maxConcurrency && {
           maxConcurrency: (worker.name === DispatchMessages.name && this.dispatchConcurrency) || trigger.maxConcurrency,
         }),
+      }),
+    );
+  }
+
+  /**
+   * A stream consumer (issue 54): each shard's batches in order, partial failures reported, a failing batch halved,
+   * and a batch given up after its retries named on its dead-letter queue (the records stay on the stream for its
+   * retention, to read again).
+   */
+  private read(fn: ServiceFunction, trigger: StreamTrigger) {
+    fn.addEventSource(
+      new KinesisEventSource(this.resources.streams[trigger.stream], {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: trigger.batchSize,
+        maxBatchingWindow: Duration.seconds(trigger.batchWindowSeconds),
+        parallelizationFactor: trigger.parallelization,
+        reportBatchItemFailures: true,
+        bisectBatchOnError: true,
+        retryAttempts: trigger.retryAttempts,
+        onFailure: new SqsDlq(this.resources.queues[trigger.failuresTo].deadLetterQueue),
       }),
     );
   }

@@ -30,6 +30,8 @@ export const SETTINGS = {
   WEBHOOK_QUEUE_URL: { schema: url },
   META_QUEUE_URL: { schema: url },
   RELEASE_QUEUE_URL: { schema: url },
+  /** Meta's statuses' stream (issue 54). */
+  STATUS_STREAM_NAME: { schema: text },
   SCHEDULE_GROUP: { schema: text },
   SCHEDULE_QUEUE_ARN: { schema: text },
   SCHEDULE_ROLE_ARN: { schema: text },
@@ -37,6 +39,8 @@ export const SETTINGS = {
   DYNAMODB_ENDPOINT: { schema: url, fallback: undefined },
   /** The local stack's SQS server (the SDK reads it too); absent in AWS. */
   AWS_ENDPOINT_URL_SQS: { schema: url, fallback: undefined },
+  /** The local stack's Kinesis-compatible server (the statuses' stream); absent in AWS. */
+  AWS_ENDPOINT_URL_KINESIS: { schema: url, fallback: undefined },
   /** The local stack's opt-in to `http://127.0.0.1:<port>/` webhook receivers (decisions §15); never set in AWS. */
   ALLOW_LOCAL_WEBHOOKS: {
     schema: v.pipe(
@@ -209,6 +213,7 @@ export function loadConfig<K extends RequiredName>(...names: K[]): Config<K> {
 
 export const dynamoEndpoint = () => setting('DYNAMODB_ENDPOINT');
 export const sqsEndpoint = () => setting('AWS_ENDPOINT_URL_SQS');
+export const kinesisEndpoint = () => setting('AWS_ENDPOINT_URL_KINESIS');
 export const messagesPerSecondCap = () => setting('MESSAGES_PER_SECOND');
 export const allowLocalWebhooks = () => setting('ALLOW_LOCAL_WEBHOOKS');
 export const webhookRetryBaseSeconds = () => setting('WEBHOOK_RETRY_BASE_SECONDS');

@@ -98,6 +98,15 @@ const MAX_PAYLOAD = 10 * 1024 * 1024;
 /** Literal segments win over parameters, as in API Gateway (`/v1/templates/status` before `/v1/templates/{did}`). */
 const ROUTES_BY_SPECIFICITY = [...routes].sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0));
 
+/**
+ * Routes whose requests Meta sends to a function URL (lib/manifest/route.ts `functionUrl`, issue 54), with the
+ * route whose function has the URL: served here as the URL serves them, that function invoked with the URL's event
+ * (payload 2.0, its route `$default`), whichever of its routes the request is.
+ */
+const URL_OWNERS = new Map(
+  routes.flatMap((owner) => (owner.functionUrl ? [owner, ...owner.functionUrl.alsoServes].map((served) => [served.name, owner]) : [])),
+);
+
 const handlers = new Map<string, Promise<Handler>>();
 /** The route a request reaches, and its path parameters: as API Gateway matches them. */
 export function routeFor(method: string, path: string): { route?: RouteDef; params?: Record<string, string> } {
@@ -212,8 +221,12 @@ export async function startApiServer(options: ApiServerOptions): Promise<{ serve
       const body = await readBody(req);
       if (body === null) return write(res, errorBody(413, 'payload_too_large', 'Request body exceeds the 10 MiB limit', requestId));
       if (options.extra && (await options.extra(req, url, body, res))) return;
-      const { route, params } = routeFor(req.method ?? '', url.pathname);
-      const event = toApiGatewayEvent(req, url, body, route, params, requestId);
+      const { route: matched, params } = routeFor(req.method ?? '', url.pathname);
+      const owner = matched && URL_OWNERS.get(matched.name);
+      const route = owner ?? matched;
+      const event = owner
+        ? toApiGatewayEvent(req, url, body, undefined, undefined, requestId)
+        : toApiGatewayEvent(req, url, body, route, params, requestId);
       const handler = route ? await loadHandler(route.entry) : notFound;
       // A test may shorten the function's time (`X-Local-Function-Timeout-Ms`) and slow its DynamoDB calls
       // (`X-Local-DynamoDB-Delay-Ms`, each call of this request alone), on the function's own clock if it asks

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { APIGatewayProxyEventV2, SQSEvent } from 'aws-lambda';
 import type { RouteDef, SampleRequest } from '#lib/manifest/route.ts';
 import { ROUTE_NOT_FOUND, routes } from '#lib/manifest/routes.ts';
-import { dlqName, QUEUES } from '#lib/manifest/queues.ts';
+import { dlqName, QUEUES, STREAMS } from '#lib/manifest/queues.ts';
 import { type WorkerDef, workers } from '#lib/manifest/workers.ts';
 import { apiGatewayEvent } from './api-gateway-event.ts';
 import { mintToken, ROOT } from './keys.ts';
@@ -82,8 +82,29 @@ const SCHEDULED = {
   detail: {},
 };
 
-/** A worker's sample event: its manifest sample on the queue it consumes, or the schedule's event. */
+/** The Kinesis event Lambda hands a stream's consumer (issue 54): these bodies as a shard's records, in order. */
+const kinesisEvent = (stream: string, bodies: readonly unknown[]) => ({
+  Records: bodies.map((body, i) => ({
+    kinesis: {
+      kinesisSchemaVersion: '1.0',
+      partitionKey: String((body as { stream_key?: unknown }).stream_key ?? `sample-${i}`),
+      sequenceNumber: `4968000000000000000000000000000000000000000000000000000${i}`,
+      data: Buffer.from(JSON.stringify(body)).toString('base64'),
+      approximateArrivalTimestamp: 1767225600,
+    },
+    eventSource: 'aws:kinesis',
+    eventVersion: '1.0',
+    eventID: `shardId-000000000000:4968000000000000000000000000000000000000000000000000000${i}`,
+    eventName: 'aws:kinesis:record',
+    invokeIdentityArn: 'arn:aws:iam::000000000000:role/sample',
+    awsRegion: 'us-east-1',
+    eventSourceARN: `arn:aws:kinesis:us-east-1:000000000000:stream/${stream}`,
+  })),
+});
+
+/** A worker's sample event: its manifest sample on the queue or stream it consumes, or the schedule's event. */
 function workerSampleEvent(worker: WorkerDef): unknown {
+  if ('stream' in worker.trigger) return kinesisEvent(STREAMS[worker.trigger.stream].name, worker.sample ?? []);
   if (!('queue' in worker.trigger)) return SCHEDULED;
   const queue = QUEUES[worker.trigger.queue];
   return sqsEvent(worker.trigger.deadLetters ? dlqName(queue) : queue.name, worker.sample ?? []);

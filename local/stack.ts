@@ -7,7 +7,7 @@ import { rekeyLedgerItems } from '#lib/adapters/dynamo/money/ledger-rekey.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 import { settingsFor } from '#lib/manifest/needs.ts';
 import { QUEUES } from '#lib/manifest/queues.ts';
-import type { Needs, QueueKey } from '#lib/manifest/needs.ts';
+import type { Needs, QueueKey, StreamKey } from '#lib/manifest/needs.ts';
 import { ReceiveMetaWebhook } from '#lib/manifest/routes/meta.ts';
 import { ROUTE_NOT_FOUND, routes } from '#lib/manifest/routes.ts';
 import { workers } from '#lib/manifest/workers.ts';
@@ -24,6 +24,7 @@ import { stampLaunches } from './standins/graph/launch-stamp.ts';
 import { localEndpoints } from './parts/local-endpoints.ts';
 import { freePort, type Stop } from './parts/network.ts';
 import { type DataDir, prepareDataDir } from './parts/persistence.ts';
+import { startKinesis } from './parts/kinesis.ts';
 import { startSqs } from './parts/sqs.ts';
 import { startWorkers } from './parts/workers.ts';
 
@@ -84,6 +85,7 @@ function allNeeds(): Needs {
   return {
     table: every.some((n) => n.table === 'write') ? 'write' : 'read',
     queues: [...new Set(every.flatMap((n) => n.queues ?? []))],
+    streams: [...new Set(every.flatMap((n) => n.streams ?? []))],
     wakes: [...new Set(every.flatMap((n) => n.wakes ?? []))],
     bus: every.some((n) => n.bus),
     upstream: every.some((n) => n.upstream),
@@ -104,6 +106,7 @@ interface Start {
 }
 
 type Queues = Awaited<ReturnType<typeof startSqs>>;
+type Streams = Awaited<ReturnType<typeof startKinesis>>;
 
 /** The AWS SDK's region and credentials for local parts, whatever profile the shell has. */
 function useLocalCredentials() {
@@ -128,6 +131,14 @@ async function startQueues({ host, log, stops, data }: Start) {
   stops.push(sqs.stop);
   log(`SQS-compatible server on ${sqs.endpoint}`);
   return sqs;
+}
+
+/** The streams (issue 54: Meta's statuses) on a Kinesis-compatible server, journaled with the data folder. */
+async function startStreams({ host, log, stops, data }: Start) {
+  const kinesis = await startKinesis(host, data && { file: data.streamsFile, restore: !data.fresh });
+  stops.push(kinesis.stop);
+  log(`Kinesis-compatible server (kinesalite) on ${kinesis.endpoint}`);
+  return kinesis;
 }
 
 /** EventBridge: PutEvents routed by the stack's rule patterns to their target queues. */
@@ -173,6 +184,7 @@ function stackSettings(parts: {
   graphUrl: string;
   queueUrls: Record<QueueKey, string>;
   sqs: Queues;
+  streams: Streams;
   dynamoEndpoint: string;
   eventBridgeUrl: string;
   schedulerUrl: string;
@@ -191,6 +203,7 @@ function stackSettings(parts: {
     },
     eventBusName: 'template-messaging-events',
     queueUrls: parts.queueUrls,
+    streamNames: Object.fromEntries(Object.entries(parts.streams.streams).map(([key, s]) => [key, s.name])) as Record<StreamKey, string>,
     ...(process.env.MESSAGES_PER_SECOND && { messagesPerSecond: Number(process.env.MESSAGES_PER_SECOND) }),
     statementIssuer: { name: process.env.STATEMENT_PROVIDER_NAME, address: process.env.STATEMENT_PROVIDER_ADDRESS },
     // Onboarding (issue 55): the emulator answers any portfolio's credit line; business tokens kept in memory.
@@ -208,6 +221,7 @@ function stackSettings(parts: {
     ...functionSettings,
     DYNAMODB_ENDPOINT: parts.dynamoEndpoint,
     AWS_ENDPOINT_URL_SQS: parts.sqs.endpoint,
+    AWS_ENDPOINT_URL_KINESIS: parts.streams.endpoint,
     AWS_ENDPOINT_URL_EVENTBRIDGE: parts.eventBridgeUrl,
     AWS_ENDPOINT_URL_SCHEDULER: parts.schedulerUrl,
     JWT_ISSUER: LOCAL_ISSUER,
@@ -271,6 +285,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const start: Start = { host, log, stops, options, data };
     const dynamo = await startTable(start);
     const sqs = await startQueues(start);
+    const streams = await startStreams(start);
     const eventBridge = await startEventBridge(start, sqs);
     const schedulerUrl = await startScheduler(start, sqs);
     const { graphUrl, emulator } = await startUpstream(start, fixture);
@@ -286,6 +301,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       graphUrl,
       queueUrls,
       sqs,
+      streams,
       dynamoEndpoint: dynamo.endpoint,
       eventBridgeUrl: eventBridge.url,
       schedulerUrl,
@@ -300,14 +316,15 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     if (emulator) notifyTheService(emulator, apiUrl, options.autoStatuses ?? [], log);
 
     await loadTable(start, dynamo, fixture, fixturePath);
-    if (data && !data.fresh) log(`Queued messages restored: ${sqs.restored}`);
+    if (data && !data.fresh) log(`Queued messages restored: ${sqs.restored}; statuses on their stream: ${streams.restored}`);
 
     const api = await startApiServer({ port: apiPort, host, extra: await localEndpoints(eventBridge.bus) });
     stops.push(() => stopServer(api.server));
 
     // Stopped in reverse: the workers first (handing back what they were retrying); the journal holds the rest.
-    if (data) stops.push(() => log(`Queued messages kept: ${sqs.kept()}`));
-    stops.push(await startWorkers(sqs.sqs, sqs.queues, sqs.dlqs, options.skipWorkers, options.workerTimeouts));
+    if (data) stops.push(() => log(`Queued messages kept: ${sqs.kept()}; statuses on their stream: ${streams.kept()}`));
+    const sources = { sqs: sqs.sqs, queues: sqs.queues, deadLetterQueues: sqs.dlqs, ...streams };
+    stops.push(await startWorkers(sources, options.skipWorkers, options.workerTimeouts));
     return { apiUrl: api.url, graphUrl, emulator, tableName: TABLE_NAME, sqsEndpoint: sqs.endpoint, queueUrls, settings, stop };
   } catch (error) {
     await stop();

@@ -1,10 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { KinesisClient } from '@aws-sdk/client-kinesis';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { AssumeRoleCommand, STSClient } from '@aws-sdk/client-sts';
 import { App } from 'aws-cdk-lib';
-import type { SQSEvent } from 'aws-lambda';
+import type { KinesisStreamEvent, SQSEvent } from 'aws-lambda';
 import { parseDirectoryFile } from '#lib/adapters/directory-file.ts';
 import { withNestedFunctions } from '../infra/nested-templates.ts';
 import { TemplateMessagingStack } from '../infra/stack.ts';
@@ -29,6 +31,7 @@ import { resolve } from './intrinsics.ts';
 import { type Credentials, type Moto, REHEARSAL_REGION, startMoto } from './moto.ts';
 import { journeys } from './journeys.ts';
 import { runQueueWorker } from './queue-worker.ts';
+import { runStreamWorker } from './stream-worker.ts';
 import { deployerClients, type MadeStack, makeStack, type Template } from './resources.ts';
 import { workers } from '#lib/manifest/workers.ts';
 
@@ -187,8 +190,21 @@ export async function rehearse(given: RehearsalOptions): Promise<RehearsalReport
     const sqs = (credentials: Credentials) => new SQSClient({ endpoint: gate.url, region: REHEARSAL_REGION, credentials });
     const deployerSqs = sqs(moto.admin);
     stops.push(() => deployerSqs.destroy());
+    const kinesis = (credentials: Credentials) =>
+      new KinesisClient({ endpoint: gate.url, region: REHEARSAL_REGION, credentials, requestHandler: new NodeHttpHandler() });
     for (const fn of functions.values()) {
       if (!(fn.name in OTHER_SAMPLES) || !Array.isArray((OTHER_SAMPLES[fn.name] as { Records?: unknown }).Records)) continue;
+      const sampled = sample(fn.name) as KinesisStreamEvent;
+      if (sampled.Records[0]?.eventSource === 'aws:kinesis') {
+        // A stream's consumer (issue 54): its sample's records put on the stream and read with its role.
+        const [deployer, role] = [kinesis(moto.admin), kinesis(fn.credentials)];
+        const bodies = sampled.Records.map((record) => Buffer.from(record.kinesis.data, 'base64').toString());
+        const outcome = await runStreamWorker(fn, options.template, stack, bodies, { deployer, role })
+          .catch((e: Error) => ({ expected: 'the batch run', got: `${e.name}: ${e.message}` }))
+          .finally(() => [deployer, role].map((client) => client.destroy()));
+        results.push(check(fn.name, outcome.expected, outcome.got));
+        continue;
+      }
       const role = sqs(fn.credentials);
       const bodies = (sample(fn.name) as SQSEvent).Records.map((record) => record.body);
       const outcome = await runQueueWorker(fn, options.template, stack, { bodies }, { deployer: deployerSqs, role })

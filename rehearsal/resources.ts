@@ -10,7 +10,9 @@ import { CreateTableCommand, DynamoDBClient, UpdateContinuousBackupsCommand, Upd
 import { CreateEventBusCommand, EventBridgeClient, PutRuleCommand, PutTargetsCommand } from '@aws-sdk/client-eventbridge';
 import { CreateRoleCommand, IAMClient, PutRolePolicyCommand } from '@aws-sdk/client-iam';
 import { CreateSecretCommand, GetRandomPasswordCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { CreateStreamCommand, DescribeStreamSummaryCommand, KinesisClient } from '@aws-sdk/client-kinesis';
 import { CreateTopicCommand, SNSClient } from '@aws-sdk/client-sns';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { type Made, pseudoParameters, resolve, UnresolvedReference } from './intrinsics.ts';
 import { type Credentials, REHEARSAL_REGION } from './moto.ts';
@@ -81,13 +83,15 @@ export function deployerClients(endpoint: string, credentials: Credentials) {
     events: new EventBridgeClient(config),
     iam: new IAMClient(config),
     cognito: new CognitoIdentityProviderClient(config),
+    // HTTP/1.1, as the functions' own (lib/adapters/kinesis/status-stream.ts): the SDK's Kinesis default is HTTP/2.
+    kinesis: new KinesisClient({ ...config, requestHandler: new NodeHttpHandler() }),
   };
 }
 type Clients = ReturnType<typeof deployerClients>;
 
 /**
- * Makes in moto, from the template's own definitions, what the functions use: the table, the queues, the bus and
- * its rules, the secrets, the topic, the user pool with its clients and hosted-UI domain, and each role with its
+ * Makes in moto, from the template's own definitions, what the functions use: the table, the queues, the statuses'
+ * stream, the bus and its rules, the secrets, the topic, the user pool with its clients and hosted-UI domain, and each role with its
  * policies (the API is named only). A resource
  * waits for those it refers to (a queue for its dead-letter queue, a policy for its role), as CloudFormation
  * orders them. Functions and log groups are named (their ARNs appear in rules and policies), not made: moto runs
@@ -118,6 +122,13 @@ export async function makeStack(
       return { type: 'AWS::SNS::Topic', ref: made.TopicArn!, attributes: { TopicArn: made.TopicArn!, TopicName: name } };
     },
     'AWS::DynamoDB::GlobalTable': (id, p) => makeTable(clients.dynamodb, id, p, options.stackName),
+    // Meta's statuses' stream (issue 54), at its shards.
+    'AWS::Kinesis::Stream': async (id, p) => {
+      const name = p.Name ?? physicalName(options.stackName, id, 128);
+      await clients.kinesis.send(new CreateStreamCommand({ StreamName: name, ShardCount: p.ShardCount }));
+      const made = await clients.kinesis.send(new DescribeStreamSummaryCommand({ StreamName: name }));
+      return { type: 'AWS::Kinesis::Stream', ref: name, attributes: { Arn: made.StreamDescriptionSummary!.StreamARN! } };
+    },
     'AWS::SQS::Queue': async (id, p) => {
       const name = p.QueueName ?? physicalName(options.stackName, id, 80);
       const attributes: Record<string, string> = {};

@@ -1,6 +1,6 @@
-import { ApplyMetaNotifications } from '#lib/manifest/workers.ts';
+import { ApplyMetaNotifications, ApplyMetaStatuses } from '#lib/manifest/workers.ts';
 import { STATUS_ASSUMPTIONS as A, KINESIS, PRICES } from './status-assumptions.ts';
-import { costPerMillion, type Intake, perSecond, readFigures, totalOf, unitsWithThirdLatest } from './status-figures.ts';
+import { costPerMillion, type Intake, perSecond, readFigures, totalOf, unitsWithWholeBlockLatest } from './status-figures.ts';
 import type { KinesisKey, StatusPathRun } from './status-path.ts';
 import { ITEM_KINDS, type ItemKind, PARTITION_UNITS } from './unit-meter.ts';
 
@@ -11,7 +11,7 @@ const short = (key: string) => key.replace(/n\d+-s\d+/, 'n…').replace(/#\d{2}$
 const KEYS: Record<KinesisKey, string> = {
   send: 'by send',
   'send+block': 'by send and block',
-  kind: 'a read by send, the rest by send and block',
+  kind: 'a read by send, the rest by send and block (built: ApplyMetaStatuses)',
 };
 
 /** A run's queue and batch, as the tables name it. */
@@ -35,15 +35,15 @@ export function statusPathTable(runs: StatusPathRun[]) {
 /** The Kinesis runs: their shards, the busiest shard against a shard's limits, the batches and whether they keep up. */
 export function kinesisTable(runs: StatusPathRun[]) {
   return [
-    `| partition key | shards (${KINESIS.shardLoad * 100} % of a shard's records on average) | busiest shard in any second: records (≤ ${n(KINESIS.shardRecordsPerSecond)}), MB (≤ 1) | a batch: at most (BatchSize ${n(KINESIS.batchSize)}, ${KINESIS.invokePayloadBytes / 2 ** 20} MB of event), window | the busiest shard's batches took, of the time their records took to come (≤ 1 keeps up at ParallelizationFactor 1) | write units a message (a third-block latest item) |`,
+    `| partition key | shards (${KINESIS.shardLoad * 100} % of a shard's records on average) | busiest shard in any second: records (≤ ${n(KINESIS.shardRecordsPerSecond)}), MB (≤ 1) | a batch: at most (BatchSize ${n(ApplyMetaStatuses.trigger.batchSize)}, ${KINESIS.invokePayloadBytes / 2 ** 20} MB of event), window | the busiest shard's batches took, of the time their records took to come (≤ 1 keeps up at ParallelizationFactor ${ApplyMetaStatuses.trigger.parallelization}) | write units a message (a whole block's latest item, before 60f5830) |`,
     '|---|---|---|---|---|---|',
     ...runs.flatMap((run) => {
       const { kinesis, meter, messages } = run;
       if (!kinesis) return [];
       const { hottestShard } = kinesis;
-      const third = unitsWithThirdLatest(run) / messages;
+      const whole = unitsWithWholeBlockLatest(run) / messages;
       return [
-        `| ${KEYS[kinesis.key]} | ${n(kinesis.shards)} | ${n(hottestShard.records)}, ${n(hottestShard.bytes / 2 ** 20, 2)}${hottestShard.records > KINESIS.shardRecordsPerSecond ? ' (over)' : ''} | ${n(kinesis.batchCap)} records, ${kinesis.batchWindowMs / 1000} s | ${n(kinesis.busiestLaneBusy, 2)} | ${n(meter.total / messages, 2)} (${n(third, 2)}) |`,
+        `| ${KEYS[kinesis.key]} | ${n(kinesis.shards)} | ${n(hottestShard.records)}, ${n(hottestShard.bytes / 2 ** 20, 2)}${hottestShard.records > KINESIS.shardRecordsPerSecond ? ' (over)' : ''} | ${n(kinesis.batchCap)} records, ${kinesis.batchWindowMs / 1000} s | ${n(kinesis.busiestLaneBusy, 2)} | ${n(meter.total / messages, 2)} (${n(whole, 2)}) |`,
       ];
     }),
   ];
@@ -64,8 +64,8 @@ export function itemKindTable(runs: StatusPathRun[]) {
       return `| ${ITEM_KINDS[kind]} | ${cells.join(' | ')} |`;
     }),
     `| all | ${runs.map((run) => `${n(run.meter.total / seconds(run))} units a second; **${n(run.meter.total / run.messages, 2)} a message**`).join(' | ')} |`,
-    `| a latest item a third of a block (${A.latestThirdKb} KB) in place of the block's (${A.itemKb.latest} KB) | ${runs.map((run) => `${n(run.tally.thirdLatestWrites / seconds(run))} / ${n((run.tally.thirdLatestWrites * 2 * A.latestThirdKb) / seconds(run))}; ${n((run.tally.thirdLatestWrites * 2 * A.latestThirdKb) / run.messages, 2)}`).join(' | ')} |`,
-    `| all, with it | ${runs.map((run) => `${n(unitsWithThirdLatest(run) / seconds(run))} units a second; **${n(unitsWithThirdLatest(run) / run.messages, 2)} a message**`).join(' | ')} |`,
+    `| before 60f5830: a whole block's latest item (${A.wholeBlockKb} KB) in place of its thirds' (${A.itemKb.latest} KB) | ${runs.map((run) => `${n(run.tally.blockLatestWrites / seconds(run))} / ${n((run.tally.blockLatestWrites * 2 * A.wholeBlockKb) / seconds(run))}; ${n((run.tally.blockLatestWrites * 2 * A.wholeBlockKb) / run.messages, 2)}`).join(' | ')} |`,
+    `| all, with it | ${runs.map((run) => `${n(unitsWithWholeBlockLatest(run) / seconds(run))} units a second; ${n(unitsWithWholeBlockLatest(run) / run.messages, 2)} a message`).join(' | ')} |`,
   ];
 }
 
@@ -73,7 +73,7 @@ export function itemKindTable(runs: StatusPathRun[]) {
 export function readLines(runs: StatusPathRun[]) {
   return runs.map((run) => {
     const r = readFigures(run);
-    return `- ${runLabel(run)}: ${n(r.latest, 2)} units a read status for the latest items only reads moved (${n(r.perMessage, 2)} a message; ${n(r.thirdLatest, 2)} at a third of a block); ${n(r.aloneShare * 100)} % of reads in a transaction of reads alone, ${n(r.alone, 2)} units a read with its count shard (${n(r.aloneThird, 2)} at a third).`;
+    return `- ${runLabel(run)}: ${n(r.latest, 2)} units a read status for the latest items only reads moved (${n(r.perMessage, 2)} a message; ${n(r.blockLatest, 2)} at a whole block's, before 60f5830); ${n(r.aloneShare * 100)} % of reads in a transaction of reads alone, ${n(r.alone, 2)} units a read with its count shard (${n(r.aloneBlock, 2)} at a whole block's).`;
   });
 }
 
@@ -88,7 +88,7 @@ const PARTS: [keyof ReturnType<typeof costPerMillion>, string][] = [
 /** $ per 1,000,000 messages with their statuses by part, one column a run, the intake `intake`; the dispatch beside. */
 export function costTable(runs: StatusPathRun[], dispatchPerMillion: number, intake: Intake = 'function URL') {
   const costs = runs.map((run) => costPerMillion(run, intake));
-  const thirdWrites = (run: StatusPathRun) => (unitsWithThirdLatest(run) / run.messages) * PRICES.writeUnit * 1e6;
+  const wholeWrites = (run: StatusPathRun) => (unitsWithWholeBlockLatest(run) / run.messages) * PRICES.writeUnit * 1e6;
   return [
     `| part (intake: ${intake}) | ${runs.map(runLabel).join(' | ')} |`,
     `|---|${runs.map(() => '---|').join('')}`,
@@ -96,7 +96,7 @@ export function costTable(runs: StatusPathRun[], dispatchPerMillion: number, int
     ...(intake === 'function URL' ? [] : [`| the intake itself | ${costs.map((cost) => `$${n(cost.intake, 2)}`).join(' | ')} |`]),
     ...PARTS.map(([part, name]) => `| ${name} | ${costs.map((cost) => `$${n(cost[part], 2)}`).join(' | ')} |`),
     `| total | ${costs.map((cost) => `**$${n(totalOf(cost) + dispatchPerMillion, 2)}**`).join(' | ')} |`,
-    `| total, a latest item a third of a block | ${costs.map((cost, i) => `$${n(totalOf(cost) - cost.writes + thirdWrites(runs[i]) + dispatchPerMillion, 2)}`).join(' | ')} |`,
+    `| total before 60f5830, a whole block's latest item | ${costs.map((cost, i) => `$${n(totalOf(cost) - cost.writes + wholeWrites(runs[i]) + dispatchPerMillion, 2)}`).join(' | ')} |`,
   ];
 }
 
@@ -111,3 +111,25 @@ export function costNotes(runs: StatusPathRun[]) {
 /** What a global sender's ledger item (A.globalLedgerKb) would add a message, in a run. */
 export const globalLedgerUnits = (run: StatusPathRun) =>
   (run.meter.writes.ledger * 2 * (A.globalLedgerKb - A.itemKb.ledger)) / run.messages;
+
+/**
+ * The built path's cost per 1,000,000 messages with their statuses (issue 54's Done-when: at most $4), each part
+ * with its share, against the target.
+ */
+export function builtPathCostLines(run: StatusPathRun, dispatchPerMillion: number, target = 4) {
+  const cost = costPerMillion(run, 'function URL');
+  const total = totalOf(cost) + dispatchPerMillion;
+  const parts: [string, number][] = [
+    ['the dispatch (Lambda, SQS, the pacing and block writes)', dispatchPerMillion],
+    ['the intake: its function URL (no charge of its own)', cost.intake],
+    ...PARTS.map(([part, name]): [string, number] => [name, cost[part]]),
+  ];
+  return [
+    `| part (${runLabel(run)}, function URL, Kinesis provisioned) | $ per 1,000,000 messages | share |`,
+    '|---|---|---|',
+    ...parts.map(([name, dollars]) => `| ${name} | $${n(dollars, 2)} | ${n((dollars / total) * 100)} % |`),
+    `| **total** | **$${n(total, 2)}** | 100 % |`,
+    '',
+    `Issue 54's target, at most $${n(target, 2)} per 1,000,000 messages with their statuses: ${total <= target ? `met, $${n(target - total, 2)} under` : `NOT met, $${n(total - target, 2)} over`}.`,
+  ];
+}

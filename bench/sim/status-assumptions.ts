@@ -33,34 +33,34 @@ export const STATUS_ASSUMPTIONS = {
   numbersPerClient: 10,
   /** Odd numbers send UTILITY (tier-counted, decisions §26: a tier month item in each charged write), even MARKETING. */
   tierCountedNumbers: 'odd' as const,
-  // Item sizes in KB as `npx tsx bench/send-path-report.ts` measured them on 2026-11-29 (the tree of bbea9a9 and
-  // a86875a: a message's state an attribute of its block's latest item, no `MSG#` item; a ledger item a number's day
-  // and pricing category), STANDARD run of 1,600 messages: units a message, writes, largest item; in a transaction
-  // DynamoDB bills 2 units a KB, the KB rounded up. No message item any more: before, `SEND#…#P… / MSG#…` (0.3 KB,
-  // billed 1; 2.88 units a message in the report's STANDARD run before the cuts) was written for each moved message.
+  // Item sizes in KB as the code writes them: a message's state an attribute of its block third's latest item
+  // (60f5830: 30 positions, no `MSG#` item), a ledger item a number's day and pricing category (a86875a); measured by
+  // `npx tsx bench/send-path-report.ts` (item sizes as DynamoDB counts them, local/request-meter.ts itemBytes). In a
+  // transaction DynamoDB bills 2 units a KB, the KB rounded up.
   itemKb: {
     /**
-     * `SEND#…#P… / LATEST#…`: 0.42 a message, 113 writes, 678 units: 6 a write. A block's 90 states (each message's
-     * state, with its pricing, an attribute `d<offset>`): 2.3 KB, 2.8 KB for the priced global sender: 3 KB.
+     * `SEND#…#P… / LATEST#…`: a third of a block, 30 states (each message's state with its pricing and, priced, its
+     * price, an attribute `d<offset>`): 827 bytes at its fullest, every message read and priced
+     * (test/unit/latest-records.test.ts), under 1 KB: 1 KB.
      */
-    latest: 3,
-    /** `SEND#… / SEND#COUNTS#…`: 0.14 a message, 114 writes, 228 units: 2 a write (0.2–0.4 KB). */
+    latest: 1,
+    /** `SEND#… / SEND#COUNTS#…`: 2 a write (0.2–0.4 KB). */
     counts: 1,
     /**
-     * `LEDGER#w…#C…#… / DAY#<day>#<did>#<category>`: an item a number's day and pricing category; 0.11 a message, 88
-     * writes, 176 units: 2 a write (0.2 KB, one market). The global sender late in its day: 5.0 KB (globalLedgerKb).
+     * `LEDGER#w…#C…#… / DAY#<day>#<did>#<category>`: an item a number's day and pricing category; 2 a write (0.2 KB,
+     * one market). The global sender late in its day: 5.0 KB (globalLedgerKb).
      */
     ledger: 1,
-    /** `BUDGET#<client>#<00–31> / BUDGET#<month>`: 0.11, 88 writes, 176 units: 2 a write (0.1 KB). */
+    /** `BUDGET#<client>#<00–31> / BUDGET#<month>`: 2 a write (0.1 KB). */
     budget: 1,
-    /** `TIERS#… / MONTH#…`: 0.11, 88 writes, 176 units: 2 a write (0.1 KB; 1.9 KB with the global sender's 47 markets). */
+    /** `TIERS#… / MONTH#…`: 2 a write (0.1 KB; 1.9 KB with the global sender's 47 markets). */
     tier: 1,
   },
   /**
-   * A latest item a third of a block (30 positions, `BLOCK / 3`), the figure docs/high-tier.md gives beside the
-   * code's: a third of the 2.8 KB measured, under 1 KB: 2 units a write in a transaction. Not the code's layout.
+   * The whole block's latest item a send accepted before the thirds keeps (90 states: 2.3 KB, 2.8 KB for the priced
+   * global sender as the send-path bench measured them on 2026-11-29: 3 KB), for the figures of before 60f5830.
    */
-  latestThirdKb: 1,
+  wholeBlockKb: 3,
   /**
    * A global sender late in its day (issue 54): its largest ledger item, the priced run's `…#marketing` (4.97 KB: 5
    * KB billed), for the figure that shows what it would cost. Before a86875a one item held every category: 22.9 KB
@@ -107,11 +107,12 @@ export const KINESIS = {
   shardRecordsPerSecond: 1_000,
   shardBytesPerSecond: 2 ** 20,
   /**
-   * Shards at 40 % of their 1,000 records a second on average: a block's `sent` and `delivered` come in a burst of
-   * seconds and a send's reads on one shard, so a shard's busiest second is about twice its average and more (at
-   * half, 510 shards at the simulation's rate, the busiest took 1,193 records in a second keyed by kind; at 40 %, 912).
+   * Shards at 35 % of their 1,000 records a second on average: a block's `sent` and `delivered` come in a burst of
+   * seconds and a send's reads on one shard, so a shard's busiest second is about 2.5 times its average (728 shards
+   * at the simulation's rate keyed by kind with the code's keys: 844 at most; at 40 %, 637 shards, 1,043: over its
+   * 1,000; at half, 510 shards, 1,193).
    */
-  shardLoad: 0.4,
+  shardLoad: 0.35,
 } as const;
 
 /**

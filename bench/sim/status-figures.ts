@@ -81,19 +81,22 @@ export function costPerMillion(run: StatusPathRun, intake: Intake, mode: Kinesis
 
 export const totalOf = (parts: Record<string, number>) => Object.values(parts).reduce((sum, dollars) => sum + dollars, 0);
 
-/** Write units over the run had each latest item been a third of a block (STATUS_ASSUMPTIONS.latestThirdKb), the rest as written. */
-export const unitsWithThirdLatest = (run: StatusPathRun) =>
-  run.meter.total - run.meter.units.latest + run.tally.thirdLatestWrites * 2 * A.latestThirdKb;
+/**
+ * Write units over the run had each latest item been its whole block's (STATUS_ASSUMPTIONS.wholeBlockKb, as a
+ * send accepted before 60f5830 keeps them), the rest as written: the figure of before the thirds.
+ */
+export const unitsWithWholeBlockLatest = (run: StatusPathRun) =>
+  run.meter.total - run.meter.units.latest + run.tally.blockLatestWrites * 2 * A.wholeBlockKb;
 
-/** What a `read` status costs: the latest items only reads moved, per read status (as the code's, and a third of a block). */
+/** What a `read` status costs: the latest items only reads moved, per read status (the thirds', and whole blocks' before them). */
 export function readFigures(run: StatusPathRun) {
   const { reads } = run.tally;
   return {
     latest: (reads.latestWrites * 2 * A.itemKb.latest) / reads.statuses,
-    thirdLatest: (reads.thirdLatestWrites * 2 * A.latestThirdKb) / reads.statuses,
+    blockLatest: (reads.blockLatestWrites * 2 * A.wholeBlockKb) / reads.statuses,
     /** A transaction of reads alone (most of them): its units per read, with the count shard. */
     alone: reads.aloneUnits / reads.aloneStatuses,
-    aloneThird: reads.aloneThirdUnits / reads.aloneStatuses,
+    aloneBlock: reads.aloneBlockUnits / reads.aloneStatuses,
     aloneShare: reads.aloneStatuses / reads.statuses,
     perMessage: (reads.latestWrites * 2 * A.itemKb.latest) / run.messages,
   };

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
+import { latestFromOf } from '#lib/adapters/dynamo/sends/latest-states.ts';
 import { transactionsOf } from '#lib/adapters/dynamo/sends/message-statuses.ts';
 import { partOf } from '#lib/adapters/dynamo/sends/send-items.ts';
 import { BUDGET_SHARDS, keys, LEDGER_SHARDS, SEND_COUNT_SHARDS } from '#lib/adapters/dynamo/table.ts';
 import { BLOCK } from '#lib/domain/sends/dispatch/tuning.ts';
 import type { StatusUpdate } from '#lib/domain/sends/ports.ts';
-import { ApplyMetaNotifications } from '#lib/manifest/workers.ts';
+import { messageReference, statusStreamKey } from '#lib/domain/shared/message-status.ts';
+import { ApplyMetaNotifications, ApplyMetaStatuses } from '#lib/manifest/workers.ts';
 import { JOB, randomFrom } from './sends.ts';
 import { STATUS_ASSUMPTIONS as A, KINESIS } from './status-assumptions.ts';
 import { type ArrivingStatus, messagesOf, statusSlices, statusStream } from './status-stream.ts';
@@ -16,8 +18,9 @@ import { type ItemKind, UnitMeter } from './unit-meter.ts';
  * on Kinesis Data Streams (each shard's records in batches, in order, bench/sim/status-assumptions.ts KINESIS).
  * Each batch's statuses are grouped by send and cut into transactions by the adapter's own transactionsOf; each
  * transaction writes what DynamoMessageStatuses.writesOf writes for the statuses that move a message (a `sent`
- * moves none; a repeat finds its change applied): each touched block's latest item (a message's state is an
- * attribute there, no item of its own since bbea9a9), the send's count shard, and where it charges the ledger's
+ * moves none; a repeat finds its change applied): the latest item of each touched block's third (a message's state
+ * is an attribute there, no item of its own since bbea9a9; a third of a block since 60f5830), the send's count
+ * shard, and where it charges the ledger's
  * number day and category, a budget shard and, tier-counted, a tier month shard, at the sizes of
  * status-assumptions.ts, 2 units a KB. The worker's calls go one after another, as its code makes them; its time
  * is what the batches took.
@@ -31,11 +34,10 @@ const blockOf = (index: number) => {
   return job + Math.floor((index - job) / BLOCK) * BLOCK;
 };
 
-/** A latest item of a third of a block (docs/high-tier.md's figure, not the code's layout): its first position. */
-const THIRD = BLOCK / 3;
+/** A message's latest item as the code keys it (latest-states.ts, a send accepted since 60f5830): its block's third. */
 const thirdOf = (index: number) => {
   const block = blockOf(index);
-  return block + Math.floor((index - block) / THIRD) * THIRD;
+  return block + latestFromOf(index - block, 'thirds');
 };
 
 /** Where one number's things are: its send's id, its client and WABA, whether its charges count toward a tier. */
@@ -86,16 +88,16 @@ export interface BatchTally {
   busyMs: number;
   /** Statuses in the batches applied. */
   statuses: number;
-  /** The same transactions' latest items were each a third of a block: how many they would write. */
-  thirdLatestWrites: number;
-  /** `read` statuses that moved their message: latest items only reads moved (as the code's, and a third), and transactions of reads alone. */
+  /** The same transactions' latest items had each been a whole block (a send accepted before 60f5830): how many they would write. */
+  blockLatestWrites: number;
+  /** `read` statuses that moved their message: latest items only reads moved (the thirds, and whole blocks), and transactions of reads alone. */
   reads: {
     statuses: number;
     latestWrites: number;
-    thirdLatestWrites: number;
+    blockLatestWrites: number;
     aloneStatuses: number;
     aloneUnits: number;
-    aloneThirdUnits: number;
+    aloneBlockUnits: number;
   };
 }
 
@@ -105,8 +107,8 @@ const newTally = (): BatchTally => ({
   itemsRead: 0,
   busyMs: 0,
   statuses: 0,
-  thirdLatestWrites: 0,
-  reads: { statuses: 0, latestWrites: 0, thirdLatestWrites: 0, aloneStatuses: 0, aloneUnits: 0, aloneThirdUnits: 0 },
+  blockLatestWrites: 0,
+  reads: { statuses: 0, latestWrites: 0, blockLatestWrites: 0, aloneStatuses: 0, aloneUnits: 0, aloneBlockUnits: 0 },
 });
 
 /** One transaction's items as DynamoMessageStatuses.writesOf makes them, metered by kind, partition and item. */
@@ -117,8 +119,12 @@ function writeTransaction(statuses: ArrivingStatus[], meter: UnitMeter, at: numb
     units += 2 * A.itemKb[kind];
     meter.add(kind, pk, sk, 2 * A.itemKb[kind], at);
   };
+  const thirds = new Set(statuses.map((s) => thirdOf(s.index)));
+  for (const third of thirds) {
+    const block = blockOf(third);
+    add('latest', keys.sendPart(owner.sendId, partOf(block)), keys.sendLatest(block, third - block));
+  }
   const blocks = new Set(statuses.map((s) => blockOf(s.index)));
-  for (const block of blocks) add('latest', keys.sendPart(owner.sendId, partOf(block)), keys.sendLatest(block));
   add('counts', keys.send(owner.sendId), keys.sendCounts(shard() % SEND_COUNT_SHARDS));
   const charged = statuses.some((s) => s.kind === 'delivered');
   if (charged) {
@@ -131,8 +137,7 @@ function writeTransaction(statuses: ArrivingStatus[], meter: UnitMeter, at: numb
   }
   if (charged || statuses.some((s) => s.kind === 'failed'))
     add('budget', keys.budgetShard(owner.client, shard() % BUDGET_SHARDS), keys.budgetMonth(MONTH));
-  const thirds = new Set(statuses.map((s) => thirdOf(s.index)));
-  tally.thirdLatestWrites += thirds.size;
+  tally.blockLatestWrites += blocks.size;
   const reads = statuses.filter((s) => s.kind === 'read');
   if (reads.length === 0) return;
   const others = statuses.filter((s) => s.kind !== 'read');
@@ -141,12 +146,12 @@ function writeTransaction(statuses: ArrivingStatus[], meter: UnitMeter, at: numb
     return new Set(reads.map((s) => of(s.index)).filter((first) => !moved.has(first))).size;
   };
   tally.reads.statuses += reads.length;
-  tally.reads.latestWrites += onlyRead(blockOf);
-  tally.reads.thirdLatestWrites += onlyRead(thirdOf);
+  tally.reads.latestWrites += onlyRead(thirdOf);
+  tally.reads.blockLatestWrites += onlyRead(blockOf);
   if (others.length > 0) return;
   tally.reads.aloneStatuses += reads.length;
   tally.reads.aloneUnits += units;
-  tally.reads.aloneThirdUnits += units + 2 * (A.latestThirdKb * thirds.size - A.itemKb.latest * blocks.size);
+  tally.reads.aloneBlockUnits += units + 2 * (A.wholeBlockKb * blocks.size - A.itemKb.latest * thirds.size);
 }
 
 /**
@@ -185,8 +190,9 @@ function applyBatch(batch: ArrivingStatus[], { meter, tally, shard, order }: Wor
     const read = new Set<number>();
     for (const chunk of transactionsOf(byMessage, group.map(updateOf))) {
       const statuses = chunk.flatMap((index) => (byMessage.get(index) ?? []).map((i) => group[i]));
+      // A read of each touched third's latest item, and of each block not read yet in this batch.
       const blocks = new Set(statuses.map((s) => blockOf(s.index)));
-      tally.itemsRead += blocks.size + [...blocks].filter((block) => !read.has(block)).length;
+      tally.itemsRead += new Set(statuses.map((s) => thirdOf(s.index))).size + [...blocks].filter((block) => !read.has(block)).length;
       for (const block of blocks) read.add(block);
       tally.busyMs += A.readMs;
       const moving = statuses.filter(moves);
@@ -278,7 +284,10 @@ export type KinesisKey = 'send' | 'send+block' | 'kind';
 
 function partitionKeyOf(status: ArrivingStatus, key: KinesisKey) {
   const { sendId } = ownerOf(status);
-  return key === 'send' || (key === 'kind' && status.kind === 'read') ? sendId : `${sendId}#${blockOf(status.index)}`;
+  const reference = messageReference(sendId, blockOf(status.index), status.index);
+  // By kind: the code's own key (the webhook intake puts each status under it).
+  if (key === 'kind') return statusStreamKey(status.kind, reference, `wamid.${status.index}`);
+  return key === 'send' ? `send:${sendId}` : `send:${sendId}:${blockOf(status.index)}`;
 }
 
 /**
@@ -322,9 +331,12 @@ export function kinesisPath(options: {
   seed?: number;
   order?: StatusOrder;
 }): StatusPathRun {
-  const { numbers, rate, windowMs, key, batchWindowMs = 10_000, parallelization = KINESIS.parallelization, order = 'arrival' } = options;
+  // The event source as the manifest declares it (ApplyMetaStatuses): its window, batches a shard at once and batch.
+  const { trigger } = ApplyMetaStatuses;
+  const { numbers, rate, windowMs, key, order = 'arrival' } = options;
+  const { batchWindowMs = trigger.batchWindowSeconds * 1000, parallelization = trigger.parallelization } = options;
   const shards = options.shards ?? Math.ceil((numbers * rate * STATUSES_PER_MESSAGE) / (KINESIS.shardRecordsPerSecond * KINESIS.shardLoad));
-  const batchCap = Math.min(KINESIS.batchSize, Math.floor(KINESIS.invokePayloadBytes / KINESIS.eventRecordBytes));
+  const batchCap = Math.min(trigger.batchSize, Math.floor(KINESIS.invokePayloadBytes / KINESIS.eventRecordBytes));
   const worker: Worker = { meter: new UnitMeter(), tally: newTally(), shard: shardDraws(), order };
   const { meter, tally } = worker;
   const lanes = new Map<number, Lane>();
@@ -336,7 +348,7 @@ export function kinesisPath(options: {
   const laneIds = slices.map((slice) =>
     Int32Array.from(slice, (status) => {
       const pk = partitionKeyOf(status, key);
-      if (pk.includes('#')) return laneOf(pk, shards, parallelization);
+      if (pk.split(':').length > 2) return laneOf(pk, shards, parallelization);
       const known = laneCache.get(pk) ?? laneOf(pk, shards, parallelization);
       laneCache.set(pk, known);
       return known;

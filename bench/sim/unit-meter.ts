@@ -6,7 +6,7 @@
 export type ItemKind = 'latest' | 'counts' | 'ledger' | 'budget' | 'tier';
 
 export const ITEM_KINDS: Record<ItemKind, string> = {
-  latest: '`SEND#…#P… / LATEST#…` (a block’s latest item: its messages’ states)',
+  latest: '`SEND#…#P… / LATEST#…` (a block third’s latest item: its messages’ states)',
   counts: '`SEND#… / SEND#COUNTS#…` (a count shard)',
   ledger: '`LEDGER#w…#C…#… / DAY#…#…#<category>` (the ledger’s number day and category)',
   budget: '`BUDGET#…#… / BUDGET#…` (a budget shard)',

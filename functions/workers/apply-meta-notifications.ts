@@ -1,97 +1,20 @@
-import { DynamoBudgetStore } from '#lib/adapters/dynamo/money/budget-store.ts';
-import { DynamoOutboxStore } from '#lib/adapters/dynamo/webhooks/outbox-store.ts';
-import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
-import { DynamoMarketingOnboardings } from '#lib/adapters/dynamo/sends/marketing-onboardings.ts';
-import { DynamoPausedJobs } from '#lib/adapters/dynamo/sends/paused-jobs.ts';
-import { DynamoTemplatePauses } from '#lib/adapters/dynamo/templates/template-pauses.ts';
-import { DynamoSuppressionStore } from '#lib/adapters/dynamo/people/suppression-store.ts';
-import { DynamoPeopleMap } from '#lib/adapters/dynamo/people/people-map.ts';
-import { DynamoMessageStatuses } from '#lib/adapters/dynamo/sends/message-statuses.ts';
-import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
-import { DynamoTemplateRecords } from '#lib/adapters/dynamo/templates/template-records.ts';
-import { DynamoThroughputStore } from '#lib/adapters/dynamo/sends/throughput-store.ts';
-import { DynamoVolumeTiers } from '#lib/adapters/dynamo/money/volume-tiers.ts';
-import { DynamoPriceListStore, KeptPriceLists } from '#lib/adapters/dynamo/money/price-list-store.ts';
-import { DynamoKnownCurrencies } from '#lib/adapters/dynamo/money/known-currencies.ts';
-import { DynamoOutsideCharges } from '#lib/adapters/dynamo/money/outside-charges.ts';
-import { KeptBillingCurrencies } from '#lib/domain/money/billing-currencies.ts';
-import { logger } from '#lib/log/logger.ts';
-import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
-import { notificationsOf } from '#lib/adapters/meta/webhook-payload.ts';
-import { SqsJobWaker } from '#lib/adapters/sqs/job-waker.ts';
 import { redeliverIn } from '#lib/adapters/sqs/redelivery.ts';
 import type { NotifiedChange } from '#lib/domain/inbound/notifications.ts';
-import { type NotificationPorts, notificationRoutes } from '#lib/domain/inbound/notification-handlers.ts';
-import { routeNotifications } from '#lib/domain/inbound/notification-routes.ts';
 import { queueBatchWorker } from '#lib/worker/queue-worker.ts';
 import { ApplyMetaNotifications } from '#lib/manifest/workers.ts';
-import { serviceQueue } from '#lib/wiring/queues.ts';
-import { serviceTable } from '#lib/wiring/table.ts';
-import { graphUpstream } from '#lib/wiring/upstream.ts';
-
-const table = serviceTable();
+import { applyChanges, unsettledRetrySeconds } from '#lib/wiring/notification-ports.ts';
 
 /**
  * Applies Meta's notifications, a batch of queued changes at once: the statuses of one send are counted in
  * one write per batch (decisions §19). A message status that overtook the dispatcher (its block not settled
- * yet) comes back in seconds, then less often (see unsettledRetrySeconds); anything that fails comes back after the queue's visibility timeout, and
- * after 10 receives goes to the dead-letter queue. Applying again is harmless: a repeat changes nothing.
+ * yet) comes back in seconds, then less often (unsettledRetrySeconds): the statuses' stream worker puts such a
+ * status here (issue 54). Anything that fails comes back after the queue's visibility timeout, and after 10
+ * receives goes to the dead-letter queue. Applying again is harmless: a repeat changes nothing.
  */
-const suppressions = new DynamoSuppressionStore(table);
-const peopleMap = new DynamoPeopleMap(table);
-const directory = new DynamoDirectoryStore(table);
-// Tiers count per business portfolio: the directory names a WABA's (decisions §31).
-const tiers = new DynamoVolumeTiers(table, directory);
-/** Each handler's ports, one group each (the log is each invocation's). */
-const ports: Omit<NotificationPorts, 'log'> = {
-  statuses: {
-    messageStatuses: new DynamoMessageStatuses(table),
-    sends: new DynamoSendRecords(table),
-    suppressions,
-    // The currency kept in the table: applying statuses never waits on Graph (decisions §30).
-    currencies: new KeptBillingCurrencies({ known: new DynamoKnownCurrencies(table), upstream: graphUpstream(), log: logger }),
-    tiers,
-    priceLists: new KeptPriceLists(new DynamoPriceListStore(table)),
-    budgets: new DynamoBudgetStore(table),
-    outside: { outsideCharges: new DynamoOutsideCharges(table), directory },
-    // A client's set billing timezone: its charges are late by it (decisions §31).
-    clients: directory,
-  },
-  templates: { records: new DynamoTemplateRecords(table), outbox: new DynamoOutboxStore(table), publisher: new EventBridgePublisher() },
-  // Meta's resume wakes the dispatch jobs asleep on the template (decisions §25).
-  pausing: {
-    pauses: new DynamoTemplatePauses(table),
-    waking: { pausedJobs: new DynamoPausedJobs(table), waker: new SqsJobWaker(serviceQueue('dispatch')) },
-  },
-  numbers: { levels: new DynamoThroughputStore(table) },
-  consent: { suppressions, peopleMap, directory },
-  peopleMap: { peopleMap, directory },
-  pricing: { tiers },
-  marketing: { onboardings: new DynamoMarketingOnboardings(table) },
-};
-/**
- * A status that overtook its block comes back after 2 s, doubling to at most a minute: the queue's 10 receives
- * then wait about 5 minutes in all, past any block's settlement (its answers take at most GRAPH_MESSAGE_TIMEOUT_MS
- * each), where a fixed 2 s gave a slow block only 20 s before its statuses went to the dead-letter queue.
- */
-const unsettledRetrySeconds = (receive: number) => Math.min(60, 2 * 2 ** (receive - 1));
-
 export const handler = queueBatchWorker<NotifiedChange>(
   ApplyMetaNotifications,
   async (records) => {
-    const batch = records.flatMap(({ message, work }, record) => {
-      const notifications = notificationsOf(message);
-      if (notifications.length === 0) work.log.warn('meta notification not understood; ignored', { field: message.field });
-      return notifications.map((notification) => ({ record, notification, correlationId: message.correlation_id, log: work.log }));
-    });
-    if (batch.length === 0) return records.map(() => undefined);
-    const outcomes = await routeNotifications(notificationRoutes({ ...ports, log: batch[0].log }), batch);
-    // Each message's notifications and how many of them must come back, in one pass over the batch.
-    const tallies = records.map(() => ({ notifications: 0, later: 0 }));
-    for (const [i, { record }] of batch.entries()) {
-      tallies[record].notifications += 1;
-      if (outcomes[i] === 'later') tallies[record].later += 1;
-    }
+    const tallies = await applyChanges(records.map(({ message, work }) => ({ message, log: work.log })));
     return records.map(({ work }, record) => {
       const { notifications, later } = tallies[record];
       work.log.info('meta notification applied', { notifications, later });

@@ -1,6 +1,7 @@
-import { QUEUES } from './queues.ts';
+import { QUEUES, STREAMS } from './queues.ts';
 
 export type QueueKey = keyof typeof QUEUES;
+export type StreamKey = keyof typeof STREAMS;
 
 /** What a function may use: the stack grants exactly this, and a test fails when a bundle uses more. */
 export interface Needs {
@@ -8,6 +9,8 @@ export interface Needs {
   table: 'none' | 'read' | 'write';
   /** Queues the function sends jobs to. */
   queues?: readonly QueueKey[];
+  /** Streams the function puts records on (issue 54: Meta's statuses). */
+  streams?: readonly StreamKey[];
   /**
    * Queues whose received messages it brings back early (ChangeMessageVisibility, by receipts another function
    * kept): Meta's resume wakes a paused template's dispatch jobs (decisions §25).
@@ -50,6 +53,7 @@ export interface SettingSources {
   metaApp: { secretName: string } | { appSecret: string; verifyToken: string };
   eventBusName: string;
   queueUrls: Record<QueueKey, string>;
+  streamNames: Record<StreamKey, string>;
   /** MESSAGES_PER_SECOND for the dispatcher: caps every number when given; each goes at its level otherwise. */
   messagesPerSecond?: number;
   /** Where scheduled sends' one-time schedules go (decisions §22): their group, target queue and the role they send with. */
@@ -84,6 +88,7 @@ export function settingsFor(needs: Needs, sources: SettingSources): Record<strin
   }
   if (needs.bus) out.EVENT_BUS_NAME = sources.eventBusName;
   for (const key of [...(needs.queues ?? []), ...(needs.wakes ?? [])]) out[QUEUES[key].urlSetting] = sources.queueUrls[key];
+  for (const key of needs.streams ?? []) out[STREAMS[key].nameSetting] = sources.streamNames[key];
   if (needs.pacing && sources.messagesPerSecond !== undefined) out.MESSAGES_PER_SECOND = String(sources.messagesPerSecond);
   if (needs.schedules)
     Object.assign(out, {

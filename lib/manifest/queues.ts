@@ -37,3 +37,25 @@ export const QUEUES = {
 
 /** A dead-letter queue's name in the local stack. */
 export const dlqName = (queue: QueueDef) => `${queue.name}-dlq`;
+
+/**
+ * The streams (issue 54, docs/high-tier.md §3): Kinesis Data Streams, shared by the CDK stack and the local stack
+ * as the queues are. Meta's message statuses go on `metaStatuses`, each under a partition key by its kind (a
+ * `read` its send's, the others their send's and block's: lib/domain/shared/message-status.ts statusStreamKey), and
+ * a worker reads each shard in order (lib/manifest/workers.ts ApplyMetaStatuses). A shard takes 1,000 records or
+ * 1 MB a second: `shards` is the deployed default (a deployment sizes it: `statusShards`, docs/operations.md).
+ */
+export interface StreamDef {
+  /** The local stack's stream name; the deployed stack lets CloudFormation name it. */
+  name: string;
+  shards: number;
+  /** How long a record stays readable: a batch that keeps failing holds its shard at most this long. */
+  retentionHours: number;
+  /** Env variable through which functions learn the stream's name. */
+  nameSetting: 'STATUS_STREAM_NAME';
+}
+
+export const STREAMS = {
+  // Two shards: 800 statuses a second at 40 % of their records (docs/high-tier.md §3: 750 for 100 HIGH numbers).
+  metaStatuses: { name: 'meta-statuses', shards: 2, retentionHours: 24, nameSetting: 'STATUS_STREAM_NAME' },
+} as const satisfies Record<string, StreamDef>;

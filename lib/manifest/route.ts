@@ -122,6 +122,12 @@ export interface RouteDef {
   /** Error statuses this route documents besides 401 and 500. */
   errors: readonly number[];
   needs: Needs;
+  /**
+   * Served at its function's Lambda function URL (AuthType NONE) in place of the HTTP API, where the function also
+   * answers these routes of its path: Meta's webhook intake (issue 54, docs/high-tier.md §3), which no request
+   * quota of API Gateway's bounds. Locally the API server serves it as the URL does.
+   */
+  functionUrl?: { alsoServes: readonly RouteDef[] };
 }
 
 /** The demo fixture's ids the samples use (fixtures/demo.json). */

@@ -1,6 +1,6 @@
 import { dispatchConcurrency } from '#lib/config.ts';
 import type { QUEUES } from '#lib/manifest/queues.ts';
-import type { Needs } from '#lib/manifest/needs.ts';
+import type { Needs, StreamKey } from '#lib/manifest/needs.ts';
 import type * as v from 'valibot';
 import { SAMPLE } from '#lib/manifest/route.ts';
 import {
@@ -35,6 +35,7 @@ export interface WorkerDef {
         maxConcurrency?: number;
         redelivers?: boolean;
       }
+    | StreamTrigger
     | { everyMinutes: number };
   needs: Needs;
   /**
@@ -51,6 +52,23 @@ export interface WorkerDef {
    * with the schedule's event.
    */
   sample?: readonly unknown[];
+}
+
+/**
+ * A stream's consumer (issue 54), as Lambda's Kinesis event source runs it: each shard's records in order, in
+ * batches of at most `batchSize` gathered for at most `batchWindowSeconds`, `parallelization` batches of a shard
+ * at once (a key's records in one, in order). A batch reports the first record it could not finish
+ * (ReportBatchItemFailures: the shard goes on from there); one that throws is halved and tried again
+ * (BisectBatchOnFunctionError), `retryAttempts` times before its records are given up and named on the dead-letter
+ * queue of `failuresTo`.
+ */
+export interface StreamTrigger {
+  stream: StreamKey;
+  batchSize: number;
+  batchWindowSeconds: number;
+  parallelization: number;
+  retryAttempts: number;
+  failuresTo: keyof typeof QUEUES;
 }
 
 /** A dispatch job of a send that does not exist. */
@@ -173,6 +191,49 @@ export const ApplyMetaNotifications = {
   ],
 } satisfies WorkerDef;
 
+export const ApplyMetaStatuses = {
+  // Meta's message statuses, read from their stream (issue 54, docs/high-tier.md §3): each shard's records in
+  // batches of up to 10,000 gathered for 10 s (the 6 MB of an invocation's event cuts one at about 5,000), so a
+  // send's statuses of a batch are applied in a few transactions and a block's latest items written once for
+  // them. One batch a shard at once keeps each key's records in order. A status that overtook its block goes to
+  // the notifications queue, which retries it as before (a stream's records cannot wait).
+  name: 'ApplyMetaStatuses',
+  entry: 'functions/workers/apply-meta-statuses.ts',
+  trigger: {
+    stream: 'metaStatuses',
+    batchSize: 10_000,
+    batchWindowSeconds: 10,
+    parallelization: 1,
+    retryAttempts: 10,
+    failuresTo: 'metaNotifications',
+  },
+  needs: { table: 'write', bus: true, upstream: true, wakes: ['dispatch'], queues: ['metaNotifications'] },
+  body: NotifiedChangeMessage,
+  // A batch of 5,000 statuses over a few hundred sends: about 10 s at the simulation's times (docs/high-tier.md).
+  timeoutSeconds: 120,
+  // A delivered status of a message of a send that does not exist, as the webhook route puts it on the stream.
+  sample: [
+    {
+      waba_id: '100200300',
+      at: 1767225600000,
+      field: 'messages',
+      value: {
+        messaging_product: 'whatsapp',
+        statuses: [
+          {
+            id: 'wamid.sample',
+            status: 'delivered',
+            timestamp: '1767225600',
+            recipient_id: '5215550100001',
+            biz_opaque_callback_data: `tms2:${SAMPLE.unknownId}:0:0`,
+          },
+        ],
+      },
+      stream_key: `send:${SAMPLE.unknownId}:0`,
+    },
+  ],
+} satisfies WorkerDef;
+
 export const ReleaseScheduledSends = {
   // A scheduled send's time came (decisions §22): its held jobs go onto the dispatch queue.
   name: 'ReleaseScheduledSends',
@@ -243,6 +304,7 @@ export const workers: WorkerDef[] = [
   AbandonDispatchJobs,
   AbandonSyncJobs,
   ApplyMetaNotifications,
+  ApplyMetaStatuses,
   ReleaseScheduledSends,
   RelayOutbox,
   ReconcileCosts,

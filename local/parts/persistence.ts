@@ -12,6 +12,8 @@ export interface DataDir {
   dynamoPath: string;
   graphFile: string;
   queuesFile: string;
+  /** The streams' journal (issue 54): every record accepted, and how far each shard was read. */
+  streamsFile: string;
   /** The scheduled sends' schedules not run yet (local/standins/scheduler.ts). */
   schedulesFile: string;
   /** The onboardings' secrets (lib/adapters/local-file-vault.ts). */
@@ -42,6 +44,7 @@ export function prepareDataDir(root: string, fixturePath: string, forceFresh: bo
     dynamoPath: join(root, 'dynamodb'),
     graphFile: join(root, 'graph.json'),
     queuesFile: join(root, 'queues.jsonl'),
+    streamsFile: join(root, 'streams.jsonl'),
     schedulesFile: join(root, 'schedules.json'),
     vaultDir: join(root, 'vault'),
     fresh,

@@ -1,43 +1,83 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { KinesisClient } from '@aws-sdk/client-kinesis';
+import type { StreamKey } from '#lib/manifest/needs.ts';
 import type { QUEUES } from '#lib/manifest/queues.ts';
-import { workers } from '#lib/manifest/workers.ts';
+import { type StreamTrigger, type WorkerDef, workers } from '#lib/manifest/workers.ts';
 import { ROOT } from '../keys.ts';
 import { pollQueue } from '../queue-poller.ts';
+import { pollStream } from '../stream-poller.ts';
+import type { LocalStream } from './kinesis.ts';
 import type { Stop } from './network.ts';
 import type { LocalQueue } from './sqs.ts';
 
 type WorkerHandler = (event: unknown, context: unknown) => Promise<unknown>;
 
-/** The workers of lib/manifest/workers.ts: queue consumers as Lambda's event source mapping runs them, schedules on a timer. */
-export async function startWorkers(
-  sqs: SQSClient,
-  queues: Record<keyof typeof QUEUES, LocalQueue>,
-  deadLetterQueues: Record<keyof typeof QUEUES, LocalQueue>,
-  skip: string[] = [],
-  timeouts: Record<string, number> = {},
-): Promise<Stop> {
+/** What the workers read from: the queues and their dead-letter queues, the streams and their checkpoints. */
+export interface WorkerSources {
+  sqs: SQSClient;
+  queues: Record<keyof typeof QUEUES, LocalQueue>;
+  deadLetterQueues: Record<keyof typeof QUEUES, LocalQueue>;
+  kinesis: KinesisClient;
+  streams: Record<StreamKey, LocalStream>;
+  checkpoint: (stream: string, shard: string, seq: string) => Promise<void>;
+}
+
+/**
+ * The longest a stream's batch gathers here: the deployed window (10 s for the statuses) would hold every status
+ * of a test that long; a batch still waits for its window or its size as Lambda's does.
+ */
+const LOCAL_STREAM_WINDOW_MS = 1_000;
+
+/** A stream consumer as Lambda's Kinesis event source mapping runs it; a batch given up is named on its dead-letter queue. */
+function readStream(sources: WorkerSources, worker: WorkerDef, trigger: StreamTrigger, handler: WorkerHandler, timeoutMs: number) {
+  const stream = sources.streams[trigger.stream];
+  return pollStream({
+    kinesis: sources.kinesis,
+    stream,
+    batchSize: trigger.batchSize,
+    batchWindowMs: Math.min(trigger.batchWindowSeconds * 1000, LOCAL_STREAM_WINDOW_MS),
+    retryAttempts: trigger.retryAttempts,
+    name: worker.name,
+    timeoutMs,
+    handler: handler as never,
+    checkpoint: (shard, seq) => sources.checkpoint(stream.name, shard, seq),
+    giveUp: async (failure) => {
+      await sources.sqs.send(
+        new SendMessageCommand({ QueueUrl: sources.deadLetterQueues[trigger.failuresTo].url, MessageBody: JSON.stringify(failure) }),
+      );
+    },
+  });
+}
+
+/**
+ * The workers of lib/manifest/workers.ts: queue and stream consumers as Lambda's event source mappings run them,
+ * schedules on a timer.
+ */
+export async function startWorkers(sources: WorkerSources, skip: string[] = [], timeouts: Record<string, number> = {}): Promise<Stop> {
   const stops: Stop[] = [];
   for (const worker of workers.filter((w) => !skip.includes(w.name))) {
     const { handler } = (await import(pathToFileURL(join(ROOT, worker.entry)).href)) as { handler: WorkerHandler };
+    // As deployed: the function's own timeout (infra/stack.ts), unless the stack was given another.
+    const timeoutMs = (timeouts[worker.name] ?? worker.timeoutSeconds) * 1000;
     if ('queue' in worker.trigger) {
-      const queue = (worker.trigger.deadLetters ? deadLetterQueues : queues)[worker.trigger.queue];
+      const queue = (worker.trigger.deadLetters ? sources.deadLetterQueues : sources.queues)[worker.trigger.queue];
       stops.push(
         pollQueue({
-          sqs,
+          sqs: sources.sqs,
           queueUrl: queue.url,
           queueArn: queue.arn,
           batchSize: worker.trigger.batchSize,
           batchWindowMs: (worker.trigger.batchWindowSeconds ?? 0) * 1000,
           name: worker.name,
-          // As deployed: the function's own timeout (infra/stack.ts), unless the stack was given another.
-          timeoutMs: (timeouts[worker.name] ?? worker.timeoutSeconds) * 1000,
+          timeoutMs,
           concurrency: worker.trigger.maxConcurrency,
           handler: handler as never,
         }),
       );
-    } else {
+    } else if ('stream' in worker.trigger) stops.push(readStream(sources, worker, worker.trigger, handler, timeoutMs));
+    else {
       // A job of every minute runs every 10 s here (what it does shows soon); a daily one at its own cadence.
       const every = worker.trigger.everyMinutes <= 1 ? 10_000 : worker.trigger.everyMinutes * 60_000;
       const timer = setInterval(() => void handler({}, {}).catch(() => undefined), every);

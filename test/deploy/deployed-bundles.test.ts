@@ -156,6 +156,7 @@ describe('the deployed bundles (issue 14)', () => {
       'AbandonDispatchJobs',
       'AbandonSyncJobs',
       'ApplyMetaNotifications',
+      'ApplyMetaStatuses',
     ]) {
       const result = await invoke(name, JSON.parse(readFileSync(join(EVENTS_DIR, `${name}.json`), 'utf8')));
       expect(result, name).toEqual({ batchItemFailures: [] });
@@ -192,6 +193,8 @@ const expectations = (fn: DeployedFunction): [string, boolean][] => [
   ['lib/adapters/eventbridge/', Boolean(fn.needs.bus)],
   ['node_modules/@aws-sdk/client-eventbridge/', Boolean(fn.needs.bus)],
   ['lib/adapters/sqs/', (fn.needs.queues ?? []).length > 0 || Boolean(fn.redelivers)],
+  ['lib/adapters/kinesis/', (fn.needs.streams ?? []).length > 0],
+  ['node_modules/@aws-sdk/client-kinesis/', (fn.needs.streams ?? []).length > 0],
   ['node_modules/@fastify/busboy/', fn.multipart],
 ];
 

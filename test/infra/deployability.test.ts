@@ -9,7 +9,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INDEXES } from '#lib/adapters/dynamo/table.ts';
 import { GRAPH_TOKEN_UNSET } from '#lib/adapters/graph/token.ts';
-import { QUEUES } from '#lib/manifest/queues.ts';
+import { QUEUES, STREAMS } from '#lib/manifest/queues.ts';
 import { ROUTE_NOT_FOUND, routes } from '#lib/manifest/routes.ts';
 import { workers } from '#lib/manifest/workers.ts';
 import { withNestedFunctions } from '../../infra/nested-templates.ts';
@@ -408,7 +408,7 @@ describe('the deployment’s quotas (issue 24), checked at every synth', () => {
 
 describe('the workers’ nested stack (docs/operations.md, "Quotas")', () => {
   it('holds every worker with its role, policy, log group and trigger, none of them in the stack itself', () => {
-    const queueWorkers = workers.filter((w) => 'queue' in w.trigger);
+    const queueWorkers = workers.filter((w) => 'queue' in w.trigger || 'stream' in w.trigger);
     const isWorker = (id: string) => workers.some((w) => new RegExp(`^${w.name}[0-9A-F]{8}$`).test(id));
     for (const variant of [plain, cognito]) {
       // Prepare
@@ -433,10 +433,49 @@ describe('the workers’ nested stack (docs/operations.md, "Quotas")', () => {
 });
 
 describe('the CDK stack', () => {
-  it('makes one route per manifest entry plus the fallback', () => {
+  it('makes one route per manifest entry plus the fallback, and a function URL for the routes served at one', () => {
     const keys = resourcesOf('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties.RouteKey as string);
-    for (const route of routes) expect(keys).toContain(`${route.method} ${route.path}`);
+    const atUrl = routes.filter((route) => route.functionUrl);
+    for (const route of routes.filter((r) => !r.functionUrl)) expect(keys).toContain(`${route.method} ${route.path}`);
+    for (const route of atUrl) expect(keys).not.toContain(`${route.method} ${route.path}`);
     expect(keys).toContain('ANY /{proxy+}');
+    // Meta's intake (issue 54): the function's URL, public, the signature checked by the function
+    expect(atUrl.map((route) => route.name)).toEqual(['ReceiveMetaWebhook']);
+    const urls = resourcesOf('AWS::Lambda::Url');
+    expect(urls).toHaveLength(1);
+    expect(urls[0][1].Properties).toMatchObject({
+      AuthType: 'NONE',
+      TargetFunctionArn: { 'Fn::GetAtt': [named(template, 'ReceiveMetaWebhook')[0], 'Arn'] },
+    });
+    expect(Object.keys(plain.template.toJSON().Outputs)).toContain('MetaWebhookUrl');
+  });
+
+  it('puts Meta’s statuses on a provisioned, encrypted stream read by one worker in batches of 10,000 over 10 s (issue 54)', () => {
+    const [[, stream]] = resourcesOf('AWS::Kinesis::Stream');
+    expect(stream.Properties).toMatchObject({
+      ShardCount: STREAMS.metaStatuses.shards,
+      RetentionPeriodHours: 24,
+      StreamModeDetails: { StreamMode: 'PROVISIONED' },
+    });
+    expect(stream.Properties.StreamEncryption).toMatchObject({ EncryptionType: 'KMS', KeyId: 'alias/aws/kinesis' });
+    const mappings = resourcesOf('AWS::Lambda::EventSourceMapping').filter(([, m]) =>
+      JSON.stringify(m.Properties.EventSourceArn).includes('Stream'),
+    );
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0][1].Properties).toMatchObject({
+      BatchSize: 10_000,
+      MaximumBatchingWindowInSeconds: 10,
+      ParallelizationFactor: 1,
+      BisectBatchOnFunctionError: true,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      MaximumRetryAttempts: 10,
+      StartingPosition: 'TRIM_HORIZON',
+    });
+    // The intake puts, the worker reads; no other function touches the stream
+    const writers = functionsOf(template).filter(([, f]) =>
+      JSON.stringify(f.Properties.Environment?.Variables ?? {}).includes('STATUS_STREAM_NAME'),
+    );
+    expect(writers.map(([id]) => id.slice(0, -8))).toEqual(['ReceiveMetaWebhook']);
   });
 
   it('puts every authenticated route behind the JWT authorizer with the given issuer and audience', () => {

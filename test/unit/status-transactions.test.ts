@@ -25,16 +25,20 @@ const byMessageOf = (updates: StatusUpdate[]) => {
   for (const [i, u] of updates.entries()) byMessage.set(u.index, [...(byMessage.get(u.index) ?? []), i]);
   return byMessage;
 };
-/** The items a transaction of these messages holds, counted apart from the code under test (a day's charge: its ledger item and budget shard). */
+/**
+ * The items a transaction of these messages holds, counted apart from the code under test: each block third's
+ * latest item, the count, and a day's charge's ledger item and budget shard.
+ */
 const itemsOf = (chunk: number[], updates: StatusUpdate[]) => {
   const own = updates.filter((u) => chunk.includes(u.index));
-  const blocks = new Set(own.map((u) => u.block));
+  // A message's latest item: its block's third (issue 54)
+  const blocks = new Set(own.map((u) => `${u.block}.${Math.floor((u.index - u.block) / 30)}`));
   const days = new Set(own.flatMap((u) => (u.chargedAt === undefined ? [] : [new Date(u.chargedAt).toISOString().slice(0, 10)])));
   return blocks.size + 1 + 2 * days.size;
 };
 
 describe('a status batch’s transactions', () => {
-  it('holds 97 messages of 2 blocks, the count, the ledger and the budget in one transaction of 5 items', () => {
+  it('holds 97 messages of 2 blocks, the count, the ledger and the budget in one transaction of 7 items', () => {
     // Prepare: 97 delivered statuses with their pricing, over two blocks, on one day
     const at = Date.parse('2026-11-27T12:00:00Z');
     const updates = Array.from({ length: 97 }, (_, i) => update(i, i < 50 ? 0 : 50, at));
@@ -42,7 +46,7 @@ describe('a status batch’s transactions', () => {
     const chunks = transactionsOf(byMessageOf(updates), updates);
     // Assess
     expect(chunks).toEqual([updates.map((u) => u.index)]);
-    expect(itemsOf(chunks[0], updates)).toBe(5);
+    expect(itemsOf(chunks[0], updates)).toBe(7);
   });
 
   it('splits 99 messages of 99 blocks where their latest items, the count, ledger and budget would be 102 items', () => {
@@ -55,6 +59,20 @@ describe('a status batch’s transactions', () => {
     expect(chunks.flat()).toEqual(updates.map((u) => u.index));
     expect(chunks.length).toBe(2);
     for (const chunk of chunks) expect(itemsOf(chunk, updates)).toBeLessThanOrEqual(100);
+  });
+
+  it('counts each third of a block as an item: 99 messages on every third of 33 blocks split, 99 of one third’s block not', () => {
+    // Prepare: statuses at offsets 0, 30 and 60 of 33 blocks (99 latest items), and 99 messages in 2 blocks' first thirds
+    const spread = Array.from({ length: 99 }, (_, i) => update(Math.floor(i / 3) * 90 + (i % 3) * 30, Math.floor(i / 3) * 90));
+    const packed = Array.from({ length: 99 }, (_, i) => update(i < 30 ? i : 60 + i, i < 30 ? 0 : 90));
+    // Act
+    const spreadChunks = transactionsOf(byMessageOf(spread), spread);
+    const packedChunks = transactionsOf(byMessageOf(packed), packed);
+    // Assess: 99 latest items and the count are 100 items, so no ledger item could join them; the packed ones hold 4 thirds
+    expect(spreadChunks.map((chunk) => chunk.length)).toEqual([99]);
+    const charged = spread.map((u) => ({ ...u, chargedAt: Date.parse('2026-11-27T12:00:00Z') }));
+    expect(transactionsOf(byMessageOf(charged), charged).length).toBe(2);
+    expect(packedChunks.map((chunk) => chunk.length)).toEqual([99]);
   });
 
   it('never holds more than 100 items or 100 messages, whatever the messages, blocks, repeats and days of a batch', () => {

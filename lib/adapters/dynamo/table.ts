@@ -62,9 +62,11 @@ export const keys = {
   sendRecipients: (first: number) => `RCPT#${String(first).padStart(9, '0')}`,
   /**
    * A block's messages' latest delivery states, compact (`d<offset>`), for the recipients listing: apart from
-   * the recipients so that a batch of status reports rewrites a small item.
+   * the recipients so that a batch of status reports rewrites a small item. Since issue 54 a third of a block each
+   * (`from`: its first offset, 0, 30 or 60; the first third keeps the block's key, where a send accepted before
+   * keeps the whole block's).
    */
-  sendLatest: (first: number) => `LATEST#${String(first).padStart(9, '0')}`,
+  sendLatest: (first: number, from = 0) => `LATEST#${String(first).padStart(9, '0')}${from === 0 ? '' : `.${from}`}`,
   /** A sent message's delivery state (delivered, read, failed after acceptance), by its position. */
   sendMessage: (index: number) => `MSG#${String(index).padStart(9, '0')}`,
   /** One of a send's count shards, under the send beside its item: one Query reads the send and its counts. */

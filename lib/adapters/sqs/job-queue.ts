@@ -48,15 +48,20 @@ export class SqsJobQueue implements JobQueue {
   constructor(private readonly queue: ServiceQueue) {}
 
   async send(messages: Record<string, unknown>[], group?: string) {
+    await this.sendBatches(messages, { ...(group !== undefined && { MessageGroupId: group }) });
+  }
+
+  /** Sends messages that become visible after `seconds` (at most SQS's 15 minutes): what a stream hands back to wait. */
+  async sendAfter(messages: Record<string, unknown>[], seconds: number) {
+    await this.sendBatches(messages, { DelaySeconds: Math.max(0, Math.min(900, Math.round(seconds))) });
+  }
+
+  private async sendBatches(messages: Record<string, unknown>[], each: { MessageGroupId?: string; DelaySeconds?: number }) {
     for (const batch of packBatches(messages.map((message) => JSON.stringify(message)))) {
       const result = await this.queue.client.send(
         new SendMessageBatchCommand({
           QueueUrl: this.queue.url,
-          Entries: batch.map((body, j) => ({
-            Id: String(j),
-            MessageBody: body,
-            ...(group !== undefined && { MessageGroupId: group }),
-          })),
+          Entries: batch.map((body, j) => ({ Id: String(j), MessageBody: body, ...each })),
         }),
       );
       if (result.Failed?.length) throw new Error(`SQS refused ${result.Failed.length} of ${batch.length} messages`);

@@ -9,12 +9,29 @@ import type { EventPublisher, OutboxStore } from '../webhooks/ports.ts';
 import { type NotificationPorts, notificationRoutes } from './notification-handlers.ts';
 import { type RoutedNotification, routeNotifications } from './notification-routes.ts';
 import type { MetaNotification, NotificationOutcome, NotifiedChange } from './notifications.ts';
+import type { StatusStream } from './ports.ts';
 
-/** The change as the endpoint accepted it: queued for the worker, one job per change. */
-export async function acceptNotification(deps: { queue: JobQueue; log: Log }, changes: NotifiedChange[], requestId?: string) {
+/**
+ * The changes as the endpoint accepted them: message statuses (a change with its `stream_key`) on the statuses'
+ * stream, the rest queued, one job per change (issue 54); answered once both hold them.
+ */
+export async function acceptNotification(
+  deps: { queue: JobQueue; statuses: StatusStream; log: Log },
+  changes: NotifiedChange[],
+  requestId?: string,
+) {
   const jobs = changes.map((change) => ({ ...change, ...(requestId && { correlation_id: requestId }) }));
-  if (jobs.length > 0) await deps.queue.send(jobs as unknown as Record<string, unknown>[]);
-  deps.log.info('meta notification accepted', { changes: changes.length, fields: [...new Set(changes.map((c) => c.field))] });
+  const streamed = jobs.filter((job) => job.stream_key !== undefined);
+  const queued = jobs.filter((job) => job.stream_key === undefined);
+  await Promise.all([
+    streamed.length > 0 && deps.statuses.put(streamed),
+    queued.length > 0 && deps.queue.send(queued as unknown as Record<string, unknown>[]),
+  ]);
+  deps.log.info('meta notification accepted', {
+    changes: changes.length,
+    statuses: streamed.length,
+    fields: [...new Set(changes.map((c) => c.field))],
+  });
   return { success: true as const, changes: changes.length };
 }
 

@@ -20,6 +20,11 @@ export interface NotifiedChange {
   at: number;
   field: string;
   value: unknown;
+  /**
+   * A message status's partition key on the statuses' stream (statusStreamKey), where the endpoint puts it
+   * (issue 54); a change without one is queued.
+   */
+  stream_key?: string;
 }
 
 /** What a change says, once read: each kind's shape is its area's. */

@@ -151,3 +151,16 @@ export function parseMessageReference(reference: unknown): { sendId: string; blo
   const match = REFERENCE.exec(reference);
   return match ? { sendId: match[1], block: Number(match[2]), index: Number(match[3]) } : undefined;
 }
+
+/**
+ * A status's partition key on the statuses' stream (issue 54, docs/high-tier.md §3), by its kind: a `read` its
+ * send's (a send's reads come over an hour, a few a second: one key gathers them into a batch and a count shard
+ * write for many), the others their send's and block's (a HIGH send's `sent` and `delivered` come at twice a
+ * shard's 1,000 records a second; a block's come together, so its latest items are written once for them); a
+ * status of a message the service did not send, its message's. Records of one key are read in order.
+ */
+export function statusStreamKey(status: unknown, reference: unknown, messageId: unknown): string {
+  const sent = parseMessageReference(reference);
+  if (!sent) return `message:${String(messageId ?? '').slice(0, 200)}`;
+  return status === 'read' ? `send:${sent.sendId}` : `send:${sent.sendId}:${sent.block}`;
+}

@@ -55,7 +55,11 @@ export const ReceiveMetaWebhook = {
   publicBecause: 'Meta calls it without a token; every body must carry a valid X-Hub-Signature-256 of the app secret.',
   request: { signedBy: 'meta' },
   errors: [400, 413],
-  needs: { table: 'none', metaApp: true, queues: ['metaNotifications'] },
+  // Message statuses on the statuses' stream, the other notifications on the queue (issue 54).
+  needs: { table: 'none', metaApp: true, queues: ['metaNotifications'], streams: ['metaStatuses'] },
+  // What Meta calls: its function's URL, where the same function answers the handshake too (issue 54: 300,000
+  // statuses a second at 100 HIGH numbers, 30 times API Gateway's account quota; docs/high-tier.md §3).
+  functionUrl: { alsoServes: [VerifyMetaWebhook] },
 } satisfies RouteDef;
 
 /** This area's routes, in the order the OpenAPI document lists them. */

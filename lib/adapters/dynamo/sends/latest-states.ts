@@ -1,13 +1,45 @@
 import type { MessageState, MessagePricing } from '#lib/domain/shared/message-status.ts';
-import { TTL_ATTRIBUTE } from '../table.ts';
+import { BLOCK } from '#lib/domain/sends/dispatch/tuning.ts';
+import { keys, TTL_ATTRIBUTE } from '../table.ts';
 import type { TransactItem } from '../transactions.ts';
-import { expiry } from './send-items.ts';
+import { expiry, partOf } from './send-items.ts';
 
 /*
- * Each message's delivery state on its block's latest item (docs/data-model.md): one short attribute a message,
+ * Each message's delivery state on its block's latest items (docs/data-model.md): one short attribute a message,
  * the status path's record of it (the value read is the condition of the next write: issue 54, no item a
  * message) and the recipients listing's.
  */
+
+/**
+ * Where a send keeps its messages' states, as its item says (`message_states`): since issue 54 on its blocks'
+ * latest items alone, a third of a block each (`thirds`: a `read`, alone in its block when it comes, rewrites 30
+ * states, under 1 KB, not 90); a send accepted before keeps its layout: the whole block on one latest item
+ * (`block`), and before that with a message item beside it (`messages`, read for the TTL's marks alone).
+ */
+export type StatesLayout = 'messages' | 'block' | 'thirds';
+export const MESSAGE_STATES = { block: 'latest', thirds: 'latest-thirds' } as const;
+export const layoutOf = (sendItem: Record<string, unknown>): StatesLayout =>
+  sendItem.message_states === MESSAGE_STATES.thirds ? 'thirds' : sendItem.message_states === MESSAGE_STATES.block ? 'block' : 'messages';
+
+/** Positions a latest item holds in the `thirds` layout. */
+export const THIRD = BLOCK / 3;
+
+/** The first offset of the latest item that holds a block's `offset`: its third's, or 0 where one item holds the block. */
+export const latestFromOf = (offset: number, layout: StatesLayout) => (layout === 'thirds' ? offset - (offset % THIRD) : 0);
+
+/** A block's latest item from `from` (the first third's key is the block's, where a send accepted before keeps the whole block). */
+export const latestItemKey = (sendId: string, first: number, from = 0) => ({
+  pk: keys.sendPart(sendId, partOf(first)),
+  sk: keys.sendLatest(first, from),
+});
+
+/** Every latest item a block of `size` positions may have, whatever its send's layout: what a reader merges. */
+export const latestKeysOf = (sendId: string, first: number, size = BLOCK) =>
+  Array.from({ length: Math.max(1, Math.ceil(Math.min(size, BLOCK) / THIRD)) }, (_, third) => latestItemKey(sendId, first, third * THIRD));
+
+/** A block's latest items as one record: each message's attribute is on one of them (a failure's title on any). */
+export const mergedLatest = (items: (Record<string, unknown> | undefined)[]): Record<string, unknown> =>
+  Object.assign({}, ...items.filter((item) => item !== undefined));
 
 /** A message's latest delivery state on its block's latest item, by its offset in the block. */
 export const deliveryAttribute = (offset: number) => `d${offset}`;

@@ -16,7 +16,11 @@ import {
   deliveryAttribute,
   type LatestRecord,
   type LatestWrite,
+  latestFromOf,
+  latestItemKey,
   latestStatesUpdate,
+  layoutOf,
+  type StatesLayout,
   titleAttribute,
 } from './latest-states.ts';
 import {
@@ -26,8 +30,6 @@ import {
   countUpdate,
   isOutcomeOf,
   ITEMS_PER_WRITE,
-  latestKey,
-  MESSAGE_STATES_ON_LATEST,
   ledgerEntryKey,
   messageKey,
   monthVolumeUpdate,
@@ -36,10 +38,11 @@ import {
 } from './send-items.ts';
 
 /**
- * The delivery statuses of a send's messages (decisions §13): each message's state an attribute of its block's
- * latest item (latest-states.ts), written on condition it is still the value read, and the send's counts on a
- * count shard, in one transaction. A send accepted before issue 54 kept each state on an item of its own as well
- * (`MSG#`): its states are the same on the latest item, and only a mark its item got at the TTL's end is read there.
+ * The delivery statuses of a send's messages (decisions §13): each message's state an attribute of the latest item
+ * that holds it, its block's third (latest-states.ts), written on condition it is still the value read, and the
+ * send's counts on a count shard, in one transaction. A send accepted before keeps its layout: the whole block on
+ * one latest item; before issue 54 each state on an item of its own as well (`MSG#`): its states are the same on
+ * the latest item, and only a mark its item got at the TTL's end is read there.
  */
 export class DynamoMessageStatuses implements MessageStatuses {
   constructor(private readonly table: ServiceTable) {}
@@ -94,20 +97,30 @@ export class DynamoMessageStatuses implements MessageStatuses {
   }
 
   /**
-   * The messages' records, by index, in one read of their blocks' latest items, with the blocks not read yet (a
-   * settled block never changes) and, the first time, whose the send is (its client and number: where its
-   * charges go); a send's of before issue 54, its messages' own items too, for their marks.
+   * The messages' records, by index, in one read of the latest items that hold them, with the blocks not read yet
+   * (a settled block never changes) and, the first time, whose the send is (its client and number: where its
+   * charges go; its layout, so then both the block's first item and the message's third); a send's of before
+   * issue 54, its messages' own items too, for their marks.
    */
   private async read(sendId: string, reports: MessageReports[], blocks: ReadBlocks) {
     const firsts = [...new Set(reports.flatMap((message) => message.reports.map(({ update }) => update.block)))];
     const unread = firsts.filter((b) => !blocks.has(b));
     const owner = owners.get(sendId);
+    const layouts: StatesLayout[] = owner ? [owner.layout] : ['block', 'thirds'];
+    const latestKeys = new Map(
+      reports.flatMap(({ index, reports: own }) =>
+        layouts.map((layout) => {
+          const key = latestOf(sendId, own[0].update.block, index, layout);
+          return [`${key.pk}|${key.sk}`, key] as const;
+        }),
+      ),
+    );
     const read = await batchGet(
       this.table,
       [
         ...unread.map((first) => blockKey(sendId, first)),
-        ...firsts.map((first) => latestKey(sendId, first)),
-        ...(owner?.statesOnLatest ? [] : reports.map(({ index }) => messageKey(sendId, index))),
+        ...latestKeys.values(),
+        ...(owner && owner.layout !== 'messages' ? [] : reports.map(({ index }) => messageKey(sendId, index))),
         ...(owner ? [] : [{ pk: keys.send(sendId), sk: SORT.send }]),
       ],
       true,
@@ -121,16 +134,17 @@ export class DynamoMessageStatuses implements MessageStatuses {
       else latest.set(`${item.pk}|${item.sk}`, item);
     }
     for (const first of unread) if (!blocks.has(first)) blocks.set(first, undefined);
+    const layout = owners.get(sendId)?.layout ?? 'thirds';
     const stored = new Map<number, StoredRecord>();
     for (const { index, reports: own } of reports) {
       const first = own[0].update.block;
-      const key = latestKey(sendId, first);
+      const key = latestOf(sendId, first, index, layout);
       stored.set(index, recordOf(latest.get(`${key.pk}|${key.sk}`), index - first, marks.get(index)));
     }
     return stored;
   }
 
-  /** The batch's items: each moved message's state, its block's latest item, and what the batch bills. */
+  /** The batch's items: each moved message's state on the latest item that holds it, and what the batch bills. */
   private writesOf(
     sendId: string,
     batch: ApplicableMessage[],
@@ -141,16 +155,18 @@ export class DynamoMessageStatuses implements MessageStatuses {
   ) {
     const { name } = this.table;
     const writes: TransactItem[] = [];
-    const latest = new Map<number, Map<number, LatestWrite>>();
+    const owner = owners.get(sendId);
+    const latest = new Map<string, { key: { pk: string; sk: string }; records: Map<number, LatestWrite> }>();
     for (const [k, { index, state, moved }] of bill.messages.entries()) {
       if (!moved) continue;
       const { block, seen, returnedAt } = batch[k];
-      const records = latest.get(block) ?? new Map<number, LatestWrite>();
-      latest.set(block, records.set(index - block, { state, ...(seen !== undefined && { seen }), ...(returnedAt && { returnedAt }) }));
+      const key = latestOf(sendId, block, index, owner?.layout ?? 'thirds');
+      const item = latest.get(key.sk) ?? { key, records: new Map<number, LatestWrite>() };
+      latest.set(key.sk, item);
+      item.records.set(index - block, { state, ...(seen !== undefined && { seen }), ...(returnedAt && { returnedAt }) });
     }
-    for (const [first, records] of latest) writes.push(latestStatesUpdate(name, latestKey(sendId, first), records, now));
+    for (const { key, records } of latest.values()) writes.push(latestStatesUpdate(name, key, records, now));
     if (writes.length === 0) return writes;
-    const owner = owners.get(sendId);
     if (wabaId && owner) writes.push(...ledgerWrites(name, { waba_id: wabaId, ...owner }, ledgerDaysOf(bill.ledger), now, zone));
     const portfolio = bill.tierPortfolio ?? wabaId;
     if (portfolio) for (const [month, counts] of bill.tiers) writes.push(monthVolumeUpdate(name, portfolio, month, counts));
@@ -182,7 +198,11 @@ type StoredRecord = LatestRecord & { seen?: string };
 /** A message's reports its block knows, with its record as read and each report's place in the batch. */
 type ApplicableMessage = BatchMessage & { block: number; seen?: string; reports: number[]; returnedAt?: string };
 
-/** A message's record on its block's latest item, as read (with the mark its own item got before issue 54). */
+/** The latest item that holds a message, in its send's layout. */
+const latestOf = (sendId: string, block: number, index: number, layout: StatesLayout) =>
+  latestItemKey(sendId, block, latestFromOf(index - block, layout));
+
+/** A message's record on its latest item, as read (with the mark its own item got before issue 54). */
 function recordOf(latest: Record<string, unknown> | undefined, offset: number, oldMark?: string): StoredRecord {
   const seen = latest?.[deliveryAttribute(offset)];
   const record = typeof seen === 'string' ? decodeRecord(seen, (code) => latest?.[titleAttribute(code)] as string | undefined) : {};
@@ -248,7 +268,8 @@ function ledgerDaysOf(entries: LedgerEntry[]) {
 
 /**
  * Status reports' messages in transactions of at most ITEMS_PER_WRITE items, counting every item one holds
- * (decisions §26): each of their blocks' latest items (a message's state is an attribute there: issue 54), the
+ * (decisions §26): the latest items of their blocks' thirds (a message's state is an attribute there: issue 54; a
+ * send accepted before has one a block, counted as its thirds all the same, never fewer than it holds), the
  * count shard, and a ledger item for each day its charges fall on (a send has one number, so one ledger item a
  * day) and for each month whose volume tier they count toward; and at most MESSAGES_PER_WRITE messages, so the
  * conditions of one latest item stay within DynamoDB's 4 KB expression.
@@ -256,11 +277,11 @@ function ledgerDaysOf(entries: LedgerEntry[]) {
 export function transactionsOf(byMessage: Map<number, number[]>, updates: StatusUpdate[]): number[][] {
   const chunks: number[][] = [];
   let chunk: number[] = [];
-  let blocks = new Set<number>();
+  let blocks = new Set<string>();
   let days = new Set<string>();
   const itemsWith = (blockCount: number, dayCount: number) => blockCount + COUNT_ITEMS + dayCount;
   for (const [index, reports] of byMessage) {
-    const ownBlocks = reports.map((i) => updates[i].block);
+    const ownBlocks = reports.map((i) => thirdOf(updates[i]));
     const ownDays = reports.flatMap((i) => ledgerItemsOf(updates[i]));
     const newBlocks = new Set(ownBlocks.filter((b) => !blocks.has(b))).size;
     const newDays = new Set(ownDays.filter((d) => !days.has(d))).size;
@@ -278,6 +299,9 @@ export function transactionsOf(byMessage: Map<number, number[]>, updates: Status
   if (chunk.length > 0) chunks.push(chunk);
   return chunks;
 }
+
+/** A report's latest item in the `thirds` layout, as transactionsOf counts items: its block and third. */
+const thirdOf = ({ block, index }: StatusUpdate) => `${block}.${latestFromOf(index - block, 'thirds')}`;
 
 /** Messages per status transaction: a block's 90 conditions fit one latest item's expression (latest-records test). */
 export const MESSAGES_PER_WRITE = 100;
@@ -308,11 +332,11 @@ const ledgerItemsOf = (update: StatusUpdate) => [
  * kept by the process, so every store of it shares what any of them read.
  */
 const owners = new Cache<string, SendOwner>({ maxEntries: 10_000, maxAgeMs: Number.POSITIVE_INFINITY });
-type SendOwner = { client_id: number; did: string; reservation?: SendReservation; statesOnLatest?: true };
+type SendOwner = { client_id: number; did: string; reservation?: SendReservation; layout: StatesLayout };
 
 const ownerOf = (item: Record<string, unknown>): SendOwner => ({
   client_id: Number(item.client_id),
   did: String(item.did),
-  ...(item.message_states === MESSAGE_STATES_ON_LATEST && { statesOnLatest: true as const }),
+  layout: layoutOf(item),
   ...(item.reservation !== undefined && { reservation: item.reservation as SendReservation }),
 });

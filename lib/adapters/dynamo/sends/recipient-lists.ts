@@ -5,8 +5,8 @@ import { putAll } from '../batch-write.ts';
 import type { ServiceTable } from '../client.ts';
 import { batchGet } from '../queries.ts';
 import { keys, TTL_ATTRIBUTE } from '../table.ts';
-import { decodeLatest, deliveryAttribute, titleAttribute } from './latest-states.ts';
-import { blockKey, decode, expiry, latestKey, recipientsKey } from './send-items.ts';
+import { decodeLatest, deliveryAttribute, latestKeysOf, mergedLatest, titleAttribute } from './latest-states.ts';
+import { blockKey, decode, expiry, recipientsKey } from './send-items.ts';
 
 /** Each block's recipients as accepted, read back with their outcomes and delivery states (decisions §22). */
 export class DynamoRecipientLists implements RecipientLists {
@@ -34,8 +34,9 @@ export class DynamoRecipientLists implements RecipientLists {
   }
 
   /**
-   * Each block's recipients, block and latest items, and each job's item (a job settled whole has no blocks),
-   * in one BatchGet: three items a block and one a job.
+   * Each block's recipients, block and latest items (a third of the block each, or one for the whole block where
+   * the send was accepted before them: the items merged), and each job's item (a job settled whole has no
+   * blocks), in one BatchGet: five items a block of 90 and one a job.
    */
   async recipients(sendId: string, blocks: RecipientBlockRef[]): Promise<StoredRecipient[]> {
     const read = await batchGet(this.table, recipientItemKeys(sendId, blocks));
@@ -46,7 +47,7 @@ export class DynamoRecipientLists implements RecipientLists {
       const list = at(recipientsKey(sendId, ref.first));
       if (!list) continue;
       const block = at(blockKey(sendId, ref.first));
-      const latest = at(latestKey(sendId, ref.first)) ?? {};
+      const latest = mergedLatest(latestKeysOf(sendId, ref.first, ref.size).map(at));
       const job = at({ pk: keys.send(sendId), sk: keys.sendJob(ref.job) });
       const repeats = (list.repeats ?? {}) as Record<string, number>;
       const suppressed = new Set((list.suppressed ?? []) as number[]);
@@ -89,7 +90,7 @@ export class DynamoRecipientLists implements RecipientLists {
 export function recipientItemKeys(sendId: string, blocks: RecipientBlockRef[]) {
   const jobs = [...new Set(blocks.map((b) => b.job))];
   return [
-    ...blocks.flatMap((b) => [recipientsKey(sendId, b.first), blockKey(sendId, b.first), latestKey(sendId, b.first)]),
+    ...blocks.flatMap((b) => [recipientsKey(sendId, b.first), blockKey(sendId, b.first), ...latestKeysOf(sendId, b.first, b.size)]),
     ...jobs.map((job) => ({ pk: keys.send(sendId), sk: keys.sendJob(job) })),
   ];
 }

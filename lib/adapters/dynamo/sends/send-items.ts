@@ -47,12 +47,6 @@ export const recipientsKey = (sendId: string, first: number) => ({
   pk: keys.sendPart(sendId, partOf(first)),
   sk: keys.sendRecipients(first),
 });
-export const latestKey = (sendId: string, first: number) => ({ pk: keys.sendPart(sendId, partOf(first)), sk: keys.sendLatest(first) });
-/**
- * A send accepted since issue 54 says so on its item (`message_states`): its messages' states are on its blocks'
- * latest items alone, so its statuses read no message item.
- */
-export const MESSAGE_STATES_ON_LATEST = 'latest';
 export const expiry = (nowMs: number) => Math.ceil(nowMs / 1000) + RECIPIENT_DAYS * 86_400;
 
 export type Tally = {

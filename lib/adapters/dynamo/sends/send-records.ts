@@ -8,7 +8,8 @@ import { outboxItem } from '../webhooks/outbox-store.ts';
 import { cancellationCodes, type TransactItem } from '../transactions.ts';
 import type { ServiceEvent } from '#lib/domain/webhooks/events.ts';
 import { keys, SORT } from '../table.ts';
-import { COST, COUNT_FIELDS, ERROR, MESSAGE_STATES_ON_LATEST, setOnce, TITLE, transact } from './send-items.ts';
+import { MESSAGE_STATES } from './latest-states.ts';
+import { COST, COUNT_FIELDS, ERROR, setOnce, TITLE, transact } from './send-items.ts';
 
 /**
  * Sends by id, and a client's queued sends newest first on gsi1 (docs/data-model.md). The counts are the send
@@ -26,7 +27,8 @@ export class DynamoSendRecords implements SendRecords {
           sk: SORT.send,
           entity: 'send',
           ...send,
-          message_states: MESSAGE_STATES_ON_LATEST,
+          // Its messages' states on its blocks' latest items, a third of a block each (latest-states.ts).
+          message_states: MESSAGE_STATES.thirds,
           counts: { ...NO_COUNTS, ...send.counts },
           error_counts: {},
           error_titles: {},

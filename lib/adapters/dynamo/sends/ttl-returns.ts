@@ -4,12 +4,21 @@ import { budgetMoveUpdate } from '../money/budget-store.ts';
 import type { ServiceTable } from '../client.ts';
 import { keys, SORT, TTL_ATTRIBUTE } from '../table.ts';
 import { cancellationCodes, type TransactItem } from '../transactions.ts';
-import { decodeRecord, deliveryAttribute, encodeLatest, titleAttribute } from './latest-states.ts';
-import { expiry, latestKey, messageKey, MESSAGE_STATES_ON_LATEST, TRIES, transact } from './send-items.ts';
+import {
+  decodeRecord,
+  deliveryAttribute,
+  encodeLatest,
+  latestFromOf,
+  latestItemKey,
+  layoutOf,
+  type StatesLayout,
+  titleAttribute,
+} from './latest-states.ts';
+import { expiry, messageKey, TRIES, transact } from './send-items.ts';
 
 /**
- * The give-back at a send's messages' TTL end (decisions §30), one transaction a message: its record on its
- * block's latest item marked (latest-states.ts), on condition it is still the record read, which had no final
+ * The give-back at a send's messages' TTL end (decisions §30), one transaction a message: its record on the
+ * latest item that holds it (its block's third, or the whole block's for a send accepted before) marked (latest-states.ts), on condition it is still the record read, which had no final
  * status and no mark, with its part released on the client's month beside it. A record moved meanwhile is read
  * again; one settled or marked already releases nothing: nothing is released twice. A send of before issue 54
  * may have a mark on its message's own item (`MSG#`) instead: such a message is given back already.
@@ -22,13 +31,13 @@ export class DynamoTtlReturns implements TtlReturns {
       new GetCommand({ TableName: this.table.name, Key: { pk: keys.send(sendId), sk: SORT.send } }),
     );
     if (!Item) return 0;
-    const oldLayout = Item.message_states !== MESSAGE_STATES_ON_LATEST;
+    const layout = layoutOf(Item);
     let returned = 0;
     for (const message of messages) {
-      if (oldLayout && (await this.markedOnItsItem(sendId, message.index))) continue;
+      if (layout === 'messages' && (await this.markedOnItsItem(sendId, message.index))) continue;
       const release = budgetMoveUpdate(this.table.name, Number(Item.client_id), month, { released: message.micros });
       for (let attempt = 1; ; attempt++) {
-        const mark = await this.markOf(sendId, message, now);
+        const mark = await this.markOf(sendId, message, now, layout);
         if (!mark) break;
         try {
           await transact(this.table, () => [mark, release]);
@@ -47,8 +56,13 @@ export class DynamoTtlReturns implements TtlReturns {
    * The message's mark on its block's latest item, on condition its record is still the one read; none when the
    * record has a final status or a mark already.
    */
-  private async markOf(sendId: string, { index, block }: UnsettledMessage, now: string): Promise<TransactItem | undefined> {
-    const Key = latestKey(sendId, block);
+  private async markOf(
+    sendId: string,
+    { index, block }: UnsettledMessage,
+    now: string,
+    layout: StatesLayout,
+  ): Promise<TransactItem | undefined> {
+    const Key = latestItemKey(sendId, block, latestFromOf(index - block, layout));
     const attribute = deliveryAttribute(index - block);
     const { Item } = await this.table.client.send(new GetCommand({ TableName: this.table.name, Key, ConsistentRead: true }));
     const seen = Item?.[attribute];
