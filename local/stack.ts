@@ -270,6 +270,14 @@ async function loadTable(
   }
 }
 
+/** Settings only this process has (no deployment and no `sam local` gets them). */
+function useLocalOnlySettings(emulatorUrl: string | undefined, data: DataDir | undefined) {
+  // The console's Embedded Signup plays the emulator's popup through the local API (`POST /_local/embedded-signup`).
+  if (emulatorUrl) process.env.LOCAL_GRAPH_EMULATOR_URL = emulatorUrl;
+  // Onboardings' business tokens outlive a restart where the data does (an accepted onboarding resumes after a crash).
+  if (data) process.env.LOCAL_VAULT_DIR = data.vaultDir;
+}
+
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const host = options.host ?? '127.0.0.1';
   const log = options.log ?? (() => undefined);
@@ -309,10 +317,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     });
     // The functions' settings: this process runs the handlers; `npm run sam:env` hands the same to sam local.
     Object.assign(process.env, settings);
-    // The console's Embedded Signup plays the emulator's popup through the local API (`POST /_local/embedded-signup`).
-    if (emulator) process.env.LOCAL_GRAPH_EMULATOR_URL = graphUrl;
-    // Onboardings' business tokens outlive a restart where the data does (an accepted onboarding resumes after a crash).
-    if (data) process.env.LOCAL_VAULT_DIR = data.vaultDir;
+    useLocalOnlySettings(emulator ? graphUrl : undefined, data);
     if (emulator) notifyTheService(emulator, apiUrl, options.autoStatuses ?? [], log);
 
     await loadTable(start, dynamo, fixture, fixturePath);
