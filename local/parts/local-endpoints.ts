@@ -6,6 +6,7 @@ import { relayOutbox } from '#lib/domain/webhooks/outbox.ts';
 import { logger } from '#lib/log/logger.ts';
 import { currentRequest } from '../api-server.ts';
 import type { LocalEventBridge } from '../standins/eventbridge.ts';
+import type { LocalScheduler } from '../standins/scheduler.ts';
 import { publicJwks } from '../keys.ts';
 import {
   emptyMeter,
@@ -96,7 +97,7 @@ async function embeddedSignup(body: Buffer): Promise<{ status: number; value: un
  * Endpoints the local API serves besides the manifest's (never deployed): the JWKS the handlers verify
  * tokens against, and inspection and fault controls for tests and people.
  */
-export async function localEndpoints(eventBridge: LocalEventBridge) {
+export async function localEndpoints(eventBridge: LocalEventBridge, scheduler: LocalScheduler) {
   const jwks = JSON.stringify(await publicJwks());
   const { meters, queued } = meterRequests();
   let writeLog: WriteLog | undefined;
@@ -133,6 +134,9 @@ export async function localEndpoints(eventBridge: LocalEventBridge) {
       const writes = (writeLog?.writes ?? []).filter((w) => prefixes.some((p) => w.pk.startsWith(p)));
       return json(200, await summarizeWrites(writes, serviceTable()));
     }
+    // A one-time schedule run now, ahead of its time (`send-<id>`, `test-<id>`): tests pass a wait without sleeping.
+    const schedule = /^\/_local\/schedules\/([0-9A-Za-z_.-]{1,64})\/run$/.exec(url.pathname);
+    if (req.method === 'POST' && schedule) return json(200, { ran: await scheduler.runNow(schedule[1]) });
     const ops = /^\/_local\/requests\/([^/]+)\/meter$/.exec(url.pathname);
     if (req.method === 'GET' && ops) return json(200, meters.get(ops[1]) ?? emptyMeter());
     const jobs = /^\/_local\/requests\/([^/]+)\/queued$/.exec(url.pathname);

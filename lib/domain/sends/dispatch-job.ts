@@ -37,6 +37,23 @@ export interface JobRecipient {
    * the send was accepted and counted then; it travels without its values and is never sent.
    */
   suppressed?: true;
+  /** A resend's recipient of an A/B send (decisions §33): the variant its message went with; jobs never carry it. */
+  variant?: number;
+}
+
+/** The template as a job carries it, resolved at acceptance: its category and components. */
+export interface JobTemplate {
+  name: string;
+  language: string;
+  id: string;
+  category?: string;
+  components: Record<string, unknown>[];
+}
+
+/** One variant of an A/B send as its jobs carry it (decisions §33): its template, and its own values where given. */
+export interface JobVariant {
+  template: JobTemplate;
+  params?: RecipientParams;
 }
 
 /** A Direct Send's message (issue 55 item 2, ./direct-send.ts) as Meta's `/messages` takes it: free-form text (the content every source agrees on). */
@@ -61,7 +78,15 @@ export interface DispatchJob {
   namespace?: string;
   channel: 'MSGCHAN';
   /** The template as resolved at acceptance: its category and components (BODY, FOOTER, BUTTONS; HEADER and CAROUSEL when it has them). */
-  template: { name: string; language: string; id: string; category?: string; components: Record<string, unknown>[] };
+  template: JobTemplate;
+  /**
+   * An A/B send's job (decisions §33) sends one variant: `template` is its template, `variant` its place in the
+   * send's variants, `variant_params` its own values (in place of each recipient's, part by part).
+   */
+  variant?: number;
+  variant_params?: RecipientParams;
+  /** A test-first send's rest, held until its test is decided: every variant, one of which its release makes its own. */
+  variants?: JobVariant[];
   total_contacts: number;
   component?: { header: SendHeader };
   attends?: { waitTime?: number; typification?: number };

@@ -49,6 +49,7 @@ export interface SendRecord {
   charges?: Record<string, { messages: number; billable: number; micros: number; price_micros?: number }>;
   /** When its whole reservation was given back (decisions §30: never queued), by ReservationReturns, once. */
   reservation_returned_at?: string;
+  ab?: import('./ab/ab-send.ts').AbSend; // An A/B send (decisions §33): its variants, seed and test first.
 }
 
 /** A send request's own options, kept so that a resend makes its messages alike (decisions §25). */
@@ -104,6 +105,7 @@ export interface StoredRecipient {
   /** When the send was accepted, the outcome recorded, or the last report applied: the latest of them. */
   updated_at: string;
   delivery?: MessageState;
+  ab?: { variant?: number; asked?: number }; // An A/B send's (decisions §33): its variant, its position as asked.
 }
 
 /** A block's recipients as the send accepted them: each `to`, which repeat which position, which are suppressed. */
@@ -118,6 +120,7 @@ export interface AcceptedBlock {
   suppressed?: number[];
   /** Each recipient's values as the caller gave them (a resend sends them again). */
   params?: (RecipientParams | undefined)[];
+  ab?: { variant?: number; asked?: number[] }; // An A/B send's: the block's variant, its positions as asked (§33).
 }
 
 /** A block of a send's recipients as laid out by its jobs: where it starts, how many, and its job. */
@@ -186,10 +189,8 @@ export interface StatusUpdate {
   reserved?: { month: string; micros: number };
 }
 
-/**
- * Where a send's charges are kept beside its own counts (decisions §24): the client's ledger, by the WABA whose
- * number sent them (the status says which), the send's client and number, and the day.
- */
+/** Where a send's charges are kept beside its own counts (decisions §24): the client's ledger, by the WABA whose
+ * number sent them (the status says which), the send's client and number, and the day. */
 export interface LedgerOwner {
   waba_id: string;
   client_id: number;

@@ -8,10 +8,11 @@ import type { MemoryWorld } from './world.ts';
 
 /**
  * The dispatcher on the world's stores, on a clock of its own from `startIso`: every message accepted (as
- * `wamid.<n>`), what it launched counted.
+ * `wamid.<n>`, or each refused with `refuse`), what it launched counted, and each message as it went.
  */
-export function dispatcherOf(world: MemoryWorld, startIso: string) {
+export function dispatcherOf(world: MemoryWorld, startIso: string, refuse?: { code: string; title: string }) {
   const launched: string[] = [];
+  const messages: Record<string, unknown>[] = [];
   let now = Date.parse(startIso);
   const deps = {
     sends: world.sends,
@@ -19,8 +20,11 @@ export function dispatcherOf(world: MemoryWorld, startIso: string) {
     pacer: new MemoryPacer(),
     levels: new MemoryThroughputStore(),
     upstream: {
-      sendMessage: async (phone: string) => {
+      sendMessage: async (phone: string, message: Record<string, unknown>) => {
         launched.push(phone);
+        messages.push(message);
+        // Refused for good when told to (a resend's test): Meta's code and title.
+        if (refuse) return { kind: 'refused' as const, ...refuse, retryable: false };
         return { kind: 'accepted' as const, message_id: `wamid.${launched.length}` };
       },
       catalogOf: async () => undefined,
@@ -37,5 +41,5 @@ export function dispatcherOf(world: MemoryWorld, startIso: string) {
     holder: 'h',
     remainingMs: () => 300_000,
   };
-  return { launched, dispatch: (job: unknown) => dispatchJob(deps, job as DispatchJob) };
+  return { launched, messages, dispatch: (job: unknown) => dispatchJob(deps, job as DispatchJob) };
 }

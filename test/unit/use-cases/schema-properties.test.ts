@@ -51,6 +51,18 @@ const valid: Record<string, Record<string, unknown>> = {
     message: { type: 'text', text: { body: 'Your parcel is at the pickup point.' } },
     recipients: [{ to: '5215550009' }],
   },
+  /** An A/B send that tests first (decisions §33): variants instead of a template. */
+  ab: {
+    did: '5215550001',
+    type: 'template',
+    channel: 'MSGCHAN',
+    variants: [
+      { template: 'order_update', language: 'es', weight: 1 },
+      { template: 'order_update', language: 'en_US', weight: 2 },
+    ],
+    test: { share: 0.2, wait_seconds: 3600, metric: 'read' },
+    recipients: [{ to: '5215550009', params: { body: ['a'] } }],
+  },
   assignments: { channel_campaigns: [{ channel_id: 41, campaign_id: 31 }] },
   status: { action: 'enable', templates: [RECORD] },
   webhook: { url: 'https://hooks.example.com/in' },
@@ -62,7 +74,7 @@ const bodyFor = (base: Record<string, unknown>) =>
     fc.constant(base),
     fc.jsonValue(),
     fc
-      .tuple(fc.constantFrom(...Object.keys(base), 'template', 'category', 'message', 'extra'), fc.jsonValue())
+      .tuple(fc.constantFrom(...Object.keys(base), 'template', 'category', 'message', 'variants', 'test', 'extra'), fc.jsonValue())
       .map(([k, value]) => ({ ...base, [k]: value })),
   );
 
@@ -86,6 +98,7 @@ const cases: [string, v.GenericSchema, Record<string, unknown>, UseCase][] = [
       return sendTemplate(w, acme, { pathDid: '5215550001', sendId: 'd', body });
     },
   ],
+  ['A/B send', SendTemplate.request.body, valid.ab, (w, body) => sendTemplate(w, acme, { pathDid: '5215550001', sendId: 'ab', body })],
   ['add assignments', AddChannelCampaigns.request.body, valid.assignments, (w, body) => addAssignments(w, acme, RECORD, body)],
   ['replace assignments', ReplaceChannelCampaigns.request.body, valid.assignments, (w, body) => replaceAssignments(w, acme, RECORD, body)],
   ['bulk status', ChangeTemplateStatus.request.body, valid.status, (w, body) => changeTemplateStatus(w, acme, body)],

@@ -16,7 +16,7 @@ export class DynamoRecipientLists implements RecipientLists {
   async recordRecipients(sendId: string, blocks: AcceptedBlock[], at: string) {
     await putAll(
       this.table,
-      blocks.map(({ ref, to, user_ids, repeats, suppressed, params }) => ({
+      blocks.map(({ ref, to, user_ids, repeats, suppressed, params, ab }) => ({
         ...recipientsKey(sendId, ref.first),
         entity: 'send_recipients',
         first: ref.first,
@@ -27,6 +27,8 @@ export class DynamoRecipientLists implements RecipientLists {
         ...(suppressed?.length && { suppressed }),
         // The values a resend sends again (null where a position has none).
         ...(params?.some((p) => p !== undefined) && { params: params.map((p) => p ?? null) }),
+        // An A/B send's (decisions §33): the block's variant (none yet for a test's rest), its recipients' places as asked.
+        ...(ab && { ab }),
         recorded_at: at,
         [TTL_ATTRIBUTE]: expiry(Date.parse(at)),
       })),
@@ -70,6 +72,7 @@ export class DynamoRecipientLists implements RecipientLists {
         if (outcome && repeat === undefined && !suppressed.has(offset)) settledAt = String((block ?? job)?.settled_at ?? list.recorded_at);
         const values = (list.params as (RecipientParams | null)[] | undefined)?.[offset];
         const userId = (list.user_ids as string[] | undefined)?.[offset];
+        const ab = abOf(list.ab, offset);
         stored.push({
           index: ref.first + offset,
           to,
@@ -78,11 +81,19 @@ export class DynamoRecipientLists implements RecipientLists {
           ...(outcome && { outcome }),
           updated_at: delivery?.at ?? settledAt ?? String(list.recorded_at),
           ...(delivery && { delivery: delivery.state }),
+          ...(ab && { ab }),
         });
       });
     }
     return stored;
   }
+}
+
+/** A recipient's A/B part as its block's item keeps it (decisions §33): its variant, its place as asked. */
+function abOf(stored: unknown, offset: number): StoredRecipient['ab'] {
+  if (!stored) return undefined;
+  const { variant, asked } = stored as { variant?: number; asked?: number[] };
+  return { ...(variant !== undefined && { variant: Number(variant) }), ...(asked && { asked: Number(asked[offset]) }) };
 }
 
 /** The items that hold these blocks' recipients: each block's recipients, block and latest items, and their jobs'. */

@@ -67,6 +67,8 @@ export interface SendPeople {
   /** The positions skipped as suppressed (a dry run names them). */
   suppressed: Set<number>;
   suppressedCount: number;
+  /** The pairs the people map knows among them (an A/B send hashes a person by them, decisions §33). */
+  pairs?: Map<string, Person>;
 }
 
 /** Check the people: the pairs the people map knows, then the repeats, then the suppressed among the rest. */
@@ -81,5 +83,5 @@ export async function peopleOfSend(
   const marked = markRepeats(recipients, allowDuplicates, pairs);
   const suppressed = await suppressedAmong(deps, found, marked.recipients, pairs);
   const { recipients: sent, count } = markSuppressed(marked.recipients, suppressed);
-  return { recipients: sent, repeats: marked.repeats, suppressed, suppressedCount: count };
+  return { recipients: sent, repeats: marked.repeats, suppressed, suppressedCount: count, ...(pairs && { pairs }) };
 }

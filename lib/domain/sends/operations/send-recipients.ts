@@ -75,8 +75,21 @@ export function recipientsIn(status: RecipientStatus, total: number, given: Send
   return Math.max(0, totals[status]);
 }
 
+/**
+ * A recipient of an A/B send (decisions §33): its variant, a test's rest the decided one once it went; its index
+ * its place as asked (a test-first send lays its test share out first).
+ */
+function abView(recipient: StoredRecipient, send: SendRecord) {
+  if (!send.ab) return { index: recipient.index };
+  const test = send.ab.test;
+  const rest = test?.rest_released_at && recipient.index >= test.rest_first ? test.decision?.winner : undefined;
+  const went = recipient.outcome?.kind === 'sent' || recipient.outcome?.kind === 'failed';
+  const variant = recipient.ab?.variant ?? (went ? rest : undefined);
+  return { index: recipient.ab?.asked ?? recipient.index, ...(variant !== undefined && { variant }) };
+}
+
 /** A recipient as the listing answers it: its cost or price as the caller may see them (decisions §27). */
-function view(recipient: StoredRecipient, shown: MoneyShown) {
+function view(recipient: StoredRecipient, shown: MoneyShown, send: SendRecord) {
   const status = recipientStatus(recipient);
   const outcome = recipient.outcome;
   const error =
@@ -87,12 +100,14 @@ function view(recipient: StoredRecipient, shown: MoneyShown) {
         : undefined;
   // The username a status reported (decisions §28), where the status path kept one.
   const username = (recipient.delivery as { username?: string } | undefined)?.username;
+  const { index, ...ab } = abView(recipient, send);
   return {
-    index: recipient.index,
+    index,
     ...(recipient.to !== '' && { to: recipient.to }),
     ...(recipient.user_id && { user_id: recipient.user_id }),
     ...(username && { username }),
     status,
+    ...ab,
     ...(outcome?.kind === 'sent' && { message_id: outcome.message_id, api: outcome.api ?? ('cloud' as const) }),
     ...(error && { error }),
     ...(recipient.delivery?.pricing && { pricing: recipient.delivery.pricing }),
@@ -122,7 +137,7 @@ export async function listRecipients(
   const blocks = blocksOf(send);
   const [shown] = await moneyShownOn(deps, caller, [send]);
   const answer = (data: StoredRecipient[], total: number) => ({
-    data: data.map((recipient) => view(recipient, shown)),
+    data: data.map((recipient) => view(recipient, shown, send)),
     total,
     page: page.page,
     page_size: page.size,

@@ -25,6 +25,8 @@ export class MemoryRecipientLists implements RecipientLists {
         else if (!block && job) outcome = job;
         const values = list.params?.[offset];
         const userId = list.user_ids?.[offset];
+        const variant = list.ab?.variant;
+        const asked = list.ab?.asked?.[offset];
         return {
           index: ref.first + offset,
           to: to ?? '',
@@ -33,6 +35,7 @@ export class MemoryRecipientLists implements RecipientLists {
           ...(outcome && { outcome: copy(outcome) }),
           updated_at: latest?.at ?? list.at,
           ...(latest && { delivery: copy(latest.state) }),
+          ...(list.ab && { ab: { ...(variant !== undefined && { variant }), ...(asked !== undefined && { asked }) } }),
         };
       });
     });

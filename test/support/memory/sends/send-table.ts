@@ -46,6 +46,7 @@ export class MemorySendTable {
       repeats: (number | undefined)[];
       suppressed?: number[];
       params?: (RecipientParams | undefined)[];
+      ab?: { variant?: number; asked?: number[] };
       at: string;
       latest: Map<number, { state: MessageState; at: string }>;
     }

@@ -7,6 +7,8 @@ import { MemoryRecipientLists } from './recipient-lists.ts';
 import { MemoryReservationReturns } from './reservation-returns.ts';
 import { MemorySendRecords } from './send-records.ts';
 import { MemorySendTable } from './send-table.ts';
+import { MemoryTestDecisions } from './test-decisions.ts';
+import { MemoryVariantResults } from './variant-results.ts';
 
 /**
  * The sends' ports in memory, each its own adapter on one shared table (as the DynamoDB ones share the service
@@ -23,6 +25,8 @@ export function memorySends(budgets?: MemoryBudgetStore) {
     messageStatuses: new MemoryMessageStatuses(table),
     reservationReturns: new MemoryReservationReturns(table),
     ttlReturns: new MemoryTtlReturns(table),
+    decisions: new MemoryTestDecisions(table),
+    results: new MemoryVariantResults(),
   };
 }
 

@@ -1,0 +1,92 @@
+import type { DecisionRule, RatedVariant, TestDecision, TestMetric, VariantFigures } from './ab-send.ts';
+
+/**
+ * A test-first send's decision (decisions §33, docs/ab-sends.md): each variant's rate of the metric over its
+ * delivered messages, with a 95 % Wilson interval; the best rate wins. Ties go to the variant with more delivered
+ * (more evidence), then to the heavier weight, then to the one listed first; with nothing delivered at all (no data)
+ * the heaviest weight wins, the first listed among equals. Whether the winner is significantly better than the
+ * runner-up is a two-sided two-proportion z-test at 95 %. Pure: the same figures give the same decision.
+ */
+
+/** The normal quantile of a two-sided 95 % interval. */
+const Z95 = 1.959963984540054;
+
+/** Six decimals are enough for a rate, and keep the decision the same when figures are read again. */
+const rounded = (x: number) => Math.round(x * 1e6) / 1e6;
+
+/** The 95 % Wilson score interval of `successes` in `trials`; undefined with no trials. */
+export function wilsonInterval(successes: number, trials: number): [number, number] | undefined {
+  if (trials <= 0) return undefined;
+  const p = successes / trials;
+  const z2 = Z95 * Z95;
+  const denominator = 1 + z2 / trials;
+  const centre = (p + z2 / (2 * trials)) / denominator;
+  const half = (Z95 * Math.sqrt((p * (1 - p)) / trials + z2 / (4 * trials * trials))) / denominator;
+  return [rounded(Math.max(0, centre - half)), rounded(Math.min(1, centre + half))];
+}
+
+/** Whether two rates differ at 95 % (pooled two-proportion z-test); never with an empty side or no variance. */
+export function significantlyApart(a: { successes: number; trials: number }, b: { successes: number; trials: number }): boolean {
+  if (a.trials === 0 || b.trials === 0) return false;
+  const pooled = (a.successes + b.successes) / (a.trials + b.trials);
+  const error = Math.sqrt(pooled * (1 - pooled) * (1 / a.trials + 1 / b.trials));
+  if (error === 0) return false;
+  return Math.abs(a.successes / a.trials - b.successes / b.trials) / error > Z95;
+}
+
+/** The metric's count of a variant (a rate's numerator). */
+export const successesOf = (figures: VariantFigures, metric: TestMetric) => figures[metric] ?? 0;
+
+/** Each variant's figures with its rate and interval (none where nothing was delivered). */
+export function rated(figures: VariantFigures[], metric: TestMetric): RatedVariant[] {
+  return figures.map((f) => {
+    const successes = Math.min(successesOf(f, metric), f.delivered);
+    const interval = wilsonInterval(successes, f.delivered);
+    return { ...f, ...(interval && { rate: rounded(successes / f.delivered), interval }) };
+  });
+}
+
+type Candidate = RatedVariant & { weight: number };
+
+/** Best first: rate, then delivered, then weight, then the order listed. */
+const better = (a: Candidate, b: Candidate) =>
+  (b.rate ?? -1) - (a.rate ?? -1) || b.delivered - a.delivered || b.weight - a.weight || a.variant - b.variant;
+
+const percent = (x: number) => `${(x * 100).toFixed(1)} %`;
+const describe = (v: RatedVariant, names: string[]) =>
+  v.rate === undefined || !v.interval
+    ? `${names[v.variant]}: nothing delivered`
+    : `${names[v.variant]} ${percent(v.rate)} (95 % interval ${percent(v.interval[0])}–${percent(v.interval[1])}, ${v.delivered} delivered)`;
+
+/**
+ * The decision of a test from each variant's figures (in the request's order of variants), their weights and
+ * names (`name (language)`), at `at`.
+ */
+export function decideTest(
+  metric: TestMetric,
+  figures: VariantFigures[],
+  variants: { weight: number; name: string }[],
+  at: string,
+): TestDecision {
+  const all = rated(figures, metric);
+  const names = variants.map((v) => v.name);
+  const ranked = all.map((v): Candidate => ({ ...v, weight: variants[v.variant]?.weight ?? 0 })).sort(better);
+  const [best, runnerUp] = ranked;
+  const rule: DecisionRule =
+    best.rate === undefined ? 'no_data' : runnerUp?.rate !== undefined && runnerUp.rate === best.rate ? 'tie' : 'best_rate';
+  const significant =
+    rule === 'best_rate' &&
+    runnerUp !== undefined &&
+    significantlyApart(
+      { successes: Math.min(successesOf(best, metric), best.delivered), trials: best.delivered },
+      { successes: Math.min(successesOf(runnerUp, metric), runnerUp.delivered), trials: runnerUp.delivered },
+    );
+  const how =
+    rule === 'no_data'
+      ? `no variant had a delivered message: the heaviest weight wins, the first listed among equals`
+      : rule === 'tie'
+        ? `a tie on the ${metric} rate, won by more delivered, then weight, then the order listed`
+        : `the best ${metric} rate${significant ? ', significantly better than the next at 95 %' : ', not significantly better than the next at 95 %'}`;
+  const reason = `${names[best.variant]} won: ${how}. ${ranked.map((v) => describe(v, names)).join('; ')}.`;
+  return { winner: best.variant, decided_at: at, metric, rule, significant, reason, variants: all };
+}
