@@ -166,7 +166,7 @@ describe('what an A/B send refuses (decisions §33)', () => {
     const missing = await refusal({ variants: [EN, { template: 'no_such_template', weight: 1 }] });
     // Assess
     expect(missing).toBeInstanceOf(NotFound);
-    expect((missing as NotFound).details).toEqual([{ path: 'variants[1].template', message: 'does not exist' }]);
+    expect((missing as NotFound).message).toBe('Template no_such_template (en_US) of variants[1] does not exist');
   });
 
   it('answers 400 for a first variant without a language, the same template twice, or values that do not fill every variant', async () => {

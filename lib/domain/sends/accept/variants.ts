@@ -42,8 +42,7 @@ async function variantTemplate(
   const name = { name: variant.template, language: variant.language };
   const { found, campaigns } = await templateToSend(deps, sender.clientId, sender.wabaId, name);
   const path = `variants[${i}].template`;
-  if (!found)
-    throw new NotFound(`Template ${name.name} (${name.language}) of variants[${i}] does not exist`, [{ path, message: 'does not exist' }]);
+  if (!found) throw new NotFound(`Template ${name.name} (${name.language}) of variants[${i}] does not exist`);
   const refused = unsendable(found);
   if (refused) throw new Unprocessable(`The template of variants[${i}] ${refused}`, [{ path, message: refused }]);
   const one: FoundVariant = {
