@@ -76,6 +76,10 @@ export interface DispatchJob {
   max_price?: { amount_per_1000: number; currency: string };
   /** What the send reserved of its client's month (decisions §27): each recipient's part is given back as it settles. */
   reservation?: SendReservation;
+  /** The WABA's zone when the send was accepted (decisions §31): its figures' days are its (decisions §33). */
+  zone?: string;
+  /** Its recipients' template variant, the place in the send's variants (decisions §33); absent, the one template. */
+  variant?: number;
   /** This job's number among the send's jobs (1-based), and how many there are. */
   job: number;
   jobs: number;

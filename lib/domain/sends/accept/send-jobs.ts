@@ -113,7 +113,8 @@ export async function queueAllOrNothing(deps: QueueingDeps, send: SendRecord, jo
     throw new UpstreamUnavailable('The send could not be recorded');
   }
   try {
-    await deps.recipientLists.recordRecipients(send.send_id, recipientBlocks(send, jobs), send.created_at);
+    // Indexed by person on its number (decisions §33): a reply finds the message it answers.
+    await deps.recipientLists.recordRecipients(send.send_id, recipientBlocks(send, jobs), send.created_at, send.did);
     // A scheduled send's jobs wait in the table for its schedule (decisions §22), made once they are there.
     if (send.send_at) await deps.heldJobs.holdJobs(send.send_id, jobs);
   } catch {
