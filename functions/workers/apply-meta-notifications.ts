@@ -7,6 +7,7 @@ import { DynamoTemplatePauses } from '#lib/adapters/dynamo/templates/template-pa
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/people/suppression-store.ts';
 import { DynamoPeopleMap } from '#lib/adapters/dynamo/people/people-map.ts';
 import { DynamoMessageStatuses } from '#lib/adapters/dynamo/sends/message-statuses.ts';
+import { DynamoReplies } from '#lib/adapters/dynamo/sends/replies.ts';
 import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { DynamoTemplateRecords } from '#lib/adapters/dynamo/templates/template-records.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/sends/throughput-store.ts';
@@ -42,14 +43,15 @@ const peopleMap = new DynamoPeopleMap(table);
 const directory = new DynamoDirectoryStore(table);
 // Tiers count per business portfolio: the directory names a WABA's (decisions §31).
 const tiers = new DynamoVolumeTiers(table, directory);
+// The currency kept in the table: applying statuses never waits on Graph (decisions §30).
+const currencies = new KeptBillingCurrencies({ known: new DynamoKnownCurrencies(table), upstream: graphUpstream(), log: logger });
 /** Each handler's ports, one group each (the log is each invocation's). */
 const ports: Omit<NotificationPorts, 'log'> = {
   statuses: {
     messageStatuses: new DynamoMessageStatuses(table),
     sends: new DynamoSendRecords(table),
     suppressions,
-    // The currency kept in the table: applying statuses never waits on Graph (decisions §30).
-    currencies: new KeptBillingCurrencies({ known: new DynamoKnownCurrencies(table), upstream: graphUpstream(), log: logger }),
+    currencies,
     tiers,
     priceLists: new KeptPriceLists(new DynamoPriceListStore(table)),
     budgets: new DynamoBudgetStore(table),
@@ -68,6 +70,8 @@ const ports: Omit<NotificationPorts, 'log'> = {
   peopleMap: { peopleMap, directory },
   pricing: { tiers },
   marketing: { onboardings: new DynamoMarketingOnboardings(table) },
+  // Replies to the sends' messages, counted on the WABA's days (decisions §33).
+  replies: { replies: new DynamoReplies(table), currencies },
 };
 /**
  * A status that overtook its block comes back after 2 s, doubling to at most a minute: the queue's 10 receives

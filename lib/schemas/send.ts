@@ -296,6 +296,11 @@ export const RecipientResponse = v.object({
   price: v.optional(usd),
   /** `true` to an agent of a client with a price list, where the message was billed at Meta's cost (decisions §32). */
   unpriced: v.optional(v.literal(true)),
+  /** When the person answered the message by its `context.id` (decisions §33), and the first quick-reply button pressed. */
+  replied_at: v.optional(timestamp),
+  button: v.optional(v.object({ text: v.string(), payload: v.optional(v.string()) })),
+  /** When the person wrote otherwise within 24 h of its delivery. */
+  replied_after_at: v.optional(timestamp),
   updated_at: timestamp,
 });
 

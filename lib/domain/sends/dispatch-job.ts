@@ -81,7 +81,8 @@ export interface DispatchJob {
   template: JobTemplate;
   /**
    * An A/B send's job (decisions §33) sends one variant: `template` is its template, `variant` its place in the
-   * send's variants, `variant_params` its own values (in place of each recipient's, part by part).
+   * send's variants (absent: the send's one template, variant 0 of its figures), `variant_params` its own values
+   * (in place of each recipient's, part by part).
    */
   variant?: number;
   variant_params?: RecipientParams;
@@ -101,6 +102,8 @@ export interface DispatchJob {
   max_price?: { amount_per_1000: number; currency: string };
   /** What the send reserved of its client's month (decisions §27): each recipient's part is given back as it settles. */
   reservation?: SendReservation;
+  /** The WABA's zone when the send was accepted (decisions §31): its figures' days are its (decisions §33). */
+  zone?: string;
   /** This job's number among the send's jobs (1-based), and how many there are. */
   job: number;
   jobs: number;

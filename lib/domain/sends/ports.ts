@@ -3,6 +3,7 @@ import type { SendReservation } from '../money/pricing/reservation.ts';
 import type { BudgetRelease, TierVolume } from '../money/ports.ts';
 import type { ServiceEvent } from '../webhooks/events.ts';
 import type { DirectSend, DispatchJob, RecipientParams } from './dispatch-job.ts';
+import type { FiguredStatus, PerformanceMark, RepliedRecipient } from './figures.ts';
 
 // A send and its recipients as the dispatcher and the status worker keep them (decisions §12, §19, §23).
 
@@ -95,7 +96,7 @@ export type RecipientOutcome =
 export type PositionOutcome = RecipientOutcome | { kind: 'duplicate'; of: number } | { kind: 'suppressed' };
 
 /** One recipient of a send as stored (decisions §22): who, the dispatcher's outcome (absent while pending), Meta's reports. */
-export interface StoredRecipient {
+export interface StoredRecipient extends RepliedRecipient {
   index: number;
   /** The number as given; '' for a recipient named by its BSUID alone (decisions §28). */
   to: string;
@@ -170,8 +171,8 @@ export interface ClaimLease {
   untilMs: number;
 }
 
-/** One status report of a sent message, for the send it belongs to: where the message is, and how it moves. */
-export interface StatusUpdate {
+/** One status report of a sent message, for the send it belongs to: where the message is, how it moves, when (§33). */
+export interface StatusUpdate extends FiguredStatus {
   block: number;
   index: number;
   messageId: string;
@@ -256,8 +257,8 @@ export interface BlockLedger {
    */
   handBack(sendId: string, block: RecipientBlock, lease: ClaimLease, outcomes: RecordedOutcomes): Promise<void>;
   /**
-   * Settles a claimed block: every position's outcome (in order) and the send's counts, together. Nothing
-   * happens when the block is no longer this lease's (another took it over when its lease ran out).
+   * Settles a claimed block: every position's outcome (in order), the send's counts and, with a `mark`, its figures
+   * (decisions §33), together. Nothing happens when the block is no longer this lease's (another took it over).
    */
   settleBlock(
     sendId: string,
@@ -265,6 +266,7 @@ export interface BlockLedger {
     outcomes: PositionOutcome[],
     lease: ClaimLease,
     release?: BudgetRelease,
+    mark?: PerformanceMark,
   ): Promise<void>;
   /** Marks a job begun before its first claim; answers `settled` when it was settled whole already (none of it claimable). */
   beginJob(sendId: string, job: number): Promise<'begun' | 'settled'>;
@@ -279,10 +281,10 @@ export interface BlockLedger {
 /** A send's recipients as accepted, and as they stand (decisions §22). */
 export interface RecipientLists {
   /**
-   * Keeps each block's recipients (their `to`, and which are repeats of which position) when the send is
-   * accepted, before it is `queued`: the recipients listing reads them (decisions §22).
+   * Keeps each block's recipients (their `to`, which are repeats of which position) when the send is accepted,
+   * before it is `queued`: the listing reads them (§22); with its number, indexed by person for replies (§33).
    */
-  recordRecipients(sendId: string, blocks: AcceptedBlock[], at: string): Promise<void>;
+  recordRecipients(sendId: string, blocks: AcceptedBlock[], at: string, did?: string): Promise<void>;
   /** The recipients of these blocks, in position order, each with its outcome and delivery state as stored. */
   recipients(sendId: string, blocks: RecipientBlockRef[]): Promise<StoredRecipient[]>;
 }
@@ -299,20 +301,17 @@ export interface HeldJobs {
 /** The delivery statuses of a send's messages (decisions §13). */
 export interface MessageStatuses {
   /**
-   * Applies status reports of the send's messages (decisions §13) together: each message's delivery state and
-   * the send's counts move in one write per batch, on condition every state is still the one read, so two
-   * reports of one message never both count. A charge goes to the client's ledger under `wabaId` in the same
-   * write. Answers in the reports' order.
+   * Applies status reports of the send's messages (decisions §13) together: each message's delivery state and the
+   * send's counts move in one write per batch, on condition every state is still the one read, so two reports of
+   * one message never both count. A charge goes to the ledger under `wabaId` in that write. In the reports' order.
    */
   applyStatuses(sendId: string, updates: StatusUpdate[], wabaId?: string): Promise<StatusResult[]>;
   /** Whose the send is and what it reserved of its client's month (decisions §27), as accepted: never changes. */
   accountOf(sendId: string): Promise<{ client_id: number; reservation?: SendReservation } | undefined>;
 }
 
-/**
- * A never-queued send's whole reservation given back once (decisions §30): the acceptance's failure path and the
- * worker that finds the send ask; one conditional mark on the send record, written with the release, decides.
- */
+/** A never-queued send's whole reservation given back once (decisions §30): the acceptance's failure path and the
+ * worker that finds the send ask; one conditional mark on the send record, written with the release, decides. */
 export interface ReservationReturns {
   /** The mark and `release` in one write: `already` when marked before; `no_send` when the send was never recorded. */
   returnWhole(sendId: string, release: BudgetRelease | undefined, at: string): Promise<'returned' | 'already' | 'no_send'>;

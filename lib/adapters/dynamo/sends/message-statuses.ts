@@ -5,6 +5,14 @@ import { Cache } from '../../cache.ts';
 import type { SendReservation } from '#lib/domain/money/pricing/reservation.ts';
 import { type BatchMessage, billStatusBatch, type StatusBatchBill } from '#lib/domain/money/status-billing.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { statusFigures } from '#lib/domain/sends/figures.ts';
+import {
+  TEMPLATE_ITEMS_A_DAY,
+  templateDayUpdates,
+  templateOfVariant,
+  templatesOfSendItem,
+  withDeliveryTimes,
+} from './performance-items.ts';
 import { budgetMoveUpdate } from '../money/budget-store.ts';
 import { ledgerWrites } from '../money/ledger-items.ts';
 import type { ServiceTable } from '../client.ts';
@@ -78,9 +86,11 @@ export class DynamoMessageStatuses implements MessageStatuses {
         const bill = billStatusBatch({ messages: batch, send: owners.get(sendId), wabaId, now });
         for (const [k, message] of bill.messages.entries())
           for (const [j, applied] of message.applied.entries()) results[batch[k].reports[j]] = applied ? 'applied' : 'unchanged';
-        const writes = this.writesOf(sendId, batch, bill, wabaId, now, zone);
+        // What it adds to the send's figures (decisions §33), and when its messages newly delivered were.
+        const figured = statusFigures(batch, now);
+        const writes = this.writesOf(sendId, batch, bill, { wabaId, now, zone, figured });
         if (writes.length === 0) break;
-        const counted = { add: bill.counts, errors: bill.errors, costs: bill.byCategory };
+        const counted = { add: bill.counts, errors: bill.errors, costs: bill.byCategory, figures: figured.tally.adds };
         try {
           await transact(this.table, () => [...writes, countUpdate(this.table.name, sendId, counted)]);
           break;
@@ -130,27 +140,27 @@ export class DynamoMessageStatuses implements MessageStatuses {
     return stored;
   }
 
-  /** The batch's items: each moved message's state, its block's latest item, and what the batch bills. */
-  private writesOf(
-    sendId: string,
-    batch: ApplicableMessage[],
-    bill: StatusBatchBill,
-    wabaId: string | undefined,
-    now: number,
-    zone?: string,
-  ) {
+  /** The batch's items: each moved message's state, its block's latest item, what the batch bills, its template's day. */
+  private writesOf(sendId: string, batch: ApplicableMessage[], bill: StatusBatchBill, context: WriteContext) {
+    const { wabaId, now, zone, figured } = context;
     const { name } = this.table;
     const writes: TransactItem[] = [];
     const latest = new Map<number, Map<number, LatestWrite>>();
+    const delivered = new Map<number, [number, number][]>();
     for (const [k, { index, state, moved }] of bill.messages.entries()) {
       if (!moved) continue;
       const { block, seen, returnedAt } = batch[k];
       const records = latest.get(block) ?? new Map<number, LatestWrite>();
       latest.set(block, records.set(index - block, { state, ...(seen !== undefined && { seen }), ...(returnedAt && { returnedAt }) }));
+      const at = figured.deliveredAt.get(index);
+      if (at !== undefined) delivered.set(block, [...(delivered.get(block) ?? []), [index - block, at]]);
     }
-    for (const [first, records] of latest) writes.push(latestStatesUpdate(name, latestKey(sendId, first), records, now));
+    for (const [first, records] of latest)
+      writes.push(withDeliveryTimes(latestStatesUpdate(name, latestKey(sendId, first), records, now), delivered.get(first) ?? []));
     if (writes.length === 0) return writes;
     const owner = owners.get(sendId);
+    if (wabaId && owner)
+      writes.push(...templateDayUpdates(name, owner.did, figured.tally.adds, (v) => templateOfVariant(owner, wabaId, v)));
     if (wabaId && owner) writes.push(...ledgerWrites(name, { waba_id: wabaId, ...owner }, ledgerDaysOf(bill.ledger), now, zone));
     const portfolio = bill.tierPortfolio ?? wabaId;
     if (portfolio) for (const [month, counts] of bill.tiers) writes.push(monthVolumeUpdate(name, portfolio, month, counts));
@@ -163,7 +173,7 @@ export class DynamoMessageStatuses implements MessageStatuses {
  * A block as its statuses read it: its answers by offset (a settled block's outcomes, or what a claimed or
  * handed-back one recorded so far, decisions §30) and their failures' titles; `pending` until it is settled.
  */
-type ReadBlock = { pending: boolean; answers: Record<number, unknown>; titles: Record<string, string> };
+type ReadBlock = { pending: boolean; answers: Record<number, unknown>; titles: Record<string, string>; variant: number };
 /** Blocks as read, by their first position; one not found undefined. */
 type ReadBlocks = Map<number, ReadBlock | undefined>;
 
@@ -173,6 +183,8 @@ function readBlockOf(item: Record<string, unknown>): ReadBlock {
     pending,
     answers: ((pending ? item.got : item.outcomes) ?? {}) as Record<number, unknown>,
     titles: ((pending ? item.got_titles : item.titles) ?? {}) as Record<string, string>,
+    // Its messages' template variant (decisions §33), as its settlement wrote it: absent, the send's one template.
+    variant: Number(item.variant ?? 0),
   };
 }
 /** A message's reports, each with its place in the batch. */
@@ -180,7 +192,9 @@ type MessageReports = { index: number; reports: { i: number; update: StatusUpdat
 /** A message's record as read: its value on its block's latest item (the next write's condition), decoded. */
 type StoredRecord = LatestRecord & { seen?: string };
 /** A message's reports its block knows, with its record as read and each report's place in the batch. */
-type ApplicableMessage = BatchMessage & { block: number; seen?: string; reports: number[]; returnedAt?: string };
+type ApplicableMessage = BatchMessage & { block: number; seen?: string; reports: number[]; returnedAt?: string; variant: number };
+/** How a batch's items are written: its WABA, when, its statement's zone and its figures. */
+type WriteContext = { wabaId?: string; now: number; zone?: string; figured: ReturnType<typeof statusFigures> };
 
 /** A message's record on its block's latest item, as read (with the mark its own item got before issue 54). */
 function recordOf(latest: Record<string, unknown> | undefined, offset: number, oldMark?: string): StoredRecord {
@@ -223,6 +237,7 @@ function applicableOf(
       state,
       statuses,
       block: first,
+      variant: block.variant,
       ...(stored?.seen !== undefined && { seen: stored.seen }),
       reports: known.map(({ i }) => i),
       ...(returnedAt && { returnedAt, reservationReturned: true }),
@@ -259,9 +274,12 @@ export function transactionsOf(byMessage: Map<number, number[]>, updates: Status
   let blocks = new Set<number>();
   let days = new Set<string>();
   const itemsWith = (blockCount: number, dayCount: number) => blockCount + COUNT_ITEMS + dayCount;
+  // A template day item a day and variant (decisions §33), counted among the days' items.
+  const figureDays = (update: StatusUpdate) =>
+    Array.from({ length: TEMPLATE_ITEMS_A_DAY }, (_, v) => `figures ${update.eventDay ?? dayOf(update.at ?? Date.now())} ${v}`);
   for (const [index, reports] of byMessage) {
     const ownBlocks = reports.map((i) => updates[i].block);
-    const ownDays = reports.flatMap((i) => ledgerItemsOf(updates[i]));
+    const ownDays = reports.flatMap((i) => [...ledgerItemsOf(updates[i]), ...figureDays(updates[i])]);
     const newBlocks = new Set(ownBlocks.filter((b) => !blocks.has(b))).size;
     const newDays = new Set(ownDays.filter((d) => !days.has(d))).size;
     const full = chunk.length >= MESSAGES_PER_WRITE || itemsWith(blocks.size + newBlocks, days.size + newDays) > ITEMS_PER_WRITE;
@@ -308,11 +326,25 @@ const ledgerItemsOf = (update: StatusUpdate) => [
  * kept by the process, so every store of it shares what any of them read.
  */
 const owners = new Cache<string, SendOwner>({ maxEntries: 10_000, maxAgeMs: Number.POSITIVE_INFINITY });
-type SendOwner = { client_id: number; did: string; reservation?: SendReservation; statesOnLatest?: true };
+type SendOwner = {
+  client_id: number;
+  did: string;
+  reservation?: SendReservation;
+  statesOnLatest?: true;
+  /** Its variants' templates by place (decisions §33): its one template, or the variants it lists; its currencies. */
+  templates: { name: string; language: string }[];
+  currency?: string;
+  price_currency?: string;
+};
 
 const ownerOf = (item: Record<string, unknown>): SendOwner => ({
   client_id: Number(item.client_id),
   did: String(item.did),
+  templates: templatesOfSendItem(item),
+  ...(typeof item.currency === 'string' && { currency: item.currency }),
+  ...((item.price_list as { currency?: string } | undefined)?.currency && {
+    price_currency: (item.price_list as { currency: string }).currency,
+  }),
   ...(item.message_states === MESSAGE_STATES_ON_LATEST && { statesOnLatest: true as const }),
   ...(item.reservation !== undefined && { reservation: item.reservation as SendReservation }),
 });

@@ -6,17 +6,21 @@ import type { ServiceTable } from '../client.ts';
 import { batchGet } from '../queries.ts';
 import { keys, TTL_ATTRIBUTE } from '../table.ts';
 import { decodeLatest, deliveryAttribute, titleAttribute } from './latest-states.ts';
-import { blockKey, decode, expiry, latestKey, recipientsKey } from './send-items.ts';
+import { blockKey, decode, expiry, latestKey, recipientsKey, repliesKey } from './send-items.ts';
+import { replyIndexItems } from './reply-index.ts';
+import { replyOf } from './replies.ts';
 
 /** Each block's recipients as accepted, read back with their outcomes and delivery states (decisions §22). */
 export class DynamoRecipientLists implements RecipientLists {
   constructor(private readonly table: ServiceTable) {}
 
-  /** One item per block (spread over the send's parts), written in batches before the send is `queued`. */
-  async recordRecipients(sendId: string, blocks: AcceptedBlock[], at: string) {
-    await putAll(
-      this.table,
-      blocks.map(({ ref, to, user_ids, repeats, suppressed, params, ab }) => ({
+  /**
+   * One item per block (spread over the send's parts), written in batches before the send is `queued`; with its
+   * number, the index of its people for replies (decisions §33) in the same batches.
+   */
+  async recordRecipients(sendId: string, blocks: AcceptedBlock[], at: string, did?: string) {
+    await putAll(this.table, [
+      ...blocks.map(({ ref, to, user_ids, repeats, suppressed, params, ab }) => ({
         ...recipientsKey(sendId, ref.first),
         entity: 'send_recipients',
         first: ref.first,
@@ -32,7 +36,8 @@ export class DynamoRecipientLists implements RecipientLists {
         recorded_at: at,
         [TTL_ATTRIBUTE]: expiry(Date.parse(at)),
       })),
-    );
+      ...(did ? replyIndexItems(sendId, did, blocks, at) : []),
+    ]);
   }
 
   /**
@@ -49,6 +54,7 @@ export class DynamoRecipientLists implements RecipientLists {
       if (!list) continue;
       const block = at(blockKey(sendId, ref.first));
       const latest = at(latestKey(sendId, ref.first)) ?? {};
+      const replies = at(repliesKey(sendId, ref.first)) ?? {};
       const job = at({ pk: keys.send(sendId), sk: keys.sendJob(ref.job) });
       const repeats = (list.repeats ?? {}) as Record<string, number>;
       const suppressed = new Set((list.suppressed ?? []) as number[]);
@@ -82,6 +88,7 @@ export class DynamoRecipientLists implements RecipientLists {
           updated_at: delivery?.at ?? settledAt ?? String(list.recorded_at),
           ...(delivery && { delivery: delivery.state }),
           ...(ab && { ab }),
+          ...replyOf(replies, offset),
         });
       });
     }
@@ -100,7 +107,12 @@ function abOf(stored: unknown, offset: number): StoredRecipient['ab'] {
 export function recipientItemKeys(sendId: string, blocks: RecipientBlockRef[]) {
   const jobs = [...new Set(blocks.map((b) => b.job))];
   return [
-    ...blocks.flatMap((b) => [recipientsKey(sendId, b.first), blockKey(sendId, b.first), latestKey(sendId, b.first)]),
+    ...blocks.flatMap((b) => [
+      recipientsKey(sendId, b.first),
+      blockKey(sendId, b.first),
+      latestKey(sendId, b.first),
+      repliesKey(sendId, b.first),
+    ]),
     ...jobs.map((job) => ({ pk: keys.send(sendId), sk: keys.sendJob(job) })),
   ];
 }

@@ -143,7 +143,8 @@ export async function queueAllOrNothing(deps: QueueingDeps, send: SendRecord, jo
     throw new UpstreamUnavailable('The send could not be recorded');
   }
   try {
-    await deps.recipientLists.recordRecipients(send.send_id, recipientBlocks(send, jobs, asked), send.created_at);
+    // Indexed by person on its number (decisions §33): a reply finds the message it answers.
+    await deps.recipientLists.recordRecipients(send.send_id, recipientBlocks(send, jobs, asked), send.created_at, send.did);
     // A scheduled send's jobs wait in the table for its schedule (decisions §22), made once they are there; a
     // test-first send's rest for its decision (decisions §33).
     const held = send.send_at ? jobs : jobs.filter((job) => isRestJob(send.ab, job.job));

@@ -38,6 +38,8 @@ export function jobCommonOf(checked: CheckedSend, body: SendInput, sendId: strin
     // A max price (decisions §34), only ever through the Marketing Messages API (marketing-messages.ts).
     ...(checked.api && body.max_price && { max_price: body.max_price }),
     reservation,
+    // Its figures count on its WABA's days (decisions §33): the dispatcher dates them without reading Graph.
+    zone: checked.price.zone,
   };
 }
 

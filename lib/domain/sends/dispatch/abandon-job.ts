@@ -5,6 +5,7 @@ import type { DispatchResult } from './run.ts';
 import type { DispatchJob } from '../dispatch-job.ts';
 import { sendableOf } from './job.ts';
 import type { Log } from '../../shared/log.ts';
+import { performanceMarkOf } from '../figures.ts';
 import type { ClaimLease, PositionOutcome, RecipientOutcome, BlockLedger, SendRecords } from '../ports.ts';
 
 /** What a recipient of a job given up on becomes (issue 23). */
@@ -51,7 +52,7 @@ export async function abandonJob(deps: AbandonDeps, job: DispatchJob): Promise<D
     // What earlier holders recorded stays (a dead one's launches unknown); the rest is abandoned.
     const outcomes = positions.map((p, offset): PositionOutcome => skippedOutcome(p) ?? claim.claimed.get(offset) ?? ABANDONED);
     const settled = positions.map((p, offset) => ({ position: p.position, outcome: outcomes[offset] }));
-    await blocks.settleBlock(job.send_id, block, outcomes, lease, releaseOf(job, settled));
+    await blocks.settleBlock(job.send_id, block, outcomes, lease, releaseOf(job, settled), performanceMarkOf(job, clock.now()));
     abandoned += outcomes.filter((o) => o === ABANDONED).length;
   }
   log.warn('dispatch job abandoned', { recipients: abandoned, blocks_held_elsewhere: held });

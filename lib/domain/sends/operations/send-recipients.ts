@@ -115,6 +115,10 @@ function view(recipient: StoredRecipient, shown: MoneyShown, send: SendRecord) {
     ...(recipient.delivery?.price_micros !== undefined && shown.price && { price: fromMicros(recipient.delivery.price_micros) }),
     // Billed at Meta's cost, to an agent who may not see it (decisions §32): named, never filled with cost.
     ...(recipient.delivery?.pricing && !shown.cost && recipient.delivery.price_micros === undefined && { unpriced: true as const }),
+    // What the person answered (decisions §33).
+    ...(recipient.reply?.replied_at !== undefined && { replied_at: new Date(recipient.reply.replied_at).toISOString() }),
+    ...(recipient.reply?.button && { button: recipient.reply.button }),
+    ...(recipient.reply?.replied_after_at !== undefined && { replied_after_at: new Date(recipient.reply.replied_after_at).toISOString() }),
     updated_at: recipient.updated_at,
   };
 }

@@ -9,6 +9,9 @@ import { MemorySendRecords } from './send-records.ts';
 import { MemorySendTable } from './send-table.ts';
 import { MemoryTestDecisions } from './test-decisions.ts';
 import { MemoryVariantResults } from './variant-results.ts';
+import { MemoryReplies } from './replies.ts';
+import { MemorySendPerformances } from './send-performances.ts';
+import { MemoryTemplatePerformances } from './template-performances.ts';
 
 /**
  * The sends' ports in memory, each its own adapter on one shared table (as the DynamoDB ones share the service
@@ -27,6 +30,10 @@ export function memorySends(budgets?: MemoryBudgetStore) {
     ttlReturns: new MemoryTtlReturns(table),
     decisions: new MemoryTestDecisions(table),
     results: new MemoryVariantResults(),
+    // A send's and its templates' performance, and replies to its messages (decisions §33).
+    performances: new MemorySendPerformances(table),
+    templatePerformances: new MemoryTemplatePerformances(table),
+    replies: new MemoryReplies(table),
   };
 }
 

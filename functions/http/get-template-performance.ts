@@ -1,0 +1,12 @@
+import { DynamoPriceListStore } from '#lib/adapters/dynamo/money/price-list-store.ts';
+import { DynamoTemplatePerformances } from '#lib/adapters/dynamo/sends/template-performances.ts';
+import { templatePerformance } from '#lib/domain/sends/performance/template-performance.ts';
+import { httpFunction } from '#lib/http/http-function.ts';
+import { GetTemplatePerformance } from '#lib/manifest/routes/performance.ts';
+import { serviceTable } from '#lib/wiring/table.ts';
+
+const table = serviceTable();
+
+const stores = { templatePerformances: new DynamoTemplatePerformances(table), priceLists: new DynamoPriceListStore(table) };
+
+export const handler = httpFunction(GetTemplatePerformance, ({ query, caller }) => templatePerformance(stores, caller, query));
