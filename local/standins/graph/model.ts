@@ -64,6 +64,8 @@ export interface EmulatedWaba {
   mm_onboarded?: boolean;
   /** Meta enabled it for Direct Send (`ENABLED`), or blocked it (`BLOCKED`, 139200); `NOT_ENABLED` when absent. */
   direct_send?: 'ENABLED' | 'NOT_ENABLED' | 'BLOCKED';
+  /** Its template analytics confirmed (`POST /{waba}?is_enabled_for_insights=true`, docs/template-analytics.md §1.1): never undone. */
+  is_enabled_for_insights?: boolean;
 }
 
 const TEMPLATE_NAME = /^[a-z0-9_]+$/;
@@ -328,6 +330,7 @@ export class GraphModel {
         timezone_id: waba.timezone_id ?? META_UTC_TIMEZONE_ID,
         marketing_messages_onboarding_status: waba.mm_onboarded ? 'ONBOARDED' : 'ELIGIBLE',
         direct_send_status: directSendStatusOf(waba),
+        is_enabled_for_insights: waba.is_enabled_for_insights ?? false,
         ...ownerFields(this.signup, waba.id),
       },
       query.fields,

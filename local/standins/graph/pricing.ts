@@ -113,9 +113,12 @@ export class EmulatedPricing {
     return { amount_per_1000: bid, charged_amount: fromMicros(charged), currency };
   }
 
-  /** A delivered status reported: Meta's books take the message once, at the card's price that day (a max price's charge). */
-  book(message: SentMessage, pricing: EmulatedMessagePricing, atMs = Date.now()) {
-    if (this.charged.has(message.id)) return;
+  /**
+   * A delivered status reported: Meta's books take the message once, at the card's price that day (a max price's
+   * charge). What it was charged, in micro-units of the WABA's currency; undefined when it was booked already.
+   */
+  book(message: SentMessage, pricing: EmulatedMessagePricing, atMs = Date.now()): number | undefined {
+    if (this.charged.has(message.id)) return undefined;
     this.charged.add(message.id);
     const number = this.model.phoneNumbers.get(message.phone_number_id);
     const waba = this.model.wabas.get(number?.waba_id ?? '');
@@ -140,6 +143,7 @@ export class EmulatedPricing {
       currency,
       ...(pricing.max_price && { max_price: pricing.max_price }),
     });
+    return micros;
   }
 
   /**
