@@ -4,7 +4,10 @@ import { DynamoRecipientLists } from '#lib/adapters/dynamo/sends/recipient-lists
 import { DynamoReservationReturns } from '#lib/adapters/dynamo/sends/reservation-returns.ts';
 import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { DynamoTestDecisions } from '#lib/adapters/dynamo/sends/test-decisions.ts';
-import { RecipientVariantResults } from '#lib/adapters/dynamo/sends/variant-results.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
+import { DynamoSendPerformances } from '#lib/adapters/dynamo/sends/send-performances.ts';
+import { DynamoTemplateAnalytics } from '#lib/adapters/dynamo/templates/template-analytics.ts';
+import { performanceResults } from '#lib/domain/sends/ab/variant-results.ts';
 import { ACCEPTANCE_OVER_MS } from '#lib/domain/sends/operations/release-send.ts';
 import { releaseDue } from '#lib/domain/sends/operations/test-decision.ts';
 import { queueWorker } from '#lib/worker/queue-worker.ts';
@@ -19,7 +22,11 @@ const stores = {
   blocks: new DynamoBlockLedger(table),
   recipientLists: new DynamoRecipientLists(table),
   reservationReturns: new DynamoReservationReturns(table),
-  results: new RecipientVariantResults(table),
+  // A test's figures (decisions §33): the send's performance, and Meta's template analytics for clicks.
+  results: performanceResults({
+    performances: new DynamoSendPerformances(table),
+    analytics: new DynamoTemplateAnalytics(table, new DynamoDirectoryStore(table)),
+  }),
   decisions: new DynamoTestDecisions(table),
 };
 const queue = jobQueue('dispatch');

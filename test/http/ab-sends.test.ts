@@ -4,6 +4,7 @@ import { apiUrl, call, emulator, expectErrorShape } from '../support/api.ts';
 import { abBodies } from '../support/ab-bodies.ts';
 import { OwnClient } from '../support/own-client.ts';
 import { bodyComponent, template } from '../support/seed.ts';
+import { until } from '../support/until.ts';
 
 /**
  * A/B sends on the running local stack (decisions §33, issue 56 item 3, docs/ab-sends.md). Client 710 has its own
@@ -105,6 +106,16 @@ describe('an A/B send of 1,000 through the stack (decisions §33)', () => {
     expect(rows.every((r) => JSON.stringify(sent.get(r.to)?.[0].message.template.components).includes(`V-${r.to}`))).toBe(true);
   });
 
+  it('gives each variant’s figures on the send’s performance, counted under the variant its messages went with', async () => {
+    // Act
+    const performance = (await call('GET', `/v1/sends/${sendId}/performance`, { token: await client.token() })).body;
+    // Assess
+    expect(performance.variants.map((v: Record<string, any>) => [v.variant, v.template.name, v.sent, v.delivered])).toEqual([
+      [0, 'ab_promo_a', accepted.variants[0].recipients, accepted.variants[0].recipients],
+      [1, 'ab_promo_b', accepted.variants[1].recipients, accepted.variants[1].recipients],
+    ]);
+  });
+
   it('gives each person the same variant in a repeat of the send', async () => {
     // Prepare: the first 100 people again, in the other order
     const again = to.slice(0, 100).reverse();
@@ -191,6 +202,43 @@ describe('a test-first A/B send (decisions §33)', () => {
     expect(names.filter((n) => n === 'ab_promo_b')).toHaveLength(readB.length + rest);
     // Assess: the listing gives the rest B too
     expect((await recipientsOf(sendId, 400)).filter((r) => r.variant === undefined)).toEqual([]);
+  }, 300_000);
+});
+
+describe('a test-first A/B send by replies (decisions §33)', () => {
+  it('sends the rest with the variant replied to more, as the emulator’s people answered', async () => {
+    // Prepare: a send of 200 testing half first, by the reply rate
+    const to = numbers(7, 200);
+    const answer = await abSend(to, { test: { share: 0.5, wait_seconds: 600, metric: 'replied' } });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const sendId = answer.body.send_id as string;
+    const { test_recipients: tested, rest_recipients: rest } = answer.body.test;
+    await client.settled(sendId, (s) => s.delivered === tested, 120_000);
+    // Prepare: the people of A answer their messages (a text quoting each), those of B do not
+    const aPeople = (await recipientsOf(sendId, 200)).filter((r) => r.variant === 0).map((r) => r.to);
+    const replied = await emulator('POST', 'replies', { send_id: sendId, to: aPeople, text: 'Yes please' });
+    await until(
+      async () => (await call('GET', `/v1/sends/${sendId}/performance`, { token: await client.token() })).body,
+      (p) => p.variants[0]?.replied === aPeople.length,
+      60_000,
+      250,
+    );
+    // Act
+    await fetch(`${apiUrl()}/_local/schedules/test-${sendId}/run`, { method: 'POST' });
+    const status = await client.settled(sendId, (s) => s.pending === 0, 120_000);
+    const sent = await sentTo(to);
+    // Assess
+    expect(replied.replies).toHaveLength(aPeople.length);
+    expect(status.test.decision).toMatchObject({
+      winner: { name: 'ab_promo_a' },
+      rule: 'best_rate',
+      significant: true,
+      variants: [
+        { replied: aPeople.length, rate: 1 },
+        { replied: 0, rate: 0 },
+      ],
+    });
+    expect([...sent.values()].filter((m) => m[0].message.template.name === 'ab_promo_a')).toHaveLength(aPeople.length + rest);
   }, 300_000);
 });
 

@@ -140,6 +140,7 @@ export interface RecipientBlock {
   first: number;
   size: number;
   sendable: number;
+  variant?: number; // Its job's A/B variant but 0 (§33): kept from the claim, so a status overtaking the settle counts under it.
 }
 
 /**

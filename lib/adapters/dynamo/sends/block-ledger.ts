@@ -61,6 +61,8 @@ export class DynamoBlockLedger implements BlockLedger {
             state: 'claimed',
             size: block.size,
             sendable: block.sendable,
+            // An A/B send's variant but 0 (decisions §33): a status of its messages counts under it even before the settle.
+            ...(block.variant && { variant: block.variant }),
             holder: lease.holder,
             lease_until: lease.untilMs,
             launched: 0,

@@ -37,9 +37,13 @@ export function significantlyApart(a: { successes: number; trials: number }, b: 
 /** The metric's count of a variant (a rate's numerator). */
 export const successesOf = (figures: VariantFigures, metric: TestMetric) => figures[metric] ?? 0;
 
-/** Each variant's figures with its rate and interval (none where nothing was delivered). */
+/**
+ * Each variant's figures with its rate and interval: none where nothing was delivered, nor for clicks where Meta's
+ * analytics had none of its template yet (no data, not a rate of 0).
+ */
 export function rated(figures: VariantFigures[], metric: TestMetric): RatedVariant[] {
   return figures.map((f) => {
+    if (metric === 'clicked' && f.clicked === undefined) return { ...f };
     const successes = Math.min(successesOf(f, metric), f.delivered);
     const interval = wilsonInterval(successes, f.delivered);
     return { ...f, ...(interval && { rate: rounded(successes / f.delivered), interval }) };
@@ -76,7 +80,7 @@ export function decideTest(
     best.rate === undefined ? 'no_data' : runnerUp?.rate !== undefined && runnerUp.rate === best.rate ? 'tie' : 'best_rate';
   const significant =
     rule === 'best_rate' &&
-    runnerUp !== undefined &&
+    runnerUp?.rate !== undefined &&
     significantlyApart(
       { successes: Math.min(successesOf(best, metric), best.delivered), trials: best.delivered },
       { successes: Math.min(successesOf(runnerUp, metric), runnerUp.delivered), trials: runnerUp.delivered },

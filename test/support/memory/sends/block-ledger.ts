@@ -21,6 +21,7 @@ export class MemoryBlockLedger implements BlockLedger {
     const id = `${sendId}|${block.first}`;
     const existing = this.table.blocks.get(id);
     if (!existing) {
+      if (block.variant) this.table.blockVariants.set(id, block.variant);
       this.table.blocks.set(id, {
         state: 'claimed',
         holder: lease.holder,

@@ -105,10 +105,21 @@ describe('the decision (decisions §33)', () => {
     expect(decideTest('replied', counts, two, AT)).toEqual(decideTest('replied', counts, two, AT));
   });
 
-  it('counts clicks where Meta’s analytics gave them, none as 0', () => {
+  it('decides by clicks where Meta’s analytics gave them; a variant without any is no data, not a rate of 0', () => {
     // Prepare
-    const counts = [{ ...figures(0, 100, 50), clicked: 30 }, { ...figures(1, 100, 50) }];
-    // Act / Assess
-    expect(decideTest('clicked', counts, two, AT)).toMatchObject({ winner: 0, significant: true });
+    const both = [
+      { ...figures(0, 100, 50), clicked: 10 },
+      { ...figures(1, 100, 50), clicked: 30 },
+    ];
+    const one = [{ ...figures(0, 100, 50), clicked: 0 }, figures(1, 100, 50)];
+    // Act
+    const byClicks = decideTest('clicked', both, two, AT);
+    const withOne = decideTest('clicked', one, two, AT);
+    const withNone = decideTest('clicked', [figures(0, 100, 50), figures(1, 100, 50)], two, AT);
+    // Assess
+    expect(byClicks).toMatchObject({ winner: 1, rule: 'best_rate', significant: true });
+    expect(withOne).toMatchObject({ winner: 0, rule: 'best_rate', significant: false });
+    expect(withOne.variants[1].rate).toBeUndefined();
+    expect(withNone).toMatchObject({ winner: 0, rule: 'no_data', significant: false });
   });
 });
