@@ -1,3 +1,4 @@
+import { twoProportionTest, wilson } from '../performance/stats.ts';
 import type { DecisionRule, RatedVariant, TestDecision, TestMetric, VariantFigures } from './ab-send.ts';
 
 /**
@@ -5,34 +6,22 @@ import type { DecisionRule, RatedVariant, TestDecision, TestMetric, VariantFigur
  * delivered messages, with a 95 % Wilson interval; the best rate wins. Ties go to the variant with more delivered
  * (more evidence), then to the heavier weight, then to the one listed first; with nothing delivered at all (no data)
  * the heaviest weight wins, the first listed among equals. Whether the winner is significantly better than the
- * runner-up is a two-sided two-proportion z-test at 95 %. Pure: the same figures give the same decision.
+ * runner-up is a two-sided two-proportion z-test at 95 %, as the send's performance compares its variants
+ * (performance/stats.ts). Pure: the same figures give the same decision.
  */
-
-/** The normal quantile of a two-sided 95 % interval. */
-const Z95 = 1.959963984540054;
 
 /** Six decimals are enough for a rate, and keep the decision the same when figures are read again. */
 const rounded = (x: number) => Math.round(x * 1e6) / 1e6;
 
-/** The 95 % Wilson score interval of `successes` in `trials`; undefined with no trials. */
+/** The 95 % Wilson score interval of `successes` in `trials` (performance/stats.ts); undefined with no trials. */
 export function wilsonInterval(successes: number, trials: number): [number, number] | undefined {
-  if (trials <= 0) return undefined;
-  const p = successes / trials;
-  const z2 = Z95 * Z95;
-  const denominator = 1 + z2 / trials;
-  const centre = (p + z2 / (2 * trials)) / denominator;
-  const half = (Z95 * Math.sqrt((p * (1 - p)) / trials + z2 / (4 * trials * trials))) / denominator;
-  return [rounded(Math.max(0, centre - half)), rounded(Math.min(1, centre + half))];
+  const interval = wilson(successes, trials);
+  return interval && [interval.low, interval.high];
 }
 
-/** Whether two rates differ at 95 % (pooled two-proportion z-test); never with an empty side or no variance. */
-export function significantlyApart(a: { successes: number; trials: number }, b: { successes: number; trials: number }): boolean {
-  if (a.trials === 0 || b.trials === 0) return false;
-  const pooled = (a.successes + b.successes) / (a.trials + b.trials);
-  const error = Math.sqrt(pooled * (1 - pooled) * (1 / a.trials + 1 / b.trials));
-  if (error === 0) return false;
-  return Math.abs(a.successes / a.trials - b.successes / b.trials) / error > Z95;
-}
+/** Whether two rates differ at 95 % (the pooled two-proportion z-test, performance/stats.ts); never with an empty side or no variance. */
+export const significantlyApart = (a: { successes: number; trials: number }, b: { successes: number; trials: number }) =>
+  twoProportionTest(a, b)?.significant ?? false;
 
 /** The metric's count of a variant (a rate's numerator). */
 export const successesOf = (figures: VariantFigures, metric: TestMetric) => figures[metric] ?? 0;
