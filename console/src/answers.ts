@@ -10,6 +10,7 @@ import type {
   SendPrice,
   SendStatusResponse,
 } from '#lib/schemas/send.ts';
+import type { SendPerformanceResponse } from '#lib/schemas/performance.ts';
 import type { StatementResponse } from '#lib/schemas/statements.ts';
 import type { AddSuppressionResponse, GetSuppressionResponse, ListSuppressionsResponse } from '#lib/schemas/suppression.ts';
 import type { ListTemplatesResponse } from '#lib/schemas/templates.ts';
@@ -36,6 +37,8 @@ export type SendsPage = Answer<typeof ListSendsResponse>;
 export type SendMoney = Answer<typeof SendPrice>;
 /** `POST /v1/sends/{send_id}/resend`: the new send. */
 export type Resent = Answer<typeof ResendAcceptedResponse>;
+/** `GET /v1/sends/{send_id}/performance`: a send's figures by variant and day, with rates (decisions §33). */
+export type SendPerformance = Answer<typeof SendPerformanceResponse>;
 /** `GET /v1/sends/{send_id}/recipients`: a page of a send's recipients, each at its latest state. */
 export type RecipientsPage = Answer<typeof ListRecipientsResponse>;
 /** A recipient's latest state (decisions §22). */

@@ -25,7 +25,7 @@ export const Variants = v.pipe(
 );
 
 /** A test first: a share strictly between 0 and 1, a bounded wait, and the metric the rest's variant is picked by. */
-export const Test = v.strictObject({
+export const TestFirst = v.strictObject({
   share: v.pipe(
     v.number('must be a number'),
     v.finite('must be a number'),

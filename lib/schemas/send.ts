@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { clientIdBody, clientIdParam, count, ErrorDetailShape, pageOf, timestamp, wholeIdBody, wholeNumberParam } from './common.ts';
 import { DirectMessage, oneWayToSend } from './direct-send.ts';
 import { Params } from './send-params.ts';
-import { DryRunSplit, Test, TestShown, Variants, VariantShown } from './ab-send.ts';
+import { DryRunSplit, TestFirst, TestShown, Variants, VariantShown } from './ab-send.ts';
 import { issuesToDetails } from './issues.ts';
 import { BSUID } from '#lib/domain/people/person.ts';
 import { RECIPIENT_STATUSES } from '#lib/domain/sends/operations/send-recipients.ts';
@@ -44,7 +44,7 @@ const SendFields = v.strictObject({
   ),
   /** An A/B send (decisions §33): 2–4 templates of one category with their weights instead of one, and maybe a test first. */
   variants: v.optional(Variants),
-  test: v.optional(Test),
+  test: v.optional(TestFirst),
   /** Direct Send (issue 55 item 2): the category and the message instead of a template, on a WABA Meta enabled. */
   category: v.optional(v.picklist(['UTILITY', 'AUTHENTICATION'], 'must be UTILITY or AUTHENTICATION')),
   message: v.optional(DirectMessage),
