@@ -197,3 +197,78 @@ describe('what an A/B send refuses (decisions §33)', () => {
     ]);
   });
 });
+
+describe('an A/B MARKETING send’s price and route (decisions §33)', () => {
+  /** Client 7's WABA onboarded to the Marketing Messages API, with summer_promo APPROVED and a second version of it. */
+  function marketingWorld() {
+    const world = memoryWorld();
+    const waba = world.emulator.model.wabas.get('100200300')!;
+    waba.mm_onboarded = true;
+    const promo = waba.templates.find((t) => t.name === 'summer_promo')!;
+    promo.status = 'APPROVED';
+    for (const record of world.templateTable.records.values())
+      if (record.meta_template.id === promo.id) record.meta_template = { ...record.meta_template, status: 'APPROVED' };
+    waba.templates.push({ ...structuredClone(promo), id: '9093', name: 'summer_promo_b' });
+    return world;
+  }
+  const mexico = Array.from({ length: 60 }, (_, i) => `52155123${String(i).padStart(5, '0')}`);
+  const body = (extra: Record<string, unknown>) => ({
+    did: DID,
+    type: 'template' as const,
+    channel: 'MSGCHAN' as const,
+    recipients: mexico.map((to) => ({ to, params: { header: ['Ana'], body: ['20%'] } })),
+    ...extra,
+  });
+
+  it('reserves what the same send of one template would, every person at the category’s price, a test’s rest too', async () => {
+    // Prepare
+    const one = marketingWorld();
+    const ab = marketingWorld();
+    const tested = marketingWorld();
+    const variants = [
+      { template: 'summer_promo', language: 'en_US', weight: 1 },
+      { template: 'summer_promo_b', weight: 1 },
+    ];
+    // Act
+    await sendTemplate({ ...one, now: () => NOW }, acme, {
+      pathDid: DID,
+      sendId: 's-1',
+      body: body({ template: { name: 'summer_promo', language: 'en_US' } }) as never,
+    });
+    await sendTemplate({ ...ab, now: () => NOW }, acme, { pathDid: DID, sendId: 's-1', body: body({ variants }) as never });
+    const answer = await sendTemplate({ ...tested, now: () => NOW }, acme, {
+      pathDid: DID,
+      sendId: 's-1',
+      body: body({ variants, test: { share: 0.3, wait_seconds: 3600, metric: 'clicked' } }) as never,
+    });
+    // Assess
+    const reserved = async (world: ReturnType<typeof memoryWorld>) => (await world.budgets.month(7, '2026-11')).reserved;
+    expect(await reserved(one)).toBeGreaterThan(0);
+    expect(await reserved(ab)).toBe(await reserved(one));
+    expect(await reserved(tested)).toBe(await reserved(one));
+    expect(answer.test?.rest_recipients).toBeGreaterThan(0);
+    expect((await tested.sends.get('s-1'))?.reservation).toEqual((await one.sends.get('s-1'))?.reservation);
+  });
+
+  it('goes through the Marketing Messages API for every variant where the WABA is onboarded', async () => {
+    // Prepare
+    const world = marketingWorld();
+    // Act
+    await sendTemplate({ ...world, now: () => NOW }, acme, {
+      pathDid: DID,
+      sendId: 's-1',
+      body: body({
+        variants: [
+          { template: 'summer_promo', language: 'en_US', weight: 1 },
+          { template: 'summer_promo_b', weight: 1 },
+        ],
+      }) as never,
+    });
+    const jobs = world.queue.sent as unknown as DispatchJob[];
+    // Assess
+    expect(jobs.map((job) => [job.template.name, job.marketing_api, job.template.category])).toEqual([
+      ['summer_promo', 'mm', 'MARKETING'],
+      ['summer_promo_b', 'mm', 'MARKETING'],
+    ]);
+  });
+});

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { resendSend } from '#lib/domain/sends/accept/resend.ts';
 import { sendTemplate } from '#lib/domain/sends/accept/send.ts';
 import type { DispatchJob } from '#lib/domain/sends/dispatch-job.ts';
 import { cancelSend } from '#lib/domain/sends/operations/cancel-send.ts';
@@ -185,5 +186,23 @@ describe('a test-first A/B send (decisions §33)', () => {
     ).toEqual([0, 1]);
     expect(later).toBe('released');
     expect(queued().at(-1)?.variant).toBeDefined();
+  });
+
+  it('resends a rest recipient whose message failed with the winner, the variant its message went with', async () => {
+    // Prepare: the test share sent, es decided, the rest refused by Meta (131000, worth another try)
+    const { world, send, decide, queued } = testWorld();
+    const answer = await send('t-1', numbers(100));
+    world.results.figures.set('t-1', esReadMore);
+    const ok = dispatcherOf(world, NOW);
+    for (const job of queued()) await ok.dispatch(job);
+    await decide('t-1');
+    const refusing = dispatcherOf(world, NOW, { code: '131000', title: 'Something went wrong' });
+    for (const job of queued().slice(2)) await refusing.dispatch(job);
+    // Act
+    const resent = await resendSend({ ...world, now: () => NOW }, acme, { sendId: 't-1', which: 'failed', newSendId: 't-2' });
+    // Assess: every resent recipient is one of the rest, each given es (variant 1); the resend tests nothing
+    expect(resent.recipients).toBe(answer.test!.rest_recipients);
+    expect(resent.variants?.map((v) => v.recipients)).toEqual([0, answer.test!.rest_recipients]);
+    expect(resent.test).toBeUndefined();
   });
 });
