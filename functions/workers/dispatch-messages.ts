@@ -4,6 +4,7 @@ import { DynamoPausedJobs } from '#lib/adapters/dynamo/sends/paused-jobs.ts';
 import { DynamoTemplatePauses } from '#lib/adapters/dynamo/templates/template-pauses.ts';
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/people/suppression-store.ts';
+import { DynamoMarketingCounts } from '#lib/adapters/dynamo/people/frequency-caps.ts';
 import { DynamoBlockLedger } from '#lib/adapters/dynamo/sends/block-ledger.ts';
 import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/sends/throughput-store.ts';
@@ -34,6 +35,7 @@ const stores = {
   pacer: new DynamoPacer(table),
   levels: new DynamoThroughputStore(table),
   suppressions: new DynamoSuppressionStore(table),
+  marketingCounts: new DynamoMarketingCounts(table),
   pauses: new DynamoTemplatePauses(table),
   events: { publisher: new EventBridgePublisher(), outbox: new DynamoOutboxStore(table) },
 };

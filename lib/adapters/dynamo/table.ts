@@ -141,6 +141,11 @@ export const keys = {
    */
   templateAnalytics: (wabaId: string, templateId: string) => `TEMPLATE_ANALYTICS#${wabaId}#${templateId}`,
   templateAnalyticsOfWaba: (wabaId: string) => `TEMPLATE_ANALYTICS#${wabaId}`,
+  /**
+   * A person's MARKETING messages counted under its client's frequency cap (issue 56): `p:<digits>` or `u:<bsuid>`,
+   * each person its own partition, so no send's writes share a key.
+   */
+  marketingCount: (clientId: number, personKey: string) => `MARKETING_COUNT#${clientId}#${personKey}`,
   /** A template Meta paused or disabled (decisions §25). */
   templatePause: (wabaId: string, templateId: string) => `TEMPLATE_PAUSE#${wabaId}#${templateId}`,
   /** A client's suppression list (decisions §25): one item a phone number, by its digits. */
@@ -227,6 +232,9 @@ export const SORT = {
   metaCostUnread: 'READ_FAILED',
   /** The template analytics reader's state of a WABA (confirmed, days unread), under `TEMPLATE_ANALYTICS#<waba>`. */
   templateAnalyticsReader: 'READER_STATE',
+  /** A client's frequency cap (issue 56), under the client. */
+  frequencyCap: 'FREQUENCY_CAP',
+  marketingCount: 'MARKETING_COUNT',
   syncLease: 'SYNC_LEASE',
   syncLastRun: 'SYNC_LAST_RUN',
   webhookConfig: 'WEBHOOK',

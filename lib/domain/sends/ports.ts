@@ -78,6 +78,7 @@ export interface SendCounts {
   failed: number;
   /** Recipients Meta refused for its per-user marketing limit (131049, decisions §28): apart from `failed`. */
   capped: number;
+  capped_by_rule: number; // Skipped by the client's own frequency cap (decisions §33): never sent, apart from `failed`.
   delivered: number;
   read: number;
   /** Recipients never sent because the send was cancelled (decisions §22). */
@@ -203,15 +204,14 @@ export interface LedgerOwner {
 export type StatusResult = 'applied' | 'unchanged' | 'unknown' | 'unsettled';
 
 /**
- * The sends (decisions §12, §19). A send's jobs are queued in several requests, which cannot be one write: the
- * send is recorded as `queuing` first and settled after, and a dispatcher acts only on jobs of a `queued` send,
- * so a send whose jobs were not all queued is dispatched not at all. Its counts are exact sums of writes that
- * each count a block of outcomes or a batch of status reports, never a write per message on one item.
+ * The sends (decisions §12, §19). A send's jobs are queued in several requests, which cannot be one write: the send is recorded as
+ * `queuing` first and settled after, and a dispatcher acts only on jobs of a `queued` send, so a send whose jobs were not all queued is
+ * dispatched not at all. Its counts are exact sums of writes that each count a block of outcomes or a batch of status reports, never a
+ * write per message on one item.
  *
- * The store is split along its jobs: the send itself (SendRecords), the dispatcher's claims and outcomes
- * (BlockLedger), the recipients as accepted (RecipientLists), a scheduled send's jobs (HeldJobs) and its
- * messages' delivery statuses (MessageStatuses). Each part has its own adapter, and a use case is given the
- * parts it uses, each apart: no type joins them again (test/architecture/ports.test.ts).
+ * The store is split along its jobs: the send itself (SendRecords), the dispatcher's claims and outcomes (BlockLedger), the recipients as
+ * accepted (RecipientLists), a scheduled send's jobs (HeldJobs) and its messages' delivery statuses (MessageStatuses). Each part has its
+ * own adapter, and a use case is given the parts it uses, each apart: no type joins them again (test/architecture/ports.test.ts).
  */
 export interface SendRecords {
   /** Records the send `queuing`, with the repeats its acceptance removed counted. */

@@ -151,8 +151,12 @@ export class GraphEmulator {
         return errorEnvelope(new GraphError(fault.status, code, 'Injected fault'));
       }
       // The code's exchange proves itself by the app's id and secret, not a token (docs/platform-2027.md §1.3).
-      if (method === 'GET' && /^(\/v\d+\.\d+)?\/oauth\/access_token$/.test(path))
-        return { status: 200, body: exchangeCode(this.model.signup, query) };
+      if (method === 'GET' && /^(\/v\d+\.\d+)?\/oauth\/access_token$/.test(path)) {
+        const exchanged = { status: 200, body: exchangeCode(this.model.signup, query) };
+        // A GET that changes the state: the code spent and the token given are kept before the answer leaves.
+        await this.onChange?.();
+        return exchanged;
+      }
       const expected = isUpload ? `OAuth ${this.token}` : `Bearer ${this.token}`;
       if (!this.authorized(headers.authorization ?? '', expected, query.access_token)) {
         throw new GraphError(401, 190, 'Invalid OAuth access token - Cannot parse access token');

@@ -43,8 +43,10 @@ export interface EmulatedMaxPrice {
 export type EmulatedMessagePricing = MessagePricing & { max_price?: EmulatedMaxPrice };
 
 /**
- * The share of its max price a max-price message is charged (Meta: "the max price or less"): deterministic, so a
- * test knows the figure; `EMULATOR_MAX_PRICE_CLEARING` (default 0.8), or per WABA by `/_emulator/wabas/{id}/max-price-clearing`.
+ * The share of its max price a max-price message is charged. Meta's one documented rule is "the max price or less"
+ * (and partners: "calculated dynamically"; Meta publishes no algorithm, docs/platform-2027.md §5.0): the ratio is in
+ * (0, 1], so a charge is never above the bid; the share itself is the emulator's, deterministic so a test knows the
+ * figure: `EMULATOR_MAX_PRICE_CLEARING` (default 0.8), or per WABA by `/_emulator/wabas/{id}/max-price-clearing`.
  */
 export const DEFAULT_CLEARING_RATIO = (() => {
   const set = Number(process.env.EMULATOR_MAX_PRICE_CLEARING);

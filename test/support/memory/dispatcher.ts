@@ -8,9 +8,10 @@ import type { MemoryWorld } from './world.ts';
 
 /**
  * The dispatcher on the world's stores, on a clock of its own from `startIso`: every message accepted (as
- * `wamid.<n>`, or each refused with `refuse`), what it launched counted, and each message as it went.
+ * `wamid.<n>`) but those `refuse` names (refused with its code, not worth another try), what it launched counted, and
+ * each message as it went.
  */
-export function dispatcherOf(world: MemoryWorld, startIso: string, refuse?: { code: string; title: string }) {
+export function dispatcherOf(world: MemoryWorld, startIso: string, refuse?: (message: Record<string, unknown>) => string | undefined) {
   const launched: string[] = [];
   const messages: Record<string, unknown>[] = [];
   let now = Date.parse(startIso);
@@ -23,8 +24,8 @@ export function dispatcherOf(world: MemoryWorld, startIso: string, refuse?: { co
       sendMessage: async (phone: string, message: Record<string, unknown>) => {
         launched.push(phone);
         messages.push(message);
-        // Refused for good when told to (a resend's test): Meta's code and title.
-        if (refuse) return { kind: 'refused' as const, ...refuse, retryable: false };
+        const code = refuse?.(message);
+        if (code) return { kind: 'refused' as const, code, title: 'Refused', retryable: false };
         return { kind: 'accepted' as const, message_id: `wamid.${launched.length}` };
       },
       catalogOf: async () => undefined,
@@ -40,6 +41,8 @@ export function dispatcherOf(world: MemoryWorld, startIso: string, refuse?: { co
     settings: DEFAULT_DISPATCH,
     holder: 'h',
     remainingMs: () => 300_000,
+    // Each person's MARKETING count under the client's frequency cap (decisions §33).
+    marketingCounts: world.marketingCounts,
   };
   return { launched, messages, dispatch: (job: unknown) => dispatchJob(deps, job as DispatchJob) };
 }

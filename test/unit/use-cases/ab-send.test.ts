@@ -128,7 +128,7 @@ describe('an A/B send (decisions §33)', () => {
     // Prepare: Meta refuses every message (131000, worth another try)
     const { world, deps, send, jobs } = abWorld();
     await send('ab-1', numbers(30));
-    const { dispatch } = dispatcherOf(world, NOW, { code: '131000', title: 'Something went wrong' });
+    const { dispatch } = dispatcherOf(world, NOW, () => '131000');
     for (const job of jobs()) await untilDone(dispatch, job);
     const before = await allRecipients(world, 'ab-1', 30);
     // Act

@@ -196,7 +196,7 @@ describe('a test-first A/B send (decisions §33)', () => {
     const ok = dispatcherOf(world, NOW);
     for (const job of queued()) await ok.dispatch(job);
     await decide('t-1');
-    const refusing = dispatcherOf(world, NOW, { code: '131000', title: 'Something went wrong' });
+    const refusing = dispatcherOf(world, NOW, () => '131000');
     for (const job of queued().slice(2)) await refusing.dispatch(job);
     // Act
     const resent = await resendSend({ ...world, now: () => NOW }, acme, { sendId: 't-1', which: 'failed', newSendId: 't-2' });

@@ -63,6 +63,23 @@ const valid: Record<string, Record<string, unknown>> = {
     test: { share: 0.2, wait_seconds: 3600, metric: 'read' },
     recipients: [{ to: '5215550009', params: { body: ['a'] } }],
   },
+  /** An interactive Direct Send (issue 55): reply buttons under an image header. */
+  directInteractive: {
+    did: '5215550001',
+    type: 'template',
+    channel: 'MSGCHAN',
+    category: 'UTILITY',
+    message: {
+      type: 'interactive',
+      interactive: {
+        type: 'button',
+        header: { type: 'image', image: { link: 'https://cdn.example.com/parcel.png' } },
+        body: { text: 'Pick up today?' },
+        action: { buttons: [{ type: 'reply', reply: { id: 'yes', title: 'Yes' } }] },
+      },
+    },
+    recipients: [{ to: '5215550009' }],
+  },
   assignments: { channel_campaigns: [{ channel_id: 41, campaign_id: 31 }] },
   status: { action: 'enable', templates: [RECORD] },
   webhook: { url: 'https://hooks.example.com/in' },
@@ -99,6 +116,15 @@ const cases: [string, v.GenericSchema, Record<string, unknown>, UseCase][] = [
     },
   ],
   ['A/B send', SendTemplate.request.body, valid.ab, (w, body) => sendTemplate(w, acme, { pathDid: '5215550001', sendId: 'ab', body })],
+  [
+    'interactive direct send, on a WABA Meta enabled',
+    SendTemplate.request.body,
+    valid.directInteractive,
+    (w, body) => {
+      w.emulator.model.wabas.get('100200300')!.direct_send = 'ENABLED';
+      return sendTemplate(w, acme, { pathDid: '5215550001', sendId: 'i', body });
+    },
+  ],
   ['add assignments', AddChannelCampaigns.request.body, valid.assignments, (w, body) => addAssignments(w, acme, RECORD, body)],
   ['replace assignments', ReplaceChannelCampaigns.request.body, valid.assignments, (w, body) => replaceAssignments(w, acme, RECORD, body)],
   ['bulk status', ChangeTemplateStatus.request.body, valid.status, (w, body) => changeTemplateStatus(w, acme, body)],
