@@ -1,3 +1,4 @@
+import { withoutPerformance } from '../performance-writes.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { InternalServerError } from '@aws-sdk/client-dynamodb';
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/webhooks/outbox-store.ts';
@@ -131,7 +132,9 @@ export async function localEndpoints(eventBridge: LocalEventBridge) {
     if (req.method === 'GET' && url.pathname === '/_local/writes') {
       const prefixes = url.searchParams.get('prefix')?.split(',').filter(Boolean) ?? [''];
       const writes = (writeLog?.writes ?? []).filter((w) => prefixes.some((p) => w.pk.startsWith(p)));
-      return json(200, await summarizeWrites(writes, serviceTable()));
+      // `?without=performance`: the same writes as they would have been without the aggregates of decisions §33.
+      const strip = url.searchParams.get('without') === 'performance' ? withoutPerformance : undefined;
+      return json(200, await summarizeWrites(writes, serviceTable(), strip));
     }
     const ops = /^\/_local\/requests\/([^/]+)\/meter$/.exec(url.pathname);
     if (req.method === 'GET' && ops) return json(200, meters.get(ops[1]) ?? emptyMeter());

@@ -54,8 +54,6 @@ export interface SentMessage {
 
 /** A reply to record: the message as read, its reply now, and what that adds to its send's and template's figures. */
 export interface ReplyRecord {
-  /** The number the reply reached: its client's template figures of a number are kept together. */
-  did: string;
   message: SentMessage;
   reply: MessageReply;
   figures: FigureAdd[];
