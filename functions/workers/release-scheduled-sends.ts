@@ -3,6 +3,8 @@ import { DynamoHeldJobs } from '#lib/adapters/dynamo/sends/held-jobs.ts';
 import { DynamoRecipientLists } from '#lib/adapters/dynamo/sends/recipient-lists.ts';
 import { DynamoReservationReturns } from '#lib/adapters/dynamo/sends/reservation-returns.ts';
 import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
+import { DynamoSendPerformances } from '#lib/adapters/dynamo/sends/send-performances.ts';
+import { DynamoSendCompletions } from '#lib/adapters/dynamo/sends/send-completions.ts';
 import { ACCEPTANCE_OVER_MS, releaseScheduledSend } from '#lib/domain/sends/operations/release-send.ts';
 import { queueWorker } from '#lib/worker/queue-worker.ts';
 import { ReleaseScheduledSends } from '#lib/manifest/workers.ts';
@@ -16,6 +18,8 @@ const stores = {
   blocks: new DynamoBlockLedger(table),
   recipientLists: new DynamoRecipientLists(table),
   reservationReturns: new DynamoReservationReturns(table),
+  // A send cancelled before its time completes here (decisions §33): its event in the outbox, the relay publishes it.
+  completion: { performances: new DynamoSendPerformances(table), completions: new DynamoSendCompletions(table) },
 };
 const queue = jobQueue('dispatch');
 

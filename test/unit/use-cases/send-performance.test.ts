@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { applyNotifications } from '#lib/domain/inbound/meta-notifications.ts';
 import type { MetaNotification } from '#lib/domain/inbound/notifications.ts';
 import { getSendPerformance, readVariantFigures } from '#lib/domain/sends/performance/send-performance.ts';
+import { completeIfDone } from '#lib/domain/sends/performance/completion.ts';
+import { silentLog } from '#lib/domain/shared/log.ts';
 import { templatePerformance } from '#lib/domain/sends/performance/template-performance.ts';
 import { messageReference } from '#lib/domain/shared/message-status.ts';
 import { performanceMarkOf } from '#lib/domain/sends/figures.ts';
@@ -197,5 +199,53 @@ describe('GET /v1/sends/{id}/performance’s use case', () => {
     expect(asBsp.totals.cost_per_read).toBeGreaterThan(0);
     expect(rows[0].reply).toEqual({ replied_at: T0 + 2 * HOUR, button: { text: 'Stop', payload: 'STOP' } });
     await expect(getSendPerformance(world, callerOf(8), 's1')).rejects.toThrow(/does not exist/);
+  });
+});
+
+describe('send.completed (decisions §33)', () => {
+  it('is written once its send has nothing pending, with its totals and performance, and never twice', async () => {
+    // Prepare
+    const { world, apply } = await dispatched();
+    await apply(status(0, 'read', T0 + HOUR));
+    const deps = { performances: world.performances, completions: world.completions, log: silentLog };
+    // Act
+    const first = await completeIfDone(deps, 's1', T0 + 2 * HOUR);
+    const again = await completeIfDone(deps, 's1', T0 + 3 * HOUR);
+    // Assess
+    const events = world.sendTable.events.filter((e) => e.type === 'send.completed');
+    expect([first, again]).toEqual([true, false]);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ client_id: 7, occurred_at: new Date(T0 + 2 * HOUR).toISOString() });
+    expect(events[0].data).toMatchObject({
+      send_id: 's1',
+      status: 'completed',
+      total: 4,
+      sent: 4,
+      pending: 0,
+      performance: { totals: { sent: 4, delivered: 1, read: 1 }, variants: [{ variant: 0, template: { name: 'order_update' } }] },
+    });
+    expect(JSON.stringify(events[0].data)).not.toContain('cost');
+  });
+
+  it('is not written while recipients are pending', async () => {
+    // Prepare: a send of 4 whose block of 4 is not settled
+    const world = memoryWorld();
+    const send = {
+      send_id: 's2',
+      client_id: 7,
+      did: DID,
+      template: { name: 'order_update', language: 'en_US' },
+      status: 'queuing' as const,
+      created_at: 'now',
+      total: 4,
+      jobs: 1,
+    };
+    await world.sends.begin(send);
+    await world.sends.settle(send, 'queued');
+    // Act
+    const completed = await completeIfDone({ performances: world.performances, completions: world.completions, log: silentLog }, 's2', T0);
+    // Assess
+    expect(completed).toBe(false);
+    expect(world.sendTable.events).toEqual([]);
   });
 });

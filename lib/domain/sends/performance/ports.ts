@@ -1,3 +1,4 @@
+import type { ServiceEvent } from '../../webhooks/events.ts';
 import type { SendRecord } from '../ports.ts';
 import type { Figure, FigureAdd, MessageReply, TemplateOfFigures } from '../figures.ts';
 
@@ -73,3 +74,9 @@ export interface Replies {
 
 /** The most of a person's messages a reply looks among: the newest sends' first. */
 export const REPLY_CANDIDATES = 20;
+
+/** A send's completion (decisions §33): its `send.completed` event, once. */
+export interface SendCompletions {
+  /** Marks the send completed with its event in the outbox, in one write; false when it was marked before. */
+  complete(sendId: string, event: ServiceEvent): Promise<boolean>;
+}

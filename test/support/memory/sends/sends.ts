@@ -8,6 +8,7 @@ import { MemoryReservationReturns } from './reservation-returns.ts';
 import { MemorySendRecords } from './send-records.ts';
 import { MemorySendTable } from './send-table.ts';
 import { MemoryReplies } from './replies.ts';
+import { MemorySendCompletions } from './send-completions.ts';
 import { MemorySendPerformances } from './send-performances.ts';
 import { MemoryTemplatePerformances } from './template-performances.ts';
 
@@ -30,6 +31,7 @@ export function memorySends(budgets?: MemoryBudgetStore) {
     performances: new MemorySendPerformances(table),
     templatePerformances: new MemoryTemplatePerformances(table),
     replies: new MemoryReplies(table),
+    completions: new MemorySendCompletions(table),
   };
 }
 
