@@ -46,7 +46,7 @@ export default defineConfig({
         test: {
           name: 'stack',
           include: ['test/http/**/*.test.ts'],
-          exclude: ['test/http/start-command.test.ts'],
+          exclude: ['test/http/start-command.test.ts', 'test/http/onboarding-logs.test.ts'],
           // The files share a worker's modules (its AWS clients, its settings): each imports them once, not once
           // per file. None changes a setting another reads; an adapter on another table gets it by its constructor.
           isolate: false,
@@ -59,7 +59,7 @@ export default defineConfig({
         test: {
           // Files that start a whole stack of their own (the deployed bundles, `npm start`): no shared one.
           name: 'own-stack',
-          include: ['test/deploy/**/*.test.ts', 'test/http/start-command.test.ts'],
+          include: ['test/deploy/**/*.test.ts', 'test/http/start-command.test.ts', 'test/http/onboarding-logs.test.ts'],
         },
       },
       {

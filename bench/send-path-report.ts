@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HIGH_TIER_RATE, hotItemRows, hotItemsTable, type KindTally, PARTITION_WRITE_UNITS } from './hot-items.ts';
 import { GLOBAL_CATEGORIES } from './global-sender.ts';
-import { measureSendPath, type SendPathRun } from './send-path.ts';
+import { CAP_RUNS, measureSendPath, type SendPathRun } from './send-path.ts';
 
 /**
  * What BENCHMARKS.md says of the global sender (issue 54 item 2) and the hot items (item 4), from the send-path
@@ -131,11 +131,43 @@ export function hotItemsSection(runs: SendPathRun[]): string[] {
   ];
 }
 
+/**
+ * What a cap on marketing per person costs (issue 56 item 4): the two MARKETING runs of the same bench, without a
+ * cap and under one, their units and reads a message, and the people's count items alone.
+ */
+export function frequencyCapSection(runs: SendPathRun[]): string[] {
+  const without = runs.find((run) => run.label === CAP_RUNS.without);
+  const under = runs.find((run) => run.label === CAP_RUNS.under);
+  if (!without || !under) return [];
+  const counts = under.kinds.filter((k) => k.kind.startsWith('MARKETING_COUNT#'));
+  const countUnits = counts.reduce((sum, k) => sum + k.units, 0) / under.messages;
+  const largest = Math.max(0, ...counts.map((k) => k.largestBytes));
+  const more = under.writes.units / under.messages - without.writes.units / without.messages;
+  const reads = under.itemsRead / under.messages - without.itemsRead / without.messages;
+  return [
+    '### A cap on marketing per person (issue 56 item 4)',
+    '',
+    `After the STANDARD run, in the same process (bench/send-path.ts, \`capRuns\`): two MARKETING sends of ${under.messages / 2} new people at once on a STANDARD number reporting sent, delivered and read, for a client without a frequency cap and then for one under a cap of 3 per 7 days (\`PUT /v1/clients/{id}/frequency-cap\`; every message counted, none skipped). Each message takes its person's place at its launch (lib/domain/sends/dispatch/frequency-cap.ts): a consistent read of the person's count and one conditional PutItem of it (docs/frequency-caps.md).`,
+    '',
+    "| run | messages | write units / message | people's counts: units / message (largest item) | items read / message |",
+    '|---|---|---|---|---|',
+    `| ${without.label} | ${without.messages} | ${(without.writes.units / without.messages).toFixed(2)} | — | ${(without.itemsRead / without.messages).toFixed(2)} |`,
+    `| ${under.label} | ${under.messages} | ${(under.writes.units / under.messages).toFixed(2)} | ${countUnits.toFixed(2)} (${largest} bytes) | ${(under.itemsRead / under.messages).toFixed(2)} |`,
+    '',
+    `- A MARKETING message under a cap adds ${countUnits.toFixed(2)} write units: its person's count item, ${counts.reduce((n, k) => n + k.writes, 0)} writes of at most ${largest} bytes for ${under.messages} messages, the floor of a count kept per person with a conditional write (one item a person, under 1 KB, docs/frequency-caps.md); and one consistent GetItem (one read unit). UTILITY and AUTHENTICATION messages, and a client without a cap, add nothing. The runs' totals differ by ${more.toFixed(2)} units and ${reads.toFixed(2)} item reads a message: the rest of the two runs (status batches, progress records) varies more from run to run than the count's own unit.`,
+  ];
+}
+
 // `npx tsx bench/send-path-report.ts [runs.json]`: the STANDARD run and the global senders measured (or read back
 // from the file a run saved in the temporary folder), their lines printed.
+// `npx tsx bench/send-path-report.ts cap [per send]`: the STANDARD run and the frequency cap's, their section printed.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const saved = process.argv[2];
-  const runs = saved ? (JSON.parse(readFileSync(saved, 'utf8')) as SendPathRun[]) : measureSendPath(800, 'global');
+  const cap = process.argv[2] === 'cap';
+  const saved = cap ? undefined : process.argv[2];
+  const runs = saved
+    ? (JSON.parse(readFileSync(saved, 'utf8')) as SendPathRun[])
+    : measureSendPath(cap ? Number(process.argv[3] ?? 800) : 800, cap ? 'cap' : 'global');
   if (!saved) writeFileSync(join(tmpdir(), 'send-path-runs.json'), JSON.stringify(runs));
-  for (const line of [...globalSenderSection(runs), '', ...hotItemsSection(runs)]) console.log(line);
+  const sections = cap ? frequencyCapSection(runs) : [...globalSenderSection(runs), '', ...hotItemsSection(runs)];
+  for (const line of sections) console.log(line);
 }

@@ -339,9 +339,44 @@ async function globalRun(bench: Bench, clientId: number, priced: boolean, perMar
   return runOn(bench, label, n.id, 80, globalSends(n.did, token, clientId, perMarket, 100));
 }
 
+/** The frequency cap's runs (issue 56 item 4): their labels, as the report finds them. */
+export const CAP_RUNS = { without: 'MARKETING, no frequency cap', under: 'MARKETING under a frequency cap (3 per 7 days)' } as const;
+
 /**
- * `which`: `all` (the issue 22 runs and the global senders), `global` (the STANDARD run and the global senders) or
- * `standard` (the STANDARD run alone, with its replies: bench/performance-report.ts).
+ * The frequency cap's cost (issue 56 item 4): two MARKETING sends of `perSend` new people at once on a STANDARD number
+ * of a client without a cap, then the same on a client under a cap of 3 per 7 days (every message counted, none
+ * skipped): the units a MARKETING message adds are the second run's less the first's, and its count items'.
+ */
+async function capRuns(bench: Bench, perSend: number): Promise<SendPathRun[]> {
+  const runs: SendPathRun[] = [];
+  const bsp = await mintToken({ clientId: 7, bsp: true, sub: 'bsp-operator' });
+  for (const [clientId, label] of [
+    [963, CAP_RUNS.without],
+    [964, CAP_RUNS.under],
+  ] as const) {
+    const n = { did: `${clientId}001`, id: `p${clientId}001` };
+    await seedClient(bench, clientId, [n], [{ ...ORDER_UPDATE, id: `t${clientId}m`, name: 'promo_update', category: 'MARKETING' }]);
+    await new Promise((r) => setTimeout(r, 2_000));
+    if (label === CAP_RUNS.under) {
+      const cap = await bench.api(bsp, 'PUT', `/v1/clients/${clientId}/frequency-cap`, { marketing: { max: 3, days: 7 } });
+      if (cap.client_id !== clientId) throw new Error(`frequency cap refused: ${JSON.stringify(cap)}`);
+    }
+    const token = await mintToken({ clientId, campaigns: [] });
+    const sends = [1, 2].map((send) => ({
+      did: n.did,
+      token,
+      template: 'promo_update',
+      recipients: Array.from({ length: perSend }, (_, i) => `52${clientId}${send}${String(i).padStart(5, '0')}`),
+    }));
+    runs.push(await runOn(bench, label, n.id, 80, sends));
+  }
+  return runs;
+}
+
+/**
+ * `which`: `all` (the issue 22 runs, the global senders and the frequency cap's), `global` (the STANDARD run and the
+ * global senders), `cap` (the STANDARD run and the frequency cap's) or `standard` (the STANDARD run alone, with its
+ * replies: bench/performance-report.ts).
  */
 async function measure(perSend: number, which: string): Promise<SendPathRun[]> {
   const stack = await startLocalStack();
@@ -350,9 +385,11 @@ async function measure(perSend: number, which: string): Promise<SendPathRun[]> {
     const bench = benchOn(stack);
     const runs = await productionRuns(bench, perSend, which === 'all');
     if (which === 'standard') return runs;
+    if (which === 'cap') return [...runs, ...(await capRuns(bench, perSend))];
     // A tenth of a STANDARD send a market: 10 people a market for 800, 470 a send, three sends a client.
     const perMarket = Math.max(1, Math.round(perSend / 80));
     for (const { clientId, priced } of GLOBAL_CLIENTS) runs.push(await globalRun(bench, clientId, priced, perMarket));
+    if (which === 'all') runs.push(...(await capRuns(bench, perSend)));
     return runs;
   } finally {
     if (restore === undefined) delete process.env.MESSAGES_PER_SECOND;

@@ -32,6 +32,7 @@ const stack = new TemplateMessagingStack(app, context('stackName') ?? 'TemplateM
     providerBusinessId: context('providerBusinessId'),
   },
   consoleDomainPrefix: context('consoleDomainPrefix'),
+  embeddedSignupConfigId: context('embeddedSignupConfigId'),
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });
 if (context('nag') !== 'false') Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

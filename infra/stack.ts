@@ -51,6 +51,11 @@ export interface ServiceStackProps extends StackProps {
   onboarding?: { providerPaysMeta?: boolean; providerBusinessId?: string };
   /** The console's hosted-UI domain prefix with `cognito` (infra/identity.ts); the stack's name and account by default. */
   consoleDomainPrefix?: string;
+  /**
+   * The Facebook Login for Business configuration the console's Embedded Signup launches (issue 55), with
+   * `graphAppId`; without both, the console has no Embedded Signup and its policy allows no Facebook origin.
+   */
+  embeddedSignupConfigId?: string;
 }
 
 /**
@@ -111,6 +116,7 @@ export class TemplateMessagingStack extends Stack {
         roleArn: resources.schedulerRole.roleArn,
       },
       console: consoleSignIn,
+      embeddedSignupConfigId: props.embeddedSignupConfigId,
       statementIssuer: props.statementIssuer,
       // The business tokens onboarded are kept in Secrets Manager, one secret each under the stack's prefix.
       onboarding: { ...props.onboarding, secretPrefix: `${this.stackName}/onboarding/` },

@@ -108,6 +108,14 @@ export const SETTINGS = {
   CONSOLE_COGNITO_DOMAIN: { schema: url, fallback: undefined },
   CONSOLE_CLIENT_ID: { schema: text, fallback: undefined },
   /**
+   * Embedded Signup in the console (issue 55): the Facebook Login for Business configuration the console's
+   * `FB.login` names, with the Meta app GRAPH_APP_ID. Unset, the console uses the local stand-in for Meta's popup.
+   */
+  EMBEDDED_SIGNUP_CONFIG_ID: {
+    schema: v.pipe(v.string(), v.regex(/^\d{1,32}$/, 'must be a configuration id (digits)')),
+    fallback: undefined,
+  },
+  /**
    * Onboarding by Embedded Signup (issue 55): whether the provider pays Meta for its clients' WABAs (its credit line
    * is shared with each WABA onboarded), and its business portfolio, whose credit line that is.
    */
@@ -121,6 +129,8 @@ export const SETTINGS = {
   PROVIDER_BUSINESS_ID: { schema: text, fallback: undefined },
   /** Where the onboarded business tokens are kept: a prefix of Secrets Manager names (AWS); unset, in memory (local). */
   ONBOARDING_SECRET_PREFIX: { schema: text, fallback: undefined },
+  /** The local stack's folder for those tokens where it keeps its data (decisions §16); unset on AWS. */
+  LOCAL_VAULT_DIR: { schema: text, fallback: undefined },
   /** Who issues the statements (decisions §30): the provider's name, printed on each. */
   STATEMENT_PROVIDER_NAME: { schema: text, fallback: 'Template Messaging Service' },
   /** The provider's postal address on each statement, one line; unset, the statement says it is not set. */
@@ -233,6 +243,8 @@ export const onboardingSettings = () => ({
   providerPaysMeta: setting('PROVIDER_PAYS_META'),
   providerBusinessId: setting('PROVIDER_BUSINESS_ID'),
   secretPrefix: setting('ONBOARDING_SECRET_PREFIX'),
+  /** The local stack's vault folder, set where it keeps its data (local/stack.ts). */
+  localVaultDir: setting('LOCAL_VAULT_DIR'),
 });
 
 /** Who issues the statements: the provider's name and address (decisions §30). */
@@ -245,4 +257,14 @@ export const statementIssuerSettings = () => ({
 export const consoleSignInSettings = () => ({
   CONSOLE_COGNITO_DOMAIN: setting('CONSOLE_COGNITO_DOMAIN'),
   CONSOLE_CLIENT_ID: setting('CONSOLE_CLIENT_ID'),
+});
+
+/**
+ * Embedded Signup in the console (issue 55): the Meta app, its Facebook Login for Business configuration and the
+ * Graph version the JavaScript SDK is initialised with; all three, or none (the local stand-in).
+ */
+export const embeddedSignupSettings = () => ({
+  appId: setting('GRAPH_APP_ID'),
+  configId: setting('EMBEDDED_SIGNUP_CONFIG_ID'),
+  graphVersion: setting('GRAPH_API_VERSION'),
 });

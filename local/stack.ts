@@ -295,6 +295,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     Object.assign(process.env, settings);
     // The console's Embedded Signup plays the emulator's popup through the local API (`POST /_local/embedded-signup`).
     if (emulator) process.env.LOCAL_GRAPH_EMULATOR_URL = graphUrl;
+    // Onboardings' business tokens outlive a restart where the data does (an accepted onboarding resumes after a crash).
+    if (data) process.env.LOCAL_VAULT_DIR = data.vaultDir;
     if (emulator) notifyTheService(emulator, apiUrl, options.autoStatuses ?? [], log);
 
     await loadTable(start, dynamo, fixture, fixturePath);

@@ -1,5 +1,15 @@
-/** How the console signs in, as the page carries it (console/serve/sign-in.ts, console/serve/page.ts). */
-export type ConsoleConfig = { signIn: 'token' } | CognitoConfig;
+/**
+ * How the console signs in, as the page carries it (console/serve/sign-in.ts, console/serve/page.ts), and how it
+ * launches Embedded Signup where the deployment configures it (console/serve/embedded-signup.ts).
+ */
+export type ConsoleConfig = ({ signIn: 'token' } | CognitoConfig) & { embeddedSignup?: EmbeddedSignupConfig };
+
+/** Meta's app, its Facebook Login for Business configuration and the Graph version `FB.init` names (issue 55). */
+export interface EmbeddedSignupConfig {
+  appId: string;
+  configId: string;
+  graphVersion: string;
+}
 
 export interface CognitoConfig {
   signIn: 'cognito';

@@ -6,7 +6,8 @@ export const isSettled = (send: SendStatus) => send.status === 'completed' || se
 
 /**
  * A send's recipients by where they are: read, delivered (not read), sent (not delivered), failed (with capped and
- * expired), suppressed (with repeats removed), cancelled, and queued (not settled yet). They add up to its total.
+ * expired), suppressed (with repeats removed and those the client's frequency cap skipped), cancelled, and queued
+ * (not settled yet). They add up to its total.
  */
 export function sendParts(send: SendStatus) {
   const delivered = Math.max(0, send.delivered - send.read);
@@ -16,7 +17,7 @@ export function sendParts(send: SendStatus) {
     { name: 'delivered', value: delivered, tone: 'tone-delivered' },
     { name: 'sent', value: Math.max(0, send.sent - send.delivered), tone: 'tone-sent' },
     { name: 'failed', value: send.failed + send.capped + send.expired, tone: 'tone-failed' },
-    { name: 'suppressed', value: send.suppressed + send.duplicates_removed, tone: 'tone-suppressed' },
+    { name: 'suppressed', value: send.suppressed + send.duplicates_removed + send.capped_by_rule, tone: 'tone-suppressed' },
     { name: 'cancelled', value: send.cancelled + send.pending - waiting, tone: 'tone-cancelled' },
     { name: 'queued', value: waiting, tone: 'tone-queued' },
   ];

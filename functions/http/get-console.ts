@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { consoleAssets } from '../../console/serve/files.ts';
+import { consoleEmbeddedSignup } from '../../console/serve/embedded-signup.ts';
 import { consolePage } from '../../console/serve/page.ts';
 import { consoleSignIn } from '../../console/serve/sign-in.ts';
 import { httpFunction } from '#lib/http/http-function.ts';
@@ -15,9 +16,12 @@ type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIG
 let ready: Promise<{ serve: Handler; gzipped: Buffer }> | undefined;
 
 const make = async () => {
-  const page = consolePage(await consoleAssets(), consoleSignIn());
+  const page = consolePage(await consoleAssets(), consoleSignIn(), consoleEmbeddedSignup());
   return {
-    serve: httpFunction(GetConsole, () => page.html, { contentSecurityPolicy: page.contentSecurityPolicy }) as Handler,
+    serve: httpFunction(GetConsole, () => page.html, {
+      contentSecurityPolicy: page.contentSecurityPolicy,
+      ...(page.crossOrigin && { crossOrigin: page.crossOrigin }),
+    }) as Handler,
     gzipped: gzipSync(page.html, { level: 9 }),
   };
 };

@@ -4,6 +4,7 @@ import { DynamoPausedJobs } from '#lib/adapters/dynamo/sends/paused-jobs.ts';
 import { DynamoTemplatePauses } from '#lib/adapters/dynamo/templates/template-pauses.ts';
 import { EventBridgePublisher } from '#lib/adapters/eventbridge/publisher.ts';
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/people/suppression-store.ts';
+import { DynamoMarketingCounts } from '#lib/adapters/dynamo/people/frequency-caps.ts';
 import { DynamoBlockLedger } from '#lib/adapters/dynamo/sends/block-ledger.ts';
 import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { DynamoSendPerformances } from '#lib/adapters/dynamo/sends/send-performances.ts';
@@ -36,6 +37,7 @@ const stores = {
   pacer: new DynamoPacer(table),
   levels: new DynamoThroughputStore(table),
   suppressions: new DynamoSuppressionStore(table),
+  marketingCounts: new DynamoMarketingCounts(table),
   pauses: new DynamoTemplatePauses(table),
   events: { publisher: new EventBridgePublisher(), outbox: new DynamoOutboxStore(table) },
   // A send's last job writes its `send.completed` (decisions §33).

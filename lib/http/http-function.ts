@@ -14,7 +14,7 @@ import { authenticateCaller } from './middlewares/authenticate-caller.ts';
 import { jsonBody } from './middlewares/json-body.ts';
 import { ownedPath } from './middlewares/owned-path.ts';
 import { requestContext } from './middlewares/request-context.ts';
-import { securityHeaders } from './middlewares/security-headers.ts';
+import { type CrossOriginPolicies, securityHeaders } from './middlewares/security-headers.ts';
 import { validateRequest } from './middlewares/validate-request.ts';
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
@@ -55,6 +55,8 @@ export interface BodyMiddlewares {
   owners?: OwnershipLookup;
   /** A page's own Content-Security-Policy directives (routes that produce text/html), instead of the API's. */
   contentSecurityPolicy?: Record<string, string | false>;
+  /** A page's cross-origin policies where they must differ from isolation (the console with Facebook's SDK). */
+  crossOrigin?: CrossOriginPolicies;
   /** How the body is rendered as each of the route's `renders` types (a CSV's text, a PDF's bytes). */
   renderers?: Partial<Record<RenderedType, (body: never) => string | Uint8Array | Promise<string | Uint8Array>>>;
 }
@@ -131,7 +133,7 @@ function withMiddlewares(
 ) {
   const handler = middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Error, ServiceContext>(core)
     .use(requestContext())
-    .use(securityHeaders(extra.contentSecurityPolicy))
+    .use(securityHeaders(extra.contentSecurityPolicy, extra.crossOrigin))
     .use(errorResponse());
   // Authenticate before touching the body, so an anonymous caller learns nothing about validation.
   if (route.auth) handler.use(authenticateCaller());

@@ -23,7 +23,10 @@ export interface Needs {
   pacing?: boolean;
   /** Makes one-time schedules of sends (decisions §22): the schedule group, its target queue and role. */
   schedules?: boolean;
-  /** Tells the console how to sign in (issue 45): the Cognito hosted UI's domain and the console's app client. */
+  /**
+   * Tells the console how to sign in (issue 45): the Cognito hosted UI's domain and the console's app client; and
+   * how to launch Embedded Signup (issue 55): the Meta app, its login configuration and the Graph version.
+   */
   console?: boolean;
   /** Issues statements (decisions §30): the provider's name and address printed on them. */
   statements?: boolean;
@@ -53,6 +56,8 @@ export interface SettingSources {
   schedules: { group: string; queueArn: string; roleArn: string };
   /** The console's Cognito sign-in, where the stack has one; absent, the console signs in with a token. */
   console?: { cognitoDomain: string; clientId: string };
+  /** The Facebook Login for Business configuration the console's Embedded Signup names (with `graphAppId`); absent, the local stand-in. */
+  embeddedSignupConfigId?: string;
   /** Who issues the statements, where the deployment says (each setting's fallback otherwise). */
   statementIssuer?: { name?: string; address?: string };
   /** The onboarding's settings where the deployment gives them (lib/config.ts: PROVIDER_PAYS_META and its fellows). */
@@ -88,6 +93,12 @@ export function settingsFor(needs: Needs, sources: SettingSources): Record<strin
     });
   if (needs.console && sources.console)
     Object.assign(out, { CONSOLE_COGNITO_DOMAIN: sources.console.cognitoDomain, CONSOLE_CLIENT_ID: sources.console.clientId });
+  if (needs.console && sources.embeddedSignupConfigId && sources.graphAppId)
+    Object.assign(out, {
+      EMBEDDED_SIGNUP_CONFIG_ID: sources.embeddedSignupConfigId,
+      GRAPH_APP_ID: sources.graphAppId,
+      ...(sources.graphApiVersion && { GRAPH_API_VERSION: sources.graphApiVersion }),
+    });
   if (needs.statements) {
     if (sources.statementIssuer?.name) out.STATEMENT_PROVIDER_NAME = sources.statementIssuer.name;
     if (sources.statementIssuer?.address) out.STATEMENT_PROVIDER_ADDRESS = sources.statementIssuer.address;

@@ -203,6 +203,16 @@ export const ReconcileCosts = {
   timeoutSeconds: 300,
 } satisfies WorkerDef;
 
+export const ReadTemplateAnalytics = {
+  // Once a day (issue 56, decisions §33): each WABA's yesterday of Meta's template analytics, in its timezone, and
+  // the last day Meta keeps its reads and clicks again, kept per template and day (docs/template-analytics.md).
+  name: 'ReadTemplateAnalytics',
+  entry: 'functions/workers/read-template-analytics.ts',
+  trigger: { everyMinutes: 1440 },
+  needs: { table: 'write', upstream: true },
+  timeoutSeconds: 300,
+} satisfies WorkerDef;
+
 export const CloseStatements = {
   // Every hour (decisions §30): each client's months whose close time (00:00 UTC on the 3rd of the next month,
   // lib/domain/money/statements/months.ts) has passed are closed and kept, once; a run after a failed or missed one
@@ -236,6 +246,7 @@ export const workers: WorkerDef[] = [
   ReleaseScheduledSends,
   RelayOutbox,
   ReconcileCosts,
+  ReadTemplateAnalytics,
   CloseStatements,
   EndReservations,
 ];

@@ -66,11 +66,19 @@ export const OnboardingResponse = v.strictObject({
         verified_name: v.optional(v.string()),
         is_on_biz_app: v.boolean(),
         platform_type: v.optional(v.string()),
+        registration: v.optional(
+          v.strictObject({
+            status: v.picklist(['done', 'skipped', 'failed']),
+            detail: v.optional(v.string()),
+            error: v.optional(v.string()),
+          }),
+        ),
       }),
     ),
   ),
   allocation_config_id: v.optional(v.string()),
   channels: v.optional(v.array(v.string())),
+  templates_seen: v.optional(v.number()),
   created_at: v.string(),
   updated_at: v.string(),
 });

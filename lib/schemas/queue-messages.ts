@@ -25,6 +25,7 @@ const JobRecipient = v.looseObject({
   params: v.optional(v.looseObject({})),
   duplicate_of: v.optional(whole),
   suppressed: v.optional(v.literal(true)),
+  cap_keys: v.optional(v.array(text)),
 });
 
 /** A dispatch job (lib/domain/sends/dispatch-job.ts DispatchJob), on the dispatch queue and its dead-letter queue. */
@@ -51,6 +52,7 @@ export const DispatchJobMessage = v.looseObject({
   campaignId: v.optional(v.number()),
   marketing_api: v.optional(v.literal('mm')),
   max_price: v.optional(v.looseObject({ amount_per_1000: v.number(), currency: text })),
+  frequency_cap: v.optional(v.looseObject({ max: whole, days: whole })),
   reservation: v.optional(v.looseObject({ month: text, priced_on: text, category: text, currency: text })),
   job: whole,
   jobs: whole,

@@ -236,6 +236,8 @@ export const SendDryRunResponse = v.object({
   warnings: Warnings,
   /** A MARKETING send's recipients on the client's suppression list (decisions §25): never sent. */
   suppressed: v.optional(v.array(v.object({ index: count, to: v.optional(v.string()), user_id: v.optional(v.string()) }))),
+  /** A MARKETING send's recipients already at the client's frequency cap now (decisions §33): skipped when dispatched. */
+  capped_by_rule: v.optional(v.array(v.object({ index: count, to: v.optional(v.string()), user_id: v.optional(v.string()) }))),
   estimate: v.optional(Estimate),
 });
 
@@ -260,6 +262,8 @@ export const SendStatusResponse = v.object({
   failed: count,
   /** Recipients Meta refused for its per-user marketing limit (131049, decisions §28): not counted in `failed`. */
   capped: count,
+  /** Recipients the client's own frequency cap skipped (decisions §33): never sent, not counted in `failed`. */
+  capped_by_rule: count,
   cancelled: count,
   pending: count,
   errors: v.array(v.object({ code: v.string(), title: v.string(), count })),

@@ -1,6 +1,7 @@
 import type { ServiceTable } from '#lib/adapters/dynamo/client.ts';
 import { DynamoBudgetStore } from '#lib/adapters/dynamo/money/budget-store.ts';
 import { DynamoPriceListStore } from '#lib/adapters/dynamo/money/price-list-store.ts';
+import { DynamoFrequencyCaps, DynamoMarketingCounts } from '#lib/adapters/dynamo/people/frequency-caps.ts';
 import { DynamoPeopleMap } from '#lib/adapters/dynamo/people/people-map.ts';
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/people/suppression-store.ts';
 import { DynamoHeldJobs } from '#lib/adapters/dynamo/sends/held-jobs.ts';
@@ -37,6 +38,8 @@ export function sendDeps(table: ServiceTable, parts: { queue?: JobQueue; upstrea
     priceLists: new DynamoPriceListStore(table),
     suppressions: new DynamoSuppressionStore(table),
     peopleMap: new DynamoPeopleMap(table),
+    frequencyCaps: new DynamoFrequencyCaps(table),
+    marketingCounts: new DynamoMarketingCounts(table),
     onboardings: new DynamoMarketingOnboardings(table),
     queue: parts.queue ?? jobQueue('dispatch'),
     resolve: resolveHost,

@@ -14,6 +14,8 @@ export interface DataDir {
   queuesFile: string;
   /** The scheduled sends' schedules not run yet (local/standins/scheduler.ts). */
   schedulesFile: string;
+  /** The onboardings' secrets (lib/adapters/local-file-vault.ts). */
+  vaultDir: string;
   /** True when nothing was kept: the fixture is loaded. */
   fresh: boolean;
 }
@@ -41,6 +43,7 @@ export function prepareDataDir(root: string, fixturePath: string, forceFresh: bo
     graphFile: join(root, 'graph.json'),
     queuesFile: join(root, 'queues.jsonl'),
     schedulesFile: join(root, 'schedules.json'),
+    vaultDir: join(root, 'vault'),
     fresh,
   };
 }

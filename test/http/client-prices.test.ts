@@ -138,6 +138,7 @@ async function walks(): Promise<Record<string, [path: string, accept?: string, t
     GetBudget: [[`/v1/clients/${client.clientId}/budget`]],
     GetStatement: [[statement], [statement, 'text/csv'], [statement, 'application/pdf']],
     GetPriceList: [[`/v1/clients/${client.clientId}/price-list`]],
+    GetFrequencyCap: [[`/v1/clients/${client.clientId}/frequency-cap`]],
     ListSuppressions: [['/v1/suppressions']],
     GetSuppression: [[`/v1/suppressions/${MEXICO[0]}`]],
     VerifyMetaWebhook: [['/v1/meta/webhooks?hub.mode=subscribe&hub.challenge=4711&hub.verify_token=wrong', 'application/json', '']],

@@ -128,6 +128,8 @@ const onboardingRow = (body?: unknown): Row => ({
 const MATRIX: Record<string, Row> = {
   ListClientMsgChannels: byClientQuery(),
   // Onboarding (issue 55): BSP_CN or the client's admin; a code Meta never gave fails at its exchange (200, `failed`).
+  // Another client's admin, a real onboarding, max-price and Direct Send sends and a library template, walked with
+  // the same rule (403 for a client path, 404 for a thing by its id): test/http/tenancy-2027.test.ts.
   StartOnboarding: byClientPath({ bsp: 200, agent: 403, foreignBsp: 200 }, (t) => ({
     body: { code: `matrix-probe-${t.clientId}`, waba_id: '1', phone_number_id: '2', pin: '123456' },
   })),
@@ -310,6 +312,9 @@ const MATRIX: Record<string, Row> = {
   GetUsageGaps: { ask: () => ({ query: { from: today(), to: today() } }), bsp: 200, agent: 403, stranger: 403, bspSeesAll: true },
   PutBudget: byClientPath({ bsp: 200, agent: 403, foreignBsp: 200 }, (t) => ({ body: { monthly_amount: t.budget } })),
   GetBudget: byClientPath({ bsp: 200, agent: 200, foreignBsp: 200 }),
+  // Issue 56: BSP_CN or the client's administrator sets the cap (the matrix's agent is not one), anyone of the client reads it.
+  PutFrequencyCap: byClientPath({ bsp: 200, agent: 403, foreignBsp: 200 }, () => ({ body: { marketing: null } })),
+  GetFrequencyCap: byClientPath({ bsp: 200, agent: 200, foreignBsp: 200 }),
   GetStatement: { ...byClientPath({ bsp: 200, agent: 200, foreignBsp: 200 }), renders: ['text/csv'] },
   // A list in force is never replaced: the same list again is 409 to BSP_CN.
   PutPriceList: byClientPath({ bsp: 409, agent: 403, foreignBsp: 409 }, (t) => ({

@@ -56,4 +56,40 @@ describe('the console’s page and sign-in (issue 45)', () => {
     });
     expect(cognito.contentSecurityPolicy['connect-src']).toBe("'self' https://tms.auth.eu-west-1.amazoncognito.com");
   });
+
+  it('allows Facebook’s SDK, frames and calls, and serves the Embedded Signup settings, only where they are configured (issue 55)', () => {
+    // Prepare
+    const assets = { script: 'x()', css: 'p{}' };
+    const config = { appId: '1029384756', configId: '5647382910', graphVersion: 'v24.0' };
+    // Act
+    const without = consolePage(assets, { signIn: 'token' });
+    const withSignup = consolePage(assets, { signIn: 'token' }, config);
+    // Assess
+    expect(JSON.stringify(without)).not.toContain('facebook');
+    expect(without.crossOrigin).toBeUndefined();
+    expect(without.contentSecurityPolicy['require-trusted-types-for']).toBeUndefined();
+    expect(withSignup.html).toContain(`{"signIn":"token","embeddedSignup":${JSON.stringify(config)}}`);
+    expect(withSignup.contentSecurityPolicy).toMatchObject({
+      'script-src': `${hashOf('x()')} https://connect.facebook.net`,
+      'frame-src': 'https://www.facebook.com https://staticxx.facebook.com',
+      'connect-src': "'self' https://www.facebook.com https://connect.facebook.net",
+      'require-trusted-types-for': false,
+    });
+    expect(withSignup.crossOrigin).toEqual({ embedder: 'unsafe-none', opener: 'same-origin-allow-popups' });
+  });
+
+  it('gives the console Embedded Signup’s settings only where the stack names a configuration and an app (issue 55)', () => {
+    // Prepare
+    const sources = { queueUrls: {}, graphAppId: '1029384756', graphApiVersion: 'v23.0' } as unknown as SettingSources;
+    // Act, Assess
+    expect(settingsFor({ table: 'none', console: true }, sources)).toEqual({});
+    expect(settingsFor({ table: 'none', console: true }, { ...sources, embeddedSignupConfigId: '5647382910' })).toEqual({
+      EMBEDDED_SIGNUP_CONFIG_ID: '5647382910',
+      GRAPH_APP_ID: '1029384756',
+      GRAPH_API_VERSION: 'v23.0',
+    });
+    expect(
+      settingsFor({ table: 'none', console: true }, { ...sources, graphAppId: undefined, embeddedSignupConfigId: '5647382910' }),
+    ).toEqual({});
+  });
 });

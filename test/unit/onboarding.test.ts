@@ -8,10 +8,15 @@ import type { Caller } from '#lib/domain/shared/caller.ts';
 import { Forbidden } from '#lib/domain/shared/errors.ts';
 import { silentLog } from '#lib/domain/shared/log.ts';
 import { type OnboardingDeps, resumeOnboarding, startOnboarding } from '#lib/domain/shared/onboarding.ts';
+import { onboardedTemplates } from '#lib/domain/templates/onboarded-templates.ts';
 import { EMULATOR_TOKEN, GraphEmulator } from '../../local/standins/graph/emulator.ts';
 import { EMULATOR_CREDIT_LINE } from '../../local/standins/graph/signup.ts';
 import { MemoryDirectoryStore } from '../support/memory/shared/directory-store.ts';
 import { MemoryDirectoryWriter, MemoryOnboardingStore, MemoryVault } from '../support/memory/shared/onboarding-store.ts';
+import { MemoryTemplateRecords } from '../support/memory/templates/template-records.ts';
+import { MemoryTemplateTable } from '../support/memory/templates/template-table.ts';
+import { MemoryEventPublisher } from '../support/memory/webhooks/event-publisher.ts';
+import { MemoryOutboxStore } from '../support/memory/webhooks/outbox-store.ts';
 import { DEMO_FIXTURE } from '../support/memory/world.ts';
 
 /**
@@ -35,12 +40,24 @@ function world(settings: OnboardingDeps['settings'] = { providerPaysMeta: true, 
   const writer = new MemoryDirectoryWriter();
   const vault = new MemoryVault();
   const onboardings = new MemoryOnboardingStore();
+  const table = new MemoryTemplateTable();
+  const directory = MemoryDirectoryStore.fromFile(DEMO_FIXTURE);
+  const records = new MemoryTemplateRecords(table);
+  const templates = onboardedTemplates({
+    directory,
+    records,
+    outbox: new MemoryOutboxStore(table),
+    publisher: new MemoryEventPublisher(),
+    upstream: new GraphUpstream(client, 'local-app'),
+    log: silentLog,
+  });
   const deps: OnboardingDeps = {
     onboardings,
     upstream: new GraphOnboarding(client, { ...options, appId: 'local-app', appSecret: async () => 'local-app-secret' }),
     vault,
-    directory: MemoryDirectoryStore.fromFile(DEMO_FIXTURE),
+    directory,
     writer,
+    templates,
     log: silentLog,
     sha256: (text) => createHash('sha256').update(text).digest('hex'),
     settings,
@@ -54,7 +71,7 @@ function world(settings: OnboardingDeps['settings'] = { providerPaysMeta: true, 
       phone_number_id: string;
     }>;
   const calls = (suffix: string) => emulator.calls.filter((c) => c.path.endsWith(suffix)).length;
-  return { emulator, client, deps, writer, vault, onboardings, control, popup, calls };
+  return { emulator, client, deps, writer, vault, onboardings, control, popup, calls, records };
 }
 
 const statuses = (answer: { steps: { step: string; status: string }[] }) => Object.fromEntries(answer.steps.map((s) => [s.step, s.status]));
@@ -75,6 +92,7 @@ describe('onboarding by Embedded Signup (issue 55 item 1)', () => {
       credit_line: 'done',
       read_waba: 'done',
       add_to_directory: 'done',
+      templates: 'done',
     });
     expect(w.emulator.model.signup.allocations[signup.waba_id]).toMatchObject({ currency: 'EUR' });
     expect(w.emulator.model.signup.subscribed).toContain(signup.waba_id);
@@ -208,6 +226,75 @@ describe('onboarding by Embedded Signup (issue 55 item 1)', () => {
     // Assess
     for (const refusal of refusals) expect(refusal).toMatchObject({ status: 'rejected', reason: expect.any(Forbidden) });
     expect(own.status).toBe('completed');
+  });
+});
+
+describe('onboarding every number and template of the WABA (issue 55)', () => {
+  const approved = (name: string) => ({
+    id: `tpl_${name}`,
+    name,
+    language: 'en_US',
+    status: 'APPROVED',
+    category: 'UTILITY',
+    components: [{ type: 'BODY', text: `Hello from ${name}` }],
+  });
+
+  it('registers each number that needs it, skips the coexistence one, and adds a channel for each and the templates', async () => {
+    // Prepare: a WABA of three numbers, the third on the WhatsApp Business app, and two templates
+    const w = world();
+    const signup = await w.popup({
+      numbers: [{ display_phone_number: '+1 555 0100002' }, { display_phone_number: '+1 555 0100003', coexistence: true }],
+      templates: [approved('order_ready'), approved('order_late')],
+    });
+    // Act
+    const answer = await startOnboarding(w.deps, BSP, CLIENT, { ...signup, pin: '123456' });
+    // Assess
+    expect(answer.status).toBe('completed');
+    expect(answer.numbers?.map((n) => [n.is_on_biz_app, n.registration?.status])).toEqual([
+      [false, 'done'],
+      [false, 'done'],
+      [true, 'skipped'],
+    ]);
+    expect(w.calls('/register')).toBe(2);
+    expect([...w.writer.channels.values()].map((c) => c.is_on_biz_app)).toEqual([false, false, true]);
+    expect(answer.channels).toHaveLength(3);
+    expect(answer.templates_seen).toBe(2);
+    const names = (await w.records.listForClient(CLIENT)).filter((r) => r.waba_id === signup.waba_id).map((r) => r.meta_template.name);
+    expect(names.sort()).toEqual(['order_late', 'order_ready']);
+  });
+
+  it('reads every page of the WABA’s numbers', async () => {
+    // Prepare: 104 numbers, more than one page of 100
+    const w = world();
+    const more = Array.from({ length: 103 }, (_, i) => ({
+      display_phone_number: `+1 555 02${String(i).padStart(5, '0')}`,
+      coexistence: true,
+    }));
+    const signup = await w.popup({ numbers: more });
+    // Act
+    const answer = await startOnboarding(w.deps, BSP, CLIENT, { ...signup, pin: '123456' });
+    // Assess
+    expect(answer.numbers).toHaveLength(104);
+    expect(w.calls('/phone_numbers')).toBe(2);
+    expect(w.writer.channels.size).toBe(104);
+  });
+
+  it('keeps each number’s outcome: a resume registers only the one that failed, and adds nothing twice', async () => {
+    // Prepare: the second number's registration fails once
+    const w = world();
+    const signup = await w.popup({ numbers: [{ phone_number_id: '977000000002', display_phone_number: '+1 555 0100012' }] });
+    await w.control('faults', { status: 500, times: 1, path: '977000000002/register' });
+    const failed = await startOnboarding(w.deps, BSP, CLIENT, { ...signup, pin: '123456' });
+    // Act
+    const resumed = await resumeOnboarding(w.deps, BSP, CLIENT, failed.onboarding_id, {});
+    // Assess
+    expect(failed).toMatchObject({ status: 'failed', failed_at: 'register' });
+    expect(failed.numbers?.map((n) => n.registration?.status)).toEqual(['done', 'failed']);
+    expect(failed.steps[1].error).toContain('+1 555 0100012');
+    expect(resumed.status).toBe('completed');
+    expect(w.emulator.calls.filter((c) => c.path.endsWith(`${signup.phone_number_id}/register`))).toHaveLength(1);
+    expect(w.calls('/register')).toBe(3);
+    expect(w.writer.channels.size).toBe(2);
   });
 });
 

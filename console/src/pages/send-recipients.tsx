@@ -3,7 +3,18 @@ import type { Recipient, RecipientsPage } from '../answers.ts';
 import { useSession } from '../session.ts';
 import { ErrorNote, Loading, Pager, usePoll, When } from '../ui.tsx';
 
-const RECIPIENT_STATUSES = ['pending', 'sent', 'delivered', 'read', 'failed', 'capped', 'expired', 'cancelled', 'duplicate'];
+const RECIPIENT_STATUSES = [
+  'pending',
+  'sent',
+  'delivered',
+  'read',
+  'failed',
+  'capped',
+  'capped_by_rule',
+  'expired',
+  'cancelled',
+  'duplicate',
+];
 const PAGE_SIZE = 50;
 
 /** The send's recipients, a page at a time, filtered by their latest state. */

@@ -53,8 +53,8 @@ function processKept(): Kept {
 
 /**
  * The local stack's vault, as its Graph token is given directly (GRAPH_API_TOKEN) where AWS has a secret: kept in
- * the process's memory, shared by every function of the local API, lost when it stops (an onboarding resumed after
- * a restart asks for its code again).
+ * the process's memory, shared by every function of the local API, where the stack keeps no data folder (with one,
+ * LocalFileVault keeps them there).
  */
 export class ProcessVault implements SecretVault {
   private readonly kept = processKept();

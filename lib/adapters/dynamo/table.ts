@@ -135,6 +135,17 @@ export const keys = {
   replyIndexOrder: (acceptedAt: string, sendId: string) => `${acceptedAt}#${sendId}`,
   /** What a block's messages' people answered (decisions §33), beside the block: `REPLY#<first position>`. */
   sendReplies: (first: number) => `REPLY#${String(first).padStart(9, '0')}`,
+  /**
+   * Meta's template analytics of a WABA's template (issue 56), a day an item (`DAY#<day>`); gsi1 `templateAnalyticsOfWaba`
+   * / `<day>#<template>`: a WABA's days across its templates. The WABA's key alone holds the daily reader's state.
+   */
+  templateAnalytics: (wabaId: string, templateId: string) => `TEMPLATE_ANALYTICS#${wabaId}#${templateId}`,
+  templateAnalyticsOfWaba: (wabaId: string) => `TEMPLATE_ANALYTICS#${wabaId}`,
+  /**
+   * A person's MARKETING messages counted under its client's frequency cap (issue 56): `p:<digits>` or `u:<bsuid>`,
+   * each person its own partition, so no send's writes share a key.
+   */
+  marketingCount: (clientId: number, personKey: string) => `MARKETING_COUNT#${clientId}#${personKey}`,
   /** A template Meta paused or disabled (decisions §25). */
   templatePause: (wabaId: string, templateId: string) => `TEMPLATE_PAUSE#${wabaId}#${templateId}`,
   /** A client's suppression list (decisions §25): one item a phone number, by its digits. */
@@ -219,6 +230,11 @@ export const SORT = {
   throughput: 'THROUGHPUT',
   /** The days whose pricing_analytics of a WABA could not be read, under its `META_COST#` partition. */
   metaCostUnread: 'READ_FAILED',
+  /** The template analytics reader's state of a WABA (confirmed, days unread), under `TEMPLATE_ANALYTICS#<waba>`. */
+  templateAnalyticsReader: 'READER_STATE',
+  /** A client's frequency cap (issue 56), under the client. */
+  frequencyCap: 'FREQUENCY_CAP',
+  marketingCount: 'MARKETING_COUNT',
   syncLease: 'SYNC_LEASE',
   syncLastRun: 'SYNC_LAST_RUN',
   webhookConfig: 'WEBHOOK',

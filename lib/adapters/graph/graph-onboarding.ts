@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { UpstreamRejected, UpstreamUnavailable } from '#lib/domain/shared/errors.ts';
+import type { OnboardedNumber } from '#lib/domain/shared/onboarding-record.ts';
 import type { OnboardingUpstream } from '#lib/domain/shared/ports.ts';
 import { GraphClient, type GraphClientOptions } from './graph-client.ts';
 
@@ -17,6 +18,9 @@ const Waba = v.looseObject({
   on_behalf_of_business_info: Business,
 });
 const Numbers = v.looseObject({
+  paging: v.optional(
+    v.looseObject({ next: v.optional(v.string()), cursors: v.optional(v.looseObject({ after: v.optional(v.string()) })) }),
+  ),
   data: v.array(
     v.looseObject({
       id: v.string(),
@@ -105,15 +109,33 @@ export class GraphOnboarding implements OnboardingUpstream {
     };
   }
 
+  /** Every number of the WABA, page by page (facts §1.4): Graph's cursor paging, as the templates' listing. */
   async numbersOf(wabaId: string, businessToken: string) {
-    const query = { fields: 'id,display_phone_number,verified_name,is_on_biz_app,platform_type' };
-    const answer = shaped(Numbers, await this.asBusiness(businessToken).request('GET', `${wabaId}/phone_numbers`, { query }));
-    return answer.data.map((n) => ({
-      phone_number_id: n.id,
-      display_phone_number: n.display_phone_number,
-      ...(n.verified_name !== undefined && { verified_name: n.verified_name }),
-      is_on_biz_app: n.is_on_biz_app ?? false,
-      ...(n.platform_type !== undefined && { platform_type: n.platform_type }),
-    }));
+    const graph = this.asBusiness(businessToken);
+    const fields = 'id,display_phone_number,verified_name,is_on_biz_app,platform_type';
+    const numbers: OnboardedNumber[] = [];
+    let after: string | undefined;
+    for (let page = 0; page < MAX_NUMBER_PAGES; page++) {
+      const answer = shaped(
+        Numbers,
+        await graph.request('GET', `${wabaId}/phone_numbers`, { query: { fields, limit: NUMBERS_PAGE_SIZE, after } }),
+      );
+      numbers.push(...answer.data.map(numberOf));
+      after = answer.paging?.cursors?.after;
+      if (!answer.paging?.next || !after) return numbers;
+    }
+    throw new UpstreamUnavailable(`The WABA lists more than ${MAX_NUMBER_PAGES * NUMBERS_PAGE_SIZE} numbers`);
   }
 }
+
+/** A page of a WABA's numbers; a WABA holds few, so 40 pages of 100 bound the read without cutting any real one. */
+const NUMBERS_PAGE_SIZE = 100;
+const MAX_NUMBER_PAGES = 40;
+
+const numberOf = (n: v.InferOutput<typeof Numbers>['data'][number]): OnboardedNumber => ({
+  phone_number_id: n.id,
+  display_phone_number: n.display_phone_number,
+  ...(n.verified_name !== undefined && { verified_name: n.verified_name }),
+  is_on_biz_app: n.is_on_biz_app ?? false,
+  ...(n.platform_type !== undefined && { platform_type: n.platform_type }),
+});

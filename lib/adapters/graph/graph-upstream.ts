@@ -20,6 +20,8 @@ import type {
 import { Cache } from '../cache.ts';
 import type { GraphClient } from './graph-client.ts';
 import { readPricingAnalytics } from './pricing-analytics.ts';
+import type { TemplateAnalyticsUpstream } from '#lib/domain/templates/template-analytics.ts';
+import { enableTemplateAnalytics, readTemplateAnalytics } from './template-analytics.ts';
 
 /**
  * The upstream ports on Meta's Graph API: paths, field lists, paging and payload shapes are Graph's and stay
@@ -142,7 +144,15 @@ export function toProduct(item: v.InferOutput<typeof ProductItem>): Product {
 const CURRENCY_KEPT_MS = 60 * 60 * 1000;
 
 export class GraphUpstream
-  implements TemplateUpstream, CatalogUpstream, MediaUpload, PricingUpstream, BillingCurrencies, MarketingUpstream, DirectSendUpstream
+  implements
+    TemplateUpstream,
+    CatalogUpstream,
+    MediaUpload,
+    PricingUpstream,
+    BillingCurrencies,
+    MarketingUpstream,
+    DirectSendUpstream,
+    TemplateAnalyticsUpstream
 {
   constructor(
     private readonly graph: GraphClient,
@@ -192,6 +202,15 @@ export class GraphUpstream
   /** Meta's DAILY figures of a WABA, every page of them (./pricing-analytics.ts). */
   pricingAnalytics(wabaId: string, startUnix: number, endUnix: number): Promise<MetaCostEntry[]> {
     return readPricingAnalytics(this.graph, wabaId, startUnix, endUnix);
+  }
+
+  /** Meta's template analytics (./template-analytics.ts): the one-time confirmation, and a WABA's day of every template. */
+  enableTemplateAnalytics(wabaId: string) {
+    return enableTemplateAnalytics(this.graph, wabaId);
+  }
+
+  templateAnalytics(wabaId: string, day: string) {
+    return readTemplateAnalytics(this.graph, wabaId, day);
   }
 
   async namespaceOf(wabaId: string) {

@@ -1,4 +1,4 @@
-import type { DispatchJob, JobRecipient } from './dispatch-job.ts';
+import type { DirectInteractive, DispatchJob, JobRecipient } from './dispatch-job.ts';
 import { placeholders } from '../templates/rules/placeholders.ts';
 
 /**
@@ -13,10 +13,11 @@ export interface CloudMessage {
   /** A phone number; a recipient known by BSUID alone goes by `recipient` (decisions §28, upstream-facts §9.A6). */
   to?: string;
   recipient?: string;
-  type: 'template' | 'text';
+  type: 'template' | 'text' | 'interactive';
   template?: { name: string; language: { code: string }; components?: Record<string, unknown>[] };
   /** A Direct Send (issue 55 item 2, platform-2027 §2): the free-form message with its category, lower-case as Meta writes it. */
   text?: { body: string };
+  interactive?: DirectInteractive['interactive'];
   category?: 'utility' | 'authentication';
   /** A max price on the Marketing Messages API (decisions §34): `bid_amount` per 1,000 deliveries. */
   optimization_spec?: { bid_amount: number };
@@ -144,14 +145,19 @@ export function cloudMessage(job: DispatchJob, recipient: JobRecipient, options:
   };
 }
 
-/** A Direct Send's message: Meta's free-form body plus `category` (`{"type":"text","text":{…},"category":"utility"}`). */
+/**
+ * A Direct Send's message: Meta's free-form message plus `category` (`{"type":"text","text":{…},"category":"utility"}`,
+ * or `"type":"interactive"` with its buttons and header), as the send gave it.
+ */
 function directMessage(direct: NonNullable<DispatchJob['direct']>, recipient: JobRecipient): CloudMessage {
+  const { message } = direct;
   return {
     messaging_product: 'whatsapp',
     recipient_type: 'individual',
     ...(recipient.to !== undefined ? { to: recipient.to } : { recipient: recipient.user_id }),
-    type: direct.message.type,
-    text: { body: direct.message.text.body },
+    ...(message.type === 'text'
+      ? { type: 'text', text: { body: message.text.body } }
+      : { type: 'interactive', interactive: message.interactive }),
     category: direct.category === 'AUTHENTICATION' ? 'authentication' : 'utility',
   };
 }

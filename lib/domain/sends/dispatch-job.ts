@@ -37,12 +37,40 @@ export interface JobRecipient {
    * the send was accepted and counted then; it travels without its values and is never sent.
    */
   suppressed?: true;
+  /**
+   * The person's halves its MARKETING count is kept by (decisions §33: `p:<digits>` first, then `u:<bsuid>`, the
+   * people map's pair included): set on each recipient to send of a MARKETING send under a frequency cap.
+   */
+  cap_keys?: string[];
 }
 
 /** A Direct Send's message (issue 55 item 2, ./direct-send.ts) as Meta's `/messages` takes it: free-form text (the content every source agrees on). */
-export interface DirectMessage {
+export type DirectMessage = DirectText | DirectInteractive;
+
+export interface DirectText {
   type: 'text';
   text: { body: string };
+}
+
+/** A header of an interactive message: text, or a linked image, video or document (docs/platform-2027.md §2). */
+export type DirectHeader =
+  | { type: 'text'; text: string }
+  | { type: 'image'; image: { link: string } }
+  | { type: 'video'; video: { link: string } }
+  | { type: 'document'; document: { link: string; filename?: string } };
+
+interface InteractiveParts {
+  header?: DirectHeader;
+  body: { text: string };
+  footer?: { text: string };
+}
+
+/** Reply buttons or one call-to-action URL, as Cloud API's interactive messages carry them. */
+export interface DirectInteractive {
+  type: 'interactive';
+  interactive:
+    | (InteractiveParts & { type: 'button'; action: { buttons: { type: 'reply'; reply: { id: string; title: string } }[] } })
+    | (InteractiveParts & { type: 'cta_url'; action: { name: 'cta_url'; parameters: { display_text: string; url: string } } });
 }
 
 /** What a Direct Send's jobs carry to the dispatcher: the category and the message. */
@@ -74,6 +102,8 @@ export interface DispatchJob {
   direct?: DirectSend;
   /** Its max price on the Marketing Messages API (decisions §34): per 1,000 deliveries, in the WABA's currency. */
   max_price?: { amount_per_1000: number; currency: string };
+  /** The client's MARKETING frequency cap when the send was accepted (decisions §33): each message takes a place under it. */
+  frequency_cap?: { max: number; days: number };
   /** What the send reserved of its client's month (decisions §27): each recipient's part is given back as it settles. */
   reservation?: SendReservation;
   /** The WABA's zone when the send was accepted (decisions §31): its figures' days are its (decisions §33). */

@@ -77,6 +77,7 @@ export interface SendCounts {
   failed: number;
   /** Recipients Meta refused for its per-user marketing limit (131049, decisions §28): apart from `failed`. */
   capped: number;
+  capped_by_rule: number; // Skipped by the client's own frequency cap (decisions §33): never sent, apart from `failed`.
   delivered: number;
   read: number;
   /** Recipients never sent because the send was cancelled (decisions §22). */
@@ -279,10 +280,7 @@ export interface BlockLedger {
 
 /** A send's recipients as accepted, and as they stand (decisions §22). */
 export interface RecipientLists {
-  /**
-   * Keeps each block's recipients (their `to`, which are repeats of which position) when the send is accepted,
-   * before it is `queued`: the listing reads them (§22); with its number, indexed by person for replies (§33).
-   */
+  /** Keeps each block's recipients and repeats before the send is `queued` (§22); with its number, by person for replies (§33). */
   recordRecipients(sendId: string, blocks: AcceptedBlock[], at: string, did?: string): Promise<void>;
   /** The recipients of these blocks, in position order, each with its outcome and delivery state as stored. */
   recipients(sendId: string, blocks: RecipientBlockRef[]): Promise<StoredRecipient[]>;

@@ -21,8 +21,7 @@ export const EVENT_VIEW: MoneyShown = { cost: false, price: true, margin: false 
  */
 export function sendStatusOf(send: SendRecord, shown: MoneyShown = EVENT_VIEW) {
   const counts = countsAsRead(send.counts);
-  const settled =
-    counts.duplicates_removed + counts.suppressed + counts.expired + counts.sent + counts.failed + counts.capped + counts.cancelled;
+  const settled = settledOf(counts);
   const pending = Math.max(0, send.total - settled);
   return {
     send_id: send.send_id,
@@ -42,6 +41,7 @@ export function sendStatusOf(send: SendRecord, shown: MoneyShown = EVENT_VIEW) {
     read: counts.read,
     failed: counts.failed,
     capped: counts.capped,
+    capped_by_rule: counts.capped_by_rule,
     cancelled: counts.cancelled,
     pending,
     errors: send.errors ?? [],
@@ -109,10 +109,22 @@ export const NO_COUNTS: SendCounts = {
   sent: 0,
   failed: 0,
   capped: 0,
+  capped_by_rule: 0,
   delivered: 0,
   read: 0,
   cancelled: 0,
 };
+
+/** The recipients a send settled, whatever became of them: all but those still pending. */
+export const settledOf = (counts: SendCounts) =>
+  counts.duplicates_removed +
+  counts.suppressed +
+  counts.expired +
+  counts.sent +
+  counts.failed +
+  counts.capped +
+  counts.capped_by_rule +
+  counts.cancelled;
 
 /**
  * A send's counts as a reader may see them: none below zero. A status applied while its block is still claimed

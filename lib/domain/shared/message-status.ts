@@ -7,8 +7,13 @@ export type StatusReport = 'sent' | 'delivered' | 'read' | 'failed';
 
 /** Meta's per-user marketing limit (131049, upstream-facts §9.C): such a failure counts `capped`, apart from `failed`. */
 export const CAPPED = '131049';
-/** The count a failure with this code moves: `capped` for Meta's per-user limit, else `failed` (decisions §28). */
-export const failureCount = (code: string) => (code === CAPPED ? 'capped' : 'failed');
+/** A recipient the client's own frequency cap skipped (decisions §33): never sent, counted `capped_by_rule`. */
+export const CAPPED_BY_RULE = 'capped_by_rule';
+/**
+ * The count a failure with this code moves: `capped` for Meta's per-user limit (decisions §28), `capped_by_rule`
+ * for the client's frequency cap (decisions §33), else `failed`.
+ */
+export const failureCount = (code: string) => (code === CAPPED ? 'capped' : code === CAPPED_BY_RULE ? 'capped_by_rule' : 'failed');
 
 /** What is known of one message: reached the device, was read, or failed after acceptance (with why). */
 export interface MessageState {
@@ -52,7 +57,7 @@ export interface MessageCharge {
 export interface StatusChange {
   next: MessageState;
   /** How the send's `sent`, `failed`, `delivered`, `read` and `held` counts move. */
-  counts: Partial<Record<'sent' | 'failed' | 'capped' | 'delivered' | 'read' | 'held', number>>;
+  counts: Partial<Record<'sent' | 'failed' | 'capped' | 'capped_by_rule' | 'delivered' | 'read' | 'held', number>>;
   /** The error tally: +1 for a failure counted, -1 for one taken back. */
   errors: { code: string; title: string; count: 1 | -1 }[];
   /** The message's charge, the one time it becomes delivered with its pricing known. */

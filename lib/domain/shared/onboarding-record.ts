@@ -15,6 +15,16 @@ export interface OnboardedNumber {
   verified_name?: string;
   is_on_biz_app: boolean;
   platform_type?: string;
+  /** Its registration's outcome (issue 55): each number's own, so a resume registers only those not done. */
+  registration?: NumberRegistration;
+}
+
+export interface NumberRegistration {
+  status: 'done' | 'skipped' | 'failed';
+  /** Why it was skipped (a coexistence number, one registered already). */
+  detail?: string;
+  /** Why it failed: the upstream's words (Meta's code in them) or the service's. */
+  error?: string;
 }
 
 /**
@@ -22,7 +32,7 @@ export interface OnboardedNumber {
  * Its id is the hash of the code, so the same code twice is the same onboarding; the code itself, the business token
  * and the PIN are never in it (the token and PIN are in the vault under `credentials_ref`).
  */
-export const ONBOARDING_STEPS = ['exchange', 'register', 'subscribe', 'credit_line', 'read_waba', 'add_to_directory'] as const;
+export const ONBOARDING_STEPS = ['exchange', 'register', 'subscribe', 'credit_line', 'read_waba', 'add_to_directory', 'templates'] as const;
 export type OnboardingStep = (typeof ONBOARDING_STEPS)[number];
 
 export interface StepOutcome {
@@ -52,6 +62,8 @@ export interface Onboarding {
   allocation_config_id?: string;
   /** The channels (DIDs) it added to the directory. */
   channels?: string[];
+  /** How many of the WABA's templates the last `templates` step read (the sync's own count). */
+  templates_seen?: number;
   created_at: string;
   updated_at: string;
   /** Bumped by each write: a write conditioned on the one read, so two runs never interleave their steps. */

@@ -1,7 +1,7 @@
 import { DomainError } from './errors.ts';
 import type { Log } from './log.ts';
-import type { DirectoryStore, DirectoryWriter, OnboardingStore, OnboardingUpstream, SecretVault } from './ports.ts';
-import type { Onboarding, OnboardingStep, StepOutcome } from './onboarding-record.ts';
+import type { DirectoryStore, DirectoryWriter, OnboardedTemplates, OnboardingStore, OnboardingUpstream, SecretVault } from './ports.ts';
+import type { NumberRegistration, OnboardedNumber, Onboarding, OnboardingStep, StepOutcome } from './onboarding-record.ts';
 
 export interface OnboardingDeps {
   onboardings: OnboardingStore;
@@ -9,6 +9,8 @@ export interface OnboardingDeps {
   vault: SecretVault;
   directory: Pick<DirectoryStore, 'getClient'>;
   writer: DirectoryWriter;
+  /** The WABA's templates read into the client's records, as the template sync does (decisions §4). */
+  templates: OnboardedTemplates;
   log: Log;
   settings: { providerPaysMeta: boolean; providerBusinessId?: string };
   /** Hex sha256 of a text (node:crypto's at the edge): an onboarding's id is its code's. */
@@ -52,12 +54,22 @@ const STEPS: Record<OnboardingStep, (context: StepContext) => Promise<Result>> =
     await context.keepSecret({ token });
     return done();
   },
-  /** The number with its PIN; a coexistence number is registered on the WhatsApp Business app already. */
-  async register({ deps, onboarding, secret, ...context }) {
-    if (onboarding.coexistence) return skipped('a coexistence number is registered on the WhatsApp Business app');
-    if (!secret.pin) return failed('the PIN is needed: resume with {"pin"}');
-    await deps.upstream.registerNumber(onboarding.phone_number_id, secret.pin, tokenOf({ deps, onboarding, secret, ...context }));
-    return done();
+  /**
+   * Every number of the WABA (not only the one the flow named) with the PIN, each number's outcome kept on it: a
+   * resume registers only those not done. A coexistence number is registered on the WhatsApp Business app already
+   * (docs/platform-2027.md §1.3), and one on Cloud API already needs no registration.
+   */
+  async register(context) {
+    const numbers = await numbersOfWaba(context);
+    for (const number of numbers) {
+      if (number.registration?.status === 'done' || number.registration?.status === 'skipped') continue;
+      number.registration = await registerOne(context, number);
+    }
+    const failures = numbers.filter((n) => n.registration?.status === 'failed');
+    if (failures.length > 0) return failed(failures.map((n) => `${n.display_phone_number}: ${n.registration?.error}`).join('; '));
+    const registered = numbers.filter((n) => n.registration?.status === 'done').length;
+    const detail = `${registered} of ${numbers.length} numbers registered, ${numbers.length - registered} skipped`;
+    return registered > 0 ? done(detail) : skipped(`${detail}: ${numbers[0]?.registration?.detail ?? 'none needed it'}`);
   },
   async subscribe(context) {
     await context.deps.upstream.subscribeApp(context.onboarding.waba_id, tokenOf(context));
@@ -74,15 +86,11 @@ const STEPS: Record<OnboardingStep, (context: StepContext) => Promise<Result>> =
     onboarding.allocation_config_id = await deps.upstream.shareCreditLine(line, onboarding.waba_id, currency);
     return done(`credit line shared in ${currency}`);
   },
-  /** The WABA's name, namespace, currency, timezone and portfolio, and its numbers. */
+  /** The WABA's name, namespace, currency, timezone and portfolio (its numbers were read to register them). */
   async read_waba(context) {
     const { deps, onboarding } = context;
-    const token = tokenOf(context);
-    onboarding.waba = await deps.upstream.readWaba(onboarding.waba_id, token);
-    const numbers = await deps.upstream.numbersOf(onboarding.waba_id, token);
-    const number = numbers.find((n) => n.phone_number_id === onboarding.phone_number_id);
-    if (!number) return failed(`the WABA has no number ${onboarding.phone_number_id}`);
-    onboarding.numbers = [number];
+    onboarding.waba = await deps.upstream.readWaba(onboarding.waba_id, tokenOf(context));
+    await numbersOfWaba(context);
     return done(`${onboarding.waba.currency}, timezone ${onboarding.waba.timezone_id ?? 'unknown'}`);
   },
   /** The WABA, its number and a channel for the client, as the import writes them (decisions §8). */
@@ -121,7 +129,40 @@ const STEPS: Record<OnboardingStep, (context: StepContext) => Promise<Result>> =
     onboarding.channels = channels.map((c) => c.wa_id);
     return done(`channel ${onboarding.channels.join(', ')}`);
   },
+  /** The WABA's templates into the client's records, once it is in the directory: the template sync's own part. */
+  async templates({ deps, onboarding }) {
+    onboarding.templates_seen = await deps.templates.syncWaba(onboarding.client_id, onboarding.waba_id);
+    return done(`${onboarding.templates_seen} templates read`);
+  },
 };
+
+/** The WABA's numbers, read once (every page) and kept on the onboarding; the flow's number must be among them. */
+async function numbersOfWaba(context: StepContext): Promise<OnboardedNumber[]> {
+  const { deps, onboarding } = context;
+  onboarding.numbers ??= await deps.upstream.numbersOf(onboarding.waba_id, tokenOf(context));
+  if (!onboarding.numbers.some((n) => n.phone_number_id === onboarding.phone_number_id)) {
+    const named = onboarding.phone_number_id;
+    delete onboarding.numbers;
+    throw new StepFailure(`the WABA has no number ${named}`);
+  }
+  return onboarding.numbers;
+}
+
+/** One number's registration: skipped for a coexistence number or one on Cloud API already; Meta's refusal kept. */
+async function registerOne(context: StepContext, number: OnboardedNumber): Promise<NumberRegistration> {
+  const { deps, onboarding, secret } = context;
+  if (number.is_on_biz_app || (number.phone_number_id === onboarding.phone_number_id && onboarding.coexistence))
+    return { status: 'skipped', detail: 'a coexistence number is registered on the WhatsApp Business app' };
+  if (number.platform_type === 'CLOUD_API') return { status: 'skipped', detail: 'registered on Cloud API already' };
+  if (!secret.pin) return { status: 'failed', error: 'the PIN is needed: resume with {"pin"}' };
+  try {
+    await deps.upstream.registerNumber(number.phone_number_id, secret.pin, tokenOf(context));
+    return { status: 'done' };
+  } catch (error) {
+    if (error instanceof DomainError) return { status: 'failed', error: error.message };
+    throw error;
+  }
+}
 
 /** Runs one step: its outcome, a refusal of the upstream (or a missing input) as a failure in words. */
 export async function runStep(step: OnboardingStep, context: StepContext): Promise<Result> {

@@ -77,6 +77,11 @@ export interface OnboardingUpstream {
   numbersOf(wabaId: string, businessToken: string): Promise<OnboardedNumber[]>;
 }
 
+/** An onboarded WABA's templates read into the client's records (the template sync's part for one WABA): how many were seen. */
+export interface OnboardedTemplates {
+  syncWaba(clientId: number, wabaId: string): Promise<number>;
+}
+
 /**
  * Secrets kept the way the service keeps credentials (a WABA's `credentials_ref`: a secret's name): `keep` writes
  * the value under the name (replacing it) and answers the reference; `read` answers it, null when there is none.

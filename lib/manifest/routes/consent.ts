@@ -8,6 +8,7 @@ import {
   RemoveSuppressionQuery,
   RemoveSuppressionResponse,
 } from '#lib/schemas/suppression.ts';
+import { FrequencyCapBody, FrequencyCapPath, FrequencyCapResponse } from '#lib/schemas/frequency-cap.ts';
 import type { RouteDef } from '../route.ts';
 
 // Each client's suppression list (decisions §25).
@@ -72,5 +73,45 @@ export const GetSuppression = {
   needs: { table: 'read' },
 } satisfies RouteDef;
 
+export const PutFrequencyCap = {
+  name: 'PutFrequencyCap',
+  method: 'PUT',
+  path: '/v1/clients/{client_id}/frequency-cap',
+  params: { client_id: 'The client' },
+  entry: 'functions/http/put-frequency-cap.ts',
+  summary:
+    'Set or remove (`marketing: null`) a client’s cap on MARKETING messages per person: at most `max` in any `days` days across all its sends; a MARKETING send skips a person at the cap, counted `capped_by_rule` (BSP_CN, or the client’s administrator)',
+  success: 200,
+  response: FrequencyCapResponse,
+  sample: { token: 'acme', path: { client_id: '7' }, body: { marketing: { max: 1, days: 7 } }, expect: 403 },
+  auth: true,
+  request: { path: FrequencyCapPath, body: FrequencyCapBody },
+  errors: [400, 403, 404],
+  needs: { table: 'write' },
+} satisfies RouteDef;
+
+export const GetFrequencyCap = {
+  name: 'GetFrequencyCap',
+  method: 'GET',
+  path: '/v1/clients/{client_id}/frequency-cap',
+  params: { client_id: 'The client' },
+  entry: 'functions/http/get-frequency-cap.ts',
+  summary: 'A client’s cap on MARKETING messages per person (`marketing: null` without one)',
+  success: 200,
+  response: FrequencyCapResponse,
+  sample: { token: 'acme', path: { client_id: '7' }, expect: 200 },
+  auth: true,
+  request: { path: FrequencyCapPath },
+  errors: [400, 403, 404],
+  needs: { table: 'read' },
+} satisfies RouteDef;
+
 /** This area's routes, in the order the OpenAPI document lists them. */
-export const consentRoutes: RouteDef[] = [ListSuppressions, GetSuppression, AddSuppression, RemoveSuppression];
+export const consentRoutes: RouteDef[] = [
+  ListSuppressions,
+  GetSuppression,
+  AddSuppression,
+  RemoveSuppression,
+  GetFrequencyCap,
+  PutFrequencyCap,
+];

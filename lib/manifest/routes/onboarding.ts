@@ -11,7 +11,7 @@ export const StartOnboarding = {
   path: '/v1/clients/{client_id}/onboardings',
   entry: 'functions/http/start-onboarding.ts',
   summary:
-    'Onboard a client’s WABA from Embedded Signup’s code (BSP_CN, or the client’s admin): exchange, register, subscribe, credit line, read the WABA, add it to the directory; the same code twice adds nothing twice',
+    'Onboard a client’s WABA from Embedded Signup’s code (BSP_CN, or the client’s admin): exchange, register each of its numbers, subscribe, credit line, read the WABA, add it and all its numbers to the directory, read its templates; the same code twice adds nothing twice',
   success: 200,
   response: OnboardingResponse,
   sample: { token: 'acme', path: { client_id: '7' }, body: { code: 'c', waba_id: '1', phone_number_id: '2', pin: '123456' }, expect: 403 },
@@ -22,7 +22,7 @@ export const StartOnboarding = {
     invalidMessage: 'code, waba_id, phone_number_id, pin or coexistence not valid',
   },
   errors: [400, 403, 404, 409, 502],
-  needs: { table: 'write', upstream: true, metaApp: true, onboarding: true },
+  needs: { table: 'write', upstream: true, metaApp: true, onboarding: true, bus: true },
 } satisfies RouteDef;
 
 export const ResumeOnboarding = {
@@ -37,7 +37,7 @@ export const ResumeOnboarding = {
   auth: true,
   request: { path: OnboardingPath, body: ResumeOnboardingBody, bodyOptional: true, invalidMessage: 'pin or code not valid' },
   errors: [400, 403, 404, 409, 502],
-  needs: { table: 'write', upstream: true, metaApp: true, onboarding: true },
+  needs: { table: 'write', upstream: true, metaApp: true, onboarding: true, bus: true },
 } satisfies RouteDef;
 
 export const GetOnboarding = {

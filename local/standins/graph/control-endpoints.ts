@@ -9,6 +9,7 @@ import { peopleControl } from './people-control.ts';
 import type { EmulatedPricing } from './pricing.ts';
 import { type MarketingCaps, peopleControl as recipientsControl } from './recipients.ts';
 import type { ThroughputLimit } from './throughput-limit.ts';
+import type { EmulatedTemplateAnalytics } from './template-analytics.ts';
 import { monthOf } from '#lib/domain/shared/calendar.ts';
 import { META_TIMEZONES } from '#lib/domain/shared/meta-timezones.ts';
 
@@ -22,6 +23,7 @@ export interface EmulatorWorld {
   readonly model: GraphModel;
   readonly people: EmulatedPeople;
   readonly pricing: EmulatedPricing;
+  readonly templateAnalytics: EmulatedTemplateAnalytics;
   readonly throughput: ThroughputLimit;
   readonly faults: Faults;
   readonly caps: MarketingCaps;
@@ -190,6 +192,27 @@ const reportMessageStatus: Endpoint = (world, { id, body }) => {
   if (!world.notifier) return noWebhookTarget();
   world.reportStatus(message, body.status, body.error, 0, body.timestamp === undefined ? undefined : body.timestamp * 1000);
   return ok({ id: message.id, status: body.status });
+};
+
+/**
+ * A person taps the URL button of a message's template (`{"button"?: "<label>"}`, the first URL button when absent):
+ * a click in Meta's template analytics of the day the message was sent (docs/template-analytics.md §1.3).
+ */
+const clickUrlButton: Endpoint = (world, { id, body }) => {
+  const message = world.model.sent.find((m) => m.id === decodeURIComponent(id));
+  if (!message) return refused(404, 'no such message');
+  if (body.button !== undefined && typeof body.button !== 'string') return refused(400, 'button must be a URL button’s label');
+  const click = world.templateAnalytics.click(message, body.button);
+  if ('refused' in click) return refused(409, click.refused);
+  return ok({ id: message.id, ...click });
+};
+
+/** The page size of a WABA's template_analytics ({size}; {size: null} back to the default): its reads come in pages. */
+const setTemplateAnalyticsPageSize: Endpoint = (world, { id, body }) => {
+  if (body.size === null) world.templateAnalytics.pageSizes.delete(id);
+  else if (Number.isInteger(body.size) && Number(body.size) >= 1) world.templateAnalytics.pageSizes.set(id, Number(body.size));
+  else return refused(400, 'size (an integer ≥ 1, or null) is required');
+  return ok({ id, size: body.size });
 };
 
 /**
@@ -366,6 +389,7 @@ const ENDPOINTS: [method: string, path: string, endpoint: Endpoint][] = [
   ['POST', '/wabas/:id/max-price-clearing', setMaxPriceClearing],
   ['POST', '/wabas/:id/pricing-page-size', setPricingPageSize],
   ['POST', '/wabas/:id/direct-send', setDirectSend],
+  ['POST', '/wabas/:id/template-analytics-page-size', setTemplateAnalyticsPageSize],
   ['POST', '/numbers/:id/throughput', setThroughputLevel],
   ['POST', '/numbers/:id/quality', setQualityRating],
   ['POST', '/numbers/:id/statuses', setNumberStatuses],
@@ -375,6 +399,7 @@ const ENDPOINTS: [method: string, path: string, endpoint: Endpoint][] = [
   ['POST', '/faults', (world, { body }) => ok({ faults: world.faults.add(body as Fault) })],
   ['DELETE', '/faults', (world, { query }) => ok({ faults: world.faults.clear(query.path, query.method) })],
   ['POST', '/messages/:id/status', reportMessageStatus],
+  ['POST', '/messages/:id/click', clickUrlButton],
   ['POST', '/notify', notify],
   ['POST', '/account-update', updateVolumeTier],
   ['GET', '/pricing', deliveredBooks],

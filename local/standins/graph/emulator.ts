@@ -13,6 +13,7 @@ import { answerControl } from './control-endpoints.ts';
 import { exchangeCode, isBusinessToken, playPopup } from './signup.ts';
 import { takeVersion } from './versions.ts';
 import { type MessageStatus, statusValue } from './message-statuses.ts';
+import { EmulatedTemplateAnalytics } from './template-analytics.ts';
 
 export type { MessageStatus };
 
@@ -107,10 +108,13 @@ export class GraphEmulator {
     this.throughput = new ThroughputLimit(options.burstShare);
     this.model = new GraphModel(fixture);
     this.pricing = new EmulatedPricing(this.model);
+    this.templateAnalytics = new EmulatedTemplateAnalytics(this.model, this.pricing.creditLines);
   }
 
   /** Meta's pricing of messages and its books of what was delivered (./pricing.ts). */
   readonly pricing: EmulatedPricing;
+  /** Meta's template analytics of what this emulator sent (./template-analytics.ts). */
+  readonly templateAnalytics: EmulatedTemplateAnalytics;
   /** WhatsApp users: BSUIDs, usernames, withheld numbers (./people.ts). */
   readonly people = new EmulatedPeople();
 
@@ -120,7 +124,8 @@ export class GraphEmulator {
    */
   reportStatus(message: SentMessage, status: MessageStatus, error?: { code: number; title: string }, delayMs = 0, atMs = Date.now()) {
     const pricing = this.pricing.pricingOf(message);
-    if (status === 'delivered' || status === 'read') this.pricing.book(message, pricing, atMs);
+    const booked = status === 'delivered' || status === 'read' ? this.pricing.book(message, pricing, atMs) : undefined;
+    this.templateAnalytics.reported(message, status, booked);
     const display = this.model.phoneNumbers.get(message.phone_number_id)?.display_phone_number;
     const value = statusValue(message, status, this.people, error, pricing, display, atMs);
     this.notifier?.notify(this.wabaOfNumber(message.phone_number_id), 'messages', value, delayMs);
@@ -146,8 +151,12 @@ export class GraphEmulator {
         return errorEnvelope(new GraphError(fault.status, code, 'Injected fault'));
       }
       // The code's exchange proves itself by the app's id and secret, not a token (docs/platform-2027.md §1.3).
-      if (method === 'GET' && /^(\/v\d+\.\d+)?\/oauth\/access_token$/.test(path))
-        return { status: 200, body: exchangeCode(this.model.signup, query) };
+      if (method === 'GET' && /^(\/v\d+\.\d+)?\/oauth\/access_token$/.test(path)) {
+        const exchanged = { status: 200, body: exchangeCode(this.model.signup, query) };
+        // A GET that changes the state: the code spent and the token given are kept before the answer leaves.
+        await this.onChange?.();
+        return exchanged;
+      }
       const expected = isUpload ? `OAuth ${this.token}` : `Bearer ${this.token}`;
       if (!this.authorized(headers.authorization ?? '', expected, query.access_token)) {
         throw new GraphError(401, 190, 'Invalid OAuth access token - Cannot parse access token');
@@ -160,16 +169,10 @@ export class GraphEmulator {
       // reach Meta over a network: this process's own stalls are not the sender's bursts.
       const launchedAt = Number(headers[LAUNCH_HEADER]) || Date.now();
       if (isMessage) this.admitByThroughput(segments[0], launchedAt);
-      const analytics = method === 'GET' && segments.length === 1 ? pricingAnalyticsQuery(query.fields) : undefined;
-      if (analytics && this.model.wabas.has(segments[0]))
-        return {
-          status: 200,
-          body: {
-            ...this.pricing.analytics(segments[0], analytics.start, analytics.end, analytics, (after) => nextAnalyticsPage(url, after)),
-            // The WABA's currency asked beside its figures: COST is in it (upstream-facts §9.F).
-            ...(/,currency(,|$)/.test(query.fields ?? '') && { currency: this.model.wabas.get(segments[0])?.currency ?? 'USD' }),
-          },
-        };
+      const analytics =
+        this.answerPricingAnalytics(method, segments, query, url) ??
+        (await this.answerTemplateAnalytics(method, segments, query, body, url));
+      if (analytics) return analytics;
       const answer = { status: 200, body: this.model.answer(method, segments, query, body, raw, url.href, version) };
       // What changed is kept before the answer leaves: an accepted message is never forgotten after a crash.
       const accepted = isMessage ? this.model.sent.at(-1) : undefined;
@@ -186,6 +189,48 @@ export class GraphEmulator {
       if (error instanceof SyntaxError) return errorEnvelope(new GraphError(400, 100, 'Invalid JSON body'));
       return errorEnvelope(new GraphError(500, 1, 'An unknown error occurred'));
     }
+  }
+
+  /** `GET /{waba}?fields=pricing_analytics…` (upstream-facts §9.F); undefined for any other request. */
+  private answerPricingAnalytics(method: string, segments: string[], query: Record<string, string>, url: URL): EmulatorAnswer | undefined {
+    const analytics = method === 'GET' && segments.length === 1 ? pricingAnalyticsQuery(query.fields) : undefined;
+    if (!analytics || !this.model.wabas.has(segments[0])) return undefined;
+    return {
+      status: 200,
+      body: {
+        ...this.pricing.analytics(segments[0], analytics.start, analytics.end, analytics, (after) => nextAnalyticsPage(url, after)),
+        // The WABA's currency asked beside its figures: COST is in it (upstream-facts §9.F).
+        ...(/,currency(,|$)/.test(query.fields ?? '') && { currency: this.model.wabas.get(segments[0])?.currency ?? 'USD' }),
+      },
+    };
+  }
+
+  /**
+   * Meta's template analytics (docs/template-analytics.md §1): `POST /{waba}?is_enabled_for_insights=true` and
+   * `GET /{waba}/template_analytics`; undefined for any other request.
+   */
+  private async answerTemplateAnalytics(
+    method: string,
+    segments: string[],
+    query: Record<string, string>,
+    body: Record<string, unknown> | undefined,
+    url: URL,
+  ): Promise<EmulatorAnswer | undefined> {
+    const waba = this.model.wabas.get(segments[0] ?? '');
+    if (!waba) return undefined;
+    const enabling = query.is_enabled_for_insights ?? body?.is_enabled_for_insights;
+    if (method === 'POST' && segments.length === 1 && String(enabling) === 'true') {
+      const answer = { status: 200, body: this.templateAnalytics.enable(waba) };
+      await this.onChange?.();
+      return answer;
+    }
+    if (method !== 'GET' || segments.length !== 2 || segments[1] !== 'template_analytics') return undefined;
+    const next = (after: string) => {
+      const page = new URL(url.href);
+      page.searchParams.set('after', after);
+      return page.href;
+    };
+    return { status: 200, body: this.templateAnalytics.analytics(waba, query, next) };
   }
 
   /** The service's token (as the header or `access_token`), or a business token Embedded Signup's exchange gave (./signup.ts). */

@@ -8,6 +8,7 @@ import { checkBsuidTarget, contactsOf } from './recipients.ts';
 import { browseLibrary, fromLibrary } from './template-library.ts';
 import { directSendStatusOf, directSendTemplate, refuseChangeOfGenerated } from './direct-send.ts';
 import { DAY_MS } from '#lib/domain/shared/calendar.ts';
+import { pageOf } from './paging.ts';
 import { answerSignupEdge, emptySignupState, ownerFields, type SignupState } from './signup.ts';
 import { META_UTC_TIMEZONE_ID } from '#lib/domain/shared/meta-timezones.ts';
 
@@ -64,6 +65,8 @@ export interface EmulatedWaba {
   mm_onboarded?: boolean;
   /** Meta enabled it for Direct Send (`ENABLED`), or blocked it (`BLOCKED`, 139200); `NOT_ENABLED` when absent. */
   direct_send?: 'ENABLED' | 'NOT_ENABLED' | 'BLOCKED';
+  /** Its template analytics confirmed (`POST /{waba}?is_enabled_for_insights=true`, docs/template-analytics.md §1.1): never undone. */
+  is_enabled_for_insights?: boolean;
 }
 
 const TEMPLATE_NAME = /^[a-z0-9_]+$/;
@@ -71,7 +74,6 @@ const CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'];
 
 export { GraphError };
 
-const encodeCursor = (index: number) => Buffer.from(`cursor:${index}`).toString('base64url');
 /**
  * A template as Graph keeps it, however it was given (a fixture, the control endpoint, a create): AUTHENTICATION
  * templates in their stored form (preset body, OTP button as a URL carrying the code), as Meta shows them.
@@ -81,42 +83,6 @@ export function storedTemplate(template: EmulatedTemplate): EmulatedTemplate {
   if (String(copy.category).toUpperCase() === 'AUTHENTICATION' && Array.isArray(copy.components))
     copy.components = storedAuthenticationComponents(copy.components as never) as never;
   return copy;
-}
-
-function decodeCursor(cursor: string, code: number): number {
-  const text = Buffer.from(cursor, 'base64url').toString();
-  const match = /^cursor:(\d+)$/.exec(text);
-  if (!match) throw new GraphError(400, code, 'Invalid pagination cursor');
-  return Number(match[1]);
-}
-
-/** Graph cursor paging over a list: `after`/`before` point at the last/first item of a page. */
-function pageOf<T>(items: T[], query: Record<string, string>, baseUrl: string, cursorError: number, defaultLimit = 25) {
-  const limit = Math.max(1, Math.min(Number(query.limit) || defaultLimit, 1000));
-  let start = 0;
-  if (query.after) start = decodeCursor(query.after, cursorError) + 1;
-  else if (query.before) start = Math.max(0, decodeCursor(query.before, cursorError) - limit);
-  if (start > items.length) throw new GraphError(400, cursorError, 'Invalid pagination cursor');
-  const data = items.slice(start, start + limit);
-  const paging: Record<string, unknown> = {};
-  if (data.length > 0) {
-    paging.cursors = { before: encodeCursor(start), after: encodeCursor(start + data.length - 1) };
-    const next = new URL(baseUrl);
-    if (start + data.length < items.length) {
-      next.searchParams.set('limit', String(limit));
-      next.searchParams.delete('before');
-      next.searchParams.set('after', encodeCursor(start + data.length - 1));
-      paging.next = next.href;
-    }
-    if (start > 0) {
-      const previous = new URL(baseUrl);
-      previous.searchParams.set('limit', String(limit));
-      previous.searchParams.delete('after');
-      previous.searchParams.set('before', encodeCursor(start));
-      paging.previous = previous.href;
-    }
-  }
-  return { data, paging };
 }
 
 function pick(item: Record<string, unknown>, fields: string | undefined, defaults: string[]) {
@@ -328,6 +294,7 @@ export class GraphModel {
         timezone_id: waba.timezone_id ?? META_UTC_TIMEZONE_ID,
         marketing_messages_onboarding_status: waba.mm_onboarded ? 'ONBOARDED' : 'ELIGIBLE',
         direct_send_status: directSendStatusOf(waba),
+        is_enabled_for_insights: waba.is_enabled_for_insights ?? false,
         ...ownerFields(this.signup, waba.id),
       },
       query.fields,

@@ -43,8 +43,10 @@ export interface EmulatedMaxPrice {
 export type EmulatedMessagePricing = MessagePricing & { max_price?: EmulatedMaxPrice };
 
 /**
- * The share of its max price a max-price message is charged (Meta: "the max price or less"): deterministic, so a
- * test knows the figure; `EMULATOR_MAX_PRICE_CLEARING` (default 0.8), or per WABA by `/_emulator/wabas/{id}/max-price-clearing`.
+ * The share of its max price a max-price message is charged. Meta's one documented rule is "the max price or less"
+ * (and partners: "calculated dynamically"; Meta publishes no algorithm, docs/platform-2027.md §5.0): the ratio is in
+ * (0, 1], so a charge is never above the bid; the share itself is the emulator's, deterministic so a test knows the
+ * figure: `EMULATOR_MAX_PRICE_CLEARING` (default 0.8), or per WABA by `/_emulator/wabas/{id}/max-price-clearing`.
  */
 export const DEFAULT_CLEARING_RATIO = (() => {
   const set = Number(process.env.EMULATOR_MAX_PRICE_CLEARING);
@@ -113,9 +115,12 @@ export class EmulatedPricing {
     return { amount_per_1000: bid, charged_amount: fromMicros(charged), currency };
   }
 
-  /** A delivered status reported: Meta's books take the message once, at the card's price that day (a max price's charge). */
-  book(message: SentMessage, pricing: EmulatedMessagePricing, atMs = Date.now()) {
-    if (this.charged.has(message.id)) return;
+  /**
+   * A delivered status reported: Meta's books take the message once, at the card's price that day (a max price's
+   * charge). What it was charged, in micro-units of the WABA's currency; undefined when it was booked already.
+   */
+  book(message: SentMessage, pricing: EmulatedMessagePricing, atMs = Date.now()): number | undefined {
+    if (this.charged.has(message.id)) return undefined;
     this.charged.add(message.id);
     const number = this.model.phoneNumbers.get(message.phone_number_id);
     const waba = this.model.wabas.get(number?.waba_id ?? '');
@@ -140,6 +145,7 @@ export class EmulatedPricing {
       currency,
       ...(pricing.max_price && { max_price: pricing.max_price }),
     });
+    return micros;
   }
 
   /**

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { GraphError } from './graph-error.ts';
+import { pageOf } from './paging.ts';
 
 /**
  * Embedded Signup and the onboarding calls after it, as docs/platform-2027.md §1 gives Meta's words (issue 55
@@ -95,7 +96,6 @@ export function playPopup(world: SignupWorld, body: Body) {
   const wabaId = String(body.waba_id ?? `8${String(suffix).padStart(11, '0')}`);
   const numberId = String(body.phone_number_id ?? `9${String(suffix).padStart(11, '0')}`);
   const businessId = String(body.business_id ?? `7${String(suffix).padStart(11, '0')}`);
-  const display = String(body.display_phone_number ?? `+1 555 ${String(suffix % 10_000_000).padStart(7, '0')}`);
   if (!world.wabas.has(wabaId))
     world.wabas.set(wabaId, {
       id: wabaId,
@@ -107,17 +107,29 @@ export function playPopup(world: SignupWorld, body: Body) {
       ...(body.timezone_id && { timezone_id: String(body.timezone_id) }),
     });
   world.signup.owners[wabaId] = { id: businessId, name: String(body.business_name ?? `Business ${businessId}`) };
-  world.phoneNumbers.set(numberId, {
-    id: numberId,
-    waba_id: wabaId,
-    display_phone_number: display,
-    throughput: { level: 'STANDARD' },
-    is_on_biz_app: body.coexistence === true,
-  });
-  world.signup.pins[numberId] = String(body.pin ?? EMULATOR_PIN);
+  addNumber(world, wabaId, { ...body, phone_number_id: numberId }, suffix);
+  // The WABA's other numbers (`numbers: [{phone_number_id?, display_phone_number?, coexistence?, pin?}]`): the flow
+  // names one number, and a WABA chosen in it may hold more (issue 55: the onboarding adds them all).
+  for (const [i, more] of ((body.numbers ?? []) as Body[]).entries()) {
+    const id = String(more.phone_number_id ?? `9${String((suffix + i + 1) % 1_000_000_000).padStart(11, '0')}`);
+    addNumber(world, wabaId, { ...more, phone_number_id: id }, suffix + i + 1);
+  }
   const code = `AQ${randomBytes(24).toString('base64url')}`;
   world.signup.codes.push({ code, waba_id: wabaId, phone_number_id: numberId, business_id: businessId });
   return { code, waba_id: wabaId, phone_number_id: numberId, business_id: businessId };
+}
+
+/** A number of the WABA, with its PIN (`123456` unless given); a coexistence one is on the WhatsApp Business app. */
+function addNumber(world: SignupWorld, wabaId: string, body: Body, suffix: number) {
+  const id = String(body.phone_number_id);
+  world.phoneNumbers.set(id, {
+    id,
+    waba_id: wabaId,
+    display_phone_number: String(body.display_phone_number ?? `+1 555 ${String(suffix % 10_000_000).padStart(7, '0')}`),
+    throughput: { level: 'STANDARD' },
+    is_on_biz_app: body.coexistence === true,
+  });
+  world.signup.pins[id] = String(body.pin ?? EMULATOR_PIN);
 }
 
 /** Whether a bearer token is a business token this emulator minted. */
@@ -182,7 +194,7 @@ export function answerSignupEdge(
   method: string,
   id: string,
   edge: string,
-  request: { query: Record<string, string>; body: Body },
+  request: { query: Record<string, string>; body: Body; href: string },
 ) {
   const number = world.phoneNumbers.get(id);
   if (edge === 'register' && method === 'POST' && number) return register(world, number, request.body);
@@ -199,8 +211,12 @@ export function answerSignupEdge(
           : [],
       };
   }
-  if (edge === 'phone_numbers' && method === 'GET' && waba)
-    return { data: [...world.phoneNumbers.values()].filter((n) => n.waba_id === id).map((n) => numberFields(world.signup, n)) };
+  if (edge === 'phone_numbers' && method === 'GET' && waba) {
+    // Paged as Graph pages a list (facts §1.4: `data` with `paging.cursors` and `next`); a bad cursor is error 100.
+    const numbers = [...world.phoneNumbers.values()].filter((n) => n.waba_id === id);
+    const page = pageOf(numbers, request.query, request.href, 100);
+    return { ...page, data: page.data.map((n) => numberFields(world.signup, n)) };
+  }
   if (edge === 'extendedcredits' && method === 'GET') return { data: [EMULATOR_CREDIT_LINE] };
   if (edge === 'whatsapp_credit_sharing_and_attach' && method === 'POST' && id === EMULATOR_CREDIT_LINE.id)
     return shareCreditLine(world, request.query);

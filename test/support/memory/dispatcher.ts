@@ -8,9 +8,9 @@ import type { MemoryWorld } from './world.ts';
 
 /**
  * The dispatcher on the world's stores, on a clock of its own from `startIso`: every message accepted (as
- * `wamid.<n>`), what it launched counted.
+ * `wamid.<n>`) but those `refuse` names (refused with its code, not worth another try), what it launched counted.
  */
-export function dispatcherOf(world: MemoryWorld, startIso: string) {
+export function dispatcherOf(world: MemoryWorld, startIso: string, refuse?: (message: Record<string, unknown>) => string | undefined) {
   const launched: string[] = [];
   let now = Date.parse(startIso);
   const deps = {
@@ -19,8 +19,10 @@ export function dispatcherOf(world: MemoryWorld, startIso: string) {
     pacer: new MemoryPacer(),
     levels: new MemoryThroughputStore(),
     upstream: {
-      sendMessage: async (phone: string) => {
+      sendMessage: async (phone: string, message: Record<string, unknown>) => {
         launched.push(phone);
+        const code = refuse?.(message);
+        if (code) return { kind: 'refused' as const, code, title: 'Refused', retryable: false };
         return { kind: 'accepted' as const, message_id: `wamid.${launched.length}` };
       },
       catalogOf: async () => undefined,
@@ -36,6 +38,8 @@ export function dispatcherOf(world: MemoryWorld, startIso: string) {
     settings: DEFAULT_DISPATCH,
     holder: 'h',
     remainingMs: () => 300_000,
+    // Each person's MARKETING count under the client's frequency cap (decisions §33).
+    marketingCounts: world.marketingCounts,
   };
   return { launched, dispatch: (job: unknown) => dispatchJob(deps, job as DispatchJob) };
 }

@@ -20,6 +20,7 @@ import { MemoryBudgetStore } from './money/budget-store.ts';
 import { MemoryPriceListStore } from './money/price-list-store.ts';
 import { MemorySuppressionStore } from './people/suppression-store.ts';
 import { MemoryPeopleMap } from './people/people-map.ts';
+import { MemoryFrequencyCaps, MemoryMarketingCounts } from './people/frequency-caps.ts';
 import { MemoryThroughputStore } from './sends/throughput-store.ts';
 import { MemorySyncLeaseStore } from './templates/sync-lease-store.ts';
 import { memoryTemplates } from './templates/templates.ts';
@@ -74,6 +75,8 @@ export function memoryWorld(fixture: DirectoryFile = DEMO_FIXTURE) {
     priceLists: new MemoryPriceListStore(),
     suppressions: new MemorySuppressionStore(),
     peopleMap: new MemoryPeopleMap(),
+    frequencyCaps: new MemoryFrequencyCaps(),
+    marketingCounts: new MemoryMarketingCounts(),
     // A send's every port (lib/domain/sends/accept/send-deps.ts): Graph answers the currency and the MM onboarding.
     onboardings: new MemoryMarketingOnboardings(),
     currencies: upstream,

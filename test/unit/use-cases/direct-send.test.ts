@@ -46,6 +46,37 @@ function world(status?: 'ENABLED' | 'BLOCKED') {
   return { w, deps: { ...w, now: () => NOW } };
 }
 
+/** An interactive Direct Send with reply buttons and an image header, and one with a call-to-action URL. */
+const buttons = {
+  type: 'interactive' as const,
+  interactive: {
+    type: 'button' as const,
+    header: { type: 'image' as const, image: { link: 'https://cdn.example.com/parcel.png' } },
+    body: { text: 'Your parcel 4411 is at the pickup point. Pick it up today?' },
+    footer: { text: 'Reply to choose' },
+    action: {
+      buttons: [
+        { type: 'reply' as const, reply: { id: 'today', title: 'Today' } },
+        { type: 'reply' as const, reply: { id: 'tomorrow', title: 'Tomorrow' } },
+      ],
+    },
+  },
+};
+const ctaUrl = {
+  type: 'interactive' as const,
+  interactive: {
+    type: 'cta_url' as const,
+    header: { type: 'document' as const, document: { link: 'https://cdn.example.com/invoice.pdf', filename: 'invoice.pdf' } },
+    body: { text: 'Your invoice 4411 is ready.' },
+    action: { name: 'cta_url' as const, parameters: { display_text: 'Pay now', url: 'https://pay.example.com/4411' } },
+  },
+};
+const withInteractive = (change: (i: Record<string, any>) => void, base: typeof buttons | typeof ctaUrl = buttons) => {
+  const copy = structuredClone(base) as Record<string, any>;
+  change(copy.interactive);
+  return direct({ message: copy });
+};
+
 const recipients = (count: number) => Array.from({ length: count }, (_, i) => ({ to: `5215551${String(i).padStart(5, '0')}` }));
 
 async function sendDirect(deps: MemoryWorld & { now: () => string }, body: Record<string, unknown>, sendId = 'ds-1') {
@@ -63,6 +94,55 @@ describe('a Direct Send’s request (the send route’s schema)', () => {
     ['an empty body text', direct({ message: { type: 'text', text: { body: '' } } }), ['message.text.body']],
     ['a body over 1024 characters', direct({ message: { type: 'text', text: { body: 'x'.repeat(1025) } } }), ['message.text.body']],
     ['a message of another type', direct({ message: { type: 'image', text: { body: 'x' } } }), ['message.type']],
+    [
+      'a standalone image (not Direct Send’s)',
+      direct({ message: { type: 'image', image: { link: 'https://cdn.example.com/a.png' } } }),
+      ['message.type'],
+    ],
+    ['reply buttons with an image header', direct({ message: buttons }), []],
+    ['a call-to-action URL with a document header', direct({ message: ctaUrl }), []],
+    ['an interactive list (not Direct Send’s)', withInteractive((i) => (i.type = 'list')), ['message.interactive.type']],
+    [
+      'four reply buttons',
+      withInteractive((i) => i.action.buttons.push(...[3, 4].map((n) => ({ type: 'reply', reply: { id: `b${n}`, title: `B${n}` } })))),
+      ['message.interactive.action.buttons'],
+    ],
+    [
+      'two buttons of one title',
+      withInteractive((i) => (i.action.buttons[1].reply.title = 'Today')),
+      ['message.interactive.action.buttons'],
+    ],
+    [
+      'a button title over 20 characters',
+      withInteractive((i) => (i.action.buttons[0].reply.title = 'x'.repeat(21))),
+      ['message.interactive.action.buttons[0].reply.title'],
+    ],
+    [
+      'a media header without its link',
+      withInteractive((i) => (i.header = { type: 'video', video: {} })),
+      ['message.interactive.header.video.link'],
+    ],
+    [
+      'a media header linked over http',
+      withInteractive((i) => (i.header.image.link = 'http://cdn.example.com/a.png')),
+      ['message.interactive.header.image.link'],
+    ],
+    [
+      'an audio header',
+      withInteractive((i) => (i.header = { type: 'audio', audio: { link: 'https://a.example.com/a.mp3' } })),
+      ['message.interactive.header.type'],
+    ],
+    [
+      'a header text over 60 characters',
+      withInteractive((i) => (i.header = { type: 'text', text: 'x'.repeat(61) })),
+      ['message.interactive.header.text'],
+    ],
+    ['a footer over 60 characters', withInteractive((i) => (i.footer.text = 'x'.repeat(61))), ['message.interactive.footer.text']],
+    [
+      'a call-to-action without its URL',
+      withInteractive((i) => delete i.action.parameters.url, ctaUrl),
+      ['message.interactive.action.parameters.url'],
+    ],
   ])('%s: refused at %j', (_name, body, paths) => {
     // Act
     const result = v.safeParse(SendBody, body);
@@ -108,6 +188,52 @@ describe('a Direct Send accepted (in memory)', () => {
     const generated = w.emulator.model.wabas.get(WABA)!.templates.filter((t) => t.source === 'AUTO_GENERATED');
     expect(generated).toHaveLength(1);
     expect(generated[0]).toMatchObject({ status: 'APPROVED', category: 'UTILITY', name: expect.stringMatching(/^auto_generated_text_/) });
+  });
+
+  it.each([
+    ['reply buttons with an image header', buttons, 'auto_generated_interactive_', ['HEADER', 'BODY', 'FOOTER', 'BUTTONS']],
+    ['a call-to-action URL with a document header', ctaUrl, 'auto_generated_interactive_', ['HEADER', 'BODY', 'BUTTONS']],
+  ])('sends %s as Meta’s interactive message with category, which the emulator takes', async (_name, interactive, prefix, parts) => {
+    // Prepare
+    const { w, deps } = world('ENABLED');
+    await sendDirect(deps, direct({ message: interactive, recipients: recipients(2) }));
+    const job = w.queue.sent.at(-1) as unknown as DispatchJob;
+    // Act
+    const messages = job.recipients.map((r) => cloudMessage(job, r));
+    for (const m of messages) w.emulator.model.answer('POST', [NUMBER, 'messages'], {}, m, new Uint8Array(), 'https://graph/x');
+    // Assess
+    expect(messages[0]).toEqual({
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: job.recipients[0].to,
+      type: 'interactive',
+      interactive: interactive.interactive,
+      category: 'utility',
+    });
+    const generated = w.emulator.model.wabas.get(WABA)!.templates.filter((t) => t.source === 'AUTO_GENERATED');
+    expect(generated).toHaveLength(1);
+    expect(generated[0].name).toMatch(new RegExp(`^${prefix}`));
+    expect(generated[0].components.map((c) => c.type)).toEqual(parts);
+  });
+
+  it('is refused by the emulator as Meta refuses what Direct Send does not take: a standalone image, four buttons', () => {
+    // Prepare
+    const { w } = world('ENABLED');
+    const base = { messaging_product: 'whatsapp', to: '5215550100', category: 'utility' };
+    const four = structuredClone(buttons) as Record<string, any>;
+    four.interactive.action.buttons = [1, 2, 3, 4].map((n) => ({ type: 'reply', reply: { id: `b${n}`, title: `B${n}` } }));
+    const send = (message: Record<string, unknown>) => {
+      try {
+        w.emulator.model.answer('POST', [NUMBER, 'messages'], {}, { ...base, ...message }, new Uint8Array(), 'https://graph/x');
+        return undefined;
+      } catch (error) {
+        return (error as GraphError).code;
+      }
+    };
+    // Act, Assess
+    expect(send({ type: 'image', image: { link: 'https://cdn.example.com/a.png' } })).toBe(100);
+    expect(send(four)).toBe(100);
+    expect(send(buttons)).toBeUndefined();
   });
 
   it.each([

@@ -51,6 +51,23 @@ const valid: Record<string, Record<string, unknown>> = {
     message: { type: 'text', text: { body: 'Your parcel is at the pickup point.' } },
     recipients: [{ to: '5215550009' }],
   },
+  /** An interactive Direct Send (issue 55): reply buttons under an image header. */
+  directInteractive: {
+    did: '5215550001',
+    type: 'template',
+    channel: 'MSGCHAN',
+    category: 'UTILITY',
+    message: {
+      type: 'interactive',
+      interactive: {
+        type: 'button',
+        header: { type: 'image', image: { link: 'https://cdn.example.com/parcel.png' } },
+        body: { text: 'Pick up today?' },
+        action: { buttons: [{ type: 'reply', reply: { id: 'yes', title: 'Yes' } }] },
+      },
+    },
+    recipients: [{ to: '5215550009' }],
+  },
   assignments: { channel_campaigns: [{ channel_id: 41, campaign_id: 31 }] },
   status: { action: 'enable', templates: [RECORD] },
   webhook: { url: 'https://hooks.example.com/in' },
@@ -84,6 +101,15 @@ const cases: [string, v.GenericSchema, Record<string, unknown>, UseCase][] = [
     (w, body) => {
       w.emulator.model.wabas.get('100200300')!.direct_send = 'ENABLED';
       return sendTemplate(w, acme, { pathDid: '5215550001', sendId: 'd', body });
+    },
+  ],
+  [
+    'interactive direct send, on a WABA Meta enabled',
+    SendTemplate.request.body,
+    valid.directInteractive,
+    (w, body) => {
+      w.emulator.model.wabas.get('100200300')!.direct_send = 'ENABLED';
+      return sendTemplate(w, acme, { pathDid: '5215550001', sendId: 'i', body });
     },
   ],
   ['add assignments', AddChannelCampaigns.request.body, valid.assignments, (w, body) => addAssignments(w, acme, RECORD, body)],

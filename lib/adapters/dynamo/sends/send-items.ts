@@ -25,6 +25,7 @@ export const COUNT_FIELDS = [
   'sent',
   'failed',
   'capped',
+  'capped_by_rule',
   'delivered',
   'read',
   'cancelled',

@@ -67,6 +67,31 @@ const suppressedOf = (checked: CheckedSend, recipients: Positioned[]) =>
       ...(r.recipient.user_id && { user_id: r.recipient.user_id }),
     }));
 
+/**
+ * Who a MARKETING send under its client's frequency cap would skip now (decisions §33), by position: each person
+ * whose count already holds the cap's `max` (its number's and its BSUID's together). A prediction: the dispatcher
+ * decides at each launch, so a message sent meanwhile may skip one more.
+ */
+async function cappedOf(deps: DryRunDeps, checked: CheckedSend, recipients: Positioned[]) {
+  const { cap } = checked.people;
+  if (!cap) return [];
+  const capped = checked.people.recipients.flatMap((r, i) => (r.cap_keys ? [{ i, keys: r.cap_keys }] : []));
+  const counted = await deps.marketingCounts.counted(
+    checked.clientId,
+    capped.map((c) => c.keys),
+    cap,
+    Date.parse(checked.now),
+  );
+  return capped
+    .filter((_, k) => counted[k] >= cap.max)
+    .map(({ i }) => recipients[i])
+    .map((r) => ({
+      index: r.index,
+      ...(r.recipient.to !== undefined && { to: r.recipient.to }),
+      ...(r.recipient.user_id && { user_id: r.recipient.user_id }),
+    }));
+}
+
 /** The send's warnings, then a dry run's own: numbers not of their region, US numbers of a MARKETING send. */
 function dryRunWarnings(checked: CheckedSend, recipients: Positioned[]) {
   const numbers = recipients.flatMap((r) => (r.recipient.to === undefined ? [] : [{ index: r.index, to: r.recipient.to }]));
@@ -87,6 +112,7 @@ export async function dryRunSend(
   const checked = await checkSend(deps, caller, { pathDid: input.pathDid, body: input.body, recipients }, reportRecipients);
   const invalid = invalidRecipients(checked, input.recipients, input.refused);
   const suppressed = suppressedOf(checked, input.recipients);
+  const capped = await cappedOf(deps, checked, input.recipients);
   const warnings = dryRunWarnings(checked, input.recipients);
   return {
     success: invalid.length === 0,
@@ -96,6 +122,7 @@ export async function dryRunSend(
     invalid,
     ...(warnings.length > 0 && { warnings }),
     ...(suppressed.length > 0 && { suppressed }),
+    ...(capped.length > 0 && { capped_by_rule: capped }),
     estimate: shownEstimate(checked.price.estimate, caller),
   };
 }

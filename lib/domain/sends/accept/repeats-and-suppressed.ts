@@ -1,9 +1,10 @@
+import { capKeysOf, type FrequencyCap } from '../../people/frequency-caps.ts';
 import { peopleMapScopeOf } from '../../people/people-map.ts';
 import { type Person, recipientDigits } from '../../people/person.ts';
 import { suppressedPeople } from '../../people/suppression.ts';
 import { upper } from '../../shared/text.ts';
 import type { JobRecipient } from '../dispatch-job.ts';
-import { markRepeats, markSuppressed } from '../dispatch/job.ts';
+import { isSendable, markRepeats, markSuppressed, personKeys } from '../dispatch/job.ts';
 import type { FoundTemplate } from './find-template.ts';
 import type { DryRunDeps } from './send-deps.ts';
 
@@ -67,11 +68,32 @@ export interface SendPeople {
   /** The positions skipped as suppressed (a dry run names them). */
   suppressed: Set<number>;
   suppressedCount: number;
+  /** The client's MARKETING frequency cap a MARKETING send goes under (decisions §33); its recipients carry their `cap_keys`. */
+  cap?: FrequencyCap;
 }
 
-/** Check the people: the pairs the people map knows, then the repeats, then the suppressed among the rest. */
+/**
+ * A MARKETING send under its client's frequency cap (decisions §33): each recipient to send carries the person's
+ * halves (its own and the people map's pair) its count is kept by. Other categories are never capped.
+ */
+async function underCap(
+  deps: Pick<DryRunDeps, 'frequencyCaps'>,
+  found: FoundTemplate,
+  recipients: JobRecipient[],
+  pairs?: Map<string, Person>,
+): Promise<{ recipients: JobRecipient[]; cap?: FrequencyCap }> {
+  if (upper(found.template.category) !== 'MARKETING') return { recipients };
+  const cap = (await deps.frequencyCaps.get(found.clientId))?.marketing;
+  if (!cap) return { recipients };
+  return { cap, recipients: recipients.map((r) => (isSendable(r) ? { ...r, cap_keys: capKeysOf(personKeys(r, pairs)) } : r)) };
+}
+
+/**
+ * Check the people: the pairs the people map knows, then the repeats, then the suppressed among the rest, then the
+ * cap's keys of those to send.
+ */
 export async function peopleOfSend(
-  deps: Pick<DryRunDeps, 'suppressions' | 'peopleMap' | 'directory'>,
+  deps: Pick<DryRunDeps, 'suppressions' | 'peopleMap' | 'directory' | 'frequencyCaps'>,
   found: FoundTemplate,
   recipients: JobRecipient[],
   allowDuplicates: boolean,
@@ -80,6 +102,7 @@ export async function peopleOfSend(
   const pairs = await knownPairs(deps, scope, found.clientId, recipients);
   const marked = markRepeats(recipients, allowDuplicates, pairs);
   const suppressed = await suppressedAmong(deps, found, marked.recipients, pairs);
-  const { recipients: sent, count } = markSuppressed(marked.recipients, suppressed);
-  return { recipients: sent, repeats: marked.repeats, suppressed, suppressedCount: count };
+  const { recipients: sendable, count } = markSuppressed(marked.recipients, suppressed);
+  const { recipients: sent, cap } = await underCap(deps, found, sendable, pairs);
+  return { recipients: sent, repeats: marked.repeats, suppressed, suppressedCount: count, ...(cap && { cap }) };
 }

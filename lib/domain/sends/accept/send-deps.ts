@@ -1,4 +1,5 @@
 import type { BillingCurrencies, BudgetStore, PriceLists } from '../../money/ports.ts';
+import type { FrequencyCaps, MarketingCounts } from '../../people/frequency-caps.ts';
 import type { PeopleMap, SuppressionStore } from '../../people/ports.ts';
 import type { DirectoryStore, JobQueue } from '../../shared/ports.ts';
 import type { Resolver } from '../../shared/url-guard.ts';
@@ -28,6 +29,9 @@ export interface SendDeps {
   /** Who is who (decisions §28): repeats are found per person, and a MARKETING send skips either half of a known
    * pair that is suppressed. */
   peopleMap: PeopleMap;
+  /** Each client's MARKETING frequency cap (decisions §33), and each person's count under it (a dry run reads them). */
+  frequencyCaps: Pick<FrequencyCaps, 'get'>;
+  marketingCounts: Pick<MarketingCounts, 'counted'>;
   upstream: TemplateUpstream;
   queue: JobQueue;
   resolve: Resolver;

@@ -40,6 +40,8 @@ export function jobCommonOf(checked: CheckedSend, body: SendInput, sendId: strin
     ...(checked.direct && { direct: checked.direct }),
     // A max price (decisions §34), only ever through the Marketing Messages API (marketing-messages.ts).
     ...(checked.api && body.max_price && { max_price: body.max_price }),
+    // The client's frequency cap as it is now (decisions §33): its messages take their places under it as they go.
+    ...(checked.people.cap && { frequency_cap: checked.people.cap }),
     reservation,
     // Its figures count on its WABA's days (decisions §33): the dispatcher dates them without reading Graph.
     zone: checked.price.zone,

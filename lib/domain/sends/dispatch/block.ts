@@ -9,6 +9,7 @@ import { releaseOf } from './release.ts';
 import { aside, type DispatchDeps, type JobRun } from './run.ts';
 import { LaunchSlots } from './slots.ts';
 import { CANCEL_CHECK_MS } from './tuning.ts';
+import { CAPPED_BY_RULE_OUTCOME, settlePlace, takePlace } from './frequency-cap.ts';
 import type { PositionOutcome } from '../ports.ts';
 import { performanceMarkOf } from '../figures.ts';
 
@@ -145,6 +146,9 @@ function track(run: JobRun, b: SendingBlock, one: Promise<void>) {
 /** One recipient launched (launch.ts), and what its answer means for the send and the client's list. */
 async function launchRecipient(deps: DispatchDeps, run: JobRun, b: SendingBlock, p: JobPosition) {
   const { clock, settings } = deps;
+  // The client's frequency cap (decisions §33): a person at it is never sent; a place not used is given back.
+  const place = await takePlace(deps, run.job, p.position, clock.now());
+  if (place === 'capped') return void b.outcomes.set(p.position, CAPPED_BY_RULE_OUTCOME);
   const outcome = await launchOne(deps, run.job, p.position, {
     expiresAt: run.expiresAt,
     catalogId: run.catalogId,
@@ -153,6 +157,7 @@ async function launchRecipient(deps: DispatchDeps, run: JobRun, b: SendingBlock,
     isCancelled: () => run.cancel.cancelled,
     isPaused: () => run.pausedUntil !== undefined,
   });
+  if (place !== undefined) await settlePlace(deps, run.job, p.position, place, outcome);
   // Paused (decisions §25): this recipient was not sent and stays pending; the send waits for the template.
   if (outcome.kind === 'failed' && outcome.code === PAUSED_CODE && deps.pauses) {
     const pause = await deps.pauses.pause(run.job.waba_id, run.job.template.id, clock.now());

@@ -16,6 +16,7 @@ import type { BlockLedger, RecipientOutcome, SendRecord, SendRecords } from '../
 import type { MessageUpstream } from './ports.ts';
 import type { Pacer, ThroughputStore } from './ports.ts';
 import type { SuppressionStore } from '../../people/ports.ts';
+import type { MarketingCounts } from '../../people/frequency-caps.ts';
 import type { TemplatePauses } from '../../templates/ports.ts';
 import type { OutboxDeps } from '../../webhooks/outbox.ts';
 
@@ -35,6 +36,8 @@ export interface DispatchDeps {
   random?: () => number;
   /** Where a recipient who stopped marketing (131050) is put (decisions §25). */
   suppressions?: SuppressionStore;
+  /** Each person's MARKETING count under its client's frequency cap (decisions §33): a capped send's messages take places. */
+  marketingCounts?: Pick<MarketingCounts, 'take' | 'giveBack'>;
   /**
    * Templates Meta paused or disabled (decisions §25), and where the send's `send.paused` / `send.resumed` events
    * go. Without them a 132015 stops the send as 132016 does.
@@ -225,7 +228,9 @@ export const hasTimeFor = (deps: DispatchDeps, run: JobRun, messages: number) =>
 /** How long a job crowded off its number waits (lanes.ts): its own send's recipients ahead of it count. */
 export function crowdedWait(run: JobRun, freeInMs: number) {
   const c = run.latest.counts;
-  const settled = c ? c.sent + c.failed + (c.capped ?? 0) + c.expired + c.cancelled + c.duplicates_removed + (c.suppressed ?? 0) : 0;
+  const settled = c
+    ? c.sent + c.failed + (c.capped ?? 0) + (c.capped_by_rule ?? 0) + c.expired + c.cancelled + c.duplicates_removed + (c.suppressed ?? 0)
+    : 0;
   return crowdedWaitMs(freeInMs, run.job.first_index - settled, run.intervalMs);
 }
 

@@ -3,8 +3,8 @@ import { BLOCK } from '../dispatch/tuning.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { type PageRequest, resolvePage } from '../../shared/paging.ts';
 import type { RecipientBlockRef, SendCounts, RecipientLists, SendRecord, StoredRecipient } from '../ports.ts';
-import { countsAsRead, moneyShownOn, type SendViewDeps, visibleSend } from '../send-status.ts';
-import { CAPPED } from '../../shared/message-status.ts';
+import { countsAsRead, moneyShownOn, type SendViewDeps, settledOf, visibleSend } from '../send-status.ts';
+import { CAPPED, CAPPED_BY_RULE } from '../../shared/message-status.ts';
 import { fromMicros } from '../../shared/money.ts';
 import type { MoneyShown } from '../../money/pricing/visibility.ts';
 
@@ -16,6 +16,7 @@ export const RECIPIENT_STATUSES = [
   'read',
   'failed',
   'capped',
+  'capped_by_rule',
   'expired',
   'cancelled',
   'duplicate',
@@ -45,7 +46,8 @@ export function recipientStatus(recipient: StoredRecipient): RecipientStatus {
   const outcome = recipient.outcome;
   if (!outcome) return 'pending';
   // Meta's per-user marketing limit (131049) is `capped`, apart from `failed` (decisions §28).
-  if (outcome.kind === 'failed') return outcome.code === CAPPED ? 'capped' : 'failed';
+  // The client's own frequency cap skipped it (decisions §33): `capped_by_rule`, never sent.
+  if (outcome.kind === 'failed') return outcome.code === CAPPED ? 'capped' : outcome.code === CAPPED_BY_RULE ? 'capped_by_rule' : 'failed';
   if (outcome.kind !== 'sent') return outcome.kind;
   const delivery = recipient.delivery ?? (outcome.held ? { held: true } : {});
   if (delivery.read) return 'read';
@@ -57,8 +59,7 @@ export function recipientStatus(recipient: StoredRecipient): RecipientStatus {
 /** How many recipients are in a state: exact from the send's counts (`sent` counts delivered ones, `delivered` read ones). */
 export function recipientsIn(status: RecipientStatus, total: number, given: SendCounts) {
   const counts = countsAsRead(given);
-  const settled =
-    counts.duplicates_removed + counts.suppressed + counts.expired + counts.sent + counts.failed + counts.capped + counts.cancelled;
+  const settled = settledOf(counts);
   const totals: Record<RecipientStatus, number> = {
     pending: total - settled,
     sent: counts.sent - counts.delivered - (counts.held ?? 0),
@@ -67,6 +68,7 @@ export function recipientsIn(status: RecipientStatus, total: number, given: Send
     read: counts.read,
     failed: counts.failed,
     capped: counts.capped,
+    capped_by_rule: counts.capped_by_rule,
     expired: counts.expired,
     cancelled: counts.cancelled,
     duplicate: counts.duplicates_removed,
