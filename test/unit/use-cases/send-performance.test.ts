@@ -122,6 +122,37 @@ describe('a send’s figures from its dispatch and statuses (decisions §33)', (
   });
 });
 
+describe('clicks (decisions §33): Meta’s template analytics beside the service’s counts', () => {
+  it('gives a day its template’s URL clicks, and a day Meta counted clicks the service sent nothing on a row of its own', async () => {
+    // Prepare
+    const { world, apply } = await dispatched();
+    await apply(status(0, 'delivered', T0 + HOUR));
+    const metaDay = (day: string, count: number) => ({
+      template_id: '9001',
+      name: 'order_update',
+      language: 'en_US',
+      waba_id: WABA,
+      day,
+      sent: 0,
+      delivered: 0,
+      read: 0,
+      clicked: [{ type: 'url_button', button: 'Shop', count }],
+      read_at: 'now',
+    });
+    const analytics = { templateDays: async () => [metaDay(DAY, 3), metaDay('2026-11-21', 2)] };
+    // Act
+    const answer = await templatePerformance({ ...world, analytics }, callerOf(7), { from: DAY, to: '2026-11-21' });
+    const send = await getSendPerformance({ ...world, analytics }, callerOf(7), 's1');
+    // Assess
+    expect(answer.data.map((r) => [r.day, r.sent, r.clicks])).toEqual([
+      [DAY, 4, 3],
+      ['2026-11-21', 0, 2],
+    ]);
+    expect(answer.templates[0]).toMatchObject({ clicks: 5, sent: 4 });
+    expect(send.variants[0].template_clicks).toBe(3);
+  });
+});
+
 describe('replies (decisions §33)', () => {
   it('counts a reply by context.id once, its quick-reply button once, however often Meta sends it', async () => {
     // Prepare
