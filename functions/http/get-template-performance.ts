@@ -4,9 +4,16 @@ import { templatePerformance } from '#lib/domain/sends/performance/template-perf
 import { httpFunction } from '#lib/http/http-function.ts';
 import { GetTemplatePerformance } from '#lib/manifest/routes/performance.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
+import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
+import { DynamoTemplateAnalytics } from '#lib/adapters/dynamo/templates/template-analytics.ts';
 
 const table = serviceTable();
 
-const stores = { templatePerformances: new DynamoTemplatePerformances(table), priceLists: new DynamoPriceListStore(table) };
+const stores = {
+  templatePerformances: new DynamoTemplatePerformances(table),
+  priceLists: new DynamoPriceListStore(table),
+  // Meta's URL clicks of the templates, as the daily ReadTemplateAnalytics job keeps them (issue 56 item 2).
+  analytics: new DynamoTemplateAnalytics(table, new DynamoDirectoryStore(table)),
+};
 
 export const handler = httpFunction(GetTemplatePerformance, ({ query, caller }) => templatePerformance(stores, caller, query));

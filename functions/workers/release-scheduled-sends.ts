@@ -6,6 +6,7 @@ import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { DynamoTestDecisions } from '#lib/adapters/dynamo/sends/test-decisions.ts';
 import { DynamoDirectoryStore } from '#lib/adapters/dynamo/shared/directory-store.ts';
 import { DynamoSendPerformances } from '#lib/adapters/dynamo/sends/send-performances.ts';
+import { DynamoSendCompletions } from '#lib/adapters/dynamo/sends/send-completions.ts';
 import { DynamoTemplateAnalytics } from '#lib/adapters/dynamo/templates/template-analytics.ts';
 import { performanceResults } from '#lib/domain/sends/ab/variant-results.ts';
 import { ACCEPTANCE_OVER_MS } from '#lib/domain/sends/operations/release-send.ts';
@@ -28,6 +29,8 @@ const stores = {
     analytics: new DynamoTemplateAnalytics(table, new DynamoDirectoryStore(table)),
   }),
   decisions: new DynamoTestDecisions(table),
+  // A send cancelled before its time completes here (decisions §33): its event in the outbox, the relay publishes it.
+  completion: { performances: new DynamoSendPerformances(table), completions: new DynamoSendCompletions(table) },
 };
 const queue = jobQueue('dispatch');
 

@@ -37,6 +37,12 @@ const Figures = {
   price_per_reply: v.optional(amount),
 };
 
+/**
+ * Meta's URL button clicks (its template analytics, issue 56 item 2), where they are read: of the template's every
+ * message on the day (Meta counts clicks by template and day, never by send).
+ */
+const TemplateClicks = { template_clicks: v.optional(count) };
+
 const Template = v.object({ name: v.string(), language: v.string() });
 
 /** Whether the variant with the best rate differs from each other one (two-proportion z-test, two-sided). */
@@ -56,9 +62,9 @@ export const SendPerformanceResponse = v.object({
   currency: v.optional(v.string()),
   price_currency: v.optional(v.string()),
   totals: v.object(Figures),
-  variants: v.array(v.object({ variant: v.number(), template: Template, ...Figures })),
+  variants: v.array(v.object({ variant: v.number(), template: Template, ...Figures, ...TemplateClicks })),
   /** Each variant's figures on each day (the WABA's day of each event, as the ledger's). */
-  days: v.array(v.object({ day: v.string(), variant: v.number(), ...Figures })),
+  days: v.array(v.object({ day: v.string(), variant: v.number(), ...Figures, ...TemplateClicks })),
   comparison: v.optional(v.object({ read: Comparison, replied: Comparison })),
 });
 
@@ -80,6 +86,8 @@ const TemplateRowFigures = {
   reply_rate_high: v.optional(share),
   replied_after_rate: v.optional(share),
   button_replies: count,
+  /** Meta's URL button clicks of the template that day (its template analytics), where they are read. */
+  clicks: v.optional(count),
 };
 
 export const TemplatePerformanceResponse = v.object({
@@ -107,6 +115,7 @@ export const TemplatePerformanceResponse = v.object({
       currency: v.optional(v.string()),
       price_currency: v.optional(v.string()),
       ...Figures,
+      clicks: v.optional(count),
     }),
   ),
 });
@@ -125,6 +134,7 @@ export const TEMPLATE_PERFORMANCE_CSV = {
     'replied',
     'replied_after',
     'button_replies',
+    'clicks',
     'read_rate',
     'read_rate_low',
     'read_rate_high',

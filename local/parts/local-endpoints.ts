@@ -1,3 +1,4 @@
+import { withoutPerformance } from '../performance-writes.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { InternalServerError } from '@aws-sdk/client-dynamodb';
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/webhooks/outbox-store.ts';
@@ -132,7 +133,9 @@ export async function localEndpoints(eventBridge: LocalEventBridge, scheduler: L
     if (req.method === 'GET' && url.pathname === '/_local/writes') {
       const prefixes = url.searchParams.get('prefix')?.split(',').filter(Boolean) ?? [''];
       const writes = (writeLog?.writes ?? []).filter((w) => prefixes.some((p) => w.pk.startsWith(p)));
-      return json(200, await summarizeWrites(writes, serviceTable()));
+      // `?without=performance`: the same writes as they would have been without the aggregates of decisions §33.
+      const strip = url.searchParams.get('without') === 'performance' ? withoutPerformance : undefined;
+      return json(200, await summarizeWrites(writes, serviceTable(), strip));
     }
     // A one-time schedule run now, ahead of its time (`send-<id>`, `test-<id>`): tests pass a wait without sleeping.
     const schedule = /^\/_local\/schedules\/([0-9A-Za-z_.-]{1,64})\/run$/.exec(url.pathname);

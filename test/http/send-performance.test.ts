@@ -1,5 +1,7 @@
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServiceEvent } from '#lib/domain/webhooks/events.ts';
+import { eventReceiver } from '../support/event-receiver.ts';
 import { apiUrl, call, emulator, expectErrorShape, token } from '../support/api.ts';
 import { demoTemplateAs, OwnClient } from '../support/own-client.ts';
 import { until } from '../support/until.ts';
@@ -16,6 +18,7 @@ const recipients = Array.from({ length: TOTAL }, (_, i) => `5217000${String(i).p
 const today = new Date().toISOString().slice(0, 10);
 const dayAround = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 let sendId: string;
+let receiver: Awaited<ReturnType<typeof eventReceiver<ServiceEvent & { data: Record<string, any> }>>>;
 
 const performance = async (id: string, as = client) => call('GET', `/v1/sends/${id}/performance`, { token: await as.token() });
 const replies = (body: Record<string, unknown>) => emulator('POST', 'replies', { send_id: sendId, ...body });
@@ -24,6 +27,9 @@ beforeAll(async () => {
   await client.seed('Performance', [demoTemplateAs('order_update', { id: 't700' })]);
   await other.seed('Performance, another', [demoTemplateAs('order_update', { id: 't701' })]);
   await emulator('POST', `numbers/${client.numberId}/statuses`, { statuses: ['sent', 'delivered', 'read'] });
+  receiver = await eventReceiver();
+  const hook = await call('PUT', '/v1/webhook/config', { token: await client.token(), body: { url: receiver.url, active: true } });
+  expect(hook.status).toBe(200);
   // Prepare: the send, every message delivered and read before anyone answers
   const accepted = await client.send('order_update', recipients);
   expect(accepted.status).toBe(200);
@@ -39,6 +45,8 @@ beforeAll(async () => {
   await replies({ count: 10, button: { payload: 'YES', text: 'Yes' } });
   await replies({ count: 5, text: 'and more', context: false });
 }, 240_000);
+
+afterAll(() => receiver?.close());
 
 describe('GET /v1/sends/{send_id}/performance (decisions §33)', () => {
   it('counts what the emulator did: 1,000 read, 180 replied, 20 replied after, buttons by label, with intervals', async () => {
@@ -182,4 +190,24 @@ describe('GET /v1/templates/performance (decisions §33)', () => {
       { numRuns: 60 },
     );
   }, 120_000);
+});
+
+describe('send.completed (decisions §33)', () => {
+  it('comes once, when the send has nothing pending, with its totals and performance', async () => {
+    // Act
+    const completed = await until(
+      () => receiver.events.filter((e) => e.type === 'send.completed' && e.data.send_id === sendId),
+      (found) => found.length > 0,
+      60_000,
+      250,
+    );
+    // Assess
+    expect(completed).toHaveLength(1);
+    expect(completed[0].data).toMatchObject({ status: 'completed', total: TOTAL, sent: TOTAL, pending: 0 });
+    expect(completed[0].data.performance.totals.sent).toBe(TOTAL);
+    expect(completed[0].data.performance.variants).toEqual([
+      expect.objectContaining({ variant: 0, template: { name: 'order_update', language: 'en_US' }, sent: TOTAL }),
+    ]);
+    expect(completed[0].data.performance.totals).not.toHaveProperty('cost');
+  });
 });

@@ -122,8 +122,8 @@ export const keys = {
   /** A client's cost gaps of a day (decisions §26), under COST_GAPS_PARTITION: by day, then client. */
   costGapDay: (day: string, clientId: number) => `DAY#${day}#CLIENT#${clientId}`,
   /**
-   * One of a client's TEMPLATE_FIGURE_SHARDS partitions of its templates' figures by day (decisions §33): a number's
-   * figures on one, by a hash of its digits, so a busy number's writes stay on one key and a client's spread.
+   * One of a client's TEMPLATE_FIGURE_SHARDS partitions of its templates' figures by day (decisions §33): each write
+   * adds to one at random, so no item takes a write per status batch of a busy number, and a read queries each.
    */
   templateFigures: (clientId: number, shard: number) => `TEMPLATE_FIGURES#${clientId}#${String(shard).padStart(2, '0')}`,
   templateFiguresDay: (day: string, wabaId: string, name: string, language: string) => `DAY#${day}#${wabaId}#${name}#${language}`,
@@ -264,10 +264,10 @@ export const randomLedgerShard = () => Math.floor(Math.random() * LEDGER_SHARDS)
 export const BUDGET_SHARDS = 32;
 /** The shards a month settled before issue 54 has under the client's key: read, never written. */
 export const BUDGET_SHARDS_BEFORE_54 = 8;
-/** A client's template figures' partitions: a number's on one (decisions §33); a read queries each. */
-export const TEMPLATE_FIGURE_SHARDS = 8;
+/** A client's template figures' partitions (decisions §33): a write adds to one at random; a read queries each. */
+export const TEMPLATE_FIGURE_SHARDS = 16;
 /** A number's reply index partitions: a send's recipients in one item each (decisions §33). */
-export const REPLY_INDEX_BUCKETS = 64;
+export const REPLY_INDEX_BUCKETS = 32;
 /** The reservation watches' partitions: a send's watch on one by its id, the job queries each (decisions §30). */
 export const RESERVATION_WATCH_SHARDS = 8;
 export const OUTBOX_PARTITION = 'OUTBOX';

@@ -120,8 +120,6 @@ export function statusFigures(messages: FiguredMessage[], now: number) {
 export interface PerformanceMark {
   day: string;
   variant: number;
-  /** The sending number: its client's template figures of a number are kept together. */
-  did: string;
   /** Whose and which template: the client's template figures (its day item) are keyed by them. */
   template: TemplateOfFigures;
 }
@@ -152,13 +150,12 @@ export const variantOfJob = (job: Pick<DispatchJob, 'variant'>) => job.variant ?
 
 /** Where a job's block settled now counts: today in the WABA's zone (the job carries it), for the job's template. */
 export function performanceMarkOf(
-  job: Pick<DispatchJob, 'did' | 'client_id' | 'waba_id' | 'template' | 'zone' | 'variant'>,
+  job: Pick<DispatchJob, 'client_id' | 'waba_id' | 'template' | 'zone' | 'variant'>,
   nowMs: number,
 ): PerformanceMark {
   return {
     day: dayIn(nowMs, job.zone ?? DEFAULT_WABA_ZONE),
     variant: variantOfJob(job),
-    did: job.did,
     template: { client_id: job.client_id, waba_id: job.waba_id, name: job.template.name, language: job.template.language },
   };
 }

@@ -281,10 +281,7 @@ export interface BlockLedger {
 
 /** A send's recipients as accepted, and as they stand (decisions §22). */
 export interface RecipientLists {
-  /**
-   * Keeps each block's recipients (their `to`, which are repeats of which position) when the send is accepted,
-   * before it is `queued`: the listing reads them (§22); with its number, indexed by person for replies (§33).
-   */
+  /** Keeps each block's recipients and repeats before the send is `queued` (§22); with its number, by person for replies (§33). */
   recordRecipients(sendId: string, blocks: AcceptedBlock[], at: string, did?: string): Promise<void>;
   /** The recipients of these blocks, in position order, each with its outcome and delivery state as stored. */
   recipients(sendId: string, blocks: RecipientBlockRef[]): Promise<StoredRecipient[]>;

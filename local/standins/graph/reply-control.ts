@@ -30,8 +30,8 @@ interface ReplyAsked {
  * person's message (docs/template-analytics.md §2): a `button` message with its payload and label, or a text, each
  * quoting the message it answers in `context` ({from: the business number, id: the message's id}); with
  * `"context": false`, a text that quotes nothing (a person writing after a template). Which messages: those of
- * `send_id` (the reference each carries), to the recipients `to` names, or `count` of them from `skip`, in the send's
- * order. One webhook a reply; the answer lists each reply's message id and the message it answers.
+ * `send_id` (the reference each carries), to the recipients `to` names, or `count` of them from `skip` (every
+ * `every`-th, 1 unless given), in the send's order. One webhook a reply; the answer lists each reply's message id and the message it answers.
  */
 export function replyControl(ctx: ReplyContext, method: string, path: string, body: Record<string, unknown>): Answer | undefined {
   if (method !== 'POST' || path !== '/_emulator/replies') return undefined;
@@ -61,7 +61,7 @@ function replyAsked(body: Record<string, unknown>): ReplyAsked | string {
   };
 }
 
-/** The send's messages a reply answers, in the send's order: to the recipients named, or `count` from `skip`. */
+/** The send's messages a reply answers, in the send's order: to the recipients named, or `count` from `skip`, every `every`-th. */
 function messagesChosen(model: GraphModel, body: Record<string, unknown>): SentMessage[] | string {
   if (typeof body.send_id !== 'string') return 'send_id is required';
   const ofSend = model.sent
@@ -73,10 +73,11 @@ function messagesChosen(model: GraphModel, body: Record<string, unknown>): SentM
     const wanted = new Set(body.to.map((to) => String(to).replace(/\D/g, '')));
     return ofSend.filter((message) => wanted.has(String(targetOf(message.message).to ?? '').replace(/\D/g, '')));
   }
-  const skip = Number(body.skip ?? 0);
-  const count = Number(body.count ?? ofSend.length);
-  if (!Number.isSafeInteger(skip) || skip < 0 || !Number.isSafeInteger(count) || count < 0) return 'skip and count must be whole numbers';
-  return ofSend.slice(skip, skip + count);
+  const [skip, count, every] = [Number(body.skip ?? 0), Number(body.count ?? ofSend.length), Number(body.every ?? 1)];
+  if (![skip, count, every].every((n) => Number.isSafeInteger(n) && n >= 0) || every === 0)
+    return 'skip, count and every must be whole numbers (every at least 1)';
+  // Every `every`-th message from `skip`: replies spread over the send, as a campaign's are.
+  return ofSend.filter((_, i) => i >= skip && (i - skip) % every === 0).slice(0, count);
 }
 
 /** One person's reply to one message: its webhook sent, the person counted as having written to the number. */

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { applyNotifications } from '#lib/domain/inbound/meta-notifications.ts';
 import type { MetaNotification } from '#lib/domain/inbound/notifications.ts';
 import { getSendPerformance, readVariantFigures } from '#lib/domain/sends/performance/send-performance.ts';
+import { completeIfDone } from '#lib/domain/sends/performance/completion.ts';
+import { silentLog } from '#lib/domain/shared/log.ts';
 import { templatePerformance } from '#lib/domain/sends/performance/template-performance.ts';
 import { messageReference } from '#lib/domain/shared/message-status.ts';
 import { performanceMarkOf } from '#lib/domain/sends/figures.ts';
@@ -120,6 +122,37 @@ describe('a send’s figures from its dispatch and statuses (decisions §33)', (
   });
 });
 
+describe('clicks (decisions §33): Meta’s template analytics beside the service’s counts', () => {
+  it('gives a day its template’s URL clicks, and a day Meta counted clicks the service sent nothing on a row of its own', async () => {
+    // Prepare
+    const { world, apply } = await dispatched();
+    await apply(status(0, 'delivered', T0 + HOUR));
+    const metaDay = (day: string, count: number) => ({
+      template_id: '9001',
+      name: 'order_update',
+      language: 'en_US',
+      waba_id: WABA,
+      day,
+      sent: 0,
+      delivered: 0,
+      read: 0,
+      clicked: [{ type: 'url_button', button: 'Shop', count }],
+      read_at: 'now',
+    });
+    const analytics = { templateDays: async () => [metaDay(DAY, 3), metaDay('2026-11-21', 2)] };
+    // Act
+    const answer = await templatePerformance({ ...world, analytics }, callerOf(7), { from: DAY, to: '2026-11-21' });
+    const send = await getSendPerformance({ ...world, analytics }, callerOf(7), 's1');
+    // Assess
+    expect(answer.data.map((r) => [r.day, r.sent, r.clicks])).toEqual([
+      [DAY, 4, 3],
+      ['2026-11-21', 0, 2],
+    ]);
+    expect(answer.templates[0]).toMatchObject({ clicks: 5, sent: 4 });
+    expect(send.variants[0].template_clicks).toBe(3);
+  });
+});
+
 describe('replies (decisions §33)', () => {
   it('counts a reply by context.id once, its quick-reply button once, however often Meta sends it', async () => {
     // Prepare
@@ -197,5 +230,53 @@ describe('GET /v1/sends/{id}/performance’s use case', () => {
     expect(asBsp.totals.cost_per_read).toBeGreaterThan(0);
     expect(rows[0].reply).toEqual({ replied_at: T0 + 2 * HOUR, button: { text: 'Stop', payload: 'STOP' } });
     await expect(getSendPerformance(world, callerOf(8), 's1')).rejects.toThrow(/does not exist/);
+  });
+});
+
+describe('send.completed (decisions §33)', () => {
+  it('is written once its send has nothing pending, with its totals and performance, and never twice', async () => {
+    // Prepare
+    const { world, apply } = await dispatched();
+    await apply(status(0, 'read', T0 + HOUR));
+    const deps = { performances: world.performances, completions: world.completions, log: silentLog };
+    // Act
+    const first = await completeIfDone(deps, 's1', T0 + 2 * HOUR);
+    const again = await completeIfDone(deps, 's1', T0 + 3 * HOUR);
+    // Assess
+    const events = world.sendTable.events.filter((e) => e.type === 'send.completed');
+    expect([first, again]).toEqual([true, false]);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ client_id: 7, occurred_at: new Date(T0 + 2 * HOUR).toISOString() });
+    expect(events[0].data).toMatchObject({
+      send_id: 's1',
+      status: 'completed',
+      total: 4,
+      sent: 4,
+      pending: 0,
+      performance: { totals: { sent: 4, delivered: 1, read: 1 }, variants: [{ variant: 0, template: { name: 'order_update' } }] },
+    });
+    expect(JSON.stringify(events[0].data)).not.toContain('cost');
+  });
+
+  it('is not written while recipients are pending', async () => {
+    // Prepare: a send of 4 whose block of 4 is not settled
+    const world = memoryWorld();
+    const send = {
+      send_id: 's2',
+      client_id: 7,
+      did: DID,
+      template: { name: 'order_update', language: 'en_US' },
+      status: 'queuing' as const,
+      created_at: 'now',
+      total: 4,
+      jobs: 1,
+    };
+    await world.sends.begin(send);
+    await world.sends.settle(send, 'queued');
+    // Act
+    const completed = await completeIfDone({ performances: world.performances, completions: world.completions, log: silentLog }, 's2', T0);
+    // Assess
+    expect(completed).toBe(false);
+    expect(world.sendTable.events).toEqual([]);
   });
 });

@@ -198,7 +198,7 @@ export class DynamoBlockLedger implements BlockLedger {
           },
         },
         ...(Object.keys(counted.add).length > 0 ? [countUpdate(this.table.name, sendId, counted)] : []),
-        ...(mark ? templateDayUpdates(this.table.name, mark.did, figures, () => mark.template) : []),
+        ...(mark ? templateDayUpdates(this.table.name, figures, () => mark.template) : []),
         // What will never be delivered gives its reservation back (decisions §27), with the outcomes that say so.
         ...releaseUpdate(this.table.name, release),
       ]);

@@ -7,10 +7,11 @@ import { type BatchMessage, billStatusBatch, type StatusBatchBill } from '#lib/d
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { statusFigures } from '#lib/domain/sends/figures.ts';
 import {
+  type FiguresOwner,
+  figuresOwnerOf,
   TEMPLATE_ITEMS_A_DAY,
   templateDayUpdates,
   templateOfVariant,
-  templatesOfSendItem,
   withDeliveryTimes,
 } from './performance-items.ts';
 import { budgetMoveUpdate } from '../money/budget-store.ts';
@@ -88,7 +89,7 @@ export class DynamoMessageStatuses implements MessageStatuses {
           for (const [j, applied] of message.applied.entries()) results[batch[k].reports[j]] = applied ? 'applied' : 'unchanged';
         // What it adds to the send's figures (decisions §33), and when its messages newly delivered were.
         const figured = statusFigures(batch, now);
-        const writes = this.writesOf(sendId, batch, bill, { wabaId, now, zone, figured });
+        const writes = this.writesOf(sendId, batch, bill, { wabaId, now, zone, figured, blocks });
         if (writes.length === 0) break;
         const counted = { add: bill.counts, errors: bill.errors, costs: bill.byCategory, figures: figured.tally.adds };
         try {
@@ -146,21 +147,19 @@ export class DynamoMessageStatuses implements MessageStatuses {
     const { name } = this.table;
     const writes: TransactItem[] = [];
     const latest = new Map<number, Map<number, LatestWrite>>();
-    const delivered = new Map<number, [number, number][]>();
     for (const [k, { index, state, moved }] of bill.messages.entries()) {
       if (!moved) continue;
       const { block, seen, returnedAt } = batch[k];
       const records = latest.get(block) ?? new Map<number, LatestWrite>();
       latest.set(block, records.set(index - block, { state, ...(seen !== undefined && { seen }), ...(returnedAt && { returnedAt }) }));
-      const at = figured.deliveredAt.get(index);
-      if (at !== undefined) delivered.set(block, [...(delivered.get(block) ?? []), [index - block, at]]);
     }
-    for (const [first, records] of latest)
-      writes.push(withDeliveryTimes(latestStatesUpdate(name, latestKey(sendId, first), records, now), delivered.get(first) ?? []));
+    for (const [first, records] of latest) {
+      const block = { first, offsets: records.keys(), settledMs: context.blocks.get(first)?.settledMs };
+      writes.push(withDeliveryTimes(latestStatesUpdate(name, latestKey(sendId, first), records, now), block, figured.deliveredAt));
+    }
     if (writes.length === 0) return writes;
     const owner = owners.get(sendId);
-    if (wabaId && owner)
-      writes.push(...templateDayUpdates(name, owner.did, figured.tally.adds, (v) => templateOfVariant(owner, wabaId, v)));
+    if (wabaId && owner) writes.push(...templateDayUpdates(name, figured.tally.adds, (v) => templateOfVariant(owner, wabaId, v)));
     if (wabaId && owner) writes.push(...ledgerWrites(name, { waba_id: wabaId, ...owner }, ledgerDaysOf(bill.ledger), now, zone));
     const portfolio = bill.tierPortfolio ?? wabaId;
     if (portfolio) for (const [month, counts] of bill.tiers) writes.push(monthVolumeUpdate(name, portfolio, month, counts));
@@ -173,7 +172,13 @@ export class DynamoMessageStatuses implements MessageStatuses {
  * A block as its statuses read it: its answers by offset (a settled block's outcomes, or what a claimed or
  * handed-back one recorded so far, decisions §30) and their failures' titles; `pending` until it is settled.
  */
-type ReadBlock = { pending: boolean; answers: Record<number, unknown>; titles: Record<string, string>; variant: number };
+type ReadBlock = {
+  pending: boolean;
+  answers: Record<number, unknown>;
+  titles: Record<string, string>;
+  variant: number;
+  settledMs?: number;
+};
 /** Blocks as read, by their first position; one not found undefined. */
 type ReadBlocks = Map<number, ReadBlock | undefined>;
 
@@ -183,8 +188,9 @@ function readBlockOf(item: Record<string, unknown>): ReadBlock {
     pending,
     answers: ((pending ? item.got : item.outcomes) ?? {}) as Record<number, unknown>,
     titles: ((pending ? item.got_titles : item.titles) ?? {}) as Record<string, string>,
-    // Its messages' template variant (decisions §33), as its settlement wrote it: absent, the send's one template.
+    // Its messages' template variant as its settlement wrote it (decisions §33; absent, the send's one), and when.
     variant: Number(item.variant ?? 0),
+    ...(item.settled_at !== undefined && { settledMs: Date.parse(String(item.settled_at)) }),
   };
 }
 /** A message's reports, each with its place in the batch. */
@@ -194,7 +200,7 @@ type StoredRecord = LatestRecord & { seen?: string };
 /** A message's reports its block knows, with its record as read and each report's place in the batch. */
 type ApplicableMessage = BatchMessage & { block: number; seen?: string; reports: number[]; returnedAt?: string; variant: number };
 /** How a batch's items are written: its WABA, when, its statement's zone and its figures. */
-type WriteContext = { wabaId?: string; now: number; zone?: string; figured: ReturnType<typeof statusFigures> };
+type WriteContext = { wabaId?: string; now: number; zone?: string; figured: ReturnType<typeof statusFigures>; blocks: ReadBlocks };
 
 /** A message's record on its block's latest item, as read (with the mark its own item got before issue 54). */
 function recordOf(latest: Record<string, unknown> | undefined, offset: number, oldMark?: string): StoredRecord {
@@ -326,25 +332,13 @@ const ledgerItemsOf = (update: StatusUpdate) => [
  * kept by the process, so every store of it shares what any of them read.
  */
 const owners = new Cache<string, SendOwner>({ maxEntries: 10_000, maxAgeMs: Number.POSITIVE_INFINITY });
-type SendOwner = {
-  client_id: number;
-  did: string;
-  reservation?: SendReservation;
-  statesOnLatest?: true;
-  /** Its variants' templates by place (decisions §33): its one template, or the variants it lists; its currencies. */
-  templates: { name: string; language: string }[];
-  currency?: string;
-  price_currency?: string;
-};
+/** And what its figures need (decisions §33): its variants' templates and currencies. */
+type SendOwner = { client_id: number; did: string; reservation?: SendReservation; statesOnLatest?: true } & FiguresOwner;
 
 const ownerOf = (item: Record<string, unknown>): SendOwner => ({
   client_id: Number(item.client_id),
   did: String(item.did),
-  templates: templatesOfSendItem(item),
-  ...(typeof item.currency === 'string' && { currency: item.currency }),
-  ...((item.price_list as { currency?: string } | undefined)?.currency && {
-    price_currency: (item.price_list as { currency: string }).currency,
-  }),
+  ...figuresOwnerOf(item),
   ...(item.message_states === MESSAGE_STATES_ON_LATEST && { statesOnLatest: true as const }),
   ...(item.reservation !== undefined && { reservation: item.reservation as SendReservation }),
 });

@@ -41,12 +41,8 @@ export function figuresOfItem(item: Record<string, unknown>): FigureAdd[] {
   return figures;
 }
 
-/** A number's partition of its client's template figures: every write of a number's figures lands on one. */
-export const templateShardOf = (did: string) => {
-  let hash = 0;
-  for (const char of did) hash = (Math.imul(hash, 31) + char.charCodeAt(0)) >>> 0;
-  return hash % TEMPLATE_FIGURE_SHARDS;
-};
+/** The partition of its client's template figures a write adds to: one at random, so none is hot. */
+export const randomTemplateShard = () => Math.floor(Math.random() * TEMPLATE_FIGURE_SHARDS);
 
 /**
  * What figures add to their templates' days, one update an item (a template and day): ADDs of each figure's code
@@ -54,7 +50,6 @@ export const templateShardOf = (did: string) => {
  */
 export function templateDayUpdates(
   tableName: string,
-  did: string,
   adds: readonly FigureAdd[],
   templateOf: (variant: number) => TemplateOfFigures | undefined,
 ): TransactItem[] {
@@ -72,7 +67,7 @@ export function templateDayUpdates(
     Update: {
       TableName: tableName,
       Key: {
-        pk: keys.templateFigures(template.client_id, templateShardOf(did)),
+        pk: keys.templateFigures(template.client_id, randomTemplateShard()),
         sk: keys.templateFiguresDay(day, template.waba_id, template.name, template.language),
       },
       // The currencies of its amounts, where it adds any (a WABA's currency and a client's list's hardly change).
@@ -105,21 +100,51 @@ export function templateFiguresOf(item: Record<string, unknown>): Partial<Record
 /** How many template day items figures of `days` days may write in one transaction: a variant each, at most 4. */
 export const TEMPLATE_ITEMS_A_DAY = 4;
 
-/** When a message was delivered (Meta's time, seconds base 36), on its block's latest item: `a<offset>`. */
+/**
+ * When a message was delivered (Meta's time), where its block's settlement does not say it (decisions §33): most
+ * messages are delivered within seconds of their launch, and their block's `settled_at` is their delivery's time
+ * to within DELIVERY_SLACK_MS; a message delivered later than that, or earlier (a block handed back, paused, settled
+ * long after it launched), or while its block was not settled, has its time on its block's latest item, `a<offset>`:
+ * the seconds from its block's settlement in base 36, or `=` and the epoch seconds.
+ */
 export const deliveredAttribute = (offset: number) => `a${offset}`;
-export const deliveredAtOf = (encoded: unknown) => (typeof encoded === 'string' ? Number.parseInt(encoded, 36) * 1000 : undefined);
+export const DELIVERY_SLACK_MS = 60_000;
+const seconds = (ms: number) => Math.floor(ms / 1000);
+
+/** A delivery's time as its latest item keeps it; undefined where its block's settlement says it. */
+export function encodeDeliveredAt(atMs: number, blockSettledMs?: number) {
+  if (blockSettledMs === undefined) return `=${seconds(atMs).toString(36)}`;
+  return Math.abs(atMs - blockSettledMs) <= DELIVERY_SLACK_MS ? undefined : (seconds(atMs) - seconds(blockSettledMs)).toString(36);
+}
+
+/** A delivered message's time: as kept on its latest item, else its block's settlement. */
+export function decodeDeliveredAt(encoded: unknown, blockSettledMs?: number) {
+  if (typeof encoded === 'string' && encoded.startsWith('=')) return Number.parseInt(encoded.slice(1), 36) * 1000;
+  if (blockSettledMs === undefined) return undefined;
+  return typeof encoded === 'string' ? (seconds(blockSettledMs) + Number.parseInt(encoded, 36)) * 1000 : blockSettledMs;
+}
 
 /**
- * A latest item's update with its messages' delivery times set beside their states (decisions §33: a person's
- * message within 24 h of a delivery counts as `replied_after`), in the same write: nothing more is written.
+ * A latest item's update with the delivery times its block's settlement does not say (encodeDeliveredAt) of its
+ * messages newly delivered (by index in `deliveredAt`), set beside their states in the same write: nothing more is
+ * written, and most messages add nothing.
  */
-export function withDeliveryTimes(item: TransactItem, times: readonly [offset: number, atMs: number][]): TransactItem {
+export function withDeliveryTimes(
+  item: TransactItem,
+  block: { first: number; offsets: Iterable<number>; settledMs?: number },
+  deliveredAt: ReadonlyMap<number, number>,
+): TransactItem {
+  const times = [...block.offsets].flatMap((offset) => {
+    const at = deliveredAt.get(block.first + offset);
+    const encoded = at === undefined ? undefined : encodeDeliveredAt(at, block.settledMs);
+    return encoded === undefined ? [] : [[offset, encoded] as const];
+  });
   if (!item.Update || times.length === 0) return item;
   const names = { ...item.Update.ExpressionAttributeNames };
   const values = { ...item.Update.ExpressionAttributeValues };
-  const sets = times.map(([offset, atMs], n) => {
+  const sets = times.map(([offset, encoded], n) => {
     names[`#w${n}`] = deliveredAttribute(offset);
-    values[`:w${n}`] = Math.floor(atMs / 1000).toString(36);
+    values[`:w${n}`] = encoded;
     return `#w${n} = :w${n}`;
   });
   const expression = item.Update.UpdateExpression ?? '';
@@ -135,6 +160,22 @@ export function withDeliveryTimes(item: TransactItem, times: readonly [offset: n
   };
 }
 
+/** What a send item tells its figures: its variants' templates, its cost's currency and its price's (decisions §33). */
+export interface FiguresOwner {
+  templates: { name: string; language: string }[];
+  currency?: string;
+  price_currency?: string;
+}
+
+export function figuresOwnerOf(item: Record<string, unknown>): FiguresOwner {
+  const priceList = item.price_list as { currency?: string } | undefined;
+  return {
+    templates: templatesOfSendItem(item),
+    ...(typeof item.currency === 'string' && { currency: item.currency }),
+    ...(priceList?.currency && { price_currency: priceList.currency }),
+  };
+}
+
 /** A send item's variants' templates: an A/B send's (its `ab.variants`, decisions §33), else its one template. */
 export function templatesOfSendItem(item: Record<string, unknown>): { name: string; language: string }[] {
   const variants = (item.ab as { variants?: { name: string; language: string }[] } | undefined)?.variants;
@@ -145,7 +186,7 @@ export function templatesOfSendItem(item: Record<string, unknown>): { name: stri
 
 /** A variant's template as its client's figures are kept: unknown (no figures) where the send does not name it. */
 export function templateOfVariant(
-  send: { client_id: number; templates: { name: string; language: string }[]; currency?: string; price_currency?: string },
+  send: { client_id: number } & FiguresOwner,
   wabaId: string,
   variant: number,
 ): TemplateOfFigures | undefined {

@@ -6,7 +6,7 @@ import { batchGet } from '../queries.ts';
 import { keys, SORT, TTL_ATTRIBUTE } from '../table.ts';
 import { cancellationCodes, type TransactItem } from '../transactions.ts';
 import { decodeRecord, deliveryAttribute } from './latest-states.ts';
-import { deliveredAtOf, deliveredAttribute, templateDayUpdates, templatesOfSendItem } from './performance-items.ts';
+import { decodeDeliveredAt, deliveredAttribute, templateDayUpdates, templatesOfSendItem } from './performance-items.ts';
 import { type IndexedMessage, indexedMessages, personKeyOf } from './reply-index.ts';
 import { blockKey, countUpdate, expiry, latestKey, repliesKey, sentMessageOf, transact } from './send-items.ts';
 
@@ -20,11 +20,12 @@ import { blockKey, countUpdate, expiry, latestKey, repliesKey, sentMessageOf, tr
 const REPLY_ATTRIBUTES = { replied: 'y', after: 'w', button: 'b', payload: 'k' } as const;
 const attributeOf = (what: keyof typeof REPLY_ATTRIBUTES, offset: number) => `${REPLY_ATTRIBUTES[what]}${offset}`;
 const seconds36 = (ms: number) => Math.floor(ms / 1000).toString(36);
+const msOf36 = (encoded: unknown) => (typeof encoded === 'string' ? Number.parseInt(encoded, 36) * 1000 : undefined);
 
 /** A message's reply as its block's reply item holds it (nothing where none came). */
 export function replyOf(item: Record<string, unknown>, offset: number): { reply?: MessageReply } {
-  const replied = deliveredAtOf(item[attributeOf('replied', offset)]);
-  const after = deliveredAtOf(item[attributeOf('after', offset)]);
+  const replied = msOf36(item[attributeOf('replied', offset)]);
+  const after = msOf36(item[attributeOf('after', offset)]);
   const label = item[attributeOf('button', offset)];
   const payload = item[attributeOf('payload', offset)];
   const reply: MessageReply = {
@@ -60,13 +61,13 @@ export class DynamoReplies implements Replies {
     return indexed.flatMap((m) => messageOf(m, at));
   }
 
-  async record({ did, message, reply, figures, template }: ReplyRecord): Promise<boolean> {
+  async record({ message, reply, figures, template }: ReplyRecord): Promise<boolean> {
     const offset = message.index - message.block;
     try {
       await transact(this.table, () => [
         replyUpdate(this.table.name, repliesKey(message.send_id, message.block), offset, message.reply, reply),
         countUpdate(this.table.name, message.send_id, { add: {}, errors: new Map(), figures }),
-        ...templateDayUpdates(this.table.name, did, figures, () => template),
+        ...templateDayUpdates(this.table.name, figures, () => template),
       ]);
       return true;
     } catch (error) {
@@ -91,10 +92,11 @@ function messageOf(m: IndexedMessage, at: (key: { pk: string; sk: string }) => R
   const latest = at(latestKey(m.send_id, m.block)) ?? {};
   const state = latest[deliveryAttribute(offset)];
   const record = typeof state === 'string' ? decodeRecord(state, () => undefined).delivery : undefined;
-  // A delivery before its time was kept (decisions §33): the time its delivered state was applied.
-  const deliveredAt =
-    deliveredAtOf(latest[deliveredAttribute(offset)]) ??
-    (record?.state.delivered && !record.state.read ? Date.parse(record.at) : undefined);
+  // Delivered: when, as kept or as its block's settlement says (decisions §33); else when its state was applied.
+  const settledMs = typeof block?.settled_at === 'string' ? Date.parse(block.settled_at) : undefined;
+  const deliveredAt = record?.state.delivered
+    ? (decodeDeliveredAt(latest[deliveredAttribute(offset)], settledMs) ?? Date.parse(record.at))
+    : undefined;
   return [
     {
       send_id: m.send_id,

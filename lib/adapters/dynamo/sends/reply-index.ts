@@ -7,8 +7,8 @@ import { expiry } from './send-items.ts';
 /*
  * A number's sends' recipients by person (decisions §33, docs/data-model.md): how an inbound message finds the
  * messages it may answer without reading any send whole. Written once when a send is accepted, an item for each of
- * the number's REPLY_INDEX_BUCKETS buckets the send's people fall in (a send of 800 writes 64 items of about a
- * dozen people each, 0.08 units a message), never on the status path.
+ * the number's REPLY_INDEX_BUCKETS buckets the send's people fall in (a send of 800 writes 32 items of 25 people
+ * each, under 1 KB: 0.04 units a message), never on the status path.
  */
 
 /** A person as the index keys them: `p<digits>` by phone number, else `u<BSUID>`. */

@@ -6,6 +6,7 @@ import type { DispatchJob } from '../dispatch-job.ts';
 import { sendableOf } from './job.ts';
 import type { Log } from '../../shared/log.ts';
 import { performanceMarkOf } from '../figures.ts';
+import { type CompletionDeps, completeIfDone } from '../performance/completion.ts';
 import type { ClaimLease, PositionOutcome, RecipientOutcome, BlockLedger, SendRecords } from '../ports.ts';
 
 /** What a recipient of a job given up on becomes (issue 23). */
@@ -22,6 +23,8 @@ export interface AbandonDeps {
   log: Log;
   /** Who settles: the abandoning invocation, so its claims are told apart from a dispatcher's. */
   holder: string;
+  /** Its send's completion (decisions §33): an abandoned last job completes the send. */
+  completion?: Omit<CompletionDeps, 'log'>;
 }
 
 /**
@@ -33,6 +36,13 @@ export interface AbandonDeps {
  * comes back. Nothing is ever sent from here.
  */
 export async function abandonJob(deps: AbandonDeps, job: DispatchJob): Promise<DispatchResult> {
+  const result = await abandoned(deps, job);
+  if (result.outcome === 'done' && deps.completion)
+    await completeIfDone({ ...deps.completion, log: deps.log }, job.send_id, deps.clock.now());
+  return result;
+}
+
+async function abandoned(deps: AbandonDeps, job: DispatchJob): Promise<DispatchResult> {
   const { sends, blocks, clock, log } = deps;
   const send = await sends.get(job.send_id);
   if (send?.status !== 'queued') return { outcome: 'dropped', reason: send ? `send ${send.status}` : 'unknown send' };

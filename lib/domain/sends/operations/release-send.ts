@@ -6,6 +6,7 @@ import type { BlockLedger, HeldJobs, RecipientLists, RecipientOutcome, Reservati
 import { wholeReservationOf } from './unsent-release.ts';
 import type { JobQueue } from '../../shared/ports.ts';
 import { isRestJob } from '../ab/ab-send.ts';
+import { type CompletionDeps, completeIfDone } from '../performance/completion.ts';
 
 export interface ReleaseDeps {
   sends: SendRecords;
@@ -17,6 +18,8 @@ export interface ReleaseDeps {
   recipientLists: Pick<RecipientLists, 'recipients'>;
   log: Log;
   now?: () => string;
+  /** Its completion (decisions §33): a send cancelled before its time completes when its held jobs settle. */
+  completion?: Omit<CompletionDeps, 'log'>;
 }
 
 /**
@@ -86,5 +89,7 @@ export async function releaseScheduledSend(
   const jobs = send.cancelled_at ? await settleHeldJobs(deps, sendId, { kind: 'cancelled' }) : await queueHeldJobs(deps, send);
   await deps.heldJobs.markReleased(sendId, deps.now?.() ?? new Date().toISOString());
   deps.log.info('scheduled send released', { jobs, cancelled: Boolean(send.cancelled_at) });
+  if (send.cancelled_at && deps.completion)
+    await completeIfDone({ ...deps.completion, log: deps.log }, sendId, Date.parse(deps.now?.() ?? new Date().toISOString()));
   return send.cancelled_at ? 'cancelled' : 'released';
 }

@@ -7,6 +7,7 @@ import type { TestDecisions, VariantResults } from '../ab/ports.ts';
 import { laneOf, queueGroupOf } from '../dispatch/lanes.ts';
 import type { BlockLedger, HeldJobs, SendRecords } from '../ports.ts';
 import { type ReleaseDeps, releaseScheduledSend, settleHeldJobs } from './release-send.ts';
+import { type CompletionDeps, completeIfDone } from '../performance/completion.ts';
 
 /**
  * A test-first send's decision (decisions §33, docs/ab-sends.md): when its wait is over (its schedule, made with
@@ -26,6 +27,8 @@ export interface DecisionDeps {
   decisions: TestDecisions;
   log: Log;
   now?: () => string;
+  /** Its completion (decisions §33): a test-first send cancelled before its decision completes when its rest settles. */
+  completion?: Omit<CompletionDeps, 'log'>;
 }
 
 /** A variant as a decision names it: its template and language. */
@@ -62,6 +65,7 @@ export async function decideSendTest(deps: DecisionDeps, sendId: string): Promis
     // The cancel settled the rest's jobs (it settles every job not begun); this settles what a crashed cancel left.
     await settleHeldJobs(deps, sendId, { kind: 'cancelled' });
     await deps.decisions.markRestReleased(sendId, now);
+    if (deps.completion) await completeIfDone({ ...deps.completion, log: deps.log }, sendId, Date.parse(now));
     return 'cancelled';
   }
   const decision = test.decision ?? (await deps.decisions.decide(sendId, await decisionOf(deps, sendId, ab, test, now)));

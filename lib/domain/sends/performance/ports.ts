@@ -1,3 +1,4 @@
+import type { ServiceEvent } from '../../webhooks/events.ts';
 import type { SendRecord } from '../ports.ts';
 import type { Figure, FigureAdd, MessageReply, TemplateOfFigures } from '../figures.ts';
 
@@ -54,8 +55,6 @@ export interface SentMessage {
 
 /** A reply to record: the message as read, its reply now, and what that adds to its send's and template's figures. */
 export interface ReplyRecord {
-  /** The number the reply reached: its client's template figures of a number are kept together. */
-  did: string;
   message: SentMessage;
   reply: MessageReply;
   figures: FigureAdd[];
@@ -75,3 +74,9 @@ export interface Replies {
 
 /** The most of a person's messages a reply looks among: the newest sends' first. */
 export const REPLY_CANDIDATES = 20;
+
+/** A send's completion (decisions §33): its `send.completed` event, once. */
+export interface SendCompletions {
+  /** Marks the send completed with its event in the outbox, in one write; false when it was marked before. */
+  complete(sendId: string, event: ServiceEvent): Promise<boolean>;
+}

@@ -56,7 +56,7 @@ export async function applyReply(deps: ReplyDeps, n: InboundReply): Promise<'app
     if (reply.replied_after_at !== message.reply.replied_after_at) figures.add(message.variant, day, 'replied_after', 1);
     if (reply.button && !message.reply.button) figures.add(message.variant, day, buttonFigure(reply.button.text), 1);
     const template = { client_id: message.client_id, waba_id: n.waba_id, ...message.template };
-    if (await deps.replies.record({ did: n.number_digits, message, reply, figures: figures.adds, template })) {
+    if (await deps.replies.record({ message, reply, figures: figures.adds, template })) {
       deps.log.info('reply counted', { send_id: message.send_id, index: message.index, by_context: reply.replied_at !== undefined });
       return 'applied';
     }

@@ -8,6 +8,7 @@ import { moneyShownOn, sendStatusOf } from '../send-status.ts';
 import { type FigureSums, figuresView, type MoneyView, sumsOf } from './figure-sums.ts';
 import type { SendPerformances } from './ports.ts';
 import { ALPHA, twoProportionTest } from './stats.ts';
+import { type TemplateAnalytics, type TemplateDay, urlClicks } from '../../templates/template-analytics.ts';
 
 /** A send's figures of one variant, all days summed (decisions §33). */
 export interface VariantFigures {
@@ -44,6 +45,8 @@ export async function readVariantFigures(deps: { performances: SendPerformances 
 export interface SendPerformanceDeps {
   performances: SendPerformances;
   priceLists: Pick<PriceLists, 'lists'>;
+  /** Meta's template analytics as kept (issue 56 item 2): its templates' URL clicks; undefined, none are told. */
+  analytics?: Pick<TemplateAnalytics, 'templateDays'>;
 }
 
 /**
@@ -62,6 +65,7 @@ export async function getSendPerformance(deps: SendPerformanceDeps, caller: Call
     ...(shown.price && send.price_list && { price: send.price_list.currency }),
   };
   const variants = variantFiguresOf(send, read.figures);
+  const clicks = await templateClicksOf(deps, send.client_id, read.figures);
   return {
     send_id: send.send_id,
     client_id: send.client_id,
@@ -69,10 +73,30 @@ export async function getSendPerformance(deps: SendPerformanceDeps, caller: Call
     ...(money.cost && { currency: money.cost }),
     ...(money.price && { price_currency: money.price }),
     totals: figuresView(sumsOf(read.figures.map((f) => [f.figure, f.n] as const)), money),
-    variants: variants.map((v) => ({ variant: v.variant, template: v.template, ...figuresView(v.sums, money) })),
-    days: daysOf(read.figures).map((d) => ({ day: d.day, variant: d.variant, ...figuresView(d.sums, money) })),
+    variants: variants.map((v) => ({ variant: v.variant, template: v.template, ...figuresView(v.sums, money), ...clicks?.(v.template) })),
+    days: daysOf(read.figures).map((d) => ({
+      day: d.day,
+      variant: d.variant,
+      ...figuresView(d.sums, money),
+      ...clicks?.(variants.find((v) => v.variant === d.variant)?.template, d.day),
+    })),
     ...(variants.length > 1 && { comparison: { read: compared(variants, 'read'), replied: compared(variants, 'replied') } }),
   };
+}
+
+/**
+ * Meta's URL clicks of a variant's template on the send's days (or one of them): `template_clicks`, the template's
+ * every message's (Meta counts clicks by template and day, never by send: docs/performance.md); undefined without them.
+ */
+async function templateClicksOf(deps: Pick<SendPerformanceDeps, 'analytics'>, clientId: number, figures: readonly FigureAdd[]) {
+  const days = [...new Set(figures.map((f) => f.day))].sort();
+  if (!deps.analytics || days.length === 0) return undefined;
+  const meta: TemplateDay[] = await deps.analytics.templateDays(clientId, { from: days[0], to: days[days.length - 1] });
+  return (template?: { name: string; language: string }, day?: string) => ({
+    template_clicks: meta
+      .filter((d) => d.name === template?.name && d.language === template?.language && (day ? d.day === day : days.includes(d.day)))
+      .reduce((sum, d) => sum + urlClicks(d), 0),
+  });
 }
 
 /** Figures by day and variant, in that order. */

@@ -7,6 +7,7 @@ import { namedClient } from '../../shared/tenancy.ts';
 import type { Figure } from '../figures.ts';
 import { figuresView, type MoneyView, sumsOf } from './figure-sums.ts';
 import type { TemplateDayFigures, TemplatePerformances } from './ports.ts';
+import { type TemplateAnalytics, type TemplateDay, urlClicks } from '../../templates/template-analytics.ts';
 
 /** The most days one request covers: a quarter (what it reads grows with them, decisions §33). */
 export const TEMPLATE_PERFORMANCE_MAX_DAYS = 92;
@@ -14,6 +15,8 @@ export const TEMPLATE_PERFORMANCE_MAX_DAYS = 92;
 export interface TemplatePerformanceDeps {
   templatePerformances: TemplatePerformances;
   priceLists: Pick<PriceLists, 'lists'>;
+  /** Meta's template analytics as kept (issue 56 item 2): each day's URL clicks; undefined, no clicks are told. */
+  analytics?: Pick<TemplateAnalytics, 'templateDays'>;
 }
 
 export interface TemplatePerformanceQuery {
@@ -39,7 +42,13 @@ export async function templatePerformance(deps: TemplatePerformanceDeps, caller:
   const clientId = namedClient(caller, query.client_id);
   checkDays(query.from, query.to);
   const shown = moneyShown(caller, hasPriceList(await deps.priceLists.lists(clientId)));
-  const rows = await deps.templatePerformances.days(clientId, query.from, query.to);
+  const [own, meta] = await Promise.all([
+    deps.templatePerformances.days(clientId, query.from, query.to),
+    deps.analytics?.templateDays(clientId, { from: query.from, to: query.to }),
+  ]);
+  const rows = withMetaDays(own, meta);
+  const clicksOf = (row: Pick<TemplateDayFigures, 'day' | 'waba_id' | 'name' | 'language'>) =>
+    meta && { clicks: (meta ?? []).filter((d) => sameTemplateDay(d, row)).reduce((sum, d) => sum + urlClicks(d), 0) };
   const moneyOf = (row: Pick<TemplateDayFigures, 'currency' | 'price_currency'>): MoneyView => ({
     ...(shown.cost && { cost: row.currency ?? '' }),
     ...(shown.price && row.price_currency && { price: row.price_currency }),
@@ -51,8 +60,34 @@ export async function templatePerformance(deps: TemplatePerformanceDeps, caller:
     language: row.language,
     ...withCurrencies(moneyOf(row)),
     ...flat(figuresView(sumsOf(Object.entries(row.figures) as [Figure, number][]), moneyOf(row))),
+    ...clicksOf(row),
   }));
-  return { client_id: clientId, from: query.from, to: query.to, data, templates: totalsOf(rows, moneyOf) };
+  const templates = totalsOf(rows, moneyOf).map((t) => ({
+    ...t,
+    ...(meta && {
+      clicks: data
+        .filter((d) => d.template === t.template && d.language === t.language && d.waba_id === t.waba_id)
+        .reduce((sum, d) => sum + (d.clicks ?? 0), 0),
+    }),
+  }));
+  return { client_id: clientId, from: query.from, to: query.to, data, templates };
+}
+
+/** Meta's day and a row of the same template (by WABA, name and language: the service's own figures are kept so). */
+const sameTemplateDay = (meta: TemplateDay, row: Pick<TemplateDayFigures, 'day' | 'waba_id' | 'name' | 'language'>) =>
+  meta.day === row.day && meta.waba_id === row.waba_id && meta.name === row.name && meta.language === row.language;
+
+/**
+ * The service's rows, and a row of no figures of its own for each template day Meta counted that the service did not
+ * (its messages sent elsewhere, or clicks on a day after its sends): its clicks are told there.
+ */
+function withMetaDays(own: TemplateDayFigures[], meta: TemplateDay[] | undefined): TemplateDayFigures[] {
+  const extra = (meta ?? []).filter((d) => d.name && d.language && urlClicks(d) > 0 && !own.some((row) => sameTemplateDay(d, row)));
+  const rows = [...own];
+  for (const d of extra)
+    if (!rows.some((row) => sameTemplateDay(d, row)))
+      rows.push({ day: d.day, waba_id: d.waba_id, name: d.name as string, language: d.language as string, figures: {} });
+  return rows.sort((a, b) => a.day.localeCompare(b.day) || a.name.localeCompare(b.name) || a.language.localeCompare(b.language));
 }
 
 /** Each template's figures over all the days, in name and language order. */

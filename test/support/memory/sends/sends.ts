@@ -10,6 +10,7 @@ import { MemorySendTable } from './send-table.ts';
 import { MemoryTestDecisions } from './test-decisions.ts';
 import { MemoryVariantResults } from './variant-results.ts';
 import { MemoryReplies } from './replies.ts';
+import { MemorySendCompletions } from './send-completions.ts';
 import { MemorySendPerformances } from './send-performances.ts';
 import { MemoryTemplatePerformances } from './template-performances.ts';
 
@@ -34,6 +35,7 @@ export function memorySends(budgets?: MemoryBudgetStore) {
     performances: new MemorySendPerformances(table),
     templatePerformances: new MemoryTemplatePerformances(table),
     replies: new MemoryReplies(table),
+    completions: new MemorySendCompletions(table),
   };
 }
 
