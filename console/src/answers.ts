@@ -10,11 +10,11 @@ import type {
   SendPrice,
   SendStatusResponse,
 } from '#lib/schemas/send.ts';
-import type { SendPerformanceResponse } from '#lib/schemas/performance.ts';
 import type { StatementResponse } from '#lib/schemas/statements.ts';
 import type { AddSuppressionResponse, GetSuppressionResponse, ListSuppressionsResponse } from '#lib/schemas/suppression.ts';
 import type { ListTemplatesResponse } from '#lib/schemas/templates.ts';
 import type { UsageResponse } from '#lib/schemas/usage.ts';
+import type { SendPerformanceResponse, TemplatePerformanceResponse } from '#lib/schemas/performance.ts';
 import type { ListDeliveriesResponse } from '#lib/schemas/webhook.ts';
 
 /**
@@ -37,8 +37,6 @@ export type SendsPage = Answer<typeof ListSendsResponse>;
 export type SendMoney = Answer<typeof SendPrice>;
 /** `POST /v1/sends/{send_id}/resend`: the new send. */
 export type Resent = Answer<typeof ResendAcceptedResponse>;
-/** `GET /v1/sends/{send_id}/performance`: a send's figures by variant and day, with rates (decisions §33). */
-export type SendPerformance = Answer<typeof SendPerformanceResponse>;
 /** `GET /v1/sends/{send_id}/recipients`: a page of a send's recipients, each at its latest state. */
 export type RecipientsPage = Answer<typeof ListRecipientsResponse>;
 /** A recipient's latest state (decisions §22). */
@@ -95,3 +93,8 @@ export type DraftCheck = Answer<typeof TemplateDryRunResponse>;
 
 /** `GET /v1/client-msg-channels`: a page of the directory's channels, each limited to the fields asked for. */
 export type ChannelsPage = Answer<typeof ListChannelsResponse>;
+
+/** `GET /v1/sends/{send_id}/performance` (decisions §33): a send's figures by variant and day, with rates. */
+export type SendPerformance = Answer<typeof SendPerformanceResponse>;
+/** `GET /v1/templates/performance`: a client's templates' figures by day, and each template's over the days. */
+export type TemplatePerformance = Answer<typeof TemplatePerformanceResponse>;

@@ -10,7 +10,7 @@ describe('a rate’s 95 % interval (Wilson)', () => {
     // Prepare, Act
     const eight = wilson(8, 10)!;
     const none = wilson(0, 50)!;
-    // Assess: 8 of 10 is 0.490–0.943; 0 of 50 is 0–0.071 (Newcombe 1998, Table I's method 3)
+    // Assess: 8 of 10 is 0.490–0.943; 0 of 50 is 0–0.071 (the score interval's formula: z²/(n + z²) for none)
     expect(eight.low).toBeCloseTo(0.4902, 3);
     expect(eight.high).toBeCloseTo(0.9433, 3);
     expect(none).toEqual({ rate: 0, low: 0, high: expect.closeTo(0.0714, 3) });

@@ -1,54 +1,33 @@
-import type { SendPerformance, SendStatus } from '../answers.ts';
-import { useSession } from '../session.ts';
-import { ErrorNote, usePoll, When } from '../ui.tsx';
+import type { SendStatus } from '../answers.ts';
+import { When } from '../ui.tsx';
 
 /**
- * An A/B send's variants (decisions §33): each one's template, weight and recipients, with its read and reply rates
- * and their 95 % intervals from the send's performance; its test first, and once decided the winner, why, and the
- * figures the decision was made on.
+ * An A/B send's variants (decisions §33): each one's template, weight and recipients (the hash's split), its test
+ * first, and once decided the winner, why, and the figures the decision was made on. Each variant's figures and
+ * rates as they grow are the send's performance, in its own section (send-performance.tsx).
  */
 
 type Variant = NonNullable<SendStatus['variants']>[number];
 type SendTest = NonNullable<SendStatus['test']>;
-type Rate = SendPerformance['variants'][number]['read_rate'];
 
 const percent = (x: number) => `${(x * 100).toFixed(1)} %`;
 const named = (t: { name: string; language: string }) => `${t.name} (${t.language})`;
 const METRIC_WORDS = { read: 'read rate', replied: 'reply rate', clicked: 'click rate' } as const;
 
-function RateCell({ rate }: { rate?: Rate }) {
-  if (!rate) return <td class="num">–</td>;
-  return (
-    <td class="num">
-      {percent(rate.rate)}{' '}
-      <span class="muted small">
-        ({percent(rate.low)}–{percent(rate.high)})
-      </span>
-    </td>
-  );
-}
-
 export function SendVariants({ send }: { send: SendStatus }) {
   return send.variants ? <VariantsOf send={send} variants={send.variants} /> : null;
 }
 
-/** The variants' table, with their rates from the send's performance (asked again every 5 s). */
+/** The variants' table: each one's template, weight and recipients, the winner marked. */
 function VariantsOf({ send, variants }: { send: SendStatus; variants: Variant[] }) {
-  const { api } = useSession();
-  const performance = usePoll(() => api.get<SendPerformance>(`v1/sends/${encodeURIComponent(send.send_id)}/performance`), 5000, [
-    send.send_id,
-  ]);
   const winner = send.test?.decision?.winner;
-  const figures = (i: number) => performance.data?.variants.find((v) => v.variant === i);
   return (
     <section aria-labelledby="variants">
       <h2 id="variants">Variants</h2>
-      <ErrorNote error={performance.error} doing="Reading the send's performance" />
       <table class="variants">
         <caption>
           Each person gets one variant, by a hash of the person
-          {send.test ? ' (recipients: the test share’s; the rest gets the winner)' : ''}; rates are of delivered messages, with their 95 %
-          interval.
+          {send.test ? ' (recipients: the test share’s; the rest gets the winner)' : ''}; their figures are under Performance.
         </caption>
         <thead>
           <tr>
@@ -59,29 +38,17 @@ function VariantsOf({ send, variants }: { send: SendStatus; variants: Variant[] 
             <th scope="col" class="num">
               Recipients
             </th>
-            <th scope="col" class="num">
-              Delivered
-            </th>
-            <th scope="col" class="num">
-              Read rate
-            </th>
-            <th scope="col" class="num">
-              Reply rate
-            </th>
           </tr>
         </thead>
         <tbody>
           {variants.map((v, i) => (
             <tr key={named(v.template)} data-variant={i}>
               <th scope="row">
-                {named(v.template)}
+                {`${i + 1}: ${named(v.template)}`}
                 {winner && named(winner) === named(v.template) && <span class="badge winner"> winner</span>}
               </th>
               <td class="num">{v.weight}</td>
               <td class="num">{v.recipients.toLocaleString('en')}</td>
-              <td class="num">{(figures(i)?.delivered ?? 0).toLocaleString('en')}</td>
-              <RateCell rate={figures(i)?.read_rate} />
-              <RateCell rate={figures(i)?.reply_rate} />
             </tr>
           ))}
         </tbody>

@@ -5,6 +5,7 @@ import { isSettled, PauseNote, SendProgress, StatusBadge, templatesOf } from '..
 import { useSession } from '../session.ts';
 import { ConfirmButton, ErrorNote, Loading, usePoll, When } from '../ui.tsx';
 import { Recipients } from './send-recipients.tsx';
+import { Performance } from './send-performance.tsx';
 import { SendVariants } from './send-variants.tsx';
 
 const POLL_MS = 1000;
@@ -41,6 +42,7 @@ function SendView({ send, onChanged }: { send: SendStatus; onChanged: () => void
       <SendVariants send={send} />
       <SendErrors errors={send.errors} />
       <SendActions send={send} onChanged={onChanged} />
+      <Performance sendId={send.send_id} settled={isSettled(send)} />
       <Recipients sendId={send.send_id} settled={isSettled(send)} />
     </>
   );
