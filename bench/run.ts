@@ -6,6 +6,7 @@ import { measureDomainPaths } from './domain-paths.ts';
 import { measureFunctionImports } from './function-imports.ts';
 import { measureSendPath } from './send-path.ts';
 import { frequencyCapSection, globalSenderSection, hotItemsSection } from './send-path-report.ts';
+import { performanceSection } from './performance-report.ts';
 import {
   categoriesScenario,
   categoriesTable,
@@ -185,7 +186,15 @@ say(
   "Before issue 22 (measured on the tree before it, as the issue records): a send of 1,000 with sent and delivered statuses wrote 4,029 items and 7,043 units (7.0 a message), the send's own item took 1,015 writes (1.0 a message, 152 units in one second at 80/s), all under one partition key; two sends of 800 at 80/s peaked at 118 messages in one second (152–158 in the dispatch rows); a bulk status of 1,000 records read 7,993 items (8.0 a record) and answered 500 after 29 s while a send dispatched.",
 );
 say();
-for (const line of [...globalSenderSection(sendRuns), '', ...hotItemsSection(sendRuns), '', ...frequencyCapSection(sendRuns), ''])
+for (const line of [
+  ...globalSenderSection(sendRuns),
+  '',
+  ...hotItemsSection(sendRuns),
+  '',
+  ...frequencyCapSection(sendRuns),
+  '',
+  ...performanceSection(sendRuns),
+])
   say(line);
 
 say("## Fair dispatch at a provider's scale: the simulation (issue 33)");

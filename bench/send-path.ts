@@ -23,6 +23,8 @@ import { resetUsage, usage } from '../local/usage.ts';
 import { peakSecond, rateOf } from '../test/support/accept-times.ts';
 import { fillBusyDay, GLOBAL_CATEGORIES, globalRecipients } from './global-sender.ts';
 import { type KindTally, kindsOf } from './hot-items.ts';
+import { withoutPerformance } from '../local/performance-writes.ts';
+import { DynamoSendPerformances } from '#lib/adapters/dynamo/sends/send-performances.ts';
 
 /**
  * The send path at production rates (decisions §19, issue 22), on the local stack's real parts in a process of
@@ -47,6 +49,9 @@ export interface SendPathRun {
   perSecond: number;
   peakSecond: number;
   exact: boolean;
+  /** What the performance aggregates (decisions §33) add to its units, by item kind; and, on the STANDARD run, its replies'. */
+  aggregates: { units: number; kinds: [kind: string, units: number][] };
+  replies?: { replies: number; units: number; kinds: [kind: string, units: number][] };
 }
 
 /** The items that hold a message's own facts: its block's outcome, its delivery state, the listing's copy of it. */
@@ -189,12 +194,55 @@ async function drive(bench: Bench, sends: SendSpec[]) {
   const { meter, writes } = bench.meters as Required<Bench['meters']>;
   bench.meters.meter = undefined;
   bench.meters.writes = undefined;
-  return { meter, writes, statuses };
+  return { meter, writes, statuses, ids };
+}
+
+/** What the aggregates of decisions §33 add to a log's units, in all and by item kind (local/performance-writes.ts). */
+async function aggregatesOf(bench: Bench, writes: WriteLog) {
+  const [all, without] = await Promise.all([
+    summarizeWrites(writes.writes, bench.table),
+    summarizeWrites(writes.writes, bench.table, withoutPerformance),
+  ]);
+  const byKind = new Map(kindsOf(all.items).map((k) => [k.kind, k.units]));
+  for (const k of kindsOf(without.items)) byKind.set(k.kind, (byKind.get(k.kind) ?? 0) - k.units);
+  return { units: all.units - without.units, kinds: [...byKind].filter(([, units]) => units !== 0).sort((a, b) => b[1] - a[1]) };
+}
+
+/**
+ * The sends' people answering (decisions §33), measured alone: every tenth message's person presses a quick-reply
+ * button and every twentieth's (from the sixth) writes without quoting it, until each send's performance counts them.
+ */
+async function repliesOf(bench: Bench, ids: string[], perSend: number) {
+  bench.meters.writes = { writes: [] };
+  const performances = new DynamoSendPerformances({ client: bench.unmeteredClient, name: bench.table.name });
+  for (const id of ids) {
+    await bench.emulator('replies', { send_id: id, every: 10, button: { payload: 'YES', text: 'Yes' } });
+    await bench.emulator('replies', { send_id: id, skip: 5, every: 20, text: 'hi', context: false });
+  }
+  const wanted = Math.ceil(perSend / 10) + Math.ceil((perSend - 5) / 20);
+  for (const id of ids)
+    for (;;) {
+      const figures = (await performances.read(id))?.figures ?? [];
+      const counted = figures.filter((f) => f.figure === 'replied' || f.figure === 'replied_after').reduce((sum, f) => sum + f.n, 0);
+      if (counted >= wanted) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  await new Promise((r) => setTimeout(r, 1_000));
+  const writes = bench.meters.writes;
+  bench.meters.writes = undefined;
+  return { replies: wanted * ids.length, ...(await aggregatesOf(bench, writes)) };
 }
 
 /** A run of sends on one number, measured: its writes by item and kind, its baseline, reads, requests and pace. */
-async function runOn(bench: Bench, label: string, numberId: string, rate: number, sends: SendSpec[]): Promise<SendPathRun> {
-  const { meter, writes, statuses } = await drive(bench, sends);
+async function runOn(
+  bench: Bench,
+  label: string,
+  numberId: string,
+  rate: number,
+  sends: SendSpec[],
+  replies = false,
+): Promise<SendPathRun> {
+  const { meter, writes, statuses, ids } = await drive(bench, sends);
   const summary = await summarizeWrites(writes.writes, bench.table);
   const messages = sends.reduce((sum, send) => sum + send.recipients.length, 0);
   const sent = (await (await fetch(`${bench.stack.graphUrl}/_emulator/sent?phone_number_id=${numberId}`)).json()) as {
@@ -218,6 +266,8 @@ async function runOn(bench: Bench, label: string, numberId: string, rate: number
     perSecond: rateOf(times),
     peakSecond: peakSecond(times),
     exact: statuses.every(({ counts, of }) => counts.sent === of && counts.delivered === of && counts.read === of && counts.failed === 0),
+    aggregates: await aggregatesOf(bench, writes),
+    ...(replies && { replies: await repliesOf(bench, ids, sends[0].recipients.length) }),
   };
 }
 
@@ -236,7 +286,7 @@ async function productionRuns(bench: Bench, perSend: number, high: boolean): Pro
       template: 'order_update',
       recipients: Array.from({ length: perSend }, (_, i) => `52${tag}${send}${String(i).padStart(6, '0')}`),
     }));
-  const runs = [await runOn(bench, 'STANDARD number (80/s)', numbers[0].id, 80, twoSends(numbers[0], 1))];
+  const runs = [await runOn(bench, 'STANDARD number (80/s)', numbers[0].id, 80, twoSends(numbers[0], 1), true)];
   if (!high) return runs;
   process.env.MESSAGES_PER_SECOND = '200';
   runs.push(await runOn(bench, 'HIGH number, MESSAGES_PER_SECOND = 200', numbers[1].id, 200, twoSends(numbers[1], 2)));
@@ -325,7 +375,8 @@ async function capRuns(bench: Bench, perSend: number): Promise<SendPathRun[]> {
 
 /**
  * `which`: `all` (the issue 22 runs, the global senders and the frequency cap's), `global` (the STANDARD run and the
- * global senders) or `cap` (the STANDARD run and the frequency cap's).
+ * global senders), `cap` (the STANDARD run and the frequency cap's) or `standard` (the STANDARD run alone, with its
+ * replies: bench/performance-report.ts).
  */
 async function measure(perSend: number, which: string): Promise<SendPathRun[]> {
   const stack = await startLocalStack();
@@ -333,6 +384,7 @@ async function measure(perSend: number, which: string): Promise<SendPathRun[]> {
   try {
     const bench = benchOn(stack);
     const runs = await productionRuns(bench, perSend, which === 'all');
+    if (which === 'standard') return runs;
     if (which === 'cap') return [...runs, ...(await capRuns(bench, perSend))];
     // A tenth of a STANDARD send a market: 10 people a market for 800, 470 a send, three sends a client.
     const perMarket = Math.max(1, Math.round(perSend / 80));

@@ -103,6 +103,8 @@ export interface KeyedWrite {
   transactional: boolean;
   /** The written item's bytes (a Put's); an update's or delete's is read when the writes are summed. */
   bytes?: number;
+  /** An update's attribute names given as placeholders: what it changed (a write of figures alone, decisions §33). */
+  touched?: string[];
 }
 
 /** Every write made while it records, by item key: what `/_local/writes` and the benchmark sum. */
@@ -146,12 +148,13 @@ function numberBytes(text: string) {
 /** The writes of one request: a Put, Update or Delete, each item of a transaction or a batch. */
 function writesOf(command: string, input: Record<string, unknown>): KeyedWrite[] {
   if (command === 'PutItem') return keyedWrite(input.Item as Keyed, false, input.Item as Record<string, unknown>);
-  if (command === 'UpdateItem' || command === 'DeleteItem') return keyedWrite(input.Key as Keyed, false);
+  if (command === 'UpdateItem') return touching(keyedWrite(input.Key as Keyed, false), input);
+  if (command === 'DeleteItem') return keyedWrite(input.Key as Keyed, false);
   if (command === 'TransactWriteItems') {
     return ((input.TransactItems ?? []) as Record<string, { Item?: Keyed; Key?: Keyed }>[]).flatMap((t) => {
       if (t.Put) return keyedWrite(t.Put.Item, true, t.Put.Item as Record<string, unknown>);
-      const written = t.Update ?? t.Delete;
-      return written ? keyedWrite(written.Key, true) : [];
+      if (t.Update) return touching(keyedWrite(t.Update.Key, true), t.Update as Record<string, unknown>);
+      return t.Delete ? keyedWrite(t.Delete.Key, true) : [];
     });
   }
   if (command === 'BatchWriteItem') {
@@ -166,6 +169,10 @@ function writesOf(command: string, input: Record<string, unknown>): KeyedWrite[]
   }
   return [];
 }
+
+/** An update's writes with the attribute names it changed. */
+const touching = (writes: KeyedWrite[], update: Record<string, unknown>) =>
+  writes.map((w) => ({ ...w, touched: Object.values((update.ExpressionAttributeNames ?? {}) as Record<string, string>) }));
 
 /** Records every write the client makes while `current()` names a log (what succeeded: DynamoDB took it). */
 export function meterWritesByKey(client: DynamoDBDocumentClient, current: () => WriteLog | undefined, name = 'localWriteMeter') {
@@ -194,19 +201,29 @@ export interface WriteSummary extends WriteTally {
 }
 
 /**
+ * What the same writes would have been without some of what they wrote: `null`, the write would not have been made;
+ * else the item as it would be (an update's, read now), its size what the write is counted at.
+ */
+export type WriteStrip = (write: KeyedWrite, item: Record<string, unknown> | undefined) => Record<string, unknown> | null | undefined;
+
+/**
  * Sums a write log: a write's units are its item's size in whole KB (at least 1), twice in a transaction
  * (DynamoDB's pricing). An update's or delete's size is the item's now, read from the table in batches: items
- * that only grow, as a send's are, are counted at their largest, never less than they cost.
+ * that only grow, as a send's are, are counted at their largest, never less than they cost. With `strip`, each
+ * write as it would have been without what it strips (bench/send-path.ts: what the performance aggregates add).
  */
-export async function summarizeWrites(writes: KeyedWrite[], table: ServiceTable): Promise<WriteSummary> {
+export async function summarizeWrites(writes: KeyedWrite[], table: ServiceTable, strip?: WriteStrip): Promise<WriteSummary> {
   const id = (key: { pk: string; sk: string }) => `${key.pk}\u0000${key.sk}`;
   const unsized = new Map(writes.filter((w) => w.bytes === undefined).map((w) => [id(w), { pk: w.pk, sk: w.sk }]));
-  const sizes = new Map((await batchGet(table, [...unsized.values()], true)).map((item) => [id(item as never), itemBytes(item)]));
+  const stored = new Map((await batchGet(table, [...unsized.values()], true)).map((item) => [id(item as never), item]));
+  const sizes = new Map([...stored].map(([key, item]) => [key, itemBytes(item)]));
   const items = new Map<string, { pk: string; sk: string; bytes: number } & WriteTally>();
   const byKey = new Map<string, { pk: string } & WriteTally>();
   let units = 0;
   for (const w of writes) {
-    const bytes = w.bytes ?? sizes.get(id(w)) ?? 0;
+    const viewed = strip?.(w, stored.get(id(w)));
+    if (viewed === null) continue;
+    const bytes = w.bytes ?? (viewed ? itemBytes(viewed) : sizes.get(id(w))) ?? 0;
     const cost = Math.max(1, Math.ceil(bytes / 1024)) * (w.transactional ? 2 : 1);
     units += cost;
     const item = items.get(id(w)) ?? { pk: w.pk, sk: w.sk, bytes: 0, writes: 0, units: 0 };

@@ -160,7 +160,7 @@ async function startScheduler({ host, log, stops, data }: Start, sqs: Queues) {
   const url = await scheduler.start(host);
   stops.push(() => scheduler.stop());
   log(`EventBridge Scheduler stand-in on ${url}${scheduler.pending().length ? ` (${scheduler.pending().length} schedules kept)` : ''}`);
-  return url;
+  return { url, scheduler };
 }
 
 /** The upstream: our emulator, unless a real Graph API URL is given. */
@@ -295,7 +295,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const sqs = await startQueues(start);
     const streams = await startStreams(start);
     const eventBridge = await startEventBridge(start, sqs);
-    const schedulerUrl = await startScheduler(start, sqs);
+    const { url: schedulerUrl, scheduler } = await startScheduler(start, sqs);
     const { graphUrl, emulator } = await startUpstream(start, fixture);
 
     // The API's port is fixed before the handlers load: their JWKS URL points at it.
@@ -323,7 +323,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     await loadTable(start, dynamo, fixture, fixturePath);
     if (data && !data.fresh) log(`Queued messages restored: ${sqs.restored}; statuses on their stream: ${streams.restored}`);
 
-    const api = await startApiServer({ port: apiPort, host, extra: await localEndpoints(eventBridge.bus) });
+    const api = await startApiServer({ port: apiPort, host, extra: await localEndpoints(eventBridge.bus, scheduler) });
     stops.push(() => stopServer(api.server));
 
     // Stopped in reverse: the workers first (handing back what they were retrying); the journal holds the rest.

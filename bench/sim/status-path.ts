@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { latestFromOf } from '#lib/adapters/dynamo/sends/latest-states.ts';
-import { transactionsOf } from '#lib/adapters/dynamo/sends/message-statuses.ts';
+import { transactionsOf } from '#lib/adapters/dynamo/sends/status-transactions.ts';
 import { partOf } from '#lib/adapters/dynamo/sends/send-items.ts';
 import { BUDGET_SHARDS, keys, LEDGER_SHARDS, SEND_COUNT_SHARDS } from '#lib/adapters/dynamo/table.ts';
 import { BLOCK } from '#lib/domain/sends/dispatch/tuning.ts';

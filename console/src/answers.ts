@@ -14,6 +14,7 @@ import type { StatementResponse } from '#lib/schemas/statements.ts';
 import type { AddSuppressionResponse, GetSuppressionResponse, ListSuppressionsResponse } from '#lib/schemas/suppression.ts';
 import type { ListTemplatesResponse } from '#lib/schemas/templates.ts';
 import type { UsageResponse } from '#lib/schemas/usage.ts';
+import type { SendPerformanceResponse, TemplatePerformanceResponse } from '#lib/schemas/performance.ts';
 import type { ListDeliveriesResponse } from '#lib/schemas/webhook.ts';
 
 /**
@@ -92,3 +93,8 @@ export type DraftCheck = Answer<typeof TemplateDryRunResponse>;
 
 /** `GET /v1/client-msg-channels`: a page of the directory's channels, each limited to the fields asked for. */
 export type ChannelsPage = Answer<typeof ListChannelsResponse>;
+
+/** `GET /v1/sends/{send_id}/performance` (decisions §33): a send's figures by variant and day, with rates. */
+export type SendPerformance = Answer<typeof SendPerformanceResponse>;
+/** `GET /v1/templates/performance`: a client's templates' figures by day, and each template's over the days. */
+export type TemplatePerformance = Answer<typeof TemplatePerformanceResponse>;

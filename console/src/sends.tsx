@@ -57,6 +57,10 @@ export function PauseNote({ send }: { send: SendStatus }) {
   );
 }
 
+/** A send's template, or an A/B send's variants' (decisions §33), in words. */
+export const templatesOf = (send: SendStatus) =>
+  (send.variants?.map((v) => v.template) ?? [send.template]).map((t) => `${t.name} (${t.language})`).join(' and ');
+
 /** A send's status as a word, in its tone. */
 export function StatusBadge({ status }: { status: SendStatus['status'] }) {
   return <span class={`badge status-${status}`}>{status}</span>;

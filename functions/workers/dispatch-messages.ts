@@ -7,6 +7,8 @@ import { DynamoSuppressionStore } from '#lib/adapters/dynamo/people/suppression-
 import { DynamoMarketingCounts } from '#lib/adapters/dynamo/people/frequency-caps.ts';
 import { DynamoBlockLedger } from '#lib/adapters/dynamo/sends/block-ledger.ts';
 import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
+import { DynamoSendPerformances } from '#lib/adapters/dynamo/sends/send-performances.ts';
+import { DynamoSendCompletions } from '#lib/adapters/dynamo/sends/send-completions.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/sends/throughput-store.ts';
 import { redeliverIn } from '#lib/adapters/sqs/redelivery.ts';
 import { sleepOnPause } from '#lib/domain/sends/dispatch/paused-jobs.ts';
@@ -38,6 +40,8 @@ const stores = {
   marketingCounts: new DynamoMarketingCounts(table),
   pauses: new DynamoTemplatePauses(table),
   events: { publisher: new EventBridgePublisher(), outbox: new DynamoOutboxStore(table) },
+  // A send's last job writes its `send.completed` (decisions §33).
+  completion: { performances: new DynamoSendPerformances(table), completions: new DynamoSendCompletions(table) },
 };
 /** The jobs asleep on a paused template, so Meta's resume wakes them (decisions §25). */
 const pausedJobs = new DynamoPausedJobs(table);

@@ -6,6 +6,7 @@ import { catalogsRoutes } from './routes/catalogs.ts';
 import { templatesRoutes } from './routes/templates.ts';
 import { assignmentsRoutes } from './routes/assignments.ts';
 import { sendsRoutes } from './routes/sends.ts';
+import { performanceRoutes } from './routes/performance.ts';
 import { costsRoutes } from './routes/costs.ts';
 import { pricesRoutes } from './routes/prices.ts';
 import { consentRoutes } from './routes/consent.ts';
@@ -26,6 +27,7 @@ export const routes: RouteDef[] = [
   ...templatesRoutes,
   ...assignmentsRoutes,
   ...sendsRoutes,
+  ...performanceRoutes,
   ...costsRoutes,
   ...pricesRoutes,
   ...consentRoutes,

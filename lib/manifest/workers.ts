@@ -235,7 +235,8 @@ export const ApplyMetaStatuses = {
 } satisfies WorkerDef;
 
 export const ReleaseScheduledSends = {
-  // A scheduled send's time came (decisions §22): its held jobs go onto the dispatch queue.
+  // A scheduled send's time came (decisions §22): its held jobs go onto the dispatch queue; or a test-first send's
+  // wait is over (decisions §33): its test is decided and its rest goes with the winner.
   name: 'ReleaseScheduledSends',
   entry: 'functions/workers/release-scheduled-sends.ts',
   trigger: { queue: 'sendRelease', batchSize: 1, maxConcurrency: 2 },

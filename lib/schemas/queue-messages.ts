@@ -82,5 +82,8 @@ export const WebhookEventMessage = v.looseObject({
   replay: v.optional(v.boolean()),
 });
 
-/** EventBridge Scheduler's message at a scheduled send's time (decisions §22). */
-export const SendReleaseMessage = v.looseObject({ send_id: text });
+/**
+ * EventBridge Scheduler's message at a scheduled send's time (decisions §22), or at a test-first send's decision
+ * (`step: "decide"`, decisions §33).
+ */
+export const SendReleaseMessage = v.looseObject({ send_id: text, step: v.optional(v.literal('decide')) });

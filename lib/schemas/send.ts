@@ -1,39 +1,14 @@
 import * as v from 'valibot';
 import { clientIdBody, clientIdParam, count, ErrorDetailShape, pageOf, timestamp, wholeIdBody, wholeNumberParam } from './common.ts';
 import { DirectMessage, oneWayToSend } from './direct-send.ts';
+import { Params } from './send-params.ts';
+import { DryRunSplit, TestFirst, TestShown, Variants, VariantShown } from './ab-send.ts';
 import { issuesToDetails } from './issues.ts';
 import { BSUID } from '#lib/domain/people/person.ts';
 import { RECIPIENT_STATUSES } from '#lib/domain/sends/operations/send-recipients.ts';
 
 /** Maximum recipients per send request (decisions §5). */
 export const MAX_RECIPIENTS = 10_000;
-
-const strings = v.array(v.string('must be a string'), 'must be an array of strings');
-
-const Params = v.strictObject({
-  header: v.optional(strings),
-  body: v.optional(strings),
-  buttons: v.optional(strings),
-  products: v.optional(
-    v.array(
-      v.strictObject({
-        type: v.literal('action'),
-        action: v.strictObject({
-          thumbnailProductRetailerId: v.string(),
-          sections: v.optional(
-            v.array(
-              v.strictObject({
-                title: v.pipe(v.string(), v.maxLength(24)),
-                product_items: v.array(v.strictObject({ product_retailer_id: v.string() })),
-              }),
-            ),
-          ),
-        }),
-      }),
-    ),
-  ),
-  cards: v.optional(v.array(v.strictObject({ body: v.optional(strings), buttons: v.optional(strings) }))),
-});
 
 const MediaHeader = v.strictObject({
   type: v.picklist(['image_url', 'video_url', 'document_url'], 'must be image_url, video_url, document_url or location'),
@@ -67,6 +42,9 @@ const SendFields = v.strictObject({
       language: v.pipe(v.string(), v.minLength(1), v.maxLength(15, 'language is a language code of at most 15 characters')),
     }),
   ),
+  /** An A/B send (decisions §33): 2–4 templates of one category with their weights instead of one, and maybe a test first. */
+  variants: v.optional(Variants),
+  test: v.optional(TestFirst),
   /** Direct Send (issue 55 item 2): the category and the message instead of a template, on a WABA Meta enabled. */
   category: v.optional(v.picklist(['UTILITY', 'AUTHENTICATION'], 'must be UTILITY or AUTHENTICATION')),
   message: v.optional(DirectMessage),
@@ -224,6 +202,9 @@ export const SendAcceptedResponse = v.object({
   warning: v.optional(v.string()),
   warnings: Warnings,
   estimate: v.optional(Estimate),
+  /** An A/B send (decisions §33): each variant's recipients, and its test first. */
+  variants: v.optional(v.array(VariantShown)),
+  test: v.optional(TestShown),
 });
 
 /** A send's dry run (decisions §12): every failing recipient by its position. */
@@ -239,6 +220,7 @@ export const SendDryRunResponse = v.object({
   /** A MARKETING send's recipients already at the client's frequency cap now (decisions §33): skipped when dispatched. */
   capped_by_rule: v.optional(v.array(v.object({ index: count, to: v.optional(v.string()), user_id: v.optional(v.string()) }))),
   estimate: v.optional(Estimate),
+  ...DryRunSplit,
 });
 
 /** What the dispatcher did with a send so far (decisions §12). */
@@ -286,6 +268,9 @@ export const SendStatusResponse = v.object({
   /** The send this one resent recipients of, and the sends that resent this one's (decisions §25). */
   resend_of: v.optional(v.string()),
   resent_as: v.optional(v.array(v.string())),
+  /** An A/B send (decisions §33): its variants (the first is `template`), and its test first with its decision. */
+  variants: v.optional(v.array(VariantShown)),
+  test: v.optional(TestShown),
 });
 
 /** `GET /v1/sends/{send_id}/recipients` (decisions §22): a page of the send's recipients, filtered by state. */
@@ -304,6 +289,8 @@ export const RecipientResponse = v.object({
   /** Which API carried the message: the Cloud API's `/messages` or the Marketing Messages API. */
   api: v.optional(v.picklist(['cloud', 'mm'])),
   status: v.picklist(RECIPIENT_STATUSES),
+  /** An A/B send's variant of this recipient (decisions §33): its position in the send's `variants`. */
+  variant: v.optional(count),
   message_id: v.optional(v.string()),
   error: v.optional(v.object({ code: v.string(), title: v.string() })),
   /** Meta's pricing of the message and what it cost, once delivered (decisions §24). */
@@ -313,6 +300,11 @@ export const RecipientResponse = v.object({
   price: v.optional(usd),
   /** `true` to an agent of a client with a price list, where the message was billed at Meta's cost (decisions §32). */
   unpriced: v.optional(v.literal(true)),
+  /** When the person answered the message by its `context.id` (decisions §33), and the first quick-reply button pressed. */
+  replied_at: v.optional(timestamp),
+  button: v.optional(v.object({ text: v.string(), payload: v.optional(v.string()) })),
+  /** When the person wrote otherwise within 24 h of its delivery. */
+  replied_after_at: v.optional(timestamp),
   updated_at: timestamp,
 });
 

@@ -7,6 +7,7 @@ import { DynamoTemplatePauses } from '#lib/adapters/dynamo/templates/template-pa
 import { DynamoSuppressionStore } from '#lib/adapters/dynamo/people/suppression-store.ts';
 import { DynamoPeopleMap } from '#lib/adapters/dynamo/people/people-map.ts';
 import { DynamoMessageStatuses } from '#lib/adapters/dynamo/sends/message-statuses.ts';
+import { DynamoReplies } from '#lib/adapters/dynamo/sends/replies.ts';
 import { DynamoSendRecords } from '#lib/adapters/dynamo/sends/send-records.ts';
 import { DynamoTemplateRecords } from '#lib/adapters/dynamo/templates/template-records.ts';
 import { DynamoThroughputStore } from '#lib/adapters/dynamo/sends/throughput-store.ts';
@@ -45,13 +46,14 @@ function portsOf(): Omit<NotificationPorts, 'log'> {
   const directory = new DynamoDirectoryStore(table);
   // Tiers count per business portfolio: the directory names a WABA's (decisions §31).
   const tiers = new DynamoVolumeTiers(table, directory);
+  // The currency kept in the table: applying statuses never waits on Graph (decisions §30).
+  const currencies = new KeptBillingCurrencies({ known: new DynamoKnownCurrencies(table), upstream: graphUpstream(), log: logger });
   return {
     statuses: {
       messageStatuses: new DynamoMessageStatuses(table),
       sends: new DynamoSendRecords(table),
       suppressions,
-      // The currency kept in the table: applying statuses never waits on Graph (decisions §30).
-      currencies: new KeptBillingCurrencies({ known: new DynamoKnownCurrencies(table), upstream: graphUpstream(), log: logger }),
+      currencies,
       tiers,
       priceLists: new KeptPriceLists(new DynamoPriceListStore(table)),
       budgets: new DynamoBudgetStore(table),
@@ -70,6 +72,8 @@ function portsOf(): Omit<NotificationPorts, 'log'> {
     peopleMap: { peopleMap, directory },
     pricing: { tiers },
     marketing: { onboardings: new DynamoMarketingOnboardings(table) },
+    // Replies to the sends' messages, counted on the WABA's days (decisions §33).
+    replies: { replies: new DynamoReplies(table), currencies },
   };
 }
 

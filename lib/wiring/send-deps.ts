@@ -18,7 +18,7 @@ import { DynamoReservationReturns } from '#lib/adapters/dynamo/sends/reservation
 import { DynamoReservationWatches } from '#lib/adapters/dynamo/sends/reservation-watches.ts';
 import type { JobQueue } from '#lib/domain/shared/ports.ts';
 import { jobQueue } from './queues.ts';
-import { lazySendScheduler } from './scheduler.ts';
+import { lazySendScheduler, lazyTestSchedules } from './scheduler.ts';
 import { graphUpstream } from './upstream.ts';
 
 /**
@@ -66,5 +66,6 @@ export function acceptDeps(table: ServiceTable, parts: Parameters<typeof sendDep
   return Object.assign(sendDeps(table, parts), {
     reservationReturns: new DynamoReservationReturns(table),
     reservationWatches: new DynamoReservationWatches(table),
+    testSchedules: lazyTestSchedules,
   });
 }

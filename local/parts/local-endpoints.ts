@@ -1,3 +1,4 @@
+import { withoutPerformance } from '../performance-writes.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { InternalServerError } from '@aws-sdk/client-dynamodb';
 import { DynamoOutboxStore } from '#lib/adapters/dynamo/webhooks/outbox-store.ts';
@@ -6,6 +7,7 @@ import { relayOutbox } from '#lib/domain/webhooks/outbox.ts';
 import { logger } from '#lib/log/logger.ts';
 import { currentRequest } from '../api-server.ts';
 import type { LocalEventBridge } from '../standins/eventbridge.ts';
+import type { LocalScheduler } from '../standins/scheduler.ts';
 import { publicJwks } from '../keys.ts';
 import {
   emptyMeter,
@@ -96,7 +98,7 @@ async function embeddedSignup(body: Buffer): Promise<{ status: number; value: un
  * Endpoints the local API serves besides the manifest's (never deployed): the JWKS the handlers verify
  * tokens against, and inspection and fault controls for tests and people.
  */
-export async function localEndpoints(eventBridge: LocalEventBridge) {
+export async function localEndpoints(eventBridge: LocalEventBridge, scheduler: LocalScheduler) {
   const jwks = JSON.stringify(await publicJwks());
   const { meters, queued } = meterRequests();
   let writeLog: WriteLog | undefined;
@@ -131,8 +133,13 @@ export async function localEndpoints(eventBridge: LocalEventBridge) {
     if (req.method === 'GET' && url.pathname === '/_local/writes') {
       const prefixes = url.searchParams.get('prefix')?.split(',').filter(Boolean) ?? [''];
       const writes = (writeLog?.writes ?? []).filter((w) => prefixes.some((p) => w.pk.startsWith(p)));
-      return json(200, await summarizeWrites(writes, serviceTable()));
+      // `?without=performance`: the same writes as they would have been without the aggregates of decisions §33.
+      const strip = url.searchParams.get('without') === 'performance' ? withoutPerformance : undefined;
+      return json(200, await summarizeWrites(writes, serviceTable(), strip));
     }
+    // A one-time schedule run now, ahead of its time (`send-<id>`, `test-<id>`): tests pass a wait without sleeping.
+    const schedule = /^\/_local\/schedules\/([0-9A-Za-z_.-]{1,64})\/run$/.exec(url.pathname);
+    if (req.method === 'POST' && schedule) return json(200, { ran: await scheduler.runNow(schedule[1]) });
     const ops = /^\/_local\/requests\/([^/]+)\/meter$/.exec(url.pathname);
     if (req.method === 'GET' && ops) return json(200, meters.get(ops[1]) ?? emptyMeter());
     const jobs = /^\/_local\/requests\/([^/]+)\/queued$/.exec(url.pathname);

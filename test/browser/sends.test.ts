@@ -173,8 +173,75 @@ describe('the sends (issue 45)', () => {
     expect(refusal).toMatch(/no failed recipients to resend \(HTTP 409, nothing_to_resend\)Request id: \S+/);
   });
 
+  it('shows an A/B send’s variants with their recipients and rates, its test first, and once decided the winner and why', async () => {
+    // Prepare: a test-first send of 40 of order_update in English and Spanish (by the read rate), the Spanish read
+    const to = numbers(40, 6);
+    const answer = await call('POST', '/v1/template/messages/5215550001', {
+      token: acme,
+      body: {
+        did: '5215550001',
+        type: 'template',
+        channel: 'MSGCHAN',
+        variants: [
+          { template: 'order_update', language: 'en_US', weight: 1 },
+          { template: 'order_update', language: 'es', weight: 1 },
+        ],
+        test: { share: 0.5, wait_seconds: 600, metric: 'read' },
+        recipients: to.map((number, i) => ({ to: `+${number}`, params: { body: [`AB-${i}`] } })),
+      },
+    });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    const abId = answer.body.send_id as string;
+    const tested = answer.body.test.test_recipients as number;
+    const status = async () => (await call('GET', `/v1/sends/${abId}`, { token: acme })).body;
+    while ((await status()).delivered < tested) await page.waitForTimeout(200);
+    const rows = (await call('GET', `/v1/sends/${abId}/recipients?size=100`, { token: acme })).body.data as Record<string, any>[];
+    const spanish = rows.filter((r) => r.variant === 1);
+    for (const r of spanish) await emulator('POST', `messages/${encodeURIComponent(r.message_id)}/status`, { status: 'read' });
+    while ((await status()).read < spanish.length) await page.waitForTimeout(200);
+    await goTo(page, `sends/${abId}`);
+    const variants = page.getByRole('table', { name: /Each person gets one variant/ });
+    // The Spanish read rate in the send's performance (its own section), as the page asks it again
+    const performance = page.getByRole('table', { name: 'Performance by variant' });
+    await performance
+      .getByRole('row', { name: /order_update \(es\)/ })
+      .getByText(/^100\.0 % \(/)
+      .first()
+      .waitFor();
+    const due = await page.locator('.test-first').textContent();
+    expect(await seriousViolations(page)).toEqual([]);
+    // Act: the wait is over (the test's schedule run now)
+    const ran = await (await fetch(`${consoleStack().apiUrl}/_local/schedules/test-${abId}/run`, { method: 'POST' })).json();
+    const decided = await page.getByRole('status').filter({ hasText: 'Winner:' }).textContent();
+    // Assess: the page says who won and why, as the API has it, and marks the winner among the variants
+    const after = await status();
+    expect(ran).toEqual({ ran: 1 });
+    expect(due).toMatch(
+      /^Tested first50\.0 % of the people \(\d+\) got the variants; the rest \(\d+\) gets the variant with the best read rate at /,
+    );
+    expect(decided).toMatch(/^Winner: order_update \(es\), significantly better at 95 %\. order_update \(es\) won: the best read rate/);
+    expect(decided).toContain(after.test.decision.reason);
+    expect(
+      await variants
+        .getByRole('row', { name: /order_update \(es\)/ })
+        .getByText('winner')
+        .count(),
+    ).toBe(1);
+    const figures = await page
+      .getByRole('table', { name: /The figures the decision was made on/ })
+      .locator('tbody tr')
+      .allTextContents();
+    expect(figures).toHaveLength(2);
+    expect(figures[1]).toContain(`${spanish.length}${spanish.length}100.0 %`);
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(faults).toEqual([]);
+    await screenshot(page, 'send-ab');
+    // The rest goes before the next test pauses the Spanish template
+    while ((await status()).pending > 0) await page.waitForTimeout(200);
+  });
+
   it('shows a paused send’s template pause and when it ends', async () => {
-    // Prepare: a send of the Spanish order_update (Meta's template 9002, which no other test sends)
+    // Prepare: a send of the Spanish order_update (Meta's template 9002, which no test sends after this one)
     const paused = await send(acme, '5215550001', numbers(50, 4), {}, { name: 'order_update', language: 'es' });
     await goTo(page, `sends/${paused}`);
     // Act: Meta pauses the template for 20 s (its status event; 132015 for its messages meanwhile)

@@ -54,7 +54,17 @@ const numbersOfText = (text: string) => (text.match(/-?\d+(\.\d+)?/g) ?? []).map
 const PUBLIC_DOCUMENTS = new Set(['GetOpenApi', 'GetApiDocs', 'GetConsole']);
 
 /** Routes whose answers carry the client's money: each must answer, or the walk proves nothing. */
-const MONEY_ROUTES = new Set(['GetSend', 'ListSendRecipients', 'ListSends', 'GetUsage', 'GetBudget', 'GetStatement', 'GetPriceList']);
+const MONEY_ROUTES = new Set([
+  'GetSend',
+  'ListSendRecipients',
+  'ListSends',
+  'GetUsage',
+  'GetBudget',
+  'GetStatement',
+  'GetPriceList',
+  'GetSendPerformance',
+  'GetTemplatePerformance',
+]);
 
 let sendId: string;
 
@@ -118,6 +128,8 @@ async function walks(): Promise<Record<string, [path: string, accept?: string, t
     GetSend: [[`/v1/sends/${sendId}`]],
     ListSendRecipients: [[`/v1/sends/${sendId}/recipients?size=50`]],
     ListSends: [['/v1/sends?size=50']],
+    GetSendPerformance: [[`/v1/sends/${sendId}/performance`]],
+    GetTemplatePerformance: [[`/v1/templates/performance?${stamp}`], [`/v1/templates/performance?${stamp}`, 'text/csv']],
     GetUsage: ['day', 'month,did', 'market,category', 'template,category', 'send'].flatMap((groups) => [
       [`/v1/usage?${stamp}&group_by=${groups}`] as [string],
       [`/v1/usage?${stamp}&group_by=${groups}`, 'text/csv'] as [string, string],

@@ -37,6 +37,8 @@ import {
   syncLeaseStoreContract,
   templateRecordStoreContract,
 } from '../support/store-contract.ts';
+import { abStoreContract } from '../support/ab-store-contract.ts';
+import { DynamoTestDecisions } from '#lib/adapters/dynamo/sends/test-decisions.ts';
 import type { ServiceTable } from '#lib/adapters/dynamo/client.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
@@ -67,6 +69,14 @@ sendStoreContract('DynamoDB', () => {
     recipientLists: new DynamoRecipientLists(table),
     heldJobs: new DynamoHeldJobs(table),
     messageStatuses: new DynamoMessageStatuses(table),
+  };
+});
+abStoreContract('DynamoDB', () => {
+  useStackTable();
+  return {
+    sends: new DynamoSendRecords(table),
+    decisions: new DynamoTestDecisions(table),
+    recipientLists: new DynamoRecipientLists(table),
   };
 });
 pacerContract('DynamoDB', onStackTable(DynamoPacer));

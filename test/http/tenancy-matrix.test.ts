@@ -305,6 +305,9 @@ const MATRIX: Record<string, Row> = {
   CancelSend: bySendId(409),
   ListSends: byClientQuery(),
   ResendSend: bySendId(409, { query: { dry_run: 'true' }, body: { which: 'failed' } }),
+  // Which template worked (decisions §33): a send's as its status, a client's templates' as its usage.
+  GetSendPerformance: bySendId(200),
+  GetTemplatePerformance: { ...byClientQuery({ from: today(), to: today() }), renders: ['text/csv'] },
   GetUsage: { ...byClientQuery({ from: today(), to: today(), group_by: 'market,category,did' }), renders: ['text/csv'] },
   GetUsageGaps: { ask: () => ({ query: { from: today(), to: today() } }), bsp: 200, agent: 403, stranger: 403, bspSeesAll: true },
   PutBudget: byClientPath({ bsp: 200, agent: 403, foreignBsp: 200 }, (t) => ({ body: { monthly_amount: t.budget } })),

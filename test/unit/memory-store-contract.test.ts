@@ -30,11 +30,13 @@ import {
   syncLeaseStoreContract,
   templateRecordStoreContract,
 } from '../support/store-contract.ts';
+import { abStoreContract } from '../support/ab-store-contract.ts';
 
 templateRecordStoreContract('in memory', () => memoryTemplates());
 syncLeaseStoreContract('in memory', () => new MemorySyncLeaseStore());
 deliveryLogContract('in memory', () => new MemoryDeliveryLog());
 sendStoreContract('in memory', () => memorySends());
+abStoreContract('in memory', () => memorySends());
 pacerContract('in memory', () => new MemoryPacer());
 budgetStoreContract('in memory', () => new MemoryBudgetStore());
 suppressionStoreContract('in memory', () => new MemorySuppressionStore());

@@ -56,7 +56,7 @@ describe('Meta’s webhooks of people (upstream-facts §9.A3–A5)', () => {
     expect(bad).not.toHaveProperty('username');
   });
 
-  it('reads an inbound message without `from` (a username user) and the pairs an inbound change’s contacts show', () => {
+  it('reads an inbound message without `from` (a username user), the pairs an inbound change’s contacts show, and a message not text', () => {
     // Prepare
     const withPhone = change('messages', {
       metadata,
@@ -69,9 +69,12 @@ describe('Meta’s webhooks of people (upstream-facts §9.A3–A5)', () => {
     // Assess
     expect(message).toMatchObject({ kind: 'inbound_message', user_id: BSUID, username: 'ana.mx', text: 'STOP', number_digits: NUMBER });
     expect(message).not.toHaveProperty('from');
+    // An image is no keyword, but a person's message all the same: it may answer a send (decisions §33)
     expect(seen).toEqual([
       { kind: 'people_seen', waba_id: WABA, number_digits: NUMBER, at: expect.any(Number), people: [{ phone: PHONE, user_id: BSUID }] },
+      expect.objectContaining({ kind: 'inbound_message', from: PHONE, user_id: BSUID, message_id: 'wamid.in-2' }),
     ]);
+    expect(seen[1]).not.toHaveProperty('text');
   });
 
   it('reads the system messages and `user_id_update` as moves, and `user_preferences` as marketing stopped or resumed', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { transactionsOf } from '#lib/adapters/dynamo/sends/message-statuses.ts';
+import { transactionsOf } from '#lib/adapters/dynamo/sends/status-transactions.ts';
 import { ledgerUpdates } from '#lib/adapters/dynamo/money/ledger-items.ts';
 import { type ChargeTally, ledgerKey } from '#lib/adapters/dynamo/sends/send-items.ts';
 import type { StatusUpdate } from '#lib/domain/sends/ports.ts';
@@ -61,15 +61,16 @@ describe('a status batch’s transactions', () => {
     for (const chunk of chunks) expect(itemsOf(chunk, updates)).toBeLessThanOrEqual(100);
   });
 
-  it('counts each third of a block as an item: 99 messages on every third of 33 blocks split, 99 of one third’s block not', () => {
+  it('counts each third of a block as an item: 99 messages on every third of 33 blocks split, 99 of 4 thirds not', () => {
     // Prepare: statuses at offsets 0, 30 and 60 of 33 blocks (99 latest items), and 99 messages in 2 blocks' first thirds
     const spread = Array.from({ length: 99 }, (_, i) => update(Math.floor(i / 3) * 90 + (i % 3) * 30, Math.floor(i / 3) * 90));
     const packed = Array.from({ length: 99 }, (_, i) => update(i < 30 ? i : 60 + i, i < 30 ? 0 : 90));
     // Act
     const spreadChunks = transactionsOf(byMessageOf(spread), spread);
     const packedChunks = transactionsOf(byMessageOf(packed), packed);
-    // Assess: 99 latest items and the count are 100 items, so no ledger item could join them; the packed ones hold 4 thirds
-    expect(spreadChunks.map((chunk) => chunk.length)).toEqual([99]);
+    // Assess: 99 latest items, the count and the day's 4 template items (a variant each, decisions §33) are 104: the
+    // first 95 thirds make 100 with them, the last 4 a second transaction; the packed ones hold 4 thirds
+    expect(spreadChunks.map((chunk) => chunk.length)).toEqual([95, 4]);
     const charged = spread.map((u) => ({ ...u, chargedAt: Date.parse('2026-11-27T12:00:00Z') }));
     expect(transactionsOf(byMessageOf(charged), charged).length).toBe(2);
     expect(packedChunks.map((chunk) => chunk.length)).toEqual([99]);

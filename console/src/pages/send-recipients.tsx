@@ -85,6 +85,7 @@ function RecipientsTable({ recipients }: { recipients?: Recipient[] }) {
           <th scope="col">Status</th>
           <th scope="col">Error</th>
           <th scope="col">Message id</th>
+          <th scope="col">Reply</th>
           <th scope="col">Updated</th>
         </tr>
       </thead>
@@ -98,6 +99,7 @@ function RecipientsTable({ recipients }: { recipients?: Recipient[] }) {
             <td>
               <code>{r.message_id ?? ''}</code>
             </td>
+            <td data-reply={r.replied_at ? 'replied' : r.replied_after_at ? 'after' : ''}>{replyOf(r)}</td>
             <td>
               <When at={r.updated_at} />
             </td>
@@ -106,4 +108,11 @@ function RecipientsTable({ recipients }: { recipients?: Recipient[] }) {
       </tbody>
     </table>
   );
+}
+
+/** What the person answered (decisions §33): the button pressed, a reply, or a message written after it. */
+function replyOf(r: Recipient) {
+  if (r.button) return `pressed “${r.button.text}”`;
+  if (r.replied_at) return 'replied';
+  return r.replied_after_at ? 'wrote after it' : '';
 }

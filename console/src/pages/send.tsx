@@ -1,10 +1,12 @@
 import { useState } from 'preact/hooks';
 import type { Resent, SendMoney, SendStatus } from '../answers.ts';
 import { href, type Page, type PageProps } from '../router.ts';
-import { isSettled, PauseNote, SendProgress, StatusBadge } from '../sends.tsx';
+import { isSettled, PauseNote, SendProgress, StatusBadge, templatesOf } from '../sends.tsx';
 import { useSession } from '../session.ts';
 import { ConfirmButton, ErrorNote, Loading, usePoll, When } from '../ui.tsx';
 import { Recipients } from './send-recipients.tsx';
+import { Performance } from './send-performance.tsx';
+import { SendVariants } from './send-variants.tsx';
 
 const POLL_MS = 1000;
 
@@ -15,7 +17,7 @@ function SendDetails({ params }: PageProps) {
   const s = send.data;
   return (
     <>
-      <h1 tabIndex={-1}>{s ? `Send of ${s.template.name} (${s.template.language})` : 'Send'}</h1>
+      <h1 tabIndex={-1}>{s ? `${s.variants ? 'A/B send' : 'Send'} of ${templatesOf(s)}` : 'Send'}</h1>
       <p>
         <a href={href('sends')}>All sends</a>
       </p>
@@ -37,8 +39,10 @@ function SendView({ send, onChanged }: { send: SendStatus; onChanged: () => void
           Stopped by Meta: {send.stopped.title} (error {send.stopped.code})
         </p>
       )}
+      <SendVariants send={send} />
       <SendErrors errors={send.errors} />
       <SendActions send={send} onChanged={onChanged} />
+      <Performance sendId={send.send_id} settled={isSettled(send)} />
       <Recipients sendId={send.send_id} settled={isSettled(send)} />
     </>
   );

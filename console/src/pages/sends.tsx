@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { SendsPage } from '../answers.ts';
 import { href, type Page } from '../router.ts';
-import { isSettled, PauseNote, SendProgress, StatusBadge } from '../sends.tsx';
+import { isSettled, PauseNote, SendProgress, StatusBadge, templatesOf } from '../sends.tsx';
 import { useSession } from '../session.ts';
 import { ErrorNote, Loading, Pager, usePoll, When } from '../ui.tsx';
 
@@ -38,9 +38,7 @@ function Sends() {
             {sends.data?.data.map((send) => (
               <li key={send.send_id} class="send" data-send-id={send.send_id}>
                 <div class="send-head">
-                  <a href={href('sends', send.send_id)}>
-                    {send.template.name} ({send.template.language})
-                  </a>
+                  <a href={href('sends', send.send_id)}>{`${send.variants ? 'A/B: ' : ''}${templatesOf(send)}`}</a>
                   <StatusBadge status={send.status} />
                   <span class="muted">
                     {send.total.toLocaleString('en')} recipients · from {send.did} · <When at={send.created_at} />

@@ -124,6 +124,20 @@ export const keys = {
   /** A client's cost gaps of a day (decisions §26), under COST_GAPS_PARTITION: by day, then client. */
   costGapDay: (day: string, clientId: number) => `DAY#${day}#CLIENT#${clientId}`,
   /**
+   * One of a client's TEMPLATE_FIGURE_SHARDS partitions of its templates' figures by day (decisions §33): each write
+   * adds to one at random, so no item takes a write per status batch of a busy number, and a read queries each.
+   */
+  templateFigures: (clientId: number, shard: number) => `TEMPLATE_FIGURES#${clientId}#${String(shard).padStart(2, '0')}`,
+  templateFiguresDay: (day: string, wabaId: string, name: string, language: string) => `DAY#${day}#${wabaId}#${name}#${language}`,
+  /**
+   * A number's sends' recipients by person, for replies (decisions §33): one of REPLY_INDEX_BUCKETS partitions a
+   * number by a hash of the person, a send's item in each by when it was accepted.
+   */
+  replyIndex: (did: string, bucket: number) => `REPLY_INDEX#${did}#${String(bucket).padStart(2, '0')}`,
+  replyIndexOrder: (acceptedAt: string, sendId: string) => `${acceptedAt}#${sendId}`,
+  /** What a block's messages' people answered (decisions §33), beside the block: `REPLY#<first position>`. */
+  sendReplies: (first: number) => `REPLY#${String(first).padStart(9, '0')}`,
+  /**
    * Meta's template analytics of a WABA's template (issue 56), a day an item (`DAY#<day>`); gsi1 `templateAnalyticsOfWaba`
    * / `<day>#<template>`: a WABA's days across its templates. The WABA's key alone holds the daily reader's state.
    */
@@ -252,6 +266,10 @@ export const randomLedgerShard = () => Math.floor(Math.random() * LEDGER_SHARDS)
 export const BUDGET_SHARDS = 32;
 /** The shards a month settled before issue 54 has under the client's key: read, never written. */
 export const BUDGET_SHARDS_BEFORE_54 = 8;
+/** A client's template figures' partitions (decisions §33): a write adds to one at random; a read queries each. */
+export const TEMPLATE_FIGURE_SHARDS = 16;
+/** A number's reply index partitions: a send's recipients in one item each (decisions §33). */
+export const REPLY_INDEX_BUCKETS = 32;
 /** The reservation watches' partitions: a send's watch on one by its id, the job queries each (decisions §30). */
 export const RESERVATION_WATCH_SHARDS = 8;
 export const OUTBOX_PARTITION = 'OUTBOX';

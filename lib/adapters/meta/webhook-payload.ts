@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { InvalidRequest } from '#lib/domain/shared/errors.ts';
 import type { MetaNotification, NotifiedChange } from '#lib/domain/inbound/notifications.ts';
 import { issuesToDetails } from '#lib/schemas/issues.ts';
+import { answerOf } from './reply-payload.ts';
 import {
   contactsOf,
   moveOfSystem,
@@ -130,14 +131,14 @@ const TermsSigned = v.object({
   waba_info: v.optional(v.object({ waba_id: v.optional(id) })),
 });
 /** A person's text message to one of the numbers (the `messages` field's `messages`, upstream-facts §8). */
-const InboundText = v.object({
+const InboundMessage = v.object({
   /** Omitted for a username user whose number Meta may not share (upstream-facts §9.A3); `from_user_id` always there. */
   from: v.optional(v.pipe(v.union([v.string(), v.number()]), v.transform(String), v.maxLength(64))),
   from_user_id: v.optional(v.fallback(v.optional(userId), undefined)),
   id: v.pipe(v.string(), v.minLength(1), v.maxLength(256)),
   timestamp: v.optional(v.union([v.string(), v.number()])),
-  type: v.literal('text'),
-  text: v.object({ body: v.pipe(v.string(), v.maxLength(4096)) }),
+  /** Any type a person sends: a text may be a keyword (decisions §25), any may answer a send (./reply-payload.ts). */
+  type: v.pipe(v.string(), v.maxLength(64)),
 });
 const InboundMetadata = v.object({
   display_phone_number: v.pipe(v.union([v.string(), v.number()]), v.transform(String), v.maxLength(64)),
@@ -239,8 +240,9 @@ const timeOf = (timestamp: unknown, fallback: number) => {
 function inboundOf(message: unknown, number: string | undefined, contacts: WebhookContact[], change: NotifiedChange): MetaNotification[] {
   const moved = moveOfSystem(message, change.waba_id, change.at, number);
   if (moved.length > 0) return moved;
-  const r = v.safeParse(InboundText, message);
-  if (!r.success || number === undefined) return [];
+  const r = v.safeParse(InboundMessage, message);
+  const answer = answerOf(message);
+  if (!r.success || number === undefined || !answer) return [];
   const from = r.output.from?.replace(/\D/g, '') || undefined;
   const user = r.output.from_user_id;
   if (!from && !user) return [];
@@ -254,7 +256,7 @@ function inboundOf(message: unknown, number: string | undefined, contacts: Webho
       ...(user && { user_id: user }),
       ...(username && { username }),
       message_id: r.output.id,
-      text: r.output.text.body,
+      ...answer,
       at: timeOf(r.output.timestamp, change.at),
     },
   ];

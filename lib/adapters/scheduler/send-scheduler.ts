@@ -1,5 +1,6 @@
 import { ConflictException, CreateScheduleCommand, SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { SendScheduler } from '#lib/domain/sends/ports.ts';
+import type { TestSchedules } from '#lib/domain/sends/ab/ports.ts';
 
 export interface ScheduleTarget {
   /** The schedule group the service's schedules go in. */
@@ -14,10 +15,28 @@ export interface ScheduleTarget {
 export const newSchedulerClient = () => new SchedulerClient({});
 
 /**
- * EventBridge Scheduler one-time schedules (decisions §22): `send-<send id>` runs once at the send's time (in
- * UTC, to the second, no flexible window), puts `{send_id}` on the release queue, and is deleted after. The
- * same send scheduled again (a retried request) finds its schedule there: already done.
+ * One one-time schedule (in UTC, to the second, no flexible window) that puts `input` on the release queue and is
+ * deleted after. The same schedule made again (a retried request) finds it there: already done.
  */
+async function scheduleOnce(client: SchedulerClient, target: ScheduleTarget, name: string, atIso: string, input: unknown) {
+  try {
+    await client.send(
+      new CreateScheduleCommand({
+        Name: name,
+        GroupName: target.group,
+        ScheduleExpression: `at(${new Date(atIso).toISOString().slice(0, 19)})`,
+        ScheduleExpressionTimezone: 'UTC',
+        FlexibleTimeWindow: { Mode: 'OFF' },
+        ActionAfterCompletion: 'DELETE',
+        Target: { Arn: target.queueArn, RoleArn: target.roleArn, Input: JSON.stringify(input) },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConflictException)) throw error;
+  }
+}
+
+/** EventBridge Scheduler one-time schedules of sends (decisions §22): `send-<send id>` puts `{send_id}` on the release queue at the send's time. */
 export class EventBridgeSendScheduler implements SendScheduler {
   constructor(
     private readonly client: SchedulerClient,
@@ -25,20 +44,21 @@ export class EventBridgeSendScheduler implements SendScheduler {
   ) {}
 
   async schedule(sendId: string, atIso: string) {
-    try {
-      await this.client.send(
-        new CreateScheduleCommand({
-          Name: `send-${sendId}`,
-          GroupName: this.target.group,
-          ScheduleExpression: `at(${new Date(atIso).toISOString().slice(0, 19)})`,
-          ScheduleExpressionTimezone: 'UTC',
-          FlexibleTimeWindow: { Mode: 'OFF' },
-          ActionAfterCompletion: 'DELETE',
-          Target: { Arn: this.target.queueArn, RoleArn: this.target.roleArn, Input: JSON.stringify({ send_id: sendId }) },
-        }),
-      );
-    } catch (error) {
-      if (!(error instanceof ConflictException)) throw error;
-    }
+    await scheduleOnce(this.client, this.target, `send-${sendId}`, atIso, { send_id: sendId });
+  }
+}
+
+/**
+ * A test-first send's decision (decisions §33): `test-<send id>` puts `{send_id, step: "decide"}` on the same
+ * release queue at its time; the release worker decides the test and releases the rest.
+ */
+export class EventBridgeTestSchedules implements TestSchedules {
+  constructor(
+    private readonly client: SchedulerClient,
+    private readonly target: ScheduleTarget,
+  ) {}
+
+  async scheduleDecision(sendId: string, atIso: string) {
+    await scheduleOnce(this.client, this.target, `test-${sendId}`, atIso, { send_id: sendId, step: 'decide' });
   }
 }

@@ -2,6 +2,7 @@ import type { BillingCurrencies, PriceLists, VolumeTiers } from '../money/ports.
 import type { PeopleMap, SuppressionStore } from '../people/ports.ts';
 import type { JobWaker, PausedJobs, ThroughputStore } from '../sends/dispatch/ports.ts';
 import type { MessageStatuses, MarketingOnboardings, SendRecords } from '../sends/ports.ts';
+import type { Replies } from '../sends/performance/ports.ts';
 import type { Log } from '../shared/log.ts';
 import type { DirectoryStore, JobQueue } from '../shared/ports.ts';
 import type { TemplatePauses, TemplateRecords } from '../templates/ports.ts';
@@ -55,6 +56,8 @@ export interface ApplyNotificationDeps {
   tiers?: VolumeTiers;
   priceLists?: Pick<PriceLists, 'lists'>;
   onboardings?: MarketingOnboardings;
+  /** The sends' messages by person, for replies (decisions §33); undefined, replies are not counted. */
+  replies?: Replies;
   log: Log;
 }
 
@@ -70,6 +73,7 @@ function portsOf(deps: ApplyNotificationDeps): NotificationPorts {
     peopleMap: peopleMap && { peopleMap, directory },
     pricing: { tiers },
     marketing: onboardings && { onboardings },
+    ...(deps.replies && { replies: { replies: deps.replies, currencies: deps.currencies } }),
     log: deps.log,
   };
 }

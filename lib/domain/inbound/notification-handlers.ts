@@ -14,6 +14,7 @@ import { levelToAskAgain, type PauseNoticeDeps, pauseNoticed } from '../sends/di
 import type { ThroughputStore } from '../sends/dispatch/ports.ts';
 import { applyMessageStatuses, type MessageStatusDeps, pairOfStatus } from '../sends/message-statuses.ts';
 import type { MarketingOnboardings } from '../sends/ports.ts';
+import { applyReply, type ReplyDeps } from '../sends/performance/replies.ts';
 import { onboardedByMeta } from '../sends/marketing-messages.ts';
 import {
   applyTemplateNotification,
@@ -40,6 +41,8 @@ export interface NotificationPorts {
   /** Each WABA's month's volume tiers (decisions §26); undefined, Meta's tier updates are logged and left. */
   pricing: { tiers: VolumeTiers | undefined };
   marketing: { onboardings: MarketingOnboardings } | undefined;
+  /** Replies to the sends' messages (decisions §33); undefined, an inbound message is read for consent only. */
+  replies?: PortsOf<ReplyDeps>;
   log: Log;
 }
 
@@ -67,13 +70,21 @@ function templateHandlers(ports: NotificationPorts): Pick<NotificationHandlers, 
 function peopleHandlers(
   ports: NotificationPorts,
 ): Pick<NotificationHandlers, 'people_seen' | 'person_move' | 'marketing_preference' | 'inbound_message'> {
-  const { peopleMap, consent } = ports;
+  const { peopleMap, consent, replies } = ports;
   return {
     // Its pairs are learned with the batch's, before anything is applied.
     people_seen: { each: async () => 'applied', seen: pairsOf },
     person_move: peopleMap ? { each: (n, { log }) => applyPersonMove({ ...peopleMap, log }, n) } : ignoring,
     marketing_preference: { each: (n, { log }) => applyPreference({ ...consent, log }, n) },
-    inbound_message: { each: (n, { log }) => applyInbound({ ...consent, log }, n), seen: pairsOf },
+    // A text's consent first (decisions §25), then what it answers (decisions §33): applied if either changed.
+    inbound_message: {
+      each: async (n, { log }) => {
+        const read = await applyInbound({ ...consent, log }, n);
+        const replied = replies && read !== 'ignored' ? await applyReply({ ...replies, log }, n) : 'ignored';
+        return replied === 'applied' ? 'applied' : read;
+      },
+      seen: pairsOf,
+    },
   };
 }
 

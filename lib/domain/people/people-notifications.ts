@@ -42,7 +42,10 @@ export type PeopleNotification =
     }
   | InboundMessageNotification;
 
-/** A person's text to one of the numbers (`number_digits`): an opt-out or opt-in keyword (decisions §25). */
+/**
+ * A person's message to one of the numbers (`number_digits`): a text may be an opt-out or opt-in keyword (decisions
+ * §25); any message may answer a send's message (decisions §33: `context_id`, a quick-reply `button`).
+ */
 export interface InboundMessageNotification {
   kind: 'inbound_message';
   waba_id: string;
@@ -53,7 +56,12 @@ export interface InboundMessageNotification {
   user_id?: string;
   username?: string;
   message_id: string;
-  text: string;
+  /** A text message's body; absent for any other type. */
+  text?: string;
+  /** The message it answers (`context.id`), when it quotes one. */
+  context_id?: string;
+  /** A quick-reply button of a template (`type: button`): its label and payload. */
+  button?: { text?: string; payload?: string };
   at: number;
 }
 
@@ -171,6 +179,7 @@ export async function applyInbound(deps: ConsentNoticeDeps, n: InboundMessageNot
     deps.log.info('inbound message ignored: a number no client has', { waba_id: n.waba_id });
     return 'ignored' as const;
   }
+  if (n.text === undefined) return 'unchanged' as const;
   const consent = await applyInboundConsent(deps, channel.client_id, {
     ...(n.from && { from: n.from }),
     ...(n.user_id && { user_id: n.user_id }),

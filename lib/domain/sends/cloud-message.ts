@@ -1,5 +1,6 @@
 import type { DirectInteractive, DispatchJob, JobRecipient } from './dispatch-job.ts';
 import { placeholders } from '../templates/rules/placeholders.ts';
+import { valuesFor } from './ab/job-variants.ts';
 
 /**
  * One recipient of a job as one Cloud API template message (upstream-facts §1.9): the template's name and
@@ -122,6 +123,13 @@ function carouselComponent(carousel: Component, recipient: JobRecipient): Compon
 
 export function cloudMessage(job: DispatchJob, recipient: JobRecipient, options: { catalogId?: string } = {}): CloudMessage {
   if (job.direct) return directMessage(job.direct, recipient);
+  // An A/B send's variant with values of its own (decisions §33): they fill its parts in place of the recipient's.
+  if (job.variant_params) return templateMessage(job, { ...recipient, params: valuesFor(recipient.params, job.variant_params) }, options);
+  return templateMessage(job, recipient, options);
+}
+
+/** A template message of the job's template, filled with the recipient's values. */
+function templateMessage(job: DispatchJob, recipient: JobRecipient, options: { catalogId?: string }): CloudMessage {
   const template = job.template.components;
   const authentication = upper(job.template.category) === 'AUTHENTICATION';
   const components: Component[] = [];

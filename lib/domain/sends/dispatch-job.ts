@@ -42,6 +42,23 @@ export interface JobRecipient {
    * people map's pair included): set on each recipient to send of a MARKETING send under a frequency cap.
    */
   cap_keys?: string[];
+  /** A resend's recipient of an A/B send (decisions §33): the variant its message went with; jobs never carry it. */
+  variant?: number;
+}
+
+/** The template as a job carries it, resolved at acceptance: its category and components. */
+export interface JobTemplate {
+  name: string;
+  language: string;
+  id: string;
+  category?: string;
+  components: Record<string, unknown>[];
+}
+
+/** One variant of an A/B send as its jobs carry it (decisions §33): its template, and its own values where given. */
+export interface JobVariant {
+  template: JobTemplate;
+  params?: RecipientParams;
 }
 
 /** A Direct Send's message (issue 55 item 2, ./direct-send.ts) as Meta's `/messages` takes it: free-form text (the content every source agrees on). */
@@ -89,7 +106,16 @@ export interface DispatchJob {
   namespace?: string;
   channel: 'MSGCHAN';
   /** The template as resolved at acceptance: its category and components (BODY, FOOTER, BUTTONS; HEADER and CAROUSEL when it has them). */
-  template: { name: string; language: string; id: string; category?: string; components: Record<string, unknown>[] };
+  template: JobTemplate;
+  /**
+   * An A/B send's job (decisions §33) sends one variant: `template` is its template, `variant` its place in the
+   * send's variants (absent: the send's one template, variant 0 of its figures), `variant_params` its own values
+   * (in place of each recipient's, part by part).
+   */
+  variant?: number;
+  variant_params?: RecipientParams;
+  /** A test-first send's rest, held until its test is decided: every variant, one of which its release makes its own. */
+  variants?: JobVariant[];
   total_contacts: number;
   component?: { header: SendHeader };
   attends?: { waitTime?: number; typification?: number };
@@ -106,6 +132,8 @@ export interface DispatchJob {
   frequency_cap?: { max: number; days: number };
   /** What the send reserved of its client's month (decisions §27): each recipient's part is given back as it settles. */
   reservation?: SendReservation;
+  /** The WABA's zone when the send was accepted (decisions §31): its figures' days are its (decisions §33). */
+  zone?: string;
   /** This job's number among the send's jobs (1-based), and how many there are. */
   job: number;
   jobs: number;

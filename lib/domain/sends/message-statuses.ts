@@ -11,6 +11,7 @@ import type { Log } from '../shared/log.ts';
 import type { DirectoryStore } from '../shared/ports.ts';
 import { type StatusReport, statusChange, parseMessageReference, withUsername } from '../shared/message-status.ts';
 import type { StatusResult, MessageStatuses, StatusUpdate, SendRecords } from './ports.ts';
+import { eventDaysOf } from './figures.ts';
 
 /**
  * Meta's statuses of the messages the sends sent (decisions §19, §24): counted on their sends, charged, and a
@@ -146,6 +147,8 @@ async function applyToSend(deps: MessageStatusDeps, sendId: string, group: Refer
     reservation && recipient !== undefined
       ? { reserved: { month: reservation.month, micros: recipientEstimate(reservation, recipient) } }
       : {};
+  // Its figures count on the status's day in the WABA's zone, as its charge does (decisions §33).
+  const dayOf = await eventDaysOf(deps.currencies, group[0].n.waba_id);
   const updates = group.map(({ n, block, index }): StatusUpdate => {
     // The day and price are the status's: a billable message costs the card's price on the day it is delivered.
     const person = pricedPerson(n);
@@ -154,6 +157,8 @@ async function applyToSend(deps: MessageStatusDeps, sendId: string, group: Refer
       block,
       index,
       messageId: n.message_id,
+      at: n.at,
+      eventDay: dayOf(n.at),
       change: (state) => withUsername(statusChange(state, n.status, n.error, status?.charge), state, n.username),
       ...(status && {
         chargedAt: n.at,

@@ -3,6 +3,7 @@ import type { SendReservation } from '../money/pricing/reservation.ts';
 import type { BudgetRelease, TierVolume } from '../money/ports.ts';
 import type { ServiceEvent } from '../webhooks/events.ts';
 import type { DirectSend, DispatchJob, RecipientParams } from './dispatch-job.ts';
+import type { FiguredStatus, PerformanceMark, RepliedRecipient } from './figures.ts';
 
 // A send and its recipients as the dispatcher and the status worker keep them (decisions §12, §19, §23).
 
@@ -49,6 +50,7 @@ export interface SendRecord {
   charges?: Record<string, { messages: number; billable: number; micros: number; price_micros?: number }>;
   /** When its whole reservation was given back (decisions §30: never queued), by ReservationReturns, once. */
   reservation_returned_at?: string;
+  ab?: import('./ab/ab-send.ts').AbSend; // An A/B send (decisions §33): its variants, seed and test first.
 }
 
 /** A send request's own options, kept so that a resend makes its messages alike (decisions §25). */
@@ -95,7 +97,7 @@ export type RecipientOutcome =
 export type PositionOutcome = RecipientOutcome | { kind: 'duplicate'; of: number } | { kind: 'suppressed' };
 
 /** One recipient of a send as stored (decisions §22): who, the dispatcher's outcome (absent while pending), Meta's reports. */
-export interface StoredRecipient {
+export interface StoredRecipient extends RepliedRecipient {
   index: number;
   /** The number as given; '' for a recipient named by its BSUID alone (decisions §28). */
   to: string;
@@ -105,6 +107,7 @@ export interface StoredRecipient {
   /** When the send was accepted, the outcome recorded, or the last report applied: the latest of them. */
   updated_at: string;
   delivery?: MessageState;
+  ab?: { variant?: number; asked?: number }; // An A/B send's (decisions §33): its variant, its position as asked.
 }
 
 /** A block's recipients as the send accepted them: each `to`, which repeat which position, which are suppressed. */
@@ -119,6 +122,7 @@ export interface AcceptedBlock {
   suppressed?: number[];
   /** Each recipient's values as the caller gave them (a resend sends them again). */
   params?: (RecipientParams | undefined)[];
+  ab?: { variant?: number; asked?: number[] }; // An A/B send's: the block's variant, its positions as asked (§33).
 }
 
 /** A block of a send's recipients as laid out by its jobs: where it starts, how many, and its job. */
@@ -137,6 +141,7 @@ export interface RecipientBlock {
   first: number;
   size: number;
   sendable: number;
+  variant?: number; // Its job's A/B variant but 0 (§33): kept from the claim, so a status overtaking the settle counts under it.
 }
 
 /**
@@ -168,8 +173,8 @@ export interface ClaimLease {
   untilMs: number;
 }
 
-/** One status report of a sent message, for the send it belongs to: where the message is, and how it moves. */
-export interface StatusUpdate {
+/** One status report of a sent message, for the send it belongs to: where the message is, how it moves, when (§33). */
+export interface StatusUpdate extends FiguredStatus {
   block: number;
   index: number;
   messageId: string;
@@ -187,10 +192,8 @@ export interface StatusUpdate {
   reserved?: { month: string; micros: number };
 }
 
-/**
- * Where a send's charges are kept beside its own counts (decisions §24): the client's ledger, by the WABA whose
- * number sent them (the status says which), the send's client and number, and the day.
- */
+/** Where a send's charges are kept beside its own counts (decisions §24): the client's ledger, by the WABA whose
+ * number sent them (the status says which), the send's client and number, and the day. */
 export interface LedgerOwner {
   waba_id: string;
   client_id: number;
@@ -201,15 +204,14 @@ export interface LedgerOwner {
 export type StatusResult = 'applied' | 'unchanged' | 'unknown' | 'unsettled';
 
 /**
- * The sends (decisions §12, §19). A send's jobs are queued in several requests, which cannot be one write: the
- * send is recorded as `queuing` first and settled after, and a dispatcher acts only on jobs of a `queued` send,
- * so a send whose jobs were not all queued is dispatched not at all. Its counts are exact sums of writes that
- * each count a block of outcomes or a batch of status reports, never a write per message on one item.
+ * The sends (decisions §12, §19). A send's jobs are queued in several requests, which cannot be one write: the send is recorded as
+ * `queuing` first and settled after, and a dispatcher acts only on jobs of a `queued` send, so a send whose jobs were not all queued is
+ * dispatched not at all. Its counts are exact sums of writes that each count a block of outcomes or a batch of status reports, never a
+ * write per message on one item.
  *
- * The store is split along its jobs: the send itself (SendRecords), the dispatcher's claims and outcomes
- * (BlockLedger), the recipients as accepted (RecipientLists), a scheduled send's jobs (HeldJobs) and its
- * messages' delivery statuses (MessageStatuses). Each part has its own adapter, and a use case is given the
- * parts it uses, each apart: no type joins them again (test/architecture/ports.test.ts).
+ * The store is split along its jobs: the send itself (SendRecords), the dispatcher's claims and outcomes (BlockLedger), the recipients as
+ * accepted (RecipientLists), a scheduled send's jobs (HeldJobs) and its messages' delivery statuses (MessageStatuses). Each part has its
+ * own adapter, and a use case is given the parts it uses, each apart: no type joins them again (test/architecture/ports.test.ts).
  */
 export interface SendRecords {
   /** Records the send `queuing`, with the repeats its acceptance removed counted. */
@@ -256,8 +258,8 @@ export interface BlockLedger {
    */
   handBack(sendId: string, block: RecipientBlock, lease: ClaimLease, outcomes: RecordedOutcomes): Promise<void>;
   /**
-   * Settles a claimed block: every position's outcome (in order) and the send's counts, together. Nothing
-   * happens when the block is no longer this lease's (another took it over when its lease ran out).
+   * Settles a claimed block: every position's outcome (in order), the send's counts and, with a `mark`, its figures
+   * (decisions §33), together. Nothing happens when the block is no longer this lease's (another took it over).
    */
   settleBlock(
     sendId: string,
@@ -265,6 +267,7 @@ export interface BlockLedger {
     outcomes: PositionOutcome[],
     lease: ClaimLease,
     release?: BudgetRelease,
+    mark?: PerformanceMark,
   ): Promise<void>;
   /** Marks a job begun before its first claim; answers `settled` when it was settled whole already (none of it claimable). */
   beginJob(sendId: string, job: number): Promise<'begun' | 'settled'>;
@@ -278,11 +281,8 @@ export interface BlockLedger {
 
 /** A send's recipients as accepted, and as they stand (decisions §22). */
 export interface RecipientLists {
-  /**
-   * Keeps each block's recipients (their `to`, and which are repeats of which position) when the send is
-   * accepted, before it is `queued`: the recipients listing reads them (decisions §22).
-   */
-  recordRecipients(sendId: string, blocks: AcceptedBlock[], at: string): Promise<void>;
+  /** Keeps each block's recipients and repeats before the send is `queued` (§22); with its number, by person for replies (§33). */
+  recordRecipients(sendId: string, blocks: AcceptedBlock[], at: string, did?: string): Promise<void>;
   /** The recipients of these blocks, in position order, each with its outcome and delivery state as stored. */
   recipients(sendId: string, blocks: RecipientBlockRef[]): Promise<StoredRecipient[]>;
 }
@@ -299,20 +299,17 @@ export interface HeldJobs {
 /** The delivery statuses of a send's messages (decisions §13). */
 export interface MessageStatuses {
   /**
-   * Applies status reports of the send's messages (decisions §13) together: each message's delivery state and
-   * the send's counts move in one write per batch, on condition every state is still the one read, so two
-   * reports of one message never both count. A charge goes to the client's ledger under `wabaId` in the same
-   * write. Answers in the reports' order.
+   * Applies status reports of the send's messages (decisions §13) together: each message's delivery state and the
+   * send's counts move in one write per batch, on condition every state is still the one read, so two reports of
+   * one message never both count. A charge goes to the ledger under `wabaId` in that write. In the reports' order.
    */
   applyStatuses(sendId: string, updates: StatusUpdate[], wabaId?: string): Promise<StatusResult[]>;
   /** Whose the send is and what it reserved of its client's month (decisions §27), as accepted: never changes. */
   accountOf(sendId: string): Promise<{ client_id: number; reservation?: SendReservation } | undefined>;
 }
 
-/**
- * A never-queued send's whole reservation given back once (decisions §30): the acceptance's failure path and the
- * worker that finds the send ask; one conditional mark on the send record, written with the release, decides.
- */
+/** A never-queued send's whole reservation given back once (decisions §30): the acceptance's failure path and the
+ * worker that finds the send ask; one conditional mark on the send record, written with the release, decides. */
 export interface ReservationReturns {
   /** The mark and `release` in one write: `already` when marked before; `no_send` when the send was never recorded. */
   returnWhole(sendId: string, release: BudgetRelease | undefined, at: string): Promise<'returned' | 'already' | 'no_send'>;

@@ -7,6 +7,7 @@ import { BASE_CURRENCY } from '../money/pricing/rate-card.ts';
 import { hasPriceList, isPricedSend, type MoneyShown, moneyShown } from '../money/pricing/visibility.ts';
 import type { PriceLists } from '../money/ports.ts';
 import { actingClient } from '../shared/tenancy.ts';
+import { abShown } from './ab/ab-view.ts';
 
 /**
  * What a client's webhooks get of a send's money (decisions §32): its price where it has one, never Meta's cost.
@@ -52,6 +53,7 @@ export function sendStatusOf(send: SendRecord, shown: MoneyShown = EVENT_VIEW) {
     ...(send.paused && pending > 0 && { paused_until: send.paused.until }),
     ...(send.resend_of && { resend_of: send.resend_of }),
     ...(send.resent_as?.length && { resent_as: send.resent_as }),
+    ...abShown(send.ab),
   };
 }
 

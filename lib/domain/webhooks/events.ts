@@ -6,6 +6,7 @@ export const EVENT_TYPES = [
   'template.category_changed',
   'send.paused',
   'send.resumed',
+  'send.completed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -38,9 +39,12 @@ export function serviceEvent(
   };
 }
 
-/** A send event (decisions §25): `data` is the send's status as `GET /v1/sends/{id}` answers it. */
+/**
+ * A send event (decisions §25): `data` is the send's status as `GET /v1/sends/{id}` answers it; `send.completed`'s
+ * (decisions §33) with its performance beside.
+ */
 export function sendEvent(
-  type: 'send.paused' | 'send.resumed',
+  type: 'send.paused' | 'send.resumed' | 'send.completed',
   clientId: number,
   status: Record<string, unknown>,
   now = new Date().toISOString(),

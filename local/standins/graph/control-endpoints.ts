@@ -1,3 +1,4 @@
+import { replyControl } from './reply-control.ts';
 import { categoryControl } from './category-control.ts';
 import type { Fault, Faults } from './faults.ts';
 import type { MessageStatus } from './message-statuses.ts';
@@ -422,6 +423,7 @@ export function answerControl(world: EmulatorWorld, method: string, path: string
   const ofPeople =
     peopleControl({ model: world.model, people: world.people, notifier: world.notifier, inboundAt }, method, path, body) ??
     recipientsControl(world, method, path, body) ??
+    replyControl({ model: world.model, people: world.people, notifier: world.notifier, inboundAt }, method, path, body) ??
     categoryControl(world, method, path, body);
   if (ofPeople) return ofPeople;
   for (const route of ROUTES) {

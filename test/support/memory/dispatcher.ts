@@ -8,10 +8,12 @@ import type { MemoryWorld } from './world.ts';
 
 /**
  * The dispatcher on the world's stores, on a clock of its own from `startIso`: every message accepted (as
- * `wamid.<n>`) but those `refuse` names (refused with its code, not worth another try), what it launched counted.
+ * `wamid.<n>`) but those `refuse` names (refused with its code, not worth another try), what it launched counted, and
+ * each message as it went.
  */
 export function dispatcherOf(world: MemoryWorld, startIso: string, refuse?: (message: Record<string, unknown>) => string | undefined) {
   const launched: string[] = [];
+  const messages: Record<string, unknown>[] = [];
   let now = Date.parse(startIso);
   const deps = {
     sends: world.sends,
@@ -21,6 +23,7 @@ export function dispatcherOf(world: MemoryWorld, startIso: string, refuse?: (mes
     upstream: {
       sendMessage: async (phone: string, message: Record<string, unknown>) => {
         launched.push(phone);
+        messages.push(message);
         const code = refuse?.(message);
         if (code) return { kind: 'refused' as const, code, title: 'Refused', retryable: false };
         return { kind: 'accepted' as const, message_id: `wamid.${launched.length}` };
@@ -41,5 +44,5 @@ export function dispatcherOf(world: MemoryWorld, startIso: string, refuse?: (mes
     // Each person's MARKETING count under the client's frequency cap (decisions §33).
     marketingCounts: world.marketingCounts,
   };
-  return { launched, dispatch: (job: unknown) => dispatchJob(deps, job as DispatchJob) };
+  return { launched, messages, dispatch: (job: unknown) => dispatchJob(deps, job as DispatchJob) };
 }

@@ -14,6 +14,7 @@ import { MemoryJobQueue } from './shared/job-queue.ts';
 import { MemoryMarketingOnboardings } from './sends/marketing-onboardings.ts';
 import { MemoryOutboxStore } from './webhooks/outbox-store.ts';
 import { MemorySendScheduler } from './sends/send-scheduler.ts';
+import { MemoryTestSchedules } from './sends/test-schedules.ts';
 import { memorySends } from './sends/sends.ts';
 import { MemoryReservationWatches } from './sends/reservation-watches.ts';
 import { MemoryBudgetStore } from './money/budget-store.ts';
@@ -69,6 +70,7 @@ export function memoryWorld(fixture: DirectoryFile = DEMO_FIXTURE) {
     deliveries: new MemoryDeliveryLog(),
     queue: new MemoryJobQueue(),
     scheduler: new MemorySendScheduler(),
+    testSchedules: new MemoryTestSchedules(),
     ...memorySends(budgets),
     budgets,
     reservationWatches: new MemoryReservationWatches(budgets),

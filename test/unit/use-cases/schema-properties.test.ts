@@ -51,6 +51,18 @@ const valid: Record<string, Record<string, unknown>> = {
     message: { type: 'text', text: { body: 'Your parcel is at the pickup point.' } },
     recipients: [{ to: '5215550009' }],
   },
+  /** An A/B send that tests first (decisions §33): variants instead of a template. */
+  ab: {
+    did: '5215550001',
+    type: 'template',
+    channel: 'MSGCHAN',
+    variants: [
+      { template: 'order_update', language: 'es', weight: 1 },
+      { template: 'order_update', language: 'en_US', weight: 2 },
+    ],
+    test: { share: 0.2, wait_seconds: 3600, metric: 'read' },
+    recipients: [{ to: '5215550009', params: { body: ['a'] } }],
+  },
   /** An interactive Direct Send (issue 55): reply buttons under an image header. */
   directInteractive: {
     did: '5215550001',
@@ -79,7 +91,7 @@ const bodyFor = (base: Record<string, unknown>) =>
     fc.constant(base),
     fc.jsonValue(),
     fc
-      .tuple(fc.constantFrom(...Object.keys(base), 'template', 'category', 'message', 'extra'), fc.jsonValue())
+      .tuple(fc.constantFrom(...Object.keys(base), 'template', 'category', 'message', 'variants', 'test', 'extra'), fc.jsonValue())
       .map(([k, value]) => ({ ...base, [k]: value })),
   );
 
@@ -103,6 +115,7 @@ const cases: [string, v.GenericSchema, Record<string, unknown>, UseCase][] = [
       return sendTemplate(w, acme, { pathDid: '5215550001', sendId: 'd', body });
     },
   ],
+  ['A/B send', SendTemplate.request.body, valid.ab, (w, body) => sendTemplate(w, acme, { pathDid: '5215550001', sendId: 'ab', body })],
   [
     'interactive direct send, on a WABA Meta enabled',
     SendTemplate.request.body,

@@ -16,6 +16,8 @@ import type { ServiceTable } from '../client.ts';
 import { keys, TTL_ATTRIBUTE } from '../table.ts';
 import { cancellationCodes, isConditionalCheckFailure } from '../transactions.ts';
 import { blockKey, countUpdate, encode, expiry, gotOf, recordedOf, TRIES, tally, transact } from './send-items.ts';
+import { dispatchFigures, type PerformanceMark } from '#lib/domain/sends/figures.ts';
+import { templateDayUpdates } from './performance-items.ts';
 
 /**
  * A send's blocks, spread over SEND_PARTS partitions: claimed before anything of them is sent, their progress
@@ -59,6 +61,8 @@ export class DynamoBlockLedger implements BlockLedger {
             state: 'claimed',
             size: block.size,
             sendable: block.sendable,
+            // An A/B send's variant but 0 (decisions §33): a status of its messages counts under it even before the settle.
+            ...(block.variant && { variant: block.variant }),
             holder: lease.holder,
             lease_until: lease.untilMs,
             launched: 0,
@@ -143,8 +147,15 @@ export class DynamoBlockLedger implements BlockLedger {
     }
   }
 
-  async settleBlock(sendId: string, block: RecipientBlock, outcomes: PositionOutcome[], lease: ClaimLease, release?: BudgetRelease) {
-    await this.settleAs(sendId, block, outcomes, lease, release);
+  async settleBlock(
+    sendId: string,
+    block: RecipientBlock,
+    outcomes: PositionOutcome[],
+    lease: ClaimLease,
+    release?: BudgetRelease,
+    mark?: PerformanceMark,
+  ) {
+    await this.settleAs(sendId, block, outcomes, lease, release, mark);
   }
 
   /**
@@ -152,8 +163,17 @@ export class DynamoBlockLedger implements BlockLedger {
    * this lease; false when it is not (settled meanwhile). A lost block counts `sendable` failures whatever its
    * outcomes say of repeats: the claim knew which positions were repeats.
    */
-  private async settleAs(sendId: string, block: RecipientBlock, outcomes: PositionOutcome[], lease: ClaimLease, release?: BudgetRelease) {
-    const counted = tally(outcomes);
+  private async settleAs(
+    sendId: string,
+    block: RecipientBlock,
+    outcomes: PositionOutcome[],
+    lease: ClaimLease,
+    release?: BudgetRelease,
+    mark?: PerformanceMark,
+  ) {
+    // Its figures (decisions §33): on the same count shard, and on its template's day (one item more).
+    const figures = mark ? dispatchFigures(outcomes, mark).adds : [];
+    const counted = { ...tally(outcomes), figures };
     const titles = Object.fromEntries(outcomes.flatMap((o) => (o.kind === 'failed' ? [[o.code, o.title]] : [])));
     try {
       await transact(this.table, () => [
@@ -161,8 +181,8 @@ export class DynamoBlockLedger implements BlockLedger {
           Update: {
             TableName: this.table.name,
             Key: blockKey(sendId, block.first),
-            UpdateExpression:
-              'SET #state = :state, outcomes = :outcomes, titles = :titles, settled_at = :at REMOVE holder, got, got_titles, launched',
+            // A variant other than the send's one template is kept on the block: its statuses count there (decisions §33).
+            UpdateExpression: `SET #state = :state, outcomes = :outcomes, titles = :titles, settled_at = :at${mark?.variant ? ', variant = :variant' : ''} REMOVE holder, got, got_titles, launched`,
             ConditionExpression: '#state = :claimed AND holder = :holder AND lease_until = :until',
             ExpressionAttributeNames: { '#state': 'state' },
             ExpressionAttributeValues: {
@@ -173,10 +193,12 @@ export class DynamoBlockLedger implements BlockLedger {
               ':claimed': 'claimed',
               ':holder': lease.holder,
               ':until': lease.untilMs,
+              ...(mark?.variant ? { ':variant': mark.variant } : {}),
             },
           },
         },
         ...(Object.keys(counted.add).length > 0 ? [countUpdate(this.table.name, sendId, counted)] : []),
+        ...(mark ? templateDayUpdates(this.table.name, figures, () => mark.template) : []),
         // What will never be delivered gives its reservation back (decisions §27), with the outcomes that say so.
         ...releaseUpdate(this.table.name, release),
       ]);

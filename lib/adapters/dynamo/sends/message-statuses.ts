@@ -1,11 +1,13 @@
 import type { StatusResult, MessageStatuses, StatusUpdate } from '#lib/domain/sends/ports.ts';
 import type { LedgerEntry } from '#lib/domain/money/ports.ts';
-import { dayOf, monthOf } from '#lib/domain/shared/calendar.ts';
 import { Cache } from '../../cache.ts';
 import type { SendReservation } from '#lib/domain/money/pricing/reservation.ts';
 import { type BatchMessage, billStatusBatch, type StatusBatchBill } from '#lib/domain/money/status-billing.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { statusFigures } from '#lib/domain/sends/figures.ts';
+import { type FiguresOwner, figuresOwnerOf, templateDayUpdates, templateOfVariant, withDeliveryTimes } from './performance-items.ts';
 import { budgetMoveUpdate } from '../money/budget-store.ts';
+import { transactionsOf } from './status-transactions.ts';
 import { ledgerWrites } from '../money/ledger-items.ts';
 import type { ServiceTable } from '../client.ts';
 import { batchGet } from '../queries.ts';
@@ -29,7 +31,6 @@ import {
   type ChargeTally,
   countUpdate,
   isOutcomeOf,
-  ITEMS_PER_WRITE,
   ledgerEntryKey,
   messageKey,
   monthVolumeUpdate,
@@ -81,9 +82,11 @@ export class DynamoMessageStatuses implements MessageStatuses {
         const bill = billStatusBatch({ messages: batch, send: owners.get(sendId), wabaId, now });
         for (const [k, message] of bill.messages.entries())
           for (const [j, applied] of message.applied.entries()) results[batch[k].reports[j]] = applied ? 'applied' : 'unchanged';
-        const writes = this.writesOf(sendId, batch, bill, wabaId, now, zone);
+        // What it adds to the send's figures (decisions §33), and when its messages newly delivered were.
+        const figured = statusFigures(batch, now);
+        const writes = this.writesOf(sendId, batch, bill, { wabaId, now, zone, figured, blocks });
         if (writes.length === 0) break;
-        const counted = { add: bill.counts, errors: bill.errors, costs: bill.byCategory };
+        const counted = { add: bill.counts, errors: bill.errors, costs: bill.byCategory, figures: figured.tally.adds };
         try {
           await transact(this.table, () => [...writes, countUpdate(this.table.name, sendId, counted)]);
           break;
@@ -144,29 +147,28 @@ export class DynamoMessageStatuses implements MessageStatuses {
     return stored;
   }
 
-  /** The batch's items: each moved message's state on the latest item that holds it, and what the batch bills. */
-  private writesOf(
-    sendId: string,
-    batch: ApplicableMessage[],
-    bill: StatusBatchBill,
-    wabaId: string | undefined,
-    now: number,
-    zone?: string,
-  ) {
+  /** The batch's items: each moved message's state, its block's latest item, what the batch bills, its template's day. */
+  private writesOf(sendId: string, batch: ApplicableMessage[], bill: StatusBatchBill, context: WriteContext) {
+    const { wabaId, now, zone, figured } = context;
     const { name } = this.table;
     const writes: TransactItem[] = [];
     const owner = owners.get(sendId);
-    const latest = new Map<string, { key: { pk: string; sk: string }; records: Map<number, LatestWrite> }>();
+    const latest = new Map<string, { key: { pk: string; sk: string }; first: number; records: Map<number, LatestWrite> }>();
     for (const [k, { index, state, moved }] of bill.messages.entries()) {
       if (!moved) continue;
       const { block, seen, returnedAt } = batch[k];
       const key = latestOf(sendId, block, index, owner?.layout ?? 'thirds');
-      const item = latest.get(key.sk) ?? { key, records: new Map<number, LatestWrite>() };
+      const item = latest.get(key.sk) ?? { key, first: block, records: new Map<number, LatestWrite>() };
       latest.set(key.sk, item);
       item.records.set(index - block, { state, ...(seen !== undefined && { seen }), ...(returnedAt && { returnedAt }) });
     }
-    for (const { key, records } of latest.values()) writes.push(latestStatesUpdate(name, key, records, now));
+    for (const { key, first, records } of latest.values()) {
+      // A third's records are by the message's offset in its block, as its delivery times are (performance-items.ts).
+      const block = { first, offsets: records.keys(), settledMs: context.blocks.get(first)?.settledMs };
+      writes.push(withDeliveryTimes(latestStatesUpdate(name, key, records, now), block, figured.deliveredAt));
+    }
     if (writes.length === 0) return writes;
+    if (wabaId && owner) writes.push(...templateDayUpdates(name, figured.tally.adds, (v) => templateOfVariant(owner, wabaId, v)));
     if (wabaId && owner) writes.push(...ledgerWrites(name, { waba_id: wabaId, ...owner }, ledgerDaysOf(bill.ledger), now, zone));
     const portfolio = bill.tierPortfolio ?? wabaId;
     if (portfolio) for (const [month, counts] of bill.tiers) writes.push(monthVolumeUpdate(name, portfolio, month, counts));
@@ -179,7 +181,13 @@ export class DynamoMessageStatuses implements MessageStatuses {
  * A block as its statuses read it: its answers by offset (a settled block's outcomes, or what a claimed or
  * handed-back one recorded so far, decisions §30) and their failures' titles; `pending` until it is settled.
  */
-type ReadBlock = { pending: boolean; answers: Record<number, unknown>; titles: Record<string, string> };
+type ReadBlock = {
+  pending: boolean;
+  answers: Record<number, unknown>;
+  titles: Record<string, string>;
+  variant: number;
+  settledMs?: number;
+};
 /** Blocks as read, by their first position; one not found undefined. */
 type ReadBlocks = Map<number, ReadBlock | undefined>;
 
@@ -189,6 +197,9 @@ function readBlockOf(item: Record<string, unknown>): ReadBlock {
     pending,
     answers: ((pending ? item.got : item.outcomes) ?? {}) as Record<number, unknown>,
     titles: ((pending ? item.got_titles : item.titles) ?? {}) as Record<string, string>,
+    // Its messages' template variant as its settlement wrote it (decisions §33; absent, the send's one), and when.
+    variant: Number(item.variant ?? 0),
+    ...(item.settled_at !== undefined && { settledMs: Date.parse(String(item.settled_at)) }),
   };
 }
 /** A message's reports, each with its place in the batch. */
@@ -196,7 +207,9 @@ type MessageReports = { index: number; reports: { i: number; update: StatusUpdat
 /** A message's record as read: its value on its block's latest item (the next write's condition), decoded. */
 type StoredRecord = LatestRecord & { seen?: string };
 /** A message's reports its block knows, with its record as read and each report's place in the batch. */
-type ApplicableMessage = BatchMessage & { block: number; seen?: string; reports: number[]; returnedAt?: string };
+type ApplicableMessage = BatchMessage & { block: number; seen?: string; reports: number[]; returnedAt?: string; variant: number };
+/** How a batch's items are written: its WABA, when, its statement's zone and its figures. */
+type WriteContext = { wabaId?: string; now: number; zone?: string; figured: ReturnType<typeof statusFigures>; blocks: ReadBlocks };
 
 /** The latest item that holds a message, in its send's layout. */
 const latestOf = (sendId: string, block: number, index: number, layout: StatesLayout) =>
@@ -243,6 +256,7 @@ function applicableOf(
       state,
       statuses,
       block: first,
+      variant: block.variant,
       ...(stored?.seen !== undefined && { seen: stored.seen }),
       reports: known.map(({ i }) => i),
       ...(returnedAt && { returnedAt, reservationReturned: true }),
@@ -267,76 +281,17 @@ function ledgerDaysOf(entries: LedgerEntry[]) {
 }
 
 /**
- * Status reports' messages in transactions of at most ITEMS_PER_WRITE items, counting every item one holds
- * (decisions §26): the latest items of their blocks' thirds (a message's state is an attribute there: issue 54; a
- * send accepted before has one a block, counted as its thirds all the same, never fewer than it holds), the
- * count shard, and a ledger item for each day its charges fall on (a send has one number, so one ledger item a
- * day) and for each month whose volume tier they count toward; and at most MESSAGES_PER_WRITE messages, so the
- * conditions of one latest item stay within DynamoDB's 4 KB expression.
- */
-export function transactionsOf(byMessage: Map<number, number[]>, updates: StatusUpdate[]): number[][] {
-  const chunks: number[][] = [];
-  let chunk: number[] = [];
-  let blocks = new Set<string>();
-  let days = new Set<string>();
-  const itemsWith = (blockCount: number, dayCount: number) => blockCount + COUNT_ITEMS + dayCount;
-  for (const [index, reports] of byMessage) {
-    const ownBlocks = reports.map((i) => thirdOf(updates[i]));
-    const ownDays = reports.flatMap((i) => ledgerItemsOf(updates[i]));
-    const newBlocks = new Set(ownBlocks.filter((b) => !blocks.has(b))).size;
-    const newDays = new Set(ownDays.filter((d) => !days.has(d))).size;
-    const full = chunk.length >= MESSAGES_PER_WRITE || itemsWith(blocks.size + newBlocks, days.size + newDays) > ITEMS_PER_WRITE;
-    if (chunk.length > 0 && full) {
-      chunks.push(chunk);
-      chunk = [];
-      blocks = new Set();
-      days = new Set();
-    }
-    chunk.push(index);
-    for (const b of ownBlocks) blocks.add(b);
-    for (const d of ownDays) days.add(d);
-  }
-  if (chunk.length > 0) chunks.push(chunk);
-  return chunks;
-}
-
-/** A report's latest item in the `thirds` layout, as transactionsOf counts items: its block and third. */
-const thirdOf = ({ block, index }: StatusUpdate) => `${block}.${latestFromOf(index - block, 'thirds')}`;
-
-/** Messages per status transaction: a block's 90 conditions fit one latest item's expression (latest-records test). */
-export const MESSAGES_PER_WRITE = 100;
-
-/** The send's count shard, in every status transaction. */
-const COUNT_ITEMS = 1;
-
-/**
- * The ledger and budget items a report may add to: its charge's day and month (the client's spent), its month's
- * volume where it is tier-counted, and the month its send reserved in (the reservation given back).
- */
-const ledgerItemsOf = (update: StatusUpdate) => [
-  ...(update.chargedAt === undefined
-    ? []
-    : [
-        // Its ledger day is its WABA's (decisions §31), where the status path gave it; an item a day and category.
-        `${update.chargedDay ?? dayOf(update.chargedAt)} ${update.chargedCategory ?? ''}`,
-        // A charge of a month before now's may be late: one item for all of them (ledger-items.ts ledgerWrites).
-        ...(monthOf(update.chargedDay ?? update.chargedAt) < monthOf(Date.now()) ? ['late charges'] : []),
-        `budget ${monthOf(update.chargedDay ?? update.chargedAt)}`,
-        ...(update.tierVolume ? [`volume ${update.tierVolume.month}`] : []),
-      ]),
-  ...(update.reserved ? [`budget ${update.reserved.month}`] : []),
-];
-
-/**
  * Whose each send is and what it reserved, as read once (neither ever changes), for the container's recent sends:
  * kept by the process, so every store of it shares what any of them read.
  */
 const owners = new Cache<string, SendOwner>({ maxEntries: 10_000, maxAgeMs: Number.POSITIVE_INFINITY });
-type SendOwner = { client_id: number; did: string; reservation?: SendReservation; layout: StatesLayout };
+/** And what its figures need (decisions §33): its variants' templates and currencies. */
+type SendOwner = { client_id: number; did: string; reservation?: SendReservation; layout: StatesLayout } & FiguresOwner;
 
 const ownerOf = (item: Record<string, unknown>): SendOwner => ({
   client_id: Number(item.client_id),
   did: String(item.did),
   layout: layoutOf(item),
+  ...figuresOwnerOf(item),
   ...(item.reservation !== undefined && { reservation: item.reservation as SendReservation }),
 });

@@ -6,6 +6,8 @@ import type { PositionOutcome, RecordedOutcomes, SendCounts } from '#lib/domain/
 import type { ServiceTable } from '../client.ts';
 import { keys, randomLedgerShard, SEND_COUNT_SHARDS, SEND_PARTS, SORT } from '../table.ts';
 import { isConditionalCheckFailure, isTransactionConflict, type TransactItem } from '../transactions.ts';
+import type { FigureAdd } from '#lib/domain/sends/figures.ts';
+import { figureAttribute } from './performance-items.ts';
 
 /*
  * What the parts of the send store share (docs/data-model.md): where a send's items live, how outcomes are
@@ -47,6 +49,8 @@ export const recipientsKey = (sendId: string, first: number) => ({
   pk: keys.sendPart(sendId, partOf(first)),
   sk: keys.sendRecipients(first),
 });
+/** What a block's messages' people answered (decisions §33), beside its latest items. */
+export const repliesKey = (sendId: string, first: number) => ({ pk: keys.sendPart(sendId, partOf(first)), sk: keys.sendReplies(first) });
 export const expiry = (nowMs: number) => Math.ceil(nowMs / 1000) + RECIPIENT_DAYS * 86_400;
 
 export type Tally = {
@@ -54,6 +58,8 @@ export type Tally = {
   errors: Map<string, { title: string; count: number }>;
   /** Charges by Meta's pricing category (decisions §24): messages, billable ones and micro-dollars. */
   costs?: Map<string, ChargeTally>;
+  /** What it adds to the send's figures by variant and day (decisions §33): attributes of the same shard. */
+  figures?: readonly FigureAdd[];
 };
 export type { ChargeTally };
 
@@ -86,7 +92,7 @@ export function tally(outcomes: PositionOutcome[]): Tally {
  * An addition to one of the send's count shards (each write picks one at random, so concurrent writers rarely
  * meet on one item). Counts and error codes are attribute names (`#a0`), never part of the expression text.
  */
-export function countUpdate(tableName: string, sendId: string, { add, errors, costs }: Tally): TransactItem {
+export function countUpdate(tableName: string, sendId: string, { add, errors, costs, figures }: Tally): TransactItem {
   const adds: string[] = [];
   const sets: string[] = ['entity = :entity'];
   const names: Record<string, string> = {};
@@ -105,6 +111,7 @@ export function countUpdate(tableName: string, sendId: string, { add, errors, co
     if (charge.micros) addTo(`${COST.micros}${category}`, charge.micros);
     if (charge.price) addTo(`${COST.price}${category}`, charge.price);
   }
+  for (const figure of figures ?? []) addTo(figureAttribute(figure), figure.n);
   for (const [code, { title, count }] of errors) {
     names[`#t${n}`] = `${TITLE}${code}`;
     values[`:t${n}`] = title;

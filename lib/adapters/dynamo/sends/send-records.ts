@@ -199,7 +199,7 @@ export class DynamoSendRecords implements SendRecords {
  * The stored send as the domain's send: the counts the send item holds (sends recorded before the count
  * shards kept them there) plus every shard's, and the error tally as a list.
  */
-function toSend(item: Record<string, unknown>, shards: Record<string, unknown>[]): SendRecord {
+export function toSend(item: Record<string, unknown>, shards: Record<string, unknown>[]): SendRecord {
   const {
     counts,
     error_counts,

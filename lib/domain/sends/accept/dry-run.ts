@@ -7,6 +7,7 @@ import { shownEstimate } from './send-estimate.ts';
 import { type CheckedSend, checkSend, type Judgement } from './send-pipeline.ts';
 import type { SendInput, SendRecipient } from './send-rules.ts';
 import { impossibleNumbers, usMarketingPaused } from './send-warnings.ts';
+import type { abShown } from '../ab/ab-view.ts';
 
 /**
  * `?dry_run=true` (decisions §12): a send's pipeline (send-pipeline.ts) stopped before it reserves, records or
@@ -124,5 +125,18 @@ export async function dryRunSend(
     ...(suppressed.length > 0 && { suppressed }),
     ...(capped.length > 0 && { capped_by_rule: capped }),
     estimate: shownEstimate(checked.price.estimate, caller),
+    ...splitOf(checked),
+  };
+}
+
+/** An A/B send's split (decisions §33): how many recipients each variant would have, and a test's share and rest. */
+function splitOf({ ab }: CheckedSend): {
+  variants?: ReturnType<typeof abShown>['variants'];
+  test?: { test_recipients: number; rest_recipients: number };
+} {
+  if (!ab) return {};
+  return {
+    variants: ab.variants.map((v) => ({ template: { name: v.name, language: v.language }, weight: v.weight, recipients: v.recipients })),
+    ...(ab.test && { test: { test_recipients: ab.test.test_recipients, rest_recipients: ab.test.rest_recipients } }),
   };
 }

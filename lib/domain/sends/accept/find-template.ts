@@ -7,6 +7,7 @@ import { checkPublicHttpsUrl } from '../../shared/url-guard.ts';
 import type { MetaTemplate } from '../../templates/template-record.ts';
 import type { DryRunDeps } from './send-deps.ts';
 import { checkDirectSend, type DirectSend, directTemplate } from '../direct-send.ts';
+import type { RecipientParams } from '../dispatch-job.ts';
 import { HEADER_TYPES, type SendInput, sendAtProblems, type TemplateNeeds, templateNeeds } from './send-rules.ts';
 
 /** A send's first steps (decisions §5, §22): who sends, from which number, which template, and its header. */
@@ -21,6 +22,16 @@ export interface FoundTemplate {
   campaignWarning?: string;
   /** A Direct Send (issue 55 item 2): its category and message, sent instead of a template's. */
   direct?: DirectSend;
+  /** An A/B send (decisions §33): every variant in the request's order; `template` and `needs` are the first's. */
+  variants?: FoundVariant[];
+}
+
+/** An A/B send's variant found (decisions §33): its template, what it asks of each recipient, its weight and values. */
+export interface FoundVariant {
+  template: MetaTemplate;
+  needs: TemplateNeeds;
+  weight: number;
+  params?: RecipientParams;
 }
 
 type Request = Omit<SendInput, 'recipients'>;
@@ -29,19 +40,19 @@ type Request = Omit<SendInput, 'recipients'>;
  * The template a send names: the client's synced record of it (no upstream call), else the upstream's (a
  * template the client has no record of yet). Returns whether the campaign is one of the record's.
  */
-async function templateToSend(
+export async function templateToSend(
   deps: Pick<DryRunDeps, 'listing' | 'upstream'>,
   clientId: number,
   wabaId: string,
-  body: Request & { template: { name: string; language: string } },
+  template: { name: string; language: string },
 ): Promise<{ found: MetaTemplate | null; campaigns: number[] }> {
-  const entry = await deps.listing.templateEntry(clientId, wabaId, body.template.name, body.template.language);
+  const entry = await deps.listing.templateEntry(clientId, wabaId, template.name, template.language);
   if (entry) {
     const campaigns = entry.entry.channel_campaigns.map((group) => group.campaign_id);
     return { found: entry.entry.meta_template as MetaTemplate, campaigns };
   }
   try {
-    return { found: await deps.upstream.findTemplate(wabaId, body.template.name, body.template.language), campaigns: [] };
+    return { found: await deps.upstream.findTemplate(wabaId, template.name, template.language), campaigns: [] };
   } catch (error) {
     // A refused lookup is the provider's problem, not the caller's: both are 502.
     if (error instanceof UpstreamRejected) throw new UpstreamUnavailable('The template provider refused the lookup');
@@ -49,14 +60,26 @@ async function templateToSend(
   }
 }
 
-/** Find the template: the acting client, its number, and the template it names, which must be sendable. */
-export async function findTemplate(deps: DryRunDeps, caller: Caller, pathDid: string, body: Request): Promise<FoundTemplate> {
+/** Who sends and from which number: the path's did is the body's, the acting client's own. */
+export async function senderOf(deps: DryRunDeps, caller: Caller, pathDid: string, body: Request) {
   if (body.did !== pathDid)
     throw new Unprocessable('The path did differs from the body did', [{ path: 'did', message: `must equal the path did ${pathDid}` }]);
   const clientId = actingClient(caller, body.client_id);
-  const provider = await resolveProvider(deps, clientId, body.did);
+  return { clientId, provider: await resolveProvider(deps, clientId, body.did) };
+}
+
+/** Why a template found cannot be sent (not APPROVED, named parameters), or undefined: it can. */
+export function unsendable(found: MetaTemplate): string | undefined {
+  if (found.status !== 'APPROVED') return `is ${found.status}; only APPROVED templates can be sent`;
+  if (upper(found.parameter_format) === 'NAMED') return 'has named parameters, which cannot be sent';
+  return undefined;
+}
+
+/** Find the template: the acting client, its number, and the template it names, which must be sendable. */
+export async function findTemplate(deps: DryRunDeps, caller: Caller, pathDid: string, body: Request): Promise<FoundTemplate> {
+  const { clientId, provider } = await senderOf(deps, caller, pathDid, body);
   if (!body.template) return directSendOf(deps, clientId, provider, body);
-  const { found, campaigns } = await templateToSend(deps, clientId, provider.wabaId, { ...body, template: body.template });
+  const { found, campaigns } = await templateToSend(deps, clientId, provider.wabaId, body.template);
   if (!found) throw new NotFound(`Template ${body.template.name} (${body.template.language}) does not exist`);
   if (found.status !== 'APPROVED') throw new Unprocessable(`Template is ${found.status}; only APPROVED templates can be sent`);
   if (upper(found.parameter_format) === 'NAMED') throw new Unprocessable('Templates with named parameters cannot be sent');

@@ -68,6 +68,8 @@ export interface SendPeople {
   /** The positions skipped as suppressed (a dry run names them). */
   suppressed: Set<number>;
   suppressedCount: number;
+  /** The pairs the people map knows among them (an A/B send hashes a person by them, decisions §33). */
+  pairs?: Map<string, Person>;
   /** The client's MARKETING frequency cap a MARKETING send goes under (decisions §33); its recipients carry their `cap_keys`. */
   cap?: FrequencyCap;
 }
@@ -104,5 +106,5 @@ export async function peopleOfSend(
   const suppressed = await suppressedAmong(deps, found, marked.recipients, pairs);
   const { recipients: sendable, count } = markSuppressed(marked.recipients, suppressed);
   const { recipients: sent, cap } = await underCap(deps, found, sendable, pairs);
-  return { recipients: sent, repeats: marked.repeats, suppressed, suppressedCount: count, ...(cap && { cap }) };
+  return { recipients: sent, repeats: marked.repeats, suppressed, suppressedCount: count, ...(cap && { cap }), ...(pairs && { pairs }) };
 }

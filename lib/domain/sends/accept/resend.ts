@@ -9,6 +9,7 @@ import type { SendInput } from './send-rules.ts';
 import { blocksOf, recipientStatus } from '../operations/send-recipients.ts';
 import { visibleSend } from '../send-status.ts';
 import { LONGEST_TTL_S } from '../dispatch/tuning.ts';
+import type { AbVariant } from '../ab/ab-send.ts';
 
 /** Which of a send's recipients a resend takes (decisions §25). */
 export type ResendWhich = 'failed' | 'not_delivered';
@@ -38,8 +39,10 @@ function resendBody(original: SendRecord, caller: Caller, recipients: StoredReci
     did: original.did,
     type: 'template',
     channel: 'MSGCHAN',
-    // A Direct Send's resend gives its category and message again (in `request`), never its recorded name.
-    ...(original.request?.category === undefined && { template: original.template }),
+    // A Direct Send's resend gives its category and message again (in `request`), never its recorded name; an A/B
+    // send's its variants (decisions §33), each recipient with the variant its message went with.
+    ...(original.request?.category === undefined && !original.ab && { template: original.template }),
+    ...(original.ab && { variants: original.ab.variants.map(variantRequestOf) }),
     ...(original.campaignId !== undefined && { campaignId: original.campaignId }),
     ...(caller.isBsp && { client_id: original.client_id }),
     ...original.request,
@@ -47,9 +50,24 @@ function resendBody(original: SendRecord, caller: Caller, recipients: StoredReci
       ...(r.to !== '' && { to: r.to }),
       ...(r.user_id && { user_id: r.user_id }),
       ...(r.params && { params: r.params }),
+      ...(original.ab && { variant: sentVariantOf(original, r) }),
     })),
   };
 }
+
+/** An A/B send's variant as its request gave it (decisions §33), for its resend. */
+const variantRequestOf = (v: AbVariant) => ({
+  template: v.name,
+  language: v.language,
+  weight: v.weight,
+  ...(v.params && { params: v.params }),
+});
+
+/** The variant a recipient's message went with: its own, or its test's winner (a test's rest). */
+const sentVariantOf = (original: SendRecord, r: StoredRecipient) => {
+  const test = original.ab?.test;
+  return r.ab?.variant ?? (test && r.index >= test.rest_first ? test.decision?.winner : undefined);
+};
 
 /**
  * Whether Meta may still deliver a message answered `sent` with no final status (decisions §30: never paid twice).

@@ -2,8 +2,11 @@ import { UpstreamUnavailable } from '../../shared/errors.ts';
 import type { HeldJobs, RecipientLists, SendRecord, SendRecords, SendScheduler } from '../ports.ts';
 import type { JobQueue } from '../../shared/ports.ts';
 import { blocksOf } from '../operations/send-recipients.ts';
-import type { DispatchJob, JobRecipient } from '../dispatch-job.ts';
+import type { DispatchJob, JobVariant } from '../dispatch-job.ts';
 import { laneOf, queueGroupOf } from '../dispatch/lanes.ts';
+import { isRestJob } from '../ab/ab-send.ts';
+import { type LayoutPart, REST } from './ab-plan.ts';
+import type { TestSchedules } from '../ab/ports.ts';
 
 /** A send's recipients in dispatch jobs, and the jobs queued (or scheduled) all or nothing (decisions §12, §22). */
 
@@ -14,6 +17,8 @@ export interface QueueingDeps {
   heldJobs: Pick<HeldJobs, 'holdJobs'>;
   queue: JobQueue;
   scheduler: SendScheduler;
+  /** A test-first send's decision, scheduled with it (decisions §33). */
+  testSchedules: TestSchedules;
 }
 
 /**
@@ -73,19 +78,43 @@ export function splitJobs<T>(recipients: T[], budget = JOB_BYTES): T[][] {
 /** What every job of a send carries besides its recipients. */
 export type JobCommon = Omit<DispatchJob, 'job' | 'jobs' | 'first_index' | 'recipients'>;
 
-/** A send's jobs: its recipients split, each job with the part every job carries (which counts against its bytes). */
-export function dispatchJobsOf(common: JobCommon, recipients: JobRecipient[]) {
-  const split = splitJobs(recipients, JOB_BYTES - bytesOf({ ...common, job: 0, jobs: 0, first_index: 0, recipients: [] }));
+/**
+ * What every job of one part of an A/B send carries (decisions §33): its variant's template, place and values; a
+ * test's rest every variant, until its release makes the winner its own.
+ */
+function partCommon(common: JobCommon, variant: LayoutPart['variant'], variants: JobVariant[] | undefined): JobCommon {
+  if (variant === undefined || !variants) return common;
+  if (variant === REST) return { ...common, variants };
+  const { template, params } = variants[variant];
+  return { ...common, template, variant, ...(params && { variant_params: params }) };
+}
+
+/**
+ * A send's jobs: each part of its layout (ab-plan.ts) split apart, each job with the part every job carries (which
+ * counts against its bytes); an A/B send's variants so each sends one template (decisions §33).
+ */
+export function dispatchJobsOf(common: JobCommon, parts: LayoutPart[], variants?: JobVariant[]) {
+  const split = parts.flatMap((part) => {
+    const carried = partCommon(common, part.variant, variants);
+    const budget = JOB_BYTES - bytesOf({ ...carried, job: 0, jobs: 0, first_index: 0, recipients: [] });
+    return splitJobs(part.recipients, budget).map((recipients) => ({ carried, recipients }));
+  });
   let firstIndex = 0;
-  return split.map((recipients, i): DispatchJob => {
-    const job = { ...common, job: i + 1, jobs: split.length, first_index: firstIndex, recipients };
+  return split.map(({ carried, recipients }, i): DispatchJob => {
+    const job = { ...carried, job: i + 1, jobs: split.length, first_index: firstIndex, recipients };
     firstIndex += recipients.length;
     return job;
   });
 }
 
+/** An A/B send's part of a block (decisions §33): its job's variant (none for a test's rest yet), its recipients' places as asked. */
+const abOfBlock = (job: DispatchJob, asked: number[] | undefined, first: number, size: number) => ({
+  ...(job.variant !== undefined && { variant: job.variant }),
+  ...(asked && { asked: asked.slice(first, first + size) }),
+});
+
 /** Each block's recipients as the jobs lay them out (decisions §22): kept for the recipients listing. */
-function recipientBlocks(send: SendRecord, jobs: DispatchJob[]) {
+function recipientBlocks(send: SendRecord, jobs: DispatchJob[], asked?: number[]) {
   return blocksOf(send).map((ref) => {
     const job = jobs[ref.job - 1];
     const recipients = job.recipients.slice(ref.first - job.first_index, ref.first - job.first_index + ref.size);
@@ -97,6 +126,7 @@ function recipientBlocks(send: SendRecord, jobs: DispatchJob[]) {
       repeats: recipients.map((r) => r.duplicate_of),
       ...(suppressed.length > 0 && { suppressed }),
       params: recipients.map((r) => r.params),
+      ...(send.ab && { ab: abOfBlock(job, asked, ref.first, ref.size) }),
     };
   });
 }
@@ -106,28 +136,35 @@ function recipientBlocks(send: SendRecord, jobs: DispatchJob[]) {
  * jobs queued, then it is settled `queued`; when the queue fails partway it is settled `abandoned`, and jobs
  * of a send that is not `queued` are never dispatched.
  */
-export async function queueAllOrNothing(deps: QueueingDeps, send: SendRecord, jobs: DispatchJob[]) {
+export async function queueAllOrNothing(deps: QueueingDeps, send: SendRecord, jobs: DispatchJob[], asked?: number[]) {
   try {
     await deps.sends.begin(send);
   } catch {
     throw new UpstreamUnavailable('The send could not be recorded');
   }
   try {
-    await deps.recipientLists.recordRecipients(send.send_id, recipientBlocks(send, jobs), send.created_at);
-    // A scheduled send's jobs wait in the table for its schedule (decisions §22), made once they are there.
-    if (send.send_at) await deps.heldJobs.holdJobs(send.send_id, jobs);
+    // Indexed by person on its number (decisions §33): a reply finds the message it answers.
+    await deps.recipientLists.recordRecipients(send.send_id, recipientBlocks(send, jobs, asked), send.created_at, send.did);
+    // A scheduled send's jobs wait in the table for its schedule (decisions §22), made once they are there; a
+    // test-first send's rest for its decision (decisions §33).
+    const held = send.send_at ? jobs : jobs.filter((job) => isRestJob(send.ab, job.job));
+    if (held.length > 0) await deps.heldJobs.holdJobs(send.send_id, held);
   } catch {
     // Still `queuing`, and nothing queued: never dispatched, so the caller may send again.
     throw new UpstreamUnavailable('The send could not be recorded');
   }
   // Its jobs' message group on the queue: the tenant, and its priority lane apart (decisions §23).
   const group = jobs.length > 0 ? queueGroupOf(send.client_id, laneOf(jobs[0])) : undefined;
+  let failing = 'The scheduler is unreachable';
   try {
     if (send.send_at) await deps.scheduler.schedule(send.send_id, send.send_at);
-    else await deps.queue.send(jobs as unknown as Record<string, unknown>[], group);
+    if (send.ab?.test) await deps.testSchedules.scheduleDecision(send.send_id, send.ab.test.decide_at);
+    failing = 'The dispatch queue is unreachable';
+    const now = send.send_at ? [] : jobs.filter((job) => !isRestJob(send.ab, job.job));
+    if (now.length > 0) await deps.queue.send(now as unknown as Record<string, unknown>[], group);
   } catch {
     await deps.sends.settle(send, 'abandoned').catch(() => undefined);
-    throw new UpstreamUnavailable(send.send_at ? 'The scheduler is unreachable' : 'The dispatch queue is unreachable');
+    throw new UpstreamUnavailable(failing);
   }
   try {
     await deps.sends.settle(send, 'queued');

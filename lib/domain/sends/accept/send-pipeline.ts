@@ -5,7 +5,10 @@ import { componentProblems, type FoundTemplate, findTemplate } from './find-temp
 import { peopleOfSend, type SendPeople } from './repeats-and-suppressed.ts';
 import type { DryRunDeps } from './send-deps.ts';
 import { type SendPrice, priceOfSend } from './send-estimate.ts';
-import { checkRecipients, type SendInput, type SendRecipient, scheduledAt } from './send-rules.ts';
+import { type SendInput, type SendRecipient, scheduledAt } from './send-rules.ts';
+import { type AbPlan, planAb } from './ab-plan.ts';
+import { findVariants, recipientProblemsOf, variantComponentProblems } from './variants.ts';
+import { upper } from '../../shared/text.ts';
 import { type SendWarning, sendWarnings } from './send-warnings.ts';
 
 /**
@@ -35,6 +38,8 @@ export interface CheckedSend extends FoundTemplate {
   api?: 'mm';
   recipientProblems: ErrorDetail[];
   people: SendPeople;
+  /** An A/B send's variants and each recipient's (decisions §33). */
+  ab?: AbPlan;
   warnings: SendWarning[];
   price: SendPrice;
 }
@@ -51,17 +56,35 @@ export async function checkSend(deps: DryRunDeps, caller: Caller, request: SendR
   const { body, recipients } = request;
   const now = deps.now?.() ?? new Date().toISOString();
   const nowMs = Date.parse(now);
-  const found = await findTemplate(deps, caller, request.pathDid, body);
+  const found = body.variants
+    ? await findVariants(deps, caller, request.pathDid, body)
+    : await findTemplate(deps, caller, request.pathDid, body);
   const problems = {
-    recipients: checkRecipients(found.needs, recipients, judgement.recipientProblems),
-    components: await componentProblems(deps, found.needs, body, nowMs),
+    recipients: recipientProblemsOf(found, recipients, judgement.recipientProblems),
+    components: await variantComponentProblems(found, body, (needs) => componentProblems(deps, needs, body, nowMs)),
   };
   judgement.refuse(problems);
   const api = await marketingApiOf(deps, found.provider.wabaId, found.template.category, body, nowMs);
   const people = await peopleOfSend(deps, found, recipients, body.allow_duplicates === true);
-  const warnings = await sendWarnings(deps, found.provider, found.template, recipients);
+  // An A/B send (decisions §33): each person's variant, by the pairs the people were found with.
+  const ab = planAb(found, people.recipients, people.pairs, body.test);
+  const warnings = await sendWarnings(deps, found.provider, worstTemplate(found), recipients);
   const sendAt = scheduledAt(body.send_at, nowMs);
   // The client's price list on the day the send goes: its estimate (and a send's reservation) are in its price.
   const price = await priceOfSend(deps, found, recipients, { now, goes: sendAt ?? now }, body.max_price);
-  return { ...found, now, ...(sendAt && { sendAt }), ...(api && { api }), recipientProblems: problems.recipients, people, warnings, price };
+  return {
+    ...found,
+    now,
+    ...(sendAt && { sendAt }),
+    ...(api && { api }),
+    recipientProblems: problems.recipients,
+    people,
+    ...(ab && { ab }),
+    warnings,
+    price,
+  };
 }
+
+/** The template a send is warned of: an A/B send's variant whose quality is RED, where one is (decisions §25, §33). */
+const worstTemplate = (found: FoundTemplate) =>
+  found.variants?.map((v) => v.template).find((t) => upper(t.quality_score?.score) === 'RED') ?? found.template;

@@ -5,6 +5,7 @@ import type { MetaTemplate } from '../../templates/template-record.ts';
 import { placeholders } from '../../templates/rules/placeholders.ts';
 import { DAY_MS } from '../../shared/calendar.ts';
 import type { DirectMessage, DirectSend } from '../direct-send.ts';
+import type { TestRequest, VariantRequest } from '../ab/ab-send.ts';
 
 /**
  * The rules of a send's request (decisions §5, §12, §22): what its template asks of each recipient, and when
@@ -18,6 +19,9 @@ export interface SendInput {
   channel: 'MSGCHAN';
   /** The template; absent for a Direct Send, which gives `category` and `message` instead (issue 55 item 2). */
   template?: { name: string; language: string };
+  /** An A/B send's variants instead of a template, and its test first (decisions §33). */
+  variants?: VariantRequest[];
+  test?: TestRequest;
   category?: DirectSend['category'];
   message?: DirectMessage;
   recipients: SendRecipient[];
@@ -42,6 +46,8 @@ export interface SendRecipient {
   to?: string;
   user_id?: string;
   params?: RecipientParams;
+  /** A resend's recipient of an A/B send (decisions §33): the variant its message went with (never from the wire). */
+  variant?: number;
 }
 
 type Component = Record<string, unknown>;

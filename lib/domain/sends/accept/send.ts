@@ -13,8 +13,11 @@ import type { SendDeps } from './send-deps.ts';
 import { shownEstimate } from './send-estimate.ts';
 import { dispatchJobsOf, queueAllOrNothing } from './send-jobs.ts';
 import { type CheckedSend, checkSend, type Judgement } from './send-pipeline.ts';
-import { jobCommonOf, sendRecordOf } from './send-record.ts';
+import { jobCommonOf, jobVariantsOf, sendRecordOf } from './send-record.ts';
 import type { SendInput } from './send-rules.ts';
+import { layoutOf } from './ab-plan.ts';
+import type { TestSchedules } from '../ab/ports.ts';
+import { abShown } from '../ab/ab-view.ts';
 
 /**
  * POST /v1/template/messages/{did} (decisions §5, §12, §22): the pipeline's steps (send-pipeline.ts), then the
@@ -63,9 +66,9 @@ async function giveBackWhole(deps: AcceptDeps, send: SendRecord, budget: Reserve
 type Reserved = { whole: BudgetRelease; watched?: ReservationWatch };
 
 /** Record and queue: the send and its jobs all or nothing; a send not queued gives back what it reserved. */
-async function recordAndQueue(deps: AcceptDeps, send: SendRecord, jobs: DispatchJob[], budget: Reserved) {
+async function recordAndQueue(deps: AcceptDeps, send: SendRecord, jobs: DispatchJob[], budget: Reserved, asked?: number[]) {
   try {
-    await queueAllOrNothing(deps, send, jobs);
+    await queueAllOrNothing(deps, send, jobs, asked);
   } catch (error) {
     await giveBackWhole(deps, send, budget);
     throw error;
@@ -79,6 +82,8 @@ async function recordAndQueue(deps: AcceptDeps, send: SendRecord, jobs: Dispatch
 export type AcceptDeps = SendDeps & {
   reservationReturns: ReservationReturns;
   reservationWatches: Pick<ReservationWatches, 'returnUnrecorded'>;
+  /** A test-first send's decision, scheduled when it is accepted (decisions §33). */
+  testSchedules: TestSchedules;
 };
 
 export async function sendTemplate(
@@ -100,9 +105,12 @@ export async function sendTemplate(
     checked.price.zone,
     body.max_price,
   );
-  const jobs = dispatchJobsOf(jobCommonOf(checked, body, input.sendId, reservation), recipients);
+  // An A/B send is laid out variant by variant, a test's rest last (decisions §33): each job sends one template.
+  const layout = layoutOf(checked.ab, recipients);
+  const jobs = dispatchJobsOf(jobCommonOf(checked, body, input.sendId, reservation), layout.parts, jobVariantsOf(checked));
   const budget = await reserveFor(deps, checked, reservation, recipients, input.sendId);
-  await recordAndQueue(deps, sendRecordOf(checked, input, reservation, jobs), jobs, budget);
+  const send = sendRecordOf(checked, input, reservation, jobs);
+  await recordAndQueue(deps, send, jobs, budget, layout.asked);
   const warnings = [...checked.warnings, ...(budget.warning ? [budget.warning] : [])];
   return {
     success: true as const,
@@ -111,5 +119,6 @@ export async function sendTemplate(
     ...(checked.campaignWarning && { warning: checked.campaignWarning }),
     ...(warnings.length > 0 && { warnings }),
     estimate: shownEstimate(checked.price.estimate, caller),
+    ...abShown(send.ab),
   };
 }

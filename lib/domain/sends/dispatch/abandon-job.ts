@@ -5,6 +5,8 @@ import type { DispatchResult } from './run.ts';
 import type { DispatchJob } from '../dispatch-job.ts';
 import { sendableOf } from './job.ts';
 import type { Log } from '../../shared/log.ts';
+import { performanceMarkOf } from '../figures.ts';
+import { type CompletionDeps, completeIfDone } from '../performance/completion.ts';
 import type { ClaimLease, PositionOutcome, RecipientOutcome, BlockLedger, SendRecords } from '../ports.ts';
 
 /** What a recipient of a job given up on becomes (issue 23). */
@@ -21,6 +23,8 @@ export interface AbandonDeps {
   log: Log;
   /** Who settles: the abandoning invocation, so its claims are told apart from a dispatcher's. */
   holder: string;
+  /** Its send's completion (decisions §33): an abandoned last job completes the send. */
+  completion?: Omit<CompletionDeps, 'log'>;
 }
 
 /**
@@ -32,6 +36,13 @@ export interface AbandonDeps {
  * comes back. Nothing is ever sent from here.
  */
 export async function abandonJob(deps: AbandonDeps, job: DispatchJob): Promise<DispatchResult> {
+  const result = await abandoned(deps, job);
+  if (result.outcome === 'done' && deps.completion)
+    await completeIfDone({ ...deps.completion, log: deps.log }, job.send_id, deps.clock.now());
+  return result;
+}
+
+async function abandoned(deps: AbandonDeps, job: DispatchJob): Promise<DispatchResult> {
   const { sends, blocks, clock, log } = deps;
   const send = await sends.get(job.send_id);
   if (send?.status !== 'queued') return { outcome: 'dropped', reason: send ? `send ${send.status}` : 'unknown send' };
@@ -51,7 +62,7 @@ export async function abandonJob(deps: AbandonDeps, job: DispatchJob): Promise<D
     // What earlier holders recorded stays (a dead one's launches unknown); the rest is abandoned.
     const outcomes = positions.map((p, offset): PositionOutcome => skippedOutcome(p) ?? claim.claimed.get(offset) ?? ABANDONED);
     const settled = positions.map((p, offset) => ({ position: p.position, outcome: outcomes[offset] }));
-    await blocks.settleBlock(job.send_id, block, outcomes, lease, releaseOf(job, settled));
+    await blocks.settleBlock(job.send_id, block, outcomes, lease, releaseOf(job, settled), performanceMarkOf(job, clock.now()));
     abandoned += outcomes.filter((o) => o === ABANDONED).length;
   }
   log.warn('dispatch job abandoned', { recipients: abandoned, blocks_held_elsewhere: held });

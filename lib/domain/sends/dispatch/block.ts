@@ -11,6 +11,7 @@ import { LaunchSlots } from './slots.ts';
 import { CANCEL_CHECK_MS } from './tuning.ts';
 import { CAPPED_BY_RULE_OUTCOME, settlePlace, takePlace } from './frequency-cap.ts';
 import type { PositionOutcome } from '../ports.ts';
+import { performanceMarkOf } from '../figures.ts';
 
 /**
  * A block sent (decisions §12, §19): its recipients launched at the number's slots with bounded parallelism, its
@@ -192,7 +193,7 @@ async function settle(deps: DispatchDeps, run: JobRun, b: SendingBlock) {
   else {
     const settled = b.mine.map((p) => ({ position: p.position, outcome: b.outcomes.get(p.position) as PositionOutcome }));
     const outcomes = settled.map((p) => p.outcome);
-    await blocks.settleBlock(job.send_id, b.block, outcomes, b.lease, releaseOf(job, settled));
+    await blocks.settleBlock(job.send_id, b.block, outcomes, b.lease, releaseOf(job, settled), performanceMarkOf(job, deps.clock.now()));
   }
   // This invocation's own answers (earlier holders' were told by them).
   const own = b.toSend.flatMap((p) => b.outcomes.get(p.position) ?? []);

@@ -25,6 +25,8 @@ export function blockAt(job: DispatchJob, start: number): { block: RecipientBloc
     first: job.first_index + start,
     size: recipients.length,
     sendable: positions.filter((p) => !skippedOutcome(p)).length,
+    // An A/B send's variant (decisions §33): its statuses count under it from the claim on, before the block settles.
+    ...(job.variant && { variant: job.variant }),
   };
   return { block, positions };
 }

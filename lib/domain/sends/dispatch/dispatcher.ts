@@ -3,6 +3,7 @@ import { bookTurn, followingBlock, handBackBeside, prepareBlock, sharedBookingOf
 import type { DispatchJob } from '../dispatch-job.ts';
 import { sendableOf } from './job.ts';
 import { BLOCK, HELD_RETRY_S } from './tuning.ts';
+import { completeIfDone } from '../performance/completion.ts';
 import { aside, type DispatchDeps, type DispatchResult, endRun, hasTimeFor, type JobRun, pausedResult, takeJob } from './run.ts';
 
 export type { DispatchDeps, DispatchResult } from './run.ts';
@@ -21,7 +22,14 @@ export type { DispatchDeps, DispatchResult } from './run.ts';
  */
 export async function dispatchJob(deps: DispatchDeps, job: DispatchJob): Promise<DispatchResult> {
   const run = await takeJob(deps, job);
-  if ('outcome' in run) return run;
+  const result = 'outcome' in run ? run : await sentAndNext(deps, run);
+  // A job of its send ended: the last one's end writes `send.completed` (decisions §33), once.
+  if (result.outcome !== 'retry_later' && deps.completion)
+    await completeIfDone({ ...deps.completion, events: deps.events, log: deps.log }, job.send_id, deps.clock.now());
+  return result;
+}
+
+async function sentAndNext(deps: DispatchDeps, run: JobRun) {
   await sendBlocks(deps, run);
   return nextOf(deps, run);
 }

@@ -1,3 +1,4 @@
+import type { CompletionDeps } from '../performance/completion.ts';
 import { type CancelWatch, cancelWatch } from './cancel-watch.ts';
 import { needsCatalog } from '../cloud-message.ts';
 import type { DispatchJob } from '../dispatch-job.ts';
@@ -48,6 +49,8 @@ export interface DispatchDeps {
    * slots it took again for being late (each a write of the number's pacing item that its pace did not ask for).
    */
   onSettled?: (tally: { sent: number; failed: number; lateBookings: number }) => void;
+  /** A send's figures and its completion's mark (decisions §33): its last job's end writes `send.completed`. */
+  completion?: Pick<CompletionDeps, 'performances' | 'completions'>;
 }
 
 /** A job not finished comes back after `afterSeconds` (the queue's redelivery), having kept what it settled. */

@@ -5,6 +5,8 @@ import { laneOf, queueGroupOf } from '../dispatch/lanes.ts';
 import type { BlockLedger, HeldJobs, RecipientLists, RecipientOutcome, ReservationReturns, SendRecord, SendRecords } from '../ports.ts';
 import { wholeReservationOf } from './unsent-release.ts';
 import type { JobQueue } from '../../shared/ports.ts';
+import { isRestJob } from '../ab/ab-send.ts';
+import { type CompletionDeps, completeIfDone } from '../performance/completion.ts';
 
 export interface ReleaseDeps {
   sends: SendRecords;
@@ -16,6 +18,8 @@ export interface ReleaseDeps {
   recipientLists: Pick<RecipientLists, 'recipients'>;
   log: Log;
   now?: () => string;
+  /** Its completion (decisions §33): a send cancelled before its time completes when its held jobs settle. */
+  completion?: Omit<CompletionDeps, 'log'>;
 }
 
 /**
@@ -24,7 +28,7 @@ export interface ReleaseDeps {
  * cancel) is settled once: `settleJob` refuses it again, so nothing is given back twice.
  */
 export async function settleHeldJobs(
-  deps: { heldJobs: HeldJobs; blocks: Pick<BlockLedger, 'settleJob'> },
+  deps: { heldJobs: Pick<HeldJobs, 'heldJobs'>; blocks: Pick<BlockLedger, 'settleJob'> },
   sendId: string,
   outcome: RecipientOutcome,
 ) {
@@ -38,7 +42,8 @@ export const isHeld = (send: SendRecord) => Boolean(send.send_at) && !send.relea
 
 /** A scheduled send's held jobs onto the dispatch queue, under its tenant's lane; how many there were. */
 async function queueHeldJobs(deps: Pick<ReleaseDeps, 'heldJobs' | 'queue'>, send: SendRecord) {
-  const jobs = await deps.heldJobs.heldJobs(send.send_id);
+  // A test-first send's rest waits on for its decision (decisions §33, test-decision.ts).
+  const jobs = (await deps.heldJobs.heldJobs(send.send_id)).filter((job) => !isRestJob(send.ab, job.job));
   if (jobs.length > 0) await deps.queue.send(jobs as unknown as Record<string, unknown>[], queueGroupOf(send.client_id, laneOf(jobs[0])));
   return jobs.length;
 }
@@ -84,5 +89,7 @@ export async function releaseScheduledSend(
   const jobs = send.cancelled_at ? await settleHeldJobs(deps, sendId, { kind: 'cancelled' }) : await queueHeldJobs(deps, send);
   await deps.heldJobs.markReleased(sendId, deps.now?.() ?? new Date().toISOString());
   deps.log.info('scheduled send released', { jobs, cancelled: Boolean(send.cancelled_at) });
+  if (send.cancelled_at && deps.completion)
+    await completeIfDone({ ...deps.completion, log: deps.log }, sendId, Date.parse(deps.now?.() ?? new Date().toISOString()));
   return send.cancelled_at ? 'cancelled' : 'released';
 }

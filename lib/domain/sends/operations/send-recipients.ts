@@ -77,8 +77,21 @@ export function recipientsIn(status: RecipientStatus, total: number, given: Send
   return Math.max(0, totals[status]);
 }
 
+/**
+ * A recipient of an A/B send (decisions §33): its variant, a test's rest the decided one once it went; its index
+ * its place as asked (a test-first send lays its test share out first).
+ */
+function abView(recipient: StoredRecipient, send: SendRecord) {
+  if (!send.ab) return { index: recipient.index };
+  const test = send.ab.test;
+  const rest = test?.rest_released_at && recipient.index >= test.rest_first ? test.decision?.winner : undefined;
+  const went = recipient.outcome?.kind === 'sent' || recipient.outcome?.kind === 'failed';
+  const variant = recipient.ab?.variant ?? (went ? rest : undefined);
+  return { index: recipient.ab?.asked ?? recipient.index, ...(variant !== undefined && { variant }) };
+}
+
 /** A recipient as the listing answers it: its cost or price as the caller may see them (decisions §27). */
-function view(recipient: StoredRecipient, shown: MoneyShown) {
+function view(recipient: StoredRecipient, shown: MoneyShown, send: SendRecord) {
   const status = recipientStatus(recipient);
   const outcome = recipient.outcome;
   const error =
@@ -89,12 +102,14 @@ function view(recipient: StoredRecipient, shown: MoneyShown) {
         : undefined;
   // The username a status reported (decisions §28), where the status path kept one.
   const username = (recipient.delivery as { username?: string } | undefined)?.username;
+  const { index, ...ab } = abView(recipient, send);
   return {
-    index: recipient.index,
+    index,
     ...(recipient.to !== '' && { to: recipient.to }),
     ...(recipient.user_id && { user_id: recipient.user_id }),
     ...(username && { username }),
     status,
+    ...ab,
     ...(outcome?.kind === 'sent' && { message_id: outcome.message_id, api: outcome.api ?? ('cloud' as const) }),
     ...(error && { error }),
     ...(recipient.delivery?.pricing && { pricing: recipient.delivery.pricing }),
@@ -102,6 +117,10 @@ function view(recipient: StoredRecipient, shown: MoneyShown) {
     ...(recipient.delivery?.price_micros !== undefined && shown.price && { price: fromMicros(recipient.delivery.price_micros) }),
     // Billed at Meta's cost, to an agent who may not see it (decisions §32): named, never filled with cost.
     ...(recipient.delivery?.pricing && !shown.cost && recipient.delivery.price_micros === undefined && { unpriced: true as const }),
+    // What the person answered (decisions §33).
+    ...(recipient.reply?.replied_at !== undefined && { replied_at: new Date(recipient.reply.replied_at).toISOString() }),
+    ...(recipient.reply?.button && { button: recipient.reply.button }),
+    ...(recipient.reply?.replied_after_at !== undefined && { replied_after_at: new Date(recipient.reply.replied_after_at).toISOString() }),
     updated_at: recipient.updated_at,
   };
 }
@@ -124,7 +143,7 @@ export async function listRecipients(
   const blocks = blocksOf(send);
   const [shown] = await moneyShownOn(deps, caller, [send]);
   const answer = (data: StoredRecipient[], total: number) => ({
-    data: data.map((recipient) => view(recipient, shown)),
+    data: data.map((recipient) => view(recipient, shown, send)),
     total,
     page: page.page,
     page_size: page.size,

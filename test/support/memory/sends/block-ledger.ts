@@ -11,6 +11,7 @@ import {
   type RecordedOutcomes,
 } from '#lib/domain/sends/ports.ts';
 import { copy } from '../copy.ts';
+import { dispatchFigures, type PerformanceMark } from '#lib/domain/sends/figures.ts';
 import type { MemorySendTable } from './send-table.ts';
 
 export class MemoryBlockLedger implements BlockLedger {
@@ -20,6 +21,7 @@ export class MemoryBlockLedger implements BlockLedger {
     const id = `${sendId}|${block.first}`;
     const existing = this.table.blocks.get(id);
     if (!existing) {
+      if (block.variant) this.table.blockVariants.set(id, block.variant);
       this.table.blocks.set(id, {
         state: 'claimed',
         holder: lease.holder,
@@ -58,13 +60,25 @@ export class MemoryBlockLedger implements BlockLedger {
     if (!existing) return;
     Object.assign(existing, { state: 'open', holder: undefined, untilMs: undefined, recorded: new Map(copy([...outcomes])) });
   }
-  async settleBlock(sendId: string, block: RecipientBlock, outcomes: PositionOutcome[], lease: ClaimLease, release?: BudgetRelease) {
+  async settleBlock(
+    sendId: string,
+    block: RecipientBlock,
+    outcomes: PositionOutcome[],
+    lease: ClaimLease,
+    release?: BudgetRelease,
+    mark?: PerformanceMark,
+  ) {
     const existing = this.heldUnder(sendId, block, lease);
     if (!existing) return;
     this.table.budgets?.settle(release);
     existing.state = 'settled';
     existing.outcomes = copy(outcomes);
     for (const outcome of outcomes) this.table.add(sendId, outcome);
+    // Its figures on the send and its template's day, as the settlement's transaction adds them (decisions §33).
+    if (mark) {
+      this.table.addFigures(sendId, dispatchFigures(outcomes, mark).adds, () => mark.template);
+      if (mark.variant) this.table.blockVariants.set(`${sendId}|${block.first}`, mark.variant);
+    }
   }
   async beginJob(sendId: string, job: number) {
     const id = `${sendId}|${job}`;

@@ -4,10 +4,12 @@ import type { StatusResult, MessageStatuses, StatusUpdate } from '#lib/domain/se
 import type { LedgerEntry } from '#lib/domain/money/ports.ts';
 import { lateFiledUnder } from '#lib/domain/money/statements/months.ts';
 import { copy } from '../copy.ts';
+import { statusFigures } from '#lib/domain/sends/figures.ts';
+import { templateOfVariant, templatesOfSendItem } from '#lib/adapters/dynamo/sends/performance-items.ts';
 import type { MemorySendTable } from './send-table.ts';
 
 /** A message of the batch with the places of its reports among the batch's, and its block. */
-type PlacedMessage = BatchMessage & { block: number; places: number[] };
+type PlacedMessage = BatchMessage & { block: number; places: number[]; variant: number };
 
 export class MemoryMessageStatuses implements MessageStatuses {
   constructor(private readonly table: MemorySendTable) {}
@@ -30,6 +32,7 @@ export class MemoryMessageStatuses implements MessageStatuses {
           block: update.block,
           places: [],
           reservationReturned,
+          variant: table.blockVariants.get(`${sendId}|${update.block}`) ?? 0,
         };
         message.statuses.push(update);
         message.places.push(i);
@@ -42,7 +45,10 @@ export class MemoryMessageStatuses implements MessageStatuses {
     for (const [k, { applied }] of bill.messages.entries())
       for (const [j, moved] of applied.entries()) results[batch[k].places[j]] = moved ? 'applied' : 'unchanged';
     const zone = updates.find((update) => update.statementZone)?.statementZone;
-    if (bill.messages.some(({ moved }) => moved)) this.write(sendId, batch, bill, wabaId, zone);
+    if (bill.messages.some(({ moved }) => moved)) {
+      this.write(sendId, batch, bill, wabaId, zone);
+      this.figure(sendId, batch, wabaId);
+    }
     return results;
   }
 
@@ -82,6 +88,17 @@ export class MemoryMessageStatuses implements MessageStatuses {
       [...bill.errors].map(([code, { title, count }]) => ({ code, title, count })),
     );
     this.charge(sendId, bill, wabaId, zone);
+  }
+
+  /** What the batch adds to the send's figures and its templates' days, and its messages' delivery times (§33). */
+  private figure(sendId: string, batch: PlacedMessage[], wabaId?: string) {
+    const { table } = this;
+    const { tally, deliveredAt } = statusFigures(batch, Date.now());
+    const send = table.sends.get(sendId)!;
+    const templates = templatesOfSendItem(send as unknown as Record<string, unknown>);
+    const owner = { client_id: send.client_id, templates, currency: send.currency, price_currency: send.price_list?.currency };
+    table.addFigures(sendId, tally.adds, (v) => (wabaId ? templateOfVariant(owner, wabaId, v) : undefined));
+    for (const [index, at] of deliveredAt) table.deliveredAt.set(`${sendId}|${index}`, at);
   }
 
   /** The batch's charges: on the send by category, on the client's ledger and budget, on the portfolio's tiers. */

@@ -3,6 +3,7 @@ import type { ServiceEvent } from '#lib/domain/webhooks/events.ts';
 import type { PositionOutcome, RecipientBlockRef, RecipientOutcome, SendCounts, SendRecord } from '#lib/domain/sends/ports.ts';
 import type { DispatchJob, RecipientParams } from '#lib/domain/sends/dispatch-job.ts';
 import type { MemoryBudgetStore } from '../money/budget-store.ts';
+import type { Figure, FigureAdd, MessageReply, TemplateOfFigures } from '#lib/domain/sends/figures.ts';
 
 /**
  * The sends' items as the table holds them, shared by the in-memory adapters of the sends' ports (one a file,
@@ -46,6 +47,7 @@ export class MemorySendTable {
       repeats: (number | undefined)[];
       suppressed?: number[];
       params?: (RecipientParams | undefined)[];
+      ab?: { variant?: number; asked?: number[] };
       at: string;
       latest: Map<number, { state: MessageState; at: string }>;
     }
@@ -68,6 +70,40 @@ export class MemorySendTable {
   readonly jobs = new Map<string, 'begun' | 'settled'>();
   /** The outcome of each job settled whole, by `<send>|<job>`. */
   readonly jobOutcomes = new Map<string, RecipientOutcome>();
+  /** Each send's figures (decisions §33), as its count shards sum them: `<variant>|<day>|<figure>` → the add. */
+  readonly figures = new Map<string, Map<string, FigureAdd>>();
+  /** A client's templates' figures by day: `<client>|<day>|<waba>|<name>|<language>` → figure → sum. */
+  readonly templateDays = new Map<string, Map<Figure, number>>();
+  /** Each template day's currencies of cost and price, by the same key. */
+  readonly templateDayCurrencies = new Map<string, { currency?: string; price_currency?: string }>();
+  /** When each message was delivered (Meta's time), by `<send>|<index>`: the latest item's `a<offset>`. */
+  readonly deliveredAt = new Map<string, number>();
+  /** What each message's person answered, by `<send>|<index>`: the block's reply item. */
+  readonly replies = new Map<string, MessageReply>();
+  /** A number's sends' recipients by person: `<did>|<person key>` → each message, oldest send first. */
+  readonly replyIndex = new Map<string, { send_id: string; block: number; index: number; at: string }[]>();
+  /** Block variants other than 0, by `<send>|<first>` (the block item's `variant`). */
+  readonly blockVariants = new Map<string, number>();
+
+  /** Adds figures to a send's and to their templates' days, as the count shard and template day items take them. */
+  addFigures(sendId: string, adds: readonly FigureAdd[], templateOf: (variant: number) => TemplateOfFigures | undefined) {
+    const sums = this.figures.get(sendId) ?? new Map<string, FigureAdd>();
+    for (const add of adds) {
+      const key = `${add.variant}|${add.day}|${add.figure}`;
+      const known = sums.get(key) ?? { ...add, n: 0 };
+      known.n += add.n;
+      sums.set(key, known);
+      const template = templateOf(add.variant);
+      if (!template) continue;
+      const day = `${template.client_id}|${add.day}|${template.waba_id}|${template.name}|${template.language}`;
+      const figures = this.templateDays.get(day) ?? new Map<Figure, number>();
+      figures.set(add.figure, (figures.get(add.figure) ?? 0) + add.n);
+      this.templateDays.set(day, figures);
+      if ((add.figure === 'cost' || add.figure === 'price') && template.currency)
+        this.templateDayCurrencies.set(day, { currency: template.currency, price_currency: template.price_currency });
+    }
+    this.figures.set(sendId, sums);
+  }
 
   /** Adds to a send's counts and its errors, as the send item's atomic counters do. */
   count(sendId: string, counts: Partial<SendCounts>, errors: { code: string; title: string; count: number }[]) {

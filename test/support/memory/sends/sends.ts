@@ -7,6 +7,12 @@ import { MemoryRecipientLists } from './recipient-lists.ts';
 import { MemoryReservationReturns } from './reservation-returns.ts';
 import { MemorySendRecords } from './send-records.ts';
 import { MemorySendTable } from './send-table.ts';
+import { MemoryTestDecisions } from './test-decisions.ts';
+import { MemoryVariantResults } from './variant-results.ts';
+import { MemoryReplies } from './replies.ts';
+import { MemorySendCompletions } from './send-completions.ts';
+import { MemorySendPerformances } from './send-performances.ts';
+import { MemoryTemplatePerformances } from './template-performances.ts';
 
 /**
  * The sends' ports in memory, each its own adapter on one shared table (as the DynamoDB ones share the service
@@ -23,6 +29,13 @@ export function memorySends(budgets?: MemoryBudgetStore) {
     messageStatuses: new MemoryMessageStatuses(table),
     reservationReturns: new MemoryReservationReturns(table),
     ttlReturns: new MemoryTtlReturns(table),
+    decisions: new MemoryTestDecisions(table),
+    results: new MemoryVariantResults(),
+    // A send's and its templates' performance, and replies to its messages (decisions §33).
+    performances: new MemorySendPerformances(table),
+    templatePerformances: new MemoryTemplatePerformances(table),
+    replies: new MemoryReplies(table),
+    completions: new MemorySendCompletions(table),
   };
 }
 

@@ -200,6 +200,25 @@ describe('the dispatcher: exactly once per recipient', () => {
     expect(sendTable.progressWrites).toBeLessThanOrEqual(Math.ceil(1000 / 10) + 2 * 12);
   });
 
+  it('writes send.completed once, when its last job ends, with its figures per variant and day (decisions §33)', async () => {
+    // Prepare: a send of 200 in two jobs of 100
+    const { deps, sendTable, performances, completions } = await world(200);
+    const recipients = Array.from({ length: 200 }, (_, i) => recipient(String(5215550200 + i)));
+    const jobs = [jobOf(recipients.slice(0, 100)), jobOf(recipients.slice(100), { job: 2, first_index: 100 })];
+    const withCompletion = (): DispatchDeps => ({ ...deps(), completion: { performances, completions } });
+    // Act: the first job, then the second twice (the queue may deliver it again)
+    await dispatchJob(withCompletion(), jobs[0]);
+    const afterFirst = sendTable.events.filter((e) => e.type === 'send.completed').length;
+    await dispatchJob(withCompletion(), jobs[1]);
+    await dispatchJob(withCompletion(), jobs[1]);
+    // Assess
+    const completed = sendTable.events.filter((e) => e.type === 'send.completed');
+    expect(afterFirst).toBe(0);
+    expect(completed).toHaveLength(1);
+    expect(completed[0].data).toMatchObject({ status: 'completed', sent: 200, pending: 0, performance: { totals: { sent: 200 } } });
+    expect([...sendTable.figures.get('send-1')!.values()].map((f) => [f.variant, f.figure, f.n])).toEqual([[0, 'sent', 200]]);
+  });
+
   it('dispatches nothing of a send still being queued or abandoned', async () => {
     const queuing = await world(1, { status: 'queuing' });
     expect(await dispatchJob(queuing.deps(), jobOf([recipient('5215550100')]))).toMatchObject({ outcome: 'retry_later', afterSeconds: 10 });
