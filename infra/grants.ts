@@ -42,6 +42,7 @@ export class NeedsGrants {
     if (needs.bus) resources.bus.grantPutEventsTo(fn);
     for (const key of needs.queues ?? []) resources.queues[key].queue.grantSendMessages(fn);
     for (const key of needs.streams ?? []) resources.streams[key].grantWrite(fn);
+    for (const key of needs.rereads ?? []) resources.streams[key].grantRead(fn);
     for (const key of needs.wakes ?? []) resources.queues[key].queue.grant(fn, 'sqs:ChangeMessageVisibility');
     if (needs.schedules) {
       resources.scheduleGroup.grantWriteSchedules(fn);

@@ -49,6 +49,8 @@ export interface LocalStackOptions {
   dynamoEndpoint?: string;
   /** Workers of lib/manifest/workers.ts not to run (a benchmark of the send path leaves its jobs undispatched). */
   skipWorkers?: string[];
+  /** Stream workers that cannot apply (a test of their dead letters): local/parts/workers.ts `failingHandler`. */
+  failingWorkers?: string[];
   /** Workers' timeouts in seconds instead of the manifest's (a crash test's shorter dispatcher and leases). */
   workerTimeouts?: Record<string, number>;
   /** Statuses the emulator reports on its own for every accepted message (decisions §13); none when absent. */
@@ -86,6 +88,7 @@ function allNeeds(): Needs {
     table: every.some((n) => n.table === 'write') ? 'write' : 'read',
     queues: [...new Set(every.flatMap((n) => n.queues ?? []))],
     streams: [...new Set(every.flatMap((n) => n.streams ?? []))],
+    rereads: [...new Set(every.flatMap((n) => n.rereads ?? []))],
     wakes: [...new Set(every.flatMap((n) => n.wakes ?? []))],
     bus: every.some((n) => n.bus),
     upstream: every.some((n) => n.upstream),
@@ -329,7 +332,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // Stopped in reverse: the workers first (handing back what they were retrying); the journal holds the rest.
     if (data) stops.push(() => log(`Queued messages kept: ${sqs.kept()}; statuses on their stream: ${streams.kept()}`));
     const sources = { sqs: sqs.sqs, queues: sqs.queues, deadLetterQueues: sqs.dlqs, ...streams };
-    stops.push(await startWorkers(sources, options.skipWorkers, options.workerTimeouts));
+    stops.push(await startWorkers(sources, options.skipWorkers, options.workerTimeouts, options.failingWorkers));
     return { apiUrl: api.url, graphUrl, emulator, tableName: TABLE_NAME, sqsEndpoint: sqs.endpoint, queueUrls, settings, stop };
   } catch (error) {
     await stop();

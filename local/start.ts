@@ -31,6 +31,8 @@ const starting = startLocalStack({
   autoStatuses: (process.env.AUTO_STATUSES ?? 'sent,delivered').split(',').filter(Boolean) as MessageStatus[],
   // Workers not to run (SKIP_WORKERS=DispatchMessages,…): a test that puts a job where a worker gave up on it.
   skipWorkers: (process.env.SKIP_WORKERS ?? '').split(',').filter(Boolean),
+  // Stream workers that cannot apply (FAILING_WORKERS=ApplyMetaStatuses): a test of the batches given up on.
+  failingWorkers: (process.env.FAILING_WORKERS ?? '').split(',').filter(Boolean),
   // The dispatcher's timeout (DISPATCH_TIMEOUT_SECONDS, the manifest's 50 s when unset): a crash test's claims
   // then outlive a dead invocation by its timeout and DISPATCH_LEASE_MARGIN_MS, seconds rather than 80.
   ...(process.env.DISPATCH_TIMEOUT_SECONDS && { workerTimeouts: { DispatchMessages: Number(process.env.DISPATCH_TIMEOUT_SECONDS) } }),

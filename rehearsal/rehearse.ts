@@ -31,7 +31,7 @@ import { resolve } from './intrinsics.ts';
 import { type Credentials, type Moto, REHEARSAL_REGION, startMoto } from './moto.ts';
 import { journeys } from './journeys.ts';
 import { runQueueWorker } from './queue-worker.ts';
-import { runStreamWorker } from './stream-worker.ts';
+import { givenUpBody, runStreamWorker } from './stream-worker.ts';
 import { deployerClients, type MadeStack, makeStack, type Template } from './resources.ts';
 import { workers } from '#lib/manifest/workers.ts';
 
@@ -199,10 +199,29 @@ export async function rehearse(given: RehearsalOptions): Promise<RehearsalReport
         // A stream's consumer (issue 54): its sample's records put on the stream and read with its role.
         const [deployer, role] = [kinesis(moto.admin), kinesis(fn.credentials)];
         const bodies = sampled.Records.map((record) => Buffer.from(record.kinesis.data, 'base64').toString());
-        const outcome = await runStreamWorker(fn, options.template, stack, bodies, { deployer, role })
+        const outcome: { expected: string; got: string; read?: KinesisStreamEvent['Records'] } = await runStreamWorker(
+          fn,
+          options.template,
+          stack,
+          bodies,
+          { deployer, role },
+        )
           .catch((e: Error) => ({ expected: 'the batch run', got: `${e.name}: ${e.message}` }))
           .finally(() => [deployer, role].map((client) => client.destroy()));
         results.push(check(fn.name, outcome.expected, outcome.got));
+        // Those records given up on and redriven: the notifications' worker reads them again with its role.
+        const redrive = functions.get('ApplyMetaNotifications');
+        if (redrive && outcome.read?.length) {
+          const body = givenUpBody(outcome.read);
+          const redriven = await runQueueWorker(
+            redrive,
+            options.template,
+            stack,
+            { bodies: [body] },
+            { deployer: deployerSqs, role: sqs(redrive.credentials) },
+          ).catch((e: Error) => ({ expected: 'the batch run', got: `${e.name}: ${e.message}` }));
+          results.push(check(`${redrive.name} (a batch of ${fn.name} redriven)`, redriven.expected, redriven.got));
+        }
         continue;
       }
       const role = sqs(fn.credentials);

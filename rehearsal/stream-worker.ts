@@ -23,7 +23,7 @@ export async function runStreamWorker(
   stack: MadeStack,
   bodies: string[],
   clients: { deployer: KinesisClient; role: KinesisClient },
-): Promise<{ expected: string; got: string }> {
+): Promise<{ expected: string; got: string; read?: KinesisStreamRecord[] }> {
   const mapping = Object.values(template.Resources).find(
     (r) => r.Type === 'AWS::Lambda::EventSourceMapping' && r.Properties?.FunctionName?.Ref === fn.logicalId,
   );
@@ -48,7 +48,26 @@ export async function runStreamWorker(
   const answer: LambdaAnswer & { thrown?: string } = await fn
     .invoke({ Records: records })
     .catch((error: Error) => ({ thrown: error.message }));
-  return { expected: JSON.stringify({ batchItemFailures: [] }), got: JSON.stringify(answer) };
+  return { expected: JSON.stringify({ batchItemFailures: [] }), got: JSON.stringify(answer), read: records };
+}
+
+/**
+ * What Lambda would name on the worker's on-failure destination had it given these records up (one shard's): the
+ * body a redrive hands the notifications' worker, which reads them again from the stream with its own role.
+ */
+export function givenUpBody(records: KinesisStreamRecord[]) {
+  const [first] = records;
+  const shard = records.filter((r) => r.eventID.split(':')[0] === first.eventID.split(':')[0]);
+  return JSON.stringify({
+    requestContext: { condition: 'RetryAttemptsExhausted', approximateInvokeCount: 11 },
+    KinesisBatchInfo: {
+      shardId: first.eventID.split(':')[0],
+      startSequenceNumber: first.kinesis.sequenceNumber,
+      endSequenceNumber: shard.at(-1)?.kinesis.sequenceNumber,
+      batchSize: shard.length,
+      streamArn: first.eventSourceARN,
+    },
+  });
 }
 
 /** A shard's record as Lambda hands it to the function. */

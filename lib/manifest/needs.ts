@@ -12,6 +12,11 @@ export interface Needs {
   /** Streams the function puts records on (issue 54: Meta's statuses). */
   streams?: readonly StreamKey[];
   /**
+   * Streams whose records it reads again by their sequence numbers: a batch their consumer gave up on, named on a
+   * dead-letter queue and redriven (issue 54).
+   */
+  rereads?: readonly StreamKey[];
+  /**
    * Queues whose received messages it brings back early (ChangeMessageVisibility, by receipts another function
    * kept): Meta's resume wakes a paused template's dispatch jobs (decisions §25).
    */
@@ -88,7 +93,7 @@ export function settingsFor(needs: Needs, sources: SettingSources): Record<strin
   }
   if (needs.bus) out.EVENT_BUS_NAME = sources.eventBusName;
   for (const key of [...(needs.queues ?? []), ...(needs.wakes ?? [])]) out[QUEUES[key].urlSetting] = sources.queueUrls[key];
-  for (const key of needs.streams ?? []) out[STREAMS[key].nameSetting] = sources.streamNames[key];
+  for (const key of [...(needs.streams ?? []), ...(needs.rereads ?? [])]) out[STREAMS[key].nameSetting] = sources.streamNames[key];
   if (needs.pacing && sources.messagesPerSecond !== undefined) out.MESSAGES_PER_SECOND = String(sources.messagesPerSecond);
   if (needs.schedules)
     Object.assign(out, {

@@ -5,6 +5,7 @@ import type * as v from 'valibot';
 import { SAMPLE } from '#lib/manifest/route.ts';
 import {
   DispatchJobMessage,
+  MetaNotificationsMessage,
   NotifiedChangeMessage,
   SendReleaseMessage,
   SyncJobMessage,
@@ -176,9 +177,10 @@ export const ApplyMetaNotifications = {
   entry: 'functions/workers/apply-meta-notifications.ts',
   trigger: { queue: 'metaNotifications', batchSize: 100, batchWindowSeconds: 1, maxConcurrency: 10, redelivers: true },
   // The upstream: each WABA's billing currency, read once a container (decisions §26). The dispatch queue: Meta's
-  // resume of a template wakes its paused jobs (decisions §25).
-  needs: { table: 'write', bus: true, upstream: true, wakes: ['dispatch'] },
-  body: NotifiedChangeMessage,
+  // resume of a template wakes its paused jobs (decisions §25). The statuses' stream: a batch ApplyMetaStatuses gave
+  // up on is named on this queue's dead-letter queue; redriven here, its records are read again and applied.
+  needs: { table: 'write', bus: true, upstream: true, wakes: ['dispatch'], rereads: ['metaStatuses'] },
+  body: MetaNotificationsMessage,
   timeoutSeconds: 60,
   // Meta's quality rating of template 9001, as the webhook route queues it.
   sample: [

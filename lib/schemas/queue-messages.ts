@@ -69,6 +69,26 @@ export const NotifiedChangeMessage = v.looseObject({
   value: v.unknown(),
 });
 
+/**
+ * What Lambda's Kinesis event source puts on its on-failure destination when it gives a batch up after its retries
+ * (issue 54: the statuses' stream names the notifications' dead-letter queue): not the records, but where they are,
+ * a shard and the first and last sequence numbers of the batch. Redriven to the notifications queue, its records are
+ * read again from the stream (kept 24 hours) and applied (docs/operations.md, "Redriving the statuses").
+ */
+export const StreamBatchGivenUpMessage = v.looseObject({
+  requestContext: v.looseObject({ condition: text }),
+  KinesisBatchInfo: v.looseObject({
+    shardId: text,
+    startSequenceNumber: text,
+    endSequenceNumber: text,
+    batchSize: v.pipe(whole, v.minValue(1)),
+    streamArn: text,
+  }),
+});
+
+/** A Meta notification queued by the webhook route or the statuses' worker, or a batch of statuses given up on. */
+export const MetaNotificationsMessage = v.union([NotifiedChangeMessage, StreamBatchGivenUpMessage]);
+
 /** A service event as EventBridge's rule puts it on the webhook-events queue (its `detail`), or a replay of one. */
 export const WebhookEventMessage = v.looseObject({
   detail: v.looseObject({

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { KinesisClient } from '@aws-sdk/client-kinesis';
+import type { KinesisStreamEvent } from 'aws-lambda';
 import type { StreamKey } from '#lib/manifest/needs.ts';
 import type { QUEUES } from '#lib/manifest/queues.ts';
 import { type StreamTrigger, type WorkerDef, workers } from '#lib/manifest/workers.ts';
@@ -30,6 +31,17 @@ export interface WorkerSources {
  */
 const LOCAL_STREAM_WINDOW_MS = 1_000;
 
+/**
+ * A stream worker that cannot apply anything (FAILING_WORKERS, a test of its dead letters): every batch answers its
+ * first record failed, as the worker does when it cannot set its records aside, so the event source tries the
+ * batch again from there and gives it up after its retries. (A throw would halve the batch down to single records
+ * first, each then retried on its own: the same dead letters, a record each, in minutes rather than seconds.)
+ */
+const failingHandler: WorkerHandler = async (event) => {
+  const [first] = (event as KinesisStreamEvent).Records;
+  return { batchItemFailures: first ? [{ itemIdentifier: first.kinesis.sequenceNumber }] : [] };
+};
+
 /** A stream consumer as Lambda's Kinesis event source mapping runs it; a batch given up is named on its dead-letter queue. */
 function readStream(sources: WorkerSources, worker: WorkerDef, trigger: StreamTrigger, handler: WorkerHandler, timeoutMs: number) {
   const stream = sources.streams[trigger.stream];
@@ -55,10 +67,16 @@ function readStream(sources: WorkerSources, worker: WorkerDef, trigger: StreamTr
  * The workers of lib/manifest/workers.ts: queue and stream consumers as Lambda's event source mappings run them,
  * schedules on a timer.
  */
-export async function startWorkers(sources: WorkerSources, skip: string[] = [], timeouts: Record<string, number> = {}): Promise<Stop> {
+export async function startWorkers(
+  sources: WorkerSources,
+  skip: string[] = [],
+  timeouts: Record<string, number> = {},
+  failing: string[] = [],
+): Promise<Stop> {
   const stops: Stop[] = [];
   for (const worker of workers.filter((w) => !skip.includes(w.name))) {
-    const { handler } = (await import(pathToFileURL(join(ROOT, worker.entry)).href)) as { handler: WorkerHandler };
+    const imported = (await import(pathToFileURL(join(ROOT, worker.entry)).href)) as { handler: WorkerHandler };
+    const handler = failing.includes(worker.name) && 'stream' in worker.trigger ? failingHandler : imported.handler;
     // As deployed: the function's own timeout (infra/stack.ts), unless the stack was given another.
     const timeoutMs = (timeouts[worker.name] ?? worker.timeoutSeconds) * 1000;
     if ('queue' in worker.trigger) {

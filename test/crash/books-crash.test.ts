@@ -15,14 +15,16 @@ import { until, untilFound } from '../support/until.ts';
  * The books balance through a crash and a dead-letter redrive (issue 51, "done when"; decisions §27, §30). On a
  * stack of the test's own, client 652 (a price list of Meta's cost + 20 %, a budget) sends a UTILITY template to
  * 240 recipients in three markets; the stack is killed with SIGKILL mid-dispatch, with messages Meta accepted and
- * had not answered yet, and started again on its data without the notifications worker. Meta (the emulator)
- * reports a first batch sent and delivered; their queued changes are moved to the dead-letter queue, as SQS does
- * after their last receive. The stack stops and starts again with the worker; the dead letters are redriven to
- * their queue, and Meta reports every other message sent, delivered (twice) and some read. Once everything
- * settled, to the micro-unit: the send's cost = Meta's books = the usage = the open month's statement; the budget
- * spent the send's price and holds nothing reserved; each recipient got one message at most. The emulator keeps
- * its books in memory, so Meta's books are those of the two runs that reported deliveries, each message reported
- * delivered in one run only.
+ * had not answered yet, and started again on its data with the statuses' stream worker unable to apply
+ * (FAILING_WORKERS=ApplyMetaStatuses). Meta (the emulator) reports a first batch sent and delivered; their records
+ * on the statuses' stream fail batch after batch, and the stream's event source gives each batch up after its
+ * retries, naming it (its shard and sequence numbers, as Lambda does) on the notifications' dead-letter queue. Those
+ * records are redriven to the notifications queue, as SQS's redrive does, and its worker reads the named statuses
+ * again from the stream and applies them (issue 54). The stack stops and starts again with every worker, and Meta
+ * reports every other message sent, delivered (twice) and some read. Once everything settled, to the micro-unit: the
+ * send's cost = Meta's books = the usage = the open month's statement; the budget spent the send's price and holds
+ * nothing reserved; each recipient got one message at most. The emulator keeps its books in memory, so Meta's books
+ * are those of the two runs that reported deliveries, each message reported delivered in one run only.
  */
 const CLIENT = 652;
 const WABA = 'w652';
@@ -41,6 +43,11 @@ type Sent = { id: string; message: { to: string } };
 type Booked = { micros: number };
 type Line = { messages: number; cost: number; amount: number };
 type UsageRow = { messages: number; amount: number; price: number };
+/** A batch of the statuses' stream given up on, as Lambda names it on its on-failure destination. */
+type GivenUp = {
+  requestContext: { condition: string };
+  KinesisBatchInfo: { shardId: string; startSequenceNumber: string; endSequenceNumber: string; batchSize: number; streamArn: string };
+};
 
 /** The demo directory with client 652: its WABA, its number and the demo's UTILITY template under its own id. */
 function fixtureWithClient(folder: string) {
@@ -92,23 +99,30 @@ async function report(stack: ChildStack, messages: Sent[], status: 'sent' | 'del
       );
 }
 
-/** Moves every message of one queue to another, as SQS moves them to a dead-letter queue, or a redrive back. */
+/** Moves every message of one queue to another, as SQS's redrive does from a dead-letter queue: their bodies. */
 async function moveAll(stack: ChildStack, from: string, to: string) {
   const endpoint = /SQS-compatible server on (\S+)/.exec(stack.log)?.[1] as string;
   const sqs = new SQSClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
   const urlOf = async (name: string) => (await sqs.send(new GetQueueUrlCommand({ QueueName: name }))).QueueUrl as string;
   const [source, target] = [await urlOf(from), await urlOf(to)];
-  let moved = 0;
+  const moved: GivenUp[] = [];
   for (;;) {
     const { Messages = [] } = await sqs.send(new ReceiveMessageCommand({ QueueUrl: source, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }));
     if (Messages.length === 0) return moved;
     for (const message of Messages) {
       await sqs.send(new SendMessageCommand({ QueueUrl: target, MessageBody: message.Body as string }));
       await sqs.send(new DeleteMessageCommand({ QueueUrl: source, ReceiptHandle: message.ReceiptHandle as string }));
-      moved += 1;
+      moved.push(JSON.parse(message.Body as string));
     }
   }
 }
+
+/** What the stream's event source logged of the batches it gave up after their retries: their records' counts. */
+const givenUpIn = (stack: ChildStack) =>
+  stack.log
+    .split('\n')
+    .filter((line) => line.includes('stream batch given up after its retries'))
+    .map((line) => JSON.parse(line) as { function: string; records: number });
 
 /** The client's month as the stack's table keeps it: reserved, released, spent (micro-units). */
 function budgetMonth(stack: ChildStack) {
@@ -168,8 +182,11 @@ async function sendAndCrash(first: ChildStack) {
   return { sendId: accepted.body.send_id as string, launched };
 }
 
-/** After the restart (no notifications worker): the send completes; a first batch of deliveries goes to the DLQ. */
-async function deadLetterFirstBatch(second: ChildStack, sendId: string) {
+/**
+ * After the restart (the statuses' worker failing): the send completes; a first batch's statuses are given up on and
+ * named on the DLQ, nothing of them applied; redriven, the notifications worker reads them again and applies them.
+ */
+async function deadLetterAndRedriveFirstBatch(second: ChildStack, sendId: string) {
   const completed = await wait(
     'the send completed after the restart',
     async () => {
@@ -189,15 +206,29 @@ async function deadLetterFirstBatch(second: ChildStack, sendId: string) {
     },
     60_000,
   );
+  const givenUp = await wait(
+    'every status of the first batch given up after its retries',
+    async () => {
+      const lines = givenUpIn(second);
+      return sumOf(lines.map((l) => l.records)) >= 2 * firstBatch.length ? lines : undefined;
+    },
+    180_000,
+  );
   const books = await booksOf(second);
-  const deadLettered = await moveAll(second, QUEUES.metaNotifications.name, dlqName(QUEUES.metaNotifications));
+  const appliedBefore = sumOf((await usageRows(second)).map((r) => r.messages));
+  const redriven = await moveAll(second, dlqName(QUEUES.metaNotifications), QUEUES.metaNotifications.name);
+  const appliedAfter = await until(
+    () => usageRows(second),
+    (rows) => sumOf(rows.map((r) => r.messages)) >= firstBatch.length,
+    120_000,
+    500,
+  );
   await second.stop();
-  return { completed, firstBatch, books, deadLettered };
+  return { completed, firstBatch, books, givenUp, appliedBefore, redriven, appliedAfter };
 }
 
-/** With the worker again: the dead letters redriven, every other message delivered (twice), some read; all applied. */
-async function redriveAndDeliverTheRest(third: ChildStack, firstBatch: Sent[]) {
-  const redriven = await moveAll(third, dlqName(QUEUES.metaNotifications), QUEUES.metaNotifications.name);
+/** With every worker again: every other message delivered (twice), some read; all applied. */
+async function deliverTheRest(third: ChildStack, firstBatch: Sent[]) {
   const reported = new Set(firstBatch.map((m) => m.id));
   const sent = await sentAt(third);
   const rest = sent.filter((m) => !reported.has(m.id));
@@ -210,7 +241,7 @@ async function redriveAndDeliverTheRest(third: ChildStack, firstBatch: Sent[]) {
     180_000,
     500,
   );
-  return { redriven, sent, usage, books: await booksOf(third) };
+  return { sent, usage, books: await booksOf(third) };
 }
 
 /** The client's usage of today, as BSP_CN reads it (cost and price). */
@@ -233,8 +264,8 @@ async function servicesBooks(third: ChildStack, sendId: string) {
 }
 
 type Run = Awaited<ReturnType<typeof sendAndCrash>> &
-  Awaited<ReturnType<typeof deadLetterFirstBatch>> & {
-    last: Awaited<ReturnType<typeof redriveAndDeliverTheRest>>;
+  Awaited<ReturnType<typeof deadLetterAndRedriveFirstBatch>> & {
+    last: Awaited<ReturnType<typeof deliverTheRest>>;
     seen: Awaited<ReturnType<typeof servicesBooks>>;
   };
 
@@ -243,16 +274,20 @@ describe('the books balance through a SIGKILL mid-dispatch and a dead-letter red
   let run: Run;
 
   beforeAll(async () => {
-    // Prepare / Act: the send and its crash; the restart and the dead letters; the redrive and the rest
+    // Prepare / Act: the send and its crash; the restart, the dead letters and their redrive; the rest
     const crashed = await sendAndCrash(await own.start(QUIET));
-    const deadLettered = await deadLetterFirstBatch(await own.start({ ...QUIET, SKIP_WORKERS: 'ApplyMetaNotifications' }), crashed.sendId);
+    const second = await own.start({ ...QUIET, FAILING_WORKERS: 'ApplyMetaStatuses' });
+    const deadLettered = await deadLetterAndRedriveFirstBatch(second, crashed.sendId);
     const third = await own.start(QUIET);
-    const last = await redriveAndDeliverTheRest(third, deadLettered.firstBatch);
+    const last = await deliverTheRest(third, deadLettered.firstBatch);
     run = { ...crashed, ...deadLettered, last, seen: await servicesBooks(third, crashed.sendId) };
     const { sent, failed, delivered } = run.seen.send;
     const atMeta = `${run.launched} at Meta when killed, ${run.last.sent.length} in all`;
     const completed = `completed ${run.completed.sent} sent, ${run.completed.failed} failed`;
-    console.info(`books crash: ${atMeta}; the send ${completed}; at the end ${sent} sent, ${failed} failed, ${delivered} delivered`);
+    const redriven = `${run.redriven.length} batches of statuses given up on and redriven`;
+    console.info(
+      `books crash: ${atMeta}; the send ${completed}; ${redriven}; at the end ${sent} sent, ${failed} failed, ${delivered} delivered`,
+    );
   }, 12 * 60_000);
 
   afterAll(() => own.dispose(), 60_000);
@@ -272,10 +307,19 @@ describe('the books balance through a SIGKILL mid-dispatch and a dead-letter red
   });
 
   it('dead-lettered the first batch of statuses (sent and delivered) and redrove every one of them', () => {
-    // Assess
+    // Prepare
+    const named = run.redriven.map((r) => r.KinesisBatchInfo);
+    // Assess: every status given up by the statuses' worker, none applied; each batch named as Lambda names it
     expect(run.firstBatch).toHaveLength(80);
-    expect(run.deadLettered).toBe(2 * run.firstBatch.length);
-    expect(run.last.redriven).toBe(run.deadLettered);
+    expect(new Set(run.givenUp.map((g) => g.function))).toEqual(new Set(['ApplyMetaStatuses']));
+    expect(sumOf(run.givenUp.map((g) => g.records))).toBe(2 * run.firstBatch.length);
+    expect(run.appliedBefore).toBe(0);
+    // The redrive moved every batch named, those statuses and no other, and its worker applied them all
+    expect(run.redriven).toHaveLength(run.givenUp.length);
+    expect(run.redriven.map((r) => r.requestContext.condition)).toEqual(run.givenUp.map(() => 'RetryAttemptsExhausted'));
+    for (const batch of named) expect(batch.streamArn).toMatch(/:stream\/meta-statuses$/);
+    expect(sumOf(named.map((b) => b.batchSize))).toBe(2 * run.firstBatch.length);
+    expect(sumOf(run.appliedAfter.map((r) => r.messages))).toBe(run.firstBatch.length);
   });
 
   it('charges the send what Meta’s books say, and the usage and the open month’s statement the same', () => {

@@ -193,8 +193,8 @@ const expectations = (fn: DeployedFunction): [string, boolean][] => [
   ['lib/adapters/eventbridge/', Boolean(fn.needs.bus)],
   ['node_modules/@aws-sdk/client-eventbridge/', Boolean(fn.needs.bus)],
   ['lib/adapters/sqs/', (fn.needs.queues ?? []).length > 0 || Boolean(fn.redelivers)],
-  ['lib/adapters/kinesis/', (fn.needs.streams ?? []).length > 0],
-  ['node_modules/@aws-sdk/client-kinesis/', (fn.needs.streams ?? []).length > 0],
+  ['lib/adapters/kinesis/', [...(fn.needs.streams ?? []), ...(fn.needs.rereads ?? [])].length > 0],
+  ['node_modules/@aws-sdk/client-kinesis/', [...(fn.needs.streams ?? []), ...(fn.needs.rereads ?? [])].length > 0],
   ['node_modules/@fastify/busboy/', fn.multipart],
 ];
 

@@ -472,11 +472,16 @@ describe('the CDK stack', () => {
       MaximumRetryAttempts: 10,
       StartingPosition: 'TRIM_HORIZON',
     });
-    // The intake puts, the worker reads; no other function touches the stream
-    const writers = functionsOf(template).filter(([, f]) =>
+    // The intake puts, the worker reads; the notifications worker reads again a batch the worker gave up on,
+    // redriven (it puts nothing); no other function touches the stream
+    const named = functionsOf(template).filter(([, f]) =>
       JSON.stringify(f.Properties.Environment?.Variables ?? {}).includes('STATUS_STREAM_NAME'),
     );
-    expect(writers.map(([id]) => id.slice(0, -8))).toEqual(['ReceiveMetaWebhook']);
+    expect(named.map(([id]) => id.slice(0, -8)).sort()).toEqual(['ApplyMetaNotifications', 'ReceiveMetaWebhook']);
+    const kinesisOf = (name: string) => actionsOf(statementsOf(template, name)).filter((a) => a.startsWith('kinesis:'));
+    expect(kinesisOf('ReceiveMetaWebhook')).toEqual(expect.arrayContaining(['kinesis:PutRecords']));
+    expect(kinesisOf('ApplyMetaNotifications')).toEqual(expect.arrayContaining(['kinesis:GetShardIterator', 'kinesis:GetRecords']));
+    expect(kinesisOf('ApplyMetaNotifications').filter((a) => a.startsWith('kinesis:Put'))).toEqual([]);
   });
 
   it('puts every authenticated route behind the JWT authorizer with the given issuer and audience', () => {
