@@ -31,8 +31,9 @@ const TAGS: Record<string, string> = {
 /** A route's tag: its area, the path's segment after /v1 (the console's pages have no /v1). */
 const tagOf = (route: RouteDef) => (route.path.startsWith('/v1/') ? route.path.split('/')[2] : route.path.split('/')[1]);
 
+/** OpenAPI 3.1's schemas are JSON Schema 2020-12 (a tuple is `prefixItems`, not draft 7's `items` array). */
 const schemaOf = (schema: v.GenericSchema) => {
-  const { $schema: _drop, ...json } = toJsonSchema(schema, { errorMode: 'ignore' }) as Record<string, unknown>;
+  const { $schema: _drop, ...json } = toJsonSchema(schema, { errorMode: 'ignore', target: 'draft-2020-12' }) as Record<string, unknown>;
   return json;
 };
 
