@@ -73,7 +73,7 @@ export function itemKindTable(runs: StatusPathRun[]) {
 export function readLines(runs: StatusPathRun[]) {
   return runs.map((run) => {
     const r = readFigures(run);
-    return `- ${runLabel(run)}: ${n(r.latest, 2)} units a read status for the latest items only reads moved (${n(r.perMessage, 2)} a message; ${n(r.blockLatest, 2)} at a whole block's, before 60f5830); ${n(r.aloneShare * 100)} % of reads in a transaction of reads alone, ${n(r.alone, 2)} units a read with its count shard (${n(r.aloneBlock, 2)} at a whole block's).`;
+    return `- ${runLabel(run)}: ${n(r.latest, 2)} units a read status for the latest items only reads moved (${n(r.perMessage, 2)} a message; ${n(r.blockLatest, 2)} at a whole block's, before 60f5830); ${n(r.aloneShare * 100)} % of reads in a transaction of reads alone, ${n(r.alone, 2)} units a read with its count shard and template day (${n(r.aloneBlock, 2)} at a whole block's).`;
   });
 }
 

@@ -41,10 +41,22 @@ export const STATUS_ASSUMPTIONS = {
     /**
      * `SEND#…#P… / LATEST#…`: a third of a block, 30 states (each message's state with its pricing and, priced, its
      * price, an attribute `d<offset>`): 827 bytes at its fullest, every message read and priced
-     * (test/unit/latest-records.test.ts), under 1 KB: 1 KB.
+     * (test/unit/latest-records.test.ts), under 1 KB: 1 KB. Issue 56 sets a delivery's time beside its state
+     * (withDeliveryTimes, `a<offset>`) only where it is more than a minute (DELIVERY_SLACK_MS) from its block's
+     * settlement or came before it: here a block of 90 is settled within a tenth of a second of its launches and
+     * its `delivered` comes 0.2–2 s and about 3 s after (sentDelayMs, deliveredMeanMs), so about one in e^19 is past the minute and the
+     * thirds do not grow. Measured all the same (test/unit/high-tier-simulation.test.ts, itemBytes): a full third
+     * read and priced, 808 bytes; with all 30 times an hour after its settlement, 988; with all 30 from before it
+     * (`=` and the epoch), 1,108, over 1 KB (22 of the 30 pass it): a send whose blocks stay unsettled a minute.
      */
     latest: 1,
-    /** `SEND#… / SEND#COUNTS#…`: 2 a write (0.2–0.4 KB). */
+    /**
+     * `SEND#… / SEND#COUNTS#…`: 2 a write. Issue 56 adds a variant's day's figures to it (`p<variant>:<yymmdd>:<code>`,
+     * performance-items.ts): at its fullest in this model, every count, one category's four charges, three failure
+     * codes with their titles and two days of figures (s, d, r, c, q and the three f<code>), each sum of 10 digits,
+     * 757 bytes, 449 without the figures (test/unit/high-tier-simulation.test.ts, itemBytes): under 1 KB. A fourth
+     * day, or a second variant's two, would pass it; a HIGH campaign of this model is read within its day or the next.
+     */
     counts: 1,
     /**
      * `LEDGER#w…#C…#… / DAY#<day>#<did>#<category>`: an item a number's day and pricing category; 2 a write (0.2 KB,
@@ -55,7 +67,23 @@ export const STATUS_ASSUMPTIONS = {
     budget: 1,
     /** `TIERS#… / MONTH#…`: 2 a write (0.1 KB; 1.9 KB with the global sender's 47 markets). */
     tier: 1,
+    /**
+     * `TEMPLATE_FIGURES#<client>#<00–15> / DAY#<day>#<waba>#<name>#<language>` (issue 56: templateDayUpdates): a
+     * template's day, one attribute a figure: with all ten of this model's figures (s, d, r, y, a, c, q and three
+     * f<code>) at 10 digits each, its currencies and a 26-character name, 212 bytes (the same test, itemBytes): 2 a
+     * write. A name of Meta's longest, 512 characters, would make it 698 bytes: still 1.
+     */
+    template: 1,
   },
+  /**
+   * A template's day item is written by every transaction whose statuses add figures (statusFigures: a `delivered`
+   * its `d` and charges, a `read` its `r`, a `failed` its `f<code>`), so by every transaction this model writes,
+   * one item a template and day (one day here, one template a send). Its partition is one of the client's
+   * TEMPLATE_FIGURE_SHARDS drawn at random, as randomTemplateShard draws it. Chosen: a client's numbers send one
+   * template a category (its MARKETING campaign on its even numbers, its UTILITY on its odd), so each template's
+   * day items take five numbers' transactions: the hottest a template day item gets in this model.
+   */
+  templatesPerClient: 2,
   /**
    * The whole block's latest item a send accepted before the thirds keeps (90 states: 2.3 KB, 2.8 KB for the priced
    * global sender as the send-path bench measured them on 2026-11-29: 3 KB), for the figures of before 60f5830.

@@ -94,7 +94,7 @@ export function readFigures(run: StatusPathRun) {
   return {
     latest: (reads.latestWrites * 2 * A.itemKb.latest) / reads.statuses,
     blockLatest: (reads.blockLatestWrites * 2 * A.wholeBlockKb) / reads.statuses,
-    /** A transaction of reads alone (most of them): its units per read, with the count shard. */
+    /** A transaction of reads alone (most of them): its units per read, with the count shard and template day. */
     alone: reads.aloneUnits / reads.aloneStatuses,
     aloneBlock: reads.aloneBlockUnits / reads.aloneStatuses,
     aloneShare: reads.aloneStatuses / reads.statuses,

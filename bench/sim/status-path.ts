@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { latestFromOf } from '#lib/adapters/dynamo/sends/latest-states.ts';
 import { transactionsOf } from '#lib/adapters/dynamo/sends/status-transactions.ts';
 import { partOf } from '#lib/adapters/dynamo/sends/send-items.ts';
-import { BUDGET_SHARDS, keys, LEDGER_SHARDS, SEND_COUNT_SHARDS } from '#lib/adapters/dynamo/table.ts';
+import { BUDGET_SHARDS, keys, LEDGER_SHARDS, SEND_COUNT_SHARDS, TEMPLATE_FIGURE_SHARDS } from '#lib/adapters/dynamo/table.ts';
 import { BLOCK } from '#lib/domain/sends/dispatch/tuning.ts';
 import type { StatusUpdate } from '#lib/domain/sends/ports.ts';
 import { messageReference, statusStreamKey } from '#lib/domain/shared/message-status.ts';
@@ -20,7 +20,7 @@ import { type ItemKind, UnitMeter } from './unit-meter.ts';
  * transaction writes what DynamoMessageStatuses.writesOf writes for the statuses that move a message (a `sent`
  * moves none; a repeat finds its change applied): the latest item of each touched block's third (a message's state
  * is an attribute there, no item of its own since bbea9a9; a third of a block since 60f5830), the send's count
- * shard, and where it charges the ledger's
+ * shard, its template's day item where its statuses add figures (issue 56), and where it charges the ledger's
  * number day and category, a budget shard and, tier-counted, a tier month shard, at the sizes of
  * status-assumptions.ts, 2 units a KB. The worker's calls go one after another, as its code makes them; its time
  * is what the batches took.
@@ -55,11 +55,19 @@ function ownerOf(status: ArrivingStatus) {
     tierCounted,
     /** The pricing category its charges are filed under (a ledger item a day and category: a86875a). */
     category: tierCounted ? 'utility' : 'marketing',
+    /** Its template's day item's sort key: one template a client's category (STATUS_ASSUMPTIONS.templatesPerClient). */
+    templateDay: keys.templateFiguresDay(DAY, `waba${client}`, `campaign_${status.number % A.templatesPerClient}`, 'en_US'),
   };
   owners.set(id, owner);
   return owner;
 }
-const owners = new Map<number, { sendId: string; client: number; waba: string; did: string; tierCounted: boolean; category: string }>();
+const owners = new Map<
+  number,
+  { sendId: string; client: number; waba: string; did: string; tierCounted: boolean; category: string; templateDay: string }
+>();
+
+/** The statuses that add to their template's figures (statusFigures): a delivery, a read, a failure; never a `sent`. */
+const FIGURED = new Set<ArrivingStatus['kind']>(['delivered', 'read', 'failed']);
 const CHARGED_AT = Date.parse(`${DAY}T10:00:00Z`);
 
 /** Whether a status moves its message's state: a `sent` never does (statusChange), a repeat finds it applied. */
@@ -137,6 +145,9 @@ function writeTransaction(statuses: ArrivingStatus[], meter: UnitMeter, at: numb
   }
   if (charged || statuses.some((s) => s.kind === 'failed'))
     add('budget', keys.budgetShard(owner.client, shard() % BUDGET_SHARDS), keys.budgetMonth(MONTH));
+  // Its template's day (issue 56, templateDayUpdates) where its statuses add figures, on a partition drawn at random.
+  if (statuses.some((s) => FIGURED.has(s.kind)))
+    add('template', keys.templateFigures(owner.client, shard() % TEMPLATE_FIGURE_SHARDS), owner.templateDay);
   tally.blockLatestWrites += blocks.size;
   const reads = statuses.filter((s) => s.kind === 'read');
   if (reads.length === 0) return;

@@ -3,7 +3,7 @@
  * item within each second: the hottest partition key and item of any second, and every key above DynamoDB's
  * 1,000 write units a second a partition in some second. Writes come in time order.
  */
-export type ItemKind = 'latest' | 'counts' | 'ledger' | 'budget' | 'tier';
+export type ItemKind = 'latest' | 'counts' | 'ledger' | 'budget' | 'tier' | 'template';
 
 export const ITEM_KINDS: Record<ItemKind, string> = {
   latest: '`SEND#…#P… / LATEST#…` (a block third’s latest item: its messages’ states)',
@@ -11,18 +11,19 @@ export const ITEM_KINDS: Record<ItemKind, string> = {
   ledger: '`LEDGER#w…#C…#… / DAY#…#…#<category>` (the ledger’s number day and category)',
   budget: '`BUDGET#…#… / BUDGET#…` (a budget shard)',
   tier: '`TIERS#… / MONTH#…` (a tier month shard)',
+  template: '`TEMPLATE_FIGURES#…#… / DAY#…` (a template’s day: its figures, issue 56)',
 };
 
 /** The most a partition takes a second (DynamoDB's per-partition limit, in write units). */
 export const PARTITION_UNITS = 1_000;
 
 export class UnitMeter {
-  readonly units: Record<ItemKind, number> = { latest: 0, counts: 0, ledger: 0, budget: 0, tier: 0 };
-  readonly writes: Record<ItemKind, number> = { latest: 0, counts: 0, ledger: 0, budget: 0, tier: 0 };
+  readonly units: Record<ItemKind, number> = { latest: 0, counts: 0, ledger: 0, budget: 0, tier: 0, template: 0 };
+  readonly writes: Record<ItemKind, number> = { latest: 0, counts: 0, ledger: 0, budget: 0, tier: 0, template: 0 };
   hottestKey = { key: '', units: 0 };
   hottestItem = { key: '', writes: 0 };
   /** Each kind's hottest partition key in any second: its units. */
-  readonly hottestOfKind: Record<ItemKind, number> = { latest: 0, counts: 0, ledger: 0, budget: 0, tier: 0 };
+  readonly hottestOfKind: Record<ItemKind, number> = { latest: 0, counts: 0, ledger: 0, budget: 0, tier: 0, template: 0 };
   readonly keysOver = new Set<string>();
   private second = Number.NaN;
   private byKey = new Map<string, { kind: ItemKind; units: number }>();

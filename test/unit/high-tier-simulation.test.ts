@@ -8,6 +8,14 @@ import { costPerMillion, perSecond, readFigures, totalOf, unitsWithWholeBlockLat
 import { kinesisPath, statusPath } from '../../bench/sim/status-path.ts';
 import { statusStream } from '../../bench/sim/status-stream.ts';
 import { PARTITION_UNITS } from '../../bench/sim/unit-meter.ts';
+import { latestItemKey, latestStatesUpdate } from '#lib/adapters/dynamo/sends/latest-states.ts';
+import { DELIVERY_SLACK_MS, templateDayUpdates, withDeliveryTimes } from '#lib/adapters/dynamo/sends/performance-items.ts';
+import { countUpdate } from '#lib/adapters/dynamo/sends/send-items.ts';
+import { TEMPLATE_FIGURE_SHARDS } from '#lib/adapters/dynamo/table.ts';
+import type { TransactItem } from '#lib/adapters/dynamo/transactions.ts';
+import type { Figure } from '#lib/domain/sends/figures.ts';
+import type { MessageState } from '#lib/domain/shared/message-status.ts';
+import { itemBytes } from '../../local/request-meter.ts';
 
 /**
  * The HIGH scenario of bench/simulate.ts at a small scale (issue 54): a hundred numbers at 1,000 a second through
@@ -72,6 +80,15 @@ describe('a hundred numbers at Meta’s HIGH level (issue 54)', () => {
     expect(run.batchSize).toBe(ApplyMetaNotifications.trigger.batchSize);
   });
 
+  it('writes its template’s day item in every transaction its statuses add figures to (issue 56)', () => {
+    // Prepare, Act: 10 numbers at 900 a second, 2 s, the manifest's batches; every transaction written moves a delivery, read or failure
+    const run = statusPath({ numbers: 10, rate: 900, windowMs: 2_000 });
+    // Assess: one template day item a transaction (one template and day a send); on the path as built no key over 1,000 (below)
+    expect(run.meter.writes.template).toBe(run.tally.transactions);
+    expect(run.meter.units.template).toBe(run.tally.transactions * 2 * STATUS_ASSUMPTIONS.itemKb.template);
+    expect(run.meter.hottestOfKind.template).toBeGreaterThan(0);
+  });
+
   it('writes no item a message and nothing for a `sent`: a transaction only where a status moves a message (bbea9a9)', () => {
     // Prepare: the statuses of 10 numbers at 900 a second for 2 s, those that move a message
     const stream = statusStream({ numbers: 10, rate: 900, windowMs: 2_000 });
@@ -134,6 +151,7 @@ describe('a hundred numbers at Meta’s HIGH level (issue 54)', () => {
     // Assess: with the dispatch's $0.18 (BENCHMARKS.md's HIGH row); the event source as the manifest declares it
     expect(totalOf(costPerMillion(run, 'function URL')) + DISPATCH_PER_MILLION).toBeLessThanOrEqual(4);
     expect(run.meter.keysOver.size).toBe(0);
+    expect(run.meter.writes.template).toBe(run.tally.transactions);
     expect(run.kinesis?.hottestShard.records).toBeLessThanOrEqual(KINESIS.shardRecordsPerSecond);
     expect(run.kinesis?.batchWindowMs).toBe(ApplyMetaStatuses.trigger.batchWindowSeconds * 1000);
     expect(run.kinesis?.parallelization).toBe(ApplyMetaStatuses.trigger.parallelization);
@@ -151,6 +169,102 @@ describe('a hundred numbers at Meta’s HIGH level (issue 54)', () => {
     expect(api).toBeCloseTo((run.posts / run.messages) * PRICES.httpApiRequest * 1e6, 6);
   });
 });
+
+/** An update's item as DynamoDB would hold it after it: its key and each attribute it names, every number `sum`. */
+function itemAfter(write: TransactItem, sum: number): Record<string, unknown> {
+  const { Key, ExpressionAttributeNames = {}, ExpressionAttributeValues = {} } = write.Update ?? { Key: {} };
+  const item: Record<string, unknown> = { ...Key };
+  for (const [placeholder, value] of Object.entries(ExpressionAttributeValues)) {
+    const name = ExpressionAttributeNames[`#${placeholder.slice(1)}`] ?? placeholder.slice(1);
+    if (!placeholder.startsWith(':s')) item[name] = typeof value === 'number' ? sum : value;
+  }
+  return item;
+}
+
+describe('the status path’s item sizes as the adapter writes them after issue 56 (STATUS_ASSUMPTIONS.itemKb)', () => {
+  // Sums of 10 digits (6 bytes each): more than a HIGH send's shard or a template's day ever adds up.
+  const SUM = 1_234_567_891;
+  const DAYS = ['2026-11-26', '2026-11-27'];
+  const CODES = ['131026', '131049', '130472'];
+  const figure = (day: string, figure: Figure) => ({ variant: 0, day, figure, n: 1 });
+  const kb = (bytes: number) => Math.ceil(bytes / 1024);
+
+  it('keeps a count shard at its fullest, with two days of figures, within its 1 KB: 757 bytes, 449 without them', () => {
+    // Prepare: every count, one category's charges, three failures with their titles; two days of a variant's figures
+    const add = Object.fromEntries(
+      [
+        'duplicates_removed',
+        'suppressed',
+        'held',
+        'expired',
+        'sent',
+        'failed',
+        'capped',
+        'capped_by_rule',
+        'delivered',
+        'read',
+        'cancelled',
+      ].map((field) => [field, 1]),
+    );
+    const costs = new Map([['marketing', { messages: 1, billable: 1, micros: 1, price: 1 }]]);
+    const errors = new Map(CODES.map((code) => [code, { title: 'Message undeliverable', count: 1 }]));
+    const figures = DAYS.flatMap((day) =>
+      (['sent', 'delivered', 'read', 'cost', 'price', ...CODES.map((code) => `failed:${code}`)] as Figure[]).map((f) => figure(day, f)),
+    );
+    // Act
+    const before = itemBytes(itemAfter(countUpdate('t', 'n100-s9999', { add, errors, costs }), SUM));
+    const after = itemBytes(itemAfter(countUpdate('t', 'n100-s9999', { add, errors, costs, figures }), SUM));
+    // Assess
+    expect([before, after]).toEqual([449, 757]);
+    expect(kb(after)).toBe(STATUS_ASSUMPTIONS.itemKb.counts);
+  });
+
+  it('keeps a template’s day with all its figures within its 1 KB: 212 bytes, about 0.7 KB at Meta’s longest name', () => {
+    // Prepare: every figure of the model's statuses and replies, both currencies, a name of 26 characters and of 512
+    const template = { client_id: 10, waba_id: '123456789012345', name: 'spring_campaign_offer_2026', language: 'en_US' };
+    const priced = { ...template, currency: 'USD', price_currency: 'EUR' };
+    const figures = (
+      ['sent', 'delivered', 'read', 'replied', 'replied_after', 'cost', 'price', ...CODES.map((code) => `failed:${code}`)] as Figure[]
+    ).map((f) => figure(DAYS[0], f));
+    // Act
+    const [day] = templateDayUpdates('t', figures, () => priced);
+    const [longest] = templateDayUpdates('t', figures, () => ({ ...priced, name: 'x'.repeat(512) }));
+    const bytes = itemBytes(itemAfter(day, SUM));
+    // Assess: one item, on one of the client's 16 partitions
+    expect(bytes).toBe(212);
+    expect(kb(itemBytes(itemAfter(longest, SUM)))).toBe(STATUS_ASSUMPTIONS.itemKb.template);
+    expect(day.Update?.Key?.pk).toMatch(/^TEMPLATE_FIGURES#10#(0\d|1[0-5])$/);
+    expect(TEMPLATE_FIGURE_SHARDS).toBe(16);
+  });
+
+  it('keeps a full third within its 1 KB with its delivery times where its block was settled: 808, 988; 1,108 before it', () => {
+    // Prepare: a third's 30 messages read and priced, delivered on time, an hour after their block's settlement, and before it
+    const state: MessageState = {
+      delivered: true,
+      read: true,
+      pricing: { category: 'authentication_international', type: 'regular', billable: true },
+      cost_micros: 1_500_000,
+      price_micros: 1_500_000,
+    };
+    const first = 999_999_930;
+    const records = new Map(Array.from({ length: 30 }, (_, i) => [60 + i, { state }] as const));
+    const written = latestStatesUpdate('t', latestItemKey('n100-s9999', first, 60), records, AT);
+    const delivered = (afterMs: number) => new Map([...records.keys()].map((offset) => [first + offset, AT + afterMs]));
+    const block = (settledMs?: number) => ({ first, offsets: records.keys(), settledMs });
+    // Act
+    const sizes = [
+      withDeliveryTimes(written, block(AT), delivered(5_000)),
+      withDeliveryTimes(written, block(AT), delivered(3_600_000)),
+      withDeliveryTimes(written, block(undefined), delivered(5_000)),
+    ].map((write) => itemBytes(itemAfter(write, SUM)));
+    // Assess: the model's deliveries come seconds after their block's settlement: none adds a time
+    expect(sizes).toEqual([808, 988, 1_108]);
+    expect(kb(sizes[0])).toBe(STATUS_ASSUMPTIONS.itemKb.latest);
+    expect(DELIVERY_SLACK_MS).toBeGreaterThan(10 * STATUS_ASSUMPTIONS.deliveredMeanMs);
+  });
+});
+
+const AT = Date.parse('2026-11-29T05:30:07Z');
 
 /** The dispatch's cost per 1,000,000 messages at 100 HIGH numbers (BENCHMARKS.md's HIGH row, bench/simulate.ts). */
 const DISPATCH_PER_MILLION = 0.18;
@@ -184,5 +298,13 @@ describe('docs/high-tier.md states the model’s figures as the code has them', 
     expect(doc).toContain(`$${PRICES.kinesisShardHour} a shard hour`);
     expect(doc).toContain(`$${(PRICES.kinesisPutUnit * 1e6).toFixed(3)} a million PUT payload units`);
     expect(doc).toContain(`${STATUS_ASSUMPTIONS.itemKb.latest} KB`);
+  });
+
+  it('names the template day item the model writes as the adapter does: its size and the client’s partitions (issue 56)', () => {
+    // Act, Assess: the partitions randomTemplateShard draws from, the size the item-size test measures
+    expect(prose).toContain(`since issue 56 its template's day item`);
+    expect(prose).toContain(`${STATUS_ASSUMPTIONS.itemKb.template} KB, on one of the client's ${TEMPLATE_FIGURE_SHARDS} partitions`);
+    expect(prose).toContain("a count shard with two days of a variant's figures 757 bytes");
+    expect(prose).toContain('a template day item with all ten figures 212');
   });
 });
