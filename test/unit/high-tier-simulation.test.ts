@@ -10,7 +10,7 @@ import { statusStream } from '../../bench/sim/status-stream.ts';
 import { PARTITION_UNITS } from '../../bench/sim/unit-meter.ts';
 import { latestItemKey, latestStatesUpdate } from '#lib/adapters/dynamo/sends/latest-states.ts';
 import { DELIVERY_SLACK_MS, templateDayUpdates, withDeliveryTimes } from '#lib/adapters/dynamo/sends/performance-items.ts';
-import { countUpdate } from '#lib/adapters/dynamo/sends/send-items.ts';
+import { COUNT_FIELDS, countUpdate } from '#lib/adapters/dynamo/sends/send-items.ts';
 import { TEMPLATE_FIGURE_SHARDS } from '#lib/adapters/dynamo/table.ts';
 import type { TransactItem } from '#lib/adapters/dynamo/transactions.ts';
 import type { Figure } from '#lib/domain/sends/figures.ts';
@@ -191,21 +191,7 @@ describe('the status path’s item sizes as the adapter writes them after issue 
 
   it('keeps a count shard at its fullest, with two days of figures, within its 1 KB: 757 bytes, 449 without them', () => {
     // Prepare: every count, one category's charges, three failures with their titles; two days of a variant's figures
-    const add = Object.fromEntries(
-      [
-        'duplicates_removed',
-        'suppressed',
-        'held',
-        'expired',
-        'sent',
-        'failed',
-        'capped',
-        'capped_by_rule',
-        'delivered',
-        'read',
-        'cancelled',
-      ].map((field) => [field, 1]),
-    );
+    const add = Object.fromEntries(COUNT_FIELDS.map((field) => [field, 1]));
     const costs = new Map([['marketing', { messages: 1, billable: 1, micros: 1, price: 1 }]]);
     const errors = new Map(CODES.map((code) => [code, { title: 'Message undeliverable', count: 1 }]));
     const figures = DAYS.flatMap((day) =>

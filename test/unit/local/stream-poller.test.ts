@@ -1,41 +1,28 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
-import { CreateStreamCommand, DescribeStreamSummaryCommand, type KinesisClient, PutRecordsCommand } from '@aws-sdk/client-kinesis';
+import { CreateStreamCommand, DescribeStreamSummaryCommand, PutRecordsCommand } from '@aws-sdk/client-kinesis';
 import type { KinesisStreamBatchResponse, KinesisStreamEvent } from 'aws-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newStreamClient } from '#lib/adapters/kinesis/status-stream.ts';
+import { describe, expect, it } from 'vitest';
 import { pollStream, type StreamSourceMapping } from '../../../local/stream-poller.ts';
+import { kinesaliteInProcess } from '../../support/kinesalite.ts';
 
 /**
  * The local stack's Kinesis event source (issue 54: Meta's statuses), on kinesalite in this process: a shard's
  * records reach the function in order, a key's always, batch after batch; a reported failure is read again from
  * that record on; a batch that throws is halved until its failing record is alone, given up after its retries.
  */
-let server: Server;
-let kinesis: KinesisClient;
-beforeAll(async () => {
-  server = (createRequire(import.meta.url)('kinesalite') as (o: object) => Server)({ createStreamMs: 0 });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  kinesis = newStreamClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  process.env.AWS_ACCESS_KEY_ID ??= 'local';
-  process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
-  process.env.AWS_REGION ??= 'us-east-1';
-});
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+const kinesisClient = kinesaliteInProcess();
 
 let streams = 0;
 /** A new stream of `shards` shards holding these records (key, body), put in this order. */
 async function streamOf(shards: number, records: [string, string][]) {
   const name = `test-${++streams}`;
-  await kinesis.send(new CreateStreamCommand({ StreamName: name, ShardCount: shards }));
+  await kinesisClient().send(new CreateStreamCommand({ StreamName: name, ShardCount: shards }));
   for (;;) {
-    const { StreamDescriptionSummary: s } = await kinesis.send(new DescribeStreamSummaryCommand({ StreamName: name }));
+    const { StreamDescriptionSummary: s } = await kinesisClient().send(new DescribeStreamSummaryCommand({ StreamName: name }));
     if (s?.StreamStatus === 'ACTIVE') break;
     await new Promise((r) => setTimeout(r, 20));
   }
   for (const [key, body] of records)
-    await kinesis.send(new PutRecordsCommand({ StreamName: name, Records: [{ PartitionKey: key, Data: Buffer.from(body) }] }));
+    await kinesisClient().send(new PutRecordsCommand({ StreamName: name, Records: [{ PartitionKey: key, Data: Buffer.from(body) }] }));
   return { name, arn: `arn:aws:kinesis:us-east-1:000000000000:stream/${name}` };
 }
 
@@ -52,7 +39,7 @@ async function readUntil(
   const checkpoints: string[] = [];
   const givenUp: Record<string, unknown>[] = [];
   const stop = pollStream({
-    kinesis,
+    kinesis: kinesisClient(),
     stream,
     batchSize: 4,
     batchWindowMs: 50,

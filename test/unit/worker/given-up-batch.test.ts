@@ -1,43 +1,30 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
-import { CreateStreamCommand, DescribeStreamSummaryCommand, type KinesisClient, PutRecordsCommand } from '@aws-sdk/client-kinesis';
+import { CreateStreamCommand, DescribeStreamSummaryCommand, PutRecordsCommand } from '@aws-sdk/client-kinesis';
 import * as v from 'valibot';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BatchNotOnStream, type GivenUpBatch, readGivenUpBatch } from '#lib/adapters/kinesis/given-up-batch.ts';
-import { newStreamClient } from '#lib/adapters/kinesis/status-stream.ts';
 import { ApplyMetaNotifications } from '#lib/manifest/workers.ts';
 import { pollStream } from '../../../local/stream-poller.ts';
+import { kinesaliteInProcess } from '../../support/kinesalite.ts';
 
 /**
  * A batch of the statuses' stream given up on (issue 54): Lambda names it on the notifications' dead-letter queue by
  * its shard and first and last sequence numbers, not its records; redriven, the notifications worker reads exactly
  * those records again from the stream. On kinesalite in this process, with the local event source giving it up.
  */
-let server: Server;
-let kinesis: KinesisClient;
-beforeAll(async () => {
-  server = (createRequire(import.meta.url)('kinesalite') as (o: object) => Server)({ createStreamMs: 0 });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  kinesis = newStreamClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  process.env.AWS_ACCESS_KEY_ID ??= 'local';
-  process.env.AWS_SECRET_ACCESS_KEY ??= 'local';
-  process.env.AWS_REGION ??= 'us-east-1';
-});
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+const kinesisClient = kinesaliteInProcess();
 
 let streams = 0;
 /** A stream of one shard holding a change a record, `n` of them, put in order: its name, ARN and sequence numbers. */
 async function streamOf(n: number) {
   const name = `statuses-${++streams}`;
-  await kinesis.send(new CreateStreamCommand({ StreamName: name, ShardCount: 1 }));
+  await kinesisClient().send(new CreateStreamCommand({ StreamName: name, ShardCount: 1 }));
   for (;;) {
-    const { StreamDescriptionSummary: s } = await kinesis.send(new DescribeStreamSummaryCommand({ StreamName: name }));
+    const { StreamDescriptionSummary: s } = await kinesisClient().send(new DescribeStreamSummaryCommand({ StreamName: name }));
     if (s?.StreamStatus === 'ACTIVE') break;
     await new Promise((r) => setTimeout(r, 20));
   }
   const change = (i: number) => ({ waba_id: 'w1', at: i, field: 'messages', value: { n: i } });
-  const put = await kinesis.send(
+  const put = await kinesisClient().send(
     new PutRecordsCommand({
       StreamName: name,
       Records: Array.from({ length: n }, (_, i) => ({ PartitionKey: 'send:s1:0', Data: Buffer.from(JSON.stringify(change(i))) })),
@@ -59,7 +46,7 @@ describe('a batch of the statuses’ stream given up on, redriven (issue 54)', (
       streamArn: stream.arn,
     };
     // Act
-    const changes = await readGivenUpBatch({ client: kinesis, name: stream.name }, batch);
+    const changes = await readGivenUpBatch({ client: kinesisClient(), name: stream.name }, batch);
     // Assess
     expect(changes.map((c) => c.at)).toEqual([3, 4, 5, 6]);
   });
@@ -69,7 +56,7 @@ describe('a batch of the statuses’ stream given up on, redriven (issue 54)', (
     const stream = await streamOf(6);
     const givenUp: Record<string, unknown>[] = [];
     const stop = pollStream({
-      kinesis,
+      kinesis: kinesisClient(),
       stream: { name: stream.name, arn: stream.arn },
       batchSize: 100,
       batchWindowMs: 50,
@@ -87,7 +74,7 @@ describe('a batch of the statuses’ stream given up on, redriven (issue 54)', (
     await stop();
     // Act
     const read = [];
-    for (const batch of named()) read.push(...(await readGivenUpBatch({ client: kinesis, name: stream.name }, batch)));
+    for (const batch of named()) read.push(...(await readGivenUpBatch({ client: kinesisClient(), name: stream.name }, batch)));
     // Assess: the six records, once each, in order; each record the notifications queue's body
     expect(read.map((c) => c.at)).toEqual([0, 1, 2, 3, 4, 5]);
     for (const failure of givenUp) {
@@ -108,9 +95,12 @@ describe('a batch of the statuses’ stream given up on, redriven (issue 54)', (
     });
     const past = String(BigInt(stream.seqs[2]) + 1n);
     // Act / Assess
-    await expect(readGivenUpBatch({ client: kinesis, name: stream.name }, at(past))).rejects.toBeInstanceOf(BatchNotOnStream);
+    await expect(readGivenUpBatch({ client: kinesisClient(), name: stream.name }, at(past))).rejects.toBeInstanceOf(BatchNotOnStream);
     await expect(
-      readGivenUpBatch({ client: kinesis, name: stream.name }, at(stream.seqs[0], 'arn:aws:kinesis:us-east-1:000000000000:stream/other')),
+      readGivenUpBatch(
+        { client: kinesisClient(), name: stream.name },
+        at(stream.seqs[0], 'arn:aws:kinesis:us-east-1:000000000000:stream/other'),
+      ),
     ).rejects.toBeInstanceOf(BatchNotOnStream);
   });
 });
