@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, emulator, expectErrorShape, tokens } from '../support/api.ts';
+import { PAST_GRAPH_TIMEOUT_MS } from '../support/graph-timeouts.ts';
 
 const DID = '5215550001'; // client 7, WABA 100200300 (catalogs cat-1 with 230 products, cat-2)
 
@@ -126,7 +127,7 @@ describe('GET /v1/catalogs/{did}/products (spec §4)', () => {
     await emulator('POST', 'faults', { path: '/products', status: 502 });
     expectErrorShape(await products('?catalog_id=cat-1'), 502, 'upstream_unavailable');
     await emulator('DELETE', 'faults?path=/products');
-    await emulator('POST', 'faults', { path: '/products', delayMs: 1500 });
+    await emulator('POST', 'faults', { path: '/products', delayMs: PAST_GRAPH_TIMEOUT_MS });
     expectErrorShape(await products('?catalog_id=cat-1'), 502, 'upstream_unavailable');
   });
 });

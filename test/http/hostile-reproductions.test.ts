@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiUrl, call, emulator, expectErrorShape, token, tokens } from '../support/api.ts';
+import { PAST_GRAPH_TIMEOUT_MS } from '../support/graph-timeouts.ts';
 
 /** Each defect reproduced against the running stack (issue 9), with the contract's answer it now gets. */
 const DID = '5511990021'; // client 9, WABA 100200400
@@ -141,7 +142,7 @@ describe('hostile input, reproduced', () => {
       method: 'POST',
       body: name,
       afterAccept: true,
-      delayMs: 2_000,
+      delayMs: PAST_GRAPH_TIMEOUT_MS,
       times: 1,
     });
     // Act
@@ -172,7 +173,13 @@ describe('hostile input, reproduced', () => {
     await emulator('POST', `templates/${created.body.id}/status`, { status: 'APPROVED' });
     const [record] = (await call('GET', `/v1/templates?name=${name}`, { token: await gamma() })).body.data as { id: string }[];
     const components = [{ type: 'BODY', text: 'Parcel {{1}} arrived', example: { body_text: [['P-1']] } }];
-    await emulator('POST', 'faults', { path: `/${created.body.id}`, method: 'POST', afterAccept: true, delayMs: 2_000, times: 1 });
+    await emulator('POST', 'faults', {
+      path: `/${created.body.id}`,
+      method: 'POST',
+      afterAccept: true,
+      delayMs: PAST_GRAPH_TIMEOUT_MS,
+      times: 1,
+    });
     // Act
     const edited = await call('PUT', `/v1/templates/${DID}/${record.id}`, { token: await gamma(), body: { components } });
     // Assess

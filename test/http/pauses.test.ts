@@ -52,8 +52,8 @@ describe('a send whose template Meta pauses (decisions §25)', () => {
       (sent) => sent.length >= 300,
       60_000,
     );
-    // Act: Meta pauses the template for 5 s
-    await emulator('POST', `templates/${pausable.id}/pause`, { seconds: 5 });
+    // Act: Meta pauses the template for 20 s: long enough that a loaded machine's stall never hides it
+    await emulator('POST', `templates/${pausable.id}/pause`, { seconds: 20 });
     const paused = await until(
       () => client.status(sendId),
       (s) => s.status === 'paused',

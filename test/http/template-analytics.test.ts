@@ -13,6 +13,7 @@ import { EMULATOR_TOKEN } from '../../local/standins/graph/emulator.ts';
 import { emulator, graphUrl } from '../support/api.ts';
 import { OwnClient } from '../support/own-client.ts';
 import { bodyComponent, useStackTable } from '../support/seed.ts';
+import { PAST_GRAPH_TIMEOUT_MS } from '../support/graph-timeouts.ts';
 
 /**
  * Meta's template analytics read through the stack (issue 56 item 2): the service sends, the emulator's people read
@@ -105,7 +106,7 @@ describe('Meta’s template analytics kept per template and day (issue 56 item 2
     await emulator('POST', 'faults', { path, status: 503 });
     const failed = await runs();
     await emulator('DELETE', `faults?path=${encodeURIComponent(path)}`);
-    await emulator('POST', 'faults', { path, delayMs: 1500 });
+    await emulator('POST', 'faults', { path, delayMs: PAST_GRAPH_TIMEOUT_MS });
     const timedOut = await runs();
     await emulator('DELETE', `faults?path=${encodeURIComponent(path)}`);
     // Assess

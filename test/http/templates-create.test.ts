@@ -3,6 +3,7 @@ import { apiUrl, call, emulator, expectErrorShape, token } from '../support/api.
 import { useStackTable } from '../support/seed.ts';
 import { CREATE_RULE_CASES, validUtilityTemplate } from '../support/template-rule-cases.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
+import { PAST_GRAPH_TIMEOUT_MS } from '../support/graph-timeouts.ts';
 
 const table = serviceTable();
 
@@ -376,7 +377,7 @@ describe('POST /v1/templates/{did}: errors', () => {
   });
 
   it('answers 502 when the upstream times out', async () => {
-    await emulator('POST', 'faults', { path: '/100200500/message_templates', method: 'POST', delayMs: 1500, times: 1 });
+    await emulator('POST', 'faults', { path: '/100200500/message_templates', method: 'POST', delayMs: PAST_GRAPH_TIMEOUT_MS, times: 1 });
     const response = await create(utility(`slow_${suffix()}`), { did: '15550100031', t: await token({ clientId: 10, campaigns: [1] }) });
     expectErrorShape(response, 502, 'upstream_unavailable');
   });

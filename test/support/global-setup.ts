@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import { STACK_GRAPH_TIMEOUT_MS } from './graph-timeouts.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,10 +15,9 @@ declare module 'vitest' {
 /** Starts the local stack once per test run; every HTTP test talks to it over real sockets. */
 export default async function setup(project: TestProject) {
   process.env.LOG_LEVEL ??= 'SILENT';
-  // Short upstream timeouts keep the timeout tests quick; production uses the 5 s default. Message sends keep
-  // their 10 s (GRAPH_MESSAGE_TIMEOUT_MS): on a loaded machine an answer can take over 1 s, and a send without
-  // one costs its recipient.
-  process.env.GRAPH_API_TIMEOUT_MS ??= '1000';
+  // A short upstream timeout keeps the timeout tests quick (graph-timeouts.ts); production uses the 5 s default.
+  // Message sends keep their 10 s (GRAPH_MESSAGE_TIMEOUT_MS): a send without an answer costs its recipient.
+  process.env.GRAPH_API_TIMEOUT_MS ??= String(STACK_GRAPH_TIMEOUT_MS);
   // Webhook deliveries to the tests' own receivers on 127.0.0.1, retried at once (decisions §15).
   process.env.ALLOW_LOCAL_WEBHOOKS ??= 'true';
   process.env.WEBHOOK_RETRY_BASE_SECONDS ??= '0';
