@@ -25,9 +25,14 @@ const RESUMED_WITHIN_MS = 30_000;
 type Sent = { message: { to: string }; launched_at?: number; accepted_at: number };
 const sentOf = async (template: string) =>
   (await emulator('GET', `sent?template=${template}&phone_number_id=${client.numberId}`)).sent as Sent[];
-type ServiceEvent = { type: string; data: { send_id: string; status: string } };
+type ServiceEvent = { type: string; occurred_at: string; data: { send_id: string; status: string } };
 let events: ServiceEvent[] = [];
-const eventsOf = (sendId: string) => events.filter((e) => e.data.send_id === sendId).map((e) => e.type);
+/** A send's events in the order they happened (`occurred_at`): webhooks may arrive in another (decisions §15). */
+const eventsOf = (sendId: string) =>
+  events
+    .filter((e) => e.data.send_id === sendId)
+    .sort((a, b) => a.occurred_at.localeCompare(b.occurred_at))
+    .map((e) => e.type);
 let receiver: Awaited<ReturnType<typeof eventReceiver<ServiceEvent>>>;
 
 async function sendOf(batch: number, count: number) {

@@ -18,7 +18,7 @@ const disabled = demoTemplateAs('order_update', { id: '545002', name: 'disabled_
 const accepted = async (template: string) =>
   (await emulator('GET', `sent?template=${template}&phone_number_id=${client.numberId}`)).sent as { message: { to: string } }[];
 
-type ServiceEvent = { type: string; data: { send_id: string; status: string; pending: number } };
+type ServiceEvent = { type: string; occurred_at: string; data: { send_id: string; status: string; pending: number } };
 let events: ServiceEvent[] = [];
 let receiver: Awaited<ReturnType<typeof eventReceiver<ServiceEvent>>>;
 
@@ -66,7 +66,12 @@ describe('a send whose template Meta pauses (decisions §25)', () => {
     );
     const sent = await accepted('pausable_offer');
     const told = await until(
-      () => events.filter((e) => e.data.send_id === sendId).map((e) => e.type),
+      // In the order they happened (`occurred_at`): webhooks may arrive in another (decisions §15)
+      () =>
+        events
+          .filter((e) => e.data.send_id === sendId)
+          .sort((a, b) => a.occurred_at.localeCompare(b.occurred_at))
+          .map((e) => e.type),
       (types) => types.includes('send.resumed'),
       30_000,
     );
