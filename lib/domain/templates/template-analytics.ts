@@ -123,3 +123,12 @@ export interface TemplateAnalyticsUpstream {
   /** Every template's figures of the WABA's day (in its timezone), whole or the call fails. */
   templateAnalytics(wabaId: string, day: Day): Promise<MetaTemplateDay[]>;
 }
+
+type DayInCurrency = MetaTemplateDay & { currency?: string };
+
+/**
+ * Whether a day read from Meta is to be written over what was kept of it (`undefined`: nothing): a change of its
+ * figures or currency; a day never kept, unless Meta counted nothing (decisions §33: a day read twice writes nothing).
+ */
+export const dayChanged = (kept: DayInCurrency | undefined, read: DayInCurrency) =>
+  kept ? !sameFigures(kept, read) || kept.currency !== read.currency : !isEmptyDay(read);

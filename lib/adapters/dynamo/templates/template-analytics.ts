@@ -3,8 +3,7 @@ import type { Day } from '#lib/domain/shared/calendar.ts';
 import type { DirectoryStore } from '#lib/domain/shared/ports.ts';
 import {
   type AnalyticsReaderState,
-  isEmptyDay,
-  sameFigures,
+  dayChanged,
   sortDays,
   type TemplateAnalytics,
   type TemplateAnalyticsStore,
@@ -82,10 +81,7 @@ export class DynamoTemplateAnalyticsStore implements TemplateAnalyticsStore {
         })
       ).map((item) => [String(item.template_id), dayOfItem(item)]),
     );
-    const changed = days.filter((d) => {
-      const before = kept.get(d.template_id);
-      return before ? !sameFigures(before, d) || before.currency !== d.currency : !isEmptyDay(d);
-    });
+    const changed = days.filter((d) => dayChanged(kept.get(d.template_id), d));
     await putAll(this.table, changed.map(itemOf));
     return changed.length;
   }

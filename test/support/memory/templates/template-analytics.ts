@@ -1,8 +1,7 @@
 import type { Day } from '#lib/domain/shared/calendar.ts';
 import {
   type AnalyticsReaderState,
-  isEmptyDay,
-  sameFigures,
+  dayChanged,
   sortDays,
   type TemplateAnalytics,
   type TemplateAnalyticsStore,
@@ -40,10 +39,7 @@ export class MemoryTemplateAnalyticsStore implements TemplateAnalyticsStore {
       this.table.failPuts--;
       throw new Error('the store did not answer');
     }
-    const changed = days.filter((d) => {
-      const before = this.table.days.get(keyOf(wabaId, d.template_id, day));
-      return before ? !sameFigures(before, d) || before.currency !== d.currency : !isEmptyDay(d);
-    });
+    const changed = days.filter((d) => dayChanged(this.table.days.get(keyOf(wabaId, d.template_id, day)), d));
     for (const d of changed) this.table.days.set(keyOf(wabaId, d.template_id, day), copy(d));
     this.table.writes += changed.length;
     return changed.length;
