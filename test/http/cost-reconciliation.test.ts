@@ -10,6 +10,9 @@ import { demoTemplateAs, OwnClient } from '../support/own-client.ts';
 import { reconcileAt } from '../support/scheduled-workers.ts';
 import { useStackTable } from '../support/seed.ts';
 
+/** The daily reconciliation reads every WABA of the shared stack, each test's: its time grows with the suite. */
+const RECONCILING = { timeout: 180_000 };
+
 /**
  * The reconciliation per client on the running local stack (decisions §26): Meta's pricing_analytics read by
  * sending number, so a client's `meta_amount` and gaps cover only its own numbers; a day whose read failed is read
@@ -40,7 +43,7 @@ async function deliveredByMeta(phoneNumberId: string, to: string) {
   await emulator('POST', `messages/${messages[0].id}/status`, { status: 'delivered' });
 }
 
-describe('a WABA shared by clients 7 and 8 (fixtures/demo.json: 100200300)', () => {
+describe('a WABA shared by clients 7 and 8 (fixtures/demo.json: 100200300)', RECONCILING, () => {
   it('client 7’s meta_amount covers only its own numbers, never client 8’s spend', async () => {
     // Prepare: in a market no other file sends to (Rest of Africa: Algeria, +213), Meta delivered one message
     // from client 7's number 5215550001 and three from client 8's 5215550011, on the WABA they share
@@ -70,7 +73,7 @@ describe('a WABA shared by clients 7 and 8 (fixtures/demo.json: 100200300)', () 
   });
 });
 
-describe('pricing_analytics in pages (issue 51)', () => {
+describe('pricing_analytics in pages (issue 51)', RECONCILING, () => {
   it('reads every page of the shared WABA’s day: client 7’s meta_amount is all of its own points', async () => {
     // Prepare: client 7's number delivers to three more countries of Rest of Africa, each its own data point,
     // and Meta answers two points a page: the third of them is on a page after the first, whatever came before
@@ -136,7 +139,7 @@ describe('Meta’s figures of a large day on DynamoDB (issue 51)', () => {
   });
 });
 
-describe('the reconciliation of a client’s own WABA (decisions §26)', () => {
+describe('the reconciliation of a client’s own WABA (decisions §26)', RECONCILING, () => {
   const client = new OwnClient(548);
   const owner = client.token;
   const usageOfToday = async () =>

@@ -5,6 +5,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * learns durations from its cache, but a fresh clone (CI) has none and would start the largest files first.
  */
 const LONG_FILES = [
+  // A run's longest file (about 200 s on the shared stack: sends of 1,000, 400 and 200 one after another).
+  'test/http/ab-sends.test.ts',
   'test/crash/dispatch-crash.test.ts',
   'test/crash/scheduled-send.test.ts',
   'test/architecture/typecheck.test.ts',
@@ -12,6 +14,10 @@ const LONG_FILES = [
   'test/crash/sync-and-webhook-crash.test.ts',
   'test/measured/production-rates.test.ts',
   'test/measured/fair-dispatch.test.ts',
+  'test/measured/performance-writes.test.ts',
+  'test/crash/books-crash.test.ts',
+  // The HIGH model's tests (about 50 s of one core): beside the stack's waits, not alone at the end.
+  'test/unit/high-tier-simulation.test.ts',
   // Half of it waits for a cancel to settle (docs/dispatch-jobs.md): beside the others' work, not at the end.
   'test/measured/shared-number.test.ts',
   'test/crash/dead-letters.test.ts',
@@ -23,6 +29,8 @@ const LONG_FILES = [
   'test/http/templates-list.test.ts',
   'test/http/dispatch.test.ts',
   // The shared stack's longest files, so its last minute is short files.
+  'test/http/cost-reconciliation.test.ts',
+  'test/http/send-performance.test.ts',
   'test/http/pauses.test.ts',
   'test/http/message-costs.test.ts',
   'test/http/send-operations.test.ts',

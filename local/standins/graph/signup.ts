@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { GraphError } from './graph-error.ts';
-import type { EmulatedNumber, EmulatedWaba } from './model.ts';
 import { pageOf } from './paging.ts';
 
 /**
@@ -58,6 +57,27 @@ export const emptySignupState = (): SignupState => ({
 const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 // biome-ignore lint/suspicious/noExplicitAny: a request body is whatever JSON or form the caller sent.
 type Body = Record<string, any>;
+
+/** A WABA as the model (./model.ts) keeps it: the fields the onboarding calls make and read. */
+interface EmulatedWaba {
+  id: string;
+  name: string;
+  namespace: string;
+  templates: unknown[];
+  catalogs: unknown[];
+  currency?: string;
+  timezone_id?: string;
+}
+
+/** A number as the model keeps it. */
+interface EmulatedNumber {
+  id: string;
+  waba_id: string;
+  display_phone_number: string;
+  throughput?: { level: 'STANDARD' | 'HIGH' };
+  is_on_biz_app?: boolean;
+  quality_rating?: string;
+}
 
 /** The model's maps the onboarding calls read and add to. */
 export interface SignupWorld {
