@@ -110,6 +110,9 @@ describe('the daily reconciliation with Meta’s pricing_analytics (decisions §
       return true;
     });
     try {
+      // A fresh module graph: the files of this worker share their modules, and an earlier one's worker run may
+      // have made the metrics' emitter with metrics off (it reads the setting once).
+      vi.resetModules();
       const { handler } = await import('../../functions/workers/reconcile-costs.ts');
       const time = new Date(Date.parse(`${day}T12:00:00Z`) + 86_400_000).toISOString();
       const result = await handler({ time });
