@@ -258,7 +258,9 @@ describe('warnings before a send (decisions §22)', () => {
 
   it('gives no limit warning to a send within the limit', async () => {
     const dry = await warnedSend(250, '?dry_run=true');
-    expect(dry.body.warnings.map((w: { code: string }) => w.code)).toEqual(['number_quality_red', 'numbers_not_valid_for_region']);
+    // Whether libphonenumber-js takes this run's made-up numbers for valid depends on its random prefix
+    const codes = dry.body.warnings.map((w: { code: string }) => w.code).filter((c: string) => c !== 'numbers_not_valid_for_region');
+    expect(codes).toEqual(['number_quality_red']);
   });
 });
 
