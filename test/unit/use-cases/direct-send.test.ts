@@ -169,13 +169,8 @@ describe('a Direct Send accepted (in memory)', () => {
   });
 
   it('is sent as Meta’s free-form message with category, which the emulator takes and makes one AUTO_GENERATED template of', async () => {
-    // Prepare
-    const { w, deps } = world('ENABLED');
-    await sendDirect(deps, direct({ recipients: recipients(2) }));
-    const job = w.queue.sent.at(-1) as unknown as DispatchJob;
-    // Act
-    const messages = job.recipients.map((r) => cloudMessage(job, r));
-    for (const m of messages) w.emulator.model.answer('POST', [NUMBER, 'messages'], {}, m, new Uint8Array(), 'https://graph/x');
+    // Prepare / Act
+    const { job, messages, generated } = await sentToEmulator({ recipients: recipients(2) });
     // Assess
     expect(messages[0]).toEqual({
       messaging_product: 'whatsapp',
@@ -185,7 +180,6 @@ describe('a Direct Send accepted (in memory)', () => {
       text: message.text,
       category: 'utility',
     });
-    const generated = w.emulator.model.wabas.get(WABA)!.templates.filter((t) => t.source === 'AUTO_GENERATED');
     expect(generated).toHaveLength(1);
     expect(generated[0]).toMatchObject({ status: 'APPROVED', category: 'UTILITY', name: expect.stringMatching(/^auto_generated_text_/) });
   });
@@ -194,13 +188,8 @@ describe('a Direct Send accepted (in memory)', () => {
     ['reply buttons with an image header', buttons, 'auto_generated_interactive_', ['HEADER', 'BODY', 'FOOTER', 'BUTTONS']],
     ['a call-to-action URL with a document header', ctaUrl, 'auto_generated_interactive_', ['HEADER', 'BODY', 'BUTTONS']],
   ])('sends %s as Meta’s interactive message with category, which the emulator takes', async (_name, interactive, prefix, parts) => {
-    // Prepare
-    const { w, deps } = world('ENABLED');
-    await sendDirect(deps, direct({ message: interactive, recipients: recipients(2) }));
-    const job = w.queue.sent.at(-1) as unknown as DispatchJob;
-    // Act
-    const messages = job.recipients.map((r) => cloudMessage(job, r));
-    for (const m of messages) w.emulator.model.answer('POST', [NUMBER, 'messages'], {}, m, new Uint8Array(), 'https://graph/x');
+    // Prepare / Act
+    const { job, messages, generated } = await sentToEmulator({ message: interactive, recipients: recipients(2) });
     // Assess
     expect(messages[0]).toEqual({
       messaging_product: 'whatsapp',
@@ -210,7 +199,6 @@ describe('a Direct Send accepted (in memory)', () => {
       interactive: interactive.interactive,
       category: 'utility',
     });
-    const generated = w.emulator.model.wabas.get(WABA)!.templates.filter((t) => t.source === 'AUTO_GENERATED');
     expect(generated).toHaveLength(1);
     expect(generated[0].name).toMatch(new RegExp(`^${prefix}`));
     expect(generated[0].components.map((c) => c.type)).toEqual(parts);
@@ -356,3 +344,17 @@ describe('Graph’s Direct Send refusals as the dispatcher meets them', () => {
     });
   });
 });
+
+/**
+ * A Direct Send accepted on an enabled WABA, its job's messages as the dispatcher words them, each answered by the
+ * emulator; and the AUTO_GENERATED templates the emulator made of them.
+ */
+async function sentToEmulator(request: Parameters<typeof direct>[0]) {
+  const { w, deps } = world('ENABLED');
+  await sendDirect(deps, direct(request));
+  const job = w.queue.sent.at(-1) as unknown as DispatchJob;
+  const messages = job.recipients.map((r) => cloudMessage(job, r));
+  for (const m of messages) w.emulator.model.answer('POST', [NUMBER, 'messages'], {}, m, new Uint8Array(), 'https://graph/x');
+  const generated = w.emulator.model.wabas.get(WABA)!.templates.filter((t) => t.source === 'AUTO_GENERATED');
+  return { job, messages, generated };
+}
