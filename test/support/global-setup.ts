@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { STACK_GRAPH_TIMEOUT_MS } from './graph-timeouts.ts';
+import { profileStackProcess } from './stack-profile.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -27,6 +28,7 @@ export default async function setup(project: TestProject) {
   const { startLocalStack } = await import('../../local/stack.ts');
   // Every stack file's requests, for minutes: DynamoDB Local's JVM compiles for that (local/parts/dynamodb.ts).
   const stack = await startLocalStack({ dynamoLoad: 'busy' });
+  const endProfile = await profileStackProcess();
   // The settings it gave this process (its functions run here), named so a stack started as a child process
   // (test/support/child-stack.ts) does not inherit them: it would take GRAPH_API_URL as an upstream of the user's.
   process.env.LOCAL_STACK_SETTINGS = Object.keys(stack.settings).join(',');
@@ -36,5 +38,8 @@ export default async function setup(project: TestProject) {
   project.provide('tableName', stack.tableName);
   project.provide('sqsEndpoint', stack.sqsEndpoint);
   project.provide('dispatchQueueUrl', stack.queueUrls.dispatch);
-  return () => stack.stop();
+  return async () => {
+    await endProfile();
+    await stack.stop();
+  };
 }
