@@ -62,6 +62,9 @@ export class EmulatedPricing {
   /** When each recipient last wrote to each number (`<phone number id>|<digits>`): opens the 24-hour window. */
   readonly inbound = new Map<string, number>();
   readonly delivered: Delivered[] = [];
+  /** The same messages by WABA (the first `indexed` of them): a WABA's read scans its own, not every WABA's. */
+  private readonly deliveredByWaba = new Map<string, Delivered[]>();
+  private indexed = 0;
   /** A day's COST as Meta reports it, multiplied (a skew, for the reconciliation's test): `<waba>|<day>`. */
   readonly skews = new Map<string, number>();
   /** Each WABA's billable messages of a month by market and category (`<waba>|<month>|<market>|<category>`): its tier. */
@@ -165,6 +168,17 @@ export class EmulatedPricing {
     return { pricing_analytics: { data: [{ data_points: points.slice(from, to) }], paging }, id: wabaId };
   }
 
+  /** A WABA's delivered messages: those `delivered` gained since the last read are indexed first (tests add some). */
+  private deliveredOf(wabaId: string) {
+    for (; this.indexed < this.delivered.length; this.indexed++) {
+      const d = this.delivered[this.indexed];
+      const ofWaba = this.deliveredByWaba.get(d.waba_id);
+      if (ofWaba) ofWaba.push(d);
+      else this.deliveredByWaba.set(d.waba_id, [d]);
+    }
+    return this.deliveredByWaba.get(wabaId) ?? [];
+  }
+
   /** The zone of a WABA's days: its `timezone_id`'s, UTC unless set. */
   private zoneOf(wabaId: string) {
     return zoneOfMetaTimezone(this.model.wabas.get(wabaId)?.timezone_id) ?? DEFAULT_WABA_ZONE;
@@ -175,9 +189,9 @@ export class EmulatedPricing {
     const wanted = new Set(phones.map(digitsOf));
     const points = new Map<string, AnalyticsPoint & { micros: number }>();
     const zone = this.zoneOf(wabaId);
-    for (const d of this.delivered) {
+    for (const d of this.deliveredOf(wabaId)) {
       const dayStart = dayStartIn(d.day, zone) / 1000;
-      if (d.waba_id !== wabaId || dayStart < start || dayStart >= end) continue;
+      if (dayStart < start || dayStart >= end) continue;
       if (wanted.size > 0 && !wanted.has(d.phone_number)) continue;
       const key = `${d.day}|${byPhone ? d.phone_number : ''}|${d.country}|${d.category}|${d.type}`;
       const point = points.get(key) ?? {
