@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceEvent } from '#lib/domain/webhooks/events.ts';
 import { emptyMeter, meterDynamo, type RequestMeter } from '../../local/request-meter.ts';
-import { useStackTable } from '../support/seed.ts';
-import { serviceTable } from '#lib/wiring/table.ts';
+import { ownStackTable, useStackTable } from '../support/seed.ts';
 
-const table = serviceTable();
+// A client of the file's own: the meter counts only this file's requests.
+const table = ownStackTable();
 
 /**
  * What a webhook delivery attempt and a page of the delivery log cost on the stack's DynamoDB Local (decisions

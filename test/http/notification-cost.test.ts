@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MetaNotification } from '#lib/domain/inbound/notifications.ts';
 import { emptyMeter, meterDynamo, type RequestMeter } from '../../local/request-meter.ts';
-import { hexId, seedDirectory, template, waba } from '../support/seed.ts';
-import { serviceTable } from '#lib/wiring/table.ts';
+import { hexId, ownStackTable, seedDirectory, template, waba } from '../support/seed.ts';
 
-const table = serviceTable();
+// A client of the file's own: the meter counts only this file's requests.
+const table = ownStackTable();
 
 /**
  * What applying one of Meta's notifications costs on the stack's DynamoDB Local: it grows with the records the

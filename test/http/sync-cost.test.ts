@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { emptyMeter, meterDynamo, type RequestMeter } from '../../local/request-meter.ts';
 import { call, emulator, graphUrl, token } from '../support/api.ts';
-import { seedDirectory } from '../support/seed.ts';
-import { serviceTable } from '#lib/wiring/table.ts';
+import { ownStackTable, seedDirectory } from '../support/seed.ts';
 
-const table = serviceTable();
+// A client of the file's own: the meter counts only this file's requests.
+const table = ownStackTable();
 
 /**
  * Issue 10's counts for a sync, on the stack's DynamoDB Local and Graph emulator: the fewest Graph pages,

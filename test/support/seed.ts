@@ -1,5 +1,6 @@
 import { inject } from 'vitest';
 import { importDirectory } from '#lib/adapters/dynamo/shared/directory-import.ts';
+import { documentClient, type ServiceTable } from '#lib/adapters/dynamo/client.ts';
 import { serviceTable } from '#lib/wiring/table.ts';
 
 const table = serviceTable();
@@ -22,6 +23,23 @@ export function useStackTable() {
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
   });
+}
+
+/**
+ * The stack's table on a DynamoDB client of the file's own (made at first use, after useStackTable): a meter on
+ * it counts this file's requests alone, never those of work an earlier file of the worker left running.
+ */
+export function ownStackTable(): ServiceTable {
+  let client: ServiceTable['client'] | undefined;
+  return {
+    get client() {
+      client ??= documentClient(inject('dynamoEndpoint'));
+      return client;
+    },
+    get name() {
+      return inject('tableName');
+    },
+  };
 }
 
 export const hexId = (prefix: number, n: number) => `${prefix.toString(16).padStart(8, '0')}${n.toString(16).padStart(16, '0')}`;
