@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { Api } from '../api.ts';
 import { download } from '../download.ts';
+import { useStackedBarChart } from '../stacked-bar-chart.ts';
 import type { Page } from '../router.ts';
 import { useSession } from '../session.ts';
 import { ErrorNote, Loading, usePoll, When } from '../ui.tsx';
@@ -97,11 +98,8 @@ function Usage({ api, clientId, month }: { api: Api; clientId: number; month: st
   );
 }
 
-/** A colour a series, told apart without colour too: the totals list names each. */
-const PALETTE = ['#0b5cad', '#c0392b', '#1f6f43', '#8a6d00', '#6f42c1', '#d35400', '#2c7a7b', '#6b7480'];
-
 function UsageFigure({ chart, rows }: { chart: UsageChart; rows: UsageRow[] }) {
-  const { canvas, drawError } = useBarChart(chart);
+  const { canvas, drawError } = useStackedBarChart(chart);
   return (
     <>
       <figure class="chart-figure">
@@ -119,38 +117,6 @@ function UsageFigure({ chart, rows }: { chart: UsageChart; rows: UsageRow[] }) {
       <UsageTable chart={chart} rows={rows} />
     </>
   );
-}
-
-/** The chart drawn on the canvas, again whenever it changes; chart.js's error, if it fails. */
-function useBarChart(chart: UsageChart) {
-  const canvas = useRef<HTMLCanvasElement>(null);
-  const [drawError, setDrawError] = useState<unknown>();
-  useEffect(() => {
-    let live = true;
-    let drawn: { destroy(): void } | undefined;
-    // chart.js comes with this page only: the console's first page stays small.
-    import('../charts.ts').then(({ drawBarChart }) => {
-      if (!live || !canvas.current) return;
-      drawn = drawBarChart(canvas.current, {
-        type: 'bar',
-        data: {
-          labels: chart.days,
-          datasets: chart.series.map((s, i) => ({ label: s.label, data: s.values, backgroundColor: PALETTE[i % PALETTE.length] })),
-        },
-        options: {
-          animation: false,
-          maintainAspectRatio: false,
-          scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true } },
-          plugins: { legend: { position: 'bottom' } },
-        },
-      });
-    }, setDrawError);
-    return () => {
-      live = false;
-      drawn?.destroy();
-    };
-  }, [chart]);
-  return { canvas, drawError };
 }
 
 /** The chart's figures in words: a total a series, then the month's a currency. */

@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { TemplatePerformance } from '../answers.ts';
 import { download } from '../download.ts';
+import { useStackedBarChart } from '../stacked-bar-chart.ts';
 import type { Page } from '../router.ts';
 import { useSession } from '../session.ts';
 import { ErrorNote, Loading, usePoll } from '../ui.tsx';
@@ -92,7 +93,7 @@ function DaysPick({ days, onDays }: { days: { from: string; to: string }; onDays
 }
 
 function Figures({ chart, answer }: { chart: TemplatesChart; answer: TemplatePerformance }) {
-  const { canvas, drawError } = useTemplatesChart(chart);
+  const { canvas, drawError } = useStackedBarChart(chart);
   return (
     <>
       <figure class="chart-figure">
@@ -120,40 +121,6 @@ function Figures({ chart, answer }: { chart: TemplatesChart; answer: TemplatePer
       <DaysTable answer={answer} />
     </>
   );
-}
-
-/** A colour a template, told apart without colour too: the totals list names each. */
-const PALETTE = ['#0b5cad', '#c0392b', '#1f6f43', '#8a6d00', '#6f42c1', '#d35400', '#2c7a7b', '#6b7480'];
-
-/** The chart drawn on the canvas (chart.js comes with this page only), again whenever it changes. */
-function useTemplatesChart(chart: TemplatesChart) {
-  const canvas = useRef<HTMLCanvasElement>(null);
-  const [drawError, setDrawError] = useState<unknown>();
-  useEffect(() => {
-    let live = true;
-    let drawn: { destroy(): void } | undefined;
-    import('../charts.ts').then(({ drawBarChart }) => {
-      if (!live || !canvas.current) return;
-      drawn = drawBarChart(canvas.current, {
-        type: 'bar',
-        data: {
-          labels: chart.days,
-          datasets: chart.series.map((s, i) => ({ label: s.label, data: s.values, backgroundColor: PALETTE[i % PALETTE.length] })),
-        },
-        options: {
-          animation: false,
-          maintainAspectRatio: false,
-          scales: { x: { stacked: true }, y: { stacked: true, beginAtZero: true } },
-          plugins: { legend: { position: 'bottom' } },
-        },
-      });
-    }, setDrawError);
-    return () => {
-      live = false;
-      drawn?.destroy();
-    };
-  }, [chart]);
-  return { canvas, drawError };
 }
 
 /** Each template over the days: its counts and rates, with their 95 % intervals. */
