@@ -1,7 +1,7 @@
 import { type KinesisClient, PutRecordsCommand } from '@aws-sdk/client-kinesis';
-import { type LocalServer, serveWhole } from './local-server.ts';
+import type { LocalServer } from './local-server.ts';
 import { DurableLog } from './sqs-journal/durable-log.ts';
-import { answerWhole, forwardWhole } from './whole-proxy.ts';
+import { serveJournaling } from './whole-proxy.ts';
 
 /**
  * What the journal records of the streams (issue 54, decisions §16): a record the server accepted (its shard and
@@ -65,18 +65,10 @@ export class KinesisJournal {
   constructor(private readonly target: string) {}
 
   async start(host: string) {
-    this.local = await serveWhole(async (req, res, body) => {
-      const answer = await forwardWhole(this.target, req, body);
-      if (!answer) return answerWhole(res, answer);
-      try {
-        if (answer.status < 300) await this.record(String(req.headers['x-amz-target'] ?? ''), body, answer.text);
-        answerWhole(res, answer);
-      } catch {
-        // Not on disk: the caller must not believe it was accepted.
-        res.writeHead(500, { 'content-type': 'application/x-amz-json-1.1' });
-        res.end(JSON.stringify({ __type: 'InternalFailure', message: 'journal write failed' }));
-      }
-    }, host);
+    this.local = await serveJournaling(this.target, host, {
+      record: (target, body, answer) => this.record(target, body, answer),
+      failure: { contentType: 'application/x-amz-json-1.1', type: 'InternalFailure' },
+    });
     this.url = this.local.url;
     return this.url;
   }

@@ -1,4 +1,5 @@
 import { type IncomingHttpHeaders, type IncomingMessage, request, type ServerResponse } from 'node:http';
+import { type LocalServer, serveWhole } from './local-server.ts';
 
 /**
  * What the local stack's proxies share (the queue journal, the rehearsal's IAM gate): each request, read whole
@@ -33,4 +34,32 @@ export function answerWhole(res: ServerResponse, answer: WholeAnswer | undefined
   const { 'transfer-encoding': _chunked, ...headers } = answer.headers;
   res.writeHead(answer.status, { ...headers, 'content-length': String(Buffer.byteLength(answer.text)) });
   res.end(answer.text);
+}
+
+/** How a journaling proxy records an answered call, and the error its protocol gives when the record failed. */
+export interface Journaling {
+  /** The answer's text as the client gets it (the server's own addresses made the proxy's). */
+  rewrite?: (text: string) => string;
+  /** The call's journal entries, on disk before the answer leaves. */
+  record: (target: string, requestBody: Buffer, answerText: string) => Promise<void>;
+  failure: { contentType: string; type: string };
+}
+
+/**
+ * A proxy that journals each successful call before answering it (the queues' and streams' journals, decisions
+ * §16): an answer whose record failed is an error, so the caller never believes it was accepted.
+ */
+export function serveJournaling(target: string, host: string, journaling: Journaling): Promise<LocalServer> {
+  return serveWhole(async (req, res, body) => {
+    const answer = await forwardWhole(target, req, body);
+    if (!answer) return answerWhole(res, answer);
+    const text = journaling.rewrite?.(answer.text) ?? answer.text;
+    try {
+      if (answer.status < 300) await journaling.record(String(req.headers['x-amz-target'] ?? ''), body, text);
+      answerWhole(res, { ...answer, text });
+    } catch {
+      res.writeHead(500, { 'content-type': journaling.failure.contentType });
+      res.end(JSON.stringify({ __type: journaling.failure.type, message: 'journal write failed' }));
+    }
+  }, host);
 }

@@ -1,6 +1,6 @@
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import { answerWhole, forwardWhole } from '../whole-proxy.ts';
-import { type LocalServer, serveWhole } from '../local-server.ts';
+import type { LocalServer } from '../local-server.ts';
+import { serveJournaling } from '../whole-proxy.ts';
 import { DurableLog } from './durable-log.ts';
 
 /**
@@ -81,20 +81,12 @@ export class SqsJournal {
   constructor(private readonly target: string) {}
 
   async start(host: string) {
-    this.local = await serveWhole(async (req, res, body) => {
-      const answer = await forwardWhole(this.target, req, body);
-      if (!answer) return answerWhole(res, answer);
+    this.local = await serveJournaling(this.target, host, {
       // The server names its queues by its own address: clients are given the journal's instead.
-      const text = answer.text.replaceAll(`${this.target}/`, `${this.url}/`);
-      try {
-        if (answer.status < 300) await this.record(String(req.headers['x-amz-target'] ?? ''), body, Buffer.from(text));
-        answerWhole(res, { ...answer, text });
-      } catch {
-        // Not on disk: the caller must not believe it was accepted.
-        res.writeHead(500, { 'content-type': 'application/x-amz-json-1.0' });
-        res.end(JSON.stringify({ __type: 'InternalError', message: 'journal write failed' }));
-      }
-    }, host);
+      rewrite: (text) => text.replaceAll(`${this.target}/`, `${this.url}/`),
+      record: (target, body, answer) => this.record(target, body, Buffer.from(answer)),
+      failure: { contentType: 'application/x-amz-json-1.0', type: 'InternalError' },
+    });
     this.url = this.local.url;
     return this.url;
   }
