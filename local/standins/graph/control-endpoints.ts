@@ -184,7 +184,7 @@ const refusedByThroughput: Endpoint = (world, { query }) => {
 
 /** A message's status, reported as Meta would (the `messages` field), e.g. {status: "read", timestamp?: 1790000000}. */
 const reportMessageStatus: Endpoint = (world, { id, body }) => {
-  const message = world.model.sent.find((m) => m.id === decodeURIComponent(id));
+  const message = world.model.messageOf(decodeURIComponent(id));
   if (!message) return refused(404, 'no such message');
   if (!STATUSES.includes(body.status)) return refused(400, 'status must be sent, delivered, read or failed');
   // `timestamp` (epoch seconds, optional) is when Meta says it happened: the day a charge is priced on.
@@ -199,7 +199,7 @@ const reportMessageStatus: Endpoint = (world, { id, body }) => {
  * a click in Meta's template analytics of the day the message was sent (docs/template-analytics.md §1.3).
  */
 const clickUrlButton: Endpoint = (world, { id, body }) => {
-  const message = world.model.sent.find((m) => m.id === decodeURIComponent(id));
+  const message = world.model.messageOf(decodeURIComponent(id));
   if (!message) return refused(404, 'no such message');
   if (body.button !== undefined && typeof body.button !== 'string') return refused(400, 'button must be a URL button’s label');
   const click = world.templateAnalytics.click(message, body.button);

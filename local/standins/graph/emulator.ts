@@ -289,7 +289,7 @@ export class GraphEmulator {
 
   /** The statuses of `autoStatuses` for the message just accepted, a quarter of a second apart. */
   private reportAutomatically(messageId: string | undefined) {
-    const message = this.model.sent.findLast((m) => m.id === messageId);
+    const message = this.model.messageOf(messageId);
     if (!this.notifier || !message) return;
     // A person at Meta's marketing limit (POST /_emulator/users/{id}/capped): this message fails 131049.
     if (this.caps.take(message, this.templateOfMessage(message)?.category)) return this.reportStatus(message, 'failed', CAPPED_ERROR, 250);

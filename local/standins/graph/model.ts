@@ -123,6 +123,9 @@ export class GraphModel {
   readonly phoneNumbers = new Map<string, EmulatedNumber>();
   /** Messages accepted by the messages endpoint: their id, sending number, when, and the message as received. */
   readonly sent: SentMessage[] = [];
+  /** The same messages by id (the first `indexedSent` of them): a status or click a test reports finds its message at once. */
+  private readonly sentById = new Map<string, SentMessage>();
+  private indexedSent = 0;
   private uploads = new Map<string, { length: number; type: string; received: number }>();
   private nextId = 7_000_000_000_000_000;
   /** Embedded Signup's codes, tokens, registrations, subscriptions and credit lines (./signup.ts). */
@@ -164,12 +167,21 @@ export class GraphModel {
     };
   }
 
+  /** The message accepted under this id (the last, should one be there twice); those `sent` gained are indexed first. */
+  messageOf(id: string | undefined): SentMessage | undefined {
+    for (; this.indexedSent < this.sent.length; this.indexedSent++)
+      this.sentById.set(this.sent[this.indexedSent].id, this.sent[this.indexedSent]);
+    return id === undefined ? undefined : this.sentById.get(id);
+  }
+
   restore(state: ReturnType<GraphModel['snapshot']>) {
     this.wabas.clear();
     for (const waba of state.wabas) this.wabas.set(waba.id, waba);
     this.phoneNumbers.clear();
     for (const phone of state.phoneNumbers) this.phoneNumbers.set(phone.id, phone);
     this.sent.splice(0, this.sent.length, ...state.sent);
+    this.sentById.clear();
+    this.indexedSent = 0;
     this.uploads = new Map(state.uploads);
     this.nextId = state.nextId;
     this.signup = { ...emptySignupState(), ...state.signup };
