@@ -3,7 +3,7 @@ import { Session } from 'node:inspector/promises';
 
 /**
  * With STACK_PROFILE set to a file, the shared stack's process (vitest's main one) records a CPU profile for the
- * whole run and writes it there at the end: where a stall of the stack comes from (docs/testing.md).
+ * whole run and writes it there at the end: where a stall of the stack comes from (docs/console.md, "What it costs").
  */
 export async function profileStackProcess(): Promise<() => Promise<void>> {
   const file = process.env.STACK_PROFILE;
