@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { AssetHashType, DockerImage, Duration, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Code, Function as LambdaFunction, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import {
+  Architecture,
+  Code,
+  Function as LambdaFunction,
+  LoggingFormat,
+  Runtime,
+  type SystemLogLevel,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { buildSync } from 'esbuild';
@@ -19,6 +27,8 @@ export interface ServiceFunctionProps {
   memorySize?: number;
   /** Files to copy next to the bundle (paths relative to the repo root), for functions that serve them. */
   copyFiles?: readonly { from: string; to: string }[];
+  /** Lambda's own lines (START, REPORT) sent from this level: INFO, Lambda's default, unless said. */
+  systemLogLevel?: SystemLogLevel;
 }
 
 /**
@@ -95,6 +105,7 @@ export class ServiceFunction extends LambdaFunction {
       timeout: props.timeout ?? Duration.seconds(29),
       logGroup,
       loggingFormat: LoggingFormat.JSON,
+      ...(props.systemLogLevel && { systemLogLevelV2: props.systemLogLevel }),
       role,
       tracing: Tracing.ACTIVE,
       environment: {

@@ -83,6 +83,7 @@ const PARTS: [keyof ReturnType<typeof costPerMillion>, string][] = [
   ['worker', 'the worker (Lambda requests and GB-s)'],
   ['writes', 'DynamoDB write units'],
   ['reads', 'DynamoDB read units'],
+  ['logs', 'CloudWatch Logs (the intake, the worker and the dispatch; tiered by the month they make)'],
 ];
 
 /** $ per 1,000,000 messages with their statuses by part, one column a run, the intake `intake`; the dispatch beside. */

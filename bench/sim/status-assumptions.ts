@@ -113,6 +113,25 @@ export const STATUS_ASSUMPTIONS = {
 } as const;
 
 /**
+ * CloudWatch Logs (docs/high-tier.md §5): the bytes each part of the path sends a call. The functions' own lines are
+ * Powertools' JSON with Lambda's context keys, measured by test/unit/log-bytes.test.ts; Lambda's START and REPORT
+ * lines (JSON, with X-Ray's tracing field) are AWS's documented shapes.
+ */
+export const LOG_BYTES = {
+  /** The intake's one line a POST (`request`, 694 bytes with a request id of 36): its other (`accepted`) is at DEBUG. */
+  intakePost: 700,
+  /** Lambda's START and REPORT lines of an invocation: not sent for the intake (its system logs from WARN, infra/api.ts). */
+  platformInvocation: 630,
+  /** The worker's line a batch (`meta statuses applied`). */
+  workerBatch: 650,
+  /**
+   * The dispatch's, a message: a block's line (`dispatched block`), a job's (`dispatch job`) and an invocation's
+   * START and REPORT, at most one of each a block of 90 (an invocation takes up to 4 jobs): an upper bound.
+   */
+  dispatchMessage: Math.ceil((650 + 650 + 630) / 90),
+} as const;
+
+/**
  * Kinesis Data Streams between the intake and the worker (issue 54, docs/high-tier.md §3), in place of SQS: the
  * intake puts each status as a record (PutRecord) under a partition key naming its send (the message reference Meta
  * echoes says which send, block and position), and Lambda's event source reads each shard in order, in batches.
@@ -164,7 +183,21 @@ export const PRICES = {
   kinesisStreamHour: 0.04,
   kinesisInGb: 0.08,
   kinesisOutGb: 0.04,
+  /**
+   * CloudWatch Logs ingestion of Lambda's logs, standard class, tiered since 2025-05-01 by a month's GB: $0.50 for the
+   * first 10 TB, $0.25 for the next 20, $0.10 for the next 20, $0.05 beyond; a GB 2^30 bytes, a TB 1,024 GB
+   * (docs/high-tier.md §5 names the pages).
+   */
+  logTiers: [
+    [10 * 1024, 0.5],
+    [20 * 1024, 0.25],
+    [20 * 1024, 0.1],
+    [Number.POSITIVE_INFINITY, 0.05],
+  ] as const,
 } as const;
+
+/** Seconds in a month of 30 days: what a log tier's GB are counted over. */
+export const MONTH_SECONDS = 30 * 86_400;
 
 /** An ALB's capacity unit (LCU), each dimension's share of one: the largest dimension is billed. */
 export const ALB_LCU = {

@@ -1,5 +1,5 @@
 import { ApplyMetaNotifications } from '#lib/manifest/workers.ts';
-import { ALB_LCU, STATUS_ASSUMPTIONS as A, KINESIS, PRICES } from './status-assumptions.ts';
+import { ALB_LCU, STATUS_ASSUMPTIONS as A, KINESIS, LOG_BYTES, MONTH_SECONDS, PRICES } from './status-assumptions.ts';
 import type { StatusPathRun } from './status-path.ts';
 
 /**
@@ -63,6 +63,34 @@ export function kinesisDollarsPerSecond(run: StatusPathRun, mode: KinesisMode) {
 }
 export type KinesisMode = 'provisioned' | 'on demand';
 
+/** Bytes of logs a second the path sends: the intake's line a POST, the worker's a batch with Lambda's own, the dispatch's. */
+export function logBytesPerSecond(rates: { posts: number; batches: number; messages: number }) {
+  return (
+    rates.posts * LOG_BYTES.intakePost +
+    rates.batches * (LOG_BYTES.workerBatch + LOG_BYTES.platformInvocation) +
+    rates.messages * LOG_BYTES.dispatchMessage
+  );
+}
+
+/** $ a GB of logs, averaged over a month's tiers at `gbPerMonth` (flat: the first tier's, a small account's rate). */
+export function logDollarsPerGb(gbPerMonth: number, flat = false) {
+  if (flat) return PRICES.logTiers[0][1];
+  let left = gbPerMonth;
+  let dollars = 0;
+  for (const [gb, price] of PRICES.logTiers) {
+    const taken = Math.min(left, gb);
+    dollars += taken * price;
+    left -= taken;
+  }
+  return dollars / gbPerMonth;
+}
+
+/** The logs' charge a second at these rates, tiered by the month they make (or flat at the first tier's). */
+export function logDollarsPerSecond(rates: { posts: number; batches: number; messages: number }, flat = false) {
+  const gbPerSecond = logBytesPerSecond(rates) / 2 ** 30;
+  return gbPerSecond * logDollarsPerGb(gbPerSecond * MONTH_SECONDS, flat);
+}
+
 /** Each part's cost per 1,000,000 messages with their statuses, for one intake (Kinesis: provisioned unless said). */
 export function costPerMillion(run: StatusPathRun, intake: Intake, mode: KinesisMode = 'provisioned') {
   const rates = perSecond(run);
@@ -76,6 +104,7 @@ export function costPerMillion(run: StatusPathRun, intake: Intake, mode: Kinesis
     worker: perMillion(lambda(rates.batches, rates.workerConcurrency)),
     writes: perMillion(rates.writeUnits * PRICES.writeUnit),
     reads: perMillion(rates.readUnits * PRICES.readUnit),
+    logs: perMillion(logDollarsPerSecond(rates)),
   };
 }
 

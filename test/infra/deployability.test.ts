@@ -449,6 +449,11 @@ describe('the CDK stack', () => {
       TargetFunctionArn: { 'Fn::GetAtt': [named(template, 'ReceiveMetaWebhook')[0], 'Arn'] },
     });
     expect(Object.keys(plain.template.toJSON().Outputs)).toContain('MetaWebhookUrl');
+    // Its 300,000 invocations a second send Lambda's own lines only from WARN; every other function keeps INFO's
+    const levels = resourcesOf('AWS::Lambda::Function').map(([id, fn]) => [id, fn.Properties.LoggingConfig]);
+    const intake = named(template, 'ReceiveMetaWebhook')[0];
+    expect(Object.fromEntries(levels)[intake]).toEqual({ LogFormat: 'JSON', LogGroup: expect.anything(), SystemLogLevel: 'WARN' });
+    expect(levels.filter(([id, config]) => id !== intake && config?.SystemLogLevel !== undefined)).toEqual([]);
   });
 
   it('puts Meta’s statuses on a provisioned, encrypted stream read by one worker in batches of 10,000 over 10 s (issue 54)', () => {

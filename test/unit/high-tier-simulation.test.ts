@@ -4,7 +4,15 @@ import { STREAMS } from '#lib/manifest/queues.ts';
 import { ApplyMetaNotifications, ApplyMetaStatuses } from '#lib/manifest/workers.ts';
 import { highTierScenario } from '../../bench/simulate.ts';
 import { KINESIS, STATUS_ASSUMPTIONS, PRICES } from '../../bench/sim/status-assumptions.ts';
-import { costPerMillion, perSecond, readFigures, totalOf, unitsWithWholeBlockLatest } from '../../bench/sim/status-figures.ts';
+import {
+  costPerMillion,
+  logBytesPerSecond,
+  logDollarsPerSecond,
+  perSecond,
+  readFigures,
+  totalOf,
+  unitsWithWholeBlockLatest,
+} from '../../bench/sim/status-figures.ts';
 import { kinesisPath, statusPath } from '../../bench/sim/status-path.ts';
 import { statusStream } from '../../bench/sim/status-stream.ts';
 import { PARTITION_UNITS } from '../../bench/sim/unit-meter.ts';
@@ -149,7 +157,13 @@ describe('a hundred numbers at Meta’s HIGH level (issue 54)', () => {
     // Prepare, Act: 10 numbers at 900 a second on the stream keyed by kind, ApplyMetaStatuses's event source, a period of 8 s
     const run = kinesisPath({ numbers: 10, rate: 900, windowMs: 8_000, key: 'kind' });
     // Assess: with the dispatch's $0.18 (BENCHMARKS.md's HIGH row); the event source as the manifest declares it
-    expect(totalOf(costPerMillion(run, 'function URL')) + DISPATCH_PER_MILLION).toBeLessThanOrEqual(4);
+    const cost = costPerMillion(run, 'function URL');
+    expect(totalOf(cost) + DISPATCH_PER_MILLION).toBeLessThanOrEqual(4);
+    // Its logs too at the first tier's flat $0.50 a GB, a small account's rate: about 2 KB a message, the intake's line a POST
+    const rates = perSecond(run);
+    expect(logBytesPerSecond(rates) / rates.messages).toBeLessThan(2_100);
+    const flatLogs = (logDollarsPerSecond(rates, true) / rates.messages) * 1e6;
+    expect(totalOf(cost) - cost.logs + flatLogs + DISPATCH_PER_MILLION).toBeLessThanOrEqual(4);
     expect(run.meter.keysOver.size).toBe(0);
     expect(run.meter.writes.template).toBe(run.tally.transactions);
     expect(run.kinesis?.hottestShard.records).toBeLessThanOrEqual(KINESIS.shardRecordsPerSecond);
