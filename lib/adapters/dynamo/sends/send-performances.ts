@@ -1,10 +1,8 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { FigureAdd } from '#lib/domain/sends/figures.ts';
 import type { SendFigures, SendPerformances } from '#lib/domain/sends/performance/ports.ts';
 import type { ServiceTable } from '../client.ts';
-import { keys, SORT } from '../table.ts';
 import { figuresOfItem } from './performance-items.ts';
-import { toSend } from './send-records.ts';
+import { sendWithShards, toSend } from './send-records.ts';
 
 /**
  * A send's figures (decisions §33) with the send: its item and its 32 count shards in one Query, as a send's status
@@ -14,19 +12,9 @@ export class DynamoSendPerformances implements SendPerformances {
   constructor(private readonly table: ServiceTable) {}
 
   async read(sendId: string): Promise<SendFigures | null> {
-    const result = await this.table.client.send(
-      new QueryCommand({
-        TableName: this.table.name,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :send)',
-        ExpressionAttributeValues: { ':pk': keys.send(sendId), ':send': SORT.send },
-        ConsistentRead: true,
-      }),
-    );
-    const items = result.Items ?? [];
-    const item = items.find((i) => i.sk === SORT.send);
-    if (!item) return null;
-    const shards = items.filter((i) => i.sk !== SORT.send);
-    return { send: toSend(item, shards), figures: summed(shards.flatMap(figuresOfItem)) };
+    const read = await sendWithShards(this.table, sendId);
+    if (!read) return null;
+    return { send: toSend(read.item, read.shards), figures: summed(read.shards.flatMap(figuresOfItem)) };
   }
 }
 

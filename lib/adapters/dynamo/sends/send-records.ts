@@ -87,22 +87,8 @@ export class DynamoSendRecords implements SendRecords {
 
   /** The send and its count shards: one Query of the send's partition (they sort as `SEND…`). */
   async get(sendId: string) {
-    const result = await this.table.client.send(
-      new QueryCommand({
-        TableName: this.table.name,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :send)',
-        ExpressionAttributeValues: { ':pk': keys.send(sendId), ':send': SORT.send },
-        ConsistentRead: true,
-      }),
-    );
-    const items = result.Items ?? [];
-    const send = items.find((item) => item.sk === SORT.send);
-    return send
-      ? toSend(
-          send,
-          items.filter((item) => item.sk !== SORT.send),
-        )
-      : null;
+    const read = await sendWithShards(this.table, sendId);
+    return read ? toSend(read.item, read.shards) : null;
   }
 
   /** One page: reads the page's items and the ones before it on the index, the client's count, and each send's counts. */
@@ -199,6 +185,21 @@ export class DynamoSendRecords implements SendRecords {
  * The stored send as the domain's send: the counts the send item holds (sends recorded before the count
  * shards kept them there) plus every shard's, and the error tally as a list.
  */
+/** A send's item and its count shards, in one consistent Query of its partition (they sort as `SEND…`); null when absent. */
+export async function sendWithShards(table: ServiceTable, sendId: string) {
+  const result = await table.client.send(
+    new QueryCommand({
+      TableName: table.name,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :send)',
+      ExpressionAttributeValues: { ':pk': keys.send(sendId), ':send': SORT.send },
+      ConsistentRead: true,
+    }),
+  );
+  const items = result.Items ?? [];
+  const item = items.find((i) => i.sk === SORT.send);
+  return item ? { item, shards: items.filter((i) => i.sk !== SORT.send) } : null;
+}
+
 export function toSend(item: Record<string, unknown>, shards: Record<string, unknown>[]): SendRecord {
   const {
     counts,
