@@ -211,3 +211,34 @@ describe('send.completed (decisions §33)', () => {
     expect(completed[0].data.performance.totals).not.toHaveProperty('cost');
   });
 });
+
+describe('a message quoted after its person wrote otherwise (decisions §33)', () => {
+  it('moves from replied_after to replied: counted once, never both', async () => {
+    // Prepare: two people who had not answered write without quoting, and are counted replied_after
+    await replies({ skip: 200, count: 2, text: 'A word first', context: false });
+    const before = await until(
+      () => performance(sendId),
+      (r) => r.body.totals?.replied_after === 22,
+      60_000,
+      250,
+    );
+    // Act: then they quote the message
+    await replies({ skip: 200, count: 2, text: 'Now about this' });
+    const after = await until(
+      () => performance(sendId),
+      (r) => r.body.totals?.replied === 182,
+      60_000,
+      250,
+    );
+    const rows = await call('GET', `/v1/sends/${sendId}/recipients?page=3&size=100`, { token: await client.token() });
+    // Assess: replied_after back to 20, on each day as on the whole; their rows the quote alone
+    expect(before.body.totals).toMatchObject({ replied: 180, replied_after: 22 });
+    expect(after.body.totals).toMatchObject({ replied: 182, replied_after: 20 });
+    expect(after.body.days.reduce((sum: number, d: { replied_after: number }) => sum + d.replied_after, 0)).toBe(20);
+    expect(rows.body.data.slice(0, 2)).toEqual([
+      expect.objectContaining({ replied_at: expect.any(String) }),
+      expect.objectContaining({ replied_at: expect.any(String) }),
+    ]);
+    for (const row of rows.body.data.slice(0, 2)) expect(row).not.toHaveProperty('replied_after_at');
+  });
+});

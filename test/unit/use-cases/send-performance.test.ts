@@ -186,15 +186,18 @@ describe('replies (decisions §33)', () => {
     expect(late).toEqual(['unchanged']);
   });
 
-  it('counts a reply by context.id after a replied_after apart, and no replied_after after a reply', async () => {
+  it('counts a message replied once it is quoted, never replied_after too, whichever webhook is applied first', async () => {
     // Prepare
     const { world, apply } = await dispatched();
-    await apply(status(0, 'delivered', T0 + HOUR), status(1, 'delivered', T0 + HOUR));
-    // Act
-    await apply(inbound(0, T0 + 2 * HOUR, { text: 'first' }), inbound(0, T0 + 3 * HOUR, { context_id: 'wamid.0', text: 'reply' }));
+    await apply(status(0, 'delivered', T0 + HOUR), status(1, 'delivered', T0 + HOUR), status(2, 'delivered', T0 + HOUR));
+    // Act: 0's text applied before its quote, 1's after it (webhooks come in any order); 2 only writes
+    await apply(inbound(0, T0 + 3 * HOUR, { text: 'first' }), inbound(0, T0 + 2 * HOUR, { context_id: 'wamid.0', text: 'reply' }));
     await apply(inbound(1, T0 + 2 * HOUR, { context_id: 'wamid.1', text: 'reply' }), inbound(1, T0 + 3 * HOUR, { text: 'more' }));
-    // Assess
+    await apply(inbound(2, T0 + 2 * HOUR, { text: 'hello' }));
+    // Assess: 0 moved from replied_after to replied; its row keeps the quote alone
     expect(await figuresOf(world)).toMatchObject({ replied: 2, replied_after: 1 });
+    expect(world.sendTable.replies.get('s1|0')).toEqual({ replied_at: T0 + 2 * HOUR });
+    expect(world.sendTable.replies.get('s1|2')).toEqual({ replied_after_at: T0 + 2 * HOUR });
   });
 
   it('ignores a person the number never sent to, and a number no client has', async () => {

@@ -124,6 +124,7 @@ function replyUpdate(
   const names: Record<string, string> = { '#ttl': TTL_ATTRIBUTE };
   const values: Record<string, unknown> = { ':ttl': expiry(Date.now()) };
   const sets = ['#ttl = :ttl'];
+  const removes: string[] = [];
   const conditions: string[] = [];
   const fields: [keyof typeof REPLY_ATTRIBUTES, string | undefined, string | undefined][] = [
     [
@@ -150,6 +151,8 @@ function replyUpdate(
       values[`:${REPLY_ATTRIBUTES[what]}1`] = now;
       sets.push(`${name} = :${REPLY_ATTRIBUTES[what]}1`);
     }
+    // A replied_after a later quote replaced (lib/domain/sends/performance/replies.ts).
+    if (now === undefined && before !== undefined) removes.push(name);
   }
   if (reply.button?.payload && !seen.button) {
     names['#k'] = attributeOf('payload', offset);
@@ -160,7 +163,7 @@ function replyUpdate(
     Update: {
       TableName: tableName,
       Key,
-      UpdateExpression: `SET entity = :entity, ${sets.join(', ')}`,
+      UpdateExpression: `SET entity = :entity, ${sets.join(', ')}${removes.length > 0 ? ` REMOVE ${removes.join(', ')}` : ''}`,
       ConditionExpression: conditions.join(' AND '),
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: { ...values, ':entity': 'send_replies' },

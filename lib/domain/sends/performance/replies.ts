@@ -8,7 +8,8 @@ import type { Replies, SentMessage } from './ports.ts';
  * Replies to the sends' messages (decisions §33): an inbound message whose `context.id` is one of a send's
  * messages replied to it; any other inbound message from its person within 24 h of its delivery is counted apart,
  * `replied_after`. Each message counts each once, and its first quick-reply button once, so a repeated inbound
- * message (Meta delivers webhooks more than once) counts nothing more.
+ * message (Meta delivers webhooks more than once) counts nothing more. A message is counted replied or replied_after,
+ * never both: a quote applied after its person's other message moves it (webhooks come in any order).
  */
 
 /** A person's message to one of the numbers, as its replies read it. */
@@ -53,7 +54,10 @@ export async function applyReply(deps: ReplyDeps, n: InboundReply): Promise<'app
     const day = dayOf(n.at);
     const { message, reply } = answer;
     if (reply.replied_at !== message.reply.replied_at) figures.add(message.variant, day, 'replied', 1);
-    if (reply.replied_after_at !== message.reply.replied_after_at) figures.add(message.variant, day, 'replied_after', 1);
+    const after = message.reply.replied_after_at;
+    // A quote that came after the person's other message moves them from replied_after, on that message's day.
+    if (after !== undefined && reply.replied_after_at === undefined) figures.add(message.variant, dayOf(after), 'replied_after', -1);
+    else if (reply.replied_after_at !== after) figures.add(message.variant, day, 'replied_after', 1);
     if (reply.button && !message.reply.button) figures.add(message.variant, day, buttonFigure(reply.button.text), 1);
     const template = { client_id: message.client_id, waba_id: n.waba_id, ...message.template };
     if (await deps.replies.record({ message, reply, figures: figures.adds, template })) {
@@ -75,7 +79,9 @@ export function replyOf(messages: SentMessage[], n: InboundReply): { message: Se
     const label = (n.button?.text || n.button?.payload)?.slice(0, BUTTON_LABEL_MAX);
     const button = label && !quoted.reply.button ? { text: label, ...(n.button?.payload && { payload: n.button.payload }) } : undefined;
     if (quoted.reply.replied_at !== undefined && !button) return undefined;
-    return { message: quoted, reply: { ...quoted.reply, replied_at: quoted.reply.replied_at ?? n.at, ...(button && { button }) } };
+    // Replied, whatever came first: a message is replied or replied_after, never both, in any order of arrival.
+    const { replied_after_at: _counted, ...reply } = quoted.reply;
+    return { message: quoted, reply: { ...reply, replied_at: quoted.reply.replied_at ?? n.at, ...(button && { button }) } };
   }
   const delivered = messages
     .filter((m) => m.delivered_at !== undefined && m.delivered_at <= n.at && n.at - m.delivered_at <= REPLIED_AFTER_MS)
