@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, emulator } from '../support/api.ts';
 import { demoTemplateAs, OwnClient } from '../support/own-client.ts';
 import { until } from '../support/until.ts';
-import { eventReceiver } from '../support/event-receiver.ts';
+import { eventReceiver, sendEventTypes } from '../support/event-receiver.ts';
 
 /**
  * A paused send ends its pause on Meta's event (decisions §25, issue 44), on the running local stack: its jobs,
@@ -27,12 +27,7 @@ const sentOf = async (template: string) =>
   (await emulator('GET', `sent?template=${template}&phone_number_id=${client.numberId}`)).sent as Sent[];
 type ServiceEvent = { type: string; occurred_at: string; data: { send_id: string; status: string } };
 let events: ServiceEvent[] = [];
-/** A send's events in the order they happened (`occurred_at`): webhooks may arrive in another (decisions §15). */
-const eventsOf = (sendId: string) =>
-  events
-    .filter((e) => e.data.send_id === sendId)
-    .sort((a, b) => a.occurred_at.localeCompare(b.occurred_at))
-    .map((e) => e.type);
+const eventsOf = (sendId: string) => sendEventTypes(events, sendId);
 let receiver: Awaited<ReturnType<typeof eventReceiver<ServiceEvent>>>;
 
 async function sendOf(batch: number, count: number) {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, emulator } from '../support/api.ts';
 import { demoTemplateAs, OwnClient } from '../support/own-client.ts';
 import { until } from '../support/until.ts';
-import { eventReceiver } from '../support/event-receiver.ts';
+import { eventReceiver, sendEventTypes } from '../support/event-receiver.ts';
 
 /**
  * A send whose template Meta pauses, on the running local stack (decisions §25, issue 35): the emulator pauses
@@ -66,12 +66,7 @@ describe('a send whose template Meta pauses (decisions §25)', () => {
     );
     const sent = await accepted('pausable_offer');
     const told = await until(
-      // In the order they happened (`occurred_at`): webhooks may arrive in another (decisions §15)
-      () =>
-        events
-          .filter((e) => e.data.send_id === sendId)
-          .sort((a, b) => a.occurred_at.localeCompare(b.occurred_at))
-          .map((e) => e.type),
+      () => sendEventTypes(events, sendId),
       (types) => types.includes('send.resumed'),
       30_000,
     );

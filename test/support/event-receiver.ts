@@ -22,3 +22,10 @@ export async function eventReceiver<E>() {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** The types of a send's events in the order they happened (`occurred_at`): webhooks may arrive in another (decisions §15). */
+export const sendEventTypes = (events: { type: string; occurred_at: string; data: { send_id: string } }[], sendId: string) =>
+  events
+    .filter((e) => e.data.send_id === sendId)
+    .sort((a, b) => a.occurred_at.localeCompare(b.occurred_at))
+    .map((e) => e.type);
